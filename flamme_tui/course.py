@@ -1,0 +1,126 @@
+"""The compiled track: plain tuples per square, built once from stage data.
+
+The rules never see pydantic objects, only a Course.  Squares past the last
+tile behave as flat two-lane squares (bmx: the lap goes on from the line), so
+the per-square tuples are padded far enough that no rider can run off them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Terrain codes, one character per square.
+FLAT = "."
+ASCENT = "^"
+DESCENT = "v"
+SUPPLY = "s"
+# BMX terrain ('.' and 'v' are shared with classic).
+BUMPY = "b"
+CANYON = "k"
+MARSH = "m"
+
+CLASSIC_TERRAIN = frozenset(FLAT + ASCENT + DESCENT + SUPPLY)
+BMX_TERRAIN = frozenset(FLAT + BUMPY + CANYON + MARSH + DESCENT)
+
+# Weather kinds (meteo).  FAIR is "no weather".
+FAIR = ""
+CROSSWIND = "crosswind"
+TAILWIND = "tailwind"
+HEADWIND = "headwind"
+WET = "wet"
+WEATHER_KINDS = (CROSSWIND, TAILWIND, HEADWIND, WET)
+
+# Far enough for any move plus slipstream past the last square.
+PADDING = 48
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlace:
+    """One tile laid on the course: its letter, kind and squares first..first+length-1."""
+
+    letter: str
+    kind: str  # start, finish, straight, sharp, soft (bmx: bmx)
+    first: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class Course:
+    name: str
+    terrain: str  # one code per square, padded
+    lanes: tuple[int, ...]  # lanes per square (1 or 2), padded
+    finish: int  # first square past the finish line
+    grid: int  # squares 0..grid-1 are the starting grid behind the start line
+    length: int  # real squares (before padding)
+    tiles: tuple[TilePlace, ...] = ()
+    weather: tuple[str, ...] = ()  # per square, FAIR or a kind; empty tuple = no weather
+    ramp: tuple[int, int] | None = None  # bmx jump ramp (square, number)
+    tail: tuple[str, tuple[int, ...]] | None = None  # what repeats past the end
+    # distance from each square to the first ascent square after it (large if none)
+    next_ascent: tuple[int, ...] = field(default=(), compare=False)
+
+    @staticmethod
+    def build(
+        name: str,
+        terrain: str,
+        finish: int,
+        grid: int,
+        *,
+        lanes: tuple[int, ...] | None = None,
+        tiles: tuple[TilePlace, ...] = (),
+        weather: tuple[str, ...] = (),
+        ramp: tuple[int, int] | None = None,
+        tail: tuple[str, tuple[int, ...]] | None = None,
+    ) -> "Course":
+        """Pad the per-square data and precompute what the rules look up often.
+
+        `tail` is (terrain, lanes) repeated past the end: by default flat
+        two-lane squares; for bmx, the lap itself.
+        """
+        length = len(terrain)
+        lane_tuple = tuple(lanes) if lanes is not None else tuple(
+            1 if t == MARSH else 2 for t in terrain
+        )
+        tail_terrain, tail_lanes = tail or (FLAT, (2,))
+        reps = PADDING // len(tail_terrain) + 1
+        full = terrain + (tail_terrain * reps)[:PADDING]
+        pad_lanes = (tuple(tail_lanes) * reps)[:PADDING]
+        if weather:
+            weather = tuple(weather) + (FAIR,) * (len(full) - len(weather))
+        nxt = [10**6] * len(full)
+        dist = 10**6
+        for i in range(len(full) - 1, -1, -1):
+            nxt[i] = dist
+            dist = 1 if full[i] == ASCENT else dist + 1
+        return Course(
+            name=name,
+            terrain=full,
+            lanes=lane_tuple + pad_lanes,
+            finish=finish,
+            grid=grid,
+            length=length,
+            tiles=tiles,
+            weather=weather,
+            ramp=ramp,
+            tail=tail,
+            next_ascent=tuple(nxt),
+        )
+
+    def with_weather(self, weather: tuple[str, ...]) -> "Course":
+        return Course.build(
+            self.name,
+            self.terrain[: self.length],
+            self.finish,
+            self.grid,
+            lanes=self.lanes[: self.length],
+            tiles=self.tiles,
+            weather=weather,
+            ramp=self.ramp,
+            tail=self.tail,
+        )
+
+    def tile_at(self, square: int) -> TilePlace | None:
+        for tile in self.tiles:
+            if tile.first <= square < tile.first + tile.length:
+                return tile
+        return None
