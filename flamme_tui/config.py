@@ -1,0 +1,733 @@
+"""Game data: YAML files under stages/ -> validated pydantic models -> Course.
+
+Everything the rules need (tiles, stages, variant numbers) lives in YAML so a
+player can add a stage without touching code.  Files are read with PyYAML's
+safe loader only and validated by frozen pydantic models that forbid unknown
+keys.  Any problem becomes a `ConfigError` whose text is one line,
+`FILE:LINE: FIELD: message`, so a typo in a user's stage is easy to find.
+
+The rules never see these models: `compile_stage` and `compile_bmx_circuit`
+turn them into a plain `Course`.  This module must not import Textual.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import types
+import typing
+import unicodedata
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from .course import (
+    ASCENT,
+    BMX_TERRAIN,
+    CLASSIC_TERRAIN,
+    CROSSWIND,
+    DESCENT,
+    FAIR,
+    HEADWIND,
+    TAILWIND,
+    WET,
+    Course,
+    TilePlace,
+)
+
+__all__ = [
+    "BmxRules",
+    "ClassicRules",
+    "ConfigError",
+    "MeteoRules",
+    "StageSpec",
+    "StageSummary",
+    "TileCatalog",
+    "TileSide",
+    "compile_bmx_circuit",
+    "compile_stage",
+    "data_dir",
+    "load_bmx_rules",
+    "load_classic_rules",
+    "load_course",
+    "load_meteo_rules",
+    "load_stage",
+    "load_tiles",
+    "slugify",
+    "stage_ids",
+    "stage_summary",
+]
+
+# The base stages in the order of RULES.md (the first-race stage first).
+STAGE_ORDER = (
+    "avenue-corso-paseo",
+    "firenze-milano",
+    "la-classicissima",
+    "la-haut-montagne",
+    "le-col-du-ballon",
+    "ronde-van-wevelgem",
+    "plateaux-de-wallonie",
+)
+
+# A stage shorter than this (start line to finish line) is not a race.
+MIN_STAGE_LENGTH = 10
+
+BMX_TILES = "ABCD"
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+class ConfigError(Exception):
+    """A bad data file: str() is one line, `FILE:LINE: FIELD: message`.
+
+    Parts that are unknown are left out (no line for a missing key at the top
+    level, no file for a bad argument).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path | None = None,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.message = " ".join(str(message).split())  # one line, always
+        self.file = None if file is None else _show_path(Path(file))
+        self.line = line
+        self.field = field
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ":".join(str(p) for p in (self.file, self.line) if p is not None)
+        parts = [p for p in (where, self.field, self.message) if p]
+        return ": ".join(parts)
+
+
+def _show_path(path: Path) -> str:
+    """Relative to the working directory when inside it: shorter, clickable."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+# ---------------------------------------------------------------------------
+# Models
+
+_MODEL = ConfigDict(extra="forbid", frozen=True)
+
+TileKind = Literal["start", "finish", "straight", "sharp", "soft"]
+
+
+class TileSide(BaseModel):
+    """One side of a classic tile."""
+
+    model_config = _MODEL
+
+    kind: TileKind
+    squares: StrictStr = Field(min_length=1)
+    # start: squares behind the start line; finish: squares before the line
+    line: StrictInt | None = None
+
+    @field_validator("squares")
+    @classmethod
+    def _terrain(cls, squares: str) -> str:
+        bad = sorted(set(squares) - CLASSIC_TERRAIN)
+        if bad:
+            raise ValueError(
+                f"unknown terrain {''.join(bad)!r} (use '.' flat, '^' ascent, "
+                "'v' descent, 's' supply zone)"
+            )
+        return squares
+
+    @model_validator(mode="after")
+    def _line(self) -> "TileSide":
+        n = len(self.squares)
+        if self.kind == "start":
+            # the grid needs at least one square behind the line
+            if self.line is None or not 1 <= self.line <= n:
+                raise ValueError(f"a start side needs 'line' between 1 and {n}")
+        elif self.kind == "finish":
+            if self.line is None or not 0 <= self.line <= n:
+                raise ValueError(f"a finish side needs 'line' between 0 and {n}")
+        elif self.line is not None:
+            raise ValueError(f"'line' only belongs to start and finish sides, not {self.kind}")
+        return self
+
+
+class TileCatalog(BaseModel):
+    """All tile sides by letter; a tile's two sides are its lower and upper case."""
+
+    model_config = _MODEL
+
+    tiles: dict[StrictStr, TileSide]
+
+    @field_validator("tiles")
+    @classmethod
+    def _pairs(cls, tiles: dict[str, TileSide]) -> dict[str, TileSide]:
+        for letter, side in tiles.items():
+            if len(letter) != 1 or not letter.isascii() or not letter.isalpha():
+                raise ValueError(f"tile name {letter!r} is not a single letter a-z or A-Z")
+            other = tiles.get(letter.swapcase())
+            if other is None:
+                raise ValueError(f"tile {letter!r} has no other side {letter.swapcase()!r}")
+            # both sides of one physical tile have the same shape
+            if (other.kind, len(other.squares)) != (side.kind, len(side.squares)):
+                raise ValueError(
+                    f"sides {letter!r} and {letter.swapcase()!r} differ in kind or length"
+                )
+        return tiles
+
+    def side(self, letter: str) -> TileSide:
+        return self.tiles[letter]
+
+    def physical_tiles(self) -> list[str]:
+        """One lower-case letter per physical tile, sorted."""
+        return sorted({letter.lower() for letter in self.tiles})
+
+
+class StageSpec(BaseModel):
+    """A classic stage: tile letters in race order.
+
+    Validated against the tile catalog passed as validation context
+    (`context={"catalog": ...}`), by default `load_tiles()`.
+    """
+
+    model_config = _MODEL
+
+    name: StrictStr = Field(min_length=1)
+    tiles: StrictStr
+    description: StrictStr = ""
+
+    @field_validator("tiles")
+    @classmethod
+    def _layout(cls, tiles: str, info: ValidationInfo) -> str:
+        catalog: TileCatalog = (info.context or {}).get("catalog") or load_tiles()
+        known = catalog.tiles
+        for letter in tiles:
+            if letter not in known:
+                raise ValueError(f"unknown tile letter {letter!r}")
+        seen: dict[str, str] = {}
+        for letter in tiles:
+            # 'b' and 'B' are two sides of the same tile: one of them at most
+            if letter.lower() in seen:
+                raise ValueError(
+                    f"tile {letter!r} used twice (as {seen[letter.lower()]!r} "
+                    f"and {letter!r}; a tile has only one of its two sides up)"
+                )
+            seen[letter.lower()] = letter
+        if len(tiles) < 2:
+            raise ValueError("a stage needs at least a start tile and a finish tile")
+        kinds = [known[letter].kind for letter in tiles]
+        if kinds[0] != "start":
+            raise ValueError(f"the first tile must be a start tile, not {tiles[0]!r}")
+        if kinds[-1] != "finish":
+            raise ValueError(f"the last tile must be a finish tile, not {tiles[-1]!r}")
+        for letter, kind in zip(tiles[1:-1], kinds[1:-1]):
+            if kind in ("start", "finish"):
+                raise ValueError(f"{kind} tile {letter!r} in the middle of the stage")
+        first, last = known[tiles[0]], known[tiles[-1]]
+        finish = sum(len(known[t].squares) for t in tiles[:-1]) + (last.line or 0)
+        length = finish - (first.line or 0)
+        if length < MIN_STAGE_LENGTH:
+            raise ValueError(
+                f"too short: {length} squares from start line to finish line, "
+                f"at least {MIN_STAGE_LENGTH} needed"
+            )
+        return tiles
+
+
+class Decks(BaseModel):
+    model_config = _MODEL
+
+    sprinteur: tuple[StrictInt, ...] = Field(min_length=1)
+    rouleur: tuple[StrictInt, ...] = Field(min_length=1)
+
+    @field_validator("sprinteur", "rouleur")
+    @classmethod
+    def _positive(cls, cards: tuple[int, ...]) -> tuple[int, ...]:
+        if any(c < 1 for c in cards):
+            raise ValueError("card values must be at least 1")
+        return cards
+
+
+class ClassicRules(BaseModel):
+    model_config = _MODEL
+
+    decks: Decks
+    hand_size: StrictInt = Field(ge=1)
+    exhaustion_value: StrictInt = Field(ge=1)
+
+    def deck(self, rider: str) -> tuple[int, ...]:
+        """The starting deck of a rider type: 'R'/'rouleur' or 'S'/'sprinteur'."""
+        key = {"r": "rouleur", "s": "sprinteur"}.get(rider.lower(), rider.lower())
+        return getattr(self.decks, key)
+
+
+class WeatherTokens(BaseModel):
+    model_config = _MODEL
+
+    crosswind: StrictInt = Field(ge=0)
+    tailwind: StrictInt = Field(ge=0)
+    headwind: StrictInt = Field(ge=0)
+    wet: StrictInt = Field(ge=0)
+    fair: StrictInt = Field(ge=0)
+
+
+class WindDraw(BaseModel):
+    model_config = _MODEL
+
+    tailwind: StrictInt = Field(ge=1)
+    headwind: StrictInt = Field(ge=1)
+
+
+class MeteoRules(BaseModel):
+    model_config = _MODEL
+
+    tokens: WeatherTokens
+    draw: WindDraw
+    stand_up_penalty: StrictInt = Field(ge=0)
+
+    def token_bag(self) -> tuple[str, ...]:
+        """Every token as a course weather code (fair is FAIR, the empty string)."""
+        t = self.tokens
+        return (
+            (CROSSWIND,) * t.crosswind
+            + (TAILWIND,) * t.tailwind
+            + (HEADWIND,) * t.headwind
+            + (WET,) * t.wet
+            + (FAIR,) * t.fair
+        )
+
+
+class BmxSide(BaseModel):
+    model_config = _MODEL
+
+    name: StrictStr = Field(min_length=1)
+    squares: StrictStr = Field(min_length=1)
+    single_lane: tuple[StrictInt, ...] = ()  # indices into squares
+
+    @field_validator("squares")
+    @classmethod
+    def _terrain(cls, squares: str) -> str:
+        bad = sorted(set(squares) - BMX_TERRAIN)
+        if bad:
+            raise ValueError(
+                f"unknown terrain {''.join(bad)!r} (use '.' track, 'b' bumpy, "
+                "'k' canyon, 'v' descent, 'm' marsh)"
+            )
+        return squares
+
+    @model_validator(mode="after")
+    def _lanes(self) -> "BmxSide":
+        n = len(self.squares)
+        if any(not 0 <= i < n for i in self.single_lane):
+            raise ValueError(f"single_lane indices must be between 0 and {n - 1}")
+        if len(set(self.single_lane)) != len(self.single_lane):
+            raise ValueError("single_lane lists a square twice")
+        return self
+
+    def lanes(self) -> tuple[int, ...]:
+        return tuple(1 if i in self.single_lane else 2 for i in range(len(self.squares)))
+
+
+class BmxTile(BaseModel):
+    model_config = _MODEL
+
+    front: BmxSide
+    back: BmxSide
+
+
+class DrawKeep(BaseModel):
+    model_config = _MODEL
+
+    draw: StrictInt = Field(ge=1)
+    keep: StrictInt = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _keep(self) -> "DrawKeep":
+        if self.keep > self.draw:
+            raise ValueError("cannot keep more tokens than drawn")
+        return self
+
+
+class BmxDraw(BaseModel):
+    model_config = _MODEL
+
+    normal: DrawKeep
+    descent: DrawKeep
+
+
+class FatigueTaken(BaseModel):
+    model_config = _MODEL
+
+    normal: StrictInt = Field(ge=0)
+    bumpy: StrictInt = Field(ge=0)
+
+
+class BmxRules(BaseModel):
+    model_config = _MODEL
+
+    tiles: dict[StrictStr, BmxTile]
+    bag: tuple[StrictInt, ...] = Field(min_length=1)
+    fatigue_supply: StrictInt = Field(ge=0)
+    die: tuple[StrictInt | None, ...] = Field(min_length=1)  # None: no catch-up
+    ramp_numbers: tuple[StrictInt, ...] = Field(min_length=1)
+    draw: BmxDraw
+    fatigue_taken: FatigueTaken
+
+    @field_validator("tiles")
+    @classmethod
+    def _four_tiles(cls, tiles: dict[str, BmxTile]) -> dict[str, BmxTile]:
+        if sorted(tiles) != list(BMX_TILES):
+            raise ValueError(f"need exactly the tiles {', '.join(BMX_TILES)}, got {', '.join(tiles)}")
+        return tiles
+
+    @field_validator("bag", "ramp_numbers")
+    @classmethod
+    def _positive(cls, values: tuple[int, ...]) -> tuple[int, ...]:
+        if any(v < 1 for v in values):
+            raise ValueError("values must be at least 1")
+        return values
+
+    @field_validator("die")
+    @classmethod
+    def _faces(cls, faces: tuple[int | None, ...]) -> tuple[int | None, ...]:
+        if any(f is not None and f < 1 for f in faces):
+            raise ValueError("die faces must be at least 1, or null for no catch-up")
+        return faces
+
+
+# ---------------------------------------------------------------------------
+# Reading YAML
+
+
+def data_dir() -> Path:
+    """The stages/ data: inside the package when installed, else the repo's."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "stages"
+    if (packaged / "tiles.yaml").is_file():
+        return packaged
+    return here.parent / "stages"
+
+
+def _read(path: Path) -> tuple[Any, yaml.Node | None]:
+    """Parse a file twice: the data (safe_load) and its nodes (for line numbers)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("file not found", file=path) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read file: {exc}", file=path) from None
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        if mark is None:
+            raise ConfigError(f"invalid YAML: {problem}", file=path) from None
+        raise ConfigError(
+            f"invalid YAML: {problem} (column {mark.column + 1})",
+            file=path,
+            line=mark.line + 1,
+        ) from None
+    if node is not None:
+        _check_duplicate_keys(path, node)
+    return data, node
+
+
+def _check_duplicate_keys(path: Path, node: yaml.Node, where: str = "") -> None:
+    # safe_load silently keeps the last of two equal keys; a typo'd copy of a
+    # stage line would then win without a word.
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            name = str(key.value)
+            field = f"{where}.{name}" if where else name
+            if name in seen:
+                raise ConfigError("duplicate key", file=path, line=key.start_mark.line + 1, field=field)
+            seen.add(name)
+            _check_duplicate_keys(path, value, field)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _check_duplicate_keys(path, item, f"{where}[{i}]")
+
+
+def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> tuple[int | None, bool]:
+    """Line (1-based) of the deepest key of `loc` found in the YAML nodes.
+
+    Also says whether the whole path was found (a missing key is not).
+    """
+    line = None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if str(key.value) == str(part):
+                    line, node = key.start_mark.line + 1, value
+                    break
+            else:
+                return line, False
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            return line, False
+    return line, True
+
+
+def _field_name(loc: tuple[Any, ...]) -> str:
+    name = ""
+    for part in loc:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
+    """The keys the schema allows at `loc` (a path to a mapping), for messages."""
+    tp: Any = model
+    for part in loc:
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            field = tp.model_fields.get(str(part))
+            if field is None:
+                return []
+            tp = field.annotation
+        elif typing.get_origin(tp) is dict:
+            tp = typing.get_args(tp)[1]  # any key: the value type
+        else:
+            return []
+        # unwrap `X | None`
+        if isinstance(tp, types.UnionType) or typing.get_origin(tp) is typing.Union:
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            tp = args[0] if len(args) == 1 else tp
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return list(tp.model_fields)
+    return []
+
+
+def _message(error: Any, model: type[BaseModel]) -> str:
+    kind, loc = error["type"], tuple(error["loc"])
+    if kind == "missing":
+        return "field required"
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(model, loc[:-1])
+        return "unknown key" + (f" (allowed: {', '.join(allowed)})" if allowed else "")
+    msg = error["msg"]
+    msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    msg = msg[:1].lower() + msg[1:]
+    if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
+        got = error.get("input")
+        shown = repr(got)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        msg += f" (got {type(got).__name__} {shown})"
+    return msg
+
+
+def _validate(model: type[BaseModel], path: Path, context: dict | None = None) -> Any:
+    data, node = _read(path)
+    if not isinstance(data, dict):
+        got = "an empty file" if data is None else f"a {type(data).__name__}"
+        raise ConfigError(
+            f"expected a mapping of keys ({', '.join(model.model_fields)}), got {got}",
+            file=path,
+            line=None if node is None else node.start_mark.line + 1,
+        )
+    try:
+        return model.model_validate(data, context=context)
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = errors[0]
+        loc = tuple(first["loc"])
+        line, found = _line_of(node, loc)
+        # pydantic puts '[key]' on the loc of a bad dict key: drop it
+        loc = tuple(p for p in loc if p != "[key]")
+        message = _message(first, model)
+        if len(errors) > 1:
+            message += f" (and {len(errors) - 1} more)"
+        if first["type"] == "missing" and not found and len(loc) == 1:
+            line = None  # a missing top-level key has no line
+        raise ConfigError(message, file=path, line=line, field=_field_name(loc) or None) from None
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+@functools.cache
+def load_tiles() -> TileCatalog:
+    return _validate(TileCatalog, data_dir() / "tiles.yaml")
+
+
+@functools.cache
+def load_classic_rules() -> ClassicRules:
+    return _validate(ClassicRules, data_dir() / "variants" / "classic.yaml")
+
+
+@functools.cache
+def load_meteo_rules() -> MeteoRules:
+    return _validate(MeteoRules, data_dir() / "variants" / "meteo.yaml")
+
+
+@functools.cache
+def load_bmx_rules() -> BmxRules:
+    return _validate(BmxRules, data_dir() / "variants" / "bmx.yaml")
+
+
+def slugify(name: str) -> str:
+    """A stage id from its name: 'Firenze - Milano' -> 'firenze-milano'."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
+
+
+def stage_ids() -> list[str]:
+    """Ids of the stages in data_dir()/courses: RULES.md order, then others by name."""
+    ids = [p.stem for p in (data_dir() / "courses").glob("*.yaml")]
+    rank = {sid: i for i, sid in enumerate(STAGE_ORDER)}
+    return sorted(ids, key=lambda sid: (rank.get(sid, len(rank)), sid))
+
+
+def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageSpec:
+    """A stage by id (a file in data_dir()/courses) or by path to a .yaml file."""
+    ref_text = str(ref)
+    if isinstance(ref, Path) or ref_text.endswith((".yaml", ".yml")) or "/" in ref_text:
+        path = Path(ref)
+    else:
+        path = data_dir() / "courses" / f"{ref_text}.yaml"
+        if not path.is_file():
+            known = ", ".join(stage_ids())
+            raise ConfigError(f"unknown stage {ref_text!r} (known: {known})", field="stage")
+    return _validate(StageSpec, path, {"catalog": catalog or load_tiles()})
+
+
+# ---------------------------------------------------------------------------
+# Compiling
+
+
+def compile_stage(stage: StageSpec, *, catalog: TileCatalog | None = None) -> Course:
+    """The classic/meteo course of a stage: its tiles' squares end to end.
+
+    grid = squares behind the start line; finish = the first square past the
+    finish line.  Tiles are kept (meteo deals weather per straight tile).
+    """
+    catalog = catalog or load_tiles()
+    terrain = []
+    places = []
+    first = 0
+    for letter in stage.tiles:
+        side = catalog.side(letter)
+        places.append(TilePlace(letter, side.kind, first, len(side.squares)))
+        terrain.append(side.squares)
+        first += len(side.squares)
+    start, last = catalog.side(stage.tiles[0]), places[-1]
+    finish = last.first + (catalog.side(last.letter).line or 0)
+    return Course.build(
+        stage.name,
+        "".join(terrain),
+        finish=finish,
+        grid=start.line or 0,
+        tiles=tuple(places),
+    )
+
+
+def load_course(ref: str | Path) -> Course:
+    """load_stage + compile_stage."""
+    return compile_stage(load_stage(ref))
+
+
+def compile_bmx_circuit(
+    sides: str = BMX_TILES,
+    n_riders: int = 4,
+    ramp: tuple[int, int] | None = None,
+    *,
+    rules: BmxRules | None = None,
+) -> Course:
+    """A BMX course: the starting grid, then one lap of the four tiles.
+
+    `sides` names tiles A, B, C, D in that order; upper case = front side
+    (classic track), lower case = back side: "aBCD" flips tile A to the bumpy
+    passage.  The grid is ceil(n_riders / 2) flat two-lane squares behind the
+    line (squares 0..grid-1); the lap follows, and finish = grid + lap length.
+    Past the finish the lap repeats (`tail`).
+
+    `ramp` is (lap square, number) with the lap square counted from the line,
+    0..lap length - 1; the Course stores it as (course square, number).
+    """
+    rules = rules or load_bmx_rules()
+    if len(sides) != len(BMX_TILES) or sides.upper() != BMX_TILES:
+        raise ConfigError(
+            f"expected one letter per tile in the order {BMX_TILES} "
+            f"(upper case front, lower case back), got {sides!r}",
+            field="sides",
+        )
+    if n_riders < 1:
+        raise ConfigError(f"need at least one rider, got {n_riders}", field="n_riders")
+    grid = math.ceil(n_riders / 2)
+    lap_terrain, lap_lanes, places = "", (), []
+    for letter in sides:
+        tile = rules.tiles[letter.upper()]
+        side = tile.front if letter.isupper() else tile.back
+        places.append(TilePlace(letter, "bmx", grid + len(lap_terrain), len(side.squares)))
+        lap_terrain += side.squares
+        lap_lanes += side.lanes()
+    lap = len(lap_terrain)
+    course_ramp = None
+    if ramp is not None:
+        square, number = ramp
+        if not 0 <= square < lap:
+            raise ConfigError(f"ramp square must be a lap square 0..{lap - 1}, got {square}", field="ramp")
+        if number not in rules.ramp_numbers:
+            raise ConfigError(
+                f"ramp number must be one of {list(rules.ramp_numbers)}, got {number}",
+                field="ramp",
+            )
+        course_ramp = (grid + square, number)
+    return Course.build(
+        f"BMX {sides}",
+        "." * grid + lap_terrain,
+        finish=grid + lap,
+        grid=grid,
+        lanes=(2,) * grid + lap_lanes,
+        tiles=tuple(places),
+        ramp=course_ramp,
+        tail=(lap_terrain, lap_lanes),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Summaries (for `stages list`)
+
+
+class StageSummary(NamedTuple):
+    name: str
+    tiles: str
+    length: int  # squares from the start line to the finish line
+    ascent: int  # ascent squares on the course
+    descent: int  # descent squares on the course
+
+
+def stage_summary(stage: StageSpec, *, catalog: TileCatalog | None = None) -> StageSummary:
+    course = compile_stage(stage, catalog=catalog)
+    terrain = course.terrain[: course.length]
+    return StageSummary(
+        name=stage.name,
+        tiles=stage.tiles,
+        length=course.finish - course.grid,
+        ascent=terrain.count(ASCENT),
+        descent=terrain.count(DESCENT),
+    )

@@ -1,0 +1,280 @@
+"""`flamme-tui conformance PATH...`: run rules cases (../shared/conformance/FORMAT.md).
+
+Each case becomes a real game position; the round is resolved by the same
+engine methods the game uses (move_phase, end_phase).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal, Union
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .course import WEATHER_KINDS, Course
+from .engine.bmx import FATIGUE, BmxGame
+from .engine.classic import EXHAUSTION, ClassicGame, card_value
+from .engine.meteo import MeteoGame
+
+GAMES = {"classic": ClassicGame, "meteo": MeteoGame, "bmx": BmxGame}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WeatherRange(_Model):
+    kind: Literal["crosswind", "tailwind", "headwind", "wet"]
+    from_: int = Field(alias="from", ge=0)
+    to: int = Field(ge=0)
+
+
+class Ramp(_Model):
+    square: int = Field(ge=0)
+    number: int = Field(ge=1, le=5)
+
+
+class TrackSpec(_Model):
+    squares: str = Field(min_length=1)
+    finish: int = Field(ge=1)
+    single_lane: list[int] = []
+    weather: list[WeatherRange] = []
+    ramp: Ramp | None = None
+
+
+class RiderSpec(_Model):
+    id: str
+    square: int = Field(ge=0)
+    lane: Literal[0, 1]
+    crashed: bool = False
+
+
+Token = Union[int, Literal["F"]]
+
+
+class Expect(_Model):
+    draw: dict[str, int] | None = None
+    order: list[str] | None = None
+    moved: dict[str, tuple[int, int]] | None = None
+    final: dict[str, tuple[int, int]] | None = None
+    exhausted: dict[str, int] | None = None
+    crashed: list[str] | None = None
+    winner: str | None = None
+
+
+class Case(_Model):
+    name: str
+    variant: Literal["classic", "meteo", "bmx"]
+    track: TrackSpec
+    riders: list[RiderSpec] = Field(min_length=1)
+    play: dict[str, Union[Token, list[Token]]] | None = None
+    die: Literal[1, 2, "none"] | None = None
+    expect: Expect
+
+    @model_validator(mode="after")
+    def _check(self) -> "Case":
+        ids = [r.id for r in self.riders]
+        if len(set(ids)) != len(ids):
+            raise ValueError("riders: a rider id appears twice")
+        places = [(r.square, r.lane) for r in self.riders]
+        if len(set(places)) != len(places):
+            raise ValueError("riders: two riders in one lane")
+        for r in self.riders:
+            if self.variant == "bmx":
+                if "." in r.id:
+                    raise ValueError(f"riders: bmx rider ids are colours, not {r.id!r}")
+            elif not (r.id.count(".") == 1 and r.id.split(".")[1] in ("S", "R")):
+                raise ValueError(f"riders: {r.id!r} is not colour.S or colour.R")
+        if self.play is not None:
+            missing = set(ids) - set(self.play)
+            extra = set(self.play) - set(ids)
+            if missing or extra:
+                raise ValueError(f"play: must name every rider once (missing {sorted(missing)}, unknown {sorted(extra)})")
+            for rid, value in self.play.items():
+                values = value if isinstance(value, list) else [value]
+                for v in values:
+                    if self.variant == "bmx":
+                        if v != "F" and not 1 <= v <= 5:
+                            raise ValueError(f"play: {rid}: a token is 1 to 5 or F")
+                    elif v == "F" or not 2 <= v <= 9 or isinstance(value, list):
+                        raise ValueError(f"play: {rid}: a card is 2 to 9")
+            if self.variant == "bmx" and self.die is None:
+                raise ValueError("die: bmx cases with a play need the die's result")
+        return self
+
+
+class CaseFile(_Model):
+    cases: list[Case]
+
+
+class CaseFileError(Exception):
+    pass
+
+
+def _field_path(loc: tuple, raw: dict) -> str:
+    """'case "name": field.path' from a pydantic error location."""
+    parts = list(loc)
+    where = ""
+    if len(parts) >= 2 and parts[0] == "cases" and isinstance(parts[1], int):
+        try:
+            where = f'case "{raw["cases"][parts[1]]["name"]}"'
+        except (KeyError, IndexError, TypeError):
+            where = f"case #{parts[1] + 1}"
+        parts = parts[2:]
+    # drop pydantic's union-branch labels, keep real keys
+    field = ".".join(str(p) for p in parts if not str(p).startswith(("function-", "literal[", "int", "list[")))
+    return f"{where}: {field}" if where else field
+
+
+def load_cases(path: Path) -> list[Case]:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CaseFileError(f"{path}: cannot read: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise CaseFileError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    try:
+        names = [c.get("name") for c in raw.get("cases", [])] if isinstance(raw, dict) else []
+        dupes = {n for n in names if n is not None and names.count(n) > 1}
+        if dupes:
+            raise CaseFileError(f'{path}: case "{sorted(dupes)[0]}": name: not unique in its file')
+        return CaseFile.model_validate(raw).cases
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = _field_path(err["loc"], raw if isinstance(raw, dict) else {})
+        message = err["msg"].removeprefix("Value error, ")
+        raise CaseFileError(f"{path}: {where}: {message}" if where else f"{path}: {message}") from None
+    except (AttributeError, TypeError):
+        raise CaseFileError(f"{path}: cases: expected a mapping with a list of cases") from None
+
+
+def build_course(case: Case) -> Course:
+    track = case.track
+    terrain = track.squares
+    weather: tuple[str, ...] = ()
+    if track.weather:
+        w = [""] * len(terrain)
+        for rng in track.weather:
+            assert rng.kind in WEATHER_KINDS
+            for sq in range(rng.from_, rng.to + 1):
+                if sq >= len(w):
+                    w.extend([""] * (sq + 1 - len(w)))
+                w[sq] = rng.kind
+        weather = tuple(w)
+        terrain = terrain + "." * (len(w) - len(terrain))
+    lanes = [1 if t == "m" else 2 for t in terrain]
+    for sq in track.single_lane:
+        if sq >= len(lanes):
+            lanes.extend([2] * (sq + 1 - len(lanes)))
+            terrain += "." * (sq + 1 - len(terrain))
+        lanes[sq] = 1
+    ramp = (track.ramp.square, track.ramp.number) if track.ramp else None
+    return Course.build(case.name, terrain, track.finish, 0, lanes=tuple(lanes), weather=weather, ramp=ramp)
+
+
+def _code(variant: str, rid: str, value) -> int:
+    if variant == "bmx":
+        return FATIGUE if value == "F" else value
+    # a rouleur has no 2 in its deck: its 2 is an exhaustion card
+    return EXHAUSTION if value == 2 and rid.endswith(".R") else value
+
+
+def run_case(case: Case) -> list[str]:
+    """What differed from the expectation (empty when the case passes)."""
+    course = build_course(case)
+    for r in case.riders:
+        if r.lane >= course.lanes[r.square]:
+            return [f"{r.id} stands in lane {r.lane} of single-lane square {r.square}"]
+    game = GAMES[case.variant].from_position(course, [r.model_dump() for r in case.riders])
+    exp = case.expect
+    diffs: list[str] = []
+    ids = [r.id for r in game.riders]
+    if exp.draw is not None:
+        for rid, n in exp.draw.items():
+            if rid not in game.index:
+                diffs.append(f"draw: no rider {rid}")
+                continue
+            i = game.index[rid]
+            game._draw(i)
+            got = len(game.riders[i].hand)
+            game.riders[i].hand.clear()
+            if got != n:
+                diffs.append(f"draw {rid}: expected {n}, got {got}")
+    if case.play is None:
+        return diffs
+    for rid, value in case.play.items():
+        rider = game.riders[game.index[rid]]
+        if case.variant == "bmx":
+            values = value if isinstance(value, list) else [value]
+            rider.played = tuple(_code("bmx", rid, v) for v in values)
+        else:
+            rider.played = _code(case.variant, rid, value)
+            assert card_value(rider.played) == value
+    if case.variant == "bmx":
+        game.die = 0 if case.die == "none" else case.die
+    game.move_phase()
+    order = [ids[e[1]] for e in game.events if e[0] == "move"]
+    moved = {ids[i]: tuple(p) for i, p in enumerate(game.pos)}
+    game.end_phase()
+    final = {ids[i]: tuple(p) for i, p in enumerate(game.pos)}
+    tired = {rid: 0 for rid in ids}
+    for e in game.events:
+        if e[0] == "exhaust":
+            tired[ids[e[1]]] += 1
+        elif e[0] == "fatigue":
+            tired[ids[e[1]]] += e[2]
+    if exp.order is not None and exp.order != order:
+        diffs.append(f"order: expected {exp.order}, got {order}")
+    for key, want, got in (("moved", exp.moved, moved), ("final", exp.final, final)):
+        for rid, place in (want or {}).items():
+            if got.get(rid) != tuple(place):
+                diffs.append(f"{key} {rid}: expected {list(place)}, got {list(got[rid]) if rid in got else 'no such rider'}")
+    if exp.exhausted is not None:
+        for rid in ids:
+            if exp.exhausted.get(rid, 0) != tired[rid]:
+                diffs.append(f"exhausted {rid}: expected {exp.exhausted.get(rid, 0)}, got {tired[rid]}")
+    if exp.crashed is not None:
+        down = sorted(r.id for r in game.riders if getattr(r, "crashed", False))
+        if sorted(exp.crashed) != down:
+            diffs.append(f"crashed: expected {sorted(exp.crashed)}, got {down}")
+    if "winner" in exp.model_fields_set:
+        got_winner = ids[game.winner] if game.winner is not None else None
+        if got_winner != exp.winner:
+            diffs.append(f"winner: expected {exp.winner}, got {got_winner}")
+    return diffs
+
+
+def case_files(paths: list[str]) -> list[Path]:
+    files: list[Path] = []
+    for p in map(Path, paths):
+        files.extend(sorted(p.rglob("*.yaml")) if p.is_dir() else [p])
+    return files
+
+
+def main(paths: list[str], out=print) -> int:
+    passed = failed = 0
+    errors = False
+    files = case_files(paths)
+    if not files:
+        out(f"error: no case files in {' '.join(paths)}")
+        return 2
+    for path in files:
+        try:
+            cases = load_cases(path)
+        except CaseFileError as exc:
+            out(f"error: {exc}")
+            errors = True
+            continue
+        for case in cases:
+            diffs = run_case(case)
+            if diffs:
+                failed += 1
+                out(f"FAIL {case.name}: " + "; ".join(diffs))
+            else:
+                passed += 1
+                out(f"PASS {case.name}")
+    out(f"{passed} passed, {failed} failed")
+    return 2 if errors else (1 if failed else 0)

@@ -1,0 +1,82 @@
+"""Actions: small values with a one-line text form, e.g. `play red.R 5`.
+
+Logs, save files and test fixtures all use the text form.
+classic/meteo: `place red.S 3 1`, `draw red.S`, `play red.S 5` (`E` = exhaustion card)
+bmx:           `play green 3`, `play green 5 F` (two tokens on a descent; `F` = fatigue)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ActionError(ValueError):
+    pass
+
+
+def _card(text: str) -> int:
+    """Card or token code from text: E (exhaustion) and F (fatigue) are 0."""
+    if text in ("E", "F"):
+        return 0
+    try:
+        value = int(text)
+    except ValueError:
+        raise ActionError(f"not a card: {text!r}") from None
+    if not 1 <= value <= 9:
+        raise ActionError(f"not a card: {text!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    rider: str
+
+    @staticmethod
+    def parse(text: str) -> "Action":
+        words = text.split()
+        if not words:
+            raise ActionError("empty action")
+        verb, args = words[0], words[1:]
+        try:
+            if verb == "place" and len(args) == 3:
+                return Place(args[0], int(args[1]), int(args[2]))
+            if verb == "draw" and len(args) == 1:
+                return Draw(args[0])
+            if verb == "play" and len(args) == 2 and "." in args[0]:
+                return Play(args[0], _card(args[1]))
+            if verb == "play" and len(args) in (2, 3):
+                return PlayTokens(args[0], tuple(_card(a) for a in args[1:]))
+        except ValueError as exc:
+            raise ActionError(f"bad action {text!r}: {exc}") from None
+        raise ActionError(f"bad action {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Action):
+    square: int
+    lane: int
+
+    def __str__(self) -> str:
+        return f"place {self.rider} {self.square} {self.lane}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    def __str__(self) -> str:
+        return f"draw {self.rider}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    card: int  # 0 = exhaustion card
+
+    def __str__(self) -> str:
+        return f"play {self.rider} {'E' if self.card == 0 else self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTokens(Action):
+    tokens: tuple[int, ...]  # one token, two on a descent; 0 = fatigue
+
+    def __str__(self) -> str:
+        return f"play {self.rider} " + " ".join("F" if t == 0 else str(t) for t in self.tokens)

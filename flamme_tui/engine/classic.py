@@ -1,0 +1,390 @@
+"""Classic Flamme Rouge: decks, energy phase, movement and end phase.
+
+A ClassicGame is the whole state of a race (riders, piles, the RNG) plus the
+rules as methods.  Meteo subclasses it and overrides a few named hooks:
+draw_size, effective_value, path_limit, after_move, slip_eligible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..course import ASCENT, DESCENT, SUPPLY, Course
+from .actions import Action, Draw, Place, Play
+from .rng import Rng
+from .track import EMPTY, close_gaps, ranking, settle
+
+EXHAUSTION = 0  # the card code of an exhaustion card; its value is 2
+EXHAUSTION_VALUE = 2
+SPRINTEUR, ROULEUR = "S", "R"
+
+GRID, ENERGY, OVER = "grid", "energy", "over"
+
+
+def card_value(card: int) -> int:
+    return card or EXHAUSTION_VALUE
+
+
+def card_text(card: int) -> str:
+    return "E" if card == EXHAUSTION else str(card)
+
+
+class RuleError(ValueError):
+    """An action that the rules do not allow now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    name: str
+    colour: str  # the id prefix of its riders, e.g. "red"
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicSetup:
+    """Everything a classic or meteo race is built from, besides the seed."""
+
+    course: Course
+    teams: tuple[Team, ...]
+    decks: dict = field(default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3})
+    hand_size: int = 4
+    grid: str = "random"  # "random" or "choose" (players place their riders)
+    handicap: tuple[int, ...] = ()  # extra exhaustion cards in each rider deck, per team
+    variant: str = "classic"
+    # meteo: the token pool (one entry per token, FAIR = ""), draws under wind, stand-up cost
+    weather_tokens: tuple[str, ...] = ()
+    tailwind_draw: int = 5
+    headwind_draw: int = 3
+    standup_penalty: int = 2
+
+
+class Rider:
+    """One rider's piles and history.  Position lives in the game's `pos`."""
+
+    __slots__ = (
+        "id", "seat", "kind", "deck", "recycled", "hand", "played", "crashed",
+        "exhaustion", "supply_played", "slipstream", "crashes", "history",
+        "shown_recycled", "shown_deck",
+    )
+
+    def __init__(self, rid: str, seat: int, kind: str) -> None:
+        self.id = rid
+        self.seat = seat
+        self.kind = kind
+        self.deck: list[int] = []  # face down; the top is the end of the list
+        self.recycled: list[int] = []  # face up, public
+        self.hand: list[int] = []  # drawn, not yet chosen from (private)
+        self.played: int | None = None  # chosen face down this round (private)
+        self.crashed = False
+        self.exhaustion = 0  # exhaustion cards received (end phase)
+        self.supply_played = 0  # exhaustion cards played from the supply (no cards left)
+        self.slipstream = 0  # squares gained by slipstream
+        self.crashes = 0
+        self.history: list[int] = []  # cards played, in order (public once revealed)
+        # the piles as the other players saw them before this round's draw
+        self.shown_recycled: tuple[int, ...] | None = None
+        self.shown_deck: int | None = None
+
+    def copy(self) -> "Rider":
+        twin = Rider.__new__(Rider)
+        for name in Rider.__slots__:
+            value = getattr(self, name)
+            setattr(twin, name, value.copy() if isinstance(value, list) else value)
+        return twin
+
+
+class ClassicGame:
+    variant = "classic"
+    max_gap = 1  # slipstream closes one-square gaps
+
+    def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
+        self.setup = setup
+        self.course = setup.course
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.riders: list[Rider] = []
+        self.pos: list[list[int]] = []  # rider index -> [square, lane]
+        self.cells: list[int] = [EMPTY] * (2 * len(self.course.terrain))
+        self.round = 1
+        self.phase = GRID
+        self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
+        self.events: list[tuple] = []  # what happened in the last resolved round
+        self.winner: int | None = None
+        self.actions: list[Action] = []
+        if _blank:
+            return
+        for seat, team in enumerate(setup.teams):
+            for kind in (SPRINTEUR, ROULEUR):
+                rider = Rider(f"{team.colour}.{kind}", seat, kind)
+                rider.deck = list(setup.decks[kind])
+                extra = setup.handicap[seat] if seat < len(setup.handicap) else 0
+                rider.deck.extend([EXHAUSTION] * extra)
+                self.riders.append(rider)
+                self.pos.append([-1, -1])
+        self.index = {r.id: i for i, r in enumerate(self.riders)}
+        self.deal()
+        for rider in self.riders:
+            self.rng.shuffle(rider.deck)
+        if setup.grid == "random":
+            self.random_grid()
+            self.phase = ENERGY
+
+    def deal(self) -> None:
+        """Hook: set-up that uses the RNG before the decks are shuffled (meteo weather)."""
+
+    # ----------------------------------------------------------------- grid
+
+    def grid_places(self) -> list[tuple[int, int]]:
+        """Free (square, lane) places behind the start line, front first."""
+        return [
+            (sq, lane)
+            for sq in range(self.course.grid - 1, -1, -1)
+            for lane in range(self.course.lanes[sq])
+            if self.cells[2 * sq + lane] == EMPTY
+        ]
+
+    def random_grid(self) -> None:
+        places = self.grid_places()
+        self.rng.shuffle(places)
+        for i in range(len(self.riders)):
+            self._put(i, *places[i])
+
+    def to_place(self) -> int | None:
+        """The rider index to place next: seats in turn, both riders of a seat."""
+        for i in range(len(self.riders)):
+            if self.pos[i][0] < 0:
+                return i
+        return None
+
+    # --------------------------------------------------------------- energy
+
+    def draw_size(self, i: int) -> int:
+        return self.setup.hand_size
+
+    def _draw(self, i: int) -> None:
+        rider = self.riders[i]
+        rider.shown_recycled = tuple(rider.recycled)
+        rider.shown_deck = len(rider.deck)
+        deck, hand = rider.deck, rider.hand
+        for _ in range(self.draw_size(i)):
+            if not deck:
+                if not rider.recycled:
+                    break
+                deck.extend(rider.recycled)
+                rider.recycled.clear()
+                self.rng.shuffle(deck)
+            hand.append(deck.pop())
+        if not hand:
+            # no cards at all: play an exhaustion card from the supply
+            hand.append(EXHAUSTION)
+            rider.supply_played += 1
+
+    def seat_riders(self, seat: int) -> list[int]:
+        return [i for i, r in enumerate(self.riders) if r.seat == seat]
+
+    def to_move(self) -> list[int]:
+        """Seats that still have something to do in this phase."""
+        if self.phase == GRID:
+            nxt = self.to_place()
+            return [] if nxt is None else [self.riders[nxt].seat]
+        if self.phase == ENERGY:
+            return sorted({r.seat for r in self.riders if r.played is None})
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == GRID:
+            nxt = self.to_place()
+            if nxt is None or self.riders[nxt].seat != seat:
+                return []
+            rid = self.riders[nxt].id
+            return [Place(rid, sq, lane) for sq, lane in self.grid_places()]
+        if self.phase != ENERGY:
+            return []
+        mine = self.seat_riders(seat)
+        for i in mine:
+            if self.riders[i].hand:
+                return [Play(self.riders[i].id, c) for c in sorted(set(self.riders[i].hand))]
+        if seat in self.first_drawn or all(self.riders[i].played is not None for i in mine):
+            return []
+        return [Draw(self.riders[i].id) for i in mine]
+
+    def apply(self, action: Action) -> None:
+        """Apply one action; raise RuleError (and change nothing) if illegal."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        try:
+            i = self.index[action.rider]
+        except KeyError:
+            raise RuleError(f"no rider {action.rider!r} in this race") from None
+        if action not in self.legal_actions(self.riders[i].seat):
+            raise RuleError(f"{action} is not allowed now")
+        self.actions.append(action)
+        if isinstance(action, Place):
+            self._put(i, action.square, action.lane)
+            if self.to_place() is None:
+                self.phase = ENERGY
+        elif isinstance(action, Draw):
+            self.first_drawn[self.riders[i].seat] = i
+            self._draw(i)
+        else:
+            self._play(i, action.card)
+
+    def _play(self, i: int, card: int) -> None:
+        rider = self.riders[i]
+        rider.hand.remove(card)
+        rider.played = card
+        rider.recycled.extend(rider.hand)
+        rider.hand.clear()
+        # the other rider of the seat draws only now
+        for j in self.seat_riders(rider.seat):
+            if self.riders[j].played is None and not self.riders[j].hand:
+                self._draw(j)
+                return
+        if all(r.played is not None for r in self.riders):
+            self.resolve_round()
+
+    # ------------------------------------------------------------- movement
+
+    def movement_order(self) -> list[int]:
+        return ranking(self.pos)
+
+    def effective_value(self, i: int, value: int) -> int:
+        """The card value after terrain: descent and supply minimums, then the
+        ascent limit (meteo inserts the stand-up penalty between them)."""
+        course = self.course
+        start = self.pos[i][0]
+        terrain = course.terrain[start]
+        if terrain == DESCENT:
+            value = max(value, 5)
+        elif terrain == SUPPLY:
+            value = max(value, 4)
+        value = self.before_ascent(i, value)
+        return self.ascent_limit(start, value)
+
+    def before_ascent(self, i: int, value: int) -> int:
+        """Hook between the terrain minimums and the ascent limit."""
+        return value
+
+    def ascent_limit(self, start: int, value: int) -> int:
+        if self.course.terrain[start] == ASCENT:
+            return min(value, 5)
+        d = self.course.next_ascent[start]
+        if d <= value:
+            return min(value, max(5, d - 1))
+        return value
+
+    def path_limit(self, start: int, target: int) -> int:
+        """Hook: the furthest square a move may reach (meteo: before a blocked square)."""
+        return target
+
+    def after_move(self, i: int, lost: int) -> None:
+        """Hook: called after rider i was placed, having lost `lost` squares to blocking."""
+
+    def move_rider(self, i: int, value: int) -> None:
+        pos = self.pos[i]
+        start, lane = pos
+        self.cells[start + start + lane] = EMPTY
+        moves = self.effective_value(i, value)
+        target = self.path_limit(start, start + moves)
+        square, lane = settle(self.cells, self.course.lanes, target)
+        self.cells[square + square + lane] = i
+        pos[0] = square
+        pos[1] = lane
+        self.events.append(("move", i, start, square, lane, value, moves))
+        self.after_move(i, start + moves - square)
+
+    def move_phase(self) -> None:
+        """Reveal and move every rider, in order.  Played cards leave the game."""
+        self.events = [("reveal", tuple((i, r.played) for i, r in enumerate(self.riders)))]
+        for i in self.movement_order():
+            rider = self.riders[i]
+            card = rider.played
+            rider.history.append(card)
+            rider.played = None
+            self.move_rider(i, card_value(card))
+
+    # ------------------------------------------------------------ end phase
+
+    def slip_eligible(self, square: int) -> bool:
+        return self.course.terrain[square] != ASCENT
+
+    def _slipped(self, i: int, frm: int, to: int) -> None:
+        self.riders[i].slipstream += to - frm
+        self.events.append(("slip", i, frm, to))
+
+    def end_phase(self) -> None:
+        """Finish check, then slipstream and exhaustion if the race goes on."""
+        finish = self.course.finish
+        if any(p[0] >= finish for p in self.pos):
+            self.finish_race()
+            return
+        close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped)
+        occupied = {p[0] for p in self.pos}
+        for i, p in enumerate(self.pos):
+            if p[0] + 1 not in occupied:
+                self.tire(i)
+
+    def tire(self, i: int) -> None:
+        rider = self.riders[i]
+        rider.recycled.append(EXHAUSTION)
+        rider.exhaustion += 1
+        self.events.append(("exhaust", i))
+
+    def finish_race(self) -> None:
+        self.phase = OVER
+        self.winner = ranking(self.pos)[0]
+        self.events.append(("finish", self.winner))
+
+    def resolve_round(self) -> None:
+        self.move_phase()
+        self.end_phase()
+        self.first_drawn.clear()
+        if self.phase != OVER:
+            self.round += 1
+
+    # -------------------------------------------------------------- helpers
+
+    def _put(self, i: int, square: int, lane: int) -> None:
+        self.cells[square + square + lane] = i
+        self.pos[i] = [square, lane]
+
+    def ranking(self) -> list[int]:
+        return ranking(self.pos)
+
+    def clone(self) -> "ClassicGame":
+        twin = self.__class__.__new__(self.__class__)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = self.rng.clone()
+        twin.riders = [r.copy() for r in self.riders]
+        twin.pos = [p.copy() for p in self.pos]
+        twin.cells = self.cells.copy()
+        twin.first_drawn = self.first_drawn.copy()
+        twin.events = self.events.copy()
+        twin.actions = self.actions.copy()
+        return twin
+
+    # ------------------------------------------------- positions from data
+
+    @classmethod
+    def from_position(cls, course: Course, riders: list[dict], seed: int = 0) -> "ClassicGame":
+        """A game in its energy phase with riders where the caller says
+        (conformance cases, tests): riders are {id, square, lane, crashed?},
+        each with a full deck of its type, shuffled."""
+        colours: list[str] = []
+        for r in riders:
+            colour = r["id"].split(".")[0]
+            if colour not in colours:
+                colours.append(colour)
+        setup = ClassicSetup(course=course, teams=tuple(Team(c, c) for c in colours), variant=cls.variant)
+        game = cls(setup, seed, _blank=True)
+        for r in riders:
+            colour, kind = r["id"].split(".")
+            rider = Rider(r["id"], colours.index(colour), kind)
+            rider.deck = list(setup.decks[kind])
+            game.rng.shuffle(rider.deck)
+            rider.crashed = bool(r.get("crashed", False))
+            game.riders.append(rider)
+            game.pos.append([-1, -1])
+            game._put(len(game.riders) - 1, r["square"], r["lane"])
+        game.index = {r.id: i for i, r in enumerate(game.riders)}
+        game.phase = ENERGY
+        return game

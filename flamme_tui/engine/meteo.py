@@ -1,0 +1,75 @@
+"""Meteo: weather on the straights and crashes in the wet, as hooks on Classic."""
+
+from __future__ import annotations
+
+from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
+from .classic import ClassicGame
+from .track import EMPTY
+
+
+class MeteoGame(ClassicGame):
+    variant = "meteo"
+
+    def deal(self) -> None:
+        """One token per straight tile except the start and finish tiles, seeded."""
+        course = self.course
+        tokens = list(self.setup.weather_tokens)
+        self.rng.shuffle(tokens)
+        weather = [FAIR] * course.length
+        straights = [t for t in course.tiles[1:-1] if t.kind == "straight"]
+        for tile, token in zip(straights, tokens):
+            for sq in range(tile.first, tile.first + tile.length):
+                weather[sq] = token
+        self.course = course.with_weather(tuple(weather))
+
+    def weather_at(self, square: int) -> str:
+        weather = self.course.weather
+        return weather[square] if weather else FAIR
+
+    def draw_size(self, i: int) -> int:
+        kind = self.weather_at(self.pos[i][0])
+        if kind == TAILWIND:
+            return self.setup.tailwind_draw
+        if kind == HEADWIND:
+            return self.setup.headwind_draw
+        return self.setup.hand_size
+
+    def before_ascent(self, i: int, value: int) -> int:
+        if self.riders[i].crashed:
+            return max(0, value - self.setup.standup_penalty)
+        return value
+
+    def square_blocked(self, square: int) -> bool:
+        """Every lane of the square holds a crashed rider."""
+        cells, riders = self.cells, self.riders
+        base = square + square
+        for lane in range(self.course.lanes[square]):
+            r = cells[base + lane]
+            if r == EMPTY or not riders[r].crashed:
+                return False
+        return True
+
+    def path_limit(self, start: int, target: int) -> int:
+        for sq in range(start + 1, target + 1):
+            if self.square_blocked(sq):
+                return sq - 1
+        return target
+
+    def after_move(self, i: int, lost: int) -> None:
+        rider = self.riders[i]
+        if rider.crashed:
+            rider.crashed = False
+            self.events.append(("standup", i))
+        if lost > 0 and self.weather_at(self.pos[i][0]) == WET:
+            rider.crashed = True
+            rider.crashes += 1
+            self.events.append(("crash", i))
+
+    def slip_eligible(self, square: int) -> bool:
+        if not super().slip_eligible(square) or self.weather_at(square) == CROSSWIND:
+            return False
+        base = square + square
+        for r in (self.cells[base], self.cells[base + 1]):
+            if r != EMPTY and self.riders[r].crashed:
+                return False
+        return True

@@ -1,0 +1,100 @@
+"""Riders on squares and lanes: placement and pack moves shared by every rule set.
+
+`cells` is a flat list, two entries per square (lane 0, lane 1), holding a
+rider index or EMPTY.  Single-lane squares only ever use their lane 0 entry.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+EMPTY = -1
+
+
+def settle(cells: list[int], lanes: Sequence[int], square: int) -> tuple[int, int]:
+    """The nearest square at or behind `square` with a free lane, lane 0 first.
+
+    The moving rider has been lifted off the track, so its own square always
+    has a free lane and a rider is never sent backwards.
+    """
+    while True:
+        base = square + square
+        if cells[base] == EMPTY:
+            return square, 0
+        if lanes[square] == 2 and cells[base + 1] == EMPTY:
+            return square, 1
+        square -= 1
+
+
+def occupied_squares(squares: Sequence[int]) -> list[int]:
+    return sorted(set(squares))
+
+
+def close_gaps(
+    cells: list[int],
+    lanes: Sequence[int],
+    positions: list[list[int]],
+    max_gap: int,
+    eligible: Callable[[int], bool] | None,
+    on_move: Callable[[int, int, int], None] | None = None,
+) -> None:
+    """Slipstream (max_gap 1) and bmx catch-up (max_gap 1 or 2), in place.
+
+    Scan from the rearmost pack: a pack with 1..max_gap empty squares before
+    the next pack moves forward to join it, front square first, stopping at
+    the first square that may not receive (eligible(square) false: a climb,
+    a crosswind, a crashed rider).  The gap only counts if both squares facing
+    it are eligible.  Then the scan goes on from the pack it joined, so merged
+    packs chain forward.  `positions[i]` is rider i's [square, lane].
+    on_move(rider, from_square, to_square) is told of every rider moved.
+    """
+    occ = occupied_squares([p[0] for p in positions])
+    i = 0
+    while i < len(occ) - 1:
+        back, front = occ[i], occ[i + 1]
+        gap = front - back - 1
+        if 1 <= gap <= max_gap and (eligible is None or (eligible(back) and eligible(front))):
+            # the pack ending at `back`: contiguous occupied squares
+            first = i
+            while first > 0 and occ[first - 1] == occ[first] - 1:
+                first -= 1
+            for k in range(i, first - 1, -1):
+                square = occ[k]
+                if eligible is not None and not eligible(square):
+                    break
+                _shift_square(cells, lanes, positions, square, gap, on_move)
+            occ = occupied_squares([p[0] for p in positions])
+            i = occ.index(front)
+            continue
+        i += 1
+
+
+def _shift_square(cells, lanes, positions, square, gap, on_move) -> None:
+    """Move every rider on `square` forward by `gap`, each keeping its lane
+    where it can, else taking the free lane, else the nearest free lane behind."""
+    base = square + square
+    movers = [r for r in (cells[base], cells[base + 1]) if r != EMPTY]
+    for r in movers:
+        cells[base + positions[r][1]] = EMPTY
+    target = square + gap
+    for r in movers:
+        lane = positions[r][1]
+        tb = target + target
+        if lane < lanes[target] and cells[tb + lane] == EMPTY:
+            sq, ln = target, lane
+        elif cells[tb] == EMPTY:
+            sq, ln = target, 0
+        elif lanes[target] == 2 and cells[tb + 1] == EMPTY:
+            sq, ln = target, 1
+        else:
+            sq, ln = settle(cells, lanes, target - 1)
+        cells[sq + sq + ln] = r
+        positions[r][0] = sq
+        positions[r][1] = ln
+        if on_move is not None and sq != square:
+            on_move(r, square, sq)
+
+
+def ranking(positions: list[list[int]]) -> list[int]:
+    """Rider indices, furthest first; on one square lane 0 first."""
+    return sorted(range(len(positions)), key=lambda r: (-positions[r][0], positions[r][1]))
