@@ -4,23 +4,105 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     conf = sub.add_parser("conformance", help="run rules conformance cases")
     conf.add_argument("paths", nargs="+", metavar="PATH", help="case files or folders of *.yaml")
+
+    race = sub.add_parser("race", help="play a whole race headless and print its log")
+    _race_options(race)
+    race.add_argument("--seed", type=int, default=1)
+
+    bench = sub.add_parser("bench", help="simulate whole races and print races per second")
+    _race_options(bench)
+    bench.add_argument("-n", "--races", type=int, default=2000, help="races to simulate (default 2000)")
     return parser
+
+
+def _race_options(p: argparse.ArgumentParser) -> None:
+    from .races import DEFAULT_STAGE, VARIANTS
+
+    p.add_argument("--variant", choices=VARIANTS, default="classic")
+    p.add_argument("--stage", default=DEFAULT_STAGE, help="stage id or path to a stage file (classic, meteo)")
+    p.add_argument("--circuit", default="ABCD", help="bmx: side of each tile A B C D (lower case = back side)")
+    p.add_argument("--teams", type=int, default=4, choices=(2, 3, 4), help="number of teams (default 4)")
+
+
+def _spec(args):
+    from .races import COLOURS, RaceSpec, Team
+
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: args.teams])
+    return RaceSpec(variant=args.variant, stage=args.stage, teams=teams, circuit=args.circuit)
+
+
+def cmd_race(args) -> int:
+    from .bots import easy
+    from .races import describe_round, make_setup, new_game, play_out, positions_text, ranking_lines, track_picture
+
+    setup = make_setup(_spec(args))
+    game = new_game(setup, args.seed)
+    print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(setup.teams)} teams")
+    print(f"start:    {track_picture(game)}")
+    print(f"          {positions_text(game)}")
+
+    def on_round(g) -> None:
+        done = g.round if g.phase == "over" else g.round - 1
+        print(f"Round {done}")
+        for line in describe_round(g):
+            print(f"  {line}")
+        print(f"  track: {track_picture(g)}")
+        print(f"         {positions_text(g)}")
+
+    play_out(game, {seat: easy for seat in range(len(setup.teams))}, on_round)
+    print("Final ranking")
+    for line in ranking_lines(game):
+        print(line)
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bots import easy
+    from .races import make_setup, new_game, play_out
+
+    setup = make_setup(_spec(args))
+    policies = {seat: easy for seat in range(len(setup.teams))}
+    rounds = 0
+    start = time.perf_counter()
+    for seed in range(args.races):
+        game = new_game(setup, seed)
+        play_out(game, policies)
+        rounds += game.round
+    elapsed = time.perf_counter() - start
+    print(f"{args.races} {args.variant} races of {len(setup.teams)} teams on {setup.course.name}: "
+          f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s, {rounds / args.races:.1f} rounds per race")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "conformance":
-        from .conformance import main as run
+    from .config import ConfigError
 
-        return run(args.paths)
+    try:
+        if args.command == "conformance":
+            from .conformance import main as run
+
+            return run(args.paths)
+        if args.command == "race":
+            return cmd_race(args)
+        if args.command == "bench":
+            return cmd_bench(args)
+        if args.command is None:
+            from .ui.app import run
+
+            return run()
+    except ConfigError as exc:
+        print(f"flamme-tui: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

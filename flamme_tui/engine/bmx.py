@@ -13,6 +13,7 @@ from .actions import Action, PlayTokens
 from .classic import ENERGY, OVER, RuleError, Team
 from .rng import Rng
 from .track import EMPTY, close_gaps, ranking, settle
+from .view import View, view
 
 FATIGUE = 0  # token code; a fatigue token moves 1
 FATIGUE_VALUE = 1
@@ -83,6 +84,7 @@ class BmxGame:
         self.events: list[tuple] = []
         self.winner: int | None = None
         self.actions: list[Action] = []
+        self.public_cache = None  # see view._public
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
@@ -93,6 +95,7 @@ class BmxGame:
             self.riders.append(BmxRider(team.colour, seat, bag))
             self.pos.append([-1, -1])
         self.index = {r.id: i for i, r in enumerate(self.riders)}
+        self.seats = [[i] for i in range(len(self.riders))]
         places = [(sq, lane) for sq in range(self.course.grid - 1, -1, -1) for lane in (0, 1)]
         self.rng.shuffle(places)
         for i in range(len(self.riders)):
@@ -137,6 +140,9 @@ class BmxGame:
         if self.phase != ENERGY:
             return []
         return [r.seat for r in self.riders if r.played is None]
+
+    def needs(self, seat: int) -> bool:
+        return self.phase == ENERGY and self.riders[seat].played is None
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.phase != ENERGY:
@@ -255,6 +261,9 @@ class BmxGame:
     def ranking(self) -> list[int]:
         return ranking(self.pos)
 
+    def view(self, seat: int) -> View:
+        return view(self, seat)
+
     def clone(self) -> "BmxGame":
         twin = self.__class__.__new__(self.__class__)
         twin.__dict__.update(self.__dict__)
@@ -276,4 +285,5 @@ class BmxGame:
             game.pos.append([-1, -1])
             game._put(seat, r["square"], r["lane"])
         game.index = {r.id: i for i, r in enumerate(game.riders)}
+        game.seats = [[i] for i in range(len(game.riders))]
         return game

@@ -13,6 +13,7 @@ from ..course import ASCENT, DESCENT, SUPPLY, Course
 from .actions import Action, Draw, Place, Play
 from .rng import Rng
 from .track import EMPTY, close_gaps, ranking, settle
+from .view import View, view
 
 EXHAUSTION = 0  # the card code of an exhaustion card; its value is 2
 EXHAUSTION_VALUE = 2
@@ -27,6 +28,26 @@ def card_value(card: int) -> int:
 
 def card_text(card: int) -> str:
     return "E" if card == EXHAUSTION else str(card)
+
+
+def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
+    """Squares a card of `value` moves a rider from `start`, in the rules' order:
+    descent minimum 5, supply minimum 4, minus the stand-up penalty, and the
+    ascent limit last: min(value, max(5, d - 1)), d the distance to the first
+    ascent square in the path (at most 5 when starting on one)."""
+    terrain = course.terrain[start]
+    if terrain == DESCENT:
+        value = max(value, 5)
+    elif terrain == SUPPLY:
+        value = max(value, 4)
+    if penalty:
+        value = max(0, value - penalty)
+    if terrain == ASCENT:
+        return min(value, 5)
+    d = course.next_ascent[start]
+    if d <= value:
+        return min(value, max(5, d - 1))
+    return value
 
 
 class RuleError(ValueError):
@@ -110,6 +131,7 @@ class ClassicGame:
         self.events: list[tuple] = []  # what happened in the last resolved round
         self.winner: int | None = None
         self.actions: list[Action] = []
+        self.public_cache = None  # see view._public
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
@@ -121,6 +143,7 @@ class ClassicGame:
                 self.riders.append(rider)
                 self.pos.append([-1, -1])
         self.index = {r.id: i for i, r in enumerate(self.riders)}
+        self.seats = [self.seat_riders_of(seat) for seat in range(len(setup.teams))]
         self.deal()
         for rider in self.riders:
             self.rng.shuffle(rider.deck)
@@ -179,7 +202,7 @@ class ClassicGame:
             rider.supply_played += 1
 
     def seat_riders(self, seat: int) -> list[int]:
-        return [i for i, r in enumerate(self.riders) if r.seat == seat]
+        return self.seats[seat]
 
     def to_move(self) -> list[int]:
         """Seats that still have something to do in this phase."""
@@ -189,6 +212,12 @@ class ClassicGame:
         if self.phase == ENERGY:
             return sorted({r.seat for r in self.riders if r.played is None})
         return []
+
+    def needs(self, seat: int) -> bool:
+        """Whether the seat has anything to do now."""
+        if self.phase == ENERGY:
+            return any(self.riders[i].played is None for i in self.seats[seat])
+        return seat in self.to_move()
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.phase == GRID:
@@ -207,26 +236,35 @@ class ClassicGame:
             return []
         return [Draw(self.riders[i].id) for i in mine]
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action | str) -> None:
         """Apply one action; raise RuleError (and change nothing) if illegal."""
         if isinstance(action, str):
             action = Action.parse(action)
-        try:
-            i = self.index[action.rider]
-        except KeyError:
-            raise RuleError(f"no rider {action.rider!r} in this race") from None
-        if action not in self.legal_actions(self.riders[i].seat):
-            raise RuleError(f"{action} is not allowed now")
-        self.actions.append(action)
-        if isinstance(action, Place):
+        i = self.index.get(action.rider)
+        if i is None:
+            raise RuleError(f"no rider {action.rider!r} in this race")
+        rider = self.riders[i]
+        kind = type(action)
+        if kind is Play:
+            if self.phase != ENERGY or action.card not in rider.hand:
+                raise RuleError(f"{action} is not allowed now")
+            self.actions.append(action)
+            self._play(i, action.card)
+        elif kind is Draw:
+            if self.phase != ENERGY or rider.seat in self.first_drawn or rider.played is not None:
+                raise RuleError(f"{action} is not allowed now")
+            self.actions.append(action)
+            self.first_drawn[rider.seat] = i
+            self._draw(i)
+        elif kind is Place:
+            if self.phase != GRID or self.to_place() != i or (action.square, action.lane) not in self.grid_places():
+                raise RuleError(f"{action} is not allowed now")
+            self.actions.append(action)
             self._put(i, action.square, action.lane)
             if self.to_place() is None:
                 self.phase = ENERGY
-        elif isinstance(action, Draw):
-            self.first_drawn[self.riders[i].seat] = i
-            self._draw(i)
         else:
-            self._play(i, action.card)
+            raise RuleError(f"{action} is not an action of this game")
 
     def _play(self, i: int, card: int) -> None:
         rider = self.riders[i]
@@ -235,12 +273,14 @@ class ClassicGame:
         rider.recycled.extend(rider.hand)
         rider.hand.clear()
         # the other rider of the seat draws only now
-        for j in self.seat_riders(rider.seat):
+        for j in self.seats[rider.seat]:
             if self.riders[j].played is None and not self.riders[j].hand:
                 self._draw(j)
                 return
-        if all(r.played is not None for r in self.riders):
-            self.resolve_round()
+        for r in self.riders:
+            if r.played is None:
+                return
+        self.resolve_round()
 
     # ------------------------------------------------------------- movement
 
@@ -248,29 +288,11 @@ class ClassicGame:
         return ranking(self.pos)
 
     def effective_value(self, i: int, value: int) -> int:
-        """The card value after terrain: descent and supply minimums, then the
-        ascent limit (meteo inserts the stand-up penalty between them)."""
-        course = self.course
-        start = self.pos[i][0]
-        terrain = course.terrain[start]
-        if terrain == DESCENT:
-            value = max(value, 5)
-        elif terrain == SUPPLY:
-            value = max(value, 4)
-        value = self.before_ascent(i, value)
-        return self.ascent_limit(start, value)
+        return effective_move(self.course, self.pos[i][0], value, self.standup_penalty(i))
 
-    def before_ascent(self, i: int, value: int) -> int:
-        """Hook between the terrain minimums and the ascent limit."""
-        return value
-
-    def ascent_limit(self, start: int, value: int) -> int:
-        if self.course.terrain[start] == ASCENT:
-            return min(value, 5)
-        d = self.course.next_ascent[start]
-        if d <= value:
-            return min(value, max(5, d - 1))
-        return value
+    def standup_penalty(self, i: int) -> int:
+        """Hook: what standing up costs rider i this move (meteo)."""
+        return 0
 
     def path_limit(self, start: int, target: int) -> int:
         """Hook: the furthest square a move may reach (meteo: before a blocked square)."""
@@ -338,10 +360,15 @@ class ClassicGame:
         self.move_phase()
         self.end_phase()
         self.first_drawn.clear()
+        for rider in self.riders:
+            rider.shown_recycled = rider.shown_deck = None
         if self.phase != OVER:
             self.round += 1
 
     # -------------------------------------------------------------- helpers
+
+    def seat_riders_of(self, seat: int) -> list[int]:
+        return [i for i, r in enumerate(self.riders) if r.seat == seat]
 
     def _put(self, i: int, square: int, lane: int) -> None:
         self.cells[square + square + lane] = i
@@ -349,6 +376,9 @@ class ClassicGame:
 
     def ranking(self) -> list[int]:
         return ranking(self.pos)
+
+    def view(self, seat: int) -> View:
+        return view(self, seat)
 
     def clone(self) -> "ClassicGame":
         twin = self.__class__.__new__(self.__class__)
@@ -386,5 +416,6 @@ class ClassicGame:
             game.pos.append([-1, -1])
             game._put(len(game.riders) - 1, r["square"], r["lane"])
         game.index = {r.id: i for i, r in enumerate(game.riders)}
+        game.seats = [game.seat_riders_of(seat) for seat in range(len(colours))]
         game.phase = ENERGY
         return game

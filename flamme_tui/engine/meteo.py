@@ -34,10 +34,8 @@ class MeteoGame(ClassicGame):
             return self.setup.headwind_draw
         return self.setup.hand_size
 
-    def before_ascent(self, i: int, value: int) -> int:
-        if self.riders[i].crashed:
-            return max(0, value - self.setup.standup_penalty)
-        return value
+    def standup_penalty(self, i: int) -> int:
+        return self.setup.standup_penalty if self.riders[i].crashed else 0
 
     def square_blocked(self, square: int) -> bool:
         """Every lane of the square holds a crashed rider."""

@@ -1,0 +1,65 @@
+"""The simple built-in policy (the `easy` bot): go as far as the terrain
+allows this round, never wasting a card the terrain would cut down.
+
+Like every policy it sees only its seat's view and returns one action.
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import Action, Draw, Place, Play, PlayTokens
+from ..engine.bmx import token_value
+from ..engine.classic import card_value, effective_move
+from ..engine.view import View
+
+
+def easy(view: View) -> Action:
+    board = view.board
+    if board.phase == "grid":
+        return Place(*grid_spot(view))
+    if not view.hands:
+        # classic: the rider further back draws first (its choice matters more)
+        mine = [r for r in board.riders if r.seat == view.seat]
+        first = min(mine, key=lambda r: (r.square, r.lane))
+        return Draw(first.id)
+    i, hand = next(iter(view.hands.items()))
+    rider = board.riders[i]
+    course = board.course
+    if board.variant == "bmx":
+        return PlayTokens(rider.id, best_tokens(course, rider.square, hand, view.keep[i]))
+    penalty = 2 if rider.crashed else 0
+    best = max(
+        hand,
+        # furthest move first; among equal moves the cheapest card, an exhaustion card before a real 2
+        key=lambda c: (effective_move(course, rider.square, card_value(c), penalty), -card_value(c), c == 0),
+    )
+    return Play(rider.id, best)
+
+
+def grid_spot(view: View) -> tuple[str, int, int]:
+    """The next rider to place takes the front-most free place."""
+    board = view.board
+    placed = {(r.square, r.lane) for r in board.riders if r.square >= 0}
+    rider = next(r for r in board.riders if r.square < 0)
+    course = board.course
+    for sq in range(course.grid - 1, -1, -1):
+        for lane in range(course.lanes[sq]):
+            if (sq, lane) not in placed:
+                return rider.id, sq, lane
+    raise ValueError("no free place on the grid")
+
+
+def best_tokens(course, square: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
+    """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals."""
+    ramp = course.ramp
+    hand = sorted(hand)
+    picks = [(t,) for t in hand] if keep == 1 else [
+        (hand[a], hand[b]) for a in range(len(hand)) for b in range(a + 1, len(hand))
+    ]
+
+    def reach(tokens: tuple[int, ...]) -> tuple[int, int]:
+        value = sum(token_value(t) for t in tokens)
+        if ramp and square < ramp[0] <= square + value and ramp[1] in tokens:
+            value += ramp[1]
+        return (value, -sum(tokens))
+
+    return max(picks, key=reach)

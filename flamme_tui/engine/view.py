@@ -1,0 +1,151 @@
+"""What one seat may see: everything public plus its own hand, nothing else.
+
+Bots and the UI receive views, never the game.  The public `Board` is built
+once per round and shared by all seats; a `View` adds one seat's hands.
+Other riders' piles are shown as they stood before this round's draws: in a
+hot-seat game the next player must not learn from the board what the
+previous one just drew.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+from ..course import Course
+
+
+class RiderView(NamedTuple):
+    index: int
+    id: str
+    seat: int
+    kind: str  # "S", "R" (classic, meteo) or "" (bmx)
+    square: int
+    lane: int
+    crashed: bool
+    deck: int  # face-down cards (bmx: tokens in the bag, drawn ones included), as shown
+    recycled: tuple[int, ...]  # face-up recycled cards, as shown (bmx: empty)
+    exhaustion: int  # exhaustion cards (bmx: fatigue tokens) received
+    history: tuple  # cards (bmx: token tuples) played and revealed
+    from_supply: int  # exhaustion cards played straight from the supply (classic)
+
+
+class Board(NamedTuple):
+    variant: str
+    round: int
+    phase: str
+    course: Course
+    riders: tuple[RiderView, ...]
+    decks: dict  # classic: the initial deck of each rider kind; bmx: {"": bag}
+    handicap: tuple[int, ...]  # classic: extra exhaustion cards per seat
+    supply: int | None  # bmx fatigue supply
+    die: int | None  # bmx: the die, when rolled before drawing (forecast)
+
+
+class View(NamedTuple):
+    board: Board
+    seat: int
+    hands: dict  # own riders: rider index -> tuple of drawn cards (tokens)
+    chosen: dict  # own riders: rider index -> card (token tuple) chosen this round
+    own: dict  # own riders: rider index -> (face-down count, recycled tuple) now
+    first_drawn: int | None  # own rider drawn first this round (classic)
+    keep: dict  # bmx: own rider index -> tokens to keep
+
+    @property
+    def riders(self) -> tuple[RiderView, ...]:
+        return self.board.riders
+
+    @property
+    def course(self) -> Course:
+        return self.board.course
+
+    @property
+    def variant(self) -> str:
+        return self.board.variant
+
+    def mine(self) -> list[RiderView]:
+        return [r for r in self.board.riders if r.seat == self.seat]
+
+    def unseen(self, i: int) -> tuple[int, ...]:
+        """The cards of rider i whose place this seat cannot know, sorted: its
+        face-down deck plus (for another seat's rider) what it drew this round."""
+        r = self.board.riders[i]
+        if self.board.variant == "bmx":
+            if i in self.hands or i in self.chosen or i in self.own:
+                return self.own[i][2]
+            return self._bmx_unseen(r)
+        cards = Counter(self.board.decks[r.kind])
+        if r.seat < len(self.board.handicap):
+            cards[0] += self.board.handicap[r.seat]
+        cards[0] += r.exhaustion + r.from_supply
+        cards.subtract(r.history)
+        if i in self.own:
+            cards.subtract(self.own[i][1])
+            cards.subtract(self.hands.get(i, ()))
+            if i in self.chosen:
+                cards.subtract([self.chosen[i]])
+        else:
+            cards.subtract(r.recycled)
+        return tuple(sorted(cards.elements()))
+
+    def _bmx_unseen(self, r: RiderView) -> tuple[int, ...]:
+        tokens = Counter(self.board.decks[""])
+        tokens[0] += r.exhaustion
+        for played in r.history:
+            tokens.subtract(t for t in played if t)  # fatigue tokens played go back to the supply
+        tokens[0] -= sum(1 for played in r.history for t in played if t == 0)
+        return tuple(sorted(tokens.elements()))
+
+
+def _classic_board(game) -> Board:
+    riders = []
+    for i, r in enumerate(game.riders):
+        shown = r.shown_deck is not None
+        riders.append(RiderView(
+            i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
+            r.shown_deck if shown else len(r.deck),
+            r.shown_recycled if shown else tuple(r.recycled),
+            r.exhaustion, tuple(r.history), r.supply_played,
+        ))
+    return Board(game.variant, game.round, game.phase, game.course, tuple(riders),
+                 game.setup.decks, game.setup.handicap, None, None)
+
+
+def _bmx_board(game) -> Board:
+    riders = tuple(
+        RiderView(i, r.id, r.seat, "", game.pos[i][0], game.pos[i][1], False,
+                  len(r.bag) + len(r.hand) + len(r.played or ()), (), r.fatigue, tuple(r.history), 0)
+        for i, r in enumerate(game.riders)
+    )
+    return Board(game.variant, game.round, game.phase, game.course, riders,
+                 {"": game.setup.bag}, game.setup.young, game.supply,
+                 game.die if game.setup.forecast else None)
+
+
+def board(game) -> Board:
+    """The public board, rebuilt only when it changes (a new round, a placement)."""
+    key = (game.round, game.phase, len(game.actions) if game.phase == "grid" else 0)
+    cached = game.public_cache
+    if cached is None or cached[0] != key:
+        build = _bmx_board if game.variant == "bmx" else _classic_board
+        cached = game.public_cache = (key, build(game))
+    return cached[1]
+
+
+def view(game, seat: int) -> View:
+    riders = game.riders
+    hands, chosen, own, keep = {}, {}, {}, {}
+    for i in game.seats[seat]:
+        r = riders[i]
+        if r.hand:
+            hands[i] = tuple(r.hand)
+        if r.played is not None:
+            chosen[i] = r.played
+        if game.variant == "bmx":
+            own[i] = (len(r.bag), (), tuple(sorted(r.bag)))
+            if r.hand:
+                keep[i] = game.keep_size(i)
+        else:
+            own[i] = (len(r.deck), tuple(r.recycled))
+    first = game.first_drawn.get(seat) if game.variant != "bmx" else None
+    return View(board(game), seat, hands, chosen, own, first, keep)

@@ -1,0 +1,173 @@
+"""Building races from the data files, playing seats with policies, and the
+race log in words.  Used by the headless commands, the app and the tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from . import config
+from .engine.actions import Action
+from .engine.bmx import BmxGame, BmxSetup, token_text
+from .engine.classic import OVER, ROULEUR, SPRINTEUR, ClassicGame, ClassicSetup, Team, card_text
+from .engine.meteo import MeteoGame
+
+VARIANTS = ("classic", "meteo", "bmx")
+COLOURS = ("red", "blue", "green", "black")
+DEFAULT_STAGE = "avenue-corso-paseo"
+
+Policy = Callable[[object], Action]  # view -> action
+
+
+@dataclass(frozen=True, slots=True)
+class RaceSpec:
+    """What the user chose: enough, with a seed, to rebuild the race exactly."""
+
+    variant: str = "classic"
+    stage: str = DEFAULT_STAGE  # classic/meteo: stage id or path
+    teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS)
+    grid: str = "random"
+    handicap: tuple[int, ...] = ()
+    circuit: str = "ABCD"  # bmx
+    ramp: tuple[int, int] | None = None  # bmx: (lap square, number)
+    young: tuple[int, ...] = ()  # bmx young-children variant
+    forecast: bool = False  # bmx weather-forecast variant
+
+
+def make_setup(spec: RaceSpec):
+    if spec.variant == "bmx":
+        rules = config.load_bmx_rules()
+        course = config.compile_bmx_circuit(spec.circuit, len(spec.teams), spec.ramp)
+        return BmxSetup(
+            course=course,
+            teams=spec.teams,
+            bag=tuple(rules.bag),
+            fatigue_supply=rules.fatigue_supply,
+            die_faces=tuple(f or 0 for f in rules.die),
+            draw=rules.draw.normal.draw,
+            descent_draw=rules.draw.descent.draw,
+            descent_keep=rules.draw.descent.keep,
+            bumpy_fatigue=rules.fatigue_taken.bumpy,
+            young=spec.young,
+            forecast=spec.forecast,
+        )
+    classic = config.load_classic_rules()
+    course = config.load_course(spec.stage)
+    extra = {}
+    if spec.variant == "meteo":
+        meteo = config.load_meteo_rules()
+        extra = dict(
+            weather_tokens=meteo.token_bag(),
+            tailwind_draw=meteo.draw.tailwind,
+            headwind_draw=meteo.draw.headwind,
+            standup_penalty=meteo.stand_up_penalty,
+        )
+    return ClassicSetup(
+        course=course,
+        teams=spec.teams,
+        decks={SPRINTEUR: classic.deck("S"), ROULEUR: classic.deck("R")},
+        hand_size=classic.hand_size,
+        grid=spec.grid,
+        handicap=spec.handicap,
+        variant=spec.variant,
+        **extra,
+    )
+
+
+def new_game(setup, seed: int):
+    cls = {"classic": ClassicGame, "meteo": MeteoGame, "bmx": BmxGame}[setup.variant]
+    return cls(setup, seed)
+
+
+def play_out(game, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
+    """Let policies play every seat until the race is over."""
+    seats = range(len(game.setup.teams))
+    while game.phase != OVER:
+        if game.round > max_rounds:
+            raise RuntimeError(f"race did not end within {max_rounds} rounds")
+        before = game.round
+        for seat in seats:
+            policy = policies[seat]
+            while game.needs(seat) and game.round == before:
+                game.apply(policy(game.view(seat)))
+        if on_round is not None and (game.round != before or game.phase == OVER):
+            on_round(game)
+
+
+# ------------------------------------------------------------------- words
+
+
+def rider_name(game, i: int) -> str:
+    r = game.riders[i]
+    team = game.setup.teams[r.seat].name
+    if game.variant == "bmx":
+        return team
+    return f"{team} {'Sprinteur' if r.kind == SPRINTEUR else 'Rouleur'}"
+
+
+def played_text(game, played) -> str:
+    if game.variant == "bmx":
+        return "+".join(token_text(t) for t in played)
+    return card_text(played)
+
+
+def describe_round(game) -> list[str]:
+    """The last resolved round in words, one line per event."""
+    lines: list[str] = []
+    for e in game.events:
+        kind = e[0]
+        if kind == "move":
+            _, i, frm, to, lane, played, moves = e
+            what = played_text(game, played if game.variant == "bmx" else game.riders[i].history[-1])
+            note = ""
+            if game.variant != "bmx" and moves != (played if isinstance(played, int) else moves):
+                note = f" (moves {moves})"
+            blocked = " blocked" if to < frm + moves else ""
+            lines.append(f"{rider_name(game, i)} plays {what}{note}, {frm} -> {to}{blocked}")
+        elif kind == "slip":
+            lines.append(f"  slipstream: {rider_name(game, e[1])} {e[2]} -> {e[3]}")
+        elif kind == "catchup":
+            lines.append(f"  catch-up: {rider_name(game, e[1])} {e[2]} -> {e[3]}")
+        elif kind == "exhaust":
+            lines.append(f"  exhaustion: {rider_name(game, e[1])} takes an exhaustion card")
+        elif kind == "fatigue":
+            lines.append(f"  fatigue: {rider_name(game, e[1])} takes {e[2]} fatigue token{'s' * (e[2] > 1)}")
+        elif kind == "crash":
+            lines.append(f"  crash: {rider_name(game, e[1])} crashes on the wet road")
+        elif kind == "standup":
+            lines.append(f"  {rider_name(game, e[1])} stands up")
+        elif kind == "ramp":
+            lines.append(f"  jump ramp: {rider_name(game, e[1])} flies {e[2]} squares further")
+        elif kind == "die":
+            lines.append(f"  die: {e[1] if e[1] else 'no catch-up'}")
+        elif kind == "finish":
+            lines.append(f"  {rider_name(game, e[1])} wins the race!")
+    return lines
+
+
+def track_picture(game) -> str:
+    """One line: the track from the grid to past the finish, riders per square as a count."""
+    course = game.course
+    last = max(course.finish + 2, max(p[0] for p in game.pos) + 1)
+    count = [0] * (last + 1)
+    for p in game.pos:
+        count[p[0]] += 1
+    chars = []
+    for sq in range(last + 1):
+        if sq == course.grid:
+            chars.append("|")
+        if sq == course.finish:
+            chars.append("|")
+        chars.append(str(count[sq]) if count[sq] else course.terrain[sq])
+    return "".join(chars)
+
+
+def positions_text(game) -> str:
+    return "  ".join(f"{game.riders[i].id} {game.pos[i][0]}/{game.pos[i][1]}" for i in game.ranking())
+
+
+def ranking_lines(game) -> list[str]:
+    return [
+        f"{place:>2}. {rider_name(game, i):<24} square {game.pos[i][0]}, lane {game.pos[i][1]}"
+        for place, i in enumerate(game.ranking(), 1)
+    ]

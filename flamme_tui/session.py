@@ -1,0 +1,57 @@
+"""The hot-seat controller between the engine and the UI.
+
+A session is a race spec, a seed and the list of actions so far: replaying
+them rebuilds the game exactly.  Every committed action goes through
+`apply`, so listeners (autosave, the UI) hear of each one.  Bot seats are
+played here, from their views only.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .bots import POLICIES
+from .engine.actions import Action
+from .engine.classic import OVER
+from .races import RaceSpec, make_setup, new_game
+
+
+class Session:
+    def __init__(self, spec: RaceSpec, seed: int, bots: dict[int, str] | None = None, actions=()) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.bots = dict(bots or {})  # seat -> policy name
+        self.setup = make_setup(spec)
+        self.game = new_game(self.setup, seed)
+        self.listeners: list[Callable[["Session", Action], None]] = []
+        for action in actions:
+            self.game.apply(action)
+
+    @property
+    def over(self) -> bool:
+        return self.game.phase == OVER
+
+    def is_bot(self, seat: int) -> bool:
+        return seat in self.bots
+
+    def apply(self, action: Action | str) -> None:
+        """Commit one action (raises RuleError if illegal, changing nothing)."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        self.game.apply(action)
+        for listener in self.listeners:
+            listener(self, action)
+
+    def play_bot(self, seat: int) -> list[Action]:
+        """Let a bot seat do everything it has to do now; returns its actions."""
+        policy = POLICIES[self.bots[seat]]
+        done: list[Action] = []
+        start = self.game.round
+        while not self.over and self.game.round == start and self.game.needs(seat):
+            action = policy(self.game.view(seat))
+            self.apply(action)
+            done.append(action)
+        return done
+
+    def actions_text(self) -> list[str]:
+        return [str(a) for a in self.game.actions]
