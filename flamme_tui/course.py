@@ -32,6 +32,27 @@ WEATHER_KINDS = (CROSSWIND, TAILWIND, HEADWIND, WET)
 
 # Far enough for any move plus slipstream past the last square.
 PADDING = 48
+MOVE_TABLE = 16  # card values tabulated in Course.moves
+
+
+def _terrain_move(terrain: str, next_ascent, start: int, value: int, penalty: int = 0) -> int:
+    """Squares a card of `value` moves a rider from `start`, in the rules' order:
+    descent minimum 5, supply minimum 4, minus the meteo stand-up penalty, and
+    the ascent limit last: min(value, max(5, d - 1)), d the distance to the
+    first ascent square in the path (at most 5 when starting on one)."""
+    here = terrain[start]
+    if here == DESCENT:
+        value = max(value, 5)
+    elif here == SUPPLY:
+        value = max(value, 4)
+    if penalty:
+        value = max(0, value - penalty)
+    if here == ASCENT:
+        return min(value, 5)
+    d = next_ascent[start]
+    if d <= value:
+        return min(value, max(5, d - 1))
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +79,8 @@ class Course:
     tail: tuple[str, tuple[int, ...]] | None = None  # what repeats past the end
     # distance from each square to the first ascent square after it (large if none)
     next_ascent: tuple[int, ...] = field(default=(), compare=False)
+    # moves[start][value]: squares a card of that value moves from start (classic terrain rules)
+    moves: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
 
     @staticmethod
     def build(
@@ -92,6 +115,10 @@ class Course:
         for i in range(len(full) - 1, -1, -1):
             nxt[i] = dist
             dist = 1 if full[i] == ASCENT else dist + 1
+        moves = tuple(
+            tuple(_terrain_move(full, nxt, start, value) for value in range(MOVE_TABLE))
+            for start in range(len(full))
+        )
         return Course(
             name=name,
             terrain=full,
@@ -104,6 +131,7 @@ class Course:
             ramp=ramp,
             tail=tail,
             next_ascent=tuple(nxt),
+            moves=moves,
         )
 
     def with_weather(self, weather: tuple[str, ...]) -> "Course":

@@ -82,14 +82,15 @@ def new_game(setup, seed: int):
 def play_out(game, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat until the race is over."""
     seats = range(len(game.setup.teams))
+    needs, view, apply = game.needs, game.view, game.apply
     while game.phase != OVER:
         if game.round > max_rounds:
             raise RuntimeError(f"race did not end within {max_rounds} rounds")
         before = game.round
         for seat in seats:
             policy = policies[seat]
-            while game.needs(seat) and game.round == before:
-                game.apply(policy(game.view(seat)))
+            while needs(seat) and game.round == before:
+                apply(policy(view(seat)))
         if on_round is not None and (game.round != before or game.phase == OVER):
             on_round(game)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.bmx import token_value
-from ..engine.classic import card_value, effective_move
+from ..engine.classic import effective_move
 from ..engine.view import View
 
 
@@ -18,20 +18,21 @@ def easy(view: View) -> Action:
         return Place(*grid_spot(view))
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
-        mine = [r for r in board.riders if r.seat == view.seat]
-        first = min(mine, key=lambda r: (r.square, r.lane))
-        return Draw(first.id)
+        a, b = (board.riders[i] for i in view.own)
+        return Draw(a.id if (a.square, a.lane) < (b.square, b.lane) else b.id)
     i, hand = next(iter(view.hands.items()))
     rider = board.riders[i]
     course = board.course
     if board.variant == "bmx":
         return PlayTokens(rider.id, best_tokens(course, rider.square, hand, view.keep[i]))
     penalty = 2 if rider.crashed else 0
-    best = max(
-        hand,
-        # furthest move first; among equal moves the cheapest card, an exhaustion card before a real 2
-        key=lambda c: (effective_move(course, rider.square, card_value(c), penalty), -card_value(c), c == 0),
-    )
+    # furthest move first; among equal moves the cheapest card, an exhaustion card before a real 2
+    best, best_key = hand[0], None
+    for card in hand:
+        value = card or 2
+        key = (effective_move(course, rider.square, value, penalty), -value, card == 0)
+        if best_key is None or key > best_key:
+            best, best_key = card, key
     return Play(rider.id, best)
 
 

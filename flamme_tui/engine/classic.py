@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..course import ASCENT, DESCENT, SUPPLY, Course
+from ..course import ASCENT, MOVE_TABLE, Course, _terrain_move
 from .actions import Action, Draw, Place, Play
 from .rng import Rng
 from .track import EMPTY, close_gaps, ranking, settle
@@ -31,23 +31,10 @@ def card_text(card: int) -> str:
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
-    """Squares a card of `value` moves a rider from `start`, in the rules' order:
-    descent minimum 5, supply minimum 4, minus the stand-up penalty, and the
-    ascent limit last: min(value, max(5, d - 1)), d the distance to the first
-    ascent square in the path (at most 5 when starting on one)."""
-    terrain = course.terrain[start]
-    if terrain == DESCENT:
-        value = max(value, 5)
-    elif terrain == SUPPLY:
-        value = max(value, 4)
-    if penalty:
-        value = max(0, value - penalty)
-    if terrain == ASCENT:
-        return min(value, 5)
-    d = course.next_ascent[start]
-    if d <= value:
-        return min(value, max(5, d - 1))
-    return value
+    """Squares a card of `value` moves a rider from `start` (see course._terrain_move)."""
+    if penalty or value >= MOVE_TABLE:
+        return _terrain_move(course.terrain, course.next_ascent, start, value, penalty)
+    return course.moves[start][value]
 
 
 class RuleError(ValueError):
@@ -131,7 +118,8 @@ class ClassicGame:
         self.events: list[tuple] = []  # what happened in the last resolved round
         self.winner: int | None = None
         self.actions: list[Action] = []
-        self.public_cache = None  # see view._public
+        self.public_cache = None  # see view.board
+        self.waiting = len(setup.teams) * 2  # riders still to choose a card this round
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
@@ -185,9 +173,9 @@ class ClassicGame:
 
     def _draw(self, i: int) -> None:
         rider = self.riders[i]
-        rider.shown_recycled = tuple(rider.recycled)
-        rider.shown_deck = len(rider.deck)
         deck, hand = rider.deck, rider.hand
+        rider.shown_recycled = tuple(rider.recycled)
+        rider.shown_deck = len(deck)
         for _ in range(self.draw_size(i)):
             if not deck:
                 if not rider.recycled:
@@ -216,7 +204,10 @@ class ClassicGame:
     def needs(self, seat: int) -> bool:
         """Whether the seat has anything to do now."""
         if self.phase == ENERGY:
-            return any(self.riders[i].played is None for i in self.seats[seat])
+            for i in self.seats[seat]:
+                if self.riders[i].played is None:
+                    return True
+            return False
         return seat in self.to_move()
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -270,6 +261,7 @@ class ClassicGame:
         rider = self.riders[i]
         rider.hand.remove(card)
         rider.played = card
+        self.waiting -= 1
         rider.recycled.extend(rider.hand)
         rider.hand.clear()
         # the other rider of the seat draws only now
@@ -277,10 +269,8 @@ class ClassicGame:
             if self.riders[j].played is None and not self.riders[j].hand:
                 self._draw(j)
                 return
-        for r in self.riders:
-            if r.played is None:
-                return
-        self.resolve_round()
+        if not self.waiting:
+            self.resolve_round()
 
     # ------------------------------------------------------------- movement
 
@@ -360,6 +350,7 @@ class ClassicGame:
         self.move_phase()
         self.end_phase()
         self.first_drawn.clear()
+        self.waiting = len(self.riders)
         for rider in self.riders:
             rider.shown_recycled = rider.shown_deck = None
         if self.phase != OVER:
@@ -418,4 +409,5 @@ class ClassicGame:
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [game.seat_riders_of(seat) for seat in range(len(colours))]
         game.phase = ENERGY
+        game.waiting = len(game.riders)
         return game

@@ -97,4 +97,6 @@ def _shift_square(cells, lanes, positions, square, gap, on_move) -> None:
 
 def ranking(positions: list[list[int]]) -> list[int]:
     """Rider indices, furthest first; on one square lane 0 first."""
-    return sorted(range(len(positions)), key=lambda r: (-positions[r][0], positions[r][1]))
+    # one integer key per rider: square high, lane low
+    keys = [p[0] * 2 + (1 - p[1]) for p in positions]
+    return sorted(range(len(positions)), key=keys.__getitem__, reverse=True)

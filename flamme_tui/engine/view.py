@@ -71,9 +71,10 @@ class View(NamedTuple):
         face-down deck plus (for another seat's rider) what it drew this round."""
         r = self.board.riders[i]
         if self.board.variant == "bmx":
-            if i in self.hands or i in self.chosen or i in self.own:
-                return self.own[i][2]
-            return self._bmx_unseen(r)
+            tokens = Counter(self._bmx_unseen(r))
+            tokens.subtract(self.hands.get(i, ()))
+            tokens.subtract(self.chosen.get(i, ()))
+            return tuple(sorted(tokens.elements()))
         cards = Counter(self.board.decks[r.kind])
         if r.seat < len(self.board.handicap):
             cards[0] += self.board.handicap[r.seat]
@@ -90,7 +91,7 @@ class View(NamedTuple):
 
     def _bmx_unseen(self, r: RiderView) -> tuple[int, ...]:
         tokens = Counter(self.board.decks[""])
-        tokens[0] += r.exhaustion
+        tokens[0] += r.exhaustion + (self.board.handicap[r.seat] if r.seat < len(self.board.handicap) else 0)
         for played in r.history:
             tokens.subtract(t for t in played if t)  # fatigue tokens played go back to the supply
         tokens[0] -= sum(1 for played in r.history for t in played if t == 0)
@@ -124,28 +125,28 @@ def _bmx_board(game) -> Board:
 
 def board(game) -> Board:
     """The public board, rebuilt only when it changes (a new round, a placement)."""
-    key = (game.round, game.phase, len(game.actions) if game.phase == "grid" else 0)
     cached = game.public_cache
-    if cached is None or cached[0] != key:
-        build = _bmx_board if game.variant == "bmx" else _classic_board
-        cached = game.public_cache = (key, build(game))
-    return cached[1]
+    if cached is not None and cached.round == game.round and cached.phase == game.phase and game.phase != "grid":
+        return cached
+    build = _bmx_board if game.variant == "bmx" else _classic_board
+    game.public_cache = build(game)
+    return game.public_cache
 
 
 def view(game, seat: int) -> View:
     riders = game.riders
     hands, chosen, own, keep = {}, {}, {}, {}
+    bmx = game.variant == "bmx"
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
             hands[i] = tuple(r.hand)
+            if bmx:
+                keep[i] = game.keep_size(i)
         if r.played is not None:
             chosen[i] = r.played
-        if game.variant == "bmx":
-            own[i] = (len(r.bag), (), tuple(sorted(r.bag)))
-            if r.hand:
-                keep[i] = game.keep_size(i)
-        else:
-            own[i] = (len(r.deck), tuple(r.recycled))
-    first = game.first_drawn.get(seat) if game.variant != "bmx" else None
-    return View(board(game), seat, hands, chosen, own, first, keep)
+        own[i] = (len(r.bag), ()) if bmx else (len(r.deck), tuple(r.recycled))
+    cached = game.public_cache
+    if cached is None or cached.round != game.round or cached.phase != game.phase or game.phase == "grid":
+        cached = board(game)
+    return View(cached, seat, hands, chosen, own, None if bmx else game.first_drawn.get(seat), keep)
