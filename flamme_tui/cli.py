@@ -21,6 +21,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
     bench.add_argument("-n", "--races", type=int, default=2000, help="races to simulate (default 2000)")
+    tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95% intervals")
+    tour.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, 2 to 4 (easy, medium, hard)")
+    tour.add_argument("-n", "--races", type=int, default=200)
+    tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
+    tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages)")
+    tour.add_argument("-j", "--jobs", type=int, default=None, help="processes (default: all cores)")
     return parser
 
 
@@ -83,6 +89,21 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_tournament(args) -> int:
+    from .bots import POLICIES
+    from .tournament import tournament
+
+    if not 2 <= len(args.bots) <= 4:
+        print("flamme-tui: tournament: give 2 to 4 bots, one per seat", file=sys.stderr)
+        return 2
+    unknown = [b for b in args.bots if b not in POLICIES]
+    if unknown:
+        print(f"flamme-tui: tournament: unknown bot {unknown[0]!r} (known: {', '.join(POLICIES)})", file=sys.stderr)
+        return 2
+    tournament(args.bots, args.races, args.variant, args.stage, args.jobs)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .config import ConfigError
@@ -96,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_race(args)
         if args.command == "bench":
             return cmd_bench(args)
+        if args.command == "tournament":
+            return cmd_tournament(args)
         if args.command is None:
             from .ui.app import run
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import re
 import types
 import typing
@@ -58,6 +59,7 @@ __all__ = [
     "TileCatalog",
     "TileSide",
     "compile_bmx_circuit",
+    "check_stage_file",
     "compile_stage",
     "data_dir",
     "load_bmx_rules",
@@ -67,8 +69,11 @@ __all__ = [
     "load_stage",
     "load_tiles",
     "slugify",
+    "stage_entries",
     "stage_ids",
     "stage_summary",
+    "user_data_dir",
+    "user_stages_dir",
 ]
 
 # The base stages in the order of RULES.md (the first-race stage first).
@@ -539,30 +544,49 @@ def _message(error: Any, model: type[BaseModel]) -> str:
     return msg
 
 
-def _validate(model: type[BaseModel], path: Path, context: dict | None = None) -> Any:
-    data, node = _read(path)
+def _problems(model: type[BaseModel], path: Path, context: dict | None = None) -> tuple[Any, list[ConfigError]]:
+    """Validate a file: (the model or None, every problem found as a ConfigError).
+
+    A file that cannot be read or parsed has exactly one problem.
+    """
+    try:
+        data, node = _read(path)
+    except ConfigError as exc:
+        return None, [exc]
     if not isinstance(data, dict):
         got = "an empty file" if data is None else f"a {type(data).__name__}"
-        raise ConfigError(
+        return None, [ConfigError(
             f"expected a mapping of keys ({', '.join(model.model_fields)}), got {got}",
             file=path,
             line=None if node is None else node.start_mark.line + 1,
-        )
+        )]
     try:
-        return model.model_validate(data, context=context)
+        return model.model_validate(data, context=context), []
     except ValidationError as exc:
-        errors = exc.errors()
-        first = errors[0]
-        loc = tuple(first["loc"])
-        line, found = _line_of(node, loc)
-        # pydantic puts '[key]' on the loc of a bad dict key: drop it
-        loc = tuple(p for p in loc if p != "[key]")
-        message = _message(first, model)
-        if len(errors) > 1:
-            message += f" (and {len(errors) - 1} more)"
-        if first["type"] == "missing" and not found and len(loc) == 1:
-            line = None  # a missing top-level key has no line
-        raise ConfigError(message, file=path, line=line, field=_field_name(loc) or None) from None
+        problems = []
+        for error in exc.errors():
+            loc = tuple(error["loc"])
+            line, found = _line_of(node, loc)
+            # pydantic puts '[key]' on the loc of a bad dict key: drop it
+            loc = tuple(p for p in loc if p != "[key]")
+            if error["type"] == "missing" and not found and len(loc) == 1:
+                line = None  # a missing top-level key has no line
+            problems.append(
+                ConfigError(_message(error, model), file=path, line=line, field=_field_name(loc) or None)
+            )
+        return None, problems
+
+
+def _validate(model: type[BaseModel], path: Path, context: dict | None = None) -> Any:
+    value, problems = _problems(model, path, context)
+    if problems:
+        first = problems[0]
+        if len(problems) > 1:
+            first = ConfigError(
+                f"{first.message} (and {len(problems) - 1} more)", file=path, line=first.line, field=first.field
+            )
+        raise first
+    return value
 
 
 # ---------------------------------------------------------------------------
@@ -595,24 +619,90 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
 
 
-def stage_ids() -> list[str]:
-    """Ids of the stages in data_dir()/courses: RULES.md order, then others by name."""
+def user_data_dir() -> Path:
+    """Where the user's data lives (saves, custom stages): $FLAMME_TUI_DATA_DIR
+    if set, else the platform's user data directory for flamme-tui."""
+    override = os.environ.get("FLAMME_TUI_DATA_DIR")
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("flamme-tui", appauthor=False))
+
+
+def user_stages_dir() -> Path:
+    """Custom stages: one YAML file per stage, the file name (without .yaml) is its id."""
+    return user_data_dir() / "stages"
+
+
+def _builtin_stage_ids() -> list[str]:
     ids = [p.stem for p in (data_dir() / "courses").glob("*.yaml")]
     rank = {sid: i for i, sid in enumerate(STAGE_ORDER)}
     return sorted(ids, key=lambda sid: (rank.get(sid, len(rank)), sid))
 
 
+def _user_stage_files() -> dict[str, Path]:
+    """User stage files by id, sorted by id.  A missing directory has none."""
+    folder = user_stages_dir()
+    try:
+        files = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()]
+    except OSError:
+        return {}
+    found: dict[str, Path] = {}
+    for path in sorted(files):
+        found.setdefault(path.stem, path)  # x.yaml before x.yml
+    return dict(sorted(found.items()))
+
+
+class StageEntry(NamedTuple):
+    id: str
+    path: Path
+    source: str  # "built-in" or "user"
+    shadowed: bool = False  # a user stage whose id a built-in stage already has
+
+
+def stage_entries() -> list[StageEntry]:
+    """Every stage file: the built-in ones (RULES.md order), then the user's
+    (by id).  A user stage with the id of a built-in one is listed as
+    shadowed: the id loads the built-in stage."""
+    builtin = _builtin_stage_ids()
+    entries = [StageEntry(sid, data_dir() / "courses" / f"{sid}.yaml", "built-in") for sid in builtin]
+    for sid, path in _user_stage_files().items():
+        entries.append(StageEntry(sid, path, "user", sid in builtin))
+    return entries
+
+
+def stage_ids() -> list[str]:
+    """Ids of the stages: the built-in ones in RULES.md order, then the user's
+    stages (files in user_stages_dir()) by id."""
+    return [e.id for e in stage_entries() if not e.shadowed]
+
+
+def _stage_path(ref: str) -> Path:
+    path = data_dir() / "courses" / f"{ref}.yaml"
+    if path.is_file():
+        return path
+    user = _user_stage_files().get(ref)
+    if user is not None:
+        return user
+    known = ", ".join(stage_ids())
+    raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")
+
+
 def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageSpec:
-    """A stage by id (a file in data_dir()/courses) or by path to a .yaml file."""
+    """A stage by id (built-in, else a user stage) or by path to a .yaml file."""
     ref_text = str(ref)
-    if isinstance(ref, Path) or ref_text.endswith((".yaml", ".yml")) or "/" in ref_text:
+    if isinstance(ref, Path) or ref_text.endswith((".yaml", ".yml")) or "/" in ref_text or os.sep in ref_text:
         path = Path(ref)
     else:
-        path = data_dir() / "courses" / f"{ref_text}.yaml"
-        if not path.is_file():
-            known = ", ".join(stage_ids())
-            raise ConfigError(f"unknown stage {ref_text!r} (known: {known})", field="stage")
+        path = _stage_path(ref_text)
     return _validate(StageSpec, path, {"catalog": catalog or load_tiles()})
+
+
+def check_stage_file(path: str | Path, *, catalog: TileCatalog | None = None) -> tuple[StageSpec | None, list[ConfigError]]:
+    """Validate one stage file: (the stage if good, every problem found)."""
+    stage, problems = _problems(StageSpec, Path(path), {"catalog": catalog or load_tiles()})
+    return stage, problems
 
 
 # ---------------------------------------------------------------------------

@@ -17,15 +17,21 @@ from .races import RaceSpec, make_setup, new_game
 
 
 class Session:
-    def __init__(self, spec: RaceSpec, seed: int, bots: dict[int, str] | None = None, actions=()) -> None:
-        self.spec = spec
+    """Build with `Session.new(spec, seed)`; a saved race comes back with its
+    embedded setup: `Session(setup, seed, bots, actions)`."""
+
+    def __init__(self, setup, seed: int, bots: dict[int, str] | None = None, actions=()) -> None:
         self.seed = seed
         self.bots = dict(bots or {})  # seat -> policy name
-        self.setup = make_setup(spec)
-        self.game = new_game(self.setup, seed)
+        self.setup = setup  # ClassicSetup or BmxSetup: the course and rules data, embedded
+        self.game = new_game(setup, seed)
         self.listeners: list[Callable[["Session", Action], None]] = []
         for action in actions:
             self.game.apply(action)
+
+    @classmethod
+    def new(cls, spec: RaceSpec, seed: int, bots: dict[int, str] | None = None) -> "Session":
+        return cls(make_setup(spec), seed, bots)
 
     @property
     def over(self) -> bool:

@@ -1,5 +1,6 @@
-"""Policies that play a seat from its view: easy (simple heuristic), medium, hard."""
+"""Policies that play a seat from its view (never the game): view -> action."""
 
 from .easy import easy
+from .medium import medium
 
-POLICIES = {"easy": easy}
+POLICIES = {"easy": easy, "medium": medium}

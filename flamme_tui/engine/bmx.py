@@ -264,10 +264,12 @@ class BmxGame:
     def view(self, seat: int) -> View:
         return view(self, seat)
 
-    def clone(self) -> "BmxGame":
+    def clone(self, rng: Rng | None = None) -> "BmxGame":
+        """An independent copy; with `rng`, the copy draws from that RNG instead
+        of a copy of this game's (bots simulating a sampled future)."""
         twin = self.__class__.__new__(self.__class__)
         twin.__dict__.update(self.__dict__)
-        twin.rng = self.rng.clone()
+        twin.rng = rng or self.rng.clone()
         twin.riders = [r.copy() for r in self.riders]
         twin.pos = [p.copy() for p in self.pos]
         twin.cells = self.cells.copy()

@@ -94,9 +94,12 @@ class Rider:
 
     def copy(self) -> "Rider":
         twin = Rider.__new__(Rider)
-        for name in Rider.__slots__:
-            value = getattr(self, name)
-            setattr(twin, name, value.copy() if isinstance(value, list) else value)
+        twin.id, twin.seat, twin.kind = self.id, self.seat, self.kind
+        twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled[:], self.hand[:]
+        twin.played, twin.crashed, twin.exhaustion = self.played, self.crashed, self.exhaustion
+        twin.supply_played, twin.slipstream, twin.crashes = self.supply_played, self.slipstream, self.crashes
+        twin.history = self.history[:]
+        twin.shown_recycled, twin.shown_deck = self.shown_recycled, self.shown_deck
         return twin
 
 
@@ -371,10 +374,12 @@ class ClassicGame:
     def view(self, seat: int) -> View:
         return view(self, seat)
 
-    def clone(self) -> "ClassicGame":
+    def clone(self, rng: Rng | None = None) -> "ClassicGame":
+        """An independent copy; with `rng`, the copy draws from that RNG instead
+        of a copy of this game's (bots simulating a sampled future)."""
         twin = self.__class__.__new__(self.__class__)
         twin.__dict__.update(self.__dict__)
-        twin.rng = self.rng.clone()
+        twin.rng = rng or self.rng.clone()
         twin.riders = [r.copy() for r in self.riders]
         twin.pos = [p.copy() for p in self.pos]
         twin.cells = self.cells.copy()

@@ -1,0 +1,109 @@
+"""The `medium` bot: plays for the pack.
+
+It values a card by the squares it gains, minus what the card is worth later
+(high cards win the sprint), minus the exhaustion card it expects to take at
+the front of the race, plus the slipstream it expects behind a pack.  Other
+riders are guessed to move an average card.  It sees only its seat's view.
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import Action, Draw, Place, PlayTokens, Play
+from ..engine.bmx import token_value
+from ..engine.classic import effective_move
+from ..engine.view import View
+from .easy import grid_spot
+
+GUESS = 4  # what an unknown rider is guessed to move
+EXHAUSTION_COST = 0.5  # squares an exhaustion card (bmx: fatigue token) is guessed to cost later (tuned by tournament)
+
+
+def _landing_bonus(dest: int, ahead: list[int]) -> float:
+    """Expected gain from the pack around `dest` given others' guessed squares."""
+    if dest + 1 in ahead:
+        return 0.0  # sheltered: no exhaustion, nothing to catch
+    if dest + 2 in ahead:
+        return 1.0 - 0.3 * EXHAUSTION_COST  # slipstream likely closes the gap
+    if any(sq > dest for sq in ahead):
+        return -0.6 * EXHAUSTION_COST  # a gap behind someone: exhaustion likely
+    return -EXHAUSTION_COST  # in front of everyone
+
+
+def _keep_weight(start: int, finish: int) -> float:
+    """How much a card's value is worth saving: a lot early, nothing near the line."""
+    left = finish - start
+    if left <= 12:
+        return 0.0
+    return min(0.45, 0.015 * left)
+
+
+def guesses(view: View, skip: int) -> list[int]:
+    board = view.board
+    out = []
+    for r in board.riders:
+        if r.index == skip:
+            continue
+        chosen = view.chosen.get(r.index)
+        if chosen is not None and board.variant != "bmx":
+            out.append(r.square + effective_move(board.course, r.square, chosen or 2, 2 if r.crashed else 0))
+        elif board.variant == "bmx":
+            out.append(r.square + 3)
+        else:
+            out.append(r.square + effective_move(board.course, r.square, GUESS, 2 if r.crashed else 0))
+    return out
+
+
+def medium(view: View) -> Action:
+    board = view.board
+    if board.phase == "grid":
+        return Place(*grid_spot(view))
+    if not view.hands:
+        # the rouleur chooses first; the sprinteur then sees what is left for the sprint
+        rouleur = next(board.riders[i] for i in view.own if board.riders[i].kind == "R")
+        return Draw(rouleur.id)
+    i, hand = next(iter(view.hands.items()))
+    rider = board.riders[i]
+    course = board.course
+    others = guesses(view, i)
+    keep = _keep_weight(rider.square, course.finish)
+    if board.variant == "bmx":
+        return PlayTokens(rider.id, _bmx_choice(view, i, hand, others, keep))
+    penalty = 2 if rider.crashed else 0
+    best, best_score = hand[0], None
+    for card in sorted(set(hand)):
+        value = card or 2
+        moves = effective_move(course, rider.square, value, penalty)
+        dest = rider.square + moves
+        if dest >= course.finish:
+            score = 100.0 + dest  # crossing the line beats everything; further is better
+        else:
+            cost = -EXHAUSTION_COST * 0.7 if card == 0 else keep * value
+            score = moves - cost + _landing_bonus(dest, others)
+        if best_score is None or score > best_score:
+            best, best_score = card, score
+    return Play(rider.id, best)
+
+
+def _bmx_choice(view: View, i: int, hand, others: list[int], keep: float) -> tuple[int, ...]:
+    board = view.board
+    rider = board.riders[i]
+    course = board.course
+    ramp = course.ramp
+    hand = sorted(hand)
+    picks = {(t,) for t in hand} if view.keep[i] == 1 else {
+        tuple(sorted((hand[a], hand[b]))) for a in range(len(hand)) for b in range(a + 1, len(hand))
+    }
+    best, best_score = None, None
+    for tokens in sorted(picks):
+        moves = sum(token_value(t) for t in tokens)
+        if ramp and rider.square < ramp[0] <= rider.square + moves and ramp[1] in tokens:
+            moves += ramp[1]
+        dest = rider.square + moves
+        if dest >= course.finish:
+            score = 100.0 + dest
+        else:
+            cost = sum(-EXHAUSTION_COST * 0.5 if t == 0 else keep * t for t in tokens)
+            score = moves - cost + _landing_bonus(dest, others)
+        if best_score is None or score > best_score:
+            best, best_score = tokens, score
+    return best

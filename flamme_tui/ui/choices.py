@@ -1,0 +1,75 @@
+"""What the menus choose, turned into a RaceSpec, a seed and the bot seats.
+
+No Textual here.  The engine modules are imported only when a race is built,
+so the title menu does not pay for them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+
+from .palette import DEFAULT_COLOURS, team_colour
+
+HUMAN = "human"
+MAX_SEED = 999_999
+
+
+def random_seed() -> int:
+    return random.SystemRandom().randint(1, MAX_SEED)
+
+
+@dataclass(slots=True)
+class SeatChoice:
+    name: str
+    colour: str  # palette id, also the team id in rider ids
+    controller: str = HUMAN  # "human" or a bot policy name (bots.POLICIES)
+    extra: int = 0  # classic/meteo: handicap exhaustion cards; bmx: young-children fatigue tokens
+
+    @property
+    def is_bot(self) -> bool:
+        return self.controller != HUMAN
+
+
+def default_seats(n: int = 4) -> list[SeatChoice]:
+    return [SeatChoice(team_colour(c).name, c) for c in DEFAULT_COLOURS[:n]]
+
+
+@dataclass(slots=True)
+class RaceChoices:
+    variant: str = "classic"
+    stage: str = "avenue-corso-paseo"
+    circuit: str = "ABCD"  # bmx: side of each tile, upper case = front
+    ramp: tuple[int, int] | None = None  # bmx: (lap square, number)
+    forecast: bool = False  # bmx weather-forecast variant
+    seats: list[SeatChoice] = field(default_factory=lambda: default_seats(2))
+    grid: str = "random"  # or "choose": players place their riders
+    seed: int = field(default_factory=random_seed)
+
+    def copy(self) -> "RaceChoices":
+        return replace(self, seats=[replace(s) for s in self.seats])
+
+    def spec(self):
+        from ..races import RaceSpec, Team
+
+        teams = tuple(Team(s.name.strip() or team_colour(s.colour).name, s.colour) for s in self.seats)
+        extras = tuple(s.extra for s in self.seats)
+        if self.variant == "bmx":
+            return RaceSpec(
+                variant="bmx", teams=teams, circuit=self.circuit, ramp=self.ramp,
+                young=extras if any(extras) else (), forecast=self.forecast,
+            )
+        return RaceSpec(
+            variant=self.variant, stage=self.stage, teams=teams, grid=self.grid,
+            handicap=extras if any(extras) else (),
+        )
+
+    def bots(self) -> dict[int, str]:
+        return {seat: s.controller for seat, s in enumerate(self.seats) if s.is_bot}
+
+    def session(self):
+        from ..session import Session
+
+        if hasattr(Session, "new"):
+            return Session.new(self.spec(), self.seed, self.bots())
+        return Session(self.spec(), self.seed, self.bots())

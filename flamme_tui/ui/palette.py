@@ -1,0 +1,133 @@
+"""Team colours, terrain and weather: glyphs first, colour second.
+
+Team colours come from the Okabe-Ito palette (safe for the common forms of
+colour blindness).  Every colour also has a letter, and every terrain and
+weather kind a glyph, so the track stays readable under NO_COLOR.
+No Textual here (only Rich styles), so this module is cheap to import.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rich.style import Style
+
+
+@dataclass(frozen=True, slots=True)
+class TeamColour:
+    id: str  # used in rider ids: "blue.S"
+    name: str  # shown to players
+    hex: str  # Okabe-Ito
+    letter: str  # on the track: "BS", "BR"
+
+
+# Okabe-Ito, without black (invisible on a dark terminal).
+TEAM_COLOURS: tuple[TeamColour, ...] = (
+    TeamColour("blue", "Blue", "#0072B2", "B"),
+    TeamColour("orange", "Orange", "#E69F00", "O"),
+    TeamColour("green", "Green", "#009E73", "G"),  # Okabe-Ito "bluish green"
+    TeamColour("purple", "Purple", "#CC79A7", "P"),  # Okabe-Ito "reddish purple"
+    TeamColour("vermillion", "Vermillion", "#D55E00", "V"),
+    TeamColour("yellow", "Yellow", "#F0E442", "Y"),
+    TeamColour("sky", "Sky blue", "#56B4E9", "K"),
+)
+BY_ID = {c.id: c for c in TEAM_COLOURS}
+DEFAULT_COLOURS = ("blue", "orange", "green", "purple")
+
+
+def team_colour(colour_id: str) -> TeamColour:
+    """The palette entry of a team id; unknown ids (engine defaults) get a grey one."""
+    found = BY_ID.get(colour_id)
+    if found is not None:
+        return found
+    return TeamColour(colour_id, colour_id.capitalize(), "#999999", (colour_id[:1] or "?").upper())
+
+
+def team_of_rider(rider_id: str) -> TeamColour:
+    return team_colour(rider_id.split(".")[0])
+
+
+def rider_label(rider_id: str, kind: str) -> str:
+    """Two cells on the track: team letter + S/R ("BS"), or "B>" for a BMX rider."""
+    return team_of_rider(rider_id).letter + (kind or ">")
+
+
+def contrast_text(hex_colour: str) -> str:
+    """Black or white, whichever reads better on the colour."""
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#000000" if luminance > 110 else "#ffffff"
+
+
+@lru_cache(maxsize=None)
+def rider_style(hex_colour: str, crashed: bool = False, active: bool = False) -> Style:
+    if crashed:
+        # lying down: team colour on black, lower-case label
+        return Style(color=hex_colour, bgcolor="#000000", italic=True, bold=True, underline=active)
+    return Style(color=contrast_text(hex_colour), bgcolor=hex_colour, bold=True, underline=active)
+
+
+def team_markup(colour_id: str, text: str) -> str:
+    c = team_colour(colour_id)
+    return f"[bold {contrast_text(c.hex)} on {c.hex}]{text}[/]"
+
+
+# ----------------------------------------------------------------- terrain
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    glyph: str
+    name: str
+    fg: str
+    bg: str
+
+
+TERRAIN = {
+    ".": Terrain("·", "flat", "#6c6c6c", "#262626"),
+    "^": Terrain("^", "ascent", "#ff9a7a", "#4d2419"),
+    "v": Terrain("v", "descent", "#8cc8ff", "#173352"),
+    "s": Terrain("s", "supply zone", "#f0e442", "#3d3a12"),
+    # bmx
+    "b": Terrain("~", "bumpy passage", "#e69f00", "#3b2c12"),
+    "k": Terrain("#", "canyon", "#cc79a7", "#3a2232"),
+    "m": Terrain('"', "marsh", "#3fd0a5", "#123a2c"),
+}
+NO_LANE = Terrain("░", "no lane", "#4a4a4a", "#101010")
+
+
+def terrain(code: str) -> Terrain:
+    return TERRAIN.get(code, TERRAIN["."])
+
+
+# ----------------------------------------------------------------- weather
+
+@dataclass(frozen=True, slots=True)
+class Weather:
+    glyph: str
+    name: str
+    effect: str
+    fg: str
+    bg: str
+
+
+WEATHER = {
+    "tailwind": Weather("»", "tailwind", "draw 5 cards", "#000000", "#56B4E9"),
+    "headwind": Weather("«", "headwind", "draw 3 cards", "#000000", "#E69F00"),
+    "crosswind": Weather("≡", "crosswind", "no slipstream", "#000000", "#bbbbbb"),
+    "wet": Weather("~", "wet road", "crash if blocked", "#ffffff", "#0072B2"),
+}
+
+# Lines drawn across the track.
+START_GLYPH = "║"
+FINISH_GLYPH = "▓"
+TILE_GLYPH = "│"
+
+
+def legend_terrain(variant: str) -> list[tuple[str, str]]:
+    """(glyph, name) pairs for the legend of a variant's track."""
+    if variant == "bmx":
+        codes = [".", "b", "k", "v", "m"]
+    else:
+        codes = [".", "^", "v", "s"]
+    return [(TERRAIN[c].glyph, TERRAIN[c].name) for c in codes]
