@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -17,6 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     race = sub.add_parser("race", help="play a whole race headless and print its log")
     _race_options(race)
     race.add_argument("--seed", type=int, default=1)
+    race.add_argument("--bots", default="", metavar="BOT,BOT,...",
+                      help="the bot of each seat: easy, medium or hard (default: easy everywhere)")
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
@@ -47,24 +50,34 @@ def _spec(args):
 
 
 def cmd_race(args) -> int:
-    from .bots import easy
-    from .races import describe_round, make_setup, new_game, play_out, positions_text, ranking_lines, track_picture
+    from .bots import POLICIES
+    from .races import describe_round, positions_text, ranking_lines, track_picture
+    from .session import Session
 
-    setup = make_setup(_spec(args))
-    game = new_game(setup, args.seed)
-    print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(setup.teams)} teams")
+    names = [b for b in args.bots.split(",") if b] or ["easy"]
+    if len(names) == 1:
+        names *= args.teams
+    unknown = [b for b in names if b not in POLICIES]
+    if unknown or len(names) != args.teams:
+        print(f"flamme-tui: race: --bots needs {args.teams} of {', '.join(POLICIES)} (got {args.bots!r})", file=sys.stderr)
+        return 2
+    session = Session.new(_spec(args), args.seed, bots=dict(enumerate(names)))
+    game = session.game
+    print(f"{game.course.name} ({game.variant}), seed {args.seed}, {args.teams} teams: "
+          + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(session.setup.teams)))
     print(f"start:    {track_picture(game)}")
     print(f"          {positions_text(game)}")
-
-    def on_round(g) -> None:
-        done = g.round if g.phase == "over" else g.round - 1
-        print(f"Round {done}")
-        for line in describe_round(g):
+    while not session.over:
+        reasons = []
+        for seat in range(args.teams):
+            reasons += [(seat, a, why) for a, why in session.play_bot(seat) if why]
+        print(f"Round {game.round if session.over else game.round - 1}")
+        for seat, action, why in reasons:
+            print(f"  ({session.setup.teams[seat].name} bot: {action}: {why})")
+        for line in describe_round(game):
             print(f"  {line}")
-        print(f"  track: {track_picture(g)}")
-        print(f"         {positions_text(g)}")
-
-    play_out(game, {seat: easy for seat in range(len(setup.teams))}, on_round)
+        print(f"  track: {track_picture(game)}")
+        print(f"         {positions_text(game)}")
     print("Final ranking")
     for line in ranking_lines(game):
         print(line)
@@ -126,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"flamme-tui: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (`flamme-tui race | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return 0
 
 

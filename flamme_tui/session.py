@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .bots import POLICIES
+from .bots import EXPLAINERS, POLICIES
 from .engine.actions import Action
 from .engine.classic import OVER
 from .races import RaceSpec, make_setup, new_game
@@ -26,6 +26,8 @@ class Session:
         self.setup = setup  # ClassicSetup or BmxSetup: the course and rules data, embedded
         self.game = new_game(setup, seed)
         self.listeners: list[Callable[["Session", Action], None]] = []
+        # set by saves.load / saves.attach_autosave: the race file this session writes to
+        self.save_path = None
         for action in actions:
             self.game.apply(action)
 
@@ -48,15 +50,20 @@ class Session:
         for listener in self.listeners:
             listener(self, action)
 
-    def play_bot(self, seat: int) -> list[Action]:
-        """Let a bot seat do everything it has to do now; returns its actions."""
-        policy = POLICIES[self.bots[seat]]
-        done: list[Action] = []
+    def play_bot(self, seat: int) -> list[tuple[Action, str]]:
+        """Let a bot seat do everything it has to do now; returns its actions,
+        each with the bot's reason ("" for bots that give none)."""
+        name = self.bots[seat]
+        done: list[tuple[Action, str]] = []
         start = self.game.round
         while not self.over and self.game.round == start and self.game.needs(seat):
-            action = policy(self.game.view(seat))
+            view = self.game.view(seat)
+            if name in EXPLAINERS:
+                action, reason = EXPLAINERS[name](view)
+            else:
+                action, reason = POLICIES[name](view), ""
             self.apply(action)
-            done.append(action)
+            done.append((action, reason))
         return done
 
     def actions_text(self) -> list[str]:

@@ -286,8 +286,7 @@ def test_every_legal_action_is_accepted_and_no_other_play_is():
 def test_round_resolves_when_the_last_card_is_chosen():
     game = position("." * 20, [("red.S", 0, 0), ("red.R", 1, 0), ("blue.S", 4, 0), ("blue.R", 4, 1)])
     for seat in (0, 1):
-        while game.needs(seat):
-            assert game.round == 1
+        while game.needs(seat) and game.round == 1:
             game.apply(game.legal_actions(seat)[0])
     assert game.round == 2
     assert all(len(r.history) == 1 and r.played is None for r in game.riders)
@@ -388,8 +387,9 @@ def test_order_highest_square_first_lane_0_before_lane_1():
 def test_move_exact_value_through_riders_lane_0_then_lane_1():
     game = position("." * 30, [("a.S", 5, 0), ("a.R", 5, 1), ("b.S", 6, 0), ("b.R", 3, 0)])
     play_round(game, {"a.S": 4, "a.R": 4, "b.S": 3, "b.R": 6})
-    # b.S moves first to 9 (lane 0), then a.S to 9 lane 1, then a.R is blocked: 8 lane 0,
-    # then b.R passes everybody's old squares to 9? full -> 8 lane 1
+    # b.S moves first to 9 (lane 0), a.S to 9 lane 1, a.R finds 9 full: 8 lane 0,
+    # b.R passes through 5..8 and finds 9 full: 8 lane 1
+    assert moves_in_order(game) == ["b.S", "a.S", "a.R", "b.R"]
     assert where(game, "b.S") == (9, 0)
     assert where(game, "a.S") == (9, 1)
     assert where(game, "a.R") == (8, 0)
@@ -399,35 +399,24 @@ def test_move_exact_value_through_riders_lane_0_then_lane_1():
 def test_blocked_rider_takes_nearest_free_lane_behind():
     game = position("." * 30, [("a.S", 10, 0), ("a.R", 10, 1), ("b.S", 9, 0), ("b.R", 9, 1), ("c.S", 4, 0)])
     play_round(game, {"a.S": 2, "a.R": 2, "b.S": 3, "b.R": 3, "c.S": 8})
-    # 12 full, 11 lane 0 after b.S ... c.S aims at 12: full; 11 has lane 1 free
     assert where(game, "a.S") == (12, 0) and where(game, "a.R") == (12, 1)
-    assert where(game, "b.S") == (12, 0) or where(game, "b.S") == (11, 0)
     assert where(game, "b.S") == (11, 0) and where(game, "b.R") == (11, 1)
-    assert where(game, "c.S") == (10, 0)
-    assert [e for e in game.events if e[0] == "move" and e[1] == game.index["c.S"]][0][3] == 10
+    assert where(game, "c.S") == (10, 0)  # aimed at 12: 12 and 11 full
+    move = [e for e in game.events if e[0] == "move" and e[1] == game.index["c.S"]][0]
+    assert move[2:5] == (4, 10, 0) and move[6] == 8
 
 
 def test_blocked_back_to_its_own_square_takes_lane_0():
     # RULES "Fine points": a rider falling back to its own square takes lane 0 if free
-    game = position("." * 30, [("a.S", 6, 0), ("a.R", 6, 1), ("b.S", 5, 1)])
-    play_round(game, {"a.S": 2, "a.R": 2, "b.S": 3})  # 8 full -> 7 free
-    assert where(game, "b.S") == (7, 0)
-    game = position("." * 30, [("a.S", 8, 0), ("a.R", 8, 1), ("c.S", 7, 0), ("c.R", 7, 1),
-                               ("d.S", 6, 0), ("d.R", 6, 1), ("b.S", 5, 1)])
-    play_round(game, {"a.S": 2, "a.R": 2, "c.S": 3, "c.R": 3, "d.S": 4, "d.R": 4, "b.S": 5})
-    # 10, 10 / c: 10 full -> 9, 9 / d: 10 -> 8, 8 / b.S aims at 10: 10, 9, 8 full, 7 free... from 5: 7 lane 0
-    assert where(game, "b.S") == (7, 0)
-
-
-def test_blocked_all_the_way_back_to_own_square():
-    game = position("." * 30, [("a.S", 3, 0), ("a.R", 3, 1), ("b.S", 2, 0), ("b.R", 2, 1), ("c.S", 1, 1)])
-    # a and b stay put on full squares (they play "2" on a descent-free road: move 2)
-    for r in game.riders:
-        r.played = 2
-    # put walls: riders at 3 and 2 move 2 to 5 and 4
-    game.move_phase()
-    assert where(game, "a.S") == (5, 0) and where(game, "b.S") == (4, 0)
-    assert where(game, "c.S") == (3, 0)
+    game = position("." * 30, [("a.S", 6, 0), ("a.R", 6, 1), ("b.S", 7, 0), ("b.R", 7, 1), ("c.S", 5, 1)])
+    game.move_rider(game.index["c.S"], 2)
+    assert where(game, "c.S") == (5, 0)
+    assert game.cells[10] == game.index["c.S"] and game.cells[11] == -1
+    # lane 0 of its square taken: it stays in lane 1
+    game = position("." * 30, [("a.S", 6, 0), ("a.R", 6, 1), ("b.S", 7, 0), ("b.R", 7, 1), ("c.S", 5, 1),
+                               ("d.S", 5, 0)])
+    game.move_rider(game.index["c.S"], 2)
+    assert where(game, "c.S") == (5, 1)
 
 
 def test_lane_kept_by_a_lone_rider_in_lane_1_in_slipstream():
@@ -498,18 +487,19 @@ def test_effective_move_matches_the_written_rule(terrain, data, value, penalty):
 
 
 def test_blocked_at_the_foot_of_the_climb_takes_the_free_lane_behind():
-    game = position("......." + "^" * 13, [("a.S", 6, 0), ("a.R", 6, 1), ("b.S", 0, 0)], finish=19)
-    for r in game.riders:
-        r.played = 9
-    game.riders[0].played = game.riders[1].played = 0  # exhaustion: 2 squares... they climb to 8
-    game.move_phase()
-    assert where(game, "a.S") == (8, 0) and where(game, "a.R") == (8, 1)
-    # b.S: d = 7, stops at the foot (6), free
+    # climb at 7: from 0 a 9 stops at the foot, 6
+    game = position("......." + "^" * 13, [("b.S", 0, 0)], finish=19)
+    game.move_rider(0, 9)
     assert where(game, "b.S") == (6, 0)
+    # the foot is full: the nearest free lane behind
+    game = position("......." + "^" * 13, [("a.S", 6, 0), ("a.R", 6, 1), ("b.S", 0, 0)], finish=19)
+    game.move_rider(game.index["b.S"], 9)
+    assert where(game, "b.S") == (5, 0)
+    # climb at 6: d = 6, at most 5; riders ahead on the climb are not in the way
     game = position("......" + "^" * 14, [("a.S", 4, 0), ("a.R", 4, 1), ("b.S", 0, 0)], finish=19)
     play_round(game, {"a.S": 3, "a.R": 3, "b.S": 9})
-    # a: d = 2 -> at most 5, both reach 7; b: d = 6 -> at most 5 -> 5
-    assert where(game, "b.S")[0] == 5
+    assert where(game, "a.S") == (7, 0) and where(game, "a.R") == (7, 1)
+    assert where(game, "b.S") == (5, 0)
 
 
 # ------------------------------------------------------------------ slipstream
@@ -549,7 +539,7 @@ def test_whole_pack_moves_front_square_first_keeping_lanes():
     "terrain, riders, after",
     [
         # the front square of the gap is an ascent: no slipstream
-        ("......^^^^^^", [("a.S", 3, 0), ("b.S", 5, 0)], [3, 5]),
+        ("......^^^^^^", [("a.S", 3, 0), ("b.S", 5, 0)], [4, 5]),  # flat on both sides
         ("....." + "^" * 7, [("a.S", 3, 0), ("b.S", 5, 0)], [3, 5]),
         # the rear square of the gap is an ascent: no slipstream
         ("...^........", [("a.S", 3, 0), ("b.S", 5, 0)], [3, 5]),
@@ -618,8 +608,10 @@ def test_finish_tie_on_one_square_lane_0_wins():
 def test_reaching_the_finish_square_exactly_ends_the_race():
     game = position("." * 30, [("a.S", 12, 0), ("b.S", 3, 0)], finish=18)
     play_round(game, {"a.S": 5, "b.S": 2})
+    assert where(game, "a.S") == (17, 0)
     assert game.phase == ENERGY and game.winner is None
-    play_round(game, {"a.S": 1, "b.S": 2})
+    game = position("." * 30, [("a.S", 13, 0), ("b.S", 3, 0)], finish=18)
+    play_round(game, {"a.S": 5, "b.S": 2})
     assert where(game, "a.S") == (18, 0) and game.phase == OVER
 
 
@@ -639,7 +631,7 @@ def test_full_round_through_apply_resolves_and_counts_rounds():
         while game.legal_actions(seat):
             game.apply(game.legal_actions(seat)[-1])
     assert game.round == 2
-    assert [tuple(p) for p in game.pos] == [(5, 1), (6, 1), (6, 0), (7, 0)]
+    assert [tuple(p) for p in game.pos] == [(5, 0), (6, 1), (6, 0), (7, 0)]
     assert {r.id: r.history for r in game.riders} == {"red.S": [5], "red.R": [6], "blue.S": [5], "blue.R": [6]}
 
 

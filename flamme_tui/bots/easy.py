@@ -25,15 +25,19 @@ def easy(view: View) -> Action:
     course = board.course
     if board.variant == "bmx":
         return PlayTokens(rider.id, best_tokens(course, rider.square, hand, view.keep[i]))
-    penalty = 2 if rider.crashed else 0
-    # furthest move first; among equal moves the cheapest card, an exhaustion card before a real 2
+    return Play(rider.id, best_card(course, rider.square, hand, 2 if rider.crashed else 0))
+
+
+def best_card(course, square: int, hand, penalty: int = 0) -> int:
+    """The card that moves furthest; among equal moves the cheapest one,
+    an exhaustion card before a real 2."""
     best, best_key = hand[0], None
     for card in hand:
         value = card or 2
-        key = (effective_move(course, rider.square, value, penalty), -value, card == 0)
+        key = (effective_move(course, square, value, penalty), -value, card == 0)
         if best_key is None or key > best_key:
             best, best_key = card, key
-    return Play(rider.id, best)
+    return best
 
 
 def grid_spot(view: View) -> tuple[str, int, int]:

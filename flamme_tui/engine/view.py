@@ -40,6 +40,7 @@ class Board(NamedTuple):
     handicap: tuple[int, ...]  # classic: extra exhaustion cards per seat
     supply: int | None  # bmx fatigue supply
     die: int | None  # bmx: the die, when rolled before drawing (forecast)
+    setup: object  # the race's public set-up: teams, course, rules numbers (never the seed)
 
 
 class View(NamedTuple):
@@ -109,7 +110,7 @@ def _classic_board(game) -> Board:
             r.exhaustion, tuple(r.history), r.supply_played,
         ))
     return Board(game.variant, game.round, game.phase, game.course, tuple(riders),
-                 game.setup.decks, game.setup.handicap, None, None)
+                 game.setup.decks, game.setup.handicap, None, None, game.setup)
 
 
 def _bmx_board(game) -> Board:
@@ -120,7 +121,7 @@ def _bmx_board(game) -> Board:
     )
     return Board(game.variant, game.round, game.phase, game.course, riders,
                  {"": game.setup.bag}, game.setup.young, game.supply,
-                 game.die if game.setup.forecast else None)
+                 game.die if game.setup.forecast else None, game.setup)
 
 
 def board(game) -> Board:

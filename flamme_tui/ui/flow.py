@@ -322,6 +322,7 @@ class RaceFlow:
         if self.replay is not None:
             self.skip()
             self.replay = None
+            self._snapshot()
 
     def played_text(self, played) -> str:
         return played_text(self.game, played)

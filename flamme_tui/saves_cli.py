@@ -1,0 +1,114 @@
+"""Commands around save files: `--resume`, `replay`, and the headless race
+with autosave (`race --autosave DIR`, `race --from FILE`) used by the kill
+tests and handy for bug reports."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from . import saves
+
+
+def _complain(message: str) -> int:
+    print(f"flamme-tui: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_resume(target: str | None) -> int:
+    """Open the app on a saved race (the newest one in progress by default)."""
+    if target:
+        path = Path(target)
+    else:
+        path = saves.latest_in_progress()
+        if path is None:
+            return _complain(f"no race in progress to resume in {saves.saves_dir()}")
+    try:
+        session = saves.load(path)
+    except saves.SaveError as exc:
+        return _complain(str(exc))
+    if session.over:
+        print(f"flamme-tui: {path} holds a finished race; showing its replay", file=sys.stderr)
+        return cmd_replay(str(path), text=False)
+    saves.attach_autosave(session)
+    from .ui.app import run
+
+    return run(session=session) or 0
+
+
+def cmd_replay(target: str, text: bool = False) -> int:
+    from .replay import load_replay
+
+    try:
+        replay = load_replay(target)
+    except saves.SaveError as exc:
+        return _complain(str(exc))
+    if text:
+        print(replay.text())
+        return 0
+    from .ui.replay import run
+
+    return run(replay)
+
+
+def cmd_race_saved(args, spec) -> int:
+    """A headless race played through a Session with autosave: every seat by its
+    bot policy (the easy policy for seats without one), printed round by round."""
+    from .bots import POLICIES
+    from .races import describe_round, positions_text, ranking_lines, track_picture
+    from .session import Session
+
+    if args.from_file:
+        try:
+            session = saves.load(args.from_file)
+        except saves.SaveError as exc:
+            return _complain(str(exc))
+    else:
+        seats = len(spec.teams)
+        session = Session.new(spec, args.seed, {seat: "easy" for seat in range(seats)})
+    game = session.game
+    seats = range(len(session.setup.teams))
+    policies = {seat: POLICIES[session.bots.get(seat, "easy")] for seat in seats}
+    out = sys.stdout
+    if args.autosave or args.from_file:
+        autosave = saves.attach_autosave(session, directory=args.autosave)
+        print(f"autosave: {autosave.path}", file=sys.stderr, flush=True)
+    trace = args.trace
+    pause = args.slow / 1000
+
+    def after(session, action) -> None:
+        if trace:
+            out.write(f"saved {len(session.game.actions)}\n")
+            out.flush()
+        if pause:
+            time.sleep(pause)
+
+    session.listeners.append(after)  # after the autosave: it is on disk when we say so
+    if trace:
+        out.write(f"saved {len(game.actions)}\n")
+        out.flush()
+    if args.from_file:
+        print(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions")
+    else:
+        print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(session.setup.teams)} teams")
+        print(f"start:    {track_picture(game)}")
+        print(f"          {positions_text(game)}")
+    while not session.over:
+        if game.round > 500:
+            return _complain("race did not end within 500 rounds")
+        before = game.round
+        for seat in seats:
+            while not session.over and game.round == before and game.needs(seat):
+                session.apply(policies[seat](game.view(seat)))
+        if game.round != before or session.over:
+            print(f"Round {game.round if session.over else game.round - 1}")
+            for line in describe_round(game):
+                print(f"  {line}")
+            print(f"  track: {track_picture(game)}")
+            print(f"         {positions_text(game)}")
+    print("Final ranking")
+    for line in ranking_lines(game):
+        print(line)
+    print("actions: " + " | ".join(session.actions_text()))
+    return 0

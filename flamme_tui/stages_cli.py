@@ -1,0 +1,71 @@
+"""`flamme-tui stages list` and `flamme-tui stages check PATH...`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import config
+
+
+def stage_files(paths: list[str]) -> list[Path]:
+    """The files named, folders expanded to their *.yaml / *.yml files."""
+    out: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        if path.is_dir():
+            out.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
+        else:
+            out.append(path)
+    return out
+
+
+def check(paths: list[str], out=print) -> int:
+    """Print every problem as `file:line: field: message`; 0 if none, else 2."""
+    files = stage_files(paths)
+    bad = 0
+    if not files:
+        out("flamme-tui: stages check: no stage files found")
+        return 2
+    for path in files:
+        stage, problems = config.check_stage_file(path)
+        if stage is not None:
+            try:
+                summary = config.stage_summary(stage)
+            except config.ConfigError as exc:
+                problems = [exc]
+        if problems:
+            bad += 1
+            for problem in problems:
+                out(str(problem))
+        else:
+            out(f"{path}: ok: {summary.name}, {summary.length} squares, "
+                f"{summary.ascent} climb, {summary.descent} descent")
+    if bad:
+        out(f"{bad} of {len(files)} stage file{'s' * (len(files) > 1)} with problems")
+        return 2
+    return 0
+
+
+def listing(out=print) -> int:
+    """The stages a race can use, built-in and the user's."""
+    rows = [("id", "name", "length", "climb", "descent", "source")]
+    notes: list[str] = []
+    for entry in config.stage_entries():
+        source = entry.source
+        try:
+            summary = config.stage_summary(config.load_stage(entry.path))
+        except config.ConfigError as exc:
+            rows.append((entry.id, "(broken)", "-", "-", "-", source))
+            notes.append(str(exc))
+            continue
+        if entry.shadowed:
+            source += " (hidden: a built-in stage has this id)"
+        rows.append((entry.id, summary.name, str(summary.length), str(summary.ascent), str(summary.descent), source))
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    for row in rows:
+        cells = [cell.rjust(w) if 2 <= c <= 4 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))]
+        out("  ".join(cells).rstrip())
+    out(f"user stages: {config.user_stages_dir()}")
+    for note in notes:
+        out(note)
+    return 0

@@ -1,0 +1,78 @@
+"""`flamme-tui replay FILE`: a small standalone app stepping through a saved race.
+
+Left/right go one round back and forth, home/end to the start and the last
+round, q quits.  It shows only what the table saw (see flamme_tui.replay):
+the track, the round's log in words, the ranking; never a hand.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from ..replay import Replay
+
+
+class ReplayApp(App):
+    TITLE = "flamme-tui replay"
+    CSS = """
+    Screen { layout: vertical; }
+    #heading { height: auto; padding: 0 1; text-style: bold; }
+    #title { height: 1; padding: 0 1; text-style: reverse; }
+    #track { height: auto; padding: 0 1; }
+    #body { height: 1fr; padding: 0 1; }
+    #log { height: auto; margin-bottom: 1; }
+    #ranking { height: auto; }
+    """
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back"),
+        Binding("right", "step(1)", "Forward"),
+        Binding("home", "go(0)", "Start"),
+        Binding("end", "go(-1)", "End"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(self.replay.heading), id="heading")
+        yield Static(id="title")
+        yield Static(id="track")
+        with VerticalScroll(id="body"):
+            yield Static(id="log")
+            yield Static(id="ranking")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        frames = self.replay.frames
+        if not frames:
+            self.query_one("#title", Static).update(Text("nothing to replay yet"))
+            return
+        f = frames[self.index]
+        self.query_one("#title", Static).update(Text(f"{f.title}   ({self.index + 1}/{len(frames)})"))
+        self.query_one("#track", Static).update(Text(f"{f.track}\n{f.positions}"))
+        self.query_one("#log", Static).update(Text("\n".join(f.log) or "-"))
+        self.query_one("#ranking", Static).update(Text("Ranking\n" + "\n".join(f.ranking) if f.ranking else ""))
+
+    def action_step(self, delta: int) -> None:
+        self.action_go(max(0, min(len(self.replay.frames) - 1, self.index + delta)))
+
+    def action_go(self, index: int) -> None:
+        n = len(self.replay.frames)
+        if n:
+            self.index = index % n
+            self.show()
+
+
+def run(replay: Replay) -> int:
+    ReplayApp(replay).run()
+    return 0

@@ -1,0 +1,27 @@
+"""The screen as plain text (for tests, the bench and debugging)."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+
+
+def screen_text(app) -> str:
+    """What the terminal shows now, as text lines (no colour)."""
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    console.print(update)
+    return console.export_text()
+
+
+_TEXT = re.compile(r"<text[^>]*>(.*?)</text>", re.S)
+
+
+def svg_text(svg: str) -> str:
+    """The characters of an SVG screenshot (app.export_screenshot()), in order."""
+    return "".join(html.unescape(t) for t in _TEXT.findall(svg)).replace("\xa0", " ")

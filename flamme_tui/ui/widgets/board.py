@@ -1,0 +1,139 @@
+"""Player boards: per rider, what everybody may know about its cards.
+
+The rows come from a View only (`board_rows`): other seats' piles as they were
+before this round's draws, the viewer's own piles as they are now.  Nothing
+here looks at the game's private state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ..palette import contrast_text, rider_label, team_of_rider
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    index: int
+    seat: int
+    label: str  # "BS"
+    hex: str
+    name: str  # team name + rider kind
+    square: int
+    crashed: bool
+    deck: int  # face-down cards (bmx: tokens in the bag)
+    recycled: tuple[int, ...]  # face-up recycled cards (bmx: none)
+    exhaustion: int  # exhaustion cards (bmx: fatigue tokens) taken
+    played: tuple  # cards (bmx: token tuples) played and revealed
+    own: bool  # the viewer's own rider
+
+
+def card_str(card: int) -> str:
+    return "E" if card == 0 else str(card)
+
+
+def token_str(tokens) -> str:
+    return "+".join("F" if t == 0 else str(t) for t in tokens)
+
+
+def board_rows(view, team_names: list[str]) -> list[BoardRow]:
+    """One row per rider, from `view` (its seat's own piles shown as they are now)."""
+    board = view.board
+    rows = []
+    bmx = board.variant == "bmx"
+    for r in board.riders:
+        own = r.seat == view.seat and r.index in view.own
+        deck, recycled = r.deck, r.recycled
+        if own and not bmx:
+            deck, recycled = view.own[r.index][0], view.own[r.index][1]
+        kind = {"S": "Sprinteur", "R": "Rouleur"}.get(r.kind, "")
+        name = team_names[r.seat] + (f" {kind}" if kind else "")
+        rows.append(BoardRow(
+            r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
+            r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,
+        ))
+    return rows
+
+
+class Boards(Static):
+    """The riders' boards as a small table (normal widget, not the Line API)."""
+
+    DEFAULT_CSS = """
+    Boards { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, *, id=None, classes=None) -> None:
+        super().__init__("", id=id, classes=classes)
+        self.rows: list[BoardRow] = []
+        self.variant = "classic"
+        self.supply: int | None = None
+
+    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None) -> None:
+        self.rows = rows
+        self.variant = variant
+        self.supply = supply
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self.rows:
+            self.update("")
+            return
+        width = max(40, self.size.width or 80)
+        wide = width >= 76
+        bmx = self.variant == "bmx"
+        name_w = max(len(r.name) for r in self.rows)
+        name_w = min(name_w, 18 if wide else 10)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        fixed = 1 + 3 + name_w + 1 + 4 + 4 + 4
+        rest = max(8, width - fixed - 1)
+        if bmx:
+            rec_w = 0
+            head = f"  {'':2} {'Team':<{name_w}} {'Sq':>3} {'Bag':>3} {'Fat':>3} Played"
+        else:
+            rec_w = max(6, rest * 11 // 20)
+            head = (f"  {'':2} {'Rider':<{name_w}} {'Sq':>3} {'Dk':>3} "
+                    f"{'Recycled (face up)' if wide else 'Recycled':<{rec_w}} {'Ex':>2} Played")
+        text.append(head[:width] + "\n", style="bold #bbbbbb")
+        play_w = max(4, rest - rec_w - (1 if rec_w else 0))
+        sep = " " if wide else ""
+        for row in self.rows:
+            text.append("▸" if row.own else " ", style="bold")
+            text.append(row.label.lower() if row.crashed else row.label,
+                        style=f"bold {contrast_text(row.hex)} on {row.hex}")
+            name = row.name if len(row.name) <= name_w else row.name[: name_w - 1] + "…"
+            text.append(f" {name:<{name_w}}")
+            square = "-" if row.square < 0 else str(row.square)
+            text.append(f" {square:>3}")
+            if row.crashed:
+                text.append("↓", style="bold #D55E00")
+            else:
+                text.append(" ")
+            text.append(f"{row.deck:>3}")
+            if bmx:
+                text.append(f" {row.exhaustion:>3} ")
+                played = " ".join(token_str(t) for t in row.played)
+            else:
+                rec = sep.join(card_str(c) for c in row.recycled) or "-"
+                if len(rec) > rec_w:
+                    rec = rec[: rec_w - 1] + "…"
+                text.append(f" {rec:<{rec_w}} {row.exhaustion:>2} ")
+                played = sep.join(card_str(c) for c in row.played)
+            if len(played) > play_w:
+                played = "…" + played[-(play_w - 1):]
+            text.append(played or "-")
+            text.append("\n")
+        if bmx and self.supply is not None:
+            text.append(f"Fatigue supply: {self.supply} tokens", style="#bbbbbb")
+        else:
+            text.rstrip()
+        self.update(text)
+
+    def lines(self) -> list[str]:
+        """The rendered rows as plain text (tests)."""
+        return self.render().plain.splitlines() if hasattr(self.render(), "plain") else []
