@@ -10,6 +10,8 @@ import time
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
+    parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
+                        help="open the app on a saved race (default: the latest race in progress)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     conf = sub.add_parser("conformance", help="run rules conformance cases")
@@ -20,6 +22,22 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--seed", type=int, default=1)
     race.add_argument("--bots", default="", metavar="BOT,BOT,...",
                       help="the bot of each seat: easy, medium or hard (default: easy everywhere)")
+    race.add_argument("--from", dest="from_file", metavar="FILE",
+                      help="finish a saved race headless (bots play every seat), saving as it goes")
+    # hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save
+    race.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
+    race.add_argument("--slow", type=float, default=0, metavar="MS", help=argparse.SUPPRESS)
+    race.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+
+    replay = sub.add_parser("replay", help="step through a saved race round by round")
+    replay.add_argument("file", metavar="FILE", help="a save file")
+    replay.add_argument("--text", action="store_true", help="print the whole replay as text, without the app")
+
+    stages = sub.add_parser("stages", help="list the stages, check stage files")
+    stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", required=True)
+    stages_sub.add_parser("list", help="the built-in and user stages")
+    check = stages_sub.add_parser("check", help="validate stage files (exit 2 if any problem)")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="stage files or folders of *.yaml")
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
@@ -40,13 +58,33 @@ def _race_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stage", default=DEFAULT_STAGE, help="stage id or path to a stage file (classic, meteo)")
     p.add_argument("--circuit", default="ABCD", help="bmx: side of each tile A B C D (lower case = back side)")
     p.add_argument("--teams", type=int, default=4, choices=(2, 3, 4), help="number of teams (default 4)")
+    p.add_argument("--ramp", type=_pair, metavar="SQUARE:NUMBER", help="bmx: jump ramp on a lap square (0-27), number 1-5")
+    p.add_argument("--young", type=_pair, metavar="SEAT:TOKENS",
+                   help="bmx young-children variant: 1-3 fatigue tokens in the bag of seat 1-4")
+    p.add_argument("--forecast", action="store_true", help="bmx weather-forecast variant: roll the die before drawing")
+
+
+def _pair(text: str) -> tuple[int, int]:
+    try:
+        a, b = text.split(":")
+        return int(a), int(b)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers like 10:3, got {text!r}") from None
 
 
 def _spec(args):
+    from .config import ConfigError
     from .races import COLOURS, RaceSpec, Team
 
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: args.teams])
-    return RaceSpec(variant=args.variant, stage=args.stage, teams=teams, circuit=args.circuit)
+    young: tuple[int, ...] = ()
+    if args.young:
+        seat, tokens = args.young
+        if not (1 <= seat <= args.teams and 1 <= tokens <= 3):
+            raise ConfigError(f"seat 1-{args.teams} and 1 to 3 tokens, got {seat}:{tokens}", field="--young")
+        young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
+    return RaceSpec(variant=args.variant, stage=args.stage, teams=teams, circuit=args.circuit,
+                    ramp=args.ramp, young=young, forecast=args.forecast)
 
 
 def cmd_race(args) -> int:
@@ -61,6 +99,10 @@ def cmd_race(args) -> int:
     if unknown or len(names) != args.teams:
         print(f"flamme-tui: race: --bots needs {args.teams} of {', '.join(POLICIES)} (got {args.bots!r})", file=sys.stderr)
         return 2
+    if args.from_file or args.autosave:
+        from .saves_cli import cmd_race_saved
+
+        return cmd_race_saved(args, _spec(args), dict(enumerate(names)))
     session = Session.new(_spec(args), args.seed, bots=dict(enumerate(names)))
     game = session.game
     print(f"{game.course.name} ({game.variant}), seed {args.seed}, {args.teams} teams: "
@@ -132,6 +174,18 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_bench(args)
         if args.command == "tournament":
             return cmd_tournament(args)
+        if args.command == "replay":
+            from .saves_cli import cmd_replay
+
+            return cmd_replay(args.file, text=args.text)
+        if args.command == "stages":
+            from . import stages_cli
+
+            return stages_cli.check(args.paths) if args.stages_command == "check" else stages_cli.listing()
+        if args.command is None and args.resume is not None:
+            from .saves_cli import cmd_resume
+
+            return cmd_resume(args.resume or None)
         if args.command is None:
             from .ui.app import run
 

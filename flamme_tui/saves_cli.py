@@ -52,10 +52,10 @@ def cmd_replay(target: str, text: bool = False) -> int:
     return run(replay)
 
 
-def cmd_race_saved(args, spec) -> int:
-    """A headless race played through a Session with autosave: every seat by its
-    bot policy (the easy policy for seats without one), printed round by round."""
-    from .bots import POLICIES
+def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
+    """A headless race played through a Session with autosave, every seat by a
+    bot (`bots`; a saved race keeps its own bots, the easy one for the other
+    seats), printed round by round like `race`."""
     from .races import describe_round, positions_text, ranking_lines, track_picture
     from .session import Session
 
@@ -64,43 +64,42 @@ def cmd_race_saved(args, spec) -> int:
             session = saves.load(args.from_file)
         except saves.SaveError as exc:
             return _complain(str(exc))
+        for seat in range(len(session.setup.teams)):
+            session.bots.setdefault(seat, "easy")
     else:
-        seats = len(spec.teams)
-        session = Session.new(spec, args.seed, {seat: "easy" for seat in range(seats)})
+        session = Session.new(spec, args.seed, bots)
     game = session.game
     seats = range(len(session.setup.teams))
-    policies = {seat: POLICIES[session.bots.get(seat, "easy")] for seat in seats}
     out = sys.stdout
-    if args.autosave or args.from_file:
-        autosave = saves.attach_autosave(session, directory=args.autosave)
-        print(f"autosave: {autosave.path}", file=sys.stderr, flush=True)
+    autosave = saves.attach_autosave(session, directory=args.autosave)
+    print(f"autosave: {autosave.path}", file=sys.stderr, flush=True)
     trace = args.trace
     pause = args.slow / 1000
 
     def after(session, action) -> None:
+        # runs after the autosave listener: the action is on disk when we say so
         if trace:
             out.write(f"saved {len(session.game.actions)}\n")
             out.flush()
         if pause:
             time.sleep(pause)
 
-    session.listeners.append(after)  # after the autosave: it is on disk when we say so
-    if trace:
-        out.write(f"saved {len(game.actions)}\n")
-        out.flush()
+    session.listeners.append(after)
     if args.from_file:
         print(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions")
     else:
-        print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(session.setup.teams)} teams")
+        print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams")
         print(f"start:    {track_picture(game)}")
         print(f"          {positions_text(game)}")
+    if trace:
+        out.write(f"saved {len(game.actions)}\n")
+    out.flush()
     while not session.over:
         if game.round > 500:
             return _complain("race did not end within 500 rounds")
         before = game.round
         for seat in seats:
-            while not session.over and game.round == before and game.needs(seat):
-                session.apply(policies[seat](game.view(seat)))
+            session.play_bot(seat)
         if game.round != before or session.over:
             print(f"Round {game.round if session.over else game.round - 1}")
             for line in describe_round(game):
@@ -110,5 +109,4 @@ def cmd_race_saved(args, spec) -> int:
     print("Final ranking")
     for line in ranking_lines(game):
         print(line)
-    print("actions: " + " | ".join(session.actions_text()))
     return 0

@@ -232,7 +232,7 @@ class ClassicGame:
 
     def apply(self, action: Action | str) -> None:
         """Apply one action; raise RuleError (and change nothing) if illegal."""
-        if isinstance(action, str):
+        if type(action) is str:
             action = Action.parse(action)
         i = self.index.get(action.rider)
         if i is None:
@@ -310,12 +310,13 @@ class ClassicGame:
     def move_phase(self) -> None:
         """Reveal and move every rider, in order.  Played cards leave the game."""
         self.events = [("reveal", tuple((i, r.played) for i, r in enumerate(self.riders)))]
+        riders = self.riders
         for i in self.movement_order():
-            rider = self.riders[i]
+            rider = riders[i]
             card = rider.played
             rider.history.append(card)
             rider.played = None
-            self.move_rider(i, card_value(card))
+            self.move_rider(i, card or EXHAUSTION_VALUE)
 
     # ------------------------------------------------------------ end phase
 
@@ -329,9 +330,10 @@ class ClassicGame:
     def end_phase(self) -> None:
         """Finish check, then slipstream and exhaustion if the race goes on."""
         finish = self.course.finish
-        if any(p[0] >= finish for p in self.pos):
-            self.finish_race()
-            return
+        for p in self.pos:
+            if p[0] >= finish:
+                self.finish_race()
+                return
         close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped)
         occupied = {p[0] for p in self.pos}
         for i, p in enumerate(self.pos):

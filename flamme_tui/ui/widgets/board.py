@@ -111,7 +111,7 @@ class Boards(Static):
             square = "-" if row.square < 0 else str(row.square)
             text.append(f" {square:>3}")
             if row.crashed:
-                text.append("↓", style="bold #D55E00")
+                text.append("_", style="bold #D55E00")
             else:
                 text.append(" ")
             text.append(f"{row.deck:>3}")

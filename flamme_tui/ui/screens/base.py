@@ -1,0 +1,67 @@
+"""What every screen of the app shares: the "terminal too small" notice and help."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+# At least this tall, a screen gets the class -tall (richer layouts).
+TALL = 32
+WIDE = 110
+
+
+class TooSmall(Static):
+    """Shown instead of everything else while the terminal is below the minimum."""
+
+    def update_size(self, width: int, height: int) -> None:
+        self.update(
+            f"[b]Terminal too small[/b]\n\n"
+            f"This window is {width}×{height}.\n"
+            f"Flamme Rouge needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\n\n"
+            f"Enlarge the window or make the font smaller:\n"
+            f"the game comes back as soon as it fits."
+        )
+
+
+class BaseScreen(Screen):
+    """A screen with the too-small notice, size classes and `?` help."""
+
+    HELP_TOPIC = "menus"
+    BINDINGS = [Binding("question_mark", "help", "Help", key_display="?")]
+
+    def compose_notice(self):
+        yield TooSmall("", classes="too-small")
+
+    def on_mount(self) -> None:
+        self.apply_size(*self.app.size)
+
+    def on_screen_resume(self) -> None:
+        self.apply_size(*self.app.size)
+
+    def on_resize(self, event) -> None:
+        self.apply_size(event.size.width, event.size.height)
+
+    def apply_size(self, width: int, height: int) -> None:
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.set_class(small, "-too-small")
+        self.set_class(height >= TALL, "-tall")
+        self.set_class(width >= WIDE, "-wide")
+        if small:
+            for notice in self.query(TooSmall):
+                notice.update_size(width, height)
+        self.size_changed(width, height)
+
+    def size_changed(self, width: int, height: int) -> None:
+        """Hook for screens whose layout depends on the size."""
+
+    def help_text(self) -> str:
+        from ..texts import help_for
+
+        return help_for(self.HELP_TOPIC)
+
+    def action_help(self) -> None:
+        from .dialogs import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.help_text()))

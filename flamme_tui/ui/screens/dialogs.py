@@ -1,0 +1,60 @@
+"""Small dialogs over a screen: help, and "leave this race?"."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and a short rules reference.  Modal: only ever over the screen of
+    the player who asked for it (never over a curtain's hidden hand)."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def __init__(self, text: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.text = text
+
+    def compose(self):
+        with Vertical(id="help-box", classes="dialog"):
+            with VerticalScroll(id="help-scroll"):
+                yield Static(self.text, id="help-text")
+            yield Static("[b]Esc[/b] close", classes="dialog-hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmQuit(ModalScreen[str]):
+    """Leaving a race in progress: "app", "title" or "" (stay)."""
+
+    BINDINGS = [
+        Binding("escape,n", "choose('')", "Stay"),
+        Binding("y,q", "choose('app')", "Quit"),
+        Binding("t", "choose('title')", "Title menu"),
+    ]
+
+    def compose(self):
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static("[b]Leave this race?[/b]\nThe race in progress will be lost.", id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Quit (y)", id="quit-app", variant="error", compact=True)
+                yield Button("Title menu (t)", id="quit-title", compact=True)
+                yield Button("Keep racing (n)", id="stay", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#stay", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"quit-app": "app", "quit-title": "title"}.get(event.button.id, ""))
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)

@@ -1,0 +1,26 @@
+"""The rules, short: classic, meteo and BMX."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from ..texts import RULES, track_legend
+from .base import BaseScreen
+
+
+class RulesScreen(BaseScreen):
+    HELP_TOPIC = "menus"
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+
+    def compose(self):
+        yield from self.compose_notice()
+        with VerticalScroll(id="rules-scroll"):
+            yield Static(RULES + "\n\n" + track_legend("classic") + "\n" + track_legend("meteo").split("\n")[1]
+                         + "\n" + track_legend("bmx").split("\n")[1], id="rules-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#rules-scroll").focus()
