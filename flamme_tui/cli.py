@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
     bench.add_argument("-n", "--races", type=int, default=2000, help="races to simulate (default 2000)")
+    bench.add_argument("--bot", choices=("easy", "medium", "hard"),
+                       help="time this bot's decisions instead (seats: BOT, medium, medium, easy)")
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, 2 to 4 (easy, medium, hard)")
     tour.add_argument("-n", "--races", type=int, default=200)
@@ -130,6 +132,8 @@ def cmd_bench(args) -> int:
     from .bots import easy
     from .races import make_setup, new_game, play_out
 
+    if args.bot:
+        return bench_bot(args)
     setup = make_setup(_spec(args))
     policies = {seat: easy for seat in range(len(setup.teams))}
     rounds = 0
@@ -141,6 +145,35 @@ def cmd_bench(args) -> int:
     elapsed = time.perf_counter() - start
     print(f"{args.races} {args.variant} races of {len(setup.teams)} teams on {setup.course.name}: "
           f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s, {rounds / args.races:.1f} rounds per race")
+    return 0
+
+
+def bench_bot(args) -> int:
+    """Wall time of each decision the bot takes with cards in hand, over whole races."""
+    from statistics import median
+
+    from .bots import POLICIES
+    from .races import make_setup, new_game
+
+    setup = make_setup(_spec(args))
+    seats = [args.bot, "medium", "medium", "easy"][: len(setup.teams)]
+    times: list[float] = []
+    for seed in range(args.races):
+        game = new_game(setup, seed)
+        while game.phase != "over":
+            start = game.round
+            for seat, name in enumerate(seats):
+                while game.round == start and game.needs(seat):
+                    view = game.view(seat)
+                    t = time.perf_counter()
+                    action = POLICIES[name](view)
+                    if seat == 0 and view.hands:
+                        times.append(time.perf_counter() - t)
+                    game.apply(action)
+    times.sort()
+    print(f"{args.bot} on {setup.course.name} ({args.variant}), {args.races} races, {len(times)} decisions: "
+          f"median {median(times) * 1000:.1f} ms, 90th percentile {times[int(len(times) * 0.9)] * 1000:.1f} ms, "
+          f"max {times[-1] * 1000:.1f} ms")
     return 0
 
 

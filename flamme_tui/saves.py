@@ -506,7 +506,8 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
         text = raw.decode("utf-8")
         doc = json.loads(text, object_pairs_hook=_no_duplicates)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        reason = "truncated" if isinstance(exc, json.JSONDecodeError) and exc.pos >= len(raw.rstrip()) else "not valid JSON"
+        # a save always ends with its closing brace: without it, the end is missing
+        reason = "not valid JSON" if raw.rstrip().endswith(b"}") else "truncated"
         raise SaveError(path, f"is damaged ({reason})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         if isinstance(doc, dict) and isinstance(doc.get("format"), str) and "checksum" in doc:

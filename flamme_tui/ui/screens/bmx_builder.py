@@ -1,0 +1,137 @@
+"""The BMX circuit builder: each tile's side, the jump ramp, the forecast variant."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Click
+from textual.widgets import Footer, Static
+
+from ..widgets.lap import LapStrip
+from ..widgets.track import TrackClicked
+from .base import BaseScreen
+
+LAP = 28
+
+
+class TileToggle(Static):
+    def __init__(self, letter: str) -> None:
+        super().__init__("", classes="tile-toggle")
+        self.letter = letter
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.screen.flip(self.letter)
+
+
+class BmxBuilderScreen(BaseScreen):
+    HELP_TOPIC = "builder"
+    BINDINGS = [
+        Binding("a", "flip('A')", "Flip A", key_display="a-d", show=True),
+        Binding("b", "flip('B')", show=False),
+        Binding("c", "flip('C')", show=False),
+        Binding("d", "flip('D')", show=False),
+        Binding("r", "ramp", "Ramp"),
+        Binding("left_square_bracket", "move_ramp(-1)", "Move", key_display="[ ]"),
+        Binding("right_square_bracket", "move_ramp(1)", show=False),
+        Binding("plus,equals_sign", "ramp_number(1)", "Number", key_display="+ -"),
+        Binding("minus", "ramp_number(-1)", show=False),
+        Binding("f", "forecast", "Forecast"),
+        Binding("enter", "done", "Teams"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    def __init__(self, circuit: str = "ABCD", ramp: tuple[int, int] | None = None, forecast: bool = False) -> None:
+        super().__init__()
+        self.circuit = list(circuit)
+        self.ramp = ramp
+        self.forecast = forecast
+        self.last_ramp = ramp or (10, 3)
+
+    def compose(self):
+        yield from self.compose_notice()
+        with Vertical(classes="menu-body"):
+            yield Static("[b]BMX[/b] · build the circuit", classes="screen-title")
+            with Horizontal(id="builder-top"):
+                yield LapStrip(None, id="builder-lap")
+                with Vertical(id="builder-tiles"):
+                    for letter in "ABCD":
+                        yield TileToggle(letter)
+            yield Static("", id="builder-options")
+            yield Static("", id="builder-legend")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.redraw()
+
+    def redraw(self) -> None:
+        from ... import config
+        from ..texts import track_legend
+
+        rules = config.load_bmx_rules()
+        course = config.compile_bmx_circuit("".join(self.circuit), 4, self.ramp)
+        self.query_one("#builder-lap", LapStrip).set_course(course)
+        for toggle in self.query(TileToggle):
+            side = self.circuit["ABCD".index(toggle.letter)]
+            tile = rules.tiles[toggle.letter]
+            name = (tile.front if side.isupper() else tile.back).name
+            other = (tile.back if side.isupper() else tile.front).name
+            toggle.update(f"[b]{side}[/b] {name}  [dim]({toggle.letter.lower()}: flip to {other})[/dim]")
+        if self.ramp is None:
+            ramp = "[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]"
+        else:
+            sq, number = self.ramp
+            tile = "ABCD"[sq // 7]
+            ramp = (f"[b]Jump ramp:[/b] /{number} on lap square {sq} (tile {self.circuit['ABCD'.index(tile)]})"
+                    f"  [dim]([ ] move, + - number, r remove, or click a square)[/dim]")
+        forecast = "on: the die is rolled before drawing" if self.forecast else "off"
+        self.query_one("#builder-options", Static).update(
+            f"{ramp}\n[b]Weather forecast:[/b] {forecast}  [dim](f)[/dim]\n"
+            f"[b]Young children:[/b] fatigue tokens per player, on the next screen\n"
+            f"[b]Enter[/b] continue to the teams"
+        )
+        self.query_one("#builder-legend", Static).update(track_legend("bmx").split("\nRiders")[0])
+
+    def flip(self, letter: str) -> None:
+        k = "ABCD".index(letter)
+        self.circuit[k] = self.circuit[k].swapcase()
+        self.redraw()
+
+    def action_flip(self, letter: str) -> None:
+        self.flip(letter)
+
+    def action_ramp(self) -> None:
+        if self.ramp is None:
+            self.ramp = self.last_ramp
+        else:
+            self.last_ramp, self.ramp = self.ramp, None
+        self.redraw()
+
+    def action_move_ramp(self, delta: int) -> None:
+        if self.ramp is None:
+            self.ramp = self.last_ramp
+        else:
+            self.ramp = ((self.ramp[0] + delta) % LAP, self.ramp[1])
+        self.redraw()
+
+    def action_ramp_number(self, delta: int) -> None:
+        if self.ramp is None:
+            self.ramp = self.last_ramp
+        self.ramp = (self.ramp[0], (self.ramp[1] - 1 + delta) % 5 + 1)
+        self.redraw()
+
+    def action_forecast(self) -> None:
+        self.forecast = not self.forecast
+        self.redraw()
+
+    def on_track_clicked(self, event: TrackClicked) -> None:
+        lap = self.query_one("#builder-lap", LapStrip)
+        grid = lap.course.grid
+        if event.square >= grid:
+            number = self.ramp[1] if self.ramp else self.last_ramp[1]
+            self.ramp = (event.square - grid, number)
+            self.redraw()
+
+    def action_done(self) -> None:
+        self.app.choose_circuit("".join(self.circuit), self.ramp, self.forecast)

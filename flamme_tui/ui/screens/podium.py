@@ -1,0 +1,149 @@
+"""End of race: podium, full ranking, per-team statistics; race again, new race, quit."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Footer, Static
+
+from ..palette import contrast_text, rider_label, team_of_rider
+from .base import BaseScreen
+
+
+def rider_text(game, i: int, names) -> Text:
+    r = game.riders[i]
+    colour = team_of_rider(r.id)
+    label = rider_label(r.id, getattr(r, "kind", "") if game.variant != "bmx" else "")
+    kind = {"S": "Sprinteur", "R": "Rouleur"}.get(getattr(r, "kind", ""), "")
+    text = Text()
+    text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
+    text.append(f" {names[r.seat]}" + (f" {kind}" if kind else ""))
+    return text
+
+
+def podium_text(game, names) -> Text:
+    order = game.ranking()[:3]
+    width = 12
+    heights = {0: 4, 1: 3, 2: 2}
+    columns = [1, 0, 2]  # second, first, third
+    lines = []
+    top = max(heights.values()) + 2
+    for row in range(top):
+        line = Text()
+        for place in columns:
+            if place >= len(order):
+                line.append(" " * (width + 1))
+                continue
+            i = order[place]
+            r = game.riders[i]
+            colour = team_of_rider(r.id)
+            label = rider_label(r.id, getattr(r, "kind", "") if game.variant != "bmx" else "")
+            h = heights[place]
+            start = top - h - 1  # the label sits on top of the block
+            if row == start:
+                line.append(label.center(width), style="bold")
+            elif row > start:
+                body = f"{place + 1}".center(width - 2) if row == start + 1 else " " * (width - 2)
+                line.append("█", style=colour.hex)
+                line.append(body, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
+                line.append("█", style=colour.hex)
+            else:
+                line.append(" " * width)
+            line.append(" ")
+        lines.append(line)
+    return Text("\n").join(lines)
+
+
+class PodiumScreen(BaseScreen):
+    HELP_TOPIC = "podium"
+    BINDINGS = [
+        Binding("r", "again", "Race again"),
+        Binding("n", "new", "New race"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, flow) -> None:
+        super().__init__()
+        self.flow = flow
+
+    def compose(self):
+        flow = self.flow
+        game = flow.game
+        names = [t.name for t in game.setup.teams]
+        winner = game.winner if game.winner is not None else game.ranking()[0]
+        yield from self.compose_notice()
+        with VerticalScroll(id="podium-body"):
+            head = Text("Winner: ", style="bold")
+            head.append_text(rider_text(game, winner, names))
+            head.append(f"   ·  {game.course.name} · {flow.variant_name} · {game.round} rounds · seed {flow.session.seed}")
+            yield Static(head, id="podium-title")
+            with Horizontal(id="podium-top"):
+                yield Static(podium_text(game, names), id="podium")
+                yield Static(self.ranking(game, names), id="ranking")
+            yield Static(self.stats(game, names), id="stats")
+            with Horizontal(id="podium-buttons"):
+                yield Button("Race again (r)", id="again", variant="success", compact=True)
+                yield Button("New race (n)", id="new", compact=True)
+                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#again", Button).focus()
+
+    def ranking(self, game, names) -> Text:
+        text = Text("Ranking\n", style="bold")
+        for place, i in enumerate(game.ranking(), 1):
+            line = Text(f"{place:>2}. ")
+            line.append_text(rider_text(game, i, names))
+            line.append(f"  square {game.pos[i][0]}")
+            text.append_text(line)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def stats(self, game, names) -> Text:
+        n = len(names)
+        bmx = game.variant == "bmx"
+        meteo = game.variant == "meteo"
+        if bmx:
+            head = f"{'Team':<14}{'fatigue taken':>14}{'catch-up squares':>18}{'tokens left':>13}"
+        else:
+            head = f"{'Team':<14}{'exhaustion':>11}{'slipstream sq.':>15}{'cards left':>12}"
+            if meteo:
+                head += f"{'crashes':>9}"
+        text = Text("Team statistics\n", style="bold")
+        text.append(head + "\n", style="#bbbbbb")
+        for seat in range(n):
+            riders = [i for i, r in enumerate(game.riders) if r.seat == seat]
+            colour = team_of_rider(game.riders[riders[0]].id)
+            text.append("  ", style=f"on {colour.hex}")
+            text.append(f" {names[seat][:11]:<11}")
+            if bmx:
+                r = game.riders[riders[0]]
+                catch = sum(self.flow.stats.catchup[i] for i in riders)
+                text.append(f"{r.fatigue:>14}{catch:>18}{len(r.bag):>13}")
+            else:
+                exh = sum(game.riders[i].exhaustion for i in riders)
+                slip = sum(game.riders[i].slipstream for i in riders)
+                left = sum(len(game.riders[i].deck) + len(game.riders[i].recycled) for i in riders)
+                text.append(f"{exh:>11}{slip:>15}{left:>12}")
+                if meteo:
+                    text.append(f"{sum(game.riders[i].crashes for i in riders):>9}")
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id]()
+
+    def action_again(self) -> None:
+        self.app.race_again()
+
+    def action_new(self) -> None:
+        self.app.new_race(from_podium=True)
+
+    def action_quit(self) -> None:
+        self.app.exit(0)

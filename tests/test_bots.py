@@ -1,0 +1,151 @@
+"""Bots see only their seat's view: hidden cards of other seats never change
+their choice; they play legal actions; medium and hard are stronger than easy."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from flamme_tui import config
+from flamme_tui.bots import EXPLAINERS, POLICIES
+from flamme_tui.bots.worlds import sample_world
+from flamme_tui.engine.rng import Rng
+from flamme_tui.races import RaceSpec, make_setup, new_game
+from flamme_tui.tournament import run_one, team_places
+
+BOTS = sorted(POLICIES)
+
+
+def decision_points(variant: str, seed: int, limit: int = 6):
+    """(game, seat) pairs where the seat must act, from a race played by easy bots."""
+    game = new_game(make_setup(RaceSpec(variant=variant)), seed)
+    found = []
+    while game.phase != "over" and len(found) < limit:
+        start = game.round
+        for seat in range(len(game.seats)):
+            while game.round == start and game.needs(seat):
+                if game.view(seat).hands and random.Random(seed + game.round + seat).random() < 0.3:
+                    found.append((game.clone(), seat))
+                game.apply(POLICIES["easy"](game.view(seat)))
+    return found
+
+
+def scramble_others(game, seat: int, rnd: random.Random) -> None:
+    """Change everything the seat cannot see: other seats' deck order, their hands
+    and their chosen cards, swapped with face-down cards (piles keep their sizes)."""
+    if game.variant == "bmx":
+        for r in game.riders:
+            if r.seat == seat:
+                continue
+            pool = r.bag + r.hand + list(r.played or ())
+            rnd.shuffle(pool)
+            n_hand, n_played = len(r.hand), len(r.played or ())
+            r.hand = pool[:n_hand]
+            if r.played is not None:
+                r.played = tuple(pool[n_hand:n_hand + n_played])
+            r.bag = pool[n_hand + n_played:]
+        return
+    for r in game.riders:
+        if r.seat == seat:
+            continue
+        pool = r.deck + r.hand + ([r.played] if r.played is not None else [])
+        rnd.shuffle(pool)
+        r.hand = pool[: len(r.hand)]
+        rest = pool[len(r.hand):]
+        if r.played is not None:
+            r.played = rest.pop()
+        r.deck = rest
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+@pytest.mark.parametrize("bot", BOTS)
+def test_hidden_cards_of_other_seats_never_change_a_choice(variant, bot):
+    policy = POLICIES[bot]
+    checked = 0
+    for seed in (3, 11):
+        for game, seat in decision_points(variant, seed, limit=3):
+            before = game.view(seat)
+            choice = policy(before)
+            for k in range(2):
+                twin = game.clone()
+                scramble_others(twin, seat, random.Random(k))
+                after = twin.view(seat)
+                assert after == before
+                assert policy(after) == choice
+            checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+def test_views_hide_other_hands(variant):
+    for game, seat in decision_points(variant, 5, limit=4):
+        view = game.view(seat)
+        for i in view.hands:
+            assert game.riders[i].seat == seat
+        for i in view.chosen:
+            assert game.riders[i].seat == seat
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+def test_sampled_worlds_agree_with_the_view(variant):
+    for game, seat in decision_points(variant, 7, limit=4):
+        view = game.view(seat)
+        world = sample_world(view, Rng(1))
+        assert [list(p) for p in world.pos] == [list(p) for p in game.pos]
+        for i in view.own:
+            assert world.riders[i].hand == game.riders[i].hand
+            if variant == "bmx":
+                assert sorted(world.riders[i].bag) == sorted(game.riders[i].bag)
+            else:
+                assert sorted(world.riders[i].deck) == sorted(game.riders[i].deck)
+                assert world.riders[i].recycled == game.riders[i].recycled
+        # the same cards exist in the world as in the game, only their places differ
+        for i, (w, g) in enumerate(zip(world.riders, game.riders)):
+            if variant == "bmx":
+                held = sorted(g.bag + g.hand + list(g.played or ()))
+                assert sorted(w.bag + w.hand + list(w.played or ())) == held
+            else:
+                held = sorted(g.deck + g.hand + ([g.played] if g.played is not None else []) + g.recycled)
+                assert sorted(w.deck + w.hand + ([w.played] if w.played is not None else []) + w.recycled) == held
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+@pytest.mark.parametrize("bot", BOTS)
+def test_bots_finish_races_with_legal_actions(variant, bot):
+    game = new_game(make_setup(RaceSpec(variant=variant, teams=RaceSpec().teams[:2])), 21)
+    while game.phase != "over":
+        start = game.round
+        for seat in range(2):
+            while game.round == start and game.needs(seat):
+                action = POLICIES[bot](game.view(seat))
+                assert action in game.legal_actions(seat)
+                game.apply(action)
+    assert game.winner is not None
+
+
+def test_hard_explains_its_choice():
+    game, seat = decision_points("classic", 4, limit=1)[0]
+    action, reason = EXPLAINERS["hard"](game.view(seat))
+    assert action == POLICIES["hard"](game.view(seat))
+    assert "sampled futures" in reason
+
+
+def test_team_places_rank_teams_by_their_best_rider():
+    game = new_game(make_setup(RaceSpec()), 2)
+    game.pos = [[10, 0], [3, 0], [12, 0], [11, 0], [1, 0], [2, 0], [9, 0], [8, 0]]
+    # riders 0,1 seat 0; 2,3 seat 1; 4,5 seat 2; 6,7 seat 3
+    assert team_places(game) == [2, 1, 4, 3]
+
+
+def test_medium_beats_easy_over_seeded_races():
+    # the tournament's set-up: all seven stages in turn, bots rotating round the seats
+    stages = config.stage_ids()[:7]
+    wins = {"medium": 0, "easy": 0}
+    for k in range(280):
+        places, _ = run_one(("classic", stages, ["medium", "medium", "easy", "easy"], k))
+        wins["medium"] += places[0] == 1
+        wins["medium"] += places[1] == 1
+        wins["easy"] += places[2] == 1
+        wins["easy"] += places[3] == 1
+    assert wins["medium"] > wins["easy"] * 1.2

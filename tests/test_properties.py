@@ -1,0 +1,532 @@
+"""Property tests over random whole races (hypothesis).
+
+Every stage and variant, 2-4 teams, seeds drawn by hypothesis, played by the
+easy policy (from views) or by a random legal-action policy (a seeded
+random.Random choosing uniformly from game.legal_actions(seat)).  After every
+action and every round we check the invariants below; each round is also
+re-checked against the rules written out plainly here (movement order,
+effective value, landing square, crashes, slipstream/catch-up gaps,
+exhaustion/fatigue), so a rule bug shows up as a shrunk counterexample.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from flamme_tui import config
+from flamme_tui.bots import easy
+from flamme_tui.course import CROSSWIND, FAIR, WET
+from flamme_tui.engine.actions import Action
+from flamme_tui.engine.bmx import FATIGUE, BmxSetup
+from flamme_tui.engine.classic import EXHAUSTION, GRID, OVER, ClassicSetup, Team
+from flamme_tui.races import COLOURS, RaceSpec, make_setup, new_game, play_out
+
+STAGES = config.stage_ids()
+CIRCUITS = ["".join(c) for c in itertools.product("Aa", "Bb", "Cc", "Dd")]
+MAX_ROUNDS = {"classic": 60, "meteo": 60, "bmx": 40}
+# FLAMME_EXAMPLES=2000 for a long bug hunt; the default keeps the suite quick
+EXAMPLES = int(os.environ.get("FLAMME_EXAMPLES", "40"))
+PROPS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def teams(n: int) -> tuple[Team, ...]:
+    return tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
+
+
+# --------------------------------------------------------------- the rules, plainly
+
+
+def ref_move(terrain: str, start: int, value: int, penalty: int) -> int:
+    here = terrain[start]
+    if here == "v":
+        value = max(value, 5)
+    elif here == "s":
+        value = max(value, 4)
+    value = max(0, value - penalty)
+    if here == "^":
+        return min(value, 5)
+    for d in range(1, value + 1):
+        if terrain[start + d] == "^":
+            return min(value, max(5, d - 1))
+    return value
+
+
+def ref_settle(occ: dict, lanes, square: int) -> tuple[int, int]:
+    while True:
+        for lane in range(lanes[square]):
+            if (square, lane) not in occ:
+                return square, lane
+        square -= 1
+
+
+def canonical(action):
+    tokens = getattr(action, "tokens", None)
+    return (type(action).__name__, action.rider, tuple(sorted(tokens))) if tokens is not None else action
+
+
+def order_of(positions) -> list[int]:
+    return sorted(range(len(positions)), key=lambda i: (-positions[i][0], positions[i][1]))
+
+
+# ---------------------------------------------------------------- invariants
+
+
+def check_cells(game) -> None:
+    lanes, cells = game.course.lanes, game.cells
+    placed = [(i, tuple(p)) for i, p in enumerate(game.pos) if p[0] >= 0]
+    assert len({p for _, p in placed}) == len(placed), "two riders in one lane"
+    for i, (sq, lane) in placed:
+        assert 0 <= lane < lanes[sq], f"rider {i} in lane {lane} of a {lanes[sq]}-lane square {sq}"
+        assert sq < len(game.course.terrain)
+        assert cells[2 * sq + lane] == i
+    assert sum(c != -1 for c in cells) == len(placed)
+    if game.phase != GRID:
+        assert len(placed) == len(game.riders), "a rider was lost"
+
+
+def initial_cards(game, r) -> Counter:
+    cards = Counter(game.setup.decks[r.kind])
+    handicap = game.setup.handicap
+    cards[EXHAUSTION] += handicap[r.seat] if r.seat < len(handicap) else 0
+    return cards
+
+
+def check_classic_cards(game) -> None:
+    for r in game.riders:
+        have = Counter(r.deck) + Counter(r.recycled) + Counter(r.hand) + Counter(r.history)
+        if r.played is not None:
+            have[r.played] += 1
+        want = initial_cards(game, r)
+        want[EXHAUSTION] += r.exhaustion + r.supply_played
+        assert have == want, f"{r.id}: cards not conserved"
+    for seat_riders in game.seats:
+        holding = [i for i in seat_riders if game.riders[i].hand]
+        assert len(holding) <= 1, "a seat sees two draws at once"
+        for i in holding:
+            r = game.riders[i]
+            assert r.played is None
+            assert len(r.hand) <= game.draw_size(i)
+            if len(r.hand) < game.draw_size(i):
+                assert not r.deck and not r.recycled, "drew fewer cards than it could"
+
+
+def check_bmx_tokens(game) -> None:
+    bag = Counter(game.setup.bag)
+    fatigue = game.supply
+    assert game.supply >= 0
+    for r in game.riders:
+        tokens = Counter(r.bag) + Counter(r.hand) + Counter(r.played or ()) + Counter(r.box)
+        if r.phantom:
+            tokens[FATIGUE] -= 1
+        fatigue += tokens.pop(FATIGUE, 0)
+        assert tokens == bag, f"{r.id}: speed tokens not conserved"
+        assert Counter(r.box) == Counter(t for played in r.history for t in played if t != FATIGUE)
+        assert r.fatigue >= 0
+    assert fatigue == game.setup.fatigue_supply, "fatigue tokens not conserved"
+
+
+def secret_shuffle(game, seat: int, rnd: random.Random) -> None:
+    """Rearrange what only `seat` may know: deck order, which cards are in the
+    hand and which one was chosen (same counts)."""
+    bmx = game.variant == "bmx"
+    for i in game.seats[seat]:
+        r = game.riders[i]
+        if bmx:
+            played = list(r.played) if r.played is not None else []
+            pool = r.bag + r.hand + played
+            rnd.shuffle(pool)
+            r.hand = pool[: len(r.hand)]
+            rest = pool[len(r.hand):]
+            if r.played is not None:
+                r.played = tuple(rest[: len(played)])
+                rest = rest[len(played):]
+            r.bag = rest
+        else:
+            pool = r.deck + r.hand + ([r.played] if r.played is not None else [])
+            rnd.shuffle(pool)
+            r.hand = pool[: len(r.hand)]
+            rest = pool[len(r.hand):]
+            if r.played is not None:
+                r.played = rest.pop()
+            r.deck = rest
+
+
+def fresh_view(game, seat):
+    game.public_cache = None
+    return game.view(seat)
+
+
+def check_privacy(game, rnd: random.Random) -> None:
+    n = len(game.setup.teams)
+    for seat in range(n):
+        v = game.view(seat)
+        mine = set(game.seats[seat])
+        assert set(v.hands) <= mine and set(v.chosen) <= mine and set(v.own) <= mine
+        base = fresh_view(game.clone(), seat)
+        assert v == base, "the cached board differs from a fresh one"
+        for other in range(n):
+            if other == seat:
+                continue
+            twin = game.clone()
+            secret_shuffle(twin, other, rnd)
+            assert fresh_view(twin, seat) == base, f"seat {seat} sees a secret of seat {other}"
+
+
+def check_legal(game) -> None:
+    for seat in range(len(game.setup.teams)):
+        legal = game.legal_actions(seat)
+        if game.phase == OVER:
+            assert legal == []
+        else:
+            assert bool(legal) == game.needs(seat)
+        for action in legal:
+            assert Action.parse(str(action)) == action
+
+
+def signature(game):
+    if game.variant == "bmx":
+        riders = [(r.bag, r.hand, r.played, r.box, r.fatigue, r.history, r.phantom) for r in game.riders]
+        extra = (game.supply, game.die)
+    else:
+        riders = [(r.deck, r.recycled, r.hand, r.played, r.history, r.exhaustion, r.supply_played, r.crashed)
+                  for r in game.riders]
+        extra = (game.course.weather,)
+    return (game.phase, game.round, game.winner, [tuple(p) for p in game.pos], game.cells, riders,
+            game.rng._r.getstate(), game.events, extra, [str(a) for a in game.actions])
+
+
+# ---------------------------------------------------------------- round checks
+
+
+def check_classic_round(game, before) -> None:
+    """The round just resolved, re-derived from the revealed cards."""
+    pos0, crashed0, finish = before["pos"], before["crashed"], game.course.finish
+    meteo = game.variant == "meteo"
+    course, lanes = game.course, game.course.lanes
+    weather = course.weather or (FAIR,) * len(course.terrain)
+    events = game.events
+    assert events[0][0] == "reveal"
+    cards = dict(events[0][1])
+    moves = [e for e in events if e[0] == "move"]
+    assert [e[1] for e in moves] == order_of(pos0), "movement order"
+    occ = {tuple(p): i for i, p in enumerate(pos0)}
+    crashed = list(crashed0)
+    last = None
+    for e in events[1:]:
+        kind = e[0]
+        if kind == "move":
+            _, i, start, square, lane, value, mv = e
+            assert start == pos0[i][0]
+            assert value == (cards[i] or 2)
+            assert game.riders[i].history[-1] == cards[i]
+            penalty = game.setup.standup_penalty if (meteo and crashed[i]) else 0
+            assert mv == ref_move(course.terrain, start, value, penalty), "effective value"
+            del occ[tuple(pos0[i])]
+            limit = start + mv
+            if meteo:
+                for sq in range(start + 1, start + mv + 1):
+                    if all((sq, ln) in occ and crashed[occ[(sq, ln)]] for ln in range(lanes[sq])):
+                        limit = sq - 1
+                        break
+            assert (square, lane) == ref_settle(occ, lanes, limit), "landing place"
+            occ[(square, lane)] = i
+            last = (i, start, square, mv)
+            # meteo: stand up, then maybe crash (checked on the following events)
+            standup = meteo and crashed[i]
+            wet_crash = meteo and weather[square] == WET and square < start + mv
+            nxt = events.index(e) + 1
+            follow = [x[0] for x in events[nxt:nxt + 2] if x[0] in ("standup", "crash") and x[1] == i]
+            assert follow == (["standup"] if standup else []) + (["crash"] if wet_crash else []), \
+                f"stand-up/crash after {e}"
+            crashed[i] = wet_crash
+        elif kind in ("standup", "crash"):
+            assert last is not None and e[1] == last[0]
+    for i, r in enumerate(game.riders):
+        assert bool(getattr(r, "crashed", False)) == crashed[i], "crashed state"
+    after_moves = {i: place for place, i in occ.items()}
+    moved = {i: place[0] for i, place in after_moves.items()}
+    crossed = any(sq >= finish for sq in moved.values())
+    if crossed:
+        assert game.phase == OVER
+        assert all(tuple(game.pos[i]) == after_moves[i] for i in after_moves), "moved after the finish"
+        assert not [e for e in events if e[0] in ("slip", "exhaust")]
+        assert game.winner == order_of(game.pos)[0]
+        return
+    assert game.phase != OVER and game.winner is None
+    # slipstream: forward only, one square at a time, from eligible squares
+    down = {game.pos[i][0] for i in range(len(game.riders)) if crashed[i]}
+
+    def eligible(sq: int) -> bool:
+        return course.terrain[sq] != "^" and not (meteo and (weather[sq] == CROSSWIND or sq in down))
+
+    for e in events:
+        if e[0] == "slip":
+            _, i, frm, to = e
+            assert to == frm + 1 and eligible(frm) and not crashed[i]
+    for i, p in enumerate(game.pos):
+        assert p[0] >= moved[i]
+    occupied = {p[0] for p in game.pos}
+    for g in range(min(occupied), max(occupied)):
+        if g not in occupied and g - 1 in occupied and g + 1 in occupied:
+            assert not (eligible(g - 1) and eligible(g + 1)), f"slipstream gap left at {g}"
+    tired = sorted(e[1] for e in events if e[0] == "exhaust")
+    assert tired == [i for i, p in enumerate(game.pos) if p[0] + 1 not in occupied], "exhaustion"
+
+
+def check_bmx_round(game, before) -> None:
+    pos0, supply0 = before["pos"], before["supply"]
+    course, lanes = game.course, game.course.lanes
+    events = game.events
+    cards = dict(events[0][1])
+    moves = [e for e in events if e[0] == "move"]
+    assert [e[1] for e in moves] == order_of(pos0)
+    occ = {tuple(p): i for i, p in enumerate(pos0)}
+    supply = supply0
+    for e in moves:
+        _, i, start, square, lane, tokens, total = e
+        assert tokens == cards[i] and start == pos0[i][0]
+        value = sum(t or 1 for t in tokens)
+        bonus = 0
+        if course.ramp and start < course.ramp[0] <= start + value and course.ramp[1] in tokens:
+            bonus = course.ramp[1]
+        assert total == value + bonus
+        del occ[tuple(pos0[i])]
+        assert (square, lane) == ref_settle(occ, lanes, start + total)
+        occ[(square, lane)] = i
+        supply += sum(1 for t in tokens if t == FATIGUE) if not before["phantom"][i] else 0
+    moved = {i: sq for (sq, _), i in occ.items()}
+    crossed = any(sq >= course.finish for sq in moved.values())
+    (die,) = [e[1] for e in events if e[0] == "die"]
+    if game.setup.forecast:
+        assert die == before["die"]
+    for i, p in enumerate(game.pos):
+        assert p[0] >= moved[i]
+    occupied = sorted({p[0] for p in game.pos})
+    for a, b in zip(occupied, occupied[1:]):
+        assert not 1 <= b - a - 1 <= die, f"catch-up gap left between {a} and {b} (die {die})"
+    if not die:
+        assert not [e for e in events if e[0] == "catchup"]
+    # fatigue: front rider first, 2 on a bumpy passage, while the supply lasts
+    want = []
+    occ_sq = set(occupied)
+    for i in order_of(game.pos):
+        sq = game.pos[i][0]
+        if sq + 1 not in occ_sq:
+            need = game.setup.bumpy_fatigue if course.terrain[sq] == "b" else 1
+            got = min(need, supply)
+            supply -= got
+            if got:
+                want.append((i, got))
+    assert [(e[1], e[2]) for e in events if e[0] == "fatigue"] == want, "fatigue"
+    if crossed:
+        assert game.phase == OVER and game.winner == order_of(game.pos)[0]
+    else:
+        assert game.phase != OVER and game.winner is None
+
+
+# -------------------------------------------------------------------- driver
+
+
+def run_race(game, policy: str, seed: int, *, check_every_action: bool = True) -> dict:
+    """Play to the end, checking everything; returns some counts."""
+    rnd = random.Random(seed)
+    n = len(game.setup.teams)
+    bmx = game.variant == "bmx"
+    stats = Counter()
+    seat_turn = itertools.cycle(range(n))
+
+    def start_of_round():
+        return {
+            "pos": [tuple(p) for p in game.pos],
+            "crashed": [bool(getattr(r, "crashed", False)) for r in game.riders],
+            "supply": getattr(game, "supply", None),
+            "die": getattr(game, "die", None),
+            "phantom": [getattr(r, "phantom", False) for r in game.riders],
+        }
+
+    check_cells(game)
+    before = start_of_round() if game.phase != GRID else None
+    while game.phase != OVER:
+        assert game.round <= MAX_ROUNDS[game.variant], "race too long"
+        waiting = [s for s in range(n) if game.needs(s)]
+        assert waiting, "nobody can act but the race is not over"
+        if policy == "random":
+            seat = rnd.choice(waiting)
+            action = rnd.choice(game.legal_actions(seat))
+        else:
+            seat = next(s for s in seat_turn if s in waiting)
+            action = easy(game.view(seat))
+            # bmx token order is free ("play red F 3" == "play red 3 F"): compare as multisets
+            assert canonical(action) in {canonical(a) for a in game.legal_actions(seat)}, \
+                f"the easy bot played an illegal {action}"
+        round_before, phase_before = game.round, game.phase
+        if bmx and game.phase != OVER:
+            # the die the round will use, if rolled before drawing
+            before["die"] = game.die
+        game.apply(action)
+        stats["actions"] += 1
+        check_cells(game)
+        if bmx:
+            check_bmx_tokens(game)
+        else:
+            check_classic_cards(game)
+        if check_every_action or game.round != round_before:
+            check_legal(game)
+            check_privacy(game, rnd)
+        if phase_before == GRID:
+            if game.phase != GRID:
+                before = start_of_round()
+            continue
+        if game.round != round_before or game.phase == OVER:
+            stats["rounds"] += 1
+            if bmx:
+                check_bmx_round(game, before)
+            else:
+                check_classic_round(game, before)
+            stats["crashes"] += sum(1 for e in game.events if e[0] == "crash")
+            stats["slips"] += sum(1 for e in game.events if e[0] in ("slip", "catchup"))
+            before = start_of_round()
+    assert game.winner is not None and game.phase == OVER
+    assert any(p[0] >= game.course.finish for p in game.pos)
+    return stats
+
+
+def check_replay(game, setup) -> None:
+    twin = new_game(setup, game.seed)
+    for action in game.actions:
+        twin.apply(str(action))
+    assert signature(twin) == signature(game)
+
+
+# ------------------------------------------------------------------ classic/meteo
+
+
+WET_POOL = (WET,) * 13
+STORM_POOL = (WET, WET, WET, CROSSWIND, CROSSWIND, "tailwind", "headwind", FAIR)
+
+
+def classic_setup(variant, stage, n_teams, grid="random", handicap=(), pool=None):
+    setup = make_setup(RaceSpec(variant=variant, stage=stage, teams=teams(n_teams), grid=grid, handicap=handicap))
+    if pool is not None:
+        setup = ClassicSetup(**{f: getattr(setup, f) for f in setup.__dataclass_fields__} | {"weather_tokens": pool})
+    return setup
+
+
+@PROPS
+@given(
+    variant=st.sampled_from(["classic", "meteo"]),
+    stage=st.sampled_from(STAGES),
+    n_teams=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    policy=st.sampled_from(["easy", "random"]),
+    grid=st.sampled_from(["random", "choose"]),
+    handicap=st.lists(st.integers(0, 3), max_size=4).map(tuple),
+    pool=st.sampled_from([None, WET_POOL, STORM_POOL]),
+)
+def test_classic_and_meteo_races_keep_every_invariant(variant, stage, n_teams, seed, policy, grid, handicap, pool):
+    setup = classic_setup(variant, stage, n_teams, grid, handicap, pool if variant == "meteo" else None)
+    game = new_game(setup, seed)
+    run_race(game, policy, seed)
+    check_replay(game, setup)
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo"])
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_stage_full_race_with_both_policies(variant, stage):
+    for policy, seed in (("easy", 11), ("random", 12)):
+        setup = classic_setup(variant, stage, 4)
+        game = new_game(setup, seed)
+        run_race(game, policy, seed, check_every_action=False)
+        check_replay(game, setup)
+
+
+def test_meteo_crashes_happen_and_riders_stand_up():
+    """With every straight wet, crashes are common: the round checks above
+    verify each stand-up and crash; here we make sure they were exercised."""
+    totals = Counter()
+    for seed in range(12):
+        setup = classic_setup("meteo", STAGES[seed % len(STAGES)], 4, pool=WET_POOL)
+        game = new_game(setup, seed)
+        totals += run_race(game, "random" if seed % 2 else "easy", seed, check_every_action=False)
+        totals["standups"] += 0
+    assert totals["crashes"] > 5
+    assert totals["slips"] > 20
+
+
+def test_crashed_rider_stands_after_its_next_move_unless_it_crashed_again():
+    seen = Counter()
+    for seed in range(15):
+        setup = classic_setup("meteo", "avenue-corso-paseo", 4, pool=WET_POOL)
+        game = new_game(setup, seed)
+        rnd = random.Random(seed)
+        while game.phase != OVER:
+            down = {i for i, r in enumerate(game.riders) if r.crashed}
+            round_before = game.round
+            while game.round == round_before and game.phase != OVER:
+                seat = rnd.choice([s for s in range(4) if game.needs(s)])
+                game.apply(rnd.choice(game.legal_actions(seat)))
+            for i in down:
+                kinds = [e[0] for e in game.events if e[0] in ("move", "standup", "crash") and e[1] == i]
+                assert kinds[:2] == ["move", "standup"]
+                assert game.riders[i].crashed == ("crash" in kinds)
+                seen["again" if game.riders[i].crashed else "stood"] += 1
+    assert seen["stood"] > 0
+
+
+# ----------------------------------------------------------------------- bmx
+
+
+def bmx_setup(circuit, n_teams, ramp=None, young=(), forecast=False):
+    return make_setup(RaceSpec(variant="bmx", teams=teams(n_teams), circuit=circuit, ramp=ramp,
+                               young=young, forecast=forecast))
+
+
+@PROPS
+@given(
+    circuit=st.sampled_from(CIRCUITS),
+    n_teams=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    policy=st.sampled_from(["easy", "random"]),
+    ramp=st.none() | st.tuples(st.integers(0, 27), st.integers(1, 5)),
+    young=st.lists(st.integers(0, 3), max_size=4).map(tuple),
+    forecast=st.booleans(),
+    supply=st.sampled_from([None, 0, 2, 5]),
+)
+def test_bmx_races_keep_every_invariant(circuit, n_teams, seed, policy, ramp, young, forecast, supply):
+    setup = bmx_setup(circuit, n_teams, ramp, young, forecast)
+    if supply is not None:  # a small fatigue supply: it runs out, phantom tokens appear
+        setup = BmxSetup(**{f: getattr(setup, f) for f in setup.__dataclass_fields__} | {"fatigue_supply": supply})
+    game = new_game(setup, seed)
+    run_race(game, policy, seed)
+    check_replay(game, setup)
+
+
+@pytest.mark.parametrize("ramp", [None, (12, 3)], ids=["no-ramp", "ramp"])
+@pytest.mark.parametrize("circuit", CIRCUITS)
+def test_every_bmx_circuit_full_race(circuit, ramp):
+    for policy, seed in (("easy", 21), ("random", 22)):
+        setup = bmx_setup(circuit, 4, ramp)
+        game = new_game(setup, seed)
+        run_race(game, policy, seed, check_every_action=False)
+        check_replay(game, setup)
+
+
+# ------------------------------------------------------------ play_out itself
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+def test_play_out_finishes_and_reports_each_round(variant):
+    setup = make_setup(RaceSpec(variant=variant, teams=teams(3)))
+    game = new_game(setup, 5)
+    rounds = []
+    play_out(game, {s: easy for s in range(3)}, lambda g: rounds.append(g.round))
+    assert game.phase == OVER and rounds
+    assert rounds[-1] == game.round
+    assert len(rounds) == game.round

@@ -1,0 +1,485 @@
+"""Save files: round trips, autosave and rotation, resume, clear errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from flamme_tui import saves
+from flamme_tui.cli import main
+from flamme_tui.races import COLOURS, RaceSpec, Team
+from flamme_tui.saves import SaveError
+from flamme_tui.session import Session
+
+VARIANTS = ("classic", "meteo", "bmx")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """Every test gets its own user data directory."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(folder))
+    return folder
+
+
+def new_session(variant: str, seed: int = 7, teams: int = 4, **spec) -> Session:
+    team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:teams])
+    return Session.new(RaceSpec(variant=variant, teams=team_list, **spec), seed, {s: "easy" for s in range(teams)})
+
+
+def play(session: Session, actions: int | None = None) -> None:
+    """Let the bots play `actions` more actions (None: to the end), in seat order."""
+    from flamme_tui.bots import POLICIES
+
+    game = session.game
+    done = 0
+    while not session.over and (actions is None or done < actions):
+        before = game.round
+        for seat in range(len(session.setup.teams)):
+            while not session.over and game.round == before and game.needs(seat):
+                if actions is not None and done >= actions:
+                    return
+                session.apply(POLICIES[session.bots.get(seat, "easy")](game.view(seat)))
+                done += 1
+
+
+def assert_same_game(a, b) -> None:
+    assert a.variant == b.variant
+    assert a.round == b.round and a.phase == b.phase and a.winner == b.winner
+    assert a.pos == b.pos
+    assert saves.state_digest(a) == saves.state_digest(b)
+    assert [str(x) for x in a.actions] == [str(x) for x in b.actions]
+    for ra, rb in zip(a.riders, b.riders, strict=True):
+        if a.variant == "bmx":
+            assert (ra.bag, ra.hand, ra.played, ra.box, ra.fatigue, ra.history) == (
+                rb.bag, rb.hand, rb.played, rb.box, rb.fatigue, rb.history)
+        else:
+            assert (ra.deck, ra.recycled, ra.hand, ra.played, ra.crashed, ra.exhaustion, ra.history) == (
+                rb.deck, rb.recycled, rb.hand, rb.played, rb.crashed, rb.exhaustion, rb.history)
+    assert a.course == b.course
+    for seat in range(len(a.setup.teams)):
+        assert a.view(seat) == b.view(seat)
+        assert a.needs(seat) == b.needs(seat)
+        assert [str(x) for x in a.legal_actions(seat)] == [str(x) for x in b.legal_actions(seat)]
+    assert a.to_move() == b.to_move()
+    # and the futures agree: same rng state
+    assert a.rng._r.getstate() == b.rng._r.getstate()
+
+
+# ----------------------------------------------------------------- round trip
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("steps", [0, 1, 2, 5, 9, 23, None])
+def test_save_load_same_state(tmp_path, variant, steps):
+    session = new_session(variant, seed=11)
+    play(session, steps)
+    path = saves.save(session, tmp_path / "race.json")
+    back = saves.load(path)
+    assert_same_game(session.game, back.game)
+    assert back.seed == session.seed and back.bots == session.bots
+    assert back.setup == session.setup
+    assert back.over == session.over
+    if not session.over:  # both go on identically
+        play(session)
+        play(back)
+        assert_same_game(session.game, back.game)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_action_round_trips(tmp_path, variant):
+    """A save after every single action of a whole race loads to that exact point."""
+    session = new_session(variant, seed=3, teams=3)
+    path = tmp_path / "race.json"
+    autosave = saves.attach_autosave(session, path)
+    seen = []
+
+    def check(s, action):
+        back = saves.load(path)
+        assert_same_game(s.game, back.game)
+        seen.append(str(action))
+
+    session.listeners.append(check)
+    play(session)
+    assert seen == session.actions_text()
+    assert autosave.error is None
+
+
+def test_variant_options_round_trip(tmp_path):
+    session = new_session("bmx", seed=5, circuit="aBcD", ramp=(4, 3), young=(2, 0, 1, 0), forecast=True)
+    play(session, 6)
+    back = saves.load(saves.save(session, tmp_path / "b.json"))
+    assert back.setup == session.setup
+    assert back.setup.course.ramp == session.setup.course.ramp
+    assert_same_game(session.game, back.game)
+
+
+def test_choose_grid_round_trip(tmp_path):
+    team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:3])
+    session = Session.new(RaceSpec(variant="classic", teams=team_list, grid="choose", handicap=(1, 0, 2)), 4,
+                          {0: "easy", 1: "easy", 2: "easy"})
+    play(session, 3)  # in the middle of placing riders
+    assert session.game.phase == "grid"
+    back = saves.load(saves.save(session, tmp_path / "g.json"))
+    assert_same_game(session.game, back.game)
+    play(session)
+    play(back)
+    assert_same_game(session.game, back.game)
+
+
+def test_human_seats_round_trip(tmp_path):
+    team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:3])
+    session = Session.new(RaceSpec(variant="meteo", teams=team_list), 9, {2: "easy"})
+    back = saves.load(saves.save(session, tmp_path / "h.json"))
+    assert back.bots == {2: "easy"}
+
+
+def test_save_embeds_the_stage(tmp_path, data_dir):
+    """Editing a stage file after the race began cannot change the race."""
+    stages = data_dir / "stages"
+    stages.mkdir(parents=True)
+    stage = stages / "my-hill.yaml"
+    stage.write_text("name: My Hill\ntiles: abcdEfghijklmnopqrstU\n")
+    session = new_session("classic", seed=2, stage="my-hill")
+    play(session, 10)
+    path = saves.save(session, tmp_path / "s.json")
+    stage.write_text("name: Flat Now\ntiles: abcdefghijklmnopqrstu\n")
+    back = saves.load(path)
+    assert back.setup.course.name == "My Hill"
+    assert back.setup.course.terrain == session.setup.course.terrain
+    assert_same_game(session.game, back.game)
+    stage.unlink()  # even gone
+    assert_same_game(session.game, saves.load(path).game)
+
+
+def test_file_is_readable_json_with_text_actions(tmp_path):
+    session = new_session("classic", seed=1)
+    play(session, 4)
+    doc = json.loads(saves.save(session, tmp_path / "r.json").read_text())
+    assert doc["format"] == "flamme-tui-save" and doc["version"] == saves.VERSION
+    assert doc["actions"] == session.actions_text()
+    assert doc["seed"] == 1 and doc["bots"] == {"0": "easy", "1": "easy", "2": "easy", "3": "easy"}
+    assert doc["setup"]["course"]["terrain"] == session.setup.course.terrain[: session.setup.course.length]
+    assert len(doc["checksum"]) == 64
+
+
+def test_round_checksums_one_per_round(tmp_path):
+    session = new_session("classic", seed=6)
+    play(session)
+    doc = json.loads(saves.save(session, tmp_path / "r.json").read_text())
+    assert [r["round"] for r in doc["rounds"]] == list(range(1, session.game.round + 1))
+    assert doc["rounds"][-1]["actions"] == len(session.game.actions)
+    assert doc["rounds"][-1]["state"] == doc["state"] == saves.state_digest(session.game)
+
+
+# ----------------------------------------------------------- autosave, rotation
+
+
+def test_autosave_after_every_action_keeps_three(data_dir):
+    session = new_session("classic", seed=8)
+    autosave = saves.attach_autosave(session)
+    assert autosave.path.parent == data_dir / "saves"
+    assert autosave.path.exists() and saves.peek(autosave.path).actions == 0
+    play(session, 5)
+    counts = [saves.peek(p).actions for p in (autosave.path, Path(f"{autosave.path}.1"), Path(f"{autosave.path}.2"))]
+    assert counts == [5, 4, 3]
+    assert not Path(f"{autosave.path}.3").exists()
+    assert not list(autosave.path.parent.glob("*.tmp"))
+
+
+def test_attach_twice_is_one_autosave():
+    session = new_session("bmx")
+    a = saves.attach_autosave(session)
+    assert saves.attach_autosave(session) is a
+    assert sum(isinstance(x, saves.Autosave) for x in session.listeners) == 1
+
+
+def test_loaded_session_goes_on_in_the_same_file():
+    session = new_session("meteo", seed=4)
+    path = saves.attach_autosave(session).path
+    play(session, 7)
+    back = saves.load(path)
+    assert saves.attach_autosave(back).path == path
+    play(back, 3)
+    assert saves.peek(path).actions == 10
+    assert saves.peek(Path(f"{path}.1")).actions == 9
+    assert len(list(path.parent.glob("*.json"))) == 1
+
+
+def test_rebuilt_game_is_saved_right(tmp_path):
+    """If the session's game is rebuilt (an undo), autosave notices."""
+    from flamme_tui.races import new_game
+
+    session = new_session("classic", seed=5)
+    path = saves.attach_autosave(session, tmp_path / "u.json").path
+    play(session, 30)
+    keep = session.game.actions[:17]
+    game = new_game(session.setup, session.seed)
+    for a in keep:
+        game.apply(a)
+    session.game = game
+    play(session, 4)
+    back = saves.load(path)
+    assert_same_game(session.game, back.game)
+
+
+def test_autosave_failure_does_not_stop_the_game(tmp_path, monkeypatch):
+    session = new_session("classic")
+    errors = []
+    autosave = saves.attach_autosave(session, tmp_path / "f.json", on_error=errors.append)
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(saves, "write_atomic", broken)
+    play(session, 2)
+    assert len(session.game.actions) == 2
+    assert autosave.error is not None and len(errors) == 2
+    monkeypatch.undo()
+    play(session, 1)
+    assert autosave.error is None and saves.peek(autosave.path).actions == 3
+
+
+def test_crash_in_the_middle_of_a_write_keeps_the_last_save(tmp_path, monkeypatch):
+    """Dying after the temporary file is written but before it replaces the
+    save leaves the previous save whole; the stale temporary file is cleaned
+    on the next start."""
+    session = new_session("classic", seed=3)
+    path = saves.attach_autosave(session, tmp_path / "c.json").path
+    play(session, 4)
+    real_replace = os.replace
+
+    class Killed(BaseException):
+        pass
+
+    def dying_replace(src, dst):
+        if str(src).endswith(".tmp"):
+            raise Killed
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", dying_replace)
+    with pytest.raises(Killed):
+        play(session, 1)
+    monkeypatch.undo()
+    assert list(tmp_path.glob(".c.json.*.tmp"))
+    back = saves.load(path)
+    assert len(back.game.actions) in (4, 5)  # at most the pick being made is lost
+    saves.attach_autosave(back)
+    assert not list(tmp_path.glob(".c.json.*.tmp"))
+
+
+# ------------------------------------------------------------- listing, resume
+
+
+def test_latest_in_progress():
+    assert saves.latest_in_progress() is None
+    done = new_session("bmx", seed=1)
+    saves.attach_autosave(done)
+    play(done)
+    assert saves.latest_in_progress() is None
+    going = new_session("classic", seed=2)
+    path = saves.attach_autosave(going).path
+    play(going, 3)
+    assert saves.latest_in_progress() == path
+    infos = saves.list_saves()
+    assert [i.over for i in infos] == [False, True]
+    assert "round 1" in infos[0].describe()
+
+
+def test_latest_in_progress_skips_to_a_good_backup():
+    session = new_session("classic", seed=2)
+    path = saves.attach_autosave(session).path
+    play(session, 6)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x04
+    path.write_bytes(bytes(data))
+    assert saves.latest_in_progress() == Path(f"{path}.1")
+    back = saves.load(saves.latest_in_progress())
+    assert len(back.game.actions) == 5
+    # going on keeps the damaged file aside and writes the race file again
+    saves.attach_autosave(back)
+    assert Path(f"{path}.damaged").exists()
+    assert saves.peek(path).actions == 5
+    assert saves.latest_in_progress() == path
+
+
+def test_leftovers_in_the_saves_dir_are_ignored(data_dir):
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    (folder / "notes.json").write_text('{"hello": 1}')
+    (folder / "junk.json").write_bytes(b"\x00\xff garbage")
+    (folder / ".x.json.123.tmp").write_text("half")
+    (folder / "sub.json").mkdir()
+    assert saves.latest_in_progress() is None
+    session = new_session("meteo")
+    path = saves.attach_autosave(session).path
+    assert saves.latest_in_progress() == path
+
+
+# ---------------------------------------------------------------- bad files
+
+
+def saved(tmp_path, actions=10, variant="classic") -> Path:
+    session = new_session(variant, seed=12)
+    autosave = saves.attach_autosave(session, tmp_path / "save.json")
+    play(session, actions)
+    return autosave.path
+
+
+def test_checksum_mismatch_names_the_backups(tmp_path):
+    path = saved(tmp_path, actions=14)  # 12 actions a round: .1 and .2 are in round 2
+    text = path.read_text().replace('"seed": 12', '"seed": 13')
+    path.write_text(text)
+    with pytest.raises(SaveError) as err:
+        saves.load(path)
+    msg = str(err.value)
+    assert "save.json is damaged (checksum mismatch)" in msg
+    assert "backups: save.json.1 (round 2), save.json.2 (round 2)" in msg
+    assert "\n" not in msg
+    assert path.exists()  # kept
+
+
+def test_truncated(tmp_path):
+    path = saved(tmp_path)
+    path.write_bytes(path.read_bytes()[:500])
+    with pytest.raises(SaveError, match=r"save.json is damaged \(truncated\); backups: save.json.1"):
+        saves.load(path)
+
+
+def test_empty_and_missing(tmp_path):
+    path = tmp_path / "e.json"
+    path.write_text("")
+    with pytest.raises(SaveError, match=r"damaged \(empty file\); no backups|damaged \(empty file\)$"):
+        saves.load(path)
+    with pytest.raises(SaveError, match="does not exist"):
+        saves.load(tmp_path / "none.json")
+
+
+def test_damaged_without_backups(tmp_path):
+    path = saved(tmp_path)
+    for n in (1, 2):
+        Path(f"{path}.{n}").unlink()
+    path.write_text(path.read_text().replace('"round"', '"rownd"', 1))
+    with pytest.raises(SaveError) as err:
+        saves.load(path)
+    assert str(err.value).endswith("is damaged (checksum mismatch)")
+
+
+def test_not_a_save(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"name": "a stage?"}')
+    with pytest.raises(SaveError, match="is not a flamme-tui save file"):
+        saves.load(path)
+
+
+def rewrite(path: Path, change) -> None:
+    doc = json.loads(path.read_text())
+    change(doc)
+    doc["checksum"] = saves._checksum(doc)
+    path.write_text(json.dumps(doc))
+
+
+def test_newer_format(tmp_path):
+    path = saved(tmp_path)
+    rewrite(path, lambda d: d.update(version=2, something_new=[1, 2]))
+    with pytest.raises(SaveError, match="made by a newer flamme-tui"):
+        saves.load(path)
+    with pytest.raises(SaveError, match="made by a newer flamme-tui"):
+        saves.peek(path)
+
+
+def test_log_that_does_not_replay(tmp_path):
+    """A consistent file whose log no longer gives the recorded game (as if
+    the rules changed) is refused, never loaded as another race."""
+    path = saved(tmp_path, actions=20)
+    rewrite(path, lambda d: d.update(seed=d["seed"] + 1))
+    with pytest.raises(SaveError, match="does not replay"):
+        saves.load(path)
+
+
+def test_illegal_action_in_log(tmp_path):
+    path = saved(tmp_path, actions=8)
+    rewrite(path, lambda d: d["actions"].__setitem__(3, "play red.S 9"))
+    with pytest.raises(SaveError, match="does not replay|damaged"):
+        saves.load(path)
+
+
+def test_unknown_bot(tmp_path):
+    path = saved(tmp_path)
+    rewrite(path, lambda d: d["bots"].update({"1": "grandmaster"}))
+    with pytest.raises(SaveError, match="needs the bot 'grandmaster'"):
+        saves.load(path)
+
+
+def test_bad_structure_with_good_checksum(tmp_path):
+    path = saved(tmp_path)
+    rewrite(path, lambda d: d["setup"].update(hand_size="four"))
+    with pytest.raises(SaveError, match=r"damaged \(setup.*hand_size"):
+        saves.load(path)
+
+
+# -------------------------------------------------------------------- CLI
+
+
+@pytest.fixture
+def fake_app(monkeypatch):
+    """Stand in for flamme_tui.ui.app.run(session=...)."""
+    calls = []
+    module = types.ModuleType("flamme_tui.ui.app")
+
+    def run(session=None, **kwargs):
+        calls.append(session)
+        return 0
+
+    module.run = run
+    monkeypatch.setitem(sys.modules, "flamme_tui.ui.app", module)
+    import flamme_tui.ui as ui_pkg
+
+    monkeypatch.setattr(ui_pkg, "app", module, raising=False)
+    return calls
+
+
+def test_resume_latest(fake_app):
+    session = new_session("classic", seed=3)
+    saves.attach_autosave(session)
+    play(session, 9)
+    assert main(["--resume"]) == 0
+    (resumed,) = fake_app
+    assert_same_game(session.game, resumed.game)
+    assert any(isinstance(x, saves.Autosave) for x in resumed.listeners)
+
+
+def test_resume_file(tmp_path, fake_app):
+    path = saved(tmp_path, actions=13, variant="bmx")
+    assert main(["--resume", str(path)]) == 0
+    assert len(fake_app[0].game.actions) == 13
+
+
+def test_resume_nothing(capsys, fake_app):
+    assert main(["--resume"]) == 2
+    assert "no race in progress" in capsys.readouterr().err
+    assert not fake_app
+
+
+def test_resume_damaged(tmp_path, capsys, fake_app):
+    path = saved(tmp_path)
+    path.write_bytes(path.read_bytes()[:-40])
+    assert main(["--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "damaged" in err and "backups: save.json.1" in err and "Traceback" not in err
+    assert not fake_app
+
+
+def test_race_from_save_finishes_the_same_race(tmp_path, capsys):
+    path = saved(tmp_path, actions=37)
+    whole = new_session("classic", seed=12)
+    play(whole)
+    assert main(["race", "--from", str(path)]) == 0
+    assert "Final ranking" in capsys.readouterr().out
+    back = saves.load(path)
+    assert_same_game(whole.game, back.game)
