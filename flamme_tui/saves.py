@@ -54,6 +54,7 @@ __all__ = [
     "load",
     "load_record",
     "new_save_path",
+    "Record",
     "peek",
     "save",
     "saves_dir",
@@ -343,11 +344,6 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
     game = session.game
     if rounds is None:
         rounds = _round_checks(session.setup, session.seed, game.actions)
-    winner = None
-    if game.winner is not None:
-        from .races import rider_name
-
-        winner = rider_name(game, game.winner)
     now = _now()
     body = {
         "format": FORMAT,
@@ -356,15 +352,7 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
         "race": race or _race_id(session),
         "created": created or now,
         "saved": now,
-        "summary": {
-            "title": session.setup.course.name,
-            "variant": game.variant,
-            "teams": [t.name for t in session.setup.teams],
-            "round": game.round,
-            "phase": game.phase,
-            "over": game.phase == OVER,
-            "winner": winner,
-        },
+        "summary": _summary(game),
         "setup": setup_data(session.setup),
         "seed": session.seed,
         "bots": {str(seat): name for seat, name in sorted(session.bots.items())},
@@ -374,6 +362,20 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
     }
     body["checksum"] = _checksum(body)
     return body
+
+
+def _summary(game) -> dict:
+    from .races import rider_name
+
+    return {
+        "title": game.setup.course.name,
+        "variant": game.variant,
+        "teams": [t.name for t in game.setup.teams],
+        "round": game.round,
+        "phase": game.phase,
+        "over": game.phase == OVER,
+        "winner": None if game.winner is None else rider_name(game, game.winner),
+    }
 
 
 def _race_id(session: Session) -> str:
@@ -505,7 +507,7 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     try:
         text = raw.decode("utf-8")
         doc = json.loads(text, object_pairs_hook=_no_duplicates)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError):
         # a save always ends with its closing brace: without it, the end is missing
         reason = "not valid JSON" if raw.rstrip().endswith(b"}") else "truncated"
         raise SaveError(path, f"is damaged ({reason})") from None
@@ -604,8 +606,8 @@ def load_record(path: str | Path) -> Record:
         raise _fail(path, exc.reason) from None
     try:
         setup = setup_from_data(data.setup)
-    except (ValueError, TypeError, IndexError) as exc:
-        raise _fail(path, f"is damaged (setup: {exc})") from None
+    except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
+        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
     bots: dict[int, str] = {}
     for seat, name in data.bots.items():
         if not seat.isdigit() or int(seat) >= len(setup.teams):
@@ -623,23 +625,29 @@ def load_record(path: str | Path) -> Record:
 def _verify_replay(path: Path, setup, data: SaveData, bots, actions) -> Record:
     from .races import new_game
 
+    # The file passed its checksum, so it is what some flamme-tui wrote; still,
+    # whatever goes wrong while replaying it becomes a clean SaveError.
     try:
         game = new_game(setup, data.seed)
-    except (ValueError, IndexError, KeyError, ZeroDivisionError) as exc:
-        raise _fail(path, f"is damaged (setup: {exc})") from None
+    except Exception as exc:  # noqa: BLE001
+        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
     rounds = list(data.rounds)
     done = 0
     for n, action in enumerate(actions, 1):
         try:
             game.apply(action)
-        except (RuleError, IndexError, KeyError, ValueError):
+        except RuleError:
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}, is not allowed)") from None
+        except Exception as exc:  # noqa: BLE001
+            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}: {type(exc).__name__})") from None
         if _completed(game) > done:
             done = _completed(game)
             if done > len(rounds) or rounds[done - 1].actions != n or rounds[done - 1].state != state_digest(game):
                 raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
     if done != len(rounds) or state_digest(game) != data.state:
         raise _fail(path, "does not replay with this flamme-tui (the last position differs)")
+    if json.loads(data.summary.model_dump_json()) != _summary(game):
+        raise _fail(path, "is damaged (its summary does not match the race)")
     return Record(setup, data.seed, bots, actions, data, _info(path, data))
 
 
@@ -739,8 +747,9 @@ def _set_aside_if_damaged(path: Path) -> None:
         return
     try:
         peek(path)
-    except SaveError:
-        os.replace(path, path.with_name(path.name + ".damaged"))
+    except SaveError as exc:
+        if exc.reason.startswith("is damaged"):
+            os.replace(path, path.with_name(path.name + ".damaged"))
 
 
 def _clean_tmp(path: Path) -> None:
@@ -770,11 +779,14 @@ def attach_autosave(
     if path is None:
         path = getattr(session, "save_path", None) or new_save_path(session, directory)
     path = _base_of(Path(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _clean_tmp(path)
-    _set_aside_if_damaged(path)
     autosave = Autosave(session, path, on_error)
     session.save_path = path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _clean_tmp(path)
+        _set_aside_if_damaged(path)
+    except OSError as exc:  # the write below reports it too
+        autosave.error = exc
     autosave.write()
     session.listeners.append(autosave)
     return autosave

@@ -32,8 +32,14 @@ def cmd_resume(target: str | None) -> int:
         print(f"flamme-tui: {path} holds a finished race; showing its replay", file=sys.stderr)
         return cmd_replay(str(path), text=False)
     saves.attach_autosave(session)
+    import inspect
+
     from .ui.app import run
 
+    params = inspect.signature(run).parameters
+    if "session" not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return _complain(f"this app cannot open a saved race yet; try `flamme-tui race --from {path}` "
+                         f"or `flamme-tui replay {path}`")
     return run(session=session) or 0
 
 

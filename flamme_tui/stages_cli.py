@@ -38,7 +38,7 @@ def check(paths: list[str], out=print) -> int:
             for problem in problems:
                 out(str(problem))
         else:
-            out(f"{path}: ok: {summary.name}, {summary.length} squares, "
+            out(f"{config._show_path(path)}: ok: {summary.name}, {summary.length} squares, "
                 f"{summary.ascent} climb, {summary.descent} descent")
     if bad:
         out(f"{bad} of {len(files)} stage file{'s' * (len(files) > 1)} with problems")
@@ -51,15 +51,13 @@ def listing(out=print) -> int:
     rows = [("id", "name", "length", "climb", "descent", "source")]
     notes: list[str] = []
     for entry in config.stage_entries():
-        source = entry.source
+        source = entry.source + (" (hidden: a built-in stage has this id)" if entry.shadowed else "")
         try:
             summary = config.stage_summary(config.load_stage(entry.path))
         except config.ConfigError as exc:
             rows.append((entry.id, "(broken)", "-", "-", "-", source))
             notes.append(str(exc))
             continue
-        if entry.shadowed:
-            source += " (hidden: a built-in stage has this id)"
         rows.append((entry.id, summary.name, str(summary.length), str(summary.ascent), str(summary.descent), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:

@@ -157,6 +157,18 @@ def test_save_embeds_the_stage(tmp_path, data_dir):
     assert_same_game(session.game, saves.load(path).game)
 
 
+def test_save_format_knows_every_setup_field():
+    """A new ClassicSetup/BmxSetup field needs a place in the save format (and
+    a format version bump if old saves cannot supply it)."""
+    from dataclasses import fields
+
+    from flamme_tui.engine.bmx import BmxSetup
+    from flamme_tui.engine.classic import ClassicSetup
+
+    assert {f.name for f in fields(ClassicSetup)} == set(saves.ClassicSetupData.model_fields)
+    assert {f.name for f in fields(BmxSetup)} == set(saves.BmxSetupData.model_fields)
+
+
 def test_file_is_readable_json_with_text_actions(tmp_path):
     session = new_session("classic", seed=1)
     play(session, 4)
@@ -243,6 +255,16 @@ def test_autosave_failure_does_not_stop_the_game(tmp_path, monkeypatch):
     monkeypatch.undo()
     play(session, 1)
     assert autosave.error is None and saves.peek(autosave.path).actions == 3
+
+
+def test_unwritable_save_place_does_not_stop_the_game(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the saves folder should be")
+    session = new_session("bmx")
+    autosave = saves.attach_autosave(session, directory=blocker)
+    assert autosave.error is not None
+    play(session, 3)
+    assert len(session.game.actions) == 3 and autosave.error is not None
 
 
 def test_crash_in_the_middle_of_a_write_keeps_the_last_save(tmp_path, monkeypatch):

@@ -89,7 +89,7 @@ TERRAIN = {
     "v": Terrain("v", "descent", "#8cc8ff", "#173352"),
     "s": Terrain("s", "supply zone", "#f0e442", "#3d3a12"),
     # bmx
-    "b": Terrain("~", "bumpy passage", "#e69f00", "#3b2c12"),
+    "b": Terrain("~", "bumpy", "#e69f00", "#3b2c12"),
     "k": Terrain("#", "canyon", "#cc79a7", "#3a2232"),
     "m": Terrain('"', "marsh", "#3fd0a5", "#123a2c"),
 }
@@ -127,7 +127,7 @@ TILE_GLYPH = "│"
 def legend_terrain(variant: str) -> list[tuple[str, str]]:
     """(glyph, name) pairs for the legend of a variant's track."""
     if variant == "bmx":
-        codes = [".", "b", "k", "v", "m"]
+        codes = ["b", "k", "v", "m"]
     else:
         codes = [".", "^", "v", "s"]
     return [(TERRAIN[c].glyph, TERRAIN[c].name) for c in codes]

@@ -27,11 +27,12 @@ class ReplayApp(App):
     #log { height: auto; margin-bottom: 1; }
     #ranking { height: auto; }
     """
+    # priority: the scrolling log would take left/right/home/end for itself
     BINDINGS = [
-        Binding("left", "step(-1)", "Back"),
-        Binding("right", "step(1)", "Forward"),
-        Binding("home", "go(0)", "Start"),
-        Binding("end", "go(-1)", "End"),
+        Binding("left", "step(-1)", "Back", priority=True),
+        Binding("right", "step(1)", "Forward", priority=True),
+        Binding("home", "go(0)", "Start", priority=True),
+        Binding("end", "go(-1)", "End", priority=True),
         Binding("q", "quit", "Quit"),
     ]
 

@@ -42,13 +42,18 @@ The race ends after the turn in which a rider crosses the line; the furthest rid
 RULES = "\n\n".join((RULES_CLASSIC, RULES_METEO, RULES_BMX))
 
 
+WEATHER_SHORT = "» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slipstream  ~ wet crash"
+
+
 def track_legend(variant: str) -> str:
     terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant))
-    lines = [f"Track: {terrain}  {START_GLYPH} start  {FINISH_GLYPH} finish"]
+    if variant == "bmx":
+        lines = [f"{terrain}  {START_GLYPH} start/finish line",
+                 "░ no lane (single-lane square)   /N jump ramp with number N"]
+    else:
+        lines = [f"Track: {terrain}  {START_GLYPH} S start  {FINISH_GLYPH} F finish"]
     if variant == "meteo":
         lines.append("Weather: " + "  ".join(f"{w.glyph} {w.name} ({w.effect})" for w in WEATHER.values()))
-    if variant == "bmx":
-        lines.append("░ no lane (single-lane square)   /N jump ramp with number N")
     lines.append("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed")
     return "\n".join(lines)
 

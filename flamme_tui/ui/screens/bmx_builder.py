@@ -77,7 +77,7 @@ class BmxBuilderScreen(BaseScreen):
             tile = rules.tiles[toggle.letter]
             name = (tile.front if side.isupper() else tile.back).name
             other = (tile.back if side.isupper() else tile.front).name
-            toggle.update(f"[b]{side}[/b] {name}  [dim]({toggle.letter.lower()}: flip to {other})[/dim]")
+            toggle.update(f"[b]{side}[/b] {name}  [dim]{toggle.letter.lower()}: {other}[/dim]")
         if self.ramp is None:
             ramp = "[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]"
         else:

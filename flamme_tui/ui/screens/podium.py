@@ -23,35 +23,38 @@ def rider_text(game, i: int, names) -> Text:
 
 
 def podium_text(game, names) -> Text:
+    """Three blocks, the winner's the highest: second, first, third."""
     order = game.ranking()[:3]
-    width = 12
+    width = 10
     heights = {0: 4, 1: 3, 2: 2}
-    columns = [1, 0, 2]  # second, first, third
-    lines = []
-    top = max(heights.values()) + 2
-    for row in range(top):
-        line = Text()
-        for place in columns:
-            if place >= len(order):
-                line.append(" " * (width + 1))
-                continue
-            i = order[place]
-            r = game.riders[i]
-            colour = team_of_rider(r.id)
-            label = rider_label(r.id, getattr(r, "kind", "") if game.variant != "bmx" else "")
-            h = heights[place]
-            start = top - h - 1  # the label sits on top of the block
-            if row == start:
+    top = heights[0] + 2  # label row + frame top + block
+    lines = [Text() for _ in range(top + 1)]
+    for place in (1, 0, 2):
+        if place >= len(order):
+            for line in lines:
+                line.append(" " * (width + 2))
+            continue
+        r = game.riders[order[place]]
+        colour = team_of_rider(r.id)
+        label = rider_label(r.id, getattr(r, "kind", "") if game.variant != "bmx" else "")
+        frame = f"{colour.hex}"
+        fill = f"bold {contrast_text(colour.hex)} on {colour.hex}"
+        first = top - heights[place] - 1  # the frame's top row
+        for row, line in enumerate(lines):
+            if row == first - 1:
                 line.append(label.center(width), style="bold")
-            elif row > start:
-                body = f"{place + 1}".center(width - 2) if row == start + 1 else " " * (width - 2)
-                line.append("█", style=colour.hex)
-                line.append(body, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-                line.append("█", style=colour.hex)
+            elif row == first:
+                line.append("┌" + "─" * (width - 2) + "┐", style=frame)
+            elif first < row < top:
+                line.append("│", style=frame)
+                inner = (f"{place + 1}" if row == first + 1 else "").center(width - 2)
+                line.append(inner, style=fill)
+                line.append("│", style=frame)
+            elif row == top:
+                line.append("┴" + "─" * (width - 2) + "┴", style=frame)
             else:
                 line.append(" " * width)
-            line.append(" ")
-        lines.append(line)
+            line.append("  ")
     return Text("\n").join(lines)
 
 
@@ -118,8 +121,8 @@ class PodiumScreen(BaseScreen):
         for seat in range(n):
             riders = [i for i, r in enumerate(game.riders) if r.seat == seat]
             colour = team_of_rider(game.riders[riders[0]].id)
-            text.append("  ", style=f"on {colour.hex}")
-            text.append(f" {names[seat][:11]:<11}")
+            text.append(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
+            text.append(f" {names[seat][:10]:<10}")
             if bmx:
                 r = game.riders[riders[0]]
                 catch = sum(self.flow.stats.catchup[i] for i in riders)

@@ -77,7 +77,7 @@ class TeamsScreen(BaseScreen):
                     yield Static("Grid", classes="form-label")
                     yield Select([("random grid", "random"), ("players place riders", "choose")],
                                  value=self.choices.grid, allow_blank=False, compact=True, id="grid")
-            yield Static(f"  # {'Name':<17}{'Colour':<18}{'Plays':<15}{extra_head}", id="seat-head")
+            yield Static(f"{'#':<3}{'Name':<17}{'Colour':<19}{'Plays':<16}{extra_head}", id="seat-head")
             for seat, choice in enumerate(self.seats):
                 yield SeatRow(seat, choice, controllers, extras)
             with Horizontal(classes="form-row"):

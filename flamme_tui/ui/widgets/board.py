@@ -85,10 +85,11 @@ class Boards(Static):
             self.update("")
             return
         width = max(40, self.size.width or 80)
-        wide = width >= 76
+        wide = width >= 64
         bmx = self.variant == "bmx"
-        name_w = max(len(r.name) for r in self.rows)
-        name_w = min(name_w, 18 if wide else 10)
+        names = [r.name if wide else r.name.rsplit(" ", 1)[0] if r.name.endswith(("Sprinteur", "Rouleur")) else r.name
+                 for r in self.rows]
+        name_w = min(max(len(n) for n in names), 18 if wide else 10)
         text = Text(no_wrap=True, overflow="ellipsis")
         fixed = 1 + 3 + name_w + 1 + 4 + 4 + 4
         rest = max(8, width - fixed - 1)
@@ -97,16 +98,16 @@ class Boards(Static):
             head = f"  {'':2} {'Team':<{name_w}} {'Sq':>3} {'Bag':>3} {'Fat':>3} Played"
         else:
             rec_w = max(6, rest * 11 // 20)
-            head = (f"  {'':2} {'Rider':<{name_w}} {'Sq':>3} {'Dk':>3} "
+            head = (f"  {'':2} {'Team':<{name_w}} {'Sq':>3} {'Dk':>3} "
                     f"{'Recycled (face up)' if wide else 'Recycled':<{rec_w}} {'Ex':>2} Played")
         text.append(head[:width] + "\n", style="bold #bbbbbb")
         play_w = max(4, rest - rec_w - (1 if rec_w else 0))
         sep = " " if wide else ""
-        for row in self.rows:
+        for row, shown_name in zip(self.rows, names):
             text.append("▸" if row.own else " ", style="bold")
             text.append(row.label.lower() if row.crashed else row.label,
                         style=f"bold {contrast_text(row.hex)} on {row.hex}")
-            name = row.name if len(row.name) <= name_w else row.name[: name_w - 1] + "…"
+            name = shown_name if len(shown_name) <= name_w else shown_name[: name_w - 1] + "…"
             text.append(f" {name:<{name_w}}")
             square = "-" if row.square < 0 else str(row.square)
             text.append(f" {square:>3}")

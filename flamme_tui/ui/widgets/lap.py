@@ -6,11 +6,11 @@ starting grid just behind it.  The inner lane (lane 0) is on the side of the
 centre.  Single-lane squares show their missing lane as ░░; the jump ramp is
 "/N" on the terrain row of its square.
 
-    row 0  tile letters              row 5  terrain (bottom)
-    row 1  outer lane (top)          row 6  inner lane (bottom)
-    row 2  inner lane (top)          row 7  outer lane (bottom)
-    row 3  terrain (top)             row 8  tile letters
-    row 4  the middle of the circuit
+    row 0  tile letters              row 6  terrain (bottom)
+    row 1  outer lane (top)          row 7  inner lane (bottom)
+    row 2  inner lane (top)          row 8  outer lane (bottom)
+    row 3  terrain (top)             row 9  tile letters
+    rows 4-5  the middle of the circuit: a legend of its terrain
 """
 
 from __future__ import annotations
@@ -38,12 +38,12 @@ from .track import (
 )
 
 RAMP = Style(color="#000000", bgcolor="#F0E442", bold=True)
-HEIGHT = 9
+HEIGHT = 10
 
 
 class LapStrip(Widget):
     DEFAULT_CSS = """
-    LapStrip { height: 9; width: auto; }
+    LapStrip { height: 10; width: auto; }
     """
 
     def __init__(self, course=None, *, name=None, id=None, classes=None) -> None:
@@ -129,16 +129,36 @@ class LapStrip(Widget):
         put(x_line, 0, "S", LINE_START)
         for y in (1, 2):
             put(x_line, y, START_GLYPH, LINE_START)
-        for y in (3, 4, 5, 6):
+        for y in (3, 4, 5, 6, 7):
             put(x_line, y, "│", TILE)
-        put(x_line, 7, "╰", TILE)
+        put(x_line, 8, "╰", TILE)
         put(x_right, 1, "╮", TILE)
-        for y in range(2, 7):
+        for y in range(2, 8):
             put(x_right, y, "│", TILE)
-        put(x_right, 7, "╯", TILE)
+        put(x_right, 8, "╯", TILE)
         sep = x_line + 1 + 2 * geo["tile_len"]
-        for y in (1, 2, 3, 5, 6, 7):
+        for y in (1, 2, 3, 6, 7, 8):
             put(sep, y, TILE_GLYPH, TILE)
+        # the middle: a legend of the terrain on this circuit
+        words = []
+        for code, short in (("b", "bumpy"), ("k", "canyon"), ("v", "descent"), ("m", "marsh")):
+            if code in course.terrain[g: g + lap]:
+                words.append((terrain(code).glyph, short))
+        if course.ramp is not None:
+            words.append((f"/{course.ramp[1]}", "ramp"))
+        inner = x_right - x_line - 3
+        lines, line = [], ""
+        for glyph, short in words:
+            item = f"{glyph} {short}"
+            if line and len(line) + 2 + len(item) > inner:
+                lines.append(line)
+                line = item
+            else:
+                line = f"{line}  {item}" if line else item
+        if line:
+            lines.append(line)
+        for k, text in enumerate(lines[:2]):
+            put(x_line + 2, 4 + k, text[:inner], LABEL)
         # squares: grid, then the lap
         squares = list(range(g)) + [g + j for j in range(lap)]
         ramp = course.ramp
@@ -148,7 +168,7 @@ class LapStrip(Widget):
             code = course.terrain[sq]
             lanes = course.lanes[sq]
             if side == "bottom":
-                lane_rows, t_row, l_row = {0: 6, 1: 7}, 5, 8
+                lane_rows, t_row, l_row = {0: 7, 1: 8}, 6, 9
             else:
                 lane_rows, t_row, l_row = {1: 1, 0: 2}, 3, 0
             for lane, y in lane_rows.items():
@@ -180,7 +200,7 @@ class LapStrip(Widget):
                 put(x, l_row, "->" if side == "top" else "<-", TRAIL)
             elif j % geo["tile_len"] == 0 and course.tiles:
                 tile = course.tiles[min(j // geo["tile_len"], len(course.tiles) - 1)]
-                put(x, l_row, tile.letter, LABEL)
+                put(x + 1, l_row, tile.letter, LABEL)
         return [self._strip(row) for row in cells]
 
     def _on_trail(self, sq: int, trail: tuple[int, int]) -> bool:
@@ -224,8 +244,8 @@ class LapStrip(Widget):
         for sq in list(range(self.course.grid)) + [self.course.grid + j for j in range(self.lap)]:
             sx, side = self._place(sq)
             if sx <= x < sx + 2:
-                rows = {"top": (1, 2, 3, 0), "grid": (1, 2), "bottom": (5, 6, 7, 8)}[side]
+                rows = {"top": (1, 2, 3, 0), "grid": (1, 2), "bottom": (6, 7, 8, 9)}[side]
                 if y in rows:
-                    lane = {1: 1, 2: 0, 6: 0, 7: 1}.get(y)
+                    lane = {1: 1, 2: 0, 7: 0, 8: 1}.get(y)
                     self.post_message(TrackClicked(sq, lane))
                     return

@@ -1,0 +1,616 @@
+"""The race: track strip, action panel (grid, rider choice, hand, reveal),
+boards and the race log.
+
+Privacy: everything private is read from `game.view(seat)` of the player
+whose turn it is, and only after that player lifted the curtain.  Between two
+players the action panel is emptied before the curtain goes up.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Digits, Footer, RichLog, Static
+
+from ...engine.actions import Draw, Place, Play, PlayTokens
+from ...engine.classic import RuleError, card_value, effective_move
+from ..flow import RaceFlow, Turn
+from ..palette import WEATHER, rider_label, team_colour, team_markup, team_of_rider
+from ..texts import WEATHER_SHORT, help_for
+from ..widgets.board import Boards, board_rows, card_str, token_str
+from ..widgets.hand import HandCard, Picked, RevealedCard, RiderChoice
+from ..widgets.lap import LapStrip
+from ..widgets.track import RiderMark, Scene, TrackClicked, TrackStrip
+from .base import BaseScreen
+
+KIND = {"S": "Sprinteur", "R": "Rouleur"}
+DIE_WORDS = {
+    0: "no catch-up this turn",
+    1: "groups with 1 empty square before the group ahead close the gap",
+    2: "groups with 1 or 2 empty squares before the group ahead close the gap",
+}
+
+
+def token_value(t: int) -> int:
+    return t or 1
+
+
+class RaceScreen(BaseScreen):
+    HELP_TOPIC = "pick"
+    BINDINGS = [
+        Binding("1", "choose(0)", "Select", key_display="1-5"),
+        Binding("2", "choose(1)", show=False),
+        Binding("3", "choose(2)", show=False),
+        Binding("4", "choose(3)", show=False),
+        Binding("5", "choose(4)", show=False),
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("up", "lane(1)", show=False),
+        Binding("down", "lane(0)", show=False),
+        Binding("enter", "confirm", "Confirm"),
+        Binding("space", "next_step", "Next step"),
+        Binding("a", "autoplay", "Auto"),
+        Binding("r", "random_place", "Random"),
+        Binding("left_square_bracket", "pan(-16)", show=False),
+        Binding("right_square_bracket", "pan(16)", show=False),
+        Binding("q", "app.request_quit", "Quit"),
+    ]
+
+    def __init__(self, flow: RaceFlow) -> None:
+        super().__init__(classes=f"race -{flow.game.variant}")
+        self.flow = flow
+        self.turn: Turn | None = None
+        self.sel: int | None = None  # selected option (card, rider)
+        self.multi: list[int] = []  # bmx descent: the selected tokens
+        self.cursor_k: int | None = None  # bmx descent: the token under the arrow-key cursor
+        self.options: list = []  # cards (codes) or riders (indices) on offer
+        self.places: list[tuple[int, int]] = []
+        self.cursor: tuple[int, int] | None = None
+        self.autoplay = bool(getattr(self.app, "autoplay", False))
+        self._timer = None
+        self._logged = 0
+        self._busy = False
+
+    # ------------------------------------------------------------- layout
+
+    @property
+    def game(self):
+        return self.flow.game
+
+    @property
+    def bmx(self) -> bool:
+        return self.game.variant == "bmx"
+
+    def compose(self):
+        game = self.game
+        yield from self.compose_notice()
+        yield Static("", id="status")
+        log = RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
+        log.can_focus = False
+        if self.bmx:
+            with Horizontal(id="top"):
+                yield LapStrip(game.course, id="track")
+                yield log
+        else:
+            yield TrackStrip(game.course, id="track")
+            if game.variant == "meteo":
+                yield Static(WEATHER_SHORT, id="legend")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Vertical(id="action")
+                yield Boards(id="boards")
+            if not self.bmx:
+                yield log
+        yield Footer()
+
+    def size_changed(self, width: int, height: int) -> None:
+        track = self.query("#track")
+        if track and isinstance(track.first(), TrackStrip):
+            # the stage wraps onto several bands when there is room for them
+            track.first().max_lines = 14 if height >= 36 else (9 if height >= 32 else 4)
+
+    async def on_mount(self) -> None:
+        super().on_mount()
+        await self.refresh_turn()
+
+    # -------------------------------------------------------------- turns
+
+    async def refresh_turn(self) -> None:
+        """Ask the flow what happens now and show it."""
+        flow = self.flow
+        turn = flow.current()
+        self.turn = turn
+        self.sel = None
+        self.multi = []
+        self.cursor_k = None
+        self.cursor = None
+        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
+            turn.kind, "reveal")
+        action = self.query_one("#action", Vertical)
+        await action.remove_children()
+        self.write_log()
+        if turn.kind == "curtain":
+            self.show_public("Waiting for " + flow.team_name(turn.seat))
+            from .curtain import CurtainScreen
+
+            seat = turn.seat
+            self.app.push_screen(
+                CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
+                              "bmx" if self.bmx else ""),
+                self._curtain_lifted,
+            )
+        elif turn.kind == "place":
+            await self.show_place(turn)
+        elif turn.kind == "draw":
+            await self.show_draw(turn)
+        elif turn.kind == "pick":
+            await self.show_pick(turn)
+        elif turn.kind == "reveal":
+            await self.show_reveal(first=True)
+        elif turn.kind == "over":
+            self.app.show_podium(flow)
+        self.refresh_bindings()
+
+    async def _curtain_lifted(self, seat) -> None:
+        if seat is None:
+            return
+        self.flow.lift_curtain(seat)
+        await self.refresh_turn()
+
+    def write_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        lines = self.flow.log
+        for line in lines[self._logged:]:
+            log.write(line)
+        self._logged = len(lines)
+
+    # ------------------------------------------------------------- common
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.game.setup.teams]
+
+    def who(self, seat: int) -> str:
+        name = self.flow.team_name(seat)
+        colour = team_colour(self.flow.team_id(seat))
+        label = name if name == colour.name else f"{name} ({colour.name})"
+        return team_markup(colour.id, f" {colour.letter} ") + f" [b]{label}[/b]"
+
+    def set_status(self, what: str, round_no: int | None = None) -> None:
+        game = self.game
+        extra = ""
+        if self.bmx:
+            extra = f" · fatigue supply {game.supply}"
+        self.query_one("#status", Static).update(
+            f"[b]{game.course.name}[/b] · {self.flow.variant_name} · round {round_no or game.round}{extra} · {what}")
+
+    def marks_from(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
+        marks = []
+        for i, r in enumerate(self.game.riders):
+            sq, lane = positions[i]
+            if sq < 0:
+                continue
+            kind = "" if self.bmx else r.kind
+            marks.append(RiderMark(i, rider_label(r.id, kind), team_of_rider(r.id).hex, sq, lane,
+                                   bool(crashed[i]), i in active))
+        return tuple(marks)
+
+    def board_marks(self, view, active=()) -> tuple[RiderMark, ...]:
+        riders = view.board.riders
+        return self.marks_from([(r.square, r.lane) for r in riders], [r.crashed for r in riders], active)
+
+    def show_track(self, scene: Scene) -> None:
+        self.query_one("#track").show(scene)
+
+    def show_boards(self, view, public: bool = False) -> None:
+        rows = board_rows(view, self.names())
+        if public:
+            rows = [r.__class__(**{**{f: getattr(r, f) for f in r.__slots__}, "own": False}) for r in rows]
+        self.query_one("#boards", Boards).show(rows, self.game.variant, getattr(self.game, "supply", None))
+
+    def public_view(self):
+        """A view for public display: the board of seat 0's view, own piles ignored."""
+        return self.game.view(0)
+
+    def show_public(self, what: str) -> None:
+        view = self.public_view()
+        self.set_status(what)
+        self.show_track(Scene(self.board_marks(view)))
+        self.show_boards(view, public=True)
+
+    # --------------------------------------------------------------- grid
+
+    async def show_place(self, turn: Turn) -> None:
+        game = self.game
+        view = game.view(turn.seat)
+        i = turn.rider
+        self.places = sorted(game.grid_places())
+        self.cursor = self.places[-1] if self.places else None
+        kind = KIND.get(game.riders[i].kind, "rider")
+        self.set_status(f"{self.flow.team_name(turn.seat)} places a rider")
+        await self.query_one("#action").mount(
+            Static(f"{self.who(turn.seat)}: place your [b]{kind}[/b] on the starting grid", classes="panel-title"),
+            Static("← → ↑ ↓ move the cursor [b][][/b] over the free places (or click one) · "
+                   "[b]Enter[/b] place · [b]r[/b] random place", classes="panel-hint"),
+        )
+        self.show_boards(view)
+        self.update_place_track()
+
+    def update_place_track(self) -> None:
+        view = self.game.view(self.turn.seat)
+        focus = (self.cursor[0],) if self.cursor else ()
+        self.show_track(Scene(self.board_marks(view), cursor=self.cursor, focus=focus))
+
+    # --------------------------------------------------------------- draw
+
+    async def show_draw(self, turn: Turn) -> None:
+        game = self.game
+        view = game.view(turn.seat)
+        mine = [r for r in view.board.riders if r.seat == turn.seat]
+        self.options = [r.index for r in mine]
+        cards = []
+        for k, r in enumerate(mine):
+            deck, recycled = view.own[r.index]
+            weather = self.weather_note(r.square)
+            body = f"{rider_label(r.id, r.kind)} on square {r.square}\n{deck} face down · {len(recycled)} recycled"
+            if weather:
+                body += f"\n{weather}"
+            cards.append(RiderChoice(k, KIND.get(r.kind, r.id), body, rider=r.index))
+        self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
+        await self.query_one("#action").mount(
+            Static(f"{self.who(turn.seat)}: which rider draws first?", classes="panel-title"),
+            Horizontal(*cards, classes="cards"),
+            Static("[b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm · or click", classes="panel-hint"),
+        )
+        self.show_boards(view)
+        self.show_track(Scene(self.board_marks(view, active=set(self.options)),
+                              focus=tuple(view.board.riders[i].square for i in self.options)))
+
+    def weather_note(self, square: int) -> str:
+        weather = self.game.course.weather
+        kind = weather[square] if weather and square < len(weather) else ""
+        if kind in ("tailwind", "headwind"):
+            w = WEATHER[kind]
+            return f"{w.glyph} {w.name}: {w.effect}"
+        return ""
+
+    # --------------------------------------------------------------- pick
+
+    async def show_pick(self, turn: Turn) -> None:
+        game = self.game
+        seat, i = turn.seat, turn.rider
+        view = game.view(seat)
+        rider = view.board.riders[i]
+        hand = sorted(view.hands[i], key=lambda c: (token_value(c) if self.bmx else card_value(c), c))
+        self.options = hand
+        cards = []
+        for k, c in enumerate(hand):
+            if self.bmx:
+                value = "F" if c == 0 else str(c)
+                note = "fatigue" if c == 0 else "token"
+            else:
+                value = card_str(c)
+                moves = self.moves(rider, [c])
+                note = f"moves {moves}" if moves != card_value(c) else ("exhaust." if c == 0 else "")
+            cards.append(HandCard(k, value, note, seat=seat, rider=i, card=c))
+        kind = KIND.get(rider.kind, "")
+        title = f"{self.who(seat)}: " + (f"pick a card for your [b]{kind}[/b]" if kind else "pick your token")
+        if self.bmx and view.keep.get(i, 1) == 2:
+            title = f"{self.who(seat)}: on a descent, keep [b]2[/b] tokens (their values add up)"
+        notes = []
+        if not self.bmx:
+            w = self.weather_note(rider.square)
+            if w:
+                notes.append(f"{w} ({len(hand)} cards drawn)")
+            if rider.crashed:
+                notes.append("lying down: stands up and moves 2 less")
+            other = [j for j in view.chosen if j != i]
+            for j in other:
+                notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_str(view.chosen[j])} (face down)")
+        else:
+            bag = view.own[i][2]
+            notes.append(f"bag: {len(bag)} left ({' '.join('F' if t == 0 else str(t) for t in bag) or 'empty'})")
+            if view.board.die is not None:
+                notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
+        hint = "[b]1-{n}[/b] or ← → select · [b]Enter[/b] play".format(n=len(hand))
+        self.set_status(f"{self.flow.team_name(seat)} picks")
+        await self.query_one("#action").mount(
+            Static(title, classes="panel-title"),
+            Horizontal(*cards, classes="cards"),
+            Static(" · ".join(notes + [hint]), classes="panel-hint"),
+        )
+        self.show_boards(view)
+        self.update_pick_track()
+
+    def moves(self, rider, cards) -> int:
+        course = self.game.course
+        if self.bmx:
+            value = sum(token_value(t) for t in cards)
+            ramp = course.ramp
+            if ramp and rider.square < ramp[0] <= rider.square + value and ramp[1] in cards:
+                value += ramp[1]
+            return value
+        penalty = getattr(self.game.setup, "standup_penalty", 2) if rider.crashed else 0
+        return effective_move(course, rider.square, card_value(cards[0]), penalty)
+
+    def selected_cards(self) -> list[int]:
+        if self.multi:
+            return [self.options[k] for k in self.multi]
+        return [] if self.sel is None else [self.options[self.sel]]
+
+    def update_pick_track(self) -> None:
+        turn = self.turn
+        view = self.game.view(turn.seat)
+        rider = view.board.riders[turn.rider]
+        chosen = self.selected_cards()
+        preview = rider.square + self.moves(rider, chosen) if chosen else None
+        focus = (rider.square,) + ((preview,) if preview is not None else ())
+        self.show_track(Scene(self.board_marks(view, active={turn.rider}), preview=preview, focus=focus))
+
+    def keep_size(self) -> int:
+        if not self.bmx or self.turn is None or self.turn.kind != "pick":
+            return 1
+        return self.game.view(self.turn.seat).keep.get(self.turn.rider, 1)
+
+    def mark_selection(self) -> None:
+        multi = self.keep_size() > 1
+        chosen = set(self.multi) if multi else ({self.sel} if self.sel is not None else set())
+        for w in self.query(".hand-card, .rider-choice"):
+            w.set_class(w.index in chosen, "-selected")
+            w.set_class(multi and w.index == self.cursor_k, "-cursor")
+
+    # ------------------------------------------------------------- reveal
+
+    async def show_reveal(self, first: bool = False) -> None:
+        flow = self.flow
+        replay = flow.replay
+        if first:
+            flow.step(0)
+            cards = []
+            for i, played in sorted(replay.revealed, key=lambda p: p[0]):
+                r = self.game.riders[i]
+                label = rider_label(r.id, "" if self.bmx else r.kind)
+                value = token_str(played) if self.bmx else card_str(played)
+                cards.append(RevealedCard(label, value, "", rider=i))
+            row = [Horizontal(*cards, classes="cards revealed")]
+            if self.bmx:
+                die = Vertical(Digits(" ", id="die-digits"), id="die-box")
+                die.border_title = "Die"
+                row = [Horizontal(Horizontal(*cards, classes="cards revealed"), die, classes="reveal-row")]
+            await self.query_one("#action").mount(
+                Static("", classes="panel-title", id="reveal-title"),
+                *row,
+                Static("", classes="panel-hint", id="reveal-hint"),
+            )
+            if self.autoplay:
+                self.start_timer()
+        self.update_reveal()
+
+    def update_reveal(self) -> None:
+        flow = self.flow
+        replay = flow.replay
+        if replay is None:
+            return
+        frame = replay.frame
+        n = len(replay.frames)
+        title = {
+            "reveal": f"Round {replay.round}: all cards revealed",
+            "move": "Movement",
+            "slip": "Slipstream",
+            "exhaust": "Exhaustion",
+            "catchup": "Catch-up",
+            "fatigue": "Fatigue",
+            "die": "The die",
+            "finish": "Finish!",
+        }.get(frame.kind, frame.kind)
+        words = " · ".join(line.strip() for line in frame.lines)
+        if frame.kind == "die":
+            words = f"die: {frame.die or 'blank'} — {DIE_WORDS.get(frame.die, '')}"
+        self.query_one("#reveal-title", Static).update(f"[b]{title}[/b]" + (f"  {words}" if words else ""))
+        if replay.at_end:
+            after = "see the results" if self.game.phase == "over" else f"round {self.game.round}"
+            hint = f"step {replay.step + 1}/{n} · [b]Enter[/b] on to {after} · ← back"
+        else:
+            hint = f"step {replay.step + 1}/{n} · [b]Space[/b] next · [b]Enter[/b] skip"
+        if self.autoplay and not replay.at_end:
+            hint += " · [b]a[/b] stop"
+        self.query_one("#reveal-hint", Static).update(hint)
+        for card in self.query(RevealedCard):
+            card.set_class(card.rider in frame.active, "-active")
+        if self.bmx:
+            die = next((f.die for f in replay.frames[: replay.step + 1] if f.kind == "die"), None)
+            digits = self.query("#die-digits")
+            if digits:
+                digits.first().update(" " if die is None else (str(die) if die else "-"))
+        mark_glyph = "+F" if self.bmx else "+E"
+        focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
+        self.show_track(Scene(self.marks_from(frame.pos, frame.crashed, set(frame.active)),
+                              trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, focus=focus))
+        self.show_boards(self.public_view(), public=True)
+        self.set_status("reveal and movement", replay.round)
+        self.write_log()
+
+    def start_timer(self) -> None:
+        self.stop_timer()
+        delay = getattr(self.app, "step_delay", 0.7)
+        self._timer = self.set_interval(delay, self._auto_step)
+
+    def stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _auto_step(self) -> None:
+        replay = self.flow.replay
+        if replay is None or replay.at_end:
+            self.stop_timer()
+            return
+        self.flow.step(1)
+        self.update_reveal()
+
+    # ------------------------------------------------------------ actions
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        kind = self.turn.kind if self.turn else None
+        if action in ("choose", "move") and kind in ("draw", "pick"):
+            return True
+        if action in ("move", "lane", "random_place") and kind == "place":
+            return True
+        if action == "move" and kind == "reveal":
+            return True
+        if action == "next_step":
+            return kind == "reveal" or (kind == "pick" and self.keep_size() > 1)
+        if action == "autoplay":
+            return kind == "reveal"
+        if action in ("choose", "lane", "random_place"):
+            return False
+        if action == "move":
+            return False
+        return True
+
+    def action_choose(self, k: int) -> None:
+        if self.turn is None or k >= len(self.options):
+            return
+        if self.keep_size() > 1:
+            if k in self.multi:
+                self.multi.remove(k)
+            else:
+                self.multi.append(k)
+                if len(self.multi) > self.keep_size():
+                    self.multi.pop(0)
+        else:
+            self.sel = k
+        self.mark_selection()
+        if self.turn.kind == "pick":
+            self.update_pick_track()
+
+    def action_move(self, delta: int) -> None:
+        kind = self.turn.kind if self.turn else None
+        if kind in ("draw", "pick"):
+            n = len(self.options)
+            if not n:
+                return
+            if self.keep_size() > 1:
+                self.cursor_k = (0 if delta > 0 else n - 1) if self.cursor_k is None else (self.cursor_k + delta) % n
+            else:
+                self.sel = (0 if delta > 0 else n - 1) if self.sel is None else (self.sel + delta) % n
+            self.mark_selection()
+            if kind == "pick":
+                self.update_pick_track()
+        elif kind == "place" and self.places:
+            k = self.places.index(self.cursor) if self.cursor in self.places else 0
+            self.cursor = self.places[(k + delta) % len(self.places)]
+            self.update_place_track()
+        elif kind == "reveal":
+            self.step(delta)
+
+    def action_lane(self, lane: int) -> None:
+        if self.turn and self.turn.kind == "place" and self.cursor:
+            if (self.cursor[0], lane) in self.places:
+                self.cursor = (self.cursor[0], lane)
+                self.update_place_track()
+
+    async def action_random_place(self) -> None:
+        if self.turn and self.turn.kind == "place" and self.places:
+            import random
+
+            self.cursor = random.choice(self.places)
+            await self.action_confirm()
+
+    def step(self, delta: int) -> None:
+        self.flow.step(delta)
+        self.update_reveal()
+
+    def action_next_step(self) -> None:
+        if self.turn and self.turn.kind == "reveal":
+            self.step(1)
+        elif self.turn and self.turn.kind == "pick" and self.cursor_k is not None:
+            self.action_choose(self.cursor_k)
+
+    def action_autoplay(self) -> None:
+        if not (self.turn and self.turn.kind == "reveal"):
+            return
+        self.autoplay = not self.autoplay
+        if self.autoplay:
+            self.start_timer()
+        else:
+            self.stop_timer()
+        self.update_reveal()
+
+    def action_pan(self, cells: int) -> None:
+        track = self.query_one("#track")
+        if isinstance(track, TrackStrip):
+            track.scroll_by_cells(cells)
+
+    async def action_confirm(self) -> None:
+        turn = self.turn
+        if turn is None or self._busy:
+            return
+        game = self.game
+        action = None
+        if turn.kind == "place" and self.cursor:
+            action = Place(game.riders[turn.rider].id, *self.cursor)
+        elif turn.kind == "draw" and self.sel is not None:
+            action = Draw(game.riders[self.options[self.sel]].id)
+        elif turn.kind == "pick":
+            chosen = self.selected_cards()
+            if self.keep_size() > 1 and len(chosen) < self.keep_size() and self.cursor_k is not None:
+                self.action_choose(self.cursor_k)  # arrows + Enter: Enter selects, then plays
+                return
+            if len(chosen) != self.keep_size():
+                self.notify(f"Select {self.keep_size()} {'tokens' if self.bmx else 'card'} first",
+                            timeout=2)
+                return
+            rid = game.riders[turn.rider].id
+            action = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
+        elif turn.kind == "reveal":
+            replay = self.flow.replay
+            if replay is not None and not replay.at_end:
+                self.flow.skip()
+                self.update_reveal()
+                return
+            self.stop_timer()
+            self.flow.finish_replay()
+            await self.next_turn()
+            return
+        if action is None:
+            return
+        try:
+            self.flow.act(action)
+        except RuleError as exc:  # should not happen: the UI offers legal choices only
+            self.notify(str(exc), severity="error")
+            return
+        await self.next_turn()
+
+    async def next_turn(self) -> None:
+        self._busy = True
+        try:
+            await self.refresh_turn()
+        finally:
+            self._busy = False
+
+    async def on_picked(self, event: Picked) -> None:
+        event.stop()
+        if self.turn is None or self.turn.kind not in ("draw", "pick"):
+            return
+        already = (event.index in self.multi) if self.keep_size() > 1 else (self.sel == event.index)
+        if already and (self.keep_size() == 1 or len(self.multi) == self.keep_size()):
+            await self.action_confirm()
+            return
+        self.action_choose(event.index)
+
+    async def on_track_clicked(self, event: TrackClicked) -> None:
+        event.stop()
+        if self.turn is None or self.turn.kind != "place" or event.lane is None:
+            return
+        spot = (event.square, event.lane)
+        if spot == self.cursor:
+            await self.action_confirm()
+        elif spot in self.places:
+            self.cursor = spot
+            self.update_place_track()
+
+    def help_text(self) -> str:
+        return help_for(self.HELP_TOPIC, self.game.variant)
+
+    def on_unmount(self) -> None:
+        self.stop_timer()

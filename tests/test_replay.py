@@ -1,0 +1,123 @@
+"""Replay: a saved race round by round, as text and in its small app."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+
+import pytest  # noqa: E402
+
+from flamme_tui import saves  # noqa: E402
+from flamme_tui.bots import easy  # noqa: E402
+from flamme_tui.cli import main  # noqa: E402
+from flamme_tui.races import RaceSpec  # noqa: E402
+from flamme_tui.replay import frames, load_replay  # noqa: E402
+from flamme_tui.session import Session  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))
+
+
+def race(variant: str, seed: int, actions: int | None = None) -> Session:
+    session = Session.new(RaceSpec(variant=variant), seed, {s: "easy" for s in range(4)})
+    done = 0
+    while not session.over:
+        before = session.game.round
+        for seat in range(4):
+            while not session.over and session.game.round == before and session.game.needs(seat):
+                if actions is not None and done >= actions:
+                    return session
+                session.apply(easy(session.game.view(seat)))
+                done += 1
+    return session
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+def test_finished_race_text(tmp_path, variant, capsys):
+    session = race(variant, 31)
+    path = saves.save(session, tmp_path / "r.json")
+    assert main(["replay", "--text", str(path)]) == 0
+    out = capsys.readouterr().out
+    rounds = session.game.round
+    assert f"== Round {rounds}: finish" in out
+    assert "== Start (1/" in out
+    assert "seed 31" in out  # a finished race may show its seed
+    assert "wins the race!" in out
+    if variant == "meteo":
+        assert "weather:" in out
+
+
+def test_frames_one_per_round():
+    session = race("classic", 5)
+    got = frames(session.setup, session.seed, session.game.actions)
+    assert [f.title for f in got] == ["Start"] + [f"Round {r}" for r in range(1, session.game.round)] + [
+        f"Round {session.game.round}: finish"]
+    assert all(f.ranking for f in got)
+
+
+@pytest.mark.parametrize("variant, actions", [("classic", 12 * 3 + 4), ("meteo", 12 * 2 + 7), ("bmx", 4 * 3 + 2)])
+def test_mid_round_save_reveals_nothing_of_the_round(tmp_path, variant, actions):
+    """A race saved in the middle of a round (hands drawn, cards chosen) shows
+    exactly what the save at the start of that round shows, plus a line
+    saying picks were made: no hand, no chosen card, no seed."""
+    session = race(variant, 8, actions)
+    game = session.game
+    assert any(r.hand or r.played is not None for r in game.riders)
+    mid = load_replay(saves.save(session, tmp_path / "mid.json"))
+    start_of_round = actions - (actions % (12 if variant != "bmx" else 4))
+    before = load_replay(saves.save(race(variant, 8, start_of_round), tmp_path / "start.json"))
+    assert mid.frames[:-1] == before.frames
+    last = mid.frames[-1]
+    assert last.title == f"Round {game.round}: in progress"
+    assert last.track == before.frames[-1].track and last.ranking == before.frames[-1].ranking
+    assert all(not any(ch.isdigit() for ch in line.split("pick")[1]) for line in last.log)
+    assert "seed" not in mid.heading and "in progress" in mid.heading
+    assert "seed" not in mid.text()
+
+
+def test_grid_being_placed(tmp_path):
+    session = Session.new(RaceSpec(variant="classic", grid="choose"), 3, {s: "easy" for s in range(4)})
+    for _ in range(3):
+        seat = session.game.to_move()[0]
+        session.apply(easy(session.game.view(seat)))
+    replay = load_replay(saves.save(session, tmp_path / "g.json"))
+    assert [f.title for f in replay.frames] == ["Start: placing riders"]
+    assert "3 rider(s) placed" in replay.frames[0].log[0]
+
+
+def test_replay_bad_file(tmp_path, capsys):
+    path = tmp_path / "x.json"
+    path.write_text("{not json")
+    assert main(["replay", "--text", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "x.json is damaged" in err and "Traceback" not in err
+
+
+async def test_replay_app_keys(tmp_path):
+    from flamme_tui.ui.replay import ReplayApp
+
+    session = race("bmx", 4)
+    replay = load_replay(saves.save(session, tmp_path / "b.json"))
+    n = len(replay.frames)
+    app = ReplayApp(replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.index == 0
+        await pilot.press("right", "right")
+        assert app.index == 2
+        assert "Round 2" in str(app.query_one("#title").render())
+        await pilot.press("end")
+        assert app.index == n - 1
+        await pilot.press("right")
+        assert app.index == n - 1
+        await pilot.press("left")
+        assert app.index == n - 2
+        await pilot.press("home")
+        assert app.index == 0
+        await pilot.press("left")
+        assert app.index == 0
+        assert "Start" in app.export_screenshot()
+        await pilot.press("q")
+    assert app.return_code in (0, None)
