@@ -643,3 +643,21 @@ def test_stage_data_feeds_the_engine():
     assert dict(Counter(setup.decks["R"])) == dict(ROULEUR_DECK)
     assert setup.hand_size == 4
     assert config.stage_ids()[0] == "avenue-corso-paseo"
+
+
+@pytest.mark.xfail(strict=True, reason="stages/variants/classic.yaml exhaustion_value is validated but never "
+                   "reaches the engine (EXHAUSTION_VALUE = 2 is hard-coded; ClassicSetup has no such field)")
+def test_exhaustion_value_comes_from_the_config(monkeypatch):
+    rules = config.load_classic_rules()
+    monkeypatch.setattr(config, "load_classic_rules", lambda: rules.model_copy(update={"exhaustion_value": 3}))
+    setup = _setup(2)
+    game = new_game(setup, 1)
+    i = game.index["red.S"]
+    game.riders[i].played = EXHAUSTION
+    start = game.pos[i][0]
+    for j, r in enumerate(game.riders):
+        if j != i:
+            r.played = 9
+    game.move_phase()
+    move = [e for e in game.events if e[0] == "move" and e[1] == i][0]
+    assert move[5] == 3 and move[2] == start

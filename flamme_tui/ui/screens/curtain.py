@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from ..palette import team_colour, team_markup
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 
@@ -40,7 +41,7 @@ class CurtainScreen(BaseScreen):
                          id="curtain-text")
             with Center():
                 yield Button("Show my cards", id="lift", variant="primary", compact=True)
-        yield Footer()
+        yield KeyBar([("⏎", "show my cards"), ("?", "help"), ("q", "quit")])
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Digits, Footer, RichLog, Static
+from textual.widgets import Digits, RichLog, Static
 
 from ...engine.actions import Draw, Place, Play, PlayTokens
 from ...engine.classic import RuleError, card_value, effective_move
@@ -19,11 +19,13 @@ from ..palette import WEATHER, rider_label, team_colour, team_markup, team_of_ri
 from ..texts import WEATHER_SHORT, help_for
 from ..widgets.board import Boards, board_rows, card_str, token_str
 from ..widgets.hand import HandCard, Picked, RevealedCard, RiderChoice
+from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
 from ..widgets.track import RiderMark, Scene, TrackClicked, TrackStrip
 from .base import BaseScreen
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
+MAX_HAND = 5
 DIE_WORDS = {
     0: "no catch-up this turn",
     1: "groups with 1 empty square before the group ahead close the gap",
@@ -97,11 +99,26 @@ class RaceScreen(BaseScreen):
                 yield Static(WEATHER_SHORT, id="legend")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Vertical(id="action")
+                with Vertical(id="action"):
+                    yield Static("", id="panel-title")
+                    with Horizontal(id="choice-row", classes="cards"):
+                        for k in range(2):
+                            yield RiderChoice(k)
+                    with Horizontal(id="hand-row", classes="cards"):
+                        for k in range(MAX_HAND):
+                            yield HandCard(k)
+                    with Horizontal(id="reveal-row", classes="cards"):
+                        with Horizontal(id="revealed"):
+                            for k in range(len(game.riders)):
+                                yield RevealedCard(k)
+                        if self.bmx:
+                            with Vertical(id="die-box"):
+                                yield Digits(" ", id="die-digits")
+                    yield Static("", id="panel-hint")
                 yield Boards(id="boards")
             if not self.bmx:
                 yield log
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def size_changed(self, width: int, height: int) -> None:
         track = self.query("#track")
@@ -111,6 +128,8 @@ class RaceScreen(BaseScreen):
 
     async def on_mount(self) -> None:
         super().on_mount()
+        if self.bmx:
+            self.query_one("#die-box").border_title = "Die"
         await self.refresh_turn()
 
     # -------------------------------------------------------------- turns
@@ -126,8 +145,7 @@ class RaceScreen(BaseScreen):
         self.cursor = None
         self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
             turn.kind, "reveal")
-        action = self.query_one("#action", Vertical)
-        await action.remove_children()
+        self.clear_panel()
         self.write_log()
         if turn.kind == "curtain":
             self.show_public("Waiting for " + flow.team_name(turn.seat))
@@ -149,13 +167,54 @@ class RaceScreen(BaseScreen):
             await self.show_reveal(first=True)
         elif turn.kind == "over":
             self.app.show_podium(flow)
-        self.refresh_bindings()
+        self.show_keys()
+
+    def show_keys(self) -> None:
+        """The footer: the keys that apply now."""
+        kind = self.turn.kind if self.turn else None
+        keys = []
+        if kind == "place":
+            keys = [("←→↑↓", "move"), ("⏎", "place"), ("r", "random")]
+        elif kind == "draw":
+            keys = [("1 2", "select"), ("←→", "move"), ("⏎", "confirm")]
+        elif kind == "pick":
+            n = len(self.options)
+            if self.keep_size() > 1:
+                keys = [(f"1-{n}", "select/unselect"), ("←→", "move"), ("space", "select"), ("⏎", "play")]
+            else:
+                keys = [(f"1-{n}", "select"), ("←→", "move"), ("⏎", "play")]
+        elif kind == "reveal":
+            replay = self.flow.replay
+            if replay is not None and replay.at_end:
+                keys = [("⏎", "continue"), ("←", "back")]
+            else:
+                keys = [("space →", "next step"), ("←", "back"), ("⏎", "skip"),
+                        ("a", "stop" if self.autoplay else "auto")]
+        if isinstance(self.query_one("#track"), TrackStrip):
+            keys.append(("[ ]", "scroll"))
+        keys += [("?", "help"), ("q", "quit")]
+        self.query_one("#keys", KeyBar).show(keys)
 
     async def _curtain_lifted(self, seat) -> None:
         if seat is None:
             return
         self.flow.lift_curtain(seat)
         await self.refresh_turn()
+
+    def clear_panel(self) -> None:
+        """Empty the action panel: no card of anybody stays in the widget tree."""
+        for slot in self.query(".card-slot"):
+            slot.clear()
+        for row in ("#choice-row", "#hand-row", "#reveal-row"):
+            self.query_one(row).display = False
+        self.query_one("#panel-title", Static).update("")
+        self.query_one("#panel-hint", Static).update("")
+
+    def panel(self, title: str, hint: str, row: str | None) -> None:
+        self.query_one("#panel-title", Static).update(title)
+        self.query_one("#panel-hint", Static).update(hint)
+        if row:
+            self.query_one(row).display = True
 
     def write_log(self) -> None:
         log = self.query_one("#log", RichLog)
@@ -201,10 +260,13 @@ class RaceScreen(BaseScreen):
     def show_track(self, scene: Scene) -> None:
         self.query_one("#track").show(scene)
 
-    def show_boards(self, view, public: bool = False) -> None:
+    def show_boards(self, view, public: bool = False, positions=None) -> None:
         rows = board_rows(view, self.names())
-        if public:
-            rows = [r.__class__(**{**{f: getattr(r, f) for f in r.__slots__}, "own": False}) for r in rows]
+        if public or positions:
+            from dataclasses import replace
+
+            rows = [replace(r, own=False if public else r.own,
+                            square=positions[r.index][0] if positions else r.square) for r in rows]
         self.query_one("#boards", Boards).show(rows, self.game.variant, getattr(self.game, "supply", None))
 
     def public_view(self):
@@ -227,11 +289,9 @@ class RaceScreen(BaseScreen):
         self.cursor = self.places[-1] if self.places else None
         kind = KIND.get(game.riders[i].kind, "rider")
         self.set_status(f"{self.flow.team_name(turn.seat)} places a rider")
-        await self.query_one("#action").mount(
-            Static(f"{self.who(turn.seat)}: place your [b]{kind}[/b] on the starting grid", classes="panel-title"),
-            Static("← → ↑ ↓ move the cursor [b][][/b] over the free places (or click one) · "
-                   "[b]Enter[/b] place · [b]r[/b] random place", classes="panel-hint"),
-        )
+        self.panel(f"{self.who(turn.seat)}: place your [b]{kind}[/b] on the starting grid",
+                   "← → ↑ ↓ move the cursor [b][][/b] over the free places (or click one) · "
+                   "[b]Enter[/b] place · [b]r[/b] random place", None)
         self.show_boards(view)
         self.update_place_track()
 
@@ -247,20 +307,17 @@ class RaceScreen(BaseScreen):
         view = game.view(turn.seat)
         mine = [r for r in view.board.riders if r.seat == turn.seat]
         self.options = [r.index for r in mine]
-        cards = []
+        slots = list(self.query(RiderChoice))
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
             weather = self.weather_note(r.square)
-            body = f"{rider_label(r.id, r.kind)} on square {r.square}\n{deck} face down · {len(recycled)} recycled"
+            body = f"{rider_label(r.id, r.kind)} on square {r.square}\n{deck} face down, {len(recycled)} face up"
             if weather:
                 body += f"\n{weather}"
-            cards.append(RiderChoice(k, KIND.get(r.kind, r.id), body, rider=r.index))
+            slots[k].show_rider(KIND.get(r.kind, r.id), body, rider=r.index)
         self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
-        await self.query_one("#action").mount(
-            Static(f"{self.who(turn.seat)}: which rider draws first?", classes="panel-title"),
-            Horizontal(*cards, classes="cards"),
-            Static("[b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm · or click", classes="panel-hint"),
-        )
+        self.panel(f"{self.who(turn.seat)}: which rider draws first?",
+                   "[b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm · or click", "#choice-row")
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -282,8 +339,8 @@ class RaceScreen(BaseScreen):
         rider = view.board.riders[i]
         hand = sorted(view.hands[i], key=lambda c: (token_value(c) if self.bmx else card_value(c), c))
         self.options = hand
-        cards = []
-        for k, c in enumerate(hand):
+        slots = list(self.query(HandCard))
+        for k, c in enumerate(hand[:MAX_HAND]):
             if self.bmx:
                 value = "F" if c == 0 else str(c)
                 note = "fatigue" if c == 0 else "token"
@@ -291,7 +348,7 @@ class RaceScreen(BaseScreen):
                 value = card_str(c)
                 moves = self.moves(rider, [c])
                 note = f"moves {moves}" if moves != card_value(c) else ("exhaust." if c == 0 else "")
-            cards.append(HandCard(k, value, note, seat=seat, rider=i, card=c))
+            slots[k].show_card(value, note, seat=seat, rider=i, card=c)
         kind = KIND.get(rider.kind, "")
         title = f"{self.who(seat)}: " + (f"pick a card for your [b]{kind}[/b]" if kind else "pick your token")
         if self.bmx and view.keep.get(i, 1) == 2:
@@ -313,11 +370,7 @@ class RaceScreen(BaseScreen):
                 notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
         hint = "[b]1-{n}[/b] or ← → select · [b]Enter[/b] play".format(n=len(hand))
         self.set_status(f"{self.flow.team_name(seat)} picks")
-        await self.query_one("#action").mount(
-            Static(title, classes="panel-title"),
-            Horizontal(*cards, classes="cards"),
-            Static(" · ".join(notes + [hint]), classes="panel-hint"),
-        )
+        self.panel(title, " · ".join(notes + [hint]), "#hand-row")
         self.show_boards(view)
         self.update_pick_track()
 
@@ -365,22 +418,13 @@ class RaceScreen(BaseScreen):
         replay = flow.replay
         if first:
             flow.step(0)
-            cards = []
-            for i, played in sorted(replay.revealed, key=lambda p: p[0]):
+            slots = list(self.query(RevealedCard))
+            for k, (i, played) in enumerate(sorted(replay.revealed, key=lambda p: p[0])):
                 r = self.game.riders[i]
                 label = rider_label(r.id, "" if self.bmx else r.kind)
                 value = token_str(played) if self.bmx else card_str(played)
-                cards.append(RevealedCard(label, value, "", rider=i))
-            row = [Horizontal(*cards, classes="cards revealed")]
-            if self.bmx:
-                die = Vertical(Digits(" ", id="die-digits"), id="die-box")
-                die.border_title = "Die"
-                row = [Horizontal(Horizontal(*cards, classes="cards revealed"), die, classes="reveal-row")]
-            await self.query_one("#action").mount(
-                Static("", classes="panel-title", id="reveal-title"),
-                *row,
-                Static("", classes="panel-hint", id="reveal-hint"),
-            )
+                slots[k].show_played(label, value, rider=i)
+            self.panel("", "", "#reveal-row")
             if self.autoplay:
                 self.start_timer()
         self.update_reveal()
@@ -405,7 +449,7 @@ class RaceScreen(BaseScreen):
         words = " · ".join(line.strip() for line in frame.lines)
         if frame.kind == "die":
             words = f"die: {frame.die or 'blank'} — {DIE_WORDS.get(frame.die, '')}"
-        self.query_one("#reveal-title", Static).update(f"[b]{title}[/b]" + (f"  {words}" if words else ""))
+        self.query_one("#panel-title", Static).update(f"[b]{title}[/b]" + (f"  {words}" if words else ""))
         if replay.at_end:
             after = "see the results" if self.game.phase == "over" else f"round {self.game.round}"
             hint = f"step {replay.step + 1}/{n} · [b]Enter[/b] on to {after} · ← back"
@@ -413,9 +457,10 @@ class RaceScreen(BaseScreen):
             hint = f"step {replay.step + 1}/{n} · [b]Space[/b] next · [b]Enter[/b] skip"
         if self.autoplay and not replay.at_end:
             hint += " · [b]a[/b] stop"
-        self.query_one("#reveal-hint", Static).update(hint)
+        self.query_one("#panel-hint", Static).update(hint)
+        self.show_keys()
         for card in self.query(RevealedCard):
-            card.set_class(card.rider in frame.active, "-active")
+            card.set_class(card.full and card.rider in frame.active, "-active")
         if self.bmx:
             die = next((f.die for f in replay.frames[: replay.step + 1] if f.kind == "die"), None)
             digits = self.query("#die-digits")
@@ -425,7 +470,7 @@ class RaceScreen(BaseScreen):
         focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
         self.show_track(Scene(self.marks_from(frame.pos, frame.crashed, set(frame.active)),
                               trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, focus=focus))
-        self.show_boards(self.public_view(), public=True)
+        self.show_boards(self.public_view(), public=True, positions=frame.pos)
         self.set_status("reveal and movement", replay.round)
         self.write_log()
 

@@ -1,6 +1,8 @@
 """Cards as cards: a player's hand, the rider choice and the revealed cards.
 
-Hand cards carry the CSS class `hand-card` (tests find every card on screen
+The race screen keeps a few card widgets mounted and fills or clears them
+(no mounting while a player waits for a key).  A hand card carries the CSS
+class `hand-card` only while it holds a card (tests find every card on screen
 with `.hand-card`); a selected card gets `-selected` and a heavy border, so
 the choice shows without colour too.
 """
@@ -21,40 +23,93 @@ class Picked(Message):
         self.index = index
 
 
-class HandCard(Static):
+class Slot(Static):
+    """A card place: empty and hidden, or showing one card."""
+
+    KIND = "card"
+    FULL_CLASS = ""
+
+    def __init__(self, index: int, *, id: str | None = None) -> None:
+        super().__init__("", id=id, classes="card-slot")
+        self.index = index
+        self.display = False
+        self.full = False
+
+    def fill(self, text: str, title: str) -> None:
+        self.full = True
+        self.update(text)
+        self.border_title = title
+        self.remove_class("-selected", "-cursor", "-active")
+        if self.FULL_CLASS:
+            self.add_class(self.FULL_CLASS)
+        self.display = True
+
+    def clear(self) -> None:
+        if not self.full and not self.display:
+            return
+        self.full = False
+        self.update("")
+        self.border_title = ""
+        self.remove_class("-selected", "-cursor", "-active")
+        if self.FULL_CLASS:
+            self.remove_class(self.FULL_CLASS)
+        self.display = False
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        if self.full:
+            self.post_message(Picked(self.KIND, self.index))
+
+
+class HandCard(Slot):
     """One drawn card (or BMX token) of the player whose turn it is."""
 
-    def __init__(self, index: int, value: str, note: str, *, seat: int, rider: int, card: int) -> None:
-        super().__init__(f"[b]{value}[/b]\n{note}", classes="hand-card")
-        self.index = index
-        self.seat = seat
-        self.rider = rider
-        self.card = card
-        self.border_title = str(index + 1)
+    KIND = "card"
+    FULL_CLASS = "hand-card"
 
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(Picked("card", self.index))
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.seat: int | None = None
+        self.rider: int | None = None
+        self.card: int | None = None
+
+    def show_card(self, value: str, note: str, *, seat: int, rider: int, card: int) -> None:
+        self.seat, self.rider, self.card = seat, rider, card
+        self.fill(f"[b]{value}[/b]\n{note}", str(self.index + 1))
+
+    def clear(self) -> None:
+        self.seat = self.rider = self.card = None
+        super().clear()
 
 
-class RiderChoice(Static):
+class RiderChoice(Slot):
     """One of the seat's riders, to choose which draws first."""
 
-    def __init__(self, index: int, title: str, body: str, *, rider: int) -> None:
-        super().__init__(body, classes="rider-choice")
-        self.index = index
+    KIND = "rider"
+    FULL_CLASS = "rider-choice"
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.rider: int | None = None
+
+    def show_rider(self, title: str, body: str, *, rider: int) -> None:
         self.rider = rider
-        self.border_title = f"{index + 1} {title}"
+        self.fill(body, f"{self.index + 1} {title}")
+
+
+class RevealedCard(Slot):
+    """A card played this round, face up for everybody."""
+
+    KIND = "revealed"
+    FULL_CLASS = "revealed-card"
+
+    def __init__(self, index: int) -> None:
+        super().__init__(index)
+        self.rider: int | None = None
+
+    def show_played(self, label: str, value: str, *, rider: int) -> None:
+        self.rider = rider
+        self.fill(f"[b]{value}[/b]", label)
 
     def on_click(self, event: Click) -> None:
         event.stop()
-        self.post_message(Picked("rider", self.index))
-
-
-class RevealedCard(Static):
-    """A card played this round, face up for everybody."""
-
-    def __init__(self, label: str, value: str, note: str, *, rider: int) -> None:
-        super().__init__(f"[b]{value}[/b]\n{note}", classes="revealed-card")
-        self.rider = rider
-        self.border_title = label

@@ -59,6 +59,8 @@ class LapStrip(Widget):
         self.refresh(layout=True)
 
     def show(self, scene: Scene) -> None:
+        if scene == self.scene:
+            return
         self.scene = scene
         self._strips = None
         self.refresh()

@@ -130,6 +130,8 @@ class TrackStrip(Widget):
         self.refresh(layout=True)
 
     def show(self, scene: Scene) -> None:
+        if scene == self.scene:
+            return
         if scene.focus != self.scene.focus:
             self.pan = 0
         old_extent = self._extent()

@@ -1,0 +1,132 @@
+"""Drive the app through its UI only (keys and clicks), as players would.
+
+The driver looks at the screen to decide what to press; it never calls the
+engine to act.  Choices follow the easy policy (so races end in a reasonable
+number of rounds), computed from the acting player's own view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flamme_tui.bots.easy import easy
+from flamme_tui.engine.actions import Draw, Play, PlayTokens
+
+
+@dataclass
+class Seen:
+    """What the driver saw on the way (for assertions)."""
+
+    curtains: list[int] = field(default_factory=list)  # seats
+    picks: int = 0
+    draws: int = 0
+    places: int = 0
+    rounds: int = 0
+    clicks: int = 0
+
+
+def screen_name(app) -> str:
+    return type(app.screen).__name__
+
+
+async def settle(pilot) -> None:
+    """Wait until the screen shows a decision to take (the curtain goes up after a refresh)."""
+    app = pilot.app
+    for _ in range(50):
+        await pilot.pause()
+        screen = app.screen
+        if type(screen).__name__ == "RaceScreen" and (screen.turn is None or screen.turn.kind in ("curtain", "over")):
+            continue
+        return
+
+
+async def new_race_menus(pilot, variant: str = "classic", stage_downs: int = 0, builder_keys=()) -> None:
+    """Title -> New race -> variant -> stage (or BMX builder) -> teams screen."""
+    await pilot.press("enter")  # New race
+    await pilot.press(*(["down"] * {"classic": 0, "meteo": 1, "bmx": 2}[variant]), "enter")
+    if variant == "bmx":
+        await pilot.press(*builder_keys, "enter")
+    else:
+        await pilot.press(*(["down"] * stage_downs), "enter")
+    await pilot.pause()
+    assert screen_name(pilot.app) == "TeamsScreen"
+
+
+async def pick_option(pilot, select_id: str, downs: int) -> None:
+    """Open a Select with the mouse and move down `downs` options, then Enter."""
+    await pilot.click(f"#{select_id}")
+    await pilot.pause()
+    await pilot.press(*(["down"] * downs), "enter")
+    await pilot.pause()
+
+
+async def set_players(pilot, n: int) -> None:
+    await pick_option(pilot, "players", n - 2)
+
+
+async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_state=None,
+                    max_actions: int = 6000) -> Seen:
+    """Play from the first race screen to the podium."""
+    app = pilot.app
+    seen = Seen()
+    for _ in range(max_actions):
+        await settle(pilot)
+        name = screen_name(app)
+        if on_state is not None:
+            await on_state(pilot, seen)
+        if name == "PodiumScreen":
+            return seen
+        if name == "CurtainScreen":
+            seen.curtains.append(app.screen.seat)
+            await pilot.press("enter")
+            continue
+        assert name == "RaceScreen", name
+        screen = app.screen
+        turn = screen.turn
+        game = screen.flow.game
+        if turn.kind == "place":
+            seen.places += 1
+            await pilot.press("enter")
+        elif turn.kind == "draw":
+            seen.draws += 1
+            action = easy(game.view(turn.seat))
+            assert isinstance(action, Draw)
+            k = screen.options.index(game.index[action.rider])
+            await choose(pilot, screen, k, use_mouse and seen.draws % 3 == 0, seen, ".rider-choice")
+        elif turn.kind == "pick":
+            seen.picks += 1
+            action = easy(game.view(turn.seat))
+            if isinstance(action, PlayTokens):
+                wanted = list(action.tokens)
+                keys = []
+                options = list(screen.options)
+                for t in wanted:
+                    k = next(k for k, c in enumerate(options) if c == t and str(k + 1) not in keys)
+                    keys.append(str(k + 1))
+                await pilot.press(*keys, "enter")
+            else:
+                assert isinstance(action, Play)
+                k = screen.options.index(action.card)
+                await choose(pilot, screen, k, use_mouse and seen.picks % 4 == 0, seen, ".hand-card")
+        elif turn.kind == "reveal":
+            seen.rounds += 1
+            if step_every and seen.rounds % step_every == 0:
+                replay = screen.flow.replay
+                while not replay.at_end:
+                    await pilot.press("space")
+            await pilot.press("enter")  # skip to the end (or continue, if at the end)
+            if screen.flow.replay is not None:
+                await pilot.press("enter")
+        else:
+            raise AssertionError(f"unexpected turn {turn}")
+    raise AssertionError("the race did not end")
+
+
+async def choose(pilot, screen, k: int, mouse: bool, seen: Seen, selector: str) -> None:
+    if mouse:
+        widgets = [w for w in screen.query(selector) if w.index == k]
+        seen.clicks += 1
+        await pilot.click(widgets[0])  # select
+        await pilot.click(widgets[0])  # the selected one again: confirm
+    else:
+        await pilot.press(str(k + 1), "enter")
