@@ -74,6 +74,10 @@ class Case(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> "Case":
+        terrain = "._bkmv".replace("_", "") if self.variant == "bmx" else ".^vs"
+        unknown = sorted(set(self.track.squares) - set(terrain))
+        if unknown:
+            raise ValueError(f"track.squares: unknown terrain {unknown[0]!r} for {self.variant} (use {' '.join(terrain)})")
         ids = [r.id for r in self.riders]
         if len(set(ids)) != len(ids):
             raise ValueError("riders: a rider id appears twice")
@@ -153,7 +157,9 @@ def load_cases(path: Path) -> list[Case]:
 
 def build_course(case: Case) -> Course:
     track = case.track
-    terrain = track.squares
+    # squares past the end of the string are flat two-lane squares, however far
+    furthest = max(r.square for r in case.riders) + 1
+    terrain = track.squares + "." * max(0, furthest - len(track.squares))
     weather: tuple[str, ...] = ()
     if track.weather:
         w = [""] * len(terrain)

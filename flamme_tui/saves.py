@@ -133,6 +133,7 @@ class ClassicSetupData(BaseModel):
     teams: tuple[TeamData, ...] = Field(min_length=1, max_length=4)
     decks: dict[Literal["S", "R"], tuple[StrictInt, ...]]
     hand_size: StrictInt = Field(ge=1)
+    exhaustion_value: StrictInt = Field(ge=1)
     grid: Literal["random", "choose"]
     handicap: tuple[StrictInt, ...]
     weather_tokens: tuple[StrictStr, ...]
@@ -152,6 +153,7 @@ class BmxSetupData(BaseModel):
     draw: StrictInt
     descent_draw: StrictInt
     descent_keep: StrictInt
+    fatigue: StrictInt = Field(ge=0)
     bumpy_fatigue: StrictInt
     young: tuple[StrictInt, ...]
     forecast: StrictBool

@@ -438,8 +438,6 @@ def test_random_start_grid(teams):
     assert len(grids) > 1
 
 
-@pytest.mark.xfail(strict=True, reason="stages/variants/bmx.yaml fatigue_taken.normal is validated but never "
-                   "reaches the engine (a tired rider off the bumpy passage always takes 1)")
 def test_normal_fatigue_comes_from_the_config(monkeypatch):
     from flamme_tui import config
 

@@ -645,8 +645,6 @@ def test_stage_data_feeds_the_engine():
     assert config.stage_ids()[0] == "avenue-corso-paseo"
 
 
-@pytest.mark.xfail(strict=True, reason="stages/variants/classic.yaml exhaustion_value is validated but never "
-                   "reaches the engine (EXHAUSTION_VALUE = 2 is hard-coded; ClassicSetup has no such field)")
 def test_exhaustion_value_comes_from_the_config(monkeypatch):
     rules = config.load_classic_rules()
     monkeypatch.setattr(config, "load_classic_rules", lambda: rules.model_copy(update={"exhaustion_value": 3}))

@@ -187,7 +187,6 @@ def check_privacy(game, rnd: random.Random) -> None:
         mine = set(game.seats[seat])
         assert set(v.hands) <= mine and set(v.chosen) <= mine and set(v.own) <= mine
         base = fresh_view(game.clone(), seat)
-        # (from_supply goes stale in the cached board: pinned by an xfail test below)
         assert unsupplied(v) == unsupplied(base), "the cached board differs from a fresh one"
         for other in range(n):
             if other == seat:
@@ -540,8 +539,6 @@ def test_every_bmx_circuit_full_race(circuit, ramp):
 # ------------------------------------------------------------ view and cache
 
 
-@pytest.mark.xfail(strict=True, reason="view.board caches RiderView.from_supply per round; a rider that "
-                   "plays from the supply mid-round changes it, so the view depends on when it was cached")
 def test_view_does_not_depend_on_when_the_board_was_cached():
     setup = classic_setup("classic", "avenue-corso-paseo", 2)
     game = new_game(setup, 3)

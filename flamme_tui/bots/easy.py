@@ -25,16 +25,17 @@ def easy(view: View) -> Action:
     course = board.course
     if board.variant == "bmx":
         return PlayTokens(rider.id, best_tokens(course, rider.square, hand, view.keep[i]))
-    return Play(rider.id, best_card(course, rider.square, hand, 2 if rider.crashed else 0))
+    penalty = board.setup.standup_penalty if rider.crashed else 0
+    return Play(rider.id, best_card(course, rider.square, hand, penalty, board.setup.exhaustion_value))
 
 
-def best_card(course, square: int, hand, penalty: int = 0) -> int:
+def best_card(course, square: int, hand, penalty: int = 0, exhaustion_value: int = 2) -> int:
     """The card that moves furthest; among equal moves the cheapest one,
     an exhaustion card before a real 2."""
     row = course.moves[square] if not penalty else None
     best, best_key = hand[0], None
     for card in hand:
-        value = card or 2
+        value = card or exhaustion_value
         moves = row[value] if row else effective_move(course, square, value, penalty)
         key = (moves, -value, card == 0)
         if best_key is None or key > best_key:

@@ -63,7 +63,7 @@ def _fast_action(game, seat: int, bmx: bool) -> Action:
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
-            return Play(r.id, best_card(course, pos[i][0], r.hand, game.standup_penalty(i)))
+            return Play(r.id, best_card(course, pos[i][0], r.hand, game.standup_penalty(i), game.setup.exhaustion_value))
     a, b = game.seats[seat]
     return Draw(riders[a].id if pos[a] < pos[b] else riders[b].id)
 

@@ -45,11 +45,13 @@ def guesses(view: View, skip: int) -> list[int]:
             continue
         chosen = view.chosen.get(r.index)
         if chosen is not None and board.variant != "bmx":
-            out.append(r.square + effective_move(board.course, r.square, chosen or 2, 2 if r.crashed else 0))
+            out.append(r.square + effective_move(board.course, r.square, chosen or board.setup.exhaustion_value,
+                                                 board.setup.standup_penalty if r.crashed else 0))
         elif board.variant == "bmx":
             out.append(r.square + 3)
         else:
-            out.append(r.square + effective_move(board.course, r.square, GUESS, 2 if r.crashed else 0))
+            out.append(r.square + effective_move(board.course, r.square, GUESS,
+                                                 board.setup.standup_penalty if r.crashed else 0))
     return out
 
 
@@ -68,10 +70,10 @@ def medium(view: View) -> Action:
     keep = _keep_weight(rider.square, course.finish)
     if board.variant == "bmx":
         return PlayTokens(rider.id, _bmx_choice(view, i, hand, others, keep))
-    penalty = 2 if rider.crashed else 0
+    penalty = board.setup.standup_penalty if rider.crashed else 0
     best, best_score = hand[0], None
     for card in sorted(set(hand)):
-        value = card or 2
+        value = card or board.setup.exhaustion_value
         moves = effective_move(course, rider.square, value, penalty)
         dest = rider.square + moves
         if dest >= course.finish:

@@ -78,5 +78,9 @@ class Play(Action):
 class PlayTokens(Action):
     tokens: tuple[int, ...]  # one token, two on a descent; 0 = fatigue
 
+    def __post_init__(self) -> None:
+        # one spelling per play: highest token first (`play green 3 F`)
+        object.__setattr__(self, "tokens", tuple(sorted(self.tokens, reverse=True)))
+
     def __str__(self) -> str:
         return f"play {self.rider} " + " ".join("F" if t == 0 else str(t) for t in self.tokens)

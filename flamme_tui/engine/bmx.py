@@ -38,7 +38,8 @@ class BmxSetup:
     draw: int = 3  # draw 3 keep 1
     descent_draw: int = 4  # on a descent draw 4 keep 2
     descent_keep: int = 2
-    bumpy_fatigue: int = 2
+    fatigue: int = 1  # fatigue tokens a tired rider takes
+    bumpy_fatigue: int = 2  # ... on a bumpy passage
     young: tuple[int, ...] = ()  # young-children variant: fatigue tokens added to each seat's bag
     forecast: bool = False  # weather-forecast variant: roll the die before drawing
     variant: str = "bmx"
@@ -228,7 +229,7 @@ class BmxGame:
             square = self.pos[i][0]
             if square + 1 in occupied:
                 continue
-            want = self.setup.bumpy_fatigue if self.course.terrain[square] == BUMPY else 1
+            want = self.setup.bumpy_fatigue if self.course.terrain[square] == BUMPY else self.setup.fatigue
             got = min(want, self.supply)
             if got:
                 self.supply -= got

@@ -55,6 +55,7 @@ class ClassicSetup:
     teams: tuple[Team, ...]
     decks: dict = field(default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3})
     hand_size: int = 4
+    exhaustion_value: int = EXHAUSTION_VALUE
     grid: str = "random"  # "random" or "choose" (players place their riders)
     handicap: tuple[int, ...] = ()  # extra exhaustion cards in each rider deck, per team
     variant: str = "classic"
@@ -71,7 +72,7 @@ class Rider:
     __slots__ = (
         "id", "seat", "kind", "deck", "recycled", "hand", "played", "crashed",
         "exhaustion", "supply_played", "slipstream", "crashes", "history",
-        "shown_recycled", "shown_deck",
+        "shown_recycled", "shown_deck", "shown_supply",
     )
 
     def __init__(self, rid: str, seat: int, kind: str) -> None:
@@ -91,6 +92,7 @@ class Rider:
         # the piles as the other players saw them before this round's draw
         self.shown_recycled: tuple[int, ...] | None = None
         self.shown_deck: int | None = None
+        self.shown_supply = 0
 
     def copy(self) -> "Rider":
         twin = Rider.__new__(Rider)
@@ -99,7 +101,7 @@ class Rider:
         twin.played, twin.crashed, twin.exhaustion = self.played, self.crashed, self.exhaustion
         twin.supply_played, twin.slipstream, twin.crashes = self.supply_played, self.slipstream, self.crashes
         twin.history = self.history[:]
-        twin.shown_recycled, twin.shown_deck = self.shown_recycled, self.shown_deck
+        twin.shown_recycled, twin.shown_deck, twin.shown_supply = self.shown_recycled, self.shown_deck, self.shown_supply
         return twin
 
 
@@ -179,6 +181,7 @@ class ClassicGame:
         deck, hand = rider.deck, rider.hand
         rider.shown_recycled = tuple(rider.recycled)
         rider.shown_deck = len(deck)
+        rider.shown_supply = rider.supply_played
         for _ in range(self.draw_size(i)):
             if not deck:
                 if not rider.recycled:
@@ -316,7 +319,7 @@ class ClassicGame:
             card = rider.played
             rider.history.append(card)
             rider.played = None
-            self.move_rider(i, card or EXHAUSTION_VALUE)
+            self.move_rider(i, card or self.setup.exhaustion_value)
 
     # ------------------------------------------------------------ end phase
 

@@ -107,7 +107,7 @@ def _classic_board(game) -> Board:
             i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
             r.shown_deck if shown else len(r.deck),
             r.shown_recycled if shown else tuple(r.recycled),
-            r.exhaustion, tuple(r.history), r.supply_played,
+            r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
         ))
     return Board(game.variant, game.round, game.phase, game.course, tuple(riders),
                  game.setup.decks, game.setup.handicap, None, None, game.setup)
