@@ -35,7 +35,7 @@ PADDING = 48
 MOVE_TABLE = 16  # card values tabulated in Course.moves
 
 
-def _terrain_move(terrain: str, next_ascent, start: int, value: int, penalty: int = 0) -> int:
+def terrain_move(terrain: str, next_ascent, start: int, value: int, penalty: int = 0) -> int:
     """Squares a card of `value` moves a rider from `start`, in the rules' order:
     descent minimum 5, supply minimum 4, minus the meteo stand-up penalty, and
     the ascent limit last: min(value, max(5, d - 1)), d the distance to the
@@ -116,7 +116,7 @@ class Course:
             nxt[i] = dist
             dist = 1 if full[i] == ASCENT else dist + 1
         moves = tuple(
-            tuple(_terrain_move(full, nxt, start, value) for value in range(MOVE_TABLE))
+            tuple(terrain_move(full, nxt, start, value) for value in range(MOVE_TABLE))
             for start in range(len(full))
         )
         return Course(

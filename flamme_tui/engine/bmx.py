@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from ..course import BUMPY, DESCENT, Course
 from .actions import Action, PlayTokens
 from .classic import ENERGY, OVER, RuleError, Team
-from .rng import Rng
+from .race import Race
 from .track import EMPTY, close_gaps, ranking, settle
-from .view import View, view
 
 FATIGUE = 0  # token code; a fatigue token moves 1
 FATIGUE_VALUE = 1
@@ -67,25 +66,14 @@ class BmxRider:
         return twin
 
 
-class BmxGame:
+class BmxGame(Race):
     variant = "bmx"
 
     def __init__(self, setup: BmxSetup, seed: int, *, _blank: bool = False) -> None:
-        self.setup = setup
-        self.course = setup.course
-        self.seed = seed
-        self.rng = Rng(seed)
-        self.riders: list[BmxRider] = []
-        self.pos: list[list[int]] = []
-        self.cells: list[int] = [EMPTY] * (2 * len(self.course.terrain))
+        super().__init__(setup, seed)
         self.supply = setup.fatigue_supply
-        self.round = 1
         self.phase = ENERGY
         self.die: int | None = None  # this turn's roll, once rolled
-        self.events: list[tuple] = []
-        self.winner: int | None = None
-        self.actions: list[Action] = []
-        self.public_cache = None  # see view._public
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
@@ -254,29 +242,6 @@ class BmxGame:
             self.start_turn()
 
     # ------------------------------------------------------------ helpers
-
-    def _put(self, i: int, square: int, lane: int) -> None:
-        self.cells[square + square + lane] = i
-        self.pos[i] = [square, lane]
-
-    def ranking(self) -> list[int]:
-        return ranking(self.pos)
-
-    def view(self, seat: int) -> View:
-        return view(self, seat)
-
-    def clone(self, rng: Rng | None = None) -> "BmxGame":
-        """An independent copy; with `rng`, the copy draws from that RNG instead
-        of a copy of this game's (bots simulating a sampled future)."""
-        twin = self.__class__.__new__(self.__class__)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = rng or self.rng.clone()
-        twin.riders = [r.copy() for r in self.riders]
-        twin.pos = [p.copy() for p in self.pos]
-        twin.cells = self.cells.copy()
-        twin.events = self.events.copy()
-        twin.actions = self.actions.copy()
-        return twin
 
     @classmethod
     def from_position(cls, course: Course, riders: list[dict], seed: int = 0) -> "BmxGame":

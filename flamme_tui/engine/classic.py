@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..course import ASCENT, MOVE_TABLE, Course, _terrain_move
+from ..course import ASCENT, MOVE_TABLE, Course, terrain_move
 from .actions import Action, Draw, Place, Play
-from .rng import Rng
+from .race import Race
 from .track import EMPTY, close_gaps, ranking, settle
-from .view import View, view
 
 EXHAUSTION = 0  # the card code of an exhaustion card; its value is 2
 EXHAUSTION_VALUE = 2
@@ -31,9 +30,9 @@ def card_text(card: int) -> str:
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
-    """Squares a card of `value` moves a rider from `start` (see course._terrain_move)."""
+    """Squares a card of `value` moves a rider from `start` (see course.terrain_move)."""
     if penalty or value >= MOVE_TABLE:
-        return _terrain_move(course.terrain, course.next_ascent, start, value, penalty)
+        return terrain_move(course.terrain, course.next_ascent, start, value, penalty)
     return course.moves[start][value]
 
 
@@ -105,25 +104,14 @@ class Rider:
         return twin
 
 
-class ClassicGame:
+class ClassicGame(Race):
     variant = "classic"
     max_gap = 1  # slipstream closes one-square gaps
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
-        self.setup = setup
-        self.course = setup.course
-        self.seed = seed
-        self.rng = Rng(seed)
-        self.riders: list[Rider] = []
-        self.pos: list[list[int]] = []  # rider index -> [square, lane]
-        self.cells: list[int] = [EMPTY] * (2 * len(self.course.terrain))
-        self.round = 1
+        super().__init__(setup, seed)
         self.phase = GRID
         self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
-        self.events: list[tuple] = []  # what happened in the last resolved round
-        self.winner: int | None = None
-        self.actions: list[Action] = []
-        self.public_cache = None  # see view.board
         self.waiting = len(setup.teams) * 2  # riders still to choose a card this round
         if _blank:
             return
@@ -368,30 +356,6 @@ class ClassicGame:
 
     def seat_riders_of(self, seat: int) -> list[int]:
         return [i for i, r in enumerate(self.riders) if r.seat == seat]
-
-    def _put(self, i: int, square: int, lane: int) -> None:
-        self.cells[square + square + lane] = i
-        self.pos[i] = [square, lane]
-
-    def ranking(self) -> list[int]:
-        return ranking(self.pos)
-
-    def view(self, seat: int) -> View:
-        return view(self, seat)
-
-    def clone(self, rng: Rng | None = None) -> "ClassicGame":
-        """An independent copy; with `rng`, the copy draws from that RNG instead
-        of a copy of this game's (bots simulating a sampled future)."""
-        twin = self.__class__.__new__(self.__class__)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = rng or self.rng.clone()
-        twin.riders = [r.copy() for r in self.riders]
-        twin.pos = [p.copy() for p in self.pos]
-        twin.cells = self.cells.copy()
-        twin.first_drawn = self.first_drawn.copy()
-        twin.events = self.events.copy()
-        twin.actions = self.actions.copy()
-        return twin
 
     # ------------------------------------------------- positions from data
 
