@@ -170,7 +170,12 @@ class ClassicGame(Race):
         rider.shown_recycled = tuple(rider.recycled)
         rider.shown_deck = len(deck)
         rider.shown_supply = rider.supply_played
-        for _ in range(self.draw_size(i)):
+        n = self.draw_size(i)
+        if len(deck) >= n:  # the usual case, in one step: the top n cards, top first
+            hand.extend(deck[: -n - 1 : -1])
+            del deck[-n:]
+            return
+        for _ in range(n):
             if not deck:
                 if not rider.recycled:
                     break

@@ -135,19 +135,20 @@ def board(game) -> Board:
 
 
 def view(game, seat: int) -> View:
+    """Seat `seat`'s view of the game now (the public board is cached per round)."""
     riders = game.riders
-    hands, chosen, own, keep = {}, {}, {}, {}
+    hands, chosen, own = {}, {}, {}
     bmx = game.variant == "bmx"
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
             hands[i] = tuple(r.hand)
-            if bmx:
-                keep[i] = game.keep_size(i)
         if r.played is not None:
             chosen[i] = r.played
         own[i] = (len(r.bag), ()) if bmx else (len(r.deck), tuple(r.recycled))
     cached = game.public_cache
     if cached is None or cached.round != game.round or cached.phase != game.phase or game.phase == "grid":
         cached = board(game)
-    return View(cached, seat, hands, chosen, own, None if bmx else game.first_drawn.get(seat), keep)
+    if bmx:
+        return View(cached, seat, hands, chosen, own, None, {i: game.keep_size(i) for i in hands})
+    return View(cached, seat, hands, chosen, own, game.first_drawn.get(seat), {})
