@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _race_options(p: argparse.ArgumentParser) -> None:
-    from .races import DEFAULT_STAGE, VARIANTS
+    from . import DEFAULT_STAGE, VARIANTS
 
     p.add_argument("--variant", choices=VARIANTS, default="classic")
     p.add_argument("--stage", default=DEFAULT_STAGE, help="stage id or path to a stage file (classic, meteo)")
@@ -194,6 +194,11 @@ def cmd_tournament(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command is None and args.resume is None:
+        # the app first, before anything slow is imported: start-up time counts
+        from .ui.app import run
+
+        return run()
     from .config import ConfigError
 
     try:
@@ -215,14 +220,10 @@ def main(argv: list[str] | None = None) -> int:
             from . import stages_cli
 
             return stages_cli.check(args.paths) if args.stages_command == "check" else stages_cli.listing()
-        if args.command is None and args.resume is not None:
+        if args.command is None:
             from .saves_cli import cmd_resume
 
             return cmd_resume(args.resume or None)
-        if args.command is None:
-            from .ui.app import run
-
-            return run()
     except ConfigError as exc:
         print(f"flamme-tui: {exc}", file=sys.stderr)
         return 2

@@ -6,15 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import config
+from . import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from .engine.actions import Action
 from .engine.bmx import BmxGame, BmxSetup, token_text
 from .engine.classic import OVER, ROULEUR, SPRINTEUR, ClassicGame, ClassicSetup, Team, card_text
 from .engine.meteo import MeteoGame
 
-VARIANTS = ("classic", "meteo", "bmx")
 COLOURS = ("red", "blue", "green", "black")
-DEFAULT_STAGE = "avenue-corso-paseo"
 
 Policy = Callable[[object], Action]  # view -> action
 

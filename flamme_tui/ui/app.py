@@ -22,8 +22,11 @@ class FlammeApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True)]
 
-    def __init__(self, *, autoplay: bool | None = None, step_delay: float = 0.7, seed: int | None = None) -> None:
+    def __init__(self, *, autoplay: bool | None = None, step_delay: float = 0.7, seed: int | None = None,
+                 autosave: bool = True, session=None) -> None:
         super().__init__()
+        self.autosave = autosave  # save every race after every action (saves.attach_autosave)
+        self.resume_session = session  # a saved race to open at once (flamme-tui --resume)
         if autoplay is None:
             autoplay = os.environ.get("TEXTUAL_ANIMATIONS", "").lower() != "none"
         self.autoplay = autoplay  # movement steps play by themselves (any key still steps)
@@ -34,6 +37,9 @@ class FlammeApp(App[int]):
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
+        if self.resume_session is not None:
+            session, self.resume_session = self.resume_session, None
+            self.resume(session)
 
     def preload(self) -> None:
         """Import the engine in the background while the title menu waits."""
@@ -43,9 +49,46 @@ class FlammeApp(App[int]):
                 from .. import races  # noqa: F401
                 from . import flow  # noqa: F401
             except Exception:  # the real import will report it
-                pass
+                return
+            if self.autosave:
+                self.call_from_thread(self._offer_resume, self._latest_save())
 
         threading.Thread(target=load, daemon=True).start()
+
+    @staticmethod
+    def _latest_save():
+        try:
+            from .. import saves
+
+            path = saves.latest_in_progress()
+            return None if path is None else saves.peek(path)
+        except Exception:  # no saves, or unreadable ones: no Resume entry
+            return None
+
+    def _offer_resume(self, info) -> None:
+        if info is None:
+            return
+        for screen in self.screen_stack:
+            if isinstance(screen, TitleScreen):
+                screen.offer_resume(info)
+
+    def resume_path(self, path) -> None:
+        """Open a saved race (the title menu's Resume)."""
+        from .. import saves
+
+        try:
+            session = saves.load(path)
+        except Exception as exc:  # saves.SaveError and friends: say so, stay on the menu
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        self.resume(session)
+
+    def resume(self, session) -> None:
+        from .flow import RaceFlow
+
+        flow = RaceFlow(session)
+        flow.log.append(f"(resumed at round {session.game.round})")
+        self.start_flow(flow)
 
     # ------------------------------------------------------------ the menus
 
@@ -108,8 +151,21 @@ class FlammeApp(App[int]):
         from .screens.race import RaceScreen
 
         self.flow = flow
+        if self.autosave:
+            self._attach_autosave(flow.session)
         self.back_to_title()
         self.push_screen(RaceScreen(flow))
+
+    def _attach_autosave(self, session) -> None:
+        try:
+            from .. import saves
+
+            saves.attach_autosave(session, on_error=self._save_failed)
+        except Exception as exc:  # the race goes on without saves
+            self._save_failed(exc)
+
+    def _save_failed(self, exc) -> None:
+        self.notify(f"Could not save the race: {exc}", severity="warning", timeout=6)
 
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
@@ -149,8 +205,9 @@ class FlammeApp(App[int]):
         self.push_screen(ConfirmQuit(), answer)
 
 
-def run() -> int:
-    """Run the app; returns the exit code."""
-    app = FlammeApp()
+def run(session=None) -> int:
+    """Run the app; returns the exit code.  With a Session (a loaded save),
+    open it at once, behind the curtain of the player whose turn it is."""
+    app = FlammeApp(session=session)
     result = app.run()
     return int(app.return_code or 0) if result is None else int(result)

@@ -154,10 +154,11 @@ class RaceFlow:
         n = len(session.game.riders)
         self.stats = Stats(catchup=[0] * n)
         self._start_round = -1
+        self._reasons: list[str] = []  # bots' reasons, logged once the cards are revealed
         self._start_pos: list[tuple[int, int]] = []
         self._start_crashed: list[bool] = []
         name = self.game.course.name
-        self.log.append(f"{name}: {self.variant_name} race, seed {session.seed}")
+        self.log.append(f"{name}: {self.variant_name} race")  # the seed waits for the podium
         self._snapshot()
 
     # ------------------------------------------------------------- facts
@@ -239,11 +240,14 @@ class RaceFlow:
         start = self.game.round
         played: list[Action] = []
         while self.game.phase == before[1] and self.game.round == start and self.game.needs(seat):
-            action = self._bot_action(seat, policy)
+            action, reason = self._bot_action(seat, policy)
             self.session.apply(action)
             played.append(action)
             if isinstance(action, Place):
                 self._note(action, bot=True)
+            elif reason and not isinstance(action, Draw):
+                # a reason may name the card: it waits for the reveal
+                self._reasons.append(f"{self.team_name(seat)} (bot, {policy}): {reason}")
         drew = [a for a in played if isinstance(a, Draw)]
         if any(isinstance(a, (Play, PlayTokens)) for a in played):
             who = f"{self.team_name(seat)} (bot)"
@@ -255,10 +259,14 @@ class RaceFlow:
                 self.log.append(f"{who} has chosen its {what}s")
         self._after(before)
 
-    def _bot_action(self, seat: int, policy_name: str) -> Action:
-        from ..bots import POLICIES
+    def _bot_action(self, seat: int, policy_name: str) -> tuple[Action, str]:
+        from .. import bots
 
-        return POLICIES[policy_name](self.game.view(seat))
+        view = self.game.view(seat)
+        explainer = getattr(bots, "EXPLAINERS", {}).get(policy_name)
+        if explainer is not None:
+            return explainer(view)
+        return bots.POLICIES[policy_name](view), ""
 
     def _note(self, action: Action, bot: bool) -> None:
         """The public side of a human's action (or a bot's placement), in words."""
@@ -293,6 +301,11 @@ class RaceFlow:
                 self.stats.catchup[e[1]] += e[3] - e[2]
         revealed = next((e[1] for e in game.events if e[0] == "reveal"), ())
         frames = build_frames(game, self._start_pos, self._start_crashed)
+        if self._reasons:
+            first = frames[0]
+            frames[0] = Frame(**{**{f: getattr(first, f) for f in Frame.__slots__},
+                                 "lines": first.lines + tuple(self._reasons)})
+            self._reasons = []
         self.replay = Replay(done, frames, revealed)
         self.passed = None
 

@@ -11,30 +11,20 @@ GLOBAL_KEYS = """[b]Everywhere[/b]
 
 RULES_CLASSIC = """[b]Classic[/b]
 Each player has two riders: a Rouleur (R, cards 3-7) and a Sprinteur (S, cards 2,3,4,5,9).
-[b]Energy:[/b] pick the rider that draws first, draw 4 cards from its deck, keep 1 face down,
-the other 3 go face up under the deck (recycled, everybody may see them). Then the other rider.
-[b]Movement:[/b] all cards are revealed; the rider in front moves first (lane 0, the right-hand
-lane, before lane 1). A rider moves exactly its card; a full square sends it to the nearest free
-place behind. On a descent (v) a rider moves at least 5, from a supply zone (s) at least 4.
-An ascent (^) limits a move to 5 squares; from further away a rider stops at the foot of the climb.
-[b]End of round:[/b] slipstream: a group with exactly one empty square in front of the next
-group moves up one square (not on ascents). Then every rider with nobody on the square ahead
-takes an exhaustion card (E, worth 2) into its recycled cards.
+[b]Energy:[/b] pick the rider that draws first, draw 4 cards from its deck, keep 1 face down, the other 3 go face up under the deck (recycled, everybody may see them). Then the other rider.
+[b]Movement:[/b] all cards are revealed; the rider in front moves first (lane 0, the right-hand lane, before lane 1). A rider moves exactly its card; a full square sends it to the nearest free place behind. On a descent (v) a rider moves at least 5, from a supply zone (s) at least 4. An ascent (^) limits a move to 5 squares; from further away a rider stops at the foot of the climb.
+[b]End of round:[/b] slipstream: a group with exactly one empty square in front of the next group moves up one square (not on ascents). Then every rider with nobody on the square ahead takes an exhaustion card (E, worth 2) into its recycled cards.
 [b]Finish:[/b] the race ends when a rider crosses the finish line; the furthest rider wins."""
 
 RULES_METEO = """[b]Meteo[/b] (classic plus the weather on the straights)
   » tailwind: a rider standing on it draws 5 cards.  « headwind: draws 3 cards.
   ≡ crosswind: no slipstream to or from its squares.
   ~ wet road: a rider blocked (moved less than its card) and stopping on it crashes.
-A crashed rider lies down (lower-case letters on the track); a square full of crashed riders
-blocks the road. A crashed rider still plays a card: it stands up and moves 2 less."""
+A crashed rider lies down (lower-case letters on the track); a square full of crashed riders blocks the road. A crashed rider still plays a card: it stands up and moves 2 less."""
 
 RULES_BMX = """[b]BMX[/b] (one rider each, speed tokens from a bag)
-Every turn each rider draws 3 tokens from its bag (4 on a descent) and keeps 1 (2 on a descent,
-their values add up); the others go back in the bag. Played tokens leave the game.
-Riders move front first. Then the die: 1 or 2 closes gaps of that many empty squares between
-groups (catch-up), a blank face does nothing. A rider with both lanes ahead empty takes a
-fatigue token (worth 1) into its bag, 2 on a bumpy passage.
+Every turn each rider draws 3 tokens from its bag (4 on a descent) and keeps 1 (2 on a descent, their values add up); the others go back in the bag. Played tokens leave the game.
+Riders move front first. Then the die: 1 closes one-square gaps between groups, 2 closes gaps of 1 or 2 squares (catch-up); a blank face does nothing. A rider with both lanes ahead empty takes a fatigue token (worth 1) into its bag, 2 on a bumpy passage.
 Terrain: ~ bumpy passage, # canyon (single-lane middle), " marsh (single lane), v descent.
 A jump ramp /N throws a rider who crosses it with a token N, N squares further.
 The race ends after the turn in which a rider crosses the line; the furthest rider wins."""

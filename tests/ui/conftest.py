@@ -4,3 +4,17 @@ import os
 
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 os.environ.pop("NO_COLOR", None)
+# races started in the app are autosaved: keep the tests' saves out of the user's data
+os.environ["FLAMME_TUI_DATA_DIR"] = __import__("tempfile").mkdtemp(prefix="flamme-tui-tests-")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def fast_pilot(monkeypatch):
+    """Pilot waits for the app to be idle after every key with 20 ms sleeps; whole
+    races press hundreds of keys, so poll every 2 ms instead (same checks)."""
+    import textual._wait as wait
+
+    monkeypatch.setattr(wait, "SLEEP_GRANULARITY", 0.002)
+    monkeypatch.setattr(wait, "SLEEP_IDLE", 0.0001)

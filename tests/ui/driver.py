@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from flamme_tui.bots.easy import easy
 from flamme_tui.engine.actions import Draw, Play, PlayTokens
+from flamme_tui.ui.scenarios import settle
 
 
 @dataclass
@@ -27,17 +28,6 @@ class Seen:
 
 def screen_name(app) -> str:
     return type(app.screen).__name__
-
-
-async def settle(pilot) -> None:
-    """Wait until the screen shows a decision to take (the curtain goes up after a refresh)."""
-    app = pilot.app
-    for _ in range(50):
-        await pilot.pause()
-        screen = app.screen
-        if type(screen).__name__ == "RaceScreen" and (screen.turn is None or screen.turn.kind in ("curtain", "over")):
-            continue
-        return
 
 
 async def new_race_menus(pilot, variant: str = "classic", stage_downs: int = 0, builder_keys=()) -> None:

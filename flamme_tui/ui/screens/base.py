@@ -45,13 +45,27 @@ class BaseScreen(Screen):
 
     def apply_size(self, width: int, height: int) -> None:
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        was_small = self.has_class("-too-small")
+        if small and not was_small:
+            self._focus_before_small = self.focused
         self.set_class(small, "-too-small")
+        if was_small and not small:
+            # hidden widgets lost the focus: give it back once they show again
+            self.call_after_refresh(self._restore_focus)
         self.set_class(height >= TALL, "-tall")
         self.set_class(width >= WIDE, "-wide")
         if small:
             for notice in self.query(TooSmall):
                 notice.update_size(width, height)
         self.size_changed(width, height)
+
+    def _restore_focus(self) -> None:
+        if self.focused is None:
+            before = getattr(self, "_focus_before_small", None)
+            if before is not None and before.is_attached and before.focusable:
+                self.set_focus(before)
+            else:
+                self.focus_next()
 
     def size_changed(self, width: int, height: int) -> None:
         """Hook for screens whose layout depends on the size."""

@@ -77,14 +77,14 @@ class BmxBuilderScreen(BaseScreen):
             tile = rules.tiles[toggle.letter]
             name = (tile.front if side.isupper() else tile.back).name
             other = (tile.back if side.isupper() else tile.front).name
-            toggle.update(f"[b]{side}[/b] {name}  [dim]{toggle.letter.lower()}: {other}[/dim]")
+            toggle.update(f"[b]{side}[/b] {name:<15}[dim]key {toggle.letter.lower()} → {other}[/dim]")
         if self.ramp is None:
             ramp = "[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]"
         else:
             sq, number = self.ramp
             tile = "ABCD"[sq // 7]
             ramp = (f"[b]Jump ramp:[/b] /{number} on lap square {sq} (tile {self.circuit['ABCD'.index(tile)]})"
-                    f"  [dim]([ ] move, + - number, r remove, or click a square)[/dim]")
+                    f"  [dim][ ] move · + - number · r remove[/dim]")
         forecast = "on: the die is rolled before drawing" if self.forecast else "off"
         self.query_one("#builder-options", Static).update(
             f"{ramp}\n[b]Weather forecast:[/b] {forecast}  [dim](f)[/dim]\n"

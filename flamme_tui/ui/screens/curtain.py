@@ -19,8 +19,9 @@ class CurtainScreen(BaseScreen):
         Binding("q", "app.request_quit", "Quit"),
     ]
 
-    def __init__(self, seat: int, name: str, colour: str, round_no: int, note: str = "") -> None:
+    def __init__(self, seat: int, name: str, colour: str, round_no: int, note: str = "", on_lift=None) -> None:
         super().__init__(classes="curtain")
+        self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.seat = seat
         self.player = name
         self.colour = colour
@@ -50,4 +51,6 @@ class CurtainScreen(BaseScreen):
     def action_lift(self) -> None:
         if not self._lifted:
             self._lifted = True
+            if self.on_lift is not None:
+                self.on_lift(self.seat)
             self.dismiss(self.seat)

@@ -79,7 +79,7 @@ class PodiumScreen(BaseScreen):
         with VerticalScroll(id="podium-body"):
             head = Text("Winner: ", style="bold")
             head.append_text(rider_text(game, winner, names))
-            head.append(f"   ·  {game.course.name} · {flow.variant_name} · {game.round} rounds · seed {flow.session.seed}")
+            head.append(f"  · {game.course.name} · {game.round} rounds · seed {flow.session.seed}")
             yield Static(head, id="podium-title")
             with Horizontal(id="podium-top"):
                 yield Static(podium_text(game, names), id="podium")

@@ -28,8 +28,8 @@ KIND = {"S": "Sprinteur", "R": "Rouleur"}
 MAX_HAND = 5
 DIE_WORDS = {
     0: "no catch-up this turn",
-    1: "groups with 1 empty square before the group ahead close the gap",
-    2: "groups with 1 or 2 empty squares before the group ahead close the gap",
+    1: "gaps of 1 square close up",
+    2: "gaps of 1 or 2 squares close up",
 }
 
 
@@ -126,15 +126,15 @@ class RaceScreen(BaseScreen):
             # the stage wraps onto several bands when there is room for them
             track.first().max_lines = 14 if height >= 36 else (9 if height >= 32 else 4)
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         super().on_mount()
         if self.bmx:
             self.query_one("#die-box").border_title = "Die"
-        await self.refresh_turn()
+        self.refresh_turn()
 
     # -------------------------------------------------------------- turns
 
-    async def refresh_turn(self) -> None:
+    def refresh_turn(self) -> None:
         """Ask the flow what happens now and show it."""
         flow = self.flow
         turn = flow.current()
@@ -154,17 +154,16 @@ class RaceScreen(BaseScreen):
             seat = turn.seat
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              "bmx" if self.bmx else ""),
-                self._curtain_lifted,
+                              "bmx" if self.bmx else "", on_lift=self._curtain_lifted),
             )
         elif turn.kind == "place":
-            await self.show_place(turn)
+            self.show_place(turn)
         elif turn.kind == "draw":
-            await self.show_draw(turn)
+            self.show_draw(turn)
         elif turn.kind == "pick":
-            await self.show_pick(turn)
+            self.show_pick(turn)
         elif turn.kind == "reveal":
-            await self.show_reveal(first=True)
+            self.show_reveal(first=True)
         elif turn.kind == "over":
             self.app.show_podium(flow)
         self.show_keys()
@@ -195,11 +194,12 @@ class RaceScreen(BaseScreen):
         keys += [("?", "help"), ("q", "quit")]
         self.query_one("#keys", KeyBar).show(keys)
 
-    async def _curtain_lifted(self, seat) -> None:
-        if seat is None:
-            return
+    def _curtain_lifted(self, seat: int) -> None:
+        """The named player pressed Enter on the curtain: show their turn.  Done
+        while the curtain still covers this screen, just before it goes, so the
+        first frame after it already shows the whole turn."""
         self.flow.lift_curtain(seat)
-        await self.refresh_turn()
+        self.refresh_turn()
 
     def clear_panel(self) -> None:
         """Empty the action panel: no card of anybody stays in the widget tree."""
@@ -237,8 +237,6 @@ class RaceScreen(BaseScreen):
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
         extra = ""
-        if self.bmx:
-            extra = f" · fatigue supply {game.supply}"
         self.query_one("#status", Static).update(
             f"[b]{game.course.name}[/b] · {self.flow.variant_name} · round {round_no or game.round}{extra} · {what}")
 
@@ -281,7 +279,7 @@ class RaceScreen(BaseScreen):
 
     # --------------------------------------------------------------- grid
 
-    async def show_place(self, turn: Turn) -> None:
+    def show_place(self, turn: Turn) -> None:
         game = self.game
         view = game.view(turn.seat)
         i = turn.rider
@@ -302,7 +300,7 @@ class RaceScreen(BaseScreen):
 
     # --------------------------------------------------------------- draw
 
-    async def show_draw(self, turn: Turn) -> None:
+    def show_draw(self, turn: Turn) -> None:
         game = self.game
         view = game.view(turn.seat)
         mine = [r for r in view.board.riders if r.seat == turn.seat]
@@ -310,10 +308,9 @@ class RaceScreen(BaseScreen):
         slots = list(self.query(RiderChoice))
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
-            weather = self.weather_note(r.square)
-            body = f"{rider_label(r.id, r.kind)} on square {r.square}\n{deck} face down, {len(recycled)} face up"
-            if weather:
-                body += f"\n{weather}"
+            weather = self.weather_note(r.square).split(":")[0]
+            where = f"{rider_label(r.id, r.kind)} · square {r.square}" + (f" · {weather}" if weather else "")
+            body = f"{where}\n{deck} face down, {len(recycled)} face up"
             slots[k].show_rider(KIND.get(r.kind, r.id), body, rider=r.index)
         self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
         self.panel(f"{self.who(turn.seat)}: which rider draws first?",
@@ -332,7 +329,7 @@ class RaceScreen(BaseScreen):
 
     # --------------------------------------------------------------- pick
 
-    async def show_pick(self, turn: Turn) -> None:
+    def show_pick(self, turn: Turn) -> None:
         game = self.game
         seat, i = turn.seat, turn.rider
         view = game.view(seat)
@@ -343,7 +340,8 @@ class RaceScreen(BaseScreen):
         for k, c in enumerate(hand[:MAX_HAND]):
             if self.bmx:
                 value = "F" if c == 0 else str(c)
-                note = "fatigue" if c == 0 else "token"
+                moves = self.moves(rider, [c])
+                note = f"ramp {moves}" if moves != token_value(c) else ("fatigue" if c == 0 else "token")
             else:
                 value = card_str(c)
                 moves = self.moves(rider, [c])
@@ -364,7 +362,7 @@ class RaceScreen(BaseScreen):
             for j in other:
                 notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_str(view.chosen[j])} (face down)")
         else:
-            bag = view.own[i][2]
+            bag = self.bag_contents(view, i)
             notes.append(f"bag: {len(bag)} left ({' '.join('F' if t == 0 else str(t) for t in bag) or 'empty'})")
             if view.board.die is not None:
                 notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
@@ -373,6 +371,14 @@ class RaceScreen(BaseScreen):
         self.panel(title, " · ".join(notes + [hint]), "#hand-row")
         self.show_boards(view)
         self.update_pick_track()
+
+    @staticmethod
+    def bag_contents(view, i: int) -> tuple[int, ...]:
+        """The tokens in the player's own bag now (the drawn ones are out of it)."""
+        own = view.own.get(i, ())
+        if len(own) > 2 and isinstance(own[2], tuple):
+            return own[2]
+        return tuple(view.unseen(i))
 
     def moves(self, rider, cards) -> int:
         course = self.game.course
@@ -413,7 +419,7 @@ class RaceScreen(BaseScreen):
 
     # ------------------------------------------------------------- reveal
 
-    async def show_reveal(self, first: bool = False) -> None:
+    def show_reveal(self, first: bool = False) -> None:
         flow = self.flow
         replay = flow.replay
         if first:
@@ -554,12 +560,12 @@ class RaceScreen(BaseScreen):
                 self.cursor = (self.cursor[0], lane)
                 self.update_place_track()
 
-    async def action_random_place(self) -> None:
+    def action_random_place(self) -> None:
         if self.turn and self.turn.kind == "place" and self.places:
             import random
 
             self.cursor = random.choice(self.places)
-            await self.action_confirm()
+            self.action_confirm()
 
     def step(self, delta: int) -> None:
         self.flow.step(delta)
@@ -586,7 +592,7 @@ class RaceScreen(BaseScreen):
         if isinstance(track, TrackStrip):
             track.scroll_by_cells(cells)
 
-    async def action_confirm(self) -> None:
+    def action_confirm(self) -> None:
         turn = self.turn
         if turn is None or self._busy:
             return
@@ -615,7 +621,7 @@ class RaceScreen(BaseScreen):
                 return
             self.stop_timer()
             self.flow.finish_replay()
-            await self.next_turn()
+            self.next_turn()
             return
         if action is None:
             return
@@ -624,32 +630,32 @@ class RaceScreen(BaseScreen):
         except RuleError as exc:  # should not happen: the UI offers legal choices only
             self.notify(str(exc), severity="error")
             return
-        await self.next_turn()
+        self.next_turn()
 
-    async def next_turn(self) -> None:
+    def next_turn(self) -> None:
         self._busy = True
         try:
-            await self.refresh_turn()
+            self.refresh_turn()
         finally:
             self._busy = False
 
-    async def on_picked(self, event: Picked) -> None:
+    def on_picked(self, event: Picked) -> None:
         event.stop()
         if self.turn is None or self.turn.kind not in ("draw", "pick"):
             return
         already = (event.index in self.multi) if self.keep_size() > 1 else (self.sel == event.index)
         if already and (self.keep_size() == 1 or len(self.multi) == self.keep_size()):
-            await self.action_confirm()
+            self.action_confirm()
             return
         self.action_choose(event.index)
 
-    async def on_track_clicked(self, event: TrackClicked) -> None:
+    def on_track_clicked(self, event: TrackClicked) -> None:
         event.stop()
         if self.turn is None or self.turn.kind != "place" or event.lane is None:
             return
         spot = (event.square, event.lane)
         if spot == self.cursor:
-            await self.action_confirm()
+            self.action_confirm()
         elif spot in self.places:
             self.cursor = spot
             self.update_place_track()

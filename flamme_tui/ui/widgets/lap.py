@@ -23,6 +23,7 @@ from textual.widget import Widget
 
 from ..palette import NO_LANE, START_GLYPH, TILE_GLYPH, rider_style, terrain
 from .track import (
+    BLANK,
     CURSOR,
     LABEL,
     LINE_START,
@@ -111,7 +112,7 @@ class LapStrip(Widget):
     def _build(self) -> list[Strip]:
         geo = self._geometry()
         width = geo["width"]
-        cells = [[(" ", Style())] * width for _ in range(HEIGHT)]
+        cells = [[(" ", BLANK)] * width for _ in range(HEIGHT)]
 
         def put(x, y, text, style):
             for k, ch in enumerate(text):
@@ -231,12 +232,12 @@ class LapStrip(Widget):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if self.course is None:
-            return Strip.blank(width)
+            return Strip.blank(width, BLANK)
         if self._strips is None:
             self._strips = self._build()
         if y >= len(self._strips):
-            return Strip.blank(width)
-        return self._strips[y].crop(0, width).extend_cell_length(width)
+            return Strip.blank(width, BLANK)
+        return self._strips[y].crop(0, width).extend_cell_length(width, BLANK)
 
     def on_click(self, event: Click) -> None:
         offset = event.get_content_offset(self)

@@ -276,7 +276,7 @@ class TrackStrip(Widget):
                 elif tile is not None:
                     add(Segment((tile.letter + " ")[:w], LABEL))
                 else:
-                    add(Segment(" " * w))
+                    add(Segment(" " * w, BLANK))
             elif what == "terrain":
                 t = terrain(code)
                 style = PAST_END if past else _terrain_style(code)
@@ -313,21 +313,21 @@ class TrackStrip(Widget):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if self.course is None or width <= 0:
-            return Strip.blank(width)
+            return Strip.blank(width, BLANK)
         strips, cols, xs = self._full()
         mode, bands = self._plan(width)
         rows = self.rows
         if mode == "wrap":
             band, row = divmod(y, rows + 1)
             if band >= len(bands) or row >= rows:
-                return Strip.blank(width)
+                return Strip.blank(width, BLANK)
             x0, x1 = bands[band]
-            return strips[row].crop(x0, x1).extend_cell_length(width)
+            return strips[row].crop(x0, x1).extend_cell_length(width, BLANK)
         if y >= rows:
-            return Strip.blank(width)
+            return Strip.blank(width, BLANK)
         total = strips[0].cell_length
         x0 = self._window_x0(width, total, cols, xs)
-        strip = strips[y].crop(x0, x0 + width).extend_cell_length(width)
+        strip = strips[y].crop(x0, x0 + width).extend_cell_length(width, BLANK)
         if y == 0 and not self.mini:
             strip = self._indicators(strip, x0, width, cols, xs)
         return strip

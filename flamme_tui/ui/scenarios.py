@@ -1,0 +1,188 @@
+"""Ways to bring the app to a given screen, for screenshots, snapshot tests and the bench.
+
+Each scenario is an async function of a Textual Pilot (the app being a
+FlammeApp(seed=..., autoplay=False)).  Menus are driven with keys, like a
+player would; the long ones (a finished race, a meteo crash) set the race up
+with the engine's easy policy and then show it.
+"""
+
+from __future__ import annotations
+
+SEED = 7
+
+
+async def settle(pilot) -> None:
+    """Wait until the screen waits for a decision (a curtain goes up after a refresh)."""
+    app = pilot.app
+    for _ in range(50):
+        await pilot.pause()
+        screen = app.screen
+        if type(screen).__name__ == "RaceScreen" and (screen.turn is None or screen.turn.kind in ("curtain", "over")):
+            continue
+        return
+
+
+def choices(variant: str = "classic", n: int = 2, seed: int = SEED, **kw):
+    from .choices import RaceChoices, default_seats
+
+    return RaceChoices(variant=variant, seats=default_seats(n), seed=seed, **kw)
+
+
+def advance(session, rounds: int, until=None) -> None:
+    """Play whole rounds of every seat with the easy policy (set-up for screenshots)."""
+    from ..bots.easy import easy
+
+    game = session.game
+    for _ in range(rounds):
+        start = game.round
+        while game.phase != "over" and game.round == start:
+            for seat in range(len(game.setup.teams)):
+                while game.phase != "over" and game.round == start and game.needs(seat):
+                    session.apply(easy(game.view(seat)))
+        if game.phase == "over" or (until is not None and until(game)):
+            return
+
+
+# ------------------------------------------------------------------ menus
+
+async def title(pilot) -> None:
+    await pilot.pause()
+
+
+async def variants(pilot) -> None:
+    await pilot.press("enter")
+
+
+async def stages(pilot) -> None:
+    await pilot.press("enter", "enter", "down", "down", "down")  # La Haut Montagne
+
+
+async def teams(pilot) -> None:
+    await pilot.press("enter", "enter", "enter")
+    await pilot.pause()
+
+
+async def bmx_builder(pilot) -> None:
+    await pilot.press("enter", "down", "down", "enter")
+    await pilot.press("b", "c", "r", "right_square_bracket", "right_square_bracket", "f")
+
+
+# ------------------------------------------------------------------- race
+
+async def curtain(pilot) -> None:
+    await teams(pilot)
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
+async def rider_choice(pilot) -> None:
+    await curtain(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def card_pick(pilot) -> None:
+    await rider_choice(pilot)
+    await pilot.press("2", "enter")
+    await settle(pilot)
+    await pilot.press("3")
+
+
+async def _play_round_by_keys(pilot) -> None:
+    """Every human's turn of one round with keys: curtain, first rider, cards."""
+    app = pilot.app
+    for _ in range(40):
+        await settle(pilot)
+        name = type(app.screen).__name__
+        if name == "CurtainScreen":
+            await pilot.press("enter")
+            continue
+        turn = app.screen.turn
+        if turn.kind == "reveal":
+            return
+        if turn.kind == "draw":
+            await pilot.press("1", "enter")
+        elif turn.kind == "pick":
+            keep = app.screen.keep_size()
+            await pilot.press(*[str(k + 1) for k in range(keep)], "enter")
+        elif turn.kind == "place":
+            await pilot.press("enter")
+
+
+async def reveal(pilot) -> None:
+    """The movement of round 1, a few steps in."""
+    await curtain(pilot)
+    await _play_round_by_keys(pilot)
+    await pilot.press("space", "space", "space")
+
+
+async def podium(pilot) -> None:
+    """A finished 4-team race (played by the easy policy), then its podium."""
+    from .flow import RaceFlow
+
+    app = pilot.app
+    session = choices("classic", 4, seed=SEED).session()
+    advance(session, 100)
+    app.choices = choices("classic", 4, seed=SEED)
+    flow = RaceFlow(session)
+    app.show_podium(flow)
+    await pilot.pause()
+
+
+async def meteo_crash(pilot) -> None:
+    """Meteo, all four weather kinds on the stage, riders lying on the wet road."""
+    from .flow import RaceFlow
+
+    app = pilot.app
+    session = choices("meteo", 4, seed=92).session()
+    advance(session, 3, until=lambda g: any(r.crashed for r in g.riders))
+    app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await pilot.press("enter")  # lift the first curtain
+    await settle(pilot)
+
+
+async def bmx_pick(pilot) -> None:
+    await bmx_builder(pilot)
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("2")
+
+
+async def bmx_die(pilot) -> None:
+    """The die of a BMX round, big, with its effect in words."""
+    await bmx_builder(pilot)
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    app = pilot.app
+    for _ in range(6):  # rounds, until the die closes a gap
+        await _play_round_by_keys(pilot)
+        replay = app.screen.flow.replay
+        die_step = next(k for k, f in enumerate(replay.frames) if f.kind == "die")
+        for _ in range(die_step):
+            await pilot.press("space")
+        if replay.frame.die:
+            return
+        await pilot.press("enter", "enter")
+
+
+SCENARIOS = {
+    "title": title,
+    "variants": variants,
+    "stages": stages,
+    "teams": teams,
+    "curtain": curtain,
+    "rider-choice": rider_choice,
+    "card-pick": card_pick,
+    "reveal": reveal,
+    "podium": podium,
+    "meteo": meteo_crash,
+    "bmx-builder": bmx_builder,
+    "bmx-pick": bmx_pick,
+    "bmx-die": bmx_die,
+}

@@ -1,0 +1,55 @@
+"""Write SVG screenshots of the main screens: `python -m flamme_tui.ui.screenshots [DIR]`.
+
+Deterministic: fixed seed, no animations, fixed terminal sizes.  The README
+shows the files this writes into screenshots/.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+SHOTS = [  # (file name, scenario, size)
+    ("title", "title", (80, 24)),
+    ("stage-selection", "stages", (80, 24)),
+    ("teams", "teams", (80, 24)),
+    ("curtain", "curtain", (80, 24)),
+    ("card-pick-80x24", "card-pick", (80, 24)),
+    ("card-pick-120x40", "card-pick", (120, 40)),
+    ("movement", "reveal", (120, 40)),
+    ("meteo-crash", "meteo", (120, 40)),
+    ("bmx-builder", "bmx-builder", (80, 24)),
+    ("bmx-pick", "bmx-pick", (80, 24)),
+    ("bmx-die", "bmx-die", (120, 40)),
+    ("podium", "podium", (80, 24)),
+]
+
+
+async def shoot(scenario: str, size: tuple[int, int], title: str) -> str:
+    from .app import FlammeApp
+    from .scenarios import SCENARIOS, SEED
+
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await SCENARIOS[scenario](pilot)
+        await pilot.pause()
+        return app.export_screenshot(title=title)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, scenario, size in SHOTS:
+        svg = asyncio.run(shoot(scenario, size, f"flamme-tui: {name.replace('-', ' ')}"))
+        path = out / f"{name}.svg"
+        path.write_text(svg, encoding="utf-8")
+        print(f"{path} ({size[0]}x{size[1]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""Hot-seat privacy: no screen shows another player's drawn or unrevealed cards,
+and the curtain shows no hand at all.  Checked at every curtain and every
+pick of a whole 3-player race, on the screenshot text and the widget tree."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from textual.screen import ModalScreen
+
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import svg_text
+from flamme_tui.ui.widgets.board import Boards
+
+from .driver import new_race_menus, play_race, set_players
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+CARD_TITLE = re.compile(r"[╭┏]─+ ?\d ")  # the top border of a hand card: "╭─ 1 ───╮"
+PRIVATE_WORDS = ("pick a card", "pick your token", "draws first?", "face down", "keep 2", "bag:")
+
+
+def all_widgets(app, selector: str):
+    return [w for screen in app.screen_stack for w in screen.query(selector)]
+
+
+def check_curtain(app) -> None:
+    screen = app.screen
+    assert not isinstance(screen, ModalScreen), "the curtain must be opaque (a plain Screen)"
+    assert all_widgets(app, ".hand-card") == []
+    assert all_widgets(app, ".rider-choice") == []
+    text = svg_text(app.export_screenshot())
+    assert "Pass to" in text
+    assert not CARD_TITLE.search(text)
+    for word in PRIVATE_WORDS:
+        assert word not in text
+
+
+def check_turn(app) -> None:
+    screen = app.screen
+    turn = screen.turn
+    game = screen.flow.game
+    seat = turn.seat
+    cards = all_widgets(app, ".hand-card")
+    if turn.kind == "pick":
+        # exactly the acting rider's own drawn cards, nothing else
+        assert {(c.seat, c.rider) for c in cards} == {(seat, turn.rider)}
+        assert Counter(c.card for c in cards) == Counter(game.riders[turn.rider].hand)
+    else:
+        assert cards == []
+    # the boards: other seats' piles as the table saw them before this round's draws
+    rows = screen.query_one(Boards).rows
+    for row in rows:
+        rider = game.riders[row.index]
+        if row.seat == seat:
+            continue
+        assert not row.own
+        shown = rider.shown_recycled is not None
+        assert row.deck == (rider.shown_deck if shown else len(rider.deck))
+        assert row.recycled == tuple(sorted(rider.shown_recycled if shown else rider.recycled))
+        assert row.played == tuple(rider.history)  # revealed cards only
+    text = svg_text(app.export_screenshot())
+    # a "plays N (face down)" note is only ever about the acting player's own choice
+    view = game.view(seat)
+    for value in re.findall(r"plays (\w) \(face down\)", text):
+        assert value in {("E" if c == 0 else str(c)) for c in view.chosen.values()}
+    for other in range(len(game.setup.teams)):
+        if other != seat:
+            assert f"{game.setup.teams[other].name}: pick" not in text
+
+
+async def test_no_screen_shows_another_players_cards():
+    app = FlammeApp(seed=92, autoplay=False)
+    checks = Counter()
+
+    async def on_state(pilot, seen) -> None:
+        name = type(app.screen).__name__
+        if name == "CurtainScreen":
+            check_curtain(app)
+            checks["curtain"] += 1
+        elif name == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
+            check_turn(app)
+            checks[app.screen.turn.kind] += 1
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "meteo")
+        await set_players(pilot, 3)
+        await pilot.press("ctrl+s")
+        await play_race(pilot, on_state=on_state)
+        rounds = app.screen.flow.game.round
+    assert checks["curtain"] == 3 * rounds
+    assert checks["draw"] == 3 * rounds
+    assert checks["pick"] == 6 * rounds
+
+
+async def test_help_over_a_curtain_shows_no_hand():
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        from flamme_tui.ui.scenarios import settle
+
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "2", "enter", "1", "enter")  # Blue plays both riders
+        await settle(pilot)
+        assert type(app.screen).__name__ == "CurtainScreen"
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert all_widgets(app, ".hand-card") == []
+        text = svg_text(app.export_screenshot())
+        assert not CARD_TITLE.search(text)

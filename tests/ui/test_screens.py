@@ -1,0 +1,292 @@
+"""Menus, dialogs, sizes and the race screen's keys, through the UI."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui.races import VARIANTS
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import settle
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import new_race_menus, pick_option, screen_name, set_players
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+async def test_title_menu_rules_and_back():
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = screen_text(app)
+        for entry in ("New race", "Rules", "Quit"):
+            assert entry in text
+        await pilot.press("down", "enter")
+        assert screen_name(app) == "RulesScreen"
+        assert "Slipstream" in screen_text(app) or "slipstream" in screen_text(app)
+        await pilot.press("escape")
+        assert screen_name(app) == "TitleScreen"
+        await pilot.press("down", "enter")  # Quit (the menu still points at Rules)
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_variant_menu_lists_the_engine_variants_and_stage_preview():
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        menu = app.screen.query_one("#variant-menu")
+        assert [menu.get_option_at_index(k).id for k in range(menu.option_count)] == list(VARIANTS)
+        await pilot.press("enter")  # classic
+        assert screen_name(app) == "StageScreen"
+        from flamme_tui import config
+
+        assert app.screen.query_one("#stage-menu").option_count == len(config.stage_ids())
+        await pilot.press("down", "down", "down")  # La Haut Montagne
+        text = screen_text(app)
+        assert "La Haut Montagne" in text and "squares from start to finish" in text
+        assert "^" in text and "v" in text  # terrain preview
+        await pilot.press("escape", "escape")
+        assert screen_name(app) == "TitleScreen"
+
+
+async def test_teams_screen_players_colours_and_seed():
+    app = FlammeApp(seed=4242, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        assert screen.query_one("#seed").value == "4242"
+        await set_players(pilot, 3)
+        assert screen.count == 3
+        # seat 2 takes Blue (seat 1's colour): the colours swap, default names follow
+        await pick_option(pilot, "colour-1", -0)  # opening and closing keeps Orange
+        await pilot.click("#colour-1")
+        await pilot.pause()
+        await pilot.press("up", "enter")  # Orange -> Blue
+        await pilot.pause()
+        assert screen.query_one("#colour-1").value == "blue"
+        assert screen.query_one("#colour-0").value == "orange"
+        assert screen.query_one("#name-0").value == "Orange"
+        assert screen.query_one("#name-1").value == "Blue"
+        # a name and a seed typed by the players
+        await pilot.click("#name-2")
+        await pilot.press("end", *["backspace"] * 8, *"Anna")
+        await pilot.click("#seed")
+        await pilot.press("end", *["backspace"] * 6, "1", "2", "3")
+        choices = screen.gather()
+        assert [s.name for s in choices.seats] == ["Orange", "Blue", "Anna"]
+        assert choices.seed == 123
+        await pilot.press("enter")  # Enter in the seed field starts the race
+        await settle(pilot)
+        assert app.flow.session.seed == 123
+        assert [t.colour for t in app.flow.game.setup.teams] == ["orange", "blue", "green"]
+
+
+async def test_terminal_too_small_notice_comes_and_goes():
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.resize_terminal(60, 18)
+        await pilot.pause()
+        assert "Terminal too small" in screen_text(app)
+        assert "New race" not in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        for _ in range(20):  # the resize reaches the screen within a few frames
+            await pilot.pause(0.01)
+            if "Terminal too small" not in screen_text(app):
+                break
+        assert "Terminal too small" not in screen_text(app)
+        await pilot.press("enter")  # the menu has its focus back
+        assert screen_name(app) == "VariantScreen"
+
+
+async def test_resizing_during_a_race_never_crashes():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter")
+        for size in [(120, 40), (50, 10), (80, 24), (200, 60), (81, 25), (100, 30)]:
+            await pilot.resize_terminal(*size)
+            small = size[0] < 80 or size[1] < 24
+            for _ in range(20):  # the resize reaches the screen within a few frames
+                await pilot.pause(0.01)
+                text = screen_text(app)
+                if ("Terminal too small" in text) == small:
+                    break
+            if size[0] < 80 or size[1] < 24:
+                assert "Terminal too small" in text
+            else:
+                assert "pick a card" in text
+        assert len(app.screen.query(".hand-card")) == 4
+
+
+async def test_quit_mid_race_asks_first():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("q")
+        assert screen_name(app) == "ConfirmQuit"
+        await pilot.press("n")
+        assert screen_name(app) == "CurtainScreen"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+        assert screen_name(app) == "ConfirmQuit"
+        await pilot.press("t")  # back to the title menu
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+        await pilot.press("q")  # no race any more: quits at once
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_help_shows_the_keys_of_the_current_phase():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert screen_name(app) == "HelpScreen"
+        assert "Which rider draws first?" in screen_text(app)
+        await pilot.press("escape", "1", "enter")
+        await pilot.press("question_mark")
+        assert "Pick a card" in screen_text(app)
+        await pilot.press("escape")
+        keys = screen_text(app).splitlines()[-1]
+        assert "select" in keys and "play" in keys  # the footer: the keys that apply now
+
+
+async def test_pick_can_change_until_confirmed_and_reveal_steps_back_and_forth():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "2", "enter")  # Blue: the Rouleur draws first
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "pick"
+        assert screen.game.riders[screen.turn.rider].kind == "R"
+        await pilot.press("enter")  # nothing selected yet: nothing happens
+        assert screen.turn.kind == "pick"
+        await pilot.press("1", "3", "right", "left", "left")
+        assert screen.sel == 1
+        selected = [c for c in screen.query(".hand-card") if c.has_class("-selected")]
+        assert [c.index for c in selected] == [1]
+        card = screen.options[1]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.game.riders[0 + 1].played == card  # blue.R
+        await pilot.press("1", "enter")  # the Sprinteur
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Orange
+        await settle(pilot)
+        assert screen.turn.kind == "reveal"
+        replay = screen.flow.replay
+        await pilot.press("space", "space", "left")
+        assert replay.step == 1
+        await pilot.press("right")
+        assert replay.step == 2
+        await pilot.press("enter")  # skip to the end
+        assert replay.at_end
+        await pilot.press("enter")  # on to round 2
+        await settle(pilot)
+        assert screen.flow.replay is None and screen.game.round == 2
+
+
+async def test_grid_placement_with_keys_and_mouse():
+    app = FlammeApp(seed=2, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pick_option(pilot, "grid", 1)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "place"
+        first = screen.cursor
+        await pilot.press("left", "enter")  # one place back
+        assert screen.game.pos[0] != [-1, -1] and tuple(screen.game.pos[0]) != first
+        # click a free place on the track twice: select, then place
+        track = screen.query_one("#track")
+        target = screen.places[0]
+        x = y = None
+        for yy in (1, 2):
+            for xx in range(track.size.width):
+                hit = track.square_at(xx, yy)
+                if hit == target:
+                    x, y = xx, yy
+                    break
+            if x is not None:
+                break
+        assert x is not None
+        await pilot.click(track, offset=(x, y))
+        assert screen.cursor == target
+        await pilot.click(track, offset=(x, y))
+        await settle(pilot)
+        assert tuple(screen.game.pos[1]) == target
+        await pilot.press("r", "r")  # Orange places at random
+        await settle(pilot)
+        assert screen.game.phase == "energy"
+
+
+async def test_bmx_builder_keys():
+    app = FlammeApp(seed=2, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "down", "down", "enter")
+        screen = app.screen
+        assert screen_name(app) == "BmxBuilderScreen"
+        await pilot.press("a", "d", "r", "right_square_bracket", "left_square_bracket", "left_square_bracket",
+                          "minus", "f")
+        assert "".join(screen.circuit) == "aBCd"
+        assert screen.ramp == (9, 2)
+        assert screen.forecast
+        text = screen_text(app)
+        assert "bumpy" in text and "marsh" in text and "/2" in text
+        await pilot.press("r")
+        assert screen.ramp is None
+        await pilot.press("enter")
+        assert screen_name(app) == "TeamsScreen"
+        assert app.choices.circuit == "aBCd" and app.choices.ramp is None
+
+
+async def test_races_are_autosaved_and_resume_behind_the_curtain(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    from flamme_tui import saves
+
+    app = FlammeApp(seed=21, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Blue's turn
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen" and app.screen.seat == 1
+    path = saves.latest_in_progress()
+    assert path is not None and path.parent == tmp_path / "saves"
+    session = saves.load(path)
+    assert len(session.game.actions) == 3
+    resumed = FlammeApp(autoplay=False, session=session)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert screen_name(resumed) == "CurtainScreen" and resumed.screen.seat == 1  # Orange's turn
+        assert list(resumed.screen_stack[-2].query(".hand-card")) == []
+        await pilot.press("enter")
+        await settle(pilot)
+        assert resumed.screen.turn.kind == "draw" and resumed.screen.turn.seat == 1
+    # the title menu offers the race in progress
+    app = FlammeApp(autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if app.screen.resume_info is not None:
+                break
+        menu = app.screen.query_one("#title-menu")
+        assert menu.get_option_at_index(menu.option_count - 1).id == "resume"
+        await pilot.press("down", "down", "down", "enter")
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen" and app.screen.seat == 1

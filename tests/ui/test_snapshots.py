@@ -1,0 +1,43 @@
+"""SVG snapshots of the main screens (pytest-textual-snapshot).
+
+Plain `def` tests (snap_compare runs its own event loop); fixed seed, no
+animations, fixed sizes.  Update after a deliberate change with
+`python -m pytest tests/ui/test_snapshots.py --snapshot-update`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import SCENARIOS, SEED
+
+SMALL, LARGE = (80, 24), (120, 40)
+
+MAIN = ["title", "variants", "stages", "curtain", "card-pick", "reveal", "podium"]
+
+
+def app() -> FlammeApp:
+    return FlammeApp(seed=SEED, autoplay=False, autosave=False)
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("scenario", MAIN)
+def test_main_screens(snap_compare, scenario, size):
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=size)
+
+
+def test_card_pick_without_colour(snap_compare, monkeypatch):
+    """NO_COLOR: terrain, riders and the selected card stay readable (glyphs, letters, borders)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(app(), run_before=SCENARIOS["card-pick"], terminal_size=SMALL)
+
+
+def test_meteo_track_with_weather_and_crashed_riders(snap_compare):
+    """All four weather kinds on the straights; riders lying on the wet road (lower case)."""
+    assert snap_compare(app(), run_before=SCENARIOS["meteo"], terminal_size=LARGE)
+
+
+@pytest.mark.parametrize("scenario", ["bmx-builder", "bmx-pick", "bmx-die"])
+def test_bmx_screens(snap_compare, scenario):
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=SMALL)
