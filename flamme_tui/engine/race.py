@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .rng import Rng
 from .track import EMPTY, ranking
-from .view import View, view
+from .view import view
 
 
 class Race:
@@ -36,8 +36,7 @@ class Race:
         """Rider indices, furthest first; on one square lane 0 first."""
         return ranking(self.pos)
 
-    def view(self, seat: int) -> View:
-        return view(self, seat)
+    view = view  # view(seat) -> View: what that seat may see (engine.view)
 
     def clone(self, rng: Rng | None = None):
         """An independent copy; with `rng`, the copy draws from that RNG instead

@@ -134,6 +134,9 @@ def board(game) -> Board:
     return game.public_cache
 
 
+_new = tuple.__new__  # builds a View without NamedTuple's Python-level __new__: views are made per decision
+
+
 def view(game, seat: int) -> View:
     """Seat `seat`'s view of the game now (the public board is cached per round)."""
     riders = game.riders
@@ -150,5 +153,5 @@ def view(game, seat: int) -> View:
     if cached is None or cached.round != game.round or cached.phase != game.phase or game.phase == "grid":
         cached = board(game)
     if bmx:
-        return View(cached, seat, hands, chosen, own, None, {i: game.keep_size(i) for i in hands})
-    return View(cached, seat, hands, chosen, own, game.first_drawn.get(seat), {})
+        return _new(View, (cached, seat, hands, chosen, own, None, {i: game.keep_size(i) for i in hands}))
+    return _new(View, (cached, seat, hands, chosen, own, game.first_drawn.get(seat), {}))
