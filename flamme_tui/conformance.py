@@ -74,7 +74,7 @@ class Case(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> "Case":
-        terrain = "._bkmv".replace("_", "") if self.variant == "bmx" else ".^vs"
+        terrain = ".bkmv" if self.variant == "bmx" else ".^vs"
         unknown = sorted(set(self.track.squares) - set(terrain))
         if unknown:
             raise ValueError(f"track.squares: unknown terrain {unknown[0]!r} for {self.variant} (use {' '.join(terrain)})")
