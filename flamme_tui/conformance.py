@@ -6,6 +6,7 @@ engine methods the game uses (move_phase, end_phase).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Literal, Union
 
@@ -16,6 +17,7 @@ from .course import WEATHER_KINDS, Course
 from .engine.bmx import FATIGUE, BmxGame
 from .engine.classic import EXHAUSTION, ClassicGame, card_value
 from .engine.meteo import MeteoGame
+from .races import RaceSpec, make_setup
 
 GAMES = {"classic": ClassicGame, "meteo": MeteoGame, "bmx": BmxGame}
 
@@ -181,6 +183,12 @@ def build_course(case: Case) -> Course:
     return Course.build(case.name, terrain, track.finish, 0, lanes=tuple(lanes), weather=weather, ramp=ramp)
 
 
+@functools.cache
+def _rules(variant: str):
+    """The variant's decks and numbers from the data files (stages/variants/*.yaml)."""
+    return make_setup(RaceSpec(variant=variant))
+
+
 def _code(variant: str, rid: str, value) -> int:
     if variant == "bmx":
         return FATIGUE if value == "F" else value
@@ -194,7 +202,7 @@ def run_case(case: Case) -> list[str]:
     for r in case.riders:
         if r.lane >= course.lanes[r.square]:
             return [f"{r.id} stands in lane {r.lane} of single-lane square {r.square}"]
-    game = GAMES[case.variant].from_position(course, [r.model_dump() for r in case.riders])
+    game = GAMES[case.variant].from_position(course, [r.model_dump() for r in case.riders], rules=_rules(case.variant))
     exp = case.expect
     diffs: list[str] = []
     ids = [r.id for r in game.riders]

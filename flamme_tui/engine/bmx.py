@@ -6,7 +6,7 @@ clone, ranking, events), same track functions (settle, close_gaps).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..course import BUMPY, DESCENT, Course
 from .actions import Action, PlayTokens
@@ -29,6 +29,7 @@ def token_text(token: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class BmxSetup:
+    # the defaults are the rulebook's numbers, for tests; races are built from stages/variants/bmx.yaml
     course: Course
     teams: tuple[Team, ...]
     bag: tuple[int, ...] = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
@@ -244,9 +245,16 @@ class BmxGame(Race):
     # ------------------------------------------------------------ helpers
 
     @classmethod
-    def from_position(cls, course: Course, riders: list[dict], seed: int = 0) -> "BmxGame":
-        """A turn about to be played with riders where the caller says, full bags, no hands."""
-        setup = BmxSetup(course=course, teams=tuple(Team(r["id"], r["id"]) for r in riders))
+    def from_position(cls, course: Course, riders: list[dict], seed: int = 0,
+                      rules: BmxSetup | None = None) -> "BmxGame":
+        """A turn about to be played with riders where the caller says, full bags,
+        no hands.  `rules` gives the bag and numbers (the data files' set-up);
+        by default the rulebook's."""
+        teams = tuple(Team(r["id"], r["id"]) for r in riders)
+        if rules is None:
+            setup = BmxSetup(course=course, teams=teams)
+        else:
+            setup = replace(rules, course=course, teams=teams, young=(), forecast=False)
         game = cls(setup, seed, _blank=True)
         for seat, r in enumerate(riders):
             game.riders.append(BmxRider(r["id"], seat, list(setup.bag)))

@@ -2,12 +2,12 @@
 
 A ClassicGame is the whole state of a race (riders, piles, the RNG) plus the
 rules as methods.  Meteo subclasses it and overrides a few named hooks:
-draw_size, effective_value, path_limit, after_move, slip_eligible.
+deal, draw_size, standup_penalty, path_limit, after_move, slip_eligible.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..course import ASCENT, MOVE_TABLE, Course, terrain_move
 from .actions import Action, Draw, Place, Play
@@ -52,6 +52,7 @@ class ClassicSetup:
 
     course: Course
     teams: tuple[Team, ...]
+    # the defaults are the rulebook's numbers, for tests; races are built from stages/variants/*.yaml
     decks: dict = field(default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3})
     hand_size: int = 4
     exhaustion_value: int = EXHAUSTION_VALUE
@@ -365,16 +366,22 @@ class ClassicGame(Race):
     # ------------------------------------------------- positions from data
 
     @classmethod
-    def from_position(cls, course: Course, riders: list[dict], seed: int = 0) -> "ClassicGame":
+    def from_position(cls, course: Course, riders: list[dict], seed: int = 0,
+                      rules: ClassicSetup | None = None) -> "ClassicGame":
         """A game in its energy phase with riders where the caller says
         (conformance cases, tests): riders are {id, square, lane, crashed?},
-        each with a full deck of its type, shuffled."""
+        each with a full deck of its type, shuffled.  `rules` gives the decks
+        and numbers (the data files' set-up); by default the rulebook's."""
         colours: list[str] = []
         for r in riders:
             colour = r["id"].split(".")[0]
             if colour not in colours:
                 colours.append(colour)
-        setup = ClassicSetup(course=course, teams=tuple(Team(c, c) for c in colours), variant=cls.variant)
+        teams = tuple(Team(c, c) for c in colours)
+        if rules is None:
+            setup = ClassicSetup(course=course, teams=teams, variant=cls.variant)
+        else:
+            setup = replace(rules, course=course, teams=teams, variant=cls.variant, handicap=(), grid="random")
         game = cls(setup, seed, _blank=True)
         for r in riders:
             colour, kind = r["id"].split(".")
