@@ -12,6 +12,7 @@ from ..course import BUMPY, DESCENT, Course
 from .actions import Action, PlayTokens
 from .classic import ENERGY, OVER, RuleError, Team
 from .race import Race
+from .view import bmx_view
 from .track import EMPTY, close_gaps, ranking, settle
 
 FATIGUE = 0  # token code; a fatigue token moves 1
@@ -69,6 +70,7 @@ class BmxRider:
 
 class BmxGame(Race):
     variant = "bmx"
+    view = bmx_view  # view(seat) -> View
 
     def __init__(self, setup: BmxSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed)

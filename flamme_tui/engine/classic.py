@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from ..course import ASCENT, MOVE_TABLE, Course, terrain_move
 from .actions import Action, Draw, Place, Play
 from .race import Race
+from .view import classic_view
 from .track import EMPTY, close_gaps, ranking, settle
 
 EXHAUSTION = 0  # the card code of an exhaustion card; its value is 2
@@ -108,6 +109,7 @@ class Rider:
 class ClassicGame(Race):
     variant = "classic"
     max_gap = 1  # slipstream closes one-square gaps
+    view = classic_view  # view(seat) -> View
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed)
@@ -277,9 +279,6 @@ class ClassicGame(Race):
     def movement_order(self) -> list[int]:
         return ranking(self.pos)
 
-    def effective_value(self, i: int, value: int) -> int:
-        return effective_move(self.course, self.pos[i][0], value, self.standup_penalty(i))
-
     def standup_penalty(self, i: int) -> int:
         """Hook: what standing up costs rider i this move (meteo)."""
         return 0
@@ -294,11 +293,12 @@ class ClassicGame(Race):
     def move_rider(self, i: int, value: int) -> None:
         pos = self.pos[i]
         start, lane = pos
-        self.cells[start + start + lane] = EMPTY
-        moves = self.effective_value(i, value)
+        cells, course = self.cells, self.course
+        cells[start + start + lane] = EMPTY
+        moves = effective_move(course, start, value, self.standup_penalty(i))
         target = self.path_limit(start, start + moves)
-        square, lane = settle(self.cells, self.course.lanes, target)
-        self.cells[square + square + lane] = i
+        square, lane = settle(cells, course.lanes, target)
+        cells[square + square + lane] = i
         pos[0] = square
         pos[1] = lane
         self.events.append(("move", i, start, square, lane, value, moves))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .rng import Rng
 from .track import EMPTY, ranking
-from .view import view
+from .view import View
 
 
 class Race:
@@ -36,7 +36,9 @@ class Race:
         """Rider indices, furthest first; on one square lane 0 first."""
         return ranking(self.pos)
 
-    view = view  # view(seat) -> View: what that seat may see (engine.view)
+    def view(self, seat: int) -> View:
+        """What that seat may see (engine.view); each rule set binds its own builder."""
+        raise NotImplementedError
 
     def clone(self, rng: Rng | None = None):
         """An independent copy; with `rng`, the copy draws from that RNG instead

@@ -137,21 +137,36 @@ def board(game) -> Board:
 _new = tuple.__new__  # builds a View without NamedTuple's Python-level __new__: views are made per decision
 
 
-def view(game, seat: int) -> View:
-    """Seat `seat`'s view of the game now (the public board is cached per round)."""
+def _current_board(game) -> Board:
+    cached = game.public_cache
+    if cached is None or cached.round != game.round or cached.phase != game.phase or game.phase == "grid":
+        cached = board(game)
+    return cached
+
+
+def classic_view(game, seat: int) -> View:
+    """Seat `seat`'s view of a classic or meteo game now."""
     riders = game.riders
     hands, chosen, own = {}, {}, {}
-    bmx = game.variant == "bmx"
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
             hands[i] = tuple(r.hand)
         if r.played is not None:
             chosen[i] = r.played
-        own[i] = (len(r.bag), ()) if bmx else (len(r.deck), tuple(r.recycled))
-    cached = game.public_cache
-    if cached is None or cached.round != game.round or cached.phase != game.phase or game.phase == "grid":
-        cached = board(game)
-    if bmx:
-        return _new(View, (cached, seat, hands, chosen, own, None, {i: game.keep_size(i) for i in hands}))
-    return _new(View, (cached, seat, hands, chosen, own, game.first_drawn.get(seat), {}))
+        own[i] = (len(r.deck), tuple(r.recycled))
+    return _new(View, (_current_board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {}))
+
+
+def bmx_view(game, seat: int) -> View:
+    """Seat `seat`'s view of a bmx game now."""
+    riders = game.riders
+    hands, chosen, own = {}, {}, {}
+    for i in game.seats[seat]:
+        r = riders[i]
+        if r.hand:
+            hands[i] = tuple(r.hand)
+        if r.played is not None:
+            chosen[i] = r.played
+        own[i] = (len(r.bag), ())
+    return _new(View, (_current_board(game), seat, hands, chosen, own, None, {i: game.keep_size(i) for i in hands}))
