@@ -149,3 +149,9 @@ def test_medium_beats_easy_over_seeded_races():
         wins["easy"] += places[2] == 1
         wins["easy"] += places[3] == 1
     assert wins["medium"] > wins["easy"] * 1.2
+
+
+def test_medium_beats_easy_in_bmx():
+    # one medium against three easy bots: a fair share would be 25%
+    wins = sum(run_one(("bmx", ["ABCD"], ["medium", "easy", "easy", "easy"], k))[0][0] == 1 for k in range(240))
+    assert wins / 240 > 0.35

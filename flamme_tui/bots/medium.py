@@ -15,18 +15,22 @@ from ..engine.view import View
 from .easy import grid_spot
 
 GUESS = 4  # what an unknown rider is guessed to move
-EXHAUSTION_COST = 0.5  # squares an exhaustion card (bmx: fatigue token) is guessed to cost later (tuned by tournament)
+# squares a card of exhaustion is guessed to cost later; a fatigue token in a
+# 10-token bag costs far more (both tuned by tournaments against easy)
+EXHAUSTION_COST = 0.5
+FATIGUE_COST = 3.0
 
 
-def _landing_bonus(dest: int, ahead: list[int]) -> float:
-    """Expected gain from the pack around `dest` given others' guessed squares."""
+def _landing_bonus(dest: int, ahead: list[int], cost: float = EXHAUSTION_COST) -> float:
+    """Expected gain from the pack around `dest` given others' guessed squares;
+    `cost` is what an exhaustion card (fatigue token) is worth."""
     if dest + 1 in ahead:
         return 0.0  # sheltered: no exhaustion, nothing to catch
     if dest + 2 in ahead:
-        return 1.0 - 0.3 * EXHAUSTION_COST  # slipstream likely closes the gap
+        return 1.0 - 0.3 * cost  # slipstream (catch-up) likely closes the gap
     if any(sq > dest for sq in ahead):
-        return -0.6 * EXHAUSTION_COST  # a gap behind someone: exhaustion likely
-    return -EXHAUSTION_COST  # in front of everyone
+        return -0.6 * cost  # a gap behind someone: exhaustion likely
+    return -cost  # in front of everyone
 
 
 def _keep_weight(start: int, finish: int) -> float:
@@ -104,8 +108,8 @@ def _bmx_choice(view: View, i: int, hand, others: list[int], keep: float) -> tup
         if dest >= course.finish:
             score = 100.0 + dest
         else:
-            cost = sum(-EXHAUSTION_COST * 0.5 if t == 0 else keep * t for t in tokens)
-            score = moves - cost + _landing_bonus(dest, others)
+            cost = sum(-FATIGUE_COST * 0.5 if t == 0 else keep * t for t in tokens)
+            score = moves - cost + _landing_bonus(dest, others, FATIGUE_COST)
         if best_score is None or score > best_score:
             best, best_score = tokens, score
     return best
