@@ -91,7 +91,7 @@ def _spec(args):
 
 def cmd_race(args) -> int:
     from .bots import POLICIES
-    from .races import describe_round, positions_text, ranking_lines, track_picture
+    from .races import positions_text, ranking_lines, round_report, track_picture
     from .session import Session
 
     names = [b for b in args.bots.split(",") if b] or ["easy"]
@@ -114,14 +114,9 @@ def cmd_race(args) -> int:
     while not session.over:
         reasons = []
         for seat in range(args.teams):
-            reasons += [(seat, a, why) for a, why in session.play_bot(seat) if why]
-        print(f"Round {game.round if session.over else game.round - 1}")
-        for seat, action, why in reasons:
-            print(f"  ({session.setup.teams[seat].name} bot: {action}: {why})")
-        for line in describe_round(game):
-            print(f"  {line}")
-        print(f"  track: {track_picture(game)}")
-        print(f"         {positions_text(game)}")
+            team = session.setup.teams[seat].name
+            reasons += [f"({team} bot: {a}: {why})" for a, why in session.play_bot(seat) if why]
+        print("\n".join(round_report(game, reasons)))
     print("Final ranking")
     for line in ranking_lines(game):
         print(line)

@@ -146,6 +146,18 @@ def describe_round(game) -> list[str]:
     return lines
 
 
+def round_report(game, extra: list[str] = ()) -> list[str]:
+    """The headless log of the round just resolved: its number, any bot reasons
+    (`extra`), the events in words, a one-line track picture and the positions."""
+    done = game.round if game.phase == OVER else game.round - 1
+    return (
+        [f"Round {done}"]
+        + [f"  {line}" for line in extra]
+        + [f"  {line}" for line in describe_round(game)]
+        + [f"  track: {track_picture(game)}", f"         {positions_text(game)}"]
+    )
+
+
 def track_picture(game) -> str:
     """One line: the track from the grid to past the finish, riders per square as a count."""
     course = game.course

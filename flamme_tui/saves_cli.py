@@ -62,7 +62,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     """A headless race played through a Session with autosave, every seat by a
     bot (`bots`; a saved race keeps its own bots, the easy one for the other
     seats), printed round by round like `race`."""
-    from .races import describe_round, positions_text, ranking_lines, track_picture
+    from .races import positions_text, ranking_lines, round_report, track_picture
     from .session import Session
 
     if args.from_file:
@@ -107,11 +107,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         for seat in seats:
             session.play_bot(seat)
         if game.round != before or session.over:
-            print(f"Round {game.round if session.over else game.round - 1}")
-            for line in describe_round(game):
-                print(f"  {line}")
-            print(f"  track: {track_picture(game)}")
-            print(f"         {positions_text(game)}")
+            print("\n".join(round_report(game)))
     print("Final ranking")
     for line in ranking_lines(game):
         print(line)
