@@ -1,10 +1,11 @@
-"""How fast the app answers: `python -m flamme_tui.ui.bench [--runs N] [--rounds N]`.
+"""How fast the app answers: `python -m flamme_tui.ui.bench [--runs N] [--rounds N] [--size WxH]
+[--variant classic|meteo|bmx] [--keys-only]`.
 
 1. Start-up to the title menu: `python -m flamme_tui` is started N times in a
    pseudo-terminal (80x24) with FLAMME_TUI_EXIT_AFTER_TITLE=1, which makes the
    app quit as soon as the title menu has been drawn; wall time per run.
-2. Key to screen: a 2-player race driven by a Pilot (autosaving as in real
-   play); for each key, the time from the key event to the first screen
+2. Key to screen: a 2-player race (classic unless --variant) driven by a
+   Pilot (autosaving as in real play); for each key, the time from the key event to the first screen
    update handed to the terminal driver after it, and to the first frame that
    shows the whole change (the screen as it is once everything settled).
 """
@@ -78,7 +79,14 @@ def bench_startup(runs: int) -> list[tuple[float, float]]:
 
 # ------------------------------------------------------------------ key to screen
 
-async def _key_latency(rounds: int, size: tuple[int, int]) -> dict[str, list[float]]:
+MENU_KEYS = {  # title menu -> teams screen of a 2-player race of the variant
+    "classic": ("enter", "enter", "enter"),
+    "meteo": ("enter", "down", "enter", "enter"),
+    "bmx": ("enter", "down", "down", "enter", "enter"),
+}
+
+
+async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[float]]:
     import tempfile
 
     os.environ["TEXTUAL_ANIMATIONS"] = "none"
@@ -119,7 +127,7 @@ async def _key_latency(rounds: int, size: tuple[int, int]) -> dict[str, list[flo
                     done = next((t for t, text in after if text == final), after[-1][0])
                     times.setdefault(kind, []).append((after[0][0] - t0, done - t0))
 
-            await pilot.press("enter", "enter", "enter")
+            await pilot.press(*MENU_KEYS[variant])
             await press("menu: start the race", "ctrl+s")
             played = 0
             while played < rounds:
@@ -152,8 +160,8 @@ async def _key_latency(rounds: int, size: tuple[int, int]) -> dict[str, list[flo
     return times
 
 
-def bench_keys(rounds: int, size: tuple[int, int]) -> dict[str, list[float]]:
-    return asyncio.run(_key_latency(rounds, size))
+def bench_keys(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[float]]:
+    return asyncio.run(_key_latency(rounds, size, variant))
 
 
 # ------------------------------------------------------------------ report
@@ -167,17 +175,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="start-ups to time (default 5)")
     parser.add_argument("--rounds", type=int, default=3, help="race rounds to drive for key latency (default 3)")
     parser.add_argument("--size", default="80x24", help="terminal size for the key latency (default 80x24)")
+    parser.add_argument("--variant", default="classic", choices=sorted(MENU_KEYS),
+                        help="the race driven for the key latency (default classic)")
+    parser.add_argument("--keys-only", action="store_true", help="skip the start-up runs")
     args = parser.parse_args(argv)
     width, height = (int(v) for v in args.size.lower().split("x"))
 
-    print(f"Start-up to the title menu ({args.runs} runs, `python -m flamme_tui` in an 80x24 pseudo-terminal):")
-    runs = bench_startup(args.runs)
-    for k, label in enumerate(("title menu drawn", "process gone")):
-        values = [r[k] for r in runs]
-        print(f"  {label:<18} min {ms(min(values))}   median {ms(statistics.median(values))}   max {ms(max(values))}")
+    if not args.keys_only:
+        print(f"Start-up to the title menu ({args.runs} runs, `python -m flamme_tui` in an 80x24 pseudo-terminal):")
+        runs = bench_startup(args.runs)
+        for k, label in enumerate(("title menu drawn", "process gone")):
+            values = [r[k] for r in runs]
+            print(f"  {label:<18} min {ms(min(values))}   median {ms(statistics.median(values))}   max {ms(max(values))}")
 
-    print(f"Key to screen during a 2-player classic race ({args.rounds} rounds, {width}x{height}):")
-    times = bench_keys(args.rounds, (width, height))
+    print(f"Key to screen during a 2-player {args.variant} race ({args.rounds} rounds, {width}x{height}):")
+    times = bench_keys(args.rounds, (width, height), args.variant)
     print(f"  {'key':<30} {'n':>3}   first frame (median, max)   whole change shown (median, p90, max)")
     every = []
     for kind, values in times.items():

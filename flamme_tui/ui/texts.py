@@ -78,9 +78,9 @@ You see the first rider's cards, pick one, and only then draw for the other ride
   1 2 or ← →   select        Enter   confirm        click  select / confirm""",
     "pick": """[b]Pick a card[/b]
   1-5 or ← →   select a card (a heavy border marks it)
-  Enter        play the selected card (face down until everybody has played)
+  Enter        play the selected card (face down until all have played)
   click        select; click the selected card again to play it
-The card shows how far the rider would move ("moves 5") when the terrain changes it;
+A card says "moves 5" when the terrain changes how far the rider goes;
 ▼▼ on the track marks where it would go if nothing blocked it.""",
     "reveal": """[b]Reveal and movement[/b]
 All cards are revealed together; riders move front first, one step at a time.

@@ -82,7 +82,7 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
             action = easy(game.view(turn.seat))
             assert isinstance(action, Draw)
             k = screen.options.index(game.index[action.rider])
-            await choose(pilot, screen, k, use_mouse and seen.draws % 3 == 0, seen, ".rider-choice")
+            await choose(pilot, screen, k, use_mouse and seen.draws % 3 == 0, seen)
         elif turn.kind == "pick":
             seen.picks += 1
             action = easy(game.view(turn.seat))
@@ -97,7 +97,7 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
             else:
                 assert isinstance(action, Play)
                 k = screen.options.index(action.card)
-                await choose(pilot, screen, k, use_mouse and seen.picks % 4 == 0, seen, ".hand-card")
+                await choose(pilot, screen, k, use_mouse and seen.picks % 4 == 0, seen)
         elif turn.kind == "reveal":
             seen.rounds += 1
             if step_every and seen.rounds % step_every == 0:
@@ -112,11 +112,22 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
     raise AssertionError("the race did not end")
 
 
-async def choose(pilot, screen, k: int, mouse: bool, seen: Seen, selector: str) -> None:
+def shown_cards(app, kind: str) -> list:
+    """Every card of `kind` ("hand", "riders", "revealed") on any screen of the stack."""
+    from flamme_tui.ui.widgets.cards import CardRow
+
+    return [card for screen in app.screen_stack for row in screen.query(CardRow)
+            if row.kind == kind for card in row.cards]
+
+
+async def choose(pilot, screen, k: int, mouse: bool, seen: Seen) -> None:
     if mouse:
-        widgets = [w for w in screen.query(selector) if w.index == k]
+        from flamme_tui.ui.widgets.cards import CardRow
+
+        row = screen.query_one(CardRow)
+        x, width = row.boxes()[k]
         seen.clicks += 1
-        await pilot.click(widgets[0])  # select
-        await pilot.click(widgets[0])  # the selected one again: confirm
+        await pilot.click(row, offset=(x + width // 2, 1))  # select
+        await pilot.click(row, offset=(x + width // 2, 1))  # the selected one again: confirm
     else:
         await pilot.press(str(k + 1), "enter")

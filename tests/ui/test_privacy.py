@@ -14,7 +14,7 @@ from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.textshot import svg_text
 from flamme_tui.ui.widgets.board import Boards
 
-from .driver import new_race_menus, play_race, set_players
+from .driver import new_race_menus, play_race, set_players, shown_cards
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -22,15 +22,11 @@ CARD_TITLE = re.compile(r"[╭┏]─+ ?\d ")  # the top border of a hand card: 
 PRIVATE_WORDS = ("pick a card", "pick your token", "draws first?", "face down", "keep 2", "bag:")
 
 
-def all_widgets(app, selector: str):
-    return [w for screen in app.screen_stack for w in screen.query(selector)]
-
-
 def check_curtain(app) -> None:
     screen = app.screen
     assert not isinstance(screen, ModalScreen), "the curtain must be opaque (a plain Screen)"
-    assert all_widgets(app, ".hand-card") == []
-    assert all_widgets(app, ".rider-choice") == []
+    assert shown_cards(app, "hand") == []
+    assert shown_cards(app, "riders") == []
     text = svg_text(app.export_screenshot())
     assert "Pass to" in text
     assert not CARD_TITLE.search(text)
@@ -43,13 +39,15 @@ def check_turn(app) -> None:
     turn = screen.turn
     game = screen.flow.game
     seat = turn.seat
-    cards = all_widgets(app, ".hand-card")
+    cards = shown_cards(app, "hand")
     if turn.kind == "pick":
         # exactly the acting rider's own drawn cards, nothing else
-        assert {(c.seat, c.rider) for c in cards} == {(seat, turn.rider)}
-        assert Counter(c.card for c in cards) == Counter(game.riders[turn.rider].hand)
+        assert {c.data[:2] for c in cards} == {(seat, turn.rider)}
+        assert Counter(c.data[2] for c in cards) == Counter(game.riders[turn.rider].hand)
     else:
         assert cards == []
+    if turn.kind == "draw":
+        assert {c.data[0] for c in shown_cards(app, "riders")} == {seat}
     # the boards: other seats' piles as the table saw them before this round's draws
     rows = screen.query_one(Boards).rows
     for row in rows:
@@ -108,6 +106,6 @@ async def test_help_over_a_curtain_shows_no_hand():
         assert type(app.screen).__name__ == "CurtainScreen"
         await pilot.press("question_mark")
         await pilot.pause()
-        assert all_widgets(app, ".hand-card") == []
+        assert shown_cards(app, "hand") == []
         text = svg_text(app.export_screenshot())
         assert not CARD_TITLE.search(text)

@@ -9,7 +9,7 @@ from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import settle
 from flamme_tui.ui.textshot import screen_text
 
-from .driver import new_race_menus, pick_option, screen_name, set_players
+from .driver import new_race_menus, pick_option, screen_name, set_players, shown_cards
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -117,7 +117,7 @@ async def test_resizing_during_a_race_never_crashes():
                 assert "Terminal too small" in text
             else:
                 assert "pick a card" in text
-        assert len(app.screen.query(".hand-card")) == 4
+        assert len(shown_cards(app, "hand")) == 4
 
 
 async def test_quit_mid_race_asks_first():
@@ -176,8 +176,8 @@ async def test_pick_can_change_until_confirmed_and_reveal_steps_back_and_forth()
         assert screen.turn.kind == "pick"
         await pilot.press("1", "3", "right", "left", "left")
         assert screen.sel == 1
-        selected = [c for c in screen.query(".hand-card") if c.has_class("-selected")]
-        assert [c.index for c in selected] == [1]
+        selected = [k for k, c in enumerate(shown_cards(app, "hand")) if c.selected]
+        assert selected == [1]
         card = screen.options[1]
         await pilot.press("enter")
         await settle(pilot)
@@ -274,7 +274,7 @@ async def test_races_are_autosaved_and_resume_behind_the_curtain(tmp_path, monke
     async with resumed.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert screen_name(resumed) == "CurtainScreen" and resumed.screen.seat == 1  # Orange's turn
-        assert list(resumed.screen_stack[-2].query(".hand-card")) == []
+        assert shown_cards(resumed, "hand") == [] and shown_cards(resumed, "riders") == []
         await pilot.press("enter")
         await settle(pilot)
         assert resumed.screen.turn.kind == "draw" and resumed.screen.turn.seat == 1
@@ -290,3 +290,28 @@ async def test_races_are_autosaved_and_resume_behind_the_curtain(tmp_path, monke
         await pilot.press("down", "down", "down", "enter")
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 1
+
+
+async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter")  # Blue's Sprinteur draws
+        await settle(pilot)
+        await pilot.press("q")
+        assert "It is saved" in screen_text(app)
+        await pilot.press("t")
+        for _ in range(40):  # the saves are read in the background
+            await pilot.pause(0.05)
+            if app.screen.resume_info is not None:
+                break
+        assert "Resume: Avenue Corso Paseo, round 1" in screen_text(app)
+        await pilot.press("down", "down", "down", "enter")
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen" and app.screen.seat == 0  # never a hand first
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.turn.kind == "pick" and len(shown_cards(app, "hand")) == 4

@@ -5,10 +5,11 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Click
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..widgets.lap import LapStrip
 from ..widgets.track import TrackClicked
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 LAP = 28
@@ -27,7 +28,7 @@ class TileToggle(Static):
 class BmxBuilderScreen(BaseScreen):
     HELP_TOPIC = "builder"
     BINDINGS = [
-        Binding("a", "flip('A')", "Flip A", key_display="a-d", show=True),
+        Binding("a", "flip('A')", "Tiles", key_display="a-d", show=True),
         Binding("b", "flip('B')", show=False),
         Binding("c", "flip('C')", show=False),
         Binding("d", "flip('D')", show=False),
@@ -59,7 +60,7 @@ class BmxBuilderScreen(BaseScreen):
                         yield TileToggle(letter)
             yield Static("", id="builder-options")
             yield Static("", id="builder-legend")
-        yield Footer()
+        yield KeyBar([("a-d", "tiles"), ("r", "ramp"), ("[ ]", "move"), ("+ -", "number"), ("f", "forecast"), ("⏎", "teams"), ("?", "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -26,7 +26,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-box", classes="dialog"):
             with VerticalScroll(id="help-scroll"):
                 yield Static(self.text, id="help-text")
-            yield Static("[b]Esc[/b] close", classes="dialog-hint")
+            yield Static("[b]↑ ↓[/b] scroll · [b]Esc[/b] close", classes="dialog-hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -34,6 +34,10 @@ class HelpScreen(ModalScreen[None]):
 
 class ConfirmQuit(ModalScreen[str]):
     """Leaving a race in progress: "app", "title" or "" (stay)."""
+
+    def __init__(self, saved: bool = False) -> None:
+        super().__init__()
+        self.saved = saved  # the race is autosaved: the title menu offers to resume it
 
     BINDINGS = [
         Binding("escape,n", "choose('')", "Stay"),
@@ -43,7 +47,9 @@ class ConfirmQuit(ModalScreen[str]):
 
     def compose(self):
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static("[b]Leave this race?[/b]\nThe race in progress will be lost.", id="confirm-text")
+            after = ("It is saved: [b]Resume[/b] on the title menu brings it back." if self.saved
+                     else "The race in progress will be lost.")
+            yield Static(f"[b]Leave this race?[/b]\n{after}", id="confirm-text")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Quit (y)", id="quit-app", variant="error", compact=True)
                 yield Button("Title menu (t)", id="quit-title", compact=True)

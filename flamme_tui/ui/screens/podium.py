@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Static
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Static
 
 from ..palette import contrast_text, rider_label, team_of_rider
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 
@@ -79,7 +80,7 @@ class PodiumScreen(BaseScreen):
         with VerticalScroll(id="podium-body"):
             head = Text("Winner: ", style="bold")
             head.append_text(rider_text(game, winner, names))
-            head.append(f"  · {game.course.name} · {game.round} rounds · seed {flow.session.seed}")
+            head.append(f" · {game.course.name} · {game.round} rounds · seed {flow.session.seed}")
             yield Static(head, id="podium-title")
             with Horizontal(id="podium-top"):
                 yield Static(podium_text(game, names), id="podium")
@@ -89,7 +90,7 @@ class PodiumScreen(BaseScreen):
                 yield Button("Race again (r)", id="again", variant="success", compact=True)
                 yield Button("New race (n)", id="new", compact=True)
                 yield Button("Quit (q)", id="quit", variant="error", compact=True)
-        yield Footer()
+        yield KeyBar([("r", "race again"), ("n", "new race"), ("?", "help"), ("q", "quit")])
 
     def on_mount(self) -> None:
         super().on_mount()

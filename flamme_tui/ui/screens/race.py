@@ -4,28 +4,36 @@ boards and the race log.
 Privacy: everything private is read from `game.view(seat)` of the player
 whose turn it is, and only after that player lifted the curtain.  Between two
 players the action panel is emptied before the curtain goes up.
+
+Speed: every part of the screen has a fixed size (app.tcss); a key only
+changes what the parts show (`Static.update(layout=False)`, the Line-API
+track, card row and log repaint themselves), so a key costs one frame and no
+new layout.  Nothing is shown or hidden, mounted or removed during a race.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from rich.markup import escape
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Digits, RichLog, Static
+from textual.widgets import Static
 
 from ...engine.actions import Draw, Place, Play, PlayTokens
 from ...engine.classic import RuleError, card_value, effective_move
 from ..flow import RaceFlow, Turn
-from ..palette import WEATHER, rider_label, team_colour, team_markup, team_of_rider
+from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
 from ..widgets.board import Boards, board_rows, card_str, token_str
-from ..widgets.hand import HandCard, Picked, RevealedCard, RiderChoice
+from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
+from ..widgets.racelog import RaceLog
 from ..widgets.track import RiderMark, Scene, TrackClicked, TrackStrip
 from .base import BaseScreen
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
-MAX_HAND = 5
 DIE_WORDS = {
     0: "no catch-up this turn",
     1: "gaps of 1 square close up",
@@ -72,6 +80,8 @@ class RaceScreen(BaseScreen):
         self._timer = None
         self._logged = 0
         self._busy = False
+        self._tidy_pending = True
+        self._base_cards: tuple[Card, ...] = ()  # the cards on offer, before selection marks
 
     # ------------------------------------------------------------- layout
 
@@ -87,8 +97,7 @@ class RaceScreen(BaseScreen):
         game = self.game
         yield from self.compose_notice()
         yield Static("", id="status")
-        log = RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
-        log.can_focus = False
+        log = RaceLog(id="log")
         if self.bmx:
             with Horizontal(id="top"):
                 yield LapStrip(game.course, id="track")
@@ -101,21 +110,11 @@ class RaceScreen(BaseScreen):
             with Vertical(id="left"):
                 with Vertical(id="action"):
                     yield Static("", id="panel-title")
-                    with Horizontal(id="choice-row", classes="cards"):
-                        for k in range(2):
-                            yield RiderChoice(k)
-                    with Horizontal(id="hand-row", classes="cards"):
-                        for k in range(MAX_HAND):
-                            yield HandCard(k)
-                    with Horizontal(id="reveal-row", classes="cards"):
-                        with Horizontal(id="revealed"):
-                            for k in range(len(game.riders)):
-                                yield RevealedCard(k)
-                        if self.bmx:
-                            with Vertical(id="die-box"):
-                                yield Digits(" ", id="die-digits")
+                    yield CardRow(id="cards")
                     yield Static("", id="panel-hint")
-                yield Boards(id="boards")
+                boards = Boards(id="boards")
+                boards.styles.height = Boards.fixed_height(len(game.riders))
+                yield boards
             if not self.bmx:
                 yield log
         yield KeyBar(id="keys")
@@ -128,9 +127,22 @@ class RaceScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        if self.bmx:
-            self.query_one("#die-box").border_title = "Die"
+        self.status = self.query_one("#status", Static)
+        self.title_w = self.query_one("#panel-title", Static)
+        self.hint_w = self.query_one("#panel-hint", Static)
+        self.cards = self.query_one("#cards", CardRow)
+        self.boards = self.query_one("#boards", Boards)
+        self.log_w = self.query_one("#log", RaceLog)
+        self.keybar = self.query_one("#keys", KeyBar)
+        self.track = self.query_one("#track")
+        self._texts: dict[str, str] = {}
         self.refresh_turn()
+
+    def put(self, widget: Static, text: str) -> None:
+        """Show a text in one of the fixed-size Statics (only if it changed)."""
+        if self._texts.get(widget.id) != text:
+            self._texts[widget.id] = text
+            widget.update(text, layout=False)
 
     # -------------------------------------------------------------- turns
 
@@ -143,11 +155,13 @@ class RaceScreen(BaseScreen):
         self.multi = []
         self.cursor_k = None
         self.cursor = None
+        self.options = []
+        self._base_cards = ()
         self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
             turn.kind, "reveal")
-        self.clear_panel()
         self.write_log()
         if turn.kind == "curtain":
+            self.clear_panel()
             self.show_public("Waiting for " + flow.team_name(turn.seat))
             from .curtain import CurtainScreen
 
@@ -165,8 +179,16 @@ class RaceScreen(BaseScreen):
         elif turn.kind == "reveal":
             self.show_reveal(first=True)
         elif turn.kind == "over":
+            self.clear_panel()
             self.app.show_podium(flow)
         self.show_keys()
+        if self._tidy_pending or turn.kind == "reveal":
+            # tidy the memory once the first turn (or its curtain) is on screen,
+            # and at every reveal: while the players read it (see app.tidy_memory)
+            tidy = getattr(self.app, "tidy_memory", None)
+            if tidy is not None:
+                self.app.call_after_refresh(tidy, self._tidy_pending)
+            self._tidy_pending = False
 
     def show_keys(self) -> None:
         """The footer: the keys that apply now."""
@@ -189,10 +211,10 @@ class RaceScreen(BaseScreen):
             else:
                 keys = [("space →", "next step"), ("←", "back"), ("⏎", "skip"),
                         ("a", "stop" if self.autoplay else "auto")]
-        if isinstance(self.query_one("#track"), TrackStrip):
+        if isinstance(self.track, TrackStrip):
             keys.append(("[ ]", "scroll"))
         keys += [("?", "help"), ("q", "quit")]
-        self.query_one("#keys", KeyBar).show(keys)
+        self.keybar.show(keys)
 
     def _curtain_lifted(self, seat: int) -> None:
         """The named player pressed Enter on the curtain: show their turn.  Done
@@ -202,26 +224,19 @@ class RaceScreen(BaseScreen):
         self.refresh_turn()
 
     def clear_panel(self) -> None:
-        """Empty the action panel: no card of anybody stays in the widget tree."""
-        for slot in self.query(".card-slot"):
-            slot.clear()
-        for row in ("#choice-row", "#hand-row", "#reveal-row"):
-            self.query_one(row).display = False
-        self.query_one("#panel-title", Static).update("")
-        self.query_one("#panel-hint", Static).update("")
+        """Empty the action panel: no card of anybody stays on this screen."""
+        self.cards.show("hand", ())
+        self.panel("", "")
 
-    def panel(self, title: str, hint: str, row: str | None) -> None:
-        self.query_one("#panel-title", Static).update(title)
-        self.query_one("#panel-hint", Static).update(hint)
-        if row:
-            self.query_one(row).display = True
+    def panel(self, title: str, hint: str) -> None:
+        self.put(self.title_w, title)
+        self.put(self.hint_w, hint)
 
     def write_log(self) -> None:
-        log = self.query_one("#log", RichLog)
         lines = self.flow.log
-        for line in lines[self._logged:]:
-            log.write(line)
-        self._logged = len(lines)
+        if self._logged < len(lines):
+            self.log_w.write_lines(lines[self._logged:])
+            self._logged = len(lines)
 
     # ------------------------------------------------------------- common
 
@@ -236,9 +251,8 @@ class RaceScreen(BaseScreen):
 
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
-        extra = ""
-        self.query_one("#status", Static).update(
-            f"[b]{game.course.name}[/b] · {self.flow.variant_name} · round {round_no or game.round}{extra} · {what}")
+        self.put(self.status, f"[b]{game.course.name}[/b] · {self.flow.variant_name} · "
+                              f"round {round_no or game.round} · {what}")
 
     def marks_from(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
         marks = []
@@ -256,16 +270,29 @@ class RaceScreen(BaseScreen):
         return self.marks_from([(r.square, r.lane) for r in riders], [r.crashed for r in riders], active)
 
     def show_track(self, scene: Scene) -> None:
-        self.query_one("#track").show(scene)
+        self.track.show(scene)
 
-    def show_boards(self, view, public: bool = False, positions=None) -> None:
+    def show_boards(self, view, public: bool = False, positions=None, crashed=None, pending=None) -> None:
+        """The boards of `view`; during a replay with the squares of the step
+        shown, and without the exhaustion cards (fatigue tokens) still to come."""
         rows = board_rows(view, self.names())
+        supply = getattr(self.game, "supply", None)
         if public or positions:
-            from dataclasses import replace
-
             rows = [replace(r, own=False if public else r.own,
-                            square=positions[r.index][0] if positions else r.square) for r in rows]
-        self.query_one("#boards", Boards).show(rows, self.game.variant, getattr(self.game, "supply", None))
+                            square=positions[r.index][0] if positions else r.square,
+                            crashed=bool(crashed[r.index]) if crashed else r.crashed) for r in rows]
+        for i, n in (pending or {}).items():
+            row = rows[i]
+            if self.bmx:
+                rows[i] = replace(row, exhaustion=row.exhaustion - n, deck=row.deck - n)
+                supply = None if supply is None else supply + n
+            else:
+                recycled = list(row.recycled)
+                for _ in range(n):
+                    if 0 in recycled:
+                        recycled.remove(0)
+                rows[i] = replace(row, exhaustion=row.exhaustion - n, recycled=tuple(recycled))
+        self.boards.show(rows, self.game.variant, supply)
 
     def public_view(self):
         """A view for public display: the board of seat 0's view, own piles ignored."""
@@ -287,9 +314,10 @@ class RaceScreen(BaseScreen):
         self.cursor = self.places[-1] if self.places else None
         kind = KIND.get(game.riders[i].kind, "rider")
         self.set_status(f"{self.flow.team_name(turn.seat)} places a rider")
-        self.panel(f"{self.who(turn.seat)}: place your [b]{kind}[/b] on the starting grid",
-                   "← → ↑ ↓ move the cursor [b][][/b] over the free places (or click one) · "
-                   "[b]Enter[/b] place · [b]r[/b] random place", None)
+        self.cards.show("hand", ())
+        self.panel(f"{self.who(turn.seat)}: place your [b]{kind}[/b] on the grid",
+                   "← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)\n"
+                   "[b]Enter[/b] place it there · [b]r[/b] a random place")
         self.show_boards(view)
         self.update_place_track()
 
@@ -305,16 +333,19 @@ class RaceScreen(BaseScreen):
         view = game.view(turn.seat)
         mine = [r for r in view.board.riders if r.seat == turn.seat]
         self.options = [r.index for r in mine]
-        slots = list(self.query(RiderChoice))
+        cards = []
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
             weather = self.weather_note(r.square).split(":")[0]
-            where = f"{rider_label(r.id, r.kind)} · square {r.square}" + (f" · {weather}" if weather else "")
-            body = f"{where}\n{deck} face down, {len(recycled)} face up"
-            slots[k].show_rider(KIND.get(r.kind, r.id), body, rider=r.index)
+            where = f"square {r.square}" + (f" {weather}" if weather else "") + (" · crashed" if r.crashed else "")
+            cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({rider_label(r.id, r.kind)})",
+                              (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
+        self._base_cards = tuple(cards)
+        self.cards.show("riders", cards)
         self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
         self.panel(f"{self.who(turn.seat)}: which rider draws first?",
-                   "[b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm · or click", "#choice-row")
+                   "the chosen rider draws and picks first\n"
+                   "[b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm · or click")
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -336,21 +367,24 @@ class RaceScreen(BaseScreen):
         rider = view.board.riders[i]
         hand = sorted(view.hands[i], key=lambda c: (token_value(c) if self.bmx else card_value(c), c))
         self.options = hand
-        slots = list(self.query(HandCard))
-        for k, c in enumerate(hand[:MAX_HAND]):
+        cards = []
+        for k, c in enumerate(hand):
             if self.bmx:
                 value = "F" if c == 0 else str(c)
                 moves = self.moves(rider, [c])
-                note = f"ramp {moves}" if moves != token_value(c) else ("fatigue" if c == 0 else "token")
+                note = f"ramp {moves}" if moves != token_value(c) else ("fatigue" if c == 0 else "")
             else:
                 value = card_str(c)
                 moves = self.moves(rider, [c])
-                note = f"moves {moves}" if moves != card_value(c) else ("exhaust." if c == 0 else "")
-            slots[k].show_card(value, note, seat=seat, rider=i, card=c)
+                note = f"moves {moves}" if moves != card_value(c) or c == 0 else ""
+            cards.append(Card(str(k + 1), (value, note), data=(seat, i, c)))
+        self._base_cards = tuple(cards)
+        self.cards.show("hand", cards)
         kind = KIND.get(rider.kind, "")
+        keep = self.keep_size()
         title = f"{self.who(seat)}: " + (f"pick a card for your [b]{kind}[/b]" if kind else "pick your token")
-        if self.bmx and view.keep.get(i, 1) == 2:
-            title = f"{self.who(seat)}: on a descent, keep [b]2[/b] tokens (their values add up)"
+        if keep == 2:
+            title = f"{self.who(seat)}: descent, keep [b]2[/b] tokens (they add up)"
         notes = []
         if not self.bmx:
             w = self.weather_note(rider.square)
@@ -361,14 +395,19 @@ class RaceScreen(BaseScreen):
             other = [j for j in view.chosen if j != i]
             for j in other:
                 notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_str(view.chosen[j])} (face down)")
+            if not notes:
+                notes.append(f"the other {len(hand) - 1} cards go face up under the deck")
         else:
             bag = self.bag_contents(view, i)
             notes.append(f"bag: {len(bag)} left ({' '.join('F' if t == 0 else str(t) for t in bag) or 'empty'})")
             if view.board.die is not None:
                 notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
-        hint = "[b]1-{n}[/b] or ← → select · [b]Enter[/b] play".format(n=len(hand))
+        if keep == 2:
+            hint = f"[b]1-{len(hand)}[/b] select two · [b]Enter[/b] play"
+        else:
+            hint = f"[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] play"
         self.set_status(f"{self.flow.team_name(seat)} picks")
-        self.panel(title, " · ".join(notes + [hint]), "#hand-row")
+        self.panel(title, " · ".join(notes) + "\n" + hint)
         self.show_boards(view)
         self.update_pick_track()
 
@@ -413,9 +452,9 @@ class RaceScreen(BaseScreen):
     def mark_selection(self) -> None:
         multi = self.keep_size() > 1
         chosen = set(self.multi) if multi else ({self.sel} if self.sel is not None else set())
-        for w in self.query(".hand-card, .rider-choice"):
-            w.set_class(w.index in chosen, "-selected")
-            w.set_class(multi and w.index == self.cursor_k, "-cursor")
+        cards = [replace(c, selected=k in chosen, cursor=multi and k == self.cursor_k)
+                 for k, c in enumerate(self._base_cards)]
+        self.cards.show(self.cards.kind, cards)
 
     # ------------------------------------------------------------- reveal
 
@@ -424,16 +463,41 @@ class RaceScreen(BaseScreen):
         replay = flow.replay
         if first:
             flow.step(0)
-            slots = list(self.query(RevealedCard))
-            for k, (i, played) in enumerate(sorted(replay.revealed, key=lambda p: p[0])):
+            cards = []
+            for i, played in sorted(replay.revealed, key=lambda p: p[0]):
                 r = self.game.riders[i]
                 label = rider_label(r.id, "" if self.bmx else r.kind)
                 value = token_str(played) if self.bmx else card_str(played)
-                slots[k].show_played(label, value, rider=i)
-            self.panel("", "", "#reveal-row")
+                cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
+                                  data=(i,)))
+            self._base_cards = tuple(cards)
             if self.autoplay:
                 self.start_timer()
         self.update_reveal()
+
+    def frame_words(self, replay) -> str:
+        """What this step of the movement does, in a few words."""
+        frame = replay.frame
+        riders = self.game.riders
+
+        def label(i: int) -> str:
+            r = riders[i]
+            return rider_label(r.id, "" if self.bmx else r.kind)
+
+        active = list(dict.fromkeys(frame.active))
+        if frame.kind == "reveal":
+            return "face up: the rider in front moves first"
+        if frame.kind == "die":
+            return f"die: {frame.die or 'blank'} — {DIE_WORDS.get(frame.die, '')}"
+        if frame.kind in ("slip", "catchup") and replay.step > 0:
+            before = replay.frames[replay.step - 1].pos
+            what = "move up to the group ahead" if frame.kind == "slip" else "close the gap"
+            return f"{what}: " + ", ".join(f"{label(i)} {before[i][0]}→{frame.pos[i][0]}" for i in active)
+        if frame.kind == "exhaust":
+            return f"{' '.join(label(i) for i in active)}: exhaustion card (nobody just ahead)"
+        if frame.kind == "fatigue":
+            return f"{' '.join(label(i) for i in active)}: fatigue token (both lanes ahead empty)"
+        return " · ".join(line.strip() for line in frame.lines)
 
     def update_reveal(self) -> None:
         flow = self.flow
@@ -443,40 +507,42 @@ class RaceScreen(BaseScreen):
         frame = replay.frame
         n = len(replay.frames)
         title = {
-            "reveal": f"Round {replay.round}: all cards revealed",
-            "move": "Movement",
-            "slip": "Slipstream",
-            "exhaust": "Exhaustion",
-            "catchup": "Catch-up",
-            "fatigue": "Fatigue",
-            "die": "The die",
-            "finish": "Finish!",
+            "reveal": "all cards revealed",
+            "move": "movement",
+            "slip": "slipstream",
+            "exhaust": "exhaustion",
+            "catchup": "catch-up",
+            "fatigue": "fatigue",
+            "die": "the die",
+            "finish": "finish!",
         }.get(frame.kind, frame.kind)
-        words = " · ".join(line.strip() for line in frame.lines)
-        if frame.kind == "die":
-            words = f"die: {frame.die or 'blank'} — {DIE_WORDS.get(frame.die, '')}"
-        self.query_one("#panel-title", Static).update(f"[b]{title}[/b]" + (f"  {words}" if words else ""))
         if replay.at_end:
             after = "see the results" if self.game.phase == "over" else f"round {self.game.round}"
-            hint = f"step {replay.step + 1}/{n} · [b]Enter[/b] on to {after} · ← back"
+            keys = f"[b]Enter[/b] on to {after} · ← back"
         else:
-            hint = f"step {replay.step + 1}/{n} · [b]Space[/b] next · [b]Enter[/b] skip"
-        if self.autoplay and not replay.at_end:
-            hint += " · [b]a[/b] stop"
-        self.query_one("#panel-hint", Static).update(hint)
+            keys = "[b]Space[/b] next · [b]Enter[/b] skip to the end · ← back"
+            if self.autoplay:
+                keys += " · [b]a[/b] stop"
+        self.panel(f"[b]Round {replay.round}[/b] · step {replay.step + 1}/{n} · [b]{title}[/b]",
+                   f"{escape(self.frame_words(replay))}\n{keys}")
         self.show_keys()
-        for card in self.query(RevealedCard):
-            card.set_class(card.full and card.rider in frame.active, "-active")
+        cards = [replace(c, active=c.data[0] in frame.active) for c in self._base_cards]
+        die = None
         if self.bmx:
-            die = next((f.die for f in replay.frames[: replay.step + 1] if f.kind == "die"), None)
-            digits = self.query("#die-digits")
-            if digits:
-                digits.first().update(" " if die is None else (str(die) if die else "-"))
+            rolled = next((f.die for f in replay.frames[: replay.step + 1] if f.kind == "die"), None)
+            die = " " if rolled is None else (str(rolled) if rolled else "-")
+        self.cards.show("revealed", cards, die=die)
         mark_glyph = "+F" if self.bmx else "+E"
         focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
         self.show_track(Scene(self.marks_from(frame.pos, frame.crashed, set(frame.active)),
                               trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, focus=focus))
-        self.show_boards(self.public_view(), public=True, positions=frame.pos)
+        pending: dict[int, int] = {}  # exhaustion (fatigue) still to come in this round
+        for later in replay.frames[replay.step + 1:]:
+            if later.kind in ("exhaust", "fatigue"):
+                for i in later.active:
+                    pending[i] = pending.get(i, 0) + 1
+        self.show_boards(self.public_view(), public=True, positions=frame.pos, crashed=frame.crashed,
+                         pending=pending)
         self.set_status("reveal and movement", replay.round)
         self.write_log()
 
@@ -608,8 +674,9 @@ class RaceScreen(BaseScreen):
                 self.action_choose(self.cursor_k)  # arrows + Enter: Enter selects, then plays
                 return
             if len(chosen) != self.keep_size():
-                self.notify(f"Select {self.keep_size()} {'tokens' if self.bmx else 'card'} first",
-                            timeout=2)
+                what = "card" if not self.bmx else "token" if self.keep_size() == 1 else "tokens"
+                count = "a" if self.keep_size() == 1 else str(self.keep_size())
+                self.notify(f"Select {count} {what} first", timeout=2)
                 return
             rid = game.riders[turn.rider].id
             action = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
@@ -639,7 +706,7 @@ class RaceScreen(BaseScreen):
         finally:
             self._busy = False
 
-    def on_picked(self, event: Picked) -> None:
+    def on_card_clicked(self, event: CardClicked) -> None:
         event.stop()
         if self.turn is None or self.turn.kind not in ("draw", "pick"):
             return

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..texts import RULES, track_legend
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 
@@ -19,7 +20,7 @@ class RulesScreen(BaseScreen):
         with VerticalScroll(id="rules-scroll"):
             yield Static(RULES + "\n\n" + track_legend("classic") + "\n" + track_legend("meteo").split("\n")[1]
                          + "\n" + track_legend("bmx").split("\n")[1], id="rules-text")
-        yield Footer()
+        yield KeyBar([("↑↓", "scroll"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -6,10 +6,11 @@ from functools import lru_cache
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..widgets.track import TrackStrip
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 
@@ -46,7 +47,7 @@ class StageScreen(BaseScreen):
                 yield Static("", id="stage-about")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
-        yield Footer()
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Select, Static
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Input, Select, Static
 
 from ..choices import HUMAN, MAX_SEED, RaceChoices, SeatChoice, default_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 MAX_SEATS = 4
@@ -88,7 +89,7 @@ class TeamsScreen(BaseScreen):
                 yield Button("Start race", id="start", variant="success", compact=True)
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeyBar([("tab", "next field"), ("^s", "start race"), ("?", "help"), ("esc", "back")])
 
     def _stage_name(self) -> str:
         try:

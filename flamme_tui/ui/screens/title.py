@@ -6,9 +6,10 @@ import os
 
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 LOGO = r"""
@@ -27,6 +28,7 @@ class TitleScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.resume_info = None
+        self._shown = False  # shown once already (the first time, preload looks for saves)
 
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
@@ -34,14 +36,19 @@ class TitleScreen(BaseScreen):
         return [("new", "New race"), ("rules", "Rules"), ("quit", "Quit")]
 
     def offer_resume(self, info) -> None:
-        """Add "Resume" for the latest race in progress (found in the background)."""
-        if self.resume_info is not None:
+        """Offer "Resume" for the latest race in progress (found in the background,
+        or left for the title menu); None takes the entry away."""
+        if info == self.resume_info:
             return
-        self.resume_info = info
         menu = self.query_one("#title-menu", OptionList)
+        if self.resume_info is not None:
+            menu.remove_option("resume")
+        self.resume_info = info
+        if info is None:
+            return
         teams = ", ".join(info.teams)
         menu.add_option(Option(f"Resume: {info.title}, round {info.round} ({teams})", id="resume"))
-        self.query_one("#title-menu", OptionList).styles.width = "auto"
+        menu.styles.width = "auto"
 
     def compose(self):
         yield from self.compose_notice()
@@ -51,7 +58,9 @@ class TitleScreen(BaseScreen):
                          id="tagline")
             with Center():
                 yield OptionList(*(Option(label, id=key) for key, label in self.entries()), id="title-menu")
-        yield Footer()
+        # not Textual's Footer: it recomposes whenever the screen stack changes, and
+        # the title menu stays under every race (a curtain each turn)
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("q", "quit")])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -60,7 +69,23 @@ class TitleScreen(BaseScreen):
             # start-up benchmark: note the time the title menu is on screen, and leave
             self.call_after_refresh(self._bench_exit, os.environ["FLAMME_TUI_EXIT_AFTER_TITLE"])
         else:
-            self.app.preload()
+            self.call_after_refresh(self.app.preload)  # once the menu is on screen
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self._shown:
+            # a race may have been left, finished or resumed since; the menu is
+            # often passed through on the way (race -> podium): only if it stays.
+            # The app's timer, not this screen's: a screen under the race that
+            # wakes up repaints the whole race screen.
+            self.app.set_timer(0.3, self._look_for_resume)
+        self._shown = True
+
+    def _look_for_resume(self) -> None:
+        app = self.app
+        stack = app.screen_stack
+        if stack and stack[-1] is self and getattr(app, "flow", None) is None:
+            app.look_for_resume()
 
     def _bench_exit(self, stamp_file: str) -> None:
         if stamp_file not in ("1", ""):

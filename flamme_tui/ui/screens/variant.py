@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 ABOUT = {
@@ -37,7 +38,7 @@ class VariantScreen(BaseScreen):
                 *(Option(f"[b]{variant_title(v)}[/b]\n  {ABOUT.get(v, ('', ''))[1]}", id=v) for v in VARIANTS),
                 id="variant-menu",
             )
-        yield Footer()
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

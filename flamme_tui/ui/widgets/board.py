@@ -72,6 +72,8 @@ class Boards(Static):
         self.supply: int | None = None
 
     def show(self, rows: list[BoardRow], variant: str, supply: int | None = None) -> None:
+        if (rows, variant, supply) == (self.rows, self.variant, self.supply):
+            return
         self.rows = rows
         self.variant = variant
         self.supply = supply
@@ -80,9 +82,14 @@ class Boards(Static):
     def on_resize(self) -> None:
         self._draw()
 
+    @staticmethod
+    def fixed_height(riders: int) -> int:
+        """Lines the table takes: a header and a row per rider."""
+        return 1 + riders
+
     def _draw(self) -> None:
         if not self.rows:
-            self.update("")
+            self.update("", layout=False)
             return
         width = max(40, self.size.width or 80)
         wide = width >= 64
@@ -91,18 +98,23 @@ class Boards(Static):
                  for r in self.rows]
         name_w = min(max(len(n) for n in names), 18 if wide else 10)
         text = Text(no_wrap=True, overflow="ellipsis")
-        fixed = 1 + 3 + name_w + 1 + 4 + 4 + 4
-        rest = max(8, width - fixed - 1)
+        # " ▸BS name  sq_dk ...": mark, label, name, square (+ "_" when crashed), deck
+        fixed = 1 + 2 + 1 + name_w + 4 + 1 + 3
         if bmx:
-            rec_w = 0
-            head = f"  {'':2} {'Team':<{name_w}} {'Sq':>3} {'Bag':>3} {'Fat':>3} Played"
+            # ... fat played
+            play_w = max(4, width - fixed - 5)
+            head = f"{'':3} {'Team':<{name_w}} {'Sq':>3} {'Bag':>3} {'Fat':>3} Played"
+            if self.supply is not None:
+                note = f"fatigue supply: {self.supply}"
+                head = f"{head:<{max(len(head) + 2, width - len(note) - 1)}}{note}"
         else:
-            rec_w = max(6, rest * 11 // 20)
-            head = (f"  {'':2} {'Team':<{name_w}} {'Sq':>3} {'Dk':>3} "
-                    f"{'Recycled (face up)' if wide else 'Recycled':<{rec_w}} {'Ex':>2} Played")
+            # ... ex recycled [played]: narrow tables leave the played cards to the race log
+            rest = max(8, width - fixed - 4)
+            rec_w = rest * 11 // 20 if wide else rest - 1
+            play_w = rest - rec_w - 2 if wide else 0
+            head = (f"{'':3} {'Team':<{name_w}} {'Sq':>3} {'Dk':>3} {'Ex':>2} "
+                    f"{'Recycled (face up)' if rec_w >= 18 else 'Recycled':<{rec_w}}" + (" Played" if wide else ""))
         text.append(head[:width] + "\n", style="bold #bbbbbb")
-        play_w = max(4, rest - rec_w - (1 if rec_w else 0))
-        sep = " " if wide else ""
         for row, shown_name in zip(self.rows, names):
             text.append("▸" if row.own else " ", style="bold")
             text.append(row.label.lower() if row.crashed else row.label,
@@ -120,20 +132,21 @@ class Boards(Static):
                 text.append(f" {row.exhaustion:>3} ")
                 played = " ".join(token_str(t) for t in row.played)
             else:
-                rec = sep.join(card_str(c) for c in row.recycled) or "-"
+                rec = " ".join(card_str(c) for c in row.recycled) or "-"
                 if len(rec) > rec_w:
                     rec = rec[: rec_w - 1] + "…"
-                text.append(f" {rec:<{rec_w}} {row.exhaustion:>2} ")
-                played = sep.join(card_str(c) for c in row.played)
+                text.append(f" {row.exhaustion:>2} {rec:<{rec_w}}")
+                played = " ".join(card_str(c) for c in row.played) if wide else ""
+                if wide:
+                    text.append(" ")
             if len(played) > play_w:
                 played = "…" + played[-(play_w - 1):]
-            text.append(played or "-")
+            if bmx or wide:
+                text.append(played or "-")
             text.append("\n")
-        if bmx and self.supply is not None:
-            text.append(f"Fatigue supply: {self.supply} tokens", style="#bbbbbb")
-        else:
-            text.rstrip()
-        self.update(text)
+        text.rstrip()
+        # the table keeps its size (fixed height in the race screen): no new layout
+        self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
 
     def lines(self) -> list[str]:
         """The rendered rows as plain text (tests)."""

@@ -26,4 +26,4 @@ class KeyBar(Static):
         for key, label in keys:
             text.append(f" {key} ", style="bold #ffa62b")
             text.append(f"{label} ")
-        self.update(text)
+        self.update(text, layout=False)  # one line, always: no new layout

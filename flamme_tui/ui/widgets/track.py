@@ -135,13 +135,18 @@ class TrackStrip(Widget):
         if scene.focus != self.scene.focus:
             self.pan = 0
         old_extent = self._extent()
+        width = self.size.width
+        old_height = self.get_content_height(None, None, width)
         self.scene = scene
         self._full_cache = None
         if self._extent() != old_extent:
+            # a rider past the finish line makes the strip longer: a new layout
+            # only if that changes the height (more bands when wrapped)
             self._plan_cache = None
-            self.refresh(layout=True)
-        else:
-            self.refresh()
+            if self.get_content_height(None, None, width) != old_height:
+                self.refresh(layout=True)
+                return
+        self.refresh()
 
     def scroll_by_cells(self, cells: int) -> None:
         self.pan += cells

@@ -1,0 +1,229 @@
+"""Cards as cards: a player's hand, the rider choice, the revealed cards and the die.
+
+ONE widget draws the whole row with the Line API, in a place of fixed size
+(set in app.tcss): showing other cards, selecting one, clearing the row only
+repaints it, never changes the layout of the screen (fast keys, see bench.py).
+
+A card is a box with its title in the top border ("╭─ 1 ───╮").  A selected
+card gets a heavy border and a tinted body, the card under the cursor a
+reversed title, an active one (the reveal) a heavy border: the state reads
+without colour too.  `CardRow.cards` is what the row shows (tests look there
+for every card on screen); `Card.data` carries what a card stands for and is
+never drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.events import Click
+from textual.message import Message
+from textual.strip import Strip
+from textual.widget import Widget
+
+# kinds of row: card width (with its borders) and the gap between cards
+KINDS = {
+    "hand": (9, 1, "center"),  # drawn cards or tokens: value, note
+    "riders": (36, 1, "left"),  # the seat's riders (which draws first), as wide as there is room
+    "revealed": (8, 0, "center"),  # the played cards, face up
+}
+MIN_WIDTH = 5
+DIE_WIDTH = 11
+
+BLANK = Style()
+BORDER = Style(color="#8a8a8a")
+SELECTED_BORDER = Style(color="#ffa62b", bold=True)
+SELECTED_BODY = Style(bgcolor="#4a3a1e")
+ACTIVE_BORDER = Style(color="#f0e442", bold=True)
+DIE_BORDER = Style(color="#ffa62b")
+TITLE = Style(bold=True)
+CURSOR_TITLE = Style(bold=True, reverse=True)
+VALUE = Style(bold=True)
+NOTE = Style(color="#a8a8a8")
+
+ROUND = "╭╮╰╯─│"
+HEAVY = "┏┓┗┛━┃"
+
+_DIGITS = None
+
+
+def big_digit(text: str) -> list[str]:
+    """Three lines of 3x3 digits (Textual's font), for the die."""
+    global _DIGITS
+    if _DIGITS is None:
+        from textual.renderables.digits import DIGITS, DIGITS3X3_BOLD
+
+        rows = DIGITS3X3_BOLD if isinstance(DIGITS3X3_BOLD, list) else DIGITS3X3_BOLD.splitlines()
+        _DIGITS = {ch: [rows[3 * k + r].ljust(3)[:3] for r in range(3)] for k, ch in enumerate(DIGITS)}
+    lines = ["", "", ""]
+    for ch in text:
+        glyph = _DIGITS.get(ch, _DIGITS[" "])
+        for r in range(3):
+            lines[r] += glyph[r]
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    title: str  # in the top border
+    lines: tuple[str, ...] = ()  # the body: the first line bold (a card's value), the rest plain
+    selected: bool = False
+    cursor: bool = False
+    active: bool = False
+    title_style: Style | None = None  # e.g. a rider's team colours
+    data: tuple = ()  # what the card stands for (seat, rider, card): never drawn
+
+
+class CardClicked(Message):
+    """A card of the row was clicked."""
+
+    def __init__(self, kind: str, index: int) -> None:
+        super().__init__()
+        self.kind = kind
+        self.index = index
+
+
+class CardRow(Widget):
+    """A row of cards (one kind at a time), and for the BMX reveal the die."""
+
+    DEFAULT_CSS = """
+    CardRow { width: 1fr; height: 4; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.kind = "hand"
+        self.cards: tuple[Card, ...] = ()
+        self.die: str | None = None  # the die box (BMX reveal): None = no box, " " = not rolled yet
+        self.die_note = ""
+        self._strips: list[Strip] | None = None
+        self._boxes: list[tuple[int, int]] = []  # (x, width) of each card
+
+    # --------------------------------------------------------------- input
+
+    def show(self, kind: str, cards=(), *, die: str | None = None, die_note: str = "") -> None:
+        cards = tuple(cards)
+        if (kind, cards, die, die_note) == (self.kind, self.cards, self.die, self.die_note):
+            return
+        self.kind, self.cards, self.die, self.die_note = kind, cards, die, die_note
+        self._strips = None
+        self.refresh()
+
+    def clear(self) -> None:
+        self.show(self.kind, ())
+
+    # -------------------------------------------------------------- layout
+
+    def _layout(self, width: int) -> list[tuple[int, int]]:
+        n = len(self.cards)
+        if not n:
+            return []
+        card_w, gap, _ = KINDS[self.kind]
+        if self.die is not None:
+            width -= DIE_WIDTH + 1
+        if self.kind == "riders":  # as wide as there is room, up to card_w
+            card_w = max(MIN_WIDTH, min(card_w, (width - (n - 1) * gap) // n))
+        elif n * card_w + (n - 1) * gap > width:
+            gap = 0  # cards side by side first, narrower cards only if need be
+            card_w = max(MIN_WIDTH, min(card_w, width // n))
+        return [(k * (card_w + gap), card_w) for k in range(n)]
+
+    def _build(self, width: int, height: int) -> list[Strip]:
+        rows: list[list[Segment]] = [[] for _ in range(height)]
+        filled = [0] * height
+        self._boxes = self._layout(width)
+
+        def put(y: int, x: int, text: str, style: Style) -> None:
+            if y >= height or not text:
+                return
+            if filled[y] < x:
+                rows[y].append(Segment(" " * (x - filled[y]), BLANK))
+                filled[y] = x
+            rows[y].append(Segment(text, style))
+            filled[y] += len(text)
+
+        align = KINDS[self.kind][2]
+        card_h = 3 if self.kind == "revealed" else 4
+        for card, (x, w) in zip(self.cards, self._boxes):
+            self._box(put, card, x, w, min(card_h, height), align)
+        if self.die is not None:
+            x = self._boxes[-1][0] + self._boxes[-1][1] + 2 if self._boxes else 0
+            x = min(x, width - DIE_WIDTH)
+            glyphs = big_digit(self.die[:3])
+            box = Card("Die", tuple(g.center(DIE_WIDTH - 2) for g in glyphs))
+            self._box(put, box, x, DIE_WIDTH, min(5, height), "center", border=DIE_BORDER, all_bold=True)
+            if self.die_note and height > 5:
+                put(5, x, self.die_note[:DIE_WIDTH].center(DIE_WIDTH), NOTE)
+        strips = []
+        for y in range(height):
+            if filled[y] < width:
+                rows[y].append(Segment(" " * (width - filled[y]), BLANK))
+            strips.append(Strip(rows[y], max(width, filled[y])).crop(0, width))
+        return strips
+
+    def _box(self, put, card: Card, x: int, w: int, h: int, align: str, border: Style | None = None,
+             all_bold: bool = False) -> None:
+        heavy = card.selected or card.active
+        tl, tr, bl, br, hz, vt = HEAVY if heavy else ROUND
+        if border is None:
+            border = SELECTED_BORDER if card.selected else ACTIVE_BORDER if card.active else BORDER
+        body = SELECTED_BODY if card.selected else BLANK
+        inner = w - 2
+        # top border with the title
+        title = card.title[: max(0, inner - 2)] if inner > 4 else card.title[:inner]
+        lead = hz if inner > len(title) + 1 else ""
+        pad = " " if inner > len(title) + 2 else ""
+        rest = inner - len(lead) - len(pad) * 2 - len(title)
+        put(0, x, tl + lead + pad, border)
+        tstyle = CURSOR_TITLE if card.cursor else (card.title_style or TITLE)
+        put(0, x + 1 + len(lead) + len(pad), title, tstyle)
+        put(0, x + 1 + len(lead) + len(pad) + len(title), pad + hz * max(0, rest) + tr, border)
+        for y in range(1, h - 1):
+            k = y - 1
+            text = card.lines[k] if k < len(card.lines) else ""
+            if align == "left":
+                text = (" " + text).ljust(inner) if len(text) < inner else text[:inner]
+            else:
+                text = text[:inner].center(inner)
+            style = VALUE if (k == 0 or all_bold) else NOTE
+            put(y, x, vt, border)
+            put(y, x + 1, text, body + style)
+            put(y, x + 1 + inner, vt, border)
+        if h >= 2:
+            put(h - 1, x, bl + hz * inner + br, border)
+
+    def render_line(self, y: int) -> Strip:
+        width, height = self.size
+        if self._strips is None or len(self._strips) != height or (self._strips and self._strips[0].cell_length != width):
+            self._strips = self._build(width, height)
+        if y >= len(self._strips):
+            return Strip.blank(width, BLANK)
+        return self._strips[y]
+
+    def on_resize(self) -> None:
+        self._strips = None
+
+    # ---------------------------------------------------------------- mouse
+
+    def boxes(self) -> list[tuple[int, int]]:
+        """(x, width) of each card shown, in the row's content."""
+        if self._strips is None:
+            self._boxes = self._layout(self.size.width)
+        return list(self._boxes)
+
+    def card_at(self, x: int) -> int | None:
+        for k, (bx, w) in enumerate(self.boxes()):
+            if bx <= x < bx + w:
+                return k
+        return None
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        k = self.card_at(offset.x)
+        if k is not None and self.kind != "revealed":
+            self.post_message(CardClicked(self.kind, k))

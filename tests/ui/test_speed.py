@@ -1,0 +1,116 @@
+"""Why keys are fast (see bench.py for the timings): on the race screen a key
+changes what fixed-size parts show, in one frame, without a new layout; the
+card row and the race log are Line-API widgets that only repaint."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App
+from textual.screen import Screen
+
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import settle
+from flamme_tui.ui.textshot import screen_text
+from flamme_tui.ui.widgets.cards import Card, CardRow
+from flamme_tui.ui.widgets.racelog import RaceLog
+
+from .driver import new_race_menus
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+async def test_race_keys_need_no_layout_and_one_frame(monkeypatch):
+    layouts: list[str] = []
+    frames: list[str] = []
+    refresh_layout = Screen._refresh_layout
+    display = App._display
+
+    def counting_layout(self, *args, **kwargs):
+        layouts.append(type(self).__name__)
+        return refresh_layout(self, *args, **kwargs)
+
+    def counting_display(self, screen, renderable):
+        if renderable is not None:
+            frames.append(type(screen).__name__)
+        return display(self, screen, renderable)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counting_layout)
+    monkeypatch.setattr(App, "_display", counting_display)
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter")  # Blue lifts the curtain
+        await settle(pilot)
+        screen = app.screen
+
+        async def key(name: str, expect: str) -> None:
+            layouts.clear()
+            frames.clear()
+            await pilot.press(name)
+            await settle(pilot)
+            await pilot.pause()
+            assert screen.turn.kind == expect
+            assert layouts == [], f"{name}: a new layout ({layouts})"
+            assert len(frames) <= 1, f"{name}: {len(frames)} frames"
+
+        await key("2", "draw")  # select a rider
+        await key("enter", "pick")  # confirm: the cards appear
+        await key("1", "pick")  # select a card
+        await key("right", "pick")
+        await key("enter", "pick")  # play it: the other rider's cards
+        await pilot.press("1", "enter")  # the curtain for Orange (a new screen)
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")
+        await settle(pilot)
+        assert screen.turn.kind == "reveal"
+        await key("space", "reveal")  # next step
+        await key("left", "reveal")  # back
+        await key("enter", "reveal")  # skip to the end
+
+
+class Row(App):
+    CSS = "CardRow { width: 45; height: 5; } RaceLog { width: 20; height: 4; }"
+
+    def compose(self):
+        yield CardRow()
+        yield RaceLog()
+
+
+async def test_card_row_fits_its_place_and_maps_clicks():
+    app = Row()
+    async with app.run_test(size=(50, 10)) as pilot:
+        row = app.query_one(CardRow)
+        row.show("hand", [Card(str(k + 1), (str(k + 2), "moves 5"), selected=k == 1) for k in range(5)])
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert lines[0].startswith("╭─ 1 ───╮┏━ 2 ━━━┓")  # five cards side by side, the second selected
+        assert "moves 5" in lines[2]
+        boxes = row.boxes()
+        assert len(boxes) == 5 and boxes[-1][0] + boxes[-1][1] <= 45
+        assert row.card_at(boxes[3][0] + 2) == 3
+        # eight revealed cards shrink to fit; the BMX die box stays
+        row.show("revealed", [Card("BS", ("9",)) for _ in range(8)])
+        await pilot.pause()
+        assert screen_text(app).splitlines()[1].count("9") == 8
+        row.show("revealed", [Card("B>", ("3",))], die="2")
+        await pilot.pause()
+        assert "Die" in screen_text(app)
+        row.clear()
+        await pilot.pause()
+        assert row.cards == () and "╭" not in screen_text(app).split("\n")[0]
+
+
+async def test_race_log_shows_the_newest_lines_wrapped():
+    app = Row()
+    async with app.run_test(size=(50, 10)) as pilot:
+        log = app.query_one(RaceLog)
+        log.write_lines([f"line {k}" for k in range(10)])
+        log.write("  slipstream: Blue Sprinteur 6 -> 7")
+        await pilot.pause()
+        shown = [line[:20].rstrip() for line in screen_text(app).splitlines()[5:9]]
+        assert shown == ["line 8", "line 9", "  slipstream: Blue", "    Sprinteur 6 -> 7"]  # "6 -> 7" stays whole
+        log.scroll_lines(2)
+        await pilot.pause()
+        assert "more" in screen_text(app).splitlines()[8]
