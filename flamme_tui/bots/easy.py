@@ -6,7 +6,7 @@ Like every policy it sees only its seat's view and returns one action.
 
 from __future__ import annotations
 
-from ..engine.actions import Action, Draw, Place, Play, PlayTokens
+from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.bmx import token_value
 from ..engine.classic import effective_move
 from ..engine.view import View
@@ -19,14 +19,14 @@ def easy(view: View) -> Action:
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
         a, b = (board.riders[i] for i in view.own)
-        return Draw(a.id if (a.square, a.lane) < (b.square, b.lane) else b.id)
+        return draw(a.id if (a.square, a.lane) < (b.square, b.lane) else b.id)
     i, hand = next(iter(view.hands.items()))
     rider = board.riders[i]
     course = board.course
     if board.variant == "bmx":
         return PlayTokens(rider.id, best_tokens(course, rider.square, hand, view.keep[i]))
     penalty = board.setup.standup_penalty if rider.crashed else 0
-    return Play(rider.id, best_card(course, rider.square, hand, penalty, board.setup.exhaustion_value))
+    return play(rider.id, best_card(course, rider.square, hand, penalty, board.setup.exhaustion_value))
 
 
 def best_card(course, square: int, hand, penalty: int = 0, exhaustion_value: int = 2) -> int:

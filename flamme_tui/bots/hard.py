@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import zlib
 
-from ..engine.actions import Action, Draw, Place, Play, PlayTokens
+from ..engine.actions import Action, Place, Play, PlayTokens, draw, play
 from ..engine.classic import OVER
 from ..engine.rng import Rng
 from ..engine.view import View
@@ -63,9 +63,9 @@ def _fast_action(game, seat: int, bmx: bool) -> Action:
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
-            return Play(r.id, best_card(course, pos[i][0], r.hand, game.standup_penalty(i), game.setup.exhaustion_value))
+            return play(r.id, best_card(course, pos[i][0], r.hand, game.standup_penalty(i), game.setup.exhaustion_value))
     a, b = game.seats[seat]
-    return Draw(riders[a].id if pos[a] < pos[b] else riders[b].id)
+    return draw(riders[a].id if pos[a] < pos[b] else riders[b].id)
 
 
 def hard(view: View) -> Action:

@@ -7,6 +7,7 @@ bmx:           `play green 3`, `play green 5 F` (two tokens on a descent; `F` = 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 
@@ -84,3 +85,15 @@ class PlayTokens(Action):
 
     def __str__(self) -> str:
         return f"play {self.rider} " + " ".join("F" if t == 0 else str(t) for t in self.tokens)
+
+
+@functools.cache
+def play(rider: str, card: int) -> Play:
+    """The same Play, made once: bots name thousands of plays a second."""
+    return Play(rider, card)
+
+
+@functools.cache
+def draw(rider: str) -> Draw:
+    """The same Draw, made once."""
+    return Draw(rider)

@@ -155,7 +155,10 @@ def classic_view(game, seat: int) -> View:
         if r.played is not None:
             chosen[i] = r.played
         own[i] = (len(r.deck), tuple(r.recycled))
-    return _new(View, (_current_board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {}))
+    cached = game.public_cache  # _current_board, inlined: this runs for every decision
+    if cached is None or cached[1] != game.round or cached[2] != game.phase or game.phase == "grid":
+        cached = board(game)
+    return _new(View, (cached, seat, hands, chosen, own, game.first_drawn.get(seat), {}))
 
 
 def bmx_view(game, seat: int) -> View:
