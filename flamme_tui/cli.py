@@ -21,7 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     _race_options(race)
     race.add_argument("--seed", type=int, default=1)
     race.add_argument("--bots", default="", metavar="BOT,BOT,...",
-                      help="the bot of each seat: easy, medium or hard (default: easy everywhere)")
+                      help="who plays each seat: a bot (easy, medium, hard) or, in classic, a scripted "
+                           "team of the Peloton expansion (peloton, muscle); default: easy everywhere")
     race.add_argument("--from", dest="from_file", metavar="FILE",
                       help="finish a saved race headless (bots play every seat), saving as it goes")
     # hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save
@@ -45,7 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--bot", choices=("easy", "medium", "hard"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy)")
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95% intervals")
-    tour.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat, 2 to 4 (easy, medium, hard)")
+    tour.add_argument("bots", nargs="+", metavar="BOT",
+                      help="one bot per seat, 2 to 4 (easy, medium, hard; classic: also peloton, muscle)")
     tour.add_argument("-n", "--races", type=int, default=200)
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
     tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages)")
@@ -74,7 +76,7 @@ def _pair(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"expected two numbers like 10:3, got {text!r}") from None
 
 
-def _spec(args):
+def _spec(args, scripted: tuple[str, ...] = ()):
     from .config import ConfigError
     from .races import COLOURS, RaceSpec, Team
 
@@ -86,26 +88,40 @@ def _spec(args):
             raise ConfigError(f"seat 1-{args.teams} and 1 to 3 tokens, got {seat}:{tokens}", field="--young")
         young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
     return RaceSpec(variant=args.variant, stage=args.stage, teams=teams, circuit=args.circuit,
-                    ramp=args.ramp, young=young, forecast=args.forecast)
+                    ramp=args.ramp, young=young, forecast=args.forecast, scripted=scripted)
+
+
+def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:
+    """What is wrong with the seat names given (None if nothing)."""
+    from .bots import POLICIES
+    from .engine.classic import SCRIPTED
+
+    known = list(POLICIES) + (list(SCRIPTED) if variant == "classic" else [])
+    unknown = [b for b in names if b not in known]
+    if unknown or len(names) != teams:
+        return f"{command}: give {teams} of {', '.join(known)} (got {','.join(names)!r})"
+    if all(b in SCRIPTED for b in names):
+        return f"{command}: the Peloton and Muscle teams need at least one bot to race against"
+    return None
 
 
 def cmd_race(args) -> int:
-    from .bots import POLICIES
-    from .races import positions_text, ranking_lines, round_report, track_picture
+    from .races import positions_text, ranking_lines, round_report, seat_plan, track_picture
     from .session import Session
 
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= args.teams
-    unknown = [b for b in names if b not in POLICIES]
-    if unknown or len(names) != args.teams:
-        print(f"flamme-tui: race: --bots needs {args.teams} of {', '.join(POLICIES)} (got {args.bots!r})", file=sys.stderr)
+    problem = _seat_names(names, args.variant, args.teams, "race: --bots")
+    if problem:
+        print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
+    bots, scripted = seat_plan(names)
     if args.from_file or args.autosave:
         from .saves_cli import cmd_race_saved
 
-        return cmd_race_saved(args, _spec(args), dict(enumerate(names)))
-    session = Session.new(_spec(args), args.seed, bots=dict(enumerate(names)))
+        return cmd_race_saved(args, _spec(args, scripted), bots)
+    session = Session.new(_spec(args, scripted), args.seed, bots=bots)
     game = session.game
     print(f"{game.course.name} ({game.variant}), seed {args.seed}, {args.teams} teams: "
           + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(session.setup.teams)))
@@ -113,7 +129,7 @@ def cmd_race(args) -> int:
     print(f"          {positions_text(game)}")
     while not session.over:
         reasons = []
-        for seat in range(args.teams):
+        for seat in session.bots:
             team = session.setup.teams[seat].name
             reasons += [f"({team} bot: {a}: {why})" for a, why in session.play_bot(seat) if why]
         print("\n".join(round_report(game, reasons)))
@@ -173,15 +189,14 @@ def bench_bot(args) -> int:
 
 
 def cmd_tournament(args) -> int:
-    from .bots import POLICIES
     from .tournament import tournament
 
     if not 2 <= len(args.bots) <= 4:
         print("flamme-tui: tournament: give 2 to 4 bots, one per seat", file=sys.stderr)
         return 2
-    unknown = [b for b in args.bots if b not in POLICIES]
-    if unknown:
-        print(f"flamme-tui: tournament: unknown bot {unknown[0]!r} (known: {', '.join(POLICIES)})", file=sys.stderr)
+    problem = _seat_names(args.bots, args.variant, len(args.bots), "tournament")
+    if problem:
+        print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
     tournament(args.bots, args.races, args.variant, args.stage, args.jobs)
     return 0

@@ -272,12 +272,41 @@ class Decks(BaseModel):
         return cards
 
 
+class MuscleTeam(BaseModel):
+    model_config = _MODEL
+
+    sprinteur_extra: tuple[StrictInt, ...]  # cards added to its Sprinteur's deck
+
+    @field_validator("sprinteur_extra")
+    @classmethod
+    def _positive(cls, cards: tuple[int, ...]) -> tuple[int, ...]:
+        if any(c < 1 for c in cards):
+            raise ValueError("card values must be at least 1")
+        return cards
+
+
+class PelotonTeam(BaseModel):
+    model_config = _MODEL
+
+    attack_cards: StrictInt = Field(ge=0)  # added to its one deck, a Rouleur deck
+    attack_front: StrictInt = Field(ge=1)  # squares an Attack card moves its front rider
+    attack_rear: StrictInt = Field(ge=1)  # and its rear rider
+
+
+class ScriptedTeams(BaseModel):
+    model_config = _MODEL
+
+    muscle: MuscleTeam
+    peloton: PelotonTeam
+
+
 class ClassicRules(BaseModel):
     model_config = _MODEL
 
     decks: Decks
     hand_size: StrictInt = Field(ge=1)
     exhaustion_value: StrictInt = Field(ge=1)
+    scripted_teams: ScriptedTeams
 
     def deck(self, rider: str) -> tuple[int, ...]:
         """The starting deck of a rider type: 'R'/'rouleur' or 'S'/'sprinteur'."""

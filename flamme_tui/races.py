@@ -9,7 +9,7 @@ from typing import Callable
 from . import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from .engine.actions import Action
 from .engine.bmx import BmxGame, BmxSetup, token_text
-from .engine.classic import OVER, ROULEUR, SPRINTEUR, ClassicGame, ClassicSetup, Team, card_text
+from .engine.classic import ATTACK, OVER, ROULEUR, SCRIPTED, SPRINTEUR, ClassicGame, ClassicSetup, Team, card_text
 from .engine.meteo import MeteoGame
 
 COLOURS = ("red", "blue", "green", "black")
@@ -26,6 +26,7 @@ class RaceSpec:
     teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS)
     grid: str = "random"
     handicap: tuple[int, ...] = ()
+    scripted: tuple[str, ...] = ()  # classic: per seat "", "peloton" or "muscle" (see engine.cards)
     circuit: str = "ABCD"  # bmx
     ramp: tuple[int, int] | None = None  # bmx: (lap square, number)
     young: tuple[int, ...] = ()  # bmx young-children variant
@@ -70,6 +71,10 @@ def make_setup(spec: RaceSpec):
         grid=spec.grid,
         handicap=spec.handicap,
         variant=spec.variant,
+        scripted=spec.scripted if any(spec.scripted) else (),
+        muscle_extra=classic.scripted_teams.muscle.sprinteur_extra,
+        peloton_attacks=classic.scripted_teams.peloton.attack_cards,
+        attack=(classic.scripted_teams.peloton.attack_front, classic.scripted_teams.peloton.attack_rear),
         **extra,
     )
 
@@ -79,9 +84,17 @@ def new_game(setup, seed: int):
     return cls(setup, seed)
 
 
+def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
+    """Who plays each seat, from names of bots and scripted teams: the bot
+    of each bot seat, and each seat's scripted kind ("" for a bot)."""
+    scripted = tuple(name if name in SCRIPTED else "" for name in names)
+    bots = {seat: name for seat, name in enumerate(names) if not scripted[seat]}
+    return bots, scripted if any(scripted) else ()
+
+
 def play_out(game, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
-    """Let policies play every seat until the race is over."""
-    seats = range(len(game.setup.teams))
+    """Let policies play every seat (scripted teams play themselves) until the race is over."""
+    seats = sorted(policies)
     needs, view, apply = game.needs, game.view, game.apply
     while game.phase != OVER:
         if game.round > max_rounds:
@@ -119,9 +132,12 @@ def describe_round(game) -> list[str]:
         kind = e[0]
         if kind == "move":
             _, i, frm, to, lane, played, moves = e
-            what = played_text(game, played if game.variant == "bmx" else game.riders[i].history[-1])
+            card = None if game.variant == "bmx" else game.riders[i].history[-1]
+            what = played_text(game, played if card is None else card)
             note = ""
-            if game.variant != "bmx" and moves != (played if isinstance(played, int) else moves):
+            if card == ATTACK:
+                note = f" (Attack, moves {moves})"
+            elif card is not None and moves != played:
                 note = f" (moves {moves})"
             blocked = " blocked" if to < frm + moves else ""
             lines.append(f"{rider_name(game, i)} plays {what}{note}, {frm} -> {to}{blocked}")

@@ -140,6 +140,11 @@ class ClassicSetupData(BaseModel):
     tailwind_draw: StrictInt
     headwind_draw: StrictInt
     standup_penalty: StrictInt
+    # the scripted teams came later: saves written before them have none
+    scripted: tuple[Literal["", "peloton", "muscle"], ...] = ()
+    muscle_extra: tuple[StrictInt, ...] = (5,)
+    peloton_attacks: StrictInt = Field(default=2, ge=0)
+    attack: tuple[StrictInt, StrictInt] = (2, 9)
 
 
 class BmxSetupData(BaseModel):
@@ -264,16 +269,21 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         return BmxSetup(
             course=course, teams=teams, bag=data.bag, fatigue_supply=data.fatigue_supply,
             die_faces=data.die_faces, draw=data.draw, descent_draw=data.descent_draw,
-            descent_keep=data.descent_keep, bumpy_fatigue=data.bumpy_fatigue,
+            descent_keep=data.descent_keep, fatigue=data.fatigue, bumpy_fatigue=data.bumpy_fatigue,
             young=data.young, forecast=data.forecast, variant="bmx",
         )
     if set(data.decks) != {"S", "R"}:
         raise ValueError("setup.decks: need the S and R decks")
+    if data.scripted and (data.variant != "classic" or len(data.scripted) != len(teams) or all(data.scripted)):
+        raise ValueError("setup.scripted: one entry per team, classic only, and not every team")
     return ClassicSetup(
         course=course, teams=teams, decks={k: tuple(v) for k, v in data.decks.items()},
-        hand_size=data.hand_size, grid=data.grid, handicap=data.handicap, variant=data.variant,
+        hand_size=data.hand_size, exhaustion_value=data.exhaustion_value, grid=data.grid,
+        handicap=data.handicap, variant=data.variant,
         weather_tokens=data.weather_tokens, tailwind_draw=data.tailwind_draw,
         headwind_draw=data.headwind_draw, standup_penalty=data.standup_penalty,
+        scripted=data.scripted, muscle_extra=data.muscle_extra,
+        peloton_attacks=data.peloton_attacks, attack=data.attack,
     )
 
 

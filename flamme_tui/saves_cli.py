@@ -71,7 +71,8 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         except saves.SaveError as exc:
             return _complain(str(exc))
         for seat in range(len(session.setup.teams)):
-            session.bots.setdefault(seat, "easy")
+            if not session.game.script[seat]:
+                session.bots.setdefault(seat, "easy")
     else:
         session = Session.new(spec, args.seed, bots)
     game = session.game
@@ -104,7 +105,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if game.round > 500:
             return _complain("race did not end within 500 rounds")
         before = game.round
-        for seat in seats:
+        for seat in session.bots:
             session.play_bot(seat)
         if game.round != before or session.over:
             print("\n".join(round_report(game)))

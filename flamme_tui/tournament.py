@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from . import config
 from .bots import POLICIES
-from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out
+from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
 
 def team_places(game) -> list[int]:
@@ -33,9 +33,10 @@ def run_one(args: tuple) -> tuple[list[int], int]:
     n = len(bots)
     seating = [bots[(seat + k) % n] for seat in range(n)]
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
-    spec = RaceSpec(variant=variant, stage=stages[k % len(stages)], teams=teams)
+    bots_of, scripted = seat_plan(seating)
+    spec = RaceSpec(variant=variant, stage=stages[k % len(stages)], teams=teams, scripted=scripted)
     game = new_game(make_setup(spec), k)
-    play_out(game, {seat: POLICIES[name] for seat, name in enumerate(seating)})
+    play_out(game, {seat: POLICIES[name] for seat, name in bots_of.items()})
     places = team_places(game)
     # back to the tournament's bot order: entry j is bot j's place
     return [places[(j - k) % n] for j in range(n)], game.round

@@ -337,3 +337,17 @@ def test_config_and_course_import_no_textual():
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_broken_scripted_team_names_its_field(tmp_path):
+    good = (config.data_dir() / "variants" / "classic.yaml").read_text()
+    assert config._validate(config.ClassicRules, config.data_dir() / "variants" / "classic.yaml")
+    path = tmp_path / "classic.yaml"
+    path.write_text(good.replace("attack_rear: 9", "attack_rear: nine"))
+    with pytest.raises(ConfigError) as err:
+        config._validate(config.ClassicRules, path)
+    _one_line_naming(err.value, path, "scripted_teams.peloton.attack_rear")
+    path.write_text(good.replace("sprinteur_extra: [5]", "sprinteur_extra: [0]"))
+    with pytest.raises(ConfigError) as err:
+        config._validate(config.ClassicRules, path)
+    _one_line_naming(err.value, path, "scripted_teams.muscle.sprinteur_extra")

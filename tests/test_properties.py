@@ -25,7 +25,7 @@ from flamme_tui.bots import easy
 from flamme_tui.course import CROSSWIND, FAIR, WET
 from flamme_tui.engine.actions import Action
 from flamme_tui.engine.bmx import FATIGUE, BmxSetup
-from flamme_tui.engine.classic import EXHAUSTION, GRID, OVER, ClassicSetup, Team
+from flamme_tui.engine.classic import ATTACK, EXHAUSTION, GRID, OVER, PELOTON, ClassicSetup, Team, starting_deck
 from flamme_tui.races import COLOURS, RaceSpec, make_setup, new_game, play_out
 
 STAGES = config.stage_ids()
@@ -91,21 +91,30 @@ def check_cells(game) -> None:
         assert len(placed) == len(game.riders), "a rider was lost"
 
 
-def initial_cards(game, r) -> Counter:
-    cards = Counter(game.setup.decks[r.kind])
-    handicap = game.setup.handicap
-    cards[EXHAUSTION] += handicap[r.seat] if r.seat < len(handicap) else 0
-    return cards
-
-
 def check_classic_cards(game) -> None:
-    for r in game.riders:
-        have = Counter(r.deck) + Counter(r.recycled) + Counter(r.hand) + Counter(r.history)
-        if r.played is not None:
-            have[r.played] += 1
-        want = initial_cards(game, r)
-        want[EXHAUSTION] += r.exhaustion + r.supply_played
-        assert have == want, f"{r.id}: cards not conserved"
+    for seat, riders in enumerate(game.seats):
+        owner, mate = (game.riders[i] for i in riders)
+        if game.script[seat] == PELOTON:
+            # one deck (the same lists) for both riders, one card played for both
+            assert mate.deck is owner.deck and mate.recycled is owner.recycled, "the Peloton's piles came apart"
+            assert mate.history == owner.history and mate.played == owner.played and not mate.hand
+            assert starting_deck(game.setup, seat, mate.kind) == ()
+            extra = 2 * game.setup.handicap[seat] if seat < len(game.setup.handicap) else 0
+            assert Counter(starting_deck(game.setup, seat, owner.kind)) == Counter(
+                game.setup.decks["R"] + (ATTACK,) * game.setup.peloton_attacks + (EXHAUSTION,) * extra)
+            accounts = [(owner, owner.exhaustion + mate.exhaustion + owner.supply_played)]
+        else:
+            accounts = [(r, r.exhaustion + r.supply_played) for r in (owner, mate)]
+        for r, exhausted in accounts:
+            have = Counter(r.deck) + Counter(r.recycled) + Counter(r.hand) + Counter(r.history)
+            if r.played is not None:
+                have[r.played] += 1
+            want = Counter(starting_deck(game.setup, seat, r.kind))
+            want[EXHAUSTION] += exhausted
+            assert have == want, f"{r.id}: cards not conserved"
+        if game.script[seat] and game.phase != GRID and game.phase != OVER:
+            assert owner.played is not None and mate.played is not None, "a scripted team has no card"
+            assert not owner.hand and not mate.hand
     for seat_riders in game.seats:
         holding = [i for i in seat_riders if game.riders[i].hand]
         assert len(holding) <= 1, "a seat sees two draws at once"
@@ -149,6 +158,13 @@ def secret_shuffle(game, seat: int, rnd: random.Random) -> None:
     """Rearrange what only `seat` may know: deck order, which cards are in the
     hand and which one was chosen (same counts)."""
     bmx = game.variant == "bmx"
+    if game.script[seat] == PELOTON:  # one deck and one face-down card for both riders
+        owner, mate = (game.riders[i] for i in game.seats[seat])
+        pool = owner.deck + [owner.played]
+        rnd.shuffle(pool)
+        owner.played = mate.played = pool.pop()
+        owner.deck[:] = pool
+        return
     for i in game.seats[seat]:
         r = game.riders[i]
         if bmx:
@@ -241,7 +257,13 @@ def check_classic_round(game, before) -> None:
         if kind == "move":
             _, i, start, square, lane, value, mv = e
             assert start == pos0[i][0]
-            assert value == (cards[i] or 2)
+            if cards[i] == ATTACK:  # the Peloton's front rider moves 2, its rear rider 9
+                mate = next(j for j in game.seats[game.riders[i].seat] if j != i)
+                front = order_of(pos0).index(i) < order_of(pos0).index(mate)
+                assert cards[mate] == ATTACK
+                assert value == (2 if front else 9)
+            else:
+                assert value == (cards[i] or 2)
             assert game.riders[i].history[-1] == cards[i]
             penalty = game.setup.standup_penalty if (meteo and crashed[i]) else 0
             assert mv == ref_move(course.terrain, start, value, penalty), "effective value"
@@ -430,8 +452,9 @@ WET_POOL = (WET,) * 13
 STORM_POOL = (WET, WET, WET, CROSSWIND, CROSSWIND, "tailwind", "headwind", FAIR)
 
 
-def classic_setup(variant, stage, n_teams, grid="random", handicap=(), pool=None):
-    setup = make_setup(RaceSpec(variant=variant, stage=stage, teams=teams(n_teams), grid=grid, handicap=handicap))
+def classic_setup(variant, stage, n_teams, grid="random", handicap=(), pool=None, scripted=()):
+    setup = make_setup(RaceSpec(variant=variant, stage=stage, teams=teams(n_teams), grid=grid, handicap=handicap,
+                                scripted=scripted))
     if pool is not None:
         setup = ClassicSetup(**{f: getattr(setup, f) for f in setup.__dataclass_fields__} | {"weather_tokens": pool})
     return setup
@@ -453,6 +476,26 @@ def test_classic_and_meteo_races_keep_every_invariant(variant, stage, n_teams, s
     game = new_game(setup, seed)
     run_race(game, policy, seed)
     check_replay(game, setup)
+
+
+@PROPS
+@given(
+    stage=st.sampled_from(STAGES),
+    seats=st.lists(st.sampled_from(["", "", PELOTON, "muscle"]), min_size=2, max_size=4).filter(lambda s: not all(s)),
+    seed=st.integers(0, 2**32 - 1),
+    policy=st.sampled_from(["easy", "random"]),
+    grid=st.sampled_from(["random", "choose"]),
+    handicap=st.lists(st.integers(0, 3), max_size=4).map(tuple),
+)
+def test_races_with_scripted_teams_keep_every_invariant(stage, seats, seed, policy, grid, handicap):
+    setup = classic_setup("classic", stage, len(seats), grid, handicap, scripted=tuple(seats))
+    game = new_game(setup, seed)
+    run_race(game, policy, seed)
+    check_replay(game, setup)
+    for seat, script in enumerate(game.script):
+        if script:  # they never act: the log holds only the other teams' actions
+            ids = {game.riders[i].id for i in game.seats[seat]}
+            assert not [a for a in game.actions if a.rider in ids]
 
 
 @pytest.mark.parametrize("variant", ["classic", "meteo"])

@@ -505,3 +505,21 @@ def test_race_from_save_finishes_the_same_race(tmp_path, capsys):
     assert "Final ranking" in capsys.readouterr().out
     back = saves.load(path)
     assert_same_game(whole.game, back.game)
+
+
+@pytest.mark.parametrize("spec, changes", [
+    (RaceSpec(scripted=("", "peloton", "muscle", "")), {"exhaustion_value": 3, "attack": (3, 8), "peloton_attacks": 1}),
+    (RaceSpec(variant="meteo"), {"exhaustion_value": 3, "standup_penalty": 1}),
+    (RaceSpec(variant="bmx"), {"fatigue": 2, "bumpy_fatigue": 3}),
+])
+def test_every_setup_field_survives_a_save(spec, changes):
+    import dataclasses
+
+    from flamme_tui.races import make_setup
+
+    setup = dataclasses.replace(make_setup(spec), **changes)
+    data = saves.SaveData.model_fields["setup"].annotation
+    from pydantic import TypeAdapter
+
+    back = saves.setup_from_data(TypeAdapter(data).validate_json(json.dumps(saves.setup_data(setup))))
+    assert back == setup

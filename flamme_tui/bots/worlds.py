@@ -53,7 +53,11 @@ def _classic_riders(game, view: View, rng: Rng) -> None:
             rider.recycled = list(r.recycled)  # as before this round's draw: it draws again here
         game.riders.append(rider)
     game.first_drawn = {view.seat: view.first_drawn} if view.first_drawn is not None else {}
-    game.waiting = sum(1 for rider in game.riders if rider.played is None)
+    scripted = [i for i, r in enumerate(game.riders) if game.script[r.seat]]
+    game.waiting = sum(1 for i, rider in enumerate(game.riders) if rider.played is None and i not in scripted)
+    if scripted:  # their face-down cards of this round, drawn again from the sampled decks
+        game.share_piles()
+        game.begin_energy()
 
 
 def _bmx_riders(game, view: View) -> None:

@@ -3,6 +3,10 @@
 A ClassicGame is the whole state of a race (riders, piles, the RNG) plus the
 rules as methods.  Meteo subclasses it and overrides a few named hooks:
 deal, draw_size, standup_penalty, path_limit, after_move, slip_eligible.
+
+The Peloton expansion's scripted teams (Peloton, Muscle) make no choices:
+when an energy phase begins the engine turns up their top cards itself, so
+they never appear in the action log and never wait for a key.
 """
 
 from __future__ import annotations
@@ -11,23 +15,15 @@ from dataclasses import dataclass, field, replace
 
 from ..course import ASCENT, MOVE_TABLE, Course, terrain_move
 from .actions import Action, Draw, Place, Play
+from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
+    ATTACK, EXHAUSTION, EXHAUSTION_VALUE, MUSCLE, PELOTON, ROULEUR, SCRIPTED, SPRINTEUR,
+    card_text, card_value, scripted_kind, starting_deck,
+)
 from .race import Race
 from .view import classic_view
 from .track import EMPTY, close_gaps, ranking, settle
 
-EXHAUSTION = 0  # the card code of an exhaustion card; its value is 2
-EXHAUSTION_VALUE = 2
-SPRINTEUR, ROULEUR = "S", "R"
-
 GRID, ENERGY, OVER = "grid", "energy", "over"
-
-
-def card_value(card: int) -> int:
-    return card or EXHAUSTION_VALUE
-
-
-def card_text(card: int) -> str:
-    return "E" if card == EXHAUSTION else str(card)
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
@@ -65,6 +61,11 @@ class ClassicSetup:
     tailwind_draw: int = 5
     headwind_draw: int = 3
     standup_penalty: int = 2
+    # the Peloton expansion's scripted teams (classic only), per seat: "" (a player), PELOTON or MUSCLE
+    scripted: tuple[str, ...] = ()
+    muscle_extra: tuple[int, ...] = (5,)  # added to the Muscle team's Sprinteur deck
+    peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
+    attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
 
 
 class Rider:
@@ -115,15 +116,21 @@ class ClassicGame(Race):
         super().__init__(setup, seed)
         self.phase = GRID
         self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
-        self.waiting = len(setup.teams) * 2  # riders still to choose a card this round
+        self.script = tuple(scripted_kind(setup, seat) for seat in range(len(setup.teams)))
+        if any(self.script):
+            if setup.variant != "classic":
+                raise ValueError("the Peloton and Muscle teams race in classic only")
+            if all(self.script):
+                raise ValueError("a race with scripted teams needs at least one other team")
+        # riders still to choose a card this round (scripted teams never choose)
+        self.players_riders = 2 * sum(1 for s in self.script if not s)
+        self.waiting = self.players_riders
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
             for kind in (SPRINTEUR, ROULEUR):
                 rider = Rider(f"{team.colour}.{kind}", seat, kind)
-                rider.deck = list(setup.decks[kind])
-                extra = setup.handicap[seat] if seat < len(setup.handicap) else 0
-                rider.deck.extend([EXHAUSTION] * extra)
+                rider.deck = list(starting_deck(setup, seat, kind))
                 self.riders.append(rider)
                 self.pos.append([-1, -1])
         self.index = {r.id: i for i, r in enumerate(self.riders)}
@@ -131,9 +138,15 @@ class ClassicGame(Race):
         self.deal()
         for rider in self.riders:
             self.rng.shuffle(rider.deck)
+        self.share_piles()
         if setup.grid == "random":
             self.random_grid()
-            self.phase = ENERGY
+            self.begin_energy()
+        else:
+            # scripted teams line up first, at the front of the grid
+            for seat, script in enumerate(self.script):
+                for i in self.seats[seat] if script else ():
+                    self._put(i, *self.grid_places()[0])
 
     def deal(self) -> None:
         """Hook: set-up that uses the RNG before the decks are shuffled (meteo weather)."""
@@ -167,13 +180,14 @@ class ClassicGame(Race):
     def draw_size(self, i: int) -> int:
         return self.setup.hand_size
 
-    def _draw(self, i: int) -> None:
+    def _draw(self, i: int, n: int = 0) -> None:
+        """Draw the rider's hand: n cards, or by default its draw size."""
         rider = self.riders[i]
         deck, hand = rider.deck, rider.hand
         rider.shown_recycled = tuple(rider.recycled)
         rider.shown_deck = len(deck)
         rider.shown_supply = rider.supply_played
-        n = self.draw_size(i)
+        n = n or self.draw_size(i)
         if len(deck) >= n:  # the usual case, in one step: the top n cards, top first
             hand.extend(deck[: -n - 1 : -1])
             del deck[-n:]
@@ -255,7 +269,7 @@ class ClassicGame(Race):
             self.actions.append(action)
             self._put(i, action.square, action.lane)
             if self.to_place() is None:
-                self.phase = ENERGY
+                self.begin_energy()
         else:
             raise RuleError(f"{action} is not an action of this game")
 
@@ -273,6 +287,40 @@ class ClassicGame(Race):
                 return
         if not self.waiting:
             self.resolve_round()
+
+    # ------------------------------------------------------ scripted teams
+
+    def share_piles(self) -> None:
+        """The Peloton team's Rouleur uses its Sprinteur's piles (the same
+        lists), so its exhaustion cards go to the one team deck."""
+        for seat, script in enumerate(self.script):
+            if script == PELOTON:
+                owner, mate = (self.riders[i] for i in self.seats[seat])
+                mate.deck, mate.recycled = owner.deck, owner.recycled
+
+    def begin_energy(self) -> None:
+        """A new energy phase: the scripted teams turn up their top cards."""
+        self.phase = ENERGY
+        for seat, script in enumerate(self.script):
+            if not script:
+                continue
+            a, b = self.seats[seat]
+            if script == PELOTON:  # one card for both riders
+                owner, mate = self.riders[a], self.riders[b]
+                self._draw(a, 1)
+                owner.played = mate.played = owner.hand.pop()
+                mate.shown_recycled, mate.shown_deck = owner.shown_recycled, owner.shown_deck
+            else:
+                for i in (a, b):
+                    self._draw(i, 1)
+                    self.riders[i].played = self.riders[i].hand.pop()
+
+    def attack_value(self, i: int, order: list[int]) -> int:
+        """An Attack card moves the Peloton's front rider a little, its rear rider a lot."""
+        a, b = self.seats[self.riders[i].seat]
+        mate = b if i == a else a
+        front, rear = self.setup.attack
+        return front if order.index(i) < order.index(mate) else rear
 
     # ------------------------------------------------------------- movement
 
@@ -308,12 +356,16 @@ class ClassicGame(Race):
         """Reveal and move every rider, in order.  Played cards leave the game."""
         self.events = [("reveal", tuple((i, r.played) for i, r in enumerate(self.riders)))]
         riders = self.riders
-        for i in self.movement_order():
+        order = self.movement_order()
+        for i in order:
             rider = riders[i]
             card = rider.played
             rider.history.append(card)
             rider.played = None
-            self.move_rider(i, card or self.setup.exhaustion_value)
+            if card == ATTACK:
+                self.move_rider(i, self.attack_value(i, order))
+            else:
+                self.move_rider(i, card or self.setup.exhaustion_value)
 
     # ------------------------------------------------------------ end phase
 
@@ -352,11 +404,18 @@ class ClassicGame(Race):
         self.move_phase()
         self.end_phase()
         self.first_drawn.clear()
-        self.waiting = len(self.riders)
+        self.waiting = self.players_riders
         for rider in self.riders:
             rider.shown_recycled = rider.shown_deck = None
         if self.phase != OVER:
             self.round += 1
+            self.begin_energy()
+
+    def clone(self, rng=None):
+        twin = super().clone(rng)
+        if PELOTON in self.script:
+            twin.share_piles()
+        return twin
 
     # -------------------------------------------------------------- helpers
 

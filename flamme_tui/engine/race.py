@@ -27,6 +27,7 @@ class Race:
         self.winner: int | None = None
         self.actions: list = []
         self.public_cache = None  # see view.board
+        self.script: tuple[str, ...] = ("",) * len(setup.teams)  # per seat: "" or a scripted team (classic)
 
     def _put(self, i: int, square: int, lane: int) -> None:
         self.cells[square + square + lane] = i

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from ..course import Course
+from .cards import PELOTON, scripted_kind, starting_deck
 
 
 class RiderView(NamedTuple):
@@ -76,10 +77,13 @@ class View(NamedTuple):
             tokens.subtract(self.hands.get(i, ()))
             tokens.subtract(self.chosen.get(i, ()))
             return tuple(sorted(tokens.elements()))
-        cards = Counter(self.board.decks[r.kind])
-        if r.seat < len(self.board.handicap):
-            cards[0] += self.board.handicap[r.seat]
+        setup = self.board.setup
+        cards = Counter(starting_deck(setup, r.seat, r.kind))
+        if not cards:  # the Peloton's Rouleur: its cards are counted with its Sprinteur's
+            return ()
         cards[0] += r.exhaustion + r.from_supply
+        if scripted_kind(setup, r.seat) == PELOTON:  # one deck for both riders, one card played for both
+            cards[0] += sum(m.exhaustion for m in self.board.riders if m.seat == r.seat and m.index != i)
         cards.subtract(r.history)
         if i in self.own:
             cards.subtract(self.own[i][1])

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from .palette import DEFAULT_COLOURS, team_colour
 
 HUMAN = "human"
+# the Peloton expansion's scripted teams (classic): they play themselves, by the rules
+SCRIPTED_NAMES = {"peloton": "Peloton", "muscle": "Muscle"}
 MAX_SEED = 999_999
 
 
@@ -23,12 +25,23 @@ def random_seed() -> int:
 class SeatChoice:
     name: str
     colour: str  # palette id, also the team id in rider ids
-    controller: str = HUMAN  # "human" or a bot policy name (bots.POLICIES)
+    controller: str = HUMAN  # "human", a bot policy name (bots.POLICIES) or a scripted team
     extra: int = 0  # classic/meteo: handicap exhaustion cards; bmx: young-children fatigue tokens
 
     @property
     def is_bot(self) -> bool:
-        return self.controller != HUMAN
+        return self.controller != HUMAN and not self.is_scripted
+
+    @property
+    def is_scripted(self) -> bool:
+        return self.controller in SCRIPTED_NAMES
+
+    def team_name(self) -> str:
+        """The name typed, or the colour's; a scripted team says what it is."""
+        name = self.name.strip() or team_colour(self.colour).name
+        if self.is_scripted and name == team_colour(self.colour).name:
+            name = f"{name} {SCRIPTED_NAMES[self.controller]}"
+        return name
 
 
 def default_seats(n: int = 4) -> list[SeatChoice]:
@@ -52,16 +65,17 @@ class RaceChoices:
     def spec(self):
         from ..races import RaceSpec, Team
 
-        teams = tuple(Team(s.name.strip() or team_colour(s.colour).name, s.colour) for s in self.seats)
+        teams = tuple(Team(s.team_name(), s.colour) for s in self.seats)
         extras = tuple(s.extra for s in self.seats)
         if self.variant == "bmx":
             return RaceSpec(
                 variant="bmx", teams=teams, circuit=self.circuit, ramp=self.ramp,
                 young=extras if any(extras) else (), forecast=self.forecast,
             )
+        scripted = tuple(s.controller if s.is_scripted else "" for s in self.seats)
         return RaceSpec(
             variant=self.variant, stage=self.stage, teams=teams, grid=self.grid,
-            handicap=extras if any(extras) else (),
+            handicap=extras if any(extras) else (), scripted=scripted if any(scripted) else (),
         )
 
     def bots(self) -> dict[int, str]:

@@ -176,7 +176,7 @@ class RaceFlow:
         return len(self.game.setup.teams)
 
     def humans(self) -> list[int]:
-        return [s for s in range(self.n_seats) if not self.session.is_bot(s)]
+        return [s for s in range(self.n_seats) if not self.session.is_bot(s) and not self.game.script[s]]
 
     @property
     def hot_seat(self) -> bool:

@@ -104,3 +104,43 @@ async def test_race_with_bot_seats():
         assert any(line.startswith("Orange (bot)") for line in flow.log)
         assert any(line.startswith("Green Sprinteur plays") or line.startswith("Green Rouleur plays")
                    for line in flow.log)
+
+
+async def test_race_against_the_scripted_peloton_and_muscle_teams():
+    """Solo against the Peloton expansion's teams, chosen in the teams menu:
+    they play themselves (no curtain, no key), and the boards show their cards."""
+    app = FlammeApp(seed=4, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await new_race_menus(pilot, "classic", stage_downs=3)  # La Haut Montagne
+        await set_players(pilot, 3)
+        await pick_option(pilot, "controller-1", 4)  # Peloton team
+        await pick_option(pilot, "controller-2", 5)  # Muscle team
+        boards: list[str] = []
+
+        async def look(pilot, seen):
+            if screen_name(pilot.app) == "RaceScreen":
+                boards.append("\n".join(pilot.app.screen.query_one("Boards").lines()))
+
+        await pilot.press("ctrl+s")
+        seen = await play_race(pilot, on_state=look)
+        flow = app.screen.flow
+        game = flow.game
+        assert game.phase == "over" and game.setup.scripted == ("", "peloton", "muscle")
+        assert flow.session.bots == {}
+        assert [t.name for t in game.setup.teams] == ["Blue", "Orange Peloton", "Green Muscle"]
+        assert seen.curtains == []  # one human
+        assert seen.picks == 2 * game.round  # only the human's riders pick cards
+        assert not [a for a in game.actions if not a.rider.startswith("blue.")]
+        assert any(line.startswith("Orange Peloton Sprinteur plays") for line in flow.log)
+        assert any(line.startswith("Green Muscle Rouleur plays") for line in flow.log)
+        assert any("Orange Peloton" in text for text in boards)
+
+
+async def test_scripted_teams_are_offered_in_classic_only():
+    app = FlammeApp(seed=4, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await new_race_menus(pilot, "meteo")
+        await pilot.click("#controller-1")
+        await pilot.pause()
+        options = [str(o.prompt) for o in app.screen.query_one("#controller-1").query("SelectOverlay").first()._options]
+        assert options and not [o for o in options if "Peloton" in o or "Muscle" in o]

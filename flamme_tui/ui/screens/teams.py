@@ -6,7 +6,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Select, Static
 
-from ..choices import HUMAN, MAX_SEED, RaceChoices, SeatChoice, default_seats, random_seed
+from ..choices import HUMAN, MAX_SEED, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -52,6 +52,10 @@ class TeamsScreen(BaseScreen):
             extra.name = team_colour(extra.colour).name
             seats.append(extra)
         self.seats = seats[:MAX_SEATS]
+        if choices.variant != "classic":  # the scripted teams race in classic only
+            for seat in self.seats:
+                if seat.is_scripted:
+                    seat.controller = HUMAN
         self.count = max(2, min(MAX_SEATS, len(choices.seats)))
 
     def compose(self):
@@ -60,6 +64,8 @@ class TeamsScreen(BaseScreen):
 
         bmx = self.choices.variant == "bmx"
         controllers = [("Human", HUMAN)] + [(f"Bot: {name}", name) for name in POLICIES]
+        if self.choices.variant == "classic":
+            controllers += [(f"{name} team", kind) for kind, name in SCRIPTED_NAMES.items()]
         if bmx:
             extras = [("no fatigue" if n == 0 else f"+{n} fatigue", n) for n in range(4)]
             extra_head = "Young children"
@@ -172,4 +178,9 @@ class TeamsScreen(BaseScreen):
         return choices
 
     def action_start(self) -> None:
-        self.app.start_race(self.gather())
+        choices = self.gather()
+        if all(s.is_scripted for s in choices.seats):
+            self.notify("The Peloton and Muscle teams need a human or a bot to race against.",
+                         severity="warning")
+            return
+        self.app.start_race(choices)

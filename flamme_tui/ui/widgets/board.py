@@ -32,7 +32,7 @@ class BoardRow:
 
 
 def card_str(card: int) -> str:
-    return "E" if card == 0 else str(card)
+    return {0: "E", -1: "A"}.get(card) or str(card)  # exhaustion, the Peloton's Attack
 
 
 def token_str(tokens) -> str:
