@@ -145,8 +145,9 @@ class ClassicGame(Race):
         else:
             # scripted teams line up first, at the front of the grid
             for seat, script in enumerate(self.script):
-                for i in self.seats[seat] if script else ():
-                    self._put(i, *self.grid_places()[0])
+                if script:
+                    for i in self.seats[seat]:
+                        self._put(i, *self.grid_places()[0])
 
     def deal(self) -> None:
         """Hook: set-up that uses the RNG before the decks are shuffled (meteo weather)."""
