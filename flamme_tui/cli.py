@@ -155,8 +155,16 @@ def cmd_bench(args) -> int:
         rounds += game.round
     elapsed = time.perf_counter() - start
     print(f"{args.races} {args.variant} races of {len(setup.teams)} teams on {setup.course.name}: "
-          f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s, {rounds / args.races:.1f} rounds per race")
+          f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s, {rounds / args.races:.1f} rounds per race"
+          f" ({engine_build()} engine)")
     return 0
+
+
+def engine_build() -> str:
+    """'compiled' when the installed engine was built by mypyc, else 'pure Python'."""
+    from .engine import classic
+
+    return "pure Python" if classic.__file__.endswith(".py") else "compiled"
 
 
 def bench_bot(args) -> int:
@@ -184,7 +192,7 @@ def bench_bot(args) -> int:
     times.sort()
     print(f"{args.bot} on {setup.course.name} ({args.variant}), {args.races} races, {len(times)} decisions: "
           f"median {median(times) * 1000:.1f} ms, 90th percentile {times[int(len(times) * 0.9)] * 1000:.1f} ms, "
-          f"max {times[-1] * 1000:.1f} ms")
+          f"max {times[-1] * 1000:.1f} ms ({engine_build()} engine)")
     return 0
 
 

@@ -4,13 +4,14 @@ race log in words.  Used by the headless commands, the app and the tests."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 from . import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from .engine.actions import Action
 from .engine.bmx import BmxGame, BmxSetup, token_text
 from .engine.classic import ATTACK, OVER, ROULEUR, SCRIPTED, SPRINTEUR, ClassicGame, ClassicSetup, Team, card_text
 from .engine.meteo import MeteoGame
+from .engine.race import Race
 
 COLOURS = ("red", "blue", "green", "black")
 
@@ -53,7 +54,7 @@ def make_setup(spec: RaceSpec):
         )
     classic = config.load_classic_rules()
     course = config.load_course(spec.stage)
-    extra = {}
+    extra: dict[str, Any] = {}
     if spec.variant == "meteo":
         meteo = config.load_meteo_rules()
         extra = dict(
@@ -92,18 +93,17 @@ def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
     return bots, scripted if any(scripted) else ()
 
 
-def play_out(game, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
+def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat (scripted teams play themselves) until the race is over."""
     seats = sorted(policies)
-    needs, view, apply = game.needs, game.view, game.apply
     while game.phase != OVER:
         if game.round > max_rounds:
             raise RuntimeError(f"race did not end within {max_rounds} rounds")
         before = game.round
         for seat in seats:
             policy = policies[seat]
-            while needs(seat) and game.round == before:
-                apply(policy(view(seat)))
+            while game.needs(seat) and game.round == before:
+                game.apply(policy(game.view(seat)))
         if on_round is not None and (game.round != before or game.phase == OVER):
             on_round(game)
 
@@ -162,7 +162,7 @@ def describe_round(game) -> list[str]:
     return lines
 
 
-def round_report(game, extra: list[str] = ()) -> list[str]:
+def round_report(game, extra: Sequence[str] = ()) -> list[str]:
     """The headless log of the round just resolved: its number, any bot reasons
     (`extra`), the events in words, a one-line track picture and the positions."""
     done = game.round if game.phase == OVER else game.round - 1

@@ -59,9 +59,9 @@ def grid_spot(view: View) -> tuple[str, int, int]:
 def best_tokens(course, square: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
     """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals."""
     ramp = course.ramp
-    hand = sorted(hand)
-    picks = [(t,) for t in hand] if keep == 1 else [
-        (hand[a], hand[b]) for a in range(len(hand)) for b in range(a + 1, len(hand))
+    tokens = sorted(hand)
+    picks = [(t,) for t in tokens] if keep == 1 else [
+        (tokens[a], tokens[b]) for a in range(len(tokens)) for b in range(a + 1, len(tokens))
     ]
 
     def reach(tokens: tuple[int, ...]) -> tuple[int, int]:

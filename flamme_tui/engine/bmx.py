@@ -7,12 +7,13 @@ clone, ranking, events), same track functions (settle, close_gaps).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from ..course import BUMPY, DESCENT, Course
 from .actions import Action, PlayTokens
 from .classic import ENERGY, OVER, RuleError, Team
 from .race import Race
-from .view import bmx_view
+from .view import View, bmx_view
 from .track import EMPTY, close_gaps, ranking, settle
 
 FATIGUE = 0  # token code; a fatigue token moves 1
@@ -61,16 +62,18 @@ class BmxRider:
         self.history: list[tuple[int, ...]] = []
 
     def copy(self) -> "BmxRider":
-        twin = BmxRider.__new__(BmxRider)
-        for name in BmxRider.__slots__:
-            value = getattr(self, name)
-            setattr(twin, name, value.copy() if isinstance(value, list) else value)
+        twin = BmxRider(self.id, self.seat, self.bag[:])
+        twin.phantom, twin.fatigue = self.phantom, self.fatigue
+        twin.hand, twin.box, twin.history = self.hand[:], self.box[:], self.history[:]
+        twin.played = self.played
         return twin
 
 
-class BmxGame(Race):
-    variant = "bmx"
-    view = bmx_view  # view(seat) -> View
+class BmxGame(Race[BmxRider, BmxSetup]):
+    variant: ClassVar[str] = "bmx"
+
+    def view(self, seat: int) -> View:
+        return bmx_view(self, seat)
 
     def __init__(self, setup: BmxSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed)
@@ -144,6 +147,7 @@ class BmxGame(Race):
             if rider.seat != seat or rider.played is not None:
                 continue
             hand = sorted(rider.hand)
+            picks: set[tuple[int, ...]]
             if self.keep_size(i) == 1:
                 picks = {(t,) for t in hand}
             else:
@@ -155,7 +159,7 @@ class BmxGame(Race):
             out.extend(PlayTokens(rider.id, p) for p in sorted(picks, reverse=True))
         return out
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action | str) -> None:
         if isinstance(action, str):
             action = Action.parse(action)
         i = self.index.get(action.rider)
@@ -187,6 +191,7 @@ class BmxGame(Race):
         for i in ranking(self.pos):
             rider = self.riders[i]
             tokens = rider.played
+            assert tokens is not None
             rider.played = None
             rider.history.append(tokens)
             start, lane = self.pos[i]
@@ -245,6 +250,13 @@ class BmxGame(Race):
             self.start_turn()
 
     # ------------------------------------------------------------ helpers
+
+    def _clone_into(self, twin) -> None:
+        twin.supply = self.supply
+        twin.phase = self.phase
+        twin.die = self.die
+        twin.index = self.index.copy()
+        twin.seats = self.seats.copy()
 
     @classmethod
     def from_position(cls, course: Course, riders: list[dict], seed: int = 0,

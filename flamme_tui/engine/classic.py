@@ -12,6 +12,7 @@ they never appear in the action log and never wait for a key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from ..course import ASCENT, MOVE_TABLE, Course, terrain_move
 from .actions import Action, Draw, Place, Play
@@ -20,7 +21,7 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
     card_text, card_value, scripted_kind, starting_deck,
 )
 from .race import Race
-from .view import classic_view
+from .view import View, classic_view
 from .track import EMPTY, close_gaps, ranking, settle
 
 GRID, ENERGY, OVER = "grid", "energy", "over"
@@ -97,8 +98,7 @@ class Rider:
         self.shown_supply = 0
 
     def copy(self) -> "Rider":
-        twin = Rider.__new__(Rider)
-        twin.id, twin.seat, twin.kind = self.id, self.seat, self.kind
+        twin = Rider(self.id, self.seat, self.kind)
         twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled[:], self.hand[:]
         twin.played, twin.crashed, twin.exhaustion = self.played, self.crashed, self.exhaustion
         twin.supply_played, twin.slipstream, twin.crashes = self.supply_played, self.slipstream, self.crashes
@@ -107,10 +107,12 @@ class Rider:
         return twin
 
 
-class ClassicGame(Race):
-    variant = "classic"
-    max_gap = 1  # slipstream closes one-square gaps
-    view = classic_view  # view(seat) -> View
+class ClassicGame(Race[Rider, ClassicSetup]):
+    variant: ClassVar[str] = "classic"
+    max_gap: ClassVar[int] = 1  # slipstream closes one-square gaps
+
+    def view(self, seat: int) -> View:
+        return classic_view(self, seat)
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed)
@@ -246,25 +248,24 @@ class ClassicGame(Race):
 
     def apply(self, action: Action | str) -> None:
         """Apply one action; raise RuleError (and change nothing) if illegal."""
-        if type(action) is str:
+        if isinstance(action, str):
             action = Action.parse(action)
         i = self.index.get(action.rider)
         if i is None:
             raise RuleError(f"no rider {action.rider!r} in this race")
         rider = self.riders[i]
-        kind = type(action)
-        if kind is Play:
+        if type(action) is Play:
             if self.phase != ENERGY or action.card not in rider.hand:
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
             self._play(i, action.card)
-        elif kind is Draw:
+        elif type(action) is Draw:
             if self.phase != ENERGY or rider.seat in self.first_drawn or rider.played is not None:
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
             self.first_drawn[rider.seat] = i
             self._draw(i)
-        elif kind is Place:
+        elif type(action) is Place:
             if self.phase != GRID or self.to_place() != i or (action.square, action.lane) not in self.grid_places():
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
@@ -361,6 +362,7 @@ class ClassicGame(Race):
         for i in order:
             rider = riders[i]
             card = rider.played
+            assert card is not None
             rider.history.append(card)
             rider.played = None
             if card == ATTACK:
@@ -419,6 +421,13 @@ class ClassicGame(Race):
         return twin
 
     # -------------------------------------------------------------- helpers
+
+    def _clone_into(self, twin) -> None:
+        twin.phase = self.phase
+        twin.first_drawn = self.first_drawn.copy()
+        twin.waiting = self.waiting
+        twin.index = self.index.copy()
+        twin.seats = self.seats.copy()
 
     def seat_riders_of(self, seat: int) -> list[int]:
         return [i for i, r in enumerate(self.riders) if r.seat == seat]

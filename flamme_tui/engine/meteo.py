@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
 from .classic import ClassicGame
 from .track import EMPTY
 
 
 class MeteoGame(ClassicGame):
-    variant = "meteo"
+    variant: ClassVar[str] = "meteo"
 
     def deal(self) -> None:
         """One token per straight tile except the start and finish tiles, seeded."""

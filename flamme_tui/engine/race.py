@@ -1,32 +1,51 @@
-"""What every rule set's game shares: riders on the track, the RNG, the log."""
+"""What every rule set's game shares: riders on the track, the RNG, the log.
+
+The engine is typed for mypyc, which compiles it for the installed package
+(see pyproject.toml): the types are what make the compiled code fast.
+"""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from ..course import Course
+from .actions import Action
 from .rng import Rng
 from .track import EMPTY, ranking
-from .view import View
+from .view import Board, View
 
 
-class Race:
+class _Rider(Protocol):
+    def copy(self) -> Any: ...
+
+
+RiderT = TypeVar("RiderT", bound=_Rider)
+SetupT = TypeVar("SetupT")
+
+
+class Race(Generic[RiderT, SetupT]):
     """Base of ClassicGame and BmxGame: positions, cells, actions and copies.
 
-    Subclasses keep their rule-specific state in more attributes; `clone`
-    copies every list and dict attribute, so a copy never shares a pile.
+    Subclasses keep their rule-specific state in more attributes and copy
+    them in `_clone_into`, every list and dict copied, so a copy never shares a pile.
     """
 
-    def __init__(self, setup, seed: int) -> None:
-        self.setup = setup
-        self.course = setup.course
+    variant: ClassVar[str] = ""
+
+    def __init__(self, setup: Any, seed: int, *, _blank: bool = False) -> None:
+        self.setup: SetupT = setup
+        self.course: Course = setup.course
         self.seed = seed
         self.rng = Rng(seed)
-        self.riders: list = []
+        self.phase = ""  # each rule set starts its own
+        self.riders: list[RiderT] = []
         self.pos: list[list[int]] = []  # rider index -> [square, lane]
         self.cells: list[int] = [EMPTY] * (2 * len(self.course.terrain))
         self.round = 1
         self.events: list[tuple] = []  # what happened in the last resolved round
         self.winner: int | None = None
         self.actions: list = []
-        self.public_cache = None  # see view.board
+        self.public_cache: Board | None = None  # see view.board
         self.script: tuple[str, ...] = ("",) * len(setup.teams)  # per seat: "" or a scripted team (classic)
 
     def _put(self, i: int, square: int, lane: int) -> None:
@@ -41,15 +60,31 @@ class Race:
         """What that seat may see (engine.view); each rule set binds its own builder."""
         raise NotImplementedError
 
-    def clone(self, rng: Rng | None = None):
+    def needs(self, seat: int) -> bool:
+        raise NotImplementedError
+
+    def apply(self, action: Action | str) -> None:
+        raise NotImplementedError
+
+    def clone(self, rng: Rng | None = None) -> Any:
         """An independent copy; with `rng`, the copy draws from that RNG instead
         of a copy of this game's (bots simulating a sampled future)."""
-        twin = self.__class__.__new__(self.__class__)
-        for name, value in self.__dict__.items():
-            if isinstance(value, (list, dict)):
-                value = value.copy()
-            twin.__dict__[name] = value
+        # compiled (mypyc) classes cannot be made by __new__ alone: a blank game
+        twin = type(self)(self.setup, self.seed, _blank=True)
+        twin.setup = self.setup
+        twin.course = self.course
+        twin.seed = self.seed
         twin.rng = rng or self.rng.clone()
         twin.riders = [r.copy() for r in self.riders]
         twin.pos = [p.copy() for p in self.pos]
+        twin.cells = self.cells.copy()
+        twin.round = self.round
+        twin.events = self.events.copy()
+        twin.winner = self.winner
+        twin.actions = self.actions.copy()
+        twin.public_cache = self.public_cache
+        self._clone_into(twin)
         return twin
+
+    def _clone_into(self, twin) -> None:
+        """Hook: copy the rule set's own attributes (each list and dict copied)."""

@@ -10,14 +10,19 @@ previous one just drew.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..course import Course
 from .cards import PELOTON, scripted_kind, starting_deck
 
 
+if TYPE_CHECKING:
+    from .bmx import BmxGame
+    from .classic import ClassicGame
+
+
 class RiderView(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, on purpose
     id: str
     seat: int
     kind: str  # "S", "R" (classic, meteo) or "" (bmx)
@@ -41,7 +46,7 @@ class Board(NamedTuple):
     handicap: tuple[int, ...]  # classic: extra exhaustion cards per seat
     supply: int | None  # bmx fatigue supply
     die: int | None  # bmx: the die, when rolled before drawing (forecast)
-    setup: object  # the race's public set-up: teams, course, rules numbers (never the seed)
+    setup: Any  # the race's public set-up: teams, course, rules numbers (never the seed)
 
 
 class View(NamedTuple):
@@ -103,21 +108,25 @@ class View(NamedTuple):
         return tuple(sorted(tokens.elements()))
 
 
-def _classic_board(game) -> Board:
+_new = tuple.__new__  # builds views without NamedTuple's Python-level __new__: views are made per decision
+
+
+def _classic_board(game: ClassicGame) -> Board:
     riders = []
     for i, r in enumerate(game.riders):
-        shown = r.shown_deck is not None
-        riders.append(RiderView(
+        deck, recycled = r.shown_deck, r.shown_recycled
+        shown = deck is not None and recycled is not None
+        riders.append(_new(RiderView, (
             i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
-            r.shown_deck if shown else len(r.deck),
-            r.shown_recycled if shown else tuple(r.recycled),
+            deck if deck is not None else len(r.deck),
+            recycled if recycled is not None else tuple(r.recycled),
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
-        ))
-    return Board(game.variant, game.round, game.phase, game.course, tuple(riders),
-                 game.setup.decks, game.setup.handicap, None, None, game.setup)
+        )))
+    return _new(Board, (game.variant, game.round, game.phase, game.course, tuple(riders),
+                        game.setup.decks, game.setup.handicap, None, None, game.setup))
 
 
-def _bmx_board(game) -> Board:
+def _bmx_board(game: BmxGame) -> Board:
     riders = tuple(
         RiderView(i, r.id, r.seat, "", game.pos[i][0], game.pos[i][1], False,
                   len(r.bag) + len(r.hand) + len(r.played or ()), (), r.fatigue, tuple(r.history), 0)
@@ -138,9 +147,6 @@ def board(game) -> Board:
     return game.public_cache
 
 
-_new = tuple.__new__  # builds a View without NamedTuple's Python-level __new__: views are made per decision
-
-
 def _current_board(game) -> Board:
     cached = game.public_cache
     if cached is None or cached.round != game.round or cached.phase != game.phase or game.phase == "grid":
@@ -148,7 +154,7 @@ def _current_board(game) -> Board:
     return cached
 
 
-def classic_view(game, seat: int) -> View:
+def classic_view(game: ClassicGame, seat: int) -> View:
     """Seat `seat`'s view of a classic or meteo game now."""
     riders = game.riders
     hands, chosen, own = {}, {}, {}
@@ -165,7 +171,7 @@ def classic_view(game, seat: int) -> View:
     return _new(View, (cached, seat, hands, chosen, own, game.first_drawn.get(seat), {}))
 
 
-def bmx_view(game, seat: int) -> View:
+def bmx_view(game: BmxGame, seat: int) -> View:
     """Seat `seat`'s view of a bmx game now."""
     riders = game.riders
     hands, chosen, own = {}, {}, {}
