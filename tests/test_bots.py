@@ -155,3 +155,20 @@ def test_medium_beats_easy_in_bmx():
     # one medium against three easy bots: a fair share would be 25%
     wins = sum(run_one(("bmx", ["ABCD"], ["medium", "easy", "easy", "easy"], k))[0][0] == 1 for k in range(240))
     assert wins / 240 > 0.35
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_bots_play_cards_of_any_value(bot):
+    """Card values past the course's move table (a home-made deck, a heavy
+    exhaustion card) still go through the terrain rules, not an index error."""
+    import dataclasses
+
+    setup = make_setup(RaceSpec(stage="la-haut-montagne", teams=RaceSpec().teams[:2]))
+    setup = dataclasses.replace(setup, decks={"S": (2, 3, 20, 25) * 3, "R": (4, 17) * 5}, exhaustion_value=16)
+    game = new_game(setup, 4)
+    while game.phase != "over":
+        start = game.round
+        for seat in range(2):
+            while game.round == start and game.needs(seat):
+                game.apply(POLICIES[bot](game.view(seat)))
+    assert game.winner is not None

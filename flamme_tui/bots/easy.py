@@ -32,11 +32,10 @@ def easy(view: View) -> Action:
 def best_card(course, square: int, hand, penalty: int = 0, exhaustion_value: int = 2) -> int:
     """The card that moves furthest; among equal moves the cheapest one,
     an exhaustion card before a real 2."""
-    row = course.moves[square] if not penalty else None
     best, best_key = hand[0], None
     for card in hand:
         value = card or exhaustion_value
-        moves = row[value] if row else effective_move(course, square, value, penalty)
+        moves = effective_move(course, square, value, penalty)
         key = (moves, -value, card == 0)
         if best_key is None or key > best_key:
             best, best_key = card, key

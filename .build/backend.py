@@ -1,0 +1,37 @@
+"""The build backend: hatchling, with hatch-mypyc compiling the engine into
+wheels (see pyproject.toml).
+
+hatch-mypyc compiles in place and leaves its .so files in the source tree,
+where they would hide every later edit of the .py files.  So a wheel build
+removes them once the wheel is written, and an editable install (for work
+on the sources) is never compiled: it runs the .py files themselves.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+from hatchling import build as _hatchling
+from hatchling.build import *  # noqa: F401,F403  (every other build hook, unchanged)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _remove_compiled() -> None:
+    for pattern in ("flamme_tui/**/*.so", "*__mypyc*.so"):
+        for path in glob.glob(os.path.join(ROOT, pattern), recursive=True):
+            os.remove(path)
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    try:
+        return _hatchling.build_wheel(wheel_directory, config_settings, metadata_directory)
+    finally:
+        _remove_compiled()
+
+
+def build_editable(wheel_directory, config_settings=None, metadata_directory=None):
+    _remove_compiled()
+    os.environ["HATCH_BUILD_NO_HOOKS"] = "true"
+    return _hatchling.build_editable(wheel_directory, config_settings, metadata_directory)
