@@ -659,3 +659,38 @@ def test_exhaustion_value_comes_from_the_config(monkeypatch):
     game.move_phase()
     move = [e for e in game.events if e[0] == "move" and e[1] == i][0]
     assert move[5] == 3 and move[2] == start
+
+
+def _state(game) -> dict:
+    """Every data attribute of a game (compiled games have no __dict__: dir() lists them)."""
+    return {name: getattr(game, name) for name in dir(game)
+            if not name.startswith("__") and not callable(getattr(game, name))}
+
+
+@pytest.mark.parametrize("spec", [
+    RaceSpec(), RaceSpec(variant="meteo"), RaceSpec(variant="bmx"), RaceSpec(scripted=("", "peloton", "muscle", "")),
+], ids=["classic", "meteo", "bmx", "scripted"])
+def test_a_copy_has_every_attribute_and_shares_no_pile(spec):
+    from flamme_tui.bots import easy
+
+    game = new_game(make_setup(spec), 3)
+    for _ in range(9):  # mid-round: some hands drawn, some cards chosen
+        seat = next(s for s in range(len(game.seats)) if game.needs(s))
+        game.apply(easy(game.view(seat)))
+    twin = game.clone()
+    original, copied = _state(game), _state(twin)
+    assert copied.keys() == original.keys()
+    for name, value in original.items():
+        if name == "rng":
+            assert twin.rng.random() == game.rng.random()
+        elif name == "riders":
+            assert len(twin.riders) == len(game.riders)
+            for a, b in zip(game.riders, twin.riders):
+                assert a is not b and _state(a) == _state(b)
+                for pile, held in _state(a).items():
+                    if isinstance(held, list):
+                        assert getattr(b, pile) is not held, f"{a.id}.{pile} is shared with the copy"
+        else:
+            assert copied[name] == value, name
+            if isinstance(value, (list, dict)):
+                assert copied[name] is not value, f"{name} is shared with the copy"
