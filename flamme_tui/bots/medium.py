@@ -14,11 +14,15 @@ from ..engine.classic import effective_move
 from ..engine.view import View
 from .easy import grid_spot
 
-GUESS = 4  # what an unknown rider is guessed to move
+GUESS = 5  # what an unknown rider is guessed to move
 # squares a card of exhaustion is guessed to cost later; a fatigue token in a
 # 10-token bag costs far more (both tuned by tournaments against easy)
-EXHAUSTION_COST = 0.5
+EXHAUSTION_COST = 0.2
 FATIGUE_COST = 3.0
+# saving high cards pays while climbs lie ahead (they cut every card to 5 and
+# the sprint after the last one is won with high cards); on the flat, holding
+# back mostly loses ground (tuned by tournaments against easy)
+FLAT_KEEP = 0.3
 
 
 def _landing_bonus(dest: int, ahead: list[int], cost: float = EXHAUSTION_COST) -> float:
@@ -33,12 +37,16 @@ def _landing_bonus(dest: int, ahead: list[int], cost: float = EXHAUSTION_COST) -
     return -cost  # in front of everyone
 
 
-def _keep_weight(start: int, finish: int) -> float:
-    """How much a card's value is worth saving: a lot early, nothing near the line."""
-    left = finish - start
+def _keep_weight(course, start: int, climbs_matter: bool = True) -> float:
+    """How much a card's value is worth saving: a lot early, nothing near the
+    line, less when no climb is left (classic and meteo)."""
+    left = course.finish - start
     if left <= 12:
         return 0.0
-    return min(0.45, 0.015 * left)
+    weight = min(0.45, 0.015 * left)
+    if climbs_matter and course.next_ascent[start] >= left:
+        weight *= FLAT_KEEP
+    return weight
 
 
 def guesses(view: View, skip: int) -> list[int]:
@@ -71,7 +79,7 @@ def medium(view: View) -> Action:
     rider = board.riders[i]
     course = board.course
     others = guesses(view, i)
-    keep = _keep_weight(rider.square, course.finish)
+    keep = _keep_weight(course, rider.square, board.variant != "bmx")
     if board.variant == "bmx":
         return PlayTokens(rider.id, _bmx_choice(view, i, hand, others, keep))
     penalty = board.setup.standup_penalty if rider.crashed else 0
