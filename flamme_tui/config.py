@@ -27,6 +27,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictInt,
     StrictStr,
     ValidationError,
@@ -296,6 +297,7 @@ class PelotonTeam(BaseModel):
 class ScriptedTeams(BaseModel):
     model_config = _MODEL
 
+    exhaustion: StrictBool  # whether they take exhaustion cards
     muscle: MuscleTeam
     peloton: PelotonTeam
 

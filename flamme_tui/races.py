@@ -72,10 +72,11 @@ def make_setup(spec: RaceSpec):
         grid=spec.grid,
         handicap=spec.handicap,
         variant=spec.variant,
-        scripted=spec.scripted if any(spec.scripted) else (),
+        scripted=(spec.scripted + ("",) * len(spec.teams))[: len(spec.teams)] if any(spec.scripted) else (),
         muscle_extra=classic.scripted_teams.muscle.sprinteur_extra,
         peloton_attacks=classic.scripted_teams.peloton.attack_cards,
         attack=(classic.scripted_teams.peloton.attack_front, classic.scripted_teams.peloton.attack_rear),
+        scripted_exhaustion=classic.scripted_teams.exhaustion,
         **extra,
     )
 

@@ -142,9 +142,10 @@ class ClassicSetupData(BaseModel):
     standup_penalty: StrictInt
     # the scripted teams came later: saves written before them have none
     scripted: tuple[Literal["", "peloton", "muscle"], ...] = ()
-    muscle_extra: tuple[StrictInt, ...] = (5,)
+    muscle_extra: tuple[Annotated[StrictInt, Field(ge=1)], ...] = (5,)
     peloton_attacks: StrictInt = Field(default=2, ge=0)
-    attack: tuple[StrictInt, StrictInt] = (2, 9)
+    attack: tuple[Annotated[StrictInt, Field(ge=1)], Annotated[StrictInt, Field(ge=1)]] = (2, 9)
+    scripted_exhaustion: StrictBool = False
 
 
 class BmxSetupData(BaseModel):
@@ -283,7 +284,7 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         weather_tokens=data.weather_tokens, tailwind_draw=data.tailwind_draw,
         headwind_draw=data.headwind_draw, standup_penalty=data.standup_penalty,
         scripted=data.scripted, muscle_extra=data.muscle_extra,
-        peloton_attacks=data.peloton_attacks, attack=data.attack,
+        peloton_attacks=data.peloton_attacks, attack=data.attack, scripted_exhaustion=data.scripted_exhaustion,
     )
 
 

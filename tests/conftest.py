@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 _made: list[str] = []
 
 
 def pytest_configure(config):
+    if sys.flags.safe_path:
+        os.environ["PYTHONSAFEPATH"] = "1"
     if not os.environ.get("FLAMME_TUI_DATA_DIR"):
         folder = tempfile.mkdtemp(prefix="flamme-tui-tests-")
         _made.append(folder)

@@ -694,3 +694,13 @@ def test_a_copy_has_every_attribute_and_shares_no_pile(spec):
             assert copied[name] == value, name
             if isinstance(value, (list, dict)):
                 assert copied[name] is not value, f"{name} is shared with the copy"
+
+
+def test_a_position_with_a_lone_rider_plays_round_after_round():
+    game = position("." * 40, [("red.S", 0, 0), ("blue.S", 1, 0), ("blue.R", 1, 1)])
+    for _ in range(3):
+        start = game.round
+        for seat in (0, 1):
+            while game.needs(seat) and game.round == start:
+                game.apply(game.legal_actions(seat)[0])
+        assert game.round == start + 1

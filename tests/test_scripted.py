@@ -4,11 +4,13 @@ Muscle: a Sprinteur deck with an extra 5 and a normal Rouleur deck; each
 round each rider plays the top card of its deck, no choice.  Peloton: one
 Rouleur deck with two Attack cards for both riders; each round its top card
 moves both riders, an Attack card moves the front rider 2 and the rear 9.
-Both take exhaustion like any team; the Peloton's goes into its one deck.
+They start at the front of the grid and take no exhaustion cards (a data
+switch gives them exhaustion like any team: the Peloton's into its one deck).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -27,9 +29,10 @@ from flamme_tui.session import Session
 TEAMS = RaceSpec().teams
 
 
-def race(scripted, seed=1, stage="avenue-corso-paseo", grid="random", n=None):
+def race(scripted, seed=1, stage="avenue-corso-paseo", grid="random", n=None, **rules):
     n = n or len(scripted)
-    return new_game(make_setup(RaceSpec(stage=stage, teams=TEAMS[:n], scripted=tuple(scripted), grid=grid)), seed)
+    setup = make_setup(RaceSpec(stage=stage, teams=TEAMS[:n], scripted=tuple(scripted), grid=grid))
+    return new_game(dataclasses.replace(setup, **rules), seed)
 
 
 def move_to(game, places: dict[int, tuple[int, int]]) -> None:
@@ -123,12 +126,30 @@ def test_attack_obeys_the_terrain():
     assert moves[r] == max(5, terrain[climb - 3 + 1: climb - 3 + 10].index("^"))
 
 
-def test_peloton_exhaustion_goes_into_its_one_deck():
-    game = race([PELOTON, ""], seed=5)
+def breakaway_round(game) -> list[int]:
+    """Every rider alone on its square, so each one ends the round at the
+    front of a pack: the riders that took an exhaustion card."""
+    for seat, riders in enumerate(game.seats):
+        for k, i in enumerate(riders):
+            move_to(game, {i: (60 - 12 * seat - 6 * k, 0)})
+    play_round(game)
+    return sorted(e[1] for e in game.events if e[0] == "exhaust")
+
+
+def test_scripted_teams_take_no_exhaustion():
+    game = race([PELOTON, "", MUSCLE], seed=5)
+    tired = breakaway_round(game)
+    assert tired == game.seats[1]  # only the player's riders
+    for seat in (0, 2):
+        for i in game.seats[seat]:
+            assert game.riders[i].exhaustion == 0 and EXHAUSTION not in game.riders[i].recycled
+
+
+def test_with_exhaustion_switched_on_the_peloton_takes_it_into_its_one_deck():
+    game = race([PELOTON, ""], seed=5, scripted_exhaustion=True)
     s, r = game.seats[0]
     before = Counter(game.riders[s].recycled)
-    game.tire(r)
-    game.tire(s)
+    assert breakaway_round(game) == [0, 1, 2, 3]
     assert Counter(game.riders[s].recycled) - before == Counter({EXHAUSTION: 2})
     assert game.riders[r].exhaustion == game.riders[s].exhaustion == 1
     # a copy keeps the two riders on one deck
@@ -144,16 +165,20 @@ def test_scripted_riders_refuse_actions():
     assert game.legal_actions(0) == [] and game.to_move() == [1]
 
 
-def test_chosen_grid_puts_scripted_teams_at_the_front_first():
-    game = race(["", MUSCLE, PELOTON], grid="choose")
-    assert game.phase == "grid"
-    front = sorted((tuple(game.pos[i]) for seat in (1, 2) for i in game.seats[seat]), reverse=True)
+@pytest.mark.parametrize("grid", ["random", "choose"])
+def test_scripted_teams_start_at_the_front(grid):
+    game = race(["", MUSCLE, PELOTON, ""], grid=grid, seed=6)
     g = game.course.grid
-    assert front == [(g - 1, 1), (g - 1, 0), (g - 2, 1), (g - 2, 0)]
-    assert game.to_move() == [0]
-    while game.phase == "grid":
-        game.apply(POLICIES["easy"](game.view(0)))
+    # the Peloton first, then the Muscle team, each Sprinteur ahead of its Rouleur
+    places = [tuple(game.pos[i]) for seat in (2, 1) for i in game.seats[seat]]
+    assert places == [(g - 1, 0), (g - 1, 1), (g - 2, 0), (g - 2, 1)]
+    if grid == "choose":
+        assert game.phase == "grid" and game.to_move() == [0]
+        while game.phase == "grid":
+            seat = game.to_move()[0]
+            game.apply(POLICIES["easy"](game.view(seat)))
     assert game.phase == ENERGY and game.riders[game.seats[1][0]].played is not None
+    assert all(p[0] < g for p in game.pos[:2] + game.pos[6:]) and len({tuple(p) for p in game.pos}) == 8
 
 
 def test_scripted_teams_are_classic_only_and_need_a_player():

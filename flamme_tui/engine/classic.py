@@ -67,6 +67,7 @@ class ClassicSetup:
     muscle_extra: tuple[int, ...] = (5,)  # added to the Muscle team's Sprinteur deck
     peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
     attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
+    scripted_exhaustion: bool = False  # whether scripted teams take exhaustion cards (the rules: never)
 
 
 class Rider:
@@ -120,6 +121,8 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
         self.script = tuple(scripted_kind(setup, seat) for seat in range(len(setup.teams)))
         if any(self.script):
+            if len(setup.scripted) != len(setup.teams):
+                raise ValueError("scripted: one entry per team")
             if setup.variant != "classic":
                 raise ValueError("the Peloton and Muscle teams race in classic only")
             if all(self.script):
@@ -141,15 +144,10 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         for rider in self.riders:
             self.rng.shuffle(rider.deck)
         self.share_piles()
+        self.line_up_scripted()
         if setup.grid == "random":
             self.random_grid()
             self.begin_energy()
-        else:
-            # scripted teams line up first, at the front of the grid
-            for seat, script in enumerate(self.script):
-                if script:
-                    for i in self.seats[seat]:
-                        self._put(i, *self.grid_places()[0])
 
     def deal(self) -> None:
         """Hook: set-up that uses the RNG before the decks are shuffled (meteo weather)."""
@@ -168,8 +166,9 @@ class ClassicGame(Race[Rider, ClassicSetup]):
     def random_grid(self) -> None:
         places = self.grid_places()
         self.rng.shuffle(places)
-        for i in range(len(self.riders)):
-            self._put(i, *places[i])
+        unplaced = [i for i in range(len(self.riders)) if self.pos[i][0] < 0]
+        for i, place in zip(unplaced, places):
+            self._put(i, *place)
 
     def to_place(self) -> int | None:
         """The rider index to place next: seats in turn, both riders of a seat."""
@@ -292,6 +291,16 @@ class ClassicGame(Race[Rider, ClassicSetup]):
 
     # ------------------------------------------------------ scripted teams
 
+    def line_up_scripted(self) -> None:
+        """Scripted teams start at the front of the grid, before anybody else
+        is placed: the Peloton teams first, then the Muscle teams, each
+        Sprinteur ahead of its Rouleur."""
+        for kind in SCRIPTED:
+            for seat, script in enumerate(self.script):
+                if script == kind:
+                    for i in self.seats[seat]:
+                        self._put(i, *self.grid_places()[0])
+
     def share_piles(self) -> None:
         """The Peloton team's Rouleur uses its Sprinteur's piles (the same
         lists), so its exhaustion cards go to the one team deck."""
@@ -388,8 +397,9 @@ class ClassicGame(Race[Rider, ClassicSetup]):
                 return
         close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped)
         occupied = {p[0] for p in self.pos}
+        spare_scripted = not self.setup.scripted_exhaustion
         for i, p in enumerate(self.pos):
-            if p[0] + 1 not in occupied:
+            if p[0] + 1 not in occupied and not (spare_scripted and self.script[self.riders[i].seat]):
                 self.tire(i)
 
     def tire(self, i: int) -> None:
@@ -464,5 +474,5 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [game.seat_riders_of(seat) for seat in range(len(colours))]
         game.phase = ENERGY
-        game.waiting = len(game.riders)
+        game.players_riders = game.waiting = len(game.riders)
         return game

@@ -60,9 +60,9 @@ Seed: the same seed, teams and stage give the same race.
 Handicap: extra exhaustion cards in both riders' decks of that team.
 Young children (BMX): fatigue tokens added to that player's bag.
 Peloton / Muscle team (classic): scripted teams that play their top card
-each round.  Muscle: a Sprinteur deck with an extra 5.  Peloton: one
-Rouleur deck with two Attack cards for both riders; Attack moves the
-front rider 2 and the rear rider 9.""",
+each round, start at the front and take no exhaustion.  Muscle: a
+Sprinteur deck with an extra 5.  Peloton: one Rouleur deck with two
+Attack cards for both riders; Attack moves the front rider 2, the rear 9.""",
     "builder": """[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track;
                lower case: bumpy passage, canyon, descent, marsh)

@@ -131,7 +131,9 @@ class PodiumScreen(BaseScreen):
             else:
                 exh = sum(game.riders[i].exhaustion for i in riders)
                 slip = sum(game.riders[i].slipstream for i in riders)
-                left = sum(len(game.riders[i].deck) + len(game.riders[i].recycled) for i in riders)
+                # each pile once: the Peloton team's two riders share theirs
+                piles = {id(p): p for i in riders for p in (game.riders[i].deck, game.riders[i].recycled)}
+                left = sum(len(p) for p in piles.values())
                 text.append(f"{exh:>11}{slip:>15}{left:>12}")
                 if meteo:
                     text.append(f"{sum(game.riders[i].crashes for i in riders):>9}")
