@@ -20,7 +20,7 @@ import types
 import typing
 import unicodedata
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 import yaml
 from pydantic import (
@@ -259,31 +259,20 @@ class StageSpec(BaseModel):
         return tiles
 
 
+CardValue = Annotated[StrictInt, Field(ge=1)]
+
+
 class Decks(BaseModel):
     model_config = _MODEL
 
-    sprinteur: tuple[StrictInt, ...] = Field(min_length=1)
-    rouleur: tuple[StrictInt, ...] = Field(min_length=1)
-
-    @field_validator("sprinteur", "rouleur")
-    @classmethod
-    def _positive(cls, cards: tuple[int, ...]) -> tuple[int, ...]:
-        if any(c < 1 for c in cards):
-            raise ValueError("card values must be at least 1")
-        return cards
+    sprinteur: tuple[CardValue, ...] = Field(min_length=1)
+    rouleur: tuple[CardValue, ...] = Field(min_length=1)
 
 
 class MuscleTeam(BaseModel):
     model_config = _MODEL
 
-    sprinteur_extra: tuple[StrictInt, ...]  # cards added to its Sprinteur's deck
-
-    @field_validator("sprinteur_extra")
-    @classmethod
-    def _positive(cls, cards: tuple[int, ...]) -> tuple[int, ...]:
-        if any(c < 1 for c in cards):
-            raise ValueError("card values must be at least 1")
-        return cards
+    sprinteur_extra: tuple[CardValue, ...]  # cards added to its Sprinteur's deck
 
 
 class PelotonTeam(BaseModel):

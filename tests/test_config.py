@@ -350,4 +350,4 @@ def test_broken_scripted_team_names_its_field(tmp_path):
     path.write_text(good.replace("sprinteur_extra: [5]", "sprinteur_extra: [0]"))
     with pytest.raises(ConfigError) as err:
         config._validate(config.ClassicRules, path)
-    _one_line_naming(err.value, path, "scripted_teams.muscle.sprinteur_extra")
+    _one_line_naming(err.value, path, "scripted_teams.muscle.sprinteur_extra[0]")
