@@ -160,11 +160,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         return out
 
     def apply(self, action: Action | str) -> None:
-        if isinstance(action, str):
-            action = Action.parse(action)
-        i = self.index.get(action.rider)
-        if i is None:
-            raise RuleError(f"no rider {action.rider!r} in this race")
+        action, i = self._actor(action)
         rider = self.riders[i]
         if not isinstance(action, PlayTokens) or self.phase != ENERGY or rider.played is not None:
             raise RuleError(f"{action} is not allowed now")

@@ -20,7 +20,7 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
     ATTACK, EXHAUSTION, EXHAUSTION_VALUE, MUSCLE, PELOTON, ROULEUR, SCRIPTED, SPRINTEUR,
     card_text, card_value, scripted_kind, starting_deck,
 )
-from .race import Race
+from .race import Race, RuleError
 from .view import View, classic_view
 from .track import EMPTY, close_gaps, ranking, settle
 
@@ -32,10 +32,6 @@ def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> 
     if penalty or value >= MOVE_TABLE:
         return terrain_move(course.terrain, course.next_ascent, start, value, penalty)
     return course.moves[start][value]
-
-
-class RuleError(ValueError):
-    """An action that the rules do not allow now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,11 +243,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
 
     def apply(self, action: Action | str) -> None:
         """Apply one action; raise RuleError (and change nothing) if illegal."""
-        if isinstance(action, str):
-            action = Action.parse(action)
-        i = self.index.get(action.rider)
-        if i is None:
-            raise RuleError(f"no rider {action.rider!r} in this race")
+        action, i = self._actor(action)
         rider = self.riders[i]
         if type(action) is Play:
             if self.phase != ENERGY or action.card not in rider.hand:

@@ -15,6 +15,10 @@ from .track import EMPTY, ranking
 from .view import Board, View
 
 
+class RuleError(ValueError):
+    """An action that the rules do not allow now."""
+
+
 class _Rider(Protocol):
     def copy(self) -> Any: ...
 
@@ -45,6 +49,7 @@ class Race(Generic[RiderT, SetupT]):
         self.events: list[tuple] = []  # what happened in the last resolved round
         self.winner: int | None = None
         self.actions: list = []
+        self.index: dict[str, int] = {}  # rider id -> rider index (set by each rule set)
         self.public_cache: Board | None = None  # see view.board
         self.script: tuple[str, ...] = ("",) * len(setup.teams)  # per seat: "" or a scripted team (classic)
 
@@ -66,14 +71,21 @@ class Race(Generic[RiderT, SetupT]):
     def apply(self, action: Action | str) -> None:
         raise NotImplementedError
 
+    def _actor(self, action: Action | str) -> tuple[Action, int]:
+        """The action (parsed from its text form if need be) and its rider's index."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        i = self.index.get(action.rider)
+        if i is None:
+            raise RuleError(f"no rider {action.rider!r} in this race")
+        return action, i
+
     def clone(self, rng: Rng | None = None) -> Any:
         """An independent copy; with `rng`, the copy draws from that RNG instead
         of a copy of this game's (bots simulating a sampled future)."""
         # compiled (mypyc) classes cannot be made by __new__ alone: a blank game
         twin = type(self)(self.setup, self.seed, _blank=True)
-        twin.setup = self.setup
-        twin.course = self.course
-        twin.seed = self.seed
+        twin.course = self.course  # meteo: with this race's weather
         twin.rng = rng or self.rng.clone()
         twin.riders = [r.copy() for r in self.riders]
         twin.pos = [p.copy() for p in self.pos]

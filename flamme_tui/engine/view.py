@@ -147,13 +147,6 @@ def board(game) -> Board:
     return game.public_cache
 
 
-def _current_board(game) -> Board:
-    cached = game.public_cache
-    if cached is None or cached.round != game.round or cached.phase != game.phase or game.phase == "grid":
-        cached = board(game)
-    return cached
-
-
 def classic_view(game: ClassicGame, seat: int) -> View:
     """Seat `seat`'s view of a classic or meteo game now."""
     riders = game.riders
@@ -165,10 +158,7 @@ def classic_view(game: ClassicGame, seat: int) -> View:
         if r.played is not None:
             chosen[i] = r.played
         own[i] = (len(r.deck), tuple(r.recycled))
-    cached = game.public_cache  # _current_board, inlined: this runs for every decision
-    if cached is None or cached[1] != game.round or cached[2] != game.phase or game.phase == "grid":
-        cached = board(game)
-    return _new(View, (cached, seat, hands, chosen, own, game.first_drawn.get(seat), {}))
+    return _new(View, (board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {}))
 
 
 def bmx_view(game: BmxGame, seat: int) -> View:
@@ -182,4 +172,4 @@ def bmx_view(game: BmxGame, seat: int) -> View:
         if r.played is not None:
             chosen[i] = r.played
         own[i] = (len(r.bag), ())
-    return _new(View, (_current_board(game), seat, hands, chosen, own, None, {i: game.keep_size(i) for i in hands}))
+    return _new(View, (board(game), seat, hands, chosen, own, None, {i: game.keep_size(i) for i in hands}))
