@@ -163,7 +163,7 @@ class TileSide(BaseModel):
         return squares
 
     @model_validator(mode="after")
-    def _line(self) -> "TileSide":
+    def _line(self) -> TileSide:
         n = len(self.squares)
         if self.kind == "start":
             # the grid needs at least one square behind the line
@@ -360,7 +360,7 @@ class BmxSide(BaseModel):
         return squares
 
     @model_validator(mode="after")
-    def _lanes(self) -> "BmxSide":
+    def _lanes(self) -> BmxSide:
         n = len(self.squares)
         if any(not 0 <= i < n for i in self.single_lane):
             raise ValueError(f"single_lane indices must be between 0 and {n - 1}")
@@ -386,7 +386,7 @@ class DrawKeep(BaseModel):
     keep: StrictInt = Field(ge=1)
 
     @model_validator(mode="after")
-    def _keep(self) -> "DrawKeep":
+    def _keep(self) -> DrawKeep:
         if self.keep > self.draw:
             raise ValueError("cannot keep more tokens than drawn")
         return self

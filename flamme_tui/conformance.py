@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Literal, Union
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -52,7 +52,7 @@ class RiderSpec(_Model):
     crashed: bool = False
 
 
-Token = Union[int, Literal["F"]]
+Token = int | Literal["F"]
 
 
 class Expect(_Model):
@@ -70,12 +70,12 @@ class Case(_Model):
     variant: Literal["classic", "meteo", "bmx"]
     track: TrackSpec
     riders: list[RiderSpec] = Field(min_length=1)
-    play: dict[str, Union[Token, list[Token]]] | None = None
+    play: dict[str, Token | list[Token]] | None = None
     die: Literal[1, 2, "none"] | None = None
     expect: Expect
 
     @model_validator(mode="after")
-    def _check(self) -> "Case":
+    def _check(self) -> Case:
         terrain = ".bkmv" if self.variant == "bmx" else ".^vs"
         unknown = sorted(set(self.track.squares) - set(terrain))
         if unknown:

@@ -94,7 +94,7 @@ class Course:
         weather: tuple[str, ...] = (),
         ramp: tuple[int, int] | None = None,
         tail: tuple[str, tuple[int, ...]] | None = None,
-    ) -> "Course":
+    ) -> Course:
         """Pad the per-square data and precompute what the rules look up often.
 
         `tail` is (terrain, lanes) repeated past the end: by default flat
@@ -134,7 +134,7 @@ class Course:
             moves=moves,
         )
 
-    def with_weather(self, weather: tuple[str, ...]) -> "Course":
+    def with_weather(self, weather: tuple[str, ...]) -> Course:
         return Course.build(
             self.name,
             self.terrain[: self.length],

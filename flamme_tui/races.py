@@ -3,8 +3,9 @@ race log in words.  Used by the headless commands, the app and the tests."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from . import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from .engine.actions import Action

@@ -29,9 +29,10 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, NamedTuple, Union
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
@@ -194,7 +195,7 @@ class SaveData(BaseModel):
     created: StrictStr
     saved: StrictStr
     summary: Summary
-    setup: Annotated[Union[ClassicSetupData, BmxSetupData], Field(discriminator="variant")]
+    setup: Annotated[ClassicSetupData | BmxSetupData, Field(discriminator="variant")]
     seed: StrictInt
     bots: dict[StrictStr, StrictStr]  # seat number -> policy name
     actions: tuple[StrictStr, ...]
@@ -341,7 +342,7 @@ def _round_checks(setup, seed: int, actions) -> list[dict]:
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).astimezone().isoformat(timespec="milliseconds")
+    return _dt.datetime.now(_dt.UTC).astimezone().isoformat(timespec="milliseconds")
 
 
 def _canonical(body: dict) -> bytes:
@@ -457,7 +458,8 @@ def _json_text(value: Any, indent: str = "") -> str:
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list):
         flat = json.dumps(value, ensure_ascii=True, separators=(", ", ": "))
-        if all(not isinstance(v, (dict, list)) for v in value) and (len(flat) <= 100 or not all(isinstance(v, str) for v in value)):
+        scalars = all(not isinstance(v, (dict, list)) for v in value)
+        if scalars and (len(flat) <= 100 or not all(isinstance(v, str) for v in value)):
             return flat
         return "[\n" + ",\n".join(inner + _json_text(v, inner) for v in value) + "\n" + indent + "]"
     return json.dumps(value, ensure_ascii=True)

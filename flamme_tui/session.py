@@ -8,7 +8,7 @@ played here, from their views only.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .bots import EXPLAINERS, POLICIES
 from .engine.actions import Action
@@ -25,14 +25,14 @@ class Session:
         self.bots = dict(bots or {})  # seat -> policy name
         self.setup = setup  # ClassicSetup or BmxSetup: the course and rules data, embedded
         self.game = new_game(setup, seed)
-        self.listeners: list[Callable[["Session", Action], None]] = []
+        self.listeners: list[Callable[[Session, Action], None]] = []
         # set by saves.load / saves.attach_autosave: the race file this session writes to
         self.save_path = None
         for action in actions:
             self.game.apply(action)
 
     @classmethod
-    def new(cls, spec: RaceSpec, seed: int, bots: dict[int, str] | None = None) -> "Session":
+    def new(cls, spec: RaceSpec, seed: int, bots: dict[int, str] | None = None) -> Session:
         return cls(make_setup(spec), seed, bots)
 
     @property

@@ -101,7 +101,7 @@ def test_sampled_worlds_agree_with_the_view(variant):
                 assert sorted(world.riders[i].deck) == sorted(game.riders[i].deck)
                 assert world.riders[i].recycled == game.riders[i].recycled
         # the same cards exist in the world as in the game, only their places differ
-        for i, (w, g) in enumerate(zip(world.riders, game.riders)):
+        for w, g in zip(world.riders, game.riders):
             if variant == "bmx":
                 held = sorted(g.bag + g.hand + list(g.played or ()))
                 assert sorted(w.bag + w.hand + list(w.played or ())) == held

@@ -19,10 +19,16 @@ import pytest
 from flamme_tui import saves
 from flamme_tui.bots import POLICIES
 from flamme_tui.cli import main
-from flamme_tui.engine.classic import (
-    ATTACK, ENERGY, EXHAUSTION, MUSCLE, PELOTON, RuleError, card_text,
-)
 from flamme_tui.engine.actions import Draw
+from flamme_tui.engine.classic import (
+    ATTACK,
+    ENERGY,
+    EXHAUSTION,
+    MUSCLE,
+    PELOTON,
+    RuleError,
+    card_text,
+)
 from flamme_tui.races import RaceSpec, describe_round, make_setup, new_game, play_out
 from flamme_tui.session import Session
 

@@ -8,7 +8,7 @@ riders are guessed to move an average card.  It sees only its seat's view.
 
 from __future__ import annotations
 
-from ..engine.actions import Action, Draw, Place, PlayTokens, Play
+from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.bmx import token_value
 from ..engine.classic import effective_move
 from ..engine.view import View

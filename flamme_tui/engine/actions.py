@@ -33,7 +33,7 @@ class Action:
     rider: str
 
     @staticmethod
-    def parse(text: str) -> "Action":
+    def parse(text: str) -> Action:
         words = text.split()
         if not words:
             raise ActionError("empty action")

@@ -13,8 +13,8 @@ from ..course import BUMPY, DESCENT, Course
 from .actions import Action, PlayTokens
 from .classic import ENERGY, OVER, RuleError, Team
 from .race import Race
-from .view import View, bmx_view
 from .track import EMPTY, close_gaps, ranking, settle
+from .view import View, bmx_view
 
 FATIGUE = 0  # token code; a fatigue token moves 1
 FATIGUE_VALUE = 1
@@ -61,7 +61,7 @@ class BmxRider:
         self.fatigue = 0  # fatigue tokens received
         self.history: list[tuple[int, ...]] = []
 
-    def copy(self) -> "BmxRider":
+    def copy(self) -> BmxRider:
         twin = BmxRider(self.id, self.seat, self.bag[:])
         twin.phantom, twin.fatigue = self.phantom, self.fatigue
         twin.hand, twin.box, twin.history = self.hand[:], self.box[:], self.history[:]
@@ -256,7 +256,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
 
     @classmethod
     def from_position(cls, course: Course, riders: list[dict], seed: int = 0,
-                      rules: BmxSetup | None = None) -> "BmxGame":
+                      rules: BmxSetup | None = None) -> BmxGame:
         """A turn about to be played with riders where the caller says, full bags,
         no hands.  `rules` gives the bag and numbers (the data files' set-up);
         by default the rulebook's."""

@@ -17,12 +17,22 @@ from typing import ClassVar
 from ..course import ASCENT, MOVE_TABLE, Course, terrain_move
 from .actions import Action, Draw, Place, Play
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
-    ATTACK, EXHAUSTION, EXHAUSTION_VALUE, MUSCLE, PELOTON, ROULEUR, SCRIPTED, SPRINTEUR,
-    card_text, card_value, scripted_kind, starting_deck,
+    ATTACK,
+    EXHAUSTION,
+    EXHAUSTION_VALUE,
+    MUSCLE,
+    PELOTON,
+    ROULEUR,
+    SCRIPTED,
+    SPRINTEUR,
+    card_text,
+    card_value,
+    scripted_kind,
+    starting_deck,
 )
 from .race import Race, RuleError
-from .view import View, classic_view
 from .track import EMPTY, close_gaps, ranking, settle
+from .view import View, classic_view
 
 GRID, ENERGY, OVER = "grid", "energy", "over"
 
@@ -94,7 +104,7 @@ class Rider:
         self.shown_deck: int | None = None
         self.shown_supply = 0
 
-    def copy(self) -> "Rider":
+    def copy(self) -> Rider:
         twin = Rider(self.id, self.seat, self.kind)
         twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled[:], self.hand[:]
         twin.played, twin.crashed, twin.exhaustion = self.played, self.crashed, self.exhaustion
@@ -438,7 +448,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
 
     @classmethod
     def from_position(cls, course: Course, riders: list[dict], seed: int = 0,
-                      rules: ClassicSetup | None = None) -> "ClassicGame":
+                      rules: ClassicSetup | None = None) -> ClassicGame:
         """A game in its energy phase with riders where the caller says
         (conformance cases, tests): riders are {id, square, lane, crashed?},
         each with a full deck of its type, shuffled.  `rules` gives the decks

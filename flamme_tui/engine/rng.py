@@ -30,7 +30,7 @@ class Rng:
             j = int(rnd() * (i + 1))
             items[i], items[j] = items[j], items[i]
 
-    def clone(self) -> "Rng":
+    def clone(self) -> Rng:
         twin = Rng(0)
         twin._r.setstate(self._r.getstate())
         return twin

@@ -6,7 +6,7 @@ rider index or EMPTY.  Single-lane squares only ever use their lane 0 entry.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 EMPTY = -1
 

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..course import Course
 from .cards import PELOTON, scripted_kind, starting_deck
 
-
 if TYPE_CHECKING:
     from .bmx import BmxGame
     from .classic import ClassicGame

@@ -19,7 +19,6 @@ import statistics
 import sys
 import time
 
-
 # ------------------------------------------------------------------ start-up
 
 def startup_once(timeout: float = 20.0) -> tuple[float, float]:
@@ -96,7 +95,6 @@ async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "class
 
     from .app import FlammeApp
     from .scenarios import settle
-
     from .textshot import screen_text
 
     frames: list[tuple[float, str]] = []  # (time, what the screen shows) of every frame

@@ -59,7 +59,7 @@ class RaceChoices:
     grid: str = "random"  # or "choose": players place their riders
     seed: int = field(default_factory=random_seed)
 
-    def copy(self) -> "RaceChoices":
+    def copy(self) -> RaceChoices:
         return replace(self, seats=[replace(s) for s in self.seats])
 
     def spec(self):

@@ -9,7 +9,7 @@ No Textual here (only Rich styles), so this module is cheap to import.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from rich.style import Style
 
@@ -60,7 +60,7 @@ def contrast_text(hex_colour: str) -> str:
     return "#000000" if luminance > 110 else "#ffffff"
 
 
-@lru_cache(maxsize=None)
+@cache
 def rider_style(hex_colour: str, crashed: bool = False, active: bool = False) -> Style:
     if crashed:
         # lying down: team colour on black, lower-case label

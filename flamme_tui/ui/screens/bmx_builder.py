@@ -7,9 +7,9 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Click
 from textual.widgets import Static
 
+from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
 from ..widgets.track import TrackClicked
-from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 LAP = 28
@@ -60,7 +60,8 @@ class BmxBuilderScreen(BaseScreen):
                         yield TileToggle(letter)
             yield Static("", id="builder-options")
             yield Static("", id="builder-legend")
-        yield KeyBar([("a-d", "tiles"), ("r", "ramp"), ("[ ]", "move"), ("+ -", "number"), ("f", "forecast"), ("⏎", "teams"), ("?", "help"), ("esc", "back")])
+        yield KeyBar([("a-d", "tiles"), ("r", "ramp"), ("[ ]", "move"), ("+ -", "number"), ("f", "forecast"),
+                      ("⏎", "teams"), ("?", "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

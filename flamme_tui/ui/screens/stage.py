@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..widgets.track import TrackStrip
 from ..widgets.keybar import KeyBar
+from ..widgets.track import TrackStrip
 from .base import BaseScreen
 
 
-@lru_cache(maxsize=None)
+@cache
 def stage_info(stage_id: str):
     """(name, description, summary, course) of a stage."""
     from ... import config
@@ -69,7 +69,7 @@ class StageScreen(BaseScreen):
         from ..palette import legend_terrain
 
         name, description, summary, course = stage_info(stage_id)
-        flat = summary.length - summary.ascent - summary.descent
+        summary.length - summary.ascent - summary.descent
         about = (f"[b]{name}[/b]\n{description}\n\n"
                  f"{summary.length} squares from start to finish\n"
                  f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"

@@ -29,9 +29,9 @@ from .track import (
     LINE_START,
     MARK,
     NO_LANE_STYLE,
+    PREVIEW,
     TILE,
     TRAIL,
-    PREVIEW,
     Scene,
     TrackClicked,
     _lane_bg,
@@ -120,7 +120,7 @@ class LapStrip(Widget):
                     cells[y][x + k] = (ch, style)
 
         course, scene = self.course, self.scene
-        g, lap, half = course.grid, self.lap, geo["half"]
+        g, lap, _half = course.grid, self.lap, geo["half"]
         x_line, x_right = geo["x_line"], geo["x_right"]
         riders = {}
         for r in scene.riders:
