@@ -24,7 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="who plays each seat: a bot (easy, medium, hard) or, in classic, a scripted "
                            "team of the Peloton expansion (peloton, muscle); default: easy everywhere")
     race.add_argument("--from", dest="from_file", metavar="FILE",
-                      help="finish a saved race headless (bots play every seat), saving as it goes")
+                      help="finish a saved race headless with bots, in a new race file (FILE is left as it is)")
+    race.add_argument("--bots-for-humans", action="store_true",
+                      help="with --from: let bots (easy, or as --bots says) play the human seats too")
     # hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save
     race.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
     race.add_argument("--slow", type=float, default=0, metavar="MS", help=argparse.SUPPRESS)
@@ -109,6 +111,10 @@ def cmd_race(args) -> int:
     from .races import positions_text, ranking_lines, round_report, seat_plan, track_picture
     from .session import Session
 
+    if args.from_file:  # a saved race: its own setup and seats (saves_cli checks the options)
+        from .saves_cli import cmd_race_saved
+
+        return cmd_race_saved(args, None, {})
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= args.teams
@@ -117,7 +123,7 @@ def cmd_race(args) -> int:
         print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
     bots, scripted = seat_plan(names)
-    if args.from_file or args.autosave:
+    if args.autosave:
         from .saves_cli import cmd_race_saved
 
         return cmd_race_saved(args, _spec(args, scripted), bots)
@@ -212,6 +218,7 @@ def cmd_tournament(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.argv = sys.argv[1:] if argv is None else list(argv)  # race --from: which options were given
     if args.command is None and args.resume is None:
         # the app first, before anything slow is imported: start-up time counts
         from .ui.app import run

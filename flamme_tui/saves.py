@@ -25,10 +25,13 @@ This module must not import Textual.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import hashlib
 import json
 import os
 import re
+import secrets
+import socket
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
@@ -47,6 +50,17 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "Autosave",
+    "Backup",
+    "DAMAGED",
+    "FINISHED",
+    "IN_PROGRESS",
+    "NEWER",
+    "RaceLock",
+    "SaveLocked",
+    "SavedRace",
+    "branch_path",
+    "is_backup",
+    "save_problem",
     "SaveError",
     "SaveInfo",
     "attach_autosave",
@@ -418,32 +432,88 @@ def _tmp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
     """Write `data` to `path` so that a crash at any moment leaves either the
     old or the new file complete, keeping `keep - 1` previous versions
-    (NAME.1 the newest).  At every moment NAME exists once it was written."""
-    folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f"{_tmp_prefix(path)}{os.getpid()}.tmp"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    if keep > 1 and path.exists():
-        for n in range(keep - 1, 1, -1):  # NAME.1 -> NAME.2 ...
-            older = _backup(path, n - 1)
-            if older.exists():
-                os.replace(older, _backup(path, n))
-        first = _backup(path, 1)
-        try:
-            first.unlink(missing_ok=True)
-            os.link(path, first)  # NAME stays in place while NAME.1 appears
-        except OSError:
-            import shutil
+    (NAME.1 the newest).  At every moment NAME exists once it was written.
 
-            shutil.copy2(path, first)
-    os.replace(tmp, path)
+    The temporary file gets a random name and is created exclusively
+    (O_CREAT | O_EXCL, never following a symlink), so nothing planted at its
+    name is ever written through.  A failed write (a full disk, a read-only
+    folder) removes it and leaves NAME and its backups as they were."""
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
+    folder.mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = folder / f"{_tmp_prefix(path)}{os.getpid()}-{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, flags, 0o600)
+            break
+        except FileExistsError:  # someone's file at that random name: draw another
+            continue
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if keep > 1 and path.exists():
+            for n in range(keep - 1, 1, -1):  # NAME.1 -> NAME.2 ...
+                older = _backup(path, n - 1)
+                if older.exists():
+                    os.replace(older, _backup(path, n))
+            first = _backup(path, 1)
+            try:
+                first.unlink(missing_ok=True)
+                os.link(path, first)  # NAME stays in place while NAME.1 appears
+            except OSError:
+                import shutil
+
+                shutil.copy2(path, first)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
     _fsync_dir(folder)
+
+
+def save_problem(exc: BaseException) -> str:
+    """Why a save could not be written, in a few words for the player
+    ("the disk is full", "the saves folder is read-only", ...), never failing."""
+    try:
+        where = getattr(exc, "filename", None)
+        folder = f" ({_show(Path(where).parent if Path(where).suffix == '.tmp' else Path(where))})" if where else ""
+        code = getattr(exc, "errno", None)
+        if isinstance(exc, SaveLocked):
+            return str(exc)
+        if code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+            return f"the disk is full{folder}"
+        if code == errno.EROFS:
+            return f"the disk is read-only{folder}"
+        if code in (errno.EACCES, errno.EPERM):
+            return f"no permission to write there{folder}"
+        if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, (NotADirectoryError, FileExistsError)):
+            return f"the saves folder is not a folder{folder}"
+        text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        return f"{_printable(text)}{folder}"
+    except Exception:  # noqa: BLE001 - the message itself must never fail
+        return type(exc).__name__
+
+
+def _printable(text: str) -> str:
+    """Text from the system or a file, made safe for a terminal line."""
+    return "".join(c if c.isprintable() else "?" for c in str(text))[:200]
 
 
 def _json_text(value: Any, indent: str = "") -> str:
@@ -669,16 +739,167 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions) -> Record:
 def load(path: str | Path) -> Session:
     """The session saved in `path`, at the exact point it was saved (SaveError).
 
-    The session remembers where it came from: `attach_autosave(session)` goes
-    on writing to the same race file (to NAME when `path` is a backup NAME.1).
+    The session remembers where it goes on: `attach_autosave(session)` writes
+    to the same race file.  A backup (NAME.json.1, NAME.json.2) is an older
+    version of a race whose newer version must never be lost: going on from
+    it writes a new race file, a branch (`NAME-branch-1.json`, see
+    `branch_path`); `session.branch_of` is then the backup it came from.
     """
     path = Path(path)
     record = load_record(path)
     session = Session(record.setup, record.seed, record.bots, record.actions)
-    session.save_path = _base_of(path)
+    session.branch_of = None
     session.race_id = record.data.race
+    if is_backup(path):
+        session.branch_of = path
+        session.race_id = f"{record.data.race}-branch"
+        session.save_path = branch_path(path)
+    else:
+        session.save_path = path
     session.created = record.data.created
     return session
+
+
+def is_backup(path: Path) -> bool:
+    """NAME.json.1 or NAME.json.2: an older version of the race file NAME.json."""
+    return _base_of(Path(path)) != Path(path)
+
+
+def branch_path(backup: Path) -> Path:
+    """Where a race continued from a backup goes: NAME.json.2 -> NAME-branch-2.json
+    (then NAME-branch-2-2.json, ... if that race file is taken)."""
+    backup = Path(backup)
+    base = _base_of(backup)
+    stem = base.name[: -len(SUFFIX)] if base.name.endswith(SUFFIX) else base.name
+    n = backup.name.rsplit(".", 1)[-1]
+    return _free_name(base.parent, f"{stem}-branch-{n}")
+
+
+def _free_name(folder: Path, base: str) -> Path:
+    """folder/BASE.json, or BASE-2.json, BASE-3.json, ... : the first race
+    file name nobody uses (no file, backup or lock of that name)."""
+    path = folder / f"{base}{SUFFIX}"
+    n = 2
+    while any(p.exists() for p in (path, _backup(path, 1), _lock_path(path))):
+        path = folder / f"{base}-{n}{SUFFIX}"
+        n += 1
+    return path
+
+
+# ------------------------------------------------------------------- locks
+
+
+class SaveLocked(SaveError):
+    """The race file is open in another running flamme-tui."""
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(f"{path.name}.lock")
+
+
+_HELD: dict[str, RaceLock] = {}  # the race files this process holds, by absolute path
+
+
+class RaceLock:
+    """The lock on one race file: `NAME.json.lock`, holding the pid, host
+    and start time of the process that writes the race.
+
+    The lock is the operating system's (flock; on Windows msvcrt.locking)
+    on that file, so it goes with the process: a killed flamme-tui never
+    leaves a lock that blocks resuming.  The file's text is only there to
+    say who holds it.  Inside one process, taking a race file again hands
+    the lock over (the earlier Autosave stops writing)."""
+
+    def __init__(self, race: Path, fd: int) -> None:
+        self.race = race
+        self.path = _lock_path(race)
+        self.fd: int | None = fd
+        self.owner: Autosave | None = None
+
+    @classmethod
+    def take(cls, race: Path) -> RaceLock:
+        """Lock `race` (SaveLocked if another process has it, OSError if the
+        lock file cannot be made)."""
+        race = Path(race)
+        key = str(race.absolute())
+        held = _HELD.get(key)
+        if held is not None and held.fd is not None:
+            if held.owner is not None:
+                held.owner.stop()
+            return held
+        lock_file = _lock_path(race)
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        for _ in range(20):
+            fd = os.open(lock_file, flags, 0o644)
+            try:
+                if not _os_lock(fd):
+                    holder = _read_holder(fd)
+                    raise SaveLocked(race, f"is open in another flamme-tui ({holder}): close it there first")
+                try:
+                    same = os.stat(lock_file, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+                except FileNotFoundError:
+                    same = False
+                if not same:  # its holder let it go and removed it meanwhile: take the new one
+                    os.close(fd)
+                    continue
+                os.ftruncate(fd, 0)
+                stamp = _dt.datetime.now().astimezone().isoformat(timespec="seconds")
+                me = {"pid": os.getpid(), "host": socket.gethostname(), "started": stamp}
+                os.write(fd, (json.dumps(me) + "\n").encode("ascii", "replace"))
+            except BaseException:
+                os.close(fd)
+                raise
+            lock = cls(race, fd)
+            _HELD[key] = lock
+            return lock
+        raise OSError(errno.EAGAIN, "the lock file keeps changing", str(lock_file))
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        if _HELD.get(str(self.race.absolute())) is self:
+            del _HELD[str(self.race.absolute())]
+        try:
+            self.path.unlink()  # while still held: nobody can take the old file meanwhile
+        except OSError:
+            pass
+        os.close(self.fd)  # closing lets the lock go
+        self.fd = None
+
+
+def _os_lock(fd: int) -> bool:
+    """Take the operating system's lock on the open file; False if another
+    process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _read_holder(fd: int) -> str:
+    """Who holds a lock, from its file: "pid 123 on host, since 21:03"; only
+    a number and plain name characters are taken from it."""
+    try:
+        os.lseek(fd, 0, os.SEEK_SET)
+        doc = json.loads(os.read(fd, 1024).decode("ascii", "replace"))
+        pid = int(doc["pid"])
+        host = re.sub(r"[^A-Za-z0-9._-]", "", str(doc.get("host", "")))[:64] or "?"
+        since = re.sub(r"[^0-9T:+-]", "", str(doc.get("started", "")))[:25]
+        when = f", since {since.replace('T', ' ')[:16]}" if since else ""
+        return f"pid {pid} on {host}{when}"
+    except Exception:  # noqa: BLE001 - being written this very moment, or not ours
+        return "another process"
 
 
 # ----------------------------------------------------------------- autosave
@@ -693,34 +914,43 @@ def saves_dir() -> Path:
 
 
 def new_save_path(session: Session, directory: str | Path | None = None) -> Path:
+    """A race file name nobody uses yet in `directory` (default saves_dir()):
+    DATE-TIME-VARIANT.json, with -2, -3, ... when taken."""
     folder = Path(directory) if directory is not None else saves_dir()
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    base = f"{stamp}-{session.game.variant}"
-    path = folder / f"{base}{SUFFIX}"
-    n = 2
-    while path.exists() or _backup(path, 1).exists():
-        path = folder / f"{base}-{n}{SUFFIX}"
-        n += 1
-    return path
+    return _free_name(folder, f"{stamp}-{session.game.variant}")
 
 
 class Autosave:
     """A Session listener writing the save after every committed action.
 
-    Build with `attach_autosave`.  A failed write never stops the game: the
-    error is kept in `error` and passed to `on_error` if given.
+    Build with `attach_autosave`, which takes the race file's lock.  A failed
+    write never stops the game and never touches the last good save: the
+    error is kept in `error` (None once a write succeeds again), and
+    `on_error(exc)` is called once for each run of failures, on its first
+    one, so the player is told once; `save_problem(exc)` says why in words.
+    `saved_actions` is the length of the action log on disk (None before a
+    first good write).  When the race is over and saved, the lock is let go.
     """
 
-    def __init__(self, session: Session, path: Path, on_error: Callable[[OSError], None] | None = None) -> None:
+    def __init__(self, session: Session, path: Path, on_error: Callable[[Exception], None] | None = None) -> None:
         self.session = session
         self.path = path
         self.on_error = on_error
-        self.error: OSError | None = None
+        self.error: Exception | None = None
+        self.saved_actions: int | None = None
+        self.lock: RaceLock | None = None
+        self.stopped = False  # another Autosave of this process took the race file over
         self.race = getattr(session, "race_id", None) or path.stem
         self.created = getattr(session, "created", None) or _now()
         self._game = None  # the game object the round checks were computed on
         self._count = 0  # its number of actions then
         self._rounds: list[dict] = []
+
+    @property
+    def saved(self) -> bool:
+        """Everything played so far is on disk."""
+        return self.error is None and self.saved_actions == len(self.session.game.actions)
 
     def _checks(self) -> list[dict]:
         game = self.session.game
@@ -737,40 +967,73 @@ class Autosave:
         return self._rounds
 
     def write(self) -> bool:
+        """Write the save now; False (and `error` set) if that failed."""
+        if self.stopped:
+            return False
         try:
+            if self.lock is None or self.lock.fd is None:
+                self.lock = RaceLock.take(self.path)
+                self.lock.owner = self
             doc = save_document(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
             write_atomic(self.path, _serialise(doc), KEEP)
-        except OSError as exc:
+        except (OSError, SaveLocked) as exc:  # SaveLocked: another process has the file now
+            first = self.error is None
             self.error = exc
-            if self.on_error is not None:
+            if first and self.on_error is not None:
                 self.on_error(exc)
             return False
         self.error = None
+        self.saved_actions = len(doc["actions"])
+        if self.session.over:
+            self.close()
         return True
 
     def __call__(self, session: Session, action: Action) -> None:
         self.write()
 
+    def stop(self) -> None:
+        """Write no more (the race file was taken over in this process)."""
+        self.stopped = True
+        self.lock = None
+        self.detach()
+
+    def close(self) -> None:
+        """Let the race file go: its lock is released (the next write takes it again)."""
+        if self.lock is not None and self.lock.owner is self:
+            self.lock.release()
+        self.lock = None
+
     def detach(self) -> None:
+        """Stop saving this session, and let the race file go."""
         if self in self.session.listeners:
             self.session.listeners.remove(self)
+        self.close()
 
 
 def _set_aside_if_damaged(path: Path) -> None:
-    """Before writing to NAME again, keep a damaged NAME as NAME.damaged."""
+    """Before writing to NAME again, keep a damaged NAME as NAME.damaged
+    (NAME.damaged-2, ... : never over an earlier one)."""
     if not path.exists():
         return
     try:
         peek(path)
     except SaveError as exc:
         if exc.reason.startswith("is damaged"):
-            os.replace(path, path.with_name(path.name + ".damaged"))
+            aside = path.with_name(path.name + ".damaged")
+            n = 2
+            while aside.exists():
+                aside = path.with_name(f"{path.name}.damaged-{n}")
+                n += 1
+            os.replace(path, aside)
 
 
 def _clean_tmp(path: Path) -> None:
+    """Remove temporary files a killed writer of this race file left (only
+    with the race file's lock held: nobody else is writing it)."""
     for stale in path.parent.glob(f"{_tmp_prefix(path)}*.tmp"):
         try:
-            stale.unlink()
+            if stale.is_file() or stale.is_symlink():
+                stale.unlink()
         except OSError:
             pass
 
@@ -780,28 +1043,52 @@ def attach_autosave(
     path: str | Path | None = None,
     *,
     directory: str | Path | None = None,
-    on_error: Callable[[OSError], None] | None = None,
+    on_error: Callable[[Exception], None] | None = None,
 ) -> Autosave:
-    """Save the session now and after every committed action.
+    """Lock the race file, save the session now and after every committed action.
 
-    The file is `path`, else the file the session was loaded from, else a new
-    file in `directory` (default saves_dir()).  Attaching twice returns the
-    autosave already attached.
+    The file is `path`, else the file the session was loaded from (a branch
+    for a session loaded from a backup), else a new file in `directory`
+    (default saves_dir()).  A backup given as `path` is never written to:
+    the race goes on in a branch.  Raises SaveLocked if another running
+    flamme-tui has that race file open; any other failure (a full disk, a
+    read-only or missing folder) is only kept in `error` and passed to
+    `on_error`, and the race goes on.  Attaching twice returns the autosave
+    already attached (with `on_error` set if given).
     """
     for listener in session.listeners:
-        if isinstance(listener, Autosave):
+        if isinstance(listener, Autosave) and not listener.stopped:
+            if on_error is not None:
+                listener.on_error = on_error
             return listener
+    fresh = path is None and getattr(session, "save_path", None) is None
     if path is None:
         path = getattr(session, "save_path", None) or new_save_path(session, directory)
-    path = _base_of(Path(path))
+    path = Path(path)
+    if is_backup(path):
+        session.branch_of = path
+        path = branch_path(path)
     autosave = Autosave(session, path, on_error)
-    session.save_path = path
     try:
+        if path.parent.exists() and not path.parent.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path.parent))
         path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(100):
+            lock = RaceLock.take(path)
+            if not (fresh and path.exists()):
+                break
+            lock.release()  # another new race took that name this very second
+            path = new_save_path(session, path.parent)
+            autosave.path = path
+        autosave.lock = lock
+        lock.owner = autosave
         _clean_tmp(path)
         _set_aside_if_damaged(path)
-    except OSError as exc:  # the write below reports it too
-        autosave.error = exc
+    except SaveLocked:
+        raise
+    except OSError:  # the write below reports it
+        autosave.lock = None
+    session.save_path = path
     autosave.write()
     session.listeners.append(autosave)
     return autosave
@@ -809,11 +1096,105 @@ def attach_autosave(
 
 # ---------------------------------------------------------------- listing
 
+IN_PROGRESS = "in progress"
+FINISHED = "finished"
+DAMAGED = "damaged"
+NEWER = "newer version"
 
-def list_saves(directory: str | Path | None = None) -> list[SaveInfo]:
-    """One entry per race in the directory, newest first: the header of its
-    newest readable file (NAME, else NAME.1, else NAME.2).  Races whose files
-    are all damaged are left out."""
+
+class Backup(NamedTuple):
+    """A usable older version of a race file (going on from it makes a branch)."""
+
+    path: Path
+    info: SaveInfo
+
+    def describe(self) -> str:
+        state = "finished" if self.info.over else f"round {self.info.round}"
+        return f"{self.path.name} ({state}, {self.info.actions} actions, saved {_clock(self.info.saved)})"
+
+
+class SavedRace(NamedTuple):
+    """One race file of the saves folder, as `list_saves` finds it.
+
+    - `path`: the race file NAME.json (it may be missing when only backups are left);
+    - `status`: IN_PROGRESS, FINISHED, DAMAGED (NAME.json cannot be used:
+      `reason` says why) or NEWER (made by a newer flamme-tui: `reason`);
+    - `info`: the header of NAME.json (None unless in progress or finished);
+    - `backups`: its usable backups, newest first (NAME.json.1, NAME.json.2);
+    - `changed`: the time its newest file was written (seconds since the epoch).
+    """
+
+    path: Path
+    status: str
+    reason: str
+    info: SaveInfo | None
+    backups: tuple[Backup, ...]
+    changed: float
+
+    @property
+    def over(self) -> bool:
+        return self.status == FINISHED
+
+    def describe(self) -> str:
+        """One line: the race and its state, or what is wrong and what is left."""
+        if self.info is not None:
+            return self.info.describe()
+        left = ("; backups: " + ", ".join(b.describe() for b in self.backups)) if self.backups else "; no usable backup"
+        return f"{self.path.name} {self.reason}{left}"
+
+
+def _clock(stamp: str) -> str:
+    """"2026-12-01T21:03:11.123+00:00" -> "2026-12-01 21:03"."""
+    return stamp.replace("T", " ")[:16]
+
+
+def _race_file(base: Path) -> SavedRace | None:
+    """What one race file and its backups hold (None: not a save at all)."""
+    backups = []
+    for other in _family(base)[1:]:
+        try:
+            if other.is_file():
+                backups.append(Backup(other, peek(other)))
+        except (SaveError, OSError):
+            continue
+    try:
+        changed = max(p.stat().st_mtime for p in _family(base) if p.is_file())
+    except (ValueError, OSError):
+        return None  # nothing left of it
+    if not base.is_file():
+        if base.exists() or base.is_symlink():
+            return None  # a folder or some other thing named like a save
+        return SavedRace(base, DAMAGED, "is missing", None, tuple(backups), changed)
+    try:
+        info = peek(base)
+    except SaveError as exc:
+        if not backups and not _looks_like_save(base):
+            return None  # some other file that happens to end in .json
+        status = NEWER if "newer flamme-tui" in exc.reason else DAMAGED
+        return SavedRace(base, status, exc.reason, None, tuple(backups), changed)
+    except OSError as exc:
+        return SavedRace(base, DAMAGED, f"cannot be read ({save_problem(exc)})", None, tuple(backups), changed)
+    return SavedRace(base, FINISHED if info.over else IN_PROGRESS, "", info, tuple(backups), changed)
+
+
+def _looks_like_save(path: Path) -> bool:
+    """An empty file (a save the system lost the content of), or one that
+    starts like a save: the format name is among its first bytes."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(256)
+    except OSError:
+        return True
+    return not head.strip() or FORMAT.encode() in head
+
+
+def list_saves(directory: str | Path | None = None) -> list[SavedRace]:
+    """Every race file in the saves folder (default saves_dir()), the most
+    recently written first, each with its status and usable backups (see
+    SavedRace).  Nothing is hidden: a damaged race file, one whose newest
+    file is missing, or one made by a newer flamme-tui is listed with the
+    reason; only files that are not flamme-tui saves are left out.  Reads
+    each file's header, never replays a race."""
     folder = Path(directory) if directory is not None else saves_dir()
     try:
         names = {_base_of(p) for p in folder.iterdir() if p.name.endswith(SUFFIX) or _BACKUP.match(p.name)}
@@ -821,25 +1202,21 @@ def list_saves(directory: str | Path | None = None) -> list[SaveInfo]:
         return []
     out = []
     for base in names:
-        if not base.name.endswith(SUFFIX):
+        if not base.name.endswith(SUFFIX) or base.name.startswith("."):
             continue
-        for candidate in _family(base):
-            if not candidate.exists():
-                continue
-            try:
-                out.append(peek(candidate))
-                break
-            except SaveError:
-                continue
-    out.sort(key=lambda info: (info.saved, info.path.name), reverse=True)
+        race = _race_file(base)
+        if race is not None:
+            out.append(race)
+    out.sort(key=lambda r: (r.changed, r.path.name), reverse=True)
     return out
 
 
 def latest_in_progress(directory: str | Path | None = None) -> Path | None:
-    """The save to offer for Resume: the most recently saved race that is not
-    over (its current file, or its newest good backup if that one is
-    damaged), or None."""
-    for info in list_saves(directory):
-        if not info.over:
-            return info.path
+    """The race file to offer for Resume: the most recently written one that
+    is not finished, or None.  It may be damaged or from a newer flamme-tui:
+    `load` then says so and names the backups; a damaged race is never
+    passed over for an older one."""
+    for race in list_saves(directory):
+        if not race.over:
+            return race.path
     return None

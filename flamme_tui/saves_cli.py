@@ -1,9 +1,15 @@
 """Commands around save files: `--resume`, `replay`, and the headless race
 with autosave (`race --autosave DIR`, `race --from FILE`) used by the kill
-tests and handy for bug reports."""
+tests and handy for bug reports.
+
+A failed save in a headless race is said once on stderr, when it happens,
+and the command then ends with exit status 1 (the race was played to its
+end, but not all of it is on disk), naming what the file holds."""
 
 from __future__ import annotations
 
+import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -16,8 +22,16 @@ def _complain(message: str) -> int:
     return 2
 
 
+def _branch_note(session) -> str:
+    """The line that says a backup goes on as a new race file."""
+    backup = session.branch_of
+    base = saves._base_of(backup)
+    return (f"{backup.name} is an older version of {base.name}: going on from it as the new race file "
+            f"{session.save_path} ({base.name} and its backups are left as they are)")
+
+
 def cmd_resume(target: str | None) -> int:
-    """Open the app on a saved race (the newest one in progress by default)."""
+    """Open the app on a saved race (the newest one not finished by default)."""
     if target:
         path = Path(target)
     else:
@@ -27,17 +41,30 @@ def cmd_resume(target: str | None) -> int:
     try:
         session = saves.load(path)
     except saves.SaveError as exc:
-        return _complain(str(exc))
+        hint = ""
+        if exc.backups:
+            hint = (f"; `flamme-tui --resume {exc.backups[0][0]}` goes on from that backup "
+                    f"as a new race file")
+        return _complain(f"{exc}{hint}")
     if session.over:
         print(f"flamme-tui: {path} holds a finished race; showing its replay", file=sys.stderr)
         return cmd_replay(str(path), text=False)
-    saves.attach_autosave(session)
+    if session.branch_of is not None:
+        print(f"flamme-tui: {_branch_note(session)}", file=sys.stderr)
+    try:
+        autosave = saves.attach_autosave(session)
+    except saves.SaveLocked as exc:
+        return _complain(str(exc))
+    if autosave.error is not None:
+        print(f"flamme-tui: warning: could not save the race: {saves.save_problem(autosave.error)}",
+              file=sys.stderr)
     import inspect
 
     from .ui.app import run
 
     params = inspect.signature(run).parameters
     if "session" not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        autosave.detach()
         return _complain(f"this app cannot open a saved race yet; try `flamme-tui race --from {path}` "
                          f"or `flamme-tui replay {path}`")
     return run(session=session) or 0
@@ -58,47 +85,157 @@ def cmd_replay(target: str, text: bool = False) -> int:
     return run(replay)
 
 
+# ------------------------------------------------------------ race --from
+
+# what `race` options mean next to --from: a saved race keeps its setup
+_KEPT = {
+    "seed": "a saved race keeps its seed",
+    "stage": "a saved race keeps its course",
+    "circuit": "a saved race keeps its course",
+    "ramp": "a saved race keeps its course",
+    "young": "a saved race keeps its rules",
+    "forecast": "a saved race keeps its rules",
+}
+
+
+def _given(args) -> set[str]:
+    """The `race` options given on the command line (not left to their default)."""
+    argv = getattr(args, "argv", None)
+    if argv is None:
+        return set()
+    from .cli import build_parser
+
+    parser = build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                for option in sub._actions:
+                    option.default = argparse.SUPPRESS
+    return set(vars(parser.parse_args(argv))) - {"command"}
+
+
+def _finish_plan(args, session) -> str | None:
+    """Check the `race` options against the saved race and set the bots of
+    the seats; what is wrong, in one line (None if nothing)."""
+    from .bots import POLICIES
+
+    given = _given(args)
+    setup, game = session.setup, session.game
+    for name, why in _KEPT.items():
+        if name in given:
+            return f"race --from: --{name} cannot be used: {why}"
+    if "variant" in given and args.variant != game.variant:
+        return f"race --from: --variant {args.variant}: the saved race is {game.variant}"
+    if "teams" in given and args.teams != len(setup.teams):
+        return f"race --from: --teams {args.teams}: the saved race has {len(setup.teams)} teams"
+    seats = range(len(setup.teams))
+    scripted = [bool(game.script[seat]) for seat in seats]
+    humans = [seat for seat in seats if not scripted[seat] and seat not in session.bots]
+    names = [b for b in args.bots.split(",") if b] if "bots" in given else []
+    if len(names) == 1:
+        names = [names[0] if not scripted[seat] else game.script[seat] for seat in seats]
+    if names:
+        if len(names) != len(setup.teams):
+            return f"race --from: --bots: give {len(setup.teams)} names, one per seat of the saved race"
+        for seat, name in zip(seats, names, strict=True):
+            if scripted[seat] and name != game.script[seat]:
+                return f"race --from: --bots: seat {seat + 1} is the scripted {game.script[seat]} team"
+            if not scripted[seat] and name not in POLICIES:
+                return f"race --from: --bots: seat {seat + 1} needs a bot ({', '.join(POLICIES)}), got {name!r}"
+    if humans and not args.bots_for_humans:
+        who = ", ".join(setup.teams[seat].name for seat in humans)
+        return (f"race --from: {args.from_file} has human seats ({who}): add --bots-for-humans to let bots "
+                f"finish it in a new race file (the save is left as it is)")
+    for seat in seats:
+        if not scripted[seat]:
+            session.bots[seat] = names[seat] if names else session.bots.get(seat, "easy")
+    return None
+
+
+_BOTS_SUFFIX = re.compile(r"-bots(-\d+)?$")
+
+
+def finish_path(source: Path, folder: Path | None = None) -> Path:
+    """The new race file a bot finish of `source` goes to: NAME-bots.json
+    (NAME-bots-2.json, ... when taken), beside it or in `folder`."""
+    base = saves._base_of(source)
+    stem = base.name[: -len(saves.SUFFIX)] if base.name.endswith(saves.SUFFIX) else base.name
+    stem = _BOTS_SUFFIX.sub("", stem)
+    return saves._free_name(folder if folder is not None else base.parent, f"{stem}-bots")
+
+
+def _round_picks(session) -> int:
+    """Actions taken in the round in progress (cards drawn or chosen face down)."""
+    checks = saves._round_checks(session.setup, session.seed, session.game.actions)
+    return len(session.game.actions) - (checks[-1]["actions"] if checks else 0)
+
+
 def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     """A headless race played through a Session with autosave, every seat by a
-    bot (`bots`; a saved race keeps its own bots, the easy one for the other
-    seats), printed round by round like `race`."""
+    bot, printed round by round like `race`.  With --from, a saved race is
+    finished in a new race file (its own file is never written), and
+    nothing that was face down when it was saved is printed."""
     from .races import positions_text, ranking_lines, round_report, track_picture
     from .session import Session
 
+    hidden = 0  # picks made face down before the save, in the round in progress
     if args.from_file:
+        source = Path(args.from_file)
         try:
-            session = saves.load(args.from_file)
+            session = saves.load(source)
         except saves.SaveError as exc:
             return _complain(str(exc))
-        for seat in range(len(session.setup.teams)):
-            if not session.game.script[seat]:
-                session.bots.setdefault(seat, "easy")
+        problem = _finish_plan(args, session)
+        if problem:
+            return _complain(problem)
+        if session.over:
+            print(f"{source} holds a finished race")
+            for line in ranking_lines(session.game):
+                print(line)
+            return 0
+        hidden = _round_picks(session)
+        target = finish_path(source, Path(args.autosave) if args.autosave else None)
+        session.save_path, session.branch_of = None, None
+        session.race_id = f"{session.race_id}-bots"
     else:
         session = Session.new(spec, args.seed, bots)
+        target = None
     game = session.game
     seats = range(len(session.setup.teams))
     out = sys.stdout
-    autosave = saves.attach_autosave(session, directory=args.autosave)
+
+    def failed(exc: Exception) -> None:  # once for each run of failed writes
+        print(f"flamme-tui: could not save the race: {saves.save_problem(exc)}; the race goes on",
+              file=sys.stderr, flush=True)
+
+    try:
+        autosave = saves.attach_autosave(session, target, directory=args.autosave, on_error=failed)
+    except saves.SaveLocked as exc:
+        return _complain(str(exc))
+    if args.from_file:
+        print(f"flamme-tui: finishing {args.from_file} with bots in the new race file {autosave.path} "
+              f"({args.from_file} is left as it is)", file=sys.stderr, flush=True)
     print(f"autosave: {autosave.path}", file=sys.stderr, flush=True)
     trace = args.trace
     pause = args.slow / 1000
 
     def after(session, action) -> None:
         # runs after the autosave listener: the action is on disk when we say so
-        if trace:
+        if trace and autosave.saved:
             out.write(f"saved {len(session.game.actions)}\n")
             out.flush()
         if pause:
             time.sleep(pause)
 
     session.listeners.append(after)
+    first = game.round
     if args.from_file:
         print(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions")
     else:
         print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams")
         print(f"start:    {track_picture(game)}")
         print(f"          {positions_text(game)}")
-    if trace:
+    if trace and autosave.saved:
         out.write(f"saved {len(game.actions)}\n")
     out.flush()
     while not session.over:
@@ -108,8 +245,20 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         for seat in sorted(session.bots):
             session.play_bot(seat)
         if game.round != before or session.over:
-            print("\n".join(round_report(game)))
+            if before == first and hidden:
+                # its first picks were face down when the race was saved: say nothing of its cards
+                print(f"Round {before}\n  (begun before the save with {hidden} pick(s) face down: "
+                      f"its cards are not shown)\n  track: {track_picture(game)}")
+            else:
+                print("\n".join(round_report(game)))
     print("Final ranking")
     for line in ranking_lines(game):
         print(line)
+    out.flush()
+    if not autosave.saved:
+        on_disk = autosave.saved_actions
+        held = "nothing" if on_disk is None else f"{on_disk} of {len(game.actions)} actions"
+        print(f"flamme-tui: the race was not fully saved: {autosave.path} holds {held} "
+              f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})", file=sys.stderr)
+        return 1
     return 0

@@ -9,6 +9,7 @@ played here, from their views only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from .bots import EXPLAINERS, POLICIES
 from .engine.actions import Action
@@ -26,8 +27,12 @@ class Session:
         self.setup = setup  # ClassicSetup or BmxSetup: the course and rules data, embedded
         self.game = new_game(setup, seed)
         self.listeners: list[Callable[[Session, Action], None]] = []
-        # set by saves.load / saves.attach_autosave: the race file this session writes to
-        self.save_path = None
+        # set by saves.load / saves.attach_autosave: the race file this session writes to,
+        # its race id and first save time, and the backup it was continued from (a branch)
+        self.save_path: Path | None = None
+        self.race_id: str | None = None
+        self.created: str | None = None
+        self.branch_of: Path | None = None
         for action in actions:
             self.game.apply(action)
 

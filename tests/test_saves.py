@@ -251,10 +251,16 @@ def test_autosave_failure_does_not_stop_the_game(tmp_path, monkeypatch):
     monkeypatch.setattr(saves, "write_atomic", broken)
     play(session, 2)
     assert len(session.game.actions) == 2
-    assert autosave.error is not None and len(errors) == 2
+    assert autosave.error is not None and len(errors) == 1  # told once, not at every action
+    assert saves.save_problem(errors[0]) == "the disk is full"
+    assert not autosave.saved and autosave.saved_actions == 0
     monkeypatch.undo()
     play(session, 1)
     assert autosave.error is None and saves.peek(autosave.path).actions == 3
+    assert autosave.saved
+    monkeypatch.setattr(saves, "write_atomic", broken)
+    play(session, 1)
+    assert len(errors) == 2  # a new run of failures is told again
 
 
 def test_unwritable_save_place_does_not_stop_the_game(tmp_path):
@@ -313,21 +319,92 @@ def test_latest_in_progress():
     assert "round 1" in infos[0].describe()
 
 
-def test_latest_in_progress_skips_to_a_good_backup():
+def test_a_damaged_newest_save_is_never_passed_over_for_a_backup():
     session = new_session("classic", seed=2)
     path = saves.attach_autosave(session).path
     play(session, 6)
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0x04
     path.write_bytes(bytes(data))
-    assert saves.latest_in_progress() == Path(f"{path}.1")
-    back = saves.load(saves.latest_in_progress())
-    assert len(back.game.actions) == 5
-    # going on keeps the damaged file aside and writes the race file again
-    saves.attach_autosave(back)
-    assert Path(f"{path}.damaged").exists()
-    assert saves.peek(path).actions == 5
+    # the race is offered as it is: damaged, with what is left
     assert saves.latest_in_progress() == path
+    (race,) = saves.list_saves()
+    assert race.status == saves.DAMAGED and race.path == path and race.info is None
+    assert race.reason.startswith("is damaged (")
+    assert [(b.path.name, b.info.actions) for b in race.backups] == [(f"{path.name}.1", 5), (f"{path.name}.2", 4)]
+    assert "no usable backup" not in race.describe() and f"{path.name}.1 (round 1, 5 actions" in race.describe()
+    with pytest.raises(SaveError, match=r"is damaged \(.*\); backups: .*\.json\.1 \(round 1\)"):
+        saves.load(path)
+    # going on from the backup is a branch: the damaged file and the backups stay as they are
+    before = {p.name: p.read_bytes() for p in path.parent.iterdir()}
+    back = saves.load(Path(f"{path}.1"))
+    assert len(back.game.actions) == 5
+    autosave = saves.attach_autosave(back)
+    assert autosave.path.name == path.name.replace(".json", "-branch-1.json")
+    play(back, 2)
+    assert saves.peek(autosave.path).actions == 7
+    assert {p.name: p.read_bytes() for p in path.parent.iterdir() if p.name in before} == before
+    assert not list(path.parent.glob("*.damaged"))
+    statuses = {r.path.name: r.status for r in saves.list_saves()}
+    assert statuses == {path.name: saves.DAMAGED, autosave.path.name: saves.IN_PROGRESS}
+
+
+def test_a_damaged_save_without_backups_is_still_listed(data_dir):
+    session = new_session("bmx", seed=2)
+    path = saves.attach_autosave(session).path
+    saves.attach_autosave(session).detach()
+    path.write_bytes(path.read_bytes()[:300])
+    (race,) = saves.list_saves()
+    assert (race.status, race.reason, race.backups) == (saves.DAMAGED, "is damaged (truncated)", ())
+    assert race.describe().endswith("is damaged (truncated); no usable backup")
+    assert saves.latest_in_progress() == path
+    empty = data_dir / "saves" / "zeroed.json"  # a save whose content the system lost
+    empty.write_bytes(b"")
+    assert any(r.path == empty and r.status == saves.DAMAGED for r in saves.list_saves())
+
+
+def test_list_saves_gives_every_status(data_dir):
+    done = new_session("bmx", seed=1)
+    finished = saves.attach_autosave(done).path
+    play(done)
+    going = new_session("classic", seed=2)
+    current = saves.attach_autosave(going).path
+    play(going, 3)
+    newer = data_dir / "saves" / "future.json"
+    newer.write_text(current.read_text())
+    rewrite(newer, lambda d: d.update(version=9))
+    only_backup = data_dir / "saves" / "lost.json"
+    Path(f"{only_backup}.1").write_bytes(current.read_bytes())
+    races = {r.path.name: r for r in saves.list_saves()}
+    assert {name: r.status for name, r in races.items()} == {
+        finished.name: saves.FINISHED, current.name: saves.IN_PROGRESS,
+        "future.json": saves.NEWER, "lost.json": saves.DAMAGED,
+    }
+    assert "newer flamme-tui" in races["future.json"].reason
+    assert races["lost.json"].reason == "is missing" and len(races["lost.json"].backups) == 1
+    assert races[current.name].info.actions == 3 and races[finished.name].over
+    assert saves.list_saves()[0].path == only_backup  # the most recently written first
+
+
+def test_a_backup_opened_never_touches_the_newer_versions(tmp_path, capsys, fake_app):
+    path = saved(tmp_path, actions=14)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert main(["--resume", f"{path}.2"]) == 0
+    (session,) = fake_app
+    assert len(session.game.actions) == 12
+    branch = tmp_path / "save-branch-2.json"
+    assert session.save_path == branch and session.branch_of == Path(f"{path}.2")
+    err = capsys.readouterr().err
+    assert "save.json.2 is an older version of save.json" in err and "save-branch-2.json" in err
+    play(session, 3)
+    assert saves.peek(branch).actions == 15
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
+    # a second branch from the same backup gets a name of its own
+    assert saves.branch_path(Path(f"{path}.2")).name == "save-branch-2-2.json"
+    # attaching with a backup as the path is a branch too
+    other = saves.load(f"{path}.1")
+    assert saves.attach_autosave(other, f"{path}.1").path.name == "save-branch-1.json"
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
 
 
 def test_leftovers_in_the_saves_dir_are_ignored(data_dir):
@@ -497,14 +574,82 @@ def test_resume_damaged(tmp_path, capsys, fake_app):
     assert not fake_app
 
 
-def test_race_from_save_finishes_the_same_race(tmp_path, capsys):
+def test_race_from_save_finishes_the_same_race_in_a_new_file(tmp_path, capsys):
     path = saved(tmp_path, actions=37)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     whole = new_session("classic", seed=12)
     play(whole)
     assert main(["race", "--from", str(path)]) == 0
-    assert "Final ranking" in capsys.readouterr().out
-    back = saves.load(path)
-    assert_same_game(whole.game, back.game)
+    out, err = capsys.readouterr()
+    assert "Final ranking" in out
+    new = tmp_path / "save-bots.json"
+    assert f"in the new race file {new}" in err and f"({path} is left as it is)" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
+    assert_same_game(whole.game, saves.load(new).game)
+    # finishing it again (or the bot race) takes the next free name
+    assert main(["race", "--from", str(path)]) == 0
+    assert (tmp_path / "save-bots-2.json").exists()
+
+
+def test_race_from_refuses_human_seats_unless_asked(tmp_path, capsys):
+    session = Session.new(RaceSpec(), 12, {0: "easy", 1: "hard"})  # Blue... : seats 3 and 4 are people
+    path = saves.attach_autosave(session, tmp_path / "people.json").path
+    session.apply(session.game.legal_actions(0)[0])
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert main(["race", "--from", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "has human seats (Green, Black): add --bots-for-humans" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    assert main(["race", "--from", str(path), "--bots-for-humans", "--bots", "easy,hard,medium,medium"]) == 0
+    finished = saves.load(tmp_path / "people-bots.json")
+    assert finished.over and finished.bots == {0: "easy", 1: "hard", 2: "medium", 3: "medium"}
+    assert saves.load(path).bots == {0: "easy", 1: "hard"}  # the people's race is still theirs
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in before} == before
+
+
+@pytest.mark.parametrize("option, message", [
+    (["--seed", "12"], "--seed cannot be used: a saved race keeps its seed"),
+    (["--seed", "1"], "--seed cannot be used"),
+    (["--stage", "la-haut-montagne"], "--stage cannot be used: a saved race keeps its course"),
+    (["--circuit", "abcd"], "--circuit cannot be used"),
+    (["--ramp", "3:2"], "--ramp cannot be used"),
+    (["--young", "1:2"], "--young cannot be used"),
+    (["--forecast"], "--forecast cannot be used"),
+    (["--variant", "meteo"], "--variant meteo: the saved race is classic"),
+    (["--teams", "2"], "--teams 2: the saved race has 4 teams"),
+    (["--bots", "easy,hard"], "--bots: give 4 names"),
+    (["--bots", "wizard"], "--bots: seat 1 needs a bot"),
+])
+def test_race_from_rejects_what_cannot_change_a_saved_race(tmp_path, capsys, option, message):
+    path = saved(tmp_path, actions=5)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert main(["race", "--from", str(path), *option]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+@pytest.mark.parametrize("option", [["--variant", "classic"], ["--teams", "4"], ["--bots", "hard"]])
+def test_race_from_honours_what_agrees_with_the_saved_race(tmp_path, capsys, option):
+    path = saved(tmp_path, actions=5)
+    assert main(["race", "--from", str(path), *option]) == 0
+    bots = saves.load(tmp_path / "save-bots.json").bots
+    assert bots == {s: "hard" if option[0] == "--bots" else "easy" for s in range(4)}
+
+
+def test_race_from_prints_nothing_that_was_face_down(tmp_path, capsys):
+    path = saved(tmp_path, actions=14)  # 12 actions a round: 2 picks made face down in round 2
+    session = saves.load(path)
+    assert session.game.round == 2
+    assert main(["race", "--from", str(path)]) == 0
+    out = capsys.readouterr().out
+    round2 = out.split("Round 2\n", 1)[1].split("Round 3\n", 1)[0]
+    assert "plays" not in round2 and "its cards are not shown" in round2
+    assert "plays" in out.split("Round 3\n", 1)[1]  # later rounds are told as usual
+    # a save taken between rounds hides nothing
+    path = saved(tmp_path / "between", actions=12)
+    assert main(["race", "--from", str(path)]) == 0
+    assert "plays" in capsys.readouterr().out.split("Round 2\n", 1)[1].split("Round 3\n", 1)[0]
 
 
 @pytest.mark.parametrize("spec, changes", [
