@@ -463,6 +463,8 @@ def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
         try:
             _write_all(fd, data)
             os.fsync(fd)
+        except OSError as exc:  # name the file: the message says where the disk is full
+            raise OSError(exc.errno, exc.strerror or str(exc), str(tmp)) from exc
         finally:
             os.close(fd)
         if keep > 1 and path.exists():
@@ -493,8 +495,12 @@ def save_problem(exc: BaseException) -> str:
     ("the disk is full", "the saves folder is read-only", ...), never failing."""
     try:
         where = getattr(exc, "filename", None)
-        folder = f" ({_show(Path(where).parent if Path(where).suffix == '.tmp' else Path(where))})" if where else ""
         code = getattr(exc, "errno", None)
+        if where:  # the folder the save goes to (the file was a temporary file or a lock)
+            place = Path(where) if code == errno.ENOTDIR or Path(where).is_dir() else Path(where).parent
+            folder = f" ({_show(place)})"
+        else:
+            folder = ""
         if isinstance(exc, SaveLocked):
             return str(exc)
         if code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
@@ -928,7 +934,7 @@ class Autosave:
     write never stops the game and never touches the last good save: the
     error is kept in `error` (None once a write succeeds again), and
     `on_error(exc)` is called once for each run of failures, on its first
-    one, so the player is told once; `save_problem(exc)` says why in words.
+    one (or when it is given, if nobody heard of it), so the player is told once; `save_problem(exc)` says why in words.
     `saved_actions` is the length of the action log on disk (None before a
     first good write).  When the race is over and saved, the lock is let go.
     """
@@ -941,6 +947,7 @@ class Autosave:
         self.saved_actions: int | None = None
         self.lock: RaceLock | None = None
         self.stopped = False  # another Autosave of this process took the race file over
+        self._told = False  # on_error has heard of the current run of failures
         self.race = getattr(session, "race_id", None) or path.stem
         self.created = getattr(session, "created", None) or _now()
         self._game = None  # the game object the round checks were computed on
@@ -979,8 +986,10 @@ class Autosave:
         except (OSError, SaveLocked) as exc:  # SaveLocked: another process has the file now
             first = self.error is None
             self.error = exc
-            if first and self.on_error is not None:
-                self.on_error(exc)
+            if first:
+                self._told = self.on_error is not None
+                if self.on_error is not None:
+                    self.on_error(exc)
             return False
         self.error = None
         self.saved_actions = len(doc["actions"])
@@ -1060,6 +1069,9 @@ def attach_autosave(
         if isinstance(listener, Autosave) and not listener.stopped:
             if on_error is not None:
                 listener.on_error = on_error
+                if listener.error is not None and not listener._told:  # failed before anyone listened
+                    listener._told = True
+                    on_error(listener.error)
             return listener
     fresh = path is None and getattr(session, "save_path", None) is None
     if path is None:

@@ -5,7 +5,7 @@ action (`flamme-tui race --autosave DIR --trace --slow MS`).  We kill it
 (SIGKILL mostly, SIGTERM and SIGHUP too) at random moments, check that the
 save on disk is whole and holds every action the process had reported as
 saved (at most the pick being made is lost), resume it in a new process
-(`flamme-tui race --from FILE`), kill again, and so on until the race ends.
+(`flamme-tui race --from FILE`, which goes on in a new race file), kill again, and so on until the race ends.
 The finished race must equal the uninterrupted race with the same seed:
 same action log, positions and winner.
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -106,18 +107,23 @@ def chain(variant: str, seed: int, kills_wanted: int, rng: random.Random, workdi
             code, err = run.finish()
             assert code == 0, err
             break
-        files = sorted(folder.glob("*.json"))
-        assert len(files) == 1, files
-        path = files[0]
+        # each launch writes the race file it announced: a new one for every --from
+        announced = re.search(r"^autosave: (.+)$", err, re.M)
+        assert announced or run.acked == -1, err
+        if announced:
+            path = Path(announced[1])
         assert not list(folder.glob("*.damaged"))
-        session = saves.load(path)  # never damaged by a kill: raises if it were
+        for file in folder.glob("*.json"):
+            saves.load(file)  # never damaged by a kill: raises if it were
+        session = saves.load(path)
         saved = len(session.game.actions)
         # every action reported saved is on disk; at most the one in flight is lost
         assert saved >= run.acked, (saved, run.acked)
         assert saved <= run.acked + 1, (saved, run.acked)
         assert session.actions_text() == expected_log[:saved]
         points.append((run.acked, saved, signal.Signals(sig).name))
-    final = saves.load(sorted(folder.glob("*.json"))[0])
+    announced = re.search(r"^autosave: (.+)$", err, re.M)
+    final = saves.load(Path(announced[1]) if announced else path)
     assert final.over
     assert final.actions_text() == expected_log
     assert final.game.pos == expected.game.pos

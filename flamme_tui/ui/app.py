@@ -35,7 +35,7 @@ class FlammeApp(App[int]):
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
         self.choices = None  # the last race set up (RaceChoices), reused by "race again"
         self.flow = None  # the race in progress
-        self._saving = False  # the race in progress is being autosaved
+        self.autosaver = None  # the race in progress's saves.Autosave, if it is saved
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
@@ -89,12 +89,12 @@ class FlammeApp(App[int]):
 
     @staticmethod
     def _latest_save():
+        """The newest race not finished (a saves.SavedRace: it may be damaged), or None."""
         try:
             from .. import saves
 
-            path = saves.latest_in_progress()
-            return None if path is None else saves.peek(path)
-        except Exception:  # no saves, or unreadable ones: no Resume entry
+            return next((race for race in saves.list_saves() if not race.over), None)
+        except Exception:  # no saves folder: no Resume entry
             return None
 
     def _offer_resume(self, info) -> None:
@@ -103,21 +103,50 @@ class FlammeApp(App[int]):
                 screen.offer_resume(info)
 
     def resume_path(self, path) -> None:
-        """Open a saved race (the title menu's Resume)."""
+        """Open a saved race (the title menu's Resume).  A damaged one shows
+        what was lost and the backups it can go on from; a backup goes on as
+        a new race file (a branch); a race open in another flamme-tui is
+        refused."""
         from .. import saves
 
         try:
             session = saves.load(path)
         except Exception as exc:  # saves.SaveError and friends: say so, stay on the menu
-            self.notify(str(exc), severity="error", timeout=8)
+            race = next((r for r in saves.list_saves(saves._base_of(path).parent)
+                         if r.path == saves._base_of(path) and r.status == saves.DAMAGED), None)
+            if race is not None and saves._base_of(path) == path:
+                self.show_damaged(race)
+            else:
+                self.notify(str(exc), severity="error", timeout=8, markup=False)
             return
+        if self.autosave:
+            try:
+                saves.attach_autosave(session, on_error=self._save_failed)
+            except saves.SaveLocked as exc:
+                self.notify(str(exc), severity="error", timeout=10, markup=False)
+                return
         self.resume(session)
+
+    def show_damaged(self, race) -> None:
+        """A race whose newest file cannot be used: say so, offer its backups."""
+        from .screens.dialogs import DamagedSave
+
+        def answer(backup: str | None) -> None:
+            if backup:
+                self.resume_path(backup)
+
+        self.push_screen(DamagedSave(race), answer)
 
     def resume(self, session) -> None:
         from .flow import RaceFlow
 
         flow = RaceFlow(session)
         flow.log.append(f"(resumed at round {session.game.round})")
+        if getattr(session, "branch_of", None) is not None:
+            note = (f"{session.branch_of.name} goes on as the new race file {session.save_path.name}; "
+                    f"the newer version is left as it is")
+            flow.log.append(f"({note})")
+            self.notify(note, timeout=8, markup=False)
         self.start_flow(flow)
 
     # ------------------------------------------------------------ the menus
@@ -180,6 +209,7 @@ class FlammeApp(App[int]):
         """Show a race (a new one, or one rebuilt from a save)."""
         from .screens.race import RaceScreen
 
+        self._let_go_of_save()
         self.flow = flow
         if self.autosave:
             self._attach_autosave(flow.session)
@@ -187,23 +217,52 @@ class FlammeApp(App[int]):
         self.push_screen(RaceScreen(flow))
 
     def _attach_autosave(self, session) -> None:
-        self._saving = False
-        try:
-            from .. import saves
+        from .. import saves
 
-            saves.attach_autosave(session, on_error=self._save_failed)
-            self._saving = True
+        self.autosaver = None
+        try:  # attached already for a resumed race: the same autosave
+            self.autosaver = saves.attach_autosave(session, on_error=self._save_failed)
         except Exception as exc:  # the race goes on without saves
             self._save_failed(exc)
 
+    def _let_go_of_save(self) -> None:
+        """The race in progress is left: release its race file (its lock)."""
+        if self.autosaver is not None:
+            self.autosaver.detach()
+            self.autosaver = None
+
     def _save_failed(self, exc) -> None:
-        self._saving = False
-        self.notify(f"Could not save the race: {exc}", severity="warning", timeout=6)
+        """Said once for each run of failed saves (saves.Autosave calls it on the first)."""
+        if threading.get_ident() != self._thread_id:  # a save written off the UI thread
+            self._call_from_thread(self._save_failed, exc)
+            return
+        from ..saves import save_problem
+
+        self.notify(f"Could not save the race: {save_problem(exc)}. The race goes on; the last good save "
+                    f"is kept as it was.", title="Not saved", severity="error", timeout=12, markup=False)
+
+    def save_state(self) -> str:
+        """For the quit dialog: "saved", "" (no saves) or why the race is not all on disk."""
+        saver = self.autosaver
+        if not self.autosave:
+            return ""
+        if saver is None:
+            return "Saving is not working: the race in progress will be lost."
+        if saver.saved:
+            return "saved"
+        from ..saves import save_problem
+
+        why = save_problem(saver.error) if saver.error is not None else "not saved yet"
+        if saver.saved_actions is None:
+            return f"It could not be saved ({why}): the race in progress will be lost."
+        return (f"The last save ({saver.saved_actions} actions) is behind the race ({why}): "
+                f"what was played since will be lost.")
 
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
 
         self.flow = None
+        self._let_go_of_save()
         self.back_to_title()
         self.push_screen(PodiumScreen(flow))
 
@@ -233,9 +292,11 @@ class FlammeApp(App[int]):
                 self.exit(0)
             elif what == "title":
                 self.flow = None
+                self._let_go_of_save()
                 self.back_to_title()
 
-        self.push_screen(ConfirmQuit(saved=self.autosave and self._saving), answer)
+        state = self.save_state()
+        self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)
 
 
 def run(session=None) -> int:

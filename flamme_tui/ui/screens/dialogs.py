@@ -1,11 +1,13 @@
-"""Small dialogs over a screen: help, and "leave this race?"."""
+"""Small dialogs over a screen: help, "leave this race?", and a damaged save."""
 
 from __future__ import annotations
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, OptionList, Static
+from textual.widgets.option_list import Option
 
 
 class HelpScreen(ModalScreen[None]):
@@ -35,9 +37,10 @@ class HelpScreen(ModalScreen[None]):
 class ConfirmQuit(ModalScreen[str]):
     """Leaving a race in progress: "app", "title" or "" (stay)."""
 
-    def __init__(self, saved: bool = False) -> None:
+    def __init__(self, saved: bool = False, problem: str = "") -> None:
         super().__init__()
-        self.saved = saved  # the race is autosaved: the title menu offers to resume it
+        self.saved = saved  # everything played is on disk: the title menu offers to resume it
+        self.problem = problem  # else why not (saving failed), in words
 
     BINDINGS = [
         Binding("escape,n", "choose('')", "Stay"),
@@ -47,9 +50,11 @@ class ConfirmQuit(ModalScreen[str]):
 
     def compose(self):
         with Vertical(id="confirm-box", classes="dialog"):
-            after = ("It is saved: [b]Resume[/b] on the title menu brings it back." if self.saved
-                     else "The race in progress will be lost.")
-            yield Static(f"[b]Leave this race?[/b]\n{after}", id="confirm-text")
+            if self.saved:
+                after = Content.from_markup("It is saved: [b]Resume[/b] on the title menu brings it back.")
+            else:  # plain text: it may hold a file name
+                after = Content(self.problem or "The race in progress will be lost.")
+            yield Static(Content.from_markup("[b]Leave this race?[/b]\n") + after, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Quit (y)", id="quit-app", variant="error", compact=True)
                 yield Button("Title menu (t)", id="quit-title", compact=True)
@@ -64,3 +69,54 @@ class ConfirmQuit(ModalScreen[str]):
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
+
+
+class DamagedSave(ModalScreen[str]):
+    """A race whose newest file cannot be used (a saves.SavedRace): what was
+    lost, and the backups it can go on from.  Dismissed with the path of
+    the backup chosen (the app goes on from it as a new race file, a
+    branch), or "" to go back.  Every text here is plain: file names and
+    reasons come from the disk."""
+
+    DEFAULT_CSS = """
+    DamagedSave { align: center middle; }
+    #damaged-box { width: 76; }
+    #damaged-menu { height: auto; max-height: 8; margin: 1 0 0 0; }
+    """
+    BINDINGS = [Binding("escape", "back", "Back")]
+
+    def __init__(self, race) -> None:
+        super().__init__(classes="dialog-screen")
+        self.race = race
+
+    def text(self) -> str:
+        race = self.race
+        lines = [f"This race's newest save, {race.path.name}, {race.reason}.",
+                 "The file is kept as it is."]
+        if race.backups:
+            newest = race.backups[0].info
+            state = "its finish" if newest.over else f"round {newest.round}"
+            lines.append(f"Its newest usable backup holds {state} after {newest.actions} actions: at least "
+                         f"what was played after that is lost.")
+            lines.append("Going on from a backup starts a new race file (a branch); "
+                         "the damaged file and the backups stay as they are.")
+        else:
+            lines.append("No backup of it can be used: this race cannot be resumed.")
+        return "\n".join(lines)
+
+    def compose(self):
+        with Vertical(id="damaged-box", classes="dialog"):
+            yield Static(Content.assemble(("Damaged save\n", "bold"), self.text()), id="damaged-text")
+            options = [Option(Content(f"Go on from {b.describe()}"), id=str(b.path)) for b in self.race.backups]
+            options.append(Option("Back", id="back"))
+            yield OptionList(*options, id="damaged-menu")
+
+    def on_mount(self) -> None:
+        self.query_one("#damaged-menu", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss("" if event.option.id == "back" else event.option.id or "")
+
+    def action_back(self) -> None:
+        self.dismiss("")

@@ -6,6 +6,7 @@ import os
 
 from textual.binding import Binding
 from textual.containers import Center, Vertical
+from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -35,19 +36,26 @@ class TitleScreen(BaseScreen):
         and handles it in `choose`; Resume comes first once a save is found."""
         return [("new", "New race"), ("rules", "Rules"), ("quit", "Quit")]
 
-    def offer_resume(self, info) -> None:
-        """Offer "Resume" for the latest race in progress (found in the background,
-        or left for the title menu); None takes the entry away."""
-        if info == self.resume_info:
+    def offer_resume(self, race) -> None:
+        """Offer "Resume" for the newest race not finished (a saves.SavedRace,
+        found in the background, or left for the title menu), damaged or not:
+        a damaged one is never hidden; None takes the entry away."""
+        if race == self.resume_info:
             return
         menu = self.query_one("#title-menu", OptionList)
         if self.resume_info is not None:
             menu.remove_option("resume")
-        self.resume_info = info
-        if info is None:
+        self.resume_info = race
+        if race is None:
             return
-        teams = ", ".join(info.teams)
-        menu.add_option(Option(f"Resume: {info.title}, round {info.round} ({teams})", id="resume"))
+        info = race.info
+        if info is not None:
+            label = f"Resume: {info.title}, round {info.round} ({', '.join(info.teams)})"
+        elif race.status == "damaged":
+            label = f"Resume: {race.path.name} (damaged save, {len(race.backups) or 'no'} backup(s))"
+        else:
+            label = f"Resume: {race.path.name} (made by a newer flamme-tui)"
+        menu.add_option(Option(Content(label), id="resume"))
         menu.styles.width = "auto"
 
     def compose(self):
@@ -109,4 +117,10 @@ class TitleScreen(BaseScreen):
         elif key == "quit":
             self.app.exit(0)
         elif key == "resume" and self.resume_info is not None:
-            self.app.resume_path(self.resume_info.path)
+            race = self.resume_info
+            if race.status == "damaged":
+                self.app.show_damaged(race)
+            elif race.info is None:  # from a newer flamme-tui
+                self.app.notify(f"{race.path.name} {race.reason}", severity="error", timeout=8, markup=False)
+            else:
+                self.app.resume_path(race.path)
