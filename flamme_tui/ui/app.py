@@ -132,8 +132,8 @@ class FlammeApp(App[int]):
         from .screens.dialogs import DamagedSave
 
         def answer(backup: str | None) -> None:
-            if backup:
-                self.resume_path(backup)
+            if backup:  # once the dialog is gone
+                self.call_later(self.resume_path, backup)
 
         self.push_screen(DamagedSave(race), answer)
 

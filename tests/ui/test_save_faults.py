@@ -1,0 +1,202 @@
+"""Saving in the app when things go wrong: a full disk, a data dir that is a
+file, a damaged save, a race open in another process.  The race goes on, the
+player is told once and why, the last good save is never damaged, and a
+damaged race is shown with its backups instead of being hidden."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flamme_tui import saves
+from flamme_tui.bots import POLICIES
+from flamme_tui.races import RaceSpec
+from flamme_tui.session import Session
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import settle
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import new_race_menus, screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+def told(app, words: str) -> list[str]:
+    return [n.message for n in app._notifications if words in n.message]
+
+
+async def start_race(pilot) -> None:
+    await new_race_menus(pilot, "classic")
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
+async def pick(pilot, times: int) -> None:
+    """`times` more actions: lift each curtain, take the first choice."""
+    app = pilot.app
+    target = len(app.flow.session.game.actions) + times
+    for _ in range(10 * times):
+        if len(app.flow.session.game.actions) >= target:
+            return
+        if screen_name(app) == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
+            await pilot.press("1", "enter")
+        else:  # a curtain, a placement, a reveal
+            await pilot.press("enter")
+        await settle(pilot)
+    raise AssertionError(f"{len(app.flow.session.game.actions)} actions, wanted {target}")
+
+
+def full_disk(monkeypatch) -> None:
+    """Every write into a save's temporary file fails as on a full disk."""
+    real_write = os.write
+
+    def write(fd, data):
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(".tmp"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+async def test_a_full_disk_mid_race_is_told_once_and_the_race_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    app = FlammeApp(seed=21, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot)
+        await pick(pilot, 2)
+        path = app.autosaver.path
+        assert saves.peek(path).actions == 2
+        kept = {p.name: p.read_bytes() for p in path.parent.iterdir()}
+        full_disk(monkeypatch)
+        await pick(pilot, 4)
+        assert len(app.flow.session.game.actions) == 6  # the race goes on
+        (note,) = told(app, "Could not save")  # once, with the reason
+        assert "the disk is full" in note and "the last good save is kept" in note
+        assert {p.name: p.read_bytes() for p in path.parent.iterdir()} == kept
+        await pilot.press("q")
+        assert screen_name(app) == "ConfirmQuit"
+        text = " ".join(screen_text(app).split())
+        assert "It is saved" not in text and "The last save (2 actions) is behind the race" in text
+        assert app.screen.problem.endswith("what was played since will be lost.")
+        assert "the disk is full" in app.screen.problem
+        await pilot.press("n")
+        monkeypatch.undo()
+        await pick(pilot, 1)  # the disk has room again: everything is on disk at once
+        assert saves.peek(path).actions == 7 and app.autosaver.saved
+        await pilot.press("q")
+        assert "It is saved" in screen_text(app)
+    assert len(told(app, "Could not save")) == 1
+
+
+async def test_a_data_dir_that_is_a_file(tmp_path, monkeypatch):
+    blocker = tmp_path / "data"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(blocker))
+    app = FlammeApp(seed=5, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot)
+        await pick(pilot, 3)
+        assert len(app.flow.session.game.actions) == 3
+        (note,) = told(app, "Could not save")
+        assert "the saves folder is not a folder" in note
+        await pilot.press("q")
+        assert "It is saved" not in screen_text(app)
+        assert app.screen.problem.startswith("It could not be saved (the saves folder is not a folder")
+        assert app.screen.problem.endswith("the race in progress will be lost.")
+    assert blocker.read_text() == "not a folder"
+
+
+def saved_race(folder: Path, actions: int = 14) -> Path:
+    session = Session.new(RaceSpec(), 12, {s: "easy" for s in range(4)})
+    autosave = saves.attach_autosave(session, directory=folder / "saves")
+    for _ in range(actions):
+        seat = next(s for s in range(4) if session.game.needs(s))
+        session.apply(POLICIES["easy"](session.game.view(seat)))
+    autosave.detach()
+    return autosave.path
+
+
+async def open_resume(app, pilot) -> None:
+    for _ in range(60):  # the saves are read in the background
+        await pilot.pause(0.05)
+        if app.screen.resume_info is not None:
+            break
+    await pilot.press("down", "down", "down", "enter")
+    await pilot.pause()
+
+
+async def test_a_damaged_save_says_what_was_lost_and_offers_its_backups(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    path = saved_race(tmp_path)
+    path.write_bytes(path.read_bytes()[:-100])
+    before = {p.name: p.read_bytes() for p in path.parent.iterdir() if not p.name.endswith(".lock")}
+    app = FlammeApp(autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_resume(app, pilot)
+        assert screen_name(app) == "DamagedSave"
+        text = app.screen.text()
+        assert f"{path.name}, is damaged (truncated)" in text
+        assert "holds round 2 after 13 actions" in text and "a new race file (a branch)" in text
+        assert "Damaged save" in screen_text(app) and f"Go on from {path.name}.1 (round 2," in screen_text(app)
+        await pilot.press("enter")  # the newest backup
+        await settle(pilot)
+        assert app.flow is not None and screen_name(app) in ("CurtainScreen", "RaceScreen")
+        branch = path.with_name(path.name.replace(".json", "-branch-1.json"))
+        assert app.autosaver.path == branch and saves.peek(branch).actions == 13
+        assert told(app, "goes on as the new race file")
+    after = {p.name: p.read_bytes() for p in path.parent.iterdir() if p.name in before}
+    assert after == before  # the damaged file and its backups are as they were
+
+
+async def test_a_damaged_save_without_backups_is_shown_not_hidden(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    path = saved_race(tmp_path, actions=3)
+    for n in (1, 2):
+        Path(f"{path}.{n}").unlink()
+    path.write_bytes(path.read_bytes()[:200])
+    app = FlammeApp(autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_resume(app, pilot)
+        assert screen_name(app) == "DamagedSave"
+        assert "this race cannot be resumed" in app.screen.text()
+        await pilot.press("enter")  # Back
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+        assert "damaged save, no backup(s)" in screen_text(app)
+    assert path.exists()
+
+
+HOLDER = """
+import sys
+from flamme_tui import saves
+saves.attach_autosave(saves.load(sys.argv[1]))
+print("ready", flush=True)
+sys.stdin.readline()
+"""
+
+
+async def test_a_race_open_in_another_process_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    path = saved_race(tmp_path, actions=5)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().startswith("ready")
+        app = FlammeApp(autoplay=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await open_resume(app, pilot)
+            assert screen_name(app) == "TitleScreen" and app.flow is None
+            (note,) = told(app, "is open in another flamme-tui")
+            assert f"pid {holder.pid}" in note
+    finally:
+        holder.kill()
+        holder.wait(10)
+        holder.stdin.close()
+        holder.stdout.close()
+    assert saves.peek(path).actions == 5
