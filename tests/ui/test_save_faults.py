@@ -113,7 +113,7 @@ async def test_a_data_dir_that_is_a_file(tmp_path, monkeypatch):
 
 
 def saved_race(folder: Path, actions: int = 14) -> Path:
-    session = Session.new(RaceSpec(), 12, {s: "easy" for s in range(4)})
+    session = Session.new(RaceSpec(), 12, {})  # people at every seat: nothing plays by itself
     autosave = saves.attach_autosave(session, directory=folder / "saves")
     for _ in range(actions):
         seat = next(s for s in range(4) if session.game.needs(s))
