@@ -510,7 +510,10 @@ def save_problem(exc: BaseException) -> str:
         if code in (errno.EACCES, errno.EPERM):
             return f"no permission to write there{folder}"
         if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, (NotADirectoryError, FileExistsError)):
-            return f"the saves folder is not a folder{folder}"
+            blocker = next((p for p in (Path(where), *Path(where).parents) if p.exists() and not p.is_dir()),
+                           None) if where else None
+            return f"the saves folder is not a folder ({_show(blocker)} is a file)" if blocker else \
+                f"the saves folder is not a folder{folder}"
         text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         return f"{_printable(text)}{folder}"
     except Exception:  # noqa: BLE001 - the message itself must never fail

@@ -175,7 +175,7 @@ def test_data_dir_or_saves_folder_that_is_a_file(data_dir, where):
     autosave = saves.attach_autosave(session, on_error=errors.append)
     play(session, 5)
     assert len(session.game.actions) == 5 and len(errors) == 1
-    assert saves.save_problem(errors[0]).startswith("the saves folder is not a folder")
+    assert saves.save_problem(errors[0]) == f"the saves folder is not a folder ({blocker} is a file)"
     assert autosave.saved_actions is None and not autosave.saved
     assert blocker.read_text() == "a file where a folder should be"
     assert saves.list_saves() == [] and saves.latest_in_progress() is None

@@ -238,8 +238,8 @@ class FlammeApp(App[int]):
             return
         from ..saves import save_problem
 
-        self.notify(f"Could not save the race: {save_problem(exc)}. The race goes on; the last good save "
-                    f"is kept as it was.", title="Not saved", severity="error", timeout=12, markup=False)
+        self.notify(f"Could not save the race: {save_problem(exc)}. The race goes on; what is already on "
+                    f"disk is kept as it was.", title="Not saved", severity="error", timeout=12, markup=False)
 
     def save_state(self) -> str:
         """For the quit dialog: "saved", "" (no saves) or why the race is not all on disk."""

@@ -77,7 +77,7 @@ async def test_a_full_disk_mid_race_is_told_once_and_the_race_goes_on(tmp_path, 
         await pick(pilot, 4)
         assert len(app.flow.session.game.actions) == 6  # the race goes on
         (note,) = told(app, "Could not save")  # once, with the reason
-        assert "the disk is full" in note and "the last good save is kept" in note
+        assert "the disk is full" in note and "what is already on disk is kept as it was" in note
         assert {p.name: p.read_bytes() for p in path.parent.iterdir()} == kept
         await pilot.press("q")
         assert screen_name(app) == "ConfirmQuit"
@@ -104,7 +104,7 @@ async def test_a_data_dir_that_is_a_file(tmp_path, monkeypatch):
         await pick(pilot, 3)
         assert len(app.flow.session.game.actions) == 3
         (note,) = told(app, "Could not save")
-        assert "the saves folder is not a folder" in note
+        assert f"the saves folder is not a folder ({blocker} is a file)" in note
         await pilot.press("q")
         assert "It is saved" not in screen_text(app)
         assert app.screen.problem.startswith("It could not be saved (the saves folder is not a folder")
@@ -168,7 +168,7 @@ async def test_a_damaged_save_without_backups_is_shown_not_hidden(tmp_path, monk
         await pilot.press("enter")  # Back
         await pilot.pause()
         assert screen_name(app) == "TitleScreen"
-        assert "damaged save, no backup(s)" in screen_text(app)
+        assert "damaged save, no backups" in screen_text(app)
     assert path.exists()
 
 

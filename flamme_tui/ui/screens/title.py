@@ -52,7 +52,8 @@ class TitleScreen(BaseScreen):
         if info is not None:
             label = f"Resume: {info.title}, round {info.round} ({', '.join(info.teams)})"
         elif race.status == "damaged":
-            label = f"Resume: {race.path.name} (damaged save, {len(race.backups) or 'no'} backup(s))"
+            n = len(race.backups)
+            label = f"Resume: {race.path.name} (damaged save, {n or 'no'} backup{'s' * (n != 1)})"
         else:
             label = f"Resume: {race.path.name} (made by a newer flamme-tui)"
         menu.add_option(Option(Content(label), id="resume"))
