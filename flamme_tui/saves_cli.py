@@ -13,8 +13,12 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import saves
+
+if TYPE_CHECKING:
+    from .session import Session
 
 
 def _complain(message: str) -> int:
@@ -22,9 +26,10 @@ def _complain(message: str) -> int:
     return 2
 
 
-def _branch_note(session) -> str:
+def _branch_note(session: Session) -> str:
     """The line that says a backup goes on as a new race file."""
     backup = session.branch_of
+    assert backup is not None
     base = saves._base_of(backup)
     return (f"{backup.name} is an older version of {base.name}: going on from it as the new race file "
             f"{session.save_path} ({base.name} and its backups are left as they are)")
@@ -32,12 +37,9 @@ def _branch_note(session) -> str:
 
 def cmd_resume(target: str | None) -> int:
     """Open the app on a saved race (the newest one not finished by default)."""
-    if target:
-        path = Path(target)
-    else:
-        path = saves.latest_in_progress()
-        if path is None:
-            return _complain(f"no race in progress to resume in {saves.saves_dir()}")
+    path: Path | None = Path(target) if target else saves.latest_in_progress()
+    if path is None:
+        return _complain(f"no race in progress to resume in {saves.saves_dir()}")
     try:
         session = saves.load(path)
     except saves.SaveError as exc:
@@ -98,7 +100,7 @@ _KEPT = {
 }
 
 
-def _given(args) -> set[str]:
+def _given(args: argparse.Namespace) -> set[str]:
     """The `race` options given on the command line (not left to their default)."""
     argv = getattr(args, "argv", None)
     if argv is None:
@@ -114,7 +116,7 @@ def _given(args) -> set[str]:
     return set(vars(parser.parse_args(argv))) - {"command"}
 
 
-def _finish_plan(args, session) -> str | None:
+def _finish_plan(args: argparse.Namespace, session: Session) -> str | None:
     """Check the `race` options against the saved race and set the bots of
     the seats; what is wrong, in one line (None if nothing)."""
     from .bots import POLICIES
@@ -164,7 +166,7 @@ def finish_path(source: Path, folder: Path | None = None) -> Path:
     return saves._free_name(folder if folder is not None else base.parent, f"{stem}-bots")
 
 
-def _round_picks(session) -> int:
+def _round_picks(session: Session) -> int:
     """Actions taken in the round in progress (cards drawn or chosen face down)."""
     checks = saves._round_checks(session.setup, session.seed, session.game.actions)
     return len(session.game.actions) - (checks[-1]["actions"] if checks else 0)

@@ -10,11 +10,15 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
 
 from .screens.title import TitleScreen
+
+if TYPE_CHECKING:
+    from ..saves import Autosave, SavedRace
 
 
 class FlammeApp(App[int]):
@@ -35,7 +39,7 @@ class FlammeApp(App[int]):
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
         self.choices = None  # the last race set up (RaceChoices), reused by "race again"
         self.flow = None  # the race in progress
-        self.autosaver = None  # the race in progress's saves.Autosave, if it is saved
+        self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())
@@ -127,7 +131,7 @@ class FlammeApp(App[int]):
                 return
         self.resume(session)
 
-    def show_damaged(self, race) -> None:
+    def show_damaged(self, race: SavedRace) -> None:
         """A race whose newest file cannot be used: say so, offer its backups."""
         from .screens.dialogs import DamagedSave
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from ...saves import SavedRace
 
 
 class HelpScreen(ModalScreen[None]):
@@ -85,7 +91,7 @@ class DamagedSave(ModalScreen[str]):
     """
     BINDINGS = [Binding("escape", "back", "Back")]
 
-    def __init__(self, race) -> None:
+    def __init__(self, race: SavedRace) -> None:
         super().__init__(classes="dialog-screen")
         self.race = race
 
@@ -104,7 +110,7 @@ class DamagedSave(ModalScreen[str]):
             lines.append("No backup of it can be used: this race cannot be resumed.")
         return "\n".join(lines)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical(id="damaged-box", classes="dialog"):
             yield Static(Content.assemble(("Damaged save\n", "bold"), self.text()), id="damaged-text")
             options = [Option(Content(f"Go on from {b.describe()}"), id=str(b.path)) for b in self.race.backups]
