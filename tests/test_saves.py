@@ -574,6 +574,25 @@ def test_resume_damaged(tmp_path, capsys, fake_app):
     assert not fake_app
 
 
+def test_resume_the_latest_when_it_is_damaged(data_dir, capsys, fake_app):
+    session = new_session("classic", seed=3)
+    path = saves.attach_autosave(session).path
+    play(session, 9)
+    saves.attach_autosave(session).detach()
+    path.write_bytes(path.read_bytes()[:-60])
+    assert main(["--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "no race in progress" not in err and err.count("\n") == 1
+    assert f"{path.name} is damaged (truncated); backups: {path.name}.1 (round 1)" in err
+    assert f"`flamme-tui --resume {path}.1` goes on from that backup as a new race file" in err
+    for n in (1, 2):
+        Path(f"{path}.{n}").unlink()
+    assert main(["--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "no race in progress" not in err and err.strip().endswith("is damaged (truncated)")
+    assert not fake_app
+
+
 def test_race_from_save_finishes_the_same_race_in_a_new_file(tmp_path, capsys):
     path = saved(tmp_path, actions=37)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
