@@ -745,18 +745,18 @@ def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageS
     else:
         path = _stage_path(ref_text)
     stage, problems = check_stage_file(path, catalog=catalog)
-    if problems:
+    if problems or stage is None:
         raise _first(path, problems)
     return stage
 
 
 # Stage files read with the default tile catalog, by file identity: a stage
 # list (the app's, `stages list`) stats each file instead of reading it again.
-_STAGE_CACHE: dict[tuple, tuple[StageSpec | None, list[ConfigError]]] = {}
+_STAGE_CACHE: dict[tuple[Any, ...], tuple[StageSpec | None, list[ConfigError]]] = {}
 _STAGE_CACHE_SIZE = 256
 
 
-def _file_key(path: Path) -> tuple | None:
+def _file_key(path: Path) -> tuple[Any, ...] | None:
     try:
         st = os.stat(path)
         where = str(path.absolute())

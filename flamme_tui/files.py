@@ -160,11 +160,11 @@ def read_text(path: Path, kind: FileKind) -> tuple[str, os.stat_result]:
 # ----------------------------------------------------------------- YAML
 
 
-class _Refused(yaml.MarkedYAMLError):
+class _Refused(yaml.MarkedYAMLError):  # type: ignore[misc]  # (PyYAML has no type hints)
     pass
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(yaml.SafeLoader):  # type: ignore[misc]
     """The safe loader, minus anchors, aliases and tags, with a depth cap.
 
     The checks run while composing, before anything is constructed, and
@@ -241,8 +241,9 @@ def load_yaml(path: Path, kind: FileKind) -> tuple[Any, yaml.Node | None, os.sta
     """The data of a YAML file, its node tree (for line numbers) and its
     stat, or ReadError.  One document only."""
     text, st = read_text(path, kind)
-    loader = _Loader(text, kind.max_depth)
+    loader = None
     try:
+        loader = _Loader(text, kind.max_depth)  # the reader checks every character already
         node = loader.get_single_node()
         if node is not None:
             _check_duplicate_keys(node)
@@ -252,7 +253,8 @@ def load_yaml(path: Path, kind: FileKind) -> tuple[Any, yaml.Node | None, os.sta
     except RecursionError:  # cannot happen below max_depth; never a traceback though
         raise ReadError(f"nested too deeply (more than {kind.max_depth} levels)") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return data, node, st
 
 

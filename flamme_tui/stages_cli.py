@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from . import config
 
 
-def stage_files(paths: list[str], out=print) -> list[Path]:
+def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[Path]:
     """The files named, folders expanded to their *.yaml / *.yml entries.
     A folder that cannot be listed is said (one line) and skipped."""
     found: list[Path] = []

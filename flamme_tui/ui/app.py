@@ -171,9 +171,8 @@ class FlammeApp(App[int]):
     # ------------------------------------------------------------- the race
 
     def start_race(self, choices) -> None:
-        from .flow import RaceFlow
-
         from ..config import ConfigError
+        from .flow import RaceFlow
 
         self.choices = choices
         try:

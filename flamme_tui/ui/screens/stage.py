@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -24,7 +25,7 @@ def stage_info(stage_id: str):
 
 
 @cache
-def _compiled(spec):
+def _compiled(spec: Any) -> tuple[str, str, Any, Any]:
     from ... import config
 
     return spec.name, spec.description, config.stage_summary(spec), config.compile_stage(spec)
@@ -61,7 +62,8 @@ class StageScreen(BaseScreen):
                     lines.append(f"and {len(notices) - NOTICES} more: see `flamme-tui stages list`")
                 yield Static(Content("\n".join(lines)), id="stage-notice")
             with Horizontal(id="stage-top"):
-                yield OptionList(*(Option(Content(s.stage.name), id=s.entry.id) for s in usable), id="stage-menu")
+                names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]
+                yield OptionList(*(Option(Content(name), id=sid) for sid, name in names), id="stage-menu")
                 yield Static("", id="stage-about")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
@@ -85,9 +87,8 @@ class StageScreen(BaseScreen):
             self.preview(event.option.id)
 
     def preview(self, stage_id: str) -> None:
-        from ..palette import legend_terrain
-
         from ... import config
+        from ..palette import legend_terrain
 
         try:
             name, description, summary, course = stage_info(stage_id)
