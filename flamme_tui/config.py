@@ -16,6 +16,7 @@ import functools
 import math
 import os
 import re
+import stat
 import types
 import typing
 import unicodedata
@@ -36,6 +37,8 @@ from pydantic import (
     model_validator,
 )
 
+from . import files
+from . import limits as lim
 from .course import (
     ASCENT,
     BMX_TERRAIN,
@@ -72,9 +75,12 @@ __all__ = [
     "slugify",
     "stage_entries",
     "stage_ids",
+    "stage_notices",
+    "stage_statuses",
     "stage_summary",
     "user_data_dir",
     "user_stages_dir",
+    "user_stages_problem",
 ]
 
 # The base stages in the order of RULES.md (the first-race stage first).
@@ -114,7 +120,10 @@ class ConfigError(Exception):
         field: str | None = None,
     ) -> None:
         self.message = " ".join(str(message).split())  # one line, always
-        self.file = None if file is None else _show_path(Path(file))
+        try:
+            self.file = None if file is None else _show_path(Path(file))
+        except RuntimeError:  # Path.resolve() on a symlink loop (Python < 3.13)
+            self.file = str(file)
         self.line = line
         self.field = field
         super().__init__(str(self))
@@ -147,7 +156,7 @@ class TileSide(BaseModel):
     model_config = _MODEL
 
     kind: TileKind
-    squares: StrictStr = Field(min_length=1)
+    squares: StrictStr = Field(min_length=1, max_length=lim.MAX_TILE_SQUARES)
     # start: squares behind the start line; finish: squares before the line
     line: StrictInt | None = None
 
@@ -217,9 +226,9 @@ class StageSpec(BaseModel):
 
     model_config = _MODEL
 
-    name: StrictStr = Field(min_length=1)
-    tiles: StrictStr
-    description: StrictStr = ""
+    name: StrictStr = Field(min_length=1, max_length=lim.MAX_STAGE_NAME)
+    tiles: StrictStr = Field(max_length=lim.MAX_STAGE_TILES)
+    description: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
 
     @field_validator("tiles")
     @classmethod
@@ -259,28 +268,29 @@ class StageSpec(BaseModel):
         return tiles
 
 
-CardValue = Annotated[StrictInt, Field(ge=1)]
+CardValue = Annotated[StrictInt, Field(ge=1, le=lim.MAX_CARD)]
+Count = Annotated[StrictInt, Field(ge=0, le=lim.MAX_TOKENS)]
 
 
 class Decks(BaseModel):
     model_config = _MODEL
 
-    sprinteur: tuple[CardValue, ...] = Field(min_length=1)
-    rouleur: tuple[CardValue, ...] = Field(min_length=1)
+    sprinteur: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_DECK)
+    rouleur: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_DECK)
 
 
 class MuscleTeam(BaseModel):
     model_config = _MODEL
 
-    sprinteur_extra: tuple[CardValue, ...]  # cards added to its Sprinteur's deck
+    sprinteur_extra: tuple[CardValue, ...] = Field(max_length=lim.MAX_DECK)  # cards added to its Sprinteur's deck
 
 
 class PelotonTeam(BaseModel):
     model_config = _MODEL
 
-    attack_cards: StrictInt = Field(ge=0)  # added to its one deck, a Rouleur deck
-    attack_front: StrictInt = Field(ge=1)  # squares an Attack card moves its front rider
-    attack_rear: StrictInt = Field(ge=1)  # and its rear rider
+    attack_cards: StrictInt = Field(ge=0, le=lim.MAX_DECK)  # added to its one deck, a Rouleur deck
+    attack_front: CardValue  # squares an Attack card moves its front rider
+    attack_rear: CardValue  # and its rear rider
 
 
 class ScriptedTeams(BaseModel):
@@ -295,8 +305,8 @@ class ClassicRules(BaseModel):
     model_config = _MODEL
 
     decks: Decks
-    hand_size: StrictInt = Field(ge=1)
-    exhaustion_value: StrictInt = Field(ge=1)
+    hand_size: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+    exhaustion_value: CardValue
     scripted_teams: ScriptedTeams
 
     def deck(self, rider: str) -> tuple[int, ...]:
@@ -308,18 +318,18 @@ class ClassicRules(BaseModel):
 class WeatherTokens(BaseModel):
     model_config = _MODEL
 
-    crosswind: StrictInt = Field(ge=0)
-    tailwind: StrictInt = Field(ge=0)
-    headwind: StrictInt = Field(ge=0)
-    wet: StrictInt = Field(ge=0)
-    fair: StrictInt = Field(ge=0)
+    crosswind: Count
+    tailwind: Count
+    headwind: Count
+    wet: Count
+    fair: Count
 
 
 class WindDraw(BaseModel):
     model_config = _MODEL
 
-    tailwind: StrictInt = Field(ge=1)
-    headwind: StrictInt = Field(ge=1)
+    tailwind: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+    headwind: StrictInt = Field(ge=1, le=lim.MAX_HAND)
 
 
 class MeteoRules(BaseModel):
@@ -327,7 +337,7 @@ class MeteoRules(BaseModel):
 
     tokens: WeatherTokens
     draw: WindDraw
-    stand_up_penalty: StrictInt = Field(ge=0)
+    stand_up_penalty: StrictInt = Field(ge=0, le=lim.MAX_CARD)
 
     def token_bag(self) -> tuple[str, ...]:
         """Every token as a course weather code (fair is FAIR, the empty string)."""
@@ -344,8 +354,8 @@ class MeteoRules(BaseModel):
 class BmxSide(BaseModel):
     model_config = _MODEL
 
-    name: StrictStr = Field(min_length=1)
-    squares: StrictStr = Field(min_length=1)
+    name: StrictStr = Field(min_length=1, max_length=lim.MAX_STAGE_NAME)
+    squares: StrictStr = Field(min_length=1, max_length=lim.MAX_TILE_SQUARES)
     single_lane: tuple[StrictInt, ...] = ()  # indices into squares
 
     @field_validator("squares")
@@ -382,8 +392,8 @@ class BmxTile(BaseModel):
 class DrawKeep(BaseModel):
     model_config = _MODEL
 
-    draw: StrictInt = Field(ge=1)
-    keep: StrictInt = Field(ge=1)
+    draw: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+    keep: StrictInt = Field(ge=1, le=lim.MAX_HAND)
 
     @model_validator(mode="after")
     def _keep(self) -> DrawKeep:
@@ -402,18 +412,18 @@ class BmxDraw(BaseModel):
 class FatigueTaken(BaseModel):
     model_config = _MODEL
 
-    normal: StrictInt = Field(ge=0)
-    bumpy: StrictInt = Field(ge=0)
+    normal: Count
+    bumpy: Count
 
 
 class BmxRules(BaseModel):
     model_config = _MODEL
 
     tiles: dict[StrictStr, BmxTile]
-    bag: tuple[StrictInt, ...] = Field(min_length=1)
-    fatigue_supply: StrictInt = Field(ge=0)
-    die: tuple[StrictInt | None, ...] = Field(min_length=1)  # None: no catch-up
-    ramp_numbers: tuple[StrictInt, ...] = Field(min_length=1)
+    bag: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_TOKENS)
+    fatigue_supply: Count
+    die: tuple[CardValue | None, ...] = Field(min_length=1, max_length=lim.MAX_DIE_FACES)  # None: no catch-up
+    ramp_numbers: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_DIE_FACES)
     draw: BmxDraw
     fatigue_taken: FatigueTaken
 
@@ -423,20 +433,6 @@ class BmxRules(BaseModel):
         if sorted(tiles) != list(BMX_TILES):
             raise ValueError(f"need exactly the tiles {', '.join(BMX_TILES)}, got {', '.join(tiles)}")
         return tiles
-
-    @field_validator("bag", "ramp_numbers")
-    @classmethod
-    def _positive(cls, values: tuple[int, ...]) -> tuple[int, ...]:
-        if any(v < 1 for v in values):
-            raise ValueError("values must be at least 1")
-        return values
-
-    @field_validator("die")
-    @classmethod
-    def _faces(cls, faces: tuple[int | None, ...]) -> tuple[int | None, ...]:
-        if any(f is not None and f < 1 for f in faces):
-            raise ValueError("die faces must be at least 1, or null for no catch-up")
-        return faces
 
 
 # ---------------------------------------------------------------------------
@@ -452,47 +448,13 @@ def data_dir() -> Path:
     return here.parent / "stages"
 
 
-def _read(path: Path) -> tuple[Any, yaml.Node | None]:
-    """Parse a file twice: the data (safe_load) and its nodes (for line numbers)."""
+def _read(path: Path, kind: files.FileKind) -> tuple[Any, yaml.Node | None, os.stat_result]:
+    """The data of a YAML file and its nodes (for line numbers), bounded by
+    `kind` (files.load_yaml); ConfigError naming the file if anything is wrong."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError("file not found", file=path) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read file: {exc}", file=path) from None
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        if mark is None:
-            raise ConfigError(f"invalid YAML: {problem}", file=path) from None
-        raise ConfigError(
-            f"invalid YAML: {problem} (column {mark.column + 1})",
-            file=path,
-            line=mark.line + 1,
-        ) from None
-    if node is not None:
-        _check_duplicate_keys(path, node)
-    return data, node
-
-
-def _check_duplicate_keys(path: Path, node: yaml.Node, where: str = "") -> None:
-    # safe_load silently keeps the last of two equal keys; a typo'd copy of a
-    # stage line would then win without a word.
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            name = str(key.value)
-            field = f"{where}.{name}" if where else name
-            if name in seen:
-                raise ConfigError("duplicate key", file=path, line=key.start_mark.line + 1, field=field)
-            seen.add(name)
-            _check_duplicate_keys(path, value, field)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            _check_duplicate_keys(path, item, f"{where}[{i}]")
+        return files.load_yaml(path, kind)
+    except files.ReadError as exc:
+        raise ConfigError(exc.reason, file=path, line=exc.line, field=exc.field) from None
 
 
 def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> tuple[int | None, bool]:
@@ -564,13 +526,15 @@ def _message(error: Any, model: type[BaseModel]) -> str:
     return msg
 
 
-def _problems(model: type[BaseModel], path: Path, context: dict | None = None) -> tuple[Any, list[ConfigError]]:
+def _problems(
+    model: type[BaseModel], path: Path, context: dict | None = None, kind: files.FileKind = files.DATA_FILE
+) -> tuple[Any, list[ConfigError]]:
     """Validate a file: (the model or None, every problem found as a ConfigError).
 
     A file that cannot be read or parsed has exactly one problem.
     """
     try:
-        data, node = _read(path)
+        data, node, _ = _read(path, kind)
     except ConfigError as exc:
         return None, [exc]
     if not isinstance(data, dict):
@@ -597,15 +561,20 @@ def _problems(model: type[BaseModel], path: Path, context: dict | None = None) -
         return None, problems
 
 
+def _first(path: Path, problems: list[ConfigError]) -> ConfigError:
+    """The first problem, saying how many more there are."""
+    first = problems[0]
+    if len(problems) > 1:
+        first = ConfigError(
+            f"{first.message} (and {len(problems) - 1} more)", file=path, line=first.line, field=first.field
+        )
+    return first
+
+
 def _validate(model: type[BaseModel], path: Path, context: dict | None = None) -> Any:
     value, problems = _problems(model, path, context)
     if problems:
-        first = problems[0]
-        if len(problems) > 1:
-            first = ConfigError(
-                f"{first.message} (and {len(problems) - 1} more)", file=path, line=first.line, field=first.field
-            )
-        raise first
+        raise _first(path, problems)
     return value
 
 
@@ -662,16 +631,33 @@ def _builtin_stage_ids() -> list[str]:
 
 
 def _user_stage_files() -> dict[str, Path]:
-    """User stage files by id, sorted by id.  A missing directory has none."""
-    folder = user_stages_dir()
+    """User stage files by id, sorted by id.  A missing directory has none.
+
+    Every entry named *.yaml or *.yml that is not a directory counts, so a
+    FIFO, a dangling symlink or a symlink loop shows up as a broken stage
+    instead of vanishing without a word."""
     try:
-        files = [p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()]
-    except OSError:
+        names = stage_files_in(user_stages_dir())
+    except OSError:  # no folder, or not one we may read: no user stages
         return {}
     found: dict[str, Path] = {}
-    for path in sorted(files):
+    for path in names:
         found.setdefault(path.stem, path)  # x.yaml before x.yml
     return dict(sorted(found.items()))
+
+
+def stage_files_in(folder: Path) -> list[Path]:
+    """The *.yaml and *.yml entries of a folder that are not folders, sorted
+    (OSError if the folder cannot be listed)."""
+    out = []
+    for path in sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml")):
+        try:
+            if path.is_dir():
+                continue
+        except OSError:
+            pass  # cannot even stat it: reading it will say why
+        out.append(path)
+    return out
 
 
 class StageEntry(NamedTuple):
@@ -692,10 +678,52 @@ def stage_entries() -> list[StageEntry]:
     return entries
 
 
+class StageStatus(NamedTuple):
+    """A stage file and what reading it gave: the stage, or the first problem."""
+
+    entry: StageEntry
+    stage: StageSpec | None
+    problem: ConfigError | None
+
+
+def stage_statuses() -> list[StageStatus]:
+    """Every stage that an id can name (shadowed user stages left out),
+    read and validated (files are cached by path, mtime and size)."""
+    out = []
+    for entry in stage_entries():
+        if entry.shadowed:
+            continue
+        stage, problems = check_stage_file(entry.path)
+        out.append(StageStatus(entry, stage, _first(entry.path, problems) if problems else None))
+    return out
+
+
 def stage_ids() -> list[str]:
-    """Ids of the stages: the built-in ones in RULES.md order, then the user's
-    stages (files in user_stages_dir()) by id."""
-    return [e.id for e in stage_entries() if not e.shadowed]
+    """Ids of the stages a race can use: the built-in ones in RULES.md order,
+    then the user's stages (files in user_stages_dir()) by id.  A broken
+    stage file is left out (stage_notices says why)."""
+    return [s.entry.id for s in stage_statuses() if s.stage is not None]
+
+
+def user_stages_problem() -> ConfigError | None:
+    """Why the user stages folder cannot be listed, if it exists and cannot."""
+    folder = user_stages_dir()
+    try:
+        next(folder.iterdir(), None)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return ConfigError(f"cannot list folder: {exc.strerror or exc}", file=folder)
+    return None
+
+
+def stage_notices(statuses: list[StageStatus] | None = None) -> list[str]:
+    """One line per stage file left out of stage_ids (`file:line: reason`),
+    and one if the user stages folder cannot be read.  `statuses`: those of
+    stage_statuses(), if the caller has them already."""
+    problem = user_stages_problem()
+    notes = [] if problem is None else [str(problem)]
+    return notes + [str(s.problem) for s in (statuses or stage_statuses()) if s.problem is not None]
 
 
 def _stage_path(ref: str) -> Path:
@@ -716,13 +744,44 @@ def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageS
         path = Path(ref)
     else:
         path = _stage_path(ref_text)
-    return _validate(StageSpec, path, {"catalog": catalog or load_tiles()})
+    stage, problems = check_stage_file(path, catalog=catalog)
+    if problems or stage is None:
+        raise _first(path, problems)
+    return stage
+
+
+# Stage files read with the default tile catalog, by file identity: a stage
+# list (the app's, `stages list`) stats each file instead of reading it again.
+_STAGE_CACHE: dict[tuple[Any, ...], tuple[StageSpec | None, list[ConfigError]]] = {}
+_STAGE_CACHE_SIZE = 256
+
+
+def _file_key(path: Path) -> tuple[Any, ...] | None:
+    try:
+        st = os.stat(path)
+        where = str(path.absolute())
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None  # never cache what is not a regular file
+    return (where, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def check_stage_file(path: str | Path, *, catalog: TileCatalog | None = None) -> tuple[StageSpec | None, list[ConfigError]]:
     """Validate one stage file: (the stage if good, every problem found)."""
-    stage, problems = _problems(StageSpec, Path(path), {"catalog": catalog or load_tiles()})
-    return stage, problems
+    path = Path(path)
+    if catalog is not None:
+        return _problems(StageSpec, path, {"catalog": catalog}, files.STAGE_FILE)
+    key = _file_key(path)
+    cached = _STAGE_CACHE.get(key) if key is not None else None
+    if cached is not None:
+        return cached[0], list(cached[1])
+    stage, problems = _problems(StageSpec, path, {"catalog": load_tiles()}, files.STAGE_FILE)
+    if key is not None:
+        if len(_STAGE_CACHE) >= _STAGE_CACHE_SIZE:
+            del _STAGE_CACHE[next(iter(_STAGE_CACHE))]
+        _STAGE_CACHE[key] = (stage, problems)
+    return stage, list(problems)
 
 
 # ---------------------------------------------------------------------------

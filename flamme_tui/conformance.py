@@ -10,9 +10,9 @@ import functools
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from . import files
 from .course import WEATHER_KINDS, Course
 from .engine.bmx import FATIGUE, BmxGame
 from .engine.classic import EXHAUSTION, ClassicGame, card_value
@@ -135,13 +135,11 @@ def _field_path(loc: tuple, raw: dict) -> str:
 
 def load_cases(path: Path) -> list[Case]:
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CaseFileError(f"{path}: cannot read: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark else ""
-        raise CaseFileError(f"{path}{line}: not valid YAML: {getattr(exc, 'problem', exc)}") from None
+        raw, _, _ = files.load_yaml(path, files.CASE_FILE)
+    except files.ReadError as exc:  # bounded: size, nesting, no aliases or tags, regular files only
+        line = f":{exc.line}" if exc.line else ""
+        field = f" {exc.field}:" if exc.field else ""
+        raise CaseFileError(f"{path}{line}:{field} {exc.reason}") from None
     try:
         names = [c.get("name") for c in raw.get("cases", [])] if isinstance(raw, dict) else []
         dupes = {n for n in names if n is not None and names.count(n) > 1}

@@ -37,10 +37,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
-from . import __version__
-from .course import Course, TilePlace
+from . import __version__, files
+from . import limits as lim
+from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
 from .engine.classic import OVER, ClassicSetup, RuleError, Team
@@ -93,7 +94,11 @@ class SaveError(Exception):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        text = f"{_show(self.path)} {self.reason}"
+        try:
+            shown = _show(self.path)
+        except RuntimeError:  # Path.resolve() on a symlink loop (Python < 3.13)
+            shown = str(self.path)
+        text = f"{shown} {self.reason}"
         if self.backups:
             text += "; backups: " + ", ".join(f"{p.name} ({what})" for p, what in self.backups)
         return text
@@ -110,80 +115,151 @@ def _show(path: Path) -> str:
 
 _MODEL = ConfigDict(extra="forbid", frozen=True, strict=True)
 Hex = Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]
+# Every number and text of a save is bounded (limits.py, shared with the data
+# files' models) and checked here, before anything is built from it: a
+# crafted save with a recomputed checksum is refused in milliseconds.
+_TERRAIN = "^[" + re.escape("".join(sorted(CLASSIC_TERRAIN | BMX_TERRAIN))) + "]+$"
+Card = Annotated[StrictInt, Field(ge=1, le=lim.MAX_CARD)]
+Count = Annotated[StrictInt, Field(ge=0, le=lim.MAX_TOKENS)]
+Draw = Annotated[StrictInt, Field(ge=1, le=lim.MAX_HAND)]
+Label = Annotated[StrictStr, Field(max_length=lim.MAX_LABEL)]
+Square = Annotated[StrictInt, Field(ge=0, le=lim.MAX_COURSE)]
+Lanes = Annotated[tuple[Literal[1, 2], ...], Field(max_length=lim.MAX_COURSE)]
+Terrain = Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_COURSE, pattern=_TERRAIN)]
+Weather = Literal["", "crosswind", "tailwind", "headwind", "wet"]  # course.FAIR and course.WEATHER_KINDS
+TeamName = Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_TEAM_NAME)]
+Deck = Annotated[tuple[Card, ...], Field(min_length=1, max_length=lim.MAX_DECK)]
 
 
 class TeamData(BaseModel):
     model_config = _MODEL
-    name: StrictStr
-    colour: StrictStr
+    name: TeamName
+    colour: Annotated[StrictStr, Field(pattern=lim.TEAM_COLOUR)]
 
 
 class TileData(BaseModel):
     model_config = _MODEL
-    letter: StrictStr
-    kind: StrictStr
-    first: StrictInt
-    length: StrictInt
+    letter: Annotated[StrictStr, Field(min_length=1, max_length=1)]
+    kind: Annotated[StrictStr, Field(max_length=10)]
+    first: Square
+    length: Annotated[StrictInt, Field(ge=1, le=lim.MAX_TILE_SQUARES)]
 
 
 class CourseData(BaseModel):
     """A Course without its padding and lookup tables (Course.build redoes them)."""
 
     model_config = _MODEL
-    name: StrictStr
-    terrain: StrictStr = Field(min_length=1)  # the real squares only
-    lanes: tuple[Literal[1, 2], ...]
-    finish: StrictInt = Field(ge=1)
-    grid: StrictInt = Field(ge=1)
-    tiles: tuple[TileData, ...]
-    weather: tuple[StrictStr, ...]
-    ramp: tuple[StrictInt, StrictInt] | None
-    tail: tuple[StrictStr, tuple[Literal[1, 2], ...]] | None
+    name: Annotated[StrictStr, Field(max_length=lim.MAX_STAGE_NAME)]
+    terrain: Terrain  # the real squares only
+    lanes: Lanes
+    finish: StrictInt = Field(ge=1, le=lim.MAX_COURSE)
+    grid: StrictInt = Field(ge=1, le=lim.MAX_COURSE)
+    tiles: tuple[TileData, ...] = Field(max_length=lim.MAX_STAGE_TILES)
+    weather: tuple[Weather, ...] = Field(max_length=lim.MAX_COURSE)
+    ramp: tuple[Square, Card] | None
+    tail: tuple[Terrain, Lanes] | None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CourseData:
+        n = len(self.terrain)
+        if len(self.lanes) != n:
+            raise ValueError("lanes and terrain differ in length")
+        if not self.grid < self.finish <= n:
+            raise ValueError("grid and finish out of order")
+        if len(self.weather) > n:
+            raise ValueError("weather longer than the course")
+        if any(t.first + t.length > n for t in self.tiles):
+            raise ValueError("a tile runs past the end of the course")
+        if self.ramp is not None and self.ramp[0] >= n:
+            raise ValueError("the ramp is past the end of the course")
+        if self.tail is not None and len(self.tail[0]) != len(self.tail[1]):
+            raise ValueError("bad tail")
+        return self
+
+    def grid_places(self) -> int:
+        return sum(self.lanes[: self.grid])
+
+
+def _teams_ok(teams: tuple[TeamData, ...], riders_per_team: int, course: CourseData) -> None:
+    colours = [t.colour for t in teams]
+    if len(set(colours)) != len(colours):
+        raise ValueError("two teams have the same colour")
+    if course.grid_places() < riders_per_team * len(teams):
+        raise ValueError("the starting grid has too few places for the riders")
+
+
+Teams = Annotated[tuple[TeamData, ...], Field(min_length=lim.MIN_TEAMS, max_length=lim.MAX_TEAMS)]
 
 
 class ClassicSetupData(BaseModel):
     model_config = _MODEL
     variant: Literal["classic", "meteo"]
     course: CourseData
-    teams: tuple[TeamData, ...] = Field(min_length=1, max_length=4)
-    decks: dict[Literal["S", "R"], tuple[StrictInt, ...]]
-    hand_size: StrictInt = Field(ge=1)
-    exhaustion_value: StrictInt = Field(ge=1)
+    teams: Teams
+    decks: dict[Literal["S", "R"], Deck]
+    hand_size: Draw
+    exhaustion_value: Card
     grid: Literal["random", "choose"]
-    handicap: tuple[StrictInt, ...]
-    weather_tokens: tuple[StrictStr, ...]
-    tailwind_draw: StrictInt
-    headwind_draw: StrictInt
-    standup_penalty: StrictInt
+    handicap: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_HANDICAP)], ...] = Field(max_length=lim.MAX_TEAMS)
+    weather_tokens: tuple[Weather, ...] = Field(max_length=lim.MAX_TOKENS)
+    tailwind_draw: Draw
+    headwind_draw: Draw
+    standup_penalty: StrictInt = Field(ge=0, le=lim.MAX_CARD)
     # the scripted teams came later: saves written before them have none
-    scripted: tuple[Literal["", "peloton", "muscle"], ...] = ()
-    muscle_extra: tuple[Annotated[StrictInt, Field(ge=1)], ...] = (5,)
-    peloton_attacks: StrictInt = Field(default=2, ge=0)
-    attack: tuple[Annotated[StrictInt, Field(ge=1)], Annotated[StrictInt, Field(ge=1)]] = (2, 9)
+    scripted: tuple[Literal["", "peloton", "muscle"], ...] = Field((), max_length=lim.MAX_TEAMS)
+    muscle_extra: tuple[Card, ...] = Field((5,), max_length=lim.MAX_DECK)
+    peloton_attacks: StrictInt = Field(default=2, ge=0, le=lim.MAX_DECK)
+    attack: tuple[Card, Card] = (2, 9)
     scripted_exhaustion: StrictBool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ClassicSetupData:
+        _teams_ok(self.teams, 2, self.course)
+        if set(self.decks) != {"S", "R"}:
+            raise ValueError("decks: need the S and R decks")
+        if len(self.handicap) > len(self.teams):
+            raise ValueError("handicap: more entries than teams")
+        if self.scripted and (
+            self.variant != "classic" or len(self.scripted) != len(self.teams) or all(self.scripted)
+        ):
+            raise ValueError("scripted: one entry per team, classic only, and not every team")
+        return self
 
 
 class BmxSetupData(BaseModel):
     model_config = _MODEL
     variant: Literal["bmx"]
     course: CourseData
-    teams: tuple[TeamData, ...] = Field(min_length=1, max_length=4)
-    bag: tuple[StrictInt, ...]
-    fatigue_supply: StrictInt
-    die_faces: tuple[StrictInt, ...] = Field(min_length=1)
-    draw: StrictInt
-    descent_draw: StrictInt
-    descent_keep: StrictInt
-    fatigue: StrictInt = Field(ge=0)
-    bumpy_fatigue: StrictInt
-    young: tuple[StrictInt, ...]
+    teams: Teams
+    bag: tuple[Card, ...] = Field(min_length=1, max_length=lim.MAX_TOKENS)
+    fatigue_supply: Count
+    die_faces: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_CARD)], ...] = Field(
+        min_length=1, max_length=lim.MAX_DIE_FACES
+    )  # 0: no catch-up
+    draw: Draw
+    descent_draw: Draw
+    descent_keep: Draw
+    fatigue: Count
+    bumpy_fatigue: Count
+    young: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_YOUNG)], ...] = Field(max_length=lim.MAX_TEAMS)
     forecast: StrictBool
+
+    @model_validator(mode="after")
+    def _consistent(self) -> BmxSetupData:
+        _teams_ok(self.teams, 1, self.course)
+        if self.course.tail is None:
+            raise ValueError("course: a bmx course needs its lap (tail)")
+        if self.descent_keep > self.descent_draw:
+            raise ValueError("descent_keep: more than descent_draw")
+        if len(self.young) > len(self.teams):
+            raise ValueError("young: more entries than teams")
+        return self
 
 
 class RoundCheck(BaseModel):
     model_config = _MODEL
-    round: StrictInt = Field(ge=1)
-    actions: StrictInt = Field(ge=1)  # length of the log when the round ended
+    round: StrictInt = Field(ge=1, le=lim.MAX_ROUNDS)
+    actions: StrictInt = Field(ge=1, le=lim.MAX_ACTIONS)  # length of the log when the round ended
     state: Hex
 
 
@@ -191,31 +267,45 @@ class Summary(BaseModel):
     """What a menu shows without replaying (checked against the replay on load)."""
 
     model_config = _MODEL
-    title: StrictStr
-    variant: StrictStr
-    teams: tuple[StrictStr, ...]
-    round: StrictInt
-    phase: StrictStr
+    title: Annotated[StrictStr, Field(max_length=lim.MAX_STAGE_NAME)]
+    variant: Literal["classic", "meteo", "bmx"]
+    teams: tuple[TeamName, ...] = Field(max_length=lim.MAX_TEAMS)
+    round: StrictInt = Field(ge=0, le=lim.MAX_ROUNDS + 1)
+    phase: Label
     over: StrictBool
-    winner: StrictStr | None
+    winner: Annotated[StrictStr, Field(max_length=lim.MAX_LABEL)] | None
 
 
 class SaveData(BaseModel):
     model_config = _MODEL
     format: Literal["flamme-tui-save"]
     version: Literal[1]
-    app: StrictStr
-    race: StrictStr  # race id, shared by every save of one race
-    created: StrictStr
-    saved: StrictStr
+    app: Label
+    race: Label  # race id, shared by every save of one race
+    created: Label
+    saved: Label
     summary: Summary
     setup: Annotated[ClassicSetupData | BmxSetupData, Field(discriminator="variant")]
-    seed: StrictInt
-    bots: dict[StrictStr, StrictStr]  # seat number -> policy name
-    actions: tuple[StrictStr, ...]
-    rounds: tuple[RoundCheck, ...]
+    seed: StrictInt = Field(ge=-lim.MAX_SEED, le=lim.MAX_SEED)
+    # seat number -> policy name
+    bots: dict[Annotated[StrictStr, Field(pattern=r"^[0-9]$")], Annotated[StrictStr, Field(max_length=lim.MAX_BOT_NAME)]]
+    actions: tuple[Annotated[StrictStr, Field(max_length=lim.MAX_ACTION_TEXT)], ...] = Field(max_length=lim.MAX_ACTIONS)
+    rounds: tuple[RoundCheck, ...] = Field(max_length=lim.MAX_ROUNDS)
     state: Hex  # the game after the last action
     checksum: Hex
+
+    @model_validator(mode="after")
+    def _consistent(self) -> SaveData:
+        if any(int(seat) >= len(self.setup.teams) for seat in self.bots):
+            raise ValueError("bots: a seat number past the last team")
+        if self.summary.variant != self.setup.variant:
+            raise ValueError("summary: another variant than the setup's")
+        last = (0, 0)
+        for check in self.rounds:
+            if check.round <= last[0] or check.actions <= last[1] or check.actions > len(self.actions):
+                raise ValueError("rounds: not in order, or past the end of the log")
+            last = (check.round, check.actions)
+        return self
 
 
 # ------------------------------------------------------- setup <-> plain data
@@ -237,12 +327,7 @@ def _course_data(course: Course) -> dict:
 
 
 def _course(data: CourseData) -> Course:
-    if len(data.lanes) != len(data.terrain):
-        raise ValueError("course: lanes and terrain differ in length")
-    if not data.grid < data.finish <= len(data.terrain):
-        raise ValueError("course: grid and finish out of order")
-    if data.tail is not None and (not data.tail[0] or len(data.tail[0]) != len(data.tail[1])):
-        raise ValueError("course: bad tail")
+    # CourseData checked that the parts fit together
     return Course.build(
         data.name,
         data.terrain,
@@ -288,10 +373,6 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
             descent_keep=data.descent_keep, fatigue=data.fatigue, bumpy_fatigue=data.bumpy_fatigue,
             young=data.young, forecast=data.forecast, variant="bmx",
         )
-    if set(data.decks) != {"S", "R"}:
-        raise ValueError("setup.decks: need the S and R decks")
-    if data.scripted and (data.variant != "classic" or len(data.scripted) != len(teams) or all(data.scripted)):
-        raise ValueError("setup.scripted: one entry per team, classic only, and not every team")
     return ClassicSetup(
         course=course, teams=teams, decks={k: tuple(v) for k, v in data.decks.items()},
         hand_size=data.hand_size, exhaustion_value=data.exhaustion_value, grid=data.grid,
@@ -587,20 +668,32 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     return out
 
 
+def _unreadable(reason: str) -> str:
+    """A files.ReadError reason, said of a save file."""
+    if reason == "file not found":
+        return "does not exist"
+    if reason.startswith("cannot read file: "):
+        return f"cannot be read ({reason.removeprefix('cannot read file: ')})"
+    if reason.startswith("too big"):
+        return f"is {reason}"
+    return f"cannot be used ({reason})"
+
+
 def _read_checked(path: Path) -> tuple[SaveData, str]:
     """Parse and verify the file's checksum and version; SaveError (without
     backups) if anything is wrong.  Returns the data and its raw text."""
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise SaveError(path, "does not exist") from None
-    except OSError as exc:
-        raise SaveError(path, f"cannot be read ({exc.strerror or exc})") from None
+        raw, _ = files.read_bytes(path, files.SAVE_FILE)  # a regular file, bounded in size
+    except files.ReadError as exc:
+        raise SaveError(path, _unreadable(exc.reason)) from None
     if not raw.strip():
         raise SaveError(path, "is damaged (empty file)")
     try:
         text = raw.decode("utf-8")
+        files.check_json_depth(text, files.SAVE_FILE)
         doc = json.loads(text, object_pairs_hook=_no_duplicates)
+    except files.ReadError as exc:
+        raise SaveError(path, f"is damaged ({exc.reason})") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         # a save always ends with its closing brace: without it, the end is missing
         reason = "not valid JSON" if raw.rstrip().endswith(b"}") else "truncated"
@@ -629,7 +722,8 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
-        raise SaveError(path, f"is damaged ({where}: {err['msg']})") from None
+        message = err["msg"].removeprefix("Value error, ")
+        raise SaveError(path, f"is damaged ({where}: {message})") from None
     return data, text
 
 

@@ -2,26 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from . import config
 
 
-def stage_files(paths: list[str]) -> list[Path]:
-    """The files named, folders expanded to their *.yaml / *.yml files."""
-    out: list[Path] = []
+def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[Path]:
+    """The files named, folders expanded to their *.yaml / *.yml entries.
+    A folder that cannot be listed is said (one line) and skipped."""
+    found: list[Path] = []
     for text in paths:
         path = Path(text)
-        if path.is_dir():
-            out.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file()))
-        else:
-            out.append(path)
-    return out
+        try:
+            is_dir = path.is_dir()
+        except OSError:
+            is_dir = False  # reading it will say what is wrong
+        if not is_dir:
+            found.append(path)
+            continue
+        try:
+            found.extend(config.stage_files_in(path))
+        except OSError as exc:
+            out(str(config.ConfigError(f"cannot list folder: {exc.strerror or exc}", file=path)))
+    return found
 
 
 def check(paths: list[str], out=print) -> int:
     """Print every problem as `file:line: field: message`; 0 if none, else 2."""
-    files = stage_files(paths)
+    files = stage_files(paths, out)
     bad = 0
     if not files:
         out("flamme-tui: stages check: no stage files found")
@@ -64,6 +73,9 @@ def listing(out=print) -> int:
         cells = [cell.rjust(w) if 2 <= c <= 4 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))]
         out("  ".join(cells).rstrip())
     out(f"user stages: {config.user_stages_dir()}")
+    problem = config.user_stages_problem()
+    if problem is not None:
+        notes.insert(0, str(problem))
     for note in notes:
         out(note)
     return 0

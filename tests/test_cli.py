@@ -151,7 +151,7 @@ def test_conformance_wrong_case_fails_with_exit_1(tmp_path, capsys):
 
 BROKEN_CASES = [
     # (id, change to GOOD_CASE, words the one line must hold)
-    ("malformed-yaml", lambda t: t.replace("finish: 18}", "finish: 18"), ["not valid YAML"]),
+    ("malformed-yaml", lambda t: t.replace("finish: 18}", "finish: 18"), ["invalid YAML"]),
     ("missing-key", lambda t: t.replace("    variant: classic\n", ""), ['case "a two-square gap', "variant"]),
     ("wrong-type", lambda t: t.replace("finish: 18", "finish: eighteen"), ['case "a two-square gap', "track.finish"]),
     ("unknown-key", lambda t: t.replace("finish: 18}", "finish: 18, colour: red}"),

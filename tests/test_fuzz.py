@@ -197,12 +197,14 @@ def try_stage(data: bytes) -> None:
         path = Path(folder) / "stages" / "stage.yaml"
         path.parent.mkdir()
         path.write_bytes(data)
+        good = False
         try:
             stage = config.load_stage(path)
         except ConfigError as exc:
             text = str(exc)
             assert "\n" not in text and "stage.yaml" in text
         else:
+            good = True
             course = config.compile_stage(stage)
             assert course.grid < course.finish <= course.length
             config.stage_summary(stage)
@@ -212,7 +214,9 @@ def try_stage(data: bytes) -> None:
         old = os.environ.get("FLAMME_TUI_DATA_DIR")
         os.environ["FLAMME_TUI_DATA_DIR"] = folder
         try:
-            assert "stage" in config.stage_ids()
+            # a broken stage is left out of the stage list, with a notice naming it
+            assert ("stage" in config.stage_ids()) == good
+            assert any("stage.yaml" in note for note in config.stage_notices()) != good
             lines: list[str] = []
             assert stages_cli.listing(out=lines.append) == 0
             assert stages_cli.check([str(path.parent)], out=lines.append) in (0, 2)

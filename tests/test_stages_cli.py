@@ -97,7 +97,10 @@ BAD = {
     ),
     "yaml.yaml": ("name: [oops\n", ["yaml.yaml:2: invalid YAML"]),
     "empty.yaml": ("", ["empty.yaml: expected a mapping"]),
-    "evil.yaml": ("name: !!python/object/apply:os.system ['echo hi']\ntiles: abu\n", ["evil.yaml:1: invalid YAML"]),
+    "evil.yaml": (
+        "name: !!python/object/apply:os.system ['echo hi']\ntiles: abu\n",
+        ["evil.yaml:1: tags (!!python/object/apply:os.system) are not allowed"],
+    ),
 }
 
 

@@ -204,10 +204,16 @@ class FlammeApp(App[int]):
     # ------------------------------------------------------------- the race
 
     def start_race(self, choices) -> None:
+        from ..config import ConfigError
         from .flow import RaceFlow
 
         self.choices = choices
-        self.start_flow(RaceFlow(choices.session()))
+        try:
+            session = choices.session()
+        except ConfigError as exc:  # the stage file broke after it was chosen
+            self.notify(str(exc), severity="error", timeout=8, markup=False)
+            return
+        self.start_flow(RaceFlow(session))
 
     def start_flow(self, flow) -> None:
         """Show a race (a new one, or one rebuilt from a save)."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -14,19 +16,27 @@ from ..widgets.track import TrackStrip
 from .base import BaseScreen
 
 
-@cache
 def stage_info(stage_id: str):
-    """(name, description, summary, course) of a stage."""
+    """(name, description, summary, course) of a stage (config.ConfigError if
+    its file is broken).  The file is read again only when it changed."""
     from ... import config
 
-    spec = config.load_stage(stage_id)
-    summary = config.stage_summary(spec)
-    course = config.compile_stage(spec)
-    return spec.name, spec.description, summary, course
+    return _compiled(config.load_stage(stage_id))
+
+
+@cache
+def _compiled(spec: Any) -> tuple[str, str, Any, Any]:
+    from ... import config
+
+    return spec.name, spec.description, config.stage_summary(spec), config.compile_stage(spec)
+
+
+NOTICES = 2  # lines about broken stage files, at most (then a count)
 
 
 class StageScreen(BaseScreen):
     HELP_TOPIC = "menus"
+    DEFAULT_CSS = "#stage-notice { height: auto; color: $warning; margin: 0 0 1 0; }"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     def __init__(self, variant: str, current: str | None = None) -> None:
@@ -38,12 +48,22 @@ class StageScreen(BaseScreen):
         from ... import config
         from .variant import variant_title
 
-        self.ids = config.stage_ids()
+        # a broken stage file is left out of the menu, with a line saying why
+        statuses = config.stage_statuses()
+        usable = [s for s in statuses if s.stage is not None]
+        self.ids = [s.entry.id for s in usable]
+        notices = config.stage_notices(statuses)
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static(f"[b]{variant_title(self.variant)}[/b] · choose the stage", classes="screen-title")
+            if notices:
+                lines = [f"Left out: {note}" for note in notices[:NOTICES]]
+                if len(notices) > NOTICES:
+                    lines.append(f"and {len(notices) - NOTICES} more: see `flamme-tui stages list`")
+                yield Static(Content("\n".join(lines)), id="stage-notice")
             with Horizontal(id="stage-top"):
-                yield OptionList(*(Option(stage_info(s)[0], id=s) for s in self.ids), id="stage-menu")
+                names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]
+                yield OptionList(*(Option(Content(name), id=sid) for sid, name in names), id="stage-menu")
                 yield Static("", id="stage-about")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
@@ -53,9 +73,10 @@ class StageScreen(BaseScreen):
         super().on_mount()
         menu = self.query_one("#stage-menu", OptionList)
         index = self.ids.index(self.current) if self.current in self.ids else 0
-        menu.highlighted = index
         menu.focus()
-        self.preview(self.ids[index])
+        if self.ids:
+            menu.highlighted = index
+            self.preview(self.ids[index])
 
     def size_changed(self, width: int, height: int) -> None:
         preview = self.query_one("#stage-preview", TrackStrip)
@@ -66,14 +87,22 @@ class StageScreen(BaseScreen):
             self.preview(event.option.id)
 
     def preview(self, stage_id: str) -> None:
+        from ... import config
         from ..palette import legend_terrain
 
-        name, description, summary, course = stage_info(stage_id)
-        summary.length - summary.ascent - summary.descent
-        about = (f"[b]{name}[/b]\n{description}\n\n"
-                 f"{summary.length} squares from start to finish\n"
-                 f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"
-                 f"tiles: {summary.tiles}")
+        try:
+            name, description, summary, course = stage_info(stage_id)
+        except config.ConfigError as exc:  # the file broke since the menu was drawn
+            self.query_one("#stage-about", Static).update(Content(f"Cannot use this stage: {exc}"))
+            return
+        # names and descriptions come from files: $variables are never read as markup
+        about = Content.from_markup(
+            "[b]$name[/b]\n$description\n\n"
+            f"{summary.length} squares from start to finish\n"
+            f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"
+            "tiles: $tiles",
+            name=name, description=description, tiles=summary.tiles,
+        )
         self.query_one("#stage-about", Static).update(about)
         self.query_one("#stage-preview", TrackStrip).set_course(course)
         legend = "  ".join(f"{g} {n}" for g, n in legend_terrain("classic"))

@@ -1,0 +1,281 @@
+"""Reading the files a user can hand us: bounded, regular files only.
+
+Every reader of the program (stages, tiles, variants, saves, conformance
+case files) goes through here, so a hostile or broken file costs at most a
+few milliseconds and becomes one `ReadError`: never a hang (a FIFO, a
+terminal, /dev/zero), never a memory blow-up (a huge file, an alias bomb),
+never a RecursionError (deep nesting).
+
+- `read_bytes` stats the path first and opens it non-blocking, refuses
+  anything but a regular file, and reads at most `cap + 1` bytes;
+- `load_yaml` parses with PyYAML's safe loader, refusing anchors and aliases
+  (no data file needs them, and they are what alias bombs are made of),
+  explicit tags, nesting deeper than the kind allows and duplicate keys,
+  each with the line where it is;
+- `check_json_depth` measures a JSON text's nesting without recursion, before
+  `json.loads` could overflow the stack.
+
+Readers turn a ReadError into their own one-line error naming the file.
+This module must not import Textual.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import yaml
+
+__all__ = [
+    "CASE_FILE",
+    "DATA_FILE",
+    "SAVE_FILE",
+    "STAGE_FILE",
+    "FileKind",
+    "ReadError",
+    "check_json_depth",
+    "load_yaml",
+    "read_bytes",
+    "read_text",
+]
+
+
+class FileKind(NamedTuple):
+    """The bounds of one kind of file."""
+
+    name: str
+    max_bytes: int
+    max_depth: int  # nesting of mappings and lists
+
+
+KIB = 1024
+# A built-in stage is ~150 bytes, tiles.yaml 2 KB, a variant 2 KB, the
+# largest conformance file 42 KB, a long race's save 150 KB.
+STAGE_FILE = FileKind("stage file", 64 * KIB, 8)
+DATA_FILE = FileKind("data file", 64 * KIB, 8)  # tiles.yaml, variants/*.yaml
+CASE_FILE = FileKind("case file", 512 * KIB, 12)
+SAVE_FILE = FileKind("save file", 4 * KIB * KIB, 12)
+
+
+class ReadError(Exception):
+    """A file that cannot be used: `reason` is one line; `line` (1-based) and
+    `field` say where when known."""
+
+    def __init__(self, reason: str, *, line: int | None = None, field: str | None = None) -> None:
+        self.reason = " ".join(str(reason).split())
+        self.line = line
+        self.field = field
+        super().__init__(self.reason)
+
+
+def _size(n: int) -> str:
+    return f"{n / KIB / KIB:.1f} MB" if n >= KIB * KIB else f"{n / KIB:.0f} KB" if n >= KIB else f"{n} bytes"
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    what = next((name for test, name in _KINDS if test(mode)), None)
+    return f"not a regular file ({what})" if what else "not a regular file"
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ENOENT:
+        return "file not found"
+    if exc.errno == errno.ELOOP:
+        return "cannot read file: too many levels of symbolic links (a symlink loop?)"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "cannot read file: permission denied"
+    if exc.errno == errno.EISDIR:
+        return "not a regular file (a directory)"
+    return f"cannot read file: {exc.strerror or type(exc).__name__}"
+
+
+def read_bytes(path: Path, kind: FileKind) -> tuple[bytes, os.stat_result]:
+    """The whole file and its stat (of the file actually read), or ReadError.
+
+    Stat first, so a FIFO or a device is refused without being opened; open
+    with O_NONBLOCK and check again with fstat, in case the path was swapped
+    in between; then read at most max_bytes + 1 bytes, whatever st_size says.
+    """
+    try:
+        before = os.stat(path)
+        problem = _not_regular(before.st_mode)
+        if problem:
+            raise ReadError(problem)
+        if before.st_size > kind.max_bytes:
+            raise ReadError(f"too big for a {kind.name} ({_size(before.st_size)}; at most {_size(kind.max_bytes)})")
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise ReadError(_os_reason(exc)) from None
+    except ValueError:  # a NUL byte in the path
+        raise ReadError("not a valid file name") from None
+    try:
+        st = os.fstat(fd)
+        problem = _not_regular(st.st_mode)
+        if problem:
+            raise ReadError(problem)
+        chunks: list[bytes] = []
+        left = kind.max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 256 * KIB))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise ReadError(_os_reason(exc)) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > kind.max_bytes:
+        raise ReadError(f"too big for a {kind.name} (more than {_size(kind.max_bytes)})")
+    return data, st
+
+
+def read_text(path: Path, kind: FileKind) -> tuple[str, os.stat_result]:
+    """read_bytes, decoded as UTF-8 (a BOM is dropped)."""
+    data, st = read_bytes(path, kind)
+    try:
+        return data.decode("utf-8-sig"), st
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ReadError(f"not UTF-8 text (byte {exc.start + 1})", line=line) from None
+
+
+# ----------------------------------------------------------------- YAML
+
+
+class _Refused(yaml.MarkedYAMLError):  # type: ignore[misc]  # (PyYAML has no type hints)
+    pass
+
+
+class _Loader(yaml.SafeLoader):  # type: ignore[misc]
+    """The safe loader, minus anchors, aliases and tags, with a depth cap.
+
+    The checks run while composing, before anything is constructed, and
+    the depth is counted before each nested node is entered, so the
+    recursive composer never goes deeper than max_depth.
+    """
+
+    def __init__(self, text: str, max_depth: int) -> None:
+        super().__init__(text)
+        self.max_depth = max_depth
+        self.depth = 0
+
+    def _refuse(self, event: Any, problem: str) -> None:
+        raise _Refused(problem=problem, problem_mark=event.start_mark)
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            self._refuse(event, f"aliases (*{event.anchor}) are not allowed")
+        if getattr(event, "anchor", None) is not None:
+            self._refuse(event, f"anchors (&{event.anchor}) are not allowed")
+        if getattr(event, "tag", None) is not None:
+            shown = event.tag.replace("tag:yaml.org,2002:", "!!", 1)
+            self._refuse(event, f"tags ({shown[:40]}) are not allowed")
+        nested = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
+        if nested:
+            self.depth += 1
+            if self.depth > self.max_depth:
+                self._refuse(event, f"nested too deeply (more than {self.max_depth} levels)")
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            if nested:
+                self.depth -= 1
+
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        # a scalar the resolver took for a number or a date can still fail to
+        # convert (a 5000-digit int, 2001-13-45): say where, as YAML errors do
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, OverflowError, TypeError) as exc:
+            why = str(exc).split(":")[0][:80]
+            raise _Refused(problem=f"bad value {str(node.value)[:20]!r} ({why})", problem_mark=node.start_mark) from None
+
+
+def _yaml_error(exc: yaml.YAMLError) -> ReadError:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    prefix = "" if isinstance(exc, _Refused) else "invalid YAML: "
+    if mark is None:
+        return ReadError(f"{prefix}{problem}")
+    return ReadError(f"{prefix}{problem} (column {mark.column + 1})", line=mark.line + 1)
+
+
+def _check_duplicate_keys(node: yaml.Node, where: str = "") -> None:
+    # safe_load silently keeps the last of two equal keys; a typo'd copy of a
+    # stage line would then win without a word.  Without aliases the nodes
+    # form a tree: each is visited once, and the depth is capped.
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            name = str(key.value)
+            field = f"{where}.{name}" if where else name
+            if name in seen:
+                raise ReadError("duplicate key", line=key.start_mark.line + 1, field=field)
+            seen.add(name)
+            _check_duplicate_keys(value, field)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _check_duplicate_keys(item, f"{where}[{i}]")
+
+
+def load_yaml(path: Path, kind: FileKind) -> tuple[Any, yaml.Node | None, os.stat_result]:
+    """The data of a YAML file, its node tree (for line numbers) and its
+    stat, or ReadError.  One document only."""
+    text, st = read_text(path, kind)
+    loader = None
+    try:
+        loader = _Loader(text, kind.max_depth)  # the reader checks every character already
+        node = loader.get_single_node()
+        if node is not None:
+            _check_duplicate_keys(node)
+        data = None if node is None else loader.construct_document(node)
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc) from None
+    except RecursionError:  # cannot happen below max_depth; never a traceback though
+        raise ReadError(f"nested too deeply (more than {kind.max_depth} levels)") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return data, node, st
+
+
+# ----------------------------------------------------------------- JSON
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def check_json_depth(text: str, kind: FileKind) -> None:
+    """ReadError if the JSON text nests deeper than the kind allows.
+
+    Brackets inside strings are skipped; an unterminated string counts its
+    brackets, which can only make a broken file look deeper, never a deep
+    one shallower.  Linear, no recursion: json.loads may follow safely.
+    """
+    depth = 0
+    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub('""', text)):
+        if m.group() in "[{":
+            depth += 1
+            if depth > kind.max_depth:
+                raise ReadError(f"nested too deeply (more than {kind.max_depth} levels)")
+        else:
+            depth -= 1
