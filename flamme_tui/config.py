@@ -36,6 +36,7 @@ from pydantic import (
     model_validator,
 )
 
+from . import usertext
 from .course import (
     ASCENT,
     BMX_TERRAIN,
@@ -220,6 +221,12 @@ class StageSpec(BaseModel):
     name: StrictStr = Field(min_length=1)
     tiles: StrictStr
     description: StrictStr = ""
+
+    @field_validator("name", "description")
+    @classmethod
+    def _no_control(cls, text: str, info: ValidationInfo) -> str:
+        # shown in the app and printed by commands: nothing may reach the terminal as a control
+        return usertext.check(text, multiline=info.field_name == "description")
 
     @field_validator("tiles")
     @classmethod

@@ -34,9 +34,9 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, field_validator
 
-from . import __version__
+from . import __version__, usertext
 from .course import Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
@@ -95,6 +95,15 @@ def _show(path: Path) -> str:
 # ---------------------------------------------------------------- the format
 
 _MODEL = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _no_control(value: Any) -> Any:
+    """Names, titles and letters of a save are shown and printed: no control
+    character in them (usertext), in a str or in a tuple of them."""
+    for text in value if isinstance(value, tuple) else (value,):
+        if isinstance(text, str):
+            usertext.check(text)
+    return value
 Hex = Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
@@ -103,6 +112,11 @@ class TeamData(BaseModel):
     name: StrictStr
     colour: StrictStr
 
+    @field_validator("name", "colour")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
+
 
 class TileData(BaseModel):
     model_config = _MODEL
@@ -110,6 +124,11 @@ class TileData(BaseModel):
     kind: StrictStr
     first: StrictInt
     length: StrictInt
+
+    @field_validator("letter")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
 
 
 class CourseData(BaseModel):
@@ -125,6 +144,11 @@ class CourseData(BaseModel):
     weather: tuple[StrictStr, ...]
     ramp: tuple[StrictInt, StrictInt] | None
     tail: tuple[StrictStr, tuple[Literal[1, 2], ...]] | None
+
+    @field_validator("name")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
 
 
 class ClassicSetupData(BaseModel):
@@ -184,6 +208,11 @@ class Summary(BaseModel):
     phase: StrictStr
     over: StrictBool
     winner: StrictStr | None
+
+    @field_validator("title", "teams", "winner")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
 
 
 class SaveData(BaseModel):

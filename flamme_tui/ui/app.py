@@ -14,6 +14,7 @@ import threading
 from textual.app import App
 from textual.binding import Binding
 
+from ..usertext import clean
 from .screens.title import TitleScreen
 
 
@@ -109,7 +110,7 @@ class FlammeApp(App[int]):
         try:
             session = saves.load(path)
         except Exception as exc:  # saves.SaveError and friends: say so, stay on the menu
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(clean(exc), severity="error", timeout=8, markup=False)
             return
         self.resume(session)
 
@@ -198,7 +199,7 @@ class FlammeApp(App[int]):
 
     def _save_failed(self, exc) -> None:
         self._saving = False
-        self.notify(f"Could not save the race: {exc}", severity="warning", timeout=6)
+        self.notify(f"Could not save the race: {clean(exc)}", severity="warning", timeout=6, markup=False)
 
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen

@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...usertext import escape_markup, plain
 from ..widgets.keybar import KeyBar
 from ..widgets.track import TrackStrip
 from .base import BaseScreen
@@ -43,7 +44,7 @@ class StageScreen(BaseScreen):
         with Vertical(classes="menu-body"):
             yield Static(f"[b]{variant_title(self.variant)}[/b] · choose the stage", classes="screen-title")
             with Horizontal(id="stage-top"):
-                yield OptionList(*(Option(stage_info(s)[0], id=s) for s in self.ids), id="stage-menu")
+                yield OptionList(*(Option(plain(stage_info(s)[0]), id=s) for s in self.ids), id="stage-menu")
                 yield Static("", id="stage-about")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
@@ -70,7 +71,7 @@ class StageScreen(BaseScreen):
 
         name, description, summary, course = stage_info(stage_id)
         summary.length - summary.ascent - summary.descent
-        about = (f"[b]{name}[/b]\n{description}\n\n"
+        about = (f"[b]{escape_markup(name)}[/b]\n{escape_markup(description)}\n\n"
                  f"{summary.length} squares from start to finish\n"
                  f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"
                  f"tiles: {summary.tiles}")

@@ -9,6 +9,7 @@ from textual.containers import Center, Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -47,7 +48,7 @@ class TitleScreen(BaseScreen):
         if info is None:
             return
         teams = ", ".join(info.teams)
-        menu.add_option(Option(f"Resume: {info.title}, round {info.round} ({teams})", id="resume"))
+        menu.add_option(Option(plain(f"Resume: {info.title}, round {info.round} ({teams})"), id="resume"))
         menu.styles.width = "auto"
 
     def compose(self):

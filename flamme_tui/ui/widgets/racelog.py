@@ -17,6 +17,8 @@ from textual.events import MouseScrollDown, MouseScrollUp
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...usertext import clean
+
 BLANK = Style()
 PLAIN = Style()
 HEAD = Style(bold=True)
@@ -48,7 +50,7 @@ class RaceLog(Widget):
         lines = list(lines)
         if not lines:
             return
-        self.lines.extend(lines)
+        self.lines.extend(clean(line, multiline=False) for line in lines)  # drawn as raw segments
         if len(self.lines) > self.max_lines:
             del self.lines[: len(self.lines) - self.max_lines]
             self._wrapped_width = -1  # rewrap everything
