@@ -9,10 +9,11 @@ import time
 from pathlib import Path
 
 from . import saves
+from .usertext import clean
 
 
 def _complain(message: str) -> int:
-    print(f"flamme-tui: {message}", file=sys.stderr)
+    print(clean(f"flamme-tui: {message}", multiline=False), file=sys.stderr)
     return 2
 
 
@@ -29,7 +30,7 @@ def cmd_resume(target: str | None) -> int:
     except saves.SaveError as exc:
         return _complain(str(exc))
     if session.over:
-        print(f"flamme-tui: {path} holds a finished race; showing its replay", file=sys.stderr)
+        print(clean(f"flamme-tui: {path} holds a finished race; showing its replay", multiline=False), file=sys.stderr)
         return cmd_replay(str(path), text=False)
     saves.attach_autosave(session)
     import inspect
@@ -51,7 +52,7 @@ def cmd_replay(target: str, text: bool = False) -> int:
     except saves.SaveError as exc:
         return _complain(str(exc))
     if text:
-        print(replay.text())
+        print(clean(replay.text()))
         return 0
     from .ui.replay import run
 
@@ -79,7 +80,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     seats = range(len(session.setup.teams))
     out = sys.stdout
     autosave = saves.attach_autosave(session, directory=args.autosave)
-    print(f"autosave: {autosave.path}", file=sys.stderr, flush=True)
+    print(clean(f"autosave: {autosave.path}", multiline=False), file=sys.stderr, flush=True)
     trace = args.trace
     pause = args.slow / 1000
 
@@ -93,11 +94,11 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
 
     session.listeners.append(after)
     if args.from_file:
-        print(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions")
+        print(clean(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions"))
     else:
-        print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams")
-        print(f"start:    {track_picture(game)}")
-        print(f"          {positions_text(game)}")
+        print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams"))
+        print(clean(f"start:    {track_picture(game)}"))
+        print(clean(f"          {positions_text(game)}"))
     if trace:
         out.write(f"saved {len(game.actions)}\n")
     out.flush()
@@ -108,8 +109,8 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         for seat in sorted(session.bots):
             session.play_bot(seat)
         if game.round != before or session.over:
-            print("\n".join(round_report(game)))
+            print(clean("\n".join(round_report(game))))
     print("Final ranking")
     for line in ranking_lines(game):
-        print(line)
+        print(clean(line))
     return 0
