@@ -295,3 +295,17 @@ async def test_boards_log_and_podium_render_any_name_without_control_characters(
 
         draw()
     assert len(runs) >= 500
+
+
+async def test_replay_app_never_writes_control_characters_it_is_given():
+    """Defence in depth for `flamme-tui replay`: frames holding control characters."""
+    from flamme_tui.replay import Frame, Replay
+    from flamme_tui.ui.replay import ReplayApp
+
+    frame = Frame(f"Round 1{ESC_TITLE}", "|..|", f"red.S 1/0{ESC_TITLE}", (f"Tom{ESC_TITLE} plays 5",),
+                  (f" 1. Tom{ESC_TITLE}\u202e",))
+    app = ReplayApp(Replay(f"[Dad] {ESC_TITLE}", (frame, frame), True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("right")
+        assert "[Dad] \\x1b]0;pwned\\x07" in screen_text(app)
+        assert_terminal_safe(app)
