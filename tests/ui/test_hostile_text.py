@@ -12,6 +12,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.cells import cell_len
 from textual import events
 from textual.app import App
 from textual.geometry import Region
@@ -285,7 +286,10 @@ async def test_boards_log_and_podium_render_any_name_without_control_characters(
             boards.show(board_rows(game.view(0), names), "classic")
             strips = boards.render_lines(Region(0, 0, width, 9))
             log.write_lines([f"{n} plays 5, 3 -> 8" for n in names] + [f"  slipstream: {names[0]} 8 -> 9"])
-            strips += [log.render_line(y) for y in range(log.size.height)]
+            lines = [log.render_line(y) for y in range(log.size.height)]
+            # each line of the log takes exactly its width, whatever the names' characters
+            assert {sum(cell_len(seg.text) for seg in line) for line in lines} == {log.size.width}
+            strips += lines
             for i in range(len(game.riders)):
                 strips.append(list(app.console.render(rider_text(game, i, names))))
             strips.append(list(app.console.render(PodiumScreen.ranking(None, game, names))))

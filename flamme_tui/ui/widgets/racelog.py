@@ -84,8 +84,9 @@ class RaceLog(Widget):
             if line.startswith(" ") and parts:
                 parts[0] = indent + parts[0].lstrip()
             for part in parts:
-                part = part.replace(NBSP, " ")[:width]
-                self._wrapped.append(Strip([Segment(part, style), Segment(" " * (width - len(part)), BLANK)], width))
+                part = part.replace(NBSP, " ")
+                # cut and padded by cells, not characters: a wide name (emoji, CJK) never spills over
+                self._wrapped.append(Strip([Segment(part, style)]).adjust_cell_length(width, BLANK))
         self._wrapped_count = len(self.lines)
         return self._wrapped
 
