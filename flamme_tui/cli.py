@@ -7,6 +7,8 @@ import os
 import sys
 import time
 
+from .usertext import clean
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
@@ -129,19 +131,19 @@ def cmd_race(args) -> int:
         return cmd_race_saved(args, _spec(args, scripted), bots)
     session = Session.new(_spec(args, scripted), args.seed, bots=bots)
     game = session.game
-    print(f"{game.course.name} ({game.variant}), seed {args.seed}, {args.teams} teams: "
-          + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(session.setup.teams)))
-    print(f"start:    {track_picture(game)}")
-    print(f"          {positions_text(game)}")
+    print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {args.teams} teams: "
+                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(session.setup.teams))))
+    print(clean(f"start:    {track_picture(game)}"))
+    print(clean(f"          {positions_text(game)}"))
     while not session.over:
         reasons = []
         for seat in session.bots:
             team = session.setup.teams[seat].name
             reasons += [f"({team} bot: {a}: {why})" for a, why in session.play_bot(seat) if why]
-        print("\n".join(round_report(game, reasons)))
+        print(clean("\n".join(round_report(game, reasons))))
     print("Final ranking")
     for line in ranking_lines(game):
-        print(line)
+        print(clean(line))
     return 0
 
 
@@ -250,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return cmd_resume(args.resume or None)
     except ConfigError as exc:
-        print(f"flamme-tui: {exc}", file=sys.stderr)
+        print(clean(f"flamme-tui: {exc}", multiline=False), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (`flamme-tui race | head`): stop quietly

@@ -37,7 +37,7 @@ from pydantic import (
     model_validator,
 )
 
-from . import files
+from . import files, usertext
 from . import limits as lim
 from .course import (
     ASCENT,
@@ -229,6 +229,12 @@ class StageSpec(BaseModel):
     name: StrictStr = Field(min_length=1, max_length=lim.MAX_STAGE_NAME)
     tiles: StrictStr = Field(max_length=lim.MAX_STAGE_TILES)
     description: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
+
+    @field_validator("name", "description")
+    @classmethod
+    def _no_control(cls, text: str, info: ValidationInfo) -> str:
+        # shown in the app and printed by commands: nothing may reach the terminal as a control
+        return usertext.check(text, multiline=info.field_name == "description")
 
     @field_validator("tiles")
     @classmethod

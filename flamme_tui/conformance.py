@@ -18,6 +18,7 @@ from .engine.bmx import FATIGUE, BmxGame
 from .engine.classic import EXHAUSTION, ClassicGame, card_value
 from .engine.meteo import MeteoGame
 from .races import RaceSpec, make_setup
+from .usertext import clean
 
 GAMES = {"classic": ClassicGame, "meteo": MeteoGame, "bmx": BmxGame}
 
@@ -271,22 +272,22 @@ def main(paths: list[str], out=print) -> int:
     errors = False
     files = case_files(paths)
     if not files:
-        out(f"error: no case files in {' '.join(paths)}")
+        out(clean(f"error: no case files in {' '.join(paths)}", multiline=False))
         return 2
     for path in files:
         try:
             cases = load_cases(path)
         except CaseFileError as exc:
-            out(f"error: {exc}")
+            out(clean(f"error: {exc}", multiline=False))
             errors = True
             continue
         for case in cases:
             diffs = run_case(case)
             if diffs:
                 failed += 1
-                out(f"FAIL {case.name}: " + "; ".join(diffs))
+                out(clean(f"FAIL {case.name}: " + "; ".join(diffs)))
             else:
                 passed += 1
-                out(f"PASS {case.name}")
+                out(clean(f"PASS {case.name}"))
     out(f"{passed} passed, {failed} failed")
     return 2 if errors else (1 if failed else 0)

@@ -37,9 +37,19 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
-from . import __version__, files
+from . import __version__, files, usertext
 from . import limits as lim
 from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
@@ -114,6 +124,17 @@ def _show(path: Path) -> str:
 # ---------------------------------------------------------------- the format
 
 _MODEL = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _no_control(value: Any) -> Any:
+    """Names, titles and letters of a save are shown and printed: no control
+    character in them (usertext), in a str or in a tuple of them."""
+    for text in value if isinstance(value, tuple) else (value,):
+        if isinstance(text, str):
+            usertext.check(text)
+    return value
+
+
 Hex = Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]
 # Every number and text of a save is bounded (limits.py, shared with the data
 # files' models) and checked here, before anything is built from it: a
@@ -136,6 +157,11 @@ class TeamData(BaseModel):
     name: TeamName
     colour: Annotated[StrictStr, Field(pattern=lim.TEAM_COLOUR)]
 
+    @field_validator("name", "colour")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
+
 
 class TileData(BaseModel):
     model_config = _MODEL
@@ -143,6 +169,11 @@ class TileData(BaseModel):
     kind: Annotated[StrictStr, Field(max_length=10)]
     first: Square
     length: Annotated[StrictInt, Field(ge=1, le=lim.MAX_TILE_SQUARES)]
+
+    @field_validator("letter")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
 
 
 class CourseData(BaseModel):
@@ -178,6 +209,11 @@ class CourseData(BaseModel):
 
     def grid_places(self) -> int:
         return sum(self.lanes[: self.grid])
+
+    @field_validator("name")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
 
 
 def _teams_ok(teams: tuple[TeamData, ...], riders_per_team: int, course: CourseData) -> None:
@@ -274,6 +310,11 @@ class Summary(BaseModel):
     phase: Label
     over: StrictBool
     winner: Annotated[StrictStr, Field(max_length=lim.MAX_LABEL)] | None
+
+    @field_validator("title", "teams", "winner")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
 
 
 class SaveData(BaseModel):

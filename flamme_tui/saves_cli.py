@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import saves
+from .usertext import clean
 
 if TYPE_CHECKING:
     from .session import Session
 
 
 def _complain(message: str) -> int:
-    print(f"flamme-tui: {message}", file=sys.stderr)
+    print(clean(f"flamme-tui: {message}", multiline=False), file=sys.stderr)
     return 2
 
 
@@ -49,10 +50,10 @@ def cmd_resume(target: str | None) -> int:
                     f"as a new race file")
         return _complain(f"{exc}{hint}")
     if session.over:
-        print(f"flamme-tui: {path} holds a finished race; showing its replay", file=sys.stderr)
+        print(clean(f"flamme-tui: {path} holds a finished race; showing its replay", multiline=False), file=sys.stderr)
         return cmd_replay(str(path), text=False)
     if session.branch_of is not None:
-        print(f"flamme-tui: {_branch_note(session)}", file=sys.stderr)
+        print(clean(f"flamme-tui: {_branch_note(session)}", multiline=False), file=sys.stderr)
     try:
         autosave = saves.attach_autosave(session)
     except saves.SaveLocked as exc:
@@ -80,7 +81,7 @@ def cmd_replay(target: str, text: bool = False) -> int:
     except saves.SaveError as exc:
         return _complain(str(exc))
     if text:
-        print(replay.text())
+        print(clean(replay.text()))
         return 0
     from .ui.replay import run
 
@@ -191,7 +192,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if problem:
             return _complain(problem)
         if session.over:
-            print(f"{source} holds a finished race")
+            print(clean(f"{source} holds a finished race"))
             for line in ranking_lines(session.game):
                 print(line)
             return 0
@@ -215,9 +216,9 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     except saves.SaveLocked as exc:
         return _complain(str(exc))
     if args.from_file:
-        print(f"flamme-tui: finishing {args.from_file} with bots in the new race file {autosave.path} "
-              f"({args.from_file} is left as it is)", file=sys.stderr, flush=True)
-    print(f"autosave: {autosave.path}", file=sys.stderr, flush=True)
+        print(clean(f"flamme-tui: finishing {args.from_file} with bots in the new race file {autosave.path} "
+                    f"({args.from_file} is left as it is)", multiline=False), file=sys.stderr, flush=True)
+    print(clean(f"autosave: {autosave.path}", multiline=False), file=sys.stderr, flush=True)
     trace = args.trace
     pause = args.slow / 1000
 
@@ -232,11 +233,11 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     session.listeners.append(after)
     first = game.round
     if args.from_file:
-        print(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions")
+        print(clean(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions"))
     else:
-        print(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams")
-        print(f"start:    {track_picture(game)}")
-        print(f"          {positions_text(game)}")
+        print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams"))
+        print(clean(f"start:    {track_picture(game)}"))
+        print(clean(f"          {positions_text(game)}"))
     if trace and autosave.saved:
         out.write(f"saved {len(game.actions)}\n")
     out.flush()
@@ -249,18 +250,19 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if game.round != before or session.over:
             if before == first and hidden:
                 # its first picks were face down when the race was saved: say nothing of its cards
-                print(f"Round {before}\n  (begun before the save with {hidden} pick(s) face down: "
-                      f"its cards are not shown)\n  track: {track_picture(game)}")
+                print(clean(f"Round {before}\n  (begun before the save with {hidden} pick(s) face down: "
+                            f"its cards are not shown)\n  track: {track_picture(game)}"))
             else:
-                print("\n".join(round_report(game)))
+                print(clean("\n".join(round_report(game))))
     print("Final ranking")
     for line in ranking_lines(game):
-        print(line)
+        print(clean(line))
     out.flush()
     if not autosave.saved:
         on_disk = autosave.saved_actions
         held = "nothing" if on_disk is None else f"{on_disk} of {len(game.actions)} actions"
-        print(f"flamme-tui: the race was not fully saved: {autosave.path} holds {held} "
-              f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})", file=sys.stderr)
+        print(clean(f"flamme-tui: the race was not fully saved: {autosave.path} holds {held} "
+                    f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})", multiline=False),
+              file=sys.stderr)
         return 1
     return 0

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import config
+from .usertext import clean
 
 
 def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[Path]:
@@ -45,10 +46,10 @@ def check(paths: list[str], out=print) -> int:
         if problems:
             bad += 1
             for problem in problems:
-                out(str(problem))
+                out(clean(problem, multiline=False))
         else:
-            out(f"{config._show_path(path)}: ok: {summary.name}, {summary.length} squares, "
-                f"{summary.ascent} climb, {summary.descent} descent")
+            out(clean(f"{config._show_path(path)}: ok: {summary.name}, {summary.length} squares, "
+                      f"{summary.ascent} climb, {summary.descent} descent", multiline=False))
     if bad:
         out(f"{bad} of {len(files)} stage file{'s' * (len(files) > 1)} with problems")
         return 2
@@ -60,22 +61,24 @@ def listing(out=print) -> int:
     rows = [("id", "name", "length", "climb", "descent", "source")]
     notes: list[str] = []
     for entry in config.stage_entries():
+        # names come from files (the id from a file name): every cell is cleaned before it is measured
         source = entry.source + (" (hidden: a built-in stage has this id)" if entry.shadowed else "")
         try:
             summary = config.stage_summary(config.load_stage(entry.path))
         except config.ConfigError as exc:
-            rows.append((entry.id, "(broken)", "-", "-", "-", source))
-            notes.append(str(exc))
+            rows.append((clean(entry.id, multiline=False), "(broken)", "-", "-", "-", source))
+            notes.append(clean(exc, multiline=False))
             continue
-        rows.append((entry.id, summary.name, str(summary.length), str(summary.ascent), str(summary.descent), source))
+        rows.append((clean(entry.id, multiline=False), clean(summary.name, multiline=False), str(summary.length),
+                     str(summary.ascent), str(summary.descent), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         cells = [cell.rjust(w) if 2 <= c <= 4 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))]
         out("  ".join(cells).rstrip())
-    out(f"user stages: {config.user_stages_dir()}")
+    out(clean(f"user stages: {config.user_stages_dir()}", multiline=False))
     problem = config.user_stages_problem()
     if problem is not None:
-        notes.insert(0, str(problem))
+        notes.insert(0, clean(problem, multiline=False))
     for note in notes:
         out(note)
     return 0

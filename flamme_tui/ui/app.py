@@ -121,13 +121,13 @@ class FlammeApp(App[int]):
             if race is not None and saves._base_of(path) == path:
                 self.show_damaged(race)
             else:
-                self.notify(str(exc), severity="error", timeout=8, markup=False)
+                self.notify(clean(exc), severity="error", timeout=8, markup=False)
             return
         if self.autosave:
             try:
                 saves.attach_autosave(session, on_error=self._save_failed)
             except saves.SaveLocked as exc:
-                self.notify(str(exc), severity="error", timeout=10, markup=False)
+                self.notify(clean(exc), severity="error", timeout=10, markup=False)
                 return
         self.resume(session)
 
@@ -248,7 +248,7 @@ class FlammeApp(App[int]):
             return
         from ..saves import save_problem
 
-        self.notify(f"Could not save the race: {save_problem(exc)}. The race goes on; what is already on "
+        self.notify(f"Could not save the race: {clean(save_problem(exc))}. The race goes on; what is already on "
                     f"disk is kept as it was.", title="Not saved", severity="error", timeout=12, markup=False)
 
     def save_state(self) -> str:

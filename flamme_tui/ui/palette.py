@@ -13,6 +13,8 @@ from functools import cache
 
 from rich.style import Style
 
+from ..usertext import escape_markup
+
 
 @dataclass(frozen=True, slots=True)
 class TeamColour:
@@ -70,7 +72,7 @@ def rider_style(hex_colour: str, crashed: bool = False, active: bool = False) ->
 
 def team_markup(colour_id: str, text: str) -> str:
     c = team_colour(colour_id)
-    return f"[bold {contrast_text(c.hex)} on {c.hex}]{text}[/]"
+    return f"[bold {contrast_text(c.hex)} on {c.hex}]{escape_markup(text)}[/]"
 
 
 # ----------------------------------------------------------------- terrain

@@ -7,13 +7,13 @@ the track, the round's log in words, the ranking; never a hand.
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ..replay import Replay
+from ..usertext import plain
 
 
 class ReplayApp(App):
@@ -42,7 +42,7 @@ class ReplayApp(App):
         self.index = 0
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(self.replay.heading), id="heading")
+        yield Static(plain(self.replay.heading), id="heading")
         yield Static(id="title")
         yield Static(id="track")
         with VerticalScroll(id="body"):
@@ -56,13 +56,13 @@ class ReplayApp(App):
     def show(self) -> None:
         frames = self.replay.frames
         if not frames:
-            self.query_one("#title", Static).update(Text("nothing to replay yet"))
+            self.query_one("#title", Static).update(plain("nothing to replay yet"))
             return
         f = frames[self.index]
-        self.query_one("#title", Static).update(Text(f"{f.title}   ({self.index + 1}/{len(frames)})"))
-        self.query_one("#track", Static).update(Text(f"{f.track}\n{f.positions}"))
-        self.query_one("#log", Static).update(Text("\n".join(f.log) or "-"))
-        self.query_one("#ranking", Static).update(Text("Ranking\n" + "\n".join(f.ranking) if f.ranking else ""))
+        self.query_one("#title", Static).update(plain(f"{f.title}   ({self.index + 1}/{len(frames)})"))
+        self.query_one("#track", Static).update(plain(f"{f.track}\n{f.positions}"))
+        self.query_one("#log", Static).update(plain("\n".join(f.log) or "-"))
+        self.query_one("#ranking", Static).update(plain("Ranking\n" + "\n".join(f.ranking) if f.ranking else ""))
 
     def action_step(self, delta: int) -> None:
         self.action_go(max(0, min(len(self.replay.frames) - 1, self.index + delta)))

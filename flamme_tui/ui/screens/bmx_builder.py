@@ -7,6 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Click
 from textual.widgets import Static
 
+from ...usertext import escape_markup
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
 from ..widgets.track import TrackClicked
@@ -77,8 +78,8 @@ class BmxBuilderScreen(BaseScreen):
         for toggle in self.query(TileToggle):
             side = self.circuit["ABCD".index(toggle.letter)]
             tile = rules.tiles[toggle.letter]
-            name = (tile.front if side.isupper() else tile.back).name
-            other = (tile.back if side.isupper() else tile.front).name
+            name = escape_markup((tile.front if side.isupper() else tile.back).name)  # from a data file
+            other = escape_markup((tile.back if side.isupper() else tile.front).name)
             toggle.update(f"[b]{side}[/b] {name:<15}[dim]key {toggle.letter.lower()} → {other}[/dim]")
         if self.ramp is None:
             ramp = "[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]"

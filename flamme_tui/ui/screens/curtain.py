@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widgets import Button, Static
 
+from ...usertext import escape_markup
 from ..palette import team_colour, team_markup
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -35,10 +36,10 @@ class CurtainScreen(BaseScreen):
         yield from self.compose_notice()
         with Vertical(id="curtain-body"):
             yield Static(f"Round {self.round_no}", id="curtain-round")
-            yield Static(f"[b]Pass to {who}[/b]", id="curtain-title")
+            yield Static(f"[b]Pass to {escape_markup(who)}[/b]", id="curtain-title")
             yield Static(team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if self.note != "bmx"
                          else team_markup(self.colour, f"  {c.letter}>  "), id="curtain-team")
-            yield Static(f"{self.player}, press [b]Enter[/b] when only you can see the screen.",
+            yield Static(f"{escape_markup(self.player)}, press [b]Enter[/b] when only you can see the screen.",
                          id="curtain-text")
             with Center():
                 yield Button("Show my cards", id="lift", variant="primary", compact=True)

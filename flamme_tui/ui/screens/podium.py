@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 
+from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -19,7 +20,7 @@ def rider_text(game, i: int, names) -> Text:
     kind = {"S": "Sprinteur", "R": "Rouleur"}.get(getattr(r, "kind", ""), "")
     text = Text()
     text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-    text.append(f" {names[r.seat]}" + (f" {kind}" if kind else ""))
+    text.append(f" {clean(names[r.seat])}" + (f" {kind}" if kind else ""))
     return text
 
 
@@ -80,7 +81,7 @@ class PodiumScreen(BaseScreen):
         with VerticalScroll(id="podium-body"):
             head = Text("Winner: ", style="bold")
             head.append_text(rider_text(game, winner, names))
-            head.append(f" · {game.course.name} · {game.round} rounds · seed {flow.session.seed}")
+            head.append(f" · {clean(game.course.name)} · {game.round} rounds · seed {flow.session.seed}")
             yield Static(head, id="podium-title")
             with Horizontal(id="podium-top"):
                 yield Static(podium_text(game, names), id="podium")
@@ -123,7 +124,7 @@ class PodiumScreen(BaseScreen):
             riders = [i for i, r in enumerate(game.riders) if r.seat == seat]
             colour = team_of_rider(game.riders[riders[0]].id)
             text.append(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-            text.append(f" {names[seat][:10]:<10}")
+            text.append(f" {clean(names[seat])[:10]:<10}")
             if bmx:
                 r = game.riders[riders[0]]
                 catch = sum(self.flow.stats.catchup[i] for i in riders)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rich.markup import escape
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from ...engine.actions import Draw, Place, Play, PlayTokens
 from ...engine.classic import RuleError, card_value, effective_move
+from ...usertext import clean, escape_markup
 from ..flow import RaceFlow, Turn
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
@@ -247,12 +247,12 @@ class RaceScreen(BaseScreen):
         name = self.flow.team_name(seat)
         colour = team_colour(self.flow.team_id(seat))
         label = name if name == colour.name else f"{name} ({colour.name})"
-        return team_markup(colour.id, f" {colour.letter} ") + f" [b]{label}[/b]"
+        return team_markup(colour.id, f" {colour.letter} ") + f" [b]{escape_markup(label)}[/b]"
 
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
-        self.put(self.status, f"[b]{game.course.name}[/b] · {self.flow.variant_name} · "
-                              f"round {round_no or game.round} · {what}")
+        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {self.flow.variant_name} · "
+                              f"round {round_no or game.round} · {escape_markup(what)}")
 
     def marks_from(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
         marks = []
@@ -524,7 +524,7 @@ class RaceScreen(BaseScreen):
             if self.autoplay:
                 keys += " · [b]a[/b] stop"
         self.panel(f"[b]Round {replay.round}[/b] · step {replay.step + 1}/{n} · [b]{title}[/b]",
-                   f"{escape(self.frame_words(replay))}\n{keys}")
+                   f"{escape_markup(self.frame_words(replay))}\n{keys}")
         self.show_keys()
         cards = [replace(c, active=c.data[0] in frame.active) for c in self._base_cards]
         die = None
@@ -695,7 +695,7 @@ class RaceScreen(BaseScreen):
         try:
             self.flow.act(action)
         except RuleError as exc:  # should not happen: the UI offers legal choices only
-            self.notify(str(exc), severity="error")
+            self.notify(clean(exc), severity="error", markup=False)
             return
         self.next_turn()
 

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from ..widgets.track import TrackStrip
 from .base import BaseScreen
@@ -63,7 +64,7 @@ class StageScreen(BaseScreen):
                 yield Static(Content("\n".join(lines)), id="stage-notice")
             with Horizontal(id="stage-top"):
                 names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]
-                yield OptionList(*(Option(Content(name), id=sid) for sid, name in names), id="stage-menu")
+                yield OptionList(*(Option(plain(name), id=sid) for sid, name in names), id="stage-menu")
                 yield Static("", id="stage-about")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")

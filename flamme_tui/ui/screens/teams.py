@@ -6,6 +6,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Select, Static
 
+from ...usertext import NO_CONTROL, clean, escape_markup
 from ..choices import HUMAN, MAX_SEED, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
 from ..widgets.keybar import KeyBar
@@ -25,7 +26,9 @@ class SeatRow(Horizontal):
     def compose(self):
         s, c = self.seat, self.choice
         yield Static(f"{s + 1}", classes="seat-number")
-        yield Input(c.name, placeholder="name", max_length=16, compact=True, id=f"name-{s}", classes="seat-name")
+        # typing or pasting a control character is refused (usertext): it would reach the terminal
+        yield Input(clean(c.name, multiline=False), placeholder="name", max_length=16, restrict=NO_CONTROL,
+                    compact=True, id=f"name-{s}", classes="seat-name")
         yield Select([(t.name, t.id) for t in TEAM_COLOURS], value=c.colour, allow_blank=False,
                      compact=True, id=f"colour-{s}", classes="seat-colour")
         yield Static("", id=f"swatch-{s}", classes="swatch")
@@ -75,7 +78,8 @@ class TeamsScreen(BaseScreen):
         where = ("circuit " + self.choices.circuit) if bmx else self._stage_name()
         yield from self.compose_notice()
         with VerticalScroll(classes="menu-body", id="teams-body"):
-            yield Static(f"[b]{variant_title(self.choices.variant)}[/b] · {where} · teams", classes="screen-title")
+            yield Static(f"[b]{variant_title(self.choices.variant)}[/b] · {escape_markup(where)} · teams",
+                         classes="screen-title")
             with Horizontal(classes="form-row"):
                 yield Static("Players", classes="form-label")
                 yield Select([(f"{n} players", n) for n in range(2, MAX_SEATS + 1)], value=self.count,
@@ -164,7 +168,7 @@ class TeamsScreen(BaseScreen):
     def gather(self) -> RaceChoices:
         seats = []
         for seat in range(self.count):
-            name = self.query_one(f"#name-{seat}", Input).value.strip()
+            name = clean(self.query_one(f"#name-{seat}", Input).value, multiline=False).strip()
             colour = self.query_one(f"#colour-{seat}", Select).value
             controller = self.query_one(f"#controller-{seat}", Select).value
             extra = self.query_one(f"#extra-{seat}", Select).value

@@ -6,10 +6,10 @@ import os
 
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -56,7 +56,7 @@ class TitleScreen(BaseScreen):
             label = f"Resume: {race.path.name} (damaged save, {n or 'no'} backup{'s' * (n != 1)})"
         else:
             label = f"Resume: {race.path.name} (made by a newer flamme-tui)"
-        menu.add_option(Option(Content(label), id="resume"))
+        menu.add_option(Option(plain(label), id="resume"))
         menu.styles.width = "auto"
 
     def compose(self):

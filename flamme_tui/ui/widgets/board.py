@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 
 
@@ -50,7 +51,7 @@ def board_rows(view, team_names: list[str]) -> list[BoardRow]:
         if own and not bmx:
             deck, recycled = view.own[r.index][0], view.own[r.index][1]
         kind = {"S": "Sprinteur", "R": "Rouleur"}.get(r.kind, "")
-        name = team_names[r.seat] + (f" {kind}" if kind else "")
+        name = clean(team_names[r.seat], multiline=False) + (f" {kind}" if kind else "")
         rows.append(BoardRow(
             r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
             r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,

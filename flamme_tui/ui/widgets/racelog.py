@@ -17,6 +17,8 @@ from textual.events import MouseScrollDown, MouseScrollUp
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...usertext import clean
+
 BLANK = Style()
 PLAIN = Style()
 HEAD = Style(bold=True)
@@ -48,7 +50,7 @@ class RaceLog(Widget):
         lines = list(lines)
         if not lines:
             return
-        self.lines.extend(lines)
+        self.lines.extend(clean(line, multiline=False) for line in lines)  # drawn as raw segments
         if len(self.lines) > self.max_lines:
             del self.lines[: len(self.lines) - self.max_lines]
             self._wrapped_width = -1  # rewrap everything
@@ -82,8 +84,9 @@ class RaceLog(Widget):
             if line.startswith(" ") and parts:
                 parts[0] = indent + parts[0].lstrip()
             for part in parts:
-                part = part.replace(NBSP, " ")[:width]
-                self._wrapped.append(Strip([Segment(part, style), Segment(" " * (width - len(part)), BLANK)], width))
+                part = part.replace(NBSP, " ")
+                # cut and padded by cells, not characters: a wide name (emoji, CJK) never spills over
+                self._wrapped.append(Strip([Segment(part, style)]).adjust_cell_length(width, BLANK))
         self._wrapped_count = len(self.lines)
         return self._wrapped
 

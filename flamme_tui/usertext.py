@@ -1,0 +1,93 @@
+"""Text that comes from a user or a file (player, stage and save names, stage
+descriptions, file paths): checked where it comes in, made harmless where it
+is shown.
+
+Two dangers.  Control characters (ESC, BEL, the other C0 and C1 codes, DEL)
+reach the terminal as they are: `ESC ] 0 ; title BEL` retitles it, other
+sequences move the cursor or reprogram keys; bidi overrides turn the text
+around it.  Neither Rich nor Textual removes ESC.  And Textual reads every
+`str` given to a widget as markup: `[/]` raises MarkupError, `[Dad] Tom`
+loses `[Dad]`, `[@click=app.quit]` becomes a working link.  Textual's own
+`escape` (like Rich's) only escapes tags that start with a lower-case letter,
+`#`, `/` or `@`: not `[Dad]`, `[$x]` or `[ b]`.
+
+So: names are refused when they hold a control character (`check`, used by
+the pydantic models and the teams screen); every place that shows such text
+goes through `clean` (plain output: terminal, Rich `Text`, Line-API
+segments), `plain` (a Textual Content, never parsed as markup) or
+`escape_markup` (inside a markup string of ours).
+
+The checking and the terminal part import no Textual (config and saves use
+them); `plain` imports it when called.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.content import Content
+
+__all__ = ["CONTROL", "NO_CONTROL", "check", "clean", "control_problem", "escape_markup", "plain"]
+
+# C0, DEL and C1 controls; the bidi embeddings, overrides, isolates and marks
+# (U+061C, U+200E/F, U+202A-E, U+2066-9); the line and paragraph separators.
+# Not the zero-width joiner: emoji sequences need it.
+_OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+CONTROL = re.compile(f"[\x00-\x1f{_OTHERS}]")
+_LINES = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")  # the same but newline and tab
+NO_CONTROL = f"[^\x00-\x1f{_OTHERS}]*"  # a whole text without any (a Textual Input's `restrict`)
+
+
+def _pattern(multiline: bool) -> re.Pattern[str]:
+    return _LINES if multiline else CONTROL
+
+
+def control_problem(text: str, multiline: bool = False) -> str | None:
+    """Why `text` is refused (its first control character, by code point), or
+    None.  `multiline` allows newlines and tabs (descriptions)."""
+    found = _pattern(multiline).search(text)
+    if found is None:
+        return None
+    return f"control character U+{ord(found.group()):04X} is not allowed"
+
+
+def check(text: str, multiline: bool = False) -> str:
+    """`text` if it holds no control character, else ValueError (pydantic
+    validators turn it into their usual one-line error)."""
+    problem = control_problem(text, multiline)
+    if problem is not None:
+        raise ValueError(problem)
+    return text
+
+
+def _visible(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def clean(text: object, multiline: bool = True) -> str:
+    """`str(text)` with every control character written out visibly (ESC as
+    the four characters `\\x1b`): safe to print to a terminal.  Newlines and
+    tabs stay unless `multiline` is False (one line of a message)."""
+    text = str(text)
+    return _pattern(multiline).sub(_visible, text)
+
+
+def escape_markup(text: object) -> str:
+    """`text` (cleaned) to put inside a Textual markup string of ours: shown
+    literally whatever brackets, backslashes or `$` it holds."""
+    escaped = clean(text).replace("[", "\\[")
+    if escaped.endswith("\\"):
+        # a backslash just before our next tag would escape it: a zero-width
+        # space between them keeps the tag (and shows nothing)
+        escaped += "\u200b"
+    return escaped
+
+
+def plain(text: object) -> Content:
+    """`text` (cleaned) as Textual Content: no markup, shown as it is."""
+    from textual.content import Content
+
+    return Content(clean(text))

@@ -1,0 +1,123 @@
+"""Command output with hostile text from files and users: no control
+character (an OSC retitling the terminal, a bidi override) ever reaches
+stdout or stderr; markup-like names are printed as they are."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from flamme_tui import saves, usertext
+from flamme_tui.engine.classic import Team
+from flamme_tui.races import RaceSpec
+from flamme_tui.session import Session
+
+ESC_TITLE = "\x1b]0;pwned\x07"
+MARKUP = "[@click=app.quit]Col [/] [Dad] Tom"
+
+
+def run(*args: str, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flamme_tui", *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+
+
+def assert_clean(proc) -> None:
+    for stream in (proc.stdout, proc.stderr):
+        bad = sorted({f"U+{ord(c):04X}" for c in usertext.CONTROL.findall(stream) if c not in "\n"})
+        assert not bad, f"{bad} in {stream!r}"
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+@pytest.fixture
+def env(tmp_path):
+    return {**os.environ, "FLAMME_TUI_DATA_DIR": str(tmp_path / "data")}
+
+
+def stage_file(folder, name, file="hostile.yaml", description=""):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file
+    path.write_text(json.dumps({"name": name, "tiles": "abcdefghijklmnopqrstu", "description": description}))
+    return path
+
+
+def test_stages_list_and_check_with_hostile_names_and_file_names(tmp_path, env):
+    users = tmp_path / "data" / "stages"
+    stage_file(users, MARKUP, file="markup.yaml")
+    stage_file(users, f"Col{ESC_TITLE}", file="osc-name.yaml")
+    stage_file(users, "Col", file="osc-description.yaml", description=f"x{ESC_TITLE}")
+    stage_file(users, "Fine", file=f"file{ESC_TITLE}\u202e.yaml")
+    listing = run("stages", "list", env=env)
+    assert listing.returncode == 0
+    assert_clean(listing)
+    assert MARKUP in listing.stdout
+    assert "osc-name.yaml:1: name: control character U+001B is not allowed" in listing.stdout
+    assert "file\\x1b]0;pwned\\x07\\u202e" in listing.stdout  # the id from the file name, written out
+    check = run("stages", "check", str(users), env=env)
+    assert check.returncode == 2
+    assert_clean(check)
+    assert f"ok: {MARKUP}," in check.stdout
+    assert "description: control character U+001B is not allowed" in check.stdout
+
+
+def test_race_with_a_hostile_stage_file(tmp_path, env):
+    good = stage_file(tmp_path, MARKUP, file="markup.yaml")
+    race = run("race", "--stage", str(good), "--seed", "3", env=env)
+    assert race.returncode == 0, race.stderr
+    assert_clean(race)
+    assert race.stdout.startswith(f"{MARKUP} (classic), seed 3")
+    bad = stage_file(tmp_path / f"dir{ESC_TITLE}", f"Col{ESC_TITLE}")
+    race = run("race", "--stage", str(bad), env=env)
+    assert race.returncode == 2
+    assert_clean(race)
+    assert "name: control character U+001B is not allowed" in race.stderr
+    assert len(race.stderr.splitlines()) == 1
+
+
+def save_of(path, names, stage="avenue-corso-paseo", actions=30):
+    teams = tuple(Team(n, c) for n, c in zip(names, ("red", "blue")))
+    session = Session.new(RaceSpec(stage=stage, teams=teams), 5, {0: "easy", 1: "easy"})
+    from flamme_tui.bots import POLICIES
+
+    for _ in range(actions):
+        seat = next(s for s in range(2) if session.game.needs(s))
+        session.apply(POLICIES["easy"](session.game.view(seat)))
+    return saves.save(session, path)
+
+
+def test_replay_text_and_race_from_with_markup_names(tmp_path, env, monkeypatch):
+    stage_file(tmp_path / "data" / "stages", MARKUP)
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", env["FLAMME_TUI_DATA_DIR"])
+    path = save_of(tmp_path / "race.json", ["[Dad] Tom", "[/]"], stage="hostile")
+    replay = run("replay", "--text", str(path), env=env)
+    assert replay.returncode == 0, replay.stderr
+    assert_clean(replay)
+    assert MARKUP in replay.stdout and "[Dad] Tom" in replay.stdout
+    finish = run("race", "--from", str(path), "--autosave", str(tmp_path / "out"), env=env)
+    assert finish.returncode == 0, finish.stderr
+    assert_clean(finish)
+    assert f"resumed {MARKUP} (classic)" in finish.stdout
+
+
+@pytest.mark.parametrize("where", ["team", "course", "path"])
+def test_replay_text_and_race_from_with_control_characters(tmp_path, env, where):
+    name = f"Tom{ESC_TITLE}" if where == "team" else "Tom"
+    folder = tmp_path / (f"d{ESC_TITLE}\u202e" if where == "path" else "d")
+    folder.mkdir()
+    path = save_of(folder / "race.json", [name, "Bob"])
+    if where == "course":
+        doc = json.loads(path.read_text())
+        doc["setup"]["course"]["name"] += ESC_TITLE
+        doc["checksum"] = saves._checksum(doc)
+        path.write_text(json.dumps(doc))
+    if where == "path":
+        path.write_text("{}")  # not a save: the error line names the path
+    for args in (("replay", "--text", str(path)), ("race", "--from", str(path), "--autosave", str(tmp_path / "o"))):
+        proc = run(*args, env=env)
+        assert proc.returncode == 2
+        assert_clean(proc)
+        assert len(proc.stderr.splitlines()) == 1
+        assert ("control character U+001B" if where != "path" else "\\x1b]0;pwned\\x07\\u202e") in proc.stderr

@@ -1,0 +1,315 @@
+"""Hostile names through the whole app: markup (`[/]`, `[Dad] Tom`,
+`[@click=quit]`), control characters (an OSC retitling the terminal), very
+long names, combining characters and emoji.  At every screen: no crash, the
+name shown literally, and nothing the terminal would obey written to it
+(checked on what the real driver would write: the compositor's output)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from textual import events
+from textual.app import App
+from textual.geometry import Region
+
+from flamme_tui import saves, usertext
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import advance, choices, settle
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import new_race_menus, pick_option, play_race, screen_name, set_players
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+ESC_TITLE = "\x1b]0;pwned\x07"
+# the terminal's own sequences (colours, cursor moves): everything else is refused
+CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def terminal_output(app) -> str:
+    """What the driver writes for the whole screen now (App._display)."""
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return update.render_segments(app.console)
+
+
+def assert_terminal_safe(app) -> None:
+    out = CSI.sub("", terminal_output(app))
+    bad = sorted({f"U+{ord(c):04X}" for c in usertext.CONTROL.findall(out) if c not in "\r\n"})
+    assert not bad, f"{screen_name(app)} writes {bad} to the terminal"
+    assert "pwned\x07" not in out and "\x1b]" not in out
+
+
+def assert_literal(text: str, shown: dict[str, str]) -> None:
+    """Each marker word appears only right after the whole of its prefix: the
+    markup before it was not eaten (a name cut short by an ellipsis is fine)."""
+    for word, prefix in shown.items():
+        for found in re.finditer(re.escape(word), text):
+            before = text[max(0, found.start() - len(prefix)):found.start()]
+            assert before == prefix, f"{word!r} shown without {prefix!r}: {text[max(0, found.start() - 30):found.end()]!r}"
+
+
+async def until(pilot, ready) -> None:
+    """Wait (at most about 2 s) until `ready()`: a toast is mounted a moment later."""
+    for _ in range(100):
+        if ready():
+            return
+        await pilot.pause(0.02)
+
+
+async def paste(pilot, selector: str, text: str) -> None:
+    widget = pilot.app.screen.query_one(selector)
+    widget.value = ""
+    widget.post_message(events.Paste(text))
+    await pilot.pause()
+
+
+# names typed (pasted) on the teams screen: 16 characters at most
+TYPED = ["[Dad] Tom", "[/]", "[@click=quit]Ann", "[b red]Zed\\"]
+TYPED_MARKERS = {"Tom": "[Dad] ", "Ann": "[@click=quit]", "Zed": "[b red]"}
+
+
+async def test_hostile_names_typed_on_the_teams_screen_race_to_the_podium():
+    app = FlammeApp(seed=3, autoplay=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await set_players(pilot, 4)
+        # a control character cannot be typed or pasted into a name
+        await paste(pilot, "#name-0", f"x{ESC_TITLE}")
+        assert app.screen.query_one("#name-0").value == ""
+        for seat, name in enumerate(TYPED):
+            await paste(pilot, f"#name-{seat}", name)
+            assert app.screen.query_one(f"#name-{seat}").value == name
+        for seat in (2, 3):  # two bots: fewer curtains, the same names everywhere
+            await pick_option(pilot, f"controller-{seat}", 1)
+        assert_terminal_safe(app)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        seen_screens: set[str] = set()
+        seen_names: set[str] = set()
+
+        async def look(pilot, seen) -> None:
+            name = screen_name(app)
+            seen_screens.add(name)
+            text = screen_text(app)
+            assert_terminal_safe(app)
+            assert_literal(text, TYPED_MARKERS)
+            if name == "CurtainScreen":
+                player = TYPED[app.screen.seat]
+                assert f"{player}, press Enter" in text.replace("\u200b", "")
+                seen_names.add(player)
+            if name == "RaceScreen" and seen.rounds == 1 and app.screen.turn.kind == "pick":
+                await pilot.press("question_mark")  # the help dialog over a hostile name
+                assert screen_name(app) == "HelpScreen"
+                assert_terminal_safe(app)
+                await pilot.press("escape")
+                await pilot.press("q")  # the quit dialog
+                assert screen_name(app) == "ConfirmQuit"
+                assert_terminal_safe(app)
+                await pilot.press("n")
+
+        await play_race(pilot, on_state=look)
+        assert seen_screens >= {"CurtainScreen", "RaceScreen", "PodiumScreen"}
+        assert seen_names == set(TYPED[:2])
+        game = app.screen.flow.game
+        assert [t.name for t in game.setup.teams] == TYPED
+        text = screen_text(app)
+        assert_literal(text, TYPED_MARKERS)
+        assert "[Dad] Tom" in text  # the podium's ranking and statistics
+        log = app.screen.flow.log
+        assert any("[Dad] Tom" in line for line in log)
+        assert app.is_running  # `[@click=quit]` never became a link that quits
+
+
+# names from a file (a save, a user stage): no length limit, any script
+LONG = "[Dad] Tom " + "x" * 120
+FILED = [LONG, "[/] Zoe\u0301\u0301 🚴‍♀️ 👨‍👩‍👧", "[@click=app.quit]李小龙", "end\\"]
+STAGE = "[@click=app.quit]Col [/]"
+DESCRIPTION = "[Dad] climbs [b]and[/b] \\[x]"
+
+
+def hostile_stage(data_dir) -> None:
+    folder = data_dir / "stages"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "hostile.yaml").write_text(json.dumps({
+        "name": STAGE, "tiles": "abcdefghijklmnopqrstu", "description": DESCRIPTION}))
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def hostile_save(path, names=FILED, rounds=8):
+    from flamme_tui.engine.classic import Team
+    from flamme_tui.races import RaceSpec
+    from flamme_tui.session import Session
+
+    teams = tuple(Team(n, c) for n, c in zip(names, ("blue", "orange", "green", "purple")))
+    session = Session.new(RaceSpec(stage="hostile", teams=teams), 21, {})
+    advance(session, rounds)
+    return saves.save(session, path)
+
+
+async def test_hostile_stage_in_the_menus(data_dir):
+    hostile_stage(data_dir)
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        assert screen_name(app) == "StageScreen"
+        await pilot.press("end")
+        await pilot.pause()
+        text = screen_text(app)
+        assert STAGE in text  # the menu entry and the preview's title
+        assert "[Dad] climbs [b]and[/b] \\[x]" in text
+        assert_terminal_safe(app)
+        await pilot.press("enter")
+        assert screen_name(app) == "TeamsScreen"
+        assert STAGE in screen_text(app)
+        assert_terminal_safe(app)
+
+
+async def test_race_resumed_from_a_save_with_hostile_names_to_the_podium(data_dir, tmp_path):
+    hostile_stage(data_dir)
+    session = saves.load(hostile_save(tmp_path / "race.json"))
+    app = FlammeApp(seed=1, autoplay=False, session=session)
+    markers = {"Tom": "[Dad] ", "李小龙": "[@click=app.quit]", "Zoe": "[/] "}
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot)
+        shown = set()
+
+        async def look(pilot, seen) -> None:
+            shown.add(screen_name(app))
+            assert_terminal_safe(app)
+            assert_literal(screen_text(app), markers)
+
+        await play_race(pilot, on_state=look)
+        assert shown >= {"CurtainScreen", "RaceScreen", "PodiumScreen"}
+        text = screen_text(app)
+        assert STAGE in text  # the podium's title
+        assert_literal(text, markers)
+        assert app.is_running
+
+
+async def test_notifications_show_hostile_paths_literally(tmp_path):
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        bad = tmp_path / f"[Dad] [/] {ESC_TITLE}.json"  # a folder "[Dad] [" and a file "] ....json"
+        bad.parent.mkdir()
+        bad.write_text("{}")
+        app.resume_path(bad)  # the title menu's Resume on a file that is not a save
+        await until(pilot, lambda: "[Dad] [/]" in screen_text(app))
+        assert "[Dad] [/]" in screen_text(app)
+        assert_terminal_safe(app)
+        app._save_failed(OSError(f"[/] disk {ESC_TITLE}"))  # autosave's on_error
+        await until(pilot, lambda: "Could not save the race" in screen_text(app))
+        assert "Could not save the race: [/] disk" in screen_text(app)
+        assert_terminal_safe(app)
+
+
+async def test_replay_app_with_hostile_names(data_dir, tmp_path):
+    from flamme_tui.replay import load_replay
+    from flamme_tui.ui.replay import ReplayApp
+
+    hostile_stage(data_dir)
+    path = hostile_save(tmp_path / "race.json", rounds=40)
+    app = ReplayApp(load_replay(path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        for key in ("right", "right", "end"):
+            await pilot.press(key)
+            text = screen_text(app)
+            assert "[Dad] Tom" in text and "[@click=app.quit]李小龙" in text
+            assert_terminal_safe(app)
+
+
+async def test_control_characters_that_bypass_the_checks_are_never_written(tmp_path):
+    """Defence in depth: a name that reached the race without the checks (no
+    reader lets one through) is still shown cleaned on every screen."""
+    names = [f"Ann{ESC_TITLE}", "Bob\u202e\x9b[2J"]
+    app = FlammeApp(seed=2, autoplay=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        race = choices(n=2)
+        for seat, name in zip(race.seats, names):
+            seat.name = name
+        app.start_race(race)
+        seen: set[str] = set()
+
+        async def look(pilot, _seen) -> None:
+            seen.add(screen_name(app))
+            assert_terminal_safe(app)
+
+        await play_race(pilot, on_state=look)
+        assert seen >= {"CurtainScreen", "RaceScreen", "PodiumScreen"}
+        assert "Ann\\x1b]0;pwned\\x07" in screen_text(app)
+
+
+# ------------------------------------------------- renderers, random names
+
+NAMES = st.text(st.one_of(st.sampled_from("[]/\\$@=# "), st.characters()), min_size=0, max_size=30)
+
+
+class Parts(App):
+    def compose(self):
+        from flamme_tui.ui.widgets.board import Boards
+        from flamme_tui.ui.widgets.racelog import RaceLog
+
+        yield Boards(id="boards")
+        yield RaceLog(id="log")
+
+
+def strip_text(strips) -> str:
+    return "".join(seg.text for strip in strips for seg in strip)
+
+
+async def test_boards_log_and_podium_render_any_name_without_control_characters():
+    from flamme_tui.races import RaceSpec, Team, make_setup, new_game
+    from flamme_tui.ui.screens.podium import PodiumScreen, rider_text
+    from flamme_tui.ui.widgets.board import board_rows
+    from flamme_tui.ui.widgets.racelog import RaceLog
+
+    game = new_game(make_setup(RaceSpec(teams=tuple(Team(c, c) for c in ("red", "blue", "green", "black")))), 4)
+    app = Parts()
+    runs = []
+    async with app.run_test(size=(90, 30)):
+        boards = app.query_one("#boards")
+        log = app.query_one("#log", RaceLog)
+
+        @settings(max_examples=500, deadline=None)
+        @given(st.lists(NAMES, min_size=4, max_size=4), st.sampled_from([40, 64, 90]))
+        def draw(names, width):
+            log.clear()
+            boards.show(board_rows(game.view(0), names), "classic")
+            strips = boards.render_lines(Region(0, 0, width, 9))
+            log.write_lines([f"{n} plays 5, 3 -> 8" for n in names] + [f"  slipstream: {names[0]} 8 -> 9"])
+            lines = [log.render_line(y) for y in range(log.size.height)]
+            # each line of the log takes exactly its width, whatever the names' characters
+            assert {sum(cell_len(seg.text) for seg in line) for line in lines} == {log.size.width}
+            strips += lines
+            for i in range(len(game.riders)):
+                strips.append(list(app.console.render(rider_text(game, i, names))))
+            strips.append(list(app.console.render(PodiumScreen.ranking(None, game, names))))
+            out = strip_text(strips)
+            assert not [c for c in usertext.CONTROL.findall(out) if c != "\n"], repr(out)
+            runs.append(1)
+
+        draw()
+    assert len(runs) >= 500
+
+
+async def test_replay_app_never_writes_control_characters_it_is_given():
+    """Defence in depth for `flamme-tui replay`: frames holding control characters."""
+    from flamme_tui.replay import Frame, Replay
+    from flamme_tui.ui.replay import ReplayApp
+
+    frame = Frame(f"Round 1{ESC_TITLE}", "|..|", f"red.S 1/0{ESC_TITLE}", (f"Tom{ESC_TITLE} plays 5",),
+                  (f" 1. Tom{ESC_TITLE}\u202e",))
+    app = ReplayApp(Replay(f"[Dad] {ESC_TITLE}", (frame, frame), True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("right")
+        assert "[Dad] \\x1b]0;pwned\\x07" in screen_text(app)
+        assert_terminal_safe(app)
