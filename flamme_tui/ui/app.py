@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from textual.app import App
 from textual.binding import Binding
 
+from ..usertext import clean
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ class FlammeApp(App[int]):
             note = (f"{session.branch_of.name} goes on as the new race file {session.save_path.name}; "
                     f"the newer version is left as it is")
             flow.log.append(f"({note})")
-            self.notify(note, timeout=8, markup=False)
+            self.notify(clean(note), timeout=8, markup=False)
         self.start_flow(flow)
 
     # ------------------------------------------------------------ the menus
@@ -211,7 +212,7 @@ class FlammeApp(App[int]):
         try:
             session = choices.session()
         except ConfigError as exc:  # the stage file broke after it was chosen
-            self.notify(str(exc), severity="error", timeout=8, markup=False)
+            self.notify(clean(exc), severity="error", timeout=8, markup=False)
             return
         self.start_flow(RaceFlow(session))
 
