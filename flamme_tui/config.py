@@ -49,6 +49,7 @@ from .course import (
     Course,
     TilePlace,
 )
+from .pathtext import show_path
 
 __all__ = [
     "BmxRules",
@@ -126,11 +127,9 @@ class ConfigError(Exception):
 
 
 def _show_path(path: Path) -> str:
-    """Relative to the working directory when inside it: shorter, clickable."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return str(path)
+    """Relative to the working directory when inside it: shorter, clickable.
+    Never fails (error messages use it)."""
+    return show_path(path)
 
 
 # ---------------------------------------------------------------------------
@@ -700,7 +699,11 @@ def stage_ids() -> list[str]:
 
 def _stage_path(ref: str) -> Path:
     path = data_dir() / "courses" / f"{ref}.yaml"
-    if path.is_file():
+    try:
+        built_in = path.is_file()
+    except OSError:  # no such stage, whatever the system says about the name (too long...)
+        built_in = False
+    if built_in:
         return path
     user = _user_stage_files().get(ref)
     if user is not None:

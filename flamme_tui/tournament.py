@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -60,8 +61,12 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
+        # ctrl+c is for the parent alone: it stops the pool, the workers finish their chunk quietly
+        pool = ProcessPoolExecutor(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+        try:
             results = list(pool.map(run_one, jobs, chunksize=max(1, races // (workers * 8))))
+        finally:  # after an error or ctrl+c, nothing more is started
+            pool.shutdown(wait=False, cancel_futures=True)
     else:
         results = [run_one(job) for job in jobs]
     elapsed = time.perf_counter() - start
