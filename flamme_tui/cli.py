@@ -7,7 +7,6 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable
 from typing import NoReturn
 
 from . import MAX_SEED
@@ -30,19 +29,20 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def whole(low: int, high: int) -> Callable[[str], int]:
+class Whole:
     """An argparse type: a whole number from `low` to `high`."""
 
-    def parse(text: str) -> int:
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def __call__(self, text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            value = low - 1
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected a whole number from {low} to {high}, got {text!r}")
+            value = self.low - 1
+        if not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {self.low} to {self.high}, got {text!r}")
         return value
-
-    return parse
 
 
 def milliseconds(text: str) -> float:
@@ -67,7 +67,7 @@ def build_parser() -> Parser:
 
     race = sub.add_parser("race", help="play a whole race headless and print its log")
     _race_options(race)
-    race.add_argument("--seed", type=whole(0, MAX_SEED), default=1, metavar="SEED",
+    race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
                       help=f"0 to {MAX_SEED} (default 1): the same seed and options give the same race")
     race.add_argument("--bots", default="", metavar="BOT,BOT,...",
                       help="who plays each seat: a bot (easy, medium, hard) or, in classic, a scripted "
@@ -91,7 +91,7 @@ def build_parser() -> Parser:
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
-    bench.add_argument("-n", "--races", type=whole(1, MAX_RACES), default=2000, metavar="N",
+    bench.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=2000, metavar="N",
                        help=f"races to simulate, 1 to {MAX_RACES} (default 2000)")
     bench.add_argument("--bot", choices=("easy", "medium", "hard"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy)")
@@ -99,11 +99,11 @@ def build_parser() -> Parser:
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95%% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT",
                       help="one bot per seat, 2 to 4 (easy, medium, hard; classic: also peloton, muscle)")
-    tour.add_argument("-n", "--races", type=whole(1, MAX_RACES), default=200, metavar="N",
+    tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
                       help=f"races, 1 to {MAX_RACES} (default 200); race k has seed k")
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
     tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages; not bmx)")
-    tour.add_argument("-j", "--jobs", type=whole(1, MAX_JOBS), default=None, metavar="N",
+    tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     return parser
 

@@ -8,10 +8,10 @@ rider among the teams.  Win shares come with 95% Wilson intervals.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
 import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 from . import config
 from .bots import POLICIES
@@ -61,12 +61,9 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1:
-        # ctrl+c is for the parent alone: it stops the pool, the workers finish their chunk quietly
-        pool = ProcessPoolExecutor(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
-        try:
-            results = list(pool.map(run_one, jobs, chunksize=max(1, races // (workers * 8))))
-        finally:  # after an error or ctrl+c, nothing more is started
-            pool.shutdown(wait=False, cancel_futures=True)
+        # ctrl+c is for the parent alone: leaving the `with` on it stops the workers at once
+        with multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+            results = pool.map(run_one, jobs, chunksize=max(1, races // (workers * 8)))
     else:
         results = [run_one(job) for job in jobs]
     elapsed = time.perf_counter() - start

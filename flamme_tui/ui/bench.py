@@ -180,11 +180,11 @@ def terminal_size(text: str) -> tuple[int, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..cli import Parser, whole
+    from ..cli import Parser, Whole
 
     parser = Parser(prog="python -m flamme_tui.ui.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=whole(1, 100), default=5, metavar="N", help="start-ups to time, 1 to 100 (default 5)")
-    parser.add_argument("--rounds", type=whole(1, 100), default=3, metavar="N",
+    parser.add_argument("--runs", type=Whole(1, 100), default=5, metavar="N", help="start-ups to time, 1 to 100 (default 5)")
+    parser.add_argument("--rounds", type=Whole(1, 100), default=3, metavar="N",
                         help="race rounds to drive for key latency, 1 to 100 (default 3)")
     parser.add_argument("--size", type=terminal_size, default=(80, 24), metavar="WxH",
                         help="terminal size for the key latency, 40x12 to 500x200 (default 80x24)")
