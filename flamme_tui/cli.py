@@ -323,7 +323,7 @@ def os_problem(exc: OSError) -> str:
     return printable(f"{_show_path(exc.filename)}: {what}")
 
 
-def _command(args) -> int:
+def _command(args: argparse.Namespace) -> int:
     if args.command == "conformance":
         from .conformance import main as run
 
