@@ -262,11 +262,8 @@ class RaceFlow:
     def _bot_action(self, seat: int, policy_name: str) -> tuple[Action, str]:
         from .. import bots
 
-        view = self.game.view(seat)
-        explainer = getattr(bots, "EXPLAINERS", {}).get(policy_name)
-        if explainer is not None:
-            return explainer(view)
-        return bots.POLICIES[policy_name](view), ""
+        decision = bots.decide(policy_name, self.game.view(seat))
+        return decision.action, decision.public  # the table hears only what the bot played
 
     def _note(self, action: Action, bot: bool) -> None:
         """The public side of a human's action (or a bot's placement), in words."""
