@@ -10,6 +10,7 @@ track can show one by one.  No Textual here: the flow is tested directly too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.classic import ENERGY, GRID, OVER
@@ -50,7 +51,7 @@ class Tally:
     phantom: tuple[bool, ...] = ()  # bmx: a token played this round that is not a real one
 
 
-def tally_of(game) -> Tally:
+def tally_of(game: Any) -> Tally:
     """The boards' numbers now (public: the board every seat sees)."""
     riders = game.view(0).board.riders
     if game.variant != "bmx":
@@ -145,7 +146,7 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
     return frames
 
 
-def counted(tally: Tally, e: tuple) -> Tally:
+def counted(tally: Tally, e: tuple[Any, ...]) -> Tally:
     """The boards' numbers after engine event `e`."""
     kind, i = e[0], e[1]
     exhaustion, bag, supply = list(tally.exhaustion), list(tally.bag), tally.supply
