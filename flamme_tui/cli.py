@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
 import time
 from typing import NoReturn
@@ -281,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # ctrl+c: stop quietly, the shell's way (128 + SIGINT)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second one while stopping changes nothing
         print("flamme-tui: interrupted", file=sys.stderr)
         return 130
 

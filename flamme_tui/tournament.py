@@ -61,8 +61,15 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1:
-        # ctrl+c is for the parent alone: leaving the `with` on it stops the workers at once
-        with multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+        # ctrl+c is for the parent alone (the workers are born ignoring it, so no
+        # moment is left where one could print a traceback); leaving the `with`
+        # on it stops the workers at once
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            pool = multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        with pool:
             results = pool.map(run_one, jobs, chunksize=max(1, races // (workers * 8)))
     else:
         results = [run_one(job) for job in jobs]

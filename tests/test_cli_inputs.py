@@ -293,7 +293,7 @@ def test_app_seed_field_holds_no_more_than_the_bound():
 
 def interrupt(argv: list[str], ready) -> subprocess.CompletedProcess:
     """Start the command in its own process group, wait until `ready(proc)`, then
-    press ctrl+c (SIGINT to the whole group, as a terminal does)."""
+    press ctrl+c (SIGINT to the whole group, as a terminal does) until it stops."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "flamme_tui", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
@@ -303,8 +303,15 @@ def interrupt(argv: list[str], ready) -> subprocess.CompletedProcess:
             assert time.monotonic() < deadline, "the command never got going"
             assert proc.poll() is None, "the command ended before ctrl+c"
             time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        for _ in range(20):  # pressed again if it landed where ctrl+c is ignored (starting the workers)
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                out, err = proc.communicate(timeout=10)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        else:
+            raise AssertionError("ctrl+c did not stop the command")
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -336,7 +343,15 @@ def test_ctrl_c_during_a_tournament_stops_every_process_quietly():
     assert proc.stdout == ""
 
 
-def test_ctrl_c_in_bench_and_other_commands(monkeypatch, capsys):
+@pytest.fixture
+def sigint_restored():
+    """The commands ignore a second ctrl+c once stopping: give this process its handler back."""
+    previous = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_in_bench_and_other_commands(monkeypatch, capsys, sigint_restored):
     from flamme_tui import bots
 
     def pressed(view):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import statistics
 import sys
 import time
@@ -198,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return measure(build_parser().parse_args(argv))
     except KeyboardInterrupt:  # ctrl+c: stop quietly, the shell's way (128 + SIGINT)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second one while stopping changes nothing
         print("python -m flamme_tui.ui.bench: interrupted", file=sys.stderr)
         return 130
 
