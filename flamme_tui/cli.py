@@ -3,15 +3,59 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import signal
 import sys
 import time
+from typing import NoReturn
+
+from . import MAX_SEED
+
+# the most races one command may ask for: plenty for any measure, and seeds stay in range
+MAX_RACES = 100_000
+MAX_JOBS = 256  # processes of a tournament
 
 from .usertext import clean
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
+class Parser(argparse.ArgumentParser):
+    """argparse with every error on one line, the problem then where to read
+    more; what the user typed is shown with control characters escaped."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {clean(message, multiline=False)} (see {self.prog} --help)\n")
+
+
+class Whole:
+    """An argparse type: a whole number from `low` to `high`."""
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = self.low - 1
+        if not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {self.low} to {self.high}, got {text!r}")
+        return value
+
+
+def milliseconds(text: str) -> float:
+    """An argparse type: a pause of 0 to 60000 ms."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 60_000:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected milliseconds from 0 to 60000, got {text!r}")
+    return value
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
     parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
                         help="open the app on a saved race (default: the latest race in progress)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -21,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     race = sub.add_parser("race", help="play a whole race headless and print its log")
     _race_options(race)
-    race.add_argument("--seed", type=int, default=1)
+    race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
+                      help=f"0 to {MAX_SEED} (default 1): the same seed and options give the same race")
     race.add_argument("--bots", default="", metavar="BOT,BOT,...",
                       help="who plays each seat: a bot (easy, medium, hard) or, in classic, a scripted "
                            "team of the Peloton expansion (peloton, muscle); default: easy everywhere")
@@ -31,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --from: let bots (easy, or as --bots says) play the human seats too")
     # hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save
     race.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
-    race.add_argument("--slow", type=float, default=0, metavar="MS", help=argparse.SUPPRESS)
+    race.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
     race.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
 
     replay = sub.add_parser("replay", help="step through a saved race round by round")
@@ -46,16 +91,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
-    bench.add_argument("-n", "--races", type=int, default=2000, help="races to simulate (default 2000)")
+    bench.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=2000, metavar="N",
+                       help=f"races to simulate, 1 to {MAX_RACES} (default 2000)")
     bench.add_argument("--bot", choices=("easy", "medium", "hard"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy)")
-    tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95% intervals")
+    # argparse expands %(...)s in help texts: a literal percent sign is written %%
+    tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95%% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT",
                       help="one bot per seat, 2 to 4 (easy, medium, hard; classic: also peloton, muscle)")
-    tour.add_argument("-n", "--races", type=int, default=200)
+    tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
+                      help=f"races, 1 to {MAX_RACES} (default 200); race k has seed k")
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
-    tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages)")
-    tour.add_argument("-j", "--jobs", type=int, default=None, help="processes (default: all cores)")
+    tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages; not bmx)")
+    tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
+                      help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     return parser
 
 
@@ -63,8 +112,8 @@ def _race_options(p: argparse.ArgumentParser) -> None:
     from . import DEFAULT_STAGE, VARIANTS
 
     p.add_argument("--variant", choices=VARIANTS, default="classic")
-    p.add_argument("--stage", default=DEFAULT_STAGE, help="stage id or path to a stage file (classic, meteo)")
-    p.add_argument("--circuit", default="ABCD", help="bmx: side of each tile A B C D (lower case = back side)")
+    p.add_argument("--stage", help=f"classic, meteo: stage id or path to a stage file (default {DEFAULT_STAGE})")
+    p.add_argument("--circuit", help="bmx: side of each tile A B C D (lower case = back side; default ABCD)")
     p.add_argument("--teams", type=int, default=4, choices=(2, 3, 4), help="number of teams (default 4)")
     p.add_argument("--ramp", type=_pair, metavar="SQUARE:NUMBER", help="bmx: jump ramp on a lap square (0-27), number 1-5")
     p.add_argument("--young", type=_pair, metavar="SEAT:TOKENS",
@@ -81,9 +130,16 @@ def _pair(text: str) -> tuple[int, int]:
 
 
 def _spec(args, scripted: tuple[str, ...] = ()):
+    """The race the options describe; an option of another variant is refused, not ignored."""
     from .config import ConfigError
     from .races import COLOURS, RaceSpec, Team
 
+    bmx = args.variant == "bmx"
+    given = {"--stage": args.stage is not None, "--circuit": args.circuit is not None,
+             "--ramp": args.ramp is not None, "--young": args.young is not None, "--forecast": args.forecast}
+    for option, is_given in given.items():
+        if is_given and bmx == (option == "--stage"):
+            raise ConfigError(f"not an option of {args.variant} races", field=option)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: args.teams])
     young: tuple[int, ...] = ()
     if args.young:
@@ -91,8 +147,9 @@ def _spec(args, scripted: tuple[str, ...] = ()):
         if not (1 <= seat <= args.teams and 1 <= tokens <= 3):
             raise ConfigError(f"seat 1-{args.teams} and 1 to 3 tokens, got {seat}:{tokens}", field="--young")
         young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
-    return RaceSpec(variant=args.variant, stage=args.stage, teams=teams, circuit=args.circuit,
-                    ramp=args.ramp, young=young, forecast=args.forecast, scripted=scripted)
+    where = {"stage": args.stage, "circuit": args.circuit}  # not given: the race's defaults
+    return RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
+                    scripted=scripted, **{k: v for k, v in where.items() if v is not None})
 
 
 def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:
@@ -161,7 +218,7 @@ def cmd_bench(args) -> int:
         game = new_game(setup, seed)
         play_out(game, policies)
         rounds += game.round
-    elapsed = time.perf_counter() - start
+    elapsed = max(time.perf_counter() - start, 1e-9)
     print(f"{args.races} {args.variant} races of {len(setup.teams)} teams on {setup.course.name}: "
           f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s, {rounds / args.races:.1f} rounds per race"
           f" ({engine_build()} engine)")
@@ -198,6 +255,9 @@ def bench_bot(args) -> int:
                         times.append(time.perf_counter() - t)
                     game.apply(action)
     times.sort()
+    if not times:  # cannot happen in a real race: every seat chooses a card each round
+        print(f"flamme-tui: bench: {args.bot} took no decision to time", file=sys.stderr)
+        return 2
     print(f"{args.bot} on {setup.course.name} ({args.variant}), {args.races} races, {len(times)} decisions: "
           f"median {median(times) * 1000:.1f} ms, 90th percentile {times[int(len(times) * 0.9)] * 1000:.1f} ms, "
           f"max {times[-1] * 1000:.1f} ms ({engine_build()} engine)")
@@ -210,6 +270,9 @@ def cmd_tournament(args) -> int:
     if not 2 <= len(args.bots) <= 4:
         print("flamme-tui: tournament: give 2 to 4 bots, one per seat", file=sys.stderr)
         return 2
+    if args.variant == "bmx" and args.stage:
+        print("flamme-tui: tournament: --stage: not an option of bmx races", file=sys.stderr)
+        return 2
     problem = _seat_names(args.bots, args.variant, len(args.bots), "tournament")
     if problem:
         print(f"flamme-tui: {problem}", file=sys.stderr)
@@ -219,6 +282,15 @@ def cmd_tournament(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # ctrl+c: stop quietly, the shell's way (128 + SIGINT)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second one while stopping changes nothing
+        print("flamme-tui: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)  # race --from: which options were given
     if args.command is None and args.resume is None:
@@ -229,28 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     from .config import ConfigError
 
     try:
-        if args.command == "conformance":
-            from .conformance import main as run
-
-            return run(args.paths)
-        if args.command == "race":
-            return cmd_race(args)
-        if args.command == "bench":
-            return cmd_bench(args)
-        if args.command == "tournament":
-            return cmd_tournament(args)
-        if args.command == "replay":
-            from .saves_cli import cmd_replay
-
-            return cmd_replay(args.file, text=args.text)
-        if args.command == "stages":
-            from . import stages_cli
-
-            return stages_cli.check(args.paths) if args.stages_command == "check" else stages_cli.listing()
-        if args.command is None:
-            from .saves_cli import cmd_resume
-
-            return cmd_resume(args.resume or None)
+        return _command(args)
     except ConfigError as exc:
         print(clean(f"flamme-tui: {exc}", multiline=False), file=sys.stderr)
         return 2
@@ -258,7 +309,48 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (`flamme-tui race | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    return 0
+    except OSError as exc:  # a path that cannot be used: a loop, no permission, too long, a folder...
+        print(f"flamme-tui: {os_problem(exc)}", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:
+        if not str(exc).startswith("Symlink loop"):  # pathlib's word for a loop (Python < 3.13)
+            raise
+        print(f"flamme-tui: {clean(exc, multiline=False)}", file=sys.stderr)
+        return 2
+
+
+def os_problem(exc: OSError) -> str:
+    """One line for an OSError: the file and what is wrong with it."""
+    from .config import _show_path
+
+    what = exc.strerror or str(exc)
+    if exc.filename is None:
+        return clean(what, multiline=False)
+    return clean(f"{_show_path(exc.filename)}: {what}", multiline=False)
+
+
+def _command(args: argparse.Namespace) -> int:
+    if args.command == "conformance":
+        from .conformance import main as run
+
+        return run(args.paths)
+    if args.command == "race":
+        return cmd_race(args)
+    if args.command == "bench":
+        return cmd_bench(args)
+    if args.command == "tournament":
+        return cmd_tournament(args)
+    if args.command == "replay":
+        from .saves_cli import cmd_replay
+
+        return cmd_replay(args.file, text=args.text)
+    if args.command == "stages":
+        from . import stages_cli
+
+        return stages_cli.check(args.paths) if args.stages_command == "check" else stages_cli.listing()
+    from .saves_cli import cmd_resume
+
+    return cmd_resume(args.resume or None)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ from .course import (
     Course,
     TilePlace,
 )
+from .pathtext import show_path
 
 __all__ = [
     "BmxRules",
@@ -135,11 +136,9 @@ class ConfigError(Exception):
 
 
 def _show_path(path: Path) -> str:
-    """Relative to the working directory when inside it: shorter, clickable."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return str(path)
+    """Relative to the working directory when inside it: shorter, clickable.
+    Never fails (error messages use it)."""
+    return show_path(path)
 
 
 # ---------------------------------------------------------------------------
@@ -734,7 +733,11 @@ def stage_notices(statuses: list[StageStatus] | None = None) -> list[str]:
 
 def _stage_path(ref: str) -> Path:
     path = data_dir() / "courses" / f"{ref}.yaml"
-    if path.is_file():
+    try:
+        built_in = path.is_file()
+    except OSError:  # no such stage, whatever the system says about the name (too long...)
+        built_in = False
+    if built_in:
         return path
     user = _user_stage_files().get(ref)
     if user is not None:

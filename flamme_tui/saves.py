@@ -55,6 +55,7 @@ from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
 from .engine.classic import OVER, ClassicSetup, RuleError, Team
+from .pathtext import show_path
 from .session import Session
 
 __all__ = [
@@ -115,10 +116,7 @@ class SaveError(Exception):
 
 
 def _show(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
-        return str(path)
+    return show_path(path)  # never fails: error messages use it
 
 
 # ---------------------------------------------------------------- the format
@@ -797,7 +795,10 @@ def _family(path: Path) -> list[Path]:
 def usable_backups(path: Path) -> list[tuple[Path, str]]:
     out = []
     for other in _family(path):
-        if other == path or not other.exists():
+        try:
+            if other == path or not other.exists():
+                continue
+        except OSError:  # a name too long, no permission: not a backup one can open
             continue
         try:
             info = peek(other)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from .bots import EXPLAINERS, POLICIES
+from .bots import decide
 from .engine.actions import Action
 from .engine.classic import OVER
 from .races import RaceSpec, make_setup, new_game
@@ -57,18 +57,16 @@ class Session:
 
     def play_bot(self, seat: int) -> list[tuple[Action, str]]:
         """Let a bot seat do everything it has to do now; returns its actions,
-        each with the bot's reason ("" for bots that give none)."""
+        each with the bot's full reason ("" for bots that give none): it may
+        name hidden cards, so it is for headless output, never the table."""
         name = self.bots[seat]
         done: list[tuple[Action, str]] = []
         start = self.game.round
         while not self.over and self.game.round == start and self.game.needs(seat):
             view = self.game.view(seat)
-            if name in EXPLAINERS:
-                action, reason = EXPLAINERS[name](view)
-            else:
-                action, reason = POLICIES[name](view), ""
-            self.apply(action)
-            done.append((action, reason))
+            decision = decide(name, view)
+            self.apply(decision.action)
+            done.append((decision.action, decision.full))
         return done
 
     def actions_text(self) -> list[str]:

@@ -8,9 +8,10 @@ rider among the teams.  Win shares come with 95% Wilson intervals.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 from . import config
 from .bots import POLICIES
@@ -60,8 +61,16 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(run_one, jobs, chunksize=max(1, races // (workers * 8))))
+        # ctrl+c is for the parent alone (the workers are born ignoring it, so no
+        # moment is left where one could print a traceback); leaving the `with`
+        # on it stops the workers at once
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            pool = multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        with pool:
+            results = pool.map(run_one, jobs, chunksize=max(1, races // (workers * 8)))
     else:
         results = [run_one(job) for job in jobs]
     elapsed = time.perf_counter() - start

@@ -126,9 +126,9 @@ def test_bots_finish_races_with_legal_actions(variant, bot):
 
 def test_hard_explains_its_choice():
     game, seat = decision_points("classic", 4, limit=1)[0]
-    action, reason = EXPLAINERS["hard"](game.view(seat))
-    assert action == POLICIES["hard"](game.view(seat))
-    assert "sampled futures" in reason
+    decision = EXPLAINERS["hard"](game.view(seat))
+    assert decision.action == POLICIES["hard"](game.view(seat))
+    assert "sampled futures" in decision.full
 
 
 def test_team_places_rank_teams_by_their_best_rider():

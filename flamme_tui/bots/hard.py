@@ -19,6 +19,7 @@ from ..engine.rng import Rng
 from ..engine.view import View
 from .easy import best_card, best_tokens, grid_spot
 from .medium import medium
+from .reasons import Decision
 from .worlds import sample_world
 
 WORLDS = 24  # sampled worlds per decision
@@ -69,16 +70,17 @@ def _fast_action(game, seat: int, bmx: bool) -> Action:
 
 
 def hard(view: View) -> Action:
-    return explain(view)[0]
+    return explain(view).action
 
 
-def explain(view: View, worlds: int = WORLDS) -> tuple[Action, str]:
-    """The hard bot's choice and a one-line reason for the race log."""
+def explain(view: View, worlds: int = WORLDS) -> Decision:
+    """The hard bot's choice, with a public reason (what it did, nothing
+    more) and the full one (how its card scored against the next best)."""
     board = view.board
     if board.phase == "grid":
-        return Place(*grid_spot(view)), "front-most free place"
+        return Decision(Place(*grid_spot(view)), "front-most free place", "front-most free place")
     if not view.hands:
-        return medium(view), "the rouleur draws first"
+        return Decision(medium(view), "the rouleur draws first", "the rouleur draws first")
     i, hand = next(iter(view.hands.items()))
     rider_id = board.riders[i].id
     if board.variant == "bmx":
@@ -87,11 +89,16 @@ def explain(view: View, worlds: int = WORLDS) -> tuple[Action, str]:
         options = sorted({(t,) for t in h} if keep == 1 else {
             (h[a], h[b]) for a in range(len(h)) for b in range(a + 1, len(h))
         })
-        candidates = [PlayTokens(rider_id, tuple(o)) for o in options]
+        candidates: list[Action] = [PlayTokens(rider_id, tuple(o)) for o in options]
     else:
         candidates = [Play(rider_id, c) for c in sorted(set(hand))]
+
+    def what(action: Action) -> str:
+        return str(action).split(" ", 2)[2]
+
     if len(candidates) == 1:
-        return candidates[0], "no choice"
+        # "no choice" would tell the table the whole hand: it says only what was played
+        return Decision(candidates[0], f"plays {what(candidates[0])}", "no choice")
     rng = Rng(_seed(view))
     totals = [0.0] * len(candidates)
     for _ in range(worlds):
@@ -104,10 +111,7 @@ def explain(view: View, worlds: int = WORLDS) -> tuple[Action, str]:
             totals[k] += _utility(game, view.seat)
     order = sorted(range(len(candidates)), key=lambda k: (-totals[k], k))
     best, second = order[0], order[1]
-
-    def what(action: Action) -> str:
-        return str(action).split(" ", 2)[2]
-
-    reason = (f"{what(candidates[best])} scores {totals[best] / worlds:.2f} over {worlds} sampled futures"
-              f" (next best {what(candidates[second])}: {totals[second] / worlds:.2f})")
-    return candidates[best], reason
+    full = (f"{what(candidates[best])} scores {totals[best] / worlds:.2f} over {worlds} sampled futures"
+            f" (next best {what(candidates[second])}: {totals[second] / worlds:.2f})")
+    # the score comes from its own hand and deck: the table hears only the card played
+    return Decision(candidates[best], f"plays {what(candidates[best])}", full)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import statistics
 import sys
 import time
@@ -168,16 +169,43 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:6.1f} ms"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m flamme_tui.ui.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=5, help="start-ups to time (default 5)")
-    parser.add_argument("--rounds", type=int, default=3, help="race rounds to drive for key latency (default 3)")
-    parser.add_argument("--size", default="80x24", help="terminal size for the key latency (default 80x24)")
+def terminal_size(text: str) -> tuple[int, int]:
+    """An argparse type: WIDTHxHEIGHT, 40x12 to 500x200."""
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        width = height = 0
+    if not (40 <= width <= 500 and 12 <= height <= 200):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT from 40x12 to 500x200, got {text!r}")
+    return width, height
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ..cli import Parser, Whole
+
+    parser = Parser(prog="python -m flamme_tui.ui.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=Whole(1, 100), default=5, metavar="N", help="start-ups to time, 1 to 100 (default 5)")
+    parser.add_argument("--rounds", type=Whole(1, 100), default=3, metavar="N",
+                        help="race rounds to drive for key latency, 1 to 100 (default 3)")
+    parser.add_argument("--size", type=terminal_size, default=(80, 24), metavar="WxH",
+                        help="terminal size for the key latency, 40x12 to 500x200 (default 80x24)")
     parser.add_argument("--variant", default="classic", choices=sorted(MENU_KEYS),
                         help="the race driven for the key latency (default classic)")
     parser.add_argument("--keys-only", action="store_true", help="skip the start-up runs")
-    args = parser.parse_args(argv)
-    width, height = (int(v) for v in args.size.lower().split("x"))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return measure(build_parser().parse_args(argv))
+    except KeyboardInterrupt:  # ctrl+c: stop quietly, the shell's way (128 + SIGINT)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second one while stopping changes nothing
+        print("python -m flamme_tui.ui.bench: interrupted", file=sys.stderr)
+        return 130
+
+
+def measure(args: argparse.Namespace) -> int:
+    width, height = args.size
 
     if not args.keys_only:
         print(f"Start-up to the title menu ({args.runs} runs, `python -m flamme_tui` in an 80x24 pseudo-terminal):")

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
+from .. import MAX_SEED
 from .palette import DEFAULT_COLOURS, team_colour
 
 HUMAN = "human"
 # the Peloton expansion's scripted teams (classic): they play themselves, by the rules
 SCRIPTED_NAMES = {"peloton": "Peloton", "muscle": "Muscle"}
-MAX_SEED = 999_999
 
 
 def random_seed() -> int:

@@ -10,6 +10,7 @@ track can show one by one.  No Textual here: the flow is tested directly too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.classic import ENERGY, GRID, OVER
@@ -36,14 +37,36 @@ class Frame:
     trail: tuple[int, int] | None = None  # squares (from, to) of a move
     die: int | None = None
     marks: tuple[int, ...] = ()  # squares to mark (exhaustion, fatigue)
+    tally: Tally | None = None  # what the boards count once this step has happened
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The boards' numbers at a step: per rider the exhaustion cards (bmx:
+    fatigue tokens) received and (bmx) the tokens in the bag; the fatigue supply."""
+
+    exhaustion: tuple[int, ...]
+    bag: tuple[int, ...] = ()
+    supply: int | None = None
+    phantom: tuple[bool, ...] = ()  # bmx: a token played this round that is not a real one
+
+
+def tally_of(game: Any) -> Tally:
+    """The boards' numbers now (public: the board every seat sees)."""
+    riders = game.view(0).board.riders
+    if game.variant != "bmx":
+        return Tally(tuple(r.exhaustion for r in riders))
+    return Tally(tuple(r.exhaustion for r in riders), tuple(r.deck for r in riders), game.supply,
+                 tuple(r.phantom for r in game.riders))
 
 
 GROUPED = {"slip", "exhaust", "catchup", "fatigue"}
 ATTACHED = {"crash", "standup", "ramp"}
 
 
-def build_frames(game, start_pos, start_crashed) -> list[Frame]:
-    """The last resolved round of `game` as frames, from the positions before it."""
+def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = None) -> list[Frame]:
+    """The last resolved round of `game` as frames, from the positions (and
+    the boards' numbers) before it: each frame shows the state after its step."""
     words = describe_round(game)
     events = [e for e in game.events if e[0] != "reveal"]
     if len(words) != len(events):  # cannot pair words with events: show them all at the end
@@ -56,15 +79,17 @@ def build_frames(game, start_pos, start_crashed) -> list[Frame]:
     crashed = list(start_crashed)
     lanes = game.course.lanes
     cells = {p: i for i, p in enumerate(pos)}
-    frames: list[Frame] = [Frame("reveal", tuple(pos), tuple(crashed))]
+    tally = start_tally
+    frames: list[Frame] = [Frame("reveal", tuple(pos), tuple(crashed), tally=tally)]
 
     def push(kind, active, lines, trail=None, die=None, marks=()):
-        frames.append(Frame(kind, tuple(pos), tuple(crashed), tuple(active), tuple(lines), trail, die, tuple(marks)))
+        frames.append(Frame(kind, tuple(pos), tuple(crashed), tuple(active), tuple(lines), trail, die, tuple(marks),
+                            tally))
 
     def amend(**changes):
         last = frames[-1]
         fields = {name: getattr(last, name) for name in Frame.__slots__}
-        fields.update(changes)
+        fields.update(changes, tally=tally)
         frames[-1] = Frame(**fields)
 
     def move_to(i, square, lane):
@@ -74,6 +99,8 @@ def build_frames(game, start_pos, start_crashed) -> list[Frame]:
 
     for k, e in enumerate(events):
         kind, lines = e[0], words_for[k]
+        if tally is not None:
+            tally = counted(tally, e)
         if kind == "move":
             _, i, frm, to, lane = e[:5]
             move_to(i, to, lane)
@@ -119,6 +146,26 @@ def build_frames(game, start_pos, start_crashed) -> list[Frame]:
     return frames
 
 
+def counted(tally: Tally, e: tuple[Any, ...]) -> Tally:
+    """The boards' numbers after engine event `e`."""
+    kind, i = e[0], e[1]
+    exhaustion, bag, supply = list(tally.exhaustion), list(tally.bag), tally.supply
+    if kind == "move" and bag:  # bmx: the tokens played leave the bag; fatigue goes back to the supply
+        tokens = e[5]
+        bag[i] -= len(tokens)
+        if supply is not None and not tally.phantom[i]:
+            supply += sum(1 for t in tokens if t == 0)
+    elif kind == "fatigue":
+        exhaustion[i] += e[2]
+        bag[i] += e[2]
+        supply = None if supply is None else supply - e[2]
+    elif kind == "exhaust":
+        exhaustion[i] += 1
+    else:
+        return tally
+    return Tally(tuple(exhaustion), tuple(bag), supply, tally.phantom)
+
+
 @dataclass(slots=True)
 class Replay:
     """A resolved round being shown: its frames and the step on screen."""
@@ -157,6 +204,7 @@ class RaceFlow:
         self._reasons: list[str] = []  # bots' reasons, logged once the cards are revealed
         self._start_pos: list[tuple[int, int]] = []
         self._start_crashed: list[bool] = []
+        self._start_tally: Tally | None = None
         name = self.game.course.name
         self.log.append(f"{name}: {self.variant_name} race")  # the seed waits for the podium
         self._snapshot()
@@ -262,11 +310,8 @@ class RaceFlow:
     def _bot_action(self, seat: int, policy_name: str) -> tuple[Action, str]:
         from .. import bots
 
-        view = self.game.view(seat)
-        explainer = getattr(bots, "EXPLAINERS", {}).get(policy_name)
-        if explainer is not None:
-            return explainer(view)
-        return bots.POLICIES[policy_name](view), ""
+        decision = bots.decide(policy_name, self.game.view(seat))
+        return decision.action, decision.public  # the table hears only what the bot played
 
     def _note(self, action: Action, bot: bool) -> None:
         """The public side of a human's action (or a bot's placement), in words."""
@@ -285,6 +330,7 @@ class RaceFlow:
             self._start_round = game.round
             self._start_pos = [tuple(p) for p in game.pos]
             self._start_crashed = [bool(getattr(r, "crashed", False)) for r in game.riders]
+            self._start_tally = tally_of(game)
             self.log.append(f"── Round {game.round} ──")
 
     def _after(self, before: tuple[int, str]) -> None:
@@ -300,7 +346,7 @@ class RaceFlow:
             if e[0] == "catchup":
                 self.stats.catchup[e[1]] += e[3] - e[2]
         revealed = next((e[1] for e in game.events if e[0] == "reveal"), ())
-        frames = build_frames(game, self._start_pos, self._start_crashed)
+        frames = build_frames(game, self._start_pos, self._start_crashed, self._start_tally)
         if self._reasons:
             first = frames[0]
             frames[0] = Frame(**{**{f: getattr(first, f) for f in Frame.__slots__},

@@ -55,9 +55,19 @@ def test_bot_reasons_wait_for_the_reveal():
     while flow.current().kind != "reveal":
         human_step(flow)
     before = len(flow.log)
-    assert not any("scores" in line for line in flow.log)  # a reason names the card: not yet
+    assert not any("(bot, hard)" in line for line in flow.log)  # a reason names the card: not yet
     flow.skip()
-    assert any("scores" in line for line in flow.log[before:])
+    reasons = [line for line in flow.log[before:] if "(bot, hard)" in line]
+    assert reasons and all(": plays " in line for line in reasons)
+
+
+def test_the_table_hears_only_the_public_reasons():
+    # the hard bot's full reason names the card it kept ("next best 4"): never in the race log
+    flow = flow_of(n=2, bots=[(1, "hard")], seed=5)
+    for _ in range(60):
+        human_step(flow)
+    assert any("(bot, hard): plays " in line for line in flow.log)
+    assert not any("next best" in line or "scores" in line or "no choice" in line for line in flow.log)
 
 
 @pytest.mark.parametrize("variant,seed", [("classic", 3), ("meteo", 92), ("meteo", 11), ("bmx", 4)])

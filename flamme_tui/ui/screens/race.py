@@ -272,26 +272,26 @@ class RaceScreen(BaseScreen):
     def show_track(self, scene: Scene) -> None:
         self.track.show(scene)
 
-    def show_boards(self, view, public: bool = False, positions=None, crashed=None, pending=None) -> None:
+    def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
-        shown, and without the exhaustion cards (fatigue tokens) still to come."""
+        shown and the numbers as they stand at that step (`tally`)."""
         rows = board_rows(view, self.names())
         supply = getattr(self.game, "supply", None)
         if public or positions:
             rows = [replace(r, own=False if public else r.own,
                             square=positions[r.index][0] if positions else r.square,
                             crashed=bool(crashed[r.index]) if crashed else r.crashed) for r in rows]
-        for i, n in (pending or {}).items():
-            row = rows[i]
-            if self.bmx:
-                rows[i] = replace(row, exhaustion=row.exhaustion - n, deck=row.deck - n)
-                supply = None if supply is None else supply + n
-            else:
-                recycled = list(row.recycled)
-                for _ in range(n):
+        if tally is not None:
+            supply = tally.supply
+            for i, row in enumerate(rows):
+                if self.bmx:
+                    rows[i] = replace(row, exhaustion=tally.exhaustion[i], deck=tally.bag[i])
+                    continue
+                recycled = list(row.recycled)  # the exhaustion cards still to come are not there yet
+                for _ in range(row.exhaustion - tally.exhaustion[i]):
                     if 0 in recycled:
                         recycled.remove(0)
-                rows[i] = replace(row, exhaustion=row.exhaustion - n, recycled=tuple(recycled))
+                rows[i] = replace(row, exhaustion=tally.exhaustion[i], recycled=tuple(recycled))
         self.boards.show(rows, self.game.variant, supply)
 
     def public_view(self):
@@ -536,13 +536,8 @@ class RaceScreen(BaseScreen):
         focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
         self.show_track(Scene(self.marks_from(frame.pos, frame.crashed, set(frame.active)),
                               trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, focus=focus))
-        pending: dict[int, int] = {}  # exhaustion (fatigue) still to come in this round
-        for later in replay.frames[replay.step + 1:]:
-            if later.kind in ("exhaust", "fatigue"):
-                for i in later.active:
-                    pending[i] = pending.get(i, 0) + 1
         self.show_boards(self.public_view(), public=True, positions=frame.pos, crashed=frame.crashed,
-                         pending=pending)
+                         tally=frame.tally)
         self.set_status("reveal and movement", replay.round)
         self.write_log()
 

@@ -93,7 +93,7 @@ class TeamsScreen(BaseScreen):
                 yield SeatRow(seat, choice, controllers, extras)
             with Horizontal(classes="form-row"):
                 yield Static("Seed", classes="form-label")
-                yield Input(str(self.choices.seed), restrict=r"[0-9]*", max_length=6, compact=True, id="seed")
+                yield Input(str(self.choices.seed), restrict=r"[0-9]*", max_length=len(str(MAX_SEED)), compact=True, id="seed")
                 yield Static("[dim]same seed + same choices = same race[/dim]", id="seed-note")
             with Horizontal(classes="form-row", id="teams-buttons"):
                 yield Button("Start race", id="start", variant="success", compact=True)
