@@ -11,12 +11,11 @@ import time
 from typing import NoReturn
 
 from . import MAX_SEED
+from .usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
 MAX_RACES = 100_000
 MAX_JOBS = 256  # processes of a tournament
-
-from .usertext import clean
 
 
 class Parser(argparse.ArgumentParser):
