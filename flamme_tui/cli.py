@@ -95,8 +95,9 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str
     """What is wrong with the seat names given (None if nothing)."""
     from .bots import POLICIES
     from .engine.classic import SCRIPTED
+    from .engine.rules import find
 
-    known = list(POLICIES) + (list(SCRIPTED) if variant == "classic" else [])
+    known = list(POLICIES) + (list(SCRIPTED) if find(variant).scripted_teams else [])
     unknown = [b for b in names if b not in known]
     if unknown or len(names) != teams:
         return f"{command}: give {teams} of {', '.join(known)} (got {','.join(names)!r})"

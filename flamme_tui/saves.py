@@ -41,6 +41,7 @@ from .course import Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
 from .engine.classic import OVER, ClassicSetup, RuleError, Team
+from .engine.rules import find
 from .session import Session
 
 __all__ = [
@@ -276,7 +277,7 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         )
     if set(data.decks) != {"S", "R"}:
         raise ValueError("setup.decks: need the S and R decks")
-    if data.scripted and (data.variant != "classic" or len(data.scripted) != len(teams) or all(data.scripted)):
+    if data.scripted and (not find(data.variant).scripted_teams or len(data.scripted) != len(teams) or all(data.scripted)):
         raise ValueError("setup.scripted: one entry per team, classic only, and not every team")
     return ClassicSetup(
         course=course, teams=teams, decks={k: tuple(v) for k, v in data.decks.items()},
@@ -292,32 +293,11 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
 # ------------------------------------------------------------- state digest
 
 
-def _rider_state(game, r) -> tuple:
-    if game.variant == "bmx":
-        return (r.id, tuple(r.bag), tuple(r.hand), r.played, r.phantom, tuple(r.box), r.fatigue, tuple(r.history))
-    return (
-        r.id, tuple(r.deck), tuple(r.recycled), tuple(r.hand), r.played, r.crashed,
-        r.exhaustion, r.supply_played, r.slipstream, r.crashes, tuple(r.history),
-    )
-
-
 def state_digest(game) -> str:
-    """sha256 of the game as the rules know it: round, phase, winner, every
-    rider's square and lane, every pile in order (hidden ones included),
-    crashes, meteo weather, bmx supply and die."""
-    parts = (
-        game.variant,
-        game.round,
-        game.phase,
-        game.winner,
-        tuple(tuple(p) for p in game.pos),
-        tuple(_rider_state(game, r) for r in game.riders),
-        tuple(game.course.weather),
-        tuple(sorted(getattr(game, "first_drawn", {}).items())),
-        getattr(game, "supply", None),
-        getattr(game, "die", None),
-    )
-    return hashlib.sha256(repr(parts).encode()).hexdigest()
+    """sha256 of the game as the rules know it (engine: Race.state_key, an
+    explicit key of plain values whose layout is versioned, so renaming an
+    attribute of the engine cannot change the digest of an old save)."""
+    return hashlib.sha256(repr(game.state_key()).encode()).hexdigest()
 
 
 def _completed(game) -> int:

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import ClassicGame
+from .classic import CLASSIC, ClassicGame
+from .events import Crash, StandUp
+from .ruleset import RuleSet
 from .track import EMPTY
 
 
 class MeteoGame(ClassicGame):
     variant: ClassVar[str] = "meteo"
+
+    @property
+    def rules(self) -> RuleSet:
+        return METEO
 
     def deal(self) -> None:
         """One token per straight tile except the start and finish tiles, seeded."""
@@ -59,11 +66,15 @@ class MeteoGame(ClassicGame):
         rider = self.riders[i]
         if rider.crashed:
             rider.crashed = False
-            self.events.append(("standup", i))
-        if lost > 0 and self.weather_at(self.pos[i][0]) == WET:
+            self.events.append(StandUp(i))
+        if self.crashes(i, self.pos[i][0], lost):
             rider.crashed = True
             rider.crashes += 1
-            self.events.append(("crash", i))
+            self.events.append(Crash(i))
+
+    def crashes(self, i: int, square: int, lost: int) -> bool:
+        """Blocked (short of its move) on a wet road: the rider falls."""
+        return lost > 0 and self.weather_at(square) == WET
 
     def slip_eligible(self, square: int) -> bool:
         if not super().slip_eligible(square) or self.weather_at(square) == CROSSWIND:
@@ -73,3 +84,6 @@ class MeteoGame(ClassicGame):
             if r != EMPTY and self.riders[r].crashed:
                 return False
         return True
+
+
+METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, scripted_teams=False)
