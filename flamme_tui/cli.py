@@ -173,6 +173,7 @@ def bench_bot(args) -> int:
     from statistics import median
 
     from .bots import POLICIES
+    from .engine.phase import Phase
     from .races import make_setup, new_game
 
     setup = make_setup(_spec(args))
@@ -180,7 +181,7 @@ def bench_bot(args) -> int:
     times: list[float] = []
     for seed in range(args.races):
         game = new_game(setup, seed)
-        while game.phase != "over":
+        while game.phase != Phase.OVER:
             start = game.round
             for seat, name in enumerate(seats):
                 while game.round == start and game.needs(seat):

@@ -37,11 +37,9 @@ from pydantic import (
 )
 
 from .course import (
-    ASCENT,
     BMX_TERRAIN,
     CLASSIC_TERRAIN,
     CROSSWIND,
-    DESCENT,
     FAIR,
     HEADWIND,
     TAILWIND,
@@ -49,6 +47,7 @@ from .course import (
     Course,
     TilePlace,
 )
+from .engine.terrain import ASCENT, DESCENT
 
 __all__ = [
     "BmxRules",

@@ -54,7 +54,7 @@ def snapshot(game):
         game.phase, game.round, game.supply, game.die,
         [p.copy() for p in game.pos], game.cells.copy(),
         [(r.bag.copy(), r.hand.copy(), r.played, r.box.copy(), r.fatigue, r.phantom) for r in game.riders],
-        list(game.actions), game.rng._r.getstate(),
+        list(game.actions), game.rng.state(),
     )
 
 

@@ -85,7 +85,7 @@ def snapshot(game):
           r.supply_played) for r in game.riders],
         dict(game.first_drawn),
         list(game.actions),
-        game.rng._r.getstate(),
+        game.rng.state(),
         game.waiting,
     )
 

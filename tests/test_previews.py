@@ -110,13 +110,13 @@ def position(variant: str, terrain: str, riders, **course):
 
 def test_a_preview_says_what_changes_a_card():
     # a climb from square 4: a 9 from square 0 plays as 5, and lands beside red.R
-    game = position("classic", "...." + "^" * 6, [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0}])
+    two = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0}]
+    game = position("classic", "...." + "^" * 6, two)
     p = game.view(0).preview(0, 9)
     assert (p.value, p.plays_as, p.moves, p.terrain, p.square, p.lane, p.blocked) == (9, 5, 5, "climb", 5, 1, False)
     assert p.note() == "9 plays as 5: climb" and p.front
     # single-lane square 5 taken: the card stops one square short, behind red.R
-    game = position("classic", "." * 10, [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0}],
-                    lanes=(2,) * 5 + (1,) + (2,) * 34)
+    game = position("classic", "." * 10, two, lanes=(2,) * 5 + (1,) + (2,) * 34)
     p = game.view(0).preview(0, 5)
     assert (p.square, p.lane, p.blocked, p.front) == (4, 0, True, False)
     assert p.note() == "blocked at 4"

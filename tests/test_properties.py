@@ -232,7 +232,7 @@ def signature(game):
                   for r in game.riders]
         extra = (game.course.weather,)
     return (game.phase, game.round, game.winner, [tuple(p) for p in game.pos], game.cells, riders,
-            game.rng._r.getstate(), game.events, extra, [str(a) for a in game.actions])
+            game.rng.state(), game.events, extra, [str(a) for a in game.actions])
 
 
 # ---------------------------------------------------------------- round checks

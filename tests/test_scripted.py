@@ -47,9 +47,7 @@ def move_to(game, places: dict[int, tuple[int, int]]) -> None:
         sq, lane = game.pos[i]
         game.cells[2 * sq + lane] = -1
     for i, (sq, lane) in places.items():
-        assert game.cells[2 * sq + lane] == -1
-        game._put(i, sq, lane)
-    game.public_cache = None
+        game.place(i, sq, lane)
 
 
 def play_round(game) -> None:

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..course import BUMPY, DESCENT, Course
+from ..course import Course
 from .actions import Action, PlayTokens
 from .events import CatchUp, Die, Fatigue, Finish, Move, Ramp, Reveal
 from .events import token_text as token_text
@@ -19,6 +19,7 @@ from .phase import Phase
 from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
+from .terrain import BUMPY, DESCENT
 from .track import EMPTY, close_gaps, ranking, settle
 from .view import Board, Memo, RiderView, View, board, new
 

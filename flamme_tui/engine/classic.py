@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from ..course import ASCENT, DESCENT, MOVE_TABLE, Course, terrain_move
+from ..course import MOVE_TABLE, Course
 from .actions import Action, Draw, Place, Play
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
     ATTACK,
@@ -37,6 +37,7 @@ from .phase import Phase
 from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
+from .terrain import ASCENT, DESCENT, terrain_move
 from .track import EMPTY, close_gaps, ranking, settle
 from .view import Board, Memo, RiderView, View, board, new
 
@@ -44,7 +45,7 @@ GRID, ENERGY, OVER = Phase.GRID, Phase.ENERGY, Phase.OVER
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
-    """Squares a card of `value` moves a rider from `start` (see course.terrain_move)."""
+    """Squares a card of `value` moves a rider from `start` (see engine.terrain.terrain_move)."""
     if penalty or value >= MOVE_TABLE:
         return terrain_move(course.terrain, course.next_ascent, start, value, penalty)
     return course.moves[start][value]
@@ -390,7 +391,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
 
     def moves_for(self, i: int, value: int) -> int:
         """Squares a card of `value` is worth to rider i here, before blocking:
-        the terrain (course.terrain_move) and the stand-up penalty."""
+        the terrain (engine.terrain.terrain_move) and the stand-up penalty."""
         return effective_move(self.course, self.pos[i][0], value, self.standup_penalty(i))
 
     def reach(self, i: int, card: int) -> int:

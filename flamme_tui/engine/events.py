@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
 
 from .cards import ATTACK, card_text
 
@@ -24,7 +23,11 @@ def token_text(token: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    kind: ClassVar[str] = ""
+    """The base of every event: `kind` names it, `text` is its line in the race log."""
+
+    @property
+    def kind(self) -> str:
+        return ""
 
     def text(self, name: Namer) -> str:
         return self.kind
@@ -34,8 +37,11 @@ class Event:
 class Reveal(Event):
     """Every rider's card (bmx: token tuple), face up, by rider index."""
 
-    kind: ClassVar[str] = "reveal"
     played: tuple[tuple[int, object], ...]
+
+    @property
+    def kind(self) -> str:
+        return "reveal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +51,6 @@ class Move(Event):
     terrain (caps, stand-up, ramp included); it ended short of start + moves
     when blocked.  Classic and meteo set `card`, bmx sets `tokens`."""
 
-    kind: ClassVar[str] = "move"
     rider: int
     start: int
     square: int
@@ -54,6 +59,10 @@ class Move(Event):
     moves: int
     card: int | None = None
     tokens: tuple[int, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "move"
 
     @property
     def blocked(self) -> bool:
@@ -78,9 +87,12 @@ class Move(Event):
 class Ramp(Event):
     """The bmx jump ramp sent the rider `bonus` squares further (part of its move)."""
 
-    kind: ClassVar[str] = "ramp"
     rider: int
     bonus: int
+
+    @property
+    def kind(self) -> str:
+        return "ramp"
 
     def text(self, name: Namer) -> str:
         return f"  jump ramp: {name(self.rider)} flies {self.bonus} squares further"
@@ -90,12 +102,15 @@ class Ramp(Event):
 class Slipstream(Event):
     """End phase: the rider moved up behind the group ahead (classic, meteo)."""
 
-    kind: ClassVar[str] = "slip"
     rider: int
     start: int
     start_lane: int
     square: int
     lane: int
+
+    @property
+    def kind(self) -> str:
+        return "slip"
 
     def text(self, name: Namer) -> str:
         return f"  slipstream: {name(self.rider)} {self.start} -> {self.square}"
@@ -105,12 +120,15 @@ class Slipstream(Event):
 class CatchUp(Event):
     """End phase: the rider closed a gap the die allowed (bmx)."""
 
-    kind: ClassVar[str] = "catchup"
     rider: int
     start: int
     start_lane: int
     square: int
     lane: int
+
+    @property
+    def kind(self) -> str:
+        return "catchup"
 
     def text(self, name: Namer) -> str:
         return f"  catch-up: {name(self.rider)} {self.start} -> {self.square}"
@@ -120,8 +138,11 @@ class CatchUp(Event):
 class Exhaustion(Event):
     """End phase: nobody just ahead, the rider takes an exhaustion card."""
 
-    kind: ClassVar[str] = "exhaust"
     rider: int
+
+    @property
+    def kind(self) -> str:
+        return "exhaust"
 
     def text(self, name: Namer) -> str:
         return f"  exhaustion: {name(self.rider)} takes an exhaustion card"
@@ -131,9 +152,12 @@ class Exhaustion(Event):
 class Fatigue(Event):
     """End phase: nobody just ahead, the rider takes `tokens` fatigue tokens (bmx)."""
 
-    kind: ClassVar[str] = "fatigue"
     rider: int
     tokens: int
+
+    @property
+    def kind(self) -> str:
+        return "fatigue"
 
     def text(self, name: Namer) -> str:
         return f"  fatigue: {name(self.rider)} takes {self.tokens} fatigue token{'s' * (self.tokens > 1)}"
@@ -143,8 +167,11 @@ class Fatigue(Event):
 class Crash(Event):
     """Meteo: blocked on a wet road, the rider falls (it stands up on its next move)."""
 
-    kind: ClassVar[str] = "crash"
     rider: int
+
+    @property
+    def kind(self) -> str:
+        return "crash"
 
     def text(self, name: Namer) -> str:
         return f"  crash: {name(self.rider)} crashes on the wet road"
@@ -154,8 +181,11 @@ class Crash(Event):
 class StandUp(Event):
     """Meteo: a crashed rider stood up as it moved (the move cost the stand-up penalty)."""
 
-    kind: ClassVar[str] = "standup"
     rider: int
+
+    @property
+    def kind(self) -> str:
+        return "standup"
 
     def text(self, name: Namer) -> str:
         return f"  {name(self.rider)} stands up"
@@ -165,8 +195,11 @@ class StandUp(Event):
 class Die(Event):
     """Bmx: the weather die; `face` 0 is "no catch-up"."""
 
-    kind: ClassVar[str] = "die"
     face: int
+
+    @property
+    def kind(self) -> str:
+        return "die"
 
     def text(self, name: Namer) -> str:
         return f"  die: {self.face if self.face else 'no catch-up'}"
@@ -176,8 +209,11 @@ class Die(Event):
 class Finish(Event):
     """A rider crossed the line: the race is over and `rider` won."""
 
-    kind: ClassVar[str] = "finish"
     rider: int
+
+    @property
+    def kind(self) -> str:
+        return "finish"
 
     def text(self, name: Namer) -> str:
         return f"  {name(self.rider)} wins the race!"

@@ -108,6 +108,17 @@ class Race(Generic[RiderT, SetupT]):
         self.cells[square + square + lane] = i
         self.pos[i] = [square, lane]
 
+    def place(self, i: int, square: int, lane: int) -> None:
+        """Put rider i on (square, lane), lifting it from where it stood: for
+        tests that set up a position.  The place must be free."""
+        old = self.pos[i]
+        if old[0] >= 0 and self.cells[old[0] + old[0] + old[1]] == i:
+            self.cells[old[0] + old[0] + old[1]] = EMPTY
+        if self.cells[square + square + lane] != EMPTY:
+            raise RuleError(f"square {square} lane {lane} is taken")
+        self._put(i, square, lane)
+        self.public_cache = None
+
     def ranking(self) -> list[int]:
         """Rider indices, furthest first; on one square lane 0 first."""
         return ranking(self.pos)

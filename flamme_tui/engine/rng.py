@@ -31,6 +31,10 @@ class Rng:
             j = int(rnd() * (i + 1))
             items[i], items[j] = items[j], items[i]
 
+    def state(self) -> Any:
+        """Where the sequence stands (equal states draw equal numbers)."""
+        return self._r.getstate()
+
     def clone(self) -> Rng:
         twin = Rng(0)
         twin._r.setstate(self._r.getstate())
