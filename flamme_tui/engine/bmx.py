@@ -113,7 +113,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         return bmx_board(self)
 
     def __init__(self, setup: BmxSetup, seed: int, *, _blank: bool = False) -> None:
-        super().__init__(setup, seed)
+        super().__init__(setup, seed, _blank=_blank)
         self.supply = setup.fatigue_supply
         self.phase = ENERGY
         self.die: int | None = None  # this turn's roll, once rolled
@@ -342,6 +342,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         else:
             setup = replace(rules, course=course, teams=teams, young=(), forecast=False)
         game = cls(setup, seed, _blank=True)
+        game.rng = Rng(seed)
         for seat, r in enumerate(riders):
             game.riders.append(BmxRider(r["id"], seat, list(setup.bag)))
             game.pos.append([-1, -1])

@@ -131,7 +131,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         return classic_board(self)
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
-        super().__init__(setup, seed)
+        super().__init__(setup, seed, _blank=_blank)
         self.phase = GRID
         self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
         self.script = tuple(scripted_kind(setup, seat) for seat in range(len(setup.teams)))
@@ -545,6 +545,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         else:
             setup = replace(rules, course=course, teams=teams, variant=cls.variant, handicap=(), grid="random")
         game = cls(setup, seed, _blank=True)
+        game.rng = Rng(seed)
         for r in riders:
             colour, kind = r["id"].split(".")
             rider = Rider(r["id"], colours.index(colour), kind)

@@ -5,12 +5,17 @@ A game's `events` holds the events of the last resolved round, in order.
 Readers use the fields (`e.rider`, `e.square`), never positions in a tuple;
 `kind` names the event for whoever groups them (the UI's replay frames).
 `text(name)` takes a function from rider index to the rider's name.
+
+Events are made for every move of every simulated round (bots race
+thousands), so they are plain compiled classes with read-only (Final)
+attributes rather than frozen dataclasses, which mypyc builds ten times
+slower; equality and repr come from each class's `fields`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import ClassVar, Final
 
 from .cards import ATTACK, card_text
 
@@ -21,9 +26,19 @@ def token_text(token: int) -> str:
     return "F" if token == 0 else str(token)
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """The base of every event: `kind` names it, `text` is its line in the race log."""
+
+    fields: ClassVar[tuple[str, ...]] = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self.fields)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__,) + tuple(getattr(self, f) for f in self.fields))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.fields) + ")"
 
     @property
     def kind(self) -> str:
@@ -33,32 +48,37 @@ class Event:
         return self.kind
 
 
-@dataclass(frozen=True, slots=True)
 class Reveal(Event):
     """Every rider's card (bmx: token tuple), face up, by rider index."""
 
-    played: tuple[tuple[int, object], ...]
+    fields: ClassVar[tuple[str, ...]] = ("played",)
+
+    def __init__(self, played: tuple[tuple[int, object], ...]) -> None:
+        self.played: Final = played
 
     @property
     def kind(self) -> str:
         return "reveal"
 
 
-@dataclass(frozen=True, slots=True)
 class Move(Event):
     """A rider moved from `start` to (`square`, `lane`).  `value` is what the
     card (tokens) is worth, `moves` the squares the move was worth on this
     terrain (caps, stand-up, ramp included); it ended short of start + moves
     when blocked.  Classic and meteo set `card`, bmx sets `tokens`."""
 
-    rider: int
-    start: int
-    square: int
-    lane: int
-    value: int
-    moves: int
-    card: int | None = None
-    tokens: tuple[int, ...] = ()
+    fields: ClassVar[tuple[str, ...]] = ("rider", "start", "square", "lane", "value", "moves", "card", "tokens")
+
+    def __init__(self, rider: int, start: int, square: int, lane: int, value: int, moves: int,
+                 card: int | None = None, tokens: tuple[int, ...] = ()) -> None:
+        self.rider: Final = rider
+        self.start: Final = start
+        self.square: Final = square
+        self.lane: Final = lane
+        self.value: Final = value
+        self.moves: Final = moves
+        self.card: Final = card
+        self.tokens: Final = tokens
 
     @property
     def kind(self) -> str:
@@ -83,12 +103,14 @@ class Move(Event):
         return f"{name(self.rider)} plays {self.played_text()}{note}, {self.start} -> {self.square}{blocked}"
 
 
-@dataclass(frozen=True, slots=True)
 class Ramp(Event):
     """The bmx jump ramp sent the rider `bonus` squares further (part of its move)."""
 
-    rider: int
-    bonus: int
+    fields: ClassVar[tuple[str, ...]] = ("rider", "bonus")
+
+    def __init__(self, rider: int, bonus: int) -> None:
+        self.rider: Final = rider
+        self.bonus: Final = bonus
 
     @property
     def kind(self) -> str:
@@ -98,15 +120,17 @@ class Ramp(Event):
         return f"  jump ramp: {name(self.rider)} flies {self.bonus} squares further"
 
 
-@dataclass(frozen=True, slots=True)
 class Slipstream(Event):
     """End phase: the rider moved up behind the group ahead (classic, meteo)."""
 
-    rider: int
-    start: int
-    start_lane: int
-    square: int
-    lane: int
+    fields: ClassVar[tuple[str, ...]] = ("rider", "start", "start_lane", "square", "lane")
+
+    def __init__(self, rider: int, start: int, start_lane: int, square: int, lane: int) -> None:
+        self.rider: Final = rider
+        self.start: Final = start
+        self.start_lane: Final = start_lane
+        self.square: Final = square
+        self.lane: Final = lane
 
     @property
     def kind(self) -> str:
@@ -116,15 +140,17 @@ class Slipstream(Event):
         return f"  slipstream: {name(self.rider)} {self.start} -> {self.square}"
 
 
-@dataclass(frozen=True, slots=True)
 class CatchUp(Event):
     """End phase: the rider closed a gap the die allowed (bmx)."""
 
-    rider: int
-    start: int
-    start_lane: int
-    square: int
-    lane: int
+    fields: ClassVar[tuple[str, ...]] = ("rider", "start", "start_lane", "square", "lane")
+
+    def __init__(self, rider: int, start: int, start_lane: int, square: int, lane: int) -> None:
+        self.rider: Final = rider
+        self.start: Final = start
+        self.start_lane: Final = start_lane
+        self.square: Final = square
+        self.lane: Final = lane
 
     @property
     def kind(self) -> str:
@@ -134,11 +160,13 @@ class CatchUp(Event):
         return f"  catch-up: {name(self.rider)} {self.start} -> {self.square}"
 
 
-@dataclass(frozen=True, slots=True)
 class Exhaustion(Event):
     """End phase: nobody just ahead, the rider takes an exhaustion card."""
 
-    rider: int
+    fields: ClassVar[tuple[str, ...]] = ("rider",)
+
+    def __init__(self, rider: int) -> None:
+        self.rider: Final = rider
 
     @property
     def kind(self) -> str:
@@ -148,12 +176,14 @@ class Exhaustion(Event):
         return f"  exhaustion: {name(self.rider)} takes an exhaustion card"
 
 
-@dataclass(frozen=True, slots=True)
 class Fatigue(Event):
     """End phase: nobody just ahead, the rider takes `tokens` fatigue tokens (bmx)."""
 
-    rider: int
-    tokens: int
+    fields: ClassVar[tuple[str, ...]] = ("rider", "tokens")
+
+    def __init__(self, rider: int, tokens: int) -> None:
+        self.rider: Final = rider
+        self.tokens: Final = tokens
 
     @property
     def kind(self) -> str:
@@ -163,11 +193,13 @@ class Fatigue(Event):
         return f"  fatigue: {name(self.rider)} takes {self.tokens} fatigue token{'s' * (self.tokens > 1)}"
 
 
-@dataclass(frozen=True, slots=True)
 class Crash(Event):
     """Meteo: blocked on a wet road, the rider falls (it stands up on its next move)."""
 
-    rider: int
+    fields: ClassVar[tuple[str, ...]] = ("rider",)
+
+    def __init__(self, rider: int) -> None:
+        self.rider: Final = rider
 
     @property
     def kind(self) -> str:
@@ -177,11 +209,13 @@ class Crash(Event):
         return f"  crash: {name(self.rider)} crashes on the wet road"
 
 
-@dataclass(frozen=True, slots=True)
 class StandUp(Event):
     """Meteo: a crashed rider stood up as it moved (the move cost the stand-up penalty)."""
 
-    rider: int
+    fields: ClassVar[tuple[str, ...]] = ("rider",)
+
+    def __init__(self, rider: int) -> None:
+        self.rider: Final = rider
 
     @property
     def kind(self) -> str:
@@ -191,11 +225,13 @@ class StandUp(Event):
         return f"  {name(self.rider)} stands up"
 
 
-@dataclass(frozen=True, slots=True)
 class Die(Event):
     """Bmx: the weather die; `face` 0 is "no catch-up"."""
 
-    face: int
+    fields: ClassVar[tuple[str, ...]] = ("face",)
+
+    def __init__(self, face: int) -> None:
+        self.face: Final = face
 
     @property
     def kind(self) -> str:
@@ -205,11 +241,13 @@ class Die(Event):
         return f"  die: {self.face if self.face else 'no catch-up'}"
 
 
-@dataclass(frozen=True, slots=True)
 class Finish(Event):
     """A rider crossed the line: the race is over and `rider` won."""
 
-    rider: int
+    fields: ClassVar[tuple[str, ...]] = ("rider",)
+
+    def __init__(self, rider: int) -> None:
+        self.rider: Final = rider
 
     @property
     def kind(self) -> str:

@@ -23,6 +23,7 @@ from .view import Board, View
 # key, so the key of a version never changes.  A change to the rules' state
 # makes a version 2 beside it (and old saves are checked with version 1).
 STATE_KEY_VERSION = 1
+BLANK_RNG = Rng(0)  # the RNG of a game built blank until its builder gives it one
 
 
 class RuleError(ValueError):
@@ -90,7 +91,9 @@ class Race(Generic[RiderT, SetupT]):
         self.setup: SetupT = setup
         self.course: Course = setup.course
         self.seed = seed
-        self.rng = Rng(seed)
+        # a blank game (copies, positions) gets its RNG from whoever builds it:
+        # seeding one costs more than the rest of a copy
+        self.rng = BLANK_RNG if _blank else Rng(seed)
         self.phase: Phase = Phase.ENERGY  # each rule set starts its own
         self.riders: list[RiderT] = []
         self.pos: list[list[int]] = []  # rider index -> [square, lane]
