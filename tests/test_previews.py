@@ -67,6 +67,7 @@ def check_previews(game) -> int:
         view = game.view(seat)
         for choice in choices(game, i):
             p = view.preview(i, choice)
+            assert view.reach(i, choice) == p.moves  # the cheap reach is the preview's moves
             twin = game.clone()
             twin.events = []
             if game.rules.uses_tokens:

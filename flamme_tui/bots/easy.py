@@ -27,14 +27,14 @@ def easy(view: View) -> Action:
     i, hand = next(iter(view.hands.items()))
     rider = board.riders[i]
     if board.rules.uses_tokens:
-        return PlayTokens(rider.id, best_tokens(board.position(), i, hand, view.keep[i]))
-    return play(rider.id, best_card(board.position(), i, hand, board.setup.exhaustion_value))
+        return PlayTokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
+    return play(rider.id, best_card(view, i, hand, board.setup.exhaustion_value))
 
 
 def best_card(position: Any, i: int, hand, exhaustion_value: int = 2) -> int:
     """The card that moves furthest; among equal moves the cheapest one,
-    an exhaustion card before a real 2.  `position` is a game or a board's
-    position (View.board.position()): what the engine says each card reaches."""
+    an exhaustion card before a real 2.  `position` is a view or a game:
+    what the engine says each card reaches (`reach`)."""
     best, best_key = hand[0], None
     for card in hand:
         moves = position.reach(i, card)

@@ -51,7 +51,6 @@ def _keep_weight(course, start: int, climbs_matter: bool = True) -> float:
 
 def guesses(view: View, skip: int) -> list[int]:
     board = view.board
-    position = board.position()
     tokens = board.rules.uses_tokens
     out = []
     for r in board.riders:
@@ -59,11 +58,11 @@ def guesses(view: View, skip: int) -> list[int]:
             continue
         chosen = view.chosen.get(r.index)
         if chosen is not None and not tokens:
-            out.append(r.square + position.reach(r.index, chosen))
+            out.append(r.square + view.reach(r.index, chosen))
         elif tokens:
             out.append(r.square + 3)
         else:
-            out.append(r.square + position.moves_for(r.index, GUESS))
+            out.append(r.square + view.reach(r.index, GUESS))  # a card of GUESS
     return out
 
 
@@ -82,11 +81,10 @@ def medium(view: View) -> Action:
     keep = _keep_weight(course, rider.square, not board.rules.uses_tokens)
     if board.rules.uses_tokens:
         return PlayTokens(rider.id, _bmx_choice(view, i, hand, others, keep))
-    position = board.position()
     best, best_score = hand[0], None
     for card in sorted(set(hand)):
         value = card or board.setup.exhaustion_value
-        moves = position.reach(i, card)
+        moves = view.reach(i, card)
         dest = rider.square + moves
         if dest >= course.finish:
             score = 100.0 + dest  # crossing the line beats everything; further is better
@@ -102,11 +100,10 @@ def _bmx_choice(view: View, i: int, hand, others: list[int], keep: float) -> tup
     board = view.board
     rider = board.riders[i]
     course = board.course
-    position = board.position()
     picks = sorted(p[::-1] for p in token_choices(hand, view.keep[i]))  # lowest first: ties go to the first
     best, best_score = None, None
     for tokens in picks:
-        moves = position.reach(i, tokens)
+        moves = view.reach(i, tokens)
         dest = rider.square + moves
         if dest >= course.finish:
             score = 100.0 + dest

@@ -42,6 +42,14 @@ def ramp_bonus(ramp: tuple[int, int] | None, start: int, value: int, tokens: tup
     return 0
 
 
+def token_worth(ramp: tuple[int, int] | None, start: int, tokens: tuple[int, ...]) -> tuple[int, int]:
+    """(value, ramp bonus) of tokens played from `start`: a fatigue token moves 1."""
+    value = 0
+    for t in tokens:
+        value += t or FATIGUE_VALUE
+    return value, ramp_bonus(ramp, start, value, tokens)
+
+
 def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[int, ...]]:
     """The distinct sets of `keep` tokens (1, or 2 on a descent) a hand offers,
     each highest first, the highest sets first."""
@@ -199,10 +207,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
 
     def worth(self, i: int, tokens: tuple[int, ...]) -> tuple[int, int]:
         """(value, ramp bonus) of those tokens to rider i here."""
-        value = 0
-        for t in tokens:
-            value += t or FATIGUE_VALUE
-        return value, ramp_bonus(self.course.ramp, self.pos[i][0], value, tokens)
+        return token_worth(self.course.ramp, self.pos[i][0], tokens)
 
     def reach(self, i: int, tokens: tuple[int, ...]) -> int:
         """Squares the tokens move rider i before blocking, jump ramp included (View.reach)."""
@@ -453,9 +458,15 @@ def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
     return tuple(sorted(tokens.elements()))
 
 
+def bmx_reach(shown: Board, i: int, tokens: tuple[int, ...]) -> int:
+    """View.reach for bmx: the tokens' value and the jump ramp's bonus."""
+    value, bonus = token_worth(shown.course.ramp, shown.riders[i].square, tokens)
+    return value + bonus
+
+
 BMX = RuleSet(
     name="bmx", title="BMX", game=BmxGame, setup=BmxSetup,
     uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1,
     catch_up_die=True, exhaustion_word="fatigue token", piece_word="token",
-    view=bmx_view, unseen=bmx_unseen,
+    view=bmx_view, unseen=bmx_unseen, reach=bmx_reach,
 )

@@ -689,9 +689,19 @@ def classic_unseen(view: View, i: int) -> tuple[int, ...]:
     return tuple(sorted(cards.elements()))
 
 
+def classic_reach(shown: Board, i: int, card: int) -> int:
+    """View.reach for classic: the terrain's effect on the card (a classic rider
+    never lies down; meteo.meteo_reach adds the stand-up penalty)."""
+    if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
+        reach: int = shown.position().reach(i, card)
+        return reach
+    r = shown.riders[i]
+    return effective_move(shown.course, r.square, card or shown.setup.exhaustion_value)
+
+
 CLASSIC = RuleSet(
     name="classic", title="Classic", game=ClassicGame, setup=ClassicSetup,
     uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2,
     catch_up_die=False, exhaustion_word="exhaustion card", piece_word="card",
-    view=classic_view, unseen=classic_unseen,
+    view=classic_view, unseen=classic_unseen, reach=classic_reach,
 )

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import CLASSIC, ClassicGame
+from .classic import CLASSIC, ClassicGame, effective_move
 from .events import Crash, StandUp
 from .ruleset import RuleSet
 from .track import EMPTY
+from .view import Board
+
+
+def standup_cost(setup: Any, crashed: bool) -> int:
+    """Squares standing up costs a crashed rider's move: the set-up's stand-up penalty."""
+    return int(setup.standup_penalty) if crashed else 0
 
 
 class MeteoGame(ClassicGame):
@@ -44,7 +50,7 @@ class MeteoGame(ClassicGame):
         return self.setup.hand_size
 
     def standup_penalty(self, i: int) -> int:
-        return self.setup.standup_penalty if self.riders[i].crashed else 0
+        return standup_cost(self.setup, self.riders[i].crashed)
 
     def square_blocked(self, square: int) -> bool:
         """Every lane of the square holds a crashed rider."""
@@ -86,4 +92,12 @@ class MeteoGame(ClassicGame):
         return True
 
 
-METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, scripted_teams=False)
+def meteo_reach(shown: Board, i: int, card: int) -> int:
+    """View.reach for meteo: the terrain's effect and the stand-up penalty."""
+    r = shown.riders[i]
+    setup = shown.setup
+    return effective_move(shown.course, r.square, card or setup.exhaustion_value, standup_cost(setup, r.crashed))
+
+
+METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, scripted_teams=False,
+                reach=meteo_reach)

@@ -124,7 +124,8 @@ class View(NamedTuple):
     def reach(self, i: int, choice: Any) -> int:
         """Squares that card (token tuple) moves rider i before any blocking:
         terrain caps, stand-up penalty and ramp bonus included.  Cheap."""
-        return self.board.position().reach(i, choice)  # type: ignore[no-any-return]
+        board = self.board
+        return board.rules.reach(board, i, choice)
 
     def sample(self, rng: Any) -> Any:
         """A whole game consistent with this view: what the seat cannot see
