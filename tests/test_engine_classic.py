@@ -1,7 +1,7 @@
 """Classic rules, one rule at a time, on small positions.
 
 Positions are built with ClassicGame.from_position and resolved by the real
-engine methods (apply, _draw, move_phase, end_phase, effective_move).
+engine methods (apply, draw_hand, move_phase, end_phase, effective_move).
 Square 0 is the rearmost square; lane 0 is the right-hand lane.
 """
 
