@@ -155,8 +155,9 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str
     """What is wrong with the seat names given (None if nothing)."""
     from .bots import POLICIES
     from .engine.classic import SCRIPTED
+    from .engine.rules import find
 
-    known = list(POLICIES) + (list(SCRIPTED) if variant == "classic" else [])
+    known = list(POLICIES) + (list(SCRIPTED) if find(variant).scripted_teams else [])
     unknown = [b for b in names if b not in known]
     if unknown or len(names) != teams:
         return f"{command}: give {teams} of {', '.join(known)} (got {','.join(names)!r})"
@@ -236,6 +237,7 @@ def bench_bot(args) -> int:
     from statistics import median
 
     from .bots import POLICIES
+    from .engine.phase import Phase
     from .races import make_setup, new_game
 
     setup = make_setup(_spec(args))
@@ -243,7 +245,7 @@ def bench_bot(args) -> int:
     times: list[float] = []
     for seed in range(args.races):
         game = new_game(setup, seed)
-        while game.phase != "over":
+        while game.phase != Phase.OVER:
             start = game.round
             for seat, name in enumerate(seats):
                 while game.round == start and game.needs(seat):

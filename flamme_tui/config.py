@@ -40,11 +40,9 @@ from pydantic import (
 from . import files, usertext
 from . import limits as lim
 from .course import (
-    ASCENT,
     BMX_TERRAIN,
     CLASSIC_TERRAIN,
     CROSSWIND,
-    DESCENT,
     FAIR,
     HEADWIND,
     TAILWIND,
@@ -52,6 +50,7 @@ from .course import (
     Course,
     TilePlace,
 )
+from .engine.terrain import ASCENT, DESCENT
 from .pathtext import show_path
 
 __all__ = [

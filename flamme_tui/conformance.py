@@ -14,13 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from . import files
 from .course import WEATHER_KINDS, Course
-from .engine.bmx import FATIGUE, BmxGame
-from .engine.classic import EXHAUSTION, ClassicGame, card_value
-from .engine.meteo import MeteoGame
+from .engine.bmx import FATIGUE
+from .engine.classic import EXHAUSTION, card_value
+from .engine.events import Exhaustion, Fatigue, Move
+from .engine.rules import find
 from .races import RaceSpec, make_setup
 from .usertext import clean
-
-GAMES = {"classic": ClassicGame, "meteo": MeteoGame, "bmx": BmxGame}
 
 
 class _Model(BaseModel):
@@ -77,7 +76,8 @@ class Case(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> Case:
-        terrain = ".bkmv" if self.variant == "bmx" else ".^vs"
+        tokens = find(self.variant).uses_tokens
+        terrain = ".bkmv" if tokens else ".^vs"
         unknown = sorted(set(self.track.squares) - set(terrain))
         if unknown:
             raise ValueError(f"track.squares: unknown terrain {unknown[0]!r} for {self.variant} (use {' '.join(terrain)})")
@@ -88,7 +88,7 @@ class Case(_Model):
         if len(set(places)) != len(places):
             raise ValueError("riders: two riders in one lane")
         for r in self.riders:
-            if self.variant == "bmx":
+            if tokens:
                 if "." in r.id:
                     raise ValueError(f"riders: bmx rider ids are colours, not {r.id!r}")
             elif not (r.id.count(".") == 1 and r.id.split(".")[1] in ("S", "R")):
@@ -101,12 +101,12 @@ class Case(_Model):
             for rid, value in self.play.items():
                 values = value if isinstance(value, list) else [value]
                 for v in values:
-                    if self.variant == "bmx":
+                    if tokens:
                         if v != "F" and not 1 <= v <= 5:
                             raise ValueError(f"play: {rid}: a token is 1 to 5 or F")
                     elif v == "F" or not 2 <= v <= 9 or isinstance(value, list):
                         raise ValueError(f"play: {rid}: a card is 2 to 9")
-            if self.variant == "bmx" and self.die is None:
+            if tokens and self.die is None:
                 raise ValueError("die: bmx cases with a play need the die's result")
         return self
 
@@ -189,7 +189,7 @@ def _rules(variant: str):
 
 
 def _code(variant: str, rid: str, value) -> int:
-    if variant == "bmx":
+    if find(variant).uses_tokens:
         return FATIGUE if value == "F" else value
     # a rouleur has no 2 in its deck: its 2 is an exhaustion card
     return EXHAUSTION if value == 2 and rid.endswith(".R") else value
@@ -201,7 +201,8 @@ def run_case(case: Case) -> list[str]:
     for r in case.riders:
         if r.lane >= course.lanes[r.square]:
             return [f"{r.id} stands in lane {r.lane} of single-lane square {r.square}"]
-    game = GAMES[case.variant].from_position(course, [r.model_dump() for r in case.riders], rules=_rules(case.variant))
+    rules = find(case.variant)
+    game = rules.game.from_position(course, [r.model_dump() for r in case.riders], rules=_rules(case.variant))
     exp = case.expect
     diffs: list[str] = []
     ids = [r.id for r in game.riders]
@@ -211,7 +212,7 @@ def run_case(case: Case) -> list[str]:
                 diffs.append(f"draw: no rider {rid}")
                 continue
             i = game.index[rid]
-            game._draw(i)
+            game.draw_hand(i)
             got = len(game.riders[i].hand)
             game.riders[i].hand.clear()
             if got != n:
@@ -220,25 +221,25 @@ def run_case(case: Case) -> list[str]:
         return diffs
     for rid, value in case.play.items():
         rider = game.riders[game.index[rid]]
-        if case.variant == "bmx":
+        if rules.uses_tokens:
             values = value if isinstance(value, list) else [value]
             rider.played = tuple(_code("bmx", rid, v) for v in values)
         else:
             rider.played = _code(case.variant, rid, value)
             assert card_value(rider.played) == value
-    if case.variant == "bmx":
+    if rules.uses_tokens:
         game.die = 0 if case.die == "none" else case.die
     game.move_phase()
-    order = [ids[e[1]] for e in game.events if e[0] == "move"]
+    order = [ids[e.rider] for e in game.events if isinstance(e, Move)]
     moved = {ids[i]: tuple(p) for i, p in enumerate(game.pos)}
     game.end_phase()
     final = {ids[i]: tuple(p) for i, p in enumerate(game.pos)}
     tired = {rid: 0 for rid in ids}
     for e in game.events:
-        if e[0] == "exhaust":
-            tired[ids[e[1]]] += 1
-        elif e[0] == "fatigue":
-            tired[ids[e[1]]] += e[2]
+        if isinstance(e, Exhaustion):
+            tired[ids[e.rider]] += 1
+        elif isinstance(e, Fatigue):
+            tired[ids[e.rider]] += e.tokens
     if exp.order is not None and exp.order != order:
         diffs.append(f"order: expected {exp.order}, got {order}")
     for key, want, got in (("moved", exp.moved, moved), ("final", exp.final, final)):

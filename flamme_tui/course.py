@@ -9,15 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Terrain codes, one character per square.
-FLAT = "."
-ASCENT = "^"
-DESCENT = "v"
-SUPPLY = "s"
-# BMX terrain ('.' and 'v' are shared with classic).
-BUMPY = "b"
-CANYON = "k"
-MARSH = "m"
+# Terrain codes, one character per square, and the terrain rule of a move
+# (the cap of a climb, the minimum of a descent or supply zone): in the engine.
+from .engine.terrain import ASCENT, BUMPY, CANYON, DESCENT, FLAT, MARSH, SUPPLY, terrain_move
 
 CLASSIC_TERRAIN = frozenset(FLAT + ASCENT + DESCENT + SUPPLY)
 BMX_TERRAIN = frozenset(FLAT + BUMPY + CANYON + MARSH + DESCENT)
@@ -33,26 +27,6 @@ WEATHER_KINDS = (CROSSWIND, TAILWIND, HEADWIND, WET)
 # Far enough for any move plus slipstream past the last square.
 PADDING = 48
 MOVE_TABLE = 16  # card values tabulated in Course.moves
-
-
-def terrain_move(terrain: str, next_ascent, start: int, value: int, penalty: int = 0) -> int:
-    """Squares a card of `value` moves a rider from `start`, in the rules' order:
-    descent minimum 5, supply minimum 4, minus the meteo stand-up penalty, and
-    the ascent limit last: min(value, max(5, d - 1)), d the distance to the
-    first ascent square in the path (at most 5 when starting on one)."""
-    here = terrain[start]
-    if here == DESCENT:
-        value = max(value, 5)
-    elif here == SUPPLY:
-        value = max(value, 4)
-    if penalty:
-        value = max(0, value - penalty)
-    if here == ASCENT:
-        return min(value, 5)
-    d = next_ascent[start]
-    if d <= value:
-        return min(value, max(5, d - 1))
-    return value
 
 
 @dataclass(frozen=True, slots=True)

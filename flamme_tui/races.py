@@ -9,10 +9,12 @@ from typing import Any
 
 from . import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from .engine.actions import Action
-from .engine.bmx import BmxGame, BmxSetup, token_text
-from .engine.classic import ATTACK, OVER, ROULEUR, SCRIPTED, SPRINTEUR, ClassicGame, ClassicSetup, Team, card_text
-from .engine.meteo import MeteoGame
+from .engine.bmx import BmxSetup, token_text
+from .engine.classic import ROULEUR, SCRIPTED, SPRINTEUR, ClassicSetup, Team, card_text
+from .engine.events import Reveal
+from .engine.phase import Phase
 from .engine.race import Race
+from .engine.rules import find
 
 COLOURS = ("red", "blue", "green", "black")
 
@@ -36,7 +38,8 @@ class RaceSpec:
 
 
 def make_setup(spec: RaceSpec):
-    if spec.variant == "bmx":
+    ruleset = find(spec.variant)
+    if ruleset.uses_tokens:
         rules = config.load_bmx_rules()
         course = config.compile_bmx_circuit(spec.circuit, len(spec.teams), spec.ramp)
         return BmxSetup(
@@ -56,7 +59,7 @@ def make_setup(spec: RaceSpec):
     classic = config.load_classic_rules()
     course = config.load_course(spec.stage)
     extra: dict[str, Any] = {}
-    if spec.variant == "meteo":
+    if ruleset.has_weather:
         meteo = config.load_meteo_rules()
         extra = dict(
             weather_tokens=meteo.token_bag(),
@@ -83,8 +86,7 @@ def make_setup(spec: RaceSpec):
 
 
 def new_game(setup, seed: int):
-    cls = {"classic": ClassicGame, "meteo": MeteoGame, "bmx": BmxGame}[setup.variant]
-    return cls(setup, seed)
+    return find(setup.variant).new_game(setup, seed)
 
 
 def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
@@ -98,7 +100,7 @@ def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
 def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat (scripted teams play themselves) until the race is over."""
     seats = sorted(policies)
-    while game.phase != OVER:
+    while game.phase != Phase.OVER:
         if game.round > max_rounds:
             raise RuntimeError(f"race did not end within {max_rounds} rounds")
         before = game.round
@@ -106,7 +108,7 @@ def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None 
             policy = policies[seat]
             while game.needs(seat) and game.round == before:
                 game.apply(policy(game.view(seat)))
-        if on_round is not None and (game.round != before or game.phase == OVER):
+        if on_round is not None and (game.round != before or game.phase == Phase.OVER):
             on_round(game)
 
 
@@ -116,58 +118,26 @@ def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None 
 def rider_name(game, i: int) -> str:
     r = game.riders[i]
     team = game.setup.teams[r.seat].name
-    if game.variant == "bmx":
+    if game.rules.uses_tokens:
         return team
     return f"{team} {'Sprinteur' if r.kind == SPRINTEUR else 'Rouleur'}"
 
 
 def played_text(game, played) -> str:
-    if game.variant == "bmx":
+    if game.rules.uses_tokens:
         return "+".join(token_text(t) for t in played)
     return card_text(played)
 
 
 def describe_round(game) -> list[str]:
     """The last resolved round in words, one line per event."""
-    lines: list[str] = []
-    for e in game.events:
-        kind = e[0]
-        if kind == "move":
-            _, i, frm, to, lane, played, moves = e
-            card = None if game.variant == "bmx" else game.riders[i].history[-1]
-            what = played_text(game, played if card is None else card)
-            note = ""
-            if card == ATTACK:
-                note = f" (Attack, moves {moves})"
-            elif card is not None and moves != played:
-                note = f" (moves {moves})"
-            blocked = " blocked" if to < frm + moves else ""
-            lines.append(f"{rider_name(game, i)} plays {what}{note}, {frm} -> {to}{blocked}")
-        elif kind == "slip":
-            lines.append(f"  slipstream: {rider_name(game, e[1])} {e[2]} -> {e[3]}")
-        elif kind == "catchup":
-            lines.append(f"  catch-up: {rider_name(game, e[1])} {e[2]} -> {e[3]}")
-        elif kind == "exhaust":
-            lines.append(f"  exhaustion: {rider_name(game, e[1])} takes an exhaustion card")
-        elif kind == "fatigue":
-            lines.append(f"  fatigue: {rider_name(game, e[1])} takes {e[2]} fatigue token{'s' * (e[2] > 1)}")
-        elif kind == "crash":
-            lines.append(f"  crash: {rider_name(game, e[1])} crashes on the wet road")
-        elif kind == "standup":
-            lines.append(f"  {rider_name(game, e[1])} stands up")
-        elif kind == "ramp":
-            lines.append(f"  jump ramp: {rider_name(game, e[1])} flies {e[2]} squares further")
-        elif kind == "die":
-            lines.append(f"  die: {e[1] if e[1] else 'no catch-up'}")
-        elif kind == "finish":
-            lines.append(f"  {rider_name(game, e[1])} wins the race!")
-    return lines
+    return [e.text(lambda i: rider_name(game, i)) for e in game.events if not isinstance(e, Reveal)]
 
 
 def round_report(game, extra: Sequence[str] = ()) -> list[str]:
     """The headless log of the round just resolved: its number, any bot reasons
     (`extra`), the events in words, a one-line track picture and the positions."""
-    done = game.round if game.phase == OVER else game.round - 1
+    done = game.round if game.phase == Phase.OVER else game.round - 1
     return (
         [f"Round {done}"]
         + [f"  {line}" for line in extra]

@@ -55,6 +55,7 @@ from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
 from .engine.classic import OVER, ClassicSetup, RuleError, Team
+from .engine.rules import find
 from .pathtext import show_path
 from .session import Session
 
@@ -254,7 +255,7 @@ class ClassicSetupData(BaseModel):
         if len(self.handicap) > len(self.teams):
             raise ValueError("handicap: more entries than teams")
         if self.scripted and (
-            self.variant != "classic" or len(self.scripted) != len(self.teams) or all(self.scripted)
+            not find(self.variant).scripted_teams or len(self.scripted) != len(self.teams) or all(self.scripted)
         ):
             raise ValueError("scripted: one entry per team, classic only, and not every team")
         return self
@@ -426,32 +427,11 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
 # ------------------------------------------------------------- state digest
 
 
-def _rider_state(game, r) -> tuple:
-    if game.variant == "bmx":
-        return (r.id, tuple(r.bag), tuple(r.hand), r.played, r.phantom, tuple(r.box), r.fatigue, tuple(r.history))
-    return (
-        r.id, tuple(r.deck), tuple(r.recycled), tuple(r.hand), r.played, r.crashed,
-        r.exhaustion, r.supply_played, r.slipstream, r.crashes, tuple(r.history),
-    )
-
-
 def state_digest(game) -> str:
-    """sha256 of the game as the rules know it: round, phase, winner, every
-    rider's square and lane, every pile in order (hidden ones included),
-    crashes, meteo weather, bmx supply and die."""
-    parts = (
-        game.variant,
-        game.round,
-        game.phase,
-        game.winner,
-        tuple(tuple(p) for p in game.pos),
-        tuple(_rider_state(game, r) for r in game.riders),
-        tuple(game.course.weather),
-        tuple(sorted(getattr(game, "first_drawn", {}).items())),
-        getattr(game, "supply", None),
-        getattr(game, "die", None),
-    )
-    return hashlib.sha256(repr(parts).encode()).hexdigest()
+    """sha256 of the game as the rules know it (engine: Race.state_key, an
+    explicit key of plain values whose layout is versioned, so renaming an
+    attribute of the engine cannot change the digest of an old save)."""
+    return hashlib.sha256(repr(game.state_key()).encode()).hexdigest()
 
 
 def _completed(game) -> int:

@@ -15,17 +15,13 @@ import time
 
 from . import config
 from .bots import POLICIES
+from .engine.rules import find
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
 
 def team_places(game) -> list[int]:
-    """Place (1 = winner) of each seat's team, by its best rider."""
-    places: dict[int, int] = {}
-    for i in game.ranking():
-        seat = game.riders[i].seat
-        if seat not in places:
-            places[seat] = len(places) + 1
-    return [places[s] for s in range(len(game.setup.teams))]
+    """Place (1 = winner) of each seat's team, by its best rider (the engine's outcome)."""
+    return list(game.outcome().places)
 
 
 def run_one(args: tuple) -> tuple[list[int], int]:
@@ -54,7 +50,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def tournament(bots: list[str], races: int, variant: str = "classic", stages: list[str] | None = None,
                workers: int | None = None, out=print) -> dict:
-    if variant == "bmx":
+    if find(variant).uses_tokens:
         stages = ["ABCD"]
     stages = stages or config.stage_ids()[:7]
     jobs = [(variant, stages, bots, k) for k in range(races)]

@@ -9,7 +9,6 @@ import pytest
 
 from flamme_tui import config
 from flamme_tui.bots import EXPLAINERS, POLICIES
-from flamme_tui.bots.worlds import sample_world
 from flamme_tui.engine.rng import Rng
 from flamme_tui.races import RaceSpec, make_setup, new_game
 from flamme_tui.tournament import run_one, team_places
@@ -91,7 +90,7 @@ def test_views_hide_other_hands(variant):
 def test_sampled_worlds_agree_with_the_view(variant):
     for game, seat in decision_points(variant, 7, limit=4):
         view = game.view(seat)
-        world = sample_world(view, Rng(1))
+        world = view.sample(Rng(1))
         assert [list(p) for p in world.pos] == [list(p) for p in game.pos]
         for i in view.own:
             assert world.riders[i].hand == game.riders[i].hand

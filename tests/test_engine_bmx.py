@@ -46,7 +46,7 @@ def play_round(game, plays: dict[str, tuple[int, ...]], die: int) -> None:
 
 
 def fatigue_events(game) -> dict[str, int]:
-    return {game.riders[e[1]].id: e[2] for e in game.events if e[0] == "fatigue"}
+    return {game.riders[e.rider].id: e.tokens for e in game.events if e.kind == "fatigue"}
 
 
 def snapshot(game):
@@ -54,7 +54,7 @@ def snapshot(game):
         game.phase, game.round, game.supply, game.die,
         [p.copy() for p in game.pos], game.cells.copy(),
         [(r.bag.copy(), r.hand.copy(), r.played, r.box.copy(), r.fatigue, r.phantom) for r in game.riders],
-        list(game.actions), game.rng._r.getstate(),
+        list(game.actions), game.rng.state(),
     )
 
 
@@ -97,8 +97,8 @@ def test_descent_draws_four_keeps_two_and_moves_their_sum():
     game.apply("play red 1 5")
     assert sorted(red.played) == [1, 5]
     game.apply(game.legal_actions(1)[0])
-    move = [e for e in game.events if e[0] == "move" and e[1] == 0][0]
-    assert move[3] == 3 + 6 and move[6] == 6
+    move = [e for e in game.events if e.kind == "move" and e.rider == 0][0]
+    assert move.square == 3 + 6 and move.moves == 6
     assert sorted(red.box) == [1, 5]
 
 
@@ -224,7 +224,7 @@ def test_forecast_die_rolled_before_drawing_visible_and_used():
             for seat in (0, 1):
                 if game.phase != OVER and game.needs(seat):
                     game.apply(game.legal_actions(seat)[0])
-            assert [e[1] for e in game.events if e[0] == "die"] == [die]
+            assert [e.face for e in game.events if e.kind == "die"] == [die]
 
 
 def test_without_forecast_the_die_is_rolled_after_moving_and_not_shown():
@@ -235,7 +235,7 @@ def test_without_forecast_the_die_is_rolled_after_moving_and_not_shown():
         assert game.die is None and game.view(0).board.die is None
         for seat in (0, 1):
             game.apply(game.legal_actions(seat)[0])
-        rolls += [e[1] for e in game.events if e[0] == "die"]
+        rolls += [e.face for e in game.events if e.kind == "die"]
         if game.phase == OVER:
             break
     assert set(rolls) <= {0, 1, 2} and len(set(rolls)) > 1
@@ -247,7 +247,7 @@ def test_without_forecast_the_die_is_rolled_after_moving_and_not_shown():
 def test_front_first_inner_lane_first_and_blocking():
     game = position("." * 40, [("blue", 15, 0), ("green", 14, 0), ("red", 14, 1), ("yellow", 13, 0)])
     play_round(game, {"blue": (F,), "green": (3,), "red": (2,), "yellow": (3,)}, 0)
-    order = [game.riders[e[1]].id for e in game.events if e[0] == "move"]
+    order = [game.riders[e.rider].id for e in game.events if e.kind == "move"]
     assert order == ["blue", "green", "red", "yellow"]
     assert [where(game, r) for r in ("blue", "green", "red", "yellow")] == [(16, 0), (17, 0), (16, 1), (15, 0)]
 
@@ -285,7 +285,7 @@ def test_jump_ramp(start, tokens, to, bonus):
     game = position("." * 40, [("a", start, 0)], ramp=(10, 3))
     play_round(game, {"a": tokens}, 0)
     assert where(game, "a") == (to, 0)
-    ramps = [e[2] for e in game.events if e[0] == "ramp"]
+    ramps = [e.bonus for e in game.events if e.kind == "ramp"]
     assert ramps == ([bonus] if bonus else [])
 
 
@@ -314,7 +314,7 @@ def test_jump_ramp_bonus_target_is_blocked_as_usual():
     # x, y -> 21; w, v -> 20; a aims at 14 + 3 + 3 = 20 (full) -> 19
     assert where(game, "w") == (20, 0) and where(game, "v") == (20, 1)
     assert where(game, "a") == (19, 0)
-    assert [e[2] for e in game.events if e[0] == "ramp"] == [3]
+    assert [e.bonus for e in game.events if e.kind == "ramp"] == [3]
 
 
 def test_no_ramp_bonus_during_catch_up():
@@ -322,7 +322,7 @@ def test_no_ramp_bonus_during_catch_up():
     game.die = 1
     game.end_phase()
     assert where(game, "a") == (9, 0)
-    assert not [e for e in game.events if e[0] == "ramp"]
+    assert not [e for e in game.events if e.kind == "ramp"]
 
 
 def test_ramp_on_a_real_circuit():
@@ -354,7 +354,7 @@ def test_catch_up(squares, die, after):
     game.die = die
     game.end_phase()
     assert [p[0] for p in game.pos] == after
-    assert [e[1] for e in game.events if e[0] == "die"] == [die]
+    assert [e.face for e in game.events if e.kind == "die"] == [die]
 
 
 def test_catch_up_keeps_lanes_and_respects_single_lane_squares():

@@ -1,7 +1,7 @@
 """Classic rules, one rule at a time, on small positions.
 
 Positions are built with ClassicGame.from_position and resolved by the real
-engine methods (apply, _draw, move_phase, end_phase, effective_move).
+engine methods (apply, draw_hand, move_phase, end_phase, effective_move).
 Square 0 is the rearmost square; lane 0 is the right-hand lane.
 """
 
@@ -67,11 +67,11 @@ def play_round(game, cards: dict[str, int]) -> None:
 
 
 def moves_in_order(game) -> list[str]:
-    return [game.riders[e[1]].id for e in game.events if e[0] == "move"]
+    return [game.riders[e.rider].id for e in game.events if e.kind == "move"]
 
 
 def exhausted(game) -> list[str]:
-    return sorted(game.riders[e[1]].id for e in game.events if e[0] == "exhaust")
+    return sorted(game.riders[e.rider].id for e in game.events if e.kind == "exhaust")
 
 
 def snapshot(game):
@@ -85,7 +85,7 @@ def snapshot(game):
           r.supply_played) for r in game.riders],
         dict(game.first_drawn),
         list(game.actions),
-        game.rng._r.getstate(),
+        game.rng.state(),
         game.waiting,
     )
 
@@ -129,7 +129,7 @@ def test_reshuffle_when_the_deck_runs_out_mid_draw():
     s = rider(game, "red.S")
     s.deck = [5, 9]  # 9 on top
     s.recycled = [2, 2, 3, 3, 4]
-    game._draw(0)
+    game.draw_hand(0)
     assert s.hand[:2] == [9, 5]  # the old deck first, then the reshuffled recycled cards
     assert len(s.hand) == 4
     assert s.recycled == []
@@ -144,11 +144,11 @@ def test_reshuffle_is_seeded():
         s = rider(game, "red.S")
         s.deck = [5]
         s.recycled = [2, 3, 4, 9, 9, 2, 3]
-        game._draw(0)
+        game.draw_hand(0)
         again = position("." * 20, [("red.S", 0, 0)], seed=seed)
         t = rider(again, "red.S")
         t.deck, t.recycled = [5], [2, 3, 4, 9, 9, 2, 3]
-        again._draw(0)
+        again.draw_hand(0)
         assert t.hand == s.hand and t.deck == s.deck
         hands.add(tuple(s.hand))
     assert len(hands) > 1  # the recycled cards are really shuffled
@@ -159,7 +159,7 @@ def test_no_reshuffle_when_the_deck_is_exactly_used_up():
     s = rider(game, "red.S")
     s.deck = [2, 3, 4, 5]
     s.recycled = [9, 9, 9]
-    game._draw(0)
+    game.draw_hand(0)
     assert sorted(s.hand) == [2, 3, 4, 5]
     assert s.deck == [] and s.recycled == [9, 9, 9]
 
@@ -169,7 +169,7 @@ def test_no_reshuffle_while_the_deck_has_cards():
     s = rider(game, "red.S")
     s.deck = [2, 2, 3, 4, 5]
     s.recycled = [9]
-    game._draw(0)
+    game.draw_hand(0)
     assert s.hand == [5, 4, 3, 2] and s.deck == [2] and s.recycled == [9]
 
 
@@ -178,7 +178,7 @@ def test_fewer_than_four_cards_in_all_draws_them_all():
     s = rider(game, "red.S")
     s.deck = [9]
     s.recycled = [EXHAUSTION]
-    game._draw(0)
+    game.draw_hand(0)
     assert sorted(s.hand) == [EXHAUSTION, 9]
     assert s.deck == [] and s.recycled == [] and s.supply_played == 0
 
@@ -402,8 +402,8 @@ def test_blocked_rider_takes_nearest_free_lane_behind():
     assert where(game, "a.S") == (12, 0) and where(game, "a.R") == (12, 1)
     assert where(game, "b.S") == (11, 0) and where(game, "b.R") == (11, 1)
     assert where(game, "c.S") == (10, 0)  # aimed at 12: 12 and 11 full
-    move = [e for e in game.events if e[0] == "move" and e[1] == game.index["c.S"]][0]
-    assert move[2:5] == (4, 10, 0) and move[6] == 8
+    move = [e for e in game.events if e.kind == "move" and e.rider == game.index["c.S"]][0]
+    assert (move.start, move.square, move.lane) == (4, 10, 0) and move.moves == 8
 
 
 def test_blocked_back_to_its_own_square_takes_lane_0():
@@ -531,7 +531,7 @@ def test_whole_pack_moves_front_square_first_keeping_lanes():
     game.end_phase()
     assert [where(game, r) for r in ("a.S", "a.R", "b.S", "b.R", "c.S")] == [
         (4, 0), (4, 1), (5, 0), (5, 1), (6, 1)]
-    slips = [(game.riders[e[1]].id, e[2], e[3]) for e in game.events if e[0] == "slip"]
+    slips = [(game.riders[e.rider].id, e.start, e.square) for e in game.events if e.kind == "slip"]
     assert slips == [("b.S", 4, 5), ("b.R", 4, 5), ("a.S", 3, 4), ("a.R", 3, 4)]
 
 
@@ -591,7 +591,7 @@ def test_finish_furthest_wins_not_first_to_cross():
     assert game.riders[game.winner].id == "b.S"
     assert [game.riders[i].id for i in game.ranking()] == ["b.S", "a.S", "c.S"]
     # the round stops there: no slipstream, no exhaustion
-    assert not [e for e in game.events if e[0] in ("slip", "exhaust")]
+    assert not [e for e in game.events if e.kind in ("slip", "exhaust")]
     assert where(game, "c.S") == (2, 0)
 
 
@@ -657,8 +657,8 @@ def test_exhaustion_value_comes_from_the_config(monkeypatch):
         if j != i:
             r.played = 9
     game.move_phase()
-    move = [e for e in game.events if e[0] == "move" and e[1] == i][0]
-    assert move[5] == 3 and move[2] == start
+    move = [e for e in game.events if e.kind == "move" and e.rider == i][0]
+    assert move.value == 3 and move.start == start
 
 
 def _state(game) -> dict:

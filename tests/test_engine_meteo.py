@@ -46,7 +46,7 @@ def play_round(game, cards):
 
 
 def events(game, kind) -> list[str]:
-    return [game.riders[e[1]].id for e in game.events if e[0] == kind]
+    return [game.riders[e.rider].id for e in game.events if e.kind == kind]
 
 
 # ------------------------------------------------------------------ dealing
@@ -225,11 +225,11 @@ def test_crashed_riders_give_and_take_no_slipstream_but_spare_exhaustion():
     game.end_phase()
     assert where(game, "a.S") == (3, 0)  # no slipstream from a crashed rider
     assert where(game, "c.S") == (8, 0)  # a crashed rider receives none
-    exhausted = sorted(game.riders[e[1]].id for e in game.events if e[0] == "exhaust")
+    exhausted = sorted(game.riders[e.rider].id for e in game.events if e.kind == "exhaust")
     assert exhausted == ["a.S", "c.S", "d.S", "x.S"]
     game = position("." * 20, [("a.S", 4, 0), ("x.S", 5, 1, True)])
     game.end_phase()
-    exhausted = sorted(game.riders[e[1]].id for e in game.events if e[0] == "exhaust")
+    exhausted = sorted(game.riders[e.rider].id for e in game.events if e.kind == "exhaust")
     assert exhausted == ["x.S"]  # the crashed rider ahead spares a.S
 
 
@@ -272,7 +272,7 @@ def test_a_rider_standing_up_may_crash_again():
     assert where(game, "b.S") == (7, 0)
     assert crashed(game) == ["b.S"]
     assert events(game, "standup") == ["b.S"] and events(game, "crash") == ["b.S"]
-    ev = [e[0] for e in game.events if e[0] in ("standup", "crash")]
+    ev = [e.kind for e in game.events if e.kind in ("standup", "crash")]
     assert ev == ["standup", "crash"]
 
 

@@ -232,7 +232,7 @@ def signature(game):
                   for r in game.riders]
         extra = (game.course.weather,)
     return (game.phase, game.round, game.winner, [tuple(p) for p in game.pos], game.cells, riders,
-            game.rng._r.getstate(), game.events, extra, [str(a) for a in game.actions])
+            game.rng.state(), game.events, extra, [str(a) for a in game.actions])
 
 
 # ---------------------------------------------------------------- round checks
@@ -245,17 +245,17 @@ def check_classic_round(game, before) -> None:
     course, lanes = game.course, game.course.lanes
     weather = course.weather or (FAIR,) * len(course.terrain)
     events = game.events
-    assert events[0][0] == "reveal"
-    cards = dict(events[0][1])
-    moves = [e for e in events if e[0] == "move"]
-    assert [e[1] for e in moves] == order_of(pos0), "movement order"
+    assert events[0].kind == "reveal"
+    cards = dict(events[0].played)
+    moves = [e for e in events if e.kind == "move"]
+    assert [e.rider for e in moves] == order_of(pos0), "movement order"
     occ = {tuple(p): i for i, p in enumerate(pos0)}
     crashed = list(crashed0)
     last = None
     for e in events[1:]:
-        kind = e[0]
+        kind = e.kind
         if kind == "move":
-            _, i, start, square, lane, value, mv = e
+            i, start, square, lane, value, mv = e.rider, e.start, e.square, e.lane, e.value, e.moves
             assert start == pos0[i][0]
             if cards[i] == ATTACK:  # the Peloton's front rider moves 2, its rear rider 9
                 mate = next(j for j in game.seats[game.riders[i].seat] if j != i)
@@ -281,12 +281,12 @@ def check_classic_round(game, before) -> None:
             standup = meteo and crashed[i]
             wet_crash = meteo and weather[square] == WET and square < start + mv
             nxt = events.index(e) + 1
-            follow = [x[0] for x in events[nxt:nxt + 2] if x[0] in ("standup", "crash") and x[1] == i]
+            follow = [x.kind for x in events[nxt:nxt + 2] if x.kind in ("standup", "crash") and x.rider == i]
             assert follow == (["standup"] if standup else []) + (["crash"] if wet_crash else []), \
                 f"stand-up/crash after {e}"
             crashed[i] = wet_crash
         elif kind in ("standup", "crash"):
-            assert last is not None and e[1] == last[0]
+            assert last is not None and e.rider == last[0]
     for i, r in enumerate(game.riders):
         assert bool(getattr(r, "crashed", False)) == crashed[i], "crashed state"
     after_moves = {i: place for place, i in occ.items()}
@@ -295,7 +295,7 @@ def check_classic_round(game, before) -> None:
     if crossed:
         assert game.phase == OVER
         assert all(tuple(game.pos[i]) == after_moves[i] for i in after_moves), "moved after the finish"
-        assert not [e for e in events if e[0] in ("slip", "exhaust")]
+        assert not [e for e in events if e.kind in ("slip", "exhaust")]
         assert game.winner == order_of(game.pos)[0]
         return
     assert game.phase != OVER and game.winner is None
@@ -306,8 +306,8 @@ def check_classic_round(game, before) -> None:
         return course.terrain[sq] != "^" and not (meteo and (weather[sq] == CROSSWIND or sq in down))
 
     for e in events:
-        if e[0] == "slip":
-            _, i, frm, to = e
+        if e.kind == "slip":
+            i, frm, to = e.rider, e.start, e.square
             assert to == frm + 1 and eligible(frm) and not crashed[i]
     for i, p in enumerate(game.pos):
         assert p[0] >= moved[i] >= pos0[i][0], "a rider moved backwards"
@@ -315,7 +315,7 @@ def check_classic_round(game, before) -> None:
     for g in range(min(occupied), max(occupied)):
         if g not in occupied and g - 1 in occupied and g + 1 in occupied:
             assert not (eligible(g - 1) and eligible(g + 1)), f"slipstream gap left at {g}"
-    tired = sorted(e[1] for e in events if e[0] == "exhaust")
+    tired = sorted(e.rider for e in events if e.kind == "exhaust")
     spared = {i for i, r in enumerate(game.riders) if game.script[r.seat] and not game.setup.scripted_exhaustion}
     assert tired == [i for i, p in enumerate(game.pos) if p[0] + 1 not in occupied and i not in spared], "exhaustion"
 
@@ -324,13 +324,13 @@ def check_bmx_round(game, before) -> None:
     pos0, supply0 = before["pos"], before["supply"]
     course, lanes = game.course, game.course.lanes
     events = game.events
-    cards = dict(events[0][1])
-    moves = [e for e in events if e[0] == "move"]
-    assert [e[1] for e in moves] == order_of(pos0)
+    cards = dict(events[0].played)
+    moves = [e for e in events if e.kind == "move"]
+    assert [e.rider for e in moves] == order_of(pos0)
     occ = {tuple(p): i for i, p in enumerate(pos0)}
     supply = supply0
     for e in moves:
-        _, i, start, square, lane, tokens, total = e
+        i, start, square, lane, tokens, total = e.rider, e.start, e.square, e.lane, e.tokens, e.moves
         assert tokens == cards[i] and start == pos0[i][0]
         value = sum(t or 1 for t in tokens)
         bonus = 0
@@ -343,7 +343,7 @@ def check_bmx_round(game, before) -> None:
         supply += sum(1 for t in tokens if t == FATIGUE) if not before["phantom"][i] else 0
     moved = {i: sq for (sq, _), i in occ.items()}
     crossed = any(sq >= course.finish for sq in moved.values())
-    (die,) = [e[1] for e in events if e[0] == "die"]
+    (die,) = [e.face for e in events if e.kind == "die"]
     if game.setup.forecast:
         assert die == before["die"]
     for i, p in enumerate(game.pos):
@@ -352,7 +352,7 @@ def check_bmx_round(game, before) -> None:
     for a, b in zip(occupied, occupied[1:]):
         assert not 1 <= b - a - 1 <= die, f"catch-up gap left between {a} and {b} (die {die})"
     if not die:
-        assert not [e for e in events if e[0] == "catchup"]
+        assert not [e for e in events if e.kind == "catchup"]
     # fatigue: front rider first, 2 on a bumpy passage, while the supply lasts
     want = []
     occ_sq = set(occupied)
@@ -364,7 +364,7 @@ def check_bmx_round(game, before) -> None:
             supply -= got
             if got:
                 want.append((i, got))
-    assert [(e[1], e[2]) for e in events if e[0] == "fatigue"] == want, "fatigue"
+    assert [(e.rider, e.tokens) for e in events if e.kind == "fatigue"] == want, "fatigue"
     if crossed:
         assert game.phase == OVER and game.winner == order_of(game.pos)[0]
     else:
@@ -430,9 +430,9 @@ def run_race(game, policy: str, seed: int, *, check_every_action: bool = True) -
                 check_bmx_round(game, before)
             else:
                 check_classic_round(game, before)
-            stats["crashes"] += sum(1 for e in game.events if e[0] == "crash")
-            stats["standups"] += sum(1 for e in game.events if e[0] == "standup")
-            stats["slips"] += sum(1 for e in game.events if e[0] in ("slip", "catchup"))
+            stats["crashes"] += sum(1 for e in game.events if e.kind == "crash")
+            stats["standups"] += sum(1 for e in game.events if e.kind == "standup")
+            stats["slips"] += sum(1 for e in game.events if e.kind in ("slip", "catchup"))
             before = start_of_round()
     assert game.winner is not None and game.phase == OVER
     assert any(p[0] >= game.course.finish for p in game.pos)
@@ -537,7 +537,7 @@ def test_crashed_rider_stands_after_its_next_move_unless_it_crashed_again():
                 seat = rnd.choice([s for s in range(4) if game.needs(s)])
                 game.apply(rnd.choice(game.legal_actions(seat)))
             for i in down:
-                kinds = [e[0] for e in game.events if e[0] in ("move", "standup", "crash") and e[1] == i]
+                kinds = [e.kind for e in game.events if e.kind in ("move", "standup", "crash") and e.rider == i]
                 assert kinds[:2] == ["move", "standup"]
                 assert game.riders[i].crashed == ("crash" in kinds)
                 seen["again" if game.riders[i].crashed else "stood"] += 1

@@ -68,7 +68,7 @@ def assert_same_game(a, b) -> None:
         assert [str(x) for x in a.legal_actions(seat)] == [str(x) for x in b.legal_actions(seat)]
     assert a.to_move() == b.to_move()
     # and the futures agree: same rng state
-    assert a.rng._r.getstate() == b.rng._r.getstate()
+    assert a.rng.state() == b.rng.state()
 
 
 # ----------------------------------------------------------------- round trip

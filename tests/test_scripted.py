@@ -47,9 +47,7 @@ def move_to(game, places: dict[int, tuple[int, int]]) -> None:
         sq, lane = game.pos[i]
         game.cells[2 * sq + lane] = -1
     for i, (sq, lane) in places.items():
-        assert game.cells[2 * sq + lane] == -1
-        game._put(i, sq, lane)
-    game.public_cache = None
+        game.place(i, sq, lane)
 
 
 def play_round(game) -> None:
@@ -110,7 +108,7 @@ def test_attack_moves_the_front_rider_2_and_the_rear_rider_9(front_is_sprinteur)
     move_to(game, {front: (20, 0), rear: (12, 0), x: (3, 0), y: (3, 1)})
     game.riders[s].played = game.riders[r].played = ATTACK
     play_round(game)
-    moves = {e[1]: (e[2], e[3], e[5]) for e in game.events if e[0] == "move"}
+    moves = {e.rider: (e.start, e.square, e.value) for e in game.events if e.kind == "move"}
     assert moves[front] == (20, 22, 2)
     assert moves[rear] == (12, 21, 9)
     lines = describe_round(game)
@@ -127,7 +125,7 @@ def test_attack_obeys_the_terrain():
     move_to(game, {s: (climb - 1, 0), r: (climb - 3, 0), x: (1, 0), y: (1, 1)})
     game.riders[s].played = game.riders[r].played = ATTACK
     play_round(game)
-    moves = {e[1]: e[6] for e in game.events if e[0] == "move"}
+    moves = {e.rider: e.moves for e in game.events if e.kind == "move"}
     assert moves[s] == 2
     assert moves[r] == max(5, terrain[climb - 3 + 1: climb - 3 + 10].index("^"))
 
@@ -139,7 +137,7 @@ def breakaway_round(game) -> list[int]:
         for k, i in enumerate(riders):
             move_to(game, {i: (60 - 12 * seat - 6 * k, 0)})
     play_round(game)
-    return sorted(e[1] for e in game.events if e[0] == "exhaust")
+    return sorted(e.rider for e in game.events if e.kind == "exhaust")
 
 
 def test_scripted_teams_take_no_exhaustion():

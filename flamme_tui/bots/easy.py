@@ -2,19 +2,23 @@
 allows this round, never wasting a card the terrain would cut down.
 
 Like every policy it sees only its seat's view and returns one action.
+What a card (token set) is worth comes from the engine (`View.reach`,
+`View.options`): no rule is written here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine.actions import Action, Place, PlayTokens, draw, play
-from ..engine.bmx import token_value
-from ..engine.classic import effective_move
+from ..engine.bmx import token_choices
+from ..engine.phase import Phase
 from ..engine.view import View
 
 
 def easy(view: View) -> Action:
     board = view.board
-    if board.phase == "grid":
+    if board.phase == Phase.GRID:
         return Place(*grid_spot(view))
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
@@ -22,21 +26,19 @@ def easy(view: View) -> Action:
         return draw(a.id if (a.square, a.lane) < (b.square, b.lane) else b.id)
     i, hand = next(iter(view.hands.items()))
     rider = board.riders[i]
-    course = board.course
-    if board.variant == "bmx":
-        return PlayTokens(rider.id, best_tokens(course, rider.square, hand, view.keep[i]))
-    penalty = board.setup.standup_penalty if rider.crashed else 0
-    return play(rider.id, best_card(course, rider.square, hand, penalty, board.setup.exhaustion_value))
+    if board.rules.uses_tokens:
+        return PlayTokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
+    return play(rider.id, best_card(view, i, hand, board.setup.exhaustion_value))
 
 
-def best_card(course, square: int, hand, penalty: int = 0, exhaustion_value: int = 2) -> int:
+def best_card(position: Any, i: int, hand, exhaustion_value: int = 2) -> int:
     """The card that moves furthest; among equal moves the cheapest one,
-    an exhaustion card before a real 2."""
+    an exhaustion card before a real 2.  `position` is a view or a game:
+    what the engine says each card reaches (`reach`)."""
     best, best_key = hand[0], None
     for card in hand:
-        value = card or exhaustion_value
-        moves = effective_move(course, square, value, penalty)
-        key = (moves, -value, card == 0)
+        moves = position.reach(i, card)
+        key = (moves, -(card or exhaustion_value), card == 0)
         if best_key is None or key > best_key:
             best, best_key = card, key
     return best
@@ -55,18 +57,8 @@ def grid_spot(view: View) -> tuple[str, int, int]:
     raise ValueError("no free place on the grid")
 
 
-def best_tokens(course, square: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
-    """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals."""
-    ramp = course.ramp
-    tokens = sorted(hand)
-    picks = [(t,) for t in tokens] if keep == 1 else [
-        (tokens[a], tokens[b]) for a in range(len(tokens)) for b in range(a + 1, len(tokens))
-    ]
-
-    def reach(tokens: tuple[int, ...]) -> tuple[int, int]:
-        value = sum(token_value(t) for t in tokens)
-        if ramp and square < ramp[0] <= square + value and ramp[1] in tokens:
-            value += ramp[1]
-        return (value, -sum(tokens))
-
-    return max(picks, key=reach)
+def best_tokens(position: Any, i: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
+    """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals
+    (`position` as for best_card)."""
+    picks = sorted(p[::-1] for p in token_choices(hand, keep))  # lowest first: ties go to the first
+    return max(picks, key=lambda tokens: (position.reach(i, tokens), -sum(tokens)))

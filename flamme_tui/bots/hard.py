@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import zlib
 
-from ..engine.actions import Action, Place, Play, PlayTokens, draw, play
-from ..engine.classic import OVER
+from ..engine.actions import Action, Place, PlayTokens, draw, play
+from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.view import View
 from .easy import best_card, best_tokens, grid_spot
 from .medium import medium
 from .reasons import Decision
-from .worlds import sample_world
 
 WORLDS = 24  # sampled worlds per decision
 MAX_ROUNDS = 40  # a rollout longer than this is scored as it stands
@@ -36,20 +35,16 @@ def _seed(view: View) -> int:
 
 def _utility(game, seat: int) -> float:
     """1 for a win; a little for the places behind."""
-    places: list[int] = []
-    for i in game.ranking():
-        s = game.riders[i].seat
-        if s not in places:
-            places.append(s)
-    place = places.index(seat)
+    places = game.outcome().places
+    place = places[seat] - 1
     return 1.0 if place == 0 else 0.15 * (len(places) - 1 - place) / (len(places) - 1)
 
 
 def _rollout(game) -> None:
     """Every seat plays the fast policy until the line (or MAX_ROUNDS)."""
     seats = range(len(game.seats))
-    bmx = game.variant == "bmx"
-    while game.phase != OVER and game.round < MAX_ROUNDS:
+    bmx = game.rules.uses_tokens
+    while game.phase != Phase.OVER and game.round < MAX_ROUNDS:
         start = game.round
         for seat in seats:
             while game.round == start and game.needs(seat):
@@ -57,16 +52,24 @@ def _rollout(game) -> None:
 
 
 def _fast_action(game, seat: int, bmx: bool) -> Action:
-    riders, pos, course = game.riders, game.pos, game.course
+    riders, pos = game.riders, game.pos
     if bmx:
         r = riders[seat]
-        return PlayTokens(r.id, best_tokens(course, pos[seat][0], tuple(r.hand), game.keep_size(seat)))
+        return PlayTokens(r.id, best_tokens(game, seat, tuple(r.hand), game.keep_size(seat)))
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
-            return play(r.id, best_card(course, pos[i][0], r.hand, game.standup_penalty(i), game.setup.exhaustion_value))
+            return play(r.id, best_card(game, i, r.hand, game.setup.exhaustion_value))
     a, b = game.seats[seat]
     return draw(riders[a].id if pos[a] < pos[b] else riders[b].id)
+
+
+def _low_first(action: Action) -> tuple[int, ...]:
+    """Cards by value, token sets by their tokens lowest first: the order the
+    candidates are compared in (a tie goes to the first)."""
+    if isinstance(action, PlayTokens):
+        return tuple(sorted(action.tokens))
+    return (action.card,)  # type: ignore[attr-defined]
 
 
 def hard(view: View) -> Action:
@@ -77,21 +80,13 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
     """The hard bot's choice, with a public reason (what it did, nothing
     more) and the full one (how its card scored against the next best)."""
     board = view.board
-    if board.phase == "grid":
+    if board.phase == Phase.GRID:
         return Decision(Place(*grid_spot(view)), "front-most free place", "front-most free place")
     if not view.hands:
         return Decision(medium(view), "the rouleur draws first", "the rouleur draws first")
     i, hand = next(iter(view.hands.items()))
-    rider_id = board.riders[i].id
-    if board.variant == "bmx":
-        keep = view.keep[i]
-        h = sorted(hand)
-        options = sorted({(t,) for t in h} if keep == 1 else {
-            (h[a], h[b]) for a in range(len(h)) for b in range(a + 1, len(h))
-        })
-        candidates: list[Action] = [PlayTokens(rider_id, tuple(o)) for o in options]
-    else:
-        candidates = [Play(rider_id, c) for c in sorted(set(hand))]
+    # the engine's choices, lowest first (ties go to the first)
+    candidates = sorted((o.action for o in view.options()), key=_low_first)
 
     def what(action: Action) -> str:
         return str(action).split(" ", 2)[2]
@@ -102,7 +97,7 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
     rng = Rng(_seed(view))
     totals = [0.0] * len(candidates)
     for _ in range(worlds):
-        world = sample_world(view, rng)
+        world = view.sample(rng)
         future = rng.below(2**31)
         for k, action in enumerate(candidates):
             game = world.clone(rng=Rng(future))

@@ -9,8 +9,8 @@ riders are guessed to move an average card.  It sees only its seat's view.
 from __future__ import annotations
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
-from ..engine.bmx import token_value
-from ..engine.classic import effective_move
+from ..engine.bmx import token_choices
+from ..engine.phase import Phase
 from ..engine.view import View
 from .easy import grid_spot
 
@@ -51,25 +51,24 @@ def _keep_weight(course, start: int, climbs_matter: bool = True) -> float:
 
 def guesses(view: View, skip: int) -> list[int]:
     board = view.board
+    tokens = board.rules.uses_tokens
     out = []
     for r in board.riders:
         if r.index == skip:
             continue
         chosen = view.chosen.get(r.index)
-        if chosen is not None and board.variant != "bmx":
-            out.append(r.square + effective_move(board.course, r.square, chosen or board.setup.exhaustion_value,
-                                                 board.setup.standup_penalty if r.crashed else 0))
-        elif board.variant == "bmx":
+        if chosen is not None and not tokens:
+            out.append(r.square + view.reach(r.index, chosen))
+        elif tokens:
             out.append(r.square + 3)
         else:
-            out.append(r.square + effective_move(board.course, r.square, GUESS,
-                                                 board.setup.standup_penalty if r.crashed else 0))
+            out.append(r.square + view.reach(r.index, GUESS))  # a card of GUESS
     return out
 
 
 def medium(view: View) -> Action:
     board = view.board
-    if board.phase == "grid":
+    if board.phase == Phase.GRID:
         return Place(*grid_spot(view))
     if not view.hands:
         # the rouleur chooses first; the sprinteur then sees what is left for the sprint
@@ -79,14 +78,13 @@ def medium(view: View) -> Action:
     rider = board.riders[i]
     course = board.course
     others = guesses(view, i)
-    keep = _keep_weight(course, rider.square, board.variant != "bmx")
-    if board.variant == "bmx":
+    keep = _keep_weight(course, rider.square, not board.rules.uses_tokens)
+    if board.rules.uses_tokens:
         return PlayTokens(rider.id, _bmx_choice(view, i, hand, others, keep))
-    penalty = board.setup.standup_penalty if rider.crashed else 0
     best, best_score = hand[0], None
     for card in sorted(set(hand)):
         value = card or board.setup.exhaustion_value
-        moves = effective_move(course, rider.square, value, penalty)
+        moves = view.reach(i, card)
         dest = rider.square + moves
         if dest >= course.finish:
             score = 100.0 + dest  # crossing the line beats everything; further is better
@@ -102,16 +100,10 @@ def _bmx_choice(view: View, i: int, hand, others: list[int], keep: float) -> tup
     board = view.board
     rider = board.riders[i]
     course = board.course
-    ramp = course.ramp
-    hand = sorted(hand)
-    picks = {(t,) for t in hand} if view.keep[i] == 1 else {
-        tuple(sorted((hand[a], hand[b]))) for a in range(len(hand)) for b in range(a + 1, len(hand))
-    }
+    picks = sorted(p[::-1] for p in token_choices(hand, view.keep[i]))  # lowest first: ties go to the first
     best, best_score = None, None
-    for tokens in sorted(picks):
-        moves = sum(token_value(t) for t in tokens)
-        if ramp and rider.square < ramp[0] <= rider.square + moves and ramp[1] in tokens:
-            moves += ramp[1]
+    for tokens in picks:
+        moves = view.reach(i, tokens)
         dest = rider.square + moves
         if dest >= course.finish:
             score = 100.0 + dest

@@ -6,15 +6,24 @@ clone, ranking, events), same track functions (settle, close_gaps).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..course import BUMPY, DESCENT, Course
+from ..course import Course
 from .actions import Action, PlayTokens
-from .classic import ENERGY, OVER, RuleError, Team
-from .race import Race
+from .events import CatchUp, Die, Fatigue, Finish, Move, Ramp, Reveal
+from .events import token_text as token_text
+from .options import Option, Preview
+from .phase import Phase
+from .race import Race, RuleError, Team
+from .rng import Rng
+from .ruleset import RuleSet
+from .terrain import BUMPY, DESCENT
 from .track import EMPTY, close_gaps, ranking, settle
-from .view import View, bmx_view
+from .view import Board, Memo, RiderView, View, board, new
+
+ENERGY, OVER = Phase.ENERGY, Phase.OVER
 
 FATIGUE = 0  # token code; a fatigue token moves 1
 FATIGUE_VALUE = 1
@@ -25,8 +34,36 @@ def token_value(token: int) -> int:
     return token or FATIGUE_VALUE
 
 
-def token_text(token: int) -> str:
-    return "F" if token == FATIGUE else str(token)
+def ramp_bonus(ramp: tuple[int, int] | None, start: int, value: int, tokens: tuple[int, ...]) -> int:
+    """The jump ramp (square, number): a rider passing it with a token of its
+    number flies that many squares further."""
+    if ramp is not None and start < ramp[0] <= start + value and ramp[1] in tokens:
+        return ramp[1]
+    return 0
+
+
+def token_worth(ramp: tuple[int, int] | None, start: int, tokens: tuple[int, ...]) -> tuple[int, int]:
+    """(value, ramp bonus) of tokens played from `start`: a fatigue token moves 1."""
+    value = 0
+    for t in tokens:
+        value += t or FATIGUE_VALUE
+    return value, ramp_bonus(ramp, start, value, tokens)
+
+
+def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[int, ...]]:
+    """The distinct sets of `keep` tokens (1, or 2 on a descent) a hand offers,
+    each highest first, the highest sets first."""
+    tokens = sorted(hand)
+    picks: set[tuple[int, ...]]
+    if keep == 1:
+        picks = {(t,) for t in tokens}
+    else:
+        picks = {
+            (tokens[b], tokens[a])
+            for a in range(len(tokens))
+            for b in range(a + 1, len(tokens))
+        }
+    return sorted(picks, reverse=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +85,7 @@ class BmxSetup:
 
 
 class BmxRider:
-    __slots__ = ("id", "seat", "bag", "hand", "played", "phantom", "box", "fatigue", "history")
+    __slots__ = ("id", "seat", "bag", "hand", "played", "phantom", "box", "fatigue", "history", "catch_up")
 
     def __init__(self, rid: str, seat: int, bag: list[int]) -> None:
         self.id = rid
@@ -60,10 +97,11 @@ class BmxRider:
         self.box: list[int] = []  # speed tokens played, out of the game
         self.fatigue = 0  # fatigue tokens received
         self.history: list[tuple[int, ...]] = []
+        self.catch_up = 0  # squares gained by catch-up
 
     def copy(self) -> BmxRider:
         twin = BmxRider(self.id, self.seat, self.bag[:])
-        twin.phantom, twin.fatigue = self.phantom, self.fatigue
+        twin.phantom, twin.fatigue, twin.catch_up = self.phantom, self.fatigue, self.catch_up
         twin.hand, twin.box, twin.history = self.hand[:], self.box[:], self.history[:]
         twin.played = self.played
         return twin
@@ -72,11 +110,18 @@ class BmxRider:
 class BmxGame(Race[BmxRider, BmxSetup]):
     variant: ClassVar[str] = "bmx"
 
+    @property
+    def rules(self) -> RuleSet:
+        return BMX
+
     def view(self, seat: int) -> View:
         return bmx_view(self, seat)
 
+    def public_board(self) -> Board:
+        return bmx_board(self)
+
     def __init__(self, setup: BmxSetup, seed: int, *, _blank: bool = False) -> None:
-        super().__init__(setup, seed)
+        super().__init__(setup, seed, _blank=_blank)
         self.supply = setup.fatigue_supply
         self.phase = ENERGY
         self.die: int | None = None  # this turn's roll, once rolled
@@ -115,9 +160,9 @@ class BmxGame(Race[BmxRider, BmxSetup]):
     def start_turn(self) -> None:
         self.die = self.roll() if self.setup.forecast else None
         for i in range(len(self.riders)):
-            self._draw(i)
+            self.draw_hand(i)
 
-    def _draw(self, i: int) -> None:
+    def draw_hand(self, i: int) -> None:
         rider = self.riders[i]
         bag, hand = rider.bag, rider.hand
         for _ in range(min(self.draw_size(i), len(bag))):
@@ -146,18 +191,54 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         for i, rider in enumerate(self.riders):
             if rider.seat != seat or rider.played is not None:
                 continue
-            hand = sorted(rider.hand)
-            picks: set[tuple[int, ...]]
-            if self.keep_size(i) == 1:
-                picks = {(t,) for t in hand}
-            else:
-                picks = {
-                    tuple(sorted((hand[a], hand[b]), reverse=True))
-                    for a in range(len(hand))
-                    for b in range(a + 1, len(hand))
-                }
-            out.extend(PlayTokens(rider.id, p) for p in sorted(picks, reverse=True))
+            out.extend(PlayTokens(rider.id, p) for p in token_choices(rider.hand, self.keep_size(i)))
         return out
+
+    def options(self, view: View) -> list[Option]:
+        """The seat's token sets now, from its view, each with its preview
+        (this game is the board's position: View.options calls this)."""
+        if self.phase != ENERGY:
+            return []
+        out: list[Option] = []
+        for i, hand in view.hands.items():
+            rid = self.riders[i].id
+            out.extend(Option(PlayTokens(rid, p), self.preview(i, p)) for p in token_choices(hand, view.keep[i]))
+        return out
+
+    def worth(self, i: int, tokens: tuple[int, ...]) -> tuple[int, int]:
+        """(value, ramp bonus) of those tokens to rider i here."""
+        return token_worth(self.course.ramp, self.pos[i][0], tokens)
+
+    def reach(self, i: int, tokens: tuple[int, ...]) -> int:
+        """Squares the tokens move rider i before blocking, jump ramp included (View.reach)."""
+        value, bonus = self.worth(i, tokens)
+        return value + bonus
+
+    def landing(self, i: int, tokens: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """(value, ramp bonus, square, lane): what the tokens are worth to rider i
+        here and where it lands, every other rider where it stands.  The one
+        movement rule of the round and of the previews; rider i's own cell
+        counts as free (it has left it)."""
+        start, lane = self.pos[i]
+        value, bonus = self.worth(i, tokens)
+        cells = self.cells
+        k = start + start + lane
+        me = cells[k]
+        cells[k] = EMPTY
+        square, lane = settle(cells, self.course.lanes, start + value + bonus)
+        cells[k] = me
+        return value, bonus, square, lane
+
+    def preview(self, i: int, tokens: tuple[int, ...]) -> Preview:
+        """Where the tokens would take rider i, every other rider standing still
+        (engine.options.Preview), by the movement code of the round."""
+        tokens = tuple(sorted(tokens, reverse=True))
+        start = self.pos[i][0]
+        value, bonus, square, lane = self.landing(i, tokens)
+        k = 2 * (square + 1)
+        front = self.cells[k] in (EMPTY, i) and self.cells[k + 1] in (EMPTY, i)
+        return Preview(i, start, value, value + bonus, value, square, lane, square < start + value + bonus,
+                       "", 0, bonus, False, front)
 
     def apply(self, action: Action | str) -> None:
         action, i = self._actor(action)
@@ -182,30 +263,29 @@ class BmxGame(Race[BmxRider, BmxSetup]):
     # ------------------------------------------------------------- step 2
 
     def move_phase(self) -> None:
-        self.events = [("reveal", tuple((i, r.played) for i, r in enumerate(self.riders)))]
-        ramp = self.course.ramp
+        self.events = [Reveal(tuple((i, r.played) for i, r in enumerate(self.riders)))]
         for i in ranking(self.pos):
             rider = self.riders[i]
             tokens = rider.played
             assert tokens is not None
             rider.played = None
             rider.history.append(tokens)
-            start, lane = self.pos[i]
-            value = sum(token_value(t) for t in tokens)
-            bonus = 0
-            if ramp is not None and start < ramp[0] <= start + value and ramp[1] in tokens:
-                bonus = ramp[1]
-            self.cells[start + start + lane] = EMPTY
-            square, lane = settle(self.cells, self.course.lanes, start + value + bonus)
-            self._put(i, square, lane)
-            self.events.append(("move", i, start, square, lane, tokens, value + bonus))
-            if bonus:
-                self.events.append(("ramp", i, bonus))
+            self.move_rider(i, tokens)
             for t in tokens:
                 if t != FATIGUE:
                     rider.box.append(t)
                 elif not rider.phantom:
                     self.supply += 1
+
+    def move_rider(self, i: int, tokens: tuple[int, ...]) -> None:
+        """Move rider i with those tokens, as the round does."""
+        start, lane = self.pos[i]
+        value, bonus, square, lane = self.landing(i, tokens)
+        self.cells[start + start + self.pos[i][1]] = EMPTY
+        self._put(i, square, lane)
+        self.events.append(Move(i, start, square, lane, value, value + bonus, None, tokens))
+        if bonus:
+            self.events.append(Ramp(i, bonus))
 
     # ------------------------------------------------------------- step 3
 
@@ -213,7 +293,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         crossed = any(p[0] >= self.course.finish for p in self.pos)
         die = self.die if self.die is not None else self.roll()
         self.die = die
-        self.events.append(("die", die))
+        self.events.append(Die(die))
         if die:
             close_gaps(self.cells, self.course.lanes, self.pos, die, None, self._caught_up)
         occupied = {p[0] for p in self.pos}
@@ -227,14 +307,15 @@ class BmxGame(Race[BmxRider, BmxSetup]):
                 self.supply -= got
                 self.riders[i].bag.extend([FATIGUE] * got)
                 self.riders[i].fatigue += got
-                self.events.append(("fatigue", i, got))
+                self.events.append(Fatigue(i, got))
         if crossed:
             self.phase = OVER
             self.winner = ranking(self.pos)[0]
-            self.events.append(("finish", self.winner))
+            self.events.append(Finish(self.winner))
 
-    def _caught_up(self, i: int, frm: int, to: int) -> None:
-        self.events.append(("catchup", i, frm, to))
+    def _caught_up(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
+        self.riders[i].catch_up += to - frm
+        self.events.append(CatchUp(i, frm, frm_lane, to, lane))
 
     def resolve_round(self) -> None:
         self.move_phase()
@@ -247,7 +328,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
 
     # ------------------------------------------------------------ helpers
 
-    def _clone_into(self, twin) -> None:
+    def _clone_into(self, twin: Any) -> None:
         twin.supply = self.supply
         twin.phase = self.phase
         twin.die = self.die
@@ -255,7 +336,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         twin.seats = self.seats.copy()
 
     @classmethod
-    def from_position(cls, course: Course, riders: list[dict], seed: int = 0,
+    def from_position(cls, course: Course, riders: list[dict[str, Any]], seed: int = 0,
                       rules: BmxSetup | None = None) -> BmxGame:
         """A turn about to be played with riders where the caller says, full bags,
         no hands.  `rules` gives the bag and numbers (the data files' set-up);
@@ -266,6 +347,7 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         else:
             setup = replace(rules, course=course, teams=teams, young=(), forecast=False)
         game = cls(setup, seed, _blank=True)
+        game.rng = Rng(seed)
         for seat, r in enumerate(riders):
             game.riders.append(BmxRider(r["id"], seat, list(setup.bag)))
             game.pos.append([-1, -1])
@@ -273,3 +355,118 @@ class BmxGame(Race[BmxRider, BmxSetup]):
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [[i] for i in range(len(game.riders))]
         return game
+
+    @classmethod
+    def from_board(cls, shown: Board) -> BmxGame:
+        """A game at the board's position: riders where the board shows them,
+        empty bags, no hands.  What previews move riders on; `sample` fills
+        in the hidden tokens."""
+        game = cls(shown.setup, 0, _blank=True)
+        game.course = shown.course
+        game.round = shown.round
+        game.phase = shown.phase
+        game.supply = shown.supply if shown.supply is not None else 0
+        game.die = shown.die
+        for r in shown.riders:
+            rider = BmxRider(r.id, r.seat, [])
+            rider.fatigue = r.exhaustion
+            rider.history = list(r.history)
+            game.riders.append(rider)
+            game.pos.append([r.square, r.lane])
+            game.cells[2 * r.square + r.lane] = r.index
+        game.index = {r.id: i for i, r in enumerate(game.riders)}
+        game.seats = [[r.index for r in shown.riders if r.seat == seat] for seat in range(len(shown.setup.teams))]
+        game.public_cache = shown
+        return game
+
+    @classmethod
+    def sample(cls, view: View, rng: Rng) -> BmxGame:
+        """A whole game consistent with the seat's view (View.sample): every bag
+        holds what the seat cannot place; other seats' hands are drawn again
+        from their bags with `rng`, which the game draws from from then on."""
+        game = cls.from_board(view.board)
+        game.rng = rng
+        game.phase = ENERGY
+        game.public_cache = None
+        for i, rider in enumerate(game.riders):
+            rider.bag = list(view.unseen(i))
+            if i in view.own:
+                rider.hand = list(view.hands.get(i, ()))
+                chosen = view.chosen.get(i)
+                rider.played = tuple(chosen) if chosen is not None else None
+            else:
+                game.draw_hand(i)  # another seat's hand: drawn at random from what it may hold
+        return game
+
+    def state_key(self) -> tuple[Any, ...]:
+        """The game as the rules know it, as plain values in a fixed order
+        (version 1 of the key, see Race.state_key): round, phase, winner,
+        positions, every bag and hand, the fatigue supply and the die."""
+        riders = tuple(
+            (r.id, tuple(r.bag), tuple(r.hand), r.played, r.phantom, tuple(r.box), r.fatigue, tuple(r.history))
+            for r in self.riders
+        )
+        return (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
+                riders, tuple(self.course.weather), (), self.supply, self.die)
+
+    def team_piles(self, seat: int) -> tuple[int, int, int, int]:
+        """(fatigue taken, catch-up squares, 0, tokens left in the bag) of a seat's rider."""
+        riders = [self.riders[i] for i in self.seats[seat]]
+        return (sum(r.fatigue for r in riders), sum(r.catch_up for r in riders), 0, sum(len(r.bag) for r in riders))
+
+
+# ------------------------------------------------------------------- views
+
+
+def bmx_board(game: BmxGame) -> Board:
+    riders = tuple(
+        RiderView(i, r.id, r.seat, "", game.pos[i][0], game.pos[i][1], False,
+                  len(r.bag) + len(r.hand) + len(r.played or ()), (), r.fatigue, tuple(r.history), 0)
+        for i, r in enumerate(game.riders)
+    )
+    return Board(game.variant, game.round, game.phase, game.course, riders,
+                 {"": game.setup.bag}, game.setup.young, game.supply,
+                 game.die if game.setup.forecast else None, game.setup, BMX, Memo())
+
+
+def bmx_view(game: BmxGame, seat: int) -> View:
+    """Seat `seat`'s view of a bmx game now."""
+    riders = game.riders
+    hands, chosen, own = {}, {}, {}
+    for i in game.seats[seat]:
+        r = riders[i]
+        if r.hand:
+            hands[i] = tuple(r.hand)
+        if r.played is not None:
+            chosen[i] = r.played
+        own[i] = (len(r.bag), ())
+    keep = {i: game.keep_size(i) for i in hands}
+    return new(View, (board(game), seat, hands, chosen, own, None, keep))
+
+
+def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
+    """View.unseen for bmx: the tokens of rider i the seat cannot place."""
+    shown = view.board
+    r = shown.riders[i]
+    tokens = Counter(shown.decks[""])
+    tokens[0] += r.exhaustion + (shown.handicap[r.seat] if r.seat < len(shown.handicap) else 0)
+    for played in r.history:
+        tokens.subtract(t for t in played if t)  # fatigue tokens played go back to the supply
+    tokens[0] -= sum(1 for played in r.history for t in played if t == 0)
+    tokens.subtract(view.hands.get(i, ()))
+    tokens.subtract(view.chosen.get(i, ()))
+    return tuple(sorted(tokens.elements()))
+
+
+def bmx_reach(shown: Board, i: int, tokens: tuple[int, ...]) -> int:
+    """View.reach for bmx: the tokens' value and the jump ramp's bonus."""
+    value, bonus = token_worth(shown.course.ramp, shown.riders[i].square, tokens)
+    return value + bonus
+
+
+BMX = RuleSet(
+    name="bmx", title="BMX", game=BmxGame, setup=BmxSetup,
+    uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1,
+    catch_up_die=True, exhaustion_word="fatigue token", piece_word="token",
+    view=bmx_view, unseen=bmx_unseen, reach=bmx_reach,
+)

@@ -6,6 +6,8 @@ exhaustion value) or ATTACK (the Peloton team's Attack card).
 
 from __future__ import annotations
 
+from typing import Any
+
 EXHAUSTION = 0
 ATTACK = -1
 EXHAUSTION_VALUE = 2
@@ -25,12 +27,12 @@ def card_text(card: int) -> str:
     return "A" if card == ATTACK else str(card)
 
 
-def scripted_kind(setup, seat: int) -> str:
+def scripted_kind(setup: Any, seat: int) -> str:
     """"" for a player's seat, else PELOTON or MUSCLE."""
     return setup.scripted[seat] if seat < len(setup.scripted) else ""
 
 
-def starting_deck(setup, seat: int, kind: str) -> tuple[int, ...]:
+def starting_deck(setup: Any, seat: int, kind: str) -> tuple[int, ...]:
     """The cards rider `kind` of `seat` starts with: its type's deck, the
     seat's handicap, and what a scripted team adds.  The Peloton team races
     both riders on one deck, kept by its Sprinteur: its Rouleur has none of
@@ -40,8 +42,9 @@ def starting_deck(setup, seat: int, kind: str) -> tuple[int, ...]:
     if script == PELOTON:
         if kind == ROULEUR:
             return ()
-        return setup.decks[ROULEUR] + (ATTACK,) * setup.peloton_attacks + (EXHAUSTION,) * (2 * handicap)
-    deck = setup.decks[kind] + (EXHAUSTION,) * handicap
+        shared: tuple[int, ...] = setup.decks[ROULEUR] + (ATTACK,) * setup.peloton_attacks + (EXHAUSTION,) * (2 * handicap)
+        return shared
+    deck: tuple[int, ...] = setup.decks[kind] + (EXHAUSTION,) * handicap
     if script == MUSCLE and kind == SPRINTEUR:
         deck += setup.muscle_extra
     return deck

@@ -11,10 +11,11 @@ they never appear in the action log and never wait for a key.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ..course import ASCENT, MOVE_TABLE, Course, terrain_move
+from ..course import MOVE_TABLE, Course
 from .actions import Action, Draw, Place, Play
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
     ATTACK,
@@ -30,24 +31,24 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
     scripted_kind,
     starting_deck,
 )
-from .race import Race, RuleError
+from .events import Exhaustion, Finish, Move, Reveal, Slipstream
+from .options import Option, Preview
+from .phase import Phase
+from .race import Race, RuleError, Team
+from .rng import Rng
+from .ruleset import RuleSet
+from .terrain import ASCENT, DESCENT, terrain_move
 from .track import EMPTY, close_gaps, ranking, settle
-from .view import View, classic_view
+from .view import Board, Memo, RiderView, View, board, new
 
-GRID, ENERGY, OVER = "grid", "energy", "over"
+GRID, ENERGY, OVER = Phase.GRID, Phase.ENERGY, Phase.OVER
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
-    """Squares a card of `value` moves a rider from `start` (see course.terrain_move)."""
+    """Squares a card of `value` moves a rider from `start` (see engine.terrain.terrain_move)."""
     if penalty or value >= MOVE_TABLE:
         return terrain_move(course.terrain, course.next_ascent, start, value, penalty)
     return course.moves[start][value]
-
-
-@dataclass(frozen=True, slots=True)
-class Team:
-    name: str
-    colour: str  # the id prefix of its riders, e.g. "red"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,8 @@ class ClassicSetup:
     course: Course
     teams: tuple[Team, ...]
     # the defaults are the rulebook's numbers, for tests; races are built from stages/variants/*.yaml
-    decks: dict = field(default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3})
+    decks: dict[str, tuple[int, ...]] = field(
+        default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3})
     hand_size: int = 4
     exhaustion_value: int = EXHAUSTION_VALUE
     grid: str = "random"  # "random" or "choose" (players place their riders)
@@ -118,11 +120,18 @@ class ClassicGame(Race[Rider, ClassicSetup]):
     variant: ClassVar[str] = "classic"
     max_gap: ClassVar[int] = 1  # slipstream closes one-square gaps
 
+    @property
+    def rules(self) -> RuleSet:
+        return CLASSIC
+
     def view(self, seat: int) -> View:
         return classic_view(self, seat)
 
+    def public_board(self) -> Board:
+        return classic_board(self)
+
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
-        super().__init__(setup, seed)
+        super().__init__(setup, seed, _blank=_blank)
         self.phase = GRID
         self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
         self.script = tuple(scripted_kind(setup, seat) for seat in range(len(setup.teams)))
@@ -188,7 +197,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
     def draw_size(self, i: int) -> int:
         return self.setup.hand_size
 
-    def _draw(self, i: int, n: int = 0) -> None:
+    def draw_hand(self, i: int, n: int = 0) -> None:
         """Draw the rider's hand: n cards, or by default its draw size."""
         rider = self.riders[i]
         deck, hand = rider.deck, rider.hand
@@ -235,6 +244,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         return seat in self.to_move()
 
     def legal_actions(self, seat: int) -> list[Action]:
+        """What the seat may do now (the actions of `options`, from the game itself)."""
         if self.phase == GRID:
             nxt = self.to_place()
             if nxt is None or self.riders[nxt].seat != seat:
@@ -265,7 +275,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
             self.first_drawn[rider.seat] = i
-            self._draw(i)
+            self.draw_hand(i)
         elif type(action) is Place:
             if self.phase != GRID or self.to_place() != i or (action.square, action.lane) not in self.grid_places():
                 raise RuleError(f"{action} is not allowed now")
@@ -286,7 +296,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         # the other rider of the seat draws only now
         for j in self.seats[rider.seat]:
             if self.riders[j].played is None and not self.riders[j].hand:
-                self._draw(j)
+                self.draw_hand(j)
                 return
         if not self.waiting:
             self.resolve_round()
@@ -320,12 +330,12 @@ class ClassicGame(Race[Rider, ClassicSetup]):
             a, b = self.seats[seat]
             if script == PELOTON:  # one card for both riders
                 owner, mate = self.riders[a], self.riders[b]
-                self._draw(a, 1)
+                self.draw_hand(a, 1)
                 owner.played = mate.played = owner.hand.pop()
                 mate.shown_recycled, mate.shown_deck = owner.shown_recycled, owner.shown_deck
             else:
                 for i in (a, b):
-                    self._draw(i, 1)
+                    self.draw_hand(i, 1)
                     self.riders[i].played = self.riders[i].hand.pop()
 
     def attack_value(self, i: int, order: list[int]) -> int:
@@ -351,23 +361,94 @@ class ClassicGame(Race[Rider, ClassicSetup]):
     def after_move(self, i: int, lost: int) -> None:
         """Hook: called after rider i was placed, having lost `lost` squares to blocking."""
 
-    def move_rider(self, i: int, value: int) -> None:
-        pos = self.pos[i]
-        start, lane = pos
-        cells, course = self.cells, self.course
-        cells[start + start + lane] = EMPTY
-        moves = effective_move(course, start, value, self.standup_penalty(i))
+    def landing(self, i: int, value: int) -> tuple[int, int, int]:
+        """(moves, square, lane): the squares a card of `value` is worth to rider i
+        here and where it lands, every other rider where it stands.  The one
+        movement rule of the round and of the previews; rider i's own cell
+        counts as free (it has left it)."""
+        start, lane = self.pos[i]
+        cells = self.cells
+        k = start + start + lane
+        me = cells[k]
+        cells[k] = EMPTY
+        moves = self.moves_for(i, value)
         target = self.path_limit(start, start + moves)
-        square, lane = settle(cells, course.lanes, target)
-        cells[square + square + lane] = i
+        square, lane = settle(cells, self.course.lanes, target)
+        cells[k] = me
+        return moves, square, lane
+
+    def move_rider(self, i: int, value: int, card: int | None = None) -> None:
+        """Move rider i with a card of `value` (`card`: the card played), as the round does."""
+        pos = self.pos[i]
+        start = pos[0]
+        self.cells[start + start + pos[1]] = EMPTY
+        moves, square, lane = self.landing(i, value)
+        self.cells[square + square + lane] = i
         pos[0] = square
         pos[1] = lane
-        self.events.append(("move", i, start, square, lane, value, moves))
+        self.events.append(Move(i, start, square, lane, value, moves, value if card is None else card))
         self.after_move(i, start + moves - square)
+
+    def moves_for(self, i: int, value: int) -> int:
+        """Squares a card of `value` is worth to rider i here, before blocking:
+        the terrain (engine.terrain.terrain_move) and the stand-up penalty."""
+        return effective_move(self.course, self.pos[i][0], value, self.standup_penalty(i))
+
+    def reach(self, i: int, card: int) -> int:
+        """Squares card `card` moves rider i before blocking (View.reach)."""
+        return self.moves_for(i, self.card_worth(i, card))
+
+    def card_worth(self, i: int, card: int) -> int:
+        """The value card `card` moves rider i by: an exhaustion card its set-up value."""
+        if card == ATTACK:
+            return self.attack_value(i, self.movement_order())
+        return card or self.setup.exhaustion_value
+
+    def crashes(self, i: int, square: int, lost: int) -> bool:
+        """Hook: whether rider i, landing on `square` `lost` squares short, crashes (meteo)."""
+        return False
+
+    def preview(self, i: int, card: int) -> Preview:
+        """Where card `card` would take rider i, every other rider standing still
+        (engine.options.Preview), by the movement code of the round."""
+        start = self.pos[i][0]
+        value = self.card_worth(i, card)
+        moves, square, lane = self.landing(i, value)
+        plays_as = effective_move(self.course, start, value)
+        terrain = ""
+        if plays_as < value:
+            terrain = "climb"
+        elif plays_as > value:
+            terrain = "descent" if self.course.terrain[start] == DESCENT else "supply"
+        standup = self.standup_penalty(i)
+        lost = start + moves - square
+        return Preview(i, start, value, moves, plays_as, square, lane, lost > 0, terrain,
+                       standup, 0, self.crashes(i, square, lost), self.in_front(i, square))
+
+    def in_front(self, i: int, square: int) -> bool:
+        """Nobody but rider i on the square just ahead of `square`."""
+        k = 2 * (square + 1)
+        cells = self.cells
+        return cells[k] in (EMPTY, i) and cells[k + 1] in (EMPTY, i)
+
+    def options(self, view: View) -> list[Option]:
+        """The seat's choices now, from its view, each card with its preview
+        (this game is the board's position: View.options calls this)."""
+        seat = view.seat
+        if self.phase == GRID:
+            return [Option(a) for a in self.legal_actions(seat)]
+        if self.phase != ENERGY:
+            return []
+        for i, hand in view.hands.items():
+            rid = self.riders[i].id
+            return [Option(Play(rid, c), self.preview(i, c)) for c in sorted(set(hand))]
+        if view.first_drawn is not None:
+            return []
+        return [Option(Draw(self.riders[i].id)) for i in self.seats[seat] if i not in view.chosen]
 
     def move_phase(self) -> None:
         """Reveal and move every rider, in order.  Played cards leave the game."""
-        self.events = [("reveal", tuple((i, r.played) for i, r in enumerate(self.riders)))]
+        self.events = [Reveal(tuple((i, r.played) for i, r in enumerate(self.riders)))]
         riders = self.riders
         order = self.movement_order()
         for i in order:
@@ -377,18 +458,18 @@ class ClassicGame(Race[Rider, ClassicSetup]):
             rider.history.append(card)
             rider.played = None
             if card == ATTACK:
-                self.move_rider(i, self.attack_value(i, order))
+                self.move_rider(i, self.attack_value(i, order), card)
             else:
-                self.move_rider(i, card or self.setup.exhaustion_value)
+                self.move_rider(i, card or self.setup.exhaustion_value, card)
 
     # ------------------------------------------------------------ end phase
 
     def slip_eligible(self, square: int) -> bool:
         return self.course.terrain[square] != ASCENT
 
-    def _slipped(self, i: int, frm: int, to: int) -> None:
+    def _slipped(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
         self.riders[i].slipstream += to - frm
-        self.events.append(("slip", i, frm, to))
+        self.events.append(Slipstream(i, frm, frm_lane, to, lane))
 
     def end_phase(self) -> None:
         """Finish check, then slipstream and exhaustion if the race goes on."""
@@ -408,12 +489,12 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         rider = self.riders[i]
         rider.recycled.append(EXHAUSTION)
         rider.exhaustion += 1
-        self.events.append(("exhaust", i))
+        self.events.append(Exhaustion(i))
 
     def finish_race(self) -> None:
         self.phase = OVER
         self.winner = ranking(self.pos)[0]
-        self.events.append(("finish", self.winner))
+        self.events.append(Finish(self.winner))
 
     def resolve_round(self) -> None:
         self.move_phase()
@@ -426,7 +507,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
             self.round += 1
             self.begin_energy()
 
-    def clone(self, rng=None):
+    def clone(self, rng: Rng | None = None) -> Any:
         twin = super().clone(rng)
         if PELOTON in self.script:
             twin.share_piles()
@@ -434,7 +515,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
 
     # -------------------------------------------------------------- helpers
 
-    def _clone_into(self, twin) -> None:
+    def _clone_into(self, twin: Any) -> None:
         twin.phase = self.phase
         twin.first_drawn = self.first_drawn.copy()
         twin.waiting = self.waiting
@@ -447,7 +528,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
     # ------------------------------------------------- positions from data
 
     @classmethod
-    def from_position(cls, course: Course, riders: list[dict], seed: int = 0,
+    def from_position(cls, course: Course, riders: list[dict[str, Any]], seed: int = 0,
                       rules: ClassicSetup | None = None) -> ClassicGame:
         """A game in its energy phase with riders where the caller says
         (conformance cases, tests): riders are {id, square, lane, crashed?},
@@ -464,6 +545,7 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         else:
             setup = replace(rules, course=course, teams=teams, variant=cls.variant, handicap=(), grid="random")
         game = cls(setup, seed, _blank=True)
+        game.rng = Rng(seed)
         for r in riders:
             colour, kind = r["id"].split(".")
             rider = Rider(r["id"], colours.index(colour), kind)
@@ -478,3 +560,148 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         game.phase = ENERGY
         game.players_riders = game.waiting = len(game.riders)
         return game
+
+    @classmethod
+    def from_board(cls, shown: Board) -> ClassicGame:
+        """A game at the board's position: riders where the board shows them,
+        crashed as shown, the public piles (no hands, no face-down cards).
+        What previews move riders on; `sample` fills in the hidden cards."""
+        game = cls(shown.setup, 0, _blank=True)
+        game.course = shown.course  # meteo: with this race's weather
+        game.round = shown.round
+        game.phase = shown.phase
+        for r in shown.riders:
+            rider = Rider(r.id, r.seat, r.kind)
+            rider.crashed = r.crashed
+            rider.exhaustion = r.exhaustion
+            rider.supply_played = r.from_supply
+            rider.history = list(r.history)
+            rider.recycled = list(r.recycled)
+            game.riders.append(rider)
+            game.pos.append([r.square, r.lane])
+            if r.square >= 0:
+                game.cells[2 * r.square + r.lane] = r.index
+        game.index = {r.id: i for i, r in enumerate(game.riders)}
+        game.seats = [game.seat_riders_of(seat) for seat in range(len(shown.setup.teams))]
+        game.public_cache = shown
+        return game
+
+    @classmethod
+    def sample(cls, view: View, rng: Rng) -> ClassicGame:
+        """A whole game consistent with the seat's view (View.sample): every
+        face-down deck dealt at random from the cards the seat cannot place,
+        other seats' hands drawn again from them; the seat's own hand and
+        chosen card as it knows them.  The game draws from `rng` from then on."""
+        game = cls.from_board(view.board)
+        game.rng = rng
+        game.phase = ENERGY
+        game.public_cache = None
+        for rider in game.riders:
+            i = game.index[rider.id]
+            rider.deck = list(view.unseen(i))
+            rng.shuffle(rider.deck)
+            if i in view.own:
+                rider.recycled = list(view.own[i][1])
+                rider.hand = list(view.hands.get(i, ()))
+                rider.played = view.chosen.get(i)
+            # another seat's rider: its recycled pile as before this round's draw, and it draws again here
+        game.first_drawn = {view.seat: view.first_drawn} if view.first_drawn is not None else {}
+        scripted = [i for i, r in enumerate(game.riders) if game.script[r.seat]]
+        game.waiting = sum(1 for i, rider in enumerate(game.riders) if rider.played is None and i not in scripted)
+        if scripted:  # their face-down cards of this round, drawn again from the sampled decks
+            game.share_piles()
+            game.begin_energy()
+        return game
+
+    def state_key(self) -> tuple[Any, ...]:
+        """The game as the rules know it, as plain values in a fixed order
+        (version 1 of the key, see Race.state_key): round, phase, winner,
+        positions, every rider's piles in order (hidden ones included),
+        crashes, meteo weather, who drew first."""
+        riders = tuple(
+            (r.id, tuple(r.deck), tuple(r.recycled), tuple(r.hand), r.played, r.crashed,
+             r.exhaustion, r.supply_played, r.slipstream, r.crashes, tuple(r.history))
+            for r in self.riders
+        )
+        return (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
+                riders, tuple(self.course.weather), tuple(sorted(self.first_drawn.items())), None, None)
+
+    def team_piles(self, seat: int) -> tuple[int, int, int, int]:
+        """(exhaustion taken, slipstream squares, crashes, cards left) of a seat's team."""
+        riders = [self.riders[i] for i in self.seats[seat]]
+        # each pile once: the Peloton team's two riders share theirs
+        piles = {id(p): p for r in riders for p in (r.deck, r.recycled)}
+        return (sum(r.exhaustion for r in riders), sum(r.slipstream for r in riders),
+                sum(r.crashes for r in riders), sum(len(p) for p in piles.values()))
+
+
+# ------------------------------------------------------------------- views
+
+
+def classic_board(game: ClassicGame) -> Board:
+    riders = []
+    for i, r in enumerate(game.riders):
+        deck, recycled = r.shown_deck, r.shown_recycled
+        shown = deck is not None and recycled is not None
+        riders.append(new(RiderView, (
+            i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
+            deck if deck is not None else len(r.deck),
+            recycled if recycled is not None else tuple(r.recycled),
+            r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
+        )))
+    return new(Board, (game.variant, game.round, game.phase, game.course, tuple(riders),
+                       game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo()))
+
+
+def classic_view(game: ClassicGame, seat: int) -> View:
+    """Seat `seat`'s view of a classic or meteo game now."""
+    riders = game.riders
+    hands, chosen, own = {}, {}, {}
+    for i in game.seats[seat]:
+        r = riders[i]
+        if r.hand:
+            hands[i] = tuple(r.hand)
+        if r.played is not None:
+            chosen[i] = r.played
+        own[i] = (len(r.deck), tuple(r.recycled))
+    return new(View, (board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {}))
+
+
+def classic_unseen(view: View, i: int) -> tuple[int, ...]:
+    """View.unseen for classic and meteo: the cards of rider i the seat cannot place."""
+    shown = view.board
+    r = shown.riders[i]
+    setup = shown.setup
+    cards = Counter(starting_deck(setup, r.seat, r.kind))
+    if not cards:  # the Peloton's Rouleur: its cards are counted with its Sprinteur's
+        return ()
+    cards[0] += r.exhaustion + r.from_supply
+    if scripted_kind(setup, r.seat) == PELOTON:  # one deck for both riders, one card played for both
+        cards[0] += sum(m.exhaustion for m in shown.riders if m.seat == r.seat and m.index != i)
+    cards.subtract(r.history)
+    if i in view.own:
+        cards.subtract(view.own[i][1])
+        cards.subtract(view.hands.get(i, ()))
+        if i in view.chosen:
+            cards.subtract([view.chosen[i]])
+    else:
+        cards.subtract(r.recycled)
+    return tuple(sorted(cards.elements()))
+
+
+def classic_reach(shown: Board, i: int, card: int) -> int:
+    """View.reach for classic: the terrain's effect on the card (a classic rider
+    never lies down; meteo.meteo_reach adds the stand-up penalty)."""
+    if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
+        reach: int = shown.position().reach(i, card)
+        return reach
+    r = shown.riders[i]
+    return effective_move(shown.course, r.square, card or shown.setup.exhaustion_value)
+
+
+CLASSIC = RuleSet(
+    name="classic", title="Classic", game=ClassicGame, setup=ClassicSetup,
+    uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2,
+    catch_up_die=False, exhaustion_word="exhaustion card", piece_word="card",
+    view=classic_view, unseen=classic_unseen, reach=classic_reach,
+)

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import replace
+from typing import Any, ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import ClassicGame
+from .classic import CLASSIC, ClassicGame, effective_move
+from .events import Crash, StandUp
+from .ruleset import RuleSet
 from .track import EMPTY
+from .view import Board
+
+
+def standup_cost(setup: Any, crashed: bool) -> int:
+    """Squares standing up costs a crashed rider's move: the set-up's stand-up penalty."""
+    return int(setup.standup_penalty) if crashed else 0
 
 
 class MeteoGame(ClassicGame):
     variant: ClassVar[str] = "meteo"
+
+    @property
+    def rules(self) -> RuleSet:
+        return METEO
 
     def deal(self) -> None:
         """One token per straight tile except the start and finish tiles, seeded."""
@@ -37,7 +50,7 @@ class MeteoGame(ClassicGame):
         return self.setup.hand_size
 
     def standup_penalty(self, i: int) -> int:
-        return self.setup.standup_penalty if self.riders[i].crashed else 0
+        return standup_cost(self.setup, self.riders[i].crashed)
 
     def square_blocked(self, square: int) -> bool:
         """Every lane of the square holds a crashed rider."""
@@ -59,11 +72,15 @@ class MeteoGame(ClassicGame):
         rider = self.riders[i]
         if rider.crashed:
             rider.crashed = False
-            self.events.append(("standup", i))
-        if lost > 0 and self.weather_at(self.pos[i][0]) == WET:
+            self.events.append(StandUp(i))
+        if self.crashes(i, self.pos[i][0], lost):
             rider.crashed = True
             rider.crashes += 1
-            self.events.append(("crash", i))
+            self.events.append(Crash(i))
+
+    def crashes(self, i: int, square: int, lost: int) -> bool:
+        """Blocked (short of its move) on a wet road: the rider falls."""
+        return lost > 0 and self.weather_at(square) == WET
 
     def slip_eligible(self, square: int) -> bool:
         if not super().slip_eligible(square) or self.weather_at(square) == CROSSWIND:
@@ -73,3 +90,14 @@ class MeteoGame(ClassicGame):
             if r != EMPTY and self.riders[r].crashed:
                 return False
         return True
+
+
+def meteo_reach(shown: Board, i: int, card: int) -> int:
+    """View.reach for meteo: the terrain's effect and the stand-up penalty."""
+    r = shown.riders[i]
+    setup = shown.setup
+    return effective_move(shown.course, r.square, card or setup.exhaustion_value, standup_cost(setup, r.crashed))
+
+
+METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, scripted_teams=False,
+                reach=meteo_reach)

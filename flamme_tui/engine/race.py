@@ -6,20 +6,71 @@ The engine is typed for mypyc, which compiles it for the installed package
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from ..course import Course
 from .actions import Action
+from .events import Event
+from .options import Option, Preview
+from .phase import Phase
 from .rng import Rng
+from .ruleset import RuleSet
 from .track import EMPTY, ranking
 from .view import Board, View
+
+# The version of `Race.state_key`: save files keep the digest of each round's
+# key, so the key of a version never changes.  A change to the rules' state
+# makes a version 2 beside it (and old saves are checked with version 1).
+STATE_KEY_VERSION = 1
+BLANK_RNG = Rng(0)  # the RNG of a game built blank until its builder gives it one
 
 
 class RuleError(ValueError):
     """An action that the rules do not allow now."""
 
 
+@dataclass(frozen=True, slots=True)
+class Team:
+    name: str
+    colour: str  # the id prefix of its riders, e.g. "red"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamResult:
+    """How one seat's team did: its place (1 = its best rider ahead of every
+    other team's) and its statistics."""
+
+    seat: int
+    place: int
+    exhaustion: int  # exhaustion cards (bmx: fatigue tokens) taken
+    slipstream: int  # squares gained by slipstream (bmx: by catch-up)
+    crashes: int  # meteo
+    left: int  # cards (bmx: tokens) left in its piles (bag)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Where a race stands or how it ended: the podium, the tournament and the
+    bots' utility all read this one value."""
+
+    finished: bool
+    winner: int | None  # rider index, once finished
+    ranking: tuple[int, ...]  # rider indices, furthest first
+    teams: tuple[TeamResult, ...]  # per seat
+
+    def place_of(self, seat: int) -> int:
+        return self.teams[seat].place
+
+    @property
+    def places(self) -> tuple[int, ...]:
+        """The place of each seat's team, by seat."""
+        return tuple(t.place for t in self.teams)
+
+
 class _Rider(Protocol):
+    seat: int
+
     def copy(self) -> Any: ...
 
 
@@ -40,16 +91,19 @@ class Race(Generic[RiderT, SetupT]):
         self.setup: SetupT = setup
         self.course: Course = setup.course
         self.seed = seed
-        self.rng = Rng(seed)
-        self.phase = ""  # each rule set starts its own
+        # a blank game (copies, positions) gets its RNG from whoever builds it:
+        # seeding one costs more than the rest of a copy
+        self.rng = BLANK_RNG if _blank else Rng(seed)
+        self.phase: Phase = Phase.ENERGY  # each rule set starts its own
         self.riders: list[RiderT] = []
         self.pos: list[list[int]] = []  # rider index -> [square, lane]
         self.cells: list[int] = [EMPTY] * (2 * len(self.course.terrain))
         self.round = 1
-        self.events: list[tuple] = []  # what happened in the last resolved round
+        self.events: list[Event] = []  # what happened in the last resolved round (engine.events)
         self.winner: int | None = None
-        self.actions: list = []
+        self.actions: list[Action] = []
         self.index: dict[str, int] = {}  # rider id -> rider index (set by each rule set)
+        self.seats: list[list[int]] = []  # seat -> its rider indices (set by each rule set)
         self.public_cache: Board | None = None  # see view.board
         self.script: tuple[str, ...] = ("",) * len(setup.teams)  # per seat: "" or a scripted team (classic)
 
@@ -57,13 +111,58 @@ class Race(Generic[RiderT, SetupT]):
         self.cells[square + square + lane] = i
         self.pos[i] = [square, lane]
 
+    def place(self, i: int, square: int, lane: int) -> None:
+        """Put rider i on (square, lane), lifting it from where it stood: for
+        tests that set up a position.  The place must be free."""
+        old = self.pos[i]
+        if old[0] >= 0 and self.cells[old[0] + old[0] + old[1]] == i:
+            self.cells[old[0] + old[0] + old[1]] = EMPTY
+        if self.cells[square + square + lane] != EMPTY:
+            raise RuleError(f"square {square} lane {lane} is taken")
+        self._put(i, square, lane)
+        self.public_cache = None
+
     def ranking(self) -> list[int]:
         """Rider indices, furthest first; on one square lane 0 first."""
         return ranking(self.pos)
 
+    @property
+    def rules(self) -> RuleSet:
+        """This game's rule set (engine.rules): its flags and classes."""
+        raise NotImplementedError
+
     def view(self, seat: int) -> View:
         """What that seat may see (engine.view); each rule set binds its own builder."""
         raise NotImplementedError
+
+    def public_board(self) -> Board:
+        """The public board now, built afresh (engine.view.board caches it)."""
+        raise NotImplementedError
+
+    def options(self, view: View) -> list[Option]:
+        raise NotImplementedError
+
+    def preview(self, i: int, choice: Any) -> Preview:
+        raise NotImplementedError
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""
+        raise NotImplementedError
+
+    def team_piles(self, seat: int) -> tuple[int, int, int, int]:
+        """Hook: (exhaustion, slipstream or catch-up squares, crashes, pieces left) of a seat's team."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome:
+        """The race's result so far (final once `finished`)."""
+        order = ranking(self.pos)
+        places: dict[int, int] = {}
+        for i in order:
+            seat = self.riders[i].seat
+            if seat not in places:
+                places[seat] = len(places) + 1
+        teams = tuple(TeamResult(seat, places[seat], *self.team_piles(seat)) for seat in range(len(self.seats)))
+        return Outcome(self.phase == Phase.OVER, self.winner, tuple(order), teams)
 
     def needs(self, seat: int) -> bool:
         raise NotImplementedError
@@ -98,5 +197,5 @@ class Race(Generic[RiderT, SetupT]):
         self._clone_into(twin)
         return twin
 
-    def _clone_into(self, twin) -> None:
+    def _clone_into(self, twin: Any) -> None:
         """Hook: copy the rule set's own attributes (each list and dict copied)."""

@@ -10,6 +10,7 @@ written in Python, which matters for bots that simulate thousands of races.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 
 class Rng:
@@ -23,12 +24,16 @@ class Rng:
         """A uniform integer in 0..n-1."""
         return int(self.random() * n)
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Fisher-Yates, in place."""
         rnd = self.random
         for i in range(len(items) - 1, 0, -1):
             j = int(rnd() * (i + 1))
             items[i], items[j] = items[j], items[i]
+
+    def state(self) -> Any:
+        """Where the sequence stands (equal states draw equal numbers)."""
+        return self._r.getstate()
 
     def clone(self) -> Rng:
         twin = Rng(0)

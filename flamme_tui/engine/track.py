@@ -36,7 +36,7 @@ def close_gaps(
     positions: list[list[int]],
     max_gap: int,
     eligible: Callable[[int], bool] | None,
-    on_move: Callable[[int, int, int], None] | None = None,
+    on_move: Callable[[int, int, int, int, int], None] | None = None,
 ) -> None:
     """Slipstream (max_gap 1) and bmx catch-up (max_gap 1 or 2), in place.
 
@@ -46,7 +46,7 @@ def close_gaps(
     a crosswind, a crashed rider).  The gap only counts if both squares facing
     it are eligible.  Then the scan goes on from the pack it joined, so merged
     packs chain forward.  `positions[i]` is rider i's [square, lane].
-    on_move(rider, from_square, to_square) is told of every rider moved.
+    on_move(rider, from_square, from_lane, to_square, to_lane) is told of every rider moved.
     """
     occ = occupied_squares([p[0] for p in positions])
     i = 0
@@ -69,7 +69,14 @@ def close_gaps(
         i += 1
 
 
-def _shift_square(cells, lanes, positions, square, gap, on_move) -> None:
+def _shift_square(
+    cells: list[int],
+    lanes: Sequence[int],
+    positions: list[list[int]],
+    square: int,
+    gap: int,
+    on_move: Callable[[int, int, int, int, int], None] | None,
+) -> None:
     """Move every rider on `square` forward by `gap`, each keeping its lane
     where it can, else taking the free lane, else the nearest free lane behind."""
     base = square + square
@@ -78,7 +85,7 @@ def _shift_square(cells, lanes, positions, square, gap, on_move) -> None:
         cells[base + positions[r][1]] = EMPTY
     target = square + gap
     for r in movers:
-        lane = positions[r][1]
+        lane = old = positions[r][1]
         tb = target + target
         if lane < lanes[target] and cells[tb + lane] == EMPTY:
             sq, ln = target, lane
@@ -92,7 +99,7 @@ def _shift_square(cells, lanes, positions, square, gap, on_move) -> None:
         positions[r][0] = sq
         positions[r][1] = ln
         if on_move is not None and sq != square:
-            on_move(r, square, sq)
+            on_move(r, square, old, sq, ln)
 
 
 def ranking(positions: list[list[int]]) -> list[int]:

@@ -179,7 +179,9 @@ class FlammeApp(App[int]):
     def choose_variant(self, variant: str) -> None:
         choices = self._choices()
         choices.variant = variant
-        if variant == "bmx":
+        from ..engine.rules import find
+
+        if find(variant).uses_tokens:
             from .screens.bmx_builder import BmxBuilderScreen
 
             self.push_screen(BmxBuilderScreen(choices.circuit, choices.ramp, choices.forecast))

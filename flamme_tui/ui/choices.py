@@ -67,7 +67,9 @@ class RaceChoices:
 
         teams = tuple(Team(s.team_name(), s.colour) for s in self.seats)
         extras = tuple(s.extra for s in self.seats)
-        if self.variant == "bmx":
+        from ..engine.rules import find
+
+        if find(self.variant).uses_tokens:
             return RaceSpec(
                 variant="bmx", teams=teams, circuit=self.circuit, ramp=self.ramp,
                 young=extras if any(extras) else (), forecast=self.forecast,

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.classic import ENERGY, GRID, OVER
+from ..engine.events import Event, Exhaustion, Fatigue, Move
 from ..races import describe_round, played_text
 from ..session import Session
 
@@ -68,7 +69,7 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
     """The last resolved round of `game` as frames, from the positions (and
     the boards' numbers) before it: each frame shows the state after its step."""
     words = describe_round(game)
-    events = [e for e in game.events if e[0] != "reveal"]
+    events = [e for e in game.events if e.kind != "reveal"]
     if len(words) != len(events):  # cannot pair words with events: show them all at the end
         words_for = [()] * len(events)
         tail_words = tuple(words)
@@ -77,7 +78,6 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
         tail_words = ()
     pos = [tuple(p) for p in start_pos]
     crashed = list(start_crashed)
-    lanes = game.course.lanes
     cells = {p: i for i, p in enumerate(pos)}
     tally = start_tally
     frames: list[Frame] = [Frame("reveal", tuple(pos), tuple(crashed), tally=tally)]
@@ -98,35 +98,30 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
         cells[pos[i]] = i
 
     for k, e in enumerate(events):
-        kind, lines = e[0], words_for[k]
+        kind, lines = e.kind, words_for[k]
         if tally is not None:
             tally = counted(tally, e)
         if kind == "move":
-            _, i, frm, to, lane = e[:5]
-            move_to(i, to, lane)
-            push("move", (i,), lines, trail=(frm, to))
+            i = e.rider
+            move_to(i, e.square, e.lane)
+            push("move", (i,), lines, trail=(e.start, e.square))
         elif kind in ATTACHED and len(frames) > 1:
-            i = e[1]
+            i = e.rider
             if kind == "crash":
                 crashed[i] = True
             elif kind == "standup":
                 crashed[i] = False
             amend(pos=tuple(pos), crashed=tuple(crashed), lines=frames[-1].lines + lines)
         elif kind in ("slip", "catchup"):
-            _, i, frm, to = e
-            old_lane = pos[i][1]
-            cells.pop(pos[i], None)
-            choices = [old_lane, 1 - old_lane] if lanes[to] == 2 else [0]
-            lane = next((ln for ln in choices if (to, ln) not in cells), choices[0])
-            pos[i] = (to, lane)
-            cells[pos[i]] = i
+            i = e.rider
+            move_to(i, e.square, e.lane)
             if frames[-1].kind == kind:
                 last = frames[-1]
                 amend(pos=tuple(pos), active=last.active + (i,), lines=last.lines + lines)
             else:
                 push(kind, (i,), lines, trail=None)
         elif kind in ("exhaust", "fatigue"):
-            i = e[1]
+            i = e.rider
             if frames[-1].kind == kind:
                 last = frames[-1]
                 amend(active=last.active + (i,), lines=last.lines + lines,
@@ -134,9 +129,9 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
             else:
                 push(kind, (i,), lines, marks=(pos[i][0],))
         elif kind == "die":
-            push("die", (), lines, die=e[1])
+            push("die", (), lines, die=e.face)
         elif kind == "finish":
-            push("finish", (e[1],), lines)
+            push("finish", (e.rider,), lines)
         else:
             push(kind, (), lines)
     # the engine has the last word on where everyone stands
@@ -146,21 +141,20 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
     return frames
 
 
-def counted(tally: Tally, e: tuple[Any, ...]) -> Tally:
+def counted(tally: Tally, e: Event) -> Tally:
     """The boards' numbers after engine event `e`."""
-    kind, i = e[0], e[1]
     exhaustion, bag, supply = list(tally.exhaustion), list(tally.bag), tally.supply
-    if kind == "move" and bag:  # bmx: the tokens played leave the bag; fatigue goes back to the supply
-        tokens = e[5]
-        bag[i] -= len(tokens)
+    if isinstance(e, Move) and bag:  # bmx: the tokens played leave the bag; fatigue goes back to the supply
+        i = e.rider
+        bag[i] -= len(e.tokens)
         if supply is not None and not tally.phantom[i]:
-            supply += sum(1 for t in tokens if t == 0)
-    elif kind == "fatigue":
-        exhaustion[i] += e[2]
-        bag[i] += e[2]
-        supply = None if supply is None else supply - e[2]
-    elif kind == "exhaust":
-        exhaustion[i] += 1
+            supply += sum(1 for t in e.tokens if t == 0)
+    elif isinstance(e, Fatigue):
+        exhaustion[e.rider] += e.tokens
+        bag[e.rider] += e.tokens
+        supply = None if supply is None else supply - e.tokens
+    elif isinstance(e, Exhaustion):
+        exhaustion[e.rider] += 1
     else:
         return tally
     return Tally(tuple(exhaustion), tuple(bag), supply, tally.phantom)
@@ -303,7 +297,7 @@ class RaceFlow:
                 first = self.kind_name(self.game.index[drew[0].rider])
                 self.log.append(f"{who}: {first} draws first; cards chosen")
             else:
-                what = "token" if self.game.variant == "bmx" else "card"
+                what = self.game.rules.piece_word
                 self.log.append(f"{who} has chosen its {what}s")
         self._after(before)
 
@@ -343,9 +337,9 @@ class RaceFlow:
             return
         done = before[0]
         for e in game.events:
-            if e[0] == "catchup":
-                self.stats.catchup[e[1]] += e[3] - e[2]
-        revealed = next((e[1] for e in game.events if e[0] == "reveal"), ())
+            if e.kind == "catchup":
+                self.stats.catchup[e.rider] += e.square - e.start
+        revealed = next((e.played for e in game.events if e.kind == "reveal"), ())
         frames = build_frames(game, self._start_pos, self._start_crashed, self._start_tally)
         if self._reasons:
             first = frames[0]

@@ -128,7 +128,9 @@ TILE_GLYPH = "│"
 
 def legend_terrain(variant: str) -> list[tuple[str, str]]:
     """(glyph, name) pairs for the legend of a variant's track."""
-    if variant == "bmx":
+    from ..engine.rules import find
+
+    if find(variant).uses_tokens:
         codes = ["b", "k", "v", "m"]
     else:
         codes = [".", "^", "v", "s"]

@@ -36,13 +36,15 @@ WEATHER_SHORT = "» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slip
 
 
 def track_legend(variant: str) -> str:
+    from ..engine.rules import find
+
     terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant))
-    if variant == "bmx":
+    if find(variant).uses_tokens:
         lines = [f"{terrain}  {START_GLYPH} start/finish line",
                  "░ no lane (single-lane square)   /N jump ramp with number N"]
     else:
         lines = [f"Track: {terrain}  {START_GLYPH} S start  {FINISH_GLYPH} F finish"]
-    if variant == "meteo":
+    if find(variant).has_weather:
         lines.append("Weather: " + "  ".join(f"{w.glyph} {w.name} ({w.effect})" for w in WEATHER.values()))
     lines.append("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed")
     return "\n".join(lines)
@@ -101,9 +103,12 @@ All cards are revealed together; riders move front first, one step at a time.
 
 def help_for(topic: str, variant: str | None = None) -> str:
     parts = [HELP.get(topic, "")]
-    if topic == "pick" and variant == "meteo":
+    from ..engine.rules import find
+
+    rules = find(variant) if variant else None
+    if topic == "pick" and rules is not None and rules.has_weather:
         parts.append("Weather changes the draw: » tailwind 5 cards, « headwind 3 cards.")
-    if topic == "pick" and variant == "bmx":
+    if topic == "pick" and rules is not None and rules.uses_tokens:
         parts.append("BMX: keep 1 token (2 on a descent: select both, then Enter).")
     if variant:
         parts.append(track_legend(variant))

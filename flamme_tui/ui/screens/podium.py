@@ -16,7 +16,7 @@ from .base import BaseScreen
 def rider_text(game, i: int, names) -> Text:
     r = game.riders[i]
     colour = team_of_rider(r.id)
-    label = rider_label(r.id, getattr(r, "kind", "") if game.variant != "bmx" else "")
+    label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
     kind = {"S": "Sprinteur", "R": "Rouleur"}.get(getattr(r, "kind", ""), "")
     text = Text()
     text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
@@ -38,7 +38,7 @@ def podium_text(game, names) -> Text:
             continue
         r = game.riders[order[place]]
         colour = team_of_rider(r.id)
-        label = rider_label(r.id, getattr(r, "kind", "") if game.variant != "bmx" else "")
+        label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
         frame = f"{colour.hex}"
         fill = f"bold {contrast_text(colour.hex)} on {colour.hex}"
         first = top - heights[place] - 1  # the frame's top row
@@ -110,8 +110,9 @@ class PodiumScreen(BaseScreen):
 
     def stats(self, game, names) -> Text:
         n = len(names)
-        bmx = game.variant == "bmx"
-        meteo = game.variant == "meteo"
+        bmx = game.rules.uses_tokens
+        meteo = game.rules.has_weather
+        outcome = game.outcome()
         if bmx:
             head = f"{'Team':<14}{'fatigue taken':>14}{'catch-up squares':>18}{'tokens left':>13}"
         else:
@@ -125,19 +126,13 @@ class PodiumScreen(BaseScreen):
             colour = team_of_rider(game.riders[riders[0]].id)
             text.append(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
             text.append(f" {clean(names[seat])[:10]:<10}")
+            team = outcome.teams[seat]
             if bmx:
-                r = game.riders[riders[0]]
-                catch = sum(self.flow.stats.catchup[i] for i in riders)
-                text.append(f"{r.fatigue:>14}{catch:>18}{len(r.bag):>13}")
+                text.append(f"{team.exhaustion:>14}{team.slipstream:>18}{team.left:>13}")
             else:
-                exh = sum(game.riders[i].exhaustion for i in riders)
-                slip = sum(game.riders[i].slipstream for i in riders)
-                # each pile once: the Peloton team's two riders share theirs
-                piles = {id(p): p for i in riders for p in (game.riders[i].deck, game.riders[i].recycled)}
-                left = sum(len(p) for p in piles.values())
-                text.append(f"{exh:>11}{slip:>15}{left:>12}")
+                text.append(f"{team.exhaustion:>11}{team.slipstream:>15}{team.left:>12}")
                 if meteo:
-                    text.append(f"{sum(game.riders[i].crashes for i in riders):>9}")
+                    text.append(f"{team.crashes:>9}")
             text.append("\n")
         text.rstrip()
         return text

@@ -20,7 +20,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from ...engine.actions import Draw, Place, Play, PlayTokens
-from ...engine.classic import RuleError, card_value, effective_move
+from ...engine.phase import Phase
+from ...engine.race import RuleError
 from ...usertext import clean, escape_markup
 from ..flow import RaceFlow, Turn
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
@@ -39,10 +40,6 @@ DIE_WORDS = {
     1: "gaps of 1 square close up",
     2: "gaps of 1 or 2 squares close up",
 }
-
-
-def token_value(t: int) -> int:
-    return t or 1
 
 
 class RaceScreen(BaseScreen):
@@ -91,7 +88,7 @@ class RaceScreen(BaseScreen):
 
     @property
     def bmx(self) -> bool:
-        return self.game.variant == "bmx"
+        return self.game.rules.uses_tokens
 
     def compose(self):
         game = self.game
@@ -104,7 +101,7 @@ class RaceScreen(BaseScreen):
                 yield log
         else:
             yield TrackStrip(game.course, id="track")
-            if game.variant == "meteo":
+            if game.rules.has_weather:
                 yield Static(WEATHER_SHORT, id="legend")
         with Horizontal(id="main"):
             with Vertical(id="left"):
@@ -365,18 +362,18 @@ class RaceScreen(BaseScreen):
         seat, i = turn.seat, turn.rider
         view = game.view(seat)
         rider = view.board.riders[i]
-        hand = sorted(view.hands[i], key=lambda c: (token_value(c) if self.bmx else card_value(c), c))
+        previews = {c: self.preview(view, i, [c]) for c in view.hands[i]}
+        hand = sorted(view.hands[i], key=lambda c: (previews[c].value, c))
         self.options = hand
         cards = []
         for k, c in enumerate(hand):
+            p = previews[c]
             if self.bmx:
                 value = "F" if c == 0 else str(c)
-                moves = self.moves(rider, [c])
-                note = f"ramp {moves}" if moves != token_value(c) else ("fatigue" if c == 0 else "")
+                note = f"ramp {p.moves}" if p.ramp else ("fatigue" if c == 0 else "")
             else:
                 value = card_str(c)
-                moves = self.moves(rider, [c])
-                note = f"moves {moves}" if moves != card_value(c) or c == 0 else ""
+                note = f"moves {p.moves}" if p.moves != p.value or c == 0 else ""
             cards.append(Card(str(k + 1), (value, note), data=(seat, i, c)))
         self._base_cards = tuple(cards)
         self.cards.show("hand", cards)
@@ -391,7 +388,7 @@ class RaceScreen(BaseScreen):
             if w:
                 notes.append(f"{w} ({len(hand)} cards drawn)")
             if rider.crashed:
-                notes.append("lying down: stands up and moves 2 less")
+                notes.append(f"lying down: stands up and moves {previews[hand[0]].standup} less")
             other = [j for j in view.chosen if j != i]
             for j in other:
                 notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_str(view.chosen[j])} (face down)")
@@ -419,16 +416,10 @@ class RaceScreen(BaseScreen):
             return own[2]
         return tuple(view.unseen(i))
 
-    def moves(self, rider, cards) -> int:
-        course = self.game.course
-        if self.bmx:
-            value = sum(token_value(t) for t in cards)
-            ramp = course.ramp
-            if ramp and rider.square < ramp[0] <= rider.square + value and ramp[1] in cards:
-                value += ramp[1]
-            return value
-        penalty = getattr(self.game.setup, "standup_penalty", 2) if rider.crashed else 0
-        return effective_move(course, rider.square, card_value(cards[0]), penalty)
+    def preview(self, view, i: int, cards):
+        """The engine's preview of rider i playing `cards` (one card, or the tokens
+        kept): where it would end, every other rider still (engine.options.Preview)."""
+        return view.preview(i, tuple(cards) if self.bmx else cards[0])
 
     def selected_cards(self) -> list[int]:
         if self.multi:
@@ -440,7 +431,8 @@ class RaceScreen(BaseScreen):
         view = self.game.view(turn.seat)
         rider = view.board.riders[turn.rider]
         chosen = self.selected_cards()
-        preview = rider.square + self.moves(rider, chosen) if chosen else None
+        # where the card would take the rider, blocking included (the others standing still)
+        preview = self.preview(view, turn.rider, chosen).square if chosen else None
         focus = (rider.square,) + ((preview,) if preview is not None else ())
         self.show_track(Scene(self.board_marks(view, active={turn.rider}), preview=preview, focus=focus))
 
@@ -517,7 +509,7 @@ class RaceScreen(BaseScreen):
             "finish": "finish!",
         }.get(frame.kind, frame.kind)
         if replay.at_end:
-            after = "see the results" if self.game.phase == "over" else f"round {self.game.round}"
+            after = "see the results" if self.game.phase == Phase.OVER else f"round {self.game.round}"
             keys = f"[b]Enter[/b] on to {after} · ← back"
         else:
             keys = "[b]Space[/b] next · [b]Enter[/b] skip to the end · ← back"

@@ -6,6 +6,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Select, Static
 
+from ...engine.rules import find
 from ...usertext import NO_CONTROL, clean, escape_markup
 from ..choices import HUMAN, MAX_SEED, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
@@ -55,7 +56,7 @@ class TeamsScreen(BaseScreen):
             extra.name = team_colour(extra.colour).name
             seats.append(extra)
         self.seats = seats[:MAX_SEATS]
-        if choices.variant != "classic":  # the scripted teams race in classic only
+        if not find(choices.variant).scripted_teams:  # the scripted teams race in classic only
             for seat in self.seats:
                 if seat.is_scripted:
                     seat.controller = HUMAN
@@ -65,9 +66,9 @@ class TeamsScreen(BaseScreen):
         from ...bots import POLICIES
         from .variant import variant_title
 
-        bmx = self.choices.variant == "bmx"
+        bmx = find(self.choices.variant).uses_tokens
         controllers = [("Human", HUMAN)] + [(f"Bot: {name}", name) for name in POLICIES]
-        if self.choices.variant == "classic":
+        if find(self.choices.variant).scripted_teams:
             controllers += [(f"{name} team", kind) for kind, name in SCRIPTED_NAMES.items()]
         if bmx:
             extras = [("no fatigue" if n == 0 else f"+{n} fatigue", n) for n in range(4)]
@@ -175,7 +176,7 @@ class TeamsScreen(BaseScreen):
             seats.append(SeatChoice(name or team_colour(colour).name, colour, controller, int(extra)))
         choices = self.choices.copy()
         choices.seats = seats
-        if choices.variant != "bmx":
+        if find(choices.variant).grid_choice:
             choices.grid = self.query_one("#grid", Select).value
         seed_text = self.query_one("#seed", Input).value.strip()
         choices.seed = int(seed_text) % (MAX_SEED + 1) if seed_text else random_seed()

@@ -44,7 +44,7 @@ def board_rows(view, team_names: list[str]) -> list[BoardRow]:
     """One row per rider, from `view` (its seat's own piles shown as they are now)."""
     board = view.board
     rows = []
-    bmx = board.variant == "bmx"
+    bmx = board.rules.uses_tokens
     for r in board.riders:
         own = r.seat == view.seat and r.index in view.own
         deck, recycled = r.deck, r.recycled
@@ -94,7 +94,9 @@ class Boards(Static):
             return
         width = max(40, self.size.width or 80)
         wide = width >= 64
-        bmx = self.variant == "bmx"
+        from ...engine.rules import find
+
+        bmx = find(self.variant).uses_tokens
         names = [r.name if wide else r.name.rsplit(" ", 1)[0] if r.name.endswith(("Sprinteur", "Rouleur")) else r.name
                  for r in self.rows]
         name_w = min(max(len(n) for n in names), 18 if wide else 10)

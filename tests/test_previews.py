@@ -1,0 +1,183 @@
+"""Previews: what the engine says a card (token set) would do is what the
+round then does, when every other rider stands still.
+
+On random positions (terrain, single-lane squares, meteo weather and crashed
+riders, a bmx jump ramp), for each card a rider may play: the preview's
+square, lane, blocking, terrain, stand-up, ramp and crash equal what the
+round's own movement step does, and `front` says whether the rider then
+takes exhaustion (fatigue) when no slipstream (catch-up) moves anyone.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from flamme_tui.course import CROSSWIND, HEADWIND, TAILWIND, WET, Course
+from flamme_tui.engine.actions import Draw, Play, PlayTokens
+from flamme_tui.engine.events import Crash, Exhaustion, Fatigue, Move, Ramp, StandUp
+from flamme_tui.engine.phase import Phase
+from flamme_tui.engine.rules import find
+
+LENGTH = 40
+
+
+@st.composite
+def positions(draw, variant: str):
+    rules = find(variant)
+    alphabet = ".bkmv" if rules.uses_tokens else ".^vs"
+    terrain = draw(st.text(alphabet, min_size=LENGTH, max_size=LENGTH))
+    lanes = [1 if t == "m" else draw(st.sampled_from((1, 2, 2, 2))) for t in terrain]
+    weather: tuple[str, ...] = ()
+    if rules.has_weather:
+        weather = tuple(draw(st.lists(st.sampled_from(("", "", CROSSWIND, TAILWIND, HEADWIND, WET, WET)),
+                                      min_size=LENGTH, max_size=LENGTH)))
+    ramp = None
+    if rules.uses_tokens and draw(st.booleans()):
+        ramp = (draw(st.integers(1, LENGTH - 10)), draw(st.integers(1, 5)))
+    course = Course.build("random", terrain, LENGTH - 6, 0, lanes=tuple(lanes), weather=weather, ramp=ramp)
+    places = [(sq, ln) for sq in range(LENGTH - 12) for ln in range(lanes[sq])]
+    n = draw(st.integers(2, 6))
+    taken = draw(st.lists(st.sampled_from(places), min_size=n, max_size=n, unique=True))
+    colours = ["red", "blue", "green", "black", "white", "pink"]
+    riders = []
+    for k, (sq, ln) in enumerate(taken):
+        if rules.uses_tokens:
+            rid = colours[k]
+        else:
+            rid = f"{colours[k // 2]}.{'SR'[k % 2]}"
+        rider = {"id": rid, "square": sq, "lane": ln}
+        if rules.has_weather:
+            rider["crashed"] = draw(st.booleans())
+        riders.append(rider)
+    seed = draw(st.integers(0, 2**16))
+    return rules.game.from_position(course, riders, seed)
+
+
+def choices(game, i: int):
+    if game.rules.uses_tokens:
+        return [(a,) for a in range(6)] + [(a, b) for a in range(6) for b in range(a, 6)]
+    return sorted(set(game.riders[i].deck))
+
+
+def check_previews(game) -> int:
+    checked = 0
+    for i in range(len(game.riders)):
+        seat = game.riders[i].seat
+        view = game.view(seat)
+        for choice in choices(game, i):
+            p = view.preview(i, choice)
+            assert view.reach(i, choice) == p.moves  # the cheap reach is the preview's moves
+            twin = game.clone()
+            twin.events = []
+            if game.rules.uses_tokens:
+                twin.move_rider(i, tuple(sorted(choice, reverse=True)))
+            else:
+                twin.move_rider(i, twin.card_worth(i, choice), choice)
+            (move,) = [e for e in twin.events if isinstance(e, Move)]
+            assert (p.square, p.lane) == tuple(twin.pos[i]) == (move.square, move.lane), (choice, p)
+            assert p.start == move.start and p.moves == move.moves and p.value == move.value
+            assert p.blocked == move.blocked
+            assert p.ramp == sum(e.bonus for e in twin.events if isinstance(e, Ramp))
+            assert p.crash == any(isinstance(e, Crash) for e in twin.events)
+            assert (p.standup > 0) == any(isinstance(e, StandUp) for e in twin.events)
+            if p.terrain == "climb":
+                assert p.plays_as < p.value
+            elif p.terrain:
+                assert p.plays_as > p.value
+            else:
+                assert p.plays_as == p.value
+            ahead = {tuple(q)[0] for j, q in enumerate(twin.pos) if j != i}
+            assert p.front == (p.square + 1 not in ahead)
+            # the end of the round: in the wind means exhaustion (fatigue), unless the pack moved
+            twin.end_phase()
+            if twin.phase == Phase.OVER or any(e.kind in ("slip", "catchup") for e in twin.events):
+                continue
+            if game.rules.uses_tokens:
+                tired = any(isinstance(e, Fatigue) and e.rider == i for e in twin.events)
+                assert not tired or p.front
+                assert tired or not p.front or twin.supply == 0  # fatigue while the supply lasts
+            else:
+                tired = any(isinstance(e, Exhaustion) and e.rider == i for e in twin.events)
+                assert tired == p.front
+            checked += 1
+    return checked
+
+
+def position(variant: str, terrain: str, riders, **course):
+    built = Course.build("test", terrain + "." * 30, len(terrain) + 10, 0, **course)
+    return find(variant).game.from_position(built, riders)
+
+
+def test_a_preview_says_what_changes_a_card():
+    # a climb from square 4: a 9 from square 0 plays as 5, and lands beside red.R
+    two = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0}]
+    game = position("classic", "...." + "^" * 6, two)
+    p = game.view(0).preview(0, 9)
+    assert (p.value, p.plays_as, p.moves, p.terrain, p.square, p.lane, p.blocked) == (9, 5, 5, "climb", 5, 1, False)
+    assert p.note() == "9 plays as 5: climb" and p.front
+    # single-lane square 5 taken: the card stops one square short, behind red.R
+    game = position("classic", "." * 10, two, lanes=(2,) * 5 + (1,) + (2,) * 34)
+    p = game.view(0).preview(0, 5)
+    assert (p.square, p.lane, p.blocked, p.front) == (4, 0, True, False)
+    assert p.note() == "blocked at 4"
+
+
+def test_a_crashed_meteo_rider_stands_up_and_a_wet_block_crashes_it():
+    riders = [{"id": "red.S", "square": 0, "lane": 0, "crashed": True},
+              {"id": "blue.S", "square": 5, "lane": 0}, {"id": "blue.R", "square": 5, "lane": 1}]
+    game = position("meteo", "." * 10, riders, weather=("wet",) * 40)
+    p = game.view(0).preview(0, 7)
+    assert (p.standup, p.moves, p.square, p.blocked, p.crash, p.front) == (2, 5, 4, True, True, False)
+    assert p.note() == "stands up: 2 less, blocked at 4"
+
+
+def test_the_jump_ramp_in_a_bmx_preview():
+    game = position("bmx", "." * 10, [{"id": "red", "square": 0, "lane": 0}, {"id": "blue", "square": 1, "lane": 0}],
+                    ramp=(3, 4))
+    p = game.view(0).preview(0, (4,))
+    assert (p.value, p.ramp, p.moves, p.square, p.front) == (4, 4, 8, 8, True)
+    assert game.view(0).preview(0, (3,)).ramp == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_classic_previews_are_what_the_round_does(data):
+    check_previews(data.draw(positions("classic")))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_meteo_previews_are_what_the_round_does(data):
+    check_previews(data.draw(positions("meteo")))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_bmx_previews_are_what_the_round_does(data):
+    check_previews(data.draw(positions("bmx")))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data(), st.sampled_from(["classic", "meteo", "bmx"]))
+def test_options_are_the_legal_actions_with_their_previews(data, variant):
+    game = data.draw(positions(variant))
+    if game.rules.uses_tokens:
+        game.start_turn()
+    for seat in range(len(game.seats)):
+        view = game.view(seat)
+        options = view.options()
+        if not game.rules.uses_tokens:
+            # first the choice of who draws first, then that rider's cards
+            assert [o.action for o in options] == [Draw(game.riders[i].id) for i in game.seats[seat]]
+            assert all(o.preview is None for o in options)
+            game.apply(options[0].action)
+            view = game.view(seat)
+            options = view.options()
+        assert sorted(map(str, (o.action for o in options))) == sorted(map(str, game.legal_actions(seat)))
+        for o in options:
+            i = game.index[o.action.rider]
+            choice = o.action.tokens if isinstance(o.action, PlayTokens) else o.action.card
+            assert isinstance(o.action, PlayTokens | Play)
+            assert o.preview == view.preview(i, choice)
+            assert o.preview.moves == view.reach(i, choice)
