@@ -90,7 +90,7 @@ def test_bmx_boards_count_at_each_step(seed):
         assert tally_numbers(frames[-1], True) == oracle["end"]
         for frame in frames[:first_end]:  # no fatigue handed out during the movement
             assert frame.tally.exhaustion == oracle["start"][1]
-        two_tokens += any(e[0] == "fatigue" and e[2] == 2 for e in flow.game.events)
+        two_tokens += any(e.kind == "fatigue" and e.tokens == 2 for e in flow.game.events)
     assert two_tokens, "no bumpy passage in this race: pick another seed"
 
 
@@ -106,7 +106,7 @@ def test_classic_boards_count_exhaustion_at_each_step():
 
 async def test_the_boards_on_screen_follow_the_steps():
     """What the player sees: step through a bmx round with a bumpy passage."""
-    flow, oracle = next((f, o) for f, o in bumpy_rounds(3) if any(e[0] == "fatigue" and e[2] == 2 for e in f.game.events))
+    flow, oracle = next((f, o) for f, o in bumpy_rounds(3) if any(e.kind == "fatigue" and e.tokens == 2 for e in f.game.events))
     frames = flow.replay.frames
     app = FlammeApp(autoplay=False, autosave=False)
     async with app.run_test(size=(100, 30)) as pilot:
