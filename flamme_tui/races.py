@@ -13,6 +13,7 @@ from .engine.bmx import BmxGame, BmxSetup, token_text
 from .engine.classic import ATTACK, OVER, ROULEUR, SCRIPTED, SPRINTEUR, ClassicGame, ClassicSetup, Team, card_text
 from .engine.meteo import MeteoGame
 from .engine.race import Race
+from .turns import turns
 
 COLOURS = ("red", "blue", "green", "black")
 
@@ -97,15 +98,12 @@ def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
 
 def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat (scripted teams play themselves) until the race is over."""
-    seats = sorted(policies)
     while game.phase != OVER:
         if game.round > max_rounds:
             raise RuntimeError(f"race did not end within {max_rounds} rounds")
         before = game.round
-        for seat in seats:
-            policy = policies[seat]
-            while game.needs(seat) and game.round == before:
-                game.apply(policy(game.view(seat)))
+        for seat in turns(game):
+            game.apply(policies[seat](game.view(seat)))
         if on_round is not None and (game.round != before or game.phase == OVER):
             on_round(game)
 

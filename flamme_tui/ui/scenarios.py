@@ -31,14 +31,12 @@ def choices(variant: str = "classic", n: int = 2, seed: int = SEED, **kw):
 def advance(session, rounds: int, until=None) -> None:
     """Play whole rounds of every seat with the easy policy (set-up for screenshots)."""
     from ..bots.easy import easy
+    from ..turns import turns
 
     game = session.game
     for _ in range(rounds):
-        start = game.round
-        while game.phase != "over" and game.round == start:
-            for seat in range(len(game.setup.teams)):
-                while game.phase != "over" and game.round == start and game.needs(seat):
-                    session.apply(easy(game.view(seat)))
+        for seat in turns(game):
+            session.apply(easy(game.view(seat)))
         if game.phase == "over" or (until is not None and until(game)):
             return
 
