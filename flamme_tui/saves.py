@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
@@ -708,7 +709,15 @@ class Autosave:
     """A Session listener writing the save after every committed action.
 
     Build with `attach_autosave`.  A failed write never stops the game: the
-    error is kept in `error` and passed to `on_error` if given.
+    error is kept in `error` and passed to `on_error` if given (from the
+    thread that wrote).
+
+    A write is two steps: `encode` takes the save as it stands, on the thread
+    that changes the game; `store` writes the newest state taken, fsync'ed,
+    on any thread (`defer`: the app runs it in a worker).  Stores run one at a
+    time and only ever write a state newer than the one on disk, so an older
+    state never replaces a newer one whatever order the workers run in;
+    `flush` writes whatever is still pending (before quitting).
     """
 
     def __init__(self, session: Session, path: Path, on_error: Callable[[OSError], None] | None = None) -> None:
@@ -721,6 +730,12 @@ class Autosave:
         self._game = None  # the game object the round checks were computed on
         self._count = 0  # its number of actions then
         self._rounds: list[dict] = []
+        # where `store` runs after each action: None writes at once; else a
+        # function that runs the callable it is given (in a worker thread)
+        self.defer: Callable[[Callable[[], bool]], object] | None = None
+        self._pending: tuple[int, bytes | None] = (0, None)  # the newest state encoded, numbered
+        self._written = 0  # the number of the newest state stored (or failed)
+        self._store_lock = threading.Lock()
 
     def _checks(self) -> list[dict]:
         game = self.session.game
@@ -737,19 +752,46 @@ class Autosave:
         return self._rounds
 
     def write(self) -> bool:
-        try:
-            doc = save_document(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
-            write_atomic(self.path, _serialise(doc), KEEP)
-        except OSError as exc:
-            self.error = exc
+        """Save now: encode and store."""
+        self.encode()
+        return self.store()
+
+    def encode(self) -> None:
+        """Take the save as it stands (reads the game: on the thread that changes it)."""
+        doc = save_document(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
+        self._pending = (self._pending[0] + 1, _serialise(doc))  # one assignment: read whole by `store`
+
+    def store(self) -> bool:
+        """Write the newest state encoded, unless a newer or the same one is
+        on disk already; any thread.  False if the write failed."""
+        with self._store_lock:
+            number, data = self._pending
+            if data is None or number <= self._written:
+                return self.error is None
+            self._written = number
+            try:
+                write_atomic(self.path, data, KEEP)
+            except OSError as exc:
+                self.error = exc
+            else:
+                self.error = None
+            error = self.error
+        if error is not None:
             if self.on_error is not None:
-                self.on_error(exc)
+                self.on_error(error)
             return False
-        self.error = None
         return True
 
+    def flush(self) -> bool:
+        """Write what is still pending, waiting for a write in progress."""
+        return self.store()
+
     def __call__(self, session: Session, action: Action) -> None:
-        self.write()
+        self.encode()
+        if self.defer is None:
+            self.store()
+        else:
+            self.defer(self.store)
 
     def detach(self) -> None:
         if self in self.session.listeners:

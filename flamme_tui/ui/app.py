@@ -3,18 +3,32 @@
 `run()` is what `flamme-tui` (no arguments) calls.  The engine is imported
 only once a race is being set up (and preloaded in the background while the
 title menu waits), so the title appears fast.
+
+Work that takes a while runs in Textual thread workers, never on the UI
+thread: the preload, looking for a save to resume, the autosave's fsync'ed
+writes (here) and the bots' thinking (the race screen).  A worker that fails
+is reported (`on_worker_state_changed`), never swallowed.
 """
 
 from __future__ import annotations
 
 import gc
 import os
-import threading
 
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
+from textual.worker import Worker, WorkerState
 
 from .screens.title import TitleScreen
+
+
+class SaveFailed(Message):
+    """An autosave write failed (posted from the thread that wrote: posting is thread-safe)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
 
 
 class FlammeApp(App[int]):
@@ -44,34 +58,44 @@ class FlammeApp(App[int]):
             self.resume(session)
 
     def preload(self) -> None:
-        """Import the engine in the background while the title menu waits."""
+        """Import the engine in a worker thread while the title menu waits."""
 
         def load() -> None:
-            try:
-                from .. import races, saves  # noqa: F401
-                from . import flow  # noqa: F401
-                from .screens import curtain, dialogs, race  # noqa: F401
-            except Exception:  # the real import will report it
-                return
+            from .. import races, saves  # noqa: F401
+            from . import flow  # noqa: F401
+            from .screens import curtain, dialogs, race  # noqa: F401
+
             if self.autosave:
                 self._call_from_thread(self._offer_resume, self._latest_save())
             self._call_from_thread(self.tidy_memory)
 
-        threading.Thread(target=load, daemon=True).start()
+        self.run_worker(load, name="preload", group="preload", thread=True, exit_on_error=False)
 
     def look_for_resume(self) -> None:
-        """Bring the title menu's Resume entry up to date (in the background:
+        """Bring the title menu's Resume entry up to date (in a worker thread:
         reading the saves takes a moment)."""
         if not self.autosave:
             return
-        threading.Thread(target=lambda: self._call_from_thread(self._offer_resume, self._latest_save()),
-                         daemon=True).start()
+        self.run_worker(lambda: self._call_from_thread(self._offer_resume, self._latest_save()),
+                        name="look for resume", group="resume", thread=True, exclusive=True, exit_on_error=False)
 
     def _call_from_thread(self, callback, *args) -> None:
+        """From a worker: run `callback` on the UI thread, unless the app has gone meanwhile."""
         try:
             self.call_from_thread(callback, *args)
-        except RuntimeError:  # the app has gone meanwhile
-            pass
+        except RuntimeError:
+            if self.is_running:
+                raise
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Say when a worker of the app failed (the bots' workers belong to the race screen)."""
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            self.notify(f"{event.worker.name} failed: {type(error).__name__}: {error}", severity="error",
+                        timeout=10, markup=False)
+
+    def on_save_failed(self, message: SaveFailed) -> None:
+        self._save_failed(message.error)
 
     def tidy_memory(self, full: bool = True) -> None:
         """Collect garbage now, then freeze what lives on (the app, the race screen).
@@ -180,6 +204,7 @@ class FlammeApp(App[int]):
         """Show a race (a new one, or one rebuilt from a save)."""
         from .screens.race import RaceScreen
 
+        self.flush_saves()  # the race left behind, if any
         self.flow = flow
         if self.autosave:
             self._attach_autosave(flow.session)
@@ -191,7 +216,11 @@ class FlammeApp(App[int]):
         try:
             from .. import saves
 
-            saves.attach_autosave(session, on_error=self._save_failed)
+            autosave = saves.attach_autosave(session, on_error=lambda exc: self.post_message(SaveFailed(exc)))
+            # after each action the game changes on the UI thread: the save is encoded
+            # there, and written (fsync'ed) in a worker; see saves.Autosave for the order
+            autosave.defer = lambda store: self.run_worker(store, name="autosave", group="autosave",
+                                                           thread=True, exit_on_error=False)
             self._saving = True
         except Exception as exc:  # the race goes on without saves
             self._save_failed(exc)
@@ -200,9 +229,21 @@ class FlammeApp(App[int]):
         self._saving = False
         self.notify(f"Could not save the race: {exc}", severity="warning", timeout=6)
 
+    def flush_saves(self) -> None:
+        """Wait for the race's pending autosave write (before quitting or leaving the race)."""
+        flow = self.flow
+        if flow is None:
+            return
+        from .. import saves
+
+        for listener in flow.session.listeners:
+            if isinstance(listener, saves.Autosave):
+                listener.flush()
+
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
 
+        self.flush_saves()
         self.flow = None
         self.back_to_title()
         self.push_screen(PodiumScreen(flow))
@@ -229,6 +270,8 @@ class FlammeApp(App[int]):
             return
 
         def answer(what: str | None) -> None:
+            if what in ("app", "title"):
+                self.flush_saves()
             if what == "app":
                 self.exit(0)
             elif what == "title":
