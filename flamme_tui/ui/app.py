@@ -94,6 +94,11 @@ class FlammeApp(App[int]):
             self.notify(f"{event.worker.name} failed: {type(error).__name__}: {error}", severity="error",
                         timeout=10, markup=False)
 
+    def _post_save_failed(self, exc: Exception) -> None:
+        """The autosave's on_error, from whichever thread wrote (never blocks:
+        a flush on the UI thread may be waiting for that write)."""
+        self.post_message(SaveFailed(exc))
+
     def on_save_failed(self, message: SaveFailed) -> None:
         self._save_failed(message.error)
 
@@ -216,7 +221,7 @@ class FlammeApp(App[int]):
         try:
             from .. import saves
 
-            autosave = saves.attach_autosave(session, on_error=lambda exc: self.post_message(SaveFailed(exc)))
+            autosave = saves.attach_autosave(session, on_error=self._post_save_failed)
             # after each action the game changes on the UI thread: the save is encoded
             # there, and written (fsync'ed) in a worker; see saves.Autosave for the order
             autosave.defer = lambda store: self.run_worker(store, name="autosave", group="autosave",

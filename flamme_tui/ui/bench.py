@@ -23,6 +23,7 @@ import os
 import statistics
 import sys
 import time
+from typing import Any
 
 # ------------------------------------------------------------------ start-up
 
@@ -172,7 +173,7 @@ CHARS = {"right_square_bracket": "]", "left_square_bracket": "[", "question_mark
          "escape": "\x1b"}
 
 
-def send_key(app, key: str) -> None:
+def send_key(app: Any, key: str) -> None:
     """A key event as the terminal driver sends it.  (Pilot.press waits until the
     process is idle after each key, which it is not while a bot thinks.)"""
     from textual import events
@@ -200,7 +201,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
     frames: list[tuple[float, str]] = []
     original = App._display
 
-    def display(self, screen, renderable):
+    def display(self: Any, screen: Any, renderable: Any) -> Any:
         if renderable is not None:
             frames.append((time.perf_counter(), screen_text(self)))
         return original(self, screen, renderable)
@@ -211,7 +212,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
     choices = RaceChoices(variant=variant, seats=seats, seed=7)
     keys = ("question_mark", "escape") if variant == "bmx" else ("right_square_bracket", "left_square_bracket")
     out: dict[str, list[float]] = {"key": [], "thinking": [], "idle": []}
-    App._display = display
+    App._display = display  # type: ignore[method-assign]
     try:
         app = FlammeApp(seed=7, autoplay=False)
         async with app.run_test(size=size) as pilot:
@@ -221,7 +222,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
             deadline = time.perf_counter() + 120 * max(1, rounds)
             while played < rounds and time.perf_counter() < deadline:
                 await asyncio.sleep(0.01)
-                screen = app.screen
+                screen: Any = app.screen
                 name = type(screen).__name__
                 if name == "PodiumScreen":
                     break
@@ -276,7 +277,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                 while not frames and time.perf_counter() - t0 < 1:  # wait for the answer
                     await asyncio.sleep(0.001)
     finally:
-        App._display = original
+        App._display = original  # type: ignore[method-assign]
     return out
 
 

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
+from typing import cast
 
 from rich.markup import escape
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ...engine.actions import Draw, Place, Play, PlayTokens
+from ...engine.actions import Action, Draw, Place, Play, PlayTokens
 from ...engine.classic import RuleError, card_value, effective_move
+from ...session import BotMove
 from ..flow import RaceFlow, Turn
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
@@ -84,7 +87,7 @@ class RaceScreen(BaseScreen):
         self._busy = False
         self._tidy_pending = True
         self._base_cards: tuple[Card, ...] = ()  # the cards on offer, before selection marks
-        self._bot_timer = None  # the "is thinking" spinner
+        self._bot_timer: Timer | None = None  # the "is thinking" spinner
         self._bot_failed: str | None = None  # why the bot due could not play (Enter tries again)
         self._refresh_on_resume = False  # a bot played while a dialog covered this screen
 
@@ -327,10 +330,12 @@ class RaceScreen(BaseScreen):
 
     def start_bot(self, turn: Turn) -> None:
         self._bot_failed = None
-        name = escape(self.flow.bot_name(turn.seat))
+        seat = turn.seat
+        assert seat is not None
+        name = escape(self.flow.bot_name(seat))
         self.clear_panel()
         self.show_public(f"{name} is thinking…")
-        self.panel(f"{self.who(turn.seat)} [dim](bot)[/dim] is thinking…",
+        self.panel(f"{self.who(seat)} [dim](bot)[/dim] is thinking…",
                    "the game keys wait for it · [b]q[/b] quit · [b]?[/b] help")
         move = self.flow.bot_move()
         self.run_worker(partial(self._think, move), name=f"bot seat {move.seat}", group="bot",
@@ -338,7 +343,7 @@ class RaceScreen(BaseScreen):
         self._spin(0)
 
     @staticmethod
-    def _think(move):
+    def _think(move: BotMove) -> tuple[BotMove, Action, str]:
         """In the worker thread: the bot's answer, with the move it answers."""
         return (move, *move.think())
 
@@ -347,7 +352,8 @@ class RaceScreen(BaseScreen):
     def _spin(self, k: int) -> None:
         """Turn the spinner by the "is thinking" title while the bot thinks."""
         self._stop_spinner()
-        if self.app.animation_level == "none" or self.turn is None or self.turn.kind != "bot":
+        if self.app.animation_level == "none" or self.turn is None or self.turn.seat is None \
+                or self.turn.kind != "bot":
             return
         seat = self.turn.seat
         self.put(self.title_w, f"{self.who(seat)} [dim](bot)[/dim] is thinking {self.SPINNER[k % 10]}")
@@ -360,11 +366,12 @@ class RaceScreen(BaseScreen):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
-        if worker.group != "bot" or self.turn is None or self.turn.kind != "bot":
+        seat = self.turn.seat if self.turn is not None and self.turn.kind == "bot" else None
+        if worker.group != "bot" or seat is None:
             return
         if event.state == WorkerState.SUCCESS:
             self._stop_spinner()
-            move, action, reason = worker.result
+            move, action, reason = cast(tuple[BotMove, Action, str], worker.result)
             self.flow.play_bot_move(move, action, reason)
             if self.app.screen is self:
                 self.next_turn()
@@ -372,11 +379,11 @@ class RaceScreen(BaseScreen):
                 self._refresh_on_resume = True
         elif event.state == WorkerState.ERROR:
             self._stop_spinner()
-            name = self.flow.bot_name(self.turn.seat)
+            name = self.flow.bot_name(seat)
             self._bot_failed = f"{type(worker.error).__name__}: {worker.error}"
             self.notify(f"{name} could not play ({self._bot_failed})", severity="error", timeout=10,
                         markup=False)
-            self.panel(f"{self.who(self.turn.seat)} [dim](bot)[/dim] could not play",
+            self.panel(f"{self.who(seat)} [dim](bot)[/dim] could not play",
                        f"{escape(self._bot_failed)}\n[b]Enter[/b] try again · [b]q[/b] quit")
             self.show_keys()
 
@@ -744,7 +751,7 @@ class RaceScreen(BaseScreen):
         turn = self.turn
         if turn is None or self._busy:
             return
-        if turn.kind == "bot":
+        if turn.kind == "bot" and turn.seat is not None:
             if self._bot_failed:
                 self.start_bot(turn)
             else:
