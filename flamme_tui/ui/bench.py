@@ -10,9 +10,10 @@
    shows the whole change (the screen as it is once everything settled).
 3. Keys while bots think: a race of 1 human + 3 hard bots (same variant,
    rounds and size); while the bots think (in a worker thread), keys that
-   change the screen are pressed ([ and ] scroll the track; BMX: ? opens the
-   help, Esc closes it), each timed from the key event to the first frame
-   showing its change.  Only keys answered while the bots still thought count.
+   change the screen are pressed (? opens the help, Esc closes it), each
+   timed from the key event to the first frame showing its change.  Only keys
+   answered while the bots still thought count; the same key on the human's
+   turn (nobody thinking) is timed too, to compare.
 """
 
 from __future__ import annotations
@@ -210,7 +211,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
     for seat, name in zip(seats[1:], bots, strict=True):
         seat.controller = name
     choices = RaceChoices(variant=variant, seats=seats, seed=7)
-    keys = ("question_mark", "escape") if variant == "bmx" else ("right_square_bracket", "left_square_bracket")
+    keys = ("question_mark", "escape")  # open the help, close it: a change on every variant's screen
     out: dict[str, list[float]] = {"key": [], "thinking": [], "idle": []}
     App._display = display  # type: ignore[method-assign]
     try:
@@ -246,10 +247,14 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                             out["key"].append(changed - t0)
                         await asyncio.sleep(0.02)  # a player's pace, more or less
                     out["thinking"].append(time.perf_counter() - start)
-                    if k % 2:  # close the help (bmx), scroll the track back
+                    if k % 2:  # close the help
                         send_key(app, keys[1])
+                    t0 = time.perf_counter()
+                    while app.screen is not screen and time.perf_counter() - t0 < 2:
+                        await asyncio.sleep(0.001)
                     continue
-                if turn.kind == "draw":  # the same key with no bot thinking, to compare
+                if turn.kind == "draw" and screen.sel is None and len(out["idle"]) < len(out["thinking"]) + 1:
+                    # the same key with no bot thinking, to compare
                     before = screen_text(app)
                     frames.clear()
                     t0 = time.perf_counter()
@@ -261,7 +266,10 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                     if changed is not None:
                         out["idle"].append(changed - t0)
                     send_key(app, keys[1])
-                    await asyncio.sleep(0.05)
+                    t0 = time.perf_counter()
+                    while app.screen is not screen and time.perf_counter() - t0 < 2:
+                        await asyncio.sleep(0.001)
+                    continue
                 if turn.kind in ("draw", "pick"):
                     wanted = screen.keep_size() if turn.kind == "pick" else 1
                     chosen = len(screen.multi) if wanted > 1 else int(screen.sel is not None)
