@@ -193,10 +193,8 @@ def cmd_race(args) -> int:
     print(clean(f"start:    {track_picture(game)}"))
     print(clean(f"          {positions_text(game)}"))
     while not session.over:
-        reasons = []
-        for seat in session.bots:
-            team = session.setup.teams[seat].name
-            reasons += [f"({team} bot: {a}: {why})" for a, why in session.play_bot(seat) if why]
+        reasons = [f"({session.setup.teams[seat].name} bot: {a}: {why})"
+                   for seat, a, why in session.play_bots() if why]
         print(clean("\n".join(round_report(game, reasons))))
     print("Final ranking")
     for line in ranking_lines(game):
@@ -239,6 +237,7 @@ def bench_bot(args) -> int:
     from .bots import POLICIES
     from .engine.phase import Phase
     from .races import make_setup, new_game
+    from .turns import turns
 
     setup = make_setup(_spec(args))
     seats = [args.bot, "medium", "medium", "easy"][: len(setup.teams)]
@@ -246,15 +245,13 @@ def bench_bot(args) -> int:
     for seed in range(args.races):
         game = new_game(setup, seed)
         while game.phase != Phase.OVER:
-            start = game.round
-            for seat, name in enumerate(seats):
-                while game.round == start and game.needs(seat):
-                    view = game.view(seat)
-                    t = time.perf_counter()
-                    action = POLICIES[name](view)
-                    if seat == 0 and view.hands:
-                        times.append(time.perf_counter() - t)
-                    game.apply(action)
+            for seat in turns(game):
+                view = game.view(seat)
+                t = time.perf_counter()
+                action = POLICIES[seats[seat]](view)
+                if seat == 0 and view.hands:
+                    times.append(time.perf_counter() - t)
+                game.apply(action)
     times.sort()
     if not times:  # cannot happen in a real race: every seat chooses a card each round
         print(f"flamme-tui: bench: {args.bot} took no decision to time", file=sys.stderr)

@@ -15,6 +15,7 @@ from .engine.events import Reveal
 from .engine.phase import Phase
 from .engine.race import Race
 from .engine.rules import find
+from .turns import turns
 
 COLOURS = ("red", "blue", "green", "black")
 
@@ -99,15 +100,12 @@ def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
 
 def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat (scripted teams play themselves) until the race is over."""
-    seats = sorted(policies)
     while game.phase != Phase.OVER:
         if game.round > max_rounds:
             raise RuntimeError(f"race did not end within {max_rounds} rounds")
         before = game.round
-        for seat in seats:
-            policy = policies[seat]
-            while game.needs(seat) and game.round == before:
-                game.apply(policy(game.view(seat)))
+        for seat in turns(game):
+            game.apply(policies[seat](game.view(seat)))
         if on_round is not None and (game.round != before or game.phase == Phase.OVER):
             on_round(game)
 

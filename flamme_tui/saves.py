@@ -32,6 +32,7 @@ import os
 import re
 import secrets
 import socket
+import threading
 from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
@@ -1053,9 +1054,17 @@ class Autosave:
     write never stops the game and never touches the last good save: the
     error is kept in `error` (None once a write succeeds again), and
     `on_error(exc)` is called once for each run of failures, on its first
-    one (or when it is given, if nobody heard of it), so the player is told once; `save_problem(exc)` says why in words.
-    `saved_actions` is the length of the action log on disk (None before a
-    first good write).  When the race is over and saved, the lock is let go.
+    one, from the thread that wrote, so the player is told once;
+    `save_problem(exc)` says why in words.  `saved_actions` is the length of
+    the action log on disk (None before a first good write).  When the race
+    is over and saved, the lock is let go.
+
+    A write is two steps: `encode` takes the save as it stands, on the thread
+    that changes the game; `store` writes the newest state taken, fsync'ed,
+    on any thread (`defer`: the app runs it in a worker).  Stores run one at a
+    time and only ever write a state newer than the one on disk, so an older
+    state never replaces a newer one whatever order the workers run in;
+    `flush` writes whatever is still pending (before quitting).
     """
 
     def __init__(self, session: Session, path: Path, on_error: Callable[[Exception], None] | None = None) -> None:
@@ -1072,6 +1081,12 @@ class Autosave:
         self._game = None  # the game object the round checks were computed on
         self._count = 0  # its number of actions then
         self._rounds: list[dict] = []
+        # where `store` runs after each action: None writes at once; else a
+        # function that runs the callable it is given (in a worker thread)
+        self.defer: Callable[[Callable[[], bool]], object] | None = None
+        self._pending: tuple[int, bytes | None, int, bool] = (0, None, 0, False)  # the newest state encoded, numbered
+        self._written = 0  # the number of the newest state stored (or failed)
+        self._store_lock = threading.Lock()
 
     @property
     def saved(self) -> bool:
@@ -1093,31 +1108,59 @@ class Autosave:
         return self._rounds
 
     def write(self) -> bool:
-        """Write the save now; False (and `error` set) if that failed."""
-        if self.stopped:
-            return False
-        try:
-            if self.lock is None or self.lock.fd is None:
-                self.lock = RaceLock.take(self.path)
-                self.lock.owner = self
-            doc = save_document(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
-            write_atomic(self.path, _serialise(doc), KEEP)
-        except (OSError, SaveLocked) as exc:  # SaveLocked: another process has the file now
-            first = self.error is None
-            self.error = exc
+        """Save now: encode and store; False (and `error` set) if that failed."""
+        self.encode()
+        return self.store()
+
+    def encode(self) -> None:
+        """Take the save as it stands (reads the game: on the thread that changes it)."""
+        doc = save_document(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
+        # one assignment, read whole by `store`: (number, bytes, actions in it, race over)
+        self._pending = (self._pending[0] + 1, _serialise(doc), len(doc["actions"]), self.session.over)
+
+    def store(self) -> bool:
+        """Write the newest state encoded, unless a newer or the same one is
+        on disk already; any thread.  False if the write failed."""
+        with self._store_lock:
+            if self.stopped:
+                return False
+            number, data, actions, over = self._pending
+            if data is None or number <= self._written:
+                return self.error is None
+            self._written = number
+            first = False
+            try:
+                if self.lock is None or self.lock.fd is None:
+                    self.lock = RaceLock.take(self.path)
+                    self.lock.owner = self
+                write_atomic(self.path, data, KEEP)
+            except (OSError, SaveLocked) as exc:  # SaveLocked: another process has the file now
+                first = self.error is None
+                self.error = exc
+            else:
+                self.error = None
+                self.saved_actions = actions
+                if over:
+                    self.close()
+            error = self.error
+        if error is not None:
             if first:
                 self._told = self.on_error is not None
                 if self.on_error is not None:
-                    self.on_error(exc)
+                    self.on_error(error)
             return False
-        self.error = None
-        self.saved_actions = len(doc["actions"])
-        if self.session.over:
-            self.close()
         return True
 
+    def flush(self) -> bool:
+        """Write what is still pending, waiting for a write in progress."""
+        return self.store()
+
     def __call__(self, session: Session, action: Action) -> None:
-        self.write()
+        self.encode()
+        if self.defer is None:
+            self.store()
+        else:
+            self.defer(self.store)
 
     def stop(self) -> None:
         """Write no more (the race file was taken over in this process)."""

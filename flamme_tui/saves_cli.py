@@ -245,8 +245,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if game.round > 500:
             return _complain("race did not end within 500 rounds")
         before = game.round
-        for seat in sorted(session.bots):
-            session.play_bot(seat)
+        session.play_bots()
         if game.round != before or session.over:
             if before == first and hidden:
                 # its first picks were face down when the race was saved: say nothing of its cards

@@ -10,8 +10,9 @@ import pytest
 from flamme_tui import config
 from flamme_tui.bots import EXPLAINERS, POLICIES
 from flamme_tui.engine.rng import Rng
-from flamme_tui.races import RaceSpec, make_setup, new_game
+from flamme_tui.races import RaceSpec, make_setup, new_game, play_out
 from flamme_tui.tournament import run_one, team_places
+from flamme_tui.turns import turns
 
 BOTS = sorted(POLICIES)
 
@@ -21,12 +22,10 @@ def decision_points(variant: str, seed: int, limit: int = 6):
     game = new_game(make_setup(RaceSpec(variant=variant)), seed)
     found = []
     while game.phase != "over" and len(found) < limit:
-        start = game.round
-        for seat in range(len(game.seats)):
-            while game.round == start and game.needs(seat):
-                if game.view(seat).hands and random.Random(seed + game.round + seat).random() < 0.3:
-                    found.append((game.clone(), seat))
-                game.apply(POLICIES["easy"](game.view(seat)))
+        for seat in turns(game):
+            if game.view(seat).hands and random.Random(seed + game.round + seat).random() < 0.3:
+                found.append((game.clone(), seat))
+            game.apply(POLICIES["easy"](game.view(seat)))
     return found
 
 
@@ -114,12 +113,10 @@ def test_sampled_worlds_agree_with_the_view(variant):
 def test_bots_finish_races_with_legal_actions(variant, bot):
     game = new_game(make_setup(RaceSpec(variant=variant, teams=RaceSpec().teams[:2])), 21)
     while game.phase != "over":
-        start = game.round
-        for seat in range(2):
-            while game.round == start and game.needs(seat):
-                action = POLICIES[bot](game.view(seat))
-                assert action in game.legal_actions(seat)
-                game.apply(action)
+        for seat in turns(game):
+            action = POLICIES[bot](game.view(seat))
+            assert action in game.legal_actions(seat)
+            game.apply(action)
     assert game.winner is not None
 
 
@@ -165,9 +162,5 @@ def test_bots_play_cards_of_any_value(bot):
     setup = make_setup(RaceSpec(stage="la-haut-montagne", teams=RaceSpec().teams[:2]))
     setup = dataclasses.replace(setup, decks={"S": (2, 3, 20, 25) * 3, "R": (4, 17) * 5}, exhaustion_value=16)
     game = new_game(setup, 4)
-    while game.phase != "over":
-        start = game.round
-        for seat in range(2):
-            while game.round == start and game.needs(seat):
-                game.apply(POLICIES[bot](game.view(seat)))
+    play_out(game, {seat: POLICIES[bot] for seat in range(2)})
     assert game.winner is not None

@@ -44,8 +44,7 @@ def original(case: int) -> tuple[bytes, str, tuple[str, ...]]:
     session = Session.new(RaceSpec(variant=variant, teams=team_list), seed, {s: "easy" for s in range(teams)})
     done = 0
     while not session.over and (steps is None or done < steps):
-        for seat in range(teams):
-            done += len(session.play_bot(seat))
+        done += len(session.play_bots())
     with tempfile.TemporaryDirectory() as folder:
         path = saves.save(session, Path(folder) / "race.json")
         META[case] = (saves.setup_data(session.setup), session.seed, session.bots)

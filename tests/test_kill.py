@@ -39,8 +39,7 @@ SIGNALS = [signal.SIGKILL] * 6 + [signal.SIGTERM, signal.SIGHUP]
 def uninterrupted(variant: str, seed: int) -> Session:
     session = Session.new(RaceSpec(variant=variant), seed, {s: "easy" for s in range(4)})
     while not session.over:
-        for seat in range(4):
-            session.play_bot(seat)
+        session.play_bots()
     return session
 
 

@@ -14,6 +14,7 @@ from flamme_tui.cli import main  # noqa: E402
 from flamme_tui.races import RaceSpec  # noqa: E402
 from flamme_tui.replay import frames, load_replay  # noqa: E402
 from flamme_tui.session import Session  # noqa: E402
+from flamme_tui.turns import turns  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -25,13 +26,11 @@ def race(variant: str, seed: int, actions: int | None = None) -> Session:
     session = Session.new(RaceSpec(variant=variant), seed, {s: "easy" for s in range(4)})
     done = 0
     while not session.over:
-        before = session.game.round
-        for seat in range(4):
-            while not session.over and session.game.round == before and session.game.needs(seat):
-                if actions is not None and done >= actions:
-                    return session
-                session.apply(easy(session.game.view(seat)))
-                done += 1
+        for seat in turns(session.game):
+            if actions is not None and done >= actions:
+                return session
+            session.apply(easy(session.game.view(seat)))
+            done += 1
     return session
 
 

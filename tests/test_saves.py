@@ -15,6 +15,7 @@ from flamme_tui.cli import main
 from flamme_tui.races import COLOURS, RaceSpec, Team
 from flamme_tui.saves import SaveError
 from flamme_tui.session import Session
+from flamme_tui.turns import turns
 
 VARIANTS = ("classic", "meteo", "bmx")
 
@@ -39,13 +40,11 @@ def play(session: Session, actions: int | None = None) -> None:
     game = session.game
     done = 0
     while not session.over and (actions is None or done < actions):
-        before = game.round
-        for seat in range(len(session.setup.teams)):
-            while not session.over and game.round == before and game.needs(seat):
-                if actions is not None and done >= actions:
-                    return
-                session.apply(POLICIES[session.bots.get(seat, "easy")](game.view(seat)))
-                done += 1
+        for seat in turns(game):
+            if actions is not None and done >= actions:
+                return
+            session.apply(POLICIES[session.bots.get(seat, "easy")](game.view(seat)))
+            done += 1
 
 
 def assert_same_game(a, b) -> None:

@@ -31,6 +31,7 @@ from flamme_tui.engine.classic import (
 )
 from flamme_tui.races import RaceSpec, describe_round, make_setup, new_game, play_out
 from flamme_tui.session import Session
+from flamme_tui.turns import turns
 
 TEAMS = RaceSpec().teams
 
@@ -52,10 +53,8 @@ def move_to(game, places: dict[int, tuple[int, int]]) -> None:
 
 def play_round(game) -> None:
     """The players' seats play their round with the easy bot."""
-    start = game.round
-    for seat in range(len(game.seats)):
-        while game.round == start and game.needs(seat):
-            game.apply(POLICIES["easy"](game.view(seat)))
+    for seat in turns(game):
+        game.apply(POLICIES["easy"](game.view(seat)))
 
 
 def test_muscle_decks_have_an_extra_five():
@@ -248,14 +247,14 @@ def test_a_race_with_scripted_teams_saves_and_resumes(tmp_path):
     spec = RaceSpec(teams=TEAMS[:3], scripted=("", PELOTON, MUSCLE))
     session = Session.new(spec, 8, bots={0: "easy"})
     for _ in range(3):
-        session.play_bot(0)
+        session.play_bots()
     path = tmp_path / "race.json"
     saves.save(session, path)
     back = saves.load(path)
     assert back.setup == session.setup
     assert saves.state_digest(back.game) == saves.state_digest(session.game)
     while not back.over:
-        back.play_bot(0)
+        back.play_bots()
     play_out(session.game, {0: POLICIES["easy"]})
     assert saves.state_digest(back.game) == saves.state_digest(session.game)
 

@@ -17,6 +17,7 @@ from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.view import View
+from ..turns import turns
 from .easy import best_card, best_tokens, grid_spot
 from .medium import medium
 from .reasons import Decision
@@ -42,13 +43,10 @@ def _utility(game, seat: int) -> float:
 
 def _rollout(game) -> None:
     """Every seat plays the fast policy until the line (or MAX_ROUNDS)."""
-    seats = range(len(game.seats))
     bmx = game.rules.uses_tokens
     while game.phase != Phase.OVER and game.round < MAX_ROUNDS:
-        start = game.round
-        for seat in seats:
-            while game.round == start and game.needs(seat):
-                game.apply(_fast_action(game, seat, bmx))
+        for seat in turns(game):
+            game.apply(_fast_action(game, seat, bmx))
 
 
 def _fast_action(game, seat: int, bmx: bool) -> Action:

@@ -3,6 +3,11 @@
 `run()` is what `flamme-tui` (no arguments) calls.  The engine is imported
 only once a race is being set up (and preloaded in the background while the
 title menu waits), so the title appears fast.
+
+Work that takes a while runs in Textual thread workers, never on the UI
+thread: the preload, looking for a save to resume, the autosave's fsync'ed
+writes (here) and the bots' thinking (the race screen).  A worker that fails
+is reported (`on_worker_state_changed`), never swallowed.
 """
 
 from __future__ import annotations
@@ -14,12 +19,22 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
+from textual.message import Message
+from textual.worker import Worker, WorkerState
 
 from ..usertext import clean
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
     from ..saves import Autosave, SavedRace
+
+
+class SaveFailed(Message):
+    """An autosave write failed (posted from the thread that wrote: posting is thread-safe)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__()
+        self.error = error
 
 
 class FlammeApp(App[int]):
@@ -49,34 +64,49 @@ class FlammeApp(App[int]):
             self.resume(session)
 
     def preload(self) -> None:
-        """Import the engine in the background while the title menu waits."""
+        """Import the engine in a worker thread while the title menu waits."""
 
         def load() -> None:
-            try:
-                from .. import races, saves  # noqa: F401
-                from . import flow  # noqa: F401
-                from .screens import curtain, dialogs, race  # noqa: F401
-            except Exception:  # the real import will report it
-                return
+            from .. import races, saves  # noqa: F401
+            from . import flow  # noqa: F401
+            from .screens import curtain, dialogs, race  # noqa: F401
+
             if self.autosave:
                 self._call_from_thread(self._offer_resume, self._latest_save())
             self._call_from_thread(self.tidy_memory)
 
-        threading.Thread(target=load, daemon=True).start()
+        self.run_worker(load, name="preload", group="preload", thread=True, exit_on_error=False)
 
     def look_for_resume(self) -> None:
-        """Bring the title menu's Resume entry up to date (in the background:
+        """Bring the title menu's Resume entry up to date (in a worker thread:
         reading the saves takes a moment)."""
         if not self.autosave:
             return
-        threading.Thread(target=lambda: self._call_from_thread(self._offer_resume, self._latest_save()),
-                         daemon=True).start()
+        self.run_worker(lambda: self._call_from_thread(self._offer_resume, self._latest_save()),
+                        name="look for resume", group="resume", thread=True, exclusive=True, exit_on_error=False)
 
     def _call_from_thread(self, callback, *args) -> None:
+        """From a worker: run `callback` on the UI thread, unless the app has gone meanwhile."""
         try:
             self.call_from_thread(callback, *args)
-        except RuntimeError:  # the app has gone meanwhile
-            pass
+        except RuntimeError:
+            if self.is_running:
+                raise
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Say when a worker of the app failed (the bots' workers belong to the race screen)."""
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            self.notify(clean(f"{event.worker.name} failed: {type(error).__name__}: {error}"), severity="error",
+                        timeout=10, markup=False)
+
+    def _post_save_failed(self, exc: Exception) -> None:
+        """The autosave's on_error, from whichever thread wrote (never blocks:
+        a flush on the UI thread may be waiting for that write)."""
+        self.post_message(SaveFailed(exc))
+
+    def on_save_failed(self, message: SaveFailed) -> None:
+        self._save_failed(message.error)
 
     def tidy_memory(self, full: bool = True) -> None:
         """Collect garbage now, then freeze what lives on (the app, the race screen).
@@ -222,6 +252,7 @@ class FlammeApp(App[int]):
         """Show a race (a new one, or one rebuilt from a save)."""
         from .screens.race import RaceScreen
 
+        self.flush_saves()  # the race left behind, if any
         self._let_go_of_save()
         self.flow = flow
         if self.autosave:
@@ -234,7 +265,11 @@ class FlammeApp(App[int]):
 
         self.autosaver = None
         try:  # attached already for a resumed race: the same autosave
-            self.autosaver = saves.attach_autosave(session, on_error=self._save_failed)
+            self.autosaver = saves.attach_autosave(session, on_error=self._post_save_failed)
+            # after each action the game changes on the UI thread: the save is encoded
+            # there, and written (fsync'ed) in a worker; see saves.Autosave for the order
+            self.autosaver.defer = lambda store: self.run_worker(store, name="autosave", group="autosave",
+                                                                 thread=True, exit_on_error=False)
         except Exception as exc:  # the race goes on without saves
             self._save_failed(exc)
 
@@ -271,9 +306,21 @@ class FlammeApp(App[int]):
         return (f"The last save ({saver.saved_actions} actions) is behind the race ({why}): "
                 f"what was played since will be lost.")
 
+    def flush_saves(self) -> None:
+        """Wait for the race's pending autosave write (before quitting or leaving the race)."""
+        flow = self.flow
+        if flow is None:
+            return
+        from .. import saves
+
+        for listener in flow.session.listeners:
+            if isinstance(listener, saves.Autosave):
+                listener.flush()
+
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
 
+        self.flush_saves()
         self.flow = None
         self._let_go_of_save()
         self.back_to_title()
@@ -301,6 +348,8 @@ class FlammeApp(App[int]):
             return
 
         def answer(what: str | None) -> None:
+            if what in ("app", "title"):
+                self.flush_saves()
             if what == "app":
                 self.exit(0)
             elif what == "title":

@@ -8,6 +8,12 @@
    Pilot (autosaving as in real play); for each key, the time from the key event to the first screen
    update handed to the terminal driver after it, and to the first frame that
    shows the whole change (the screen as it is once everything settled).
+3. Keys while bots think: a race of 1 human + 3 hard bots (same variant,
+   rounds and size); while the bots think (in a worker thread), keys that
+   change the screen are pressed (? opens the help, Esc closes it), each
+   timed from the key event to the first frame showing its change.  Only keys
+   answered while the bots still thought count; the same key on the human's
+   turn (nobody thinking) is timed too, to compare.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import signal
 import statistics
 import sys
 import time
+from typing import Any
 
 # ------------------------------------------------------------------ start-up
 
@@ -163,6 +170,130 @@ def bench_keys(rounds: int, size: tuple[int, int], variant: str = "classic") -> 
     return asyncio.run(_key_latency(rounds, size, variant))
 
 
+FRAME = 1 / 60  # Textual draws at most 60 frames a second
+CHARS = {"right_square_bracket": "]", "left_square_bracket": "[", "question_mark": "?", "enter": "\r",
+         "escape": "\x1b"}
+
+
+def send_key(app: Any, key: str) -> None:
+    """A key event as the terminal driver sends it.  (Pilot.press waits until the
+    process is idle after each key, which it is not while a bot thinks.)"""
+    from textual import events
+
+    char = CHARS.get(key, key if len(key) == 1 else None)
+    event = events.Key(key, char)
+    event.set_sender(app)
+    app._driver.send_message(event)
+
+
+async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: str = "classic",
+                                 bots: tuple[str, ...] = ("hard", "hard", "hard")) -> dict[str, list[float]]:
+    """Seconds from each key pressed while the bots think to the first frame showing
+    its change ("key"), and how long the bots thought after each human turn ("thinking")."""
+    import tempfile
+
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"
+    os.environ["FLAMME_TUI_DATA_DIR"] = tempfile.mkdtemp(prefix="flamme-bench-")
+    from textual.app import App
+
+    from .app import FlammeApp
+    from .choices import RaceChoices, default_seats
+    from .textshot import screen_text
+
+    frames: list[tuple[float, str]] = []
+    original = App._display
+
+    def display(self: Any, screen: Any, renderable: Any) -> Any:
+        if renderable is not None:
+            frames.append((time.perf_counter(), screen_text(self)))
+        return original(self, screen, renderable)
+
+    seats = default_seats(1 + len(bots))
+    for seat, name in zip(seats[1:], bots, strict=True):
+        seat.controller = name
+    choices = RaceChoices(variant=variant, seats=seats, seed=7)
+    keys = ("question_mark", "escape")  # open the help, close it: a change on every variant's screen
+    out: dict[str, list[float]] = {"key": [], "thinking": [], "idle": []}
+    App._display = display  # type: ignore[method-assign]
+    try:
+        app = FlammeApp(seed=7, autoplay=False)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            app.start_race(choices)
+            played = 0
+            deadline = time.perf_counter() + 120 * max(1, rounds)
+            while played < rounds and time.perf_counter() < deadline:
+                await asyncio.sleep(0.01)
+                screen: Any = app.screen
+                name = type(screen).__name__
+                if name == "PodiumScreen":
+                    break
+                turn = getattr(screen, "turn", None)
+                if name != "RaceScreen" or turn is None:
+                    continue
+                if turn.kind == "bot":
+                    start = time.perf_counter()
+                    k = 0
+                    while screen.turn is not None and screen.turn.kind == "bot":
+                        before = screen_text(app)
+                        frames.clear()
+                        t0 = time.perf_counter()
+                        send_key(app, keys[k % 2])
+                        k += 1
+                        changed = None
+                        while changed is None and screen.turn.kind == "bot" and time.perf_counter() - t0 < 2:
+                            await asyncio.sleep(0.0005)
+                            changed = next((t for t, text in frames if text != before), None)
+                        if changed is not None and screen.turn.kind == "bot":
+                            out["key"].append(changed - t0)
+                        await asyncio.sleep(0.02)  # a player's pace, more or less
+                    out["thinking"].append(time.perf_counter() - start)
+                    if k % 2:  # close the help
+                        send_key(app, keys[1])
+                    t0 = time.perf_counter()
+                    while app.screen is not screen and time.perf_counter() - t0 < 2:
+                        await asyncio.sleep(0.001)
+                    continue
+                if turn.kind == "draw" and screen.sel is None and len(out["idle"]) < len(out["thinking"]) + 1:
+                    # the same key with no bot thinking, to compare
+                    before = screen_text(app)
+                    frames.clear()
+                    t0 = time.perf_counter()
+                    send_key(app, keys[0])
+                    changed = None
+                    while changed is None and time.perf_counter() - t0 < 2:
+                        await asyncio.sleep(0.0005)
+                        changed = next((t for t, text in frames if text != before), None)
+                    if changed is not None:
+                        out["idle"].append(changed - t0)
+                    send_key(app, keys[1])
+                    t0 = time.perf_counter()
+                    while app.screen is not screen and time.perf_counter() - t0 < 2:
+                        await asyncio.sleep(0.001)
+                    continue
+                if turn.kind in ("draw", "pick"):
+                    wanted = screen.keep_size() if turn.kind == "pick" else 1
+                    chosen = len(screen.multi) if wanted > 1 else int(screen.sel is not None)
+                    key = str(chosen + 1) if chosen < wanted else "enter"
+                elif turn.kind == "reveal":
+                    key = "enter"  # skip to the end, then on to the next round
+                    played += screen.flow.replay is not None and screen.flow.replay.at_end
+                else:
+                    key = "enter"
+                frames.clear()
+                send_key(app, key)
+                t0 = time.perf_counter()
+                while not frames and time.perf_counter() - t0 < 1:  # wait for the answer
+                    await asyncio.sleep(0.001)
+    finally:
+        App._display = original  # type: ignore[method-assign]
+    return out
+
+
+def bench_bots(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[float]]:
+    return asyncio.run(_keys_while_bots_think(rounds, size, variant))
+
+
 # ------------------------------------------------------------------ report
 
 def ms(seconds: float) -> str:
@@ -228,6 +359,25 @@ def measure(args: argparse.Namespace) -> int:
     if every:
         print(f"  whole change shown, all keys: median {ms(statistics.median(every))}   "
               f"p90 {ms(every[int(0.9 * (len(every) - 1))])}   max {ms(max(every))}")
+
+    print(f"Keys while 3 hard bots think (1 human + 3 hard bots, {args.variant}, {args.rounds} rounds, "
+          f"{width}x{height}):")
+    found = bench_bots(args.rounds, (width, height), args.variant)
+    thinking, keys = sorted(found["thinking"]), sorted(found["key"])
+    if thinking:
+        print(f"  bots thinking after each human turn: n {len(thinking)}   median {ms(statistics.median(thinking))}"
+              f"   max {ms(max(thinking))}")
+    if keys:
+        within = sum(1 for v in keys if v <= FRAME)
+        print(f"  key to its change shown: n {len(keys)}   median {ms(statistics.median(keys))}   "
+              f"p90 {ms(keys[int(0.9 * (len(keys) - 1))])}   max {ms(max(keys))}   "
+              f"within one frame ({ms(FRAME).strip()}): {within}/{len(keys)}")
+    else:
+        print("  no key was answered while the bots thought")
+    idle = sorted(found["idle"])
+    if idle:
+        print(f"  the same key, nobody thinking:  n {len(idle)}   median {ms(statistics.median(idle))}   "
+              f"max {ms(max(idle))}")
     return 0
 
 

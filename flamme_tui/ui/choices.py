@@ -86,6 +86,4 @@ class RaceChoices:
     def session(self):
         from ..session import Session
 
-        if hasattr(Session, "new"):
-            return Session.new(self.spec(), self.seed, self.bots())
-        return Session(self.spec(), self.seed, self.bots())
+        return Session.new(self.spec(), self.seed, self.bots())

@@ -1,10 +1,13 @@
-"""The hot-seat flow of a race: whose turn it is, and the round replayed step by step.
+"""The hot-seat flow of a race: what the screen shows now, and the round replayed step by step.
 
-`RaceFlow.current()` plays the bot seats that are due and says what a human
-must do now (place a rider, pass the curtain, choose the rider that draws
-first, pick a card) or that a resolved round waits to be shown.
-`build_frames` turns the engine's events of the last round into frames the
-track can show one by one.  No Textual here: the flow is tested directly too.
+`RaceFlow.current()` asks the session whose turn it is and says what
+happens now: a bot is due (the screen lets it think in a worker: `bot_move`,
+then `play_bot_move` with its answer; `play_bots` does both at once), a
+human must act (place a rider, pass the curtain, choose the rider that
+draws first, pick a card), or a resolved round waits to be shown.  It plays
+nothing itself.  `build_frames` turns the engine's events of the last round
+into frames the track can show one by one.  No Textual here: the flow is
+tested directly too.
 """
 
 from __future__ import annotations
@@ -16,12 +19,12 @@ from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.classic import ENERGY, GRID, OVER
 from ..engine.events import Event, Exhaustion, Fatigue, Move
 from ..races import describe_round, played_text
-from ..session import Session
+from ..session import BotMove, Session
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    kind: str  # "place", "curtain", "draw", "pick", "reveal", "over"
+    kind: str  # "bot" (a bot is due: it thinks), "place", "curtain", "draw", "pick", "reveal", "over"
     seat: int | None = None
     rider: int | None = None
 
@@ -61,7 +64,6 @@ def tally_of(game: Any) -> Tally:
                  tuple(r.phantom for r in game.riders))
 
 
-GROUPED = {"slip", "exhaust", "catchup", "fatigue"}
 ATTACHED = {"crash", "standup", "ramp"}
 
 
@@ -185,7 +187,9 @@ class Stats:
 
 
 class RaceFlow:
-    """Turn order for hot-seat play over a Session."""
+    """A race as the screen plays it, over a Session (which says whose turn it
+    is): curtains between players, bots asked for their moves, the log in
+    words, each resolved round as frames."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -196,6 +200,7 @@ class RaceFlow:
         self.stats = Stats(catchup=[0] * n)
         self._start_round = -1
         self._reasons: list[str] = []  # bots' reasons, logged once the cards are revealed
+        self._bot_played: list[Action] = []  # the due bot's actions so far in this turn
         self._start_pos: list[tuple[int, int]] = []
         self._start_crashed: list[bool] = []
         self._start_tally: Tally | None = None
@@ -237,59 +242,78 @@ class RaceFlow:
 
     # -------------------------------------------------------------- turns
 
+    def bot_name(self, seat: int) -> str:
+        """"Green (hard bot)": a bot seat as the screen names it while it thinks."""
+        return f"{self.team_name(seat)} ({self.session.bots[seat]} bot)"
+
     def current(self) -> Turn:
-        """Play the bots that are due; then what a human has to do now."""
+        """What happens now (asks the session whose turn it is; plays nothing)."""
+        if self.replay is not None:
+            return Turn("reveal")
+        seat = self.session.due()
+        if seat is None:
+            return Turn("over")
+        if self.session.is_bot(seat):
+            return Turn("bot", seat)
         game = self.game
-        while True:
-            if self.replay is not None:
-                return Turn("reveal")
-            if game.phase == OVER:
-                return Turn("over")
-            if game.phase == GRID:
-                seat = game.to_move()[0]
-                if self.session.is_bot(seat):
-                    self._play_bot(seat)
-                    continue
-                return Turn("place", seat, game.to_place())
-            seat = next((s for s in range(self.n_seats) if game.needs(s)), None)
-            if seat is None:  # cannot happen: the last play resolves the round
-                raise RuntimeError("nobody to play and the round is not resolved")
-            if self.session.is_bot(seat):
-                self._play_bot(seat)
-                continue
-            if self.hot_seat and self.passed != seat:
-                return Turn("curtain", seat)
-            view = game.view(seat)
-            if view.hands:
-                return Turn("pick", seat, next(iter(view.hands)))
-            return Turn("draw", seat)
+        if game.phase == GRID:
+            return Turn("place", seat, game.to_place())
+        if self.hot_seat and self.passed != seat:
+            return Turn("curtain", seat)
+        view = game.view(seat)
+        if view.hands:
+            return Turn("pick", seat, next(iter(view.hands)))
+        return Turn("draw", seat)
 
     def lift_curtain(self, seat: int) -> None:
         self.passed = seat
 
     def act(self, action: Action) -> None:
         """A human's action (raises RuleError if illegal)."""
+        seat = self.session.due()
+        if seat is not None and self.session.is_bot(seat):
+            raise RuntimeError(f"{self.bot_name(seat)} is to play, not a human")
         self._snapshot()
         before = (self.game.round, self.game.phase)
         self.session.apply(action)
         self._note(action, bot=False)
         self._after(before)
 
-    def _play_bot(self, seat: int) -> None:
+    # --------------------------------------------------------------- bots
+
+    def bot_move(self) -> BotMove:
+        """The bot that is due, asked for its next action (`current()` is "bot").
+        Its `think()` may run in a worker thread: it reads only the view in
+        the move; hand its answer to `play_bot_move`, on this flow's thread."""
+        return self.session.bot_move()
+
+    def play_bot_move(self, move: BotMove, action: Action, reason: str = "") -> None:
+        """Commit a bot's answer to `move` (RuntimeError if the game moved on meanwhile)."""
         self._snapshot()
         before = (self.game.round, self.game.phase)
-        policy = self.session.bots[seat]
-        start = self.game.round
-        played: list[Action] = []
-        while self.game.phase == before[1] and self.game.round == start and self.game.needs(seat):
-            action, reason = self._bot_action(seat, policy)
-            self.session.apply(action)
-            played.append(action)
-            if isinstance(action, Place):
-                self._note(action, bot=True)
-            elif reason and not isinstance(action, Draw):
-                # a reason may name the card: it waits for the reveal
-                self._reasons.append(f"{self.team_name(seat)} (bot, {policy}): {reason}")
+        seat = move.seat
+        self.session.play(move, action)
+        self._bot_played.append(action)
+        if isinstance(action, Place):
+            self._note(action, bot=True)
+        elif reason and not isinstance(action, Draw):
+            # a reason may name the card: it waits for the reveal
+            self._reasons.append(f"{self.team_name(seat)} (bot, {move.policy}): {reason}")
+        if (self.game.round, self.game.phase) != before or self.session.due() != seat:
+            self._bot_done(seat)  # the seat has done all it had to do now
+        self._after(before)
+
+    def play_bots(self) -> Turn:
+        """Play every bot that is due, here and now (tests, scripts); then what happens."""
+        while (turn := self.current()).kind == "bot":
+            move = self.bot_move()
+            decision = move.think()
+            self.play_bot_move(move, decision.action, decision.public)
+        return turn
+
+    def _bot_done(self, seat: int) -> None:
+        """The public side of a bot's choices in this round, in words."""
+        played, self._bot_played = self._bot_played, []
         drew = [a for a in played if isinstance(a, Draw)]
         if any(isinstance(a, (Play, PlayTokens)) for a in played):
             who = f"{self.team_name(seat)} (bot)"
@@ -299,13 +323,6 @@ class RaceFlow:
             else:
                 what = self.game.rules.piece_word
                 self.log.append(f"{who} has chosen its {what}s")
-        self._after(before)
-
-    def _bot_action(self, seat: int, policy_name: str) -> tuple[Action, str]:
-        from .. import bots
-
-        decision = bots.decide(policy_name, self.game.view(seat))
-        return decision.action, decision.public  # the table hears only what the bot played
 
     def _note(self, action: Action, bot: bool) -> None:
         """The public side of a human's action (or a bot's placement), in words."""

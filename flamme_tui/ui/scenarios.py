@@ -11,12 +11,20 @@ from __future__ import annotations
 SEED = 7
 
 
-async def settle(pilot) -> None:
-    """Wait until the screen waits for a decision (a curtain goes up after a refresh)."""
+async def settle(pilot, timeout: float = 60.0) -> None:
+    """Wait until the screen waits for a decision (a curtain goes up after a
+    refresh; a bot thinks in a worker thread, for up to `timeout` seconds)."""
+    import time
+
     app = pilot.app
+    deadline = time.monotonic() + timeout
     for _ in range(50):
         await pilot.pause()
         screen = app.screen
+        while type(screen).__name__ == "RaceScreen" and screen.turn is not None and screen.turn.kind == "bot" \
+                and time.monotonic() < deadline:
+            await pilot.pause(0.002)
+            screen = app.screen
         if type(screen).__name__ == "RaceScreen" and (screen.turn is None or screen.turn.kind in ("curtain", "over")):
             continue
         return
@@ -32,14 +40,12 @@ def advance(session, rounds: int, until=None) -> None:
     """Play whole rounds of every seat with the easy policy (set-up for screenshots)."""
     from ..bots.easy import easy
     from ..engine.phase import Phase
+    from ..turns import turns
 
     game = session.game
     for _ in range(rounds):
-        start = game.round
-        while game.phase != Phase.OVER and game.round == start:
-            for seat in range(len(game.setup.teams)):
-                while game.phase != Phase.OVER and game.round == start and game.needs(seat):
-                    session.apply(easy(game.view(seat)))
+        for seat in turns(game):
+            session.apply(easy(game.view(seat)))
         if game.phase == Phase.OVER or (until is not None and until(game)):
             return
 

@@ -19,7 +19,7 @@ def flow_of(variant="classic", n=2, bots=(), seed=1, **kw) -> RaceFlow:
 
 def human_step(flow: RaceFlow) -> str:
     """Do what the current human turn asks with the easy policy; returns the turn kind."""
-    turn = flow.current()
+    turn = flow.play_bots()
     if turn.kind == "curtain":
         flow.lift_curtain(turn.seat)
     elif turn.kind in ("place", "draw", "pick"):
@@ -46,13 +46,13 @@ def test_one_human_needs_no_curtain_and_bots_play_by_themselves():
 def test_grid_placement_turns():
     flow = flow_of(n=2, grid="choose", bots=[(1, "easy")])
     assert [human_step(flow) for _ in range(2)] == ["place", "place"]
-    assert flow.current().kind == "draw"  # the bot placed its riders, the race is on
+    assert flow.play_bots().kind == "draw"  # the bot placed its riders, the race is on
     assert all(p[0] >= 0 for p in flow.game.pos)
 
 
 def test_bot_reasons_wait_for_the_reveal():
     flow = flow_of(n=2, bots=[(1, "hard")])
-    while flow.current().kind != "reveal":
+    while flow.play_bots().kind != "reveal":
         human_step(flow)
     before = len(flow.log)
     assert not any("(bot, hard)" in line for line in flow.log)  # a reason names the card: not yet
@@ -74,7 +74,7 @@ def test_the_table_hears_only_the_public_reasons():
 def test_frames_replay_every_round_exactly(variant, seed):
     flow = flow_of(variant, n=4, seed=seed, bots=[(s, "easy") for s in range(4)])
     rounds = 0
-    while flow.current().kind == "reveal":
+    while flow.play_bots().kind == "reveal":
         game = flow.game
         replay = flow.replay
         frames = replay.frames
@@ -88,4 +88,4 @@ def test_frames_replay_every_round_exactly(variant, seed):
         assert len(moves) == len(game.riders)
         flow.finish_replay()
         rounds += 1
-    assert flow.current().kind == "over" and rounds == flow.game.round
+    assert flow.play_bots().kind == "over" and rounds == flow.game.round

@@ -14,14 +14,19 @@ new layout.  Nothing is shown or hidden, mounted or removed during a race.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
+from typing import cast
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
 from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
-from ...engine.actions import Draw, Place, Play, PlayTokens
+from ...engine.actions import Action, Draw, Place, Play, PlayTokens
 from ...engine.phase import Phase
 from ...engine.race import RuleError
+from ...session import BotMove
 from ...usertext import clean, escape_markup
 from ..flow import RaceFlow, Turn
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
@@ -79,6 +84,9 @@ class RaceScreen(BaseScreen):
         self._busy = False
         self._tidy_pending = True
         self._base_cards: tuple[Card, ...] = ()  # the cards on offer, before selection marks
+        self._bot_timer: Timer | None = None  # the "is thinking" spinner
+        self._bot_failed: str | None = None  # why the bot due could not play (Enter tries again)
+        self._refresh_on_resume = False  # a bot played while a dialog covered this screen
 
     # ------------------------------------------------------------- layout
 
@@ -157,7 +165,9 @@ class RaceScreen(BaseScreen):
         self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
             turn.kind, "reveal")
         self.write_log()
-        if turn.kind == "curtain":
+        if turn.kind == "bot":
+            self.start_bot(turn)
+        elif turn.kind == "curtain":
             self.clear_panel()
             self.show_public("Waiting for " + flow.team_name(turn.seat))
             from .curtain import CurtainScreen
@@ -191,7 +201,9 @@ class RaceScreen(BaseScreen):
         """The footer: the keys that apply now."""
         kind = self.turn.kind if self.turn else None
         keys = []
-        if kind == "place":
+        if kind == "bot":
+            keys = [("⏎", "try again")] if self._bot_failed else [("…", "a bot is thinking")]
+        elif kind == "place":
             keys = [("←→↑↓", "move"), ("⏎", "place"), ("r", "random")]
         elif kind == "draw":
             keys = [("1 2", "select"), ("←→", "move"), ("⏎", "confirm")]
@@ -300,6 +312,85 @@ class RaceScreen(BaseScreen):
         self.set_status(what)
         self.show_track(Scene(self.board_marks(view)))
         self.show_boards(view, public=True)
+
+    # -------------------------------------------------------- a bot thinks
+
+    # A bot thinks in a worker thread, so the screen answers keys meanwhile.
+    # Only this (the UI) thread ever changes or reads the game: the worker
+    # gets a BotMove, whose think() reads nothing but the view built here
+    # before it starts, and its answer comes back as a Worker.StateChanged
+    # message, handled here, where flow.play_bot_move commits it (refused if
+    # the game moved on).  While the turn is "bot" nothing else can change the
+    # game: game keys are disabled (check_action), Enter says why, flow.act
+    # refuses a human action, and a bot answer arriving under a dialog (quit,
+    # help) is committed but the next turn waits until this screen is back.
+
+    def start_bot(self, turn: Turn) -> None:
+        self._bot_failed = None
+        seat = turn.seat
+        assert seat is not None
+        name = escape_markup(self.flow.bot_name(seat))
+        self.clear_panel()
+        self.show_public(f"{name} is thinking…")
+        self.panel(f"{self.who(seat)} [dim](bot)[/dim] is thinking…",
+                   "the game keys wait for it · [b]q[/b] quit · [b]?[/b] help")
+        move = self.flow.bot_move()
+        self.run_worker(partial(self._think, move), name=f"bot seat {move.seat}", group="bot",
+                        thread=True, exclusive=True, exit_on_error=False)
+        self._spin(0)
+
+    @staticmethod
+    def _think(move: BotMove) -> tuple[BotMove, Action, str]:
+        """In the worker thread: the bot's answer, with the move it answers
+        (the reason the table may hear: only what the bot played)."""
+        decision = move.think()
+        return move, decision.action, decision.public
+
+    SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+    def _spin(self, k: int) -> None:
+        """Turn the spinner by the "is thinking" title while the bot thinks."""
+        self._stop_spinner()
+        if self.app.animation_level == "none" or self.turn is None or self.turn.seat is None \
+                or self.turn.kind != "bot":
+            return
+        seat = self.turn.seat
+        self.put(self.title_w, f"{self.who(seat)} [dim](bot)[/dim] is thinking {self.SPINNER[k % 10]}")
+        self._bot_timer = self.set_timer(0.1, partial(self._spin, k + 1))
+
+    def _stop_spinner(self) -> None:
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+            self._bot_timer = None
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        seat = self.turn.seat if self.turn is not None and self.turn.kind == "bot" else None
+        if worker.group != "bot" or seat is None:
+            return
+        if event.state == WorkerState.SUCCESS:
+            self._stop_spinner()
+            move, action, reason = cast(tuple[BotMove, Action, str], worker.result)
+            self.flow.play_bot_move(move, action, reason)
+            if self.app.screen is self:
+                self.next_turn()
+            else:
+                self._refresh_on_resume = True
+        elif event.state == WorkerState.ERROR:
+            self._stop_spinner()
+            name = self.flow.bot_name(seat)
+            self._bot_failed = f"{type(worker.error).__name__}: {worker.error}"
+            self.notify(f"{name} could not play ({self._bot_failed})", severity="error", timeout=10,
+                        markup=False)
+            self.panel(f"{self.who(seat)} [dim](bot)[/dim] could not play",
+                       f"{escape_markup(self._bot_failed)}\n[b]Enter[/b] try again · [b]q[/b] quit")
+            self.show_keys()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self._refresh_on_resume:
+            self._refresh_on_resume = False
+            self.next_turn()
 
     # --------------------------------------------------------------- grid
 
@@ -649,6 +740,12 @@ class RaceScreen(BaseScreen):
         turn = self.turn
         if turn is None or self._busy:
             return
+        if turn.kind == "bot" and turn.seat is not None:
+            if self._bot_failed:
+                self.start_bot(turn)
+            else:
+                self.notify(f"Wait: {self.flow.bot_name(turn.seat)} is thinking", timeout=2, markup=False)
+            return
         game = self.game
         action = None
         if turn.kind == "place" and self.cursor:
@@ -719,3 +816,4 @@ class RaceScreen(BaseScreen):
 
     def on_unmount(self) -> None:
         self.stop_timer()
+        self._stop_spinner()
