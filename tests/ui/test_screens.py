@@ -98,6 +98,40 @@ async def test_terminal_too_small_notice_comes_and_goes():
         assert screen_name(app) == "VariantScreen"
 
 
+async def _shrink(pilot, size, small: bool) -> None:
+    await pilot.resize_terminal(*size)
+    for _ in range(20):  # the resize reaches the screen within a few frames
+        await pilot.pause(0.01)
+        if ("Terminal too small" in screen_text(pilot.app)) == small:
+            return
+    raise AssertionError(f"the too-small notice did not {'come' if small else 'go'}")
+
+
+async def test_terminal_too_small_swallows_every_key_but_quit():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen"
+        await _shrink(pilot, (60, 18), True)
+        await pilot.press("enter", "space", "1")  # a curtain is never passed blind
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen"
+        await _shrink(pilot, (80, 24), False)
+        await pilot.press("enter", "1", "enter")
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "pick"
+        actions = len(screen.game.actions)
+        await _shrink(pilot, (60, 18), True)
+        await pilot.press("1", "enter", "2", "right", "enter", "a")  # no card is played blind
+        await settle(pilot)
+        assert len(screen.game.actions) == actions and screen.sel is None
+        await pilot.press("q")  # quitting still works
+        assert screen_name(app) == "ConfirmQuit"
+
+
 async def test_resizing_during_a_race_never_crashes():
     app = FlammeApp(seed=9, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
