@@ -80,7 +80,7 @@ async def test_no_screen_shows_another_players_cards():
             checks["curtain"] += 1
         elif name == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
             check_turn(app)
-            checks[app.screen.turn.kind] += 1
+            checks["review" if app.screen.pending is not None else app.screen.turn.kind] += 1
 
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "meteo")
@@ -91,6 +91,7 @@ async def test_no_screen_shows_another_players_cards():
     assert checks["curtain"] == 3 * rounds
     assert checks["draw"] == 3 * rounds
     assert checks["pick"] == 6 * rounds
+    assert checks["review"] == 3 * rounds  # each seat's cards reviewed before passing
 
 
 async def test_help_over_a_curtain_shows_no_hand():
@@ -101,7 +102,7 @@ async def test_help_over_a_curtain_shows_no_hand():
         from flamme_tui.ui.scenarios import settle
 
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "2", "enter", "1", "enter")  # Blue plays both riders
+        await pilot.press("enter", "1", "enter", "2", "enter", "1", "enter", "enter")  # Blue plays both riders
         await settle(pilot)
         assert type(app.screen).__name__ == "CurtainScreen"
         await pilot.press("question_mark")

@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from ...engine.actions import Draw, Place, Play, PlayTokens
-from ...engine.classic import RuleError, card_value, effective_move
+from ...engine.classic import GRID, OVER, RuleError, card_value, effective_move
 from ..flow import RaceFlow, Turn
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
@@ -30,7 +30,8 @@ from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
 from ..widgets.racelog import RaceLog
-from ..widgets.track import RiderMark, Scene, TrackClicked, TrackStrip
+from ..widgets.squares import where as square_where
+from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
@@ -60,6 +61,8 @@ class RaceScreen(BaseScreen):
         Binding("enter", "confirm", "Confirm"),
         Binding("space", "next_step", "Next step"),
         Binding("a", "autoplay", "Auto"),
+        Binding("u", "change", show=False),
+        Binding("backspace", "change", show=False),
         Binding("r", "random_place", "Random"),
         Binding("left_square_bracket", "pan(-16)", show=False),
         Binding("right_square_bracket", "pan(16)", show=False),
@@ -82,6 +85,11 @@ class RaceScreen(BaseScreen):
         self._busy = False
         self._tidy_pending = True
         self._base_cards: tuple[Card, ...] = ()  # the cards on offer, before selection marks
+        # the seat's last pick of the round, shown for review before it is played:
+        # nothing is sent to the engine until the player passes, so changing it
+        # is never an undo (the first rider's card, played before the second
+        # rider drew, is never offered again; a curtain or a reveal ends a turn)
+        self.pending = None
 
     # ------------------------------------------------------------- layout
 
@@ -103,27 +111,36 @@ class RaceScreen(BaseScreen):
                 yield LapStrip(game.course, id="track")
                 yield log
         else:
+            # the whole stage at a glance, then the detailed strip around the action
+            yield StageOverview(game.course, id="overview")
             yield TrackStrip(game.course, id="track")
             if game.variant == "meteo":
                 yield Static(WEATHER_SHORT, id="legend")
+        boards = Boards(id="boards")
+        boards.styles.height = Boards.fixed_height(len(game.riders))
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 with Vertical(id="action"):
                     yield Static("", id="panel-title")
                     yield CardRow(id="cards")
                     yield Static("", id="panel-hint")
-                boards = Boards(id="boards")
-                boards.styles.height = Boards.fixed_height(len(game.riders))
-                yield boards
+                if self.bmx:
+                    yield boards
             if not self.bmx:
                 yield log
+        if not self.bmx:
+            yield boards  # the whole width: every column in words, never cut
         yield KeyBar(id="keys")
 
     def size_changed(self, width: int, height: int) -> None:
         track = self.query("#track")
         if track and isinstance(track.first(), TrackStrip):
-            # the stage wraps onto several bands when there is room for them
-            track.first().max_lines = 14 if height >= 36 else (9 if height >= 32 else 4)
+            strip = track.first()
+            # taller windows: ruler, weather and terrain rows, and the stage
+            # wrapped onto several bands when there is room for them
+            strip.tall = height >= 32
+            strip.max_lines = 15 if height >= 40 else strip.rows
+        self.set_class(width >= 160, "-vast")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -135,6 +152,7 @@ class RaceScreen(BaseScreen):
         self.log_w = self.query_one("#log", RaceLog)
         self.keybar = self.query_one("#keys", KeyBar)
         self.track = self.query_one("#track")
+        self.overview = self.query("#overview").first() if not self.bmx else None
         self._texts: dict[str, str] = {}
         self.refresh_turn()
 
@@ -157,6 +175,7 @@ class RaceScreen(BaseScreen):
         self.cursor = None
         self.options = []
         self._base_cards = ()
+        self.pending = None
         self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
             turn.kind, "reveal")
         self.write_log()
@@ -198,6 +217,8 @@ class RaceScreen(BaseScreen):
             keys = [("←→↑↓", "move"), ("⏎", "place"), ("r", "random")]
         elif kind == "draw":
             keys = [("1 2", "select"), ("←→", "move"), ("⏎", "confirm")]
+        elif kind == "pick" and self.pending is not None:
+            keys = [("⏎", "pass" if self.flow.hot_seat else "play"), ("u", "change the " + self.change_what())]
         elif kind == "pick":
             n = len(self.options)
             if self.keep_size() > 1:
@@ -271,11 +292,13 @@ class RaceScreen(BaseScreen):
 
     def show_track(self, scene: Scene) -> None:
         self.track.show(scene)
+        if self.overview is not None:
+            self.overview.show(scene, self.track.in_view())
 
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, pending=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
         shown, and without the exhaustion cards (fatigue tokens) still to come."""
-        rows = board_rows(view, self.names())
+        rows = board_rows(view, self.names(), self.ready_riders())
         supply = getattr(self.game, "supply", None)
         if public or positions:
             rows = [replace(r, own=False if public else r.own,
@@ -292,7 +315,15 @@ class RaceScreen(BaseScreen):
                     if 0 in recycled:
                         recycled.remove(0)
                 rows[i] = replace(row, exhaustion=row.exhaustion - n, recycled=tuple(recycled))
-        self.boards.show(rows, self.game.variant, supply)
+        self.boards.show(rows, self.game.variant, supply, self.game.course)
+
+    def ready_riders(self) -> frozenset[int]:
+        """Riders whose card (tokens) for this round lie face down: that they do
+        is public at the table (what they are is not, and is not read here)."""
+        game = self.game
+        if game.phase in (GRID, OVER) or self.flow.replay is not None:
+            return frozenset()
+        return frozenset(i for i, r in enumerate(game.riders) if r.played is not None)
 
     def public_view(self):
         """A view for public display: the board of seat 0's view, own piles ignored."""
@@ -337,7 +368,7 @@ class RaceScreen(BaseScreen):
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
             weather = self.weather_note(r.square).split(":")[0]
-            where = f"square {r.square}" + (f" {weather}" if weather else "") + (" · crashed" if r.crashed else "")
+            where = square_where(game.course, r.square) + (f" {weather}" if weather else "") + (" · crashed" if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({rider_label(r.id, r.kind)})",
                               (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
         self._base_cards = tuple(cards)
@@ -442,7 +473,8 @@ class RaceScreen(BaseScreen):
         chosen = self.selected_cards()
         preview = rider.square + self.moves(rider, chosen) if chosen else None
         focus = (rider.square,) + ((preview,) if preview is not None else ())
-        self.show_track(Scene(self.board_marks(view, active={turn.rider}), preview=preview, focus=focus))
+        self.show_track(Scene(self.board_marks(view, active={turn.rider}),
+                              previews=() if preview is None else (preview,), focus=focus))
 
     def keep_size(self) -> int:
         if not self.bmx or self.turn is None or self.turn.kind != "pick":
@@ -574,6 +606,8 @@ class RaceScreen(BaseScreen):
             return True
         if action == "move" and kind == "reveal":
             return True
+        if action == "change":
+            return kind == "pick" and self.pending is not None
         if action == "next_step":
             return kind == "reveal" or (kind == "pick" and self.keep_size() > 1)
         if action == "autoplay":
@@ -587,6 +621,8 @@ class RaceScreen(BaseScreen):
     def action_choose(self, k: int) -> None:
         if self.turn is None or k >= len(self.options):
             return
+        if self.pending is not None:  # a number during the review: change the pick to that card
+            self.action_change()
         if self.keep_size() > 1:
             if k in self.multi:
                 self.multi.remove(k)
@@ -602,6 +638,8 @@ class RaceScreen(BaseScreen):
 
     def action_move(self, delta: int) -> None:
         kind = self.turn.kind if self.turn else None
+        if self.pending is not None:
+            self.action_change()
         if kind in ("draw", "pick"):
             n = len(self.options)
             if not n:
@@ -680,6 +718,10 @@ class RaceScreen(BaseScreen):
                 return
             rid = game.riders[turn.rider].id
             action = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
+            if self.pending is None and self.last_pick():
+                self.show_review(action)
+                return
+            self.pending = None
         elif turn.kind == "reveal":
             replay = self.flow.replay
             if replay is not None and not replay.at_end:
@@ -698,6 +740,60 @@ class RaceScreen(BaseScreen):
             self.notify(str(exc), severity="error")
             return
         self.next_turn()
+
+    # ------------------------------------------------------------- review
+
+    def last_pick(self) -> bool:
+        """Is the pick on screen the seat's last one this round (its cards are
+        then all down, and the keyboard passes)?"""
+        view = self.game.view(self.turn.seat)
+        mine = [r.index for r in view.mine()]
+        return all(i in view.chosen for i in mine if i != self.turn.rider)
+
+    def change_what(self) -> str:
+        rider = self.game.riders[self.turn.rider]
+        what = "tokens" if self.bmx and self.keep_size() > 1 else "token" if self.bmx else "card"
+        kind = KIND.get(getattr(rider, "kind", ""))
+        return f"{kind}'s {what}" if kind else what
+
+    def review_text(self, action) -> str:
+        """ "Sprinteur 9 · Rouleur 6": the seat's cards this round, in race order."""
+        game = self.game
+        view = game.view(self.turn.seat)
+        parts = []
+        for r in view.mine():
+            if r.index == self.turn.rider:
+                played = action.tokens if self.bmx else action.card
+            elif r.index in view.chosen:
+                played = view.chosen[r.index]
+            else:
+                continue
+            value = token_str(played) if self.bmx else card_str(played)
+            what = KIND.get(r.kind) or ("tokens" if self.bmx and "+" in value else "token")
+            parts.append(f"{what} [b]{value}[/b]")
+        return " · ".join(parts)
+
+    def show_review(self, action) -> None:
+        self.pending = action
+        seat = self.turn.seat
+        what = "pass the keyboard" if self.flow.hot_seat else "play"
+        note = ""
+        if len(self.game.view(seat).mine()) > 1:
+            note = " (the first card is down: it was played before the second rider drew)"
+        self.panel(f"{self.who(seat)}: {self.review_text(action)}",
+                   f"[b]Enter[/b] {what} · [b]u[/b] change the {self.change_what()}{note}")
+        self.set_status(f"{self.flow.team_name(seat)}: check your cards")
+        self.show_keys()
+
+    def action_change(self) -> None:
+        """Back from the review to the last pick, its selection kept."""
+        if self.pending is None:
+            return
+        self.pending = None
+        self.show_pick(self.turn)
+        self.mark_selection()
+        self.update_pick_track()
+        self.show_keys()
 
     def next_turn(self) -> None:
         self._busy = True
