@@ -127,8 +127,9 @@ def played_text(game, played) -> str:
     return card_text(played)
 
 
-def describe_round(game) -> list[str]:
-    """The last resolved round in words, one line per event."""
+def describe_round(game, square: Callable[[int], str] = str) -> list[str]:
+    """The last resolved round in words, one line per event; `square` names a
+    square (the engine's index by default; the UI counts from the start line)."""
     lines: list[str] = []
     for e in game.events:
         kind = e[0]
@@ -142,11 +143,11 @@ def describe_round(game) -> list[str]:
             elif card is not None and moves != played:
                 note = f" (moves {moves})"
             blocked = " blocked" if to < frm + moves else ""
-            lines.append(f"{rider_name(game, i)} plays {what}{note}, {frm} -> {to}{blocked}")
+            lines.append(f"{rider_name(game, i)} plays {what}{note}, {square(frm)} -> {square(to)}{blocked}")
         elif kind == "slip":
-            lines.append(f"  slipstream: {rider_name(game, e[1])} {e[2]} -> {e[3]}")
+            lines.append(f"  slipstream: {rider_name(game, e[1])} {square(e[2])} -> {square(e[3])}")
         elif kind == "catchup":
-            lines.append(f"  catch-up: {rider_name(game, e[1])} {e[2]} -> {e[3]}")
+            lines.append(f"  catch-up: {rider_name(game, e[1])} {square(e[2])} -> {square(e[3])}")
         elif kind == "exhaust":
             lines.append(f"  exhaustion: {rider_name(game, e[1])} takes an exhaustion card")
         elif kind == "fatigue":

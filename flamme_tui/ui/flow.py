@@ -15,6 +15,8 @@ from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.classic import ENERGY, GRID, OVER
 from ..races import describe_round, played_text
 from ..session import Session
+from .widgets.squares import label as square_label
+from .widgets.squares import place_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +46,7 @@ ATTACHED = {"crash", "standup", "ramp"}
 
 def build_frames(game, start_pos, start_crashed) -> list[Frame]:
     """The last resolved round of `game` as frames, from the positions before it."""
-    words = describe_round(game)
+    words = describe_round(game, lambda sq: square_label(game.course, sq))
     events = [e for e in game.events if e[0] != "reveal"]
     if len(words) != len(events):  # cannot pair words with events: show them all at the end
         words_for = [()] * len(events)
@@ -275,7 +277,7 @@ class RaceFlow:
         seat_name = self.team_name(game.riders[i].seat)
         who = f"{seat_name} (bot)" if bot else seat_name
         if isinstance(action, Place):
-            self.log.append(f"{who} places the {self.kind_name(i)} on square {action.square}, lane {action.lane}")
+            self.log.append(f"{who} places the {self.kind_name(i)} on {place_words(game, action.square, action.lane)}")
         elif isinstance(action, Draw):
             self.log.append(f"{who}: {self.kind_name(i)} draws first")
 

@@ -383,3 +383,20 @@ async def test_review_before_passing_changes_only_the_last_card():
         assert screen.game.riders[1].played == third
         assert screen.game.riders[0].played == first  # the first card was never offered again
         assert len(screen.game.actions) == actions + 1  # one play, no undo in the log
+
+
+async def test_a_resumed_race_log_is_rebuilt_in_plain_words():
+    from flamme_tui.ui.scenarios import advance, choices
+
+    session = choices("classic").session()
+    advance(session, 2)
+    assert session.game.round == 3
+    app = FlammeApp(autoplay=False, autosave=False, session=session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        lines = app.screen.log_w.lines if screen_name(app) == "RaceScreen" else app.screen_stack[-2].log_w.lines
+        text = "\n".join(lines)
+        assert "── Round 1 ──" in text and "── Round 2 ──" in text
+        assert "plays" in text and "lane 0" not in text and "lane 1" not in text

@@ -29,7 +29,7 @@ from ..widgets.board import Boards, board_rows, card_str, token_str
 from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
-from ..widgets.racelog import RaceLog
+from ..widgets.racelog import RaceLog, history
 from ..widgets.squares import where as square_where
 from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
@@ -154,6 +154,10 @@ class RaceScreen(BaseScreen):
         self.track = self.query_one("#track")
         self.overview = self.query("#overview").first() if not self.bmx else None
         self._texts: dict[str, str] = {}
+        log = self.flow.log
+        if self.game.round > 1 and "── Round 1 ──" not in log:
+            # a resumed race: its log rebuilt from the action log (the flow starts empty)
+            log[1:1] = history(self.flow.session)
         self.refresh_turn()
 
     def put(self, widget: Static, text: str) -> None:
@@ -256,7 +260,11 @@ class RaceScreen(BaseScreen):
     def write_log(self) -> None:
         lines = self.flow.log
         if self._logged < len(lines):
-            self.log_w.write_lines(lines[self._logged:])
+            new = lines[self._logged:]
+            if not getattr(self.app, "bot_reasons", False):
+                # a bot's reasons are its scoring internals: only on request
+                new = [line for line in new if "(bot, " not in line]
+            self.log_w.write_lines(new)
             self._logged = len(lines)
 
     # ------------------------------------------------------------- common

@@ -44,6 +44,20 @@ def to_go_text(course, square: int) -> str:
     return f"{1 - n} past the line"
 
 
+def lane_word(variant: str, lane: int) -> str:
+    """Lane 0 is the right-hand lane (the inner lane in BMX)."""
+    if variant == "bmx":
+        return "inner lane" if lane == 0 else "outer lane"
+    return "right lane" if lane == 0 else "left lane"
+
+
+def place_words(game, square: int, lane: int) -> str:
+    """ "grid 2, left lane" or "square 12, right lane"."""
+    n = number(game.course, square)
+    place = f"square {n}" if n > 0 else f"grid {1 - n}"
+    return f"{place}, {lane_word(game.variant, lane)}"
+
+
 def where(course, square: int) -> str:
     """ "square 12 · 57 to go" (the words the boards, log and podium use)."""
     if square < 0:
