@@ -90,6 +90,8 @@ class RaceScreen(BaseScreen):
         # is never an undo (the first rider's card, played before the second
         # rider drew, is never offered again; a curtain or a reveal ends a turn)
         self.pending = None
+        self.seen: dict[int, int] = {}  # per seat: the log lines it had seen at its last look
+        self.recap: tuple[str, ...] = ()  # "since your last look", for the seat behind the curtain
 
     # ------------------------------------------------------------- layout
 
@@ -186,12 +188,16 @@ class RaceScreen(BaseScreen):
         if turn.kind == "curtain":
             self.clear_panel()
             self.show_public("Waiting for " + flow.team_name(turn.seat))
-            from .curtain import CurtainScreen
+            from .curtain import CurtainScreen, PublicTable
 
             seat = turn.seat
+            view = self.public_view()
+            table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
+                                board_rows(view, self.names(), self.ready_riders()),
+                                getattr(self.game, "supply", None))
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              "bmx" if self.bmx else "", on_lift=self._curtain_lifted),
+                              "bmx" if self.bmx else "", on_lift=self._curtain_lifted, table=table),
             )
         elif turn.kind == "place":
             self.show_place(turn)
@@ -246,7 +252,20 @@ class RaceScreen(BaseScreen):
         while the curtain still covers this screen, just before it goes, so the
         first frame after it already shows the whole turn."""
         self.flow.lift_curtain(seat)
+        self.recap = self.recap_for(seat)
         self.refresh_turn()
+
+    def recap_for(self, seat: int) -> tuple[str, ...]:
+        """The public events since `seat` last looked (the race log's lines:
+        moves, slipstream, exhaustion, who drew first; never a bot's reasons)."""
+        log = self.flow.log
+        start = self.seen.get(seat)
+        self.seen[seat] = len(log)
+        if start is None:
+            return ()
+        own = self.flow.team_name(seat) + ":"
+        return tuple(line.strip() for line in log[start:]
+                     if "(bot, " not in line and not line.startswith(("── ", own)))
 
     def clear_panel(self) -> None:
         """Empty the action panel: no card of anybody stays on this screen."""
@@ -334,8 +353,10 @@ class RaceScreen(BaseScreen):
         return frozenset(i for i, r in enumerate(game.riders) if r.played is not None)
 
     def public_view(self):
-        """A view for public display: the board of seat 0's view, own piles ignored."""
-        return self.game.view(0)
+        """A view for public display: the public board only (no seat's own
+        piles, hands or chosen cards: everybody's piles as the table saw them
+        before this round's draws)."""
+        return self.game.view(0)._replace(hands={}, chosen={}, own={}, first_drawn=None, keep={})
 
     def show_public(self, what: str) -> None:
         view = self.public_view()
@@ -382,9 +403,10 @@ class RaceScreen(BaseScreen):
         self._base_cards = tuple(cards)
         self.cards.show("riders", cards)
         self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
-        self.panel(f"{self.who(turn.seat)}: which rider draws first?",
-                   "the chosen rider draws and picks first\n"
-                   "[b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm · or click")
+        hint = "the chosen rider draws and picks first · [b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm"
+        if self.recap:
+            hint += "\n[b]Since your last look:[/b] " + escape(" · ".join(self.recap))
+        self.panel(f"{self.who(turn.seat)}: which rider draws first?", hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
