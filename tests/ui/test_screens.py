@@ -400,3 +400,31 @@ async def test_a_resumed_race_log_is_rebuilt_in_plain_words():
         text = "\n".join(lines)
         assert "── Round 1 ──" in text and "── Round 2 ──" in text
         assert "plays" in text and "lane 0" not in text and "lane 1" not in text
+
+
+async def test_pace_setting_and_true_key_labels_in_the_step_through():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Blue
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Orange
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "reveal"
+        assert not screen.playing  # pace "off" by default: nothing moves by itself
+        keys = screen_text(app).splitlines()[-1]
+        assert "a play" in keys and "pace: off" in keys
+        await pilot.press("p")
+        assert app.pace == "slow" and "pace: slow" in screen_text(app).splitlines()[-1]
+        await pilot.press("a")
+        assert screen.playing and "a stop" in screen_text(app).splitlines()[-1]
+        await pilot.press("space", "left")  # back: the player takes it in hand, and the bar says so
+        assert not screen.playing
+        keys = screen_text(app).splitlines()[-1]
+        assert "a play" in keys and "stop" not in keys
+        await pilot.press("enter")
+        assert screen.flow.replay.at_end
+        assert "Enter on to round 2" in screen_text(app)  # on the title line: never pushed out

@@ -42,6 +42,17 @@ DIE_WORDS = {
 }
 
 
+# seconds between two steps when the step-through plays by itself
+PACE_DELAY = {"slow": 1.2, "fast": 0.45}
+
+
+def animations_allowed() -> bool:
+    """TEXTUAL_ANIMATIONS=none (or disabled): nothing moves by itself."""
+    import os
+
+    return os.environ.get("TEXTUAL_ANIMATIONS", "").lower() not in ("none", "disabled")
+
+
 def token_value(t: int) -> int:
     return t or 1
 
@@ -61,6 +72,7 @@ class RaceScreen(BaseScreen):
         Binding("enter", "confirm", "Confirm"),
         Binding("space", "next_step", "Next step"),
         Binding("a", "autoplay", "Auto"),
+        Binding("p", "pace", show=False),
         Binding("u", "change", show=False),
         Binding("backspace", "change", show=False),
         Binding("r", "random_place", "Random"),
@@ -79,8 +91,7 @@ class RaceScreen(BaseScreen):
         self.options: list = []  # cards (codes) or riders (indices) on offer
         self.places: list[tuple[int, int]] = []
         self.cursor: tuple[int, int] | None = None
-        self.autoplay = bool(getattr(self.app, "autoplay", False))
-        self._timer = None
+        self._timer = None  # the step-through playing by itself (see `pace`)
         self._logged = 0
         self._busy = False
         self._tidy_pending = True
@@ -240,8 +251,9 @@ class RaceScreen(BaseScreen):
             if replay is not None and replay.at_end:
                 keys = [("⏎", "continue"), ("←", "back")]
             else:
-                keys = [("space →", "next step"), ("←", "back"), ("⏎", "skip"),
-                        ("a", "stop" if self.autoplay else "auto")]
+                keys = [("space", "next"), ("←", "back"), ("⏎", "skip"),
+                        ("a", "stop" if self.playing else "play")]
+            keys.append(("p", f"pace: {self.pace}"))
         if isinstance(self.track, TrackStrip):
             keys.append(("[ ]", "scroll"))
         keys += [("?", "help"), ("q", "quit")]
@@ -533,7 +545,7 @@ class RaceScreen(BaseScreen):
                 cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
                                   data=(i,)))
             self._base_cards = tuple(cards)
-            if self.autoplay:
+            if self.pace != "off" and animations_allowed():
                 self.start_timer()
         self.update_reveal()
 
@@ -578,15 +590,14 @@ class RaceScreen(BaseScreen):
             "die": "the die",
             "finish": "finish!",
         }.get(frame.kind, frame.kind)
+        # what Enter does stays on the title line: a long step text never pushes it out
         if replay.at_end:
             after = "see the results" if self.game.phase == "over" else f"round {self.game.round}"
-            keys = f"[b]Enter[/b] on to {after} · ← back"
+            keys = f"[b]Enter[/b] on to {after}"
         else:
-            keys = "[b]Space[/b] next · [b]Enter[/b] skip to the end · ← back"
-            if self.autoplay:
-                keys += " · [b]a[/b] stop"
-        self.panel(f"[b]Round {replay.round}[/b] · step {replay.step + 1}/{n} · [b]{title}[/b]",
-                   f"{escape(self.frame_words(replay))}\n{keys}")
+            keys = "[b]Space[/b] next · [b]Enter[/b] skip" + (" · playing ([b]a[/b] stops)" if self.playing else "")
+        self.panel(f"{keys} · [b]round {replay.round}[/b], step {replay.step + 1}/{n}: [b]{title}[/b]",
+                   escape(self.frame_words(replay)))
         self.show_keys()
         cards = [replace(c, active=c.data[0] in frame.active) for c in self._base_cards]
         die = None
@@ -596,8 +607,10 @@ class RaceScreen(BaseScreen):
         self.cards.show("revealed", cards, die=die)
         mark_glyph = "+F" if self.bmx else "+E"
         focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
+        slips = tuple(frame.pos[i][0] for i in frame.active) if frame.kind in ("slip", "catchup") else ()
         self.show_track(Scene(self.marks_from(frame.pos, frame.crashed, set(frame.active)),
-                              trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, focus=focus))
+                              trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, slips=slips,
+                              focus=focus))
         pending: dict[int, int] = {}  # exhaustion (fatigue) still to come in this round
         for later in replay.frames[replay.step + 1:]:
             if later.kind in ("exhaust", "fatigue"):
@@ -608,9 +621,20 @@ class RaceScreen(BaseScreen):
         self.set_status("reveal and movement", replay.round)
         self.write_log()
 
+    @property
+    def pace(self) -> str:
+        """The step-through's pace setting: "off" (keys only), "slow" or "fast"
+        (an app attribute, so a settings file can set and remember it)."""
+        pace = getattr(self.app, "pace", "off")
+        return pace if pace in PACE_DELAY or pace == "off" else "off"
+
+    @property
+    def playing(self) -> bool:
+        return self._timer is not None
+
     def start_timer(self) -> None:
         self.stop_timer()
-        delay = getattr(self.app, "step_delay", 0.7)
+        delay = PACE_DELAY.get(self.pace, PACE_DELAY["slow"])
         self._timer = self.set_interval(delay, self._auto_step)
 
     def stop_timer(self) -> None:
@@ -622,6 +646,7 @@ class RaceScreen(BaseScreen):
         replay = self.flow.replay
         if replay is None or replay.at_end:
             self.stop_timer()
+            self.update_reveal()  # the labels: nothing moves any more
             return
         self.flow.step(1)
         self.update_reveal()
@@ -702,6 +727,8 @@ class RaceScreen(BaseScreen):
             self.action_confirm()
 
     def step(self, delta: int) -> None:
+        if delta < 0:
+            self.stop_timer()  # stepping back takes the step-through in hand
         self.flow.step(delta)
         self.update_reveal()
 
@@ -714,12 +741,24 @@ class RaceScreen(BaseScreen):
     def action_autoplay(self) -> None:
         if not (self.turn and self.turn.kind == "reveal"):
             return
-        self.autoplay = not self.autoplay
-        if self.autoplay:
-            self.start_timer()
-        else:
+        if self.playing:
             self.stop_timer()
+        elif self.flow.replay is not None and not self.flow.replay.at_end:
+            self.start_timer()
         self.update_reveal()
+
+    def action_pace(self) -> None:
+        """Cycle the pace setting: off -> slow -> fast -> off (kept for the race)."""
+        order = ["off", *PACE_DELAY]
+        self.app.pace = order[(order.index(self.pace) + 1) % len(order)]
+        self.notify(f"Step-through pace: {self.app.pace}", timeout=2)
+        if self.turn and self.turn.kind == "reveal":
+            if self.pace == "off":
+                self.stop_timer()
+            elif self.playing:
+                self.start_timer()
+            self.update_reveal()
+        self.show_keys()
 
     def action_pan(self, cells: int) -> None:
         track = self.query_one("#track")
