@@ -514,9 +514,12 @@ class RaceScreen(BaseScreen):
         rider = view.board.riders[turn.rider]
         chosen = self.selected_cards()
         preview = rider.square + self.moves(rider, chosen) if chosen else None
-        focus = (rider.square,) + ((preview,) if preview is not None else ())
-        self.show_track(Scene(self.board_marks(view, active={turn.rider}),
-                              previews=() if preview is None else (preview,), focus=focus))
+        # the seat's other rider, its card already down: both picks shown together
+        others = tuple(view.board.riders[j].square + self.moves(view.board.riders[j], [card])
+                       for j, card in view.chosen.items() if j != turn.rider and not self.bmx)
+        focus = (rider.square,) + ((preview,) if preview is not None else ()) + others
+        self.show_track(Scene(self.board_marks(view, active={turn.rider} | set(view.chosen)),
+                              previews=((preview,) if preview is not None else ()) + others, focus=focus))
 
     def keep_size(self) -> int:
         if not self.bmx or self.turn is None or self.turn.kind != "pick":

@@ -151,7 +151,7 @@ class Boards(Static):
         if bmx:
             cols = [("Bag", 3), ("Fatigue" if wide else "Fat", 7 if wide else 3)]
         else:
-            cols = [("Deck", 4), ("Exhaust. held/played" if wide else "Ex h/p", 20 if wide else 6),
+            cols = [("Deck", 4), ("Exhaustion held/played" if wide else "E held/played", 22 if wide else 13),
                     ("Recycled (face up)" if wide else "Recycled", 0)]
         for title, w in cols:
             head += f"{title:>{w}} " if w else f"{title}"
@@ -180,7 +180,7 @@ class Boards(Static):
                 played = " ".join(token_str(t) for t in row.played)
             else:
                 exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
-                text.append(f"{row.deck:>4} {exh:>{20 if wide else 6}} ")
+                text.append(f"{row.deck:>4} {exh:>{22 if wide else 13}} ")
                 text.append(f"{rec_texts[k]:<{rec_w}} ")
                 played = " ".join(card_str(c) for c in row.played)
             if len(played) > play_w:  # the latest cards, and how many in all
