@@ -74,7 +74,8 @@ def test_frames_replay_every_round_exactly(variant, seed):
         for frame in frames:
             assert len(set(frame.pos)) == len(frame.pos)  # never two riders on one place
         lines = [line for f in frames for line in f.lines]
-        assert lines == describe_round(game, lambda sq: label(game.course, sq))  # squares from the start line
+        course = game.course
+        assert lines == describe_round(game, lambda sq, c=course: label(c, sq))  # squares from the start line
         moves = [f for f in frames if f.kind == "move"]
         assert len(moves) == len(game.riders)
         flow.finish_replay()
