@@ -10,13 +10,17 @@ The engine's own index (square 0 = the rearmost grid square) never shows.
 
 from __future__ import annotations
 
+from typing import Any
 
-def number(course, square: int) -> int:
+from ...course import Course
+
+
+def number(course: Course, square: int) -> int:
     """The public number of an engine square (<= 0 on the grid)."""
     return square - course.grid + 1
 
 
-def label(course, square: int) -> str:
+def label(course: Course, square: int) -> str:
     """ "12", or "G2" for a grid square, or "-" for a rider not on the track yet."""
     if square < 0:
         return "-"
@@ -24,17 +28,17 @@ def label(course, square: int) -> str:
     return str(n) if n > 0 else f"G{1 - n}"
 
 
-def line_square(course) -> int:
+def line_square(course: Course) -> int:
     """The public number of the last square before the finish line."""
     return number(course, course.finish - 1)
 
 
-def to_go(course, square: int) -> int:
+def to_go(course: Course, square: int) -> int:
     """Squares to move to cross the finish line (0 or less: over it)."""
     return course.finish - square
 
 
-def to_go_text(course, square: int) -> str:
+def to_go_text(course: Course, square: int) -> str:
     """ "9 to go", "2 past the line" or "" off the track."""
     if square < 0:
         return ""
@@ -51,14 +55,14 @@ def lane_word(variant: str, lane: int) -> str:
     return "right lane" if lane == 0 else "left lane"
 
 
-def place_words(game, square: int, lane: int) -> str:
+def place_words(game: Any, square: int, lane: int) -> str:
     """ "grid 2, left lane" or "square 12, right lane"."""
     n = number(game.course, square)
     place = f"square {n}" if n > 0 else f"grid {1 - n}"
     return f"{place}, {lane_word(game.variant, lane)}"
 
 
-def where(course, square: int) -> str:
+def where(course: Course, square: int) -> str:
     """ "square 12 · 57 to go" (the words the boards, log and podium use)."""
     if square < 0:
         return "not placed"

@@ -29,6 +29,7 @@ without lanes: a preview of a stage's terrain.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from rich.segment import Segment
 from rich.style import Style
@@ -99,7 +100,6 @@ CURSOR = Style(color="#000000", bgcolor="#ffffff", bold=True, blink=False)
 MARK = Style(color="#ffffff", bgcolor="#a0301f", bold=True)
 PAST_END = Style(bgcolor="#161616")
 INDICATOR = Style(color="#000000", bgcolor="#bbbbbb", bold=True)
-IN_VIEW = Style(underline=True)
 
 
 def _lane_bg(code: str) -> Style:
@@ -111,18 +111,24 @@ def _terrain_style(code: str) -> Style:
     return Style(color=t.fg, bgcolor=t.bg)
 
 
-def _lane_style(code: str) -> Style:
+@cache
+def _lane_style(code: str, in_view: bool = False) -> Style:
     """An empty lane: its terrain's colours, the glyph dimmed."""
     t = terrain(code)
-    return Style(color=t.fg, bgcolor=t.bg, dim=code == ".")
+    return Style(color=t.fg, bgcolor=t.bg, dim=code == ".", underline=in_view)
 
 
 NO_LANE_STYLE = Style(color=NO_LANE.fg, bgcolor=NO_LANE.bg)
 
 
+@cache
 def _weather_style(kind: str) -> Style:
     wx = WEATHER[kind]
     return Style(color=wx.fg, bgcolor=wx.bg, bold=True)
+
+
+# rows drawn from the course alone (not from the scene)
+STATIC_ROWS = frozenset({"ruler", "labels", "weather", "terrain"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,15 +161,15 @@ class TrackStrip(Widget):
         self.scene = Scene()
         self.pan = 0  # manual scroll in window mode, cells
         self._full_cache: tuple | None = None
+        self._static_cache: tuple | None = None
         self._plan_cache: tuple | None = None
-        self._window: tuple[int, int] | None = None  # squares in view (window mode)
 
     # --------------------------------------------------------------- input
 
     def set_course(self, course) -> None:
         self.course = course
         self.pan = 0
-        self._full_cache = self._plan_cache = None
+        self._full_cache = self._plan_cache = self._static_cache = None
         self.refresh(layout=True)
 
     def show(self, scene: Scene) -> None:
@@ -238,7 +244,19 @@ class TrackStrip(Widget):
         for c in cols:
             xs.append(x)
             x += c.width
-        strips = [Strip(self._row(kind, cols), x) for kind in self.row_kinds()]
+        # the rows of the course alone are kept while only the riders and marks change
+        key = (self._extent(), self.tall, self.mini)
+        if self._static_cache is None or self._static_cache[0] != key:
+            self._static_cache = (key, {})
+        static = self._static_cache[1]
+        strips = []
+        for kind in self.row_kinds():
+            if kind in STATIC_ROWS:
+                if kind not in static:
+                    static[kind] = Strip(self._row(kind, cols), x)
+                strips.append(static[kind])
+            else:
+                strips.append(Strip(self._row(kind, cols), x))
         self._full_cache = (strips, cols, xs)
         return self._full_cache
 
@@ -539,10 +557,11 @@ class StageOverview(Widget):
             return Strip.blank(max(0, width), BLANK)
         key = (width, self.scene, self.window)
         if self._cache is None or self._cache[0] != key:
-            self._cache = (key, [self._line(kind, width) for kind in kinds])
+            cells = self._cells(width)
+            self._cache = (key, [self._line(kind, width, cells) for kind in kinds])
         return self._cache[1][y]
 
-    def _line(self, kind: str, width: int) -> Strip:
+    def _line(self, kind: str, width: int, cells: list[tuple[str, tuple[int, ...]]]) -> Strip:
         course = self.course
         riders: dict[tuple[int, int], list[RiderMark]] = {}
         for r in self.scene.riders:
@@ -550,7 +569,7 @@ class StageOverview(Widget):
         weather = course.weather
         window = self.window
         segs: list[Segment] = []
-        for what, chunk in self._cells(width):
+        for what, chunk in cells:
             if what != "sq":
                 if kind == "weather":
                     segs.append(Segment(" ", BLANK))
@@ -580,6 +599,5 @@ class StageOverview(Widget):
             elif lane >= min(course.lanes[s] for s in chunk):
                 segs.append(Segment(NO_LANE.glyph, NO_LANE_STYLE))
             else:
-                style = _lane_style(code)
-                segs.append(Segment(terrain(code).glyph, style + IN_VIEW if seen and lane == 0 else style))
+                segs.append(Segment(terrain(code).glyph, _lane_style(code, seen and lane == 0)))
         return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)
