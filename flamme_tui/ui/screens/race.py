@@ -14,6 +14,7 @@ new layout.  Nothing is shown or hidden, mounted or removed during a race.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from rich.markup import escape
 from textual.binding import Binding
@@ -100,7 +101,7 @@ class RaceScreen(BaseScreen):
         # nothing is sent to the engine until the player passes, so changing it
         # is never an undo (the first rider's card, played before the second
         # rider drew, is never offered again; a curtain or a reveal ends a turn)
-        self.pending = None
+        self.pending: Play | PlayTokens | None = None
         self.seen: dict[int, int] = {}  # per seat: the log lines it had seen at its last look
         self.recap: tuple[str, ...] = ()  # "since your last look", for the seat behind the curtain
 
@@ -147,8 +148,8 @@ class RaceScreen(BaseScreen):
 
     def size_changed(self, width: int, height: int) -> None:
         track = self.query("#track")
-        if track and isinstance(track.first(), TrackStrip):
-            strip = track.first()
+        strip = track.first() if track else None
+        if isinstance(strip, TrackStrip):
             # taller windows: ruler, weather and terrain rows, and the stage
             # wrapped onto several bands when there is room for them
             strip.tall = height >= 32
@@ -165,7 +166,7 @@ class RaceScreen(BaseScreen):
         self.log_w = self.query_one("#log", RaceLog)
         self.keybar = self.query_one("#keys", KeyBar)
         self.track = self.query_one("#track")
-        self.overview = self.query("#overview").first() if not self.bmx else None
+        self.overview: StageOverview | None = None if self.bmx else self.query_one("#overview", StageOverview)
         self._texts: dict[str, str] = {}
         log = self.flow.log
         if self.game.round > 1 and "── Round 1 ──" not in log:
@@ -330,9 +331,11 @@ class RaceScreen(BaseScreen):
         return self.marks_from([(r.square, r.lane) for r in riders], [r.crashed for r in riders], active)
 
     def show_track(self, scene: Scene) -> None:
-        self.track.show(scene)
-        if self.overview is not None:
-            self.overview.show(scene, self.track.in_view())
+        track = self.track
+        assert isinstance(track, (TrackStrip, LapStrip))
+        track.show(scene)
+        if self.overview is not None and isinstance(track, TrackStrip):
+            self.overview.show(scene, track.in_view())
 
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, pending=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
@@ -364,7 +367,7 @@ class RaceScreen(BaseScreen):
             return frozenset()
         return frozenset(i for i, r in enumerate(game.riders) if r.played is not None)
 
-    def public_view(self):
+    def public_view(self) -> Any:
         """A view for public display: the public board only (no seat's own
         piles, hands or chosen cards: everybody's piles as the table saw them
         before this round's draws)."""
@@ -510,6 +513,7 @@ class RaceScreen(BaseScreen):
 
     def update_pick_track(self) -> None:
         turn = self.turn
+        assert turn is not None and turn.seat is not None and turn.rider is not None
         view = self.game.view(turn.seat)
         rider = view.board.riders[turn.rider]
         chosen = self.selected_cards()
@@ -753,8 +757,9 @@ class RaceScreen(BaseScreen):
     def action_pace(self) -> None:
         """Cycle the pace setting: off -> slow -> fast -> off (kept for the race)."""
         order = ["off", *PACE_DELAY]
-        self.app.pace = order[(order.index(self.pace) + 1) % len(order)]
-        self.notify(f"Step-through pace: {self.app.pace}", timeout=2)
+        pace = order[(order.index(self.pace) + 1) % len(order)]
+        setattr(self.app, "pace", pace)  # noqa: B010  (a setting on the app: see `pace`)
+        self.notify(f"Step-through pace: {pace}", timeout=2)
         if self.turn and self.turn.kind == "reveal":
             if self.pace == "off":
                 self.stop_timer()
@@ -789,10 +794,11 @@ class RaceScreen(BaseScreen):
                 self.notify(f"Select {count} {what} first", timeout=2)
                 return
             rid = game.riders[turn.rider].id
-            action = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
+            pick = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
             if self.pending is None and self.last_pick():
-                self.show_review(action)
+                self.show_review(pick)
                 return
+            action = pick
             self.pending = None
         elif turn.kind == "reveal":
             replay = self.flow.replay
@@ -818,35 +824,40 @@ class RaceScreen(BaseScreen):
     def last_pick(self) -> bool:
         """Is the pick on screen the seat's last one this round (its cards are
         then all down, and the keyboard passes)?"""
-        view = self.game.view(self.turn.seat)
+        turn = self.turn
+        assert turn is not None and turn.seat is not None
+        view = self.game.view(turn.seat)
         mine = [r.index for r in view.mine()]
-        return all(i in view.chosen for i in mine if i != self.turn.rider)
+        return all(i in view.chosen for i in mine if i != turn.rider)
 
     def change_what(self) -> str:
+        assert self.turn is not None and self.turn.rider is not None
         rider = self.game.riders[self.turn.rider]
         what = "tokens" if self.bmx and self.keep_size() > 1 else "token" if self.bmx else "card"
         kind = KIND.get(getattr(rider, "kind", ""))
         return f"{kind}'s {what}" if kind else what
 
-    def review_text(self, action) -> str:
+    def review_text(self, action: Play | PlayTokens) -> str:
         """ "Sprinteur 9 · Rouleur 6": the seat's cards this round, in race order."""
         game = self.game
+        assert self.turn is not None and self.turn.seat is not None
         view = game.view(self.turn.seat)
         parts = []
         for r in view.mine():
             if r.index == self.turn.rider:
-                played = action.tokens if self.bmx else action.card
+                played = action.tokens if isinstance(action, PlayTokens) else action.card
             elif r.index in view.chosen:
                 played = view.chosen[r.index]
             else:
                 continue
-            value = token_str(played) if self.bmx else card_str(played)
+            value = token_str(played) if isinstance(played, tuple) else card_str(played)
             what = KIND.get(r.kind) or ("tokens" if self.bmx and "+" in value else "token")
             parts.append(f"{what} [b]{value}[/b]")
         return " · ".join(parts)
 
-    def show_review(self, action) -> None:
+    def show_review(self, action: Play | PlayTokens) -> None:
         self.pending = action
+        assert self.turn is not None and self.turn.seat is not None
         seat = self.turn.seat
         what = "pass the keyboard" if self.flow.hot_seat else "play"
         note = ""
@@ -859,7 +870,7 @@ class RaceScreen(BaseScreen):
 
     def action_change(self) -> None:
         """Back from the review to the last pick, its selection kept."""
-        if self.pending is None:
+        if self.pending is None or self.turn is None:
             return
         self.pending = None
         self.show_pick(self.turn)
