@@ -131,9 +131,10 @@ def _pair(text: str) -> tuple[int, int]:
 def _spec(args, scripted: tuple[str, ...] = ()):
     """The race the options describe; an option of another variant is refused, not ignored."""
     from .config import ConfigError
+    from .engine.rules import find
     from .races import COLOURS, RaceSpec, Team
 
-    bmx = args.variant == "bmx"
+    bmx = find(args.variant).uses_tokens  # a circuit of tiles A-D, not a stage
     given = {"--stage": args.stage is not None, "--circuit": args.circuit is not None,
              "--ramp": args.ramp is not None, "--young": args.young is not None, "--forecast": args.forecast}
     for option, is_given in given.items():
@@ -263,12 +264,13 @@ def bench_bot(args) -> int:
 
 
 def cmd_tournament(args) -> int:
+    from .engine.rules import find
     from .tournament import tournament
 
     if not 2 <= len(args.bots) <= 4:
         print("flamme-tui: tournament: give 2 to 4 bots, one per seat", file=sys.stderr)
         return 2
-    if args.variant == "bmx" and args.stage:
+    if find(args.variant).uses_tokens and args.stage:
         print("flamme-tui: tournament: --stage: not an option of bmx races", file=sys.stderr)
         return 2
     problem = _seat_names(args.bots, args.variant, len(args.bots), "tournament")

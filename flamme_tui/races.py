@@ -127,9 +127,10 @@ def played_text(game, played) -> str:
     return card_text(played)
 
 
-def describe_round(game) -> list[str]:
-    """The last resolved round in words, one line per event."""
-    return [e.text(lambda i: rider_name(game, i)) for e in game.events if not isinstance(e, Reveal)]
+def describe_round(game, square: Callable[[int], str] = str) -> list[str]:
+    """The last resolved round in words, one line per event; `square` names a
+    square (the engine's index by default; the UI counts from the start line)."""
+    return [e.text(lambda i: rider_name(game, i), square) for e in game.events if not isinstance(e, Reveal)]
 
 
 def round_report(game, extra: Sequence[str] = ()) -> list[str]:

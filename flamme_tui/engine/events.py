@@ -20,6 +20,7 @@ from typing import ClassVar, Final
 from .cards import ATTACK, card_text
 
 Namer = Callable[[int], str]
+SquareNamer = Callable[[int], str]  # how a square is named in the text (the UI counts from the start line)
 
 
 def token_text(token: int) -> str:
@@ -44,7 +45,7 @@ class Event:
     def kind(self) -> str:
         return ""
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return self.kind
 
 
@@ -93,14 +94,14 @@ class Move(Event):
             return "+".join(token_text(t) for t in self.tokens)
         return card_text(self.card)
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         note = ""
         if self.card == ATTACK:
             note = f" (Attack, moves {self.moves})"
         elif self.card is not None and self.moves != self.value:
             note = f" (moves {self.moves})"
         blocked = " blocked" if self.blocked else ""
-        return f"{name(self.rider)} plays {self.played_text()}{note}, {self.start} -> {self.square}{blocked}"
+        return f"{name(self.rider)} plays {self.played_text()}{note}, {square(self.start)} -> {square(self.square)}{blocked}"
 
 
 class Ramp(Event):
@@ -116,7 +117,7 @@ class Ramp(Event):
     def kind(self) -> str:
         return "ramp"
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  jump ramp: {name(self.rider)} flies {self.bonus} squares further"
 
 
@@ -136,8 +137,8 @@ class Slipstream(Event):
     def kind(self) -> str:
         return "slip"
 
-    def text(self, name: Namer) -> str:
-        return f"  slipstream: {name(self.rider)} {self.start} -> {self.square}"
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
+        return f"  slipstream: {name(self.rider)} {square(self.start)} -> {square(self.square)}"
 
 
 class CatchUp(Event):
@@ -156,8 +157,8 @@ class CatchUp(Event):
     def kind(self) -> str:
         return "catchup"
 
-    def text(self, name: Namer) -> str:
-        return f"  catch-up: {name(self.rider)} {self.start} -> {self.square}"
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
+        return f"  catch-up: {name(self.rider)} {square(self.start)} -> {square(self.square)}"
 
 
 class Exhaustion(Event):
@@ -172,7 +173,7 @@ class Exhaustion(Event):
     def kind(self) -> str:
         return "exhaust"
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  exhaustion: {name(self.rider)} takes an exhaustion card"
 
 
@@ -189,7 +190,7 @@ class Fatigue(Event):
     def kind(self) -> str:
         return "fatigue"
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  fatigue: {name(self.rider)} takes {self.tokens} fatigue token{'s' * (self.tokens > 1)}"
 
 
@@ -205,7 +206,7 @@ class Crash(Event):
     def kind(self) -> str:
         return "crash"
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  crash: {name(self.rider)} crashes on the wet road"
 
 
@@ -221,7 +222,7 @@ class StandUp(Event):
     def kind(self) -> str:
         return "standup"
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  {name(self.rider)} stands up"
 
 
@@ -237,7 +238,7 @@ class Die(Event):
     def kind(self) -> str:
         return "die"
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  die: {self.face if self.face else 'no catch-up'}"
 
 
@@ -253,5 +254,5 @@ class Finish(Event):
     def kind(self) -> str:
         return "finish"
 
-    def text(self, name: Namer) -> str:
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  {name(self.rider)} wins the race!"

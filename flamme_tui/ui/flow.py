@@ -20,6 +20,8 @@ from ..engine.classic import ENERGY, GRID, OVER
 from ..engine.events import Event, Exhaustion, Fatigue, Move
 from ..races import describe_round, played_text
 from ..session import BotMove, Session
+from .widgets.squares import label as square_label
+from .widgets.squares import place_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +60,7 @@ class Tally:
 def tally_of(game: Any) -> Tally:
     """The boards' numbers now (public: the board every seat sees)."""
     riders = game.view(0).board.riders
-    if game.variant != "bmx":
+    if not game.rules.uses_tokens:
         return Tally(tuple(r.exhaustion for r in riders))
     return Tally(tuple(r.exhaustion for r in riders), tuple(r.deck for r in riders), game.supply,
                  tuple(r.phantom for r in game.riders))
@@ -70,7 +72,7 @@ ATTACHED = {"crash", "standup", "ramp"}
 def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = None) -> list[Frame]:
     """The last resolved round of `game` as frames, from the positions (and
     the boards' numbers) before it: each frame shows the state after its step."""
-    words = describe_round(game)
+    words = describe_round(game, lambda sq: square_label(game.course, sq))
     events = [e for e in game.events if e.kind != "reveal"]
     if len(words) != len(events):  # cannot pair words with events: show them all at the end
         words_for = [()] * len(events)
@@ -331,7 +333,7 @@ class RaceFlow:
         seat_name = self.team_name(game.riders[i].seat)
         who = f"{seat_name} (bot)" if bot else seat_name
         if isinstance(action, Place):
-            self.log.append(f"{who} places the {self.kind_name(i)} on square {action.square}, lane {action.lane}")
+            self.log.append(f"{who} places the {self.kind_name(i)} on {place_words(game, action.square, action.lane)}")
         elif isinstance(action, Draw):
             self.log.append(f"{who}: {self.kind_name(i)} draws first")
 

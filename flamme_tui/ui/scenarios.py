@@ -109,6 +109,8 @@ async def _play_round_by_keys(pilot) -> None:
             return
         if turn.kind == "draw":
             await pilot.press("1", "enter")
+        elif turn.kind == "pick" and app.screen.pending is not None:
+            await pilot.press("enter")  # the review: pass
         elif turn.kind == "pick":
             keep = app.screen.keep_size()
             await pilot.press(*[str(k + 1) for k in range(keep)], "enter")
@@ -121,6 +123,31 @@ async def reveal(pilot) -> None:
     await curtain(pilot)
     await _play_round_by_keys(pilot)
     await pilot.press("space", "space", "space")
+
+
+async def review(pilot) -> None:
+    """Both of Blue's cards picked: the review before passing the keyboard."""
+    await curtain(pilot)
+    await pilot.press("enter", "1", "enter")
+    await settle(pilot)
+    await pilot.press("4", "enter")
+    await settle(pilot)
+    await pilot.press("2", "enter")
+
+
+async def curtain_table(pilot) -> None:
+    """Round 2's curtain: the public table behind it, no hand."""
+    await curtain(pilot)
+    await _play_round_by_keys(pilot)
+    await pilot.press("enter", "enter")  # skip the movement, on to round 2
+    await settle(pilot)
+
+
+async def recap(pilot) -> None:
+    """Round 2, the curtain lifted: "since your last look"."""
+    await curtain_table(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
 
 
 async def podium(pilot) -> None:
@@ -188,6 +215,9 @@ SCENARIOS = {
     "card-pick": card_pick,
     "reveal": reveal,
     "podium": podium,
+    "review": review,
+    "curtain-table": curtain_table,
+    "recap": recap,
     "meteo": meteo_crash,
     "bmx-builder": bmx_builder,
     "bmx-pick": bmx_pick,

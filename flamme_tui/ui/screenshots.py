@@ -24,6 +24,10 @@ SHOTS = [  # (file name, scenario, size)
     ("bmx-pick", "bmx-pick", (80, 24)),
     ("bmx-die", "bmx-die", (120, 40)),
     ("podium", "podium", (80, 24)),
+    ("review-80x24", "review", (80, 24)),
+    ("curtain-table", "curtain-table", (80, 24)),
+    ("recap-200x60", "recap", (200, 60)),
+    ("movement-200x60", "reveal", (200, 60)),
 ]
 
 

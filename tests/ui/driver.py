@@ -24,6 +24,7 @@ class Seen:
     places: int = 0
     rounds: int = 0
     clicks: int = 0
+    reviews: int = 0
 
 
 def screen_name(app) -> str:
@@ -83,6 +84,9 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
             assert isinstance(action, Draw)
             k = screen.options.index(game.index[action.rider])
             await choose(pilot, screen, k, use_mouse and seen.draws % 3 == 0, seen)
+        elif turn.kind == "pick" and screen.pending is not None:
+            seen.reviews += 1
+            await pilot.press("enter")  # the review of the seat's cards: pass
         elif turn.kind == "pick":
             seen.picks += 1
             action = easy(game.view(turn.seat))

@@ -8,6 +8,7 @@ from flamme_tui.bots.easy import easy
 from flamme_tui.races import describe_round
 from flamme_tui.ui.choices import RaceChoices, default_seats
 from flamme_tui.ui.flow import RaceFlow
+from flamme_tui.ui.widgets.squares import label
 
 
 def flow_of(variant="classic", n=2, bots=(), seed=1, **kw) -> RaceFlow:
@@ -83,7 +84,8 @@ def test_frames_replay_every_round_exactly(variant, seed):
         for frame in frames:
             assert len(set(frame.pos)) == len(frame.pos)  # never two riders on one place
         lines = [line for f in frames for line in f.lines]
-        assert lines == describe_round(game)
+        course = game.course
+        assert lines == describe_round(game, lambda sq, c=course: label(c, sq))  # squares from the start line
         moves = [f for f in frames if f.kind == "move"]
         assert len(moves) == len(game.riders)
         flow.finish_replay()

@@ -32,6 +32,17 @@ def check_curtain(app) -> None:
     assert not CARD_TITLE.search(text)
     for word in PRIVATE_WORDS:
         assert word not in text
+    # the public table: every seat's piles as the table saw them before this round's draws
+    game = app.screen_stack[-2].flow.game
+    table = screen.query_one("#curtain-boards", Boards).rows
+    assert len(table) == len(game.riders)
+    for row in table:
+        rider = game.riders[row.index]
+        shown = rider.shown_recycled is not None
+        assert not row.own
+        assert row.deck == (rider.shown_deck if shown else len(rider.deck))
+        assert row.recycled == tuple(sorted(rider.shown_recycled if shown else rider.recycled))
+        assert row.played == tuple(rider.history)
 
 
 def check_turn(app) -> None:
@@ -59,6 +70,9 @@ def check_turn(app) -> None:
         assert row.deck == (rider.shown_deck if shown else len(rider.deck))
         assert row.recycled == tuple(sorted(rider.shown_recycled if shown else rider.recycled))
         assert row.played == tuple(rider.history)  # revealed cards only
+    # the recap "since your last look": public lines of the race log only
+    log = [line.strip() for line in screen.flow.log]
+    assert all(line in log and "face down" not in line and "(bot, " not in line for line in screen.recap)
     text = svg_text(app.export_screenshot())
     # a "plays N (face down)" note is only ever about the acting player's own choice
     view = game.view(seat)
@@ -80,7 +94,10 @@ async def test_no_screen_shows_another_players_cards():
             checks["curtain"] += 1
         elif name == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
             check_turn(app)
-            checks[app.screen.turn.kind] += 1
+            checks["review" if app.screen.pending is not None else app.screen.turn.kind] += 1
+            if app.screen.turn.kind == "draw" and app.screen.recap:
+                checks["recap"] += 1
+                assert "Since your last look" in svg_text(app.export_screenshot())
 
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "meteo")
@@ -91,6 +108,8 @@ async def test_no_screen_shows_another_players_cards():
     assert checks["curtain"] == 3 * rounds
     assert checks["draw"] == 3 * rounds
     assert checks["pick"] == 6 * rounds
+    assert checks["review"] == 3 * rounds  # each seat's cards reviewed before passing
+    assert checks["recap"] >= 3 * (rounds - 1)  # after each curtain from round 2 on, a recap
 
 
 async def test_help_over_a_curtain_shows_no_hand():
@@ -101,7 +120,7 @@ async def test_help_over_a_curtain_shows_no_hand():
         from flamme_tui.ui.scenarios import settle
 
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "2", "enter", "1", "enter")  # Blue plays both riders
+        await pilot.press("enter", "1", "enter", "2", "enter", "1", "enter", "enter")  # Blue plays both riders
         await settle(pilot)
         assert type(app.screen).__name__ == "CurtainScreen"
         await pilot.press("question_mark")

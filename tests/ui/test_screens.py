@@ -98,6 +98,40 @@ async def test_terminal_too_small_notice_comes_and_goes():
         assert screen_name(app) == "VariantScreen"
 
 
+async def _shrink(pilot, size, small: bool) -> None:
+    await pilot.resize_terminal(*size)
+    for _ in range(20):  # the resize reaches the screen within a few frames
+        await pilot.pause(0.01)
+        if ("Terminal too small" in screen_text(pilot.app)) == small:
+            return
+    raise AssertionError(f"the too-small notice did not {'come' if small else 'go'}")
+
+
+async def test_terminal_too_small_swallows_every_key_but_quit():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen"
+        await _shrink(pilot, (60, 18), True)
+        await pilot.press("enter", "space", "1")  # a curtain is never passed blind
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen"
+        await _shrink(pilot, (80, 24), False)
+        await pilot.press("enter", "1", "enter")
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "pick"
+        actions = len(screen.game.actions)
+        await _shrink(pilot, (60, 18), True)
+        await pilot.press("1", "enter", "2", "right", "enter", "a")  # no card is played blind
+        await settle(pilot)
+        assert len(screen.game.actions) == actions and screen.sel is None
+        await pilot.press("q")  # quitting still works
+        assert screen_name(app) == "ConfirmQuit"
+
+
 async def test_resizing_during_a_race_never_crashes():
     app = FlammeApp(seed=9, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -182,9 +216,9 @@ async def test_pick_can_change_until_confirmed_and_reveal_steps_back_and_forth()
         await pilot.press("enter")
         await settle(pilot)
         assert screen.game.riders[0 + 1].played == card  # blue.R
-        await pilot.press("1", "enter")  # the Sprinteur
+        await pilot.press("1", "enter", "enter")  # the Sprinteur, and pass
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Orange
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Orange
         await settle(pilot)
         assert screen.turn.kind == "reveal"
         replay = screen.flow.replay
@@ -215,7 +249,7 @@ async def test_grid_placement_with_keys_and_mouse():
         track = screen.query_one("#track")
         target = screen.places[0]
         x = y = None
-        for yy in (1, 2):
+        for yy in [k for k, kind in enumerate(track.row_kinds()) if kind.startswith("lane")]:
             for xx in range(track.size.width):
                 hit = track.square_at(xx, yy)
                 if hit == target:
@@ -263,7 +297,7 @@ async def test_races_are_autosaved_and_resume_behind_the_curtain(tmp_path, monke
         await new_race_menus(pilot, "classic")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Blue's turn
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Blue's turn
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 1
     path = saves.latest_in_progress()
@@ -315,3 +349,82 @@ async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, m
         await pilot.press("enter")
         await settle(pilot)
         assert app.screen.turn.kind == "pick" and len(shown_cards(app, "hand")) == 4
+
+
+async def test_review_before_passing_changes_only_the_last_card():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter")  # Blue: the Sprinteur draws first
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("u")  # nothing to change yet: the first pick is not reviewed
+        assert screen.pending is None
+        first = screen.options[0]
+        await pilot.press("1", "enter")  # the Sprinteur's card is played, the Rouleur draws
+        await settle(pilot)
+        assert screen.game.riders[0].played == first
+        second = screen.options[1]
+        actions = len(screen.game.actions)
+        await pilot.press("2", "enter")  # the Rouleur's card: a review, nothing sent yet
+        assert screen.pending is not None and len(screen.game.actions) == actions
+        text = screen_text(app)
+        assert f"Sprinteur {first if first else 'E'} · Rouleur {second}" in text
+        assert "change the Rouleur's card" in text.splitlines()[-1]
+        await pilot.press("u")  # back to the Rouleur's pick, its card still selected
+        assert screen.pending is None and screen.turn.kind == "pick" and screen.sel == 1
+        third = screen.options[2]
+        await pilot.press("3", "enter")
+        assert screen.pending is not None
+        await pilot.press("enter")  # pass: the Rouleur plays the card chosen last
+        await settle(pilot)
+        assert screen.game.riders[1].played == third
+        assert screen.game.riders[0].played == first  # the first card was never offered again
+        assert len(screen.game.actions) == actions + 1  # one play, no undo in the log
+
+
+async def test_a_resumed_race_log_is_rebuilt_in_plain_words():
+    from flamme_tui.ui.scenarios import advance, choices
+
+    session = choices("classic").session()
+    advance(session, 2)
+    assert session.game.round == 3
+    app = FlammeApp(autoplay=False, autosave=False, session=session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        lines = app.screen.log_w.lines if screen_name(app) == "RaceScreen" else app.screen_stack[-2].log_w.lines
+        text = "\n".join(lines)
+        assert "── Round 1 ──" in text and "── Round 2 ──" in text
+        assert "plays" in text and "lane 0" not in text and "lane 1" not in text
+
+
+async def test_pace_setting_and_true_key_labels_in_the_step_through():
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Blue
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Orange
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "reveal"
+        assert not screen.playing  # pace "off" by default: nothing moves by itself
+        keys = screen_text(app).splitlines()[-1]
+        assert "a play" in keys and "pace: off" in keys
+        await pilot.press("p")
+        assert app.pace == "slow" and "pace: slow" in screen_text(app).splitlines()[-1]
+        await pilot.press("a")
+        assert screen.playing and "a stop" in screen_text(app).splitlines()[-1]
+        await pilot.press("space", "left")  # back: the player takes it in hand, and the bar says so
+        assert not screen.playing
+        keys = screen_text(app).splitlines()[-1]
+        assert "a play" in keys and "stop" not in keys
+        await pilot.press("enter")
+        assert screen.flow.replay.at_end
+        assert "Enter on to round 2" in screen_text(app)  # on the title line: never pushed out

@@ -12,7 +12,7 @@ import pytest
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import SCENARIOS, SEED
 
-SMALL, LARGE = (80, 24), (120, 40)
+SMALL, LARGE, HUGE = (80, 24), (120, 40), (200, 60)
 
 MAIN = ["title", "variants", "stages", "curtain", "card-pick", "reveal", "podium"]
 
@@ -25,6 +25,24 @@ def app() -> FlammeApp:
 @pytest.mark.parametrize("scenario", MAIN)
 def test_main_screens(snap_compare, scenario, size):
     assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE, HUGE], ids=["80x24", "120x40", "200x60"])
+@pytest.mark.parametrize("scenario", ["review", "curtain-table", "recap"])
+def test_race_screens_redesigned(snap_compare, scenario, size):
+    """The stage overview and strip, boards in words, the review, the public curtain and the recap."""
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=size)
+
+
+@pytest.mark.parametrize("scenario", ["card-pick", "reveal"])
+def test_race_at_200x60(snap_compare, scenario):
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=HUGE)
+
+
+@pytest.mark.parametrize("scenario", ["reveal", "curtain-table"])
+def test_race_without_colour(snap_compare, monkeypatch, scenario):
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=SMALL)
 
 
 def test_card_pick_without_colour(snap_compare, monkeypatch):

@@ -60,9 +60,11 @@ async def test_race_keys_need_no_layout_and_one_frame(monkeypatch):
         await key("1", "pick")  # select a card
         await key("right", "pick")
         await key("enter", "pick")  # play it: the other rider's cards
-        await pilot.press("1", "enter")  # the curtain for Orange (a new screen)
+        await key("1", "pick")
+        await key("enter", "pick")  # the review of Blue's cards
+        await pilot.press("enter")  # pass: the curtain for Orange (a new screen)
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")
         await settle(pilot)
         assert screen.turn.kind == "reveal"
         await key("space", "reveal")  # next step

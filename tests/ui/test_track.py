@@ -44,16 +44,22 @@ async def test_terrain_and_riders_readable_without_colour(monkeypatch):
     course = config.load_course("la-haut-montagne")
     track = TrackStrip(course)
     track.max_lines = 20
+    track.tall = True
     lines, no_color = await render(track, Scene(riders((3, 0), (3, 1), (40, 0), (41, 1), crashed=(2,))),
                                    size=(200, 30), no_color=True, monkeypatch=monkeypatch)
     assert no_color
-    text = "\n".join(lines[:4])
-    assert "^^" in text and "vv" in text  # ascents and descents as glyphs
-    assert "║" in text and "▓" in text  # start and finish lines
-    assert "S" in lines[0] and "F" in lines[0]
-    assert "BS" in lines[2] and "BR" in lines[1]  # lane 0 below lane 1
-    assert "os" in lines[2]  # a crashed rider lies down: lower case
-    assert "OR" in lines[1]
+    kinds = track.row_kinds()
+    assert kinds == ("ruler", "labels", "marks", "lane1", "lane0", "terrain")
+    row = {kind: lines[k] for k, kind in enumerate(kinds)}
+    assert "^^" in row["terrain"] and "vv" in row["terrain"]  # ascents and descents as glyphs
+    assert "║" in row["terrain"] and "▓" in row["terrain"]  # start and finish lines
+    assert "S" in row["labels"] and "F" in row["labels"]
+    assert "BS" in row["lane0"] and "BR" in row["lane1"]  # lane 0 below lane 1
+    assert "os" in row["lane0"]  # a crashed rider lies down: lower case
+    assert "OR" in row["lane1"]
+    from flamme_tui.ui.widgets.squares import line_square
+
+    assert f" {line_square(course)} " in row["ruler"]  # counted from the start line: the line square named
 
 
 async def test_wraps_when_there_is_room_and_follows_the_riders_when_not():
@@ -69,7 +75,7 @@ async def test_wraps_when_there_is_room_and_follows_the_riders_when_not():
     lines, _ = await render(narrow, Scene(riders((2, 0), (70, 0), (71, 0)), focus=(70,)), size=(80, 24),
                             check=lambda w: heights.append(w.size.height))
     assert heights == [9, 4]
-    assert "OS" in lines[2] and "BR" in lines[2]
+    assert "OS" in lines[3] and "BR" in lines[3]
     assert lines[0].startswith("<1")  # one rider out of view on the left
 
 
@@ -90,8 +96,8 @@ async def test_click_maps_to_square_and_lane():
     found = {}
 
     def check(w):
-        found["hits"] = {w.square_at(x, 2) for x in range(80)}
-        found["one"] = w.square_at(4, 1)
+        found["hits"] = {w.square_at(x, 3) for x in range(80)}
+        found["one"] = w.square_at(4, 2)
 
     await render(track, Scene(riders((2, 0))), size=(80, 24), check=check)
     assert (2, 0) in found["hits"] and (3, 0) in found["hits"]
@@ -108,3 +114,39 @@ async def test_bmx_lap_ramp_single_lanes_and_riders():
     assert "~~" in text and "vv" in text and '""' in text
     assert "BS" in text and "BR" in text and "OS" in text
     assert "3 ramp" in text  # the legend in the middle of the lap
+
+
+async def test_one_thing_per_row_marks_never_overwrite_tiles_or_weather():
+    course = config.load_course("avenue-corso-paseo")
+    from dataclasses import replace
+
+    course = replace(course, weather=("wet",) * len(course.terrain))  # a meteo stage: every square wet
+    track = TrackStrip(course)
+    track.max_lines = 20
+    track.tall = True
+    scene = Scene(riders((6, 0), (8, 0)), marks=(6,), slips=(8,), previews=(12,), blocked=(10,), trail=(6, 8))
+    lines, _ = await render(track, scene, size=(200, 30))
+    kinds = track.row_kinds()
+    assert "weather" in kinds
+    row = {kind: lines[k] for k, kind in enumerate(kinds)}
+    assert "~~" in row["weather"] and "~" not in row["labels"]
+    assert "+E" in row["marks"] and "+1" in row["marks"] and "▼▼" in row["marks"] and "XX" in row["marks"]
+    assert "b" in row["labels"] and "c" in row["labels"]  # the tile letters are all still there
+    for kind in ("labels", "lane1", "lane0", "terrain"):
+        assert "+E" not in row[kind] and "▼" not in row[kind] and "XX" not in row[kind]
+
+
+async def test_overview_shows_every_rider_and_the_finish_at_80_columns():
+    from flamme_tui.ui.widgets.track import StageOverview
+
+    course = config.load_course("la-haut-montagne")
+    overview = StageOverview(course)
+    places = ((0, 0), (20, 1), (50, 0), (72, 1))
+    lines, _ = await render(overview, Scene(riders(*places)), size=(80, 24))
+    top, bottom = lines[0], lines[1]
+    assert len(top.rstrip()) <= 80
+    assert top.count("B") + bottom.count("B") == 2 and top.count("O") + bottom.count("O") == 2
+    assert "▓" in top and "║" in top  # the finish and start lines
+    assert "^" in top + bottom and "v" in top + bottom  # the terrain of the whole stage
+    # the cells keep the order of the squares
+    assert bottom.index("B") < top.index("B") < bottom.index("O") < top.index("O")

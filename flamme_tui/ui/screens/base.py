@@ -10,6 +10,8 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 # At least this tall, a screen gets the class -tall (richer layouts).
 TALL = 32
 WIDE = 110
+# the keys that still work behind the too-small notice (ctrl+q is an app-wide binding)
+QUIT_KEYS = ("q", "ctrl+q", "ctrl+c")
 
 
 class TooSmall(Static):
@@ -48,6 +50,8 @@ class BaseScreen(Screen):
         was_small = self.has_class("-too-small")
         if small and not was_small:
             self._focus_before_small = self.focused
+            # no hidden widget keeps the focus: every key reaches on_key below
+            self.set_focus(None)
         self.set_class(small, "-too-small")
         if was_small and not small:
             # hidden widgets lost the focus: give it back once they show again
@@ -66,6 +70,13 @@ class BaseScreen(Screen):
                 self.set_focus(before)
             else:
                 self.focus_next()
+
+    def on_key(self, event) -> None:
+        """While the too-small notice is up, no key reaches the game behind it
+        (a card played or a curtain passed blind): only quitting goes through."""
+        if self.has_class("-too-small") and event.key not in QUIT_KEYS:
+            event.stop()
+            event.prevent_default()
 
     def size_changed(self, width: int, height: int) -> None:
         """Hook for screens whose layout depends on the size."""

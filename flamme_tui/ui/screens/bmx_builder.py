@@ -86,7 +86,7 @@ class BmxBuilderScreen(BaseScreen):
         else:
             sq, number = self.ramp
             tile = "ABCD"[sq // 7]
-            ramp = (f"[b]Jump ramp:[/b] /{number} on lap square {sq} (tile {self.circuit['ABCD'.index(tile)]})"
+            ramp = (f"[b]Jump ramp:[/b] /{number} on lap square {sq + 1} (tile {self.circuit['ABCD'.index(tile)]})"
                     f"  [dim][ ] move · + - number · r remove[/dim]")
         forecast = "on: the die is rolled before drawing" if self.forecast else "off"
         self.query_one("#builder-options", Static).update(

@@ -1,16 +1,37 @@
 """The privacy curtain between two players: a plain (opaque) Screen that shows
-no card at all.  Never a ModalScreen: a modal's background shows through."""
+the public table only (the track and the public boards: every seat's piles as
+the table saw them before this round's draws) and no card of any hand.
+Never a ModalScreen: a modal's background shows through."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widgets import Button, Static
 
-from ...usertext import escape_markup
+from ...engine.rules import find
+from ...usertext import clean
 from ..palette import team_colour, team_markup
+from ..widgets.board import BoardRow, Boards
 from ..widgets.keybar import KeyBar
+from ..widgets.lap import LapStrip
+from ..widgets.track import Scene, StageOverview, TrackStrip
 from .base import BaseScreen
+
+
+@dataclass(frozen=True)
+class PublicTable:
+    """What everybody at the table sees: built by the race screen from the
+    public board only (never from a seat's view of its own cards)."""
+
+    course: object
+    variant: str
+    scene: Scene
+    rows: list[BoardRow]
+    supply: int | None = None
 
 
 class CurtainScreen(BaseScreen):
@@ -20,7 +41,8 @@ class CurtainScreen(BaseScreen):
         Binding("q", "app.request_quit", "Quit"),
     ]
 
-    def __init__(self, seat: int, name: str, colour: str, round_no: int, note: str = "", on_lift=None) -> None:
+    def __init__(self, seat: int, name: str, colour: str, round_no: int, note: str = "", on_lift=None,
+                 table: PublicTable | None = None) -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.seat = seat
@@ -28,22 +50,54 @@ class CurtainScreen(BaseScreen):
         self.colour = colour
         self.round_no = round_no
         self.note = note
+        self.table = table
         self._lifted = False
 
     def compose(self):
         c = team_colour(self.colour)
         who = self.player if self.player == c.name else f"{self.player} ({c.name})"
         yield from self.compose_notice()
+        table = self.table
+        if table is not None:
+            if find(table.variant).uses_tokens:
+                yield LapStrip(table.course, id="curtain-track")
+            else:
+                yield StageOverview(table.course, id="curtain-overview")
+                yield TrackStrip(table.course, id="curtain-track")
         with Vertical(id="curtain-body"):
             yield Static(f"Round {self.round_no}", id="curtain-round")
-            yield Static(f"[b]Pass to {escape_markup(who)}[/b]", id="curtain-title")
+            title = Text("Pass to ", style="bold")
+            title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
+            yield Static(title, id="curtain-title")
             yield Static(team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if self.note != "bmx"
                          else team_markup(self.colour, f"  {c.letter}>  "), id="curtain-team")
-            yield Static(f"{escape_markup(self.player)}, press [b]Enter[/b] when only you can see the screen.",
-                         id="curtain-text")
+            text = Text(clean(self.player, multiline=False))
+            text.append(", press ")
+            text.append("Enter", style="bold")
+            text.append(" when only you can see the screen.")
+            yield Static(text, id="curtain-text")
             with Center():
                 yield Button("Show my cards", id="lift", variant="primary", compact=True)
+        if table is not None:
+            boards = Boards(id="curtain-boards")
+            boards.styles.height = Boards.fixed_height(len(table.rows))
+            yield boards
         yield KeyBar([("⏎", "show my cards"), ("?", "help"), ("q", "quit")])
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        table = self.table
+        if table is None:
+            return
+        track = self.query_one("#curtain-track")
+        track.show(table.scene)
+        for overview in self.query(StageOverview):
+            overview.show(table.scene, track.in_view() if isinstance(track, TrackStrip) else None)
+        self.query_one("#curtain-boards", Boards).show(table.rows, table.variant, table.supply, table.course)
+
+    def size_changed(self, width: int, height: int) -> None:
+        for track in self.query(TrackStrip):
+            track.tall = height >= 32
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -10,6 +10,7 @@ from textual.widgets import Button, Static
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
+from ..widgets.squares import where as square_where
 from .base import BaseScreen
 
 
@@ -102,7 +103,7 @@ class PodiumScreen(BaseScreen):
         for place, i in enumerate(game.ranking(), 1):
             line = Text(f"{place:>2}. ")
             line.append_text(rider_text(game, i, names))
-            line.append(f"  square {game.pos[i][0]}")
+            line.append(f"  {square_where(game.course, game.pos[i][0])}")
             text.append_text(line)
             text.append("\n")
         text.rstrip()

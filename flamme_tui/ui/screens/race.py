@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import cast
+from typing import Any, cast
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -35,8 +35,9 @@ from ..widgets.board import Boards, board_rows, card_str, token_str
 from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
-from ..widgets.racelog import RaceLog
-from ..widgets.track import RiderMark, Scene, TrackClicked, TrackStrip
+from ..widgets.racelog import RaceLog, history
+from ..widgets.squares import where as square_where
+from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
@@ -45,6 +46,21 @@ DIE_WORDS = {
     1: "gaps of 1 square close up",
     2: "gaps of 1 or 2 squares close up",
 }
+
+
+# seconds between two steps when the step-through plays by itself
+PACE_DELAY = {"slow": 1.2, "fast": 0.45}
+
+
+def animations_allowed() -> bool:
+    """TEXTUAL_ANIMATIONS=none (or disabled): nothing moves by itself."""
+    import os
+
+    return os.environ.get("TEXTUAL_ANIMATIONS", "").lower() not in ("none", "disabled")
+
+
+def token_value(t: int) -> int:
+    return t or 1
 
 
 class RaceScreen(BaseScreen):
@@ -62,6 +78,9 @@ class RaceScreen(BaseScreen):
         Binding("enter", "confirm", "Confirm"),
         Binding("space", "next_step", "Next step"),
         Binding("a", "autoplay", "Auto"),
+        Binding("p", "pace", show=False),
+        Binding("u", "change", show=False),
+        Binding("backspace", "change", show=False),
         Binding("r", "random_place", "Random"),
         Binding("left_square_bracket", "pan(-16)", show=False),
         Binding("right_square_bracket", "pan(16)", show=False),
@@ -78,8 +97,7 @@ class RaceScreen(BaseScreen):
         self.options: list = []  # cards (codes) or riders (indices) on offer
         self.places: list[tuple[int, int]] = []
         self.cursor: tuple[int, int] | None = None
-        self.autoplay = bool(getattr(self.app, "autoplay", False))
-        self._timer = None
+        self._timer = None  # the step-through playing by itself (see `pace`)
         self._logged = 0
         self._busy = False
         self._tidy_pending = True
@@ -87,6 +105,13 @@ class RaceScreen(BaseScreen):
         self._bot_timer: Timer | None = None  # the "is thinking" spinner
         self._bot_failed: str | None = None  # why the bot due could not play (Enter tries again)
         self._refresh_on_resume = False  # a bot played while a dialog covered this screen
+        # the seat's last pick of the round, shown for review before it is played:
+        # nothing is sent to the engine until the player passes, so changing it
+        # is never an undo (the first rider's card, played before the second
+        # rider drew, is never offered again; a curtain or a reveal ends a turn)
+        self.pending: Play | PlayTokens | None = None
+        self.seen: dict[int, int] = {}  # per seat: the log lines it had seen at its last look
+        self.recap: tuple[str, ...] = ()  # "since your last look", for the seat behind the curtain
 
     # ------------------------------------------------------------- layout
 
@@ -108,27 +133,36 @@ class RaceScreen(BaseScreen):
                 yield LapStrip(game.course, id="track")
                 yield log
         else:
+            # the whole stage at a glance, then the detailed strip around the action
+            yield StageOverview(game.course, id="overview")
             yield TrackStrip(game.course, id="track")
             if game.rules.has_weather:
                 yield Static(WEATHER_SHORT, id="legend")
+        boards = Boards(id="boards")
+        boards.styles.height = Boards.fixed_height(len(game.riders))
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 with Vertical(id="action"):
                     yield Static("", id="panel-title")
                     yield CardRow(id="cards")
                     yield Static("", id="panel-hint")
-                boards = Boards(id="boards")
-                boards.styles.height = Boards.fixed_height(len(game.riders))
-                yield boards
+                if self.bmx:
+                    yield boards
             if not self.bmx:
                 yield log
+        if not self.bmx:
+            yield boards  # the whole width: every column in words, never cut
         yield KeyBar(id="keys")
 
     def size_changed(self, width: int, height: int) -> None:
         track = self.query("#track")
-        if track and isinstance(track.first(), TrackStrip):
-            # the stage wraps onto several bands when there is room for them
-            track.first().max_lines = 14 if height >= 36 else (9 if height >= 32 else 4)
+        strip = track.first() if track else None
+        if isinstance(strip, TrackStrip):
+            # taller windows: ruler, weather and terrain rows, and the stage
+            # wrapped onto several bands when there is room for them
+            strip.tall = height >= 32
+            strip.max_lines = 15 if height >= 40 else strip.rows
+        self.set_class(width >= 160, "-vast")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -140,7 +174,12 @@ class RaceScreen(BaseScreen):
         self.log_w = self.query_one("#log", RaceLog)
         self.keybar = self.query_one("#keys", KeyBar)
         self.track = self.query_one("#track")
+        self.overview: StageOverview | None = None if self.bmx else self.query_one("#overview", StageOverview)
         self._texts: dict[str, str] = {}
+        log = self.flow.log
+        if self.game.round > 1 and "── Round 1 ──" not in log:
+            # a resumed race: its log rebuilt from the action log (the flow starts empty)
+            log[1:1] = history(self.flow.session)
         self.refresh_turn()
 
     def put(self, widget: Static, text: str) -> None:
@@ -162,6 +201,7 @@ class RaceScreen(BaseScreen):
         self.cursor = None
         self.options = []
         self._base_cards = ()
+        self.pending = None
         self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
             turn.kind, "reveal")
         self.write_log()
@@ -170,12 +210,16 @@ class RaceScreen(BaseScreen):
         elif turn.kind == "curtain":
             self.clear_panel()
             self.show_public("Waiting for " + flow.team_name(turn.seat))
-            from .curtain import CurtainScreen
+            from .curtain import CurtainScreen, PublicTable
 
             seat = turn.seat
+            view = self.public_view()
+            table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
+                                board_rows(view, self.names(), self.ready_riders()),
+                                getattr(self.game, "supply", None))
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              "bmx" if self.bmx else "", on_lift=self._curtain_lifted),
+                              "bmx" if self.bmx else "", on_lift=self._curtain_lifted, table=table),
             )
         elif turn.kind == "place":
             self.show_place(turn)
@@ -207,6 +251,8 @@ class RaceScreen(BaseScreen):
             keys = [("←→↑↓", "move"), ("⏎", "place"), ("r", "random")]
         elif kind == "draw":
             keys = [("1 2", "select"), ("←→", "move"), ("⏎", "confirm")]
+        elif kind == "pick" and self.pending is not None:
+            keys = [("⏎", "pass" if self.flow.hot_seat else "play"), ("u", "change the " + self.change_what())]
         elif kind == "pick":
             n = len(self.options)
             if self.keep_size() > 1:
@@ -218,8 +264,9 @@ class RaceScreen(BaseScreen):
             if replay is not None and replay.at_end:
                 keys = [("⏎", "continue"), ("←", "back")]
             else:
-                keys = [("space →", "next step"), ("←", "back"), ("⏎", "skip"),
-                        ("a", "stop" if self.autoplay else "auto")]
+                keys = [("space", "next"), ("←", "back"), ("⏎", "skip"),
+                        ("a", "stop" if self.playing else "play")]
+            keys.append(("p", f"pace: {self.pace}"))
         if isinstance(self.track, TrackStrip):
             keys.append(("[ ]", "scroll"))
         keys += [("?", "help"), ("q", "quit")]
@@ -230,7 +277,20 @@ class RaceScreen(BaseScreen):
         while the curtain still covers this screen, just before it goes, so the
         first frame after it already shows the whole turn."""
         self.flow.lift_curtain(seat)
+        self.recap = self.recap_for(seat)
         self.refresh_turn()
+
+    def recap_for(self, seat: int) -> tuple[str, ...]:
+        """The public events since `seat` last looked (the race log's lines:
+        moves, slipstream, exhaustion, who drew first; never a bot's reasons)."""
+        log = self.flow.log
+        start = self.seen.get(seat)
+        self.seen[seat] = len(log)
+        if start is None:
+            return ()
+        own = self.flow.team_name(seat) + ":"
+        return tuple(line.strip() for line in log[start:]
+                     if "(bot, " not in line and not line.startswith(("── ", own)))
 
     def clear_panel(self) -> None:
         """Empty the action panel: no card of anybody stays on this screen."""
@@ -244,7 +304,11 @@ class RaceScreen(BaseScreen):
     def write_log(self) -> None:
         lines = self.flow.log
         if self._logged < len(lines):
-            self.log_w.write_lines(lines[self._logged:])
+            new = lines[self._logged:]
+            if not getattr(self.app, "bot_reasons", False):
+                # a bot's reasons are its scoring internals: only on request
+                new = [line for line in new if "(bot, " not in line]
+            self.log_w.write_lines(new)
             self._logged = len(lines)
 
     # ------------------------------------------------------------- common
@@ -279,12 +343,16 @@ class RaceScreen(BaseScreen):
         return self.marks_from([(r.square, r.lane) for r in riders], [r.crashed for r in riders], active)
 
     def show_track(self, scene: Scene) -> None:
-        self.track.show(scene)
+        track = self.track
+        assert isinstance(track, (TrackStrip, LapStrip))
+        track.show(scene)
+        if self.overview is not None and isinstance(track, TrackStrip):
+            self.overview.show(scene, track.in_view())
 
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
         shown and the numbers as they stand at that step (`tally`)."""
-        rows = board_rows(view, self.names())
+        rows = board_rows(view, self.names(), self.ready_riders())
         supply = getattr(self.game, "supply", None)
         if public or positions:
             rows = [replace(r, own=False if public else r.own,
@@ -301,11 +369,21 @@ class RaceScreen(BaseScreen):
                     if 0 in recycled:
                         recycled.remove(0)
                 rows[i] = replace(row, exhaustion=tally.exhaustion[i], recycled=tuple(recycled))
-        self.boards.show(rows, self.game.variant, supply)
+        self.boards.show(rows, self.game.variant, supply, self.game.course)
 
-    def public_view(self):
-        """A view for public display: the board of seat 0's view, own piles ignored."""
-        return self.game.view(0)
+    def ready_riders(self) -> frozenset[int]:
+        """Riders whose card (tokens) for this round lie face down: that they do
+        is public at the table (what they are is not, and is not read here)."""
+        game = self.game
+        if game.phase in (Phase.GRID, Phase.OVER) or self.flow.replay is not None:
+            return frozenset()
+        return frozenset(i for i, r in enumerate(game.riders) if r.played is not None)
+
+    def public_view(self) -> Any:
+        """A view for public display: the public board only (no seat's own
+        piles, hands or chosen cards: everybody's piles as the table saw them
+        before this round's draws)."""
+        return self.game.view(0)._replace(hands={}, chosen={}, own={}, first_drawn=None, keep={})
 
     def show_public(self, what: str) -> None:
         view = self.public_view()
@@ -425,15 +503,16 @@ class RaceScreen(BaseScreen):
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
             weather = self.weather_note(r.square).split(":")[0]
-            where = f"square {r.square}" + (f" {weather}" if weather else "") + (" · crashed" if r.crashed else "")
+            where = square_where(game.course, r.square) + (f" {weather}" if weather else "") + (" · crashed" if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({rider_label(r.id, r.kind)})",
                               (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
         self._base_cards = tuple(cards)
         self.cards.show("riders", cards)
         self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
-        self.panel(f"{self.who(turn.seat)}: which rider draws first?",
-                   "the chosen rider draws and picks first\n"
-                   "[b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm · or click")
+        hint = "the chosen rider draws and picks first · [b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm"
+        if self.recap:
+            hint += "\n[b]Since your last look:[/b] " + escape_markup(" · ".join(self.recap))
+        self.panel(f"{self.who(turn.seat)}: which rider draws first?", hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -519,13 +598,18 @@ class RaceScreen(BaseScreen):
 
     def update_pick_track(self) -> None:
         turn = self.turn
+        assert turn is not None and turn.seat is not None and turn.rider is not None
         view = self.game.view(turn.seat)
         rider = view.board.riders[turn.rider]
         chosen = self.selected_cards()
         # where the card would take the rider, blocking included (the others standing still)
         preview = self.preview(view, turn.rider, chosen).square if chosen else None
-        focus = (rider.square,) + ((preview,) if preview is not None else ())
-        self.show_track(Scene(self.board_marks(view, active={turn.rider}), preview=preview, focus=focus))
+        # the seat's other rider, its card already down: both picks shown together
+        others = tuple(self.preview(view, j, [card]).square
+                       for j, card in view.chosen.items() if j != turn.rider and not self.bmx)
+        focus = (rider.square,) + ((preview,) if preview is not None else ()) + others
+        self.show_track(Scene(self.board_marks(view, active={turn.rider} | set(view.chosen)),
+                              previews=((preview,) if preview is not None else ()) + others, focus=focus))
 
     def keep_size(self) -> int:
         if not self.bmx or self.turn is None or self.turn.kind != "pick":
@@ -554,7 +638,7 @@ class RaceScreen(BaseScreen):
                 cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
                                   data=(i,)))
             self._base_cards = tuple(cards)
-            if self.autoplay:
+            if self.pace != "off" and animations_allowed():
                 self.start_timer()
         self.update_reveal()
 
@@ -599,15 +683,14 @@ class RaceScreen(BaseScreen):
             "die": "the die",
             "finish": "finish!",
         }.get(frame.kind, frame.kind)
+        # what Enter does stays on the title line: a long step text never pushes it out
         if replay.at_end:
             after = "see the results" if self.game.phase == Phase.OVER else f"round {self.game.round}"
-            keys = f"[b]Enter[/b] on to {after} · ← back"
+            keys = f"[b]Enter[/b] on to {after}"
         else:
-            keys = "[b]Space[/b] next · [b]Enter[/b] skip to the end · ← back"
-            if self.autoplay:
-                keys += " · [b]a[/b] stop"
-        self.panel(f"[b]Round {replay.round}[/b] · step {replay.step + 1}/{n} · [b]{title}[/b]",
-                   f"{escape_markup(self.frame_words(replay))}\n{keys}")
+            keys = "[b]Space[/b] next · [b]Enter[/b] skip" + (" · playing ([b]a[/b] stops)" if self.playing else "")
+        self.panel(f"{keys} · [b]round {replay.round}[/b], step {replay.step + 1}/{n}: [b]{title}[/b]",
+                   escape_markup(self.frame_words(replay)))
         self.show_keys()
         cards = [replace(c, active=c.data[0] in frame.active) for c in self._base_cards]
         die = None
@@ -617,16 +700,29 @@ class RaceScreen(BaseScreen):
         self.cards.show("revealed", cards, die=die)
         mark_glyph = "+F" if self.bmx else "+E"
         focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
+        slips = tuple(frame.pos[i][0] for i in frame.active) if frame.kind in ("slip", "catchup") else ()
         self.show_track(Scene(self.marks_from(frame.pos, frame.crashed, set(frame.active)),
-                              trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, focus=focus))
+                              trail=frame.trail, marks=frame.marks, mark_glyph=mark_glyph, slips=slips,
+                              focus=focus))
         self.show_boards(self.public_view(), public=True, positions=frame.pos, crashed=frame.crashed,
                          tally=frame.tally)
         self.set_status("reveal and movement", replay.round)
         self.write_log()
 
+    @property
+    def pace(self) -> str:
+        """The step-through's pace setting: "off" (keys only), "slow" or "fast"
+        (an app attribute, so a settings file can set and remember it)."""
+        pace = getattr(self.app, "pace", "off")
+        return pace if pace in PACE_DELAY or pace == "off" else "off"
+
+    @property
+    def playing(self) -> bool:
+        return self._timer is not None
+
     def start_timer(self) -> None:
         self.stop_timer()
-        delay = getattr(self.app, "step_delay", 0.7)
+        delay = PACE_DELAY.get(self.pace, PACE_DELAY["slow"])
         self._timer = self.set_interval(delay, self._auto_step)
 
     def stop_timer(self) -> None:
@@ -638,6 +734,7 @@ class RaceScreen(BaseScreen):
         replay = self.flow.replay
         if replay is None or replay.at_end:
             self.stop_timer()
+            self.update_reveal()  # the labels: nothing moves any more
             return
         self.flow.step(1)
         self.update_reveal()
@@ -652,6 +749,8 @@ class RaceScreen(BaseScreen):
             return True
         if action == "move" and kind == "reveal":
             return True
+        if action == "change":
+            return kind == "pick" and self.pending is not None
         if action == "next_step":
             return kind == "reveal" or (kind == "pick" and self.keep_size() > 1)
         if action == "autoplay":
@@ -665,6 +764,8 @@ class RaceScreen(BaseScreen):
     def action_choose(self, k: int) -> None:
         if self.turn is None or k >= len(self.options):
             return
+        if self.pending is not None:  # a number during the review: change the pick to that card
+            self.action_change()
         if self.keep_size() > 1:
             if k in self.multi:
                 self.multi.remove(k)
@@ -680,6 +781,8 @@ class RaceScreen(BaseScreen):
 
     def action_move(self, delta: int) -> None:
         kind = self.turn.kind if self.turn else None
+        if self.pending is not None:
+            self.action_change()
         if kind in ("draw", "pick"):
             n = len(self.options)
             if not n:
@@ -712,6 +815,8 @@ class RaceScreen(BaseScreen):
             self.action_confirm()
 
     def step(self, delta: int) -> None:
+        if delta < 0:
+            self.stop_timer()  # stepping back takes the step-through in hand
         self.flow.step(delta)
         self.update_reveal()
 
@@ -724,12 +829,25 @@ class RaceScreen(BaseScreen):
     def action_autoplay(self) -> None:
         if not (self.turn and self.turn.kind == "reveal"):
             return
-        self.autoplay = not self.autoplay
-        if self.autoplay:
-            self.start_timer()
-        else:
+        if self.playing:
             self.stop_timer()
+        elif self.flow.replay is not None and not self.flow.replay.at_end:
+            self.start_timer()
         self.update_reveal()
+
+    def action_pace(self) -> None:
+        """Cycle the pace setting: off -> slow -> fast -> off (kept for the race)."""
+        order = ["off", *PACE_DELAY]
+        pace = order[(order.index(self.pace) + 1) % len(order)]
+        setattr(self.app, "pace", pace)  # noqa: B010  (a setting on the app: see `pace`)
+        self.notify(f"Step-through pace: {pace}", timeout=2)
+        if self.turn and self.turn.kind == "reveal":
+            if self.pace == "off":
+                self.stop_timer()
+            elif self.playing:
+                self.start_timer()
+            self.update_reveal()
+        self.show_keys()
 
     def action_pan(self, cells: int) -> None:
         track = self.query_one("#track")
@@ -763,7 +881,12 @@ class RaceScreen(BaseScreen):
                 self.notify(f"Select {count} {what} first", timeout=2)
                 return
             rid = game.riders[turn.rider].id
-            action = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
+            pick = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
+            if self.pending is None and self.last_pick():
+                self.show_review(pick)
+                return
+            action = pick
+            self.pending = None
         elif turn.kind == "reveal":
             replay = self.flow.replay
             if replay is not None and not replay.at_end:
@@ -782,6 +905,65 @@ class RaceScreen(BaseScreen):
             self.notify(clean(exc), severity="error", markup=False)
             return
         self.next_turn()
+
+    # ------------------------------------------------------------- review
+
+    def last_pick(self) -> bool:
+        """Is the pick on screen the seat's last one this round (its cards are
+        then all down, and the keyboard passes)?"""
+        turn = self.turn
+        assert turn is not None and turn.seat is not None
+        view = self.game.view(turn.seat)
+        mine = [r.index for r in view.mine()]
+        return all(i in view.chosen for i in mine if i != turn.rider)
+
+    def change_what(self) -> str:
+        assert self.turn is not None and self.turn.rider is not None
+        rider = self.game.riders[self.turn.rider]
+        what = "tokens" if self.bmx and self.keep_size() > 1 else "token" if self.bmx else "card"
+        kind = KIND.get(getattr(rider, "kind", ""))
+        return f"{kind}'s {what}" if kind else what
+
+    def review_text(self, action: Play | PlayTokens) -> str:
+        """ "Sprinteur 9 · Rouleur 6": the seat's cards this round, in race order."""
+        game = self.game
+        assert self.turn is not None and self.turn.seat is not None
+        view = game.view(self.turn.seat)
+        parts = []
+        for r in view.mine():
+            if r.index == self.turn.rider:
+                played = action.tokens if isinstance(action, PlayTokens) else action.card
+            elif r.index in view.chosen:
+                played = view.chosen[r.index]
+            else:
+                continue
+            value = token_str(played) if isinstance(played, tuple) else card_str(played)
+            what = KIND.get(r.kind) or ("tokens" if self.bmx and "+" in value else "token")
+            parts.append(f"{what} [b]{value}[/b]")
+        return " · ".join(parts)
+
+    def show_review(self, action: Play | PlayTokens) -> None:
+        self.pending = action
+        assert self.turn is not None and self.turn.seat is not None
+        seat = self.turn.seat
+        what = "pass the keyboard" if self.flow.hot_seat else "play"
+        note = ""
+        if len(self.game.view(seat).mine()) > 1:
+            note = " (the first card is down: it was played before the second rider drew)"
+        self.panel(f"{self.who(seat)}: {self.review_text(action)}",
+                   f"[b]Enter[/b] {what} · [b]u[/b] change the {self.change_what()}{note}")
+        self.set_status(f"{self.flow.team_name(seat)}: check your cards")
+        self.show_keys()
+
+    def action_change(self) -> None:
+        """Back from the review to the last pick, its selection kept."""
+        if self.pending is None or self.turn is None:
+            return
+        self.pending = None
+        self.show_pick(self.turn)
+        self.mark_selection()
+        self.update_pick_track()
+        self.show_keys()
 
     def next_turn(self) -> None:
         self._busy = True

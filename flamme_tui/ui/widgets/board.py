@@ -3,17 +3,27 @@
 The rows come from a View only (`board_rows`): other seats' piles as they were
 before this round's draws, the viewer's own piles as they are now.  Nothing
 here looks at the game's private state.
+
+The table explains itself: its header is in words (as short as the width
+needs), squares are counted from the start line with the distance to the
+finish line beside them, exhaustion cards are counted held (received and
+handicap, not yet played) and played, and the recycled cards are summarised
+by value ("2×3 1×4 E×2") so they are never cut.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widgets import Static
 
+from ...engine.cards import starting_deck
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
+from .squares import label as square_label
+from .squares import to_go
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,13 +33,27 @@ class BoardRow:
     label: str  # "BS"
     hex: str
     name: str  # team name + rider kind
-    square: int
+    square: int  # the engine's square (shown in the public numbering)
     crashed: bool
     deck: int  # face-down cards (bmx: tokens in the bag)
     recycled: tuple[int, ...]  # face-up recycled cards (bmx: none)
-    exhaustion: int  # exhaustion cards (bmx: fatigue tokens) taken
+    exhaustion: int  # exhaustion cards (bmx: fatigue tokens) received
     played: tuple  # cards (bmx: token tuples) played and revealed
     own: bool  # the viewer's own rider
+    handicap: int = 0  # exhaustion cards the rider started with (classic)
+    supply_played: int = 0  # exhaustion cards played straight from the supply (classic)
+    ready: bool = False  # its card for this round is down (face down: only that it is)
+    to_go: int = 0  # squares to the finish line
+
+    @property
+    def exhaustion_held(self) -> int:
+        """Exhaustion cards still in the rider's piles (or hand)."""
+        played = sum(1 for c in self.played if c == 0) - self.supply_played
+        return self.handicap + self.exhaustion - played
+
+    @property
+    def exhaustion_played(self) -> int:
+        return sum(1 for c in self.played if c == 0)
 
 
 def card_str(card: int) -> str:
@@ -40,11 +64,20 @@ def token_str(tokens) -> str:
     return "+".join("F" if t == 0 else str(t) for t in tokens)
 
 
-def board_rows(view, team_names: list[str]) -> list[BoardRow]:
-    """One row per rider, from `view` (its seat's own piles shown as they are now)."""
+def summary(cards) -> str:
+    """Cards by value, highest first, exhaustion last: "2×9 1×4 E×2" ("-" when none)."""
+    counts = Counter(cards)
+    order = sorted((c for c in counts if c > 0), reverse=True) + [c for c in (-1, 0) if c in counts]
+    return " ".join(f"{counts[c]}×{card_str(c)}" for c in order) or "-"
+
+
+def board_rows(view, team_names: list[str], ready=frozenset()) -> list[BoardRow]:
+    """One row per rider, from `view` (its seat's own piles shown as they are now).
+    `ready`: riders whose card for this round is down (a public fact)."""
     board = view.board
     rows = []
     bmx = board.rules.uses_tokens
+    course = board.course
     for r in board.riders:
         own = r.seat == view.seat and r.index in view.own
         deck, recycled = r.deck, r.recycled
@@ -52,9 +85,11 @@ def board_rows(view, team_names: list[str]) -> list[BoardRow]:
             deck, recycled = view.own[r.index][0], view.own[r.index][1]
         kind = {"S": "Sprinteur", "R": "Rouleur"}.get(r.kind, "")
         name = clean(team_names[r.seat], multiline=False) + (f" {kind}" if kind else "")
+        handicap = 0 if bmx else starting_deck(board.setup, r.seat, r.kind).count(0)
         rows.append(BoardRow(
             r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
             r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,
+            handicap, 0 if bmx else r.from_supply, r.index in ready, to_go(course, r.square),
         ))
     return rows
 
@@ -71,13 +106,15 @@ class Boards(Static):
         self.rows: list[BoardRow] = []
         self.variant = "classic"
         self.supply: int | None = None
+        self.course = None
 
-    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None) -> None:
-        if (rows, variant, supply) == (self.rows, self.variant, self.supply):
+    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course=None) -> None:
+        if (rows, variant, supply) == (self.rows, self.variant, self.supply) and course is self.course:
             return
         self.rows = rows
         self.variant = variant
         self.supply = supply
+        self.course = course
         self._draw()
 
     def on_resize(self) -> None:
@@ -88,64 +125,71 @@ class Boards(Static):
         """Lines the table takes: a header and a row per rider."""
         return 1 + riders
 
+    def _square(self, row: BoardRow) -> str:
+        if self.course is None:
+            return "-" if row.square < 0 else str(row.square)
+        return square_label(self.course, row.square)
+
+    @staticmethod
+    def _to_go(row: BoardRow) -> str:
+        if row.square < 0:
+            return "-"
+        return str(row.to_go) if row.to_go > 0 else "over"
+
     def _draw(self) -> None:
         if not self.rows:
             self.update("", layout=False)
             return
         width = max(40, self.size.width or 80)
-        wide = width >= 64
+        wide = width >= 100
         from ...engine.rules import find
 
         bmx = find(self.variant).uses_tokens
         names = [r.name if wide else r.name.rsplit(" ", 1)[0] if r.name.endswith(("Sprinteur", "Rouleur")) else r.name
                  for r in self.rows]
-        name_w = min(max(len(n) for n in names), 18 if wide else 10)
+        name_w = max(4, min(max(len(n) for n in names), 20 if wide else 9))
         text = Text(no_wrap=True, overflow="ellipsis")
-        # " ▸BS name  sq_dk ...": mark, label, name, square (+ "_" when crashed), deck
-        fixed = 1 + 2 + 1 + name_w + 4 + 1 + 3
+        # mark, label, name, square, to go, ready mark
+        head = f"{'':3} {'Rider' if wide else 'Team':<{name_w}} {'Square' if wide else 'Sq':>{6 if wide else 3}} {'to go':>5}  "
         if bmx:
-            # ... fat played
-            play_w = max(4, width - fixed - 5)
-            head = f"{'':3} {'Team':<{name_w}} {'Sq':>3} {'Bag':>3} {'Fat':>3} Played"
-            if self.supply is not None:
-                note = f"fatigue supply: {self.supply}"
-                head = f"{head:<{max(len(head) + 2, width - len(note) - 1)}}{note}"
+            cols = [("Bag", 3), ("Fatigue" if wide else "Fat", 7 if wide else 3)]
         else:
-            # ... ex recycled [played]: narrow tables leave the played cards to the race log
-            rest = max(8, width - fixed - 4)
-            rec_w = rest * 11 // 20 if wide else rest - 1
-            play_w = rest - rec_w - 2 if wide else 0
-            head = (f"{'':3} {'Team':<{name_w}} {'Sq':>3} {'Dk':>3} {'Ex':>2} "
-                    f"{'Recycled (face up)' if rec_w >= 18 else 'Recycled':<{rec_w}}" + (" Played" if wide else ""))
-        text.append(head[:width] + "\n", style="bold #bbbbbb")
-        for row, shown_name in zip(self.rows, names):
+            cols = [("Deck", 4), ("Exhaustion held/played" if wide else "E held/played", 22 if wide else 13),
+                    ("Recycled (face up)" if wide else "Recycled", 0)]
+        for title, w in cols:
+            head += f"{title:>{w}} " if w else f"{title}"
+        text.append(head, style="bold #bbbbbb")
+        fixed = len(head) - (len(cols[-1][0]) if not bmx else 0)
+        rec_texts = [summary(r.recycled) for r in self.rows] if not bmx else []
+        rec_w = max([len(t) for t in rec_texts] + [len("Recycled (face up)" if wide else "Recycled")]) if not bmx else 0
+        play_x = fixed + rec_w + 1
+        play_w = max(6, width - play_x)
+        text.append(" " * max(0, play_x - len(head)) + "Played", style="bold #bbbbbb")
+        if bmx and self.supply is not None:
+            text.append(f"   fatigue supply: {self.supply}", style="#bbbbbb")
+        text.append("\n")
+        for k, (row, shown_name) in enumerate(zip(self.rows, names)):
             text.append("▸" if row.own else " ", style="bold")
             text.append(row.label.lower() if row.crashed else row.label,
                         style=f"bold {contrast_text(row.hex)} on {row.hex}")
             name = shown_name if len(shown_name) <= name_w else shown_name[: name_w - 1] + "…"
             text.append(f" {name:<{name_w}}")
-            square = "-" if row.square < 0 else str(row.square)
-            text.append(f" {square:>3}")
-            if row.crashed:
-                text.append("_", style="bold #D55E00")
-            else:
-                text.append(" ")
-            text.append(f"{row.deck:>3}")
+            text.append(f" {self._square(row):>{6 if wide else 3}}")
+            text.append("_" if row.crashed else " ", style="bold #D55E00")
+            text.append(f"{self._to_go(row):>4} ")
+            text.append("✓ " if row.ready else "  ", style="bold #009E73")
             if bmx:
-                text.append(f" {row.exhaustion:>3} ")
+                text.append(f"{row.deck:>3} {row.exhaustion:>{7 if wide else 3}} ")
                 played = " ".join(token_str(t) for t in row.played)
             else:
-                rec = " ".join(card_str(c) for c in row.recycled) or "-"
-                if len(rec) > rec_w:
-                    rec = rec[: rec_w - 1] + "…"
-                text.append(f" {row.exhaustion:>2} {rec:<{rec_w}}")
-                played = " ".join(card_str(c) for c in row.played) if wide else ""
-                if wide:
-                    text.append(" ")
-            if len(played) > play_w:
-                played = "…" + played[-(play_w - 1):]
-            if bmx or wide:
-                text.append(played or "-")
+                exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
+                text.append(f"{row.deck:>4} {exh:>{22 if wide else 13}} ")
+                text.append(f"{rec_texts[k]:<{rec_w}} ")
+                played = " ".join(card_str(c) for c in row.played)
+            if len(played) > play_w:  # the latest cards, and how many in all
+                count = f"({len(row.played)}) …"
+                played = count + played[-(play_w - len(count)):]
+            text.append(played or "-")
             text.append("\n")
         text.rstrip()
         # the table keeps its size (fixed height in the race screen): no new layout

@@ -194,8 +194,7 @@ class LapStrip(Widget):
             else:
                 put(x, t_row, t.glyph * 2, _terrain_style(code))
             j = sq - g
-            if sq == scene.preview or (scene.preview is not None and scene.preview >= g
-                                       and g + (scene.preview - g) % lap == sq):
+            if any(p == sq or (p >= g and g + (p - g) % lap == sq) for p in scene.previews):
                 put(x, l_row, "▼▼" if side == "top" else "▲▲", PREVIEW)
             elif sq in marks:
                 put(x, l_row, scene.mark_glyph[:2], MARK)

@@ -125,3 +125,27 @@ class RaceLog(Widget):
     def text(self) -> str:
         """All lines as plain text (tests)."""
         return "\n".join(self.lines)
+
+
+def history(session) -> list[str]:
+    """The race so far in words, rebuilt from the session's action log (a
+    resumed race): the placements and every resolved round, public facts only."""
+    from ...engine.actions import Place
+    from ...races import describe_round, new_game
+    from .squares import label, place_words
+
+    game = new_game(session.setup, session.seed)
+    names = [t.name for t in game.setup.teams]
+    lines: list[str] = []
+    for action in session.game.actions:
+        before = (game.round, game.phase)
+        game.apply(action)
+        if isinstance(action, Place):
+            i = game.index[action.rider]
+            r = game.riders[i]
+            kind = {"S": "Sprinteur", "R": "Rouleur"}.get(getattr(r, "kind", ""), "rider")
+            lines.append(f"{names[r.seat]} places the {kind} on {place_words(game, action.square, action.lane)}")
+        elif game.round != before[0] or (game.phase == "over" and before[1] != "over"):
+            lines.append(f"── Round {before[0]} ──")
+            lines.extend(describe_round(game, lambda sq: label(game.course, sq)))
+    return lines

@@ -1,13 +1,24 @@
-"""The track strip: the whole stage drawn by ONE widget with the Line API.
+"""The track: the whole stage at a glance (`StageOverview`) and the detailed
+strip around the action (`TrackStrip`), each ONE widget drawn with the Line API.
 
-Each square is two cells wide with its two lanes one above the other (lane 1,
-the left-hand lane, on top), tile boundaries are thin lines, the start and
-finish lines are marked S and F.  Four rows per band:
+The overview gives every square one cell, so a rulebook stage (78 squares)
+fits in 80 columns: one row per lane (lane 1, the left-hand lane, on top)
+where a rider is its team letter on its colour and an empty square shows its
+terrain (^ climb, v descent, s supply, · flat), the start line ║ and the
+finish line ▓; under it, on meteo stages, a row of weather.
 
-    labels   tile letters, weather (meteo), trails and marks
-    lane 1   riders as team letter + S/R ("BS"), lower case when crashed
-    lane 0
-    terrain  ^ ascent, v descent, s supply zone, · flat
+The detailed strip gives every square two cells, and draws ONE thing per row,
+so no mark ever overwrites another:
+
+    ruler    square numbers from the start line (taller windows)
+    tiles    tile letters, S and F at the lines (and, in a compact window on
+             a meteo stage, the tile's weather after its letter)
+    weather  the weather of each square (meteo, taller windows)
+    marks    the phase: ▼▼ where the card takes the rider, XX a full square
+             it cannot enter, +E exhaustion, +1 slipstream, --> a move
+    lane 1   riders as team letter + S/R ("BS"), lower case when crashed;
+    lane 0   an empty lane shows its terrain, dim
+    terrain  ^ ascent, v descent, s supply zone, · flat (taller windows)
 
 When the terminal is wide and tall enough the stage wraps onto several bands;
 otherwise one band follows the riders (and scrolls with the mouse wheel or
@@ -18,6 +29,7 @@ without lanes: a preview of a stage's terrain.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from rich.segment import Segment
 from rich.style import Style
@@ -36,6 +48,7 @@ from ..palette import (
     rider_style,
     terrain,
 )
+from .squares import number
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +70,9 @@ class Scene:
     trail: tuple[int, int] | None = None  # a move from square to square
     marks: tuple[int, ...] = ()  # squares marked with mark_glyph
     mark_glyph: str = "+E"
-    preview: int | None = None  # where the selected card would take the rider
+    slips: tuple[int, ...] = ()  # squares riders reached by slipstream (or catch-up)
+    previews: tuple[int, ...] = ()  # where the picked cards would take the riders
+    blocked: tuple[int, ...] = ()  # full squares a previewed move cannot enter
     cursor: tuple[int, int] | None = None  # (square, lane) chosen on the grid
     focus: tuple[int, ...] = field(default=())  # squares to keep in view, most important first
 
@@ -73,11 +88,14 @@ class TrackClicked(Message):
 BLANK = Style()
 DIM = Style(color="#6c6c6c")
 LABEL = Style(color="#bbbbbb")
+RULER = Style(color="#8a8a8a")
 LINE_START = Style(color="#ffffff", bold=True)
 LINE_FINISH = Style(color="#ffffff", bgcolor="#7a1f1f", bold=True)
 TILE = Style(color="#5a5a5a")
 TRAIL = Style(color="#f0e442", bold=True)
 PREVIEW = Style(color="#000000", bgcolor="#f0e442", bold=True)
+BLOCKED = Style(color="#ffffff", bgcolor="#7a1f1f", bold=True)
+SLIP = Style(color="#000000", bgcolor="#56B4E9", bold=True)
 CURSOR = Style(color="#000000", bgcolor="#ffffff", bold=True, blink=False)
 MARK = Style(color="#ffffff", bgcolor="#a0301f", bold=True)
 PAST_END = Style(bgcolor="#161616")
@@ -93,7 +111,24 @@ def _terrain_style(code: str) -> Style:
     return Style(color=t.fg, bgcolor=t.bg)
 
 
+@cache
+def _lane_style(code: str, in_view: bool = False) -> Style:
+    """An empty lane: its terrain's colours, the glyph dimmed."""
+    t = terrain(code)
+    return Style(color=t.fg, bgcolor=t.bg, dim=code == ".", underline=in_view)
+
+
 NO_LANE_STYLE = Style(color=NO_LANE.fg, bgcolor=NO_LANE.bg)
+
+
+@cache
+def _weather_style(kind: str) -> Style:
+    wx = WEATHER[kind]
+    return Style(color=wx.fg, bgcolor=wx.bg, bold=True)
+
+
+# rows drawn from the course alone (not from the scene)
+STATIC_ROWS = frozenset({"ruler", "labels", "weather", "terrain"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +138,21 @@ class Col:
     width: int
 
 
+def extent(course, scene: Scene) -> int:
+    """Squares to draw: the course, and any rider past its end."""
+    furthest = max((r.square for r in scene.riders), default=0)
+    return max(course.length, furthest + 2)
+
+
 class TrackStrip(Widget):
-    """A classic or meteo stage, with riders."""
+    """The detailed strip of a classic or meteo stage, with riders."""
 
     DEFAULT_CSS = """
     TrackStrip { height: auto; width: 1fr; }
     """
 
     max_lines: reactive[int] = reactive(4, layout=True)
+    tall: reactive[bool] = reactive(False, layout=True)  # ruler, weather and terrain rows too
 
     def __init__(self, course=None, *, mini: bool = False, name=None, id=None, classes=None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -119,6 +161,7 @@ class TrackStrip(Widget):
         self.scene = Scene()
         self.pan = 0  # manual scroll in window mode, cells
         self._full_cache: tuple | None = None
+        self._static_cache: tuple | None = None
         self._plan_cache: tuple | None = None
 
     # --------------------------------------------------------------- input
@@ -126,7 +169,7 @@ class TrackStrip(Widget):
     def set_course(self, course) -> None:
         self.course = course
         self.pan = 0
-        self._full_cache = self._plan_cache = None
+        self._full_cache = self._plan_cache = self._static_cache = None
         self.refresh(layout=True)
 
     def show(self, scene: Scene) -> None:
@@ -155,17 +198,25 @@ class TrackStrip(Widget):
     def watch_max_lines(self) -> None:
         self._plan_cache = None
 
+    def watch_tall(self) -> None:
+        self._plan_cache = self._full_cache = None
+
     # -------------------------------------------------------------- layout
+
+    def row_kinds(self) -> tuple[str, ...]:
+        if self.mini:
+            return ("labels", "terrain")
+        meteo = bool(self.course is not None and self.course.weather)
+        if self.tall:
+            return ("ruler", "labels") + (("weather",) if meteo else ()) + ("marks", "lane1", "lane0", "terrain")
+        return ("labels", "marks", "lane1", "lane0")
 
     @property
     def rows(self) -> int:
-        return 2 if self.mini else 4
+        return len(self.row_kinds())
 
     def _extent(self) -> int:
-        if self.course is None:
-            return 0
-        furthest = max((r.square for r in self.scene.riders), default=0)
-        return max(self.course.length, furthest + 2)
+        return 0 if self.course is None else extent(self.course, self.scene)
 
     def _columns(self) -> list[Col]:
         course = self.course
@@ -193,14 +244,25 @@ class TrackStrip(Widget):
         for c in cols:
             xs.append(x)
             x += c.width
-        rows = [self._row(r, cols) for r in range(self.rows)]
-        strips = [Strip(segs, x) for segs in rows]
+        # the rows of the course alone are kept while only the riders and marks change
+        key = (self._extent(), self.tall, self.mini)
+        if self._static_cache is None or self._static_cache[0] != key:
+            self._static_cache = (key, {})
+        static = self._static_cache[1]
+        strips = []
+        for kind in self.row_kinds():
+            if kind in STATIC_ROWS:
+                if kind not in static:
+                    static[kind] = Strip(self._row(kind, cols), x)
+                strips.append(static[kind])
+            else:
+                strips.append(Strip(self._row(kind, cols), x))
         self._full_cache = (strips, cols, xs)
         return self._full_cache
 
     def _plan(self, width: int) -> tuple[str, list[tuple[int, int]]]:
         """("wrap", bands as (x0, x1)) or ("window", [])."""
-        key = (width, self.max_lines, self._extent(), self.mini)
+        key = (width, self.max_lines, self._extent(), self.mini, self.tall)
         if self._plan_cache is not None and self._plan_cache[0] == key:
             return self._plan_cache[1]
         if self.course is None or width <= 0:
@@ -234,60 +296,85 @@ class TrackStrip(Widget):
 
     # ----------------------------------------------------------- rendering
 
-    def _row(self, row: int, cols: list[Col]) -> list[Segment]:
+    def _line_cell(self, kind: str, col: Col) -> Segment:
+        """A start, finish or tile line in a row of `kind`."""
+        if kind == "labels":
+            text = {"start": "S", "finish": "F"}.get(col.kind, " ")
+            return Segment(text, LINE_START if col.kind != "tile" else BLANK)
+        if kind in ("ruler", "marks", "weather"):
+            return Segment(" ", BLANK)
+        if col.kind == "start":
+            return Segment(START_GLYPH, LINE_START)
+        if col.kind == "finish":
+            return Segment(FINISH_GLYPH, LINE_FINISH)
+        return Segment(TILE_GLYPH, TILE)
+
+    def _row(self, kind: str, cols: list[Col]) -> list[Segment]:
         course = self.course
         scene = self.scene
         segs: list[Segment] = []
         add = segs.append
-        if self.mini:
-            kinds = ("labels", "terrain")
-        else:
-            kinds = ("labels", "lane1", "lane0", "terrain")
-        what = kinds[row]
         tile_first = {t.first: t for t in course.tiles}
         weather = course.weather
         riders = {(r.square, r.lane): r for r in scene.riders}
         trail = scene.trail
-        marks = set(scene.marks)
+        marks, slips = set(scene.marks), set(scene.slips)
+        previews, blocked = set(scene.previews), set(scene.blocked)
+        # in a compact window, a meteo tile's weather follows its letter
+        merge_weather = not self.tall and not self.mini
         for c in cols:
             if c.kind != "sq":
-                if what == "labels":
-                    text = {"start": "S", "finish": "F"}.get(c.kind, " ")
-                    add(Segment(text, LINE_START if c.kind != "tile" else BLANK))
-                elif c.kind == "start":
-                    add(Segment(START_GLYPH, LINE_START))
-                elif c.kind == "finish":
-                    add(Segment(FINISH_GLYPH, LINE_FINISH))
-                else:
-                    add(Segment(TILE_GLYPH, TILE))
+                add(self._line_cell(kind, c))
                 continue
             sq, w = c.square, c.width
             code = course.terrain[sq]
             past = sq >= course.length
-            if what == "labels":
+            wx = weather[sq] if weather and sq < len(weather) and weather[sq] in WEATHER else ""
+            if kind == "ruler":
+                n = number(course, sq)
+                text = f"{n:<{w}}" if n > 0 and (n % 5 == 0 or n == 1) and sq < course.finish else " " * w
+                if sq == course.finish - 1:
+                    text = f"{n:<{w}}"
+                add(Segment(text[:w], RULER))
+            elif kind == "labels":
                 tile = tile_first.get(sq)
-                kind = weather[sq] if weather and sq < len(weather) else ""
-                if sq == scene.preview:
-                    add(Segment("▼" * w, PREVIEW))
-                elif sq in marks:
-                    add(Segment(scene.mark_glyph[:w].ljust(w), MARK))
-                elif trail and trail[0] < sq <= trail[1]:
-                    add(Segment(("->" if sq == trail[1] else "--")[-w:], TRAIL))
-                elif kind and kind in WEATHER:
-                    wx = WEATHER[kind]
-                    style = Style(color=wx.fg, bgcolor=wx.bg, bold=True)
-                    text = (tile.letter if tile and not self.mini else wx.glyph) + wx.glyph
-                    add(Segment(text[-w:] if w == 1 else text, style))
+                if self.mini and wx:
+                    add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
                 elif tile is not None:
-                    add(Segment((tile.letter + " ")[:w], LABEL))
+                    text = tile.letter + (WEATHER[wx].glyph if wx and merge_weather else " ")
+                    if wx and merge_weather:
+                        add(Segment(text[0], LABEL))
+                        add(Segment(text[1:w], _weather_style(wx)))
+                    else:
+                        add(Segment(text[:w], LABEL))
+                elif wx and merge_weather:
+                    add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
                 else:
                     add(Segment(" " * w, BLANK))
-            elif what == "terrain":
+            elif kind == "weather":
+                if wx:
+                    add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
+                else:
+                    add(Segment(" " * w, BLANK))
+            elif kind == "marks":
+                if sq in previews:
+                    add(Segment("▼" * w, PREVIEW))
+                elif sq in blocked:
+                    add(Segment("XX"[:w], BLOCKED))
+                elif sq in marks:
+                    add(Segment(scene.mark_glyph[:w].ljust(w), MARK))
+                elif sq in slips:
+                    add(Segment("+1"[:w], SLIP))
+                elif trail and trail[0] < sq <= trail[1]:
+                    add(Segment(("->" if sq == trail[1] else "--")[-w:], TRAIL))
+                else:
+                    add(Segment(" " * w, BLANK))
+            elif kind == "terrain":
                 t = terrain(code)
                 style = PAST_END if past else _terrain_style(code)
                 add(Segment((" " if past else t.glyph) * w, style))
             else:
-                lane = 1 if what == "lane1" else 0
+                lane = 1 if kind == "lane1" else 0
                 r = riders.get((sq, lane))
                 if r is not None:
                     label = r.label.lower() if r.crashed else r.label
@@ -296,8 +383,10 @@ class TrackStrip(Widget):
                     add(Segment(NO_LANE.glyph * w, NO_LANE_STYLE))
                 elif scene.cursor == (sq, lane):
                     add(Segment("[]"[:w], CURSOR))
+                elif past:
+                    add(Segment(" " * w, PAST_END))
                 else:
-                    add(Segment(" " * w, PAST_END if past else _lane_bg(code)))
+                    add(Segment(terrain(code).glyph * w, _lane_style(code)))
         return segs
 
     def _window_x0(self, width: int, total: int, cols: list[Col], xs: list[int]) -> int:
@@ -314,6 +403,19 @@ class TrackStrip(Widget):
             x0 = 0
         x0 += self.pan
         return max(0, min(x0, max(0, total - width)))
+
+    def in_view(self, width: int | None = None) -> tuple[int, int] | None:
+        """The squares (first, last) the strip shows, or None when it shows them all."""
+        width = self.size.width if width is None else width
+        if self.course is None or width <= 0:
+            return None
+        mode, _ = self._plan(width)
+        if mode == "wrap":
+            return None
+        strips, cols, xs = self._full()
+        x0 = self._window_x0(width, strips[0].cell_length, cols, xs)
+        shown = [c.square for k, c in enumerate(cols) if c.kind == "sq" and x0 <= xs[k] and xs[k] + 2 <= x0 + width]
+        return (min(shown), max(shown)) if shown else None
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
@@ -333,7 +435,7 @@ class TrackStrip(Widget):
         total = strips[0].cell_length
         x0 = self._window_x0(width, total, cols, xs)
         strip = strips[y].crop(x0, x0 + width).extend_cell_length(width, BLANK)
-        if y == 0 and not self.mini:
+        if self.row_kinds()[y] == "labels" and not self.mini:
             strip = self._indicators(strip, x0, width, cols, xs)
         return strip
 
@@ -384,10 +486,118 @@ class TrackStrip(Widget):
         else:
             row = y
             fx = self._window_x0(width, strips[0].cell_length, cols, xs) + x
+        kind = self.row_kinds()[row] if 0 <= row < rows else ""
         for k, c in enumerate(cols):
             if c.kind == "sq" and xs[k] <= fx < xs[k] + c.width:
-                lane = None
-                if not self.mini and row in (1, 2):
-                    lane = 2 - row
+                lane = {"lane1": 1, "lane0": 0}.get(kind) if not self.mini else None
                 return c.square, lane
         return None
+
+
+class StageOverview(Widget):
+    """The whole stage in one glance: one cell per square (several squares a
+    cell on a stage longer than the window), a row per lane, and the weather
+    row on meteo stages.  The squares the detailed strip shows are underlined."""
+
+    DEFAULT_CSS = """
+    StageOverview { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, course=None, *, id=None, classes=None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.course = course
+        self.scene = Scene()
+        self.window: tuple[int, int] | None = None
+        self._cache: tuple | None = None
+
+    def show(self, scene: Scene, window: tuple[int, int] | None = None) -> None:
+        if (scene, window) == (self.scene, self.window):
+            return
+        self.scene, self.window = scene, window
+        self.refresh()
+
+    def row_kinds(self) -> tuple[str, ...]:
+        meteo = bool(self.course is not None and self.course.weather)
+        return ("lane1", "lane0") + (("weather",) if meteo else ())
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self.row_kinds())
+
+    def _cells(self, width: int) -> list[tuple[str, tuple[int, ...]]]:
+        """("sq", squares in the cell) or ("start"/"finish", ()), fitting `width`."""
+        course = self.course
+        last = extent(course, self.scene)
+        squares = list(range(last))
+        free = max(1, width - 2)  # the two lines take a cell each
+        per = -(-len(squares) // free)
+        if per > 1:  # a long stage: several squares a cell
+            chunks = [tuple(squares[k:k + per]) for k in range(0, len(squares), per)]
+        else:
+            # the grid squares no rider stands on give way first on a narrow screen
+            occupied = {r.square for r in self.scene.riders}
+            while len(squares) > free and squares[0] < course.grid and squares[0] not in occupied:
+                squares.pop(0)
+            squares = squares[-free:] if len(squares) > free else squares
+            chunks = [(sq,) for sq in squares]
+        cells: list[tuple[str, tuple[int, ...]]] = []
+        for chunk in chunks:
+            if course.grid in chunk and course.grid > 0:
+                cells.append(("start", ()))
+            if course.finish in chunk:
+                cells.append(("finish", ()))
+            cells.append(("sq", chunk))
+        if course.finish >= last:
+            cells.append(("finish", ()))
+        return cells
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        kinds = self.row_kinds()
+        if self.course is None or width <= 0 or y >= len(kinds):
+            return Strip.blank(max(0, width), BLANK)
+        key = (width, self.scene, self.window)
+        if self._cache is None or self._cache[0] != key:
+            cells = self._cells(width)
+            self._cache = (key, [self._line(kind, width, cells) for kind in kinds])
+        return self._cache[1][y]
+
+    def _line(self, kind: str, width: int, cells: list[tuple[str, tuple[int, ...]]]) -> Strip:
+        course = self.course
+        riders: dict[tuple[int, int], list[RiderMark]] = {}
+        for r in self.scene.riders:
+            riders.setdefault((r.square, r.lane), []).append(r)
+        weather = course.weather
+        window = self.window
+        segs: list[Segment] = []
+        for what, chunk in cells:
+            if what != "sq":
+                if kind == "weather":
+                    segs.append(Segment(" ", BLANK))
+                else:
+                    segs.append(Segment(START_GLYPH if what == "start" else FINISH_GLYPH,
+                                        LINE_START if what == "start" else LINE_FINISH))
+                continue
+            sq = chunk[0]
+            seen = window is not None and window[0] <= sq <= window[1]
+            if kind == "weather":
+                kinds = [weather[s] for s in chunk if s < len(weather) and weather[s] in WEATHER]
+                segs.append(Segment(WEATHER[kinds[0]].glyph, _weather_style(kinds[0])) if kinds
+                            else Segment(" ", BLANK))
+                continue
+            lane = 1 if kind == "lane1" else 0
+            here = [r for s in chunk for r in riders.get((s, lane), ())]
+            if here:
+                r = here[0]
+                letter = str(len(here)) if len(here) > 1 else r.label[0]
+                style = rider_style(r.hex, r.crashed, r.active)
+                segs.append(Segment(letter.lower() if r.crashed else letter, style))
+                continue
+            codes = [course.terrain[s] for s in chunk]
+            code = "^" if "^" in codes else "v" if "v" in codes else "s" if "s" in codes else codes[0]
+            if sq >= course.length:
+                segs.append(Segment(" ", PAST_END))
+            elif lane >= min(course.lanes[s] for s in chunk):
+                segs.append(Segment(NO_LANE.glyph, NO_LANE_STYLE))
+            else:
+                segs.append(Segment(terrain(code).glyph, _lane_style(code, seen and lane == 0)))
+        return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)
