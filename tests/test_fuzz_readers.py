@@ -533,8 +533,7 @@ def real_save(tmp_path_factory) -> dict:
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:3])
     session = Session.new(RaceSpec(variant="meteo", teams=teams), 8, {s: "easy" for s in range(3)})
     for _ in range(4):
-        for seat in range(3):
-            session.play_bot(seat)
+        session.play_bots()
     path = saves.save(session, tmp_path_factory.mktemp("real") / "real.json")
     return json.loads(path.read_text())
 

@@ -43,7 +43,9 @@ async def pick(pilot, times: int) -> None:
     for _ in range(10 * times):
         if len(app.flow.session.game.actions) >= target:
             return
-        if screen_name(app) == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
+        if screen_name(app) == "RaceScreen" and getattr(app.screen, "pending", None) is not None:
+            await pilot.press("enter")  # the review of the seat's last pick: pass
+        elif screen_name(app) == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
             await pilot.press("1", "enter")
         else:  # a curtain, a placement, a reveal
             await pilot.press("enter")

@@ -64,7 +64,10 @@ async def human_plays_round(app) -> None:
         send_key(app, "1")
         await wait_for(lambda: screen.sel is not None)
         send_key(app, "enter")
-        await wait_for(lambda k=kind: screen.turn.kind != k or screen.sel is None)
+        await wait_for(lambda k=kind: screen.turn.kind != k or screen.sel is None or screen.pending is not None)
+        if screen.pending is not None:  # the review of the seat's last pick: Enter passes
+            send_key(app, "enter")
+            await wait_for(lambda: screen.pending is None)
 
 
 async def test_the_screen_answers_keys_while_a_slow_bot_thinks(slow_bot):
