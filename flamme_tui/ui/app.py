@@ -11,21 +11,34 @@ import gc
 import os
 import threading
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 
+from .. import settings as user_settings
 from .screens.title import TitleScreen
+
+# The themes offered (settings screen, palette): each checked readable, and
+# under NO_COLOR too (the ansi-* themes are not: black on black).
+THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "solarized-light")
 
 
 class FlammeApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "Flamme Rouge"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True)]
+    # ctrl+p: the palette holds the app's own commands (get_system_commands)
+    ENABLE_COMMAND_PALETTE = True
+    COMMAND_PALETTE_DISPLAY = "^p"
+    BINDINGS = [
+        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("ctrl+c", "help_quit", show=False, priority=True, system=True),
+    ]
 
-    def __init__(self, *, autoplay: bool | None = None, step_delay: float = 0.7, seed: int | None = None,
+    def __init__(self, *, autoplay: bool | None = None, step_delay: float | None = None, seed: int | None = None,
                  autosave: bool = True, session=None) -> None:
         super().__init__()
+        self.settings, self.settings_problem = user_settings.load()  # read by every screen
+        if step_delay is None:
+            step_delay = self.settings.step_delay
         self.autosave = autosave  # save every race after every action (saves.attach_autosave)
         self.resume_session = session  # a saved race to open at once (flamme-tui --resume)
         if autoplay is None:
@@ -38,6 +51,9 @@ class FlammeApp(App[int]):
         self._saving = False  # the race in progress is being autosaved
 
     def on_mount(self) -> None:
+        self.apply_settings(self.settings)
+        if self.settings_problem:
+            self.notify(self.settings_problem, severity="warning", timeout=10)
         self.push_screen(TitleScreen())
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
@@ -215,6 +231,109 @@ class FlammeApp(App[int]):
     def back_to_title(self) -> None:
         while len(self.screen_stack) > 2 or (len(self.screen_stack) == 2 and not isinstance(self.screen, TitleScreen)):
             self.pop_screen()
+
+    # --------------------------------- settings, palette, themes and keys
+
+    def apply_settings(self, settings) -> list[str]:
+        """Use these settings now (theme, keys, step speed); returns what was
+        refused, in words (an unknown theme or binding id)."""
+        problems = []
+        self.settings = settings
+        for name in list(self.available_themes):
+            if name not in THEMES:
+                self.unregister_theme(name)
+        if settings.theme in THEMES:
+            self.theme = settings.theme
+        else:
+            problems.append(f"unknown theme {settings.theme!r} (themes: {', '.join(THEMES)})")
+        known = set()
+        if settings.keys:  # (the screens are imported only then: start-up time counts)
+            from .keys import binding_ids
+
+            known = set(binding_ids())
+        keymap = {k: v for k, v in settings.keys.items() if k in known}
+        problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
+        self.set_keymap(keymap)
+        self.step_delay = settings.step_delay
+        return problems
+
+    def key_of(self, binding_id: str, default: str) -> str:
+        """The key shown for a binding (the user's keymap, else the default),
+        so key bars and help always agree with what the keys do."""
+        keys = self._keymap.get(binding_id, default)
+        return self.get_key_display(Binding(keys.split(",")[0], ""))
+
+    def get_system_commands(self, screen):
+        """The palette (ctrl+p): the app's own commands, on every screen."""
+        yield SystemCommand("New race", "Set up a new race (a race in progress asks first)",
+                            lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
+        yield SystemCommand("Saved races", "Every race in progress and finished: resume, replay, delete",
+                            lambda: self.leave_race_then(self.show_saved_races))
+        yield SystemCommand("Rules reference", "The rules of Classic, Meteo and BMX, short", self.show_rules)
+        yield SystemCommand("Settings", "Aids, step speed, theme, bot reasons, keys", self.show_settings)
+        yield SystemCommand("Theme", "Change the colours (saved in the settings)", self.search_themes)
+        yield SystemCommand("Help", "The keys and rules of this screen", self.show_help)
+        yield SystemCommand("Screenshot", "Save an SVG picture of this screen",
+                            lambda: self.set_timer(0.1, self.deliver_screenshot))
+        yield SystemCommand("Quit", "Leave flamme-tui (a race in progress asks first)", self.action_request_quit)
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme picked in the palette is kept in the settings."""
+        if theme in THEMES and self.settings.theme != theme:
+            self.save_settings(self.settings.model_copy(update={"theme": theme}))
+
+    def save_settings(self, settings) -> bool:
+        self.settings = settings
+        try:
+            user_settings.save(settings)
+        except OSError as exc:
+            self.notify(f"Could not save the settings: {exc.strerror or exc}", severity="warning")
+            return False
+        return True
+
+    def leave_race_then(self, then) -> None:
+        """Run `then` at once, or once the player agrees to leave the race."""
+        if self.flow is None:
+            then()
+            return
+        from .screens.dialogs import ConfirmQuit
+
+        def answer(what: str | None) -> None:
+            if what == "app":
+                self.exit(0)
+            elif what == "title":
+                self.flow = None
+                self.back_to_title()
+                then()
+
+        self.push_screen(ConfirmQuit(saved=self.autosave and self._saving), answer)
+
+    def show_rules(self) -> None:
+        from .screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen())
+
+    def show_settings(self) -> None:
+        from .screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen())
+
+    def show_saved_races(self) -> None:
+        from .screens.saved import SavedRacesScreen
+
+        self.push_screen(SavedRacesScreen())
+
+    def show_help(self) -> None:
+        action = getattr(self.screen, "action_help", None)
+        if action is not None:
+            action()
+
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit (players press it by reflex): say what does."""
+        self.notify(f"To quit, press {self.key_of('app.quit', 'ctrl+q')}"
+                    + (" (a race in progress asks first)" if self.flow is not None else ""),
+                    title="ctrl+c does not quit")
 
     # ------------------------------------------------------------- quitting
 

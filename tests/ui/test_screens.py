@@ -75,7 +75,11 @@ async def test_teams_screen_players_colours_and_seed():
         choices = screen.gather()
         assert [s.name for s in choices.seats] == ["Orange", "Blue", "Anna"]
         assert choices.seed == 123
-        await pilot.press("enter")  # Enter in the seed field starts the race
+        await pilot.press("enter")  # Enter in the seed field goes on, it never starts the race
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen" and app.flow is None
+        assert app.focused.id != "start"
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.flow.session.seed == 123
         assert [t.colour for t in app.flow.game.setup.teams] == ["orange", "blue", "green"]

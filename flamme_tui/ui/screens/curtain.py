@@ -41,8 +41,17 @@ class CurtainScreen(BaseScreen):
             yield Static(f"{self.player}, press [b]Enter[/b] when only you can see the screen.",
                          id="curtain-text")
             with Center():
-                yield Button("Show my cards", id="lift", variant="primary", compact=True)
-        yield KeyBar([("⏎", "show my cards"), ("?", "help"), ("q", "quit")])
+                yield Button(f"Show my {self.hand}", id="lift", variant="primary", compact=True)
+        yield KeyBar([("⏎", f"show my {self.hand}"), ("?", "help"), ("q", "quit")])
+
+    @property
+    def hand(self) -> str:
+        return "tokens" if self.note == "bmx" else "cards"  # BMX players hold tokens from a bag
+
+    def help_text(self) -> str:
+        from ..texts import help_for
+
+        return help_for(self.HELP_TOPIC, "bmx" if self.note == "bmx" else None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

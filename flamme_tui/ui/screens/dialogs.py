@@ -14,19 +14,27 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
-        Binding("question_mark", "close", "Close", show=False),
+        Binding("question_mark,f1", "close", "Close", show=False),
         Binding("q", "close", show=False),
     ]
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, keys: str = "") -> None:
         super().__init__(classes="dialog-screen")
         self.text = text
+        self.keys = keys  # the screen's bindings as they are now (base.screen_keys)
 
     def compose(self):
         with Vertical(id="help-box", classes="dialog"):
+            # the scroll area takes what the box leaves (not height: auto, or
+            # a long help is cut off at the box's edge instead of scrolling)
             with VerticalScroll(id="help-scroll"):
                 yield Static(self.text, id="help-text")
-            yield Static("[b]↑ ↓[/b] scroll · [b]Esc[/b] close", classes="dialog-hint")
+                if self.keys:
+                    yield Static(self.keys, id="help-keys")
+            yield Static("[b]↑ ↓ PgUp PgDn[/b] scroll · [b]Esc[/b] close", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
