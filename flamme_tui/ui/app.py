@@ -279,8 +279,9 @@ class FlammeApp(App[int]):
 
     def watch_theme(self, theme: str) -> None:
         """A theme picked in the palette is kept in the settings."""
-        if theme in THEMES and self.settings.theme != theme:
-            self.save_settings(self.settings.model_copy(update={"theme": theme}))
+        current = getattr(self, "settings", None)
+        if current is not None and theme in THEMES and current.theme != theme:
+            self.save_settings(current.model_copy(update={"theme": theme}))
 
     def save_settings(self, settings) -> bool:
         self.settings = settings

@@ -6,6 +6,8 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 os.environ.pop("NO_COLOR", None)
 # races started in the app are autosaved: keep the tests' saves out of the user's data
 os.environ["FLAMME_TUI_DATA_DIR"] = __import__("tempfile").mkdtemp(prefix="flamme-tui-tests-")
+# and the settings: the defaults, whatever the user's are
+os.environ["FLAMME_TUI_CONFIG_DIR"] = __import__("tempfile").mkdtemp(prefix="flamme-tui-tests-config-")
 
 import pytest  # noqa: E402
 

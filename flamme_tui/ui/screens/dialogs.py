@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -72,3 +73,34 @@ class ConfirmQuit(ModalScreen[str]):
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
+
+
+class ConfirmDelete(ModalScreen[bool]):
+    """Deleting a saved race: True to delete, False to keep it (the default)."""
+
+    BINDINGS = [
+        Binding("escape,n", "choose(False)", "Keep"),
+        Binding("y", "choose(True)", "Delete"),
+    ]
+
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self.label = label  # the race, in words (plain text: names come from files)
+
+    def compose(self):
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(Content.from_markup("[b]Delete this saved race?[/b]\n$label\nIts backups go too; "
+                                             "this cannot be undone.", label=self.label), id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Delete (y)", id="delete", variant="error", compact=True)
+                yield Button("Keep it (n)", id="keep", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#keep", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "delete")
+
+    def action_choose(self, yes: bool) -> None:
+        self.dismiss(yes)
