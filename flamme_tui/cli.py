@@ -45,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("-n", "--races", type=int, default=2000, help="races to simulate (default 2000)")
     bench.add_argument("--bot", choices=("easy", "medium", "hard"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy)")
+    # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
+    serve = sub.add_parser("serve", help="play in a browser tab (serves the app with textual-serve)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this computer only)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT",
                       help="one bot per seat, 2 to 4 (easy, medium, hard; classic: also peloton, muscle)")
@@ -53,6 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages)")
     tour.add_argument("-j", "--jobs", type=int, default=None, help="processes (default: all cores)")
     return parser
+
+
+def _port(text: str) -> int:
+    """A TCP port, 1-65535 (serve --port)."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number (1-65535): {text!r}")
+    return int(text)
 
 
 def _race_options(p: argparse.ArgumentParser) -> None:
@@ -230,6 +242,10 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_bench(args)
         if args.command == "tournament":
             return cmd_tournament(args)
+        if args.command == "serve":
+            from .ui.serve import serve
+
+            return serve(args.host, args.port)
         if args.command == "replay":
             from .saves_cli import cmd_replay
 
