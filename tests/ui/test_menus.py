@@ -333,3 +333,43 @@ async def test_saved_races_lists_resumes_replays_and_deletes(data_dir):
 
 def test_no_test_leaks_into_the_users_config():
     assert os.environ["FLAMME_TUI_CONFIG_DIR"]
+
+
+# ----------------------------------------------------------------- podium
+
+async def test_podium_names_in_full_awards_and_chart():
+    from flamme_tui.ui.choices import RaceChoices, SeatChoice
+    from flamme_tui.ui.flow import RaceFlow
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 60)) as pilot:
+        race = RaceChoices(variant="classic", seed=5, seats=[
+            SeatChoice("Grandma Josephine Van Damme", "blue", "easy"), SeatChoice("Purple", "purple", "peloton")])
+        session = race.session()
+        advance(session, 200)
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Grandma Josephine Van Damme" in text and "Purple Peloton" in text
+        assert "Longest in the wind" in text and "Most squares by slipstream" in text
+        assert "Best finish from the back of the grid" in text
+        assert "Race chart" in text and "round" in text
+
+
+def test_podium_history_follows_the_race_and_ties_are_explained():
+    from flamme_tui.ui.flow import RaceFlow
+    from flamme_tui.ui.screens.podium import podium_data, tie_text
+
+    session = choices("bmx", 3, seed=11).session()
+    advance(session, 200)
+    game = session.game
+    history = podium_data(RaceFlow(session))
+    assert len(history.distances) == game.round + 1  # the start and every round
+    assert history.distances[-1] == [max(0, game.course.finish - p[0]) for p in game.pos]
+    assert 0 < sum(history.wind) <= sum(r.fatigue for r in game.riders)  # rounds taking tokens (1 or 2 each)
+    names = [t.name for t in game.setup.teams]
+    first, second = game.ranking()[:2]
+    game.pos[second] = [game.pos[first][0], 1 - game.pos[first][1]]
+    lead = game.ranking()[0]  # the engine decides who ranks ahead on one square
+    words = str(tie_text(game, names))
+    assert "same square" in words and f"from lane {game.pos[lead][1]}" in words
