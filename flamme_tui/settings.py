@@ -5,7 +5,7 @@ defaults plus one line saying what is wrong (the app shows it once).
 `save()` writes atomically.  No Textual here: the app reads `Settings`, and
 screens read `app.settings`.
 
-    {"aids": true, "step_speed": "normal", "theme": "flamme-dark",
+    {"aids": true, "step_speed": "normal", "theme": "textual-dark",
      "bot_reasons": true, "keys": {"race.confirm": "enter,ctrl+j"}}
 
 `keys` maps a binding id (the settings screen lists them) to the keys that
@@ -39,7 +39,7 @@ class Settings(BaseModel):
 
     aids: StrictBool = True  # the race screen's aids (previews, hints)
     step_speed: Literal["slow", "normal", "fast"] = "normal"
-    theme: ThemeName = "flamme-dark"
+    theme: ThemeName = "textual-dark"
     bot_reasons: StrictBool = True  # the race log says why a bot chose its card
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
 

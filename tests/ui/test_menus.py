@@ -373,3 +373,35 @@ def test_podium_history_follows_the_race_and_ties_are_explained():
     lead = game.ranking()[0]  # the engine decides who ranks ahead on one square
     words = str(tie_text(game, names))
     assert "same square" in words and f"from lane {game.pos[lead][1]}" in words
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "nord", "gruvbox", "solarized-light"])
+async def test_the_focused_field_stands_out_at_256_colours(theme):
+    """The focused field's background, brought down to the 256-colour palette,
+    differs from an unfocused field's, in every theme offered."""
+    from rich.color import Color, ColorSystem
+
+    def at_256(widget) -> int | None:
+        bg = widget.styles.background
+        return Color.from_rgb(bg.r, bg.g, bg.b).downgrade(ColorSystem.EIGHT_BIT).number
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        await SCENARIOS["teams-focus"](pilot)
+        screen = app.screen
+        assert app.focused.id == "colour-0"
+        focused = at_256(screen.query_one("#colour-0 SelectCurrent"))
+        assert focused != at_256(screen.query_one("#colour-1 SelectCurrent"))
+        assert focused != at_256(screen)  # nor the screen behind
+        await pilot.press("shift+tab")
+        assert app.focused.id == "name-0"
+        assert at_256(screen.query_one("#name-0")) != at_256(screen.query_one("#name-1"))
+        assert "▶1" in screen_text(app)
+
+
+def test_default_settings_are_usable_as_they_are():
+    from flamme_tui.ui.app import THEMES
+
+    assert user_settings.Settings().theme in THEMES
+    assert user_settings.Settings().step_delay == 0.7

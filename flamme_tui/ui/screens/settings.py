@@ -56,9 +56,17 @@ class SettingsScreen(BaseScreen):
             yield Static(Content(f"File: {user_settings.settings_path()}"), id="settings-path")
         yield KeyBar([("tab", "next field"), ("space", "switch"), ("?", "help"), ("esc", "back")])
 
+    _ready = False  # lists and switches post "changed" as they are first shown: not the player's doing
+
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#aids", Switch).focus()
+        self.call_after_refresh(setattr, self, "_ready", True)
+
+    def on_descendant_focus(self, event) -> None:
+        """The focused field's label in reverse video: visible in every theme and without colour."""
+        for row in self.query("#settings-body > Horizontal"):
+            row.set_class(event.widget.parent is row, "-focused")
 
     def say(self, message: str, warning: bool = False) -> None:
         line = self.query_one("#settings-message", Static)
@@ -75,8 +83,12 @@ class SettingsScreen(BaseScreen):
             err = exc.errors()[0]
             self.say(f"Not changed: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}", warning=True)
             return
+        if not self._ready or new == self.app.settings:
+            return
+        old = self.app.settings
         problems = self.app.apply_settings(new)
         if problems:
+            self.app.apply_settings(old)
             self.say("Not changed: " + "; ".join(problems), warning=True)
             return
         if self.app.save_settings(new):
