@@ -197,6 +197,7 @@ class FlammeApp(App[int]):
         from .screens.race import RaceScreen
 
         self.flow = flow
+        flow.show_reasons = self.settings.bot_reasons
         if self.autosave:
             self._attach_autosave(flow.session)
         self.back_to_title()

@@ -155,6 +155,7 @@ class RaceFlow:
         self.stats = Stats(catchup=[0] * n)
         self._start_round = -1
         self._reasons: list[str] = []  # bots' reasons, logged once the cards are revealed
+        self.show_reasons = True  # the player's setting (app.settings.bot_reasons)
         self._start_pos: list[tuple[int, int]] = []
         self._start_crashed: list[bool] = []
         name = self.game.course.name
@@ -245,7 +246,7 @@ class RaceFlow:
             played.append(action)
             if isinstance(action, Place):
                 self._note(action, bot=True)
-            elif reason and not isinstance(action, Draw):
+            elif reason and self.show_reasons and not isinstance(action, Draw):
                 # a reason may name the card: it waits for the reveal
                 self._reasons.append(f"{self.team_name(seat)} (bot, {policy}): {reason}")
         drew = [a for a in played if isinstance(a, Draw)]

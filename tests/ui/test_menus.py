@@ -11,7 +11,7 @@ import pytest
 from flamme_tui import saves
 from flamme_tui import settings as user_settings
 from flamme_tui.ui.app import FlammeApp
-from flamme_tui.ui.scenarios import SCENARIOS, advance, choices, settle
+from flamme_tui.ui.scenarios import SCENARIOS, _play_round_by_keys, advance, choices, settle
 from flamme_tui.ui.textshot import screen_text
 
 from .driver import new_race_menus, screen_name
@@ -405,3 +405,22 @@ def test_default_settings_are_usable_as_they_are():
 
     assert user_settings.Settings().theme in THEMES
     assert user_settings.Settings().step_delay == 0.7
+
+
+async def test_bot_reasons_setting_reaches_the_race_log(config_dir):
+    from flamme_tui.ui.choices import RaceChoices, SeatChoice
+
+    for shown in (True, False):
+        user_settings.save(user_settings.Settings(bot_reasons=shown))
+        app = FlammeApp(seed=7, autoplay=False, autosave=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            app.start_race(RaceChoices(variant="classic", seed=3, seats=[
+                SeatChoice("Ann", "blue"), SeatChoice("Hal", "orange", "hard")]))
+            await settle(pilot)
+            assert app.flow.show_reasons is shown
+            await _play_round_by_keys(pilot)  # to the reveal, where the reasons are logged
+            await pilot.press("enter")
+            await settle(pilot)
+            log = "\n".join(app.flow.log)
+            assert ("(bot, hard)" in log) is shown
