@@ -35,7 +35,7 @@ ThemeName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9-]{1,40}$")]
 
 
 class Settings(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
     aids: StrictBool = True  # the race screen's aids (previews, hints)
     step_speed: Literal["slow", "normal", "fast"] = "normal"

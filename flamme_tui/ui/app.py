@@ -14,7 +14,6 @@ import threading
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
-from .. import settings as user_settings
 from .screens.title import TitleScreen
 
 # The themes offered (settings screen, palette): each checked readable, and
@@ -36,9 +35,14 @@ class FlammeApp(App[int]):
     def __init__(self, *, autoplay: bool | None = None, step_delay: float | None = None, seed: int | None = None,
                  autosave: bool = True, session=None) -> None:
         super().__init__()
-        self.settings, self.settings_problem = user_settings.load()  # read by every screen
+        # the player's settings (flamme_tui.settings), read by every screen as app.settings;
+        # loaded once the title menu is drawn (pydantic takes a while to import), or
+        # at once by whoever needs them first
+        self._settings = None
+        self.settings_problem: str | None = None
+        self._fixed_step_delay = step_delay is not None  # given by the caller (tests, bench)
         if step_delay is None:
-            step_delay = self.settings.step_delay
+            step_delay = 0.7
         self.autosave = autosave  # save every race after every action (saves.attach_autosave)
         self.resume_session = session  # a saved race to open at once (flamme-tui --resume)
         if autoplay is None:
@@ -51,16 +55,15 @@ class FlammeApp(App[int]):
         self._saving = False  # the race in progress is being autosaved
 
     def on_mount(self) -> None:
-        self.apply_settings(self.settings)
-        if self.settings_problem:
-            self.notify(self.settings_problem, severity="warning", timeout=10)
-        self.push_screen(TitleScreen())
+        self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
             self.resume(session)
 
     def preload(self) -> None:
-        """Import the engine in the background while the title menu waits."""
+        """Import the engine in the background while the title menu waits
+        (and read the settings now: the title menu is on screen)."""
+        self.load_settings()
 
         def load() -> None:
             try:
@@ -235,6 +238,27 @@ class FlammeApp(App[int]):
 
     # --------------------------------- settings, palette, themes and keys
 
+    @property
+    def settings(self):
+        if self._settings is None:
+            self.load_settings()
+        return self._settings
+
+    @settings.setter
+    def settings(self, value) -> None:
+        self._settings = value
+
+    def load_settings(self) -> None:
+        """Read the settings file (once) and use it; an invalid one is said in one line."""
+        if self._settings is not None:
+            return
+        from .. import settings as user_settings
+
+        self._settings, self.settings_problem = user_settings.load()
+        problems = self.apply_settings(self._settings)
+        for problem in filter(None, [self.settings_problem, *problems]):
+            self.notify(problem, severity="warning", timeout=10)
+
     def apply_settings(self, settings) -> list[str]:
         """Use these settings now (theme, keys, step speed); returns what was
         refused, in words (an unknown theme or binding id)."""
@@ -255,12 +279,14 @@ class FlammeApp(App[int]):
         keymap = {k: v for k, v in settings.keys.items() if k in known}
         problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
         self.set_keymap(keymap)
-        self.step_delay = settings.step_delay
+        if not self._fixed_step_delay:
+            self.step_delay = settings.step_delay
         return problems
 
     def key_of(self, binding_id: str, default: str) -> str:
         """The key shown for a binding (the user's keymap, else the default),
         so key bars and help always agree with what the keys do."""
+        self.load_settings()  # the keymap is in the settings
         keys = self._keymap.get(binding_id, default)
         return self.get_key_display(Binding(keys.split(",")[0], ""))
 
@@ -280,11 +306,13 @@ class FlammeApp(App[int]):
 
     def watch_theme(self, theme: str) -> None:
         """A theme picked in the palette is kept in the settings."""
-        current = getattr(self, "settings", None)
+        current = getattr(self, "_settings", None)
         if current is not None and theme in THEMES and current.theme != theme:
             self.save_settings(current.model_copy(update={"theme": theme}))
 
     def save_settings(self, settings) -> bool:
+        from .. import settings as user_settings
+
         self.settings = settings
         try:
             user_settings.save(settings)

@@ -8,7 +8,7 @@ Bindings ids and is named in `_screens`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Rebindable(NamedTuple):
@@ -18,7 +18,7 @@ class Rebindable(NamedTuple):
     where: str  # the screen, in words
 
 
-def _screens():
+def _screens() -> list[tuple[str, Any]]:
     from .app import FlammeApp
     from .screens.base import BaseScreen
     from .screens.podium import PodiumScreen

@@ -135,13 +135,15 @@ class SavedRacesScreen(BaseScreen):
         table.focus()
 
     def refresh_list(self) -> None:
+        from .variant import variant_title
+
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
         self.races = saved_races()
         for n, race in enumerate(self.races):
             # names from save files are plain text, never markup
-            table.add_row(Text(race.title), Text(race.variant), _state(race), Text(", ".join(race.teams)),
+            table.add_row(Text(race.title), Text(variant_title(race.variant)), _state(race), Text(", ".join(race.teams)),
                           Text(_when(race.saved)), key=str(n))
         if self.races:
             table.move_cursor(row=min(row, len(self.races) - 1))

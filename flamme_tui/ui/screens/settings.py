@@ -6,6 +6,8 @@ the settings as one object, `app.settings`, that every screen reads.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, cast
+
 from pydantic import ValidationError
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -16,6 +18,9 @@ from ... import settings as user_settings
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
+if TYPE_CHECKING:
+    from ..app import FlammeApp
+
 SPEEDS = [("slow (1.2 s a step)", "slow"), ("normal (0.7 s)", "normal"), ("fast (0.35 s)", "fast")]
 
 
@@ -23,12 +28,16 @@ class SettingsScreen(BaseScreen):
     HELP_TOPIC = "settings"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="settings.back")]
 
-    def compose(self):
+    @property
+    def flamme(self) -> FlammeApp:
+        return cast("FlammeApp", self.app)
+
+    def compose(self) -> Any:
         from ..app import THEMES
         from ..keys import rebindable
 
-        s = self.app.settings
-        yield from self.compose_notice()
+        s = self.flamme.settings
+        yield from self.compose_notice()  # type: ignore[no-untyped-call]
         with VerticalScroll(classes="menu-body", id="settings-body"):
             yield Static("[b]Settings[/b] · saved at once", classes="screen-title")
             with Horizontal(classes="form-row"):
@@ -63,7 +72,7 @@ class SettingsScreen(BaseScreen):
         self.query_one("#aids", Switch).focus()
         self.call_after_refresh(setattr, self, "_ready", True)
 
-    def on_descendant_focus(self, event) -> None:
+    def on_descendant_focus(self, event: Any) -> None:
         """The focused field's label in reverse video: visible in every theme and without colour."""
         for row in self.query("#settings-body > Horizontal"):
             row.set_class(event.widget.parent is row, "-focused")
@@ -73,9 +82,9 @@ class SettingsScreen(BaseScreen):
         line.update(Content(message))
         line.set_class(warning, "-warning")
 
-    def change(self, **update) -> None:
+    def change(self, **update: Any) -> None:
         """Validate, use and save a change (a bad value is refused with a message)."""
-        data = self.app.settings.model_dump()
+        data = self.flamme.settings.model_dump()
         data.update(update)
         try:
             new = user_settings.Settings.model_validate(data)
@@ -83,24 +92,24 @@ class SettingsScreen(BaseScreen):
             err = exc.errors()[0]
             self.say(f"Not changed: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}", warning=True)
             return
-        if not self._ready or new == self.app.settings:
+        if not self._ready or new == self.flamme.settings:
             return
-        old = self.app.settings
-        problems = self.app.apply_settings(new)
+        old = self.flamme.settings
+        problems = self.flamme.apply_settings(new)
         if problems:
-            self.app.apply_settings(old)
+            self.flamme.apply_settings(old)
             self.say("Not changed: " + "; ".join(problems), warning=True)
             return
-        if self.app.save_settings(new):
+        if self.flamme.save_settings(new):
             self.say("Saved.")
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
-        if event.value != getattr(self.app.settings, event.switch.id or ""):
-            self.change(**{event.switch.id: event.value})
+        if event.value != getattr(self.flamme.settings, event.switch.id or ""):
+            self.change(**{event.switch.id or "": event.value})
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id in ("step_speed", "theme") and event.value != getattr(self.app.settings, event.select.id):
-            self.change(**{event.select.id: event.value})
+        if event.select.id in ("step_speed", "theme") and event.value != getattr(self.flamme.settings, event.select.id):
+            self.change(**{event.select.id or "": event.value})
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         from ..keys import rebindable
@@ -110,7 +119,7 @@ class SettingsScreen(BaseScreen):
         binding = next((b for b in rebindable() if f"key-{b.id.replace('.', '-')}" == wid), None)
         if binding is None:
             return
-        keys = dict(self.app.settings.keys)
+        keys = dict(self.flamme.settings.keys)
         value = event.value.strip().replace(" ", "")
         if not value or value == binding.keys:
             keys.pop(binding.id, None)
