@@ -189,7 +189,9 @@ async def settings_screen(pilot) -> None:
 
 
 async def light_teams(pilot) -> None:
-    pilot.app.theme = "textual-light"
+    """The light theme, as the settings would give it (nothing saved)."""
+    app = pilot.app
+    app.apply_settings(app.settings.model_copy(update={"theme": "textual-light"}))
     await teams_focus(pilot)
 
 

@@ -387,7 +387,7 @@ async def test_the_focused_field_stands_out_at_256_colours(theme):
 
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.theme = theme
+        app.apply_settings(app.settings.model_copy(update={"theme": theme}))
         await SCENARIOS["teams-focus"](pilot)
         screen = app.screen
         assert app.focused.id == "colour-0"
