@@ -94,6 +94,11 @@ def build_parser() -> Parser:
                        help=f"races to simulate, 1 to {MAX_RACES} (default 2000)")
     bench.add_argument("--bot", choices=("easy", "medium", "hard"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy)")
+    # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
+    serve = sub.add_parser("serve", help="play in a browser tab (serves the app with textual-serve)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this computer only)")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95%% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT",
@@ -105,6 +110,13 @@ def build_parser() -> Parser:
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     return parser
+
+
+def _port(text: str) -> int:
+    """A TCP port, 1-65535 (serve --port)."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number (1-65535): {text!r}")
+    return int(text)
 
 
 def _race_options(p: argparse.ArgumentParser) -> None:
@@ -340,6 +352,10 @@ def _command(args: argparse.Namespace) -> int:
         return cmd_bench(args)
     if args.command == "tournament":
         return cmd_tournament(args)
+    if args.command == "serve":
+        from .ui.serve import serve
+
+        return serve(args.host, args.port)
     if args.command == "replay":
         from .saves_cli import cmd_replay
 

@@ -339,7 +339,7 @@ class SaveData(BaseModel):
     def _consistent(self) -> SaveData:
         if any(int(seat) >= len(self.setup.teams) for seat in self.bots):
             raise ValueError("bots: a seat number past the last team")
-        if self.summary.variant != self.setup.variant:
+        if find(self.summary.variant) is not find(self.setup.variant):
             raise ValueError("summary: another variant than the setup's")
         last = (0, 0)
         for check in self.rounds:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import saves
+from .engine.rules import find
 from .usertext import clean
 
 if TYPE_CHECKING:
@@ -127,7 +128,7 @@ def _finish_plan(args: argparse.Namespace, session: Session) -> str | None:
     for name, why in _KEPT.items():
         if name in given:
             return f"race --from: --{name} cannot be used: {why}"
-    if "variant" in given and args.variant != game.variant:
+    if "variant" in given and find(args.variant) is not game.rules:
         return f"race --from: --variant {args.variant}: the saved race is {game.variant}"
     if "teams" in given and args.teams != len(setup.teams):
         return f"race --from: --teams {args.teams}: the saved race has {len(setup.teams)} teams"

@@ -17,7 +17,7 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.worker import Worker, WorkerState
@@ -37,15 +37,33 @@ class SaveFailed(Message):
         self.error = error
 
 
+# The themes offered (settings screen, palette): each checked readable, and
+# under NO_COLOR too (the ansi-* themes are not: black on black).
+THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "solarized-light")
+
+
 class FlammeApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "Flamme Rouge"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True)]
+    # ctrl+p: the palette holds the app's own commands (get_system_commands)
+    ENABLE_COMMAND_PALETTE = True
+    COMMAND_PALETTE_DISPLAY = "^p"
+    BINDINGS = [
+        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("ctrl+c", "help_quit", show=False, priority=True, system=True),
+    ]
 
-    def __init__(self, *, autoplay: bool | None = None, step_delay: float = 0.7, seed: int | None = None,
+    def __init__(self, *, autoplay: bool | None = None, step_delay: float | None = None, seed: int | None = None,
                  autosave: bool = True, session=None) -> None:
         super().__init__()
+        # the player's settings (flamme_tui.settings), read by every screen as app.settings;
+        # loaded once the title menu is drawn (pydantic takes a while to import), or
+        # at once by whoever needs them first
+        self._settings = None
+        self.settings_problem: str | None = None
+        self._fixed_step_delay = step_delay is not None  # given by the caller (tests, bench)
+        if step_delay is None:
+            step_delay = 0.7
         self.autosave = autosave  # save every race after every action (saves.attach_autosave)
         self.resume_session = session  # a saved race to open at once (flamme-tui --resume)
         if autoplay is None:
@@ -58,13 +76,15 @@ class FlammeApp(App[int]):
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
 
     def on_mount(self) -> None:
-        self.push_screen(TitleScreen())
+        self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
             self.resume(session)
 
     def preload(self) -> None:
-        """Import the engine in a worker thread while the title menu waits."""
+        """Import the engine in the background while the title menu waits
+        (and read the settings now: the title menu is on screen)."""
+        self.load_settings()
 
         def load() -> None:
             from .. import races, saves  # noqa: F401
@@ -255,6 +275,7 @@ class FlammeApp(App[int]):
         self.flush_saves()  # the race left behind, if any
         self._let_go_of_save()
         self.flow = flow
+        flow.show_reasons = self.settings.bot_reasons
         if self.autosave:
             self._attach_autosave(flow.session)
         self.back_to_title()
@@ -334,6 +355,135 @@ class FlammeApp(App[int]):
     def back_to_title(self) -> None:
         while len(self.screen_stack) > 2 or (len(self.screen_stack) == 2 and not isinstance(self.screen, TitleScreen)):
             self.pop_screen()
+
+    # --------------------------------- settings, palette, themes and keys
+
+    @property
+    def settings(self):
+        if self._settings is None:
+            self.load_settings()
+        return self._settings
+
+    @settings.setter
+    def settings(self, value) -> None:
+        self._settings = value
+
+    def load_settings(self) -> None:
+        """Read the settings file (once) and use it; an invalid one is said in one line."""
+        if self._settings is not None:
+            return
+        from .. import settings as user_settings
+
+        self._settings, self.settings_problem = user_settings.load()
+        problems = self.apply_settings(self._settings)
+        for problem in filter(None, [self.settings_problem, *problems]):
+            self.notify(problem, severity="warning", timeout=10)
+
+    def apply_settings(self, settings) -> list[str]:
+        """Use these settings now (theme, keys, step speed); returns what was
+        refused, in words (an unknown theme or binding id)."""
+        problems = []
+        self.settings = settings
+        for name in list(self.available_themes):
+            if name not in THEMES:
+                self.unregister_theme(name)
+        if settings.theme in THEMES:
+            self.theme = settings.theme
+        else:
+            problems.append(f"unknown theme {settings.theme!r} (themes: {', '.join(THEMES)})")
+        known = set()
+        if settings.keys:  # (the screens are imported only then: start-up time counts)
+            from .keys import binding_ids
+
+            known = set(binding_ids())
+        keymap = {k: v for k, v in settings.keys.items() if k in known}
+        problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
+        self.set_keymap(keymap)
+        if not self._fixed_step_delay:
+            self.step_delay = settings.step_delay
+        return problems
+
+    def key_of(self, binding_id: str, default: str) -> str:
+        """The key shown for a binding (the user's keymap, else the default),
+        so key bars and help always agree with what the keys do."""
+        self.load_settings()  # the keymap is in the settings
+        keys = self._keymap.get(binding_id, default)
+        return self.get_key_display(Binding(keys.split(",")[0], ""))
+
+    def get_system_commands(self, screen):
+        """The palette (ctrl+p): the app's own commands, on every screen."""
+        yield SystemCommand("New race", "Set up a new race (a race in progress asks first)",
+                            lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
+        yield SystemCommand("Saved races", "Every race in progress and finished: resume, replay, delete",
+                            lambda: self.leave_race_then(self.show_saved_races))
+        yield SystemCommand("Rules reference", "The rules of Classic, Meteo and BMX, short", self.show_rules)
+        yield SystemCommand("Settings", "Aids, step speed, theme, bot reasons, keys", self.show_settings)
+        yield SystemCommand("Theme", "Change the colours (saved in the settings)", self.search_themes)
+        yield SystemCommand("Help", "The keys and rules of this screen", self.show_help)
+        yield SystemCommand("Screenshot", "Save an SVG picture of this screen",
+                            lambda: self.set_timer(0.1, self.deliver_screenshot))
+        yield SystemCommand("Quit", "Leave flamme-tui (a race in progress asks first)", self.action_request_quit)
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme picked in the palette is kept in the settings."""
+        current = getattr(self, "_settings", None)
+        if current is not None and theme in THEMES and current.theme != theme:
+            self.save_settings(current.model_copy(update={"theme": theme}))
+
+    def save_settings(self, settings) -> bool:
+        from .. import settings as user_settings
+
+        self.settings = settings
+        try:
+            user_settings.save(settings)
+        except OSError as exc:
+            self.notify(f"Could not save the settings: {exc.strerror or exc}", severity="warning")
+            return False
+        return True
+
+    def leave_race_then(self, then) -> None:
+        """Run `then` at once, or once the player agrees to leave the race."""
+        if self.flow is None:
+            then()
+            return
+        from .screens.dialogs import ConfirmQuit
+
+        def answer(what: str | None) -> None:
+            if what == "app":
+                self.exit(0)
+            elif what == "title":
+                self.flow = None
+                self.back_to_title()
+                then()
+
+        self.push_screen(ConfirmQuit(saved=self.autosave and self._saving), answer)
+
+    def show_rules(self) -> None:
+        from .screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen())
+
+    def show_settings(self) -> None:
+        from .screens.settings import SettingsScreen
+
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen())
+
+    def show_saved_races(self) -> None:
+        from .screens.saved import SavedRacesScreen
+
+        self.push_screen(SavedRacesScreen())
+
+    def show_help(self) -> None:
+        action = getattr(self.screen, "action_help", None)
+        if action is not None:
+            action()
+
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit (players press it by reflex): say what does."""
+        self.notify(f"To quit, press {self.key_of('app.quit', 'ctrl+q')}"
+                    + (" (a race in progress asks first)" if self.flow is not None else ""),
+                    title="ctrl+c does not quit")
 
     # ------------------------------------------------------------- quitting
 

@@ -203,6 +203,7 @@ class RaceFlow:
         self._start_round = -1
         self._reasons: list[str] = []  # bots' reasons, logged once the cards are revealed
         self._bot_played: list[Action] = []  # the due bot's actions so far in this turn
+        self.show_reasons = True  # the player's setting (app.settings.bot_reasons)
         self._start_pos: list[tuple[int, int]] = []
         self._start_crashed: list[bool] = []
         self._start_tally: Tally | None = None
@@ -298,7 +299,7 @@ class RaceFlow:
         self._bot_played.append(action)
         if isinstance(action, Place):
             self._note(action, bot=True)
-        elif reason and not isinstance(action, Draw):
+        elif reason and self.show_reasons and not isinstance(action, Draw):
             # a reason may name the card: it waits for the reveal
             self._reasons.append(f"{self.team_name(seat)} (bot, {move.policy}): {reason}")
         if (self.game.round, self.game.phase) != before or self.session.due() != seat:

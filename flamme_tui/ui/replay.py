@@ -10,30 +10,34 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ..replay import Replay
 from ..usertext import plain
 
+CSS = """
+ReplayScreen { layout: vertical; }
+ReplayScreen #heading { height: auto; padding: 0 1; text-style: bold; }
+ReplayScreen #title { height: 1; padding: 0 1; text-style: reverse; }
+ReplayScreen #track { height: auto; padding: 0 1; }
+ReplayScreen #body { height: 1fr; padding: 0 1; }
+ReplayScreen #log { height: auto; margin-bottom: 1; }
+ReplayScreen #ranking { height: auto; }
+"""
 
-class ReplayApp(App):
-    TITLE = "flamme-tui replay"
-    CSS = """
-    Screen { layout: vertical; }
-    #heading { height: auto; padding: 0 1; text-style: bold; }
-    #title { height: 1; padding: 0 1; text-style: reverse; }
-    #track { height: auto; padding: 0 1; }
-    #body { height: 1fr; padding: 0 1; }
-    #log { height: auto; margin-bottom: 1; }
-    #ranking { height: auto; }
-    """
+
+class ReplayScreen(Screen):
+    """The replay of one race; `flamme-tui replay` and the app's saved races show it."""
+
+    DEFAULT_CSS = CSS
     # priority: the scrolling log would take left/right/home/end for itself
     BINDINGS = [
         Binding("left", "step(-1)", "Back", priority=True),
         Binding("right", "step(1)", "Forward", priority=True),
         Binding("home", "go(0)", "Start", priority=True),
         Binding("end", "go(-1)", "End", priority=True),
-        Binding("q", "quit", "Quit"),
+        Binding("q,escape", "leave", "Close"),
     ]
 
     def __init__(self, replay: Replay) -> None:
@@ -72,6 +76,28 @@ class ReplayApp(App):
         if n:
             self.index = index % n
             self.show()
+
+    def action_leave(self) -> None:
+        if self.app.screen_stack[0] is not self:
+            self.dismiss()
+        else:  # the standalone replay app: its only screen
+            self.app.exit()
+
+
+class ReplayApp(App):
+    TITLE = "flamme-tui replay"
+
+    def __init__(self, replay: Replay) -> None:
+        super().__init__()
+        self.replay = replay
+
+    def get_default_screen(self) -> Screen:
+        return ReplayScreen(self.replay)
+
+    @property
+    def index(self) -> int:
+        """The frame shown (the replay screen's)."""
+        return self.screen.index if isinstance(self.screen, ReplayScreen) else 0
 
 
 def run(replay: Replay) -> int:

@@ -205,6 +205,47 @@ async def bmx_die(pilot) -> None:
         await pilot.press("enter", "enter")
 
 
+async def teams_focus(pilot) -> None:
+    """The teams screen with the focus on a colour list (it must be plain to see)."""
+    await teams(pilot)
+    await pilot.press("tab")
+
+
+async def help_bmx(pilot) -> None:
+    await bmx_pick(pilot)
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+async def settings_screen(pilot) -> None:
+    await pilot.press("down", "down", "down", "enter")
+    await pilot.pause()
+
+
+async def light_teams(pilot) -> None:
+    """The light theme, as the settings would give it (nothing saved)."""
+    app = pilot.app
+    app.apply_settings(app.settings.model_copy(update={"theme": "textual-light"}))
+    await teams_focus(pilot)
+
+
+async def saved_races(pilot) -> None:
+    """Three saves made here (in progress, finished, damaged) in $FLAMME_TUI_DATA_DIR/saves."""
+    from .. import saves
+
+    folder = saves.saves_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    running = choices("classic", 3, seed=SEED).session()
+    advance(running, 4)
+    saves.save(running, folder / "running.json")
+    done = choices("bmx", 2, seed=SEED).session()
+    advance(done, 200)
+    good = saves.save(done, folder / "finished.json")
+    (folder / "damaged.json").write_text(good.read_text()[:-30])
+    pilot.app.show_saved_races()
+    await pilot.pause()
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -222,4 +263,9 @@ SCENARIOS = {
     "bmx-builder": bmx_builder,
     "bmx-pick": bmx_pick,
     "bmx-die": bmx_die,
+    "teams-focus": teams_focus,
+    "help-bmx": help_bmx,
+    "settings": settings_screen,
+    "light-teams": light_teams,
+    "saved-races": saved_races,
 }

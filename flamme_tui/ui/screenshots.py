@@ -28,7 +28,14 @@ SHOTS = [  # (file name, scenario, size)
     ("curtain-table", "curtain-table", (80, 24)),
     ("recap-200x60", "recap", (200, 60)),
     ("movement-200x60", "reveal", (200, 60)),
+    ("podium-chart", "podium", (120, 50)),
+    ("teams-focus-no-colour", "teams-focus", (80, 24)),
+    ("help-bmx", "help-bmx", (80, 24)),
+    ("settings", "settings", (100, 30)),
+    ("saved-races", "saved-races", (100, 30)),
+    ("light-theme", "light-teams", (100, 30)),
 ]
+NO_COLOUR = {"teams-focus-no-colour"}
 
 
 async def shoot(scenario: str, size: tuple[int, int], title: str) -> str:
@@ -47,8 +54,17 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["TEXTUAL_ANIMATIONS"] = "none"
     out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
+    import tempfile
+
+    # the saved-races shot makes its own saves; the settings are the defaults
+    os.environ["FLAMME_TUI_DATA_DIR"] = tempfile.mkdtemp(prefix="flamme-tui-shots-")
+    # the defaults (a folder that cannot be made: never written; the settings screen shows its path)
+    os.environ["FLAMME_TUI_CONFIG_DIR"] = "/dev/null/flamme-tui-config"
     for name, scenario, size in SHOTS:
+        if name in NO_COLOUR:
+            os.environ["NO_COLOR"] = "1"
         svg = asyncio.run(shoot(scenario, size, f"flamme-tui: {name.replace('-', ' ')}"))
+        os.environ.pop("NO_COLOR", None)
         path = out / f"{name}.svg"
         path.write_text(svg, encoding="utf-8")
         print(f"{path} ({size[0]}x{size[1]})")

@@ -5,9 +5,11 @@ from __future__ import annotations
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
 
 GLOBAL_KEYS = """[b]Everywhere[/b]
-  ?            this help
-  q, ctrl+q    quit (a race in progress asks first)
-  Esc          back (menus), close (this help)"""
+  ? or F1      this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)
+  ctrl+p       the command palette: new race, saved races, rules reference,
+               settings, theme, screenshot, quit
+  ctrl+q       quit (a race in progress asks first); ctrl+c only says how
+  Esc          back (menus)"""
 
 RULES_CLASSIC = """[b]Classic[/b]
 Each player has two riders: a Rouleur (R, cards 3-7) and a Sprinteur (S, cards 2,3,4,5,9).
@@ -46,25 +48,55 @@ def track_legend(variant: str) -> str:
         lines = [f"Track: {terrain}  {START_GLYPH} S start  {FINISH_GLYPH} F finish"]
     if find(variant).has_weather:
         lines.append("Weather: " + "  ".join(f"{w.glyph} {w.name} ({w.effect})" for w in WEATHER.values()))
-    lines.append("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed")
+    if find(variant).uses_tokens:
+        lines.append("Riders: team letter + > (one rider per player)")
+    elif find(variant).has_weather:
+        lines.append("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed")
+    else:
+        lines.append("Riders: team letter + S (Sprinteur) or R (Rouleur)")
     return "\n".join(lines)
 
 
-HELP = {
+def _rules(variant: str | None):
+    """The rule set named `variant` (None for the menus before one is chosen)."""
+    from ..engine.rules import find
+
+    return find(variant) if variant else None
+
+
+def _tokens(variant: str | None) -> bool:
+    rules = _rules(variant)
+    return rules is not None and rules.uses_tokens
+
+
+def _weather(variant: str | None) -> bool:
+    rules = _rules(variant)
+    return rules is not None and rules.has_weather
+
+
+def _scripted(variant: str | None) -> bool:
+    rules = _rules(variant)
+    return rules is not None and rules.scripted_teams
+
+
+def hand_word(variant: str | None) -> str:
+    """What a player holds: cards, or BMX tokens from the bag."""
+    return "tokens" if _tokens(variant) else "cards"
+
+
+HELP = {  # the prose of each topic; the keys of the screen are listed from its bindings
     "menus": """[b]Menus[/b]
   ↑ ↓          move          Enter   choose
   Esc          back""",
-    "teams": """[b]Teams[/b]
-  Tab / shift+Tab   move between fields
-  Enter             open a list, or press the focused button
-  ctrl+s / Start    start the race
-Seed: the same seed, teams and stage give the same race.
-Handicap: extra exhaustion cards in both riders' decks of that team.
-Young children (BMX): fatigue tokens added to that player's bag.
-Peloton / Muscle team (classic): scripted teams that play their top card
-each round, start at the front and take no exhaustion.  Muscle: a
-Sprinteur deck with an extra 5.  Peloton: one Rouleur deck with two
-Attack cards for both riders; Attack moves the front rider 2, the rear 9.""",
+    "settings": """[b]Settings[/b]
+Saved at once in the settings file (its path is shown on the screen).
+  Tab / shift+Tab   move between fields     Space or Enter   switch, open a list
+Key bindings: type the new keys (comma-separated Textual key names, e.g.
+"f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
+    "saved": """[b]Saved races[/b]
+Every race in progress or finished, newest first.  A damaged save (or one
+from a newer flamme-tui) is listed with what is wrong and can be deleted.
+Deleting removes the race and its backups, after asking.""",
     "builder": """[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track;
                lower case: bumpy passage, canyon, descent, marsh)
@@ -76,41 +108,104 @@ Players place their riders in turn on the free places behind the start line.
   ← → ↑ ↓      move the cursor [] over the free places
   click        a free place on the track
   Enter        place the rider     r   a random free place""",
-    "curtain": """[b]Pass the keyboard[/b]
-Only the named player should look at the screen now.
-  Enter        show my cards""",
     "draw": """[b]Which rider draws first?[/b]
 You see the first rider's cards, pick one, and only then draw for the other rider.
   1 2 or ← →   select        Enter   confirm        click  select / confirm""",
-    "pick": """[b]Pick a card[/b]
-  1-5 or ← →   select a card (a heavy border marks it)
-  Enter        play the selected card (face down until all have played)
-  click        select; click the selected card again to play it
-A card says "moves 5" when the terrain changes how far the rider goes;
-▼▼ on the track marks where it would go if nothing blocked it.""",
-    "reveal": """[b]Reveal and movement[/b]
-All cards are revealed together; riders move front first, one step at a time.
-  Space or →   next step       ←   previous step
-  Enter        skip to the end of the round, then continue
-  a            play the steps automatically (on/off)
-  [ ]          scroll the track (small terminals)""",
     "podium": """[b]Race over[/b]
+The podium, the full ranking, each team's statistics, a few awards and the
+race chart: every rider's distance to the line, round by round.
   r   race again (same teams and course, new seed)
   n   new race     q   quit""",
     "rules": "",
 }
 
 
-def help_for(topic: str, variant: str | None = None) -> str:
-    parts = [HELP.get(topic, "")]
-    from ..engine.rules import find
+def _teams_help(variant: str | None) -> str:
+    lines = ["""[b]Teams[/b]
+  Tab / shift+Tab   move between fields (every focused field is highlighted)
+  Enter             in a name or the seed: next field; on a list: open it
+  ctrl+s            start the race (or Tab to [b]Start race[/b] and press Enter)
+Names: up to 30 characters, shown in full on the race screens.
+Colours stay unique: choosing another seat's colour swaps the two (the
+screen says so).
+Seed: a whole number (0 or more); the same seed, teams and course give the
+same race.  [b]New seed[/b] draws a random one."""]
+    if _tokens(variant):
+        lines.append("Young children: fatigue tokens added to that player's bag.")
+    else:
+        lines.append("Handicap: extra exhaustion cards in both riders' decks of that team.\n"
+                     "Grid: random, or the players place their riders in turn.")
+    if _scripted(variant):
+        lines.append("""Peloton / Muscle team: scripted teams that play their top card each
+round, start at the front and take no exhaustion.  Muscle: a Sprinteur
+deck with an extra 5.  Peloton: one Rouleur deck with two Attack cards
+for both riders; Attack moves the front rider 2, the rear 9.""")
+    elif _weather(variant):
+        lines.append("The Peloton and Muscle teams race in classic only.")
+    return "\n".join(lines)
 
-    rules = find(variant) if variant else None
-    if topic == "pick" and rules is not None and rules.has_weather:
-        parts.append("Weather changes the draw: » tailwind 5 cards, « headwind 3 cards.")
-    if topic == "pick" and rules is not None and rules.uses_tokens:
-        parts.append("BMX: keep 1 token (2 on a descent: select both, then Enter).")
-    if variant:
+
+def _curtain_help(variant: str | None) -> str:
+    return f"""[b]Pass the keyboard[/b]
+Only the named player should look at the screen now: the next screen shows
+that player's {hand_word(variant)}.
+  Enter        show my {hand_word(variant)}"""
+
+
+def _pick_help(variant: str | None) -> str:
+    if _tokens(variant):
+        return """[b]Pick a token[/b]
+You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a
+descent: their values add up).  The others go back into the bag.
+  1-4 or ← →   select a token (select both on a descent, then Enter)
+  Enter        play the selected token (face down until all have played)
+  click        select; click the selected token again to play it
+▼▼ on the track marks where it would go if nothing blocked it."""
+    text = """[b]Pick a card[/b]
+  1-5 or ← →   select a card (a heavy border marks it)
+  Enter        play the selected card (face down until all have played)
+  click        select; click the selected card again to play it
+A card says "moves 5" when the terrain changes how far the rider goes;
+▼▼ on the track marks where it would go if nothing blocked it."""
+    if _weather(variant):
+        text += "\nWeather changes the draw: » tailwind 5 cards, « headwind 3 cards."
+    return text
+
+
+def _reveal_help(variant: str | None) -> str:
+    if _tokens(variant):
+        steps = ("All tokens are revealed together; riders move front first, then the die\n"
+                 "(catch-up) and the fatigue tokens, one step at a time.")
+    else:
+        steps = ("All cards are revealed together; riders move front first, then slipstream\n"
+                 "and exhaustion, one step at a time.")
+    return f"""[b]Reveal and movement[/b]
+{steps}
+  Space or →   next step       ←   previous step
+  Enter        skip to the end of the round, then continue
+  a            play the steps automatically (on/off)
+  [ ]          scroll the track (small terminals)"""
+
+
+def topic_text(topic: str, variant: str | None = None) -> str:
+    if topic == "teams":
+        return _teams_help(variant)
+    if topic == "curtain":
+        return _curtain_help(variant)
+    if topic == "pick":
+        return _pick_help(variant)
+    if topic == "reveal":
+        return _reveal_help(variant)
+    return HELP.get(topic, "")
+
+
+RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium"}
+
+
+def help_for(topic: str, variant: str | None = None) -> str:
+    """The help of one screen or phase, for one rule set (markup)."""
+    parts = [topic_text(topic, variant)]
+    if variant and topic in RACE_TOPICS:
         parts.append(track_legend(variant))
         parts.append({"classic": RULES_CLASSIC, "meteo": RULES_METEO, "bmx": RULES_BMX}.get(variant, ""))
     parts.append(GLOBAL_KEYS)

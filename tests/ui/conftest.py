@@ -6,6 +6,8 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 os.environ.pop("NO_COLOR", None)
 # races started in the app are autosaved: keep the tests' saves out of the user's data
 os.environ["FLAMME_TUI_DATA_DIR"] = __import__("tempfile").mkdtemp(prefix="flamme-tui-tests-")
+# and the settings: the defaults, whatever the user's are
+os.environ["FLAMME_TUI_CONFIG_DIR"] = __import__("tempfile").mkdtemp(prefix="flamme-tui-tests-config-")
 
 import pytest  # noqa: E402
 
@@ -18,3 +20,10 @@ def fast_pilot(monkeypatch):
 
     monkeypatch.setattr(wait, "SLEEP_GRANULARITY", 0.002)
     monkeypatch.setattr(wait, "SLEEP_IDLE", 0.0001)
+
+
+@pytest.fixture(autouse=True)
+def own_settings(tmp_path, monkeypatch):
+    """Each test starts from the default settings, and what it saves stays with it
+    (a theme picked in one test must not colour the next one's snapshots)."""
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / "own-config"))

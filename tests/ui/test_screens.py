@@ -18,14 +18,14 @@ async def test_title_menu_rules_and_back():
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
         text = screen_text(app)
-        for entry in ("New race", "Rules", "Quit"):
+        for entry in ("New race", "Saved races", "Rules reference", "Settings", "Quit"):
             assert entry in text
-        await pilot.press("down", "enter")
+        await pilot.press("down", "down", "enter")
         assert screen_name(app) == "RulesScreen"
         assert "Slipstream" in screen_text(app) or "slipstream" in screen_text(app)
         await pilot.press("escape")
         assert screen_name(app) == "TitleScreen"
-        await pilot.press("down", "enter")  # Quit (the menu still points at Rules)
+        await pilot.press("down", "down", "enter")  # Quit (the menu still points at Rules reference)
         await pilot.pause()
     assert app.return_code == 0
 
@@ -75,7 +75,11 @@ async def test_teams_screen_players_colours_and_seed():
         choices = screen.gather()
         assert [s.name for s in choices.seats] == ["Orange", "Blue", "Anna"]
         assert choices.seed == 123
-        await pilot.press("enter")  # Enter in the seed field starts the race
+        await pilot.press("enter")  # Enter in the seed field goes on, it never starts the race
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen" and app.flow is None
+        assert app.focused.id != "start"
+        await pilot.press("ctrl+s")
         await settle(pilot)
         assert app.flow.session.seed == 123
         assert [t.colour for t in app.flow.game.setup.teams] == ["orange", "blue", "green"]
@@ -320,8 +324,8 @@ async def test_races_are_autosaved_and_resume_behind_the_curtain(tmp_path, monke
             if app.screen.resume_info is not None:
                 break
         menu = app.screen.query_one("#title-menu")
-        assert menu.get_option_at_index(menu.option_count - 1).id == "resume"
-        await pilot.press("down", "down", "down", "enter")
+        assert menu.get_option_at_index(0).id == "resume"  # first: what a player coming back wants
+        await pilot.press("up", "enter")  # the cursor stays on New race: Resume is just above
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 1
 
@@ -343,7 +347,7 @@ async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, m
             if app.screen.resume_info is not None:
                 break
         assert "Resume: Avenue Corso Paseo, round 1" in screen_text(app)
-        await pilot.press("down", "down", "down", "enter")
+        await pilot.press("up", "enter")  # Resume, first in the menu
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 0  # never a hand first
         await pilot.press("enter")

@@ -59,3 +59,21 @@ def test_meteo_track_with_weather_and_crashed_riders(snap_compare):
 @pytest.mark.parametrize("scenario", ["bmx-builder", "bmx-pick", "bmx-die"])
 def test_bmx_screens(snap_compare, scenario):
     assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("scenario", ["teams-focus", "help-bmx", "settings", "light-teams"])
+def test_menu_screens(snap_compare, scenario, monkeypatch):
+    """The focused field plain to see (teams, light theme), the help scrolled to its top, settings."""
+    # the settings screen shows its file's path: one that is the same on every run and cannot be written
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", "/dev/null/flamme-tui-config")
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=SMALL)
+
+
+def test_teams_focus_without_colour(snap_compare, monkeypatch):
+    """NO_COLOR: the focused field still stands out (a light bar in greyscale, and the ▶ pointer)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(app(), run_before=SCENARIOS["teams-focus"], terminal_size=SMALL)
+
+
+def test_podium_chart_large(snap_compare):
+    assert snap_compare(app(), run_before=SCENARIOS["podium"], terminal_size=(120, 50))

@@ -31,7 +31,7 @@ class BaseScreen(Screen):
     """A screen with the too-small notice, size classes and `?` help."""
 
     HELP_TOPIC = "menus"
-    BINDINGS = [Binding("question_mark", "help", "Help", key_display="?")]
+    BINDINGS = [Binding("question_mark,f1", "help", "Help", id="help")]
 
     def compose_notice(self):
         yield TooSmall("", classes="too-small")
@@ -89,4 +89,30 @@ class BaseScreen(Screen):
     def action_help(self) -> None:
         from .dialogs import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.help_text()))
+        self.app.push_screen(HelpScreen(self.help_text(), screen_keys(self)))
+
+    def key_of(self, binding_id: str, default: str) -> str:
+        """The key a binding has now (see FlammeApp.key_of), for key bars."""
+        key_of = getattr(self.app, "key_of", None)
+        return key_of(binding_id, default) if key_of is not None else default
+
+
+def screen_keys(screen) -> str:
+    """The keys of a screen as its bindings have them now (the user's keymap
+    included), one line per action: the help can never disagree with them."""
+    app = screen.app
+    rows: dict[str, list[str]] = {}
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if active.node not in (screen, app) or not binding.description or binding.system:
+            continue
+        label = app.get_key_display(binding)
+        shown = rows.setdefault(binding.description, [])
+        if label not in shown:
+            shown.append(label)
+    if not rows:
+        return ""
+    lines = ["[b]Keys on this screen[/b]"]
+    for description, keys in rows.items():
+        lines.append(f"  {', '.join(keys):<16} {description}")
+    return "\n".join(lines)

@@ -77,12 +77,21 @@ class CurtainScreen(BaseScreen):
             text.append(" when only you can see the screen.")
             yield Static(text, id="curtain-text")
             with Center():
-                yield Button("Show my cards", id="lift", variant="primary", compact=True)
+                yield Button(f"Show my {self.hand}", id="lift", variant="primary", compact=True)
         if table is not None:
             boards = Boards(id="curtain-boards")
             boards.styles.height = Boards.fixed_height(len(table.rows))
             yield boards
-        yield KeyBar([("⏎", "show my cards"), ("?", "help"), ("q", "quit")])
+        yield KeyBar([("⏎", f"show my {self.hand}"), ("?", "help"), ("q", "quit")])
+
+    @property
+    def hand(self) -> str:
+        return "tokens" if self.note == "bmx" else "cards"  # BMX players hold tokens from a bag
+
+    def help_text(self) -> str:
+        from ..texts import help_for
+
+        return help_for(self.HELP_TOPIC, "bmx" if self.note == "bmx" else None)
 
     def on_mount(self) -> None:
         super().on_mount()

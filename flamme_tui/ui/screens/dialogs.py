@@ -22,19 +22,27 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
-        Binding("question_mark", "close", "Close", show=False),
+        Binding("question_mark,f1", "close", "Close", show=False),
         Binding("q", "close", show=False),
     ]
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, keys: str = "") -> None:
         super().__init__(classes="dialog-screen")
         self.text = text
+        self.keys = keys  # the screen's bindings as they are now (base.screen_keys)
 
     def compose(self):
         with Vertical(id="help-box", classes="dialog"):
+            # the scroll area takes what the box leaves (not height: auto, or
+            # a long help is cut off at the box's edge instead of scrolling)
             with VerticalScroll(id="help-scroll"):
                 yield Static(self.text, id="help-text")
-            yield Static("[b]↑ ↓[/b] scroll · [b]Esc[/b] close", classes="dialog-hint")
+                if self.keys:
+                    yield Static(self.keys, id="help-keys")
+            yield Static("[b]↑ ↓ PgUp PgDn[/b] scroll · [b]Esc[/b] close", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-scroll").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -126,3 +134,34 @@ class DamagedSave(ModalScreen[str]):
 
     def action_back(self) -> None:
         self.dismiss("")
+
+
+class ConfirmDelete(ModalScreen[bool]):
+    """Deleting a saved race: True to delete, False to keep it (the default)."""
+
+    BINDINGS = [
+        Binding("escape,n", "choose(False)", "Keep"),
+        Binding("y", "choose(True)", "Delete"),
+    ]
+
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self.label = label  # the race, in words (plain text: names come from files)
+
+    def compose(self):
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Static(Content.from_markup("[b]Delete this saved race?[/b]\n$label\nIts backups go too; "
+                                             "this cannot be undone.", label=self.label), id="confirm-text")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Delete (y)", id="delete", variant="error", compact=True)
+                yield Button("Keep it (n)", id="keep", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#keep", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "delete")
+
+    def action_choose(self, yes: bool) -> None:
+        self.dismiss(yes)

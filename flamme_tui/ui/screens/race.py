@@ -674,7 +674,7 @@ class RaceScreen(BaseScreen):
         frame = replay.frame
         n = len(replay.frames)
         title = {
-            "reveal": "all cards revealed",
+            "reveal": "all tokens revealed" if self.bmx else "all cards revealed",
             "move": "movement",
             "slip": "slipstream",
             "exhaust": "exhaustion",

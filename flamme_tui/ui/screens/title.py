@@ -1,4 +1,5 @@
-"""The title menu: New race, Rules, Quit (entries are easy to add: see `entries`)."""
+"""The title menu: Resume (when a race is in progress), New race, Saved races,
+Rules reference, Settings, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ LOGO = r"""
 
 class TitleScreen(BaseScreen):
     HELP_TOPIC = "menus"
-    BINDINGS = [Binding("q", "app.request_quit", "Quit")]
+    BINDINGS = [Binding("q", "app.request_quit", "Quit", id="title.quit")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -34,7 +35,8 @@ class TitleScreen(BaseScreen):
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
-        return [("new", "New race"), ("rules", "Rules"), ("quit", "Quit")]
+        return [("new", "New race"), ("saved", "Saved races"), ("rules", "Rules reference"),
+                ("settings", "Settings"), ("quit", "Quit")]
 
     def offer_resume(self, race) -> None:
         """Offer "Resume" for the newest race not finished (a saves.SavedRace,
@@ -56,7 +58,12 @@ class TitleScreen(BaseScreen):
             label = f"Resume: {race.path.name} (damaged save, {n or 'no'} backup{'s' * (n != 1)})"
         else:
             label = f"Resume: {race.path.name} (made by a newer flamme-tui)"
-        menu.add_option(Option(plain(label), id="resume"))
+        # Resume goes first: it is what a player coming back wants
+        highlighted = menu.highlighted
+        rest = [menu.get_option_at_index(k) for k in range(menu.option_count)]
+        menu.clear_options()
+        menu.add_options([Option(plain(label), id="resume"), *rest])
+        menu.highlighted = (highlighted or 0) + 1  # the entry under the cursor stays under it
         menu.styles.width = "auto"
 
     def compose(self):
@@ -112,9 +119,11 @@ class TitleScreen(BaseScreen):
         if key == "new":
             self.app.new_race()
         elif key == "rules":
-            from .rules import RulesScreen
-
-            self.app.push_screen(RulesScreen())
+            self.app.show_rules()
+        elif key == "saved":
+            self.app.show_saved_races()
+        elif key == "settings":
+            self.app.show_settings()
         elif key == "quit":
             self.app.exit(0)
         elif key == "resume" and self.resume_info is not None:

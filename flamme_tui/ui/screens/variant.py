@@ -33,7 +33,7 @@ class VariantScreen(BaseScreen):
 
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static("[b]New race[/b] · choose the rules", classes="screen-title")
+            yield Static("[b]New race[/b] · choose the rule set", classes="screen-title")
             yield OptionList(
                 *(Option(f"[b]{variant_title(v)}[/b]\n  {ABOUT.get(v, ('', ''))[1]}", id=v) for v in VARIANTS),
                 id="variant-menu",

@@ -1,0 +1,129 @@
+"""Settings: aids, step speed, theme, bot reasons and key bindings.
+
+Every change is used at once and saved (flamme_tui.settings); the app keeps
+the settings as one object, `app.settings`, that every screen reads.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from pydantic import ValidationError
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Input, Select, Static, Switch
+
+from ... import settings as user_settings
+from ..widgets.keybar import KeyBar
+from .base import BaseScreen
+
+if TYPE_CHECKING:
+    from ..app import FlammeApp
+
+SPEEDS = [("slow (1.2 s a step)", "slow"), ("normal (0.7 s)", "normal"), ("fast (0.35 s)", "fast")]
+
+
+class SettingsScreen(BaseScreen):
+    HELP_TOPIC = "settings"
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="settings.back")]
+
+    @property
+    def flamme(self) -> FlammeApp:
+        return cast("FlammeApp", self.app)
+
+    def compose(self) -> Any:
+        from ..app import THEMES
+        from ..keys import rebindable
+
+        s = self.flamme.settings
+        yield from self.compose_notice()  # type: ignore[no-untyped-call]
+        with VerticalScroll(classes="menu-body", id="settings-body"):
+            yield Static("[b]Settings[/b] · saved at once", classes="screen-title")
+            with Horizontal(classes="form-row"):
+                yield Static("Aids on the race screen", classes="settings-label")
+                yield Switch(s.aids, id="aids")
+            with Horizontal(classes="form-row"):
+                yield Static("Step speed (auto steps)", classes="settings-label")
+                yield Select(SPEEDS, value=s.step_speed, allow_blank=False, compact=True, id="step_speed")
+            with Horizontal(classes="form-row"):
+                yield Static("Theme", classes="settings-label")
+                yield Select([(t, t) for t in THEMES], value=s.theme if s.theme in THEMES else THEMES[0],
+                             allow_blank=False, compact=True, id="theme")
+            with Horizontal(classes="form-row"):
+                yield Static("Bots say why (race log)", classes="settings-label")
+                yield Switch(s.bot_reasons, id="bot_reasons")
+            yield Static("[b]Keys[/b] (comma-separated Textual key names; Enter applies, empty = default)",
+                         id="keys-head")
+            for b in rebindable():
+                with Horizontal(classes="key-row"):
+                    yield Static(Content(f"{b.where}: {b.description}"), classes="settings-label")
+                    yield Input(s.keys.get(b.id, b.keys), placeholder=b.keys, compact=True,
+                                id=f"key-{b.id.replace('.', '-')}", classes="key-input")
+                    yield Static(Content(b.id), classes="key-id")
+            yield Static("", id="settings-message")
+            yield Static(Content(f"File: {user_settings.settings_path()}"), id="settings-path")
+        yield KeyBar([("tab", "next field"), ("space", "switch"), ("?", "help"), ("esc", "back")])
+
+    _ready = False  # lists and switches post "changed" as they are first shown: not the player's doing
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#aids", Switch).focus()
+        self.call_after_refresh(setattr, self, "_ready", True)
+
+    def on_descendant_focus(self, event: Any) -> None:
+        """The focused field's label in reverse video: visible in every theme and without colour."""
+        for row in self.query("#settings-body > Horizontal"):
+            row.set_class(event.widget.parent is row, "-focused")
+
+    def say(self, message: str, warning: bool = False) -> None:
+        line = self.query_one("#settings-message", Static)
+        line.update(Content(message))
+        line.set_class(warning, "-warning")
+
+    def change(self, **update: Any) -> None:
+        """Validate, use and save a change (a bad value is refused with a message)."""
+        data = self.flamme.settings.model_dump()
+        data.update(update)
+        try:
+            new = user_settings.Settings.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            self.say(f"Not changed: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}", warning=True)
+            return
+        if not self._ready or new == self.flamme.settings:
+            return
+        old = self.flamme.settings
+        problems = self.flamme.apply_settings(new)
+        if problems:
+            self.flamme.apply_settings(old)
+            self.say("Not changed: " + "; ".join(problems), warning=True)
+            return
+        if self.flamme.save_settings(new):
+            self.say("Saved.")
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        if event.value != getattr(self.flamme.settings, event.switch.id or ""):
+            self.change(**{event.switch.id or "": event.value})
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id in ("step_speed", "theme") and event.value != getattr(self.flamme.settings, event.select.id):
+            self.change(**{event.select.id or "": event.value})
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        from ..keys import rebindable
+
+        event.stop()
+        wid = event.input.id or ""
+        binding = next((b for b in rebindable() if f"key-{b.id.replace('.', '-')}" == wid), None)
+        if binding is None:
+            return
+        keys = dict(self.flamme.settings.keys)
+        value = event.value.strip().replace(" ", "")
+        if not value or value == binding.keys:
+            keys.pop(binding.id, None)
+            event.input.value = binding.keys
+        else:
+            keys[binding.id] = value
+        self.change(keys=keys)

@@ -1,0 +1,41 @@
+"""`flamme-tui serve`: the app in a browser tab, with textual-serve.
+
+Each browser tab that opens the page starts its own `flamme-tui` process
+(the same app, saves and settings as in the terminal).  The server listens
+on 127.0.0.1 unless told otherwise: anybody who can reach the port can play
+(and read the saved races), so opening it to a network is a choice to make.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+LOCAL = ("127.0.0.1", "localhost", "::1")
+
+
+def app_command() -> str:
+    """The command each browser tab runs: this Python, this flamme-tui."""
+    return f"{shlex.quote(sys.executable)} -m flamme_tui"
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        print("flamme-tui serve needs textual-serve: pip install textual-serve", file=sys.stderr)
+        return 2
+    where = "this computer only" if host in LOCAL else f"every machine that can reach {host}"
+    print(f"flamme-tui: serving on http://{host}:{port} ({where}); ctrl+c stops the server", flush=True)
+    if host in LOCAL:
+        print("flamme-tui: to let other machines in, use --host 0.0.0.0 (anyone on the network can then play)",
+              flush=True)
+    shown = f"[{host}]" if ":" in host else host
+    server = Server(app_command(), host=host, port=port, title="Flamme Rouge",
+                    public_url=f"http://{shown}:{port}")
+    try:
+        server.serve()
+    except OSError as exc:  # the port is taken, the address is not this machine's
+        print(f"flamme-tui: cannot serve on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,426 @@
+"""Help, teams, palette, settings and saved races, through the UI."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from flamme_tui import saves
+from flamme_tui import settings as user_settings
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import SCENARIOS, _play_round_by_keys, advance, choices, settle
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import new_race_menus, screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+@pytest.fixture
+def config_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "config"
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "data"
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(folder))
+    return folder
+
+
+def help_words(app) -> str:
+    return "\n".join(str(w.render()) for w in app.screen.query("#help-text, #help-keys"))
+
+
+# ------------------------------------------------------------------- help
+
+async def test_help_scrolls_at_80x24_and_speaks_of_tokens_in_bmx():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["bmx-pick"](pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen"
+        scroll = app.screen.query_one("#help-scroll")
+        assert scroll.max_scroll_y > 0  # longer than the box: it must scroll, not be cut
+        await pilot.press("end")
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y
+        words = help_words(app)
+        assert "token" in words and "bag" in words
+        for classic_word in ("card", "Sprinteur", "Rouleur"):
+            assert classic_word not in words, classic_word
+        await pilot.press("escape")
+        assert screen_name(app) == "RaceScreen"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_help_of_every_menu_scrolls_to_its_end_and_lists_its_keys(size):
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("f1")  # F1 as well as ?
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen"
+        words = help_words(app)
+        assert "Keys on this screen" in words and "Start race" in words and "^s" in words
+        assert "Young children" not in words  # classic: the BMX option is not explained
+        assert "Peloton" in words
+        scroll = app.screen.query_one("#help-scroll")
+        await pilot.press("end")
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y
+        assert "ctrl+p" in screen_text(app) or scroll.max_scroll_y > 0
+
+
+async def test_curtain_and_reveal_say_tokens_in_bmx():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["bmx-builder"](pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen"
+        text = screen_text(app)
+        assert "Show my tokens" in text and "cards" not in text
+
+
+# ------------------------------------------------------------------ teams
+
+async def test_enter_enter_from_the_stage_list_never_starts_a_race():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter", "enter")  # title, rules, stage
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+        assert app.focused.id == "name-0"
+        for _ in range(12):
+            await pilot.press("enter")
+            await pilot.pause()
+            if screen_name(app) == "SelectOverlay" or app.screen is not app.screen_stack[-1]:
+                pass
+        await pilot.press("escape")  # a list may be open
+        await pilot.pause()
+        assert app.flow is None
+        assert "TeamsScreen" in [type(s).__name__ for s in app.screen_stack]
+
+
+async def test_two_humans_set_up_with_the_keyboard_alone():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter", "enter")
+        await pilot.pause()
+        await pilot.press(*"Anna", "enter")  # the name (selected: typing replaces it), then the next field
+        assert app.focused.id == "colour-0"
+        assert app.flow is None
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.flow is not None
+        assert [t.name for t in app.flow.game.setup.teams] == ["Anna", "Orange"]
+
+
+async def test_colour_swap_and_seat_type_change_are_said():
+    from flamme_tui.ui.choices import RaceChoices, SeatChoice
+    from flamme_tui.ui.screens.teams import TeamsScreen
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        meteo = RaceChoices(variant="meteo", seats=[SeatChoice("Blue", "blue"),
+                                                    SeatChoice("Purple", "purple", "peloton")])
+        app.push_screen(TeamsScreen(meteo))
+        await pilot.pause()
+        message = str(app.screen.query_one("#teams-message").render())
+        assert "Seat 2" in message and "human" in message and "classic only" in message
+        assert app.screen.query_one("#controller-1").value == "human"
+        app.screen.query_one("#colour-1").value = "blue"
+        await pilot.pause()
+        message = str(app.screen.query_one("#teams-message").render())
+        assert "swap" in message and "seat 1 is now Purple" in message
+
+
+async def test_seed_field_says_what_it_accepts_and_names_are_not_cut():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        long_name = "Grandma Josephine Van Damme"
+        screen.query_one("#name-0").value = long_name
+        seed = screen.query_one("#seed")
+        seed.value = "12ab"
+        await pilot.pause()
+        assert "digits only" in str(screen.query_one("#seed-note").render())
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.flow is None and "whole number" in str(screen.query_one("#teams-message").render())
+        seed.value = "123456789012"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.flow.session.seed == 123456789012
+        assert app.flow.game.setup.teams[0].name == long_name
+
+
+# ------------------------------------------------- palette, quit, themes
+
+async def test_palette_has_the_apps_commands_on_every_screen():
+    from textual.command import CommandPalette
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for wanted in ("New race", "Saved races", "Rules reference", "Settings", "Theme", "Screenshot", "Quit"):
+            assert wanted in titles
+        await SCENARIOS["curtain"](pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"rules ref", "enter")
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_name(app) == "RulesScreen"
+
+
+async def test_ctrl_c_says_how_to_quit_and_ctrl_q_asks_during_a_race():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert any("ctrl+q" in str(n.message) or "^q" in str(n.message) for n in app._notifications)
+        await SCENARIOS["curtain"](pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmQuit"
+        await pilot.press("n")
+
+
+async def test_light_theme_from_the_settings_is_used_and_saved(config_dir):
+    user_settings.save(user_settings.Settings(theme="textual-light"))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme == "textual-light"
+        assert "ansi-dark" not in app.available_themes  # black on black under NO_COLOR
+        app.theme = "nord"
+        await pilot.pause()
+    assert user_settings.load()[0].theme == "nord"
+
+
+# --------------------------------------------------------------- settings
+
+def test_invalid_settings_give_one_line_and_the_defaults(config_dir):
+    config_dir.mkdir()
+    path = config_dir / "settings.json"
+    path.write_text(json.dumps({"aids": "yes please", "colour": 3}))
+    got, problem = user_settings.load()
+    assert got == user_settings.Settings()
+    assert problem is not None and "\n" not in problem and "settings.json" in problem
+    path.write_text("{" * 100_000)
+    got, problem = user_settings.load()
+    assert got == user_settings.Settings() and "larger than" in problem
+    path.write_text("{not json")
+    assert user_settings.load()[1] is not None
+    path.unlink()
+    assert user_settings.load() == (user_settings.Settings(), None)
+
+
+def test_settings_round_trip(config_dir):
+    s = user_settings.Settings(aids=False, step_speed="fast", theme="nord", bot_reasons=False,
+                               keys={"teams.start": "f5"})
+    user_settings.save(s)
+    assert user_settings.load() == (s, None)
+
+
+async def test_a_rebound_key_works_and_the_key_bar_says_so(config_dir):
+    user_settings.save(user_settings.Settings(keys={"teams.start": "f5"}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        assert "f5 start race" in screen_text(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.flow is None
+        await pilot.press("f5")
+        await settle(pilot)
+        assert app.flow is not None
+
+
+async def test_settings_screen_changes_are_saved(config_dir):
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down", "down", "down", "enter")
+        assert screen_name(app) == "SettingsScreen"
+        assert app.focused.id == "aids"
+        await pilot.press("space")  # aids off
+        await pilot.pause()
+        assert app.settings.aids is False
+        key = app.screen.query_one("#key-teams-start")
+        key.value = "not a key!"
+        key.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Not changed" in str(app.screen.query_one("#settings-message").render())
+        key.value = "f6"
+        await pilot.press("enter")
+        await pilot.pause()
+    saved, problem = user_settings.load()
+    assert problem is None and saved.aids is False and saved.keys == {"teams.start": "f6"}
+
+
+# ------------------------------------------------------ saved races, title
+
+def make_saves(folder: Path) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    running = choices("classic", 2, seed=3).session()
+    advance(running, 2)
+    done = choices("bmx", 2, seed=4).session()
+    advance(done, 200)
+    paths = {"running": saves.save(running, folder / "running.json"),
+             "done": saves.save(done, folder / "done.json")}
+    damaged = folder / "damaged.json"
+    damaged.write_text(paths["running"].read_text()[:-40])
+    paths["damaged"] = damaged
+    return paths
+
+
+async def test_saved_races_lists_resumes_replays_and_deletes(data_dir):
+    paths = make_saves(data_dir / "saves")
+    app = FlammeApp(seed=7, autoplay=False, autosave=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(50):  # the Resume entry is found in the background, then goes first
+            await pilot.pause(0.02)
+            if app.screen.resume_info is not None:
+                break
+        menu = app.screen.query_one("#title-menu")
+        assert menu.get_option_at_index(0).id == "resume"
+        app.show_saved_races()
+        await pilot.pause()
+        screen = app.screen
+        assert screen_name(app) == "SavedRacesScreen"
+        by_name = {r.path.name: r for r in screen.races}
+        assert set(by_name) == {"running.json", "done.json", "damaged.json"}
+        text = screen_text(app)
+        assert "in progress, round" in text and "finished" in text and "damaged" in text
+        # delete the damaged one: asked first, "n" keeps it
+        table = screen.query_one("#saved-table")
+        table.move_cursor(row=[r.path.name for r in screen.races].index("damaged.json"))
+        await pilot.press("d")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmDelete"
+        await pilot.press("n")
+        await pilot.pause()
+        assert paths["damaged"].exists()
+        await pilot.press("d", "y")
+        await pilot.pause()
+        assert not paths["damaged"].exists()
+        assert {r.path.name for r in screen.races} == {"running.json", "done.json"}
+        # replay the finished race, then resume the one in progress
+        table.move_cursor(row=[r.path.name for r in screen.races].index("done.json"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "ReplayScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        table.move_cursor(row=[r.path.name for r in screen.races].index("running.json"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.flow is not None and app.flow.game.round == 3
+
+
+def test_no_test_leaks_into_the_users_config():
+    assert os.environ["FLAMME_TUI_CONFIG_DIR"]
+
+
+# ----------------------------------------------------------------- podium
+
+async def test_podium_names_in_full_awards_and_chart():
+    from flamme_tui.ui.choices import RaceChoices, SeatChoice
+    from flamme_tui.ui.flow import RaceFlow
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 60)) as pilot:
+        race = RaceChoices(variant="classic", seed=5, seats=[
+            SeatChoice("Grandma Josephine Van Damme", "blue", "easy"), SeatChoice("Purple", "purple", "peloton")])
+        session = race.session()
+        advance(session, 200)
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Grandma Josephine Van Damme" in text and "Purple Peloton" in text
+        assert "Longest in the wind" in text and "Most squares by slipstream" in text
+        assert "Best finish from the back of the grid" in text
+        assert "Race chart" in text and "round" in text
+
+
+def test_podium_history_follows_the_race_and_ties_are_explained():
+    from flamme_tui.ui.flow import RaceFlow
+    from flamme_tui.ui.screens.podium import podium_data, tie_text
+
+    session = choices("bmx", 3, seed=11).session()
+    advance(session, 200)
+    game = session.game
+    history = podium_data(RaceFlow(session))
+    assert len(history.distances) == game.round + 1  # the start and every round
+    assert history.distances[-1] == [max(0, game.course.finish - p[0]) for p in game.pos]
+    assert 0 < sum(history.wind) <= sum(r.fatigue for r in game.riders)  # rounds taking tokens (1 or 2 each)
+    names = [t.name for t in game.setup.teams]
+    first, second = game.ranking()[:2]
+    game.pos[second] = [game.pos[first][0], 1 - game.pos[first][1]]
+    lead = game.ranking()[0]  # the engine decides who ranks ahead on one square
+    words = str(tie_text(game, names))
+    assert "same square" in words and f"from lane {game.pos[lead][1]}" in words
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "nord", "gruvbox", "solarized-light"])
+async def test_the_focused_field_stands_out_at_256_colours(theme):
+    """The focused field's background, brought down to the 256-colour palette,
+    differs from an unfocused field's, in every theme offered."""
+    from rich.color import Color, ColorSystem
+
+    def at_256(widget) -> int | None:
+        bg = widget.styles.background
+        return Color.from_rgb(bg.r, bg.g, bg.b).downgrade(ColorSystem.EIGHT_BIT).number
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.apply_settings(app.settings.model_copy(update={"theme": theme}))
+        await SCENARIOS["teams-focus"](pilot)
+        screen = app.screen
+        assert app.focused.id == "colour-0"
+        focused = at_256(screen.query_one("#colour-0 SelectCurrent"))
+        assert focused != at_256(screen.query_one("#colour-1 SelectCurrent"))
+        assert focused != at_256(screen)  # nor the screen behind
+        await pilot.press("shift+tab")
+        assert app.focused.id == "name-0"
+        assert at_256(screen.query_one("#name-0")) != at_256(screen.query_one("#name-1"))
+        assert "▶1" in screen_text(app)
+
+
+def test_default_settings_are_usable_as_they_are():
+    from flamme_tui.ui.app import THEMES
+
+    assert user_settings.Settings().theme in THEMES
+    assert user_settings.Settings().step_delay == 0.7
+
+
+async def test_bot_reasons_setting_reaches_the_race_log(config_dir):
+    from flamme_tui.ui.choices import RaceChoices, SeatChoice
+
+    for shown in (True, False):
+        user_settings.save(user_settings.Settings(bot_reasons=shown))
+        app = FlammeApp(seed=7, autoplay=False, autosave=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            app.start_race(RaceChoices(variant="classic", seed=3, seats=[
+                SeatChoice("Ann", "blue"), SeatChoice("Hal", "orange", "hard")]))
+            await settle(pilot)
+            assert app.flow.show_reasons is shown
+            await _play_round_by_keys(pilot)  # to the reveal, where the reasons are logged
+            await pilot.press("enter")
+            await settle(pilot)
+            log = "\n".join(app.flow.log)
+            assert ("(bot, hard)" in log) is shown
