@@ -129,7 +129,9 @@ async def open_resume(app, pilot) -> None:
         await pilot.pause(0.05)
         if app.screen.resume_info is not None:
             break
-    await pilot.press("down", "down", "down", "enter")
+    menu = app.screen.query_one("#title-menu")
+    menu.highlighted = menu.get_option_index("resume")
+    await pilot.press("enter")
     await pilot.pause()
 
 

@@ -58,10 +58,10 @@ def podium_data(flow) -> History:
             done = completed
             history.append(distances())
             for e in game.events:
-                if e[0] in ("exhaust", "fatigue"):
-                    wind[e[1]] += 1
-                elif e[0] in ("slip", "catchup"):
-                    shelter[e[1]] += e[3] - e[2]
+                if e.kind in ("exhaust", "fatigue"):
+                    wind[e.rider] += 1
+                elif e.kind in ("slip", "catchup"):
+                    shelter[e.rider] += e.square - e.start
     return History(history, grid_place, wind, shelter)
 
 
@@ -230,7 +230,7 @@ class PodiumScreen(BaseScreen):
     def compose(self):
         flow = self.flow
         game = flow.game
-        names = [t.name for t in game.setup.teams]
+        names = [clean(t.name, multiline=False) for t in game.setup.teams]  # from a file or a player: shown as it is
         winner = game.winner if game.winner is not None else game.ranking()[0]
         yield from self.compose_notice()
         with VerticalScroll(id="podium-body"):

@@ -35,33 +35,20 @@ class SavedRace(NamedTuple):
 
 
 def saved_races(directory: Path | None = None) -> list[SavedRace]:
-    """Every race in the saves folder, newest first; a race none of whose files
-    can be read is listed with what is wrong (saves.list_saves leaves it out)."""
+    """Every race in the saves folder, newest first (saves.list_saves): a
+    damaged race, or one from a newer flamme-tui, is listed with what is wrong."""
     from ... import saves
 
     folder = Path(directory) if directory is not None else saves.saves_dir()
-    good = saves.list_saves(folder)
-    out = [SavedRace(i.path, i.title, i.variant, i.round, i.over, i.winner, tuple(i.teams), i.saved) for i in good]
-    known = {_base(i.path).name for i in good}
-    try:
-        files = sorted(p for p in folder.iterdir() if p.name.endswith(".json") and not p.name.startswith("."))
-    except OSError:
-        files = []
-    for path in files:
-        if path.name in known:
+    out = []
+    for race in saves.list_saves(folder):
+        i = race.info
+        if i is not None and race.status in (saves.IN_PROGRESS, saves.FINISHED):
+            out.append(SavedRace(i.path, i.title, i.variant, i.round, i.over, i.winner, tuple(i.teams), i.saved))
             continue
-        try:
-            saves.peek(path)
-            continue  # readable after all (written meanwhile): the next listing has it
-        except saves.SaveError as exc:
-            problem = exc.reason
-        except Exception as exc:  # noqa: BLE001 - any failure means it cannot be opened
-            problem = f"cannot be read ({type(exc).__name__})"
-        try:
-            stamp = dt.datetime.fromtimestamp(path.stat().st_mtime).astimezone().isoformat(timespec="seconds")
-        except OSError:
-            stamp = ""
-        out.append(SavedRace(path, path.name, "?", 0, False, None, (), stamp, problem))
+        stamp = dt.datetime.fromtimestamp(race.changed).astimezone().isoformat(timespec="seconds")
+        problem = "made by a newer flamme-tui" if race.status == saves.NEWER else f"damaged ({race.reason})"
+        out.append(SavedRace(race.path, race.path.name, "?", 0, False, None, (), stamp, problem))
     return out
 
 
