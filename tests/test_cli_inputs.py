@@ -107,6 +107,9 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("race",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}"]),
     # what a failing autosave does is the save tests' business (tests/test_saves.py)
     (("race",), "autosave"): (["--autosave"], []),
+    # any host name is the network's business: serve says where it listens (tests/ui/test_serve.py)
+    (("serve",), "host"): (["--host"], []),
+    (("serve",), "port"): (["--port"], ["0", "65536", "http", "-1"]),
     (("replay",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}"]),
     (("stages", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}"]),
     (("bench",), "stage"): (["--stage"], ["no-such-stage", "{loop}", "{dir}"]),

@@ -182,7 +182,7 @@ async def test_race_resumed_from_a_save_with_hostile_names_to_the_podium(data_di
     session = saves.load(hostile_save(tmp_path / "race.json"))
     app = FlammeApp(seed=1, autoplay=False, session=session)
     markers = {"Tom": "[Dad] ", "李小龙": "[@click=app.quit]", "Zoe": "[/] "}
-    async with app.run_test(size=(110, 34)) as pilot:
+    async with app.run_test(size=(120, 50)) as pilot:  # the podium whole, its title included
         await settle(pilot)
         shown = set()
 

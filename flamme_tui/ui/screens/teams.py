@@ -128,7 +128,7 @@ class TeamsScreen(BaseScreen):
                 yield SeatRow(seat, choice, controllers, extras)
             with Horizontal(classes="form-row", id="seed-row"):
                 yield Static("Seed", id="label-seed", classes="form-label")
-                yield Input(str(self.choices.seed), max_length=19, compact=True, id="seed")
+                yield Input(str(self.choices.seed), max_length=len(str(MAX_SEED)), compact=True, id="seed")
                 yield Static(SEED_NOTE, id="seed-note")
             yield Static("", id="teams-message")
             with Horizontal(classes="form-row", id="teams-buttons"):
