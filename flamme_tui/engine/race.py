@@ -155,7 +155,7 @@ class Race(Generic[RiderT, SetupT]):
 
     def outcome(self) -> Outcome:
         """The race's result so far (final once `finished`)."""
-        order = ranking(self.pos)
+        order = self.ranking()
         places: dict[int, int] = {}
         for i in order:
             seat = self.riders[i].seat
