@@ -332,14 +332,6 @@ def children(proc) -> bool:
         return False
 
 
-# KNOWN BUG (see the closing note): with the pure-Python build (compiling is off for now) these two
-# fail on a fresh clone: the race is not stopped as expected and the tournament's workers go on.
-# They pass with the compiled engine; fix the bug before compiling is switched back on for good.
-PURE_CTRL_C = pytest.mark.skipif(cli.engine_build() != "compiled",
-                                 reason="known bug: ctrl+c timing with the pure-Python engine (closing note)")
-
-
-@PURE_CTRL_C
 def test_ctrl_c_during_a_race_is_one_line_status_130():
     proc = interrupt(["race", "--bots", "hard", "--seed", "3"], first_line)
     assert proc.returncode == 130
@@ -347,7 +339,6 @@ def test_ctrl_c_during_a_race_is_one_line_status_130():
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc to see the worker processes")
-@PURE_CTRL_C
 def test_ctrl_c_during_a_tournament_stops_every_process_quietly():
     proc = interrupt(["tournament", "hard", "hard", "-n", "400", "-j", "2"], children)
     assert proc.returncode == 130

@@ -107,7 +107,7 @@ class BmxRider:
         return twin
 
 
-class BmxGame(Race[BmxRider, BmxSetup]):
+class BmxGame(Race):
     variant: ClassVar[str] = "bmx"
 
     @property
@@ -145,13 +145,14 @@ class BmxGame(Race[BmxRider, BmxSetup]):
     # ------------------------------------------------------------- step 1
 
     def roll(self) -> int:
-        faces = self.setup.die_faces
+        faces: tuple[int, ...] = self.setup.die_faces
         return faces[self.rng.below(len(faces))]
 
     def draw_size(self, i: int) -> int:
+        setup: BmxSetup = self.setup
         if self.course.terrain[self.pos[i][0]] == DESCENT:
-            return self.setup.descent_draw
-        return self.setup.draw
+            return setup.descent_draw
+        return setup.draw
 
     def keep_size(self, i: int) -> int:
         keep = self.setup.descent_keep if self.course.terrain[self.pos[i][0]] == DESCENT else 1

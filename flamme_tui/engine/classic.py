@@ -116,7 +116,7 @@ class Rider:
         return twin
 
 
-class ClassicGame(Race[Rider, ClassicSetup]):
+class ClassicGame(Race):
     variant: ClassVar[str] = "classic"
     max_gap: ClassVar[int] = 1  # slipstream closes one-square gaps
 
@@ -195,7 +195,8 @@ class ClassicGame(Race[Rider, ClassicSetup]):
     # --------------------------------------------------------------- energy
 
     def draw_size(self, i: int) -> int:
-        return self.setup.hand_size
+        size: int = self.setup.hand_size
+        return size
 
     def draw_hand(self, i: int, n: int = 0) -> None:
         """Draw the rider's hand: n cards, or by default its draw size."""
@@ -342,8 +343,8 @@ class ClassicGame(Race[Rider, ClassicSetup]):
         """An Attack card moves the Peloton's front rider a little, its rear rider a lot."""
         a, b = self.seats[self.riders[i].seat]
         mate = b if i == a else a
-        front, rear = self.setup.attack
-        return front if order.index(i) < order.index(mate) else rear
+        attack: tuple[int, int] = self.setup.attack
+        return attack[0] if order.index(i) < order.index(mate) else attack[1]
 
     # ------------------------------------------------------------- movement
 

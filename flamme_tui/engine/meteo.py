@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import CLASSIC, ClassicGame, effective_move
+from .classic import CLASSIC, ClassicGame, ClassicSetup, effective_move
 from .events import Crash, StandUp
 from .ruleset import RuleSet
 from .track import EMPTY
@@ -42,12 +42,13 @@ class MeteoGame(ClassicGame):
         return weather[square] if weather else FAIR
 
     def draw_size(self, i: int) -> int:
+        setup: ClassicSetup = self.setup
         kind = self.weather_at(self.pos[i][0])
         if kind == TAILWIND:
-            return self.setup.tailwind_draw
+            return setup.tailwind_draw
         if kind == HEADWIND:
-            return self.setup.headwind_draw
-        return self.setup.hand_size
+            return setup.headwind_draw
+        return setup.hand_size
 
     def standup_penalty(self, i: int) -> int:
         return standup_cost(self.setup, self.riders[i].crashed)

@@ -7,7 +7,7 @@ The engine is typed for mypyc, which compiles it for the installed package
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar
 
 from ..course import Course
 from .actions import Action
@@ -68,17 +68,7 @@ class Outcome:
         return tuple(t.place for t in self.teams)
 
 
-class _Rider(Protocol):
-    seat: int
-
-    def copy(self) -> Any: ...
-
-
-RiderT = TypeVar("RiderT", bound=_Rider)
-SetupT = TypeVar("SetupT")
-
-
-class Race(Generic[RiderT, SetupT]):
+class Race:
     """Base of ClassicGame and BmxGame: positions, cells, actions and copies.
 
     Subclasses keep their rule-specific state in more attributes and copy
@@ -88,14 +78,14 @@ class Race(Generic[RiderT, SetupT]):
     variant: ClassVar[str] = ""
 
     def __init__(self, setup: Any, seed: int, *, _blank: bool = False) -> None:
-        self.setup: SetupT = setup
+        self.setup: Any = setup  # the rule set's set-up (ClassicSetup, BmxSetup)
         self.course: Course = setup.course
         self.seed = seed
         # a blank game (copies, positions) gets its RNG from whoever builds it:
         # seeding one costs more than the rest of a copy
         self.rng = BLANK_RNG if _blank else Rng(seed)
         self.phase: Phase = Phase.ENERGY  # each rule set starts its own
-        self.riders: list[RiderT] = []
+        self.riders: list[Any] = []  # the rule set's riders (classic.Rider, bmx.BmxRider)
         self.pos: list[list[int]] = []  # rider index -> [square, lane]
         self.cells: list[int] = [EMPTY] * (2 * len(self.course.terrain))
         self.round = 1
