@@ -1248,12 +1248,20 @@ def attach_autosave(
             raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path.parent))
         path.parent.mkdir(parents=True, exist_ok=True)
         for _ in range(100):
-            lock = RaceLock.take(path)
-            if not (fresh and path.exists()):
+            try:
+                lock = RaceLock.take(path)
+            except SaveLocked:
+                if not fresh:
+                    raise
+                lock = None  # another new race is taking that name this very second
+            if lock is not None and not (fresh and path.exists()):
                 break
-            lock.release()  # another new race took that name this very second
+            if lock is not None:
+                lock.release()  # another new race took that name this very second
             path = new_save_path(session, path.parent)
             autosave.path = path
+        else:
+            raise SaveLocked(f"no free race file name in {path.parent}")
         autosave.lock = lock
         lock.owner = autosave
         _clean_tmp(path)
