@@ -182,21 +182,12 @@ def test_random_grid_fills_from_the_back_in_grid_order():
 
 @st.composite
 def stages(draw):
-    """A random stage: riders crossing over a few rounds, each on a free place past the line."""
-    n = draw(st.integers(1, 12))
+    """A random stage: riders crossing over a few rounds, each on its own place past the line."""
+    places = draw(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 9), st.integers(0, 1)),
+                           min_size=1, max_size=12, unique=True))
     first = draw(st.integers(1, 30))
-    taken: set[tuple[int, int, int]] = set()
-    crossings = []
-    for k in range(n):
-        while True:
-            rnd = first + draw(st.integers(0, 4))
-            square = FINISH + draw(st.integers(0, 9))
-            lane = draw(st.integers(0, 1))
-            if (rnd, square, lane) not in taken:
-                break
-        taken.add((rnd, square, lane))
-        crossings.append(Crossing(f"t{k // 2}.{'SR'[k % 2]}", k // 2, rnd, square, lane))
-    # the first round has a rider (it defines F)
+    crossings = [Crossing(f"t{k // 2}.{'SR'[k % 2]}", k // 2, first + rnd, FINISH + square, lane)
+                 for k, (rnd, square, lane) in enumerate(places)]
     return crossings, draw(st.integers(1, 5))
 
 

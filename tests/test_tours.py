@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from flamme_tui import tours
 from flamme_tui.bots import POLICIES
@@ -166,3 +168,42 @@ class _no_raise:
 
     def __exit__(self, *exc):
         return False
+
+
+STAGE_IDS = ("avenue-corso-paseo", "firenze-milano", "la-haut-montagne", "le-col-du-ballon")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(STAGE_IDS), st.sampled_from(("classic", "meteo"))), min_size=2, max_size=3),
+       st.integers(0, 2**32))
+def test_random_tours(legs, seed):
+    stages = ",".join(f"{sid}:{variant}" for sid, variant in legs)
+    tour = easy_tour(seed, stages)
+    # same seed, same tour
+    assert [d.result for d in easy_tour(seed, stages).done] == [d.result for d in tour.done]
+    for k, done in enumerate(tour.done):
+        assert done.result[0].time == 0 and all(line.time >= 0 for line in done.result)
+        if k:
+            # the exhaustion carried never exceeds half (rounded up) of what each rider held
+            before = tour.done[k - 1].game
+            held = [(r.deck + r.hand + r.recycled).count(EXHAUSTION) for r in before.riders]
+            carried = done.game.setup.carried
+            assert all(c == (h + 1) // 2 for c, h in zip(carried, held))
+            assert sum(carried) <= sum(held) // 2 + len(held)
+    assert tour.gc()[0].gap == 0
+
+
+def test_scripted_teams_carry_no_exhaustion_and_start_with_whole_decks():
+    spec = tours.stages_option("avenue-corso-paseo,firenze-milano")
+    tour = tours.Tour(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
+    tours.race_tour(tour, lambda game: play_out(game, {0: POLICIES["easy"], 2: POLICIES["easy"]}))
+    second = tour.done[1].game
+    assert [second.setup.carried[i] for i in (2, 3, 6, 7)] == [0, 0, 0, 0]
+    assert any(second.setup.carried[i] for i in (0, 1, 4, 5)) or not any(
+        (r.deck + r.hand + r.recycled).count(EXHAUSTION) for r in tour.done[0].game.riders)
+    fresh = tours.Tour(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
+    fresh.done = tour.done[:1]
+    game = fresh.new_stage()
+    for i in (2, 3, 6, 7):
+        r = game.riders[i]
+        assert (r.deck + r.hand + r.recycled + ([r.played] if r.played is not None else [])).count(EXHAUSTION) == 0
