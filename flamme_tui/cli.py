@@ -164,10 +164,10 @@ def cmd_tour(args) -> int:
     from .tours import Tour, load_tour, race_tour, stages_option
     from .tours_cli import final_report, tour_report
 
-    if args.tour and args.stages:
+    if args.tour is not None and args.stages is not None:
         print("flamme-tui: tour: give --tour or --stages, not both", file=sys.stderr)
         return 2
-    spec = stages_option(args.stages) if args.stages else load_tour(args.tour or "3-petit-tour")
+    spec = stages_option(args.stages) if args.stages is not None else load_tour(args.tour or "3-petit-tour")
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= 4
