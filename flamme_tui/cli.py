@@ -88,6 +88,22 @@ def build_parser() -> Parser:
     check = stages_sub.add_parser("check", help="validate stage files (exit 2 if any problem)")
     check.add_argument("paths", nargs="+", metavar="PATH", help="stage files or folders of *.yaml")
 
+    # tours (GRAND-TOUR.md): list and check tour files, race a whole tour headless
+    tours = sub.add_parser("tours", help="list the tours, check tour files")
+    tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", required=True)
+    tours_sub.add_parser("list", help="the built-in and user tours")
+    tours_check = tours_sub.add_parser("check", help="validate tour files (exit 2 if any problem)")
+    tours_check.add_argument("paths", nargs="+", metavar="PATH", help="tour files or folders of *.yaml")
+    tour_race = sub.add_parser("tour", help="race a whole tour headless with bots: stage times, GC, Tour Points")
+    tour_race.add_argument("--tour", metavar="ID|PATH",
+                           help="a tour id (see `tours list`) or tour file (default: the 3-stage tour)")
+    tour_race.add_argument("--stages", metavar="ID[:meteo],...", help="race these stages in order instead")
+    tour_race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
+                           help=f"0 to {MAX_SEED} (default 1): the same seed and options give the same tour")
+    tour_race.add_argument("--bots", default="", metavar="BOT,BOT,...",
+                           help="who plays each seat (2 to 4): easy, medium, hard or, on classic stages, "
+                                "peloton, muscle; default: easy for 4 teams")
+
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
     bench.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=2000, metavar="N",
@@ -138,6 +154,46 @@ def _pair(text: str) -> tuple[int, int]:
         return int(a), int(b)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected two numbers like 10:3, got {text!r}") from None
+
+
+def cmd_tour(args) -> int:
+    """Race a whole tour with bots; print each stage's times, the GC and the TP."""
+    from .bots import POLICIES
+    from .engine.race import Team
+    from .races import COLOURS, play_out, rider_name, seat_plan
+    from .tours import Tour, load_tour, race_tour, stages_option
+    from .tours_cli import final_report, tour_report
+
+    if args.tour is not None and args.stages is not None:
+        print("flamme-tui: tour: give --tour or --stages, not both", file=sys.stderr)
+        return 2
+    spec = stages_option(args.stages) if args.stages is not None else load_tour(args.tour or "3-petit-tour")
+    names = [b for b in args.bots.split(",") if b] or ["easy"]
+    if len(names) == 1:
+        names *= 4
+    variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
+    problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
+    problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
+    if problem:
+        print(f"flamme-tui: {problem}", file=sys.stderr)
+        return 2
+    bots, scripted = seat_plan(names)
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
+    tour = Tour(spec, teams, args.seed, scripted)
+    print(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
+          + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)))
+
+    def play(game) -> None:
+        play_out(game, {seat: POLICIES[name] for seat, name in bots.items()})  # type: ignore[misc]
+
+    def report(tour, done) -> None:
+        print()
+        print("\n".join(tour_report(tour, done, lambda game, rid: rider_name(game, game.index[rid]))))
+
+    race_tour(tour, play, report)
+    print()
+    print("\n".join(final_report(tour)))
+    return 0
 
 
 def _spec(args, scripted: tuple[str, ...] = ()):
@@ -360,6 +416,12 @@ def _command(args: argparse.Namespace) -> int:
         from .saves_cli import cmd_replay
 
         return cmd_replay(args.file, text=args.text)
+    if args.command == "tours":
+        from . import tours_cli
+
+        return tours_cli.check(args.paths) if args.tours_command == "check" else tours_cli.listing()
+    if args.command == "tour":
+        return cmd_tour(args)
     if args.command == "stages":
         from . import stages_cli
 

@@ -247,6 +247,10 @@ class ClassicSetupData(BaseModel):
     peloton_attacks: StrictInt = Field(default=2, ge=0, le=lim.MAX_DECK)
     attack: tuple[Card, Card] = (2, 9)
     scripted_exhaustion: StrictBool = False
+    # a stage of a tour (engine.tour); races saved before tours are none
+    tour: StrictBool = False
+    carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=8)
+    grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=3)], ...] = Field(default=(), max_length=4)
 
     @model_validator(mode="after")
     def _consistent(self) -> ClassicSetupData:
@@ -422,6 +426,7 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         headwind_draw=data.headwind_draw, standup_penalty=data.standup_penalty,
         scripted=data.scripted, muscle_extra=data.muscle_extra,
         peloton_attacks=data.peloton_attacks, attack=data.attack, scripted_exhaustion=data.scripted_exhaustion,
+        tour=data.tour, carried=data.carried, grid_order=data.grid_order,
     )
 
 

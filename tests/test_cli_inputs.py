@@ -117,11 +117,16 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("tournament",), "bots"): ([], ["easy nobody", "easy", "easy easy easy easy easy", "peloton muscle"]),
     (("tournament",), "stage"): (["--stage"], ["no-such-stage", "{loop}"]),
     ((), "resume"): (["--resume"], ["{missing}", "{loop}", "{dir}", "{long}"]),
+    (("tours", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}"]),
+    (("tour",), "tour"): (["--tour"], ["no-such-tour", "{missing}.yaml", "{loop}", "{dir}", "{long}"]),
+    (("tour",), "stages"): (["--stages"], ["no-such-stage", "", ",", "avenue-corso-paseo:bmx", "{loop}"]),
+    (("tour",), "bots"): (["--bots"], ["nobody", "easy,nobody", "easy,easy,easy,easy,easy", "peloton,muscle"]),
 }
 
 # what a command needs to run at all (a bad value is added to it)
 BASE = {("tournament",): ["easy", "easy", "-n", "1", "-j", "1"], ("bench",): ["-n", "1"],
-        ("conformance",): ["{missing}"], ("replay",): ["{missing}"], ("stages", "check"): ["{missing}"]}
+        ("conformance",): ["{missing}"], ("replay",): ["{missing}"], ("stages", "check"): ["{missing}"],
+        ("tours", "check"): ["{missing}"]}
 
 # options valid only in some variants: given in the wrong one they are refused
 BMX_ONLY = {"circuit": "ABCD", "ramp": "10:3", "young": "1:2", "forecast": None}
@@ -221,7 +226,7 @@ def fill(words: list[str], odd: dict[str, str]) -> list[str]:
     return out
 
 
-SUMMARIES = re.compile(r"^(\d+ passed, \d+ failed|\d+ of \d+ stage files? with problems)$")
+SUMMARIES = re.compile(r"^(\d+ passed, \d+ failed|\d+ of \d+ (stage|tour) files? with problems)$")
 
 
 def check_one_line(out: str, err: str) -> None:

@@ -22,6 +22,10 @@ def easy(view: View) -> Action:
         return Place(*grid_spot(view))
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
+        if getattr(board.setup, "tour", False):  # a tour: a rider across the line has left, maybe one draw left
+            draws = view.options()
+            if len(draws) == 1:
+                return draws[0].action
         a, b = (board.riders[i] for i in view.own)
         return draw(a.id if (a.square, a.lane) < (b.square, b.lane) else b.id)
     i, hand = next(iter(view.hands.items()))

@@ -58,7 +58,10 @@ def _fast_action(game, seat: int, bmx: bool) -> Action:
         r = riders[i]
         if r.hand:
             return play(r.id, best_card(game, i, r.hand, game.setup.exhaustion_value))
-    a, b = game.seats[seat]
+    mine = game.seat_riders(seat)  # in a tour, a rider across the line has left the track
+    if len(mine) == 1:
+        return draw(riders[mine[0]].id)
+    a, b = mine
     return draw(riders[a].id if pos[a] < pos[b] else riders[b].id)
 
 

@@ -73,6 +73,8 @@ def medium(view: View) -> Action:
     if not view.hands:
         # the rouleur chooses first; the sprinteur then sees what is left for the sprint
         rouleur = next(board.riders[i] for i in view.own if board.riders[i].kind == "R")
+        if getattr(board.setup, "tour", False) and rouleur.square < 0:  # a tour: it has crossed the line, the other draws
+            return next(o.action for o in view.options())
         return Draw(rouleur.id)
     i, hand = next(iter(view.hands.items()))
     rider = board.riders[i]

@@ -45,6 +45,9 @@ def starting_deck(setup: Any, seat: int, kind: str) -> tuple[int, ...]:
         shared: tuple[int, ...] = setup.decks[ROULEUR] + (ATTACK,) * setup.peloton_attacks + (EXHAUSTION,) * (2 * handicap)
         return shared
     deck: tuple[int, ...] = setup.decks[kind] + (EXHAUSTION,) * handicap
+    carried = getattr(setup, "carried", ())  # a tour: exhaustion cards carried from the last stage, per rider
+    if carried and not script:
+        deck += (EXHAUSTION,) * carried[2 * seat + (kind == ROULEUR)]
     if script == MUSCLE and kind == SPRINTEUR:
         deck += setup.muscle_extra
     return deck

@@ -31,13 +31,14 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
     scripted_kind,
     starting_deck,
 )
-from .events import Exhaustion, Finish, Move, Reveal, Slipstream
+from .events import Crossed, Exhaustion, Finish, Move, Reveal, Slipstream
 from .options import Option, Preview
 from .phase import Phase
 from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
 from .terrain import ASCENT, DESCENT, terrain_move
+from .tour import fill_from_back
 from .track import EMPTY, close_gaps, ranking, settle
 from .view import Board, Memo, RiderView, View, board, new
 
@@ -76,6 +77,10 @@ class ClassicSetup:
     peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
     attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
     scripted_exhaustion: bool = False  # whether scripted teams take exhaustion cards (the rules: never)
+    # a stage of a tour (GRAND-TOUR.md): the race goes on until every rider has crossed the line
+    tour: bool = False
+    carried: tuple[int, ...] = ()  # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
+    grid_order: tuple[int, ...] = ()  # tour: the order teams take the grid in (seats), from the second stage
 
 
 class Rider:
@@ -145,6 +150,12 @@ class ClassicGame(Race):
         # riders still to choose a card this round (scripted teams never choose)
         self.players_riders = 2 * sum(1 for s in self.script if not s)
         self.waiting = self.players_riders
+        # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
+        self.crossed: dict[int, tuple[int, int, int]] = {}
+        if setup.carried and len(setup.carried) != 2 * len(setup.teams):
+            raise ValueError("carried: one entry per rider")
+        if setup.grid_order and sorted(setup.grid_order) != list(range(len(setup.teams))):
+            raise ValueError("grid_order: every seat once")
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
@@ -180,16 +191,30 @@ class ClassicGame(Race):
 
     def random_grid(self) -> None:
         places = self.grid_places()
+        if self.setup.grid_order:
+            self.ordered_grid(places)
+            return
         self.rng.shuffle(places)
         unplaced = [i for i in range(len(self.riders)) if self.pos[i][0] < 0]
         for i, place in zip(unplaced, places):
             self._put(i, *place)
 
+    def ordered_grid(self, places: list[tuple[int, int]]) -> None:
+        """A random grid in a tour: the grid order fills the grid from the
+        back (engine.tour.fill_from_back), each team's riders shuffled over its places."""
+        order = [seat for seat in self.setup.grid_order if not self.script[seat]]
+        for seat, mine in fill_from_back(order, places, 2).items():
+            self.rng.shuffle(mine)
+            for i, place in zip(self.seats[seat], mine):
+                self._put(i, *place)
+
     def to_place(self) -> int | None:
-        """The rider index to place next: seats in turn, both riders of a seat."""
-        for i in range(len(self.riders)):
-            if self.pos[i][0] < 0:
-                return i
+        """The rider index to place next: seats in turn (in a tour, in the
+        grid order), both riders of a seat."""
+        for seat in self.setup.grid_order or range(len(self.seats)):
+            for i in self.seats[seat]:
+                if self.pos[i][0] < 0:
+                    return i
         return None
 
     # --------------------------------------------------------------- energy
@@ -224,6 +249,9 @@ class ClassicGame(Race):
             rider.supply_played += 1
 
     def seat_riders(self, seat: int) -> list[int]:
+        """The seat's riders still on the track (in a tour, those across the line have left)."""
+        if self.crossed:
+            return [i for i in self.seats[seat] if i not in self.crossed]
         return self.seats[seat]
 
     def to_move(self) -> list[int]:
@@ -232,13 +260,13 @@ class ClassicGame(Race):
             nxt = self.to_place()
             return [] if nxt is None else [self.riders[nxt].seat]
         if self.phase == ENERGY:
-            return sorted({r.seat for r in self.riders if r.played is None})
+            return sorted({r.seat for i, r in enumerate(self.riders) if r.played is None and i not in self.crossed})
         return []
 
     def needs(self, seat: int) -> bool:
         """Whether the seat has anything to do now."""
         if self.phase == ENERGY:
-            for i in self.seats[seat]:
+            for i in self.seat_riders(seat):
                 if self.riders[i].played is None:
                     return True
             return False
@@ -272,7 +300,7 @@ class ClassicGame(Race):
             self.actions.append(action)
             self._play(i, action.card)
         elif type(action) is Draw:
-            if self.phase != ENERGY or rider.seat in self.first_drawn or rider.played is not None:
+            if self.phase != ENERGY or rider.seat in self.first_drawn or rider.played is not None or i in self.crossed:
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
             self.first_drawn[rider.seat] = i
@@ -295,7 +323,7 @@ class ClassicGame(Race):
         rider.recycled.extend(rider.hand)
         rider.hand.clear()
         # the other rider of the seat draws only now
-        for j in self.seats[rider.seat]:
+        for j in self.seat_riders(rider.seat):
             if self.riders[j].played is None and not self.riders[j].hand:
                 self.draw_hand(j)
                 return
@@ -329,13 +357,19 @@ class ClassicGame(Race):
             if not script:
                 continue
             a, b = self.seats[seat]
-            if script == PELOTON:  # one card for both riders
+            if script == PELOTON:  # one card for both riders (in a tour, for the one left on the track)
                 owner, mate = self.riders[a], self.riders[b]
+                if a in self.crossed and b in self.crossed:
+                    continue
                 self.draw_hand(a, 1)
-                owner.played = mate.played = owner.hand.pop()
+                card = owner.hand.pop()
+                if a not in self.crossed:
+                    owner.played = card
+                if b not in self.crossed:
+                    mate.played = card
                 mate.shown_recycled, mate.shown_deck = owner.shown_recycled, owner.shown_deck
             else:
-                for i in (a, b):
+                for i in self.seat_riders(seat):
                     self.draw_hand(i, 1)
                     self.riders[i].played = self.riders[i].hand.pop()
 
@@ -344,12 +378,18 @@ class ClassicGame(Race):
         a, b = self.seats[self.riders[i].seat]
         mate = b if i == a else a
         attack: tuple[int, int] = self.setup.attack
+        if mate not in order:  # a tour: its mate has crossed the line, further on than it
+            return attack[1]
         return attack[0] if order.index(i) < order.index(mate) else attack[1]
 
     # ------------------------------------------------------------- movement
 
     def movement_order(self) -> list[int]:
-        return ranking(self.pos)
+        """Riders on the track, furthest first."""
+        order = ranking(self.pos)
+        if self.crossed:
+            return [i for i in order if i not in self.crossed]
+        return order
 
     def standup_penalty(self, i: int) -> int:
         """Hook: what standing up costs rider i this move (meteo)."""
@@ -445,11 +485,11 @@ class ClassicGame(Race):
             return [Option(Play(rid, c), self.preview(i, c)) for c in sorted(set(hand))]
         if view.first_drawn is not None:
             return []
-        return [Option(Draw(self.riders[i].id)) for i in self.seats[seat] if i not in view.chosen]
+        return [Option(Draw(self.riders[i].id)) for i in self.seat_riders(seat) if i not in view.chosen]
 
     def move_phase(self) -> None:
         """Reveal and move every rider, in order.  Played cards leave the game."""
-        self.events = [Reveal(tuple((i, r.played) for i, r in enumerate(self.riders)))]
+        self.events = [Reveal(tuple((i, r.played) for i, r in enumerate(self.riders) if i not in self.crossed))]
         riders = self.riders
         order = self.movement_order()
         for i in order:
@@ -474,6 +514,9 @@ class ClassicGame(Race):
 
     def end_phase(self) -> None:
         """Finish check, then slipstream and exhaustion if the race goes on."""
+        if self.setup.tour:
+            self.tour_end_phase()
+            return
         finish = self.course.finish
         for p in self.pos:
             if p[0] >= finish:
@@ -486,6 +529,52 @@ class ClassicGame(Race):
             if p[0] + 1 not in occupied and not (spare_scripted and self.script[self.riders[i].seat]):
                 self.tire(i)
 
+    def tour_end_phase(self) -> None:
+        """A stage of a tour (GRAND-TOUR.md): riders across the line have
+        finished; they give and receive no slipstream and take no exhaustion,
+        and leave the track at the end of the round.  The others play the end
+        phase as usual; the stage ends when nobody is left on the track."""
+        finish = self.course.finish
+        pos = self.pos
+        across = [i for i in self.movement_order() if pos[i][0] >= finish]
+        for i in across:
+            self.crossed[i] = (self.round, pos[i][0], pos[i][1])
+            self.events.append(Crossed(i, pos[i][0] - finish + 1))
+        if len(self.crossed) == len(self.riders):
+            self.lift(across)
+            self.finish_race()
+            return
+        eligible = self.slip_eligible
+        close_gaps(self.cells, self.course.lanes, pos, self.max_gap,
+                   lambda sq: 0 <= sq < finish and eligible(sq), self._slipped)
+        # riders across the line this round still stand there: they shelter the rider behind
+        occupied = {p[0] for p in pos if p[0] >= 0}
+        spare_scripted = not self.setup.scripted_exhaustion
+        for i, p in enumerate(pos):
+            if i in self.crossed or p[0] + 1 in occupied or (spare_scripted and self.script[self.riders[i].seat]):
+                continue
+            self.tire(i)
+        self.lift(across)
+
+    def lift(self, riders: list[int]) -> None:
+        """Take riders off the track (they finished a tour stage): their square is free."""
+        for i in riders:
+            square, lane = self.pos[i]
+            self.cells[square + square + lane] = EMPTY
+            self.pos[i] = [-1, -1]
+            if not self.script[self.riders[i].seat]:
+                self.players_riders -= 1
+
+    def ranking(self) -> list[int]:
+        """Rider indices, furthest first; on one square lane 0 first.  In a
+        tour, riders that crossed the line come first, in their stage placing."""
+        order = ranking(self.pos)
+        if not self.crossed:
+            return order
+        crossed = self.crossed
+        done = sorted(crossed, key=lambda i: (crossed[i][0], -crossed[i][1], crossed[i][2]))
+        return done + [i for i in order if i not in crossed]
+
     def tire(self, i: int) -> None:
         rider = self.riders[i]
         rider.recycled.append(EXHAUSTION)
@@ -494,7 +583,7 @@ class ClassicGame(Race):
 
     def finish_race(self) -> None:
         self.phase = OVER
-        self.winner = ranking(self.pos)[0]
+        self.winner = self.ranking()[0]
         self.events.append(Finish(self.winner))
 
     def resolve_round(self) -> None:
@@ -520,6 +609,8 @@ class ClassicGame(Race):
         twin.phase = self.phase
         twin.first_drawn = self.first_drawn.copy()
         twin.waiting = self.waiting
+        twin.players_riders = self.players_riders
+        twin.crossed = self.crossed.copy()
         twin.index = self.index.copy()
         twin.seats = self.seats.copy()
 
@@ -582,8 +673,11 @@ class ClassicGame(Race):
             game.pos.append([r.square, r.lane])
             if r.square >= 0:
                 game.cells[2 * r.square + r.lane] = r.index
+            elif shown.setup.tour and shown.phase != GRID:
+                game.crossed[r.index] = (0, -1, -1)  # it finished the stage and left the track
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [game.seat_riders_of(seat) for seat in range(len(shown.setup.teams))]
+        game.players_riders -= sum(1 for i in game.crossed if not game.script[game.riders[i].seat])
         game.public_cache = shown
         return game
 
@@ -608,7 +702,8 @@ class ClassicGame(Race):
             # another seat's rider: its recycled pile as before this round's draw, and it draws again here
         game.first_drawn = {view.seat: view.first_drawn} if view.first_drawn is not None else {}
         scripted = [i for i, r in enumerate(game.riders) if game.script[r.seat]]
-        game.waiting = sum(1 for i, rider in enumerate(game.riders) if rider.played is None and i not in scripted)
+        game.waiting = sum(1 for i, rider in enumerate(game.riders)
+                           if rider.played is None and i not in scripted and i not in game.crossed)
         if scripted:  # their face-down cards of this round, drawn again from the sampled decks
             game.share_piles()
             game.begin_energy()
@@ -625,7 +720,8 @@ class ClassicGame(Race):
             for r in self.riders
         )
         return (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
-                riders, tuple(self.course.weather), tuple(sorted(self.first_drawn.items())), None, None)
+                riders, tuple(self.course.weather), tuple(sorted(self.first_drawn.items())), None,
+                tuple(sorted(self.crossed.items())) if self.setup.tour else None)
 
     def team_piles(self, seat: int) -> tuple[int, int, int, int]:
         """(exhaustion taken, slipstream squares, crashes, cards left) of a seat's team."""

@@ -256,3 +256,21 @@ class Finish(Event):
 
     def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  {name(self.rider)} wins the race!"
+
+
+class Crossed(Event):
+    """Tour mode: the rider crossed the line this round, `past` squares past it
+    (it leaves the track at the end of the round)."""
+
+    fields: ClassVar[tuple[str, ...]] = ("rider", "past")
+
+    def __init__(self, rider: int, past: int) -> None:
+        self.rider: Final = rider
+        self.past: Final = past
+
+    @property
+    def kind(self) -> str:
+        return "crossed"
+
+    def text(self, name: Namer) -> str:
+        return f"  {name(self.rider)} crosses the line, {self.past} past it"

@@ -145,7 +145,7 @@ class Race:
 
     def outcome(self) -> Outcome:
         """The race's result so far (final once `finished`)."""
-        order = ranking(self.pos)
+        order = self.ranking()
         places: dict[int, int] = {}
         for i in order:
             seat = self.riders[i].seat

@@ -1,0 +1,214 @@
+"""Grand Tour classification (GRAND-TOUR.md): stage times, GC, Tour Points,
+team classification, the carry-over of exhaustion and the grid order.
+
+Pure functions over small values: a stage is given as the riders' crossings
+(the round each crossed the line and where it stood at the end of that
+movement), so the same code serves the headless command, the app and the
+tests.  Times are whole seconds; `gap_text` writes them as `+1:10`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+ROUND_SECONDS = 60  # each round after the first rider's crossing
+SQUARE_SECONDS = 10  # each square past the line (up to the cap)
+BONUS = (10, 10)  # seconds off for the 1st and 2nd of a stage
+STAGE_POINTS = (3, 2, 1)  # Tour Points for the teams of the stage's 1st, 2nd, 3rd
+GC_POINTS = (3, 2, 1)  # and for the teams of the GC's top three after the last stage
+
+
+@dataclass(frozen=True, slots=True)
+class Crossing:
+    """A rider across the line at the end of movement in round `round`,
+    standing on (`square`, `lane`); `team` is its seat."""
+
+    rider: str
+    team: int
+    round: int
+    square: int
+    lane: int
+
+
+@dataclass(frozen=True, slots=True)
+class StageLine:
+    """One rider's stage result: its place, its raw time (after pack time,
+    before the bonus), the bonus it took and its stage time (a gap to the
+    winner, 0 for the winner), all in seconds."""
+
+    rider: str
+    team: int
+    place: int
+    raw: int
+    bonus: int
+    time: int
+
+
+@dataclass(frozen=True, slots=True)
+class GcLine:
+    """One rider's place in the general classification: its total time and gap to the leader."""
+
+    rider: str
+    team: int
+    place: int
+    time: int
+    gap: int
+
+
+@dataclass(frozen=True, slots=True)
+class TeamLine:
+    """One team's place in the Tour Points or the team classification:
+    `value` is its points (TP) or its time in seconds (team classification)."""
+
+    team: int
+    place: int
+    value: int
+
+
+def finish_cap(tiles_end: int, finish: int) -> int:
+    """The most squares past the line that count: the squares of the finish
+    tile after the line (5 on `u`, 4 on `U`).  `tiles_end` is the first
+    square after the last tile, `finish` the first square past the line."""
+    return max(1, tiles_end - finish)
+
+
+def squares_past(square: int, finish: int) -> int:
+    """Squares a rider stands past the line: the first square past it is 1."""
+    return square - finish + 1
+
+
+def placing(crossings: Sequence[Crossing]) -> list[Crossing]:
+    """The finishing order: earlier round first; within a round furthest,
+    then the right-hand lane (lane 0)."""
+    return sorted(crossings, key=lambda c: (c.round, -c.square, c.lane))
+
+
+def raw_times(crossings: Sequence[Crossing], finish: int, cap: int) -> dict[str, int]:
+    """Each rider's raw time, pack time applied: 60 s per round after the
+    first crossing, less 10 s per square past the line (at most `cap`).
+    Riders that crossed in one round on an unbroken run of occupied squares
+    past the line take the time of the run's front rider."""
+    first = min(c.round for c in crossings)
+    times: dict[str, int] = {}
+    for c in placing(crossings):
+        if c.rider in times:
+            continue
+        # the run this rider heads: riders of the same round on the squares right behind, without a gap
+        run_time = ROUND_SECONDS * (c.round - first) - SQUARE_SECONDS * min(squares_past(c.square, finish), cap)
+        squares = {d.square for d in crossings if d.round == c.round}
+        square = c.square
+        while square >= finish and square in squares:
+            for d in crossings:
+                if d.round == c.round and d.square == square and d.rider not in times:
+                    times[d.rider] = run_time
+            square -= 1
+    return times
+
+
+def stage_result(crossings: Sequence[Crossing], finish: int, cap: int) -> list[StageLine]:
+    """The stage's result, in placing order: raw times with pack time, the
+    bonus of the 1st and 2nd, and each time less the winner's."""
+    if not crossings:
+        return []
+    raw = raw_times(crossings, finish, cap)
+    order = placing(crossings)
+    bonus = [BONUS[k] if k < len(BONUS) else 0 for k in range(len(order))]
+    net = [raw[c.rider] - b for c, b in zip(order, bonus)]
+    best = net[0]
+    return [StageLine(c.rider, c.team, k + 1, raw[c.rider], bonus[k], net[k] - best) for k, c in enumerate(order)]
+
+
+def general(stages: Sequence[Sequence[StageLine]]) -> list[GcLine]:
+    """The GC after these stages: the sum of each rider's stage times, lowest
+    first; a tie goes to the better placing in the most recent stage."""
+    if not stages:
+        return []
+    total: dict[str, int] = {}
+    team: dict[str, int] = {}
+    for stage in stages:
+        for line in stage:
+            total[line.rider] = total.get(line.rider, 0) + line.time
+            team[line.rider] = line.team
+    last = {line.rider: line.place for line in stages[-1]}
+    order = sorted(total, key=lambda r: (total[r], last.get(r, len(last) + 1)))
+    lead = total[order[0]]
+    return [GcLine(r, team[r], k + 1, total[r], total[r] - lead) for k, r in enumerate(order)]
+
+
+def best_gc_place(gc: Sequence[GcLine]) -> dict[int, int]:
+    """Each team's best GC place (1 = it has the yellow jersey)."""
+    best: dict[int, int] = {}
+    for line in gc:
+        best.setdefault(line.team, line.place)
+    return best
+
+
+def tour_points(stages: Sequence[Sequence[StageLine]], *, final: bool) -> dict[int, int]:
+    """Each team's Tour Points: 3/2/1 for the teams of each stage's first
+    three, and when `final` (after the last stage) 3/2/1 for the GC's top three."""
+    points: dict[int, int] = {line.team: 0 for stage in stages for line in stage}
+    for stage in stages:
+        for line, tp in zip(stage, STAGE_POINTS):
+            points[line.team] += tp
+    if final:
+        for gc_line, tp in zip(general(stages), GC_POINTS):
+            points[gc_line.team] += tp
+    return points
+
+
+def tp_ranking(points: Mapping[int, int], gc: Sequence[GcLine]) -> list[TeamLine]:
+    """Teams by Tour Points, most first; a tie goes to the team of the better
+    GC rider (the first line is the tour's winner after the last stage)."""
+    best = best_gc_place(gc)
+    order = sorted(points, key=lambda t: (-points[t], best.get(t, len(gc) + 1), t))
+    return [TeamLine(t, k + 1, points[t]) for k, t in enumerate(order)]
+
+
+def team_classification(gc: Sequence[GcLine]) -> list[TeamLine]:
+    """Teams by the sum of their riders' GC times, lowest first (shown, no
+    points); a tie goes to the team of the better GC rider."""
+    time: dict[int, int] = {}
+    for line in gc:
+        time[line.team] = time.get(line.team, 0) + line.time
+    best = best_gc_place(gc)
+    order = sorted(time, key=lambda t: (time[t], best[t]))
+    return [TeamLine(t, k + 1, time[t]) for k, t in enumerate(order)]
+
+
+def carried(exhaustion_cards: int) -> int:
+    """Exhaustion cards a rider takes into the next stage: half of those in
+    its deck, hand and recycled cards when it finished, rounded up."""
+    if exhaustion_cards < 0:
+        raise ValueError(f"exhaustion cards cannot be negative, got {exhaustion_cards}")
+    return (exhaustion_cards + 1) // 2
+
+
+def grid_order(points: Mapping[int, int], gc: Sequence[GcLine]) -> list[int]:
+    """The order teams take the grid in from the second stage: reverse TP
+    order (fewest first); on a tie, the team whose best GC rider is further
+    behind places first."""
+    best = best_gc_place(gc)
+    return sorted(points, key=lambda t: (points[t], -best.get(t, len(gc) + 1), t))
+
+
+def fill_from_back(order: Sequence[int], places: Sequence[tuple[int, int]], per_team: int) -> dict[int, list[tuple[int, int]]]:
+    """A random grid in a tour: the grid order fills the grid from the back.
+    `places` are the free grid places, front first; the riders take the
+    block of places nearest the line (as many as there are riders), and the
+    first team of `order` takes the rearmost of them.  Each team's places
+    are given rearmost first."""
+    block = list(places[: len(order) * per_team])
+    if len(block) < len(order) * per_team:
+        raise ValueError(f"{len(order) * per_team} riders but only {len(places)} places on the grid")
+    block.reverse()
+    return {team: block[k * per_team:(k + 1) * per_team] for k, team in enumerate(order)}
+
+
+def gap_text(seconds: int) -> str:
+    """A stage or GC time as shown: `0:00` for the leader, else `+1:20`."""
+    if seconds == 0:
+        return "0:00"
+    sign = "+" if seconds > 0 else "-"
+    minutes, secs = divmod(abs(seconds), 60)
+    return f"{sign}{minutes}:{secs:02d}"

@@ -1,0 +1,249 @@
+"""Tours: YAML files naming stages, and the driver that races them in turn.
+
+A tour file (stages/tours/*.yaml shipped, `tours/` in the user data folder
+beside the user's `stages/`) is a name and a list of stages, each a stage id
+(built-in or user) raced as classic or meteo.  Files go through config's
+reader and validator like stage files: one line per problem, naming the
+file and the field.
+
+`Tour` is a whole tour as setup + seed + the action log of each stage: the
+carry-over of exhaustion and the grid order of each stage come from the
+stages before it (engine.tour), so replaying the logs rebuilds the tour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+
+from . import config
+from .engine import tour as rules
+from .engine.actions import Action
+from .engine.cards import EXHAUSTION
+from .engine.classic import ClassicGame, ClassicSetup, Rider
+from .engine.phase import Phase
+from .engine.race import Team
+from .races import RaceSpec, make_setup, new_game
+
+MAX_STAGES = 21  # a grand tour has 21 stages
+
+
+class TourStage(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    stage: StrictStr = Field(min_length=1, max_length=100)  # a stage id, built-in or user
+    variant: Literal["classic", "meteo"] = "classic"
+
+
+class TourSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: StrictStr = Field(min_length=1, max_length=80)
+    stages: tuple[TourStage, ...] = Field(min_length=1, max_length=MAX_STAGES)
+    description: StrictStr = Field(default="", max_length=400)
+
+
+# ----------------------------------------------------------------- files
+
+
+def builtin_tours_dir() -> Path:
+    return config.data_dir() / "tours"
+
+
+def user_tours_dir() -> Path:
+    """User tours: one YAML file per tour, beside the user's stages/."""
+    return config.user_data_dir() / "tours"
+
+
+def _yaml_files(folder: Path) -> dict[str, Path]:
+    try:
+        files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    except OSError:
+        return {}
+    found: dict[str, Path] = {}
+    for path in files:
+        found.setdefault(path.stem, path)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class TourEntry:
+    id: str
+    path: Path
+    source: str  # "built-in" or "user"
+    shadowed: bool = False  # a user tour with a built-in tour's id
+
+
+def tour_entries() -> list[TourEntry]:
+    builtin = _yaml_files(builtin_tours_dir())
+    entries = [TourEntry(tid, path, "built-in") for tid, path in sorted(builtin.items(), key=_by_length)]
+    entries += [TourEntry(tid, path, "user", tid in builtin) for tid, path in _yaml_files(user_tours_dir()).items()]
+    return entries
+
+
+def _by_length(item: tuple[str, Path]) -> tuple[int, str]:
+    """Shipped tours shortest first: their ids start with the stage count ('3-...')."""
+    head = item[0].split("-", 1)[0]
+    return (int(head) if head.isdigit() else 99, item[0])
+
+
+def check_tour_file(path: Path) -> tuple[TourSpec | None, list[config.ConfigError]]:
+    """Validate one tour file, its stages included: (the tour if good, every problem)."""
+    spec, problems = config._problems(TourSpec, path)
+    if spec is None:
+        return None, problems
+    for k, leg in enumerate(spec.stages):
+        try:
+            config.stage_summary(config.load_stage(_stage_ref(leg.stage)))
+        except config.ConfigError as exc:
+            problems.append(config.ConfigError(exc.message, file=path, field=f"stages[{k}].stage"))
+    return (spec if not problems else None), problems
+
+
+def _stage_ref(stage: str) -> str:
+    """A tour names stages by id only (never a path): ids are file names."""
+    if "/" in stage or "\\" in stage or stage.endswith((".yaml", ".yml")) or stage.startswith("."):
+        raise config.ConfigError(f"a stage id, not a path: {stage!r}")
+    return stage
+
+
+def load_tour(ref: str) -> TourSpec:
+    """A tour by id (built-in, else user) or by path to a .yaml file."""
+    if ref.endswith((".yaml", ".yml")) or "/" in ref:
+        path = Path(ref)
+    else:
+        found = {e.id: e.path for e in reversed(tour_entries())}  # built-in wins over a user tour's id
+        if ref not in found:
+            known = ", ".join(e.id for e in tour_entries() if not e.shadowed)
+            raise config.ConfigError(f"unknown tour {ref!r} (known: {known})", field="--tour")
+        path = found[ref]
+    spec, problems = check_tour_file(path)
+    if spec is None:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise config.ConfigError(first.message + more, file=path, line=first.line, field=first.field)
+    return spec
+
+
+def stages_option(text: str) -> TourSpec:
+    """--stages a,b:meteo,c: a tour of those stages (each `id` or `id:variant`)."""
+    legs = []
+    for k, part in enumerate(p.strip() for p in text.split(",")):
+        stage, _, variant = part.partition(":")
+        if variant not in ("", "classic", "meteo"):
+            raise config.ConfigError(f"variant of stage {k + 1} must be classic or meteo, got {variant!r}", field="--stages")
+        try:
+            config.load_stage(_stage_ref(stage))
+        except config.ConfigError as exc:
+            raise config.ConfigError(exc.message, field="--stages") from None
+        legs.append(TourStage(stage=stage, variant="meteo" if variant == "meteo" else "classic"))
+    if not 1 <= len(legs) <= MAX_STAGES:
+        raise config.ConfigError(f"1 to {MAX_STAGES} stages, got {len(legs)}", field="--stages")
+    return TourSpec(name="Custom tour", stages=tuple(legs))
+
+
+# ---------------------------------------------------------------- driver
+
+
+def stage_seed(seed: int, k: int) -> int:
+    """Stage k's seed (0-based), from the tour's."""
+    return seed * 100 + k
+
+
+@dataclass(slots=True)
+class StageDone:
+    """A stage raced: its game and its result lines (engine.tour.StageLine)."""
+
+    game: ClassicGame
+    result: list[rules.StageLine]
+
+
+@dataclass(slots=True)
+class Tour:
+    """A tour: its stages, teams, seed and each stage's action log.  The
+    next stage's set-up (carried exhaustion, grid order) follows from the
+    stages already raced."""
+
+    spec: TourSpec
+    teams: tuple[Team, ...]
+    seed: int
+    scripted: tuple[str, ...] = ()
+    done: list[StageDone] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        return len(self.done) == len(self.spec.stages)
+
+    def results(self) -> list[list[rules.StageLine]]:
+        return [d.result for d in self.done]
+
+    def gc(self) -> list[rules.GcLine]:
+        return rules.general(self.results())
+
+    def points(self) -> dict[int, int]:
+        return rules.tour_points(self.results(), final=self.over)
+
+    def next_setup(self) -> ClassicSetup:
+        """The set-up of the next stage: a tour stage, carried exhaustion and,
+        from the second stage, the grid order."""
+        leg = self.spec.stages[len(self.done)]
+        base = make_setup(RaceSpec(variant=leg.variant, stage=leg.stage, teams=self.teams, scripted=self.scripted))
+        setup: ClassicSetup = replace(base, tour=True)
+        if self.done:
+            last = self.done[-1].game
+            carried = tuple(0 if last.script[r.seat] else rules.carried(_exhaustion_cards(r)) for r in last.riders)
+            order = tuple(rules.grid_order(rules.tour_points(self.results(), final=False), self.gc()))
+            setup = replace(setup, carried=carried, grid_order=order)
+        return setup
+
+    def new_stage(self) -> ClassicGame:
+        game: ClassicGame = new_game(self.next_setup(), stage_seed(self.seed, len(self.done)))
+        return game
+
+    def finish_stage(self, game: ClassicGame) -> StageDone:
+        if game.phase != Phase.OVER:
+            raise ValueError("the stage is not over")
+        done = StageDone(game, stage_lines(game))
+        self.done.append(done)
+        return done
+
+    def replay(self, logs: list[list[Action]]) -> None:
+        """Rebuild the stages from their action logs (a stage left unfinished is not kept)."""
+        for log in logs:
+            game = self.new_stage()
+            for action in log:
+                game.apply(action)
+            if game.phase != Phase.OVER:
+                break
+            self.finish_stage(game)
+
+
+def _exhaustion_cards(rider: Rider) -> int:
+    """Exhaustion cards in a rider's deck, hand and recycled cards."""
+    return rider.deck.count(EXHAUSTION) + rider.hand.count(EXHAUSTION) + rider.recycled.count(EXHAUSTION)
+
+
+def stage_lines(game: ClassicGame) -> list[rules.StageLine]:
+    """A finished tour stage's result, from where each rider crossed."""
+    course = game.course
+    last = course.tiles[-1]
+    cap = rules.finish_cap(last.first + last.length, course.finish)
+    crossings = [rules.Crossing(game.riders[i].id, game.riders[i].seat, rnd, sq, lane)
+                 for i, (rnd, sq, lane) in game.crossed.items()]
+    return rules.stage_result(crossings, course.finish, cap)
+
+
+def race_tour(tour: Tour, play: Callable[[ClassicGame], None],
+              on_stage: Callable[[Tour, StageDone], None] | None = None) -> Tour:
+    """Race every stage left with `play` (which plays a stage to its end)."""
+    while not tour.over:
+        game = tour.new_stage()
+        play(game)
+        done = tour.finish_stage(game)
+        if on_stage is not None:
+            on_stage(tour, done)
+    return tour

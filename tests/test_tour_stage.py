@@ -1,0 +1,169 @@
+"""A stage in tour mode (GRAND-TOUR.md "A stage in a tour"): the engine's
+ClassicGame with `tour=True` in its set-up."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from flamme_tui.bots import POLICIES
+from flamme_tui.engine.cards import EXHAUSTION
+from flamme_tui.engine.classic import ClassicGame, ClassicSetup
+from flamme_tui.engine.events import Crossed, Exhaustion, Slipstream
+from flamme_tui.engine.phase import Phase
+from flamme_tui.engine.track import EMPTY
+from flamme_tui.races import RaceSpec, make_setup, new_game, play_out
+
+
+def tour_setup(variant: str = "classic", scripted: tuple[str, ...] = (), **kw) -> ClassicSetup:
+    setup = make_setup(RaceSpec(variant=variant, stage="avenue-corso-paseo", scripted=scripted))
+    return replace(setup, tour=True, **kw)
+
+
+def position(riders, **kw) -> ClassicGame:
+    base = tour_setup(**kw)
+    return ClassicGame.from_position(base.course, riders, rules=base)
+
+
+def play_round(game: ClassicGame, cards: dict[str, int]) -> None:
+    """Resolve one round with the given cards (every rider on the track)."""
+    for i, r in enumerate(game.riders):
+        if i not in game.crossed:
+            r.played = cards[r.id]
+    game.resolve_round()
+
+
+def race(setup: ClassicSetup, seed: int) -> ClassicGame:
+    game = new_game(setup, seed)
+    bots = {seat: POLICIES["medium"] for seat in range(len(setup.teams)) if not (setup.scripted and setup.scripted[seat])}
+    play_out(game, bots)
+    return game
+
+
+def test_a_tour_stage_goes_on_until_every_rider_has_crossed():
+    game = race(tour_setup(), 3)
+    assert game.phase == Phase.OVER
+    assert set(game.crossed) == set(range(len(game.riders)))
+    finish = game.course.finish
+    assert all(sq >= finish for _, sq, _ in game.crossed.values())
+    # nobody is left on the track, and the ranking is the stage placing
+    assert all(c == EMPTY for c in game.cells)
+    order = game.ranking()
+    keys = [(game.crossed[i][0], -game.crossed[i][1], game.crossed[i][2]) for i in order]
+    assert keys == sorted(keys)
+    assert game.winner == order[0]
+    assert game.outcome().ranking == tuple(order)
+    # it lasted longer than the first crossing
+    assert max(c[0] for c in game.crossed.values()) >= min(c[0] for c in game.crossed.values())
+
+
+def test_a_stage_is_its_setup_seed_and_actions():
+    a, b = race(tour_setup(), 11), race(tour_setup(), 11)
+    assert a.crossed == b.crossed and a.state_key() == b.state_key()
+    again = new_game(a.setup, 11)
+    for action in a.actions:
+        again.apply(action)
+    assert again.crossed == a.crossed and again.state_key() == a.state_key()
+
+
+def test_meteo_and_scripted_teams_race_a_tour_stage():
+    for setup in (tour_setup("meteo"), tour_setup(scripted=("", "", "peloton", "muscle"))):
+        for seed in range(4):
+            game = race(setup, seed)
+            assert len(game.crossed) == len(game.riders)
+
+
+def test_a_finished_rider_gives_no_slipstream_and_takes_no_exhaustion():
+    course = tour_setup().course
+    f = course.finish
+    # red.S crosses onto the first square past the line; blue.S lands two behind it
+    game = position([{"id": "red.S", "square": f - 3, "lane": 0}, {"id": "blue.S", "square": f - 6, "lane": 0}])
+    play_round(game, {"red.S": 3, "blue.S": 4})
+    assert game.crossed == {0: (1, f, 0)}
+    assert Crossed(0, 1) in game.events
+    # no slipstream towards the finished rider, and blue.S in the wind takes exhaustion; red.S takes none
+    assert not [e for e in game.events if isinstance(e, Slipstream)]
+    assert [e.rider for e in game.events if isinstance(e, Exhaustion)] == [1]
+    assert game.riders[0].exhaustion == 0
+    # red.S has left the track: its square is free, it plays no more
+    assert game.pos[0] == [-1, -1] and game.cells[2 * f] == EMPTY
+    assert game.phase == Phase.ENERGY and not game.needs(0) and game.needs(1)
+    # the seats' options, from their views: nothing for red, blue.S draws
+    assert game.view(0).options() == []
+    assert [str(o.action) for o in game.view(1).options()] == ["draw blue.S"]
+
+
+def test_a_rider_just_behind_a_finisher_is_sheltered_that_round():
+    f = tour_setup().course.finish
+    game = position([{"id": "red.S", "square": f - 3, "lane": 0}, {"id": "blue.S", "square": f - 5, "lane": 0}])
+    play_round(game, {"red.S": 3, "blue.S": 4})
+    assert game.pos[1] == [f - 1, 0]
+    assert not [e for e in game.events if isinstance(e, Exhaustion)]
+
+
+def test_a_finished_rider_no_longer_blocks():
+    f = tour_setup().course.finish
+    game = position([
+        {"id": "red.S", "square": f - 2, "lane": 0}, {"id": "red.R", "square": f - 2, "lane": 1},
+        {"id": "blue.S", "square": f - 8, "lane": 0},
+    ])
+    play_round(game, {"red.S": 2, "red.R": 2, "blue.S": 3})  # red's riders end on the first square past the line
+    assert set(game.crossed) == {0, 1}
+    # blue.S lands on that square next round: free again
+    game.riders[2].played = 5
+    game.waiting = 0
+    game.resolve_round()
+    assert game.phase == Phase.OVER
+    assert game.crossed[2] == (2, f, 0)
+    assert game.ranking() == [0, 1, 2]
+
+
+def test_the_others_still_slipstream_among_themselves():
+    f = tour_setup().course.finish
+    game = position([
+        {"id": "red.S", "square": f - 2, "lane": 0},
+        {"id": "blue.S", "square": f - 12, "lane": 0}, {"id": "green.S", "square": f - 14, "lane": 0},
+    ])
+    play_round(game, {"red.S": 5, "blue.S": 3, "green.S": 3})  # blue on f-9, green on f-11: one gap
+    assert [(e.rider, e.square) for e in game.events if isinstance(e, Slipstream)] == [(2, f - 10)]
+
+
+def test_carried_exhaustion_goes_into_the_players_decks_only():
+    carried = (1, 2, 0, 3, 4, 4, 0, 0)
+    setup = tour_setup(scripted=("", "", "peloton", ""), carried=carried)
+    game = new_game(setup, 5)
+    for i, r in enumerate(game.riders):
+        cards = r.deck + r.recycled + r.hand + ([r.played] if r.played is not None else [])
+        expected = 0 if setup.scripted[r.seat] else carried[i]
+        assert cards.count(EXHAUSTION) == expected, r.id
+    with pytest.raises(ValueError):
+        new_game(tour_setup(carried=(1, 2)), 1)
+
+
+def test_grid_order_places_teams_in_that_order():
+    setup = tour_setup(grid="choose", grid_order=(2, 0, 3, 1))
+    game = new_game(setup, 1)
+    seats = []
+    while game.phase == Phase.GRID:
+        nxt = game.to_place()
+        seats.append(game.riders[nxt].seat)
+        game.apply(game.legal_actions(game.riders[nxt].seat)[0])
+    assert seats == [2, 2, 0, 0, 3, 3, 1, 1]
+    with pytest.raises(ValueError):
+        new_game(tour_setup(grid_order=(0, 0, 1, 2)), 1)
+
+
+def test_a_random_grid_in_grid_order_fills_from_the_back():
+    setup = tour_setup(grid_order=(2, 0, 3, 1))
+    for seed in range(5):
+        game = new_game(setup, seed)
+        squares = {seat: sorted(game.pos[i][0] for i in game.seats[seat]) for seat in range(4)}
+        # the first in the order stands rearmost; each team on one square here (two lanes)
+        assert squares[2][1] < squares[0][0] and squares[0][1] < squares[3][0] and squares[3][1] < squares[1][0]
+
+
+def test_a_race_outside_a_tour_ends_at_the_first_crossing():
+    game = race(replace(tour_setup(), tour=False), 3)
+    assert game.crossed == {}
+    assert sum(1 for p in game.pos if p[0] >= game.course.finish) >= 1

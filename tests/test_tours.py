@@ -1,0 +1,209 @@
+"""Tours as data (stages/tours, user tours, `tours check`, `tours list`), the
+tour driver (carry-over, grid order, determinism) and `flamme-tui tour`."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from flamme_tui import tours
+from flamme_tui.bots import POLICIES
+from flamme_tui.cli import main
+from flamme_tui.config import data_dir
+from flamme_tui.engine import tour as rules
+from flamme_tui.engine.cards import EXHAUSTION
+from flamme_tui.races import COLOURS, Team, play_out
+
+TEAMS = tuple(Team(c.capitalize(), c) for c in COLOURS)
+
+
+@pytest.fixture
+def user_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_shipped_tours_are_valid_and_have_3_5_7_stages(capsys):
+    assert main(["tours", "check", str(data_dir() / "tours")]) == 0
+    lengths = sorted(len(tours.load_tour(e.id).stages) for e in tours.tour_entries())
+    assert lengths == [3, 5, 7]
+
+
+def test_bad_tour_files_one_line_per_problem_naming_file_and_field(tmp_path, capsys):
+    (tmp_path / "a.yaml").write_text("name: A\nstages:\n  - {stage: avenue-corso-paseo, colour: red}\n")
+    (tmp_path / "b.yaml").write_text("name: B\nstages:\n  - {stage: no-such-stage}\n  - {stage: firenze-milano, variant: bmx}\n")
+    (tmp_path / "c.yaml").write_text("name: C\nstages: []\nextra: 1\n")
+    (tmp_path / "d.yaml").write_text("name: D\nstages:\n  - {stage: ../../etc/passwd}\n")
+    assert main(["tours", "check", str(tmp_path)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert any("a.yaml" in line and "stages[0].colour" in line and "unknown key" in line for line in out)
+    assert any("b.yaml" in line and "stages[1].variant" in line for line in out)
+    assert any("c.yaml" in line and "extra" in line for line in out)
+    assert any("c.yaml" in line and "stages" in line and "at least 1" in line for line in out)
+    assert any("d.yaml" in line and "stages[0].stage" in line and "not a path" in line for line in out)
+    assert out[-1] == "4 of 4 tour files with problems"
+    assert "Traceback" not in "\n".join(out)
+
+
+def test_unknown_stage_in_a_tour_names_the_field(tmp_path, capsys):
+    (tmp_path / "b.yaml").write_text("name: B\nstages:\n  - {stage: avenue-corso-paseo}\n  - {stage: no-such-stage}\n")
+    assert main(["tours", "check", str(tmp_path / "b.yaml")]) == 2
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "b.yaml" in first and "stages[1].stage" in first and "unknown stage 'no-such-stage'" in first
+
+
+def test_user_tours_are_listed_and_raced(user_dir, capsys):
+    (user_dir / "tours").mkdir()
+    (user_dir / "tours" / "mine.yaml").write_text("name: My Tour\nstages:\n  - {stage: avenue-corso-paseo}\n")
+    (user_dir / "tours" / "broken.yaml").write_text("name: [\n")
+    assert main(["tours", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "mine" in out and "My Tour" in out and "user" in out and "(broken)" in out
+    assert "3-petit-tour" in out and "7-grand-tour" in out
+    assert main(["tour", "--tour", "mine", "--seed", "2"]) == 0
+    assert "Stage 1/1: Avenue Corso Paseo" in capsys.readouterr().out
+
+
+def play_easy(game):
+    play_out(game, {seat: POLICIES["easy"] for seat in range(len(game.seats))})
+
+
+def easy_tour(seed: int, stages: str = "avenue-corso-paseo,firenze-milano:meteo,la-haut-montagne") -> tours.Tour:
+    return tours.race_tour(tours.Tour(tours.stages_option(stages), TEAMS, seed), play_easy)
+
+
+def test_carry_over_and_grid_order_between_stages():
+    tour = easy_tour(4)
+    for before, after in zip(tour.done, tour.done[1:]):
+        game = after.game
+        for i, r in enumerate(before.game.riders):
+            cards = r.deck + r.hand + r.recycled
+            assert game.setup.carried[i] == -(-cards.count(EXHAUSTION) // 2)
+        k = tour.done.index(after)
+        results = tour.results()[:k]
+        expected = rules.grid_order(rules.tour_points(results, final=False), rules.general(results))
+        assert list(game.setup.grid_order) == expected
+    assert tour.done[0].game.setup.carried == () and tour.done[0].game.setup.grid_order == ()
+
+
+def test_stage_times_gc_and_tp_follow_the_rules():
+    tour = easy_tour(6)
+    for done in tour.done:
+        game = done.game
+        times = [line.time for line in done.result]
+        assert times[0] == 0 and min(times) >= 0
+        assert [line.rider for line in done.result] == [game.riders[i].id for i in game.ranking()]
+        # raw times from rounds and squares, the bonus for 1st and 2nd
+        first = min(c[0] for c in game.crossed.values())
+        for line in done.result:
+            rnd, square, _ = game.crossed[game.index[line.rider]]
+            cap = 4 if game.course.terrain[game.course.finish - 1] == "^" else 5  # U or u
+            assert line.raw <= 60 * (rnd - first) - 10 * min(square - game.course.finish + 1, cap)
+        assert [line.bonus for line in done.result][:3] == [10, 10, 0]
+    gc = tour.gc()
+    totals = {}
+    for result in tour.results():
+        for line in result:
+            totals[line.rider] = totals.get(line.rider, 0) + line.time
+    assert [g.time for g in gc] == sorted(totals.values())
+    assert sum(tour.points().values()) == 6 * len(tour.done) + 6
+
+
+def test_a_tour_is_its_setup_seed_and_action_logs():
+    a, b = easy_tour(9), easy_tour(9)
+    assert [d.result for d in a.done] == [d.result for d in b.done]
+    again = tours.Tour(a.spec, TEAMS, 9)
+    again.replay([list(d.game.actions) for d in a.done])
+    assert [d.result for d in again.done] == [d.result for d in a.done]
+    assert [d.game.state_key() for d in again.done] == [d.game.state_key() for d in a.done]
+    assert [d.result for d in easy_tour(10).done] != [d.result for d in a.done]
+
+
+def test_tour_command_prints_the_same_tour_twice(capsys):
+    args = ["tour", "--seed", "3", "--bots", "hard,medium,medium,easy"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0
+    assert capsys.readouterr().out == first
+    assert first.count("GC after stage") == 3 and "Tour winner:" in first
+
+
+def test_tour_command_numbers_are_the_drivers(capsys):
+    stages = "avenue-corso-paseo,le-col-du-ballon"
+    assert main(["tour", "--stages", stages, "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    tour = easy_tour(5, stages)
+    blocks = out.split("GC after stage")
+    for k, done in enumerate(tour.done):
+        stage_block = blocks[k].split(f"Stage {k + 1}/2")[1]
+        printed = re.findall(r"^\s+\d+\. .*?\s+(\S+)$", stage_block, re.M)
+        assert printed == [rules.gap_text(line.time) for line in done.result]
+    assert "+" in out
+
+
+@pytest.mark.parametrize("args", [
+    ["tour", "--seed", "-1"],
+    ["tour", "--seed", "x"],
+    ["tour", "--bots", "easy,nobody"],
+    ["tour", "--bots", "easy"] * 1 + ["--stages", "avenue-corso-paseo:bmx"],
+    ["tour", "--stages", "no-such-stage"],
+    ["tour", "--tour", "no-such-tour"],
+    ["tour", "--tour", "3-petit-tour", "--stages", "avenue-corso-paseo"],
+    ["tour", "--stages", "firenze-milano:meteo", "--bots", "easy,peloton"],
+])
+def test_tour_command_refuses_bad_options_in_one_line(args, capsys):
+    with pytest.raises(SystemExit) if "-1" in args or "x" in args else _no_raise():
+        code = main(args)
+        assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) >= 1 and "Traceback" not in "\n".join(err)
+
+
+class _no_raise:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+STAGE_IDS = ("avenue-corso-paseo", "firenze-milano", "la-haut-montagne", "le-col-du-ballon")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(STAGE_IDS), st.sampled_from(("classic", "meteo"))), min_size=2, max_size=3),
+       st.integers(0, 2**32))
+def test_random_tours(legs, seed):
+    stages = ",".join(f"{sid}:{variant}" for sid, variant in legs)
+    tour = easy_tour(seed, stages)
+    # same seed, same tour
+    assert [d.result for d in easy_tour(seed, stages).done] == [d.result for d in tour.done]
+    for k, done in enumerate(tour.done):
+        assert done.result[0].time == 0 and all(line.time >= 0 for line in done.result)
+        if k:
+            # the exhaustion carried never exceeds half (rounded up) of what each rider held
+            before = tour.done[k - 1].game
+            held = [(r.deck + r.hand + r.recycled).count(EXHAUSTION) for r in before.riders]
+            carried = done.game.setup.carried
+            assert all(c == (h + 1) // 2 for c, h in zip(carried, held))
+            assert sum(carried) <= sum(held) // 2 + len(held)
+    assert tour.gc()[0].gap == 0
+
+
+def test_scripted_teams_carry_no_exhaustion_and_start_with_whole_decks():
+    spec = tours.stages_option("avenue-corso-paseo,firenze-milano")
+    tour = tours.Tour(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
+    tours.race_tour(tour, lambda game: play_out(game, {0: POLICIES["easy"], 2: POLICIES["easy"]}))
+    second = tour.done[1].game
+    assert [second.setup.carried[i] for i in (2, 3, 6, 7)] == [0, 0, 0, 0]
+    assert any(second.setup.carried[i] for i in (0, 1, 4, 5)) or not any(
+        (r.deck + r.hand + r.recycled).count(EXHAUSTION) for r in tour.done[0].game.riders)
+    fresh = tours.Tour(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
+    fresh.done = tour.done[:1]
+    game = fresh.new_stage()
+    for i in (2, 3, 6, 7):
+        r = game.riders[i]
+        assert (r.deck + r.hand + r.recycled + ([r.played] if r.played is not None else [])).count(EXHAUSTION) == 0
