@@ -18,7 +18,7 @@ from .engine.bmx import FATIGUE
 from .engine.classic import EXHAUSTION, card_value
 from .engine.events import Exhaustion, Fatigue, Move
 from .engine.rules import find
-from .races import RaceSpec, make_setup
+from .play.races import RaceSpec, make_setup
 from .usertext import clean
 
 

@@ -58,7 +58,7 @@ from .engine.bmx import BmxSetup
 from .engine.classic import OVER, ClassicSetup, RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
-from .session import Session
+from .play.session import Session
 
 __all__ = [
     "FORMAT",
@@ -447,7 +447,7 @@ def _completed(game) -> int:
 
 def _round_checks(setup, seed: int, actions) -> list[dict]:
     """Replay the log; the digest after each resolved round."""
-    from .races import new_game
+    from .play.races import new_game
 
     game = new_game(setup, seed)
     checks = []
@@ -499,7 +499,7 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
 
 
 def _summary(game) -> dict:
-    from .races import rider_name
+    from .play.races import rider_name
 
     return {
         "title": game.setup.course.name,
@@ -839,7 +839,7 @@ def load_record(path: str | Path) -> Record:
 
 
 def _verify_replay(path: Path, setup, data: SaveData, bots, actions) -> Record:
-    from .races import new_game
+    from .play.races import new_game
 
     # The file passed its checksum, so it is what some flamme-tui wrote; still,
     # whatever goes wrong while replaying it becomes a clean SaveError.

@@ -11,7 +11,7 @@ import pytest
 from flamme_tui.bots import POLICIES, decide
 from flamme_tui.cli import main
 from flamme_tui.engine.actions import Draw, Place, Play, PlayTokens
-from flamme_tui.races import RaceSpec, make_setup, new_game
+from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 CARD = re.compile(r"\b(\d+|[EFA])\b")  # how cards and tokens are written: 4, E(xhaustion), F(atigue), A(ttack)
 

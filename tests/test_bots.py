@@ -10,9 +10,9 @@ import pytest
 from flamme_tui import config
 from flamme_tui.bots import EXPLAINERS, POLICIES
 from flamme_tui.engine.rng import Rng
-from flamme_tui.races import RaceSpec, make_setup, new_game, play_out
-from flamme_tui.tournament import run_one, team_places
-from flamme_tui.turns import turns
+from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
+from flamme_tui.play.tournament import run_one, team_places
+from flamme_tui.play.turns import turns
 
 BOTS = sorted(POLICIES)
 

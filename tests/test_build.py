@@ -33,8 +33,8 @@ def test_weak_references_to_games_survive_the_garbage_collector():
     were its own attributes when the class has a __dict__ (a Generic base
     gives it one): hypothesis's weak references to drawn games then crashed
     the collector.  The games must stay plain compiled classes."""
-    from flamme_tui.races import RaceSpec
-    from flamme_tui.session import Session
+    from flamme_tui.play.races import RaceSpec
+    from flamme_tui.play.session import Session
 
     refs = []
     for seed in range(30):

@@ -13,8 +13,8 @@ import pytest
 
 from flamme_tui import saves, usertext
 from flamme_tui.engine.classic import Team
-from flamme_tui.races import RaceSpec
-from flamme_tui.session import Session
+from flamme_tui.play.races import RaceSpec
+from flamme_tui.play.session import Session
 
 ESC_TITLE = "\x1b]0;pwned\x07"
 MARKUP = "[@click=app.quit]Col [/] [Dad] Tom"

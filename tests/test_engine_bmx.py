@@ -12,7 +12,7 @@ from flamme_tui.course import Course
 from flamme_tui.engine.actions import Draw, PlayTokens
 from flamme_tui.engine.bmx import FATIGUE, BmxGame, BmxSetup
 from flamme_tui.engine.classic import ENERGY, OVER, RuleError, Team
-from flamme_tui.races import RaceSpec, make_setup, new_game
+from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 F = FATIGUE
 BAG = Counter([1, 1, 2, 2, 3, 3, 4, 4, 5, 5])

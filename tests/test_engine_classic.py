@@ -27,7 +27,7 @@ from flamme_tui.engine.classic import (
     Team,
     effective_move,
 )
-from flamme_tui.races import RaceSpec, make_setup, new_game
+from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 SPRINTEUR_DECK = Counter([2, 3, 4, 5, 9] * 3)
 ROULEUR_DECK = Counter([3, 4, 5, 6, 7] * 3)

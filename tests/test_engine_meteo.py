@@ -11,7 +11,7 @@ from flamme_tui import config
 from flamme_tui.course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.classic import ClassicSetup, Team
 from flamme_tui.engine.meteo import MeteoGame
-from flamme_tui.races import RaceSpec, make_setup, new_game
+from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 
 def course(squares: str, weather: dict[str, tuple[int, int]] | None = None, finish: int | None = None) -> Course:

@@ -20,11 +20,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flamme_tui import config, saves, stages_cli
+from flamme_tui import config, saves
+from flamme_tui.cli import stages as stages_cli
 from flamme_tui.config import ConfigError
-from flamme_tui.races import COLOURS, RaceSpec, Team
+from flamme_tui.play.races import COLOURS, RaceSpec, Team
+from flamme_tui.play.session import Session
 from flamme_tui.saves import SaveError
-from flamme_tui.session import Session
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -28,8 +28,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flamme_tui import config, conformance, files, saves, stages_cli
+from flamme_tui import config, conformance, files, saves
 from flamme_tui.cli import main
+from flamme_tui.cli import stages as stages_cli
 from flamme_tui.config import ConfigError
 from flamme_tui.conformance import CaseFileError
 from flamme_tui.saves import SaveError
@@ -527,8 +528,8 @@ json_values = st.recursive(
 
 @pytest.fixture(scope="module")
 def real_save(tmp_path_factory) -> dict:
-    from flamme_tui.races import COLOURS, RaceSpec, Team
-    from flamme_tui.session import Session
+    from flamme_tui.play.races import COLOURS, RaceSpec, Team
+    from flamme_tui.play.session import Session
 
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:3])
     session = Session.new(RaceSpec(variant="meteo", teams=teams), 8, {s: "easy" for s in range(3)})

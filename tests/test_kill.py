@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from flamme_tui import saves
-from flamme_tui.races import RaceSpec
-from flamme_tui.session import Session
+from flamme_tui.play.races import RaceSpec
+from flamme_tui.play.session import Session
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 

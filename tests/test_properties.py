@@ -26,7 +26,7 @@ from flamme_tui.course import CROSSWIND, FAIR, WET
 from flamme_tui.engine.actions import Action
 from flamme_tui.engine.bmx import FATIGUE, BmxSetup
 from flamme_tui.engine.classic import ATTACK, EXHAUSTION, GRID, OVER, PELOTON, ClassicSetup, Team, starting_deck
-from flamme_tui.races import COLOURS, RaceSpec, make_setup, new_game, play_out
+from flamme_tui.play.races import COLOURS, RaceSpec, make_setup, new_game, play_out
 
 STAGES = config.stage_ids()
 CIRCUITS = ["".join(c) for c in itertools.product("Aa", "Bb", "Cc", "Dd")]

@@ -11,10 +11,10 @@ import pytest  # noqa: E402
 from flamme_tui import saves  # noqa: E402
 from flamme_tui.bots import easy  # noqa: E402
 from flamme_tui.cli import main  # noqa: E402
-from flamme_tui.races import RaceSpec  # noqa: E402
-from flamme_tui.replay import frames, load_replay  # noqa: E402
-from flamme_tui.session import Session  # noqa: E402
-from flamme_tui.turns import turns  # noqa: E402
+from flamme_tui.play.races import RaceSpec  # noqa: E402
+from flamme_tui.play.replay import frames, load_replay  # noqa: E402
+from flamme_tui.play.session import Session  # noqa: E402
+from flamme_tui.play.turns import turns  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from flamme_tui import limits, saves
-from flamme_tui.races import COLOURS, RaceSpec, Team
+from flamme_tui.play.races import COLOURS, RaceSpec, Team
+from flamme_tui.play.session import Session
 from flamme_tui.saves import SaveError
-from flamme_tui.session import Session
 
 
 @pytest.fixture(autouse=True)

@@ -12,10 +12,10 @@ import pytest
 
 from flamme_tui import saves
 from flamme_tui.cli import main
-from flamme_tui.races import COLOURS, RaceSpec, Team
+from flamme_tui.play.races import COLOURS, RaceSpec, Team
+from flamme_tui.play.session import Session
+from flamme_tui.play.turns import turns
 from flamme_tui.saves import SaveError
-from flamme_tui.session import Session
-from flamme_tui.turns import turns
 
 VARIANTS = ("classic", "meteo", "bmx")
 
@@ -224,7 +224,7 @@ def test_loaded_session_goes_on_in_the_same_file():
 
 def test_rebuilt_game_is_saved_right(tmp_path):
     """If the session's game is rebuilt (an undo), autosave notices."""
-    from flamme_tui.races import new_game
+    from flamme_tui.play.races import new_game
 
     session = new_session("classic", seed=5)
     path = saves.attach_autosave(session, tmp_path / "u.json").path
@@ -678,7 +678,7 @@ def test_race_from_prints_nothing_that_was_face_down(tmp_path, capsys):
 def test_every_setup_field_survives_a_save(spec, changes):
     import dataclasses
 
-    from flamme_tui.races import make_setup
+    from flamme_tui.play.races import make_setup
 
     setup = dataclasses.replace(make_setup(spec), **changes)
     data = saves.SaveData.model_fields["setup"].annotation

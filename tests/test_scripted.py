@@ -29,9 +29,9 @@ from flamme_tui.engine.classic import (
     RuleError,
     card_text,
 )
-from flamme_tui.races import RaceSpec, describe_round, make_setup, new_game, play_out
-from flamme_tui.session import Session
-from flamme_tui.turns import turns
+from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
+from flamme_tui.play.session import Session
+from flamme_tui.play.turns import turns
 
 TEAMS = RaceSpec().teams
 

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flamme_tui import tours
 from flamme_tui.bots import POLICIES
 from flamme_tui.cli import main
 from flamme_tui.config import data_dir
 from flamme_tui.engine import tour as rules
 from flamme_tui.engine.cards import EXHAUSTION
-from flamme_tui.races import COLOURS, Team, play_out
+from flamme_tui.play import tours
+from flamme_tui.play.races import COLOURS, Team, play_out
 
 TEAMS = tuple(Team(c.capitalize(), c) for c in COLOURS)
 

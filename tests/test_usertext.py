@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from flamme_tui import config, saves, usertext
 from flamme_tui.engine.classic import Team
-from flamme_tui.races import RaceSpec
-from flamme_tui.session import Session
+from flamme_tui.play.races import RaceSpec
+from flamme_tui.play.session import Session
 
 ESC_TITLE = "\x1b]0;pwned\x07"
 HOSTILE = ["[/]", "[Dad] Tom", "[@click=app.quit]x", ESC_TITLE, "[bold red]x", "x" * 300,

@@ -17,7 +17,7 @@ from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.view import View
-from ..turns import turns
+from ..play.turns import turns
 from .easy import best_card, best_tokens, grid_spot
 from .medium import medium
 from .reasons import Decision

@@ -87,8 +87,8 @@ class FlammeApp(App[int]):
         self.load_settings()
 
         def load() -> None:
-            from .. import races, saves  # noqa: F401
-            from . import flow  # noqa: F401
+            from .. import saves  # noqa: F401
+            from ..play import flow, races  # noqa: F401
             from .screens import curtain, dialogs, race  # noqa: F401
 
             if self.autosave:
@@ -193,7 +193,7 @@ class FlammeApp(App[int]):
         self.push_screen(DamagedSave(race), answer)
 
     def resume(self, session) -> None:
-        from .flow import RaceFlow
+        from ..play.flow import RaceFlow
 
         flow = RaceFlow(session)
         flow.log.append(f"(resumed at round {session.game.round})")
@@ -258,7 +258,7 @@ class FlammeApp(App[int]):
 
     def start_race(self, choices) -> None:
         from ..config import ConfigError
-        from .flow import RaceFlow
+        from ..play.flow import RaceFlow
 
         self.choices = choices
         try:

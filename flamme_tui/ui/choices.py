@@ -63,7 +63,7 @@ class RaceChoices:
         return replace(self, seats=[replace(s) for s in self.seats])
 
     def spec(self):
-        from ..races import RaceSpec, Team
+        from ..play.races import RaceSpec, Team
 
         teams = tuple(Team(s.team_name(), s.colour) for s in self.seats)
         extras = tuple(s.extra for s in self.seats)
@@ -84,6 +84,6 @@ class RaceChoices:
         return {seat: s.controller for seat, s in enumerate(self.seats) if s.is_bot}
 
     def session(self):
-        from ..session import Session
+        from ..play.session import Session
 
         return Session.new(self.spec(), self.seed, self.bots())

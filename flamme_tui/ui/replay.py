@@ -1,7 +1,7 @@
 """`flamme-tui replay FILE`: a small standalone app stepping through a saved race.
 
 Left/right go one round back and forth, home/end to the start and the last
-round, q quits.  It shows only what the table saw (see flamme_tui.replay):
+round, q quits.  It shows only what the table saw (see flamme_tui.play.replay):
 the track, the round's log in words, the ranking; never a hand.
 """
 
@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ..replay import Replay
+from ..play.replay import Replay
 from ..usertext import plain
 
 CSS = """

@@ -40,7 +40,7 @@ def advance(session, rounds: int, until=None) -> None:
     """Play whole rounds of every seat with the easy policy (set-up for screenshots)."""
     from ..bots.easy import easy
     from ..engine.phase import Phase
-    from ..turns import turns
+    from ..play.turns import turns
 
     game = session.game
     for _ in range(rounds):
@@ -152,7 +152,7 @@ async def recap(pilot) -> None:
 
 async def podium(pilot) -> None:
     """A finished 4-team race (played by the easy policy), then its podium."""
-    from .flow import RaceFlow
+    from ..play.flow import RaceFlow
 
     app = pilot.app
     session = choices("classic", 4, seed=SEED).session()
@@ -165,7 +165,7 @@ async def podium(pilot) -> None:
 
 async def meteo_crash(pilot) -> None:
     """Meteo, all four weather kinds on the stage, riders lying on the wet road."""
-    from .flow import RaceFlow
+    from ..play.flow import RaceFlow
 
     app = pilot.app
     session = choices("meteo", 4, seed=92).session()

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from flamme_tui.bots.easy import easy
+from flamme_tui.play.flow import RaceFlow
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.choices import RaceChoices, default_seats
-from flamme_tui.ui.flow import RaceFlow
 
 from .driver import settle
 

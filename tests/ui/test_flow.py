@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from flamme_tui.bots.easy import easy
-from flamme_tui.races import describe_round
+from flamme_tui.play.flow import RaceFlow
+from flamme_tui.play.races import describe_round
 from flamme_tui.ui.choices import RaceChoices, default_seats
-from flamme_tui.ui.flow import RaceFlow
 from flamme_tui.ui.widgets.squares import label
 
 

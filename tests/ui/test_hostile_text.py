@@ -150,8 +150,8 @@ def data_dir(tmp_path, monkeypatch):
 
 def hostile_save(path, names=FILED, rounds=8):
     from flamme_tui.engine.classic import Team
-    from flamme_tui.races import RaceSpec
-    from flamme_tui.session import Session
+    from flamme_tui.play.races import RaceSpec
+    from flamme_tui.play.session import Session
 
     teams = tuple(Team(n, c) for n, c in zip(names, ("blue", "orange", "green", "purple")))
     session = Session.new(RaceSpec(stage="hostile", teams=teams), 21, {})
@@ -216,7 +216,7 @@ async def test_notifications_show_hostile_paths_literally(tmp_path):
 
 
 async def test_replay_app_with_hostile_names(data_dir, tmp_path):
-    from flamme_tui.replay import load_replay
+    from flamme_tui.play.replay import load_replay
     from flamme_tui.ui.replay import ReplayApp
 
     hostile_stage(data_dir)
@@ -270,7 +270,7 @@ def strip_text(strips) -> str:
 
 
 async def test_boards_log_and_podium_render_any_name_without_control_characters():
-    from flamme_tui.races import RaceSpec, Team, make_setup, new_game
+    from flamme_tui.play.races import RaceSpec, Team, make_setup, new_game
     from flamme_tui.ui.screens.podium import PodiumScreen, rider_text
     from flamme_tui.ui.widgets.board import board_rows
     from flamme_tui.ui.widgets.racelog import RaceLog
@@ -306,7 +306,7 @@ async def test_boards_log_and_podium_render_any_name_without_control_characters(
 
 async def test_replay_app_never_writes_control_characters_it_is_given():
     """Defence in depth for `flamme-tui replay`: frames holding control characters."""
-    from flamme_tui.replay import Frame, Replay
+    from flamme_tui.play.replay import Frame, Replay
     from flamme_tui.ui.replay import ReplayApp
 
     frame = Frame(f"Round 1{ESC_TITLE}", "|..|", f"red.S 1/0{ESC_TITLE}", (f"Tom{ESC_TITLE} plays 5",),

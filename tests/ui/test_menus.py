@@ -338,8 +338,8 @@ def test_no_test_leaks_into_the_users_config():
 # ----------------------------------------------------------------- podium
 
 async def test_podium_names_in_full_awards_and_chart():
+    from flamme_tui.play.flow import RaceFlow
     from flamme_tui.ui.choices import RaceChoices, SeatChoice
-    from flamme_tui.ui.flow import RaceFlow
 
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(120, 60)) as pilot:
@@ -357,7 +357,7 @@ async def test_podium_names_in_full_awards_and_chart():
 
 
 def test_podium_history_follows_the_race_and_ties_are_explained():
-    from flamme_tui.ui.flow import RaceFlow
+    from flamme_tui.play.flow import RaceFlow
     from flamme_tui.ui.screens.podium import podium_data, tie_text
 
     session = choices("bmx", 3, seed=11).session()

@@ -15,8 +15,8 @@ import pytest
 
 from flamme_tui import saves
 from flamme_tui.bots import POLICIES
-from flamme_tui.races import RaceSpec
-from flamme_tui.session import Session
+from flamme_tui.play.races import RaceSpec
+from flamme_tui.play.session import Session
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import settle
 from flamme_tui.ui.textshot import screen_text

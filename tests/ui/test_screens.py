@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from flamme_tui.races import VARIANTS
+from flamme_tui.play.races import VARIANTS
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import settle
 from flamme_tui.ui.textshot import screen_text

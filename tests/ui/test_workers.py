@@ -12,13 +12,13 @@ import pytest
 
 from flamme_tui import bots, saves
 from flamme_tui.bots.easy import easy
-from flamme_tui.races import RaceSpec
-from flamme_tui.session import Session
-from flamme_tui.turns import turns
+from flamme_tui.play.flow import RaceFlow
+from flamme_tui.play.races import RaceSpec
+from flamme_tui.play.session import Session
+from flamme_tui.play.turns import turns
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.bench import send_key
 from flamme_tui.ui.choices import RaceChoices, default_seats
-from flamme_tui.ui.flow import RaceFlow
 from flamme_tui.ui.textshot import screen_text
 
 THINK = 0.8  # seconds the slow bot sleeps for each action

@@ -29,7 +29,7 @@ def podium_data(flow) -> History:
     """Replays the race's actions (public once the race is over) round by round.
     The podium's one access to the race: the engine's outcome value can take its place."""
     from ...engine.classic import GRID, OVER
-    from ...races import new_game
+    from ...play.races import new_game
 
     session = flow.session
     game = new_game(session.setup, session.seed)

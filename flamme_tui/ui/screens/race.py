@@ -26,9 +26,9 @@ from textual.worker import Worker, WorkerState
 from ...engine.actions import Action, Draw, Place, Play, PlayTokens
 from ...engine.phase import Phase
 from ...engine.race import RuleError
-from ...session import BotMove
+from ...play.flow import RaceFlow, Turn
+from ...play.session import BotMove
 from ...usertext import clean, escape_markup
-from ..flow import RaceFlow, Turn
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
 from ..widgets.board import Boards, board_rows, card_str, token_str

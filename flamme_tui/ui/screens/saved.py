@@ -175,7 +175,7 @@ class SavedRacesScreen(BaseScreen):
         race = self.current()
         if race is None or race.problem:
             return
-        from ...replay import load_replay
+        from ...play.replay import load_replay
         from ...saves import SaveError
         from ..replay import ReplayScreen
 

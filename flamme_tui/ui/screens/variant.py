@@ -29,7 +29,7 @@ class VariantScreen(BaseScreen):
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     def compose(self):
-        from ...races import VARIANTS
+        from ...play.races import VARIANTS
 
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):

@@ -131,7 +131,7 @@ def history(session) -> list[str]:
     """The race so far in words, rebuilt from the session's action log (a
     resumed race): the placements and every resolved round, public facts only."""
     from ...engine.actions import Place
-    from ...races import describe_round, new_game
+    from ...play.races import describe_round, new_game
     from .squares import label, place_words
 
     game = new_game(session.setup, session.seed)

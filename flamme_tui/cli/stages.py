@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from . import config
-from .usertext import clean
+from .. import config
+from ..usertext import clean
 
 
 def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[Path]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from .engine.classic import GRID, OVER
+from ..engine.classic import GRID, OVER
 from .races import describe_round, new_game, positions_text, ranking_lines, track_picture
 
 
@@ -118,7 +118,7 @@ def replay_of(record) -> Replay:
 
 def load_replay(path: str | Path) -> Replay:
     """Load and verify a save (SaveError) and build its replay."""
-    from .saves import load_record
+    from ..saves import load_record
 
     return replay_of(load_record(path))
 

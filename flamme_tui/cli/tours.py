@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from . import config, tours
-from .engine import tour as rules
-from .stages_cli import stage_files
+from .. import config
+from ..engine import tour as rules
+from ..play import tours
+from .stages import stage_files
 
 
 def check(paths: list[str], out=print) -> int:

@@ -20,13 +20,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from . import config
-from .engine import tour as rules
-from .engine.actions import Action
-from .engine.cards import EXHAUSTION
-from .engine.classic import ClassicGame, ClassicSetup, Rider
-from .engine.phase import Phase
-from .engine.race import Team
+from .. import config
+from ..engine import tour as rules
+from ..engine.actions import Action
+from ..engine.cards import EXHAUSTION
+from ..engine.classic import ClassicGame, ClassicSetup, Rider
+from ..engine.phase import Phase
+from ..engine.race import Team
 from .races import RaceSpec, make_setup, new_game
 
 MAX_STAGES = 21  # a grand tour has 21 stages

@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import saves
-from .engine.rules import find
-from .usertext import clean
+from .. import saves
+from ..engine.rules import find
+from ..usertext import clean
 
 if TYPE_CHECKING:
-    from .session import Session
+    from ..play.session import Session
 
 
 def _complain(message: str) -> int:
@@ -64,7 +64,7 @@ def cmd_resume(target: str | None) -> int:
               file=sys.stderr)
     import inspect
 
-    from .ui.app import run
+    from ..ui.app import run
 
     params = inspect.signature(run).parameters
     if "session" not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
@@ -75,7 +75,7 @@ def cmd_resume(target: str | None) -> int:
 
 
 def cmd_replay(target: str, text: bool = False) -> int:
-    from .replay import load_replay
+    from ..play.replay import load_replay
 
     try:
         replay = load_replay(target)
@@ -84,7 +84,7 @@ def cmd_replay(target: str, text: bool = False) -> int:
     if text:
         print(clean(replay.text()))
         return 0
-    from .ui.replay import run
+    from ..ui.replay import run
 
     return run(replay)
 
@@ -107,7 +107,7 @@ def _given(args: argparse.Namespace) -> set[str]:
     argv = getattr(args, "argv", None)
     if argv is None:
         return set()
-    from .cli import build_parser
+    from . import build_parser
 
     parser = build_parser()
     for action in parser._actions:
@@ -121,7 +121,7 @@ def _given(args: argparse.Namespace) -> set[str]:
 def _finish_plan(args: argparse.Namespace, session: Session) -> str | None:
     """Check the `race` options against the saved race and set the bots of
     the seats; what is wrong, in one line (None if nothing)."""
-    from .bots import POLICIES
+    from ..bots import POLICIES
 
     given = _given(args)
     setup, game = session.setup, session.game
@@ -179,8 +179,8 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     bot, printed round by round like `race`.  With --from, a saved race is
     finished in a new race file (its own file is never written), and
     nothing that was face down when it was saved is printed."""
-    from .races import positions_text, ranking_lines, round_report, track_picture
-    from .session import Session
+    from ..play.races import positions_text, ranking_lines, round_report, track_picture
+    from ..play.session import Session
 
     hidden = 0  # picks made face down before the save, in the round in progress
     if args.from_file:

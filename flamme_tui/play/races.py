@@ -7,14 +7,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
-from .engine.actions import Action
-from .engine.bmx import BmxSetup, token_text
-from .engine.classic import ROULEUR, SCRIPTED, SPRINTEUR, ClassicSetup, Team, card_text
-from .engine.events import Reveal
-from .engine.phase import Phase
-from .engine.race import Race
-from .engine.rules import find
+from .. import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
+from ..engine.actions import Action
+from ..engine.bmx import BmxSetup, token_text
+from ..engine.classic import ROULEUR, SCRIPTED, SPRINTEUR, ClassicSetup, Team, card_text
+from ..engine.events import Reveal
+from ..engine.phase import Phase
+from ..engine.race import Race
+from ..engine.rules import find
 from .turns import turns
 
 COLOURS = ("red", "blue", "green", "black")

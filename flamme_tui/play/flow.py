@@ -18,10 +18,10 @@ from typing import Any
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.classic import ENERGY, GRID, OVER
 from ..engine.events import Event, Exhaustion, Fatigue, Move
-from ..races import describe_round, played_text
-from ..session import BotMove, Session
-from .widgets.squares import label as square_label
-from .widgets.squares import place_words
+from ..ui.widgets.squares import label as square_label
+from ..ui.widgets.squares import place_words
+from .races import describe_round, played_text
+from .session import BotMove, Session
 
 
 @dataclass(frozen=True, slots=True)

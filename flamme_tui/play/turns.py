@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .engine.classic import OVER
+from ..engine.classic import OVER
 
 
 def next_seat(game: Any) -> int | None:

@@ -13,9 +13,9 @@ import os
 import signal
 import time
 
-from . import config
-from .bots import POLICIES
-from .engine.rules import find
+from .. import config
+from ..bots import POLICIES
+from ..engine.rules import find
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
 

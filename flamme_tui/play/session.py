@@ -14,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .bots import Decision, decide
-from .engine.actions import Action
-from .engine.classic import OVER
-from .engine.view import View
+from ..bots import Decision, decide
+from ..engine.actions import Action
+from ..engine.classic import OVER
+from ..engine.view import View
 from .races import RaceSpec, make_setup, new_game
 from .turns import next_seat, turns
 

@@ -10,8 +10,8 @@ import sys
 import time
 from typing import NoReturn
 
-from . import MAX_SEED
-from .usertext import clean
+from .. import MAX_SEED
+from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
 MAX_RACES = 100_000
@@ -136,7 +136,7 @@ def _port(text: str) -> int:
 
 
 def _race_options(p: argparse.ArgumentParser) -> None:
-    from . import DEFAULT_STAGE, VARIANTS
+    from .. import DEFAULT_STAGE, VARIANTS
 
     p.add_argument("--variant", choices=VARIANTS, default="classic")
     p.add_argument("--stage", help=f"classic, meteo: stage id or path to a stage file (default {DEFAULT_STAGE})")
@@ -158,11 +158,11 @@ def _pair(text: str) -> tuple[int, int]:
 
 def cmd_tour(args) -> int:
     """Race a whole tour with bots; print each stage's times, the GC and the TP."""
-    from .bots import POLICIES
-    from .engine.race import Team
-    from .races import COLOURS, play_out, rider_name, seat_plan
-    from .tours import Tour, load_tour, race_tour, stages_option
-    from .tours_cli import final_report, tour_report
+    from ..bots import POLICIES
+    from ..engine.race import Team
+    from ..play.races import COLOURS, play_out, rider_name, seat_plan
+    from ..play.tours import Tour, load_tour, race_tour, stages_option
+    from .tours import final_report, tour_report
 
     if args.tour is not None and args.stages is not None:
         print("flamme-tui: tour: give --tour or --stages, not both", file=sys.stderr)
@@ -198,9 +198,9 @@ def cmd_tour(args) -> int:
 
 def _spec(args, scripted: tuple[str, ...] = ()):
     """The race the options describe; an option of another variant is refused, not ignored."""
-    from .config import ConfigError
-    from .engine.rules import find
-    from .races import COLOURS, RaceSpec, Team
+    from ..config import ConfigError
+    from ..engine.rules import find
+    from ..play.races import COLOURS, RaceSpec, Team
 
     bmx = find(args.variant).uses_tokens  # a circuit of tiles A-D, not a stage
     given = {"--stage": args.stage is not None, "--circuit": args.circuit is not None,
@@ -222,9 +222,9 @@ def _spec(args, scripted: tuple[str, ...] = ()):
 
 def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:
     """What is wrong with the seat names given (None if nothing)."""
-    from .bots import POLICIES
-    from .engine.classic import SCRIPTED
-    from .engine.rules import find
+    from ..bots import POLICIES
+    from ..engine.classic import SCRIPTED
+    from ..engine.rules import find
 
     known = list(POLICIES) + (list(SCRIPTED) if find(variant).scripted_teams else [])
     unknown = [b for b in names if b not in known]
@@ -236,11 +236,11 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str
 
 
 def cmd_race(args) -> int:
-    from .races import positions_text, ranking_lines, round_report, seat_plan, track_picture
-    from .session import Session
+    from ..play.races import positions_text, ranking_lines, round_report, seat_plan, track_picture
+    from ..play.session import Session
 
-    if args.from_file:  # a saved race: its own setup and seats (saves_cli checks the options)
-        from .saves_cli import cmd_race_saved
+    if args.from_file:  # a saved race: its own setup and seats (cli.saves checks the options)
+        from .saves import cmd_race_saved
 
         return cmd_race_saved(args, None, {})
     names = [b for b in args.bots.split(",") if b] or ["easy"]
@@ -252,7 +252,7 @@ def cmd_race(args) -> int:
         return 2
     bots, scripted = seat_plan(names)
     if args.autosave:
-        from .saves_cli import cmd_race_saved
+        from .saves import cmd_race_saved
 
         return cmd_race_saved(args, _spec(args, scripted), bots)
     session = Session.new(_spec(args, scripted), args.seed, bots=bots)
@@ -272,8 +272,8 @@ def cmd_race(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bots import easy
-    from .races import make_setup, new_game, play_out
+    from ..bots import easy
+    from ..play.races import make_setup, new_game, play_out
 
     if args.bot:
         return bench_bot(args)
@@ -294,7 +294,7 @@ def cmd_bench(args) -> int:
 
 def engine_build() -> str:
     """'compiled' when the installed engine was built by mypyc, else 'pure Python'."""
-    from .engine import classic
+    from ..engine import classic
 
     return "pure Python" if classic.__file__.endswith(".py") else "compiled"
 
@@ -303,10 +303,10 @@ def bench_bot(args) -> int:
     """Wall time of each decision the bot takes with cards in hand, over whole races."""
     from statistics import median
 
-    from .bots import POLICIES
-    from .engine.phase import Phase
-    from .races import make_setup, new_game
-    from .turns import turns
+    from ..bots import POLICIES
+    from ..engine.phase import Phase
+    from ..play.races import make_setup, new_game
+    from ..play.turns import turns
 
     setup = make_setup(_spec(args))
     seats = [args.bot, "medium", "medium", "easy"][: len(setup.teams)]
@@ -332,8 +332,8 @@ def bench_bot(args) -> int:
 
 
 def cmd_tournament(args) -> int:
-    from .engine.rules import find
-    from .tournament import tournament
+    from ..engine.rules import find
+    from ..play.tournament import tournament
 
     if not 2 <= len(args.bots) <= 4:
         print("flamme-tui: tournament: give 2 to 4 bots, one per seat", file=sys.stderr)
@@ -363,10 +363,10 @@ def _main(argv: list[str] | None) -> int:
     args.argv = sys.argv[1:] if argv is None else list(argv)  # race --from: which options were given
     if args.command is None and args.resume is None:
         # the app first, before anything slow is imported: start-up time counts
-        from .ui.app import run
+        from ..ui.app import run
 
         return run()
-    from .config import ConfigError
+    from ..config import ConfigError
 
     try:
         return _command(args)
@@ -389,7 +389,7 @@ def _main(argv: list[str] | None) -> int:
 
 def os_problem(exc: OSError) -> str:
     """One line for an OSError: the file and what is wrong with it."""
-    from .config import _show_path
+    from ..config import _show_path
 
     what = exc.strerror or str(exc)
     if exc.filename is None:
@@ -399,7 +399,7 @@ def os_problem(exc: OSError) -> str:
 
 def _command(args: argparse.Namespace) -> int:
     if args.command == "conformance":
-        from .conformance import main as run
+        from ..conformance import main as run
 
         return run(args.paths)
     if args.command == "race":
@@ -409,24 +409,24 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "tournament":
         return cmd_tournament(args)
     if args.command == "serve":
-        from .ui.serve import serve
+        from ..ui.serve import serve
 
         return serve(args.host, args.port)
     if args.command == "replay":
-        from .saves_cli import cmd_replay
+        from .saves import cmd_replay
 
         return cmd_replay(args.file, text=args.text)
     if args.command == "tours":
-        from . import tours_cli
+        from . import tours as tours_cli
 
         return tours_cli.check(args.paths) if args.tours_command == "check" else tours_cli.listing()
     if args.command == "tour":
         return cmd_tour(args)
     if args.command == "stages":
-        from . import stages_cli
+        from . import stages as stages_cli
 
         return stages_cli.check(args.paths) if args.stages_command == "check" else stages_cli.listing()
-    from .saves_cli import cmd_resume
+    from .saves import cmd_resume
 
     return cmd_resume(args.resume or None)
 
