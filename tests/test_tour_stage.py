@@ -12,7 +12,7 @@ from flamme_tui.engine.cards import EXHAUSTION
 from flamme_tui.engine.classic import ClassicGame, ClassicSetup
 from flamme_tui.engine.events import Crossed, Exhaustion, Slipstream
 from flamme_tui.engine.phase import Phase
-from flamme_tui.engine.track import EMPTY
+from flamme_tui.engine.track import EMPTY, LANES
 from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
 
 
@@ -87,7 +87,7 @@ def test_a_finished_rider_gives_no_slipstream_and_takes_no_exhaustion():
     assert [e.rider for e in game.events if isinstance(e, Exhaustion)] == [1]
     assert game.riders[0].exhaustion == 0
     # red.S has left the track: its square is free, it plays no more
-    assert game.pos[0] == [-1, -1] and game.cells[2 * f] == EMPTY
+    assert game.pos[0] == [-1, -1] and game.cells[LANES * f] == EMPTY
     assert game.phase == Phase.ENERGY and not game.needs(0) and game.needs(1)
     # the seats' options, from their views: nothing for red, blue.S draws
     assert game.view(0).options() == []
