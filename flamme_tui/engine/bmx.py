@@ -122,6 +122,8 @@ class BmxGame(Race):
 
     def __init__(self, setup: BmxSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed, _blank=_blank)
+        self.setup: BmxSetup = setup
+        self.riders: list[BmxRider] = []
         self.supply = setup.fatigue_supply
         self.phase = ENERGY
         self.die: int | None = None  # this turn's roll, once rolled
@@ -328,7 +330,11 @@ class BmxGame(Race):
 
     # ------------------------------------------------------------ helpers
 
+    def blank(self) -> BmxGame:
+        return type(self)(self.setup, self.seed, _blank=True)
+
     def _clone_into(self, twin: Any) -> None:
+        twin.riders = [r.copy() for r in self.riders]
         twin.supply = self.supply
         twin.phase = self.phase
         twin.die = self.die

@@ -137,6 +137,8 @@ class ClassicGame(Race):
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed, _blank=_blank)
+        self.setup: ClassicSetup = setup
+        self.riders: list[Rider] = []
         self.phase = GRID
         self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
         self.script = tuple(scripted_kind(setup, seat) for seat in range(len(setup.teams)))
@@ -603,7 +605,11 @@ class ClassicGame(Race):
 
     # -------------------------------------------------------------- helpers
 
+    def blank(self) -> ClassicGame:
+        return type(self)(self.setup, self.seed, _blank=True)
+
     def _clone_into(self, twin: Any) -> None:
+        twin.riders = [r.copy() for r in self.riders]
         twin.phase = self.phase
         twin.first_drawn = self.first_drawn.copy()
         twin.waiting = self.waiting
