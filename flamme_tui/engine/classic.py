@@ -261,9 +261,15 @@ class ClassicGame(Race):
         if self.phase == GRID:
             nxt = self.to_place()
             return [] if nxt is None else [self.riders[nxt].seat]
-        if self.phase == ENERGY:
-            return sorted({r.seat for i, r in enumerate(self.riders) if r.played is None and i not in self.crossed})
-        return []
+        out: list[int] = []
+        if self.phase == ENERGY:  # asked after every action: a plain loop, seat order by construction
+            riders, crossed = self.riders, self.crossed
+            for seat, mine in enumerate(self.seats):
+                for i in mine:
+                    if riders[i].played is None and i not in crossed:
+                        out.append(seat)
+                        break
+        return out
 
     def needs(self, seat: int) -> bool:
         """Whether the seat has anything to do now."""

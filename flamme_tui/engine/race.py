@@ -159,6 +159,10 @@ class Race:
     def needs(self, seat: int) -> bool:
         raise NotImplementedError
 
+    def to_move(self) -> list[int]:
+        """Seats that still have something to do in this phase, in seat order."""
+        raise NotImplementedError
+
     def apply(self, action: Action | str) -> None:
         raise NotImplementedError
 

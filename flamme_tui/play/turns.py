@@ -11,22 +11,22 @@ action order, so the same race always has the same action log.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
-from ..engine.classic import OVER
+from ..engine.phase import Phase
+from ..engine.race import Race
 
 
-def next_seat(game: Any) -> int | None:
+def next_seat(game: Race) -> int | None:
     """The seat that acts next (places a rider, draws, picks), None once the race is over."""
-    if game.phase == OVER:
+    if game.phase == Phase.OVER:
         return None
     seats = game.to_move()
     if not seats:  # cannot happen: the last choice of a round resolves it
         raise RuntimeError(f"nobody to play in round {game.round} ({game.phase})")
-    return int(seats[0])
+    return seats[0]
 
 
-def turns(game: Any) -> Iterator[int]:
+def turns(game: Race) -> Iterator[int]:
     """The seat to act now, again after each action, until the round in
     progress is resolved or the race is over (the grid belongs to the first
     round).  The caller makes the seat act before asking for the next one,
