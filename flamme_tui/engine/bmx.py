@@ -21,7 +21,7 @@ from .rng import Rng
 from .ruleset import RuleSet
 from .terrain import BUMPY, DESCENT
 from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
-from .view import Board, Memo, RiderView, View, board, new
+from .view import Board, RiderView, View, board
 
 ENERGY, OVER = Phase.ENERGY, Phase.OVER
 
@@ -432,13 +432,15 @@ def bmx_board(game: BmxGame) -> Board:
     )
     return Board(game.variant, game.round, game.phase, game.course, riders,
                  {"": game.setup.bag}, game.setup.young, game.supply,
-                 game.die if game.setup.forecast else None, game.setup, BMX, Memo())
+                 game.die if game.setup.forecast else None, game.setup, BMX)
 
 
 def bmx_view(game: BmxGame, seat: int) -> View:
     """Seat `seat`'s view of a bmx game now."""
     riders = game.riders
-    hands, chosen, own = {}, {}, {}
+    hands: dict[int, tuple[int, ...]] = {}
+    chosen: dict[int, Any] = {}
+    own: dict[int, tuple[int, tuple[int, ...]]] = {}
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
@@ -447,7 +449,7 @@ def bmx_view(game: BmxGame, seat: int) -> View:
             chosen[i] = r.played
         own[i] = (len(r.bag), ())
     keep = {i: game.keep_size(i) for i in hands}
-    return new(View, (board(game), seat, hands, chosen, own, None, keep))
+    return View(board(game), seat, hands, chosen, own, None, keep)
 
 
 def bmx_unseen(view: View, i: int) -> tuple[int, ...]:

@@ -40,7 +40,7 @@ from .ruleset import RuleSet
 from .terrain import ASCENT, DESCENT, terrain_move
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
-from .view import Board, Memo, RiderView, View, board, new
+from .view import Board, RiderView, View, board
 
 GRID, ENERGY, OVER = Phase.GRID, Phase.ENERGY, Phase.OVER
 
@@ -750,14 +750,14 @@ def classic_board(game: ClassicGame) -> Board:
     for i, r in enumerate(game.riders):
         deck, recycled = r.shown_deck, r.shown_recycled
         shown = deck is not None and recycled is not None
-        riders.append(new(RiderView, (
+        riders.append(RiderView(
             i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
             deck if deck is not None else len(r.deck),
             recycled if recycled is not None else tuple(r.recycled),
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
-        )))
-    return new(Board, (game.variant, game.round, game.phase, game.course, tuple(riders),
-                       game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo()))
+        ))
+    return Board(game.variant, game.round, game.phase, game.course, tuple(riders),
+                 game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules)
 
 
 def classic_view(game: ClassicGame, seat: int) -> View:
@@ -771,7 +771,7 @@ def classic_view(game: ClassicGame, seat: int) -> View:
         if r.played is not None:
             chosen[i] = r.played
         own[i] = (len(r.deck), tuple(r.recycled))
-    return new(View, (board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {}))
+    return View(board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {})
 
 
 def classic_unseen(view: View, i: int) -> tuple[int, ...]:
