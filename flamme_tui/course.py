@@ -8,6 +8,7 @@ the per-square tuples are padded far enough that no rider can run off them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 # Terrain codes, one character per square, and the terrain rule of a move
 # (the cap of a climb, the minimum of a descent or supply zone): in the engine.
@@ -17,16 +18,16 @@ CLASSIC_TERRAIN = frozenset(FLAT + ASCENT + DESCENT + SUPPLY)
 BMX_TERRAIN = frozenset(FLAT + BUMPY + CANYON + MARSH + DESCENT)
 
 # Weather kinds (meteo).  FAIR is "no weather".
-FAIR = ""
-CROSSWIND = "crosswind"
-TAILWIND = "tailwind"
-HEADWIND = "headwind"
-WET = "wet"
+FAIR: Final = ""
+CROSSWIND: Final = "crosswind"
+TAILWIND: Final = "tailwind"
+HEADWIND: Final = "headwind"
+WET: Final = "wet"
 WEATHER_KINDS = (CROSSWIND, TAILWIND, HEADWIND, WET)
 
 # Far enough for any move plus slipstream past the last square.
-PADDING = 48
-MOVE_TABLE = 16  # card values tabulated in Course.moves
+PADDING: Final = 48
+MOVE_TABLE: Final = 16  # card values tabulated in Course.moves
 
 
 @dataclass(frozen=True, slots=True)

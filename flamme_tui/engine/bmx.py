@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ..course import Course
 from .actions import Action, PlayTokens
@@ -23,11 +23,12 @@ from .terrain import BUMPY, DESCENT
 from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
 from .view import Board, RiderView, View, board
 
-ENERGY, OVER = Phase.ENERGY, Phase.OVER
+ENERGY: Final = Phase.ENERGY
+OVER: Final = Phase.OVER
 
-FATIGUE = 0  # token code; a fatigue token moves 1
-FATIGUE_VALUE = 1
-NO_CATCH_UP = 0  # the die's "none" face
+FATIGUE: Final = 0  # token code; a fatigue token moves 1
+FATIGUE_VALUE: Final = 1
+NO_CATCH_UP: Final = 0  # the die's "none" face
 
 
 def token_value(token: int) -> int:

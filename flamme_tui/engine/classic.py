@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ..course import MOVE_TABLE, Course
 from .actions import Action, Draw, Place, Play
@@ -42,7 +42,9 @@ from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
 from .view import Board, RiderView, View, board
 
-GRID, ENERGY, OVER = Phase.GRID, Phase.ENERGY, Phase.OVER
+GRID: Final = Phase.GRID
+ENERGY: Final = Phase.ENERGY
+OVER: Final = Phase.OVER
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:

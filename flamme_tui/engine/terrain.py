@@ -8,16 +8,17 @@ engine's rule sets.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 # Terrain codes, one character per square.
-FLAT = "."
-ASCENT = "^"
-DESCENT = "v"
-SUPPLY = "s"
+FLAT: Final = "."
+ASCENT: Final = "^"
+DESCENT: Final = "v"
+SUPPLY: Final = "s"
 # BMX terrain ('.' and 'v' are shared with classic).
-BUMPY = "b"
-CANYON = "k"
-MARSH = "m"
+BUMPY: Final = "b"
+CANYON: Final = "k"
+MARSH: Final = "m"
 
 
 def terrain_move(terrain: str, next_ascent: Sequence[int], start: int, value: int, penalty: int = 0) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-EMPTY = -1
+EMPTY: Final = -1
 LANES: Final = 3  # the most lanes a square has (Peloton wide and supply squares)
 
 
