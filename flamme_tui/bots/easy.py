@@ -8,11 +8,13 @@ What a card (token set) is worth comes from the engine (`View.reach`,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.bmx import token_choices
 from ..engine.phase import Phase
+from ..engine.race import Race
 from ..engine.view import View
 
 
@@ -26,25 +28,32 @@ def easy(view: View) -> Action:
             draws = view.options()
             if len(draws) == 1:
                 return draws[0].action
-        a, b = (board.riders[i] for i in view.own)
-        return draw(a.id if (a.square, a.lane) < (b.square, b.lane) else b.id)
-    i, hand = next(iter(view.hands.items()))
-    rider = board.riders[i]
-    if board.rules.uses_tokens:
-        return PlayTokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
-    return play(rider.id, best_card(view, i, hand, board.setup.exhaustion_value))
+        a, b = [board.riders[i] for i in view.own]
+        behind = a.square < b.square or (a.square == b.square and a.lane < b.lane)
+        return draw(a.id if behind else b.id)
+    for i, hand in view.hands.items():  # the one rider with cards in hand
+        rider = board.riders[i]
+        if board.rules.uses_tokens:
+            return PlayTokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
+        return play(rider.id, best_card(view, i, hand, board.setup.exhaustion_value))
+    raise AssertionError("unreachable: a hand was checked above")
 
 
-def best_card(position: Any, i: int, hand, exhaustion_value: int = 2) -> int:
+def best_card(position: View | Race, i: int, hand: Sequence[int], exhaustion_value: int = 2) -> int:
     """The card that moves furthest; among equal moves the cheapest one,
     an exhaustion card before a real 2.  `position` is a view or a game:
     what the engine says each card reaches (`reach`)."""
-    best, best_key = hand[0], None
-    for card in hand:
-        moves = position.reach(i, card)
-        key = (moves, -(card or exhaustion_value), card == 0)
-        if best_key is None or key > best_key:
-            best, best_key = card, key
+    if isinstance(position, View):
+        reach = [position.reach(i, card) for card in hand]
+    else:  # a game: the hard bot's rollouts
+        reach = [position.reach(i, card) for card in hand]
+    # the first of the greatest keys (moves, -value, exhaustion card), compared field by field
+    best, best_moves, best_value, best_spare = hand[0], -1, 0, False
+    for k, card in enumerate(hand):
+        moves, value, spare = reach[k], card or exhaustion_value, card == 0
+        if moves > best_moves or (moves == best_moves and (
+                value < best_value or (value == best_value and spare and not best_spare))):
+            best, best_moves, best_value, best_spare = card, moves, value, spare
     return best
 
 

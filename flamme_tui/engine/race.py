@@ -133,6 +133,10 @@ class Race:
     def options(self, view: View) -> list[Option]:
         raise NotImplementedError
 
+    def reach(self, i: int, choice: Any) -> int:
+        """Squares that card (token tuple) moves rider i before blocking (View.reach)."""
+        raise NotImplementedError
+
     def preview(self, i: int, choice: Any) -> Preview:
         raise NotImplementedError
 
