@@ -425,13 +425,23 @@ class BmxGame(Race):
 # ------------------------------------------------------------------- views
 
 
+class BmxBoard(Board):
+    """The public board of a bmx race."""
+
+    def reach(self, i: int, choice: Any) -> int:
+        """View.reach for bmx: the tokens' value and the jump ramp's bonus."""
+        tokens: tuple[int, ...] = choice
+        value, bonus = token_worth(self.course.ramp, self.riders[i].square, tokens)
+        return value + bonus
+
+
 def bmx_board(game: BmxGame) -> Board:
     riders = tuple(
         RiderView(i, r.id, r.seat, "", game.pos[i][0], game.pos[i][1], False,
                   len(r.bag) + len(r.hand) + len(r.played or ()), (), r.fatigue, tuple(r.history), 0)
         for i, r in enumerate(game.riders)
     )
-    return Board(game.variant, game.round, game.phase, game.course, riders,
+    return BmxBoard(game.variant, game.round, game.phase, game.course, riders,
                  {"": game.setup.bag}, game.setup.young, game.supply,
                  game.die if game.setup.forecast else None, game.setup, BMX)
 
@@ -467,15 +477,9 @@ def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
     return tuple(sorted(tokens.elements()))
 
 
-def bmx_reach(shown: Board, i: int, tokens: tuple[int, ...]) -> int:
-    """View.reach for bmx: the tokens' value and the jump ramp's bonus."""
-    value, bonus = token_worth(shown.course.ramp, shown.riders[i].square, tokens)
-    return value + bonus
-
-
 BMX = RuleSet(
     name="bmx", title="BMX", game=BmxGame, setup=BmxSetup,
     uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1,
     catch_up_die=True, exhaustion_word="fatigue token", piece_word="token",
-    view=bmx_view, unseen=bmx_unseen, reach=bmx_reach,
+    view=bmx_view, unseen=bmx_unseen,
 )

@@ -135,7 +135,7 @@ class ClassicGame(Race):
         return classic_view(self, seat)
 
     def public_board(self) -> Board:
-        return classic_board(self)
+        return classic_board(self, ClassicBoard)
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed, _blank=_blank)
@@ -747,7 +747,22 @@ class ClassicGame(Race):
 # ------------------------------------------------------------------- views
 
 
-def classic_board(game: ClassicGame) -> Board:
+class ClassicBoard(Board):
+    """The public board of a classic race."""
+
+    def reach(self, i: int, choice: Any) -> int:
+        """View.reach for classic: the terrain's effect on the card (a classic rider
+        never lies down; meteo.MeteoBoard adds the stand-up penalty)."""
+        card: int = choice
+        if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
+            reach: int = self.position().reach(i, card)
+            return reach
+        setup: ClassicSetup = self.setup  # typed: a direct field read
+        return effective_move(self.course, self.riders[i].square, card or setup.exhaustion_value)
+
+
+def classic_board(game: ClassicGame, kind: type[ClassicBoard]) -> Board:
+    """The public board of a classic or meteo game (`kind`: the rule set's board class)."""
     riders = []
     for i, r in enumerate(game.riders):
         deck, recycled = r.shown_deck, r.shown_recycled
@@ -758,8 +773,8 @@ def classic_board(game: ClassicGame) -> Board:
             recycled if recycled is not None else tuple(r.recycled),
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
         ))
-    return Board(game.variant, game.round, game.phase, game.course, tuple(riders),
-                 game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules)
+    return kind(game.variant, game.round, game.phase, game.course, tuple(riders),
+                game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules)
 
 
 def classic_view(game: ClassicGame, seat: int) -> View:
@@ -798,19 +813,9 @@ def classic_unseen(view: View, i: int) -> tuple[int, ...]:
     return tuple(sorted(cards.elements()))
 
 
-def classic_reach(shown: Board, i: int, card: int) -> int:
-    """View.reach for classic: the terrain's effect on the card (a classic rider
-    never lies down; meteo.meteo_reach adds the stand-up penalty)."""
-    if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
-        reach: int = shown.position().reach(i, card)
-        return reach
-    r = shown.riders[i]
-    return effective_move(shown.course, r.square, card or shown.setup.exhaustion_value)
-
-
 CLASSIC = RuleSet(
     name="classic", title="Classic", game=ClassicGame, setup=ClassicSetup,
     uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2,
     catch_up_die=False, exhaustion_word="exhaustion card", piece_word="card",
-    view=classic_view, unseen=classic_unseen, reach=classic_reach,
+    view=classic_view, unseen=classic_unseen,
 )

@@ -98,6 +98,11 @@ class Board(Shown):
             self._position = self.rules.game.from_board(self)
         return self._position
 
+    def reach(self, i: int, choice: Any) -> int:
+        """View.reach: each rule set's board (classic.ClassicBoard, meteo.MeteoBoard,
+        bmx.BmxBoard) computes it with its own rule, a compiled method call."""
+        raise NotImplementedError
+
 
 class View(Shown):
     fields: ClassVar[tuple[str, ...]] = ("board", "seat", "hands", "chosen", "own", "first_drawn", "keep")
@@ -148,8 +153,7 @@ class View(Shown):
     def reach(self, i: int, choice: Any) -> int:
         """Squares that card (token tuple) moves rider i before any blocking:
         terrain caps, stand-up penalty and ramp bonus included.  Cheap."""
-        board = self.board
-        return board.rules.reach(board, i, choice)
+        return self.board.reach(i, choice)
 
     def sample(self, rng: Any) -> Any:
         """A whole game consistent with this view: what the seat cannot see
