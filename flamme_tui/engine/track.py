@@ -47,8 +47,13 @@ def settle(cells: list[int], lanes: Sequence[int], square: int) -> tuple[int, in
         square -= 1
 
 
-def occupied_squares(squares: Sequence[int]) -> list[int]:
-    return sorted(set(squares))
+def occupied_squares(squares: list[int]) -> list[int]:
+    """The distinct squares, in order (sorted, then each kept once: cheaper than a set)."""
+    out: list[int] = []
+    for square in sorted(squares):
+        if not out or out[-1] != square:
+            out.append(square)
+    return out
 
 
 def close_gaps(
@@ -126,6 +131,9 @@ def _shift_square(
 
 def ranking(positions: list[list[int]]) -> list[int]:
     """Rider indices, furthest first; on one square lane 0 first."""
-    # one integer key per rider: square high, lane low
-    keys = [p[0] * LANES + (LANES - 1 - p[1]) for p in positions]
-    return sorted(range(len(positions)), key=keys.__getitem__, reverse=True)
+    # one integer per rider, sorted as plain ints: square high, lane low, then
+    # (as a stable sort would) the lower index first among equals
+    n = len(positions)
+    keys = [(p[0] * LANES + (LANES - 1 - p[1])) * n + (n - 1 - i) for i, p in enumerate(positions)]
+    keys.sort(reverse=True)
+    return [n - 1 - k % n for k in keys]
