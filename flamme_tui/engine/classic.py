@@ -235,9 +235,9 @@ class ClassicGame(Race):
         rider.shown_deck = len(deck)
         rider.shown_supply = rider.supply_played
         n = n or self.draw_size(i)
-        if len(deck) >= n:  # the usual case, in one step: the top n cards, top first
-            hand.extend(deck[: -n - 1 : -1])
-            del deck[-n:]
+        if len(deck) >= n:  # the usual case: the top n cards, top first (pops compile to plain C)
+            for _ in range(n):
+                hand.append(deck.pop())
             return
         for _ in range(n):
             if not deck:
