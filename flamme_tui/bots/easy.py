@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.bmx import token_choices
+from ..engine.classic import ClassicSetup
 from ..engine.phase import Phase
 from ..engine.race import Race
 from ..engine.view import View
@@ -24,7 +25,8 @@ def easy(view: View) -> Action:
         return Place(*grid_spot(view))
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
-        if getattr(board.setup, "tour", False):  # a tour: a rider across the line has left, maybe one draw left
+        setup: ClassicSetup = board.setup  # typed: direct field reads
+        if setup.tour:  # a tour: a rider across the line has left, maybe one draw left
             draws = view.options()
             if len(draws) == 1:
                 return draws[0].action
@@ -35,7 +37,8 @@ def easy(view: View) -> Action:
         rider = board.riders[i]
         if board.rules.uses_tokens:
             return PlayTokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
-        return play(rider.id, best_card(view, i, hand, board.setup.exhaustion_value))
+        classic: ClassicSetup = board.setup
+        return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
     raise AssertionError("unreachable: a hand was checked above")
 
 
@@ -43,14 +46,10 @@ def best_card(position: View | Race, i: int, hand: Sequence[int], exhaustion_val
     """The card that moves furthest; among equal moves the cheapest one,
     an exhaustion card before a real 2.  `position` is a view or a game:
     what the engine says each card reaches (`reach`)."""
-    if isinstance(position, View):
-        reach = [position.reach(i, card) for card in hand]
-    else:  # a game: the hard bot's rollouts
-        reach = [position.reach(i, card) for card in hand]
     # the first of the greatest keys (moves, -value, exhaustion card), compared field by field
     best, best_moves, best_value, best_spare = hand[0], -1, 0, False
-    for k, card in enumerate(hand):
-        moves, value, spare = reach[k], card or exhaustion_value, card == 0
+    for card in hand:
+        moves, value, spare = position.reach(i, card), card or exhaustion_value, card == 0
         if moves > best_moves or (moves == best_moves and (
                 value < best_value or (value == best_value and spare and not best_spare))):
             best, best_moves, best_value, best_spare = card, moves, value, spare
