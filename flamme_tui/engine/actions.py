@@ -7,8 +7,8 @@ bmx:           `play green 3`, `play green 5 F` (two tokens on a descent; `F` = 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
+from typing import Final
 
 
 class ActionError(ValueError):
@@ -87,13 +87,25 @@ class PlayTokens(Action):
         return f"play {self.rider} " + " ".join("F" if t == 0 else str(t) for t in self.tokens)
 
 
-@functools.cache
+# Bots name thousands of plays a second and a frozen dataclass is slow to
+# build: each Play and Draw is made once and kept (plain dicts, which the
+# compiled engine reads faster than through functools.cache).
+_PLAYS: Final[dict[tuple[str, int], Play]] = {}
+_DRAWS: Final[dict[str, Draw]] = {}
+
+
 def play(rider: str, card: int) -> Play:
-    """The same Play, made once: bots name thousands of plays a second."""
-    return Play(rider, card)
+    """The same Play, made once."""
+    key = (rider, card)
+    made = _PLAYS.get(key)
+    if made is None:
+        made = _PLAYS[key] = Play(rider, card)
+    return made
 
 
-@functools.cache
 def draw(rider: str) -> Draw:
     """The same Draw, made once."""
-    return Draw(rider)
+    made = _DRAWS.get(rider)
+    if made is None:
+        made = _DRAWS[rider] = Draw(rider)
+    return made
