@@ -268,7 +268,7 @@ class ClassicGame(Race):
             riders, crossed = self.riders, self.crossed
             for seat, mine in enumerate(self.seats):
                 for i in mine:
-                    if riders[i].played is None and i not in crossed:
+                    if riders[i].played is None and not (crossed and i in crossed):
                         out.append(seat)
                         break
         return out
