@@ -90,16 +90,18 @@ class PlayTokens(Action):
 # Bots name thousands of plays a second and a frozen dataclass is slow to
 # build: each Play and Draw is made once and kept (plain dicts, which the
 # compiled engine reads faster than through functools.cache).
-_PLAYS: Final[dict[tuple[str, int], Play]] = {}
+_PLAYS: Final[dict[str, dict[int, Play]]] = {}  # rider -> card -> its play
 _DRAWS: Final[dict[str, Draw]] = {}
 
 
 def play(rider: str, card: int) -> Play:
     """The same Play, made once."""
-    key = (rider, card)
-    made = _PLAYS.get(key)
+    plays = _PLAYS.get(rider)
+    if plays is None:
+        plays = _PLAYS[rider] = {}
+    made = plays.get(card)
     if made is None:
-        made = _PLAYS[key] = Play(rider, card)
+        made = plays[card] = Play(rider, card)
     return made
 
 
