@@ -530,11 +530,11 @@ class ClassicGame(Race):
             if p[0] >= finish:
                 self.finish_race()
                 return
-        close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped)
-        occupied = {p[0] for p in self.pos}
+        cells = self.cells
+        close_gaps(cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped)
         spare_scripted = not self.setup.scripted_exhaustion
-        for i, p in enumerate(self.pos):
-            if p[0] + 1 not in occupied and not (spare_scripted and self.script[self.riders[i].seat]):
+        for i, p in enumerate(self.pos):  # every rider is on the track: the cells show who is just ahead
+            if square_empty(cells, p[0] + 1) and not (spare_scripted and self.script[self.riders[i].seat]):
                 self.tire(i)
 
     def tour_end_phase(self) -> None:

@@ -8,14 +8,14 @@ first; every "lane 0, then lane 1" of the rules goes on to lane 2 (PELOTON.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 
 EMPTY: Final = -1
 LANES: Final = 3  # the most lanes a square has (Peloton wide and supply squares)
 
 
-def free_lane(cells: list[int], lanes: Sequence[int], square: int) -> int:
+def free_lane(cells: list[int], lanes: tuple[int, ...], square: int) -> int:
     """The lowest free lane of the square, or -1 when every lane is taken."""
     base = square * LANES
     for lane in range(lanes[square]):
@@ -34,7 +34,7 @@ def square_empty(cells: list[int], square: int, but: int = EMPTY) -> bool:
     return True
 
 
-def settle(cells: list[int], lanes: Sequence[int], square: int) -> tuple[int, int]:
+def settle(cells: list[int], lanes: tuple[int, ...], square: int) -> tuple[int, int]:
     """The nearest square at or behind `square` with a free lane, lane 0 first.
 
     The moving rider has been lifted off the track, so its own square always
@@ -58,7 +58,7 @@ def occupied_squares(squares: list[int]) -> list[int]:
 
 def close_gaps(
     cells: list[int],
-    lanes: Sequence[int],
+    lanes: tuple[int, ...],
     positions: list[list[int]],
     max_gap: int,
     eligible: Callable[[int], bool] | None,
@@ -97,7 +97,7 @@ def close_gaps(
 
 def _shift_square(
     cells: list[int],
-    lanes: Sequence[int],
+    lanes: tuple[int, ...],
     positions: list[list[int]],
     square: int,
     gap: int,
