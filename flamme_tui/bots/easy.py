@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.actions import Action, Place, PlayTokens, draw, play
+from ..engine.actions import Action, Place, draw, play, play_tokens
 from ..engine.bmx import token_choices
 from ..engine.classic import ClassicSetup
 from ..engine.phase import Phase
@@ -36,7 +36,7 @@ def easy(view: View) -> Action:
     for i, hand in view.hands.items():  # the one rider with cards in hand
         rider = board.riders[i]
         if board.rules.uses_tokens:
-            return PlayTokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
+            return play_tokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
         classic: ClassicSetup = board.setup
         return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
     raise AssertionError("unreachable: a hand was checked above")

@@ -92,6 +92,7 @@ class PlayTokens(Action):
 # compiled engine reads faster than through functools.cache).
 _PLAYS: Final[dict[str, dict[int, Play]]] = {}  # rider -> card -> its play
 _DRAWS: Final[dict[str, Draw]] = {}
+_TOKEN_PLAYS: Final[dict[str, dict[tuple[int, ...], PlayTokens]]] = {}  # rider -> tokens as given -> its play
 
 
 def play(rider: str, card: int) -> Play:
@@ -102,6 +103,17 @@ def play(rider: str, card: int) -> Play:
     made = plays.get(card)
     if made is None:
         made = plays[card] = Play(rider, card)
+    return made
+
+
+def play_tokens(rider: str, tokens: tuple[int, ...]) -> PlayTokens:
+    """The same PlayTokens, made once (bmx; `tokens` in any order)."""
+    plays = _TOKEN_PLAYS.get(rider)
+    if plays is None:
+        plays = _TOKEN_PLAYS[rider] = {}
+    made = plays.get(tokens)
+    if made is None:
+        made = plays[tokens] = PlayTokens(rider, tokens)
     return made
 
 
