@@ -9,7 +9,6 @@ What a card (token set) is worth comes from the engine (`View.reach`,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..engine.actions import Action, Place, draw, play, play_tokens
 from ..engine.bmx import token_choices
@@ -69,8 +68,14 @@ def grid_spot(view: View) -> tuple[str, int, int]:
     raise ValueError("no free place on the grid")
 
 
-def best_tokens(position: Any, i: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
+def best_tokens(position: View | Race, i: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
     """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals
     (`position` as for best_card)."""
-    picks = sorted(p[::-1] for p in token_choices(hand, keep))  # lowest first: ties go to the first
-    return max(picks, key=lambda tokens: (position.reach(i, tokens), -sum(tokens)))
+    picks = sorted([p[::-1] for p in token_choices(hand, keep)])  # lowest first: ties go to the first
+    # the first of the greatest keys (reach, -sum of the tokens), compared field by field
+    best, best_reach, best_sum = picks[0], -1, 0
+    for tokens in picks:
+        reach, total = position.reach(i, tokens), sum(tokens)
+        if reach > best_reach or (reach == best_reach and total < best_sum):
+            best, best_reach, best_sum = tokens, reach, total
+    return best

@@ -55,15 +55,17 @@ def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[in
     """The distinct sets of `keep` tokens (1, or 2 on a descent) a hand offers,
     each highest first, the highest sets first."""
     tokens = sorted(hand)
-    picks: set[tuple[int, ...]]
-    if keep == 1:
-        picks = {(t,) for t in tokens}
-    else:
-        picks = {
-            (tokens[b], tokens[a])
-            for a in range(len(tokens))
-            for b in range(a + 1, len(tokens))
-        }
+    if keep == 1:  # the usual case (asked for every bmx choice): each distinct token, highest first
+        singles: list[tuple[int, ...]] = []
+        for t in reversed(tokens):
+            if not singles or singles[-1][0] != t:
+                singles.append((t,))
+        return singles
+    picks = {
+        (tokens[b], tokens[a])
+        for a in range(len(tokens))
+        for b in range(a + 1, len(tokens))
+    }
     return sorted(picks, reverse=True)
 
 
