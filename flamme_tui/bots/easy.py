@@ -71,11 +71,14 @@ def grid_spot(view: View) -> tuple[str, int, int]:
 def best_tokens(position: View | Race, i: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
     """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals
     (`position` as for best_card)."""
-    picks = sorted([p[::-1] for p in token_choices(hand, keep)])  # lowest first: ties go to the first
+    # each set lowest token first, the sets in that order: ties go to the first
+    picks = sorted([p if len(p) == 1 else p[::-1] for p in token_choices(hand, keep)])
     # the first of the greatest keys (reach, -sum of the tokens), compared field by field
     best, best_reach, best_sum = picks[0], -1, 0
     for tokens in picks:
-        reach, total = position.reach(i, tokens), sum(tokens)
+        reach, total = position.reach(i, tokens), 0
+        for t in tokens:
+            total += t
         if reach > best_reach or (reach == best_reach and total < best_sum):
             best, best_reach, best_sum = tokens, reach, total
     return best
