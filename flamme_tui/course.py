@@ -7,7 +7,7 @@ the per-square tuples are padded far enough that no rider can run off them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 # Terrain codes, one character per square, and the terrain rule of a move
@@ -110,17 +110,11 @@ class Course:
         )
 
     def with_weather(self, weather: tuple[str, ...]) -> Course:
-        return Course.build(
-            self.name,
-            self.terrain[: self.length],
-            self.finish,
-            self.grid,
-            lanes=self.lanes[: self.length],
-            tiles=self.tiles,
-            weather=weather,
-            ramp=self.ramp,
-            tail=self.tail,
-        )
+        """This course with weather on its squares (meteo: once per race), padded as
+        `build` pads it; the terrain's tables are kept, not worked out again."""
+        if weather:
+            weather = tuple(weather) + (FAIR,) * (len(self.terrain) - len(weather))
+        return replace(self, weather=weather)
 
     def tile_at(self, square: int) -> TilePlace | None:
         for tile in self.tiles:
