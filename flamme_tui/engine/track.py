@@ -135,5 +135,5 @@ def ranking(positions: list[list[int]]) -> list[int]:
     # (as a stable sort would) the lower index first among equals
     n = len(positions)
     keys = [(p[0] * LANES + (LANES - 1 - p[1])) * n + (n - 1 - i) for i, p in enumerate(positions)]
-    keys.sort(reverse=True)
-    return [n - 1 - k % n for k in keys]
+    keys.sort()  # all distinct: the reverse of this order is the ranking (sort(reverse=True) is a keyword call)
+    return [n - 1 - keys[k] % n for k in range(n - 1, -1, -1)]
