@@ -262,8 +262,10 @@ class BmxGame(Race):
         rider.played = tuple(action.tokens)
         rider.bag.extend(hand)
         rider.hand.clear()
-        if all(r.played is not None for r in self.riders):
-            self.resolve_round()
+        for r in self.riders:
+            if r.played is None:
+                return
+        self.resolve_round()
 
     # ------------------------------------------------------------- step 2
 
@@ -295,16 +297,19 @@ class BmxGame(Race):
     # ------------------------------------------------------------- step 3
 
     def end_phase(self) -> None:
-        crossed = any(p[0] >= self.course.finish for p in self.pos)
+        finish = self.course.finish
+        crossed = False
+        for p in self.pos:
+            crossed = crossed or p[0] >= finish
         die = self.die if self.die is not None else self.roll()
         self.die = die
         self.events.append(Die(die))
         if die:
             close_gaps(self.cells, self.course.lanes, self.pos, die, None, self._caught_up)
-        occupied = {p[0] for p in self.pos}
+        cells = self.cells
         for i in ranking(self.pos):
             square = self.pos[i][0]
-            if square + 1 in occupied:
+            if not square_empty(cells, square + 1):  # sheltered (every rider is on the track: the cells show it)
                 continue
             want = self.setup.bumpy_fatigue if self.course.terrain[square] == BUMPY else self.setup.fatigue
             got = min(want, self.supply)
