@@ -13,7 +13,7 @@ from flamme_tui.engine.classic import ClassicGame, ClassicSetup
 from flamme_tui.engine.events import Crossed, Exhaustion, Slipstream
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.track import EMPTY
-from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
+from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
 
 
 def tour_setup(variant: str = "classic", scripted: tuple[str, ...] = (), **kw) -> ClassicSetup:
@@ -130,8 +130,8 @@ def test_the_others_still_slipstream_among_themselves():
 
 
 def test_carried_exhaustion_goes_into_the_players_decks_only():
-    carried = (1, 2, 0, 3, 4, 4, 0, 0)
-    setup = tour_setup(scripted=("", "", "peloton", ""), carried=carried)
+    carried = (1, 2, 0, 3, 4, 4, 2, 5)
+    setup = tour_setup(scripted=("", "", "peloton", "muscle"), carried=carried)
     game = new_game(setup, 5)
     for i, r in enumerate(game.riders):
         cards = r.deck + r.recycled + r.hand + ([r.played] if r.played is not None else [])
@@ -161,6 +161,16 @@ def test_a_random_grid_in_grid_order_fills_from_the_back():
         squares = {seat: sorted(game.pos[i][0] for i in game.seats[seat]) for seat in range(4)}
         # the first in the order stands rearmost; each team on one square here (two lanes)
         assert squares[2][1] < squares[0][0] and squares[0][1] < squares[3][0] and squares[3][1] < squares[1][0]
+
+
+def test_a_tour_round_is_told_in_words():
+    """Every event of a tour stage has its line in the race log (the Crossed event too)."""
+    game = new_game(tour_setup(), 4)
+    lines: list[str] = []
+    play_out(game, {seat: POLICIES["easy"] for seat in range(4)}, on_round=lambda g: lines.extend(describe_round(g)))
+    crossed = [line for line in lines if "crosses the line" in line]
+    assert len(crossed) == len(game.riders)
+    assert all("past it" in line for line in crossed)
 
 
 def test_a_race_outside_a_tour_ends_at_the_first_crossing():
