@@ -251,6 +251,8 @@ class ClassicSetupData(BaseModel):
     tour: StrictBool = False
     carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=8)
     grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=3)], ...] = Field(default=(), max_length=4)
+    tour_times: tuple[Annotated[StrictInt, Field(ge=0, le=10**7)], ...] = Field(default=(), max_length=8)
+    tour_points: tuple[Annotated[StrictInt, Field(ge=0, le=1000)], ...] = Field(default=(), max_length=4)
 
     @model_validator(mode="after")
     def _consistent(self) -> ClassicSetupData:
@@ -427,6 +429,7 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         scripted=data.scripted, muscle_extra=data.muscle_extra,
         peloton_attacks=data.peloton_attacks, attack=data.attack, scripted_exhaustion=data.scripted_exhaustion,
         tour=data.tour, carried=data.carried, grid_order=data.grid_order,
+        tour_times=data.tour_times, tour_points=data.tour_points,
     )
 
 

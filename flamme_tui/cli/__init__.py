@@ -179,7 +179,7 @@ def cmd_tour(args) -> int:
         return 2
     bots, scripted = seat_plan(names)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
-    tour = Tour(spec, teams, args.seed, scripted)
+    tour = Tour.new(spec, teams, args.seed, scripted)
     print(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
           + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)))
 

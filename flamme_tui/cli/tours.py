@@ -54,14 +54,14 @@ def tour_report(tour: tours.Tour, done: tours.StageDone, name) -> list[str]:
     """What the headless `tour` command prints after a stage."""
     k = len(tour.done)
     game = done.game
-    lines = [f"Stage {k}/{len(tour.spec.stages)}: {game.course.name} ({game.variant}), {game.round} rounds"]
+    lines = [f"Stage {k}/{tour.stages}: {game.course.name} ({game.variant}), {game.round} rounds"]
     for line in done.result:
         lines.append(f"  {line.place:>2}. {name(game, line.rider):<24} {rules.gap_text(line.time):>7}")
     lines.append(f"GC after stage {k}")
     for g in tour.gc():
         lines.append(f"  {g.place:>2}. {name(game, g.rider):<24} {rules.gap_text(g.gap):>7}")
     teams = tour.teams
-    ranked = rules.tp_ranking(tour.points(), tour.gc())
+    ranked = tour.ranking()
     final = " (with the final GC points)" if tour.over else ""
     lines.append(f"TP after stage {k}{final}: " + ", ".join(f"{teams[t.team].name} {t.value}" for t in ranked))
     return lines
@@ -69,7 +69,7 @@ def tour_report(tour: tours.Tour, done: tours.StageDone, name) -> list[str]:
 
 def final_report(tour: tours.Tour) -> list[str]:
     teams = tour.teams
-    ranked = rules.tp_ranking(tour.points(), tour.gc())
+    ranked = tour.ranking()
     lines = [f"Tour winner: {teams[ranked[0].team].name} ({ranked[0].value} TP)"]
     lines.append("Team classification: " + ", ".join(
         f"{teams[t.team].name} {rules.gap_text(t.value - rules.team_classification(tour.gc())[0].value)}"
