@@ -103,6 +103,14 @@ def build_parser() -> Parser:
     tour_race.add_argument("--bots", default="", metavar="BOT,BOT,...",
                            help="who plays each seat (2 to 4): easy, medium, hard or, on classic stages, "
                                 "peloton, muscle; default: easy for 4 teams")
+    tour_race.add_argument("--from", dest="from_file", metavar="FILE",
+                           help="finish a saved tour headless with its bots, in a new file (FILE is left as it is)")
+    tour_race.add_argument("--bots-for-humans", action="store_true",
+                           help="with --from: let the easy bot play the human seats too")
+    # hidden helpers for the kill tests, as for `race`
+    tour_race.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
+    tour_race.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
+    tour_race.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
@@ -158,42 +166,9 @@ def _pair(text: str) -> tuple[int, int]:
 
 def cmd_tour(args) -> int:
     """Race a whole tour with bots; print each stage's times, the GC and the TP."""
-    from ..bots import POLICIES
-    from ..engine.race import Team
-    from ..play.races import COLOURS, play_out, rider_name, seat_plan
-    from ..play.tours import Tour, load_tour, race_tour, stages_option
-    from .tours import final_report, tour_report
+    from .tours import cmd_tour as run
 
-    if args.tour is not None and args.stages is not None:
-        print("flamme-tui: tour: give --tour or --stages, not both", file=sys.stderr)
-        return 2
-    spec = stages_option(args.stages) if args.stages is not None else load_tour(args.tour or "3-petit-tour")
-    names = [b for b in args.bots.split(",") if b] or ["easy"]
-    if len(names) == 1:
-        names *= 4
-    variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
-    problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
-    problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
-    if problem:
-        print(f"flamme-tui: {problem}", file=sys.stderr)
-        return 2
-    bots, scripted = seat_plan(names)
-    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
-    tour = Tour.new(spec, teams, args.seed, scripted)
-    print(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
-          + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)))
-
-    def play(game) -> None:
-        play_out(game, {seat: POLICIES[name] for seat, name in bots.items()})  # type: ignore[misc]
-
-    def report(tour, done) -> None:
-        print()
-        print("\n".join(tour_report(tour, done, lambda game, rid: rider_name(game, game.index[rid]))))
-
-    race_tour(tour, play, report)
-    print()
-    print("\n".join(final_report(tour)))
-    return 0
+    return run(args)
 
 
 def _spec(args, scripted: tuple[str, ...] = ()):

@@ -27,10 +27,11 @@ from ..engine.cards import EXHAUSTION
 from ..engine.classic import ClassicGame, ClassicSetup, Rider
 from ..engine.phase import Phase
 from ..engine.race import Team
+from ..limits import MAX_TOUR_STAGES
 from .races import RaceSpec, make_setup, new_game
 from .session import Session
 
-MAX_STAGES = 21  # a grand tour has 21 stages
+MAX_STAGES = MAX_TOUR_STAGES
 
 
 class TourStage(BaseModel):
