@@ -166,3 +166,23 @@ def test_saves_are_named_and_listed_as_tours(data_dir):
     [race] = saves.list_saves()
     assert race.status == saves.IN_PROGRESS and race.info.tour == "Custom tour"
     assert saves.latest_in_progress() == autosave.path
+
+
+def test_a_tour_replays_stage_by_stage(tmp_path):
+    from flamme_tui.engine.tour import gap_text
+    from flamme_tui.play.replay import load_replay
+
+    path = second_stage_saved(tmp_path)
+    replay = load_replay(path)
+    titles = [f.title for f in replay.frames]
+    assert titles[0] == "Stage 1: Start" and "Stage 1: result" in titles and titles[-1].startswith("Stage 2: Round")
+    assert titles.index("Stage 1: result") < titles.index("Stage 2: Start")
+    # the stage's result in the replay: the times of the tour
+    first = saves.load(path).tour.done[0]
+    result = replay.frames[titles.index("Stage 1: result")]
+    times = [line.split()[-1] for line in result.log[1:1 + len(first.result)]]
+    assert times == [gap_text(line.time) for line in first.result]
+    # the seed of a tour in progress tells every hidden card to come: not shown
+    tour_seed = json.loads(path.read_text())["tour"]["seed"]
+    assert "in progress" in replay.heading and str(tour_seed) not in replay.heading
+    assert "-1/-1" not in replay.text() and "placed on the grid" not in result.track
