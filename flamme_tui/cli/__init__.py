@@ -131,6 +131,8 @@ def build_parser() -> Parser:
                       help=f"races, 1 to {MAX_RACES} (default 200); race k has seed k")
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
     tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages; not bmx)")
+    tour.add_argument("--tour", metavar="ID|PATH",
+                      help="each game is a whole tour (see `tours list`): bots compared by tours won on Tour Points")
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     return parser
@@ -316,11 +318,21 @@ def cmd_tournament(args) -> int:
     if find(args.variant).uses_tokens and args.stage:
         print("flamme-tui: tournament: --stage: not an option of bmx races", file=sys.stderr)
         return 2
-    problem = _seat_names(args.bots, args.variant, len(args.bots), "tournament")
+    variant = args.variant
+    if args.tour is not None:
+        from ..play.tours import load_tour
+
+        if args.stage or any(a.startswith("--variant") for a in getattr(args, "argv", ())):
+            print("flamme-tui: tournament: --tour: the tour says the stages and their rules "
+                  "(no --stage, no --variant)", file=sys.stderr)
+            return 2
+        spec = load_tour(args.tour)  # a bad tour: one line (ConfigError)
+        variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
+    problem = _seat_names(args.bots, variant, len(args.bots), "tournament")
     if problem:
         print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
-    tournament(args.bots, args.races, args.variant, args.stage, args.jobs)
+    tournament(args.bots, args.races, args.variant, args.stage, args.jobs, tour=args.tour)
     return 0
 
 

@@ -132,13 +132,17 @@ class TeamsScreen(BaseScreen):
                 yield Static(SEED_NOTE, id="seed-note")
             yield Static("", id="teams-message")
             with Horizontal(classes="form-row", id="teams-buttons"):
-                yield Button(f"Start race ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
+                what = "tour" if self.choices.tour is not None else "race"
+                yield Button(f"Start {what} ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), "start race"),
                       ("?", "help"), ("esc", "back")])
 
     def _stage_name(self) -> str:
+        tour = self.choices.tour
+        if tour is not None:
+            return f"tour: {tour.name}, {len(tour.stages)} stage{'s' * (len(tour.stages) > 1)}"
         try:
             from .stage import stage_info
 
