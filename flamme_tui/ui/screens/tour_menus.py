@@ -18,17 +18,17 @@ NOTICES = 2  # lines about broken tour files, at most
 
 
 def tour_lines(spec) -> list[str]:
-    """A tour's stages, one line each: "1. Avenue Corso Paseo · classic · 68 squares"."""
+    """A tour's stages, one line each: "1. Avenue Corso Paseo (classic, 68 squares)"."""
     from .stage import stage_info
 
     lines = []
     for k, leg in enumerate(spec.stages, 1):
         try:
             name, _, summary, _ = stage_info(leg.stage)
-            about = f"{summary.length} squares, {summary.ascent}^ {summary.descent}v"
+            about = f"{summary.length} squares"
         except Exception:  # noqa: BLE001 - a stage file broken since: said, not raised
             name, about = leg.stage, "cannot be read"
-        lines.append(f"{k}. {name} · {leg.variant} · {about}")
+        lines.append(f"{k}. {name} ({leg.variant}, {about})")
     return lines
 
 
@@ -38,7 +38,7 @@ class TourScreen(BaseScreen):
     HELP_TOPIC = "tour"
     DEFAULT_CSS = """
     #tour-top { height: 1fr; }
-    #tour-menu { width: 34; height: auto; max-height: 100%; }
+    #tour-menu { width: 30; height: auto; max-height: 100%; }
     #tour-about { width: 1fr; height: auto; padding: 0 1; }
     #tour-notice { height: auto; color: $warning; }
     """
@@ -54,7 +54,9 @@ class TourScreen(BaseScreen):
                 continue
             spec, problems = tours.check_tour_file(entry.path)
             if spec is None:  # a broken tour file is left out, with a line saying why
-                notices.append(str(problems[0]) if problems else f"{entry.path.name}: cannot be read")
+                first = problems[0] if problems else None
+                where = f": {first.field}" if first is not None and first.field else ""
+                notices.append(f"{entry.path.name}{where}: {first.message if first else 'cannot be read'}")
                 continue
             self.specs[entry.id] = spec
         yield from self.compose_notice()

@@ -49,6 +49,13 @@ def clock(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
+def behind(place: int, total: int, gap: int) -> str:
+    """The leader's total time as a clock, the others' gaps (`+0:00` for a tie)."""
+    if place == 1:
+        return clock(total)
+    return gap_text(gap) if gap else "+0:00"
+
+
 class TourTables:
     """The tour's classifications as Rich texts, for a column `width` wide."""
 
@@ -100,7 +107,7 @@ class TourTables:
         k = len(tour.done)
         text = Text(f"Stage {k}/{tour.stages} times", style=HEAD)
         text.append(f"  {clean(done.game.course.name, multiline=False)}\n", style=MUTED)
-        room = max(6, self.width - 15)
+        room = max(6, self.width - 19)  # place, jersey, label, time and bonus take 19 cells
         for line in done.result:
             row = self.rider_row(line.place, line.rider, room)
             row.append(f"{gap_text(line.time):>6}")
@@ -114,14 +121,14 @@ class TourTables:
     def general(self, bars: bool = True) -> Text:
         """The GC: gaps to the leader, as numbers and (`bars`) as bars."""
         text = Text("General classification", style=HEAD)
-        text.append("  ◆ yellow jersey\n", style=JERSEY)
+        text.append(" (◆ yellow)\n", style=JERSEY)
         gaps = [g.gap for g in self.gc]
-        bar_room = max(0, self.width - 30) if bars else 0
-        room = max(6, self.width - 15 - bar_room - (1 if bar_room else 0))
+        bar_room = max(0, (self.width - 14) // 3) if bars else 0  # a third of what the name and bar share
+        room = max(6, self.width - 14 - bar_room - (1 if bar_room else 0))
         most = max(gaps, default=0)
         for g in self.gc:
             row = self.rider_row(g.place, g.rider, room)
-            row.append(f"{gap_text(g.gap) if g.place > 1 else clock(g.time):>6}")
+            row.append(f"{behind(g.place, g.time, g.gap):>6}")
             if bar_room:
                 row.append(" " + bar(g.gap, most, bar_room), style=f"{team_colour(g.rider.split('.')[0]).hex}")
             text.append_text(row)
@@ -136,13 +143,15 @@ class TourTables:
         text = Text(f"Tour Points{final}\n", style=HEAD)
         ranked = tour.ranking()
         most = max((t.value for t in ranked), default=0)
-        latest = _stage_points(tour, len(tour.done) - 1) if tour.done else {}
+        latest = _stage_points(tour, len(tour.done) - 1) if tour.done and not tour.over else {}
         room = max(4, min(16, self.width - 24))
         for t in ranked:
             row = Text(f"{t.place:>2}. ")
             row.append_text(self.team_label(t.team))
             row.append(f" {self.team_name(t.team, room):<{room}} {t.value:>3} ")
-            row.append(bar(t.value, most, max(1, self.width - room - 14)), style=team_colour(self.teams[t.team].colour).hex)
+            # place, label, name, points and "+3" take room + 16 cells
+            row.append(bar(t.value, most, max(1, self.width - room - 17)),
+                       style=team_colour(self.teams[t.team].colour).hex)
             gained = latest.get(t.team, 0)
             if gained:
                 row.append(f" +{gained}", style=MUTED)
@@ -161,7 +170,29 @@ class TourTables:
             row = Text(f"{t.place:>2}. ")
             row.append_text(self.team_label(t.team))
             row.append(f" {self.team_name(t.team, room):<{room}} ")
-            row.append(f"{gap_text(t.value - best) if t.place > 1 else clock(t.value):>7}")
+            row.append(f"{behind(t.place, t.value, t.value - best):>7}")
+            text.append_text(row)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def times_by_stage(self, width: int) -> Text:
+        """Every rider's time in each stage (as many of the latest stages as
+        `width` holds) and in all, in GC order."""
+        tour = self.tour
+        room = 18
+        fits = max(1, (width - room - 17) // 7)
+        first = max(0, len(tour.done) - fits)
+        text = Text("Times stage by stage", style=HEAD)
+        text.append(" (gaps to each stage's winner)\n" if first == 0 else f" (stages {first + 1}-{len(tour.done)})\n",
+                    style=MUTED)
+        text.append(" " * (room + 8) + "".join(f"{'stage ' + str(k + 1) if k == first else k + 1:>7}"
+                                                for k in range(first, len(tour.done))) + "    total\n", style=MUTED)
+        times = [{line.rider: line.time for line in d.result} for d in tour.done]
+        for g in self.gc:
+            row = self.rider_row(g.place, g.rider, room)
+            row.append("".join(f"{gap_text(t[g.rider]):>7}" for t in times[first:]))
+            row.append(f"{clock(g.time):>9}")
             text.append_text(row)
             text.append("\n")
         text.rstrip()
@@ -170,17 +201,18 @@ class TourTables:
     def points_by_stage(self) -> Text:
         """Each team's Tour Points stage by stage (and the final GC's)."""
         tour = self.tour
-        text = Text("Tour Points by stage\n", style=HEAD)
         head = "          " + "".join(f"{k + 1:>4}" for k in range(len(tour.done)))
         head += "  GC" if tour.over else ""
-        text.append(head + "   all\n", style=MUTED)
         per_stage = [_stage_points(tour, k) for k in range(len(tour.done))]
         final = _gc_points(tour) if tour.over else {}
         total = tour.points()
+        room = max(5, min(16, self.width - 4 * len(tour.done) - 20))
+        text = Text("Tour Points by stage\n", style=HEAD)
+        text.append(" " * (room + 5) + head[10:] + "   all\n", style=MUTED)
         for t in tour.ranking():
             row = Text(" ")
             row.append_text(self.team_label(t.team))
-            row.append(f" {self.team_name(t.team, 5):<5}")
+            row.append(f" {self.team_name(t.team, room):<{room}}")
             row.append("".join(f"{points.get(t.team, 0) or '·':>4}" for points in per_stage))
             if tour.over:
                 row.append(f"{final.get(t.team, 0) or '·':>4}")
@@ -226,8 +258,10 @@ class StageResultScreen(BaseScreen):
     StageResultScreen .result-col { width: 1fr; height: auto; }
     StageResultScreen .result-col.-left { margin: 0 2 0 0; }
     StageResultScreen #result-lower { margin: 1 0 0 0; }
-    StageResultScreen #result-by-stage { display: none; height: auto; margin: 1 0 0 0; }
-    StageResultScreen.-tall #result-by-stage { display: block; }
+    StageResultScreen #result-tall { display: none; height: auto; margin: 1 0 0 0; }
+    StageResultScreen.-tall #result-tall { display: block; }
+    StageResultScreen #result-times { width: 1fr; height: auto; }
+    StageResultScreen #result-by-stage { width: auto; height: auto; margin: 0 0 0 2; }
     StageResultScreen #result-next { height: auto; margin: 1 0 0 0; }
     """
     BINDINGS = [
@@ -255,7 +289,9 @@ class StageResultScreen(BaseScreen):
             with Horizontal(classes="result-row", id="result-lower"):
                 yield Static("", id="result-points", classes="result-col -left")
                 yield Static("", id="result-teams", classes="result-col")
-            yield Static("", id="result-by-stage")
+            with Horizontal(classes="result-row", id="result-tall"):
+                yield Static("", id="result-times")
+                yield Static("", id="result-by-stage")
             yield Static("", id="result-next")
         what = "the tour's podium" if self.final else f"stage {len(tour.done) + 1}"
         yield KeyBar([("⏎", what), ("?", "help"), ("q", "quit (saved)")])
@@ -283,6 +319,7 @@ class StageResultScreen(BaseScreen):
         self.query_one("#result-points", Static).update(tables.points())
         self.query_one("#result-teams", Static).update(tables.team_times())
         self.query_one("#result-by-stage", Static).update(tables.points_by_stage())
+        self.query_one("#result-times", Static).update(tables.times_by_stage(width - 36))
         if self.final:
             following = Text("Enter: the tour's podium", style=MUTED)
         else:
@@ -312,7 +349,12 @@ class TourPodiumScreen(BaseScreen):
     TourPodiumScreen #tour-blocks { width: 38; }
     TourPodiumScreen #tour-lower { margin: 1 0 0 0; }
     TourPodiumScreen #tour-stages { height: auto; margin: 1 0 0 0; }
-    TourPodiumScreen #tour-buttons { height: 1; margin: 1 0 0 0; }
+    TourPodiumScreen #tour-buttons { display: none; height: 1; margin: 1 0 0 0; }
+    TourPodiumScreen.-tall #tour-buttons { display: block; }
+    TourPodiumScreen #tour-tall { display: none; height: auto; margin: 1 0 0 0; }
+    TourPodiumScreen.-tall #tour-tall { display: block; }
+    TourPodiumScreen #tour-times { width: 1fr; height: auto; }
+    TourPodiumScreen #tour-by-stage { width: auto; height: auto; margin: 0 0 0 2; }
     TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; }
     """
     BINDINGS = [
@@ -336,6 +378,9 @@ class TourPodiumScreen(BaseScreen):
                 yield Static("", id="tour-gc", classes="result-col -left")
                 yield Static("", id="tour-teams", classes="result-col")
             yield Static("", id="tour-stages")
+            with Horizontal(classes="result-row", id="tour-tall"):
+                yield Static("", id="tour-times")
+                yield Static("", id="tour-by-stage")
             with Horizontal(id="tour-buttons"):
                 yield Button("Tour again (r)", id="again", variant="success", compact=True)
                 yield Button("New tour (n)", id="new", compact=True)
@@ -377,6 +422,8 @@ class TourPodiumScreen(BaseScreen):
             winners.append_text(tables.label(first))
             winners.append("  ")
         self.query_one("#tour-stages", Static).update(winners)
+        self.query_one("#tour-times", Static).update(tables.times_by_stage(width - 36))
+        self.query_one("#tour-by-stage", Static).update(tables.points_by_stage())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

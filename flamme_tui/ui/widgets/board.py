@@ -182,8 +182,11 @@ class Boards(Static):
             text.append(row.label.lower() if row.crashed else row.label,
                         style=f"bold {contrast_text(row.hex)} on {row.hex}")
             name = shown_name if len(shown_name) <= name_w else shown_name[: name_w - 1] + "…"
-            text.append("◆" if row.jersey else " ", style=JERSEY)  # the yellow jersey (a tour)
-            text.append(f"{name:<{name_w}}")
+            if row.jersey:  # the yellow jersey (a tour)
+                text.append("◆", style=JERSEY)
+                text.append(f"{name:<{name_w}}")
+            else:
+                text.append(f" {name:<{name_w}}")
             text.append(f" {self._square(row):>{6 if wide else 3}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
             text.append(f"{self._to_go(row):>4} ")
