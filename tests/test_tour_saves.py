@@ -186,3 +186,42 @@ def test_a_tour_replays_stage_by_stage(tmp_path):
     tour_seed = json.loads(path.read_text())["tour"]["seed"]
     assert "in progress" in replay.heading and str(tour_seed) not in replay.heading
     assert "-1/-1" not in replay.text() and "placed on the grid" not in result.track
+
+
+def test_the_commands_keep_tours_and_races_apart(tmp_path, capsys):
+    from flamme_tui.cli import main
+    from flamme_tui.play.races import RaceSpec
+    from flamme_tui.play.session import Session
+
+    tour_file = second_stage_saved(tmp_path)
+    race = Session.new(RaceSpec(), 1, {s: "easy" for s in range(4)})
+    race.play_bots()
+    race_file = saves.save(race, tmp_path / "race.json")
+    before = tour_file.read_bytes()
+    assert main(["race", "--from", str(tour_file)]) == 2
+    assert "holds a tour" in capsys.readouterr().err
+    assert main(["tour", "--from", str(race_file)]) == 2
+    assert "holds a race, not a tour" in capsys.readouterr().err
+    assert main(["tour", "--from", str(tour_file), "--seed", "3"]) == 2
+    assert "--seed" in capsys.readouterr().err
+    # a saved tour finished by its bots, in a new file; its own file is left as it is
+    assert main(["tour", "--from", str(tour_file)]) == 0
+    out = capsys.readouterr().out
+    assert "resumed Custom tour: stage 2/2" in out and "Tour winner:" in out
+    assert tour_file.read_bytes() == before
+    finished = saves.load(tmp_path / "second-bots.json")
+    assert tours.tour_over(finished)
+
+
+def test_human_seats_of_a_saved_tour_need_a_word(tmp_path, capsys):
+    from flamme_tui.bots import POLICIES
+    from flamme_tui.cli import main
+
+    session = tours.stage_session(new_tour(), {0: "easy"})  # seats 1 and 2: humans
+    for _ in range(4):
+        seat = session.due()
+        session.apply(POLICIES["easy"](session.game.view(seat)))
+    path = saves.save(session, tmp_path / "humans.json")
+    assert main(["tour", "--from", str(path)]) == 2
+    assert "--bots-for-humans" in capsys.readouterr().err
+    assert main(["tour", "--from", str(path), "--bots-for-humans"]) == 0

@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import signal
 import time
+from collections.abc import Callable
 
 from .. import config
 from ..bots import POLICIES
@@ -76,7 +77,7 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
         stages = ["ABCD"]
     stages = stages or config.stage_ids()[:7]
     jobs: list[tuple] = [(variant, stages, bots, k) for k in range(races)]
-    run = run_one
+    run: Callable[[tuple], tuple] = run_one
     if tour is not None:
         jobs, run = [(tour, bots, k) for k in range(races)], run_tour
     workers = workers or os.cpu_count() or 1

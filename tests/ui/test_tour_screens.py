@@ -41,7 +41,7 @@ async def test_the_tour_menu_lists_the_tours_and_leaves_a_broken_one_out(data_di
         await pilot.press("enter")
         await pilot.pause()
         assert screen_name(pilot.app) == "TeamsScreen"
-        assert "tour: Petit Tour, 3 stages" in screen_text(pilot.app)
+        assert "Tour · Petit Tour, 3 stages · teams" in screen_text(pilot.app)
         # a meteo stage in the tour: no scripted team is offered
         assert pilot.app.screen.choices.variant == "meteo"
 

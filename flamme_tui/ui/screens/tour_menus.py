@@ -177,6 +177,8 @@ class TourStagesScreen(BaseScreen):
             self.show(f"A tour has at most {MAX_STAGES} stages.")
             return
         sid = menu.get_option_at_index(menu.highlighted).id
+        if sid is None:
+            return
         self.legs.append((sid, variant))
         self.show()
 
@@ -191,5 +193,6 @@ class TourStagesScreen(BaseScreen):
         if not self.legs:
             self.show("Add at least one stage first (Enter or m).")
             return
-        spec = TourSpec(name="Your tour", stages=tuple(TourStage(stage=sid, variant=v) for sid, v in self.legs))
+        spec = TourSpec(name="Your tour", stages=tuple(TourStage.model_validate({"stage": sid, "variant": v})
+                                                       for sid, v in self.legs))
         self.app.choose_tour(spec)

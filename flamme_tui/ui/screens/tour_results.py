@@ -427,7 +427,7 @@ class TourPodiumScreen(BaseScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id]()
+        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or "quit"]()
 
     def action_again(self) -> None:
         self.app.tour_again(self.tour)
