@@ -314,7 +314,7 @@ class TourSummary(BaseModel):
     first) of how many, and once it is over the winning team."""
 
     model_config = _MODEL
-    name: Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_STAGE_NAME + 20)]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_TOUR_NAME)]
     stage: StrictInt = Field(ge=1, le=lim.MAX_TOUR_STAGES)
     stages: StrictInt = Field(ge=1, le=lim.MAX_TOUR_STAGES)
     winner: TeamName | None
@@ -359,7 +359,7 @@ class TourData(BaseModel):
     save's race is.  With the stage logs this is the whole tour (play.tours.Tour)."""
 
     model_config = _MODEL
-    name: Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_STAGE_NAME + 20)]
+    name: Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_TOUR_NAME)]
     seed: StrictInt = Field(ge=-lim.MAX_SEED, le=lim.MAX_SEED)
     legs: tuple[ClassicSetupData, ...] = Field(min_length=1, max_length=lim.MAX_TOUR_STAGES)
     done: tuple[StageLog, ...] = Field(max_length=lim.MAX_TOUR_STAGES - 1)

@@ -12,6 +12,7 @@ from .. import config
 from ..engine import tour as rules
 from ..play import tours
 from ..usertext import clean
+from .saves import _complain
 from .stages import stage_files
 
 
@@ -85,11 +86,6 @@ def final_report(tour: tours.Tour) -> list[str]:
 
 
 # ------------------------------------------------------------------ tour
-
-
-def _complain(message: str) -> int:
-    print(clean(f"flamme-tui: {message}", multiline=False), file=sys.stderr)
-    return 2
 
 
 def _new_tour(args):

@@ -5,6 +5,9 @@ Pure functions over small values: a stage is given as the riders' crossings
 (the round each crossed the line and where it stood at the end of that
 movement), so the same code serves the headless command, the app and the
 tests.  Times are whole seconds; `gap_text` writes them as `+1:10`.
+`stage_of(game)` reads the crossings of a tour stage (engine.classic,
+`tour` in its set-up), and `stage_value(game, seat)` is what the stage is
+worth to a team in the tour: the bots' one measure of a tour stage.
 """
 
 from __future__ import annotations

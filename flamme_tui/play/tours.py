@@ -27,7 +27,7 @@ from ..engine.cards import EXHAUSTION
 from ..engine.classic import ClassicGame, ClassicSetup, Rider
 from ..engine.phase import Phase
 from ..engine.race import Team
-from ..limits import MAX_TOUR_STAGES
+from ..limits import MAX_TOUR_NAME, MAX_TOUR_STAGES
 from .races import RaceSpec, make_setup, new_game
 from .session import Session
 
@@ -44,7 +44,7 @@ class TourStage(BaseModel):
 class TourSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: StrictStr = Field(min_length=1, max_length=80)
+    name: StrictStr = Field(min_length=1, max_length=MAX_TOUR_NAME)
     stages: tuple[TourStage, ...] = Field(min_length=1, max_length=MAX_STAGES)
     description: StrictStr = Field(default="", max_length=400)
 
@@ -266,11 +266,6 @@ class Tour:
 def _exhaustion_cards(rider: Rider) -> int:
     """Exhaustion cards in a rider's deck, hand and recycled cards."""
     return rider.deck.count(EXHAUSTION) + rider.hand.count(EXHAUSTION) + rider.recycled.count(EXHAUSTION)
-
-
-def stage_lines(game: ClassicGame) -> list[rules.StageLine]:
-    """A finished tour stage's result (engine.tour.stage_of)."""
-    return rules.stage_of(game)
 
 
 # -------------------------------------------------------------- sessions
