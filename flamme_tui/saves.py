@@ -1266,7 +1266,7 @@ def attach_autosave(
             path = new_save_path(session, path.parent)
             autosave.path = path
         else:
-            raise SaveLocked(f"no free race file name in {path.parent}")
+            raise SaveLocked(path.parent, "has no free race file name: every name tried is in use")
         autosave.lock = lock
         lock.owner = autosave
         _clean_tmp(path)
