@@ -855,7 +855,9 @@ def compile_bmx_circuit(
     if n_riders < 1:
         raise ConfigError(f"need at least one rider, got {n_riders}", field="n_riders")
     grid = math.ceil(n_riders / 2)
-    lap_terrain, lap_lanes, places = "", (), []
+    lap_terrain = ""
+    lap_lanes: tuple[int, ...] = ()
+    places: list[TilePlace] = []
     for letter in sides:
         tile = rules.tiles[letter.upper()]
         side = tile.front if letter.isupper() else tile.back

@@ -55,7 +55,8 @@ from . import limits as lim
 from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
-from .engine.classic import OVER, ClassicSetup, RuleError, Team
+from .engine.classic import OVER, ClassicSetup
+from .engine.race import RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
 from .play.session import Session
@@ -381,7 +382,7 @@ def _course(data: CourseData) -> Course:
         lanes=tuple(data.lanes),
         tiles=tuple(TilePlace(t.letter, t.kind, t.first, t.length) for t in data.tiles),
         weather=tuple(data.weather),
-        ramp=tuple(data.ramp) if data.ramp is not None else None,
+        ramp=data.ramp,
         tail=(data.tail[0], tuple(data.tail[1])) if data.tail is not None else None,
     )
 
@@ -450,7 +451,7 @@ def _round_checks(setup, seed: int, actions) -> list[dict]:
     from .play.races import new_game
 
     game = new_game(setup, seed)
-    checks = []
+    checks: list[dict] = []
     for n, action in enumerate(actions, 1):
         game.apply(action)
         if _completed(game) > len(checks):

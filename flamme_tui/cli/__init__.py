@@ -223,7 +223,7 @@ def _spec(args, scripted: tuple[str, ...] = ()):
 def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:
     """What is wrong with the seat names given (None if nothing)."""
     from ..bots import POLICIES
-    from ..engine.classic import SCRIPTED
+    from ..engine.cards import SCRIPTED
     from ..engine.rules import find
 
     known = list(POLICIES) + (list(SCRIPTED) if find(variant).scripted_teams else [])

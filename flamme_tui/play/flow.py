@@ -74,6 +74,7 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
     the boards' numbers) before it: each frame shows the state after its step."""
     words = describe_round(game, lambda sq: square_label(game.course, sq))
     events = [e for e in game.events if e.kind != "reveal"]
+    words_for: list[tuple[str, ...]]
     if len(words) != len(events):  # cannot pair words with events: show them all at the end
         words_for = [()] * len(events)
         tail_words = tuple(words)
@@ -376,15 +377,15 @@ class RaceFlow:
         if replay is None:
             return
         replay.step = max(0, min(len(replay.frames) - 1, replay.step + delta))
-        self._log_frames(replay.step + 1)
+        self._log_frames(replay, replay.step + 1)
 
     def skip(self) -> None:
-        if self.replay is not None:
-            self.replay.step = len(self.replay.frames) - 1
-            self._log_frames(len(self.replay.frames))
-
-    def _log_frames(self, upto: int) -> None:
         replay = self.replay
+        if replay is not None:
+            replay.step = len(replay.frames) - 1
+            self._log_frames(replay, len(replay.frames))
+
+    def _log_frames(self, replay: Replay, upto: int) -> None:
         while replay.logged < upto:
             self.log.extend("  " + line.strip() if line.startswith(" ") else line
                             for line in replay.frames[replay.logged].lines)

@@ -27,6 +27,8 @@ from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
     from ..saves import Autosave, SavedRace
+    from ..settings import Settings
+    from .choices import RaceChoices
 
 
 class SaveFailed(Message):
@@ -59,7 +61,7 @@ class FlammeApp(App[int]):
         # the player's settings (flamme_tui.settings), read by every screen as app.settings;
         # loaded once the title menu is drawn (pydantic takes a while to import), or
         # at once by whoever needs them first
-        self._settings = None
+        self._settings: Settings | None = None
         self.settings_problem: str | None = None
         self._fixed_step_delay = step_delay is not None  # given by the caller (tests, bench)
         if step_delay is None:
@@ -71,7 +73,7 @@ class FlammeApp(App[int]):
         self.autoplay = autoplay  # movement steps play by themselves (any key still steps)
         self.step_delay = step_delay
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
-        self.choices = None  # the last race set up (RaceChoices), reused by "race again"
+        self.choices: RaceChoices | None = None  # the last race set up (RaceChoices), reused by "race again"
         self.flow = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
 
@@ -206,7 +208,7 @@ class FlammeApp(App[int]):
 
     # ------------------------------------------------------------ the menus
 
-    def _choices(self):
+    def _choices(self) -> RaceChoices:
         from .choices import RaceChoices
 
         if self.choices is None:
@@ -348,7 +350,7 @@ class FlammeApp(App[int]):
         self.push_screen(PodiumScreen(flow))
 
     def race_again(self) -> None:
-        choices = self.choices.copy()
+        choices = self._choices().copy()
         choices.seed = self.fresh_seed()
         self.start_race(choices)
 
@@ -359,27 +361,27 @@ class FlammeApp(App[int]):
     # --------------------------------- settings, palette, themes and keys
 
     @property
-    def settings(self):
-        if self._settings is None:
-            self.load_settings()
-        return self._settings
+    def settings(self) -> Settings:
+        return self.load_settings()
 
     @settings.setter
-    def settings(self, value) -> None:
+    def settings(self, value: Settings) -> None:
         self._settings = value
 
-    def load_settings(self) -> None:
+    def load_settings(self) -> Settings:
         """Read the settings file (once) and use it; an invalid one is said in one line."""
         if self._settings is not None:
-            return
+            return self._settings
         from .. import settings as user_settings
 
-        self._settings, self.settings_problem = user_settings.load()
-        problems = self.apply_settings(self._settings)
+        settings, self.settings_problem = user_settings.load()
+        self._settings = settings
+        problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
+        return settings
 
-    def apply_settings(self, settings) -> list[str]:
+    def apply_settings(self, settings: Settings) -> list[str]:
         """Use these settings now (theme, keys, step speed); returns what was
         refused, in words (an unknown theme or binding id)."""
         problems = []

@@ -99,7 +99,8 @@ class CurtainScreen(BaseScreen):
         if table is None:
             return
         track = self.query_one("#curtain-track")
-        track.show(table.scene)
+        if isinstance(track, TrackStrip | LapStrip):  # the stage's strip, or the BMX lap
+            track.show(table.scene)
         for overview in self.query(StageOverview):
             overview.show(table.scene, track.in_view() if isinstance(track, TrackStrip) else None)
         self.query_one("#curtain-boards", Boards).show(table.rows, table.variant, table.supply, table.course)

@@ -303,7 +303,7 @@ class PodiumScreen(BaseScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id]()
+        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or ""]()
 
     def action_again(self) -> None:
         self.app.race_again()

@@ -97,7 +97,7 @@ class RaceScreen(BaseScreen):
         self.options: list = []  # cards (codes) or riders (indices) on offer
         self.places: list[tuple[int, int]] = []
         self.cursor: tuple[int, int] | None = None
-        self._timer = None  # the step-through playing by itself (see `pace`)
+        self._timer: Timer | None = None  # the step-through playing by itself (see `pace`)
         self._logged = 0
         self._busy = False
         self._tidy_pending = True
@@ -175,7 +175,7 @@ class RaceScreen(BaseScreen):
         self.keybar = self.query_one("#keys", KeyBar)
         self.track = self.query_one("#track")
         self.overview: StageOverview | None = None if self.bmx else self.query_one("#overview", StageOverview)
-        self._texts: dict[str, str] = {}
+        self._texts: dict[Static, str] = {}
         log = self.flow.log
         if self.game.round > 1 and "── Round 1 ──" not in log:
             # a resumed race: its log rebuilt from the action log (the flow starts empty)
@@ -184,8 +184,8 @@ class RaceScreen(BaseScreen):
 
     def put(self, widget: Static, text: str) -> None:
         """Show a text in one of the fixed-size Statics (only if it changed)."""
-        if self._texts.get(widget.id) != text:
-            self._texts[widget.id] = text
+        if self._texts.get(widget) != text:
+            self._texts[widget] = text
             widget.update(text, layout=False)
 
     # -------------------------------------------------------------- turns
@@ -208,11 +208,12 @@ class RaceScreen(BaseScreen):
         if turn.kind == "bot":
             self.start_bot(turn)
         elif turn.kind == "curtain":
+            seat = turn.seat
+            assert seat is not None
             self.clear_panel()
-            self.show_public("Waiting for " + flow.team_name(turn.seat))
+            self.show_public("Waiting for " + flow.team_name(seat))
             from .curtain import CurtainScreen, PublicTable
 
-            seat = turn.seat
             view = self.public_view()
             table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
                                 board_rows(view, self.names(), self.ready_riders()),
@@ -474,20 +475,22 @@ class RaceScreen(BaseScreen):
 
     def show_place(self, turn: Turn) -> None:
         game = self.game
-        view = game.view(turn.seat)
-        i = turn.rider
+        seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
+        view = game.view(seat)
         self.places = sorted(game.grid_places())
         self.cursor = self.places[-1] if self.places else None
         kind = KIND.get(game.riders[i].kind, "rider")
-        self.set_status(f"{self.flow.team_name(turn.seat)} places a rider")
+        self.set_status(f"{self.flow.team_name(seat)} places a rider")
         self.cards.show("hand", ())
-        self.panel(f"{self.who(turn.seat)}: place your [b]{kind}[/b] on the grid",
+        self.panel(f"{self.who(seat)}: place your [b]{kind}[/b] on the grid",
                    "← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)\n"
                    "[b]Enter[/b] place it there · [b]r[/b] a random place")
         self.show_boards(view)
         self.update_place_track()
 
     def update_place_track(self) -> None:
+        assert self.turn is not None and self.turn.seat is not None
         view = self.game.view(self.turn.seat)
         focus = (self.cursor[0],) if self.cursor else ()
         self.show_track(Scene(self.board_marks(view), cursor=self.cursor, focus=focus))
@@ -496,8 +499,10 @@ class RaceScreen(BaseScreen):
 
     def show_draw(self, turn: Turn) -> None:
         game = self.game
-        view = game.view(turn.seat)
-        mine = [r for r in view.board.riders if r.seat == turn.seat]
+        seat = turn.seat
+        assert seat is not None
+        view = game.view(seat)
+        mine = [r for r in view.board.riders if r.seat == seat]
         self.options = [r.index for r in mine]
         cards = []
         for k, r in enumerate(mine):
@@ -505,14 +510,14 @@ class RaceScreen(BaseScreen):
             weather = self.weather_note(r.square).split(":")[0]
             where = square_where(game.course, r.square) + (f" {weather}" if weather else "") + (" · crashed" if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({rider_label(r.id, r.kind)})",
-                              (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
+                              (where, f"deck {deck}, {len(recycled)} face up"), data=(seat, r.index)))
         self._base_cards = tuple(cards)
         self.cards.show("riders", cards)
-        self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
+        self.set_status(f"{self.flow.team_name(seat)}: which rider draws first?")
         hint = "the chosen rider draws and picks first · [b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm"
         if self.recap:
             hint += "\n[b]Since your last look:[/b] " + escape_markup(" · ".join(self.recap))
-        self.panel(f"{self.who(turn.seat)}: which rider draws first?", hint)
+        self.panel(f"{self.who(seat)}: which rider draws first?", hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -530,6 +535,7 @@ class RaceScreen(BaseScreen):
     def show_pick(self, turn: Turn) -> None:
         game = self.game
         seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
         view = game.view(seat)
         rider = view.board.riders[i]
         previews = {c: self.preview(view, i, [c]) for c in view.hands[i]}
@@ -628,7 +634,7 @@ class RaceScreen(BaseScreen):
     def show_reveal(self, first: bool = False) -> None:
         flow = self.flow
         replay = flow.replay
-        if first:
+        if first and replay is not None:
             flow.step(0)
             cards = []
             for i, played in sorted(replay.revealed, key=lambda p: p[0]):
@@ -865,7 +871,7 @@ class RaceScreen(BaseScreen):
                 self.notify(f"Wait: {self.flow.bot_name(turn.seat)} is thinking", timeout=2, markup=False)
             return
         game = self.game
-        action = None
+        action: Action | None = None
         if turn.kind == "place" and self.cursor:
             action = Place(game.riders[turn.rider].id, *self.cursor)
         elif turn.kind == "draw" and self.sel is not None:

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
 from ...engine.cards import starting_deck
@@ -197,4 +198,5 @@ class Boards(Static):
 
     def lines(self) -> list[str]:
         """The rendered rows as plain text (tests)."""
-        return self.render().plain.splitlines() if hasattr(self.render(), "plain") else []
+        visual = self.visual  # what update() made of the Text
+        return visual.plain.splitlines() if isinstance(visual, Content) else []
