@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
@@ -26,6 +27,7 @@ from ..usertext import clean
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
+    from ..play.flow import RaceFlow
     from ..saves import Autosave, SavedRace
     from ..settings import Settings
     from .choices import RaceChoices
@@ -74,7 +76,7 @@ class FlammeApp(App[int]):
         self.step_delay = step_delay
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
         self.choices: RaceChoices | None = None  # the last race set up (RaceChoices), reused by "race again"
-        self.flow = None  # the race in progress
+        self.flow: RaceFlow | None = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
 
     def on_mount(self) -> None:
@@ -443,22 +445,12 @@ class FlammeApp(App[int]):
             return False
         return True
 
-    def leave_race_then(self, then) -> None:
+    def leave_race_then(self, then: Callable[[], None]) -> None:
         """Run `then` at once, or once the player agrees to leave the race."""
         if self.flow is None:
             then()
             return
-        from .screens.dialogs import ConfirmQuit
-
-        def answer(what: str | None) -> None:
-            if what == "app":
-                self.exit(0)
-            elif what == "title":
-                self.flow = None
-                self.back_to_title()
-                then()
-
-        self.push_screen(ConfirmQuit(saved=self.autosave and self._saving), answer)
+        self._confirm_leaving(then)
 
     def show_rules(self) -> None:
         from .screens.rules import RulesScreen
@@ -494,6 +486,12 @@ class FlammeApp(App[int]):
         if self.flow is None:
             self.exit(0)
             return
+        self._confirm_leaving()
+
+    def _confirm_leaving(self, then: Callable[[], None] | None = None) -> None:
+        """The quit dialog (it says what is on disk): quit the app, or leave the
+        race for the title menu and then run `then`; either way the pending
+        save is written first and the race file let go."""
         from .screens.dialogs import ConfirmQuit
 
         if isinstance(self.screen, ConfirmQuit):
@@ -508,6 +506,8 @@ class FlammeApp(App[int]):
                 self.flow = None
                 self._let_go_of_save()
                 self.back_to_title()
+                if then is not None:
+                    then()
 
         state = self.save_state()
         self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)

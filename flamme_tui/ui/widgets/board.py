@@ -20,6 +20,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.widgets import Static
 
+from ...course import Course
 from ...engine.cards import starting_deck
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
@@ -107,9 +108,9 @@ class Boards(Static):
         self.rows: list[BoardRow] = []
         self.variant = "classic"
         self.supply: int | None = None
-        self.course = None
+        self.course: Course | None = None
 
-    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course=None) -> None:
+    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course: Course | None = None) -> None:
         if (rows, variant, supply) == (self.rows, self.variant, self.supply) and course is self.course:
             return
         self.rows = rows
