@@ -223,7 +223,7 @@ def run_case(case: Case) -> list[str]:
         rider = game.riders[game.index[rid]]
         if rules.uses_tokens:
             values = value if isinstance(value, list) else [value]
-            rider.played = tuple(_code("bmx", rid, v) for v in values)
+            rider.played = tuple(_code(case.variant, rid, v) for v in values)
         else:
             rider.played = _code(case.variant, rid, value)
             assert card_value(rider.played) == value

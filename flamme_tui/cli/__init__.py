@@ -160,6 +160,7 @@ def cmd_tour(args) -> int:
     """Race a whole tour with bots; print each stage's times, the GC and the TP."""
     from ..bots import POLICIES
     from ..engine.race import Team
+    from ..engine.rules import find
     from ..play.races import COLOURS, play_out, rider_name, seat_plan
     from ..play.tours import Tour, load_tour, race_tour, stages_option
     from .tours import final_report, tour_report
@@ -171,7 +172,8 @@ def cmd_tour(args) -> int:
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= 4
-    variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
+    # the seats race every stage: check them against a stage whose rule set allows no scripted team, if any
+    variant = next((leg.variant for leg in spec.stages if not find(leg.variant).scripted_teams), spec.stages[0].variant)
     problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
     problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
     if problem:

@@ -220,7 +220,7 @@ class RaceFlow:
 
     @property
     def variant_name(self) -> str:
-        return {"bmx": "BMX"}.get(self.game.variant, self.game.variant.capitalize())
+        return self.game.rules.title
 
     @property
     def n_seats(self) -> int:

@@ -220,7 +220,7 @@ class RaceScreen(BaseScreen):
                                 getattr(self.game, "supply", None))
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              "bmx" if self.bmx else "", on_lift=self._curtain_lifted, table=table),
+                              self.bmx, on_lift=self._curtain_lifted, table=table),
             )
         elif turn.kind == "place":
             self.show_place(turn)
