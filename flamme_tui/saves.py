@@ -55,7 +55,8 @@ from . import limits as lim
 from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
-from .engine.classic import OVER, ClassicSetup
+from .engine.classic import ClassicSetup
+from .engine.phase import Phase
 from .engine.race import RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
@@ -443,7 +444,7 @@ def state_digest(game) -> str:
 
 def _completed(game) -> int:
     """Rounds resolved so far."""
-    return game.round if game.phase == OVER else game.round - 1
+    return game.round if game.phase == Phase.OVER else game.round - 1
 
 
 def _round_checks(setup, seed: int, actions) -> list[dict]:
@@ -508,7 +509,7 @@ def _summary(game) -> dict:
         "teams": [t.name for t in game.setup.teams],
         "round": game.round,
         "phase": game.phase,
-        "over": game.phase == OVER,
+        "over": game.phase == Phase.OVER,
         "winner": None if game.winner is None else rider_name(game, game.winner),
     }
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
-from ..engine.classic import ENERGY, GRID, OVER
 from ..engine.events import Event, Exhaustion, Fatigue, Move
+from ..engine.phase import Phase
 from ..ui.widgets.squares import label as square_label
 from ..ui.widgets.squares import place_words
 from .races import describe_round, played_text
@@ -260,7 +260,7 @@ class RaceFlow:
         if self.session.is_bot(seat):
             return Turn("bot", seat)
         game = self.game
-        if game.phase == GRID:
+        if game.phase == Phase.GRID:
             return Turn("place", seat, game.to_place())
         if self.hot_seat and self.passed != seat:
             return Turn("curtain", seat)
@@ -341,7 +341,7 @@ class RaceFlow:
 
     def _snapshot(self) -> None:
         game = self.game
-        if game.phase == ENERGY and self._start_round != game.round:
+        if game.phase == Phase.ENERGY and self._start_round != game.round:
             self._start_round = game.round
             self._start_pos = [tuple(p) for p in game.pos]
             self._start_crashed = [bool(getattr(r, "crashed", False)) for r in game.riders]
@@ -350,10 +350,10 @@ class RaceFlow:
 
     def _after(self, before: tuple[int, str]) -> None:
         game = self.game
-        if before[1] == GRID and game.phase == ENERGY:
+        if before[1] == Phase.GRID and game.phase == Phase.ENERGY:
             self._snapshot()
             return
-        resolved = game.round != before[0] or (game.phase == OVER and before[1] != OVER)
+        resolved = game.round != before[0] or (game.phase == Phase.OVER and before[1] != Phase.OVER)
         if not resolved:
             return
         done = before[0]

@@ -28,7 +28,7 @@ class History(NamedTuple):
 def podium_data(flow) -> History:
     """Replays the race's actions (public once the race is over) round by round.
     The podium's one access to the race: the engine's outcome value can take its place."""
-    from ...engine.classic import GRID, OVER
+    from ...engine.phase import Phase
     from ...play.races import new_game
 
     session = flow.session
@@ -43,17 +43,17 @@ def podium_data(flow) -> History:
     grid_place = [0] * n
     wind, shelter = [0] * n, [0] * n
     done = 0
-    if game.phase != GRID:
+    if game.phase != Phase.GRID:
         history.append(distances())
         grid_place = [game.ranking().index(i) + 1 for i in range(n)]
     for action in session.game.actions:
         before = game.phase
         game.apply(action)
-        if before == GRID and game.phase != GRID:
+        if before == Phase.GRID and game.phase != Phase.GRID:
             history.append(distances())
             grid_place = [game.ranking().index(i) + 1 for i in range(n)]
             continue
-        completed = game.round if game.phase == OVER else game.round - 1
+        completed = game.round if game.phase == Phase.OVER else game.round - 1
         if completed > done:
             done = completed
             history.append(distances())
