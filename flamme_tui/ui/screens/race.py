@@ -59,10 +59,6 @@ def animations_allowed() -> bool:
     return os.environ.get("TEXTUAL_ANIMATIONS", "").lower() not in ("none", "disabled")
 
 
-def token_value(t: int) -> int:
-    return t or 1
-
-
 class RaceScreen(BaseScreen):
     HELP_TOPIC = "pick"
     BINDINGS = [
