@@ -57,7 +57,7 @@ from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
 from .engine.classic import ClassicSetup
 from .engine.phase import Phase
-from .engine.race import RuleError, Team
+from .engine.race import Race, RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
 from .play.session import Session
@@ -442,11 +442,6 @@ def state_digest(game) -> str:
     return hashlib.sha256(repr(game.state_key()).encode()).hexdigest()
 
 
-def _completed(game) -> int:
-    """Rounds resolved so far."""
-    return game.round if game.phase == Phase.OVER else game.round - 1
-
-
 def _round_checks(setup, seed: int, actions) -> list[dict]:
     """Replay the log; the digest after each resolved round."""
     from .play.races import new_game
@@ -455,8 +450,8 @@ def _round_checks(setup, seed: int, actions) -> list[dict]:
     checks: list[dict] = []
     for n, action in enumerate(actions, 1):
         game.apply(action)
-        if _completed(game) > len(checks):
-            checks.append({"round": _completed(game), "actions": n, "state": state_digest(game)})
+        if game.rounds_done > len(checks):
+            checks.append({"round": game.rounds_done, "actions": n, "state": state_digest(game)})
     return checks
 
 
@@ -858,8 +853,8 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions) -> Record:
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}, is not allowed)") from None
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}: {type(exc).__name__})") from None
-        if _completed(game) > done:
-            done = _completed(game)
+        if game.rounds_done > done:
+            done = game.rounds_done
             if done > len(rounds) or rounds[done - 1].actions != n or rounds[done - 1].state != state_digest(game):
                 raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
     if done != len(rounds) or state_digest(game) != data.state:
@@ -1085,7 +1080,7 @@ class Autosave:
         self._told = False  # on_error has heard of the current run of failures
         self.race = getattr(session, "race_id", None) or path.stem
         self.created = getattr(session, "created", None) or _now()
-        self._game = None  # the game object the round checks were computed on
+        self._game: Race | None = None  # the game object the round checks were computed on
         self._count = 0  # its number of actions then
         self._rounds: list[dict] = []
         # where `store` runs after each action: None writes at once; else a
@@ -1101,14 +1096,14 @@ class Autosave:
         return self.error is None and self.saved_actions == len(self.session.game.actions)
 
     def _checks(self) -> list[dict]:
-        game = self.session.game
+        game: Race = self.session.game
         count = len(game.actions)
         if game is self._game and count == self._count:
             return self._rounds
         if game is self._game and count == self._count + 1:
-            if _completed(game) > len(self._rounds):
-                self._rounds.append({"round": _completed(game), "actions": count, "state": state_digest(game)})
-        else:  # first write, or the game was rebuilt (undo): replay once
+            if game.rounds_done > len(self._rounds):
+                self._rounds.append({"round": game.rounds_done, "actions": count, "state": state_digest(game)})
+        else:  # first write, or another game object (rebuilt from the actions): replay once
             self._rounds = _round_checks(self.session.setup, self.session.seed, game.actions)
             self._game = game
         self._count = count

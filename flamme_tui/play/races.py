@@ -138,9 +138,8 @@ def describe_round(game, square: Callable[[int], str] = str) -> list[str]:
 def round_report(game, extra: Sequence[str] = ()) -> list[str]:
     """The headless log of the round just resolved: its number, any bot reasons
     (`extra`), the events in words, a one-line track picture and the positions."""
-    done = game.round if game.phase == Phase.OVER else game.round - 1
     return (
-        [f"Round {done}"]
+        [f"Round {game.rounds_done}"]
         + [f"  {line}" for line in extra]
         + [f"  {line}" for line in describe_round(game)]
         + [f"  track: {track_picture(game)}", f"         {positions_text(game)}"]

@@ -86,9 +86,8 @@ def frames(setup, seed: int, actions) -> list[Frame]:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
             picks = 0
             continue
-        completed = game.round if game.phase == Phase.OVER else game.round - 1
-        if completed > done:
-            done = completed
+        if game.rounds_done > done:
+            done = game.rounds_done
             title = f"Round {done}" + (": finish" if game.phase == Phase.OVER else "")
             out.append(_frame(game, title, describe_round(game)))
             picks = 0

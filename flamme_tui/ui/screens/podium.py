@@ -26,8 +26,9 @@ class History(NamedTuple):
 
 
 def podium_data(flow) -> History:
-    """Replays the race's actions (public once the race is over) round by round.
-    The podium's one access to the race: the engine's outcome value can take its place."""
+    """Replays the race's actions (public once the race is over) round by round,
+    for what the final outcome does not hold: the gaps after each round, the
+    grid, and who took the wind or the shelter."""
     from ...engine.phase import Phase
     from ...play.races import new_game
 
@@ -53,9 +54,8 @@ def podium_data(flow) -> History:
             history.append(distances())
             grid_place = [game.ranking().index(i) + 1 for i in range(n)]
             continue
-        completed = game.round if game.phase == Phase.OVER else game.round - 1
-        if completed > done:
-            done = completed
+        if game.rounds_done > done:
+            done = game.rounds_done
             history.append(distances())
             for e in game.events:
                 if e.kind in ("exhaust", "fatigue"):
