@@ -1,4 +1,5 @@
-"""`flamme-tui conformance PATH...`: run rules cases (../shared/conformance/FORMAT.md).
+"""`flamme-tui conformance PATH...`: run rules cases (YAML, the `Case` model below;
+tests/conformance/ holds the project's).
 
 Each case becomes a real game position; the round is resolved by the same
 engine methods the game uses (move_phase, end_phase).

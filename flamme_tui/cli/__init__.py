@@ -88,7 +88,7 @@ def build_parser() -> Parser:
     check = stages_sub.add_parser("check", help="validate stage files (exit 2 if any problem)")
     check.add_argument("paths", nargs="+", metavar="PATH", help="stage files or folders of *.yaml")
 
-    # tours (GRAND-TOUR.md): list and check tour files, race a whole tour headless
+    # tours: list and check tour files, race a whole tour headless
     tours = sub.add_parser("tours", help="list the tours, check tour files")
     tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", required=True)
     tours_sub.add_parser("list", help="the built-in and user tours")

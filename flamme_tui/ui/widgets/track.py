@@ -86,7 +86,6 @@ class TrackClicked(Message):
 
 # styles -----------------------------------------------------------------
 BLANK = Style()
-DIM = Style(color="#6c6c6c")
 LABEL = Style(color="#bbbbbb")
 RULER = Style(color="#8a8a8a")
 LINE_START = Style(color="#ffffff", bold=True)
