@@ -83,7 +83,7 @@ __all__ = [
     "user_stages_problem",
 ]
 
-# The base stages in the order of RULES.md (the first-race stage first).
+# The base stages in the rulebook's order (the first-race stage first).
 STAGE_ORDER = (
     "avenue-corso-paseo",
     "firenze-milano",
@@ -120,10 +120,7 @@ class ConfigError(Exception):
         field: str | None = None,
     ) -> None:
         self.message = " ".join(str(message).split())  # one line, always
-        try:
-            self.file = None if file is None else _show_path(Path(file))
-        except RuntimeError:  # Path.resolve() on a symlink loop (Python < 3.13)
-            self.file = str(file)
+        self.file = None if file is None else show_path(file)  # never fails (pathtext)
         self.line = line
         self.field = field
         super().__init__(str(self))
@@ -132,12 +129,6 @@ class ConfigError(Exception):
         where = ":".join(str(p) for p in (self.file, self.line) if p is not None)
         parts = [p for p in (where, self.field, self.message) if p]
         return ": ".join(parts)
-
-
-def _show_path(path: Path) -> str:
-    """Relative to the working directory when inside it: shorter, clickable.
-    Never fails (error messages use it)."""
-    return show_path(path)
 
 
 # ---------------------------------------------------------------------------
@@ -672,7 +663,7 @@ class StageEntry(NamedTuple):
 
 
 def stage_entries() -> list[StageEntry]:
-    """Every stage file: the built-in ones (RULES.md order), then the user's
+    """Every stage file: the built-in ones (STAGE_ORDER), then the user's
     (by id).  A user stage with the id of a built-in one is listed as
     shadowed: the id loads the built-in stage."""
     builtin = _builtin_stage_ids()
@@ -703,7 +694,7 @@ def stage_statuses() -> list[StageStatus]:
 
 
 def stage_ids() -> list[str]:
-    """Ids of the stages a race can use: the built-in ones in RULES.md order,
+    """Ids of the stages a race can use: the built-in ones in STAGE_ORDER,
     then the user's stages (files in user_stages_dir()) by id.  A broken
     stage file is left out (stage_notices says why)."""
     return [s.entry.id for s in stage_statuses() if s.stage is not None]

@@ -391,12 +391,12 @@ def _main(argv: list[str] | None) -> int:
 
 def os_problem(exc: OSError) -> str:
     """One line for an OSError: the file and what is wrong with it."""
-    from ..config import _show_path
+    from ..pathtext import show_path
 
     what = exc.strerror or str(exc)
     if exc.filename is None:
         return clean(what, multiline=False)
-    return clean(f"{_show_path(exc.filename)}: {what}", multiline=False)
+    return clean(f"{show_path(exc.filename)}: {what}", multiline=False)
 
 
 def _command(args: argparse.Namespace) -> int:

@@ -24,6 +24,8 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ...engine.actions import Action, Draw, Place, Play, PlayTokens
+from ...engine.cards import card_text
+from ...engine.events import token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
@@ -31,7 +33,7 @@ from ...play.session import BotMove
 from ...usertext import clean, escape_markup
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
-from ..widgets.board import Boards, board_rows, card_str, token_str
+from ..widgets.board import Boards, board_rows, token_str
 from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
@@ -541,10 +543,10 @@ class RaceScreen(BaseScreen):
         for k, c in enumerate(hand):
             p = previews[c]
             if self.bmx:
-                value = "F" if c == 0 else str(c)
+                value = token_text(c)
                 note = f"ramp {p.moves}" if p.ramp else ("fatigue" if c == 0 else "")
             else:
-                value = card_str(c)
+                value = card_text(c)
                 note = f"moves {p.moves}" if p.moves != p.value or c == 0 else ""
             cards.append(Card(str(k + 1), (value, note), data=(seat, i, c)))
         self._base_cards = tuple(cards)
@@ -563,12 +565,12 @@ class RaceScreen(BaseScreen):
                 notes.append(f"lying down: stands up and moves {previews[hand[0]].standup} less")
             other = [j for j in view.chosen if j != i]
             for j in other:
-                notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_str(view.chosen[j])} (face down)")
+                notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_text(view.chosen[j])} (face down)")
             if not notes:
                 notes.append(f"the other {len(hand) - 1} cards go face up under the deck")
         else:
             bag = self.bag_contents(view, i)
-            notes.append(f"bag: {len(bag)} left ({' '.join('F' if t == 0 else str(t) for t in bag) or 'empty'})")
+            notes.append(f"bag: {len(bag)} left ({' '.join(token_text(t) for t in bag) or 'empty'})")
             if view.board.die is not None:
                 notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
         if keep == 2:
@@ -636,7 +638,7 @@ class RaceScreen(BaseScreen):
             for i, played in sorted(replay.revealed, key=lambda p: p[0]):
                 r = self.game.riders[i]
                 label = rider_label(r.id, "" if self.bmx else r.kind)
-                value = token_str(played) if self.bmx else card_str(played)
+                value = token_str(played) if self.bmx else card_text(played)
                 cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
                                   data=(i,)))
             self._base_cards = tuple(cards)
@@ -939,7 +941,7 @@ class RaceScreen(BaseScreen):
                 played = view.chosen[r.index]
             else:
                 continue
-            value = token_str(played) if isinstance(played, tuple) else card_str(played)
+            value = token_str(played) if isinstance(played, tuple) else card_text(played)
             what = KIND.get(r.kind) or ("tokens" if self.bmx and "+" in value else "token")
             parts.append(f"{what} [b]{value}[/b]")
         return " · ".join(parts)
