@@ -182,8 +182,8 @@ def cmd_tour(args) -> int:
     bots, scripted = seat_plan(names)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
     tour = Tour(spec, teams, args.seed, scripted)
-    print(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
-          + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)))
+    print(clean(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
+                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
 
     def play(game) -> None:
         play_out(game, {seat: POLICIES[name] for seat, name in bots.items()})  # type: ignore[misc]
