@@ -139,6 +139,15 @@ _MODEL = ConfigDict(extra="forbid", frozen=True)
 TileKind = Literal["start", "finish", "straight", "sharp", "soft"]
 
 
+def _known_terrain(squares: str, known: frozenset[str], legend: str) -> str:
+    """`squares` if every letter is a terrain code of `known`; else the
+    letters that are not, and the ones to use (`legend`)."""
+    bad = sorted(set(squares) - known)
+    if bad:
+        raise ValueError(f"unknown terrain {''.join(bad)!r} (use {legend})")
+    return squares
+
+
 class TileSide(BaseModel):
     """One side of a classic tile."""
 
@@ -152,13 +161,7 @@ class TileSide(BaseModel):
     @field_validator("squares")
     @classmethod
     def _terrain(cls, squares: str) -> str:
-        bad = sorted(set(squares) - CLASSIC_TERRAIN)
-        if bad:
-            raise ValueError(
-                f"unknown terrain {''.join(bad)!r} (use '.' flat, '^' ascent, "
-                "'v' descent, 's' supply zone)"
-            )
-        return squares
+        return _known_terrain(squares, CLASSIC_TERRAIN, "'.' flat, '^' ascent, 'v' descent, 's' supply zone")
 
     @model_validator(mode="after")
     def _line(self) -> TileSide:
@@ -356,13 +359,7 @@ class BmxSide(BaseModel):
     @field_validator("squares")
     @classmethod
     def _terrain(cls, squares: str) -> str:
-        bad = sorted(set(squares) - BMX_TERRAIN)
-        if bad:
-            raise ValueError(
-                f"unknown terrain {''.join(bad)!r} (use '.' track, 'b' bumpy, "
-                "'k' canyon, 'v' descent, 'm' marsh)"
-            )
-        return squares
+        return _known_terrain(squares, BMX_TERRAIN, "'.' track, 'b' bumpy, 'k' canyon, 'v' descent, 'm' marsh")
 
     @model_validator(mode="after")
     def _lanes(self) -> BmxSide:
