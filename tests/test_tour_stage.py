@@ -13,7 +13,7 @@ from flamme_tui.engine.classic import ClassicGame, ClassicSetup
 from flamme_tui.engine.events import Crossed, Exhaustion, Slipstream
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.track import EMPTY, LANES
-from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
+from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
 
 
 def tour_setup(variant: str = "classic", scripted: tuple[str, ...] = (), **kw) -> ClassicSetup:
@@ -56,6 +56,17 @@ def test_a_tour_stage_goes_on_until_every_rider_has_crossed():
     assert game.outcome().ranking == tuple(order)
     # it lasted longer than the first crossing
     assert max(c[0] for c in game.crossed.values()) >= min(c[0] for c in game.crossed.values())
+
+
+def test_every_round_of_a_tour_stage_is_told_in_words():
+    # the race log names squares with the UI's namer: every event takes it, a crossing too
+    setup = tour_setup()
+    game = new_game(setup, 3)
+    told: list[str] = []
+    play_out(game, {seat: POLICIES["medium"] for seat in range(len(setup.teams))},
+             on_round=lambda g: told.extend(describe_round(g, lambda sq: f"square {sq}")))
+    crossings = [line for line in told if "crosses the line" in line]
+    assert len(crossings) == len(game.riders)  # every rider crosses once
 
 
 def test_a_stage_is_its_setup_seed_and_actions():

@@ -88,7 +88,7 @@ def build_parser() -> Parser:
     check = stages_sub.add_parser("check", help="validate stage files (exit 2 if any problem)")
     check.add_argument("paths", nargs="+", metavar="PATH", help="stage files or folders of *.yaml")
 
-    # tours (GRAND-TOUR.md): list and check tour files, race a whole tour headless
+    # tours: list and check tour files, race a whole tour headless
     tours = sub.add_parser("tours", help="list the tours, check tour files")
     tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", required=True)
     tours_sub.add_parser("list", help="the built-in and user tours")
@@ -160,6 +160,7 @@ def cmd_tour(args) -> int:
     """Race a whole tour with bots; print each stage's times, the GC and the TP."""
     from ..bots import POLICIES
     from ..engine.race import Team
+    from ..engine.rules import find
     from ..play.races import COLOURS, play_out, rider_name, seat_plan
     from ..play.tours import Tour, load_tour, race_tour, stages_option
     from .tours import final_report, tour_report
@@ -171,7 +172,8 @@ def cmd_tour(args) -> int:
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= 4
-    variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
+    # the seats race every stage: check them against a stage whose rule set allows no scripted team, if any
+    variant = next((leg.variant for leg in spec.stages if not find(leg.variant).scripted_teams), spec.stages[0].variant)
     problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
     problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
     if problem:
@@ -180,8 +182,8 @@ def cmd_tour(args) -> int:
     bots, scripted = seat_plan(names)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
     tour = Tour(spec, teams, args.seed, scripted)
-    print(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
-          + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)))
+    print(clean(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
+                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
 
     def play(game) -> None:
         play_out(game, {seat: POLICIES[name] for seat, name in bots.items()})  # type: ignore[misc]
@@ -223,7 +225,7 @@ def _spec(args, scripted: tuple[str, ...] = ()):
 def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:
     """What is wrong with the seat names given (None if nothing)."""
     from ..bots import POLICIES
-    from ..engine.classic import SCRIPTED
+    from ..engine.cards import SCRIPTED
     from ..engine.rules import find
 
     known = list(POLICIES) + (list(SCRIPTED) if find(variant).scripted_teams else [])
@@ -389,12 +391,12 @@ def _main(argv: list[str] | None) -> int:
 
 def os_problem(exc: OSError) -> str:
     """One line for an OSError: the file and what is wrong with it."""
-    from ..config import _show_path
+    from ..pathtext import show_path
 
     what = exc.strerror or str(exc)
     if exc.filename is None:
         return clean(what, multiline=False)
-    return clean(f"{_show_path(exc.filename)}: {what}", multiline=False)
+    return clean(f"{show_path(exc.filename)}: {what}", multiline=False)
 
 
 def _command(args: argparse.Namespace) -> int:

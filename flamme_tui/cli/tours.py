@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .. import config
 from ..engine import tour as rules
+from ..pathtext import show_path
 from ..play import tours
+from ..usertext import clean
 from .stages import stage_files
 
 
@@ -20,9 +21,9 @@ def check(paths: list[str], out=print) -> int:
         if problems or spec is None:
             bad += 1
             for problem in problems:
-                out(str(problem))
-        else:
-            out(f"{config._show_path(path)}: ok: {spec.name}, {len(spec.stages)} stages")
+                out(clean(problem, multiline=False))
+        else:  # the name and the path come from the file system: cleaned before they reach the terminal
+            out(clean(f"{show_path(path)}: ok: {spec.name}, {len(spec.stages)} stages", multiline=False))
     if bad:
         out(f"{bad} of {len(files)} tour file{'s' * (len(files) > 1)} with problems")
         return 2
@@ -37,14 +38,15 @@ def listing(out=print) -> int:
         source = entry.source + (" (hidden: a built-in tour has this id)" if entry.shadowed else "")
         spec, problems = tours.check_tour_file(entry.path)
         if spec is None:
-            rows.append((entry.id, "(broken)", "-", source))
-            notes += [str(p) for p in problems[:1]]
+            rows.append((clean(entry.id, multiline=False), "(broken)", "-", source))
+            notes += [clean(p, multiline=False) for p in problems[:1]]
             continue
-        rows.append((entry.id, spec.name, str(len(spec.stages)), source))
+        # ids and names come from files: every cell is cleaned before it is measured
+        rows.append((clean(entry.id, multiline=False), clean(spec.name, multiline=False), str(len(spec.stages)), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         out("  ".join(cell.rjust(w) if c == 2 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
-    out(f"user tours: {tours.user_tours_dir()}")
+    out(clean(f"user tours: {tours.user_tours_dir()}", multiline=False))
     for note in notes:
         out(note)
     return 0

@@ -30,10 +30,6 @@ FATIGUE_VALUE = 1
 NO_CATCH_UP = 0  # the die's "none" face
 
 
-def token_value(token: int) -> int:
-    return token or FATIGUE_VALUE
-
-
 def ramp_bonus(ramp: tuple[int, int] | None, start: int, value: int, tokens: tuple[int, ...]) -> int:
     """The jump ramp (square, number): a rider passing it with a token of its
     number flies that many squares further."""

@@ -77,7 +77,7 @@ class ClassicSetup:
     peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
     attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
     scripted_exhaustion: bool = False  # whether scripted teams take exhaustion cards (the rules: never)
-    # a stage of a tour (GRAND-TOUR.md): the race goes on until every rider has crossed the line
+    # a stage of a tour: the race goes on until every rider has crossed the line
     tour: bool = False
     carried: tuple[int, ...] = ()  # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
     grid_order: tuple[int, ...] = ()  # tour: the order teams take the grid in (seats), from the second stage
@@ -528,7 +528,7 @@ class ClassicGame(Race):
                 self.tire(i)
 
     def tour_end_phase(self) -> None:
-        """A stage of a tour (GRAND-TOUR.md): riders across the line have
+        """A stage of a tour: riders across the line have
         finished; they give and receive no slipstream and take no exhaustion,
         and leave the track at the end of the round.  The others play the end
         phase as usual; the stage ends when nobody is left on the track."""

@@ -117,6 +117,12 @@ class Race:
         return ranking(self.pos)
 
     @property
+    def rounds_done(self) -> int:
+        """Rounds resolved so far: `round` is the round being played, or the
+        last one once the race is over."""
+        return self.round if self.phase == Phase.OVER else self.round - 1
+
+    @property
     def rules(self) -> RuleSet:
         """This game's rule set (engine.rules): its flags and classes."""
         raise NotImplementedError

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ..engine.classic import GRID, OVER
+from ..engine.phase import Phase
 from .races import describe_round, new_game, positions_text, ranking_lines, track_picture
 
 
@@ -59,7 +59,7 @@ def _weather_lines(game) -> list[str]:
 
 
 def _frame(game, title: str, log: list[str]) -> Frame:
-    if game.phase == GRID or any(p[0] < 0 for p in game.pos):
+    if game.phase == Phase.GRID or any(p[0] < 0 for p in game.pos):
         placed = [(i, p) for i, p in enumerate(game.pos) if p[0] >= 0]
         track = "(riders being placed on the grid)"
         positions = "  ".join(f"{game.riders[i].id} {p[0]}/{p[1]}" for i, p in placed) or "nobody placed yet"
@@ -74,7 +74,7 @@ def _frame(game, title: str, log: list[str]) -> Frame:
 def frames(setup, seed: int, actions) -> list[Frame]:
     game = new_game(setup, seed)
     out: list[Frame] = []
-    if game.phase != GRID:
+    if game.phase != Phase.GRID:
         out.append(_frame(game, "Start", _weather_lines(game) + ["the riders on the grid"]))
     done = 0
     picks = 0  # actions in the round being played
@@ -82,19 +82,18 @@ def frames(setup, seed: int, actions) -> list[Frame]:
         before = game.phase
         game.apply(action)
         picks += 1
-        if before == GRID and game.phase != GRID:
+        if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
             picks = 0
             continue
-        completed = game.round if game.phase == OVER else game.round - 1
-        if completed > done:
-            done = completed
-            title = f"Round {done}" + (": finish" if game.phase == OVER else "")
+        if game.rounds_done > done:
+            done = game.rounds_done
+            title = f"Round {done}" + (": finish" if game.phase == Phase.OVER else "")
             out.append(_frame(game, title, describe_round(game)))
             picks = 0
-    if game.phase == GRID:
+    if game.phase == Phase.GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
-    elif game.phase != OVER and picks:
+    elif game.phase != Phase.OVER and picks:
         out.append(_frame(
             game,
             f"Round {game.round}: in progress",
