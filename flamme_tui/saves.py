@@ -55,7 +55,9 @@ from . import limits as lim
 from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
-from .engine.classic import OVER, ClassicSetup, RuleError, Team
+from .engine.classic import ClassicSetup
+from .engine.phase import Phase
+from .engine.race import Race, RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
 from .play.session import Session
@@ -447,7 +449,7 @@ def _course(data: CourseData) -> Course:
         lanes=tuple(data.lanes),
         tiles=tuple(TilePlace(t.letter, t.kind, t.first, t.length) for t in data.tiles),
         weather=tuple(data.weather),
-        ramp=tuple(data.ramp) if data.ramp is not None else None,
+        ramp=data.ramp,
         tail=(data.tail[0], tuple(data.tail[1])) if data.tail is not None else None,
     )
 
@@ -507,21 +509,16 @@ def state_digest(game) -> str:
     return hashlib.sha256(repr(game.state_key()).encode()).hexdigest()
 
 
-def _completed(game) -> int:
-    """Rounds resolved so far."""
-    return game.round if game.phase == OVER else game.round - 1
-
-
 def _round_checks(setup, seed: int, actions) -> list[dict]:
     """Replay the log; the digest after each resolved round."""
     from .play.races import new_game
 
     game = new_game(setup, seed)
-    checks = []
+    checks: list[dict] = []
     for n, action in enumerate(actions, 1):
         game.apply(action)
-        if _completed(game) > len(checks):
-            checks.append({"round": _completed(game), "actions": n, "state": state_digest(game)})
+        if game.rounds_done > len(checks):
+            checks.append({"round": game.rounds_done, "actions": n, "state": state_digest(game)})
     return checks
 
 
@@ -579,11 +576,11 @@ def _summary(game, tour=None) -> dict:
         "teams": [t.name for t in game.setup.teams],
         "round": game.round,
         "phase": game.phase,
-        "over": game.phase == OVER,
+        "over": game.phase == Phase.OVER,
         "winner": None if game.winner is None else rider_name(game, game.winner),
     }
     if tour is not None:
-        last = game.phase == OVER and len(tour.done) + 1 == tour.stages
+        last = game.phase == Phase.OVER and len(tour.done) + 1 == tour.stages
         winner = None
         if last:
             after = tour.with_stage(game)
@@ -970,7 +967,7 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
             raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour)") from None
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (stage {k}: {type(exc).__name__})") from None
-        if game.phase != OVER or state_digest(game) != stage.state:
+        if game.phase != Phase.OVER or state_digest(game) != stage.state:
             raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour differs)")
         tour.finish_stage(game)
     try:
@@ -1000,8 +997,8 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}, is not allowed)") from None
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}: {type(exc).__name__})") from None
-        if _completed(game) > done:
-            done = _completed(game)
+        if game.rounds_done > done:
+            done = game.rounds_done
             if done > len(rounds) or rounds[done - 1].actions != n or rounds[done - 1].state != state_digest(game):
                 raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
     if done != len(rounds) or state_digest(game) != data.state:
@@ -1231,7 +1228,7 @@ class Autosave:
         self._told = False  # on_error has heard of the current run of failures
         self.race = getattr(session, "race_id", None) or path.stem
         self.created = getattr(session, "created", None) or _now()
-        self._game = None  # the game object the round checks were computed on
+        self._game: Race | None = None  # the game object the round checks were computed on
         self._count = 0  # its number of actions then
         self._rounds: list[dict] = []
         # where `store` runs after each action: None writes at once; else a
@@ -1247,14 +1244,14 @@ class Autosave:
         return self.error is None and self.saved_actions == len(self.session.game.actions)
 
     def _checks(self) -> list[dict]:
-        game = self.session.game
+        game: Race = self.session.game
         count = len(game.actions)
         if game is self._game and count == self._count:
             return self._rounds
         if game is self._game and count == self._count + 1:
-            if _completed(game) > len(self._rounds):
-                self._rounds.append({"round": _completed(game), "actions": count, "state": state_digest(game)})
-        else:  # first write, or the game was rebuilt (undo): replay once
+            if game.rounds_done > len(self._rounds):
+                self._rounds.append({"round": game.rounds_done, "actions": count, "state": state_digest(game)})
+        else:  # first write, or another game object (rebuilt from the actions): replay once
             self._rounds = _round_checks(self.session.setup, self.session.seed, game.actions)
             self._game = game
         self._count = count
@@ -1414,7 +1411,7 @@ def attach_autosave(
             path = new_save_path(session, path.parent)
             autosave.path = path
         else:
-            raise SaveLocked(f"no free race file name in {path.parent}")
+            raise SaveLocked(path.parent, "has no free race file name: every name tried is in use")
         autosave.lock = lock
         lock.owner = autosave
         _clean_tmp(path)

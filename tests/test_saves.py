@@ -210,6 +210,17 @@ def test_attach_twice_is_one_autosave():
     assert sum(isinstance(x, saves.Autosave) for x in session.listeners) == 1
 
 
+def test_no_free_race_file_name_is_one_clear_error(tmp_path, monkeypatch):
+    # every new name offered is taken (a file is there): after trying, one line says so
+    taken = tmp_path / "race.json"
+    taken.write_text("{}")
+    monkeypatch.setattr(saves, "new_save_path", lambda session, directory=None: taken)
+    with pytest.raises(saves.SaveLocked, match="has no free race file name") as caught:
+        saves.attach_autosave(new_session("classic"))
+    assert str(tmp_path) in str(caught.value) and "\n" not in str(caught.value)
+    assert taken.read_text() == "{}"
+
+
 def test_loaded_session_goes_on_in_the_same_file():
     session = new_session("meteo", seed=4)
     path = saves.attach_autosave(session).path

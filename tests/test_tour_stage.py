@@ -12,7 +12,7 @@ from flamme_tui.engine.cards import EXHAUSTION
 from flamme_tui.engine.classic import ClassicGame, ClassicSetup
 from flamme_tui.engine.events import Crossed, Exhaustion, Slipstream
 from flamme_tui.engine.phase import Phase
-from flamme_tui.engine.track import EMPTY
+from flamme_tui.engine.track import EMPTY, LANES
 from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
 from flamme_tui.play.turns import turns
 
@@ -59,6 +59,17 @@ def test_a_tour_stage_goes_on_until_every_rider_has_crossed():
     assert max(c[0] for c in game.crossed.values()) >= min(c[0] for c in game.crossed.values())
 
 
+def test_every_round_of_a_tour_stage_is_told_in_words():
+    # the race log names squares with the UI's namer: every event takes it, a crossing too
+    setup = tour_setup()
+    game = new_game(setup, 3)
+    told: list[str] = []
+    play_out(game, {seat: POLICIES["medium"] for seat in range(len(setup.teams))},
+             on_round=lambda g: told.extend(describe_round(g, lambda sq: f"square {sq}")))
+    crossings = [line for line in told if "crosses the line" in line]
+    assert len(crossings) == len(game.riders)  # every rider crosses once
+
+
 def test_a_stage_is_its_setup_seed_and_actions():
     a, b = race(tour_setup(), 11), race(tour_setup(), 11)
     assert a.crossed == b.crossed and a.state_key() == b.state_key()
@@ -88,7 +99,7 @@ def test_a_finished_rider_gives_no_slipstream_and_takes_no_exhaustion():
     assert [e.rider for e in game.events if isinstance(e, Exhaustion)] == [1]
     assert game.riders[0].exhaustion == 0
     # red.S has left the track: its square is free, it plays no more
-    assert game.pos[0] == [-1, -1] and game.cells[2 * f] == EMPTY
+    assert game.pos[0] == [-1, -1] and game.cells[LANES * f] == EMPTY
     assert game.phase == Phase.ENERGY and not game.needs(0) and game.needs(1)
     # the seats' options, from their views: nothing for red, blue.S draws
     assert game.view(0).options() == []

@@ -67,6 +67,18 @@ def test_user_tours_are_listed_and_raced(user_dir, capsys):
     assert "Stage 1/1: Avenue Corso Paseo" in capsys.readouterr().out
 
 
+def test_tour_names_from_files_reach_the_terminal_cleaned(user_dir, capsys):
+    # a tour's name is text from a file: its escape sequences must not reach the terminal
+    (user_dir / "tours").mkdir()
+    evil = user_dir / "tours" / "evil.yaml"
+    evil.write_text('name: "Evil \\e[31mRED\\e]0;pwned\\a"\nstages:\n  - {stage: avenue-corso-paseo}\n')
+    for args in (["tours", "check", str(evil)], ["tours", "list"], ["tour", "--tour", "evil", "--seed", "1"]):
+        assert main(args) == 0
+        out = capsys.readouterr().out
+        assert "Evil" in out and "RED" in out
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", out), args
+
+
 def play_easy(game):
     play_out(game, {seat: POLICIES["easy"] for seat in range(len(game.seats))})
 

@@ -88,7 +88,7 @@ def build_parser() -> Parser:
     check = stages_sub.add_parser("check", help="validate stage files (exit 2 if any problem)")
     check.add_argument("paths", nargs="+", metavar="PATH", help="stage files or folders of *.yaml")
 
-    # tours (GRAND-TOUR.md): list and check tour files, race a whole tour headless
+    # tours: list and check tour files, race a whole tour headless
     tours = sub.add_parser("tours", help="list the tours, check tour files")
     tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", required=True)
     tours_sub.add_parser("list", help="the built-in and user tours")
@@ -200,7 +200,7 @@ def _spec(args, scripted: tuple[str, ...] = ()):
 def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:
     """What is wrong with the seat names given (None if nothing)."""
     from ..bots import POLICIES
-    from ..engine.classic import SCRIPTED
+    from ..engine.cards import SCRIPTED
     from ..engine.rules import find
 
     known = list(POLICIES) + (list(SCRIPTED) if find(variant).scripted_teams else [])
@@ -376,12 +376,12 @@ def _main(argv: list[str] | None) -> int:
 
 def os_problem(exc: OSError) -> str:
     """One line for an OSError: the file and what is wrong with it."""
-    from ..config import _show_path
+    from ..pathtext import show_path
 
     what = exc.strerror or str(exc)
     if exc.filename is None:
         return clean(what, multiline=False)
-    return clean(f"{_show_path(exc.filename)}: {what}", multiline=False)
+    return clean(f"{show_path(exc.filename)}: {what}", multiline=False)
 
 
 def _command(args: argparse.Namespace) -> int:

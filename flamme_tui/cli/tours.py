@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from .. import config
 from ..engine import tour as rules
+from ..pathtext import show_path
 from ..play import tours
 from ..usertext import clean
 from .saves import _complain
@@ -28,9 +28,9 @@ def check(paths: list[str], out=print) -> int:
         if problems or spec is None:
             bad += 1
             for problem in problems:
-                out(str(problem))
-        else:
-            out(f"{config._show_path(path)}: ok: {spec.name}, {len(spec.stages)} stages")
+                out(clean(problem, multiline=False))
+        else:  # the name and the path come from the file system: cleaned before they reach the terminal
+            out(clean(f"{show_path(path)}: ok: {spec.name}, {len(spec.stages)} stages", multiline=False))
     if bad:
         out(f"{bad} of {len(files)} tour file{'s' * (len(files) > 1)} with problems")
         return 2
@@ -45,14 +45,15 @@ def listing(out=print) -> int:
         source = entry.source + (" (hidden: a built-in tour has this id)" if entry.shadowed else "")
         spec, problems = tours.check_tour_file(entry.path)
         if spec is None:
-            rows.append((entry.id, "(broken)", "-", source))
-            notes += [str(p) for p in problems[:1]]
+            rows.append((clean(entry.id, multiline=False), "(broken)", "-", source))
+            notes += [clean(p, multiline=False) for p in problems[:1]]
             continue
-        rows.append((entry.id, spec.name, str(len(spec.stages)), source))
+        # ids and names come from files: every cell is cleaned before it is measured
+        rows.append((clean(entry.id, multiline=False), clean(spec.name, multiline=False), str(len(spec.stages)), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         out("  ".join(cell.rjust(w) if c == 2 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
-    out(f"user tours: {tours.user_tours_dir()}")
+    out(clean(f"user tours: {tours.user_tours_dir()}", multiline=False))
     for note in notes:
         out(note)
     return 0
@@ -91,6 +92,7 @@ def final_report(tour: tours.Tour) -> list[str]:
 def _new_tour(args):
     """The tour and bots the options ask for, or a problem in one line."""
     from ..engine.race import Team
+    from ..engine.rules import find
     from ..play.races import COLOURS, seat_plan
     from . import _seat_names
 
@@ -100,7 +102,8 @@ def _new_tour(args):
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= 4
-    variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
+    # the seats race every stage: check them against a stage whose rule set allows no scripted team, if any
+    variant = next((leg.variant for leg in spec.stages if not find(leg.variant).scripted_teams), spec.stages[0].variant)
     problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
     problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
     if problem:
@@ -108,7 +111,7 @@ def _new_tour(args):
     bots, scripted = seat_plan(names)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
     print(clean(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
-                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams))))
+                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
     return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None
 
 
@@ -141,7 +144,7 @@ def _saved_tour(args):
     session.race_id = f"{session.race_id}-bots"
     tour = session.tour
     print(clean(f"resumed {tour.name}: stage {len(tour.done) + 1}/{tour.stages} ({session.game.course.name}), "
-                f"round {session.game.round}, after {len(session.game.actions)} actions"))
+                f"round {session.game.round}, after {len(session.game.actions)} actions", multiline=False))
     return session, None
 
 
@@ -156,11 +159,9 @@ def cmd_tour(args) -> int:
         return _complain(problem)
     out = sys.stdout
     saving = bool(args.autosave or args.from_file)
-    autosave = None
-    failed_once: list[Exception] = []
+    autosave: saves.Autosave | None = None  # set by attach (a new one for each stage)
 
     def failed(exc: Exception) -> None:  # once for each run of failed writes
-        failed_once.append(exc)
         print(f"flamme-tui: could not save the tour: {saves.save_problem(exc)}; the tour goes on",
               file=sys.stderr, flush=True)
 

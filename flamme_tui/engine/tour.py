@@ -1,4 +1,4 @@
-"""Grand Tour classification (GRAND-TOUR.md): stage times, GC, Tour Points,
+"""Grand Tour classification (the Grand Tour rules): stage times, GC, Tour Points,
 team classification, the carry-over of exhaustion and the grid order.
 
 Pure functions over small values: a stage is given as the riders' crossings

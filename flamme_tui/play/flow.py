@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
-from ..engine.classic import ENERGY, GRID, OVER
 from ..engine.events import Event, Exhaustion, Fatigue, Move
+from ..engine.phase import Phase
 from ..ui.widgets.squares import label as square_label
 from ..ui.widgets.squares import place_words
 from .races import describe_round, played_text
@@ -74,6 +74,7 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
     the boards' numbers) before it: each frame shows the state after its step."""
     words = describe_round(game, lambda sq: square_label(game.course, sq))
     events = [e for e in game.events if e.kind != "reveal"]
+    words_for: list[tuple[str, ...]]
     if len(words) != len(events):  # cannot pair words with events: show them all at the end
         words_for = [()] * len(events)
         tail_words = tuple(words)
@@ -230,7 +231,7 @@ class RaceFlow:
 
     @property
     def variant_name(self) -> str:
-        return {"bmx": "BMX"}.get(self.game.variant, self.game.variant.capitalize())
+        return self.game.rules.title
 
     @property
     def n_seats(self) -> int:
@@ -286,7 +287,7 @@ class RaceFlow:
         if self.session.is_bot(seat):
             return Turn("bot", seat)
         game = self.game
-        if game.phase == GRID:
+        if game.phase == Phase.GRID:
             return Turn("place", seat, game.to_place())
         if self.hot_seat and self.passed != seat:
             return Turn("curtain", seat)
@@ -367,7 +368,7 @@ class RaceFlow:
 
     def _snapshot(self) -> None:
         game = self.game
-        if game.phase == ENERGY and self._start_round != game.round:
+        if game.phase == Phase.ENERGY and self._start_round != game.round:
             self._start_round = game.round
             self._start_pos = [tuple(p) for p in game.pos]
             self._start_crashed = [bool(getattr(r, "crashed", False)) for r in game.riders]
@@ -376,10 +377,10 @@ class RaceFlow:
 
     def _after(self, before: tuple[int, str]) -> None:
         game = self.game
-        if before[1] == GRID and game.phase == ENERGY:
+        if before[1] == Phase.GRID and game.phase == Phase.ENERGY:
             self._snapshot()
             return
-        resolved = game.round != before[0] or (game.phase == OVER and before[1] != OVER)
+        resolved = game.round != before[0] or (game.phase == Phase.OVER and before[1] != Phase.OVER)
         if not resolved:
             return
         done = before[0]
@@ -403,15 +404,15 @@ class RaceFlow:
         if replay is None:
             return
         replay.step = max(0, min(len(replay.frames) - 1, replay.step + delta))
-        self._log_frames(replay.step + 1)
+        self._log_frames(replay, replay.step + 1)
 
     def skip(self) -> None:
-        if self.replay is not None:
-            self.replay.step = len(self.replay.frames) - 1
-            self._log_frames(len(self.replay.frames))
-
-    def _log_frames(self, upto: int) -> None:
         replay = self.replay
+        if replay is not None:
+            replay.step = len(replay.frames) - 1
+            self._log_frames(replay, len(replay.frames))
+
+    def _log_frames(self, replay: Replay, upto: int) -> None:
         while replay.logged < upto:
             self.log.extend("  " + line.strip() if line.startswith(" ") else line
                             for line in replay.frames[replay.logged].lines)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ..engine.classic import GRID, OVER
+from ..engine.phase import Phase
 from .races import describe_round, new_game, positions_text, ranking_lines, track_picture
 
 
@@ -60,7 +60,7 @@ def _weather_lines(game) -> list[str]:
 
 def _frame(game, title: str, log: list[str]) -> Frame:
     crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line have left the track
-    if game.phase == GRID or any(p[0] < 0 for i, p in enumerate(game.pos) if i not in crossed):
+    if game.phase == Phase.GRID or any(p[0] < 0 for i, p in enumerate(game.pos) if i not in crossed):
         placed = [(i, p) for i, p in enumerate(game.pos) if p[0] >= 0]
         track = "(riders being placed on the grid)"
         positions = "  ".join(f"{game.riders[i].id} {p[0]}/{p[1]}" for i, p in placed) or "nobody placed yet"
@@ -75,7 +75,7 @@ def _frame(game, title: str, log: list[str]) -> Frame:
 def frames(setup, seed: int, actions) -> list[Frame]:
     game = new_game(setup, seed)
     out: list[Frame] = []
-    if game.phase != GRID:
+    if game.phase != Phase.GRID:
         out.append(_frame(game, "Start", _weather_lines(game) + ["the riders on the grid"]))
     done = 0
     picks = 0  # actions in the round being played
@@ -83,19 +83,18 @@ def frames(setup, seed: int, actions) -> list[Frame]:
         before = game.phase
         game.apply(action)
         picks += 1
-        if before == GRID and game.phase != GRID:
+        if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
             picks = 0
             continue
-        completed = game.round if game.phase == OVER else game.round - 1
-        if completed > done:
-            done = completed
-            title = f"Round {done}" + (": finish" if game.phase == OVER else "")
+        if game.rounds_done > done:
+            done = game.rounds_done
+            title = f"Round {done}" + (": finish" if game.phase == Phase.OVER else "")
             out.append(_frame(game, title, describe_round(game)))
             picks = 0
-    if game.phase == GRID:
+    if game.phase == Phase.GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
-    elif game.phase != OVER and picks:
+    elif game.phase != Phase.OVER and picks:
         out.append(_frame(
             game,
             f"Round {game.round}: in progress",
@@ -141,7 +140,7 @@ def _tour_frames(record) -> list[Frame]:
         game = new_game(setup, seed)
         for action in actions:
             game.apply(action)
-        if game.phase == OVER:
+        if game.phase == Phase.OVER:
             so_far.finish_stage(game)
             last = staged[-1]
             out.append(last._replace(title=f"Stage {k}: result", log=tuple(stage_report(so_far))))

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ..bots import Decision, decide
 from ..engine.actions import Action
-from ..engine.classic import OVER
+from ..engine.phase import Phase
 from ..engine.view import View
 from .races import RaceSpec, make_setup, new_game
 from .turns import next_seat, turns
@@ -67,7 +67,7 @@ class Session:
 
     @property
     def over(self) -> bool:
-        return self.game.phase == OVER
+        return self.game.phase == Phase.OVER
 
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots

@@ -32,13 +32,16 @@ from .races import RaceSpec, make_setup, new_game
 from .session import Session
 
 MAX_STAGES = MAX_TOUR_STAGES
+LegVariant = Literal["classic", "meteo"]  # the rule sets a tour stage can race
+# what may follow a stage id in --stages: nothing (classic) or a leg's variant
+LEG_VARIANTS: dict[str, LegVariant] = {"": "classic", "classic": "classic", "meteo": "meteo"}
 
 
 class TourStage(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     stage: StrictStr = Field(min_length=1, max_length=100)  # a stage id, built-in or user
-    variant: Literal["classic", "meteo"] = "classic"
+    variant: LegVariant = "classic"
 
 
 class TourSpec(BaseModel):
@@ -135,14 +138,15 @@ def stages_option(text: str) -> TourSpec:
     """--stages a,b:meteo,c: a tour of those stages (each `id` or `id:variant`)."""
     legs = []
     for k, part in enumerate(p.strip() for p in text.split(",")):
-        stage, _, variant = part.partition(":")
-        if variant not in ("", "classic", "meteo"):
-            raise config.ConfigError(f"variant of stage {k + 1} must be classic or meteo, got {variant!r}", field="--stages")
+        stage, _, name = part.partition(":")
+        variant = LEG_VARIANTS.get(name)
+        if variant is None:
+            raise config.ConfigError(f"variant of stage {k + 1} must be classic or meteo, got {name!r}", field="--stages")
         try:
             config.load_stage(_stage_ref(stage))
         except config.ConfigError as exc:
             raise config.ConfigError(exc.message, field="--stages") from None
-        legs.append(TourStage(stage=stage, variant="meteo" if variant == "meteo" else "classic"))
+        legs.append(TourStage(stage=stage, variant=variant))
     if not 1 <= len(legs) <= MAX_STAGES:
         raise config.ConfigError(f"1 to {MAX_STAGES} stages, got {len(legs)}", field="--stages")
     return TourSpec(name="Custom tour", stages=tuple(legs))

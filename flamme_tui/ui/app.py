@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
@@ -26,7 +27,10 @@ from ..usertext import clean
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
+    from ..play.flow import RaceFlow
     from ..saves import Autosave, SavedRace
+    from ..settings import Settings
+    from .choices import RaceChoices
 
 
 class SaveFailed(Message):
@@ -59,7 +63,7 @@ class FlammeApp(App[int]):
         # the player's settings (flamme_tui.settings), read by every screen as app.settings;
         # loaded once the title menu is drawn (pydantic takes a while to import), or
         # at once by whoever needs them first
-        self._settings = None
+        self._settings: Settings | None = None
         self.settings_problem: str | None = None
         self._fixed_step_delay = step_delay is not None  # given by the caller (tests, bench)
         if step_delay is None:
@@ -71,8 +75,8 @@ class FlammeApp(App[int]):
         self.autoplay = autoplay  # movement steps play by themselves (any key still steps)
         self.step_delay = step_delay
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
-        self.choices = None  # the last race set up (RaceChoices), reused by "race again"
-        self.flow = None  # the race in progress
+        self.choices: RaceChoices | None = None  # the last race set up (RaceChoices), reused by "race again"
+        self.flow: RaceFlow | None = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
 
     def on_mount(self) -> None:
@@ -210,7 +214,7 @@ class FlammeApp(App[int]):
 
     # ------------------------------------------------------------ the menus
 
-    def _choices(self):
+    def _choices(self) -> RaceChoices:
         from .choices import RaceChoices
 
         if self.choices is None:
@@ -424,7 +428,7 @@ class FlammeApp(App[int]):
         self.push_screen(PodiumScreen(flow))
 
     def race_again(self) -> None:
-        choices = self.choices.copy()
+        choices = self._choices().copy()
         choices.seed = self.fresh_seed()
         self.start_race(choices)
 
@@ -435,27 +439,27 @@ class FlammeApp(App[int]):
     # --------------------------------- settings, palette, themes and keys
 
     @property
-    def settings(self):
-        if self._settings is None:
-            self.load_settings()
-        return self._settings
+    def settings(self) -> Settings:
+        return self.load_settings()
 
     @settings.setter
-    def settings(self, value) -> None:
+    def settings(self, value: Settings) -> None:
         self._settings = value
 
-    def load_settings(self) -> None:
+    def load_settings(self) -> Settings:
         """Read the settings file (once) and use it; an invalid one is said in one line."""
         if self._settings is not None:
-            return
+            return self._settings
         from .. import settings as user_settings
 
-        self._settings, self.settings_problem = user_settings.load()
-        problems = self.apply_settings(self._settings)
+        settings, self.settings_problem = user_settings.load()
+        self._settings = settings
+        problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
+        return settings
 
-    def apply_settings(self, settings) -> list[str]:
+    def apply_settings(self, settings: Settings) -> list[str]:
         """Use these settings now (theme, keys, step speed); returns what was
         refused, in words (an unknown theme or binding id)."""
         problems = []
@@ -519,22 +523,12 @@ class FlammeApp(App[int]):
             return False
         return True
 
-    def leave_race_then(self, then) -> None:
+    def leave_race_then(self, then: Callable[[], None]) -> None:
         """Run `then` at once, or once the player agrees to leave the race."""
         if self.flow is None:
             then()
             return
-        from .screens.dialogs import ConfirmQuit
-
-        def answer(what: str | None) -> None:
-            if what == "app":
-                self.exit(0)
-            elif what == "title":
-                self.flow = None
-                self.back_to_title()
-                then()
-
-        self.push_screen(ConfirmQuit(saved=self.autosave and self._saving), answer)
+        self._confirm_leaving(then)
 
     def show_rules(self) -> None:
         from .screens.rules import RulesScreen
@@ -570,6 +564,12 @@ class FlammeApp(App[int]):
         if self.flow is None:
             self.exit(0)
             return
+        self._confirm_leaving()
+
+    def _confirm_leaving(self, then: Callable[[], None] | None = None) -> None:
+        """The quit dialog (it says what is on disk): quit the app, or leave the
+        race for the title menu and then run `then`; either way the pending
+        save is written first and the race file let go."""
         from .screens.dialogs import ConfirmQuit
 
         if isinstance(self.screen, ConfirmQuit):
@@ -584,6 +584,8 @@ class FlammeApp(App[int]):
                 self.flow = None
                 self._let_go_of_save()
                 self.back_to_title()
+                if then is not None:
+                    then()
 
         state = self.save_state()
         self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)

@@ -26,9 +26,10 @@ class History(NamedTuple):
 
 
 def podium_data(flow) -> History:
-    """Replays the race's actions (public once the race is over) round by round.
-    The podium's one access to the race: the engine's outcome value can take its place."""
-    from ...engine.classic import GRID, OVER
+    """Replays the race's actions (public once the race is over) round by round,
+    for what the final outcome does not hold: the gaps after each round, the
+    grid, and who took the wind or the shelter."""
+    from ...engine.phase import Phase
     from ...play.races import new_game
 
     session = flow.session
@@ -43,19 +44,18 @@ def podium_data(flow) -> History:
     grid_place = [0] * n
     wind, shelter = [0] * n, [0] * n
     done = 0
-    if game.phase != GRID:
+    if game.phase != Phase.GRID:
         history.append(distances())
         grid_place = [game.ranking().index(i) + 1 for i in range(n)]
     for action in session.game.actions:
         before = game.phase
         game.apply(action)
-        if before == GRID and game.phase != GRID:
+        if before == Phase.GRID and game.phase != Phase.GRID:
             history.append(distances())
             grid_place = [game.ranking().index(i) + 1 for i in range(n)]
             continue
-        completed = game.round if game.phase == OVER else game.round - 1
-        if completed > done:
-            done = completed
+        if game.rounds_done > done:
+            done = game.rounds_done
             history.append(distances())
             for e in game.events:
                 if e.kind in ("exhaust", "fatigue"):
@@ -311,7 +311,7 @@ class PodiumScreen(BaseScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id]()
+        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or ""]()
 
     def action_again(self) -> None:
         self.app.race_again()

@@ -4,6 +4,7 @@ Saved races, Rules reference, Settings, Quit (entries are easy to add: see `entr
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -13,6 +14,9 @@ from textual.widgets.option_list import Option
 from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
+
+if TYPE_CHECKING:
+    from ...saves import SavedRace  # (saves imports pydantic: not at start-up)
 
 LOGO = r"""
  ___ _                          ___
@@ -29,7 +33,7 @@ class TitleScreen(BaseScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.resume_info = None
+        self.resume_info: SavedRace | None = None
         self._shown = False  # shown once already (the first time, preload looks for saves)
 
     def entries(self) -> list[tuple[str, str]]:
@@ -38,7 +42,7 @@ class TitleScreen(BaseScreen):
         return [("new", "New race"), ("tour", "New tour"), ("saved", "Saved races"), ("rules", "Rules reference"),
                 ("settings", "Settings"), ("quit", "Quit")]
 
-    def offer_resume(self, race) -> None:
+    def offer_resume(self, race: SavedRace | None) -> None:
         """Offer "Resume" for the newest race not finished (a saves.SavedRace,
         found in the background, or left for the title menu), damaged or not:
         a damaged one is never hidden; None takes the entry away."""

@@ -17,9 +17,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
-from ...engine.cards import starting_deck
+from ...course import Course
+from ...engine.cards import card_text, starting_deck
+from ...engine.events import token_text
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from .squares import label as square_label
@@ -61,19 +64,15 @@ class BoardRow:
 JERSEY = "bold #F0E442"  # the yellow jersey's mark (◆: readable without colour too)
 
 
-def card_str(card: int) -> str:
-    return {0: "E", -1: "A"}.get(card) or str(card)  # exhaustion, the Peloton's Attack
-
-
-def token_str(tokens) -> str:
-    return "+".join("F" if t == 0 else str(t) for t in tokens)
+def token_str(tokens: tuple[int, ...]) -> str:
+    return "+".join(token_text(t) for t in tokens)
 
 
 def summary(cards) -> str:
     """Cards by value, highest first, exhaustion last: "2×9 1×4 E×2" ("-" when none)."""
     counts = Counter(cards)
     order = sorted((c for c in counts if c > 0), reverse=True) + [c for c in (-1, 0) if c in counts]
-    return " ".join(f"{counts[c]}×{card_str(c)}" for c in order) or "-"
+    return " ".join(f"{counts[c]}×{card_text(c)}" for c in order) or "-"
 
 
 def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
@@ -113,9 +112,9 @@ class Boards(Static):
         self.rows: list[BoardRow] = []
         self.variant = "classic"
         self.supply: int | None = None
-        self.course = None
+        self.course: Course | None = None
 
-    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course=None) -> None:
+    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course: Course | None = None) -> None:
         if (rows, variant, supply) == (self.rows, self.variant, self.supply) and course is self.course:
             return
         self.rows = rows
@@ -198,7 +197,7 @@ class Boards(Static):
                 exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
                 text.append(f"{row.deck:>4} {exh:>{22 if wide else 13}} ")
                 text.append(f"{rec_texts[k]:<{rec_w}} ")
-                played = " ".join(card_str(c) for c in row.played)
+                played = " ".join(card_text(c) for c in row.played)
             if len(played) > play_w:  # the latest cards, and how many in all
                 count = f"({len(row.played)}) …"
                 played = count + played[-(play_w - len(count)):]
@@ -210,4 +209,5 @@ class Boards(Static):
 
     def lines(self) -> list[str]:
         """The rendered rows as plain text (tests)."""
-        return self.render().plain.splitlines() if hasattr(self.render(), "plain") else []
+        visual = self.visual  # what update() made of the Text
+        return visual.plain.splitlines() if isinstance(visual, Content) else []

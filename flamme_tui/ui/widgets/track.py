@@ -87,7 +87,6 @@ class TrackClicked(Message):
 
 # styles -----------------------------------------------------------------
 BLANK = Style()
-DIM = Style(color="#6c6c6c")
 LABEL = Style(color="#bbbbbb")
 RULER = Style(color="#8a8a8a")
 LINE_START = Style(color="#ffffff", bold=True)
@@ -267,6 +266,7 @@ class TrackStrip(Widget):
         key = (width, self.max_lines, self._extent(), self.mini, self.tall)
         if self._plan_cache is not None and self._plan_cache[0] == key:
             return self._plan_cache[1]
+        plan: tuple[str, list[tuple[int, int]]]
         if self.course is None or width <= 0:
             plan = ("window", [])
         else:
