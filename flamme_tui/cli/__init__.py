@@ -320,14 +320,14 @@ def cmd_tournament(args) -> int:
         return 2
     variant = args.variant
     if args.tour is not None:
-        from ..play.tours import load_tour
+        from ..play.tours import load_tour, seat_rules
 
         if args.stage or any(a.startswith("--variant") for a in getattr(args, "argv", ())):
             print("flamme-tui: tournament: --tour: the tour says the stages and their rules "
                   "(no --stage, no --variant)", file=sys.stderr)
             return 2
         spec = load_tour(args.tour)  # a bad tour: one line (ConfigError)
-        variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
+        variant = seat_rules(spec)
     problem = _seat_names(args.bots, variant, len(args.bots), "tournament")
     if problem:
         print(f"flamme-tui: {problem}", file=sys.stderr)

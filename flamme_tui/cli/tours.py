@@ -92,7 +92,6 @@ def final_report(tour: tours.Tour) -> list[str]:
 def _new_tour(args):
     """The tour and bots the options ask for, or a problem in one line."""
     from ..engine.race import Team
-    from ..engine.rules import find
     from ..play.races import COLOURS, seat_plan
     from . import _seat_names
 
@@ -102,8 +101,7 @@ def _new_tour(args):
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= 4
-    # the seats race every stage: check them against a stage whose rule set allows no scripted team, if any
-    variant = next((leg.variant for leg in spec.stages if not find(leg.variant).scripted_teams), spec.stages[0].variant)
+    variant = tours.seat_rules(spec)
     problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
     problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
     if problem:

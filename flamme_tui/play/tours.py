@@ -134,6 +134,14 @@ def load_tour(ref: str) -> TourSpec:
     return spec
 
 
+def seat_rules(spec: TourSpec) -> str:
+    """The rule set the seats of a tour are checked against: they race every
+    stage, so a stage whose rule set allows no scripted team decides."""
+    from ..engine.rules import find
+
+    return next((leg.variant for leg in spec.stages if not find(leg.variant).scripted_teams), spec.stages[0].variant)
+
+
 def stages_option(text: str) -> TourSpec:
     """--stages a,b:meteo,c: a tour of those stages (each `id` or `id:variant`)."""
     legs = []

@@ -63,8 +63,10 @@ class RaceChoices:
 
     @property
     def tour_variant(self) -> str:
-        """The rules the teams screen offers for a tour: meteo if any stage is (no scripted teams then)."""
-        return "meteo" if self.tour is not None and any(leg.variant == "meteo" for leg in self.tour.stages) else "classic"
+        """The rules the teams screen offers for a tour: a stage's that allows no scripted team, if any."""
+        from ..play.tours import seat_rules
+
+        return "classic" if self.tour is None else seat_rules(self.tour)
 
     def copy(self) -> RaceChoices:
         return replace(self, seats=[replace(s) for s in self.seats])
