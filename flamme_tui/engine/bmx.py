@@ -422,7 +422,7 @@ def bmx_board(game: BmxGame) -> Board:
     )
     return Board(game.variant, game.round, game.phase, game.course, riders,
                  {"": game.setup.bag}, game.setup.young, game.supply,
-                 game.die if game.setup.forecast else None, game.setup, BMX, Memo())
+                 game.die if game.setup.forecast else None, game.setup, BMX, Memo(), {})
 
 
 def bmx_view(game: BmxGame, seat: int) -> View:

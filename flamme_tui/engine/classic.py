@@ -81,6 +81,10 @@ class ClassicSetup:
     tour: bool = False
     carried: tuple[int, ...] = ()  # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
     grid_order: tuple[int, ...] = ()  # tour: the order teams take the grid in (seats), from the second stage
+    # tour: the standing before this stage, public (what bots weigh, engine.tour.stage_value):
+    # each rider's GC time in seconds (seat by seat, S then R) and each seat's Tour Points
+    tour_times: tuple[int, ...] = ()
+    tour_points: tuple[int, ...] = ()
 
 
 class Rider:
@@ -156,6 +160,10 @@ class ClassicGame(Race):
             raise ValueError("carried: one entry per rider")
         if setup.grid_order and sorted(setup.grid_order) != list(range(len(setup.teams))):
             raise ValueError("grid_order: every seat once")
+        if setup.tour_times and len(setup.tour_times) != 2 * len(setup.teams):
+            raise ValueError("tour_times: one entry per rider")
+        if setup.tour_points and len(setup.tour_points) != len(setup.teams):
+            raise ValueError("tour_points: one entry per team")
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
@@ -671,8 +679,8 @@ class ClassicGame(Race):
             game.pos.append([r.square, r.lane])
             if r.square >= 0:
                 game.cells[r.square * LANES + r.lane] = r.index
-            elif shown.setup.tour and shown.phase != GRID:
-                game.crossed[r.index] = (0, -1, -1)  # it finished the stage and left the track
+            elif r.index in shown.crossed:
+                game.crossed[r.index] = shown.crossed[r.index]  # it finished the stage and left the track
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [game.seat_riders_of(seat) for seat in range(len(shown.setup.teams))]
         game.players_riders -= sum(1 for i in game.crossed if not game.script[game.riders[i].seat])
@@ -745,7 +753,8 @@ def classic_board(game: ClassicGame) -> Board:
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
         )))
     return new(Board, (game.variant, game.round, game.phase, game.course, tuple(riders),
-                       game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo()))
+                       game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo(),
+                       dict(game.crossed)))
 
 
 def classic_view(game: ClassicGame, seat: int) -> View:

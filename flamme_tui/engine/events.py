@@ -273,4 +273,4 @@ class Crossed(Event):
         return "crossed"
 
     def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  {name(self.rider)} crosses the line, {self.past} past it"
+        return f"  {name(self.rider)} crosses the line, {self.past} square{'s' * (self.past != 1)} past it"

@@ -137,6 +137,11 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
             push("die", (), lines, die=e.face)
         elif kind == "finish":
             push("finish", (e.rider,), lines)
+        elif kind == "crossed":  # a tour: across the line, it leaves the track at the end of the round
+            if frames[-1].kind == kind:
+                amend(active=frames[-1].active + (e.rider,), lines=frames[-1].lines + lines)
+            else:
+                push("crossed", (e.rider,), lines)
         else:
             push(kind, (), lines)
     # the engine has the last word on where everyone stands
@@ -209,7 +214,13 @@ class RaceFlow:
         self._start_crashed: list[bool] = []
         self._start_tally: Tally | None = None
         name = self.game.course.name
-        self.log.append(f"{name}: {self.variant_name} race")  # the seed waits for the podium
+        tour = session.tour
+        if tour is None:
+            self.log.append(f"{name}: {self.variant_name} race")  # the seed waits for the podium
+        else:
+            self.log.append(f"{tour.name}, stage {len(tour.done) + 1}/{tour.stages}: {name} ({self.variant_name})")
+            if self.jersey is not None:
+                self.log.append(f"◆ yellow jersey: {self.rider_name(self.jersey)}")
         self._snapshot()
 
     # ------------------------------------------------------------- facts
@@ -239,6 +250,22 @@ class RaceFlow:
 
     def team_id(self, seat: int) -> str:
         return self.game.setup.teams[seat].colour
+
+    @property
+    def stage_text(self) -> str:
+        """"stage 2/3" in a tour, else ""."""
+        tour = self.session.tour
+        return "" if tour is None else f"stage {len(tour.done) + 1}/{tour.stages}"
+
+    @property
+    def jersey(self) -> int | None:
+        """The rider in the yellow jersey (the GC leader before this stage), in a tour from its second stage."""
+        tour = self.session.tour
+        leader = None if tour is None else tour.leader()
+        return None if leader is None else self.game.index.get(leader)
+
+    def rider_name(self, i: int) -> str:
+        return f"{self.team_name(self.game.riders[i].seat)} {self.kind_name(i)}"
 
     def kind_name(self, i: int) -> str:
         kind = self.game.riders[i].kind

@@ -152,7 +152,8 @@ def track_picture(game) -> str:
     last = max(course.finish + 2, max(p[0] for p in game.pos) + 1)
     count = [0] * (last + 1)
     for p in game.pos:
-        count[p[0]] += 1
+        if p[0] >= 0:  # a tour: a rider across the line has left the track
+            count[p[0]] += 1
     chars = []
     for sq in range(last + 1):
         if sq == course.grid:
@@ -164,11 +165,18 @@ def track_picture(game) -> str:
 
 
 def positions_text(game) -> str:
-    return "  ".join(f"{game.riders[i].id} {game.pos[i][0]}/{game.pos[i][1]}" for i in game.ranking())
+    crossed = getattr(game, "crossed", {})
+    return "  ".join(f"{game.riders[i].id} " + ("across" if i in crossed else f"{game.pos[i][0]}/{game.pos[i][1]}")
+                     for i in game.ranking())
 
 
 def ranking_lines(game) -> list[str]:
-    return [
-        f"{place:>2}. {rider_name(game, i):<24} square {game.pos[i][0]}, lane {game.pos[i][1]}"
-        for place, i in enumerate(game.ranking(), 1)
-    ]
+    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line, where they crossed
+
+    def where(i: int) -> str:
+        if i in crossed:
+            rnd, square, lane = crossed[i]
+            return f"across the line in round {rnd}, square {square}, lane {lane}"
+        return f"square {game.pos[i][0]}, lane {game.pos[i][1]}"
+
+    return [f"{place:>2}. {rider_name(game, i):<24} {where(i)}" for place, i in enumerate(game.ranking(), 1)]

@@ -269,7 +269,7 @@ async def test_a_rebound_key_works_and_the_key_bar_says_so(config_dir):
 async def test_settings_screen_changes_are_saved(config_dir):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("down", "down", "down", "enter")
+        await pilot.press("down", "down", "down", "down", "enter")
         assert screen_name(app) == "SettingsScreen"
         assert app.focused.id == "aids"
         await pilot.press("space")  # aids off

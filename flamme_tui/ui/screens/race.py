@@ -214,7 +214,7 @@ class RaceScreen(BaseScreen):
 
             view = self.public_view()
             table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
-                                board_rows(view, self.names(), self.ready_riders()),
+                                board_rows(view, self.names(), self.ready_riders(), self.flow.jersey),
                                 getattr(self.game, "supply", None))
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
@@ -323,18 +323,20 @@ class RaceScreen(BaseScreen):
 
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
-        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {self.flow.variant_name} · "
+        rules = self.flow.stage_text or self.flow.variant_name  # a tour: which stage (the log says the rules)
+        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {rules} · "
                               f"round {round_no or game.round} · {escape_markup(what)}")
 
     def marks_from(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
         marks = []
+        jersey = self.flow.jersey
         for i, r in enumerate(self.game.riders):
             sq, lane = positions[i]
             if sq < 0:
                 continue
             kind = "" if self.bmx else r.kind
             marks.append(RiderMark(i, rider_label(r.id, kind), team_of_rider(r.id).hex, sq, lane,
-                                   bool(crashed[i]), i in active))
+                                   bool(crashed[i]), i in active, i == jersey))
         return tuple(marks)
 
     def board_marks(self, view, active=()) -> tuple[RiderMark, ...]:
@@ -351,7 +353,7 @@ class RaceScreen(BaseScreen):
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
         shown and the numbers as they stand at that step (`tally`)."""
-        rows = board_rows(view, self.names(), self.ready_riders())
+        rows = board_rows(view, self.names(), self.ready_riders(), self.flow.jersey)
         supply = getattr(self.game, "supply", None)
         if public or positions:
             rows = [replace(r, own=False if public else r.own,
@@ -500,7 +502,8 @@ class RaceScreen(BaseScreen):
         seat = turn.seat
         assert seat is not None
         view = game.view(seat)
-        mine = [r for r in view.board.riders if r.seat == seat]
+        # (in a tour a rider across the line has left the track: the other one draws)
+        mine = [r for r in view.board.riders if r.seat == seat and r.index not in view.board.crossed]
         self.options = [r.index for r in mine]
         cards = []
         for k, r in enumerate(mine):
@@ -686,6 +689,7 @@ class RaceScreen(BaseScreen):
             "fatigue": "fatigue",
             "die": "the die",
             "finish": "finish!",
+            "crossed": "across the line",
         }.get(frame.kind, frame.kind)
         # what Enter does stays on the title line: a long step text never pushes it out
         if replay.at_end:
@@ -918,7 +922,7 @@ class RaceScreen(BaseScreen):
         turn = self.turn
         assert turn is not None and turn.seat is not None
         view = self.game.view(turn.seat)
-        mine = [r.index for r in view.mine()]
+        mine = [r.index for r in view.mine() if r.index not in view.board.crossed]
         return all(i in view.chosen for i in mine if i != turn.rider)
 
     def change_what(self) -> str:
@@ -952,7 +956,8 @@ class RaceScreen(BaseScreen):
         seat = self.turn.seat
         what = "pass the keyboard" if self.flow.hot_seat else "play"
         note = ""
-        if len(self.game.view(seat).mine()) > 1:
+        view = self.game.view(seat)
+        if len([r for r in view.mine() if r.index not in view.board.crossed]) > 1:
             note = " (the first card is down: it was played before the second rider drew)"
         self.panel(f"{self.who(seat)}: {self.review_text(action)}",
                    f"[b]Enter[/b] {what} · [b]u[/b] change the {self.change_what()}{note}")

@@ -118,7 +118,8 @@ class TeamsScreen(BaseScreen):
         else:
             extras = [("none" if n == 0 else f"+{n} exhaustion", n) for n in range(6)]
             extra_head = "Handicap"
-        title = Content.from_markup("[b]$rules[/b] · ", rules=variant_title(self.choices.variant))
+        rules = "Tour" if self.choices.tour is not None else variant_title(self.choices.variant)
+        title = Content.from_markup("[b]$rules[/b] · ", rules=rules)
         where = ("circuit " + self.choices.circuit) if bmx else self._stage_name()
         yield from self.compose_notice()
         with VerticalScroll(classes="menu-body", id="teams-body"):
@@ -144,13 +145,17 @@ class TeamsScreen(BaseScreen):
                 yield Static(SEED_NOTE, id="seed-note")
             yield Static("", id="teams-message")
             with Horizontal(classes="form-row", id="teams-buttons"):
-                yield Button(f"Start race ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
+                what = "tour" if self.choices.tour is not None else "race"
+                yield Button(f"Start {what} ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), "start race"),
+        yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), f"start {what}"),
                       ("?", "help"), ("esc", "back")])
 
     def _stage_name(self) -> str:
+        tour = self.choices.tour
+        if tour is not None:
+            return f"{tour.name}, {len(tour.stages)} stage{'s' * (len(tour.stages) > 1)}"
         try:
             from .stage import stage_info
 

@@ -47,6 +47,8 @@ class BoardRow:
     supply_played: int = 0  # exhaustion cards played straight from the supply (classic)
     ready: bool = False  # its card for this round is down (face down: only that it is)
     to_go: int = 0  # squares to the finish line
+    jersey: bool = False  # a tour: the rider in the yellow jersey (the GC leader), marked ◆
+    finished: bool = False  # a tour: across the line, it has left the track
 
     @property
     def exhaustion_held(self) -> int:
@@ -57,6 +59,9 @@ class BoardRow:
     @property
     def exhaustion_played(self) -> int:
         return sum(1 for c in self.played if c == 0)
+
+
+JERSEY = "bold #F0E442"  # the yellow jersey's mark (◆: readable without colour too)
 
 
 def token_str(tokens: tuple[int, ...]) -> str:
@@ -70,9 +75,10 @@ def summary(cards) -> str:
     return " ".join(f"{counts[c]}×{card_text(c)}" for c in order) or "-"
 
 
-def board_rows(view, team_names: list[str], ready=frozenset()) -> list[BoardRow]:
+def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
     """One row per rider, from `view` (its seat's own piles shown as they are now).
-    `ready`: riders whose card for this round is down (a public fact)."""
+    `ready`: riders whose card for this round is down (a public fact);
+    `jersey`: the rider in the yellow jersey (a tour)."""
     board = view.board
     rows = []
     bmx = board.rules.uses_tokens
@@ -89,6 +95,7 @@ def board_rows(view, team_names: list[str], ready=frozenset()) -> list[BoardRow]
             r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
             r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,
             handicap, 0 if bmx else r.from_supply, r.index in ready, to_go(course, r.square),
+            r.index == jersey, r.index in board.crossed,
         ))
     return rows
 
@@ -131,6 +138,8 @@ class Boards(Static):
 
     @staticmethod
     def _to_go(row: BoardRow) -> str:
+        if row.finished:
+            return "in"
         if row.square < 0:
             return "-"
         return str(row.to_go) if row.to_go > 0 else "over"
@@ -172,7 +181,11 @@ class Boards(Static):
             text.append(row.label.lower() if row.crashed else row.label,
                         style=f"bold {contrast_text(row.hex)} on {row.hex}")
             name = shown_name if len(shown_name) <= name_w else shown_name[: name_w - 1] + "…"
-            text.append(f" {name:<{name_w}}")
+            if row.jersey:  # the yellow jersey (a tour)
+                text.append("◆", style=JERSEY)
+                text.append(f"{name:<{name_w}}")
+            else:
+                text.append(f" {name:<{name_w}}")
             text.append(f" {self._square(row):>{6 if wide else 3}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
             text.append(f"{self._to_go(row):>4} ")

@@ -60,6 +60,7 @@ class RiderMark:
     lane: int
     crashed: bool = False
     active: bool = False
+    jersey: bool = False  # a tour: the yellow jersey (◆◆ over its square when nothing else is marked there)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,7 @@ CURSOR = Style(color="#000000", bgcolor="#ffffff", bold=True, blink=False)
 MARK = Style(color="#ffffff", bgcolor="#a0301f", bold=True)
 PAST_END = Style(bgcolor="#161616")
 INDICATOR = Style(color="#000000", bgcolor="#bbbbbb", bold=True)
+JERSEY = Style(color="#F0E442", bold=True)
 
 
 def _lane_bg(code: str) -> Style:
@@ -320,6 +322,7 @@ class TrackStrip(Widget):
         trail = scene.trail
         marks, slips = set(scene.marks), set(scene.slips)
         previews, blocked = set(scene.previews), set(scene.blocked)
+        jerseys = {r.square for r in scene.riders if r.jersey}
         # in a compact window, a meteo tile's weather follows its letter
         merge_weather = not self.tall and not self.mini
         for c in cols:
@@ -367,6 +370,8 @@ class TrackStrip(Widget):
                     add(Segment("+1"[:w], SLIP))
                 elif trail and trail[0] < sq <= trail[1]:
                     add(Segment(("->" if sq == trail[1] else "--")[-w:], TRAIL))
+                elif sq in jerseys:
+                    add(Segment("◆◆"[:w], JERSEY))
                 else:
                     add(Segment(" " * w, BLANK))
             elif kind == "terrain":
