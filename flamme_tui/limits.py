@@ -16,6 +16,7 @@ from .course import MOVE_TABLE, PADDING
 
 # Teams and riders
 MIN_TEAMS, MAX_TEAMS = 1, 4
+MAX_COLOURS = 6  # team colours racing at once (the Peloton expansion's six)
 MAX_TEAM_NAME = 40  # characters (the menus let a player type 16)
 TEAM_COLOUR = r"^[a-z][a-z0-9_-]{0,19}$"  # a colour id is also the prefix of rider ids
 

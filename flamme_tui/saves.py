@@ -145,7 +145,7 @@ Count = Annotated[StrictInt, Field(ge=0, le=lim.MAX_TOKENS)]
 Draw = Annotated[StrictInt, Field(ge=1, le=lim.MAX_HAND)]
 Label = Annotated[StrictStr, Field(max_length=lim.MAX_LABEL)]
 Square = Annotated[StrictInt, Field(ge=0, le=lim.MAX_COURSE)]
-Lanes = Annotated[tuple[Literal[1, 2], ...], Field(max_length=lim.MAX_COURSE)]
+Lanes = Annotated[tuple[Literal[1, 2, 3], ...], Field(max_length=lim.MAX_COURSE)]
 Terrain = Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_COURSE, pattern=_TERRAIN)]
 Weather = Literal["", "crosswind", "tailwind", "headwind", "wet"]  # course.FAIR and course.WEATHER_KINDS
 TeamName = Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_TEAM_NAME)]
@@ -165,7 +165,7 @@ class TeamData(BaseModel):
 
 class TileData(BaseModel):
     model_config = _MODEL
-    letter: Annotated[StrictStr, Field(min_length=1, max_length=1)]
+    letter: Annotated[StrictStr, Field(min_length=1, max_length=2)]  # a tile name: "b", "2", "_2"
     kind: Annotated[StrictStr, Field(max_length=10)]
     first: Square
     length: Annotated[StrictInt, Field(ge=1, le=lim.MAX_TILE_SQUARES)]
@@ -189,6 +189,8 @@ class CourseData(BaseModel):
     weather: tuple[Weather, ...] = Field(max_length=lim.MAX_COURSE)
     ramp: tuple[Square, Card] | None
     tail: tuple[Terrain, Lanes] | None
+    # the breakaway square (Peloton); races saved before the expansion have none
+    breakaway: StrictInt = Field(default=-1, ge=-1, le=lim.MAX_COURSE)
 
     @model_validator(mode="after")
     def _consistent(self) -> CourseData:
@@ -205,6 +207,8 @@ class CourseData(BaseModel):
             raise ValueError("the ramp is past the end of the course")
         if self.tail is not None and len(self.tail[0]) != len(self.tail[1]):
             raise ValueError("bad tail")
+        if not -1 <= self.breakaway < self.finish:
+            raise ValueError("the breakaway square is past the finish")
         return self
 
     def grid_places(self) -> int:
@@ -368,6 +372,7 @@ def _course_data(course: Course) -> dict:
         "weather": list(course.weather[:n]) if course.weather else [],
         "ramp": list(course.ramp) if course.ramp is not None else None,
         "tail": [course.tail[0], list(course.tail[1])] if course.tail is not None else None,
+        "breakaway": course.breakaway,
     }
 
 
@@ -383,6 +388,7 @@ def _course(data: CourseData) -> Course:
         weather=tuple(data.weather),
         ramp=tuple(data.ramp) if data.ramp is not None else None,
         tail=(data.tail[0], tuple(data.tail[1])) if data.tail is not None else None,
+        breakaway=data.breakaway,
     )
 
 

@@ -58,7 +58,8 @@ def make_setup(spec: RaceSpec):
             forecast=spec.forecast,
         )
     classic = config.load_classic_rules()
-    course = config.load_course(spec.stage)
+    # the stage card's version for the colours racing, on a start with room for every rider (PELOTON.md)
+    course = config.load_course(spec.stage, colours=len({t.colour for t in spec.teams}), riders=2 * len(spec.teams))
     extra: dict[str, Any] = {}
     if ruleset.has_weather:
         meteo = config.load_meteo_rules()
