@@ -303,8 +303,8 @@ def check_classic_round(game, before) -> None:
     # slipstream: forward only, one square at a time, from eligible squares
     down = {game.pos[i][0] for i in range(len(game.riders)) if crashed[i]}
 
-    def eligible(sq: int) -> bool:
-        return course.terrain[sq] != "^" and not (meteo and (weather[sq] == CROSSWIND or sq in down))
+    def eligible(sq: int) -> bool:  # no slipstream to or from a climb or cobbles (PELOTON.md), a crosswind, a crash
+        return course.terrain[sq] not in "^c" and not (meteo and (weather[sq] == CROSSWIND or sq in down))
 
     for e in events:
         if e.kind == "slip":
@@ -314,7 +314,7 @@ def check_classic_round(game, before) -> None:
         assert p[0] >= moved[i] >= pos0[i][0], "a rider moved backwards"
     occupied = {p[0] for p in game.pos}
     for g in range(min(occupied), max(occupied)):
-        if g not in occupied and g - 1 in occupied and g + 1 in occupied:
+        if g not in occupied and g - 1 in occupied and g + 1 in occupied and course.terrain[g] != "c":
             assert not (eligible(g - 1) and eligible(g + 1)), f"slipstream gap left at {g}"
     tired = sorted(e.rider for e in events if e.kind == "exhaust")
     spared = {i for i, r in enumerate(game.riders) if game.script[r.seat] and not game.setup.scripted_exhaustion}

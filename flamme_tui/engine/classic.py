@@ -37,7 +37,7 @@ from .phase import Phase
 from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
-from .terrain import ASCENT, DESCENT, terrain_move
+from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
 from .view import Board, Memo, RiderView, View, board, new
@@ -504,7 +504,15 @@ class ClassicGame(Race):
     # ------------------------------------------------------------ end phase
 
     def slip_eligible(self, square: int) -> bool:
-        return self.course.terrain[square] != ASCENT
+        """Riders on the square may give and receive slipstream: not on a climb,
+        not on cobbles (PELOTON.md)."""
+        terrain = self.course.terrain[square]
+        return terrain != ASCENT and terrain != COBBLE
+
+    def slip_gap(self, square: int) -> bool:
+        """Slipstream may cross the empty square: any but a cobble square
+        (PELOTON.md's ruling; an empty ascent square lets it through)."""
+        return self.course.terrain[square] != COBBLE
 
     def _slipped(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
         self.riders[i].slipstream += to - frm
@@ -520,7 +528,8 @@ class ClassicGame(Race):
             if p[0] >= finish:
                 self.finish_race()
                 return
-        close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped)
+        close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped,
+                   self.slip_gap)
         occupied = {p[0] for p in self.pos}
         spare_scripted = not self.setup.scripted_exhaustion
         for i, p in enumerate(self.pos):
@@ -544,7 +553,7 @@ class ClassicGame(Race):
             return
         eligible = self.slip_eligible
         close_gaps(self.cells, self.course.lanes, pos, self.max_gap,
-                   lambda sq: 0 <= sq < finish and eligible(sq), self._slipped)
+                   lambda sq: 0 <= sq < finish and eligible(sq), self._slipped, self.slip_gap)
         # riders across the line this round still stand there: they shelter the rider behind
         occupied = {p[0] for p in pos if p[0] >= 0}
         spare_scripted = not self.setup.scripted_exhaustion
