@@ -366,12 +366,29 @@ class PelotonTeam(BaseModel):
     attack_rear: CardValue  # and its rear rider
 
 
+class SoloHandicap(BaseModel):
+    model_config = _MODEL
+
+    sprinteur: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+    rouleur: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+
+
 class ScriptedTeams(BaseModel):
     model_config = _MODEL
 
     exhaustion: StrictBool  # whether they take exhaustion cards
+    out_of_cards: CardValue  # what a rider with no cards left moves by
+    solo_handicap: SoloHandicap  # a lone team of players against a Peloton and a Muscle team
     muscle: MuscleTeam
     peloton: PelotonTeam
+
+
+class BreakawayRules(BaseModel):
+    model_config = _MODEL
+
+    bids: StrictInt = Field(ge=1, le=lim.MAX_BIDS)
+    exhaustion: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+    pair_from: StrictInt = Field(ge=1, le=lim.MAX_TEAMS + 1)
 
 
 class ClassicRules(BaseModel):
@@ -381,6 +398,7 @@ class ClassicRules(BaseModel):
     hand_size: StrictInt = Field(ge=1, le=lim.MAX_HAND)
     exhaustion_value: CardValue
     scripted_teams: ScriptedTeams
+    breakaway: BreakawayRules
 
     def deck(self, rider: str) -> tuple[int, ...]:
         """The starting deck of a rider type: 'R'/'rouleur' or 'S'/'sprinteur'."""

@@ -156,6 +156,8 @@ class TeamData(BaseModel):
     model_config = _MODEL
     name: TeamName
     colour: Annotated[StrictStr, Field(pattern=lim.TEAM_COLOUR)]
+    # the riders the seat races: its team, or one rider (7 to 12 players); saves before the expansion: "SR"
+    riders: Literal["SR", "S", "R"] = "SR"
 
     @field_validator("name", "colour")
     @classmethod
@@ -221,10 +223,14 @@ class CourseData(BaseModel):
 
 
 def _teams_ok(teams: tuple[TeamData, ...], riders_per_team: int, course: CourseData) -> None:
-    colours = [t.colour for t in teams]
-    if len(set(colours)) != len(colours):
-        raise ValueError("two teams have the same colour")
-    if course.grid_places() < riders_per_team * len(teams):
+    """Every rider once (two one-rider seats may share a colour), at most six
+    colours, and a place on the grid for every rider."""
+    riders = [f"{t.colour}.{kind}" for t in teams for kind in (t.riders if riders_per_team == 2 else "B")]
+    if len(set(riders)) != len(riders):
+        raise ValueError("two teams have the same colour and race the same rider")
+    if len({t.colour for t in teams}) > lim.MAX_COLOURS:
+        raise ValueError(f"teams: more than {lim.MAX_COLOURS} colours")
+    if course.grid_places() < len(riders):
         raise ValueError("the starting grid has too few places for the riders")
 
 
@@ -251,6 +257,15 @@ class ClassicSetupData(BaseModel):
     peloton_attacks: StrictInt = Field(default=2, ge=0, le=lim.MAX_DECK)
     attack: tuple[Card, Card] = (2, 9)
     scripted_exhaustion: StrictBool = False
+    # the Peloton expansion's pinned readings and breakaway came later still: a save
+    # without them was played with flamme-tui 0.1.0's readings (1) and no breakaway
+    out_of_cards: Card = 2
+    solo_handicap: tuple[Count, Count] = (1, 2)
+    scripted_readings: Literal[1, 2] = 1
+    breakaway: StrictBool = False
+    breakaway_bids: StrictInt = Field(default=2, ge=1, le=lim.MAX_BIDS)
+    breakaway_exhaustion: Count = 2
+    breakaway_pair_from: StrictInt = Field(default=5, ge=1, le=lim.MAX_TEAMS + 1)
     # a stage of a tour (engine.tour); races saved before tours are none
     tour: StrictBool = False
     carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=8)
@@ -291,6 +306,8 @@ class BmxSetupData(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> BmxSetupData:
         _teams_ok(self.teams, 1, self.course)
+        if len(self.teams) > lim.MAX_BMX_RIDERS:
+            raise ValueError(f"teams: at most {lim.MAX_BMX_RIDERS} riders race bmx")
         if self.course.tail is None:
             raise ValueError("course: a bmx course needs its lap (tail)")
         if self.descent_keep > self.descent_draw:
@@ -337,7 +354,8 @@ class SaveData(BaseModel):
     setup: Annotated[ClassicSetupData | BmxSetupData, Field(discriminator="variant")]
     seed: StrictInt = Field(ge=-lim.MAX_SEED, le=lim.MAX_SEED)
     # seat number -> policy name
-    bots: dict[Annotated[StrictStr, Field(pattern=r"^[0-9]$")], Annotated[StrictStr, Field(max_length=lim.MAX_BOT_NAME)]]
+    bots: dict[Annotated[StrictStr, Field(pattern=r"^(1[01]|[0-9])$")],
+               Annotated[StrictStr, Field(max_length=lim.MAX_BOT_NAME)]]
     actions: tuple[Annotated[StrictStr, Field(max_length=lim.MAX_ACTION_TEXT)], ...] = Field(max_length=lim.MAX_ACTIONS)
     rounds: tuple[RoundCheck, ...] = Field(max_length=lim.MAX_ROUNDS)
     state: Hex  # the game after the last action
@@ -396,7 +414,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Course):
         return _course_data(value)
     if isinstance(value, Team):
-        return {"name": value.name, "colour": value.colour}
+        return {"name": value.name, "colour": value.colour, "riders": value.riders}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
@@ -416,7 +434,7 @@ def setup_data(setup) -> dict:
 
 def setup_from_data(data: ClassicSetupData | BmxSetupData):
     course = _course(data.course)
-    teams = tuple(Team(t.name, t.colour) for t in data.teams)
+    teams = tuple(Team(t.name, t.colour, t.riders) for t in data.teams)
     if isinstance(data, BmxSetupData):
         return BmxSetup(
             course=course, teams=teams, bag=data.bag, fatigue_supply=data.fatigue_supply,
@@ -432,6 +450,9 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         headwind_draw=data.headwind_draw, standup_penalty=data.standup_penalty,
         scripted=data.scripted, muscle_extra=data.muscle_extra,
         peloton_attacks=data.peloton_attacks, attack=data.attack, scripted_exhaustion=data.scripted_exhaustion,
+        out_of_cards=data.out_of_cards, solo_handicap=data.solo_handicap, scripted_readings=data.scripted_readings,
+        breakaway=data.breakaway, breakaway_bids=data.breakaway_bids,
+        breakaway_exhaustion=data.breakaway_exhaustion, breakaway_pair_from=data.breakaway_pair_from,
         tour=data.tour, carried=data.carried, grid_order=data.grid_order,
     )
 

@@ -483,15 +483,17 @@ def test_classic_and_meteo_races_keep_every_invariant(variant, stage, n_teams, s
 @PROPS
 @given(
     stage=st.sampled_from(STAGES),
-    seats=st.lists(st.sampled_from(["", "", PELOTON, "muscle"]), min_size=2, max_size=4).filter(lambda s: not all(s)),
+    seats=st.lists(st.sampled_from(["", "", PELOTON, "muscle"]), min_size=2, max_size=6).filter(
+        lambda s: not all(s) and s.count(PELOTON) <= 1),
+    variant=st.sampled_from(["classic", "meteo"]),
     seed=st.integers(0, 2**32 - 1),
     policy=st.sampled_from(["easy", "random"]),
     grid=st.sampled_from(["random", "choose"]),
     handicap=st.lists(st.integers(0, 3), max_size=4).map(tuple),
     exhausted=st.booleans(),
 )
-def test_races_with_scripted_teams_keep_every_invariant(stage, seats, seed, policy, grid, handicap, exhausted):
-    setup = classic_setup("classic", stage, len(seats), grid, handicap, scripted=tuple(seats))
+def test_races_with_scripted_teams_keep_every_invariant(stage, seats, variant, seed, policy, grid, handicap, exhausted):
+    setup = classic_setup(variant, stage, len(seats), grid, handicap, scripted=tuple(seats))
     setup = ClassicSetup(**{f: getattr(setup, f) for f in setup.__dataclass_fields__} | {"scripted_exhaustion": exhausted})
     game = new_game(setup, seed)
     run_race(game, policy, seed)

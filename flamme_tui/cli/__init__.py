@@ -160,7 +160,7 @@ def cmd_tour(args) -> int:
     """Race a whole tour with bots; print each stage's times, the GC and the TP."""
     from ..bots import POLICIES
     from ..engine.race import Team
-    from ..play.races import COLOURS, play_out, rider_name, seat_plan
+    from ..play.races import COLOURS, RaceSpec, play_out, rider_name, seat_plan
     from ..play.tours import Tour, load_tour, race_tour, stages_option
     from .tours import final_report, tour_report
 
@@ -179,6 +179,8 @@ def cmd_tour(args) -> int:
         return 2
     bots, scripted = seat_plan(names)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
+    for leg in spec.stages:  # the engine's word on these seats, before the first stage is raced
+        checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
     tour = Tour(spec, teams, args.seed, scripted)
     print(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
           + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)))
@@ -216,8 +218,22 @@ def _spec(args, scripted: tuple[str, ...] = ()):
             raise ConfigError(f"seat 1-{args.teams} and 1 to 3 tokens, got {seat}:{tokens}", field="--young")
         young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
     where = {"stage": args.stage, "circuit": args.circuit}  # not given: the race's defaults
-    return RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
+    spec = RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
                     scripted=scripted, **{k: v for k, v in where.items() if v is not None})
+    return checked(spec)
+
+
+def checked(spec):
+    """The spec, if the engine builds a race from it; else ConfigError with the
+    engine's reason (the rules of who may race live there, not here)."""
+    from ..config import ConfigError
+    from ..play.races import make_setup, new_game
+
+    try:
+        new_game(make_setup(spec), 0)
+    except ValueError as exc:
+        raise ConfigError(str(exc), field="--bots" if spec.scripted else None) from None
+    return spec
 
 
 def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:

@@ -17,7 +17,8 @@ from ..engine.race import Race
 from ..engine.rules import find
 from .turns import turns
 
-COLOURS = ("red", "blue", "green", "black")
+# the board game's team colours, the Peloton expansion's white and pink last (the engine's rider ids)
+COLOURS = ("red", "blue", "green", "black", "white", "pink")
 
 Policy = Callable[[object], Action]  # view -> action
 
@@ -28,7 +29,7 @@ class RaceSpec:
 
     variant: str = "classic"
     stage: str = DEFAULT_STAGE  # classic/meteo: stage id or path
-    teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS)
+    teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS[:4])
     grid: str = "random"
     handicap: tuple[int, ...] = ()
     scripted: tuple[str, ...] = ()  # classic: per seat "", "peloton" or "muscle" (see engine.cards)
@@ -36,6 +37,7 @@ class RaceSpec:
     ramp: tuple[int, int] | None = None  # bmx: (lap square, number)
     young: tuple[int, ...] = ()  # bmx young-children variant
     forecast: bool = False  # bmx weather-forecast variant
+    breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages with tile 2 second)
 
 
 def make_setup(spec: RaceSpec):
@@ -59,7 +61,8 @@ def make_setup(spec: RaceSpec):
         )
     classic = config.load_classic_rules()
     # the stage card's version for the colours racing, on a start with room for every rider (PELOTON.md)
-    course = config.load_course(spec.stage, colours=len({t.colour for t in spec.teams}), riders=2 * len(spec.teams))
+    riders = sum(len(t.riders) for t in spec.teams)
+    course = config.load_course(spec.stage, colours=len({t.colour for t in spec.teams}), riders=riders)
     extra: dict[str, Any] = {}
     if ruleset.has_weather:
         meteo = config.load_meteo_rules()
@@ -83,6 +86,12 @@ def make_setup(spec: RaceSpec):
         peloton_attacks=classic.scripted_teams.peloton.attack_cards,
         attack=(classic.scripted_teams.peloton.attack_front, classic.scripted_teams.peloton.attack_rear),
         scripted_exhaustion=classic.scripted_teams.exhaustion,
+        out_of_cards=classic.scripted_teams.out_of_cards,
+        solo_handicap=(classic.scripted_teams.solo_handicap.sprinteur, classic.scripted_teams.solo_handicap.rouleur),
+        breakaway=spec.breakaway,
+        breakaway_bids=classic.breakaway.bids,
+        breakaway_exhaustion=classic.breakaway.exhaustion,
+        breakaway_pair_from=classic.breakaway.pair_from,
         **extra,
     )
 
