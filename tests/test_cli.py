@@ -284,7 +284,7 @@ def test_race_with_a_missing_stage(capsys):
 @pytest.mark.parametrize(
     "args",
     [["--bogus"], ["race", "--bogus"], ["race", "--variant", "tandem"], ["race", "--seed", "x"],
-     ["race", "--teams", "5"], ["frobnicate"], ["bench", "-n"]],
+     ["race", "--teams", "7"], ["frobnicate"], ["bench", "-n"]],
 )
 def test_bad_command_line_exit_2_without_traceback(capsys, args):
     with pytest.raises(SystemExit) as exc:

@@ -991,7 +991,7 @@ def classic_reach(shown: Board, i: int, card: int) -> int:
 
 CLASSIC = RuleSet(
     name="classic", title="Classic", game=ClassicGame, setup=ClassicSetup,
-    uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2,
+    uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2, max_teams=6,
     catch_up_die=False, exhaustion_word="exhaustion card", piece_word="card",
     view=classic_view, unseen=classic_unseen, reach=classic_reach,
 )

@@ -40,6 +40,13 @@ class RaceSpec:
     breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages with tile 2 second)
 
 
+def one_rider_seats(n: int) -> tuple[Team, ...]:
+    """N players racing one rider each (PELOTON.md, 7 to 12 players), taking the
+    riders in seat order: red.S, red.R, blue.S, ... (worked example 4)."""
+    riders = [(colour, kind) for colour in COLOURS for kind in (SPRINTEUR, ROULEUR)]
+    return tuple(Team(f"Player {k}", colour, kind) for k, (colour, kind) in enumerate(riders[:n], 1))
+
+
 def make_setup(spec: RaceSpec):
     ruleset = find(spec.variant)
     if ruleset.uses_tokens:
@@ -125,10 +132,13 @@ def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None 
 
 def rider_name(game, i: int) -> str:
     r = game.riders[i]
-    team = game.setup.teams[r.seat].name
+    seat = game.setup.teams[r.seat]
     if game.rules.uses_tokens:
-        return team
-    return f"{team} {'Sprinteur' if r.kind == SPRINTEUR else 'Rouleur'}"
+        return seat.name
+    kind = "Sprinteur" if r.kind == SPRINTEUR else "Rouleur"
+    if len(seat.riders) == 1:  # a player racing one rider: its name, and which rider
+        return f"{seat.name} ({seat.colour.capitalize()} {kind})"
+    return f"{seat.name} {kind}"
 
 
 def played_text(game, played) -> str:
