@@ -26,7 +26,8 @@ def team_places(game) -> list[int]:
 
 def run_one(args: tuple) -> tuple[list[int], int]:
     """One race; returns the place of each bot (in the tournament's bot order) and rounds."""
-    variant, stages, bots, k, breakaway = args
+    variant, stages, bots, k, *more = args  # and whether the breakaway is raced (default: not)
+    breakaway = bool(more and more[0])
     n = len(bots)
     seating = [bots[(seat + k) % n] for seat in range(n)]
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
