@@ -50,7 +50,7 @@ from .course import (
     Course,
     TilePlace,
 )
-from .engine.terrain import ASCENT, DESCENT
+from .engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
 from .pathtext import show_path
 
 __all__ = [
@@ -1033,6 +1033,9 @@ class StageSummary(NamedTuple):
     length: int  # squares from the start line to the finish line
     ascent: int  # ascent squares on the course
     descent: int  # descent squares on the course
+    supply: int = 0  # supply zone squares (Peloton)
+    cobbles: int = 0  # cobble squares (Peloton)
+    breakaway: int = -1  # the breakaway square (Peloton tile 2 second), -1: none
 
 
 def stage_summary(stage: StageSpec, *, catalog: TileCatalog | None = None) -> StageSummary:
@@ -1044,4 +1047,7 @@ def stage_summary(stage: StageSpec, *, catalog: TileCatalog | None = None) -> St
         length=course.finish - course.grid,
         ascent=terrain.count(ASCENT),
         descent=terrain.count(DESCENT),
+        supply=terrain.count(SUPPLY),
+        cobbles=terrain.count(COBBLE),
+        breakaway=course.breakaway,
     )

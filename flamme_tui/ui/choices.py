@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 from .. import MAX_SEED
+from ..usertext import clean
 from .palette import DEFAULT_COLOURS, team_colour
 
 HUMAN = "human"
@@ -58,6 +59,7 @@ class RaceChoices:
     seats: list[SeatChoice] = field(default_factory=lambda: default_seats(2))
     grid: str = "random"  # or "choose": players place their riders
     seed: int = field(default_factory=random_seed)
+    breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages that offer it)
 
     def copy(self) -> RaceChoices:
         return replace(self, seats=[replace(s) for s in self.seats])
@@ -78,7 +80,20 @@ class RaceChoices:
         return RaceSpec(
             variant=self.variant, stage=self.stage, teams=teams, grid=self.grid,
             handicap=extras if any(extras) else (), scripted=scripted if any(scripted) else (),
+            breakaway=self.breakaway,
         )
+
+    def problem(self) -> str:
+        """Why the engine would not race these choices ("" if it would): its
+        own words (at most one Peloton team, a grid too small...)."""
+        from ..config import ConfigError
+        from ..play.races import make_setup, new_game
+
+        try:
+            new_game(make_setup(self.spec()), 0)
+        except (ValueError, ConfigError) as exc:
+            return clean(str(exc), multiline=False)
+        return ""
 
     def bots(self) -> dict[int, str]:
         return {seat: s.controller for seat, s in enumerate(self.seats) if s.is_bot}

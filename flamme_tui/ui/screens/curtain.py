@@ -42,7 +42,7 @@ class CurtainScreen(BaseScreen):
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, note: str = "", on_lift=None,
-                 table: PublicTable | None = None) -> None:
+                 table: PublicTable | None = None, heading: str | None = None) -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.seat = seat
@@ -51,6 +51,7 @@ class CurtainScreen(BaseScreen):
         self.round_no = round_no
         self.note = note
         self.table = table
+        self.heading = heading or f"Round {round_no}"  # "Round 3", or "Breakaway, bid 1"
         self._lifted = False
 
     def compose(self):
@@ -65,7 +66,7 @@ class CurtainScreen(BaseScreen):
                 yield StageOverview(table.course, id="curtain-overview")
                 yield TrackStrip(table.course, id="curtain-track")
         with Vertical(id="curtain-body"):
-            yield Static(f"Round {self.round_no}", id="curtain-round")
+            yield Static(self.heading, id="curtain-round")
             title = Text("Pass to ", style="bold")
             title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
             yield Static(title, id="curtain-title")
@@ -107,6 +108,9 @@ class CurtainScreen(BaseScreen):
     def size_changed(self, width: int, height: int) -> None:
         for track in self.query(TrackStrip):
             track.tall = height >= 32
+        if self.table is not None:
+            riders = len(self.table.rows)
+            self.query_one("#curtain-boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -1,4 +1,5 @@
-"""Teams: 2-4 players, names, colours, human or bot, handicap; grid and seed.
+"""Teams: 2-6 players (bmx 2-4), names, colours, human, bot or scripted team,
+handicap; grid, the Peloton breakaway and seed.
 
 Nothing here starts a race by accident: the first name field has the focus,
 Enter in a field goes to the next one (never onto Start), and the race starts
@@ -22,7 +23,7 @@ from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
-MAX_SEATS = 4
+MAX_SEATS = 6  # the Peloton expansion's six teams (bmx: rules.max_teams, 4)
 MAX_NAME = 30  # long enough for "Grandma Josephine"; the race screens show it in full
 SEED_NOTE = "0 or more; same seed + choices = same race"
 
@@ -70,6 +71,7 @@ class TeamsScreen(BaseScreen):
         super().__init__()
         self.choices = choices
         self.changes: list[str] = []  # what the screen changed on its own, said on the message line
+        self.max_seats = find(choices.variant).max_teams
         seats = list(choices.seats)
         for extra in default_seats(MAX_SEATS)[len(seats):]:
             used = {s.colour for s in seats}
@@ -77,12 +79,12 @@ class TeamsScreen(BaseScreen):
             extra.name = team_colour(extra.colour).name
             seats.append(extra)
         self.seats = [SeatChoice(s.name, s.colour, s.controller, s.extra) for s in seats[:MAX_SEATS]]
-        self.count = max(2, min(MAX_SEATS, len(choices.seats)))
+        self.count = max(2, min(self.max_seats, len(choices.seats)))
         for n, seat in enumerate(self.seats):
-            if seat.is_scripted and not find(choices.variant).scripted_teams:  # the scripted teams race in classic only
+            if seat.is_scripted and not find(choices.variant).scripted_teams:  # not in bmx
                 if n < self.count:
                     self.changes.append(f"Seat {n + 1} ({seat.team_name()}) is now a human player: the "
-                                        f"{SCRIPTED_NAMES[seat.controller]} team races in classic only.")
+                                        f"{SCRIPTED_NAMES[seat.controller]} team races in classic and meteo only.")
                 seat.controller = HUMAN
             limit = 3 if find(choices.variant).uses_tokens else 5
             if seat.extra > limit:
@@ -113,12 +115,19 @@ class TeamsScreen(BaseScreen):
             yield Static(title + Content(where) + Content(" · teams"), classes="screen-title")
             with Horizontal(classes="form-row"):
                 yield Static("Players", id="label-players", classes="form-label")
-                yield Select([(f"{n} players", n) for n in range(2, MAX_SEATS + 1)], value=self.count,
+                yield Select([(f"{n} players", n) for n in range(2, self.max_seats + 1)], value=self.count,
                              allow_blank=False, compact=True, id="players")
                 if not bmx:
                     yield Static("Grid", id="label-grid", classes="form-label")
                     yield Select([("random grid", "random"), ("players place riders", "choose")],
                                  value=self.choices.grid, allow_blank=False, compact=True, id="grid")
+            if self.offers_breakaway():
+                with Horizontal(classes="form-row", id="breakaway-row"):
+                    yield Static("Breakaway", id="label-breakaway", classes="form-label")
+                    yield Select([("no breakaway", False), ("breakaway bids", True)], value=self.choices.breakaway,
+                                 allow_blank=False, compact=True, id="breakaway")
+                    yield Static("bids for a head start before round 1 (recommended with 5-6 teams)",
+                                 id="breakaway-note")
             with Horizontal(id="seat-head"):
                 for text, cls in (("#", "seat-number"), (f"Name (up to {MAX_NAME})", "seat-name"),
                                   ("Colour", "seat-colour"), ("", "swatch"), ("Plays", "seat-controller"),
@@ -137,6 +146,37 @@ class TeamsScreen(BaseScreen):
                 yield Button("Back", id="back", compact=True)
         yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), "start race"),
                       ("?", "help"), ("esc", "back")])
+
+    def offers_breakaway(self) -> bool:
+        """The stage's second tile is tile 2, with the breakaway square (every Peloton stage)."""
+        if find(self.choices.variant).uses_tokens:
+            return False
+        try:
+            from .stage import stage_info
+
+            return bool(stage_info(self.choices.stage)[3].breakaway >= 0)
+        except Exception:  # a stage that cannot be read now: no breakaway offered
+            return False
+
+    def version_note(self) -> str:
+        """What the number of colours changes on this stage: its other version, a bigger start."""
+        from ... import config
+
+        colours = len({self.query_one(f"#colour-{seat}", Select).value for seat in range(self.count)})
+        riders = 2 * self.count
+        try:
+            stage = config.load_stage(self.choices.stage)
+            version = config.stage_for_colours(stage, colours)
+            course = config.compile_stage(version, riders=riders)
+        except Exception:  # said when the race starts
+            return ""
+        notes = []
+        if version.name != stage.name:
+            notes.append(f"{colours} colours race {version.name}.")
+        if course.tiles and course.tiles[0].letter != config.split_tiles(version.tiles)[0]:
+            notes.append(f"{riders} riders: the stage starts on Peloton tile {course.tiles[0].letter} "
+                         f"({sum(course.lanes[: course.grid])} places).")
+        return " ".join(notes)
 
     def _stage_name(self) -> str:
         try:
@@ -167,7 +207,7 @@ class TeamsScreen(BaseScreen):
 
     def show_rows(self) -> None:
         for seat in range(MAX_SEATS):
-            self.query_one(f"#seat-{seat}").display = seat < self.count
+            self.query_one(f"#seat-{seat}").display = seat < self.count and seat < self.max_seats
             colour = team_colour(self.query_one(f"#colour-{seat}", Select).value)
             self.query_one(f"#swatch-{seat}", Static).update(
                 Content.from_markup(f"[on {colour.hex}]  [/] $letter", letter=colour.letter))
@@ -187,7 +227,7 @@ class TeamsScreen(BaseScreen):
             here = row is not None and row.seat == seat
             self.query_one(f"#pointer-{seat}", Static).update(f"▶{seat + 1}" if here else f" {seat + 1}")
         wid = getattr(widget, "id", None)
-        for label in ("players", "grid", "seed"):
+        for label in ("players", "grid", "breakaway", "seed"):
             for node in self.query(f"#label-{label}"):
                 node.set_class(wid == label, "-focused")
 
@@ -198,6 +238,9 @@ class TeamsScreen(BaseScreen):
         if sid == "players":
             self.count = int(event.value)
             self.show_rows()
+            note = "" if find(self.choices.variant).uses_tokens else self.version_note()
+            if note:
+                self.say(note)
         elif sid.startswith("colour-"):
             seat = int(sid.split("-")[1])
             new, old = event.value, self.seats[seat].colour
@@ -260,6 +303,8 @@ class TeamsScreen(BaseScreen):
         choices.seats = seats
         if find(choices.variant).grid_choice:
             choices.grid = self.query_one("#grid", Select).value
+        breakaway = self.query("#breakaway")
+        choices.breakaway = bool(breakaway.first().value) if breakaway else False
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text:
             choices.seed = random_seed()
@@ -279,5 +324,9 @@ class TeamsScreen(BaseScreen):
             return
         if all(s.is_scripted for s in choices.seats):
             self.say("The Peloton and Muscle teams need a human or a bot to race against.", warning=True)
+            return
+        problem = choices.problem()
+        if problem:
+            self.say(problem, warning=True)
             return
         self.app.start_race(choices)
