@@ -409,3 +409,39 @@ def test_a_lone_rider_seat_can_share_its_colour_with_a_rival():
     play_out(game, {seat: POLICIES["medium"] for seat in range(3)})
     places = game.outcome().places
     assert sorted(places) == [1, 2, 3]  # rivals: each is ranked on its own
+
+
+# ------------------------------------------------------------ saves, replay
+
+
+@pytest.mark.parametrize("spec", [
+    RaceSpec(stage="peloton-8", teams=tuple(Team(c.capitalize(), c) for c in COLOURS), breakaway=True,
+             grid="choose"),
+    RaceSpec(stage="peloton-11", teams=tuple(Team(f"P{k}", c, kind) for k, (c, kind) in
+                                             enumerate([(c, k) for c in COLOURS for k in "SR"][:10])),
+             breakaway=True),
+    RaceSpec(variant="meteo", stage="peloton-12", teams=tuple(Team(c.capitalize(), c) for c in COLOURS[:3]),
+             scripted=("", PELOTON, MUSCLE)),
+])
+def test_a_peloton_race_saves_in_the_breakaway_and_resumes(spec, tmp_path):
+    from flamme_tui import saves
+    from flamme_tui.play.replay import frames
+    from flamme_tui.play.session import Session
+
+    bots = {seat: "easy" for seat in range(len(spec.teams)) if not (spec.scripted and spec.scripted[seat])}
+    session = Session.new(spec, 13, bots=bots)
+    game = session.game
+    for _ in range(7):  # a few actions: the grid, into the breakaway
+        seat = session.due()
+        session.apply(POLICIES["easy"](game.view(seat)))
+    path = saves.save(session, tmp_path / "race.json")
+    back = saves.load(path)
+    assert back.setup == session.setup and saves.state_digest(back.game) == saves.state_digest(game)
+    while not back.over:
+        back.play_bots()
+    again = saves.load(saves.save(back, tmp_path / "done.json"))
+    assert again.over and saves.state_digest(again.game) == saves.state_digest(back.game)
+    titles = [f.title for f in frames(back.setup, back.seed, back.game.actions)]
+    if spec.breakaway:
+        assert "Breakaway, bid 1" in titles and "Breakaway" in titles
+        assert titles.index("Breakaway") < titles.index("Round 1")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ..engine.classic import GRID, OVER
+from ..engine.classic import BREAKAWAY, GRID, OVER
 from .races import describe_round, new_game, positions_text, ranking_lines, track_picture
 
 
@@ -80,10 +80,16 @@ def frames(setup, seed: int, actions) -> list[Frame]:
     picks = 0  # actions in the round being played
     for action in actions:
         before = game.phase
+        events = game.events
         game.apply(action)
         picks += 1
         if before == GRID and game.phase != GRID:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
+            picks = 0
+            continue
+        if before == BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
+            title = "Breakaway" if game.phase != BREAKAWAY else f"Breakaway, bid {game.bid_round - 1}"
+            out.append(_frame(game, title, describe_round(game)))
             picks = 0
             continue
         completed = game.round if game.phase == OVER else game.round - 1
@@ -94,6 +100,9 @@ def frames(setup, seed: int, actions) -> list[Frame]:
             picks = 0
     if game.phase == GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
+    elif game.phase == BREAKAWAY and picks:
+        out.append(_frame(game, f"Breakaway, bid {game.bid_round}: in progress",
+                          [f"{picks} choice(s) made; the bids are revealed together"]))
     elif game.phase != OVER and picks:
         out.append(_frame(
             game,
