@@ -34,6 +34,10 @@ SHOTS = [  # (file name, scenario, size)
     ("settings", "settings", (100, 30)),
     ("saved-races", "saved-races", (100, 30)),
     ("light-theme", "light-teams", (100, 30)),
+    ("peloton-80x24", "peloton-race", (80, 24)),
+    ("peloton-120x40", "peloton-race", (120, 40)),
+    ("peloton-bid", "peloton-bid", (80, 24)),
+    ("peloton-bids", "peloton-bids", (80, 24)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
 
