@@ -28,6 +28,7 @@ class SeatChoice:
     colour: str  # palette id, also the team id in rider ids
     controller: str = HUMAN  # "human", a bot policy name (bots.POLICIES) or a scripted team
     extra: int = 0  # classic/meteo: handicap exhaustion cards; bmx: young-children fatigue tokens
+    rider: str = "SR"  # classic/meteo: the seat's team ("SR"), or the one rider it races (7-12 players)
 
     @property
     def is_bot(self) -> bool:
@@ -49,6 +50,12 @@ def default_seats(n: int = 4) -> list[SeatChoice]:
     return [SeatChoice(team_colour(c).name, c) for c in DEFAULT_COLOURS[:n]]
 
 
+def one_rider_seats(n: int) -> list[SeatChoice]:
+    """N players racing one rider each (PELOTON.md, 7 to 12 players): in seat
+    order the first colour's Sprinteur, its Rouleur, the next colour's..."""
+    return [SeatChoice(f"Player {k + 1}", DEFAULT_COLOURS[k // 2], rider="SR"[k % 2]) for k in range(n)]
+
+
 @dataclass(slots=True)
 class RaceChoices:
     variant: str = "classic"
@@ -67,7 +74,7 @@ class RaceChoices:
     def spec(self):
         from ..play.races import RaceSpec, Team
 
-        teams = tuple(Team(s.team_name(), s.colour) for s in self.seats)
+        teams = tuple(Team(s.team_name(), s.colour, s.rider) for s in self.seats)
         extras = tuple(s.extra for s in self.seats)
         from ..engine.rules import find
 

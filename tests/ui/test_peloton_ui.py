@@ -207,3 +207,47 @@ async def test_the_track_draws_three_lanes_on_a_peloton_stage():
         assert "#" in text and "░" in text and "s" in text
         rows = app.screen.query_one(CardRow).cards
         assert len(rows) == 4
+
+
+async def test_nine_players_race_one_rider_each_from_the_teams_screen():
+    """7 to 12 players: each picks a free rider (two may share a colour); the
+    race is played to the podium with every screen whole at 80x24."""
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic", stage_downs=9)  # Peloton 8 (2-4 teams)
+        await set_players(pilot, 9)
+        screen = app.screen
+        assert [screen.query_one(f"#seat-{s}").display for s in range(12)] == [True] * 9 + [False] * 3
+        assert str(screen.query_one("#extra-head").render()) == "Rider"
+        message = str(screen.query_one("#teams-message").render())
+        assert "one rider each" in message and "5 colours race Peloton 8 (5-6 teams)" in message
+        # seat 2 takes seat 1's rider (Blue Sprinteur): the two swap
+        screen.query_one("#rider-1").value = "S"
+        await pilot.pause()
+        assert "swap" in str(screen.query_one("#teams-message").render())
+        assert (screen.query_one("#rider-0").value, screen.query_one("#rider-1").value) == ("R", "S")
+        for seat in range(2, 9):
+            await pick_option(pilot, f"controller-{seat}", 1)  # Bot: easy
+        await pick_option(pilot, "breakaway", 1)
+        await pilot.press("ctrl+s")
+
+        async def check(pilot, seen) -> None:
+            fits_lone(pilot.app)
+
+        seen = await play_race(pilot, on_state=check)
+        assert screen_name(app) == "PodiumScreen"
+        game = app.screen.flow.game
+        assert [r.id for r in game.riders][:2] == ["blue.R", "blue.S"] and len(game.riders) == 9
+        assert game.course.name == "Peloton 8 (5-6 teams)" and seen.draws == 0  # one rider: nothing to choose
+        assert seen.bids == 2 * 2 and set(seen.curtains) == {0, 1}
+
+
+def fits_lone(app) -> None:
+    width, height = app.size
+    if screen_name(app) == "RaceScreen":
+        screen = app.screen
+        for wid in WIDGETS:
+            region = screen.query_one(wid).region
+            assert region.height >= 1 and region.y + region.height <= height, (wid, region)
+        assert screen.query_one("#keys").region.y == height - 1
+        assert len(screen.query_one(Boards).rows) == 9

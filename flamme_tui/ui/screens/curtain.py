@@ -42,7 +42,7 @@ class CurtainScreen(BaseScreen):
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, note: str = "", on_lift=None,
-                 table: PublicTable | None = None, heading: str | None = None) -> None:
+                 table: PublicTable | None = None, heading: str | None = None, riders: str = "SR") -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.seat = seat
@@ -52,6 +52,7 @@ class CurtainScreen(BaseScreen):
         self.note = note
         self.table = table
         self.heading = heading or f"Round {round_no}"  # "Round 3", or "Breakaway, bid 1"
+        self.riders = riders  # the seat's riders: "SR", or the one it races (7-12 players)
         self._lifted = False
 
     def compose(self):
@@ -70,7 +71,8 @@ class CurtainScreen(BaseScreen):
             title = Text("Pass to ", style="bold")
             title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
             yield Static(title, id="curtain-title")
-            yield Static(team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if self.note != "bmx"
+            badge = "".join(f"  {c.letter}{kind}" for kind in self.riders) + "  "
+            yield Static(team_markup(self.colour, badge) if self.note != "bmx"
                          else team_markup(self.colour, f"  {c.letter}>  "), id="curtain-team")
             text = Text(clean(self.player, multiline=False))
             text.append(", press ")

@@ -224,7 +224,7 @@ class RaceScreen(BaseScreen):
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
                               "bmx" if self.bmx else "", on_lift=self._curtain_lifted, table=table,
-                              heading=heading),
+                              heading=heading, riders=self.game.setup.teams[seat].riders),
             )
         elif turn.kind == "place":
             self.show_place(turn)

@@ -108,6 +108,7 @@ class Boards(Static):
         self.supply: int | None = None
         self.course = None
         self.columns = 1  # 2: the riders side by side, a compact row each (many riders, a small window)
+        self._with_square = True
 
     def set_columns(self, columns: int, riders: int) -> None:
         """One table, or the `riders` in two compact columns (the height follows)."""
@@ -223,8 +224,11 @@ class Boards(Static):
 
         bmx = find(self.variant).uses_tokens
         half = -(-len(self.rows) // 2)
-        name_w = 6 if col_w < 50 else 12
-        head = f"{'':3} {'Team':<{name_w}} {'Sq':>3} {'go':>2}   " + ("Bag Fat" if bmx else "Dk E   Recycled")
+        longest = max(len(r.name.rsplit(" ", 1)[0]) for r in self.rows)
+        name_w = max(4, min(longest, 8 if col_w < 50 else 12))
+        self._with_square = col_w >= 50  # a narrow column leaves the square to the track: "to go" says enough
+        square = f" {'Sq':>3}" if self._with_square else ""
+        head = f"{'':3} {'Team':<{name_w}}{square} {'go':>2}   " + ("Bag Fat" if bmx else "Dk E   Recycled")
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{head:<{col_w}} {head}"[:width], style="bold #bbbbbb")
         for k in range(half):
@@ -242,7 +246,7 @@ class Boards(Static):
         name = row.name.rsplit(" ", 1)[0] if row.name.endswith(("Sprinteur", "Rouleur")) else row.name
         name = name if len(name) <= name_w else name[: name_w - 1] + "…"
         go = self._to_go(row)
-        text.append(f" {name:<{name_w}} {self._square(row):>3}")
+        text.append(f" {name:<{name_w}}" + (f" {self._square(row):>3}" if self._with_square else ""))
         text.append("_" if row.crashed else " ", style="bold #D55E00")
         text.append(f"{'--' if go == 'over' else go:>2}")
         text.append(" ✓ " if row.ready else "   ", style="bold #009E73")
