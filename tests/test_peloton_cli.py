@@ -82,3 +82,28 @@ def test_tournament_and_bench_take_peloton_stages_and_six_teams(capsys):
     assert "5 classic races of 6 teams on Peloton 7 (5-6 teams)" in out
     out = out_of(capsys, "bench", "-n", "3", "--teams", "5", "--variant", "meteo", "--stage", "peloton-12")
     assert "of 5 teams on Peloton 12 (5-6 teams)" in out
+
+
+def test_race_from_a_save_made_during_the_breakaway(tmp_path, monkeypatch, capsys):
+    """`race --from` finishes a race saved in the middle of its bids: who broke
+    away is said, the bids chosen face down before the save are not."""
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    from flamme_tui import saves
+    from flamme_tui.bots import POLICIES
+    from flamme_tui.engine.race import Team
+    from flamme_tui.play.races import COLOURS, RaceSpec
+    from flamme_tui.play.session import Session
+
+    spec = RaceSpec(stage="peloton-7", teams=tuple(Team(c.capitalize(), c) for c in COLOURS[:5]), breakaway=True)
+    session = Session.new(spec, 4, bots={})
+    game = session.game
+    for _ in range(4):
+        session.apply(POLICIES["easy"](game.view(session.due())))
+    assert game.phase == "breakaway"
+    path = saves.save(session, tmp_path / "mid.json")
+    assert main(["race", "--from", str(path), "--bots-for-humans"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    (said,) = [line for line in lines if line.startswith("breakaway")]
+    assert "4 choice(s) face down" in said and said.endswith(" away") and " = " not in said
+    assert lines.index(said) < lines.index("Round 1") and "Final ranking" in out

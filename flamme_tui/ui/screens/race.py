@@ -24,6 +24,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ...engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
+from ...engine.events import BidsRevealed, Breakaway
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
@@ -648,6 +649,7 @@ class RaceScreen(BaseScreen):
         """The breakaway: the bidding rider's draw, one card to keep face down as its bid."""
         game = self.game
         seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
         view = game.view(seat)
         rider = view.board.riders[i]
         hand = sorted(view.hands[i], key=lambda c: (card_str(c) != "E", c))
@@ -673,8 +675,8 @@ class RaceScreen(BaseScreen):
         """Bids face up together (public), and after the last one who breaks away."""
         game = self.game
         events = self.flow.bids or ()
-        result = next((e for e in events if e.kind == "breakaway"), None)
-        shown = [e for e in events if e.kind == "bids"]
+        result = next((e for e in events if isinstance(e, Breakaway)), None)
+        shown = [e for e in events if isinstance(e, BidsRevealed)]
         cards = []
         if result is not None:
             winners = set(result.winners)
@@ -957,7 +959,7 @@ class RaceScreen(BaseScreen):
                 self.notify(f"Wait: {self.flow.bot_name(turn.seat)} is thinking", timeout=2, markup=False)
             return
         game = self.game
-        action = None
+        action: Action | None = None
         if turn.kind == "place" and self.cursor:
             action = Place(game.riders[turn.rider].id, *self.cursor)
         elif turn.kind in ("draw", "bidder") and self.sel is not None:

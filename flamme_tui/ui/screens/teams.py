@@ -287,10 +287,10 @@ class TeamsScreen(BaseScreen):
                 self.say(note)
         elif sid.startswith("rider-") and self.lone:
             seat = int(sid.split("-")[1])
-            self._keep_riders_unique(seat, self.seats[seat].colour, event.value)
+            self._keep_riders_unique(seat, self.seats[seat].colour, str(event.value))
         elif sid.startswith("colour-") and self.lone:
             seat = int(sid.split("-")[1])
-            self._keep_riders_unique(seat, event.value, self.seats[seat].rider)
+            self._keep_riders_unique(seat, str(event.value), self.seats[seat].rider)
         elif sid.startswith("colour-"):
             seat = int(sid.split("-")[1])
             new, old = event.value, self.seats[seat].colour
@@ -388,7 +388,7 @@ class TeamsScreen(BaseScreen):
         if find(choices.variant).grid_choice:
             choices.grid = self.query_one("#grid", Select).value
         breakaway = self.query("#breakaway")
-        choices.breakaway = bool(breakaway.first().value) if breakaway else False
+        choices.breakaway = bool(breakaway.first(Select).value) if breakaway else False
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text:
             choices.seed = random_seed()
