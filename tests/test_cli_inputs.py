@@ -114,7 +114,7 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("stages", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}"]),
     (("bench",), "stage"): (["--stage"], ["no-such-stage", "{loop}", "{dir}"]),
     (("bench",), "circuit"): (["--variant", "bmx", "--circuit"], ["zz"]),
-    (("tournament",), "bots"): ([], ["easy nobody", "easy", "easy easy easy easy easy", "peloton muscle"]),
+    (("tournament",), "bots"): ([], ["easy nobody", "easy", "easy easy easy easy easy easy easy", "peloton muscle"]),
     (("tournament",), "stage"): (["--stage"], ["no-such-stage", "{loop}"]),
     ((), "resume"): (["--resume"], ["{missing}", "{loop}", "{dir}", "{long}"]),
     (("tours", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}"]),

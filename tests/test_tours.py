@@ -17,7 +17,7 @@ from flamme_tui.engine.cards import EXHAUSTION
 from flamme_tui.play import tours
 from flamme_tui.play.races import COLOURS, Team, play_out
 
-TEAMS = tuple(Team(c.capitalize(), c) for c in COLOURS)
+TEAMS = tuple(Team(c.capitalize(), c) for c in COLOURS[:4])
 
 
 @pytest.fixture
@@ -213,7 +213,7 @@ def test_tour_command_numbers_are_the_drivers(capsys):
     ["tour", "--stages", "no-such-stage"],
     ["tour", "--tour", "no-such-tour"],
     ["tour", "--tour", "3-petit-tour", "--stages", "avenue-corso-paseo"],
-    ["tour", "--stages", "firenze-milano:meteo", "--bots", "easy,peloton"],
+    ["tour", "--stages", "firenze-milano:meteo", "--bots", "easy,peloton,peloton"],
 ])
 def test_tour_command_refuses_bad_options_in_one_line(args, capsys):
     with pytest.raises(SystemExit) if "-1" in args or "x" in args else _no_raise():

@@ -92,8 +92,8 @@ def final_report(tour: tours.Tour) -> list[str]:
 def _new_tour(args):
     """The tour and bots the options ask for, or a problem in one line."""
     from ..engine.race import Team
-    from ..play.races import COLOURS, seat_plan
-    from . import _seat_names
+    from ..play.races import COLOURS, RaceSpec, seat_plan
+    from . import _seat_names, checked
 
     if args.tour is not None and args.stages is not None:
         return None, "tour: give --tour or --stages, not both"
@@ -108,6 +108,8 @@ def _new_tour(args):
         return None, problem
     bots, scripted = seat_plan(names)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
+    for leg in spec.stages:  # the engine's word on these seats, before the first stage is raced
+        checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
     print(clean(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
                 + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
     return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None

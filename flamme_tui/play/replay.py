@@ -81,10 +81,16 @@ def frames(setup, seed: int, actions) -> list[Frame]:
     picks = 0  # actions in the round being played
     for action in actions:
         before = game.phase
+        events = game.events
         game.apply(action)
         picks += 1
         if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
+            picks = 0
+            continue
+        if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
+            title = "Breakaway" if game.phase != Phase.BREAKAWAY else f"Breakaway, bid {game.bid_round - 1}"
+            out.append(_frame(game, title, describe_round(game)))
             picks = 0
             continue
         if game.rounds_done > done:
@@ -94,6 +100,9 @@ def frames(setup, seed: int, actions) -> list[Frame]:
             picks = 0
     if game.phase == Phase.GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
+    elif game.phase == Phase.BREAKAWAY and picks:
+        out.append(_frame(game, f"Breakaway, bid {game.bid_round}: in progress",
+                          [f"{picks} choice(s) made; the bids are revealed together"]))
     elif game.phase != Phase.OVER and picks:
         out.append(_frame(
             game,

@@ -31,12 +31,13 @@ def team_places(game) -> list[int]:
 
 def run_one(args: tuple) -> tuple[list[int], int]:
     """One race; returns the place of each bot (in the tournament's bot order) and rounds."""
-    variant, stages, bots, k = args
+    variant, stages, bots, k, *more = args  # and whether the breakaway is raced (default: not)
+    breakaway = bool(more and more[0])
     n = len(bots)
     seating = [bots[(seat + k) % n] for seat in range(n)]
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
     bots_of, scripted = seat_plan(seating)
-    spec = RaceSpec(variant=variant, stage=stages[k % len(stages)], teams=teams, scripted=scripted)
+    spec = RaceSpec(variant=variant, stage=stages[k % len(stages)], teams=teams, scripted=scripted, breakaway=breakaway)
     game = new_game(make_setup(spec), k)
     play_out(game, {seat: POLICIES[name] for seat, name in bots_of.items()})
     places = team_places(game)
@@ -72,11 +73,11 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def tournament(bots: list[str], races: int, variant: str = "classic", stages: list[str] | None = None,
-               workers: int | None = None, out=print, tour: str | None = None) -> dict:
+               workers: int | None = None, out=print, tour: str | None = None, breakaway: bool = False) -> dict:
     if find(variant).uses_tokens:
         stages = ["ABCD"]
-    stages = stages or config.stage_ids()[:7]
-    jobs: list[tuple] = [(variant, stages, bots, k) for k in range(races)]
+    stages = stages or list(config.STAGE_ORDER[:7])  # the base stages
+    jobs: list[tuple] = [(variant, stages, bots, k, breakaway) for k in range(races)]
     run: Callable[[tuple], tuple] = run_one
     if tour is not None:
         jobs, run = [(tour, bots, k) for k in range(races)], run_tour

@@ -328,6 +328,61 @@ async def tour_race(pilot) -> None:
     await pilot.press("2")
 
 
+# ---------------------------------------------------------------- peloton
+
+def peloton_choices(humans: int = 3):
+    """Six teams on a Peloton 5-6 stage with the breakaway: the first seats
+    human, the others easy bots."""
+    c = choices("classic", 6, stage="peloton-9-5-6", breakaway=True)
+    for seat in c.seats[humans:]:
+        seat.controller = "easy"
+    return c
+
+
+async def peloton_race(pilot) -> None:
+    """A six-team race, round 4: Blue picks its Sprinteur's card (three lanes, cobbles, 12 riders)."""
+    from ..play.flow import RaceFlow
+
+    app = pilot.app
+    c = peloton_choices()
+    app.choices = c
+    session = c.session()
+    advance(session, 3)
+    app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await pilot.press("enter")  # the curtain
+    await settle(pilot)
+    await pilot.press("1", "enter")
+    await settle(pilot)
+    await pilot.press("2")
+
+
+async def peloton_bid(pilot) -> None:
+    """The breakaway: Blue's Rouleur bids, its four cards on offer (behind the curtain so far)."""
+    app = pilot.app
+    app.start_race(peloton_choices())
+    await settle(pilot)
+    await pilot.press("enter")  # the curtain
+    await settle(pilot)
+    await pilot.press("2", "enter")  # the Rouleur bids
+    await settle(pilot)
+    await pilot.press("3")
+
+
+async def peloton_bids(pilot) -> None:
+    """The breakaway's first bids, face up together for the table."""
+    app = pilot.app
+    app.start_race(peloton_choices())
+    for _ in range(3):  # three humans: curtain, bidder, bid
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("2", "enter")
+        await settle(pilot)
+        await pilot.press("4", "enter")
+    await settle(pilot)
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -356,4 +411,7 @@ SCENARIOS = {
     "tour-gc": tour_gc,
     "tour-podium": tour_podium,
     "tour-race": tour_race,
+    "peloton-race": peloton_race,
+    "peloton-bid": peloton_bid,
+    "peloton-bids": peloton_bids,
 }

@@ -131,12 +131,12 @@ async def test_colour_swap_and_seat_type_change_are_said():
 
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        meteo = RaceChoices(variant="meteo", seats=[SeatChoice("Blue", "blue"),
-                                                    SeatChoice("Purple", "purple", "peloton")])
-        app.push_screen(TeamsScreen(meteo))
+        bmx = RaceChoices(variant="bmx", seats=[SeatChoice("Blue", "blue"),
+                                                SeatChoice("Purple", "purple", "peloton")])
+        app.push_screen(TeamsScreen(bmx))
         await pilot.pause()
         message = str(app.screen.query_one("#teams-message").render())
-        assert "Seat 2" in message and "human" in message and "classic only" in message
+        assert "Seat 2" in message and "human" in message and "classic and meteo only" in message
         assert app.screen.query_one("#controller-1").value == "human"
         app.screen.query_one("#colour-1").value = "blue"
         await pilot.pause()

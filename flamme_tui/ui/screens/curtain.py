@@ -43,7 +43,7 @@ class CurtainScreen(BaseScreen):
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
-                 table: PublicTable | None = None) -> None:
+                 table: PublicTable | None = None, heading: str | None = None, riders: str = "SR") -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.seat = seat
@@ -52,6 +52,8 @@ class CurtainScreen(BaseScreen):
         self.round_no = round_no
         self.tokens = tokens  # the rule set's uses_tokens: one rider, tokens from a bag (bmx)
         self.table = table
+        self.heading = heading or f"Round {round_no}"  # "Round 3", or "Breakaway, bid 1"
+        self.riders = riders  # the seat's riders: "SR", or the one it races (7-12 players)
         self._lifted = False
 
     def compose(self):
@@ -66,11 +68,12 @@ class CurtainScreen(BaseScreen):
                 yield StageOverview(table.course, id="curtain-overview")
                 yield TrackStrip(table.course, id="curtain-track")
         with Vertical(id="curtain-body"):
-            yield Static(f"Round {self.round_no}", id="curtain-round")
+            yield Static(self.heading, id="curtain-round")
             title = Text("Pass to ", style="bold")
             title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
             yield Static(title, id="curtain-title")
-            yield Static(team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if not self.tokens
+            badge = "".join(f"  {c.letter}{kind}" for kind in self.riders) + "  "
+            yield Static(team_markup(self.colour, badge) if not self.tokens
                          else team_markup(self.colour, f"  {c.letter}>  "), id="curtain-team")
             text = Text(clean(self.player, multiline=False))
             text.append(", press ")
@@ -109,6 +112,9 @@ class CurtainScreen(BaseScreen):
     def size_changed(self, width: int, height: int) -> None:
         for track in self.query(TrackStrip):
             track.tall = height >= 32
+        if self.table is not None:
+            riders = len(self.table.rows)
+            self.query_one("#curtain-boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

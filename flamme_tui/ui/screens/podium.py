@@ -266,7 +266,9 @@ class PodiumScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#again", Button).focus()
+        # the buttons have the focus, but the podium itself is what a player sees first
+        # (a long one, twelve riders of six teams, would else open scrolled to its buttons)
+        self.query_one("#again", Button).focus(scroll_visible=False)
 
     def ranking(self, game, names) -> Text:
         text = Text("Ranking\n", style="bold")

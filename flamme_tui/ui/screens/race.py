@@ -23,9 +23,9 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ...engine.actions import Action, Draw, Place, Play, PlayTokens
+from ...engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ...engine.cards import card_text
-from ...engine.events import token_text
+from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
@@ -161,6 +161,9 @@ class RaceScreen(BaseScreen):
             strip.tall = height >= 32
             strip.max_lines = 15 if height >= 40 else strip.rows
         self.set_class(width >= 160, "-vast")
+        if not self.bmx:
+            riders = len(self.game.riders)
+            self.query_one("#boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -200,8 +203,8 @@ class RaceScreen(BaseScreen):
         self.options = []
         self._base_cards = ()
         self.pending = None
-        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
-            turn.kind, "reveal")
+        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain",
+                           "bidder": "breakaway", "bid": "breakaway", "bids": "breakaway"}.get(turn.kind, "reveal")
         self.write_log()
         if turn.kind == "bot":
             self.start_bot(turn)
@@ -216,9 +219,11 @@ class RaceScreen(BaseScreen):
             table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
                                 board_rows(view, self.names(), self.ready_riders(), self.flow.jersey),
                                 getattr(self.game, "supply", None))
+            heading = f"Breakaway, bid {self.game.bid_round}" if self.game.phase == Phase.BREAKAWAY else None
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              self.bmx, on_lift=self._curtain_lifted, table=table),
+                              self.bmx, on_lift=self._curtain_lifted, table=table,
+                              heading=heading, riders=self.game.setup.teams[seat].riders),
             )
         elif turn.kind == "place":
             self.show_place(turn)
@@ -226,6 +231,12 @@ class RaceScreen(BaseScreen):
             self.show_draw(turn)
         elif turn.kind == "pick":
             self.show_pick(turn)
+        elif turn.kind == "bidder":
+            self.show_draw(turn, bidding=True)
+        elif turn.kind == "bid":
+            self.show_bid(turn)
+        elif turn.kind == "bids":
+            self.show_bids()
         elif turn.kind == "reveal":
             self.show_reveal(first=True)
         elif turn.kind == "over":
@@ -248,8 +259,12 @@ class RaceScreen(BaseScreen):
             keys = [("⏎", "try again")] if self._bot_failed else [("…", "a bot is thinking")]
         elif kind == "place":
             keys = [("←→↑↓", "move"), ("⏎", "place"), ("r", "random")]
-        elif kind == "draw":
+        elif kind in ("draw", "bidder"):
             keys = [("1 2", "select"), ("←→", "move"), ("⏎", "confirm")]
+        elif kind == "bid":
+            keys = [(f"1-{len(self.options)}", "select"), ("←→", "move"), ("⏎", "bid")]
+        elif kind == "bids":
+            keys = [("⏎", "continue")]
         elif kind == "pick" and self.pending is not None:
             keys = [("⏎", "pass" if self.flow.hot_seat else "play"), ("u", "change the " + self.change_what())]
         elif kind == "pick":
@@ -497,7 +512,8 @@ class RaceScreen(BaseScreen):
 
     # --------------------------------------------------------------- draw
 
-    def show_draw(self, turn: Turn) -> None:
+    def show_draw(self, turn: Turn, bidding: bool = False) -> None:
+        """Which rider draws first (or, in the breakaway, which rider bids)."""
         game = self.game
         seat = turn.seat
         assert seat is not None
@@ -514,11 +530,14 @@ class RaceScreen(BaseScreen):
                               (where, f"deck {deck}, {len(recycled)} face up"), data=(seat, r.index)))
         self._base_cards = tuple(cards)
         self.cards.show("riders", cards)
-        self.set_status(f"{self.flow.team_name(seat)}: which rider draws first?")
-        hint = "the chosen rider draws and picks first · [b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm"
+        question = "which rider bids for the breakaway?" if bidding else "which rider draws first?"
+        self.set_status(f"{self.flow.team_name(seat)}: {question}")
+        what = ("the chosen rider draws 4 cards for each of its 2 bids" if bidding
+                else "the chosen rider draws and picks first")
+        hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm"
         if self.recap:
             hint += "\n[b]Since your last look:[/b] " + escape_markup(" · ".join(self.recap))
-        self.panel(f"{self.who(seat)}: which rider draws first?", hint)
+        self.panel(f"{self.who(seat)}: {question}", hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -629,6 +648,75 @@ class RaceScreen(BaseScreen):
         cards = [replace(c, selected=k in chosen, cursor=multi and k == self.cursor_k)
                  for k, c in enumerate(self._base_cards)]
         self.cards.show(self.cards.kind, cards)
+
+    # ---------------------------------------------------------- breakaway
+
+    def show_bid(self, turn: Turn) -> None:
+        """The breakaway: the bidding rider's draw, one card to keep face down as its bid."""
+        game = self.game
+        seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
+        view = game.view(seat)
+        rider = view.board.riders[i]
+        hand = sorted(view.hands[i], key=lambda c: (card_text(c) != "E", c))
+        self.options = hand
+        cards = [Card(str(k + 1), (card_text(c), "worth 2" if c == 0 else ""), data=(seat, i, c))
+                 for k, c in enumerate(hand)]
+        self._base_cards = tuple(cards)
+        self.cards.show("hand", cards)
+        bid = game.bid_round
+        kind = KIND.get(rider.kind, "rider")
+        notes = [f"keep 1 face down, {len(hand) - 1} go face up"]
+        if rider.bids:
+            notes.append("bid 1: " + " + ".join(card_text(c) for c in rider.bids))
+        if self.recap:
+            notes.append("since your last look: " + " · ".join(self.recap))
+        self.set_status(f"{self.flow.team_name(seat)} bids")
+        self.panel(f"{self.who(seat)}: [b]{kind}[/b], breakaway bid {bid} of {game.setup.breakaway_bids}",
+                   escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] bid")
+        self.show_boards(view)
+        self.show_track(Scene(self.board_marks(view, active={i}), focus=(rider.square, game.course.breakaway)))
+
+    def show_bids(self) -> None:
+        """Bids face up together (public), and after the last one who breaks away."""
+        game = self.game
+        events = self.flow.bids or ()
+        result = next((e for e in events if isinstance(e, Breakaway)), None)
+        shown = [e for e in events if isinstance(e, BidsRevealed)]
+        cards = []
+        if result is not None:
+            winners = set(result.winners)
+            for i, bids, total in result.bids:
+                r = game.riders[i]
+                cards.append(Card(rider_label(r.id, r.kind), ("+".join(card_text(c) for c in bids) + f"={total}",),
+                                  title_style=rider_style(team_of_rider(r.id).hex), data=(i,), active=i in winners))
+            names = " and ".join(escape_markup(self.rider_name(i)) for i in result.winners)
+            title = f"[b]Enter[/b] on to round 1 · [b]breakaway:[/b] {names} {'break' if len(winners) > 1 else 'breaks'} away"
+            hint = "to " + square_where(game.course, result.square) + ("; their two bid cards leave the game, "
+                                                                        "2 exhaustion cards each")
+        else:
+            bid = shown[-1] if shown else None
+            for i, card in (bid.cards if bid is not None else ()):
+                r = game.riders[i]
+                cards.append(Card(rider_label(r.id, r.kind), (card_text(card),),
+                                  title_style=rider_style(team_of_rider(r.id).hex), data=(i,)))
+            number = bid.bid if bid is not None else 1
+            title = f"[b]Enter[/b] on to bid {number + 1} · [b]breakaway, bid {number}[/b] revealed"
+            hint = "every bid of this turn, face up together; the next bid is drawn now"
+        self._base_cards = tuple(cards)
+        self.cards.show("revealed", cards)
+        self.panel(title, hint)
+        view = self.public_view()
+        self.set_status("breakaway")
+        winners = set(result.winners) if result is not None else set()
+        self.show_track(Scene(self.board_marks(view, active=winners),
+                              focus=(game.course.breakaway,) if result is not None else ()))
+        self.show_boards(view, public=True)
+
+    def rider_name(self, i: int) -> str:
+        from ...play.races import rider_name
+
+        return rider_name(self.game, i)
 
     # ------------------------------------------------------------- reveal
 
@@ -751,7 +839,7 @@ class RaceScreen(BaseScreen):
 
     def check_action(self, action: str, parameters) -> bool | None:
         kind = self.turn.kind if self.turn else None
-        if action in ("choose", "move") and kind in ("draw", "pick"):
+        if action in ("choose", "move") and kind in ("draw", "pick", "bidder", "bid"):
             return True
         if action in ("move", "lane", "random_place") and kind == "place":
             return True
@@ -791,7 +879,7 @@ class RaceScreen(BaseScreen):
         kind = self.turn.kind if self.turn else None
         if self.pending is not None:
             self.action_change()
-        if kind in ("draw", "pick"):
+        if kind in ("draw", "pick", "bidder", "bid"):
             n = len(self.options)
             if not n:
                 return
@@ -809,11 +897,16 @@ class RaceScreen(BaseScreen):
         elif kind == "reveal":
             self.step(delta)
 
-    def action_lane(self, lane: int) -> None:
+    def action_lane(self, up: int) -> None:
+        """Up: the next lane to the left (lane 1, then 2 on a three-lane square); down: back to the right."""
         if self.turn and self.turn.kind == "place" and self.cursor:
-            if (self.cursor[0], lane) in self.places:
-                self.cursor = (self.cursor[0], lane)
-                self.update_place_track()
+            square, lane = self.cursor
+            step = 1 if up else -1
+            for other in range(lane + step, 3 if up else -1, step):
+                if (square, other) in self.places:
+                    self.cursor = (square, other)
+                    self.update_place_track()
+                    return
 
     def action_random_place(self) -> None:
         if self.turn and self.turn.kind == "place" and self.places:
@@ -876,8 +969,17 @@ class RaceScreen(BaseScreen):
         action: Action | None = None
         if turn.kind == "place" and self.cursor:
             action = Place(game.riders[turn.rider].id, *self.cursor)
-        elif turn.kind == "draw" and self.sel is not None:
+        elif turn.kind in ("draw", "bidder") and self.sel is not None:
             action = Draw(game.riders[self.options[self.sel]].id)
+        elif turn.kind == "bid":
+            if self.sel is None:
+                self.notify("Select a card first", timeout=2)
+                return
+            action = Bid(game.riders[turn.rider].id, self.options[self.sel])
+        elif turn.kind == "bids":
+            self.flow.bids_read()
+            self.next_turn()
+            return
         elif turn.kind == "pick":
             chosen = self.selected_cards()
             if self.keep_size() > 1 and len(chosen) < self.keep_size() and self.cursor_k is not None:
@@ -983,7 +1085,7 @@ class RaceScreen(BaseScreen):
 
     def on_card_clicked(self, event: CardClicked) -> None:
         event.stop()
-        if self.turn is None or self.turn.kind not in ("draw", "pick"):
+        if self.turn is None or self.turn.kind not in ("draw", "pick", "bidder", "bid"):
             return
         already = (event.index in self.multi) if self.keep_size() > 1 else (self.sel == event.index)
         if already and (self.keep_size() == 1 or len(self.multi) == self.keep_size()):
