@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import fuzzing
 import pytest
 
 from flamme_tui import saves, usertext
@@ -16,11 +17,13 @@ from flamme_tui.engine.classic import Team
 from flamme_tui.play.races import RaceSpec
 from flamme_tui.play.session import Session
 
+pytestmark = pytest.mark.fuzz
 ESC_TITLE = "\x1b]0;pwned\x07"
 MARKUP = "[@click=app.quit]Col [/] [Dad] Tom"
 
 
 def run(*args: str, env=None) -> subprocess.CompletedProcess:
+    fuzzing.count("user text")
     return subprocess.run([sys.executable, "-m", "flamme_tui", *args], capture_output=True, text=True,
                           timeout=120, env=env)
 

@@ -17,6 +17,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import fuzzing
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +29,7 @@ from flamme_tui.play.races import COLOURS, RaceSpec, Team
 from flamme_tui.play.session import Session
 from flamme_tui.saves import SaveError
 
+pytestmark = pytest.mark.fuzz
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 CASES = [  # (variant, seed, teams, actions played: None = whole race)
@@ -56,6 +59,7 @@ META: dict[int, tuple] = {}
 
 
 def try_load(data: bytes, case: int) -> None:
+    fuzzing.count("damaged saves")
     _, digest, log = original(case)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "race.json"
@@ -167,6 +171,7 @@ def test_consistent_but_wrong_content_is_refused_cleanly(case, pick, value, drop
     else:
         parent[where[-1]] = value
     doc["checksum"] = saves._checksum(doc)
+    fuzzing.count("damaged saves")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "race.json"
         path.write_text(json.dumps(doc))
@@ -193,6 +198,7 @@ def stage_bytes() -> tuple[bytes, ...]:
 
 
 def try_stage(data: bytes) -> None:
+    fuzzing.count("damaged stages")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "stages" / "stage.yaml"
         path.parent.mkdir()

@@ -10,6 +10,7 @@ import json
 import os
 import re
 
+import fuzzing
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,7 +26,7 @@ from flamme_tui.ui.textshot import screen_text
 
 from .driver import new_race_menus, pick_option, play_race, screen_name, set_players
 
-pytestmark = pytest.mark.usefixtures("fast_pilot")
+pytestmark = [pytest.mark.usefixtures("fast_pilot"), pytest.mark.fuzz]
 
 ESC_TITLE = "\x1b]0;pwned\x07"
 # the terminal's own sequences (colours, cursor moves): everything else is refused
@@ -39,6 +40,7 @@ def terminal_output(app) -> str:
 
 
 def assert_terminal_safe(app) -> None:
+    fuzzing.count("user text")  # one screen checked
     out = CSI.sub("", terminal_output(app))
     bad = sorted({f"U+{ord(c):04X}" for c in usertext.CONTROL.findall(out) if c not in "\r\n"})
     assert not bad, f"{screen_name(app)} writes {bad} to the terminal"
@@ -300,6 +302,7 @@ async def test_boards_log_and_podium_render_any_name_without_control_characters(
             out = strip_text(strips)
             assert not [c for c in usertext.CONTROL.findall(out) if c != "\n"], repr(out)
             runs.append(1)
+            fuzzing.count("user text")
 
         draw()
     assert len(runs) >= 500
