@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -111,8 +112,9 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("race",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     # what a failing autosave does is the save tests' business (tests/test_saves.py)
     (("race",), "autosave"): (["--autosave"], []),
-    # any host name is the network's business: serve says where it listens (tests/ui/test_serve.py)
-    (("serve",), "host"): (["--host"], []),
+    # a host that is no address of this machine, or that no resolver takes: said before serving
+    (("serve",), "host"): (["--host"], ["999.1.1.1", "no-such-host.invalid", "x\x1b]0;pwned\x07", "a" * 300, "",
+                                        "192.0.2.1"]),
     (("serve",), "port"): (["--port"], ["0", "65536", "http", "-1"]),
     (("replay",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     (("stages", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}", *HOSTILE_FILES]),
@@ -288,6 +290,17 @@ def test_bad_values_in_real_processes(odd_paths, tmp_path):
         assert proc.returncode == 2, (argv, proc.stderr)
         check_one_line(proc.stdout, proc.stderr)
     assert ran >= 6
+
+
+def test_serve_on_a_port_in_use_is_one_line(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert run_main(("serve",), ["--port", str(port)]) == 2
+    out = capsys.readouterr()
+    check_one_line(out.out, out.err)
+    assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in out.err
 
 
 def test_control_characters_typed_are_shown_escaped(capsys):
