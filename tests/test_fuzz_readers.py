@@ -1,7 +1,8 @@
 """Every reader against hostile files: only a clean one-line error or a correct load.
 
 Readers: stage files (load_stage, check_stage_file, `stages check`, `stages
-list`, the stage ids and notices, `race --stage`), tiles and variant files,
+list`, the stage ids and notices, `race --stage`), tiles, variant and
+settings files,
 saves (peek, load_record, list_saves, `replay --text`), conformance case
 files (load_cases, `conformance`) and tour files (check_tour_file,
 load_tour, `tours check`, `tours list`, `tour --tour`).  Files: alias
@@ -33,6 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flamme_tui import config, conformance, files, saves, usertext
+from flamme_tui import settings as user_settings
 from flamme_tui.cli import main
 from flamme_tui.cli import stages as stages_cli
 from flamme_tui.cli import tours as tours_cli
@@ -232,8 +234,19 @@ def tour_readers(path: Path) -> list[Callable[[], object]]:
     return [lambda: tours.check_tour_file(path), lambda: tours.load_tour(str(path)), check_cli]
 
 
+def settings_readers(path: Path) -> list[Callable[[], object]]:
+    """The settings file never fails to load: the defaults and one line."""
+    def read() -> object:
+        got, problem = user_settings.load(path)
+        assert isinstance(got, user_settings.Settings)
+        assert problem is None or (printable(problem) and shown_name(path) in problem), problem
+        return got
+
+    return [read]
+
+
 def every_reader(path: Path) -> list[Callable[[], object]]:
-    return stage_readers(path) + yaml_readers(path) + save_readers(path) + tour_readers(path)
+    return stage_readers(path) + yaml_readers(path) + save_readers(path) + tour_readers(path) + settings_readers(path)
 
 
 def shown_name(path: Path) -> str:
@@ -302,6 +315,22 @@ def test_each_refusal_says_what_is_wrong(tmp_path):
             config.load_stage(specials[kind])
         assert words in str(err.value), (kind, str(err.value))
         count()
+
+
+def test_a_settings_file_that_cannot_be_used_is_said_not_taken_for_missing(tmp_path):
+    """A settings file that is a loop, a FIFO, a device, too big or too deep:
+    the defaults and one line saying why (a loop was taken for no file)."""
+    specials = special_files(tmp_path)
+    deep = write(tmp_path, "deep.json", b'{"keys":' + b"[" * 30000 + b"]" * 30000 + b"}")
+    expected = {specials["symlink-loop"]: "symbolic links", specials["fifo"]: "not a regular file (a FIFO)",
+                specials["symlink-zero"]: "a character device", specials["60-mb"]: "too big for a settings file",
+                deep: "nested too deeply", specials["directory"]: "not a regular file (a directory)"}
+    for path, words in expected.items():
+        got, problem = user_settings.load(path)
+        assert got == user_settings.Settings() and problem is not None and words in problem, (path, problem)
+        assert problem.endswith("using the default settings") and printable(problem)
+        count()
+    assert user_settings.load(specials["missing"]) == (user_settings.Settings(), None)
 
 
 def test_json_depth_is_checked_before_parsing(tmp_path):
@@ -593,7 +622,7 @@ def test_random_hostile_yaml(text):
 
     with tempfile.TemporaryDirectory() as folder:
         path = write(Path(folder), "random.yaml", text.encode("utf-8", "surrogatepass"))
-        for read in stage_readers(path) + yaml_readers(path) + tour_readers(path):
+        for read in stage_readers(path) + yaml_readers(path) + tour_readers(path) + settings_readers(path):
             outcome(read, "random.yaml")
 
 
@@ -667,7 +696,7 @@ def test_random_json_as_a_save(value):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "random.json"
         path.write_text(json.dumps(value))
-        for read in save_readers(path):
+        for read in save_readers(path) + settings_readers(path):
             outcome(read, "random.json")
 
 
