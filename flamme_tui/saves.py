@@ -122,7 +122,7 @@ class SaveError(Exception):
         text = f"{shown} {self.reason}"
         if self.backups:
             text += "; backups: " + ", ".join(f"{p.name} ({what})" for p, what in self.backups)
-        return text
+        return usertext.clean(text, multiline=False)  # file names may hold control characters: written out
 
 
 def _show(path: Path) -> str:

@@ -438,3 +438,18 @@ async def test_toasts_are_plain_text_unless_asked():
         assert "d [Dad] e" in text and "[b" in text and "bold asked for" in text
         assert_terminal_safe(app)
         assert app.is_running
+
+
+async def test_a_broken_stage_file_named_with_an_osc_is_left_out_safely(data_dir):
+    """The stage menu's "Left out: FILE: reason" line wrote a broken user
+    stage's file name as it was: an OSC in it retitled the terminal."""
+    folder = data_dir / "stages"
+    folder.mkdir(parents=True)
+    (folder / f"t{ESC_TITLE}[@click=app.quit]x.yaml").write_text("name: X\ntiles: abu\n")
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        await wait_for_screen(pilot, "StageScreen")
+        text = "".join(line.strip() for line in screen_text(app).splitlines())  # the long line wraps
+        assert "Left out:" in text and "t\\x1b]0;pwned\\x07[@click=app.quit]x.yaml:2: tiles: too short" in text
+        assert_terminal_safe(app)
