@@ -453,3 +453,14 @@ async def test_a_broken_stage_file_named_with_an_osc_is_left_out_safely(data_dir
         text = "".join(line.strip() for line in screen_text(app).splitlines())  # the long line wraps
         assert "Left out:" in text and "t\\x1b]0;pwned\\x07[@click=app.quit]x.yaml:2: tiles: too short" in text
         assert_terminal_safe(app)
+
+
+async def test_the_settings_screen_writes_out_a_hostile_config_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / f"c{ESC_TITLE}[/]"))
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_screen(pilot, "TitleScreen")
+        app.show_settings()
+        await wait_for_screen(pilot, "SettingsScreen")
+        assert "c\\x1b]0;pwned\\x07[/]" in "".join(line.strip() for line in screen_text(app).splitlines())
+        assert_terminal_safe(app)
