@@ -76,6 +76,11 @@ def _problem(exc: ValidationError) -> str:
 def load(path: Path | None = None) -> tuple[Settings, str | None]:
     """(settings, None), or (the defaults, one line saying why they are used)."""
     path = settings_path() if path is None else path
+    try:  # no file there (nor any that could be: a file on its path): the defaults, silently
+        if not path.exists() and not path.is_symlink():  # a symlink loop is said below
+            return Settings(), None
+    except OSError:
+        pass  # reading it says why
     try:
         raw, _ = files.read_bytes(path, SETTINGS_FILE)
         files.check_json_depth(raw.decode("utf-8", "replace"), SETTINGS_FILE)
