@@ -1,4 +1,4 @@
-"""Fuzzing the loaders: damaged save files and stage files never crash them.
+"""Fuzzing the loaders: damaged save files (races and a tour) and stage files never crash them.
 
 Save files: random byte flips, truncations, inserted and deleted bytes must
 give a SaveError with a one-line message, or load to exactly the original
@@ -32,11 +32,27 @@ from flamme_tui.saves import SaveError
 pytestmark = pytest.mark.fuzz
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-CASES = [  # (variant, seed, teams, actions played: None = whole race)
+CASES = [  # (variant, seed, teams, actions played: None = whole race); "tour": a tour's save (format 2)
     ("classic", 21, 4, 40),
     ("meteo", 22, 3, None),
     ("bmx", 23, 4, 9),
+    ("tour", 24, 3, 12),  # its first stage finished, 12 actions into the second
 ]
+
+
+def tour_session(seed: int, teams: int, steps: int) -> Session:
+    from flamme_tui.play import tours
+
+    team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:teams])
+    spec = tours.stages_option("avenue-corso-paseo,firenze-milano:meteo")
+    session = tours.stage_session(tours.Tour.new(spec, team_list, seed), {s: "easy" for s in range(teams)})
+    while not session.over:
+        session.play_bots()
+    session = tours.next_session(session)
+    done = 0
+    while done < steps:
+        done += len(session.play_bots())
+    return session
 
 
 @functools.cache
@@ -44,11 +60,14 @@ def original(case: int) -> tuple[bytes, str, tuple[str, ...]]:
     """A save file's bytes, with the state digest and log it must load to
     (setup, seed and bots: see `meta`)."""
     variant, seed, teams, steps = CASES[case]
-    team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:teams])
-    session = Session.new(RaceSpec(variant=variant, teams=team_list), seed, {s: "easy" for s in range(teams)})
-    done = 0
-    while not session.over and (steps is None or done < steps):
-        done += len(session.play_bots())
+    if variant == "tour":
+        session = tour_session(seed, teams, steps)
+    else:
+        team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:teams])
+        session = Session.new(RaceSpec(variant=variant, teams=team_list), seed, {s: "easy" for s in range(teams)})
+        done = 0
+        while not session.over and (steps is None or done < steps):
+            done += len(session.play_bots())
     with tempfile.TemporaryDirectory() as folder:
         path = saves.save(session, Path(folder) / "race.json")
         META[case] = (saves.setup_data(session.setup), session.seed, session.bots)

@@ -464,3 +464,30 @@ async def test_the_settings_screen_writes_out_a_hostile_config_path(tmp_path, mo
         await wait_for_screen(pilot, "SettingsScreen")
         assert "c\\x1b]0;pwned\\x07[/]" in "".join(line.strip() for line in screen_text(app).splitlines())
         assert_terminal_safe(app)
+
+
+async def test_tours_with_hostile_names_and_file_names(data_dir):
+    """The tour menu: a tour's name from its file shown as it is, a broken
+    tour file named with an OSC left out with its name written out."""
+    folder = data_dir / "tours"
+    folder.mkdir(parents=True)
+    (folder / "mine.yaml").write_text(json.dumps({"name": "[/] [@click=app.quit]Tour", "description": "[Dad] [b",
+                                                  "stages": [{"stage": "avenue-corso-paseo"}]}))
+    (folder / f"t{ESC_TITLE}.yaml").write_text("name: [\n")
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_screen(pilot, "TitleScreen")
+        app.new_tour()
+        await wait_for_screen(pilot, "TourScreen")
+        text = "".join(line.strip() for line in screen_text(app).splitlines())
+        assert "Left out: t\\x1b]0;pwned\\x07.yaml" in text
+        assert_terminal_safe(app)
+        menu = app.screen.query_one("#tour-menu")
+        ids = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
+        await pilot.press(*["down"] * ids.index("mine"))
+        await pilot.pause()
+        text = screen_text(app)  # the tour's name and description beside the menu
+        assert "[/] [@click=app.quit]Tour" in text
+        assert "[Dad] [b" in text
+        assert_terminal_safe(app)
+        assert app.is_running
