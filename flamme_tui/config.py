@@ -121,8 +121,10 @@ class ConfigError(Exception):
         line: int | None = None,
         field: str | None = None,
     ) -> None:
-        self.message = " ".join(str(message).split())  # one line, always
-        self.file = None if file is None else show_path(file)  # never fails (pathtext)
+        # one line, always, and safe to show anywhere: a file name or a value
+        # from a file may hold control characters (written out, usertext)
+        self.message = usertext.clean(" ".join(str(message).split()), multiline=False)
+        self.file = None if file is None else usertext.clean(show_path(file), multiline=False)  # never fails
         self.line = line
         self.field = field
         super().__init__(str(self))

@@ -77,7 +77,9 @@ __all__ = [
     "SaveLocked",
     "SavedRace",
     "branch_path",
+    "folder_problem",
     "is_backup",
+    "make_folder",
     "save_problem",
     "SaveError",
     "SaveInfo",
@@ -120,7 +122,7 @@ class SaveError(Exception):
         text = f"{shown} {self.reason}"
         if self.backups:
             text += "; backups: " + ", ".join(f"{p.name} ({what})" for p, what in self.backups)
-        return text
+        return usertext.clean(text, multiline=False)  # file names may hold control characters: written out
 
 
 def _show(path: Path) -> str:
@@ -673,9 +675,7 @@ def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
     name is ever written through.  A failed write (a full disk, a read-only
     folder) removes it and leaves NAME and its backups as they were."""
     folder = path.parent
-    if folder.exists() and not folder.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
     while True:
         tmp = folder / f"{_tmp_prefix(path)}{os.getpid()}-{secrets.token_hex(6)}.tmp"
@@ -715,9 +715,25 @@ def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
     _fsync_dir(folder)
 
 
+def make_folder(folder: Path) -> None:
+    """The folder a race file goes in, made if missing; OSError saying why it
+    cannot be (a file in its way, a read-only disk, no permission)."""
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 def save_problem(exc: BaseException) -> str:
     """Why a save could not be written, in a few words for the player
-    ("the disk is full", "the saves folder is read-only", ...), never failing."""
+    ("the disk is full", "the saves folder is read-only", ...), one line
+    safe to print (file names may hold control characters), never failing."""
+    try:
+        return usertext.clean(_save_problem(exc), multiline=False)
+    except Exception:  # noqa: BLE001 - the message itself must never fail
+        return type(exc).__name__
+
+
+def _save_problem(exc: BaseException) -> str:
     try:
         where = getattr(exc, "filename", None)
         code = getattr(exc, "errno", None)
@@ -735,14 +751,22 @@ def save_problem(exc: BaseException) -> str:
         if code in (errno.EACCES, errno.EPERM):
             return f"no permission to write there{folder}"
         if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, (NotADirectoryError, FileExistsError)):
-            blocker = next((p for p in (Path(where), *Path(where).parents) if p.exists() and not p.is_dir()),
-                           None) if where else None
+            blocker = _file_in_the_way(Path(where)) if where else None
             return f"the saves folder is not a folder ({_show(blocker)} is a file)" if blocker else \
                 f"the saves folder is not a folder{folder}"
         text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         return f"{_printable(text)}{folder}"
     except Exception:  # noqa: BLE001 - the message itself must never fail
         return type(exc).__name__
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The first of `path` and its parents that exists and is not a folder
+    (None if there is none, or the system will not say)."""
+    try:
+        return next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+    except OSError:
+        return None
 
 
 def _printable(text: str) -> str:
@@ -1308,6 +1332,7 @@ class Autosave:
             first = False
             try:
                 if self.lock is None or self.lock.fd is None:
+                    make_folder(self.path.parent)  # the lock goes in it: say why it cannot be made
                     self.lock = RaceLock.take(self.path)
                     self.lock.owner = self
                 write_atomic(self.path, data, KEEP)
@@ -1421,9 +1446,7 @@ def attach_autosave(
         path = branch_path(path)
     autosave = Autosave(session, path, on_error)
     try:
-        if path.parent.exists() and not path.parent.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path.parent))
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         for _ in range(100):
             try:
                 lock = RaceLock.take(path)
@@ -1545,6 +1568,28 @@ def _looks_like_save(path: Path) -> bool:
     except OSError:
         return True
     return not head.strip() or FORMAT.encode() in head
+
+
+def folder_problem(directory: str | Path | None = None) -> str | None:
+    """Why the saves folder (default saves_dir()) cannot be listed, in one
+    line; None if it can be, or does not exist yet (no race was saved).
+    `list_saves` finds nothing in such a folder: this says it is not empty."""
+    folder = Path(directory) if directory is not None else saves_dir()
+    try:
+        with os.scandir(folder) as entries:
+            next(entries, None)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        why = {errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+               errno.ELOOP: "too many levels of symbolic links (a symlink loop?)"}.get(exc.errno or 0)
+        if exc.errno == errno.ENOTDIR:
+            why = f"not a folder ({_show(_file_in_the_way(folder) or folder)} is a file)"
+        return usertext.clean(f"cannot list the saves folder {_show(folder)}: {why or _printable(exc.strerror or str(exc))}",
+                              multiline=False)
+    except Exception as exc:  # noqa: BLE001 - a name the system refuses: said, never raised
+        return usertext.clean(f"cannot list the saves folder {_show(folder)}: {type(exc).__name__}", multiline=False)
+    return None
 
 
 def list_saves(directory: str | Path | None = None) -> list[SavedRace]:

@@ -40,8 +40,8 @@ def _branch_note(session: Session) -> str:
 def cmd_resume(target: str | None) -> int:
     """Open the app on a saved race (the newest one not finished by default)."""
     path: Path | None = Path(target) if target else saves.latest_in_progress()
-    if path is None:
-        return _complain(f"no race in progress to resume in {saves.saves_dir()}")
+    if path is None:  # a folder that cannot be listed is not an empty one
+        return _complain(saves.folder_problem() or f"no race in progress to resume in {saves.saves_dir()}")
     try:
         session = saves.load(path)
     except saves.SaveError as exc:
@@ -223,7 +223,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if session.over:
             print(clean(f"{source} holds a finished race"))
             for line in ranking_lines(session.game):
-                print(line)
+                print(clean(line))
             return 0
         hidden = _round_picks(session)
         hidden_bids = _bids_before(session)

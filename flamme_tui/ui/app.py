@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from ..usertext import clean
@@ -78,6 +79,15 @@ class FlammeApp(App[int]):
         self.choices: RaceChoices | None = None  # the last race set up (RaceChoices), reused by "race again"
         self.flow: RaceFlow | None = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """A toast, plain text unless a caller asks for markup (Textual's
+        default is markup): messages carry file names, settings values and
+        players' names, where `[/]` would crash the app and `[@click=...]`
+        become a link.  Control characters are written out (usertext)."""
+        super().notify(clean(message), title=clean(title, multiline=False), severity=severity, timeout=timeout,
+                       markup=markup)
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
@@ -401,7 +411,8 @@ class FlammeApp(App[int]):
         why = save_problem(saver.error) if saver.error is not None else "not saved yet"
         if saver.saved_actions is None:
             return f"It could not be saved ({why}): the race in progress will be lost."
-        return (f"The last save ({saver.saved_actions} actions) is behind the race ({why}): "
+        n = saver.saved_actions
+        return (f"The last save ({n} action{'s' * (n != 1)}) is behind the race ({why}): "
                 f"what was played since will be lost.")
 
     def flush_saves(self) -> None:

@@ -238,7 +238,7 @@ def test_invalid_settings_give_one_line_and_the_defaults(config_dir):
     assert problem is not None and "\n" not in problem and "settings.json" in problem
     path.write_text("{" * 100_000)
     got, problem = user_settings.load()
-    assert got == user_settings.Settings() and "larger than" in problem
+    assert got == user_settings.Settings() and "too big for a settings file" in problem
     path.write_text("{not json")
     assert user_settings.load()[1] is not None
     path.unlink()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -47,6 +48,11 @@ class BaseScreen(Screen):
 
     def compose_notice(self):
         yield TooSmall("", classes="too-small")
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """A toast: plain text unless asked for markup, as the app's (FlammeApp.notify)."""
+        self.app.notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def on_mount(self) -> None:
         self.apply_size(*self.app.size)

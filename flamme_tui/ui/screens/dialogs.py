@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...usertext import clean
+
 if TYPE_CHECKING:
     from ...saves import SavedRace
 
@@ -116,12 +118,13 @@ class DamagedSave(ModalScreen[str]):
                          "the damaged file and the backups stay as they are.")
         else:
             lines.append("No backup of it can be used: this race cannot be resumed.")
-        return "\n".join(lines)
+        return clean("\n".join(lines))  # a file name may hold control characters
 
     def compose(self) -> ComposeResult:
         with Vertical(id="damaged-box", classes="dialog"):
             yield Static(Content.assemble(("Damaged save\n", "bold"), self.text()), id="damaged-text")
-            options = [Option(Content(f"Go on from {b.describe()}"), id=str(b.path)) for b in self.race.backups]
+            options = [Option(Content(clean(f"Go on from {b.describe()}", multiline=False)), id=str(b.path))
+                       for b in self.race.backups]
             options.append(Option("Back", id="back"))
             yield OptionList(*options, id="damaged-menu")
 

@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.widgets import Input, Select, Static, Switch
 
 from ... import settings as user_settings
+from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -62,7 +63,7 @@ class SettingsScreen(BaseScreen):
                                 id=f"key-{b.id.replace('.', '-')}", classes="key-input")
                     yield Static(Content(b.id), classes="key-id")
             yield Static("", id="settings-message")
-            yield Static(Content(f"File: {user_settings.settings_path()}"), id="settings-path")
+            yield Static(plain(f"File: {user_settings.settings_path()}"), id="settings-path")  # a path of the user's
         yield KeyBar([("tab", "next field"), ("space", "switch"), ("?", "help"), ("esc", "back")])
 
     _ready = False  # lists and switches post "changed" as they are first shown: not the player's doing
