@@ -38,6 +38,7 @@ from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
 from ..widgets.racelog import RaceLog, history
+from ..widgets.squares import to_go as square_to_go
 from ..widgets.squares import where as square_where
 from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
@@ -354,8 +355,10 @@ class RaceScreen(BaseScreen):
         rows = board_rows(view, self.names(), self.ready_riders())
         supply = getattr(self.game, "supply", None)
         if public or positions:
+            course = self.game.course
             rows = [replace(r, own=False if public else r.own,
                             square=positions[r.index][0] if positions else r.square,
+                            to_go=square_to_go(course, positions[r.index][0]) if positions else r.to_go,
                             crashed=bool(crashed[r.index]) if crashed else r.crashed) for r in rows]
         if tally is not None:
             supply = tally.supply
