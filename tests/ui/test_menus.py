@@ -421,7 +421,9 @@ def test_default_settings_are_usable_as_they_are():
     from flamme_tui.ui.app import THEMES
 
     assert user_settings.Settings().theme in THEMES
-    assert user_settings.Settings().step_delay == 0.7
+    assert user_settings.Settings().step_speed == "off" and user_settings.Settings().step_delay is None
+    # a settings file of an earlier flamme-tui (its default step speed) still loads
+    assert user_settings.Settings.model_validate_json('{"step_speed": "normal"}').step_delay == 0.7
 
 
 async def test_bot_reasons_setting_reaches_the_race_log(config_dir):
@@ -441,3 +443,5 @@ async def test_bot_reasons_setting_reaches_the_race_log(config_dir):
             await settle(pilot)
             log = "\n".join(app.flow.log)
             assert ("(bot, hard)" in log) is shown
+            shown_log = "\n".join(app.screen.log_w.lines)  # what the players see
+            assert ("(bot, hard)" in shown_log) is shown

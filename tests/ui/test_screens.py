@@ -422,7 +422,10 @@ async def test_pace_setting_and_true_key_labels_in_the_step_through():
         keys = screen_text(app).splitlines()[-1]
         assert "a play" in keys and "pace: off" in keys
         await pilot.press("p")
-        assert app.pace == "slow" and "pace: slow" in screen_text(app).splitlines()[-1]
+        assert app.settings.step_speed == "slow" and "pace: slow" in screen_text(app).splitlines()[-1]
+        from flamme_tui import settings as user_settings
+
+        assert user_settings.load()[0].step_speed == "slow"  # remembered for the next race
         await pilot.press("a")
         assert screen.playing and "a stop" in screen_text(app).splitlines()[-1]
         await pilot.press("space", "left")  # back: the player takes it in hand, and the bar says so

@@ -30,7 +30,9 @@ from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
 from ...play.session import BotMove
+from ...settings import STEP_DELAYS, STEP_SPEEDS
 from ...usertext import clean, escape_markup
+from .. import aids
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
 from ..widgets.board import Boards, board_rows, token_str
@@ -49,10 +51,6 @@ DIE_WORDS = {
     1: "gaps of 1 square close up",
     2: "gaps of 1 or 2 squares close up",
 }
-
-
-# seconds between two steps when the step-through plays by itself
-PACE_DELAY = {"slow": 1.2, "fast": 0.45}
 
 
 def animations_allowed() -> bool:
@@ -111,6 +109,8 @@ class RaceScreen(BaseScreen):
         self.pending: Play | PlayTokens | None = None
         self.seen: dict[int, int] = {}  # per seat: the log lines it had seen at its last look
         self.recap: tuple[str, ...] = ()  # "since your last look", for the seat behind the curtain
+        self._pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
+        self._pick_hint = ""
 
     # ------------------------------------------------------------- layout
 
@@ -121,6 +121,13 @@ class RaceScreen(BaseScreen):
     @property
     def bmx(self) -> bool:
         return self.game.rules.uses_tokens
+
+    @property
+    def aids(self) -> bool:
+        """The decision aids (previews on the track and the cards, what the
+        selected card does); off in the settings: the real table."""
+        settings = getattr(self.app, "settings", None)
+        return bool(getattr(settings, "aids", True))
 
     def compose(self):
         game = self.game
@@ -305,8 +312,9 @@ class RaceScreen(BaseScreen):
         lines = self.flow.log
         if self._logged < len(lines):
             new = lines[self._logged:]
-            if not getattr(self.app, "bot_reasons", False):
-                # a bot's reasons are its scoring internals: only on request
+            if not getattr(getattr(self.app, "settings", None), "bot_reasons", False):
+                # a bot's reasons only when the settings ask for them (the flow keeps
+                # them out of its log too when the race starts with them off)
                 new = [line for line in new if "(bot, " not in line]
             self.log_w.write_lines(new)
             self._logged = len(lines)
@@ -543,15 +551,13 @@ class RaceScreen(BaseScreen):
         hand = sorted(view.hands[i], key=lambda c: (previews[c].value, c))
         self.options = hand
         cards = []
+        # the aids from the engine's previews (where each card takes the rider, and
+        # what stops or changes it), unless the player races as at the real table;
+        # on a BMX descent a token alone says nothing: the pair kept is previewed
+        per_card = self.aids and self.keep_size() == 1
         for k, c in enumerate(hand):
-            p = previews[c]
-            if self.bmx:
-                value = token_text(c)
-                note = f"ramp {p.moves}" if p.ramp else ("fatigue" if c == 0 else "")
-            else:
-                value = card_text(c)
-                note = f"moves {p.moves}" if p.moves != p.value or c == 0 else ""
-            cards.append(Card(str(k + 1), (value, note), data=(seat, i, c)))
+            lines = aids.card_lines(previews[c], game.course, self.bmx, c, per_card)
+            cards.append(Card(str(k + 1), lines, data=(seat, i, c)))
         self._base_cards = tuple(cards)
         self.cards.show("hand", cards)
         kind = KIND.get(rider.kind, "")
@@ -581,7 +587,9 @@ class RaceScreen(BaseScreen):
         else:
             hint = f"[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] play"
         self.set_status(f"{self.flow.team_name(seat)} picks")
-        self.panel(title, " · ".join(notes) + "\n" + hint)
+        self._pick_notes = " · ".join(notes)
+        self._pick_hint = hint
+        self.put(self.title_w, title)
         self.show_boards(view)
         self.update_pick_track()
 
@@ -609,14 +617,24 @@ class RaceScreen(BaseScreen):
         view = self.game.view(turn.seat)
         rider = view.board.riders[turn.rider]
         chosen = self.selected_cards()
+        marks = self.board_marks(view, active={turn.rider} | set(view.chosen))
+        # the hint: what the selected card does, in words (aids on), then the notes and keys
+        picked = self.preview(view, turn.rider, chosen) if chosen and len(chosen) == self.keep_size() else None
+        said = aids.sentence(picked, self.game.course, self.bmx, tuple(chosen) if self.bmx else chosen[0]) \
+            if picked is not None and self.aids else ""
+        self.put(self.hint_w, "\n".join(escape_markup(line) for line in (said, self._pick_notes) if line)
+                 + "\n" + self._pick_hint)
+        if not self.aids:  # the real table: nobody shows where a card goes
+            self.show_track(Scene(marks, focus=(rider.square,)))
+            return
         # where the card would take the rider, blocking included (the others standing still)
-        preview = self.preview(view, turn.rider, chosen).square if chosen else None
+        preview = (picked.square,) if picked is not None else ()
+        blocked = aids.blocked_squares(picked) if picked is not None else ()
         # the seat's other rider, its card already down: both picks shown together
         others = tuple(self.preview(view, j, [card]).square
                        for j, card in view.chosen.items() if j != turn.rider and not self.bmx)
-        focus = (rider.square,) + ((preview,) if preview is not None else ()) + others
-        self.show_track(Scene(self.board_marks(view, active={turn.rider} | set(view.chosen)),
-                              previews=((preview,) if preview is not None else ()) + others, focus=focus))
+        focus = (rider.square,) + preview + others
+        self.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
 
     def keep_size(self) -> int:
         if not self.bmx or self.turn is None or self.turn.kind != "pick":
@@ -645,7 +663,7 @@ class RaceScreen(BaseScreen):
                 cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
                                   data=(i,)))
             self._base_cards = tuple(cards)
-            if self.pace != "off" and animations_allowed():
+            if self.pace != "off" and animations_allowed() and getattr(self.app, "autoplay", True):
                 self.start_timer()
         self.update_reveal()
 
@@ -718,10 +736,10 @@ class RaceScreen(BaseScreen):
 
     @property
     def pace(self) -> str:
-        """The step-through's pace setting: "off" (keys only), "slow" or "fast"
-        (an app attribute, so a settings file can set and remember it)."""
-        pace = getattr(self.app, "pace", "off")
-        return pace if pace in PACE_DELAY or pace == "off" else "off"
+        """The step-through's pace: the settings' step_speed ("off": keys only,
+        "slow", "normal" or "fast"), remembered in the settings file."""
+        settings = getattr(self.app, "settings", None)
+        return str(getattr(settings, "step_speed", "off"))
 
     @property
     def playing(self) -> bool:
@@ -729,7 +747,8 @@ class RaceScreen(BaseScreen):
 
     def start_timer(self) -> None:
         self.stop_timer()
-        delay = PACE_DELAY.get(self.pace, PACE_DELAY["slow"])
+        # `a` plays the steps at the pace set, or slowly when the pace is off
+        delay = STEP_DELAYS.get(self.pace, STEP_DELAYS["slow"])
         self._timer = self.set_interval(delay, self._auto_step)
 
     def stop_timer(self) -> None:
@@ -843,11 +862,13 @@ class RaceScreen(BaseScreen):
         self.update_reveal()
 
     def action_pace(self) -> None:
-        """Cycle the pace setting: off -> slow -> fast -> off (kept for the race)."""
-        order = ["off", *PACE_DELAY]
-        pace = order[(order.index(self.pace) + 1) % len(order)]
-        setattr(self.app, "pace", pace)  # noqa: B010  (a setting on the app: see `pace`)
-        self.notify(f"Step-through pace: {pace}", timeout=2)
+        """The next pace (off -> slow -> normal -> fast -> off), saved in the settings."""
+        pace = STEP_SPEEDS[(STEP_SPEEDS.index(self.pace) + 1) % len(STEP_SPEEDS)] \
+            if self.pace in STEP_SPEEDS else "off"
+        app = cast(Any, self.app)
+        app.save_settings(app.settings.model_copy(update={"step_speed": pace}))
+        self.notify(f"Movement steps: {'wait for keys' if pace == 'off' else pace} (saved in the settings)",
+                    timeout=2)
         if self.turn and self.turn.kind == "reveal":
             if self.pace == "off":
                 self.stop_timer()

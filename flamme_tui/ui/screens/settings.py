@@ -21,7 +21,8 @@ from .base import BaseScreen
 if TYPE_CHECKING:
     from ..app import FlammeApp
 
-SPEEDS = [("slow (1.2 s a step)", "slow"), ("normal (0.7 s)", "normal"), ("fast (0.35 s)", "fast")]
+SPEEDS = [("off: keys only", "off"), ("slow (1.2 s a step)", "slow"), ("normal (0.7 s)", "normal"),
+          ("fast (0.35 s)", "fast")]
 
 
 class SettingsScreen(BaseScreen):
@@ -44,7 +45,7 @@ class SettingsScreen(BaseScreen):
                 yield Static("Aids on the race screen", classes="settings-label")
                 yield Switch(s.aids, id="aids")
             with Horizontal(classes="form-row"):
-                yield Static("Step speed (auto steps)", classes="settings-label")
+                yield Static("Movement steps play by themselves", classes="settings-label")
                 yield Select(SPEEDS, value=s.step_speed, allow_blank=False, compact=True, id="step_speed")
             with Horizontal(classes="form-row"):
                 yield Static("Theme", classes="settings-label")
