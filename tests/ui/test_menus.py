@@ -125,6 +125,22 @@ async def test_two_humans_set_up_with_the_keyboard_alone():
         assert [t.name for t in app.flow.game.setup.teams] == ["Anna", "Orange"]
 
 
+async def test_the_focus_pointer_never_fails_once_the_race_has_started():
+    """The pointer is moved after a refresh: a key that leaves a field as the
+    race starts found the teams screen gone (a crash seen in a terminal)."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter", "enter", "enter")
+        await pilot.pause()
+        teams = app.screen
+        assert app.focused.id == "name-0"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.flow is not None and teams not in app.screen_stack
+        teams._point_at(None)  # what the blur of its name field schedules
+        teams._point_at(teams.query_one("#name-0") if teams.query("#name-0") else None)
+
+
 async def test_colour_swap_and_seat_type_change_are_said():
     from flamme_tui.ui.choices import RaceChoices, SeatChoice
     from flamme_tui.ui.screens.teams import TeamsScreen
