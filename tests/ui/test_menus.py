@@ -11,6 +11,7 @@ import pytest
 from flamme_tui import saves
 from flamme_tui import settings as user_settings
 from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.keys import binding_ids
 from flamme_tui.ui.scenarios import SCENARIOS, _play_round_by_keys, advance, choices, settle
 from flamme_tui.ui.textshot import screen_text
 
@@ -461,3 +462,29 @@ async def test_bot_reasons_setting_reaches_the_race_log(config_dir):
             assert ("(bot, hard)" in log) is shown
             shown_log = "\n".join(app.screen.log_w.lines)  # what the players see
             assert ("(bot, hard)" in shown_log) is shown
+
+
+async def test_race_keys_are_rebindable_and_the_key_bar_and_help_follow(config_dir):
+    user_settings.save(user_settings.Settings(keys={"race.change": "x", "race.profile": "f2"}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Blue: both cards, the review
+        screen = app.screen
+        assert screen.pending is not None
+        keys = screen_text(app).splitlines()[-1]
+        assert "x change the Rouleur's card" in keys and "f2 profile" in keys and " u " not in keys
+        await pilot.press("u")  # the old key does nothing now
+        assert screen.pending is not None
+        await pilot.press("f1")  # the help lists the keys as bound, u and p included by what they do
+        words = help_words(app)
+        assert "Change the last card before passing" in words and "Focus Next" not in words
+        await pilot.press("escape", "x")
+        assert screen.pending is None and screen.turn.kind == "pick"
+        await pilot.press("f2")
+        await pilot.pause()
+        assert screen_name(app) == "ProfileScreen"
+        await pilot.press("escape")
+        assert {"race.change", "race.confirm", "curtain.lift"} <= set(binding_ids())  # on the settings screen

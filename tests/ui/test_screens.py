@@ -434,4 +434,39 @@ async def test_pace_setting_and_true_key_labels_in_the_step_through():
         assert "a play" in keys and "stop" not in keys
         await pilot.press("enter")
         assert screen.flow.replay.at_end
-        assert "Enter on to round 2" in screen_text(app)  # on the title line: never pushed out
+        assert "⏎ on to round 2" in screen_text(app)  # on the title line: never pushed out
+
+
+@pytest.mark.parametrize("size, players", [((80, 24), 2), ((80, 24), 4), ((120, 40), 4)])
+async def test_since_your_last_look_is_whole_or_says_where_the_rest_is(size, players):
+    """The recap after the curtain: each round revealed since, in short; cut to
+    the panel only with "…(log)" at its end, never silently."""
+    from flamme_tui.ui.scenarios import _play_round_by_keys
+
+    from .driver import set_players
+
+    app = FlammeApp(seed=9, autoplay=False, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await new_race_menus(pilot, "classic")
+        await set_players(pilot, players)
+        await pilot.press("ctrl+s")
+        await _play_round_by_keys(pilot)
+        await pilot.press("enter", "enter")  # skip the movement, on to round 2
+        await settle(pilot)
+        await pilot.press("enter")  # Blue lifts the curtain
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "draw" and len(screen.recap) == 1
+        recap = screen.recap[0]
+        assert recap.startswith("round 1: ") and recap.count("→") == 2 * players
+        from rich.text import Text
+
+        hint = Text.from_markup(screen._texts[screen.hint_w]).plain
+        width, height = screen.hint_w.size
+        told = hint.split("\n")[: hint.index("the chosen rider") and hint[: hint.index("the chosen rider")].count("\n")]
+        assert told and len(told) <= height and all(len(line) <= width for line in told)  # on screen, whole lines
+        assert all(line in screen_text(app) for line in told)
+        words = " ".join(" ".join(told).split())
+        if words != " ".join(f"Since your last look: {recap}".split()):
+            assert words.endswith("…(log)") and size == (80, 24) and players == 4
+            assert recap.startswith(words.removeprefix("Since your last look: ").removesuffix("…(log)").strip()[:-3])

@@ -38,8 +38,8 @@ class PublicTable:
 class CurtainScreen(BaseScreen):
     HELP_TOPIC = "curtain"
     BINDINGS = [
-        Binding("enter", "lift", "Show my cards"),
-        Binding("q", "app.request_quit", "Quit"),
+        Binding("enter", "lift", "Show my cards", id="curtain.lift"),
+        Binding("q", "app.request_quit", "Quit", id="curtain.quit"),
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
@@ -83,7 +83,8 @@ class CurtainScreen(BaseScreen):
             boards = Boards(id="curtain-boards")
             boards.styles.height = Boards.fixed_height(len(table.rows))
             yield boards
-        yield KeyBar([("⏎", f"show my {self.hand}"), ("?", "help"), ("q", "quit")])
+        yield KeyBar([(self.key_of("curtain.lift", "enter"), f"show my {self.hand}"), (self.help_key, "help"),
+                      (self.key_of("curtain.quit", "q"), "quit")])
 
     @property
     def hand(self) -> str:

@@ -48,6 +48,40 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class ProfileScreen(ModalScreen[None]):
+    """The stage profile, on request during a race (`s`): climbs and descents
+    as heights, and where every rider is on them.  Public: the track only."""
+
+    BINDINGS = [
+        Binding("escape,s,q", "close", "Close"),
+    ]
+
+    def __init__(self, course, riders) -> None:
+        super().__init__(classes="dialog-screen")
+        self.course = course
+        self.riders = riders  # the track's RiderMarks now
+
+    def compose(self) -> ComposeResult:
+        from ...usertext import clean
+        from ..widgets.profile import StageProfile
+
+        with Vertical(id="profile-box", classes="dialog"):
+            yield Static(Content(f"{clean(self.course.name, multiline=False)}: the stage profile"),
+                         id="profile-title")
+            yield StageProfile(self.course, bars=8, riders=True, id="profile-chart")
+            yield Static("climbs rise, descents fall (^ red, v blue; s supply zone yellow) · ║ start · ▓ finish\n"
+                         "under it the riders: team letter, or how many share a spot", id="profile-legend")
+            yield Static("[b]Esc[/b] or [b]s[/b] close", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        from ..widgets.profile import StageProfile
+
+        self.query_one(StageProfile).show_riders(self.riders)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class ConfirmQuit(ModalScreen[str]):
     """Leaving a race in progress: "app", "title" or "" (stay)."""
 

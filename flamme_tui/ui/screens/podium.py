@@ -254,7 +254,8 @@ class PodiumScreen(BaseScreen):
                 yield Button("Race again (r)", id="again", variant="success", compact=True)
                 yield Button("New race (n)", id="new", compact=True)
                 yield Button("Quit (q)", id="quit", variant="error", compact=True)
-        yield KeyBar([("r", "race again"), ("n", "new race"), ("?", "help"), ("q", "quit")])
+        yield KeyBar([(self.key_of("podium.again", "r"), "race again"), (self.key_of("podium.new", "n"), "new race"),
+                      (self.help_key, "help"), (self.key_of("podium.quit", "q"), "quit")])
 
     def on_mount(self) -> None:
         super().on_mount()

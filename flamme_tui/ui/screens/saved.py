@@ -112,7 +112,7 @@ class SavedRacesScreen(BaseScreen):
             yield Static("", id="saved-detail")
         yield KeyBar([("↑↓", "move"), (self.key_of("saved.open", "enter"), "resume or replay"),
                       (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.delete", "d"), "delete"),
-                      ("?", "help"), ("esc", "back")])
+                      (self.help_key, "help"), (self.key_of("saved.back", "escape"), "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -64,7 +64,8 @@ class SettingsScreen(BaseScreen):
                     yield Static(Content(b.id), classes="key-id")
             yield Static("", id="settings-message")
             yield Static(Content(f"File: {user_settings.settings_path()}"), id="settings-path")
-        yield KeyBar([("tab", "next field"), ("space", "switch"), ("?", "help"), ("esc", "back")])
+        yield KeyBar([("tab", "next field"), ("space", "switch"), (self.help_key, "help"),
+                      (self.key_of("settings.back", "escape"), "back")])
 
     _ready = False  # lists and switches post "changed" as they are first shown: not the player's doing
 

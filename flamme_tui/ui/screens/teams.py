@@ -148,7 +148,7 @@ class TeamsScreen(BaseScreen):
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), "start race"),
-                      ("?", "help"), ("esc", "back")])
+                      (self.help_key, "help"), (self.key_of("teams.back", "escape"), "back")])
 
     def _stage_name(self) -> str:
         try:

@@ -80,7 +80,8 @@ class TitleScreen(BaseScreen):
                 yield OptionList(*(Option(label, id=key) for key, label in self.entries()), id="title-menu")
         # not Textual's Footer: it recomposes whenever the screen stack changes, and
         # the title menu stays under every race (a curtain each turn)
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("q", "quit")])
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"),
+                      (self.key_of("title.quit", "q"), "quit")])
 
     def on_mount(self) -> None:
         super().on_mount()
