@@ -388,6 +388,9 @@ async def test_podium_names_in_full_awards_and_chart():
         assert "Longest in the wind" in text and "Most squares by slipstream" in text
         assert "Best finish from the back of the grid" in text
         assert "Race chart" in text and "round" in text
+        assert app.focused is not app.screen.query_one("#again")  # Enter, Enter never races again
+        await pilot.press("enter", "enter")
+        assert type(app.screen).__name__ == "PodiumScreen" and app.flow is None
 
 
 def test_podium_history_follows_the_race_and_ties_are_explained():
@@ -406,7 +409,11 @@ def test_podium_history_follows_the_race_and_ties_are_explained():
     game.pos[second] = [game.pos[first][0], 1 - game.pos[first][1]]
     lead = game.ranking()[0]  # the engine decides who ranks ahead on one square
     words = str(tie_text(game, names))
-    assert "same square" in words and f"from lane {game.pos[lead][1]}" in words
+    # in the numbering of every screen (a 28-square lap ends on square 28), lanes in words
+    from flamme_tui.ui.widgets.squares import label, lane_word
+
+    assert f"same square ({label(game.course, game.pos[lead][0])})" in words
+    assert f"in the {lane_word('bmx', game.pos[lead][1])}" in words and "lane 0" not in words
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "nord", "gruvbox", "solarized-light"])

@@ -12,6 +12,8 @@ from textual.widgets import Button, Static
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
+from ..widgets.squares import label as square_label
+from ..widgets.squares import lane_word
 from ..widgets.squares import where as square_where
 from .base import BaseScreen
 
@@ -162,9 +164,10 @@ def tie_text(game, names) -> Text:
 
     for a, b in zip(ranking, ranking[1:]):
         if game.pos[a][0] == game.pos[b][0] and ranking.index(a) < 3:
-            lines.append(f"{who(a)} and {who(b)} stopped on the same "
-                         f"square ({game.pos[a][0]}): {who(a)} ranks ahead, from lane "
-                         f"{game.pos[a][1]} against lane {game.pos[b][1]} (lane 0 ranks first on a square).")
+            ahead, behind = lane_word(game.variant, game.pos[a][1]), lane_word(game.variant, game.pos[b][1])
+            lines.append(f"{who(a)} and {who(b)} stopped on the same square "
+                         f"({square_label(game.course, game.pos[a][0])}): {who(a)} ranks ahead, in the {ahead} "
+                         f"against the {behind} (on one square the {lane_word(game.variant, 0)} ranks first).")
     return Text("\n".join(lines))
 
 
@@ -259,7 +262,9 @@ class PodiumScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#again", Button).focus()
+        # the scroll has the focus (arrows read the whole podium): a second Enter
+        # after the race's last one never starts another race
+        self.query_one("#podium-body", VerticalScroll).focus()
 
     def ranking(self, game, names) -> Text:
         text = Text("Ranking\n", style="bold")
