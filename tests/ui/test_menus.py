@@ -289,9 +289,11 @@ async def test_settings_screen_changes_are_saved(config_dir):
         await pilot.press("down", "down", "down", "enter")
         assert screen_name(app) == "SettingsScreen"
         assert app.focused.id == "aids"
+        assert "on: where each card goes" in screen_text(app)  # the state in words, not in grey shades
         await pilot.press("space")  # aids off
         await pilot.pause()
         assert app.settings.aids is False
+        assert "off: the real table" in screen_text(app)
         key = app.screen.query_one("#key-teams-start")
         key.value = "not a key!"
         key.focus()

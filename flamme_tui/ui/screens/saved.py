@@ -77,7 +77,7 @@ def delete_race(path: Path) -> list[Path]:
 
 def _when(stamp: str) -> str:
     try:
-        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%d %b %H:%M")  # "02 Dec 21:03": fits 80 columns
     except ValueError:
         return stamp[:16]
 
@@ -117,7 +117,8 @@ class SavedRacesScreen(BaseScreen):
     def on_mount(self) -> None:
         super().on_mount()
         table = self.query_one(DataTable)
-        table.add_columns("Stage", "Rules", "State", "Players", "Saved")
+        # the players last: a long list may run off an 80-column screen (the line under the table has them all)
+        table.add_columns("Stage", "Saved", "Rules", "State", "Players")
         self.refresh_list()
         table.focus()
 
@@ -130,8 +131,8 @@ class SavedRacesScreen(BaseScreen):
         self.races = saved_races()
         for n, race in enumerate(self.races):
             # names from save files are plain text, never markup
-            table.add_row(Text(race.title), Text(variant_title(race.variant)), _state(race), Text(", ".join(race.teams)),
-                          Text(_when(race.saved)), key=str(n))
+            table.add_row(Text(race.title), Text(_when(race.saved)), Text(variant_title(race.variant)), _state(race),
+                          Text(", ".join(race.teams)), key=str(n))
         if self.races:
             table.move_cursor(row=min(row, len(self.races) - 1))
         self.show_detail()
@@ -154,7 +155,7 @@ class SavedRacesScreen(BaseScreen):
             detail.update(Text(f"{race.path.name} {race.problem}. It cannot be opened; d deletes it."))
         else:
             what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played"
-            detail.update(Text(f"{race.path.name}: {what}."))
+            detail.update(Text(f"{race.path.name} ({', '.join(race.teams)}): {what}."))
 
     def on_data_table_row_selected(self, event) -> None:
         event.stop()
