@@ -470,3 +470,22 @@ async def test_since_your_last_look_is_whole_or_says_where_the_rest_is(size, pla
         if words != " ".join(f"Since your last look: {recap}".split()):
             assert words.endswith("…(log)") and size == (80, 24) and players == 4
             assert recap.startswith(words.removeprefix("Since your last look: ").removesuffix("…(log)").strip()[:-3])
+
+
+async def test_since_your_last_look_in_bmx_before_a_token_is_selected():
+    from flamme_tui.ui.scenarios import _play_round_by_keys
+
+    app = FlammeApp(seed=9, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "bmx")
+        await pilot.press("ctrl+s")
+        await _play_round_by_keys(pilot)
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        await pilot.press("enter")  # Blue lifts the curtain: the token pick at once
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "pick" and screen.recap and screen.recap[0].startswith("round 1: ")
+        assert "Since your last look: round 1:" in screen_text(app)
+        await pilot.press("1")
+        assert "Since your last look" not in screen_text(app)  # the token selected, said in words

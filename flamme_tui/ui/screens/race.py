@@ -697,8 +697,11 @@ class RaceScreen(BaseScreen):
         picked = self.preview(view, turn.rider, chosen) if chosen and len(chosen) == self.keep_size() else None
         said = aids.sentence(picked, self.game.course, self.bmx, tuple(chosen) if self.bmx else chosen[0]) \
             if picked is not None and self.aids else ""
-        self.put(self.hint_w, "\n".join(escape_markup(line) for line in (said, self._pick_notes) if line)
-                 + "\n" + self._pick_hint)
+        lines = [escape_markup(line) for line in (said, self._pick_notes) if line]
+        if self.bmx and self.recap and not chosen:
+            # BMX has no rider to choose first: "since your last look" until a token is selected
+            lines = [self.fit_recap()]
+        self.put(self.hint_w, "\n".join(lines) + "\n" + self._pick_hint)
         if not self.aids:  # the real table: nobody shows where a card goes
             self.show_track(Scene(marks, focus=(rider.square,)))
             return
