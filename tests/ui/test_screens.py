@@ -489,3 +489,43 @@ async def test_since_your_last_look_in_bmx_before_a_token_is_selected():
         assert "Since your last look: round 1:" in screen_text(app)
         await pilot.press("1")
         assert "Since your last look" not in screen_text(app)  # the token selected, said in words
+
+
+async def test_a_race_with_changed_picks_saves_and_replays_exactly(tmp_path, monkeypatch):
+    """Changing the last card at the review never reaches the engine: the saved
+    action log holds the cards played, one per rider and round, and loading it
+    rebuilds the very same game (hidden cards included)."""
+    from flamme_tui import saves
+    from flamme_tui.engine.actions import Play
+    from flamme_tui.play.replay import load_replay
+
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))
+    app = FlammeApp(seed=9, autoplay=False)  # autosaving, as in real play
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        for _ in range(3):  # three rounds, each seat changing its mind at every review
+            for _seat in range(2):
+                await settle(pilot)
+                await pilot.press("enter", "1", "enter", "1", "enter", "2", "enter")  # curtain, draw, two cards
+                screen = app.screen
+                assert screen.pending is not None
+                await pilot.press("u", "3", "enter", "u", "4", "enter")  # changed twice: the 4th card
+                rider, wanted = screen.game.riders[screen.turn.rider].id, screen.options[3]
+                await pilot.press("enter")  # pass
+                assert str(screen.game.actions[-1]) == str(Play(rider, wanted))  # the card chosen last
+            await settle(pilot)
+            await pilot.press("enter", "enter")  # the reveal, on to the next round
+        await settle(pilot)
+        live = app.flow.session
+        path = live.save_path
+        app.flush_saves()
+        assert path is not None
+        game = live.game
+        plays = [a for a in game.actions if isinstance(a, Play)]
+        assert len(plays) == 3 * len(game.riders)  # one card per rider and round: no undo in the log
+        loaded = saves.load_record(path)
+        assert [str(a) for a in loaded.actions] == [str(a) for a in game.actions]
+        again = saves.load(path)
+        assert again.game.state_key() == game.state_key()
+        assert load_replay(path).frames[-1].pos == tuple(tuple(p) for p in game.pos)
