@@ -190,7 +190,7 @@ class RaceScreen(BaseScreen):
                     + tall + 1)
             room = height - used - (1 + 4 + 4)  # the panel's title, the cards, four lines of hints
             self.set_class(room >= 6, "-profile")
-            profile.set_bars(max(3, min(8, room - 3)))
+            profile.set_bars(max(3, min(12, room - 3)))
             if isinstance(strip, TrackStrip):
                 profile.show_riders(strip.scene.riders)
 
