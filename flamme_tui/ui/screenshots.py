@@ -34,6 +34,9 @@ SHOTS = [  # (file name, scenario, size)
     ("settings", "settings", (100, 30)),
     ("saved-races", "saved-races", (100, 30)),
     ("light-theme", "light-teams", (100, 30)),
+    ("stage-profile", "profile", (80, 24)),
+    ("replay", "replay", (100, 30)),
+    ("replay-bmx", "replay-bmx", (80, 24)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
 

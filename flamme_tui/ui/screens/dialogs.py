@@ -69,8 +69,8 @@ class ProfileScreen(ModalScreen[None]):
             yield Static(Content(f"{clean(self.course.name, multiline=False)}: the stage profile"),
                          id="profile-title")
             yield StageProfile(self.course, bars=8, riders=True, id="profile-chart")
-            yield Static("climbs rise, descents fall (^ red, v blue; s supply zone yellow) · ║ start · ▓ finish\n"
-                         "under it the riders: team letter, or how many share a spot", id="profile-legend")
+            yield Static("climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
+                         "under it, the riders: team letter, or how many share a spot", id="profile-legend")
             yield Static("[b]Esc[/b] or [b]s[/b] close", classes="dialog-hint")
 
     def on_mount(self) -> None:
