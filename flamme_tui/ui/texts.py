@@ -111,9 +111,7 @@ Players place their riders in turn on the free places behind the start line.
     "draw": """[b]Which rider draws first?[/b]
 You see the first rider's cards, pick one, and only then draw for the other rider.
   1 2 or ← →   select        Enter   confirm        click  select / confirm
-[b]Since your last look[/b] (under the choice): what happened at the table since
-your last turn, in short: each rider's card and move (from -> to), slipstream,
-exhaustion, crashes; the race log on the right has every line.""",
+[b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
     "podium": """[b]Race over[/b]
 The podium, the full ranking, each team's statistics, a few awards and the
 race chart: every rider's distance to the line, round by round.
@@ -164,28 +162,14 @@ descent: their values add up).  The others go back into the bag.
   Enter        play the selected token (face down until all have played)
   click        select; click the selected token again to play it
 Then a review: Enter passes the keyboard, u takes the token back to change it.
-Aids (Settings: aids on): each token says where it takes your rider
-("3 →12"), and ▼▼ on the track marks it, every other rider standing still
-(the others move too: the round may end elsewhere); under the tokens, the
-selected one in words.  "front": nobody just ahead there, a fatigue token
-unless catch-up."""
+[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up."""
     text = """[b]Pick a card[/b]
   1-5 or ← →   select a card (a heavy border marks it)
   Enter        play the selected card (face down until all have played)
   click        select; click the selected card again to play it
   s            the stage profile, with every rider on it
-After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes
-the keyboard, u (or a number) changes the second card.  The first card is
-down once the second rider has drawn, as at the table.
-[b]Aids[/b] (Settings: aids on; off = the real table): each card says where
-it takes the rider ("9 →12": square 12), every other rider standing still
-(the others move too, so the round may end elsewhere), and on its second line
-the one thing to know: "blocked" (the squares ahead are full: XX on the
-track), "moves 5" (a climb, a descent, a supply zone or standing up changes
-it), "front" (nobody just ahead there: an exhaustion card unless
-slipstream), "crash!" (blocked on a wet road).  ▼▼ on the track marks the
-selected card's square and your other rider's card; the selected card is
-also said in words under the cards."""
+After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) changes the second card. The first card is down once the second rider has drawn, as at the table.
+[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards."""
     if _weather(variant):
         text += "\nWeather changes the draw: » tailwind 5 cards, « headwind 3 cards."
     return text
