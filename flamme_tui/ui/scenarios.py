@@ -258,13 +258,13 @@ async def profile(pilot) -> None:
     await pilot.pause()
 
 
-async def replay(pilot, variant: str = "meteo") -> None:
+async def replay(pilot, variant: str = "meteo", **extra) -> None:
     """A saved race's replay, three rounds in (the app's Saved races opens it)."""
     from ..play.races import new_game
     from ..play.replay import Replay, frames
     from .replay import ReplayScreen
 
-    race = choices(variant, 3, seed=14, **({"ramp": (10, 3)} if variant == "bmx" else {}))
+    race = choices(variant, 3, seed=14, **extra)
     session = race.session()
     advance(session, 3)
     game = new_game(session.setup, session.seed)
@@ -278,7 +278,7 @@ async def replay(pilot, variant: str = "meteo") -> None:
 
 
 async def replay_bmx(pilot) -> None:
-    await replay(pilot, "bmx")
+    await replay(pilot, "bmx", ramp=(10, 3))
 
 
 SCENARIOS = {

@@ -964,7 +964,9 @@ class RaceScreen(BaseScreen):
         """The stage profile with every rider on it (public: the track only)."""
         from .dialogs import ProfileScreen
 
-        self.app.push_screen(ProfileScreen(self.game.course, self.track.scene.riders))
+        track = self.track
+        if isinstance(track, TrackStrip):  # a classic or meteo stage (BMX has its lap on screen)
+            self.app.push_screen(ProfileScreen(self.game.course, track.scene.riders))
 
     def action_pan(self, cells: int) -> None:
         track = self.query_one("#track")
