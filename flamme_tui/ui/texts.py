@@ -94,9 +94,7 @@ Saved at once in the settings file (its path is shown on the screen).
 Key bindings: type the new keys (comma-separated Textual key names, e.g.
 "f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
     "saved": """[b]Saved races[/b]
-Every race in progress or finished, newest first.  A damaged save (or one
-from a newer flamme-tui) is listed with what is wrong and can be deleted.
-Deleting removes the race and its backups, after asking.""",
+Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking.""",
     "builder": """[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track;
                lower case: bumpy passage, canyon, descent, marsh)

@@ -344,6 +344,11 @@ async def test_saved_races_lists_resumes_replays_and_deletes(data_dir):
         # delete the damaged one: asked first, "n" keeps it
         table = screen.query_one("#saved-table")
         table.move_cursor(row=[r.path.name for r in screen.races].index("damaged.json"))
+        await pilot.press("enter")  # a damaged race: what was lost, the backups (none here)
+        await pilot.pause()
+        assert screen_name(app) == "DamagedSave" and "cannot be resumed" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("d")
         await pilot.pause()
         assert screen_name(app) == "ConfirmDelete"
@@ -497,3 +502,37 @@ async def test_race_keys_are_rebindable_and_the_key_bar_and_help_follow(config_d
         assert screen_name(app) == "ProfileScreen"
         await pilot.press("escape")
         assert {"race.change", "race.confirm", "curtain.lift"} <= set(binding_ids())  # on the settings screen
+
+
+async def test_saved_races_branch_from_a_backup(data_dir):
+    """b on a race: its backups; going on from one starts a new race file from
+    that point (a branch) and leaves the race file as it was."""
+    from flamme_tui.bots.easy import easy
+    from flamme_tui.engine.phase import Phase
+    from flamme_tui.play.turns import turns
+
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    session = choices("classic", 2, seed=3).session()
+    path = folder / "race.json"
+    for _ in range(3):  # three saves, one action apart: the race file and two backups
+        saves.save(session, path, keep=3)
+        session.apply(easy(session.game.view(next(turns(session.game)))))
+    saves.save(session, path, keep=3)
+    before = path.read_bytes()
+    actions = len(session.game.actions)
+    app = FlammeApp(seed=7, autoplay=False, autosave=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        assert "b branch" in screen_text(app)
+        await pilot.press("b")
+        await pilot.pause()
+        assert screen_name(app) == "BranchFromBackup"
+        assert "race.json.1" in screen_text(app) and "race.json.2" in screen_text(app)
+        await pilot.press("down", "enter")  # the older backup, two actions back
+        await settle(pilot)
+        assert app.flow is not None and len(app.flow.session.game.actions) == actions - 2
+        assert app.flow.session.save_path.name.startswith("race-branch-2")
+        assert app.flow.game.phase != Phase.OVER
+    assert path.read_bytes() == before  # the race file is as it was

@@ -132,6 +132,7 @@ class DamagedSave(ModalScreen[str]):
     #damaged-menu { height: auto; max-height: 8; margin: 1 0 0 0; }
     """
     BINDINGS = [Binding("escape", "back", "Back")]
+    HEADING = "Damaged save"
 
     def __init__(self, race: SavedRace) -> None:
         super().__init__(classes="dialog-screen")
@@ -154,7 +155,7 @@ class DamagedSave(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="damaged-box", classes="dialog"):
-            yield Static(Content.assemble(("Damaged save\n", "bold"), self.text()), id="damaged-text")
+            yield Static(Content.assemble((f"{self.HEADING}\n", "bold"), self.text()), id="damaged-text")
             options = [Option(Content(f"Go on from {b.describe()}"), id=str(b.path)) for b in self.race.backups]
             options.append(Option("Back", id="back"))
             yield OptionList(*options, id="damaged-menu")
@@ -168,6 +169,20 @@ class DamagedSave(ModalScreen[str]):
 
     def action_back(self) -> None:
         self.dismiss("")
+
+
+class BranchFromBackup(DamagedSave):
+    """Going on from an earlier point of a race (saved races, `b`): its
+    backups, the race file one and two actions back.  Dismissed with the
+    backup chosen (the app goes on from it as a new race file, a branch)."""
+
+    HEADING = "Go on from an earlier point (a branch)"
+
+    def text(self) -> str:
+        race = self.race
+        return (f"{race.path.name} keeps every action played.  Its backups hold the race one and two "
+                f"actions earlier; going on from one starts a new race file, and {race.path.name} and its "
+                f"backups stay as they are.")
 
 
 class ConfirmDelete(ModalScreen[bool]):

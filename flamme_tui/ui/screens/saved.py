@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from rich.text import Text
 from textual.binding import Binding
@@ -96,6 +96,7 @@ class SavedRacesScreen(BaseScreen):
     BINDINGS = [
         Binding("enter", "open", "Resume / replay", id="saved.open"),
         Binding("p", "replay", "Replay", id="saved.replay"),
+        Binding("b", "branch", "Go on from a backup (a branch)", id="saved.branch"),
         Binding("d,delete", "delete", "Delete", id="saved.delete"),
         Binding("escape", "app.pop_screen", "Back", id="saved.back"),
     ]
@@ -111,7 +112,8 @@ class SavedRacesScreen(BaseScreen):
             yield DataTable(id="saved-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="saved-detail")
         yield KeyBar([("↑↓", "move"), (self.key_of("saved.open", "enter"), "resume or replay"),
-                      (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.delete", "d"), "delete"),
+                      (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.branch", "b"), "branch"),
+                      (self.key_of("saved.delete", "d"), "delete"),
                       (self.help_key, "help"), (self.key_of("saved.back", "escape"), "back")])
 
     def on_mount(self) -> None:
@@ -154,7 +156,8 @@ class SavedRacesScreen(BaseScreen):
         elif race.problem:
             detail.update(Text(f"{race.path.name} {race.problem}. It cannot be opened; d deletes it."))
         else:
-            what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played"
+            what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played, " \
+                "b goes on from a backup"
             detail.update(Text(f"{race.path.name} ({', '.join(race.teams)}): {what}."))
 
     def on_data_table_row_selected(self, event) -> None:
@@ -163,6 +166,9 @@ class SavedRacesScreen(BaseScreen):
 
     def action_open(self) -> None:
         race = self.current()
+        if race is not None and race.problem and race.problem.startswith("damaged"):
+            self.action_branch()  # what was lost, and the backups it can go on from
+            return
         if race is None or race.problem:
             if race is not None:
                 self.notify(f"{race.path.name} {race.problem}", severity="warning")
@@ -186,6 +192,28 @@ class SavedRacesScreen(BaseScreen):
             self.notify(str(exc), severity="error", timeout=8)
             return
         self.app.push_screen(ReplayScreen(replay))
+
+    def action_branch(self) -> None:
+        """The race's backups (one and two actions back): going on from one
+        starts a new race file, a branch (saves.load); a damaged race shows
+        what was lost too."""
+        race = self.current()
+        if race is None:
+            return
+        from ... import saves
+        from .dialogs import BranchFromBackup, DamagedSave
+
+        found = next((r for r in saves.list_saves(race.path.parent) if r.path == race.path), None)
+        if found is None or (not found.backups and found.status != saves.DAMAGED):
+            self.notify(f"{race.path.name} has no usable backup to go on from", severity="warning", markup=False)
+            return
+
+        def answer(backup: str | None) -> None:
+            if backup:  # once the dialog is gone
+                self.app.call_later(cast(Any, self.app).resume_path, backup)
+
+        dialog = DamagedSave(found) if found.status == saves.DAMAGED else BranchFromBackup(found)
+        self.app.push_screen(dialog, answer)
 
     def action_delete(self) -> None:
         race = self.current()
