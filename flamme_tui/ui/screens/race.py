@@ -114,6 +114,7 @@ class RaceScreen(BaseScreen):
         self.seen: dict[int, int] = {}  # per seat: the rounds it had seen shown at its last look
         self.rounds_shown: list[str] = []  # each round revealed on this screen, in short (public)
         self.recap: tuple[str, ...] = ()  # "since your last look", for the seat behind the curtain
+        self._curtain: Any = None  # the race's curtain (CurtainScreen), installed: shown for every player
         self._pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
         self._pick_hint = ""
 
@@ -249,10 +250,17 @@ class RaceScreen(BaseScreen):
             table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
                                 board_rows(view, self.names(), self.ready_riders()),
                                 getattr(self.game, "supply", None))
-            self.app.push_screen(
-                CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              self.bmx, on_lift=self._curtain_lifted, table=table),
-            )
+            # one curtain for the race, shown again for each player (building a new
+            # screen each turn took most of the time between Enter and the curtain)
+            curtain = self._curtain
+            if curtain is None:
+                curtain = self._curtain = CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat),
+                                                        self.game.round, self.bmx, on_lift=self._curtain_lifted,
+                                                        table=table)
+                self.app.install_screen(curtain, name=f"curtain-{id(self)}")
+            else:
+                curtain.next_turn(seat, flow.team_name(seat), flow.team_id(seat), self.game.round, table)
+            self.app.push_screen(curtain)
         elif turn.kind == "place":
             self.show_place(turn)
         elif turn.kind == "draw":
@@ -1119,3 +1127,7 @@ class RaceScreen(BaseScreen):
     def on_unmount(self) -> None:
         self.stop_timer()
         self._stop_spinner()
+        curtain, self._curtain = self._curtain, None
+        if curtain is not None and curtain not in self.app.screen_stack:
+            self.app.uninstall_screen(curtain)
+            curtain.remove()  # the race is gone: its curtain goes too
