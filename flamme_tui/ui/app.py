@@ -379,6 +379,10 @@ class FlammeApp(App[int]):
         problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
+        for screen in self.screen_stack:  # key bars drawn before: the keys as bound now
+            keys_changed = getattr(screen, "keys_changed", None)
+            if keys_changed is not None:
+                keys_changed()
         return settings
 
     def apply_settings(self, settings: Settings) -> list[str]:
@@ -405,9 +409,10 @@ class FlammeApp(App[int]):
 
     def key_of(self, binding_id: str, default: str) -> str:
         """The key shown for a binding (the user's keymap, else the default),
-        so key bars and help always agree with what the keys do."""
-        self.load_settings()  # the keymap is in the settings
-        keys = self._keymap.get(binding_id, default)
+        so key bars and help always agree with what the keys do.  Before the
+        settings are read (the title menu is drawn first: reading them imports
+        pydantic) the keymap is not in use yet: the default is the key."""
+        keys = self._keymap.get(binding_id, default) if self._settings is not None else default
         return self.get_key_display(Binding(keys.split(",")[0], ""))
 
     def get_system_commands(self, screen):

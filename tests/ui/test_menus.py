@@ -536,3 +536,44 @@ async def test_saved_races_branch_from_a_backup(data_dir):
         assert app.flow.session.save_path.name.startswith("race-branch-2")
         assert app.flow.game.phase != Phase.OVER
     assert path.read_bytes() == before  # the race file is as it was
+
+
+def test_the_title_menu_is_drawn_before_the_settings_are_read(tmp_path):
+    """Start-up: the title menu needs neither the settings nor pydantic (slow to
+    import); they come once it is on screen (the key bars of the title menu
+    then show a rebound key)."""
+    import subprocess
+    import sys
+
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"keys": {"title.quit": "f10"}}))
+    script = """
+import asyncio, sys
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import screen_text
+
+preload = FlammeApp.preload
+
+def probe(self):
+    print("pydantic at the title:", "pydantic" in sys.modules, flush=True)
+    preload(self)
+
+FlammeApp.preload = probe
+
+async def main():
+    app = FlammeApp(autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "f10 quit" in screen_text(app):
+                break
+        print(screen_text(app).splitlines()[-1], flush=True)
+
+asyncio.run(main())
+"""
+    env = dict(os.environ, FLAMME_TUI_CONFIG_DIR=str(config), TEXTUAL_ANIMATIONS="none")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    out = done.stdout
+    assert "pydantic at the title: False" in out, done.stderr[-2000:]
+    assert "f10 quit" in out
