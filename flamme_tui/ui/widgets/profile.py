@@ -2,8 +2,8 @@
 race's profile, drawn with block characters by ONE widget (Line API).
 
 Every ascent square (^) climbs one step and every descent square (v) drops
-one, from the start line to the finish line; one column per square (several
-squares a column when the window is narrower than the stage).  A column is
+one, from the start line to the finish line; one column per square (two
+squares share some columns when the window is narrower than the stage).  A column is
 coloured like its terrain (climbs red, descents blue, supply zones yellow),
 and its shape reads without colour too.  Under the bars: the start line,
 the finish line and square numbers from the start line; with `riders`, a
@@ -84,9 +84,9 @@ class StageProfile(Widget):
         (two cells go to the start and finish lines)."""
         course = self.course
         squares = list(range(course.grid, course.finish))
-        free = max(1, width - 2)
-        per = -(-len(squares) // free)
-        return [tuple(squares[k:k + per]) for k in range(0, len(squares), per)]
+        n = len(squares)
+        cols = max(1, min(n, width - 2))  # as many columns as there is room for: a square or two each
+        return [tuple(squares[c * n // cols:(c + 1) * n // cols]) for c in range(cols)]
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
