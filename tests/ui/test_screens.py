@@ -514,6 +514,9 @@ async def test_a_race_with_changed_picks_saves_and_replays_exactly(tmp_path, mon
                 rider, wanted = screen.game.riders[screen.turn.rider].id, screen.options[3]
                 await pilot.press("enter")  # pass
                 assert str(screen.game.actions[-1]) == str(Play(rider, wanted))  # the card chosen last
+                played = len(screen.game.actions)
+                await pilot.press("u", "backspace")  # behind the curtain (or at the reveal): nothing to change
+                assert len(screen.game.actions) == played and screen.pending is None
             await settle(pilot)
             await pilot.press("enter", "enter")  # the reveal, on to the next round
         await settle(pilot)
