@@ -125,7 +125,7 @@ HOSTILE: dict[str, bytes] = {
     "tab-indent": b"name:\n\tX\n",
     "unclosed-quote": b"name: 'oops\ntiles: abu\n",
     "tile-twice": b"name: Twice\ntiles: abcdefghijklmnopqrsbu\n",
-    "unknown-letter": b"name: Letter\ntiles: abcdefghijklmnopqrs9u\n",
+    "unknown-letter": b"name: Letter\ntiles: abcdefghijklmnopqrs0u\n",
     "long-name": b"name: " + b"x" * 5000 + b"\ntiles: abcdefghijklmnopqrstu\n",
     "good": GOOD_STAGE,
 }

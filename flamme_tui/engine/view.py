@@ -37,6 +37,8 @@ class RiderView(NamedTuple):
     exhaustion: int  # exhaustion cards (bmx: fatigue tokens) received
     history: tuple[Any, ...]  # cards (bmx: token tuples) played and revealed
     from_supply: int  # exhaustion cards played straight from the supply (classic)
+    # the breakaway (classic, meteo): revealed bid cards out of the rider's piles (a winner's left the game)
+    bids: tuple[int, ...] = ()
 
 
 class Memo:
@@ -69,6 +71,8 @@ class Board(NamedTuple):
     setup: Any  # the race's public set-up: teams, course, rules numbers (never the seed)
     rules: RuleSet  # the rule set: its flags and classes
     memo: Memo  # what is worked out from this board once
+    # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
+    crossed: dict[int, tuple[int, int, int]]
 
     def position(self) -> Any:
         """A game of this rule set at this board's position (no hidden piles),

@@ -71,7 +71,8 @@ def _place(game, i: int) -> str:
 
 
 def _frame(game, title: str, log: list[str]) -> Frame:
-    if game.phase == Phase.GRID or any(p[0] < 0 for p in game.pos):
+    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line have left the track
+    if game.phase == Phase.GRID or any(p[0] < 0 for i, p in enumerate(game.pos) if i not in crossed):
         placed = [i for i, p in enumerate(game.pos) if p[0] >= 0]
         track = "(riders being placed on the grid)"
         positions = "  ".join(f"{rider_name(game, i)}: {_place(game, i)}" for i in placed) or "nobody placed yet"
@@ -95,10 +96,16 @@ def frames(setup, seed: int, actions) -> list[Frame]:
     picks = 0  # actions in the round being played
     for action in actions:
         before = game.phase
+        events = game.events
         game.apply(action)
         picks += 1
         if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
+            picks = 0
+            continue
+        if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
+            title = "Breakaway" if game.phase != Phase.BREAKAWAY else f"Breakaway, bid {game.bid_round - 1}"
+            out.append(_frame(game, title, describe_round(game)))
             picks = 0
             continue
         if game.rounds_done > done:
@@ -108,6 +115,9 @@ def frames(setup, seed: int, actions) -> list[Frame]:
             picks = 0
     if game.phase == Phase.GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
+    elif game.phase == Phase.BREAKAWAY and picks:
+        out.append(_frame(game, f"Breakaway, bid {game.bid_round}: in progress",
+                          [f"{picks} choice(s) made; the bids are revealed together"]))
     elif game.phase != Phase.OVER and picks:
         out.append(_frame(
             game,
@@ -117,10 +127,62 @@ def frames(setup, seed: int, actions) -> list[Frame]:
     return out
 
 
+def stage_report(tour) -> list[str]:
+    """A tour after its latest stage in words: the stage's times, the GC with
+    gaps, the Tour Points (the replay's last frame of each stage)."""
+    from ..engine.tour import gap_text
+    from .races import rider_name
+
+    done = tour.done[-1]
+    game = done.game
+
+    def name(rid: str) -> str:
+        return rider_name(game, game.index[rid])
+
+    k = len(tour.done)
+    lines = [f"stage {k}/{tour.stages} times:"]
+    lines += [f"  {line.place:>2}. {name(line.rider)} {gap_text(line.time)}" for line in done.result]
+    lines.append(f"GC after stage {k}:")
+    lines += [f"  {g.place:>2}. {name(g.rider)} {gap_text(g.gap)}" for g in tour.gc()]
+    teams = tour.teams
+    lines.append("Tour Points: " + ", ".join(f"{teams[t.team].name} {t.value}" for t in tour.ranking()))
+    return lines
+
+
+def _tour_frames(record) -> list[Frame]:
+    """Every stage of a tour, stage by stage: its rounds, then its result."""
+    from .tours import Tour
+
+    tour = record.tour
+    out: list[Frame] = []
+    so_far = Tour(tour.name, tour.legs, tour.seed)
+    stages = [(d.game.setup, d.game.seed, d.game.actions) for d in tour.done]
+    stages.append((record.setup, record.seed, record.actions))
+    for k, (setup, seed, actions) in enumerate(stages, 1):
+        staged = frames(setup, seed, actions)
+        out += [f._replace(title=f"Stage {k}: {f.title}") for f in staged]
+        game = new_game(setup, seed)
+        for action in actions:
+            game.apply(action)
+        if game.phase == Phase.OVER:
+            so_far.finish_stage(game)
+            last = staged[-1]
+            out.append(last._replace(title=f"Stage {k}: result", log=tuple(stage_report(so_far))))
+    return out
+
+
 def replay_of(record) -> Replay:
-    """A Replay from a verified save (saves.load_record)."""
-    game_frames = frames(record.setup, record.seed, record.actions)
+    """A Replay from a verified save (saves.load_record); a tour stage by stage."""
     info = record.info
+    if record.tour is not None:
+        teams = ", ".join(info.teams)
+        if info.over:  # the seed tells every hidden card of every stage: only once the tour is over
+            state = f"won by {info.winner}, seed {record.tour.seed}"
+        else:
+            state = f"stage {info.stage}/{info.stages} in progress"
+        heading = f"{info.tour} (a tour of {info.stages} stages), {teams}: {state}"
+        return Replay(heading, tuple(_tour_frames(record)), info.over)
+    game_frames = frames(record.setup, record.seed, record.actions)
     teams = ", ".join(info.teams)
     if info.over:
         state = f"won by {info.winner}, seed {record.seed}"
@@ -139,4 +201,4 @@ def load_replay(path: str | Path) -> Replay:
     return replay_of(load_record(path))
 
 
-__all__ = ["Frame", "Replay", "frames", "load_replay", "replay_of"]
+__all__ = ["Frame", "Replay", "frames", "load_replay", "replay_of", "stage_report"]

@@ -57,6 +57,7 @@ class Session:
         self.race_id: str | None = None
         self.created: str | None = None
         self.branch_of: Path | None = None
+        self.tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
         for action in actions:
             self.game.apply(action)
 

@@ -197,6 +197,10 @@ class FlammeApp(App[int]):
     def resume(self, session) -> None:
         from ..play.flow import RaceFlow
 
+        if session.tour is not None and session.over:
+            # a tour saved between two stages: the stage's result first, then the next stage
+            self.show_stage_result(RaceFlow(session))
+            return
         flow = RaceFlow(session)
         flow.log.append(f"(resumed at round {session.game.round})")
         if getattr(session, "branch_of", None) is not None:
@@ -221,7 +225,76 @@ class FlammeApp(App[int]):
         if from_podium:
             self.back_to_title()
         self._choices().seed = self.fresh_seed()
+        self._choices().tour = None
         self.push_screen(VariantScreen())
+
+    # ------------------------------------------------------------- tours
+
+    def new_tour(self, from_podium: bool = False) -> None:
+        """A tour: choose a shipped (or user) tour or pick the stages, then the teams."""
+        from .screens.tour_menus import TourScreen
+
+        if from_podium:
+            self.back_to_title()
+        self._choices().seed = self.fresh_seed()
+        self.push_screen(TourScreen())
+
+    def pick_tour_stages(self) -> None:
+        from .screens.tour_menus import TourStagesScreen
+
+        self.push_screen(TourStagesScreen())
+
+    def choose_tour(self, spec) -> None:
+        """The tour is chosen: its teams (scripted teams only if every stage is classic)."""
+        choices = self._choices()
+        choices.tour = spec
+        choices.variant = choices.tour_variant
+        self._teams()
+
+    def show_stage_result(self, flow) -> None:
+        """A tour's stage is over: its times, the GC, the TP.  The race file
+        stays this app's (the tour goes on in it); after the last stage the
+        tour's podium follows."""
+        from ..play.tours import standing, tour_over
+        from .screens.tour_results import StageResultScreen
+
+        self.flush_saves()
+        self.flow = None
+        if tour_over(flow.session):
+            self._let_go_of_save()
+        self.back_to_title()
+        self.push_screen(StageResultScreen(standing(flow.session), flow.session))
+
+    def next_stage(self, session) -> None:
+        """On to the tour's next stage, in the same race file."""
+        from ..play.flow import RaceFlow
+        from ..play.tours import next_session
+
+        following = next_session(session)
+        if self.autosave:
+            from .. import saves
+
+            try:  # takes the race file over from the stage before (its lock included)
+                saves.attach_autosave(following, on_error=self._post_save_failed)
+            except Exception as exc:  # noqa: BLE001 - the tour goes on without saves
+                self._save_failed(exc)
+        self.start_flow(RaceFlow(following))
+
+    def show_tour_podium(self, tour) -> None:
+        from .screens.tour_results import TourPodiumScreen
+
+        self._let_go_of_save()
+        self.back_to_title()
+        self.push_screen(TourPodiumScreen(tour))
+
+    def tour_again(self, tour) -> None:
+        """The same tour and teams again, with a new seed."""
+        choices = self._choices().copy()
+        if choices.tour is None:
+            self.new_tour(from_podium=True)
+            return
+        choices.seed = self.fresh_seed()
+        self.start_race(choices)
 
     def fresh_seed(self) -> int:
         from .choices import random_seed
@@ -343,6 +416,9 @@ class FlammeApp(App[int]):
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
 
+        if flow.session.tour is not None:
+            self.show_stage_result(flow)
+            return
         self.flush_saves()
         self.flow = None
         self._let_go_of_save()
@@ -419,6 +495,8 @@ class FlammeApp(App[int]):
         """The palette (ctrl+p): the app's own commands, on every screen."""
         yield SystemCommand("New race", "Set up a new race (a race in progress asks first)",
                             lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
+        yield SystemCommand("New tour", "Set up a tour: stages raced in turn, with times and Tour Points",
+                            lambda: self.leave_race_then(lambda: self.new_tour(from_podium=True)))
         yield SystemCommand("Saved races", "Every race in progress and finished: resume, replay, delete",
                             lambda: self.leave_race_then(self.show_saved_races))
         yield SystemCommand("Rules reference", "The rules of Classic, Meteo and BMX, short", self.show_rules)

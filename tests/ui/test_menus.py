@@ -148,12 +148,12 @@ async def test_colour_swap_and_seat_type_change_are_said():
 
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        meteo = RaceChoices(variant="meteo", seats=[SeatChoice("Blue", "blue"),
-                                                    SeatChoice("Purple", "purple", "peloton")])
-        app.push_screen(TeamsScreen(meteo))
+        bmx = RaceChoices(variant="bmx", seats=[SeatChoice("Blue", "blue"),
+                                                SeatChoice("Purple", "purple", "peloton")])
+        app.push_screen(TeamsScreen(bmx))
         await pilot.pause()
         message = str(app.screen.query_one("#teams-message").render())
-        assert "Seat 2" in message and "human" in message and "classic only" in message
+        assert "Seat 2" in message and "human" in message and "classic and meteo only" in message
         assert app.screen.query_one("#controller-1").value == "human"
         app.screen.query_one("#colour-1").value = "blue"
         await pilot.pause()
@@ -286,7 +286,7 @@ async def test_a_rebound_key_works_and_the_key_bar_says_so(config_dir):
 async def test_settings_screen_changes_are_saved(config_dir):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("down", "down", "down", "enter")
+        await pilot.press("down", "down", "down", "down", "enter")
         assert screen_name(app) == "SettingsScreen"
         assert app.focused.id == "aids"
         assert "on: where each card goes" in screen_text(app)  # the state in words, not in grey shades

@@ -43,7 +43,7 @@ class CurtainScreen(BaseScreen):
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
-                 table: PublicTable | None = None) -> None:
+                 table: PublicTable | None = None, heading: str | None = None, riders: str = "SR") -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.seat = seat
@@ -52,6 +52,8 @@ class CurtainScreen(BaseScreen):
         self.round_no = round_no
         self.tokens = tokens  # the rule set's uses_tokens: one rider, tokens from a bag (bmx)
         self.table = table
+        self.heading = heading or f"Round {round_no}"  # "Round 3", or "Breakaway, bid 1"
+        self.riders = riders  # the seat's riders: "SR", or the one it races (7-12 players)
         self._lifted = False
 
     def compose(self):
@@ -81,10 +83,13 @@ class CurtainScreen(BaseScreen):
         yield KeyBar([(self.key_of("curtain.lift", "enter"), f"show my {self.hand}"), (self.help_key, "help"),
                       (self.key_of("curtain.quit", "q"), "quit")])
 
-    def next_turn(self, seat: int, name: str, colour: str, round_no: int, table: PublicTable | None) -> None:
+    def next_turn(self, seat: int, name: str, colour: str, round_no: int, table: PublicTable | None,
+                  heading: str | None = None, riders: str = "SR") -> None:
         """The same curtain for the next player (the race screen keeps one: no
         new screen to build between two turns).  Before it is shown again."""
         self.seat, self.player, self.colour, self.round_no, self.table = seat, name, colour, round_no, table
+        self.heading = heading or f"Round {round_no}"
+        self.riders = riders
         self._lifted = False
         self.show_turn()
 
@@ -92,13 +97,13 @@ class CurtainScreen(BaseScreen):
         """Who is to look, and the public table as it stands."""
         c = team_colour(self.colour)
         who = self.player if self.player == c.name else f"{self.player} ({c.name})"
-        self.query_one("#curtain-round", Static).update(f"Round {self.round_no}")
+        self.query_one("#curtain-round", Static).update(self.heading)
         title = Text("Pass to ", style="bold")
         title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
         self.query_one("#curtain-title", Static).update(title)
+        badge = "".join(f"  {c.letter}{kind}" for kind in self.riders) + "  "
         self.query_one("#curtain-team", Static).update(
-            team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if not self.tokens
-            else team_markup(self.colour, f"  {c.letter}>  "))
+            team_markup(self.colour, badge) if not self.tokens else team_markup(self.colour, f"  {c.letter}>  "))
         text = Text(clean(self.player, multiline=False))
         text.append(", press ")
         text.append(self.key_of("curtain.lift", "enter").replace("⏎", "Enter"), style="bold")
@@ -130,6 +135,9 @@ class CurtainScreen(BaseScreen):
     def size_changed(self, width: int, height: int) -> None:
         for track in self.query(TrackStrip):
             track.tall = height >= 32
+        if self.table is not None:
+            riders = len(self.table.rows)
+            self.query_one("#curtain-boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -184,33 +184,41 @@ def rider_text(game, i: int, names) -> Text:
 
 def podium_text(game, names) -> Text:
     """Three blocks, the winner's the highest: second, first, third."""
-    order = game.ranking()[:3]
+    top = []
+    for i in game.ranking()[:3]:
+        r = game.riders[i]
+        top.append((rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else ""),
+                    team_of_rider(r.id).hex))
+    return podium_blocks(top)
+
+
+def podium_blocks(top: list[tuple[str, str]]) -> Text:
+    """Blocks for the first three, the winner's the highest, in the order
+    second, first, third; `top`: (label, colour) of each, the winner first."""
     width = 10
     heights = {0: 4, 1: 3, 2: 2}
-    top = heights[0] + 2  # label row + frame top + block
-    lines = [Text() for _ in range(top + 1)]
+    top_row = heights[0] + 2  # label row + frame top + block
+    lines = [Text() for _ in range(top_row + 1)]
     for place in (1, 0, 2):
-        if place >= len(order):
+        if place >= len(top):
             for line in lines:
                 line.append(" " * (width + 2))
             continue
-        r = game.riders[order[place]]
-        colour = team_of_rider(r.id)
-        label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
-        frame = f"{colour.hex}"
-        fill = f"bold {contrast_text(colour.hex)} on {colour.hex}"
-        first = top - heights[place] - 1  # the frame's top row
+        label, hex_colour = top[place]
+        frame = f"{hex_colour}"
+        fill = f"bold {contrast_text(hex_colour)} on {hex_colour}"
+        first = top_row - heights[place] - 1  # the frame's top row
         for row, line in enumerate(lines):
             if row == first - 1:
                 line.append(label.center(width), style="bold")
             elif row == first:
                 line.append("┌" + "─" * (width - 2) + "┐", style=frame)
-            elif first < row < top:
+            elif first < row < top_row:
                 line.append("│", style=frame)
                 inner = (f"{place + 1}" if row == first + 1 else "").center(width - 2)
                 line.append(inner, style=fill)
                 line.append("│", style=frame)
-            elif row == top:
+            elif row == top_row:
                 line.append("┴" + "─" * (width - 2) + "┴", style=frame)
             else:
                 line.append(" " * width)
@@ -262,9 +270,9 @@ class PodiumScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        # the scroll has the focus (arrows read the whole podium): a second Enter
-        # after the race's last one never starts another race
-        self.query_one("#podium-body", VerticalScroll).focus()
+        # the scroll has the focus (arrows read the whole podium, from its top): a
+        # second Enter after the race's last one never starts another race
+        self.query_one("#podium-body", VerticalScroll).focus(scroll_visible=False)
 
     def ranking(self, game, names) -> Text:
         text = Text("Ranking\n", style="bold")

@@ -23,9 +23,9 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ...engine.actions import Action, Draw, Place, Play, PlayTokens
+from ...engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ...engine.cards import card_text
-from ...engine.events import token_text
+from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
@@ -182,13 +182,17 @@ class RaceScreen(BaseScreen):
             strip.tall = height >= 32
             strip.max_lines = 15 if height >= 40 else strip.rows
         self.set_class(width >= 160, "-vast")
+        if not self.bmx:
+            riders = len(self.game.riders)
+            self.query_one("#boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
         for profile in self.query("#profile").results(StageProfile):
             # the room a tall window leaves under the cards and their hints: the stage profile
             tall = height >= 32
             meteo = bool(self.game.course.weather)
             track_rows = strip.get_content_height(None, None, width) if isinstance(strip, TrackStrip) else 4
-            used = (1 + 2 + tall + track_rows + (tall and meteo) + Boards.fixed_height(len(self.game.riders))
-                    + tall + 1)
+            riders = len(self.game.riders)
+            boards = Boards.fixed_height(riders, Boards.columns_for(riders, height, width))
+            used = 1 + 2 + tall + track_rows + (tall and meteo) + boards + tall + 1
             room = height - used - (1 + 4 + 4)  # the panel's title, the cards, four lines of hints
             self.set_class(room >= 6, "-profile")
             profile.set_bars(max(3, min(12, room - 3)))
@@ -234,8 +238,8 @@ class RaceScreen(BaseScreen):
         self.options = []
         self._base_cards = ()
         self.pending = None
-        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
-            turn.kind, "reveal")
+        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain",
+                           "bidder": "breakaway", "bid": "breakaway", "bids": "breakaway"}.get(turn.kind, "reveal")
         self.write_log()
         if turn.kind == "bot":
             self.start_bot(turn)
@@ -248,18 +252,21 @@ class RaceScreen(BaseScreen):
 
             view = self.public_view()
             table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
-                                board_rows(view, self.names(), self.ready_riders()),
+                                board_rows(view, self.names(), self.ready_riders(), self.flow.jersey),
                                 getattr(self.game, "supply", None))
+            heading = f"Breakaway, bid {self.game.bid_round}" if self.game.phase == Phase.BREAKAWAY else None
+            riders = self.game.setup.teams[seat].riders
             # one curtain for the race, shown again for each player (building a new
             # screen each turn took most of the time between Enter and the curtain)
             curtain = self._curtain
             if curtain is None:
                 curtain = self._curtain = CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat),
                                                         self.game.round, self.bmx, on_lift=self._curtain_lifted,
-                                                        table=table)
+                                                        table=table, heading=heading, riders=riders)
                 self.app.install_screen(curtain, name=f"curtain-{id(self)}")
             else:
-                curtain.next_turn(seat, flow.team_name(seat), flow.team_id(seat), self.game.round, table)
+                curtain.next_turn(seat, flow.team_name(seat), flow.team_id(seat), self.game.round, table,
+                                  heading=heading, riders=riders)
             self.app.push_screen(curtain)
         elif turn.kind == "place":
             self.show_place(turn)
@@ -267,6 +274,12 @@ class RaceScreen(BaseScreen):
             self.show_draw(turn)
         elif turn.kind == "pick":
             self.show_pick(turn)
+        elif turn.kind == "bidder":
+            self.show_draw(turn, bidding=True)
+        elif turn.kind == "bid":
+            self.show_bid(turn)
+        elif turn.kind == "bids":
+            self.show_bids()
         elif turn.kind == "reveal":
             self.show_reveal(first=True)
         elif turn.kind == "over":
@@ -291,8 +304,12 @@ class RaceScreen(BaseScreen):
             keys = [(enter, "try again")] if self._bot_failed else [("…", "a bot is thinking")]
         elif kind == "place":
             keys = [("←→↑↓", "move"), (enter, "place"), (key("race.random"), "random")]
-        elif kind == "draw":
+        elif kind in ("draw", "bidder"):
             keys = [("1 2", "select"), ("←→", "move"), (enter, "confirm")]
+        elif kind == "bid":
+            keys = [(f"1-{len(self.options)}", "select"), ("←→", "move"), (enter, "bid")]
+        elif kind == "bids":
+            keys = [(enter, "continue")]
         elif kind == "pick" and self.pending is not None:
             keys = [(enter, "pass" if self.flow.hot_seat else "play"),
                     (key("race.change"), "change the " + self.change_what())]
@@ -391,18 +408,20 @@ class RaceScreen(BaseScreen):
 
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
-        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {self.flow.variant_name} · "
+        rules = self.flow.stage_text or self.flow.variant_name  # a tour: which stage (the log says the rules)
+        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {rules} · "
                               f"round {round_no or game.round} · {escape_markup(what)}")
 
     def marks_from(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
         marks = []
+        jersey = self.flow.jersey
         for i, r in enumerate(self.game.riders):
             sq, lane = positions[i]
             if sq < 0:
                 continue
             kind = "" if self.bmx else r.kind
             marks.append(RiderMark(i, rider_label(r.id, kind), team_of_rider(r.id).hex, sq, lane,
-                                   bool(crashed[i]), i in active))
+                                   bool(crashed[i]), i in active, i == jersey))
         return tuple(marks)
 
     def board_marks(self, view, active=()) -> tuple[RiderMark, ...]:
@@ -421,7 +440,7 @@ class RaceScreen(BaseScreen):
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
         shown and the numbers as they stand at that step (`tally`)."""
-        rows = board_rows(view, self.names(), self.ready_riders())
+        rows = board_rows(view, self.names(), self.ready_riders(), self.flow.jersey)
         supply = getattr(self.game, "supply", None)
         if public or positions:
             course = self.game.course
@@ -570,12 +589,14 @@ class RaceScreen(BaseScreen):
 
     # --------------------------------------------------------------- draw
 
-    def show_draw(self, turn: Turn) -> None:
+    def show_draw(self, turn: Turn, bidding: bool = False) -> None:
+        """Which rider draws first (or, in the breakaway, which rider bids)."""
         game = self.game
         seat = turn.seat
         assert seat is not None
         view = game.view(seat)
-        mine = [r for r in view.board.riders if r.seat == seat]
+        # (in a tour a rider across the line has left the track: the other one draws)
+        mine = [r for r in view.board.riders if r.seat == seat and r.index not in view.board.crossed]
         self.options = [r.index for r in mine]
         cards = []
         for k, r in enumerate(mine):
@@ -586,12 +607,14 @@ class RaceScreen(BaseScreen):
                               (where, f"deck {deck}, {len(recycled)} face up"), data=(seat, r.index)))
         self._base_cards = tuple(cards)
         self.cards.show("riders", cards)
-        self.set_status(f"{self.flow.team_name(seat)}: which rider draws first?")
-        hint = f"the chosen rider draws and picks first · [b]1[/b] [b]2[/b] or ← → select · " \
-               f"[b]{self.key('race.confirm')}[/b] confirm"
+        question = "which rider bids for the breakaway?" if bidding else "which rider draws first?"
+        self.set_status(f"{self.flow.team_name(seat)}: {question}")
+        what = ("the chosen rider draws 4 cards for each of its 2 bids" if bidding
+                else "the chosen rider draws and picks first")
+        hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{self.key('race.confirm')}[/b] confirm"
         if self.recap:  # first: what happened since (the keys are in the key bar too)
             hint = self.fit_recap() + "\n" + hint
-        self.panel(f"{self.who(seat)}: which rider draws first?", hint)
+        self.panel(f"{self.who(seat)}: {question}", hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -734,6 +757,75 @@ class RaceScreen(BaseScreen):
                  for k, c in enumerate(self._base_cards)]
         self.cards.show(self.cards.kind, cards)
 
+    # ---------------------------------------------------------- breakaway
+
+    def show_bid(self, turn: Turn) -> None:
+        """The breakaway: the bidding rider's draw, one card to keep face down as its bid."""
+        game = self.game
+        seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
+        view = game.view(seat)
+        rider = view.board.riders[i]
+        hand = sorted(view.hands[i], key=lambda c: (card_text(c) != "E", c))
+        self.options = hand
+        cards = [Card(str(k + 1), (card_text(c), "worth 2" if c == 0 else ""), data=(seat, i, c))
+                 for k, c in enumerate(hand)]
+        self._base_cards = tuple(cards)
+        self.cards.show("hand", cards)
+        bid = game.bid_round
+        kind = KIND.get(rider.kind, "rider")
+        notes = [f"keep 1 face down, {len(hand) - 1} go face up"]
+        if rider.bids:
+            notes.append("bid 1: " + " + ".join(card_text(c) for c in rider.bids))
+        if self.recap:
+            notes.append("since your last look: " + " · ".join(self.recap))
+        self.set_status(f"{self.flow.team_name(seat)} bids")
+        self.panel(f"{self.who(seat)}: [b]{kind}[/b], breakaway bid {bid} of {game.setup.breakaway_bids}",
+                   escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] bid")
+        self.show_boards(view)
+        self.show_track(Scene(self.board_marks(view, active={i}), focus=(rider.square, game.course.breakaway)))
+
+    def show_bids(self) -> None:
+        """Bids face up together (public), and after the last one who breaks away."""
+        game = self.game
+        events = self.flow.bids or ()
+        result = next((e for e in events if isinstance(e, Breakaway)), None)
+        shown = [e for e in events if isinstance(e, BidsRevealed)]
+        cards = []
+        if result is not None:
+            winners = set(result.winners)
+            for i, bids, total in result.bids:
+                r = game.riders[i]
+                cards.append(Card(rider_label(r.id, r.kind), ("+".join(card_text(c) for c in bids) + f"={total}",),
+                                  title_style=rider_style(team_of_rider(r.id).hex), data=(i,), active=i in winners))
+            names = " and ".join(escape_markup(self.rider_name(i)) for i in result.winners)
+            title = f"[b]Enter[/b] on to round 1 · [b]breakaway:[/b] {names} {'break' if len(winners) > 1 else 'breaks'} away"
+            hint = "to " + square_where(game.course, result.square) + ("; their two bid cards leave the game, "
+                                                                        "2 exhaustion cards each")
+        else:
+            bid = shown[-1] if shown else None
+            for i, card in (bid.cards if bid is not None else ()):
+                r = game.riders[i]
+                cards.append(Card(rider_label(r.id, r.kind), (card_text(card),),
+                                  title_style=rider_style(team_of_rider(r.id).hex), data=(i,)))
+            number = bid.bid if bid is not None else 1
+            title = f"[b]Enter[/b] on to bid {number + 1} · [b]breakaway, bid {number}[/b] revealed"
+            hint = "every bid of this turn, face up together; the next bid is drawn now"
+        self._base_cards = tuple(cards)
+        self.cards.show("revealed", cards)
+        self.panel(title, hint)
+        view = self.public_view()
+        self.set_status("breakaway")
+        winners = set(result.winners) if result is not None else set()
+        self.show_track(Scene(self.board_marks(view, active=winners),
+                              focus=(game.course.breakaway,) if result is not None else ()))
+        self.show_boards(view, public=True)
+
+    def rider_name(self, i: int) -> str:
+        from ...play.races import rider_name
+
+        return rider_name(self.game, i)
+
     # ------------------------------------------------------------- reveal
 
     def show_reveal(self, first: bool = False) -> None:
@@ -794,6 +886,7 @@ class RaceScreen(BaseScreen):
             "fatigue": "fatigue",
             "die": "the die",
             "finish": "finish!",
+            "crossed": "across the line",
         }.get(frame.kind, frame.kind)
         # what Enter does stays on the title line: a long step text never pushes it out
         if replay.at_end:
@@ -858,7 +951,7 @@ class RaceScreen(BaseScreen):
 
     def check_action(self, action: str, parameters) -> bool | None:
         kind = self.turn.kind if self.turn else None
-        if action in ("choose", "move") and kind in ("draw", "pick"):
+        if action in ("choose", "move") and kind in ("draw", "pick", "bidder", "bid"):
             return True
         if action in ("move", "lane", "random_place") and kind == "place":
             return True
@@ -900,7 +993,7 @@ class RaceScreen(BaseScreen):
         kind = self.turn.kind if self.turn else None
         if self.pending is not None:
             self.action_change()
-        if kind in ("draw", "pick"):
+        if kind in ("draw", "pick", "bidder", "bid"):
             n = len(self.options)
             if not n:
                 return
@@ -918,11 +1011,16 @@ class RaceScreen(BaseScreen):
         elif kind == "reveal":
             self.step(delta)
 
-    def action_lane(self, lane: int) -> None:
+    def action_lane(self, up: int) -> None:
+        """Up: the next lane to the left (lane 1, then 2 on a three-lane square); down: back to the right."""
         if self.turn and self.turn.kind == "place" and self.cursor:
-            if (self.cursor[0], lane) in self.places:
-                self.cursor = (self.cursor[0], lane)
-                self.update_place_track()
+            square, lane = self.cursor
+            step = 1 if up else -1
+            for other in range(lane + step, 3 if up else -1, step):
+                if (square, other) in self.places:
+                    self.cursor = (square, other)
+                    self.update_place_track()
+                    return
 
     def action_random_place(self) -> None:
         if self.turn and self.turn.kind == "place" and self.places:
@@ -995,8 +1093,17 @@ class RaceScreen(BaseScreen):
         action: Action | None = None
         if turn.kind == "place" and self.cursor:
             action = Place(game.riders[turn.rider].id, *self.cursor)
-        elif turn.kind == "draw" and self.sel is not None:
+        elif turn.kind in ("draw", "bidder") and self.sel is not None:
             action = Draw(game.riders[self.options[self.sel]].id)
+        elif turn.kind == "bid":
+            if self.sel is None:
+                self.notify("Select a card first", timeout=2)
+                return
+            action = Bid(game.riders[turn.rider].id, self.options[self.sel])
+        elif turn.kind == "bids":
+            self.flow.bids_read()
+            self.next_turn()
+            return
         elif turn.kind == "pick":
             chosen = self.selected_cards()
             if self.keep_size() > 1 and len(chosen) < self.keep_size() and self.cursor_k is not None:
@@ -1041,7 +1148,7 @@ class RaceScreen(BaseScreen):
         turn = self.turn
         assert turn is not None and turn.seat is not None
         view = self.game.view(turn.seat)
-        mine = [r.index for r in view.mine()]
+        mine = [r.index for r in view.mine() if r.index not in view.board.crossed]
         return all(i in view.chosen for i in mine if i != turn.rider)
 
     def change_what(self) -> str:
@@ -1075,7 +1182,8 @@ class RaceScreen(BaseScreen):
         seat = self.turn.seat
         what = "pass the keyboard" if self.flow.hot_seat else "play"
         note = ""
-        if len(self.game.view(seat).mine()) > 1:
+        view = self.game.view(seat)
+        if len([r for r in view.mine() if r.index not in view.board.crossed]) > 1:
             note = " (the first card is down: it was played before the second rider drew)"
         self.panel(f"{self.who(seat)}: {self.review_text(action)}",
                    f"[b]{self.key('race.confirm')}[/b] {what} · [b]{self.key('race.change')}[/b] change the "
@@ -1102,7 +1210,7 @@ class RaceScreen(BaseScreen):
 
     def on_card_clicked(self, event: CardClicked) -> None:
         event.stop()
-        if self.turn is None or self.turn.kind not in ("draw", "pick"):
+        if self.turn is None or self.turn.kind not in ("draw", "pick", "bidder", "bid"):
             return
         already = (event.index in self.multi) if self.keep_size() > 1 else (self.sel == event.index)
         if already and (self.keep_size() == 1 or len(self.multi) == self.keep_size()):

@@ -102,10 +102,16 @@ class StageScreen(BaseScreen):
             self.query_one("#stage-about", Static).update(Content(f"Cannot use this stage: {exc}"))
             return
         # names and descriptions come from files: $variables are never read as markup
+        peloton = ""
+        if summary.supply or summary.cobbles:
+            peloton = f"{summary.supply} supply (s) · {summary.cobbles} cobble (#) squares\n"
+        if summary.breakaway >= 0:
+            peloton += "breakaway offered (tile 2 second)\n"
         about = Content.from_markup(
             "[b]$name[/b]\n$description\n\n"
             f"{summary.length} squares from start to finish\n"
             f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"
+            f"{peloton}"
             "tiles: $tiles",
             name=name, description=description, tiles=summary.tiles,
         )

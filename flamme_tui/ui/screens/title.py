@@ -1,5 +1,5 @@
-"""The title menu: Resume (when a race is in progress), New race, Saved races,
-Rules reference, Settings, Quit (entries are easy to add: see `entries`)."""
+"""The title menu: Resume (when a race is in progress), New race, New tour,
+Saved races, Rules reference, Settings, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class TitleScreen(BaseScreen):
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
-        return [("new", "New race"), ("saved", "Saved races"), ("rules", "Rules reference"),
+        return [("new", "New race"), ("tour", "New tour"), ("saved", "Saved races"), ("rules", "Rules reference"),
                 ("settings", "Settings"), ("quit", "Quit")]
 
     def offer_resume(self, race: SavedRace | None) -> None:
@@ -57,6 +57,8 @@ class TitleScreen(BaseScreen):
         info = race.info
         if info is not None:
             label = f"Resume: {info.title}, round {info.round} ({', '.join(info.teams)})"
+            if getattr(info, "tour", ""):
+                label = f"Resume: {info.tour}, stage {info.stage}/{info.stages}, round {info.round} ({', '.join(info.teams)})"
         elif race.status == "damaged":
             n = len(race.backups)
             label = f"Resume: {race.path.name} (damaged save, {n or 'no'} backup{'s' * (n != 1)})"
@@ -130,6 +132,8 @@ class TitleScreen(BaseScreen):
     def choose(self, key: str | None) -> None:
         if key == "new":
             self.app.new_race()
+        elif key == "tour":
+            self.app.new_tour()
         elif key == "rules":
             self.app.show_rules()
         elif key == "saved":
