@@ -119,7 +119,7 @@ class StageScreen(BaseScreen):
         self.query_one("#stage-profile", StageProfile).set_course(course)
         self.query_one("#stage-preview", TrackStrip).set_course(course)
         legend = "  ".join(f"{g} {n}" for g, n in legend_terrain("classic"))
-        self.query_one("#stage-legend", Static).update(f"{legend}  ║ start  ▓ finish  a b…: tiles")
+        self.query_one("#stage-legend", Static).update(f"{legend}  ║ start  ▓ finish")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
