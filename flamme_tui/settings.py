@@ -6,7 +6,7 @@ file is read as every user file is (files.py: a regular file, bounded).
 `save()` writes atomically.  No Textual here: the app reads `Settings`, and
 screens read `app.settings`.
 
-    {"aids": true, "step_speed": "normal", "theme": "textual-dark",
+    {"aids": true, "step_speed": "off", "theme": "textual-dark",
      "bot_reasons": true, "keys": {"race.confirm": "enter,ctrl+j"}}
 
 `keys` maps a binding id (the settings screen lists them) to the keys that
@@ -30,8 +30,10 @@ FILE_NAME = "settings.json"
 # a settings file is a few hundred bytes: anything bigger is not one
 SETTINGS_FILE = files.FileKind("settings file", 64 * 1024, 8)
 
-# seconds between two movement steps when they play by themselves
+# seconds between two movement steps when they play by themselves ("off": each
+# step waits for a key); the race screen's `p` key goes through them in order
 STEP_DELAYS = {"slow": 1.2, "normal": 0.7, "fast": 0.35}
+STEP_SPEEDS = ("off", *STEP_DELAYS)
 
 BindingId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.-]{0,39}$")]
 # Textual key names, comma-separated: "ctrl+s", "f2,question_mark"
@@ -43,14 +45,15 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
     aids: StrictBool = True  # the race screen's aids (previews, hints)
-    step_speed: Literal["slow", "normal", "fast"] = "normal"
+    step_speed: Literal["off", "slow", "normal", "fast"] = "off"  # the step-through's pace
     theme: ThemeName = "textual-dark"
     bot_reasons: StrictBool = True  # the race log says why a bot chose its card
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
 
     @property
-    def step_delay(self) -> float:
-        return STEP_DELAYS[self.step_speed]
+    def step_delay(self) -> float | None:
+        """Seconds between two steps playing by themselves (None: they wait for keys)."""
+        return STEP_DELAYS.get(self.step_speed)
 
 
 def config_dir() -> Path:

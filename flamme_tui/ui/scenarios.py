@@ -246,6 +246,41 @@ async def saved_races(pilot) -> None:
     await pilot.pause()
 
 
+async def profile(pilot) -> None:
+    """La Haut Montagne in round 1, the stage profile asked for (`s`)."""
+    await pilot.press("enter", "enter", "down", "down", "down", "enter")
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("s")
+    await pilot.pause()
+
+
+async def replay(pilot, variant: str = "meteo", **extra) -> None:
+    """A saved race's replay, three rounds in (the app's Saved races opens it)."""
+    from ..play.races import new_game
+    from ..play.replay import Replay, frames
+    from .replay import ReplayScreen
+
+    race = choices(variant, 3, seed=14, **extra)
+    session = race.session()
+    advance(session, 3)
+    game = new_game(session.setup, session.seed)
+    shown = Replay(f"{game.course.name} ({variant}): race in progress", tuple(frames(session.setup, session.seed,
+                   session.game.actions)), False, game.course,
+                   tuple((r.id, getattr(r, "kind", "")) for r in game.riders), variant)
+    pilot.app.push_screen(ReplayScreen(shown))
+    await pilot.pause()
+    await pilot.press("end")
+    await pilot.pause()
+
+
+async def replay_bmx(pilot) -> None:
+    await replay(pilot, "bmx", ramp=(10, 3))
+
+
 # ------------------------------------------------------------------ tours
 
 def tour_choices(stages_done: int = 0, n: int = 4):
@@ -405,6 +440,9 @@ SCENARIOS = {
     "settings": settings_screen,
     "light-teams": light_teams,
     "saved-races": saved_races,
+    "profile": profile,
+    "replay": replay,
+    "replay-bmx": replay_bmx,
     "tour-menu": tour_menu,
     "tour-stages": tour_stages,
     "tour-stage-result": tour_stage_result,

@@ -14,7 +14,7 @@ GLOBAL_KEYS = """[b]Everywhere[/b]
 RULES_CLASSIC = """[b]Classic[/b]
 Each player has two riders: a Rouleur (R, cards 3-7) and a Sprinteur (S, cards 2,3,4,5,9).
 [b]Energy:[/b] pick the rider that draws first, draw 4 cards from its deck, keep 1 face down, the other 3 go face up under the deck (recycled, everybody may see them). Then the other rider.
-[b]Movement:[/b] all cards are revealed; the rider in front moves first (lane 0, the right-hand lane, before lane 1). A rider moves exactly its card; a full square sends it to the nearest free place behind. On a descent (v) a rider moves at least 5, from a supply zone (s) at least 4. An ascent (^) limits a move to 5 squares; from further away a rider stops at the foot of the climb.
+[b]Movement:[/b] all cards are revealed; the rider in front moves first (on one square, the right-hand lane before the left). A rider moves exactly its card; a full square sends it to the nearest free place behind. On a descent (v) a rider moves at least 5, from a supply zone (s) at least 4. An ascent (^) limits a move to 5 squares; from further away a rider stops at the foot of the climb.
 [b]End of round:[/b] slipstream: a group with exactly one empty square in front of the next group moves up one square (not on ascents). Then every rider with nobody on the square ahead takes an exhaustion card (E, worth 2) into its recycled cards.
 [b]Finish:[/b] the race ends when a rider crosses the finish line; the furthest rider wins."""
 
@@ -102,9 +102,7 @@ Saved at once in the settings file (its path is shown on the screen).
 Key bindings: type the new keys (comma-separated Textual key names, e.g.
 "f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
     "saved": """[b]Saved races[/b]
-Every race in progress or finished, newest first.  A damaged save (or one
-from a newer flamme-tui) is listed with what is wrong and can be deleted.
-Deleting removes the race and its backups, after asking.""",
+Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking.""",
     "builder": """[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track;
                lower case: bumpy passage, canyon, descent, marsh)
@@ -127,7 +125,8 @@ take their bids back.  Every bidder then shuffles all its cards.
   1-4 or ← →   select        Enter   confirm        click  select / confirm""",
     "draw": """[b]Which rider draws first?[/b]
 You see the first rider's cards, pick one, and only then draw for the other rider.
-  1 2 or ← →   select        Enter   confirm        click  select / confirm""",
+  1 2 or ← →   select        Enter   confirm        click  select / confirm
+[b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
     "podium": """[b]Race over[/b]
 The podium, the full ranking, each team's statistics, a few awards and the
 race chart: every rider's distance to the line, round by round.
@@ -210,13 +209,15 @@ descent: their values add up).  The others go back into the bag.
   1-4 or ← →   select a token (select both on a descent, then Enter)
   Enter        play the selected token (face down until all have played)
   click        select; click the selected token again to play it
-▼▼ on the track marks where it would go if nothing blocked it."""
+Then a review: Enter passes the keyboard, u takes the token back to change it.
+[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up."""
     text = """[b]Pick a card[/b]
   1-5 or ← →   select a card (a heavy border marks it)
   Enter        play the selected card (face down until all have played)
   click        select; click the selected card again to play it
-A card says "moves 5" when the terrain changes how far the rider goes;
-▼▼ on the track marks where it would go if nothing blocked it."""
+  s            the stage profile, with every rider on it
+After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) changes the second card. The first card is down once the second rider has drawn, as at the table.
+[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards."""
     if _weather(variant):
         text += "\nWeather changes the draw: » tailwind 5 cards, « headwind 3 cards."
     return text
@@ -234,6 +235,9 @@ def _reveal_help(variant: str | None) -> str:
   Space or →   next step       ←   previous step
   Enter        skip to the end of the round, then continue
   a            play the steps automatically (on/off)
+  p            the pace of the steps: off (keys only), slow, normal, fast
+               (saved in the settings)
+  s            the stage profile, with every rider on it
   [ ]          scroll the track (small terminals)"""
 
 

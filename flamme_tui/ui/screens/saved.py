@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from rich.text import Text
 from textual.binding import Binding
@@ -82,7 +82,7 @@ def delete_race(path: Path) -> list[Path]:
 
 def _when(stamp: str) -> str:
     try:
-        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%d %b %H:%M")  # "02 Dec 21:03": fits 80 columns
     except ValueError:
         return stamp[:16]
 
@@ -121,6 +121,7 @@ class SavedRacesScreen(BaseScreen):
     BINDINGS = [
         Binding("enter", "open", "Resume / replay", id="saved.open"),
         Binding("p", "replay", "Replay", id="saved.replay"),
+        Binding("b", "branch", "Go on from a backup (a branch)", id="saved.branch"),
         Binding("d,delete", "delete", "Delete", id="saved.delete"),
         Binding("escape", "app.pop_screen", "Back", id="saved.back"),
     ]
@@ -136,13 +137,15 @@ class SavedRacesScreen(BaseScreen):
             yield DataTable(id="saved-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="saved-detail")
         yield KeyBar([("↑↓", "move"), (self.key_of("saved.open", "enter"), "resume or replay"),
-                      (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.delete", "d"), "delete"),
-                      ("?", "help"), ("esc", "back")])
+                      (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.branch", "b"), "branch"),
+                      (self.key_of("saved.delete", "d"), "delete"),
+                      (self.help_key, "help"), (self.key_of("saved.back", "escape"), "back")])
 
     def on_mount(self) -> None:
         super().on_mount()
         table = self.query_one(DataTable)
-        table.add_columns("Stage", "Rules", "State", "Players", "Saved")
+        # the players last: a long list may run off an 80-column screen (the line under the table has them all)
+        table.add_columns("Stage", "Saved", "Rules", "State", "Players")
         self.refresh_list()
         table.focus()
 
@@ -153,8 +156,8 @@ class SavedRacesScreen(BaseScreen):
         self.races = saved_races()
         for n, race in enumerate(self.races):
             # names from save files (and file names) are plain text, never markup, control characters written out
-            table.add_row(_title(race), Text(_rules(race)), _state(race), _plain(", ".join(race.teams)),
-                          _plain(_when(race.saved)), key=str(n))
+            table.add_row(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race),
+                          _plain(", ".join(race.teams)), key=str(n))
         if self.races:
             table.move_cursor(row=min(row, len(self.races) - 1))
         self.show_detail()
@@ -184,8 +187,9 @@ class SavedRacesScreen(BaseScreen):
                     else "It cannot be opened and has no usable backup")
             detail.update(_plain(f"{race.path.name} {race.problem}. {what}; d deletes it."))
         else:
-            what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played"
-            detail.update(_plain(f"{race.path.name}: {what}."))
+            what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played, " \
+                "b goes on from a backup"
+            detail.update(_plain(f"{race.path.name} ({', '.join(race.teams)}): {what}."))
 
     def on_data_table_row_selected(self, event) -> None:
         event.stop()
@@ -220,6 +224,28 @@ class SavedRacesScreen(BaseScreen):
             self.notify(str(exc), severity="error", timeout=8)
             return
         self.app.push_screen(ReplayScreen(replay))
+
+    def action_branch(self) -> None:
+        """The race's backups (one and two actions back): going on from one
+        starts a new race file, a branch (saves.load); a damaged race shows
+        what was lost too."""
+        race = self.current()
+        if race is None:
+            return
+        from ... import saves
+        from .dialogs import BranchFromBackup, DamagedSave
+
+        found = next((r for r in saves.list_saves(race.path.parent) if r.path == race.path), None)
+        if found is None or (not found.backups and found.status != saves.DAMAGED):
+            self.notify(f"{race.path.name} has no usable backup to go on from", severity="warning", markup=False)
+            return
+
+        def answer(backup: str | None) -> None:
+            if backup:  # once the dialog is gone
+                self.app.call_later(cast(Any, self.app).resume_path, backup)
+
+        dialog = DamagedSave(found) if found.status == saves.DAMAGED else BranchFromBackup(found)
+        self.app.push_screen(dialog, answer)
 
     def action_delete(self) -> None:
         race = self.current()

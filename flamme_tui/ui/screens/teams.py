@@ -185,7 +185,7 @@ class TeamsScreen(BaseScreen):
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), f"start {what}"),
-                      ("?", "help"), ("esc", "back")])
+                      (self.help_key, "help"), (self.key_of("teams.back", "escape"), "back")])
 
     def offers_breakaway(self) -> bool:
         """The stage's second tile is tile 2, with the breakaway square (every Peloton stage)."""
@@ -276,11 +276,13 @@ class TeamsScreen(BaseScreen):
         self.call_after_refresh(self._point_at, self.focused)
 
     def _point_at(self, widget) -> None:
-        """A pointer beside the focused field's row or label: visible without colour."""
+        """A pointer beside the focused field's row or label: visible without colour.
+        (Called after a refresh: the screen may be gone by then, its race started.)"""
         row = next((n for n in getattr(widget, "ancestors_with_self", ()) if isinstance(n, SeatRow)), None)
         for seat in range(MAX_SEATS):
             here = row is not None and row.seat == seat
-            self.query_one(f"#pointer-{seat}", Static).update(f"▶{seat + 1}" if here else f"{seat + 1:>2}")
+            for pointer in self.query(f"#pointer-{seat}").results(Static):
+                pointer.update(f"▶{seat + 1}" if here else f"{seat + 1:>2}")
         wid = getattr(widget, "id", None)
         for label in ("players", "grid", "breakaway", "seed"):
             for node in self.query(f"#label-{label}"):

@@ -533,6 +533,8 @@ class StageOverview(Widget):
         self._cache: tuple | None = None
 
     def show(self, scene: Scene, window: tuple[int, int] | None = None) -> None:
+        # the overview draws the riders only: a new preview or mark repaints nothing here
+        scene = Scene(scene.riders)
         if (scene, window) == (self.scene, self.window):
             return
         self.scene, self.window = scene, window
