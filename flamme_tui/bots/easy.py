@@ -16,12 +16,15 @@ from ..engine.classic import ClassicSetup
 from ..engine.phase import Phase
 from ..engine.race import Race
 from ..engine.view import View
+from .breakaway import breakaway
 
 
 def easy(view: View) -> Action:
     board = view.board
     if board.phase == Phase.GRID:
         return Place(*grid_spot(view))
+    if board.phase == Phase.BREAKAWAY:
+        return breakaway(view, eager=True)
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
         setup: ClassicSetup = board.setup  # typed: direct field reads

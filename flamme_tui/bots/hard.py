@@ -16,8 +16,10 @@ import zlib
 from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.phase import Phase
 from ..engine.rng import Rng
+from ..engine.tour import stage_value
 from ..engine.view import View
 from ..play.turns import turns
+from .breakaway import breakaway
 from .easy import best_card, best_tokens, grid_spot
 from .medium import medium
 from .reasons import Decision
@@ -35,7 +37,10 @@ def _seed(view: View) -> int:
 
 
 def _utility(game, seat: int) -> float:
-    """1 for a win; a little for the places behind."""
+    """1 for a win; a little for the places behind.  A tour stage is worth
+    what its times and places bring in the tour (engine.tour.stage_value)."""
+    if getattr(game.setup, "tour", False):
+        return stage_value(game, seat)
     places = game.outcome().places
     place = places[seat] - 1
     return 1.0 if place == 0 else 0.15 * (len(places) - 1 - place) / (len(places) - 1)
@@ -83,6 +88,8 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
     board = view.board
     if board.phase == Phase.GRID:
         return Decision(Place(*grid_spot(view)), "front-most free place", "front-most free place")
+    if board.phase == Phase.BREAKAWAY:  # the table hears nothing of a bid before its reveal
+        return Decision(breakaway(view, eager=False), "", "")
     if not view.hands:
         return Decision(medium(view), "the rouleur draws first", "the rouleur draws first")
     i, hand = next(iter(view.hands.items()))

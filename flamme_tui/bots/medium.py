@@ -12,6 +12,7 @@ from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.bmx import token_choices
 from ..engine.phase import Phase
 from ..engine.view import View
+from .breakaway import breakaway
 from .easy import grid_spot
 
 GUESS = 5  # what an unknown rider is guessed to move
@@ -70,6 +71,8 @@ def medium(view: View) -> Action:
     board = view.board
     if board.phase == Phase.GRID:
         return Place(*grid_spot(view))
+    if board.phase == Phase.BREAKAWAY:
+        return breakaway(view, eager=False)
     if not view.hands:
         # the rouleur chooses first; the sprinteur then sees what is left for the sprint
         rouleur = next(board.riders[i] for i in view.own if board.riders[i].kind == "R")
@@ -103,15 +106,13 @@ def _bmx_choice(view: View, i: int, hand, others: list[int], keep: float) -> tup
     rider = board.riders[i]
     course = board.course
     picks = sorted(p[::-1] for p in token_choices(hand, view.keep[i]))  # lowest first: ties go to the first
-    best, best_score = None, None
-    for tokens in picks:
+
+    def score(tokens: tuple[int, ...]) -> float:
         moves = view.reach(i, tokens)
         dest = rider.square + moves
         if dest >= course.finish:
-            score = 100.0 + dest
-        else:
-            cost = sum(-FATIGUE_COST * 0.5 if t == 0 else keep * t for t in tokens)
-            score = moves - cost + _landing_bonus(dest, others, FATIGUE_COST)
-        if best_score is None or score > best_score:
-            best, best_score = tokens, score
-    return best
+            return 100.0 + dest
+        cost = sum(-FATIGUE_COST * 0.5 if t == 0 else keep * t for t in tokens)
+        return moves - cost + _landing_bonus(dest, others, FATIGUE_COST)
+
+    return max(picks, key=score)

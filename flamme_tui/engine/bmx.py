@@ -31,10 +31,6 @@ FATIGUE_VALUE: Final = 1
 NO_CATCH_UP: Final = 0  # the die's "none" face
 
 
-def token_value(token: int) -> int:
-    return token or FATIGUE_VALUE
-
-
 def ramp_bonus(ramp: tuple[int, int] | None, start: int, value: int, tokens: tuple[int, ...]) -> int:
     """The jump ramp (square, number): a rider passing it with a token of its
     number flies that many squares further."""
@@ -450,7 +446,7 @@ def bmx_board(game: BmxGame) -> Board:
     )
     return BmxBoard(game.variant, game.round, game.phase, game.course, riders,
                  {"": game.setup.bag}, game.setup.young, game.supply,
-                 game.die if game.setup.forecast else None, game.setup, BMX)
+                 game.die if game.setup.forecast else None, game.setup, BMX, {})
 
 
 def bmx_view(game: BmxGame, seat: int) -> View:
@@ -486,7 +482,7 @@ def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
 
 BMX = RuleSet(
     name="bmx", title="BMX", game=BmxGame, setup=BmxSetup,
-    uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1,
+    uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1, max_teams=4,
     catch_up_die=True, exhaustion_word="fatigue token", piece_word="token",
     view=bmx_view, unseen=bmx_unseen,
 )

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import CLASSIC, ClassicBoard, ClassicGame, ClassicSetup, classic_board, effective_move
+from .classic import CLASSIC, ClassicBoard, ClassicGame, ClassicSetup, classic_board, effective_move, fixed_worth
 from .events import Crash, StandUp
 from .ruleset import RuleSet
 from .track import EMPTY, LANES
@@ -104,7 +104,7 @@ class MeteoBoard(ClassicBoard):
         card: int = choice
         r = self.riders[i]
         setup: ClassicSetup = self.setup
-        return effective_move(self.course, r.square, card or setup.exhaustion_value, standup_cost(setup, r.crashed))
+        return effective_move(self.course, r.square, fixed_worth(setup, card), standup_cost(setup, r.crashed))
 
 
-METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, scripted_teams=False)
+METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True)

@@ -32,8 +32,13 @@ class RuleError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Team:
+    """A seat: a player (or bot, or scripted team) and the riders it races."""
+
     name: str
     colour: str  # the id prefix of its riders, e.g. "red"
+    # classic and meteo: the rider kinds the seat races, a team's Sprinteur and Rouleur
+    # ("SR"), or one of them alone (7 to 12 players, PELOTON.md); bmx: one rider whatever this says
+    riders: str = "SR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +121,12 @@ class Race:
     def ranking(self) -> list[int]:
         """Rider indices, furthest first; on one square lane 0 first."""
         return ranking(self.pos)
+
+    @property
+    def rounds_done(self) -> int:
+        """Rounds resolved so far: `round` is the round being played, or the
+        last one once the race is over."""
+        return self.round if self.phase == Phase.OVER else self.round - 1
 
     @property
     def rules(self) -> RuleSet:

@@ -15,6 +15,7 @@ FLAT: Final = "."
 ASCENT: Final = "^"
 DESCENT: Final = "v"
 SUPPLY: Final = "s"
+COBBLE: Final = "c"  # cobblestones (Peloton): no slipstream to, from or across them
 # BMX terrain ('.' and 'v' are shared with classic).
 BUMPY: Final = "b"
 CANYON: Final = "k"

@@ -29,7 +29,7 @@ class Shown:
     """A read-only value that a seat is shown (RiderView, Board, View): plain
     compiled classes with Final attributes, which mypyc builds and reads
     directly (a NamedTuple is built and its methods called through Python).
-    Equality, repr and `_replace` come from each class's `fields`."""
+    Equality, repr and `replace` come from each class's `fields`."""
 
     fields: ClassVar[tuple[str, ...]] = ()
 
@@ -39,8 +39,8 @@ class Shown:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.fields) + ")"
 
-    def _replace(self, **changes: Any) -> Any:
-        """A copy with some fields changed (as NamedTuple._replace)."""
+    def replace(self, **changes: Any) -> Any:
+        """A copy with some fields changed (as NamedTuple._replace; public, so the UI may ask it)."""
         values = {f: getattr(self, f) for f in self.fields}
         values.update(changes)
         return type(self)(**values)
@@ -48,11 +48,11 @@ class Shown:
 
 class RiderView(Shown):
     fields: ClassVar[tuple[str, ...]] = ("index", "id", "seat", "kind", "square", "lane", "crashed", "deck", "recycled",
-                                         "exhaustion", "history", "from_supply")
+                                         "exhaustion", "history", "from_supply", "bids")
 
     def __init__(self, index: int, id: str, seat: int, kind: str, square: int, lane: int, crashed: bool,
                  deck: int, recycled: tuple[int, ...], exhaustion: int, history: tuple[Any, ...],
-                 from_supply: int) -> None:
+                 from_supply: int, bids: tuple[int, ...] = ()) -> None:
         self.index: Final = index
         self.id: Final = id
         self.seat: Final = seat
@@ -65,6 +65,8 @@ class RiderView(Shown):
         self.exhaustion: Final = exhaustion  # exhaustion cards (bmx: fatigue tokens) received
         self.history: Final = history  # cards (bmx: token tuples) played and revealed
         self.from_supply: Final = from_supply  # exhaustion cards played straight from the supply (classic)
+        # the breakaway (classic, meteo): revealed bid cards out of the rider's piles (a winner's left the game)
+        self.bids: Final = bids
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, f) for f in self.fields))
@@ -72,11 +74,11 @@ class RiderView(Shown):
 
 class Board(Shown):
     fields: ClassVar[tuple[str, ...]] = ("variant", "round", "phase", "course", "riders", "decks", "handicap", "supply",
-                                         "die", "setup", "rules")
+                                         "die", "setup", "rules", "crossed")
 
     def __init__(self, variant: str, round: int, phase: Phase, course: Course, riders: tuple[RiderView, ...],
                  decks: dict[str, tuple[int, ...]], handicap: tuple[int, ...], supply: int | None, die: int | None,
-                 setup: Any, rules: RuleSet) -> None:
+                 setup: Any, rules: RuleSet, crossed: dict[int, tuple[int, int, int]]) -> None:
         self.variant: Final = variant
         self.round: Final = round
         self.phase: Final = phase
@@ -88,6 +90,8 @@ class Board(Shown):
         self.die: Final = die  # bmx: the die, when rolled before drawing (forecast)
         self.setup: Final = setup  # the race's public set-up: teams, course, rules numbers (never the seed)
         self.rules: Final = rules  # the rule set: its flags and classes
+        # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
+        self.crossed: Final = crossed
         # worked out from this board once, not part of what it shows: the position game of previews
         self._position: Any = None
 

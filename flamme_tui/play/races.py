@@ -3,23 +3,26 @@ race log in words.  Used by the headless commands, the app and the tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from ..engine.actions import Action
 from ..engine.bmx import BmxSetup, token_text
-from ..engine.classic import ROULEUR, SCRIPTED, SPRINTEUR, ClassicSetup, Team, card_text
+from ..engine.cards import ROULEUR, SCRIPTED, SPRINTEUR, card_text
+from ..engine.classic import ClassicSetup
 from ..engine.events import Reveal
 from ..engine.phase import Phase
-from ..engine.race import Race
+from ..engine.race import Race, Team
 from ..engine.rules import find
+from ..engine.view import View
 from .turns import turns
 
-COLOURS = ("red", "blue", "green", "black")
+# the board game's team colours, the Peloton expansion's white and pink last (the engine's rider ids)
+COLOURS = ("red", "blue", "green", "black", "white", "pink")
 
-Policy = Callable[[object], Action]  # view -> action
+Policy = Callable[[View], Action]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +31,7 @@ class RaceSpec:
 
     variant: str = "classic"
     stage: str = DEFAULT_STAGE  # classic/meteo: stage id or path
-    teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS)
+    teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS[:4])
     grid: str = "random"
     handicap: tuple[int, ...] = ()
     scripted: tuple[str, ...] = ()  # classic: per seat "", "peloton" or "muscle" (see engine.cards)
@@ -36,6 +39,14 @@ class RaceSpec:
     ramp: tuple[int, int] | None = None  # bmx: (lap square, number)
     young: tuple[int, ...] = ()  # bmx young-children variant
     forecast: bool = False  # bmx weather-forecast variant
+    breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages with tile 2 second)
+
+
+def one_rider_seats(n: int) -> tuple[Team, ...]:
+    """N players racing one rider each (PELOTON.md, 7 to 12 players), taking the
+    riders in seat order: red.S, red.R, blue.S, ... (worked example 4)."""
+    riders = [(colour, kind) for colour in COLOURS for kind in (SPRINTEUR, ROULEUR)]
+    return tuple(Team(f"Player {k}", colour, kind) for k, (colour, kind) in enumerate(riders[:n], 1))
 
 
 def make_setup(spec: RaceSpec):
@@ -58,7 +69,9 @@ def make_setup(spec: RaceSpec):
             forecast=spec.forecast,
         )
     classic = config.load_classic_rules()
-    course = config.load_course(spec.stage)
+    # the stage card's version for the colours racing, on a start with room for every rider (PELOTON.md)
+    riders = sum(len(t.riders) for t in spec.teams)
+    course = config.load_course(spec.stage, colours=len({t.colour for t in spec.teams}), riders=riders)
     extra: dict[str, Any] = {}
     if ruleset.has_weather:
         meteo = config.load_meteo_rules()
@@ -82,6 +95,12 @@ def make_setup(spec: RaceSpec):
         peloton_attacks=classic.scripted_teams.peloton.attack_cards,
         attack=(classic.scripted_teams.peloton.attack_front, classic.scripted_teams.peloton.attack_rear),
         scripted_exhaustion=classic.scripted_teams.exhaustion,
+        out_of_cards=classic.scripted_teams.out_of_cards,
+        solo_handicap=(classic.scripted_teams.solo_handicap.sprinteur, classic.scripted_teams.solo_handicap.rouleur),
+        breakaway=spec.breakaway,
+        breakaway_bids=classic.breakaway.bids,
+        breakaway_exhaustion=classic.breakaway.exhaustion,
+        breakaway_pair_from=classic.breakaway.pair_from,
         **extra,
     )
 
@@ -98,7 +117,7 @@ def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
     return bots, scripted if any(scripted) else ()
 
 
-def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
+def play_out(game: Race, policies: Mapping[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat (scripted teams play themselves) until the race is over."""
     while game.phase != Phase.OVER:
         if game.round > max_rounds:
@@ -115,10 +134,13 @@ def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None 
 
 def rider_name(game, i: int) -> str:
     r = game.riders[i]
-    team = game.setup.teams[r.seat].name
+    seat = game.setup.teams[r.seat]
     if game.rules.uses_tokens:
-        return team
-    return f"{team} {'Sprinteur' if r.kind == SPRINTEUR else 'Rouleur'}"
+        return seat.name
+    kind = "Sprinteur" if r.kind == SPRINTEUR else "Rouleur"
+    if len(seat.riders) == 1:  # a player racing one rider: its name, and which rider
+        return f"{seat.name} ({seat.colour.capitalize()} {kind})"
+    return f"{seat.name} {kind}"
 
 
 def played_text(game, played) -> str:
@@ -136,9 +158,8 @@ def describe_round(game, square: Callable[[int], str] = str) -> list[str]:
 def round_report(game, extra: Sequence[str] = ()) -> list[str]:
     """The headless log of the round just resolved: its number, any bot reasons
     (`extra`), the events in words, a one-line track picture and the positions."""
-    done = game.round if game.phase == Phase.OVER else game.round - 1
     return (
-        [f"Round {done}"]
+        [f"Round {game.rounds_done}"]
         + [f"  {line}" for line in extra]
         + [f"  {line}" for line in describe_round(game)]
         + [f"  track: {track_picture(game)}", f"         {positions_text(game)}"]
@@ -151,7 +172,8 @@ def track_picture(game) -> str:
     last = max(course.finish + 2, max(p[0] for p in game.pos) + 1)
     count = [0] * (last + 1)
     for p in game.pos:
-        count[p[0]] += 1
+        if p[0] >= 0:  # a tour: a rider across the line has left the track
+            count[p[0]] += 1
     chars = []
     for sq in range(last + 1):
         if sq == course.grid:
@@ -163,11 +185,18 @@ def track_picture(game) -> str:
 
 
 def positions_text(game) -> str:
-    return "  ".join(f"{game.riders[i].id} {game.pos[i][0]}/{game.pos[i][1]}" for i in game.ranking())
+    crossed = getattr(game, "crossed", {})
+    return "  ".join(f"{game.riders[i].id} " + ("across" if i in crossed else f"{game.pos[i][0]}/{game.pos[i][1]}")
+                     for i in game.ranking())
 
 
 def ranking_lines(game) -> list[str]:
-    return [
-        f"{place:>2}. {rider_name(game, i):<24} square {game.pos[i][0]}, lane {game.pos[i][1]}"
-        for place, i in enumerate(game.ranking(), 1)
-    ]
+    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line, where they crossed
+
+    def where(i: int) -> str:
+        if i in crossed:
+            rnd, square, lane = crossed[i]
+            return f"across the line in round {rnd}, square {square}, lane {lane}"
+        return f"square {game.pos[i][0]}, lane {game.pos[i][1]}"
+
+    return [f"{place:>2}. {rider_name(game, i):<24} {where(i)}" for place, i in enumerate(game.ranking(), 1)]

@@ -15,18 +15,23 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from ..usertext import clean
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
+    from ..play.flow import RaceFlow
     from ..saves import Autosave, SavedRace
+    from ..settings import Settings
+    from .choices import RaceChoices
 
 
 class SaveFailed(Message):
@@ -53,27 +58,34 @@ class FlammeApp(App[int]):
         Binding("ctrl+c", "help_quit", show=False, priority=True, system=True),
     ]
 
-    def __init__(self, *, autoplay: bool | None = None, step_delay: float | None = None, seed: int | None = None,
+    def __init__(self, *, autoplay: bool | None = None, seed: int | None = None,
                  autosave: bool = True, session=None) -> None:
         super().__init__()
         # the player's settings (flamme_tui.settings), read by every screen as app.settings;
         # loaded once the title menu is drawn (pydantic takes a while to import), or
         # at once by whoever needs them first
-        self._settings = None
+        self._settings: Settings | None = None
         self.settings_problem: str | None = None
-        self._fixed_step_delay = step_delay is not None  # given by the caller (tests, bench)
-        if step_delay is None:
-            step_delay = 0.7
         self.autosave = autosave  # save every race after every action (saves.attach_autosave)
         self.resume_session = session  # a saved race to open at once (flamme-tui --resume)
         if autoplay is None:
             autoplay = os.environ.get("TEXTUAL_ANIMATIONS", "").lower() != "none"
-        self.autoplay = autoplay  # movement steps play by themselves (any key still steps)
-        self.step_delay = step_delay
+        # False: the step-through never starts by itself (tests, screenshots); its
+        # pace is the settings' step_speed (`p` on the race screen), `a` starts it
+        self.autoplay = autoplay
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
-        self.choices = None  # the last race set up (RaceChoices), reused by "race again"
-        self.flow = None  # the race in progress
+        self.choices: RaceChoices | None = None  # the last race set up (RaceChoices), reused by "race again"
+        self.flow: RaceFlow | None = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """A toast, plain text unless a caller asks for markup (Textual's
+        default is markup): messages carry file names, settings values and
+        players' names, where `[/]` would crash the app and `[@click=...]`
+        become a link.  Control characters are written out (usertext)."""
+        super().notify(clean(message), title=clean(title, multiline=False), severity=severity, timeout=timeout,
+                       markup=markup)
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
@@ -195,6 +207,10 @@ class FlammeApp(App[int]):
     def resume(self, session) -> None:
         from ..play.flow import RaceFlow
 
+        if session.tour is not None and session.over:
+            # a tour saved between two stages: the stage's result first, then the next stage
+            self.show_stage_result(RaceFlow(session))
+            return
         flow = RaceFlow(session)
         flow.log.append(f"(resumed at round {session.game.round})")
         if getattr(session, "branch_of", None) is not None:
@@ -206,7 +222,7 @@ class FlammeApp(App[int]):
 
     # ------------------------------------------------------------ the menus
 
-    def _choices(self):
+    def _choices(self) -> RaceChoices:
         from .choices import RaceChoices
 
         if self.choices is None:
@@ -219,7 +235,76 @@ class FlammeApp(App[int]):
         if from_podium:
             self.back_to_title()
         self._choices().seed = self.fresh_seed()
+        self._choices().tour = None
         self.push_screen(VariantScreen())
+
+    # ------------------------------------------------------------- tours
+
+    def new_tour(self, from_podium: bool = False) -> None:
+        """A tour: choose a shipped (or user) tour or pick the stages, then the teams."""
+        from .screens.tour_menus import TourScreen
+
+        if from_podium:
+            self.back_to_title()
+        self._choices().seed = self.fresh_seed()
+        self.push_screen(TourScreen())
+
+    def pick_tour_stages(self) -> None:
+        from .screens.tour_menus import TourStagesScreen
+
+        self.push_screen(TourStagesScreen())
+
+    def choose_tour(self, spec) -> None:
+        """The tour is chosen: its teams (scripted teams only if every stage is classic)."""
+        choices = self._choices()
+        choices.tour = spec
+        choices.variant = choices.tour_variant
+        self._teams()
+
+    def show_stage_result(self, flow) -> None:
+        """A tour's stage is over: its times, the GC, the TP.  The race file
+        stays this app's (the tour goes on in it); after the last stage the
+        tour's podium follows."""
+        from ..play.tours import standing, tour_over
+        from .screens.tour_results import StageResultScreen
+
+        self.flush_saves()
+        self.flow = None
+        if tour_over(flow.session):
+            self._let_go_of_save()
+        self.back_to_title()
+        self.push_screen(StageResultScreen(standing(flow.session), flow.session))
+
+    def next_stage(self, session) -> None:
+        """On to the tour's next stage, in the same race file."""
+        from ..play.flow import RaceFlow
+        from ..play.tours import next_session
+
+        following = next_session(session)
+        if self.autosave:
+            from .. import saves
+
+            try:  # takes the race file over from the stage before (its lock included)
+                saves.attach_autosave(following, on_error=self._post_save_failed)
+            except Exception as exc:  # noqa: BLE001 - the tour goes on without saves
+                self._save_failed(exc)
+        self.start_flow(RaceFlow(following))
+
+    def show_tour_podium(self, tour) -> None:
+        from .screens.tour_results import TourPodiumScreen
+
+        self._let_go_of_save()
+        self.back_to_title()
+        self.push_screen(TourPodiumScreen(tour))
+
+    def tour_again(self, tour) -> None:
+        """The same tour and teams again, with a new seed."""
+        choices = self._choices().copy()
+        if choices.tour is None:
+            self.new_tour(from_podium=True)
+            return
+        choices.seed = self.fresh_seed()
+        self.start_race(choices)
 
     def fresh_seed(self) -> int:
         from .choices import random_seed
@@ -324,7 +409,8 @@ class FlammeApp(App[int]):
         why = save_problem(saver.error) if saver.error is not None else "not saved yet"
         if saver.saved_actions is None:
             return f"It could not be saved ({why}): the race in progress will be lost."
-        return (f"The last save ({saver.saved_actions} actions) is behind the race ({why}): "
+        n = saver.saved_actions
+        return (f"The last save ({n} action{'s' * (n != 1)}) is behind the race ({why}): "
                 f"what was played since will be lost.")
 
     def flush_saves(self) -> None:
@@ -341,6 +427,9 @@ class FlammeApp(App[int]):
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
 
+        if flow.session.tour is not None:
+            self.show_stage_result(flow)
+            return
         self.flush_saves()
         self.flow = None
         self._let_go_of_save()
@@ -348,7 +437,7 @@ class FlammeApp(App[int]):
         self.push_screen(PodiumScreen(flow))
 
     def race_again(self) -> None:
-        choices = self.choices.copy()
+        choices = self._choices().copy()
         choices.seed = self.fresh_seed()
         self.start_race(choices)
 
@@ -359,28 +448,32 @@ class FlammeApp(App[int]):
     # --------------------------------- settings, palette, themes and keys
 
     @property
-    def settings(self):
-        if self._settings is None:
-            self.load_settings()
-        return self._settings
+    def settings(self) -> Settings:
+        return self.load_settings()
 
     @settings.setter
-    def settings(self, value) -> None:
+    def settings(self, value: Settings) -> None:
         self._settings = value
 
-    def load_settings(self) -> None:
+    def load_settings(self) -> Settings:
         """Read the settings file (once) and use it; an invalid one is said in one line."""
         if self._settings is not None:
-            return
+            return self._settings
         from .. import settings as user_settings
 
-        self._settings, self.settings_problem = user_settings.load()
-        problems = self.apply_settings(self._settings)
+        settings, self.settings_problem = user_settings.load()
+        self._settings = settings
+        problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
+        for screen in self.screen_stack:  # key bars drawn before: the keys as bound now
+            keys_changed = getattr(screen, "keys_changed", None)
+            if keys_changed is not None:
+                keys_changed()
+        return settings
 
-    def apply_settings(self, settings) -> list[str]:
-        """Use these settings now (theme, keys, step speed); returns what was
+    def apply_settings(self, settings: Settings) -> list[str]:
+        """Use these settings now (theme, keys); returns what was
         refused, in words (an unknown theme or binding id)."""
         problems = []
         self.settings = settings
@@ -399,21 +492,22 @@ class FlammeApp(App[int]):
         keymap = {k: v for k, v in settings.keys.items() if k in known}
         problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
         self.set_keymap(keymap)
-        if not self._fixed_step_delay:
-            self.step_delay = settings.step_delay
         return problems
 
     def key_of(self, binding_id: str, default: str) -> str:
         """The key shown for a binding (the user's keymap, else the default),
-        so key bars and help always agree with what the keys do."""
-        self.load_settings()  # the keymap is in the settings
-        keys = self._keymap.get(binding_id, default)
+        so key bars and help always agree with what the keys do.  Before the
+        settings are read (the title menu is drawn first: reading them imports
+        pydantic) the keymap is not in use yet: the default is the key."""
+        keys = self._keymap.get(binding_id, default) if self._settings is not None else default
         return self.get_key_display(Binding(keys.split(",")[0], ""))
 
     def get_system_commands(self, screen):
         """The palette (ctrl+p): the app's own commands, on every screen."""
         yield SystemCommand("New race", "Set up a new race (a race in progress asks first)",
                             lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
+        yield SystemCommand("New tour", "Set up a tour: stages raced in turn, with times and Tour Points",
+                            lambda: self.leave_race_then(lambda: self.new_tour(from_podium=True)))
         yield SystemCommand("Saved races", "Every race in progress and finished: resume, replay, delete",
                             lambda: self.leave_race_then(self.show_saved_races))
         yield SystemCommand("Rules reference", "The rules of Classic, Meteo and BMX, short", self.show_rules)
@@ -441,22 +535,12 @@ class FlammeApp(App[int]):
             return False
         return True
 
-    def leave_race_then(self, then) -> None:
+    def leave_race_then(self, then: Callable[[], None]) -> None:
         """Run `then` at once, or once the player agrees to leave the race."""
         if self.flow is None:
             then()
             return
-        from .screens.dialogs import ConfirmQuit
-
-        def answer(what: str | None) -> None:
-            if what == "app":
-                self.exit(0)
-            elif what == "title":
-                self.flow = None
-                self.back_to_title()
-                then()
-
-        self.push_screen(ConfirmQuit(saved=self.autosave and self._saving), answer)
+        self._confirm_leaving(then)
 
     def show_rules(self) -> None:
         from .screens.rules import RulesScreen
@@ -492,6 +576,12 @@ class FlammeApp(App[int]):
         if self.flow is None:
             self.exit(0)
             return
+        self._confirm_leaving()
+
+    def _confirm_leaving(self, then: Callable[[], None] | None = None) -> None:
+        """The quit dialog (it says what is on disk): quit the app, or leave the
+        race for the title menu and then run `then`; either way the pending
+        save is written first and the race file let go."""
         from .screens.dialogs import ConfirmQuit
 
         if isinstance(self.screen, ConfirmQuit):
@@ -506,6 +596,8 @@ class FlammeApp(App[int]):
                 self.flow = None
                 self._let_go_of_save()
                 self.back_to_title()
+                if then is not None:
+                    then()
 
         state = self.save_state()
         self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)

@@ -218,7 +218,7 @@ async def help_bmx(pilot) -> None:
 
 
 async def settings_screen(pilot) -> None:
-    await pilot.press("down", "down", "down", "enter")
+    await pilot.press("down", "down", "down", "down", "enter")
     await pilot.pause()
 
 
@@ -246,6 +246,178 @@ async def saved_races(pilot) -> None:
     await pilot.pause()
 
 
+async def profile(pilot) -> None:
+    """La Haut Montagne in round 1, the stage profile asked for (`s`)."""
+    await pilot.press("enter", "enter", "down", "down", "down", "enter")
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("s")
+    await pilot.pause()
+
+
+async def replay(pilot, variant: str = "meteo", **extra) -> None:
+    """A saved race's replay, three rounds in (the app's Saved races opens it)."""
+    from ..play.races import new_game
+    from ..play.replay import Replay, frames
+    from .replay import ReplayScreen
+
+    race = choices(variant, 3, seed=14, **extra)
+    session = race.session()
+    advance(session, 3)
+    game = new_game(session.setup, session.seed)
+    shown = Replay(f"{game.course.name} ({variant}): race in progress", tuple(frames(session.setup, session.seed,
+                   session.game.actions)), False, game.course,
+                   tuple((r.id, getattr(r, "kind", "")) for r in game.riders), variant)
+    pilot.app.push_screen(ReplayScreen(shown))
+    await pilot.pause()
+    await pilot.press("end")
+    await pilot.pause()
+
+
+async def replay_bmx(pilot) -> None:
+    await replay(pilot, "bmx", ramp=(10, 3))
+
+
+# ------------------------------------------------------------------ tours
+
+def tour_choices(stages_done: int = 0, n: int = 4):
+    """The shipped 3-stage tour for `n` teams, with this many stages raced by the easy policy."""
+    from ..play.tours import load_tour
+
+    picked = choices("classic", n, seed=SEED)
+    picked.tour = load_tour("3-petit-tour")
+    picked.variant = picked.tour_variant
+    return picked
+
+
+def tour_after(stages: int, n: int = 4):
+    """A session of the shipped 3-stage tour whose first `stages` stages are over
+    (the last one just over: its session), played by the easy policy."""
+    from ..play.tours import next_session
+
+    session = tour_choices(n=n).session()
+    while True:
+        advance(session, 200)
+        if len(session.tour.done) + 1 >= stages:
+            return session
+        session = next_session(session)
+
+
+async def tour_menu(pilot) -> None:
+    await pilot.press("down", "enter")
+    await pilot.pause()
+
+
+async def tour_stages(pilot) -> None:
+    """Picking the stages: three chosen, one of them meteo."""
+    await tour_menu(pilot)
+    await pilot.press("end", "enter")
+    await pilot.pause()
+    await pilot.press("enter", "down", "m", "down", "down", "enter")
+    await pilot.pause()
+
+
+async def _stage_result(pilot, stages: int) -> None:
+    from ..play.flow import RaceFlow
+
+    app = pilot.app
+    app.choices = tour_choices()
+    app.show_stage_result(RaceFlow(tour_after(stages)))
+    await pilot.pause()
+
+
+async def tour_stage_result(pilot) -> None:
+    """The first stage of a tour is over: its times, the GC, the TP."""
+    await _stage_result(pilot, 1)
+
+
+async def tour_gc(pilot) -> None:
+    """After the second stage: the GC with its gaps as bars, the TP by stage."""
+    await _stage_result(pilot, 2)
+
+
+async def tour_podium(pilot) -> None:
+    """The tour is over: the GC's podium, the winner by Tour Points."""
+    await _stage_result(pilot, 3)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def tour_race(pilot) -> None:
+    """The second stage on the race screen: the yellow jersey on the track and the boards."""
+    from ..play.flow import RaceFlow
+    from ..play.tours import next_session
+
+    app = pilot.app
+    session = next_session(tour_after(1))
+    advance(session, 3)
+    app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await pilot.press("enter")  # lift the curtain
+    await settle(pilot)
+    await pilot.press("1", "enter")
+    await settle(pilot)
+    await pilot.press("2")
+
+
+# ---------------------------------------------------------------- peloton
+
+def peloton_choices(humans: int = 3):
+    """Six teams on a Peloton 5-6 stage with the breakaway: the first seats
+    human, the others easy bots."""
+    c = choices("classic", 6, stage="peloton-9-5-6", breakaway=True)
+    for seat in c.seats[humans:]:
+        seat.controller = "easy"
+    return c
+
+
+async def peloton_race(pilot) -> None:
+    """A six-team race, round 4: Blue picks its Sprinteur's card (three lanes, cobbles, 12 riders)."""
+    from ..play.flow import RaceFlow
+
+    app = pilot.app
+    c = peloton_choices()
+    app.choices = c
+    session = c.session()
+    advance(session, 3)
+    app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await pilot.press("enter")  # the curtain
+    await settle(pilot)
+    await pilot.press("1", "enter")
+    await settle(pilot)
+    await pilot.press("2")
+
+
+async def peloton_bid(pilot) -> None:
+    """The breakaway: Blue's Rouleur bids, its four cards on offer (behind the curtain so far)."""
+    app = pilot.app
+    app.start_race(peloton_choices())
+    await settle(pilot)
+    await pilot.press("enter")  # the curtain
+    await settle(pilot)
+    await pilot.press("2", "enter")  # the Rouleur bids
+    await settle(pilot)
+    await pilot.press("3")
+
+
+async def peloton_bids(pilot) -> None:
+    """The breakaway's first bids, face up together for the table."""
+    app = pilot.app
+    app.start_race(peloton_choices())
+    for _ in range(3):  # three humans: curtain, bidder, bid
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("2", "enter")
+        await settle(pilot)
+        await pilot.press("4", "enter")
+    await settle(pilot)
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -268,4 +440,16 @@ SCENARIOS = {
     "settings": settings_screen,
     "light-teams": light_teams,
     "saved-races": saved_races,
+    "profile": profile,
+    "replay": replay,
+    "replay-bmx": replay_bmx,
+    "tour-menu": tour_menu,
+    "tour-stages": tour_stages,
+    "tour-stage-result": tour_stage_result,
+    "tour-gc": tour_gc,
+    "tour-podium": tour_podium,
+    "tour-race": tour_race,
+    "peloton-race": peloton_race,
+    "peloton-bid": peloton_bid,
+    "peloton-bids": peloton_bids,
 }

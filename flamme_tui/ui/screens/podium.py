@@ -12,6 +12,8 @@ from textual.widgets import Button, Static
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
+from ..widgets.squares import label as square_label
+from ..widgets.squares import lane_word
 from ..widgets.squares import where as square_where
 from .base import BaseScreen
 
@@ -26,9 +28,10 @@ class History(NamedTuple):
 
 
 def podium_data(flow) -> History:
-    """Replays the race's actions (public once the race is over) round by round.
-    The podium's one access to the race: the engine's outcome value can take its place."""
-    from ...engine.classic import GRID, OVER
+    """Replays the race's actions (public once the race is over) round by round,
+    for what the final outcome does not hold: the gaps after each round, the
+    grid, and who took the wind or the shelter."""
+    from ...engine.phase import Phase
     from ...play.races import new_game
 
     session = flow.session
@@ -43,19 +46,18 @@ def podium_data(flow) -> History:
     grid_place = [0] * n
     wind, shelter = [0] * n, [0] * n
     done = 0
-    if game.phase != GRID:
+    if game.phase != Phase.GRID:
         history.append(distances())
         grid_place = [game.ranking().index(i) + 1 for i in range(n)]
     for action in session.game.actions:
         before = game.phase
         game.apply(action)
-        if before == GRID and game.phase != GRID:
+        if before == Phase.GRID and game.phase != Phase.GRID:
             history.append(distances())
             grid_place = [game.ranking().index(i) + 1 for i in range(n)]
             continue
-        completed = game.round if game.phase == OVER else game.round - 1
-        if completed > done:
-            done = completed
+        if game.rounds_done > done:
+            done = game.rounds_done
             history.append(distances())
             for e in game.events:
                 if e.kind in ("exhaust", "fatigue"):
@@ -162,9 +164,10 @@ def tie_text(game, names) -> Text:
 
     for a, b in zip(ranking, ranking[1:]):
         if game.pos[a][0] == game.pos[b][0] and ranking.index(a) < 3:
-            lines.append(f"{who(a)} and {who(b)} stopped on the same "
-                         f"square ({game.pos[a][0]}): {who(a)} ranks ahead, from lane "
-                         f"{game.pos[a][1]} against lane {game.pos[b][1]} (lane 0 ranks first on a square).")
+            ahead, behind = lane_word(game.variant, game.pos[a][1]), lane_word(game.variant, game.pos[b][1])
+            lines.append(f"{who(a)} and {who(b)} stopped on the same square "
+                         f"({square_label(game.course, game.pos[a][0])}): {who(a)} ranks ahead, in the {ahead} "
+                         f"against the {behind} (on one square the {lane_word(game.variant, 0)} ranks first).")
     return Text("\n".join(lines))
 
 
@@ -181,33 +184,41 @@ def rider_text(game, i: int, names) -> Text:
 
 def podium_text(game, names) -> Text:
     """Three blocks, the winner's the highest: second, first, third."""
-    order = game.ranking()[:3]
+    top = []
+    for i in game.ranking()[:3]:
+        r = game.riders[i]
+        top.append((rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else ""),
+                    team_of_rider(r.id).hex))
+    return podium_blocks(top)
+
+
+def podium_blocks(top: list[tuple[str, str]]) -> Text:
+    """Blocks for the first three, the winner's the highest, in the order
+    second, first, third; `top`: (label, colour) of each, the winner first."""
     width = 10
     heights = {0: 4, 1: 3, 2: 2}
-    top = heights[0] + 2  # label row + frame top + block
-    lines = [Text() for _ in range(top + 1)]
+    top_row = heights[0] + 2  # label row + frame top + block
+    lines = [Text() for _ in range(top_row + 1)]
     for place in (1, 0, 2):
-        if place >= len(order):
+        if place >= len(top):
             for line in lines:
                 line.append(" " * (width + 2))
             continue
-        r = game.riders[order[place]]
-        colour = team_of_rider(r.id)
-        label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
-        frame = f"{colour.hex}"
-        fill = f"bold {contrast_text(colour.hex)} on {colour.hex}"
-        first = top - heights[place] - 1  # the frame's top row
+        label, hex_colour = top[place]
+        frame = f"{hex_colour}"
+        fill = f"bold {contrast_text(hex_colour)} on {hex_colour}"
+        first = top_row - heights[place] - 1  # the frame's top row
         for row, line in enumerate(lines):
             if row == first - 1:
                 line.append(label.center(width), style="bold")
             elif row == first:
                 line.append("┌" + "─" * (width - 2) + "┐", style=frame)
-            elif first < row < top:
+            elif first < row < top_row:
                 line.append("│", style=frame)
                 inner = (f"{place + 1}" if row == first + 1 else "").center(width - 2)
                 line.append(inner, style=fill)
                 line.append("│", style=frame)
-            elif row == top:
+            elif row == top_row:
                 line.append("┴" + "─" * (width - 2) + "┴", style=frame)
             else:
                 line.append(" " * width)
@@ -254,11 +265,14 @@ class PodiumScreen(BaseScreen):
                 yield Button("Race again (r)", id="again", variant="success", compact=True)
                 yield Button("New race (n)", id="new", compact=True)
                 yield Button("Quit (q)", id="quit", variant="error", compact=True)
-        yield KeyBar([("r", "race again"), ("n", "new race"), ("?", "help"), ("q", "quit")])
+        yield KeyBar([(self.key_of("podium.again", "r"), "race again"), (self.key_of("podium.new", "n"), "new race"),
+                      (self.help_key, "help"), (self.key_of("podium.quit", "q"), "quit")])
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#again", Button).focus()
+        # the scroll has the focus (arrows read the whole podium, from its top): a
+        # second Enter after the race's last one never starts another race
+        self.query_one("#podium-body", VerticalScroll).focus(scroll_visible=False)
 
     def ranking(self, game, names) -> Text:
         text = Text("Ranking\n", style="bold")
@@ -303,7 +317,7 @@ class PodiumScreen(BaseScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id]()
+        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or ""]()
 
     def action_again(self) -> None:
         self.app.race_again()

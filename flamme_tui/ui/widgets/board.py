@@ -17,9 +17,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
-from ...engine.cards import starting_deck
+from ...course import Course
+from ...engine.cards import card_text, starting_deck
+from ...engine.events import token_text
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from .squares import label as square_label
@@ -44,6 +47,8 @@ class BoardRow:
     supply_played: int = 0  # exhaustion cards played straight from the supply (classic)
     ready: bool = False  # its card for this round is down (face down: only that it is)
     to_go: int = 0  # squares to the finish line
+    jersey: bool = False  # a tour: the rider in the yellow jersey (the GC leader), marked ◆
+    finished: bool = False  # a tour: across the line, it has left the track
 
     @property
     def exhaustion_held(self) -> int:
@@ -56,24 +61,24 @@ class BoardRow:
         return sum(1 for c in self.played if c == 0)
 
 
-def card_str(card: int) -> str:
-    return {0: "E", -1: "A"}.get(card) or str(card)  # exhaustion, the Peloton's Attack
+JERSEY = "bold #F0E442"  # the yellow jersey's mark (◆: readable without colour too)
 
 
-def token_str(tokens) -> str:
-    return "+".join("F" if t == 0 else str(t) for t in tokens)
+def token_str(tokens: tuple[int, ...]) -> str:
+    return "+".join(token_text(t) for t in tokens)
 
 
 def summary(cards) -> str:
     """Cards by value, highest first, exhaustion last: "2×9 1×4 E×2" ("-" when none)."""
     counts = Counter(cards)
     order = sorted((c for c in counts if c > 0), reverse=True) + [c for c in (-1, 0) if c in counts]
-    return " ".join(f"{counts[c]}×{card_str(c)}" for c in order) or "-"
+    return " ".join(f"{counts[c]}×{card_text(c)}" for c in order) or "-"
 
 
-def board_rows(view, team_names: list[str], ready=frozenset()) -> list[BoardRow]:
+def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
     """One row per rider, from `view` (its seat's own piles shown as they are now).
-    `ready`: riders whose card for this round is down (a public fact)."""
+    `ready`: riders whose card for this round is down (a public fact);
+    `jersey`: the rider in the yellow jersey (a tour)."""
     board = view.board
     rows = []
     bmx = board.rules.uses_tokens
@@ -90,6 +95,7 @@ def board_rows(view, team_names: list[str], ready=frozenset()) -> list[BoardRow]
             r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
             r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,
             handicap, 0 if bmx else r.from_supply, r.index in ready, to_go(course, r.square),
+            r.index == jersey, r.index in board.crossed,
         ))
     return rows
 
@@ -106,9 +112,18 @@ class Boards(Static):
         self.rows: list[BoardRow] = []
         self.variant = "classic"
         self.supply: int | None = None
-        self.course = None
+        self.course: Course | None = None
+        self.columns = 1  # 2: the riders side by side, a compact row each (many riders, a small window)
+        self._with_square = True
 
-    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course=None) -> None:
+    def set_columns(self, columns: int, riders: int) -> None:
+        """One table, or the `riders` in two compact columns (the height follows)."""
+        if columns != self.columns:
+            self.columns = columns
+            self.styles.height = self.fixed_height(riders, columns)
+            self._draw()
+
+    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course: Course | None = None) -> None:
         if (rows, variant, supply) == (self.rows, self.variant, self.supply) and course is self.course:
             return
         self.rows = rows
@@ -121,9 +136,15 @@ class Boards(Static):
         self._draw()
 
     @staticmethod
-    def fixed_height(riders: int) -> int:
-        """Lines the table takes: a header and a row per rider."""
-        return 1 + riders
+    def fixed_height(riders: int, columns: int = 1) -> int:
+        """Lines the table takes: a header and a row per rider (per two riders in two columns)."""
+        return 1 + -(-riders // columns)
+
+    @staticmethod
+    def columns_for(riders: int, height: int, width: int) -> int:
+        """Two columns when many riders (more than 4 teams' worth) meet a window
+        too short for a row each beside the track and the cards."""
+        return 2 if riders > 8 and height < 44 and width >= 76 else 1
 
     def _square(self, row: BoardRow) -> str:
         if self.course is None:
@@ -132,6 +153,8 @@ class Boards(Static):
 
     @staticmethod
     def _to_go(row: BoardRow) -> str:
+        if row.finished:
+            return "in"
         if row.square < 0:
             return "-"
         return str(row.to_go) if row.to_go > 0 else "over"
@@ -139,6 +162,9 @@ class Boards(Static):
     def _draw(self) -> None:
         if not self.rows:
             self.update("", layout=False)
+            return
+        if self.columns == 2:
+            self._draw_columns()
             return
         width = max(40, self.size.width or 80)
         wide = width >= 100
@@ -173,7 +199,11 @@ class Boards(Static):
             text.append(row.label.lower() if row.crashed else row.label,
                         style=f"bold {contrast_text(row.hex)} on {row.hex}")
             name = shown_name if len(shown_name) <= name_w else shown_name[: name_w - 1] + "…"
-            text.append(f" {name:<{name_w}}")
+            if row.jersey:  # the yellow jersey (a tour)
+                text.append("◆", style=JERSEY)
+                text.append(f"{name:<{name_w}}")
+            else:
+                text.append(f" {name:<{name_w}}")
             text.append(f" {self._square(row):>{6 if wide else 3}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
             text.append(f"{self._to_go(row):>4} ")
@@ -185,7 +215,7 @@ class Boards(Static):
                 exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
                 text.append(f"{row.deck:>4} {exh:>{22 if wide else 13}} ")
                 text.append(f"{rec_texts[k]:<{rec_w}} ")
-                played = " ".join(card_str(c) for c in row.played)
+                played = " ".join(card_text(c) for c in row.played)
             if len(played) > play_w:  # the latest cards, and how many in all
                 count = f"({len(row.played)}) …"
                 played = count + played[-(play_w - len(count)):]
@@ -195,6 +225,65 @@ class Boards(Static):
         # the table keeps its size (fixed height in the race screen): no new layout
         self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
 
+    def _draw_columns(self) -> None:
+        """Two columns of compact rows: label, team, square, to go, card down,
+        deck, exhaustion held/played and the recycled cards (values in a row:
+        "9 5 44 333" is one 9, one 5, two 4s, three 3s).  The cards played are
+        in the race log."""
+        width = max(60, self.size.width or 80)
+        col_w = (width - 1) // 2
+        from ...engine.rules import find
+
+        bmx = find(self.variant).uses_tokens
+        half = -(-len(self.rows) // 2)
+        longest = max(len(r.name.rsplit(" ", 1)[0]) for r in self.rows)
+        name_w = max(4, min(longest, 8 if col_w < 50 else 12))
+        self._with_square = col_w >= 50  # a narrow column leaves the square to the track: "to go" says enough
+        square = f" {'Sq':>3}" if self._with_square else ""
+        head = f"{'':3} {'Team':<{name_w}}{square} {'go':>2}   " + ("Bag Fat" if bmx else "Dk E   Recycled")
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{head:<{col_w}} {head}"[:width], style="bold #bbbbbb")
+        for k in range(half):
+            text.append("\n")
+            for n, row in enumerate(self.rows[k::half][:2]):
+                if n:
+                    text.append("│", style="#5a5a5a")
+                self._compact(text, row, col_w, name_w, bmx)
+        self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
+
+    def _compact(self, text: Text, row: BoardRow, width: int, name_w: int, bmx: bool) -> None:
+        start = len(text.plain)
+        text.append("▸" if row.own else " ", style="bold")
+        text.append(row.label.lower() if row.crashed else row.label, style=f"bold {contrast_text(row.hex)} on {row.hex}")
+        name = row.name.rsplit(" ", 1)[0] if row.name.endswith(("Sprinteur", "Rouleur")) else row.name
+        name = name if len(name) <= name_w else name[: name_w - 1] + "…"
+        go = self._to_go(row)
+        text.append(f" {name:<{name_w}}" + (f" {self._square(row):>3}" if self._with_square else ""))
+        text.append("_" if row.crashed else " ", style="bold #D55E00")
+        text.append(f"{'--' if go == 'over' else go:>2}")
+        text.append(" ✓ " if row.ready else "   ", style="bold #009E73")
+        if bmx:
+            text.append(f"{row.deck:>3} {row.exhaustion:>3}")
+        else:
+            cards = sorted(row.recycled, key=lambda c: (c <= 0, -c))
+            groups: dict[int, int] = {}
+            for c in cards:
+                groups[c] = groups.get(c, 0) + 1
+            recycled = " ".join(card_text(c) * n for c, n in groups.items()) or "-"
+            text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {recycled}")
+            if width >= 56 and row.played:  # room for the latest cards played
+                room = width - (len(text.plain) - start) - 3
+                played = " ".join(card_text(c) for c in row.played)
+                if room >= 6:
+                    text.append(" · " + (played if len(played) <= room else "…" + played[-(room - 1):]), style="#bbbbbb")
+        used = len(text.plain) - start
+        if used > width:
+            text.right_crop(used - width + 1)
+            text.append("…")
+        else:
+            text.append(" " * (width - used))
+
     def lines(self) -> list[str]:
         """The rendered rows as plain text (tests)."""
-        return self.render().plain.splitlines() if hasattr(self.render(), "plain") else []
+        visual = self.visual  # what update() made of the Text
+        return visual.plain.splitlines() if isinstance(visual, Content) else []
