@@ -462,6 +462,10 @@ async def test_the_settings_screen_writes_out_a_hostile_config_path(tmp_path, mo
         await wait_for_screen(pilot, "TitleScreen")
         app.show_settings()
         await wait_for_screen(pilot, "SettingsScreen")
+        # the path is the body's last line: below the fold since the settings grew, so
+        # bring it into view, where it is drawn to the terminal (checked below)
+        app.screen.query_one("#settings-path").scroll_visible(animate=False)
+        await pilot.pause()
         assert "c\\x1b]0;pwned\\x07[/]" in "".join(line.strip() for line in screen_text(app).splitlines())
         assert_terminal_safe(app)
 
