@@ -302,6 +302,19 @@ def test_race_autosave_reports_a_failed_save(tmp_path, monkeypatch, capsys):
     assert "Traceback" not in err
 
 
+def test_tour_autosave_says_a_failed_save_once(tmp_path, monkeypatch, capsys):
+    """Each stage of a tour has its own Autosave: a disk full from the start
+    was said once per stage (three times), not once as for a race."""
+    failing_creates(monkeypatch, tmp_path / "out", errno.ENOSPC)
+    (tmp_path / "out").mkdir()
+    assert main(["tour", "--seed", "2", "--autosave", str(tmp_path / "out")]) == 1
+    out, err = capsys.readouterr()
+    assert "GC after stage 3" in out  # the tour was raced to its end
+    assert err.count("could not save the tour: the disk is full") == 1
+    assert "the tour was not fully saved" in err.strip().splitlines()[-1]
+    assert "Traceback" not in err
+
+
 def test_race_from_reports_a_failed_save(tmp_path, monkeypatch, capsys):
     session = new_session("classic", seed=6)
     path = saves.attach_autosave(session, tmp_path / "r.json").path
