@@ -577,3 +577,26 @@ asyncio.run(main())
     out = done.stdout
     assert "pydantic at the title: False" in out, done.stderr[-2000:]
     assert "f10 quit" in out
+
+
+async def test_help_lists_every_key_of_the_race_screen_even_brackets():
+    """The help's key list is markup: the track's `[` `]` keys (and any key a
+    player binds to a bracket) made one tag of everything between them, and
+    both lines vanished."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter")  # the curtain, then the Sprinteur draws
+        await settle(pilot)
+        race = app.screen
+        wanted = {a.binding.description for a in race.active_bindings.values()
+                  if a.node is race and (a.binding.id or "").startswith("race.")}
+        assert {"Scroll the track back", "Scroll the track on"} <= wanted
+        await pilot.press("question_mark")
+        await pilot.pause()
+        keys = str(app.screen.query_one("#help-keys").render())
+        for description in wanted:
+            assert description in keys
+        assert "[" in keys and "]" in keys
