@@ -600,3 +600,17 @@ async def test_help_lists_every_key_of_the_race_screen_even_brackets():
         for description in wanted:
             assert description in keys
         assert "[" in keys and "]" in keys
+
+
+async def test_the_title_says_how_many_can_play_as_the_teams_screen_offers():
+    """The tagline said "2 to 4 players" while the teams screen offers up to
+    six teams, or twelve players racing one rider each."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tagline = str(app.screen.query_one("#tagline").render())
+        assert tagline in screen_text(app)  # whole at 80 columns
+        await new_race_menus(pilot, "classic")
+        counts = [value for _, value in app.screen.query_one("#players")._options]
+        assert f"{min(counts)} to {max(counts)} players" in tagline
+        assert "Peloton" in tagline  # the expansion the teams screen offers too
