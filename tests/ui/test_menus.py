@@ -300,6 +300,9 @@ async def test_settings_screen_changes_are_saved(config_dir):
         await pilot.press("enter")
         await pilot.pause()
         assert "Not changed" in str(app.screen.query_one("#settings-message").render())
+        # said where the player looks: the message (and the file's path) stay in view, not under
+        # the key list, whichever row the focus scrolled to
+        assert "Not changed" in screen_text(app) and "File: " in screen_text(app)
         key.value = "f6"
         await pilot.press("enter")
         await pilot.pause()
