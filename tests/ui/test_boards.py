@@ -61,3 +61,27 @@ async def test_a_rider_whose_card_is_down_is_marked_for_everybody():
         rows = app.screen.boards.rows
         assert [r.ready for r in rows] == [game.riders[r.index].played is not None for r in rows]
         assert sum(r.ready for r in rows if r.seat == 1) == 1
+
+
+async def test_six_teams_at_80x24_show_every_recycled_pile_whole():
+    """Two compact columns (12 riders, 80x24): the recycled cards were cut with
+    "…" once a pile grew ("55 44 33 222 …"); the team's name now gives way
+    first, the rider's label (team letter and colour) still says whose row it is."""
+    from flamme_tui.ui.scenarios import SCENARIOS
+    from flamme_tui.ui.widgets.board import Boards
+
+    def piled(cards) -> str:  # "9 5 44 333 E": each value as often as it is there, E last
+        order = sorted(set(c for c in cards if c > 0), reverse=True) + [0] * (0 in cards)
+        return " ".join(("E" if c == 0 else str(c)) * cards.count(c) for c in order) or "-"
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["peloton-race"](pilot)
+        await pilot.pause()
+        boards = app.screen.query_one("#boards", Boards)
+        assert boards.columns == 2 and len(boards.rows) == 12
+        halves = [half for line in boards.lines()[1:] for half in line.split("│")]
+        assert max(len(row.recycled) for row in boards.rows) >= 9  # long piles: the case that was cut
+        for row in boards.rows:
+            shown = next(h for h in halves if h[1:3] in (row.label, row.label.lower()))
+            assert shown.rstrip().endswith(" " + piled(list(row.recycled))), (row.label, shown)

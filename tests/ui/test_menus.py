@@ -300,6 +300,9 @@ async def test_settings_screen_changes_are_saved(config_dir):
         await pilot.press("enter")
         await pilot.pause()
         assert "Not changed" in str(app.screen.query_one("#settings-message").render())
+        # said where the player looks: the message (and the file's path) stay in view, not under
+        # the key list, whichever row the focus scrolled to
+        assert "Not changed" in screen_text(app) and "File: " in screen_text(app)
         key.value = "f6"
         await pilot.press("enter")
         await pilot.pause()
@@ -577,3 +580,40 @@ asyncio.run(main())
     out = done.stdout
     assert "pydantic at the title: False" in out, done.stderr[-2000:]
     assert "f10 quit" in out
+
+
+async def test_help_lists_every_key_of_the_race_screen_even_brackets():
+    """The help's key list is markup: the track's `[` `]` keys (and any key a
+    player binds to a bracket) made one tag of everything between them, and
+    both lines vanished."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter")  # the curtain, then the Sprinteur draws
+        await settle(pilot)
+        race = app.screen
+        wanted = {a.binding.description for a in race.active_bindings.values()
+                  if a.node is race and (a.binding.id or "").startswith("race.")}
+        assert {"Scroll the track back", "Scroll the track on"} <= wanted
+        await pilot.press("question_mark")
+        await pilot.pause()
+        keys = str(app.screen.query_one("#help-keys").render())
+        for description in wanted:
+            assert description in keys
+        assert "[" in keys and "]" in keys
+
+
+async def test_the_title_says_how_many_can_play_as_the_teams_screen_offers():
+    """The tagline said "2 to 4 players" while the teams screen offers up to
+    six teams, or twelve players racing one rider each."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tagline = str(app.screen.query_one("#tagline").render())
+        assert tagline in screen_text(app)  # whole at 80 columns
+        await new_race_menus(pilot, "classic")
+        counts = [value for _, value in app.screen.query_one("#players")._options]
+        assert f"{min(counts)} to {max(counts)} players" in tagline
+        assert "Peloton" in tagline  # the expansion the teams screen offers too

@@ -141,3 +141,38 @@ async def test_one_curtain_for_the_race_shown_again_for_each_player():
         await pilot.press("q", "t")  # leave the race for the title menu
         await pilot.pause()
         assert not app.is_screen_installed(first) and not first.is_attached
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_a_large_window_draws_the_cards_large(size):
+    """At 200x60 the cards stayed four lines tall in a panel of empty lines: a
+    window at least 48 lines tall draws each card's value in big digits (the
+    hand and the revealed cards); a smaller one keeps the compact cards."""
+    from flamme_tui.ui.widgets.cards import big_digit
+
+    app = FlammeApp(seed=9, autoplay=False, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter")  # the curtain, the Sprinteur draws
+        await settle(pilot)
+        race = app.screen
+        large = size[1] >= 48
+        row = race.query_one("#cards", CardRow)
+        assert row.size.height == (7 if large else 4)
+        text = screen_text(app)
+        if large:
+            lines = text.splitlines()
+            top = next(y for y, line in enumerate(lines) if "╭─ 1 " in line or "┏━ 1 " in line)
+            x = lines[top].index("─ 1 ") - 1
+            first = row.cards[0].data[2]
+            big = big_digit("E" if first == 0 else str(first))
+            assert [lines[top + 1 + k][x + 1:x + 8].strip() for k in range(3)] == [g.strip() for g in big]
+        # the reveal: the played cards large too
+        await pilot.press("1", "enter", "1", "enter", "enter")  # Blue's two cards, then pass
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Orange
+        await settle(pilot)
+        assert race.query_one("#cards", CardRow).kind == "revealed"
+        assert race.query_one("#cards", CardRow).size.height == (7 if large else 4)

@@ -49,7 +49,7 @@ async def test_terrain_and_riders_readable_without_colour(monkeypatch):
                                    size=(200, 30), no_color=True, monkeypatch=monkeypatch)
     assert no_color
     kinds = track.row_kinds()
-    assert kinds == ("ruler", "labels", "marks", "lane1", "lane0", "terrain")
+    assert kinds == ("ruler", "labels", "terrain", "marks", "lane1", "lane0")
     row = {kind: lines[k] for k, kind in enumerate(kinds)}
     assert "^^" in row["terrain"] and "vv" in row["terrain"]  # ascents and descents as glyphs
     assert "║" in row["terrain"] and "▓" in row["terrain"]  # start and finish lines
@@ -212,3 +212,24 @@ async def test_stage_profile_on_the_stage_list_and_during_the_race():
         await pilot.resize_terminal(120, 40)
         await pilot.pause()
         assert screen.has_class("-profile") and screen.profile.riders == screen.track.scene.riders
+
+
+async def test_the_terrain_row_never_reads_as_one_more_lane(monkeypatch):
+    """A tall strip's terrain row was drawn as the lanes are (`····│^^^^│`) just
+    under them: without colour a two-lane stage showed three lanes, a Peloton
+    stage four.  It now sits among the header rows, above the marks, and shows
+    only what is not flat: the rows that look like lanes are the lanes."""
+    for stage, lanes in (("la-haut-montagne", 2), ("peloton-9-5-6", 3)):
+        course = config.load_course(stage)
+        track = TrackStrip(course)
+        track.max_lines = 20
+        track.tall = True
+        lines, _ = await render(track, Scene(riders((3, 0))), size=(200, 30), no_color=True, monkeypatch=monkeypatch)
+        kinds = track.row_kinds()
+        lane_like = [line for line in lines[:len(kinds)] if "····│" in line]
+        assert len(lane_like) == lanes, (stage, lane_like)
+        row = {kind: lines[k] for k, kind in enumerate(kinds)}
+        assert kinds.index("terrain") < kinds.index("marks") < kinds.index(f"lane{lanes - 1}")
+        assert "·" not in row["terrain"] and "│" not in row["terrain"]  # flat is blank, no tile lines
+        climbs = course.terrain[course.grid:course.finish]
+        assert row["terrain"].count("^") == 2 * climbs.count("^")  # what is not flat is all there

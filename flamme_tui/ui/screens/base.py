@@ -140,5 +140,8 @@ def screen_keys(screen) -> str:
         return ""
     lines = ["[b]Keys on this screen[/b]"]
     for description, keys in rows.items():
-        lines.append(f"  {', '.join(keys):<16} {description}")
+        # every `[` escaped: the help is markup, and a key shown as `[` (the track's, or
+        # one a player bound) opened a tag that swallowed the lines up to the next `]`
+        # (textual.markup.escape leaves a `[` alone when its `]` is on another line)
+        lines.append(f"  {', '.join(keys):<16} {description}".replace("[", "\\["))
     return "\n".join(lines)

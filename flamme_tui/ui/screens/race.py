@@ -48,6 +48,7 @@ from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, Track
 from .base import BaseScreen
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
+LARGE_CARDS = 48  # lines from which the cards are drawn large (their values in big digits)
 DIE_WORDS = {
     0: "no catch-up this turn",
     1: "gaps of 1 square close up",
@@ -182,6 +183,11 @@ class RaceScreen(BaseScreen):
             strip.tall = height >= 32
             strip.max_lines = 15 if height >= 40 else strip.rows
         self.set_class(width >= 160, "-vast")
+        # a window this tall has the room: the cards' values in big digits (classic and meteo;
+        # BMX keeps its lap and die at the top)
+        large = height >= LARGE_CARDS and not self.bmx
+        self.set_class(large, "-large-cards")
+        self.query_one("#cards", CardRow).set_large(large)
         if not self.bmx:
             riders = len(self.game.riders)
             self.query_one("#boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
@@ -193,7 +199,7 @@ class RaceScreen(BaseScreen):
             riders = len(self.game.riders)
             boards = Boards.fixed_height(riders, Boards.columns_for(riders, height, width))
             used = 1 + 2 + tall + track_rows + (tall and meteo) + boards + tall + 1
-            room = height - used - (1 + 4 + 4)  # the panel's title, the cards, four lines of hints
+            room = height - used - (1 + 4 + 3 * large + 4)  # the panel's title, the cards, four lines of hints
             self.set_class(room >= 6, "-profile")
             profile.set_bars(max(3, min(12, room - 3)))
             if isinstance(strip, TrackStrip):
@@ -663,7 +669,7 @@ class RaceScreen(BaseScreen):
         per_card = self.aids and self.keep_size() == 1
         for k, c in enumerate(hand):
             lines = aids.card_lines(previews[c], game.course, self.bmx, c, per_card)
-            cards.append(Card(str(k + 1), lines, data=(seat, i, c)))
+            cards.append(Card(str(k + 1), lines, data=(seat, i, c), big=aids.value_text(previews[c], self.bmx, c)))
         self._base_cards = tuple(cards)
         self.cards.show("hand", cards)
         kind = KIND.get(rider.kind, "")
@@ -768,7 +774,7 @@ class RaceScreen(BaseScreen):
         rider = view.board.riders[i]
         hand = sorted(view.hands[i], key=lambda c: (card_text(c) != "E", c))
         self.options = hand
-        cards = [Card(str(k + 1), (card_text(c), "worth 2" if c == 0 else ""), data=(seat, i, c))
+        cards = [Card(str(k + 1), (card_text(c), "worth 2" if c == 0 else ""), data=(seat, i, c), big=card_text(c))
                  for k, c in enumerate(hand)]
         self._base_cards = tuple(cards)
         self.cards.show("hand", cards)
@@ -806,7 +812,7 @@ class RaceScreen(BaseScreen):
             bid = shown[-1] if shown else None
             for i, card in (bid.cards if bid is not None else ()):
                 r = game.riders[i]
-                cards.append(Card(rider_label(r.id, r.kind), (card_text(card),),
+                cards.append(Card(rider_label(r.id, r.kind), (card_text(card),), big=card_text(card),
                                   title_style=rider_style(team_of_rider(r.id).hex), data=(i,)))
             number = bid.bid if bid is not None else 1
             title = f"[b]Enter[/b] on to bid {number + 1} · [b]breakaway, bid {number}[/b] revealed"
@@ -839,7 +845,7 @@ class RaceScreen(BaseScreen):
                 r = self.game.riders[i]
                 label = rider_label(r.id, "" if self.bmx else r.kind)
                 value = token_str(played) if self.bmx else card_text(played)
-                cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
+                cards.append(Card(label, (value,), big=value, title_style=rider_style(team_of_rider(r.id).hex),
                                   data=(i,)))
             self._base_cards = tuple(cards)
             if self.pace != "off" and animations_allowed() and getattr(self.app, "autoplay", True):

@@ -66,8 +66,10 @@ class SettingsScreen(BaseScreen):
                     yield Input(s.keys.get(b.id, b.keys), placeholder=b.keys, compact=True,
                                 id=f"key-{b.id.replace('.', '-')}", classes="key-input")
                     yield Static(Content(b.id), classes="key-id")
-            yield Static("", id="settings-message")
-            yield Static(plain(f"File: {user_settings.settings_path()}"), id="settings-path")  # a path of the user's
+        # under the scrolling list, always in view: a refused key was said below thirty
+        # rows of keys, out of sight, and the file's path with it
+        yield Static("", id="settings-message")
+        yield Static(plain(f"File: {user_settings.settings_path()}"), id="settings-path")  # a path of the user's
         yield KeyBar([("tab", "next field"), ("space", "switch"), (self.help_key, "help"),
                       (self.key_of("settings.back", "escape"), "back")])
 

@@ -76,7 +76,8 @@ class TitleScreen(BaseScreen):
         yield from self.compose_notice()
         with Vertical(id="title-body"):
             yield Static(LOGO, id="logo")
-            yield Static("Cycling for 2 to 4 players sharing one terminal: Classic, Meteo and BMX",
+            # as many as the teams screen offers: six teams, or twelve players with one rider each
+            yield Static("Cycling for 2 to 12 players sharing one terminal: Classic, Meteo, BMX, Peloton",
                          id="tagline")
             with Center():
                 yield OptionList(*(Option(label, id=key) for key, label in self.entries()), id="title-menu")

@@ -75,6 +75,14 @@ def summary(cards) -> str:
     return " ".join(f"{counts[c]}×{card_text(c)}" for c in order) or "-"
 
 
+def piled(cards) -> str:
+    """Cards as the compact boards write them, highest first, exhaustion last:
+    "9 5 44 333 E" is one 9, one 5, two 4s, three 3s and an exhaustion card."""
+    counts = Counter(cards)
+    order = sorted((c for c in counts if c > 0), reverse=True) + [c for c in (-1, 0) if c in counts]
+    return " ".join(card_text(c) * counts[c] for c in order) or "-"
+
+
 def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
     """One row per rider, from `view` (its seat's own piles shown as they are now).
     `ready`: riders whose card for this round is down (a public fact);
@@ -239,6 +247,13 @@ class Boards(Static):
         longest = max(len(r.name.rsplit(" ", 1)[0]) for r in self.rows)
         name_w = max(4, min(longest, 8 if col_w < 50 else 12))
         self._with_square = col_w >= 50  # a narrow column leaves the square to the track: "to go" says enough
+        if not bmx:
+            # the recycled cards are never cut: the name gives way first (down to 3
+            # letters; the rider's label, team letter on its colour, says whose row it is)
+            fixed = 1 + 2 + 1 + 4 * self._with_square + 1 + 2 + 3 + 2 + 1
+            needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled))
+                         for r in self.rows)
+            name_w = max(3, min(name_w, col_w - needed))
         square = f" {'Sq':>3}" if self._with_square else ""
         head = f"{'':3} {'Team':<{name_w}}{square} {'go':>2}   " + ("Bag Fat" if bmx else "Dk E   Recycled")
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -265,12 +280,7 @@ class Boards(Static):
         if bmx:
             text.append(f"{row.deck:>3} {row.exhaustion:>3}")
         else:
-            cards = sorted(row.recycled, key=lambda c: (c <= 0, -c))
-            groups: dict[int, int] = {}
-            for c in cards:
-                groups[c] = groups.get(c, 0) + 1
-            recycled = " ".join(card_text(c) * n for c, n in groups.items()) or "-"
-            text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {recycled}")
+            text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {piled(row.recycled)}")
             if width >= 56 and row.played:  # room for the latest cards played
                 room = width - (len(text.plain) - start) - 3
                 played = " ".join(card_text(c) for c in row.played)

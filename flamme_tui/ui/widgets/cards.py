@@ -51,7 +51,7 @@ _DIGITS = None
 
 
 def big_digit(text: str) -> list[str]:
-    """Three lines of 3x3 digits (Textual's font), for the die."""
+    """Three lines of 3x3 digits (Textual's font), for the die and large cards."""
     global _DIGITS
     if _DIGITS is None:
         from textual.renderables.digits import DIGITS, DIGITS3X3_BOLD
@@ -75,6 +75,7 @@ class Card:
     active: bool = False
     title_style: Style | None = None  # e.g. a rider's team colours
     data: tuple = ()  # what the card stands for (seat, rider, card): never drawn
+    big: str = ""  # the value, drawn in big digits over the lines when the row is large
 
 
 class CardClicked(Message):
@@ -101,6 +102,13 @@ class CardRow(Widget):
         self.die_note = ""
         self._strips: list[Strip] | None = None
         self._boxes: list[tuple[int, int]] = []  # (x, width) of each card
+        self.large = False  # a large window: card values in big digits (taller cards)
+
+    def set_large(self, large: bool) -> None:
+        if large != self.large:
+            self.large = large
+            self._strips = None
+            self.refresh()
 
     # --------------------------------------------------------------- input
 
@@ -126,7 +134,10 @@ class CardRow(Widget):
             width -= DIE_WIDTH + 1
         if self.kind == "riders":  # as wide as there is room, up to card_w
             card_w = max(MIN_WIDTH, min(card_w, (width - (n - 1) * gap) // n))
-        elif n * card_w + (n - 1) * gap > width:
+        elif self.large:
+            # wide enough for the widest value in big digits (3 columns a character)
+            card_w = max(card_w, 4 + 3 * max(len(c.big) for c in self.cards))
+        if self.kind != "riders" and n * card_w + (n - 1) * gap > width:
             gap = 0  # cards side by side first, narrower cards only if need be
             card_w = max(MIN_WIDTH, min(card_w, width // n))
         return [(k * (card_w + gap), card_w) for k in range(n)]
@@ -147,6 +158,9 @@ class CardRow(Widget):
 
         align = KINDS[self.kind][2]
         card_h = 3 if self.kind == "revealed" else 4
+        if self.large and self.kind != "riders":
+            # the value in three lines of big digits: over the hand's lines, instead of a revealed card's one
+            card_h += 2 if self.kind == "revealed" else 3
         for card, (x, w) in zip(self.cards, self._boxes):
             self._box(put, card, x, w, min(card_h, height), align)
         if self.die is not None:
@@ -172,6 +186,13 @@ class CardRow(Widget):
             border = SELECTED_BORDER if card.selected else ACTIVE_BORDER if card.active else BORDER
         body = SELECTED_BODY if card.selected else BLANK
         inner = w - 2
+        lines = card.lines
+        big = 0  # body lines drawn in big digits
+        if self.large and card.big and h >= 5 and inner >= 3 * len(card.big):
+            # the value large, then the lines under it (the first no longer if it is the value alone)
+            under = lines[1:] if lines and lines[0].strip() == card.big else lines
+            lines = tuple(big_digit(card.big)) + tuple(under)
+            big = 3
         # top border with the title
         title = card.title[: max(0, inner - 2)] if inner > 4 else card.title[:inner]
         lead = hz if inner > len(title) + 1 else ""
@@ -183,12 +204,12 @@ class CardRow(Widget):
         put(0, x + 1 + len(lead) + len(pad) + len(title), pad + hz * max(0, rest) + tr, border)
         for y in range(1, h - 1):
             k = y - 1
-            text = card.lines[k] if k < len(card.lines) else ""
+            text = lines[k] if k < len(lines) else ""
             if align == "left":
                 text = (" " + text).ljust(inner) if len(text) < inner else text[:inner]
             else:
                 text = text[:inner].center(inner)
-            style = VALUE if (k == 0 or all_bold) else NOTE
+            style = VALUE if (k <= big or all_bold) else NOTE
             put(y, x, vt, border)
             put(y, x + 1, text, body + style)
             put(y, x + 1 + inner, vt, border)

@@ -14,12 +14,15 @@ so no mark ever overwrites another:
     tiles    tile letters, S and F at the lines (and, in a compact window on
              a meteo stage, the tile's weather after its letter)
     weather  the weather of each square (meteo, taller windows)
+    terrain  ^ ascent, v descent, s supply zone, # cobbles, flat left blank
+             (taller windows: the terrain under the riders too).  Among the
+             header rows and without flat dots or tile lines, so that it can
+             never be read as one more lane, with or without colour.
     marks    the phase: ▼▼ where the card takes the rider, XX a full square
              it cannot enter, +E exhaustion, +1 slipstream, --> a move
     lane 2   (stages with three-lane squares: the Peloton's wide, supply squares)
     lane 1   riders as team letter + S/R ("BS"), lower case when crashed;
     lane 0   an empty lane shows its terrain, dim; a lane the square lacks ░
-    terrain  ^ ascent, v descent, s supply zone, # cobbles, · flat (taller windows)
 
 When the terminal is wide and tall enough the stage wraps onto several bands;
 otherwise one band follows the riders (and scrolls with the mouse wheel or
@@ -224,7 +227,7 @@ class TrackStrip(Widget):
         meteo = bool(self.course is not None and self.course.weather)
         lanes = lane_rows(self.course)
         if self.tall:
-            return ("ruler", "labels") + (("weather",) if meteo else ()) + ("marks",) + lanes + ("terrain",)
+            return ("ruler", "labels") + (("weather",) if meteo else ()) + ("terrain", "marks") + lanes
         return ("labels", "marks") + lanes
 
     @property
@@ -318,7 +321,7 @@ class TrackStrip(Widget):
         if kind == "labels":
             text = {"start": "S", "finish": "F"}.get(col.kind, " ")
             return Segment(text, LINE_START if col.kind != "tile" else BLANK)
-        if kind in ("ruler", "marks", "weather"):
+        if kind in ("ruler", "marks", "weather") or (kind == "terrain" and col.kind == "tile" and not self.mini):
             return Segment(" ", BLANK)
         if col.kind == "start":
             return Segment(START_GLYPH, LINE_START)
@@ -392,9 +395,12 @@ class TrackStrip(Widget):
                 else:
                     add(Segment(" " * w, BLANK))
             elif kind == "terrain":
-                t = terrain(code)
-                style = PAST_END if past else _terrain_style(code)
-                add(Segment((" " if past else t.glyph) * w, style))
+                if past or (code == "." and not self.mini):
+                    # flat is blank beside the lanes (a row of dots read as a lane);
+                    # the stage preview (mini) has no lanes and keeps its dots
+                    add(Segment(" " * w, PAST_END if past else BLANK))
+                else:
+                    add(Segment(terrain(code).glyph * w, _terrain_style(code)))
             else:
                 lane = lane_of(kind)
                 r = riders.get((sq, lane))
