@@ -6,7 +6,7 @@ defaults plus one line saying what is wrong (the app shows it once).
 screens read `app.settings`.
 
     {"aids": true, "step_speed": "normal", "theme": "textual-dark",
-     "bot_reasons": true, "keys": {"race.confirm": "enter,ctrl+j"}}
+     "bot_reasons": true, "bot_seconds": 1.0, "keys": {"race.confirm": "enter,ctrl+j"}}
 
 `keys` maps a binding id (the settings screen lists them) to the keys that
 trigger it, comma-separated, as Textual's keymaps do (Posting's idea).
@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError
+
+from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS
 
 FILE_NAME = "settings.json"
 MAX_BYTES = 64 * 1024  # a settings file is a few hundred bytes: anything bigger is not one
@@ -41,6 +43,8 @@ class Settings(BaseModel):
     step_speed: Literal["slow", "normal", "fast"] = "normal"
     theme: ThemeName = "textual-dark"
     bot_reasons: StrictBool = True  # the race log says why a bot chose its card
+    # the expert bot's thinking time per decision, in seconds
+    bot_seconds: float = Field(default=BOT_SECONDS, ge=MIN_BOT_SECONDS, le=MAX_BOT_SECONDS, allow_inf_nan=False)
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
 
     @property

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from ..engine.actions import Action
 from ..engine.view import View
@@ -23,7 +24,7 @@ from .hard_before import hard as hard_before
 from .medium import medium
 from .reasons import Decision
 
-Policy = Callable[[View], Action]
+Policy = Callable[[Any], Action]  # view -> action
 
 POLICIES: dict[str, Policy] = {"easy": easy, "medium": medium, "hard": hard, "expert": expert}
 REFERENCES: dict[str, Policy] = {"hard-before": hard_before}

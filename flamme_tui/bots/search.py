@@ -11,6 +11,7 @@ results from `game.outcome()`.
 
 from __future__ import annotations
 
+import math
 import zlib
 from typing import Any
 
@@ -92,7 +93,7 @@ def utility(res: tuple[int, int, int], teams: int) -> float:
     for the margin (a close race over a rout), bounded so it never outweighs a place."""
     win, place, margin = res
     above = (teams - place) / max(1, teams - 1)
-    return win + 0.15 * above + 0.02 * max(-5, min(5, margin)) / 5
+    return win + 0.15 * above + 0.02 * math.tanh(margin / 10)
 
 
 def last_pick(game: Any, seat: int) -> bool:

@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 import time
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS
 from ..usertext import clean
@@ -257,7 +257,7 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str, refere
     """What is wrong with the seat names given (None if nothing); `references`:
     the earlier bots kept to measure against are allowed too (tournament)."""
     from ..bots import POLICIES, REFERENCES
-    from ..engine.classic import SCRIPTED
+    from ..engine.cards import SCRIPTED
     from ..engine.rules import find
 
     known = list(POLICIES) + (list(REFERENCES) if references else [])
@@ -314,7 +314,7 @@ def cmd_bench(args) -> int:
     if args.bot:
         return bench_bot(args)
     setup = make_setup(_spec(args))
-    policies = {seat: easy for seat in range(len(setup.teams))}
+    policies: dict[int, Any] = {seat: easy for seat in range(len(setup.teams))}
     rounds = 0
     start = time.perf_counter()
     for seed in range(args.races):
