@@ -146,7 +146,7 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
              "| ---: | --- | ---: | ---: | --- | ---: | ---: |"]
     for j, row in enumerate(table):
         lo, hi = row.interval()
-        timing = "-" if scripted[j] else f"{row.ms_per_decision:.1f} ms"
+        timing = "-" if scripted[j] else f"{row.ms_per_decision:.3g} ms"
         lines.append(f"| {j + 1} | {row.bot} | {row.wins} | {row.share:.1%} | [{lo:.1%}, {hi:.1%}] "
                      f"| {row.avg_place:.2f} | {timing} |")
     if len(stages) > 1:
