@@ -39,7 +39,6 @@ from ..engine.view import View
 from .budget import DEFAULT, Budget
 from .easy import grid_spot
 from .hard import respond
-from .medium import medium
 from .reasons import Decision
 from .rollout import Rollout, greedy, play_to_end, saver
 from .search import Tally, candidates, drawer_name, result, seed_of, utility, what
@@ -166,8 +165,7 @@ def _draw(view: View, budget: Budget) -> Decision:
     draws = [o.action for o in view.options()]
     if len(draws) == 1:
         return Decision(draws[0], f"{drawer_name(view, draws[0])} draws", "one rider to draw")
-    default = medium(view)
-    draws.sort(key=lambda a: a != default)
+    draws.sort(key=lambda a: drawer_name(view, a) != "the Rouleur")  # ties: the Rouleur first, as medium does
     teams = len(view.board.setup.teams)
     rng = Rng(seed_of(view))
     clock = Clock(budget)

@@ -28,7 +28,6 @@ from ..engine.rng import Rng
 from ..engine.view import View
 from ..play.turns import next_seat
 from .easy import grid_spot
-from .medium import medium
 from .reasons import Decision
 from .rollout import Rollout, greedy, play_to_end
 from .search import Tally, candidates, drawer_name, last_pick, result, seed_of, utility, what
@@ -88,8 +87,7 @@ def _draw(view: View, worlds: int) -> Decision:
     draws = [o.action for o in view.options()]
     if len(draws) == 1:  # a tour: one rider left on the track
         return Decision(draws[0], f"{drawer_name(view, draws[0])} draws", "one rider to draw")
-    default = medium(view)
-    draws.sort(key=lambda a: a != default)  # ties: the Rouleur first
+    draws.sort(key=lambda a: drawer_name(view, a) != "the Rouleur")  # ties: the Rouleur first, as medium does
     teams = len(view.board.setup.teams)
     policies: list[Rollout] = [greedy] * teams
     rng = Rng(seed_of(view))
