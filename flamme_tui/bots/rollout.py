@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..engine.actions import Action, Draw
-from ..engine.options import spent
+from ..engine.actions import Action, Draw, Play, PlayTokens
 from ..engine.phase import Phase
 from ..play.turns import turns
 
@@ -29,9 +28,15 @@ Rollout = Callable[[Any, int], Action]  # (game, seat) -> action
 MAX_ROUNDS = 60  # a simulated race longer than this is scored as it stands
 
 
-def _pieces(action: Action) -> Any:
-    tokens = getattr(action, "tokens", None)
-    return tokens if tokens is not None else getattr(action, "card", None)
+def _plays(actions: list[Action]) -> list[tuple[Action, Any, int]] | None:
+    """(action, its card or token tuple, what it spends) for plays; None for
+    other actions (places, bids)."""
+    first = actions[0]
+    if type(first) is Play:
+        return [(a, a.card, a.card) for a in actions]  # type: ignore[attr-defined]
+    if type(first) is PlayTokens:
+        return [(a, a.tokens, sum(a.tokens)) for a in actions]  # type: ignore[attr-defined]
+    return None
 
 
 def _first_draw(game: Any, actions: list[Action]) -> Action:
@@ -47,13 +52,14 @@ def greedy(game: Any, seat: int) -> Action:
         return first
     if type(first) is Draw:
         return _first_draw(game, actions)
-    pieces = _pieces(first)
-    if pieces is None:
+    plays = _plays(actions)
+    if plays is None:
         return first
     i = game.index[first.rider]
+    reach = game.reach
     best, best_key = first, None
-    for a in actions:
-        key = (game.reach(i, _pieces(a)), -sum(spent(a)))
+    for a, pieces, cost in plays:
+        key = (reach(i, pieces), -cost)
         if best_key is None or key > best_key:
             best, best_key = a, key
     return best
@@ -78,20 +84,22 @@ def saver(game: Any, seat: int) -> Action:
         return first
     if type(first) is Draw:
         return _first_draw(game, actions)
-    pieces = _pieces(first)
-    if pieces is None:
+    plays = _plays(actions)
+    if plays is None:
         return first
     i = game.index[first.rider]
     start = game.pos[i][0]
     course = game.course
+    finish = course.finish
     weight = keep_weight(course, start)
+    reach = game.reach
     best, best_score = first, -1e9
-    for a in actions:
-        moves = game.reach(i, _pieces(a))
-        if start + moves >= course.finish:
+    for a, pieces, cost in plays:
+        moves = reach(i, pieces)
+        if start + moves >= finish:
             score = 1000.0 + moves  # over the line: further is better, nothing else counts
         else:
-            score = moves - weight * sum(spent(a))
+            score = moves - weight * cost
         if score > best_score:
             best, best_score = a, score
     return best
