@@ -20,6 +20,7 @@ never changes its choice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..engine.actions import Action, Place
@@ -105,10 +106,11 @@ def _draw(view: View, worlds: int) -> Decision:
     return Decision(chosen, f"{drawer_name(view, chosen)} draws first", f"best answers over {worlds} futures: {full}")
 
 
-def respond(game: Any, seat: int, policies: list[Rollout], future: int, teams: int, counter: list[int] | None = None) -> float:
-    """The seat's utility when it plays the rest of the round by `policies`
-    except its last choice, where it tries every card and keeps the best
-    (in this world), then everyone races to the line.  `counter[0]` counts rollouts."""
+def respond(game: Any, seat: int, policies: list[Rollout], future: int, teams: int, counter: list[int] | None = None,
+            value: Callable[[tuple[int, int, int], int], float] = utility) -> float:
+    """The seat's `value` of a result when it plays the rest of the round by
+    `policies` except its last choice, where it tries every card and keeps the
+    best (in this world), then everyone races to the line.  `counter[0]` counts rollouts."""
     start = game.round
     while game.phase != Phase.OVER and game.round == start:
         due = next_seat(game)
@@ -122,11 +124,11 @@ def respond(game: Any, seat: int, policies: list[Rollout], future: int, teams: i
                 play_to_end(branch, policies)
                 if counter is not None:
                     counter[0] += 1
-                value = utility(result(branch, seat), teams)
-                best = value if best is None else max(best, value)
+                got = value(result(branch, seat), teams)
+                best = got if best is None else max(best, got)
             return best if best is not None else 0.0
         game.apply(policies[due](game, due))
     play_to_end(game, policies)
     if counter is not None:
         counter[0] += 1
-    return utility(result(game, seat), teams)
+    return value(result(game, seat), teams)

@@ -88,12 +88,14 @@ def result(game: Any, seat: int) -> tuple[int, int, int]:
     return int(place == 1), place, mine - other
 
 
-def utility(res: tuple[int, int, int], teams: int) -> float:
-    """1 for a win; a little for each place above the last; a very little
-    for the margin (a close race over a rout), bounded so it never outweighs a place."""
+def utility(res: tuple[int, int, int], teams: int, margin_weight: float = 0.02, margin_scale: float = 10.0) -> float:
+    """1 for a win; a little for each place above the last; some for the
+    margin (a close race over a rout), bounded by `margin_weight`.  A small
+    weight only orders otherwise equal results (hard); a larger one turns
+    each simulated race into a finer signal than won or lost (expert)."""
     win, place, margin = res
     above = (teams - place) / max(1, teams - 1)
-    return win + 0.15 * above + 0.02 * math.tanh(margin / 10)
+    return win + 0.15 * above + margin_weight * math.tanh(margin / margin_scale)
 
 
 def last_pick(game: Any, seat: int) -> bool:
