@@ -83,7 +83,7 @@ __all__ = [
     "user_stages_problem",
 ]
 
-# The base stages in the order of RULES.md (the first-race stage first).
+# The base stages in the rulebook's order (the first-race stage first).
 STAGE_ORDER = (
     "avenue-corso-paseo",
     "firenze-milano",
@@ -120,10 +120,7 @@ class ConfigError(Exception):
         field: str | None = None,
     ) -> None:
         self.message = " ".join(str(message).split())  # one line, always
-        try:
-            self.file = None if file is None else _show_path(Path(file))
-        except RuntimeError:  # Path.resolve() on a symlink loop (Python < 3.13)
-            self.file = str(file)
+        self.file = None if file is None else show_path(file)  # never fails (pathtext)
         self.line = line
         self.field = field
         super().__init__(str(self))
@@ -134,18 +131,21 @@ class ConfigError(Exception):
         return ": ".join(parts)
 
 
-def _show_path(path: Path) -> str:
-    """Relative to the working directory when inside it: shorter, clickable.
-    Never fails (error messages use it)."""
-    return show_path(path)
-
-
 # ---------------------------------------------------------------------------
 # Models
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 
 TileKind = Literal["start", "finish", "straight", "sharp", "soft"]
+
+
+def _known_terrain(squares: str, known: frozenset[str], legend: str) -> str:
+    """`squares` if every letter is a terrain code of `known`; else the
+    letters that are not, and the ones to use (`legend`)."""
+    bad = sorted(set(squares) - known)
+    if bad:
+        raise ValueError(f"unknown terrain {''.join(bad)!r} (use {legend})")
+    return squares
 
 
 class TileSide(BaseModel):
@@ -161,13 +161,7 @@ class TileSide(BaseModel):
     @field_validator("squares")
     @classmethod
     def _terrain(cls, squares: str) -> str:
-        bad = sorted(set(squares) - CLASSIC_TERRAIN)
-        if bad:
-            raise ValueError(
-                f"unknown terrain {''.join(bad)!r} (use '.' flat, '^' ascent, "
-                "'v' descent, 's' supply zone)"
-            )
-        return squares
+        return _known_terrain(squares, CLASSIC_TERRAIN, "'.' flat, '^' ascent, 'v' descent, 's' supply zone")
 
     @model_validator(mode="after")
     def _line(self) -> TileSide:
@@ -365,13 +359,7 @@ class BmxSide(BaseModel):
     @field_validator("squares")
     @classmethod
     def _terrain(cls, squares: str) -> str:
-        bad = sorted(set(squares) - BMX_TERRAIN)
-        if bad:
-            raise ValueError(
-                f"unknown terrain {''.join(bad)!r} (use '.' track, 'b' bumpy, "
-                "'k' canyon, 'v' descent, 'm' marsh)"
-            )
-        return squares
+        return _known_terrain(squares, BMX_TERRAIN, "'.' track, 'b' bumpy, 'k' canyon, 'v' descent, 'm' marsh")
 
     @model_validator(mode="after")
     def _lanes(self) -> BmxSide:
@@ -672,7 +660,7 @@ class StageEntry(NamedTuple):
 
 
 def stage_entries() -> list[StageEntry]:
-    """Every stage file: the built-in ones (RULES.md order), then the user's
+    """Every stage file: the built-in ones (STAGE_ORDER), then the user's
     (by id).  A user stage with the id of a built-in one is listed as
     shadowed: the id loads the built-in stage."""
     builtin = _builtin_stage_ids()
@@ -703,7 +691,7 @@ def stage_statuses() -> list[StageStatus]:
 
 
 def stage_ids() -> list[str]:
-    """Ids of the stages a race can use: the built-in ones in RULES.md order,
+    """Ids of the stages a race can use: the built-in ones in STAGE_ORDER,
     then the user's stages (files in user_stages_dir()) by id.  A broken
     stage file is left out (stage_notices says why)."""
     return [s.entry.id for s in stage_statuses() if s.stage is not None]
@@ -855,7 +843,9 @@ def compile_bmx_circuit(
     if n_riders < 1:
         raise ConfigError(f"need at least one rider, got {n_riders}", field="n_riders")
     grid = math.ceil(n_riders / 2)
-    lap_terrain, lap_lanes, places = "", (), []
+    lap_terrain = ""
+    lap_lanes: tuple[int, ...] = ()
+    places: list[TilePlace] = []
     for letter in sides:
         tile = rules.tiles[letter.upper()]
         side = tile.front if letter.isupper() else tile.back

@@ -1,4 +1,5 @@
-"""`flamme-tui conformance PATH...`: run rules cases (../shared/conformance/FORMAT.md).
+"""`flamme-tui conformance PATH...`: run rules cases (YAML, the `Case` model below;
+tests/conformance/ holds the project's).
 
 Each case becomes a real game position; the round is resolved by the same
 engine methods the game uses (move_phase, end_phase).
@@ -15,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from . import files
 from .course import WEATHER_KINDS, Course
 from .engine.bmx import FATIGUE
-from .engine.classic import EXHAUSTION, card_value
+from .engine.cards import EXHAUSTION, card_value
 from .engine.events import Exhaustion, Fatigue, Move
 from .engine.rules import find
 from .play.races import RaceSpec, make_setup
@@ -223,7 +224,7 @@ def run_case(case: Case) -> list[str]:
         rider = game.riders[game.index[rid]]
         if rules.uses_tokens:
             values = value if isinstance(value, list) else [value]
-            rider.played = tuple(_code("bmx", rid, v) for v in values)
+            rider.played = tuple(_code(case.variant, rid, v) for v in values)
         else:
             rider.played = _code(case.variant, rid, value)
             assert card_value(rider.played) == value
@@ -242,10 +243,11 @@ def run_case(case: Case) -> list[str]:
             tired[ids[e.rider]] += e.tokens
     if exp.order is not None and exp.order != order:
         diffs.append(f"order: expected {exp.order}, got {order}")
-    for key, want, got in (("moved", exp.moved, moved), ("final", exp.final, final)):
+    for key, want, places in (("moved", exp.moved, moved), ("final", exp.final, final)):
         for rid, place in (want or {}).items():
-            if got.get(rid) != tuple(place):
-                diffs.append(f"{key} {rid}: expected {list(place)}, got {list(got[rid]) if rid in got else 'no such rider'}")
+            if places.get(rid) != tuple(place):
+                shown = list(places[rid]) if rid in places else "no such rider"
+                diffs.append(f"{key} {rid}: expected {list(place)}, got {shown}")
     if exp.exhausted is not None:
         for rid in ids:
             if exp.exhausted.get(rid, 0) != tired[rid]:

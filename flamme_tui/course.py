@@ -43,7 +43,7 @@ class TilePlace:
 class Course:
     name: str
     terrain: str  # one code per square, padded
-    lanes: tuple[int, ...]  # lanes per square (1 or 2), padded
+    lanes: tuple[int, ...]  # lanes per square (1, 2 or 3: engine.track.LANES at most), padded
     finish: int  # first square past the finish line
     grid: int  # squares 0..grid-1 are the starting grid behind the start line
     length: int  # real squares (before padding)

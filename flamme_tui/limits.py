@@ -35,6 +35,8 @@ MAX_STAGE_TILES = 60  # tiles on one course (a classic box has 21)
 MAX_TILE_SQUARES = 20
 MAX_STAGE_NAME = 60  # characters
 MAX_DESCRIPTION = 400
+MAX_TOUR_STAGES = 21  # stages of a tour (a grand tour has 21)
+MAX_TOUR_NAME = 80  # characters
 
 # A race and its record
 MAX_SEED = 2**63 - 1  # seeds are 0..MAX_SEED or -MAX_SEED..-1

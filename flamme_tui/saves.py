@@ -55,7 +55,9 @@ from . import limits as lim
 from .course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.actions import Action, ActionError
 from .engine.bmx import BmxSetup
-from .engine.classic import OVER, ClassicSetup, RuleError, Team
+from .engine.classic import ClassicSetup
+from .engine.phase import Phase
+from .engine.race import Race, RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
 from .play.session import Session
@@ -63,6 +65,8 @@ from .play.session import Session
 __all__ = [
     "FORMAT",
     "VERSION",
+    "RACE_VERSION",
+    "TOUR_VERSION",
     "Autosave",
     "Backup",
     "DAMAGED",
@@ -91,7 +95,9 @@ __all__ = [
 ]
 
 FORMAT = "flamme-tui-save"
-VERSION = 1  # the newest save format this version reads and the one it writes
+VERSION = 2  # the newest save format this version reads
+RACE_VERSION = 1  # the format a race is written in (any flamme-tui since saves reads it)
+TOUR_VERSION = 2  # the format a tour is written in: a race save plus the tour (`TourData`)
 KEEP = 3  # the save and its two previous versions: NAME, NAME.1, NAME.2
 SUFFIX = ".json"
 
@@ -251,6 +257,8 @@ class ClassicSetupData(BaseModel):
     tour: StrictBool = False
     carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=8)
     grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=3)], ...] = Field(default=(), max_length=4)
+    tour_times: tuple[Annotated[StrictInt, Field(ge=0, le=10**7)], ...] = Field(default=(), max_length=8)
+    tour_points: tuple[Annotated[StrictInt, Field(ge=0, le=1000)], ...] = Field(default=(), max_length=4)
 
     @model_validator(mode="after")
     def _consistent(self) -> ClassicSetupData:
@@ -303,8 +311,25 @@ class RoundCheck(BaseModel):
     state: Hex
 
 
+class TourSummary(BaseModel):
+    """A tour's line in the menus: its name, the stage being raced (1 = the
+    first) of how many, and once it is over the winning team."""
+
+    model_config = _MODEL
+    name: Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_TOUR_NAME)]
+    stage: StrictInt = Field(ge=1, le=lim.MAX_TOUR_STAGES)
+    stages: StrictInt = Field(ge=1, le=lim.MAX_TOUR_STAGES)
+    winner: TeamName | None
+
+    @field_validator("name", "winner")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
+
+
 class Summary(BaseModel):
-    """What a menu shows without replaying (checked against the replay on load)."""
+    """What a menu shows without replaying (checked against the replay on load).
+    For a tour the race is the stage being raced, and `over` says the tour is."""
 
     model_config = _MODEL
     title: Annotated[StrictStr, Field(max_length=lim.MAX_STAGE_NAME)]
@@ -314,6 +339,7 @@ class Summary(BaseModel):
     phase: Label
     over: StrictBool
     winner: Annotated[StrictStr, Field(max_length=lim.MAX_LABEL)] | None
+    tour: TourSummary | None = None
 
     @field_validator("title", "teams", "winner")
     @classmethod
@@ -321,10 +347,47 @@ class Summary(BaseModel):
         return _no_control(value)
 
 
+class StageLog(BaseModel):
+    """A finished stage of a tour: its action log and a digest of its end."""
+
+    model_config = _MODEL
+    actions: tuple[Annotated[StrictStr, Field(max_length=lim.MAX_ACTION_TEXT)], ...] = Field(max_length=lim.MAX_ACTIONS)
+    state: Hex
+
+
+class TourData(BaseModel):
+    """A tour (format 2): its name, seed and every stage's set-up as it was
+    built when the tour began, and the stages finished before the one the
+    save's race is.  With the stage logs this is the whole tour (play.tours.Tour)."""
+
+    model_config = _MODEL
+    name: Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_TOUR_NAME)]
+    seed: StrictInt = Field(ge=-lim.MAX_SEED, le=lim.MAX_SEED)
+    legs: tuple[ClassicSetupData, ...] = Field(min_length=1, max_length=lim.MAX_TOUR_STAGES)
+    done: tuple[StageLog, ...] = Field(max_length=lim.MAX_TOUR_STAGES - 1)
+
+    @field_validator("name")
+    @classmethod
+    def _no_control(cls, value: Any) -> Any:
+        return _no_control(value)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TourData:
+        if len(self.done) >= len(self.legs):
+            raise ValueError("done: a stage is raced after the last one")
+        first = self.legs[0]
+        for leg in self.legs:
+            if leg.teams != first.teams or leg.scripted != first.scripted:
+                raise ValueError("legs: every stage has the same teams")
+            if leg.tour or leg.carried or leg.grid_order or leg.tour_times or leg.tour_points:
+                raise ValueError("legs: a stage's set-up before the tour's carry-over")
+        return self
+
+
 class SaveData(BaseModel):
     model_config = _MODEL
     format: Literal["flamme-tui-save"]
-    version: Literal[1]
+    version: Literal[1, 2]
     app: Label
     race: Label  # race id, shared by every save of one race
     created: Label
@@ -337,10 +400,15 @@ class SaveData(BaseModel):
     actions: tuple[Annotated[StrictStr, Field(max_length=lim.MAX_ACTION_TEXT)], ...] = Field(max_length=lim.MAX_ACTIONS)
     rounds: tuple[RoundCheck, ...] = Field(max_length=lim.MAX_ROUNDS)
     state: Hex  # the game after the last action
+    tour: TourData | None = None  # format 2: the race is a stage of this tour
     checksum: Hex
 
     @model_validator(mode="after")
     def _consistent(self) -> SaveData:
+        if (self.version == TOUR_VERSION) != (self.tour is not None) or (self.tour is None) != (self.summary.tour is None):
+            raise ValueError("tour: a tour is saved in format 2, a race in format 1")
+        if self.tour is not None and not isinstance(self.setup, ClassicSetupData):
+            raise ValueError("tour: its stages are classic or meteo races")
         if any(int(seat) >= len(self.setup.teams) for seat in self.bots):
             raise ValueError("bots: a seat number past the last team")
         if find(self.summary.variant) is not find(self.setup.variant):
@@ -381,7 +449,7 @@ def _course(data: CourseData) -> Course:
         lanes=tuple(data.lanes),
         tiles=tuple(TilePlace(t.letter, t.kind, t.first, t.length) for t in data.tiles),
         weather=tuple(data.weather),
-        ramp=tuple(data.ramp) if data.ramp is not None else None,
+        ramp=data.ramp,
         tail=(data.tail[0], tuple(data.tail[1])) if data.tail is not None else None,
     )
 
@@ -427,6 +495,7 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         scripted=data.scripted, muscle_extra=data.muscle_extra,
         peloton_attacks=data.peloton_attacks, attack=data.attack, scripted_exhaustion=data.scripted_exhaustion,
         tour=data.tour, carried=data.carried, grid_order=data.grid_order,
+        tour_times=data.tour_times, tour_points=data.tour_points,
     )
 
 
@@ -440,21 +509,16 @@ def state_digest(game) -> str:
     return hashlib.sha256(repr(game.state_key()).encode()).hexdigest()
 
 
-def _completed(game) -> int:
-    """Rounds resolved so far."""
-    return game.round if game.phase == OVER else game.round - 1
-
-
 def _round_checks(setup, seed: int, actions) -> list[dict]:
     """Replay the log; the digest after each resolved round."""
     from .play.races import new_game
 
     game = new_game(setup, seed)
-    checks = []
+    checks: list[dict] = []
     for n, action in enumerate(actions, 1):
         game.apply(action)
-        if _completed(game) > len(checks):
-            checks.append({"round": _completed(game), "actions": n, "state": state_digest(game)})
+        if game.rounds_done > len(checks):
+            checks.append({"round": game.rounds_done, "actions": n, "state": state_digest(game)})
     return checks
 
 
@@ -479,14 +543,15 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
     if rounds is None:
         rounds = _round_checks(session.setup, session.seed, game.actions)
     now = _now()
+    tour = getattr(session, "tour", None)
     body = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": RACE_VERSION if tour is None else TOUR_VERSION,
         "app": f"flamme-tui {__version__}",
         "race": race or _race_id(session),
         "created": created or now,
         "saved": now,
-        "summary": _summary(game),
+        "summary": _summary(game, tour),
         "setup": setup_data(session.setup),
         "seed": session.seed,
         "bots": {str(seat): name for seat, name in sorted(session.bots.items())},
@@ -494,27 +559,54 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
         "rounds": rounds,
         "state": state_digest(game),
     }
+    if tour is not None:
+        body["tour"] = _tour_data(tour)
     body["checksum"] = _checksum(body)
     return body
 
 
-def _summary(game) -> dict:
+def _summary(game, tour=None) -> dict:
+    """The menus' line; for a tour's stage (`tour`: the stages before it) the
+    race is over only once the tour is."""
     from .play.races import rider_name
 
-    return {
+    summary = {
         "title": game.setup.course.name,
         "variant": game.variant,
         "teams": [t.name for t in game.setup.teams],
         "round": game.round,
         "phase": game.phase,
-        "over": game.phase == OVER,
+        "over": game.phase == Phase.OVER,
         "winner": None if game.winner is None else rider_name(game, game.winner),
     }
+    if tour is not None:
+        last = game.phase == Phase.OVER and len(tour.done) + 1 == tour.stages
+        winner = None
+        if last:
+            after = tour.with_stage(game)
+            winner = after.teams[after.ranking()[0].team].name
+        summary["over"] = last
+        summary["tour"] = {"name": tour.name, "stage": len(tour.done) + 1, "stages": tour.stages, "winner": winner}
+    return summary
+
+
+def _tour_data(tour) -> dict:
+    return {
+        "name": tour.name,
+        "seed": tour.seed,
+        "legs": [setup_data(leg) for leg in tour.legs],
+        "done": [{"actions": [str(a) for a in d.game.actions], "state": state_digest(d.game)} for d in tour.done],
+    }
+
+
+def _kind(session: Session) -> str:
+    """A race file's name says its rule set, or that it is a tour."""
+    return "tour" if getattr(session, "tour", None) is not None else session.game.variant
 
 
 def _race_id(session: Session) -> str:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return f"{stamp}-{session.game.variant}-{os.getpid()}"
+    return f"{stamp}-{_kind(session)}-{os.getpid()}"
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -678,8 +770,15 @@ class SaveInfo(NamedTuple):
     winner: str | None
     saved: str
     actions: int
+    tour: str = ""  # a tour's name ("" for a race); then the stage being raced of how many
+    stage: int = 0
+    stages: int = 0
 
     def describe(self) -> str:
+        if self.tour:
+            at = f"stage {self.stage}/{self.stages} ({self.title}), round {self.round}"
+            state = f"won by {self.winner}" if self.over else at
+            return f"{self.tour} (tour), {len(self.teams)} teams, {state}, saved {self.saved}"
         state = f"won by {self.winner}" if self.over else f"round {self.round}"
         return f"{self.title} ({self.variant}), {len(self.teams)} teams, {state}, saved {self.saved}"
 
@@ -754,6 +853,10 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
 
 def _info(path: Path, data: SaveData) -> SaveInfo:
     s = data.summary
+    if s.tour is not None:  # a tour: its winner is a team
+        t = s.tour
+        return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, t.winner, data.saved,
+                        len(data.actions), t.name, t.stage, t.stages)
     return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, s.winner, data.saved, len(data.actions))
 
 
@@ -790,8 +893,13 @@ def usable_backups(path: Path) -> list[tuple[Path, str]]:
             info = peek(other)
         except SaveError:
             continue
-        out.append((other, "finished" if info.over else f"round {info.round}"))
+        out.append((other, "finished" if info.over else _where(info)))
     return out
+
+
+def _where(info: SaveInfo) -> str:
+    """How far a race (a tour: its stage) had gone: "round 7", "stage 2, round 7"."""
+    return f"stage {info.stage}, round {info.round}" if info.tour else f"round {info.round}"
 
 
 def _fail(path: Path, reason: str) -> SaveError:
@@ -807,6 +915,7 @@ class Record(NamedTuple):
     actions: tuple[Action, ...]
     data: SaveData
     info: SaveInfo
+    tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
 
 
 def load_record(path: str | Path) -> Record:
@@ -835,10 +944,42 @@ def load_record(path: str | Path) -> Record:
         actions = tuple(Action.parse(a) for a in data.actions)
     except ActionError as exc:
         raise _fail(path, f"is damaged (actions: {exc})") from None
-    return _verify_replay(path, setup, data, bots, actions)
+    tour = None if data.tour is None else _verify_tour(path, data.tour, setup, data.seed)
+    return _verify_replay(path, setup, data, bots, actions, tour)
 
 
-def _verify_replay(path: Path, setup, data: SaveData, bots, actions) -> Record:
+def _verify_tour(path: Path, data: TourData, setup, seed: int):
+    """The tour of a format 2 save, its finished stages replayed: each must
+    end as its digest says, and the save's race must be the tour's next
+    stage (its set-up: carry-over, grid order, standing; its seed)."""
+    from .play.tours import Tour, stage_seed
+
+    try:
+        tour = Tour(data.name, tuple(setup_from_data(leg) for leg in data.legs), data.seed)
+    except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
+        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+    for k, stage in enumerate(data.done, 1):
+        try:
+            game = tour.new_stage()
+            for text in stage.actions:
+                game.apply(Action.parse(text))
+        except (RuleError, ActionError):
+            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour)") from None
+        except Exception as exc:  # noqa: BLE001
+            raise _fail(path, f"does not replay with this flamme-tui (stage {k}: {type(exc).__name__})") from None
+        if game.phase != Phase.OVER or state_digest(game) != stage.state:
+            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour differs)")
+        tour.finish_stage(game)
+    try:
+        following = tour.next_setup()
+    except Exception as exc:  # noqa: BLE001
+        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+    if following != setup or seed != stage_seed(tour.seed, len(tour.done)):
+        raise _fail(path, f"is damaged (its race is not stage {len(tour.done) + 1} of its tour)")
+    return tour
+
+
+def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) -> Record:
     from .play.races import new_game
 
     # The file passed its checksum, so it is what some flamme-tui wrote; still,
@@ -856,15 +997,18 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions) -> Record:
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}, is not allowed)") from None
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}: {type(exc).__name__})") from None
-        if _completed(game) > done:
-            done = _completed(game)
+        if game.rounds_done > done:
+            done = game.rounds_done
             if done > len(rounds) or rounds[done - 1].actions != n or rounds[done - 1].state != state_digest(game):
                 raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
     if done != len(rounds) or state_digest(game) != data.state:
         raise _fail(path, "does not replay with this flamme-tui (the last position differs)")
-    if json.loads(data.summary.model_dump_json()) != _summary(game):
+    summary = json.loads(data.summary.model_dump_json())
+    if summary.get("tour", 0) is None:  # a race: no tour in its summary
+        del summary["tour"]
+    if summary != _summary(game, tour):
         raise _fail(path, "is damaged (its summary does not match the race)")
-    return Record(setup, data.seed, bots, actions, data, _info(path, data))
+    return Record(setup, data.seed, bots, actions, data, _info(path, data), tour)
 
 
 def load(path: str | Path) -> Session:
@@ -879,6 +1023,7 @@ def load(path: str | Path) -> Session:
     path = Path(path)
     record = load_record(path)
     session = Session(record.setup, record.seed, record.bots, record.actions)
+    session.tour = record.tour
     session.branch_of = None
     session.race_id = record.data.race
     if is_backup(path):
@@ -1049,7 +1194,7 @@ def new_save_path(session: Session, directory: str | Path | None = None) -> Path
     DATE-TIME-VARIANT.json, with -2, -3, ... when taken."""
     folder = Path(directory) if directory is not None else saves_dir()
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return _free_name(folder, f"{stamp}-{session.game.variant}")
+    return _free_name(folder, f"{stamp}-{_kind(session)}")
 
 
 class Autosave:
@@ -1083,7 +1228,7 @@ class Autosave:
         self._told = False  # on_error has heard of the current run of failures
         self.race = getattr(session, "race_id", None) or path.stem
         self.created = getattr(session, "created", None) or _now()
-        self._game = None  # the game object the round checks were computed on
+        self._game: Race | None = None  # the game object the round checks were computed on
         self._count = 0  # its number of actions then
         self._rounds: list[dict] = []
         # where `store` runs after each action: None writes at once; else a
@@ -1099,14 +1244,14 @@ class Autosave:
         return self.error is None and self.saved_actions == len(self.session.game.actions)
 
     def _checks(self) -> list[dict]:
-        game = self.session.game
+        game: Race = self.session.game
         count = len(game.actions)
         if game is self._game and count == self._count:
             return self._rounds
         if game is self._game and count == self._count + 1:
-            if _completed(game) > len(self._rounds):
-                self._rounds.append({"round": _completed(game), "actions": count, "state": state_digest(game)})
-        else:  # first write, or the game was rebuilt (undo): replay once
+            if game.rounds_done > len(self._rounds):
+                self._rounds.append({"round": game.rounds_done, "actions": count, "state": state_digest(game)})
+        else:  # first write, or another game object (rebuilt from the actions): replay once
             self._rounds = _round_checks(self.session.setup, self.session.seed, game.actions)
             self._game = game
         self._count = count
@@ -1121,7 +1266,7 @@ class Autosave:
         """Take the save as it stands (reads the game: on the thread that changes it)."""
         doc = save_document(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
         # one assignment, read whole by `store`: (number, bytes, actions in it, race over)
-        self._pending = (self._pending[0] + 1, _serialise(doc), len(doc["actions"]), self.session.over)
+        self._pending = (self._pending[0] + 1, _serialise(doc), len(doc["actions"]), doc["summary"]["over"])
 
     def store(self) -> bool:
         """Write the newest state encoded, unless a newer or the same one is
@@ -1266,7 +1411,7 @@ def attach_autosave(
             path = new_save_path(session, path.parent)
             autosave.path = path
         else:
-            raise SaveLocked(f"no free race file name in {path.parent}")
+            raise SaveLocked(path.parent, "has no free race file name: every name tried is in use")
         autosave.lock = lock
         lock.owner = autosave
         _clean_tmp(path)
@@ -1296,7 +1441,7 @@ class Backup(NamedTuple):
     info: SaveInfo
 
     def describe(self) -> str:
-        state = "finished" if self.info.over else f"round {self.info.round}"
+        state = "finished" if self.info.over else _where(self.info)
         return f"{self.path.name} ({state}, {self.info.actions} actions, saved {_clock(self.info.saved)})"
 
 

@@ -123,6 +123,9 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("tour",), "tour"): (["--tour"], ["no-such-tour", "{missing}.yaml", "{loop}", "{dir}", "{long}"]),
     (("tour",), "stages"): (["--stages"], ["no-such-stage", "", ",", "avenue-corso-paseo:bmx", "{loop}"]),
     (("tour",), "bots"): (["--bots"], ["nobody", "easy,nobody", "easy,easy,easy,easy,easy", "peloton,muscle"]),
+    (("tour",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}"]),
+    (("tour",), "autosave"): (["--autosave"], []),  # as race --autosave: the save tests' business
+    (("tournament",), "tour"): (["--tour"], ["no-such-tour", "{missing}.yaml", "{loop}", "{dir}", "{long}"]),
 }
 
 # what a command needs to run at all (a bad value is added to it)

@@ -25,6 +25,7 @@ from flamme_tui.config import (
     stage_summary,
 )
 from flamme_tui.course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
+from flamme_tui.pathtext import show_path
 
 RULES_STAGES = {  # RULES.md, "Components", in its order
     "avenue-corso-paseo": "abcdefghijklmnopqrstu",
@@ -281,7 +282,7 @@ def test_broken_nested_variant_names_the_nested_field(tmp_path):
     )
     with pytest.raises(ConfigError) as err:
         config._validate(config.ClassicRules, path)
-    assert _one_line_naming(err.value, path, "decks.rouleur[1]").startswith(f"{config._show_path(path)}:3: ")
+    assert _one_line_naming(err.value, path, "decks.rouleur[1]").startswith(f"{show_path(path)}:3: ")
 
     path.write_text("decks: {sprinteur: [2], rouleur: [3], joker: [1]}\nhand_size: 4\nexhaustion_value: 2\n")
     with pytest.raises(ConfigError) as err:

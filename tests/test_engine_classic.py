@@ -27,6 +27,7 @@ from flamme_tui.engine.classic import (
     Team,
     effective_move,
 )
+from flamme_tui.engine.track import LANES
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 SPRINTEUR_DECK = Counter([2, 3, 4, 5, 9] * 3)
@@ -337,7 +338,7 @@ def test_random_grid_fills_places_behind_the_line(stage, places):
         assert len(set(spots)) == 8
         assert all(0 <= sq < setup.course.grid and lane in (0, 1) for sq, lane in spots)
         for i, (sq, lane) in enumerate(spots):
-            assert game.cells[2 * sq + lane] == i
+            assert game.cells[LANES * sq + lane] == i
         assert spots == [tuple(p) for p in new_game(setup, seed).pos]  # seeded
         seen.add(tuple(spots))
     assert setup.course.grid * 2 == places
@@ -411,7 +412,7 @@ def test_blocked_back_to_its_own_square_takes_lane_0():
     game = position("." * 30, [("a.S", 6, 0), ("a.R", 6, 1), ("b.S", 7, 0), ("b.R", 7, 1), ("c.S", 5, 1)])
     game.move_rider(game.index["c.S"], 2)
     assert where(game, "c.S") == (5, 0)
-    assert game.cells[10] == game.index["c.S"] and game.cells[11] == -1
+    assert game.cells[LANES * 5] == game.index["c.S"] and game.cells[LANES * 5 + 1] == -1
     # lane 0 of its square taken: it stays in lane 1
     game = position("." * 30, [("a.S", 6, 0), ("a.R", 6, 1), ("b.S", 7, 0), ("b.R", 7, 1), ("c.S", 5, 1),
                                ("d.S", 5, 0)])

@@ -26,6 +26,7 @@ from flamme_tui.course import CROSSWIND, FAIR, WET
 from flamme_tui.engine.actions import Action
 from flamme_tui.engine.bmx import FATIGUE, BmxSetup
 from flamme_tui.engine.classic import ATTACK, EXHAUSTION, GRID, OVER, PELOTON, ClassicSetup, Team, starting_deck
+from flamme_tui.engine.track import LANES
 from flamme_tui.play.races import COLOURS, RaceSpec, make_setup, new_game, play_out
 
 STAGES = config.stage_ids()
@@ -85,7 +86,7 @@ def check_cells(game) -> None:
     for i, (sq, lane) in placed:
         assert 0 <= lane < lanes[sq], f"rider {i} in lane {lane} of a {lanes[sq]}-lane square {sq}"
         assert sq < len(game.course.terrain)
-        assert cells[2 * sq + lane] == i
+        assert cells[LANES * sq + lane] == i
     assert sum(c != -1 for c in cells) == len(placed)
     if game.phase != GRID:
         assert len(placed) == len(game.riders), "a rider was lost"

@@ -172,7 +172,7 @@ def test_file_is_readable_json_with_text_actions(tmp_path):
     session = new_session("classic", seed=1)
     play(session, 4)
     doc = json.loads(saves.save(session, tmp_path / "r.json").read_text())
-    assert doc["format"] == "flamme-tui-save" and doc["version"] == saves.VERSION
+    assert doc["format"] == "flamme-tui-save" and doc["version"] == saves.RACE_VERSION == 1  # a race: any reader since saves
     assert doc["actions"] == session.actions_text()
     assert doc["seed"] == 1 and doc["bots"] == {"0": "easy", "1": "easy", "2": "easy", "3": "easy"}
     assert doc["setup"]["course"]["terrain"] == session.setup.course.terrain[: session.setup.course.length]
@@ -208,6 +208,17 @@ def test_attach_twice_is_one_autosave():
     a = saves.attach_autosave(session)
     assert saves.attach_autosave(session) is a
     assert sum(isinstance(x, saves.Autosave) for x in session.listeners) == 1
+
+
+def test_no_free_race_file_name_is_one_clear_error(tmp_path, monkeypatch):
+    # every new name offered is taken (a file is there): after trying, one line says so
+    taken = tmp_path / "race.json"
+    taken.write_text("{}")
+    monkeypatch.setattr(saves, "new_save_path", lambda session, directory=None: taken)
+    with pytest.raises(saves.SaveLocked, match="has no free race file name") as caught:
+        saves.attach_autosave(new_session("classic"))
+    assert str(tmp_path) in str(caught.value) and "\n" not in str(caught.value)
+    assert taken.read_text() == "{}"
 
 
 def test_loaded_session_goes_on_in_the_same_file():
@@ -484,7 +495,7 @@ def rewrite(path: Path, change) -> None:
 
 def test_newer_format(tmp_path):
     path = saved(tmp_path)
-    rewrite(path, lambda d: d.update(version=2, something_new=[1, 2]))
+    rewrite(path, lambda d: d.update(version=saves.VERSION + 1, something_new=[1, 2]))
     with pytest.raises(SaveError, match="made by a newer flamme-tui"):
         saves.load(path)
     with pytest.raises(SaveError, match="made by a newer flamme-tui"):

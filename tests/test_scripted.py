@@ -29,6 +29,7 @@ from flamme_tui.engine.classic import (
     RuleError,
     card_text,
 )
+from flamme_tui.engine.track import LANES
 from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
 from flamme_tui.play.session import Session
 from flamme_tui.play.turns import turns
@@ -46,7 +47,7 @@ def move_to(game, places: dict[int, tuple[int, int]]) -> None:
     """Put riders where a test wants them (every other rider stays)."""
     for i in places:
         sq, lane = game.pos[i]
-        game.cells[2 * sq + lane] = -1
+        game.cells[LANES * sq + lane] = -1
     for i, (sq, lane) in places.items():
         game.place(i, sq, lane)
 

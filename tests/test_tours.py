@@ -67,12 +67,24 @@ def test_user_tours_are_listed_and_raced(user_dir, capsys):
     assert "Stage 1/1: Avenue Corso Paseo" in capsys.readouterr().out
 
 
+def test_tour_names_from_files_reach_the_terminal_cleaned(user_dir, capsys):
+    # a tour's name is text from a file: its escape sequences must not reach the terminal
+    (user_dir / "tours").mkdir()
+    evil = user_dir / "tours" / "evil.yaml"
+    evil.write_text('name: "Evil \\e[31mRED\\e]0;pwned\\a"\nstages:\n  - {stage: avenue-corso-paseo}\n')
+    for args in (["tours", "check", str(evil)], ["tours", "list"], ["tour", "--tour", "evil", "--seed", "1"]):
+        assert main(args) == 0
+        out = capsys.readouterr().out
+        assert "Evil" in out and "RED" in out
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", out), args
+
+
 def play_easy(game):
     play_out(game, {seat: POLICIES["easy"] for seat in range(len(game.seats))})
 
 
 def easy_tour(seed: int, stages: str = "avenue-corso-paseo,firenze-milano:meteo,la-haut-montagne") -> tours.Tour:
-    return tours.race_tour(tours.Tour(tours.stages_option(stages), TEAMS, seed), play_easy)
+    return tours.race_tour(tours.Tour.new(tours.stages_option(stages), TEAMS, seed), play_easy)
 
 
 def test_carry_over_and_grid_order_between_stages():
@@ -115,20 +127,69 @@ def test_stage_times_gc_and_tp_follow_the_rules():
 def test_a_tour_is_its_setup_seed_and_action_logs():
     a, b = easy_tour(9), easy_tour(9)
     assert [d.result for d in a.done] == [d.result for d in b.done]
-    again = tours.Tour(a.spec, TEAMS, 9)
+    again = tours.Tour(a.name, a.legs, 9)
     again.replay([list(d.game.actions) for d in a.done])
     assert [d.result for d in again.done] == [d.result for d in a.done]
     assert [d.game.state_key() for d in again.done] == [d.game.state_key() for d in a.done]
     assert [d.result for d in easy_tour(10).done] != [d.result for d in a.done]
 
 
-def test_tour_command_prints_the_same_tour_twice(capsys):
+def seconds(text: str) -> int:
+    """"+1:20" -> 80, "0:00" -> 0."""
+    minutes, secs = text.lstrip("+").split(":")
+    return int(minutes) * 60 + int(secs)
+
+
+def printed_tour(out: str) -> list[dict]:
+    """The numbers `flamme-tui tour` prints after each stage: the stage's
+    placings and times, the GC's order and gaps, the TP of each team."""
+    stages = []
+    for block in out.split("\nStage ")[1:]:
+        times, gc = block.split("GC after stage")
+        gc, tp = gc.split("TP after stage")
+        row = re.compile(r"^\s+(\d+)\. (.+?)\s+(\+?\d+:\d\d)$", re.M)
+        stages.append({
+            "times": [(int(p), name, seconds(t)) for p, name, t in row.findall(times)],
+            "gc": [(int(p), name, seconds(t)) for p, name, t in row.findall(gc)],
+            "tp": {team: int(n) for team, n in re.findall(r"(\w+) (\d+)", tp.split(":", 1)[1].splitlines()[0])},
+        })
+    return stages
+
+
+def test_tour_command_prints_the_same_tour_twice_by_the_rules(capsys):
+    """The acceptance command: the same whole tour twice, and its numbers
+    follow GRAND-TOUR.md (read back from what it prints, not its words)."""
     args = ["tour", "--seed", "3", "--bots", "hard,medium,medium,easy"]
     assert main(args) == 0
     first = capsys.readouterr().out
     assert main(args) == 0
     assert capsys.readouterr().out == first
     assert first.count("GC after stage") == 3 and "Tour winner:" in first
+    stages = printed_tour(first)
+    assert len(stages) == 3
+    totals: dict[str, int] = {}
+    points: dict[str, int] = {}
+    for k, stage in enumerate(stages):
+        times = stage["times"]
+        assert [p for p, _, _ in times] == list(range(1, 9))
+        # the winner has 0:00, every other time is a gap, in placing order
+        assert times[0][2] == 0 and all(a[2] <= b[2] for a, b in zip(times, times[1:]))
+        for _, name, t in times:
+            totals[name] = totals.get(name, 0) + t
+        # the GC: the sums of the stage times, lowest first, as gaps to the leader
+        lead = min(totals.values())
+        assert sorted(t for _, _, t in stage["gc"]) == sorted(t - lead for t in totals.values())
+        latest = {name: place for place, name, _ in times}  # a tie: the better placing in this stage
+        assert [name for _, name, _ in stage["gc"]] == sorted(totals, key=lambda n: (totals[n], latest[n]))
+        # Tour Points: 3/2/1 to the teams of the stage's first three, and of the final GC's top three
+        for (_, name, _), tp in zip(times, (3, 2, 1)):
+            points[name.split()[0]] = points.get(name.split()[0], 0) + tp
+        if k == len(stages) - 1:
+            for (_, name, _), tp in zip(stage["gc"], (3, 2, 1)):
+                points[name.split()[0]] = points.get(name.split()[0], 0) + tp
+        assert {team: n for team, n in stage["tp"].items() if n} == points
+    winner = re.search(r"Tour winner: (\w+) \((\d+) TP\)", first)
+    assert int(winner[2]) == max(points.values()) and points[winner[1]] == int(winner[2])
 
 
 def test_tour_command_numbers_are_the_drivers(capsys):
@@ -195,15 +256,50 @@ def test_random_tours(legs, seed):
 
 def test_scripted_teams_carry_no_exhaustion_and_start_with_whole_decks():
     spec = tours.stages_option("avenue-corso-paseo,firenze-milano")
-    tour = tours.Tour(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
+    tour = tours.Tour.new(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
     tours.race_tour(tour, lambda game: play_out(game, {0: POLICIES["easy"], 2: POLICIES["easy"]}))
     second = tour.done[1].game
     assert [second.setup.carried[i] for i in (2, 3, 6, 7)] == [0, 0, 0, 0]
     assert any(second.setup.carried[i] for i in (0, 1, 4, 5)) or not any(
         (r.deck + r.hand + r.recycled).count(EXHAUSTION) for r in tour.done[0].game.riders)
-    fresh = tours.Tour(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
+    fresh = tours.Tour.new(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
     fresh.done = tour.done[:1]
     game = fresh.new_stage()
     for i in (2, 3, 6, 7):
         r = game.riders[i]
         assert (r.deck + r.hand + r.recycled + ([r.played] if r.played is not None else [])).count(EXHAUSTION) == 0
+
+
+def test_tournament_compares_bots_over_tours(capsys):
+    from flamme_tui.play.tournament import run_tour, tournament
+
+    bots = ["easy", "medium"]
+    result = tournament(bots, 4, workers=1, tour="3-petit-tour", out=lambda *a: None)
+    assert sum(row["wins"] for row in result["table"]) == 4
+    for k in range(4):
+        places, _, points = run_tour(("3-petit-tour", bots, k))
+        # the same tour raced by the driver: bots rotate round the seats, the winner has the most TP
+        seats = [bots[(seat + k) % 2] for seat in range(2)]
+        policies = {seat: POLICIES[name] for seat, name in enumerate(seats)}
+        tour = tours.race_tour(tours.Tour.new(tours.load_tour("3-petit-tour"), TEAMS[:2], k),
+                               lambda game, policies=policies: play_out(game, policies))
+        ranked = {seats[line.team]: line for line in tour.ranking()}
+        assert places == [ranked[name].place for name in bots]
+        assert points == [ranked[name].value for name in bots]
+    assert main(["tournament", "--tour", "3-petit-tour", "easy", "medium", "-n", "2", "-j", "1"]) == 0
+    assert "2 tours of 3-petit-tour" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args", [
+    ["--tour", "3-petit-tour", "--stage", "avenue-corso-paseo"],
+    ["--tour", "3-petit-tour", "--variant", "classic"],
+    ["--tour", "no-such-tour"],
+    ["--tour", "3-petit-tour", "--bots-are", "x"],
+])
+def test_tournament_over_tours_refuses_bad_options(args, capsys):
+    try:
+        code = main(["tournament", *args, "easy", "peloton"])
+    except SystemExit as exc:
+        code = exc.code
+    assert code == 2
+    assert "Traceback" not in capsys.readouterr().err

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 from ..engine.actions import Action, Place
 from ..engine.phase import Phase
@@ -47,7 +48,7 @@ from .easy import grid_spot
 from .hard import respond
 from .reasons import Decision
 from .rollout import Rollout, greedy, play_to_end, saver
-from .search import Tally, candidates, drawer_name, result, seed_of, utility, what
+from .search import Tally, candidates, drawer_name, seed_of, what, worth
 
 OWN: Rollout = saver  # how its own riders race on in a simulated race
 MIX: tuple[tuple[Rollout, float], ...] = ((greedy, 0.5), (saver, 0.5))  # the other seats: policy, weight
@@ -89,9 +90,10 @@ def _policies(view: View, rng: Rng) -> list[Rollout]:
     return out
 
 
-def value(res: tuple[int, int, int], teams: int) -> float:
-    """What a simulated race is worth to the expert (see the module's doc)."""
-    return utility(res, teams, MARGIN, MARGIN_SCALE)
+def value(game: Any, seat: int) -> tuple[tuple[int, int, int], float]:
+    """A simulated race's result and what it is worth to the expert (see the
+    module's doc; a tour stage: its value in the tour)."""
+    return worth(game, seat, MARGIN, MARGIN_SCALE)
 
 
 def _pick(x: float) -> Rollout:
@@ -115,7 +117,6 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
     actions = [o.action for o in options]
     if len(actions) == 1:
         return Decision(actions[0], public_reason(view, actions[0]), "no choice worth weighing")
-    teams = len(board.setup.teams)
     rng = Rng(seed_of(view))
     clock = Clock(budget)
     tallies = [Tally() for _ in actions]
@@ -131,8 +132,7 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
             game = world.clone(rng=Rng(future))
             game.apply(actions[k])
             play_to_end(game, policies)
-            res = result(game, view.seat)
-            values[k] = value(res, teams)
+            res, values[k] = value(game, view.seat)
             tallies[k].add(res, values[k])
         clock.used += len(alive)
         worlds += 1
@@ -178,7 +178,6 @@ def _draw(view: View, budget: Budget) -> Decision:
     if len(draws) == 1:
         return Decision(draws[0], f"{drawer_name(view, draws[0])} draws", "one rider to draw")
     draws.sort(key=lambda a: drawer_name(view, a) != "the Rouleur")  # ties: the Rouleur first, as medium does
-    teams = len(view.board.setup.teams)
     rng = Rng(seed_of(view))
     clock = Clock(budget)
     values = [0.0] * len(draws)
@@ -191,7 +190,7 @@ def _draw(view: View, budget: Budget) -> Decision:
         for k, action in enumerate(draws):
             game = world.clone(rng=Rng(future))
             game.apply(action)
-            values[k] += respond(game, view.seat, policies, future, teams, counter, value)
+            values[k] += respond(game, view.seat, policies, future, counter, lambda g, s: value(g, s)[1])
         clock.used = counter[0]
         worlds += 1
     best = max(range(len(draws)), key=lambda k: (values[k], -k))

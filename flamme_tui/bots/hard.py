@@ -4,7 +4,8 @@ For each card (bmx: token choice) worth playing (no dominated play: see
 `search.candidates`) it samples worlds consistent with its view (other
 seats' hands, every deck order), plays the card and races every seat to the
 line with the greedy rollout policy, and keeps the card that wins most
-often.  Ties go to the better expected place, then (when no candidate wins
+often (in a tour stage: the best value in the tour, engine.tour.stage_value).
+Ties go to the better expected place, then (when no candidate wins
 in any sampled future) to the smaller margin of defeat, then to the card
 that keeps the better cards.  The same worlds are used for every candidate,
 so the comparison is between cards, not between luck.
@@ -31,7 +32,7 @@ from ..play.turns import next_seat
 from .easy import grid_spot
 from .reasons import Decision
 from .rollout import Rollout, greedy, play_to_end
-from .search import Tally, candidates, drawer_name, last_pick, result, seed_of, utility, what
+from .search import Tally, candidates, drawer_name, last_pick, seed_of, what, worth
 
 WORLDS = 24  # sampled worlds per decision
 
@@ -40,10 +41,11 @@ def hard(view: View) -> Action:
     return explain(view).action
 
 
-def _key(tally: Tally, all_lost: bool) -> tuple[float, ...]:
-    """Larger is better: wins, then a better expected place, then (only when
-    nothing wins anywhere) the margin; the caller's order (cheapest first) breaks what is left."""
-    return (tally.wins, -tally.places, tally.margin if all_lost else 0.0)
+def _key(tally: Tally, all_lost: bool, tour: bool) -> tuple[float, ...]:
+    """Larger is better: wins (a tour stage: its value in the tour), then a
+    better expected place, then (only when nothing wins anywhere) the margin;
+    the caller's order (cheapest first) breaks what is left."""
+    return (tally.utility if tour else tally.wins, -tally.places, tally.margin if all_lost else 0.0)
 
 
 def explain(view: View, worlds: int = WORLDS) -> Decision:
@@ -60,6 +62,7 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
         action = options[0].action
         return Decision(action, f"plays {what(action)}", "no choice worth weighing")
     teams = len(board.setup.teams)
+    tour = bool(getattr(board.setup, "tour", False))
     policies: list[Rollout] = [greedy] * teams
     rng = Rng(seed_of(view))
     tallies = [Tally() for _ in options]
@@ -70,11 +73,10 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
             game = world.clone(rng=Rng(future))
             game.apply(option.action)
             play_to_end(game, policies)
-            res = result(game, view.seat)
-            tallies[k].add(res, utility(res, teams))
-    all_lost = not any(t.wins for t in tallies)
+            tallies[k].add(*worth(game, view.seat))
+    all_lost = not tour and not any(t.wins for t in tallies)
     # equal keys: the first candidate, the cheapest
-    order = sorted(range(len(options)), key=lambda k: (_key(tallies[k], all_lost), -k), reverse=True)
+    order = sorted(range(len(options)), key=lambda k: (_key(tallies[k], all_lost, tour), -k), reverse=True)
     best, second = order[0], order[1]
     b, s = tallies[best], tallies[second]
     full = (f"{what(options[best].action)} wins {b.wins}/{worlds} sampled futures, place {b.places / worlds:.2f}"
@@ -99,18 +101,19 @@ def _draw(view: View, worlds: int) -> Decision:
         for k, action in enumerate(draws):
             game = world.clone(rng=Rng(future))
             game.apply(action)
-            values[k] += respond(game, view.seat, policies, future, teams)
+            values[k] += respond(game, view.seat, policies, future)
     best = max(range(len(draws)), key=lambda k: (values[k], -k))
     chosen = draws[best]
     full = " vs ".join(f"{drawer_name(view, a)} first {values[k] / worlds:.2f}" for k, a in enumerate(draws))
     return Decision(chosen, f"{drawer_name(view, chosen)} draws first", f"best answers over {worlds} futures: {full}")
 
 
-def respond(game: Any, seat: int, policies: list[Rollout], future: int, teams: int, counter: list[int] | None = None,
-            value: Callable[[tuple[int, int, int], int], float] = utility) -> float:
-    """The seat's `value` of a result when it plays the rest of the round by
-    `policies` except its last choice, where it tries every card and keeps the
-    best (in this world), then everyone races to the line.  `counter[0]` counts rollouts."""
+def respond(game: Any, seat: int, policies: list[Rollout], future: int, counter: list[int] | None = None,
+            value: Callable[[Any, int], float] = lambda game, seat: worth(game, seat)[1]) -> float:
+    """The seat's `value` of a simulated race when it plays the rest of the
+    round by `policies` except its last choice, where it tries every card and
+    keeps the best (in this world), then everyone races to the line.
+    `counter[0]` counts rollouts."""
     start = game.round
     while game.phase != Phase.OVER and game.round == start:
         due = next_seat(game)
@@ -124,11 +127,11 @@ def respond(game: Any, seat: int, policies: list[Rollout], future: int, teams: i
                 play_to_end(branch, policies)
                 if counter is not None:
                     counter[0] += 1
-                got = value(result(branch, seat), teams)
+                got = value(branch, seat)
                 best = got if best is None else max(best, got)
             return best if best is not None else 0.0
         game.apply(policies[due](game, due))
     play_to_end(game, policies)
     if counter is not None:
         counter[0] += 1
-    return value(result(game, seat), teams)
+    return value(game, seat)

@@ -22,6 +22,7 @@ import zlib
 from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.phase import Phase
 from ..engine.rng import Rng
+from ..engine.tour import stage_value
 from ..engine.view import View
 from ..play.turns import turns
 from .easy import best_card, best_tokens, grid_spot
@@ -41,7 +42,10 @@ def _seed(view: View) -> int:
 
 
 def _utility(game, seat: int) -> float:
-    """1 for a win; a little for the places behind."""
+    """1 for a win; a little for the places behind.  A tour stage is worth
+    what its times and places bring in the tour (engine.tour.stage_value)."""
+    if getattr(game.setup, "tour", False):
+        return stage_value(game, seat)
     places = game.outcome().places
     place = places[seat] - 1
     return 1.0 if place == 0 else 0.15 * (len(places) - 1 - place) / (len(places) - 1)

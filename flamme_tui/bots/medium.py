@@ -103,15 +103,13 @@ def _bmx_choice(view: View, i: int, hand, others: list[int], keep: float) -> tup
     rider = board.riders[i]
     course = board.course
     picks = sorted(p[::-1] for p in token_choices(hand, view.keep[i]))  # lowest first: ties go to the first
-    best, best_score = None, None
-    for tokens in picks:
+
+    def score(tokens: tuple[int, ...]) -> float:
         moves = view.reach(i, tokens)
         dest = rider.square + moves
         if dest >= course.finish:
-            score = 100.0 + dest
-        else:
-            cost = sum(-FATIGUE_COST * 0.5 if t == 0 else keep * t for t in tokens)
-            score = moves - cost + _landing_bonus(dest, others, FATIGUE_COST)
-        if best_score is None or score > best_score:
-            best, best_score = tokens, score
-    return best
+            return 100.0 + dest
+        cost = sum(-FATIGUE_COST * 0.5 if t == 0 else keep * t for t in tokens)
+        return moves - cost + _landing_bonus(dest, others, FATIGUE_COST)
+
+    return max(picks, key=score)

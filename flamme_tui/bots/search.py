@@ -17,6 +17,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.options import Option, dominated, spent
+from ..engine.tour import stage_value
 from ..engine.view import View
 
 
@@ -96,6 +97,16 @@ def utility(res: tuple[int, int, int], teams: int, margin_weight: float = 0.02, 
     win, place, margin = res
     above = (teams - place) / max(1, teams - 1)
     return win + 0.15 * above + margin_weight * math.tanh(margin / margin_scale)
+
+
+def worth(game: Any, seat: int, margin_weight: float = 0.02, margin_scale: float = 10.0) -> tuple[
+        tuple[int, int, int], float]:
+    """A simulated race's result for the seat and its utility; a tour stage
+    is worth what its times and places bring in the tour (engine.tour.stage_value)."""
+    res = result(game, seat)
+    if getattr(game.setup, "tour", False):
+        return res, stage_value(game, seat)
+    return res, utility(res, len(game.seats), margin_weight, margin_scale)
 
 
 def last_pick(game: Any, seat: int) -> bool:

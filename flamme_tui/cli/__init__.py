@@ -117,7 +117,7 @@ def build_parser() -> Parser:
     check = stages_sub.add_parser("check", help="validate stage files (exit 2 if any problem)")
     check.add_argument("paths", nargs="+", metavar="PATH", help="stage files or folders of *.yaml")
 
-    # tours (GRAND-TOUR.md): list and check tour files, race a whole tour headless
+    # tours: list and check tour files, race a whole tour headless
     tours = sub.add_parser("tours", help="list the tours, check tour files")
     tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", required=True)
     tours_sub.add_parser("list", help="the built-in and user tours")
@@ -132,6 +132,14 @@ def build_parser() -> Parser:
     tour_race.add_argument("--bots", default="", metavar="BOT,BOT,...",
                            help="who plays each seat (2 to 4): easy, medium, hard or, on classic stages, "
                                 "peloton, muscle; default: easy for 4 teams")
+    tour_race.add_argument("--from", dest="from_file", metavar="FILE",
+                           help="finish a saved tour headless with its bots, in a new file (FILE is left as it is)")
+    tour_race.add_argument("--bots-for-humans", action="store_true",
+                           help="with --from: let the easy bot play the human seats too")
+    # hidden helpers for the kill tests, as for `race`
+    tour_race.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
+    tour_race.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
+    tour_race.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
@@ -155,6 +163,8 @@ def build_parser() -> Parser:
                       help=f"races, 1 to {MAX_RACES} (default 200); race k has seed k")
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
     tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages; not bmx)")
+    tour.add_argument("--tour", metavar="ID|PATH",
+                      help="each game is a whole tour (see `tours list`): bots compared by tours won on Tour Points")
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     _budget_options(tour)
@@ -191,42 +201,9 @@ def _pair(text: str) -> tuple[int, int]:
 
 def cmd_tour(args) -> int:
     """Race a whole tour with bots; print each stage's times, the GC and the TP."""
-    from ..bots import POLICIES
-    from ..engine.race import Team
-    from ..play.races import COLOURS, play_out, rider_name, seat_plan
-    from ..play.tours import Tour, load_tour, race_tour, stages_option
-    from .tours import final_report, tour_report
+    from .tours import cmd_tour as run
 
-    if args.tour is not None and args.stages is not None:
-        print("flamme-tui: tour: give --tour or --stages, not both", file=sys.stderr)
-        return 2
-    spec = stages_option(args.stages) if args.stages is not None else load_tour(args.tour or "3-petit-tour")
-    names = [b for b in args.bots.split(",") if b] or ["easy"]
-    if len(names) == 1:
-        names *= 4
-    variant = "meteo" if any(leg.variant == "meteo" for leg in spec.stages) else "classic"
-    problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
-    problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
-    if problem:
-        print(f"flamme-tui: {problem}", file=sys.stderr)
-        return 2
-    bots, scripted = seat_plan(names)
-    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
-    tour = Tour(spec, teams, args.seed, scripted)
-    print(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
-          + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)))
-
-    def play(game) -> None:
-        play_out(game, {seat: POLICIES[name] for seat, name in bots.items()})  # type: ignore[misc]
-
-    def report(tour, done) -> None:
-        print()
-        print("\n".join(tour_report(tour, done, lambda game, rid: rider_name(game, game.index[rid]))))
-
-    race_tour(tour, play, report)
-    print()
-    print("\n".join(final_report(tour)))
-    return 0
+    return run(args)
 
 
 def _spec(args, scripted: tuple[str, ...] = ()):
@@ -380,11 +357,21 @@ def cmd_tournament(args) -> int:
     if find(args.variant).uses_tokens and args.stage:
         print("flamme-tui: tournament: --stage: not an option of bmx races", file=sys.stderr)
         return 2
-    problem = _seat_names(args.bots, args.variant, len(args.bots), "tournament", references=True)
+    variant = args.variant
+    if args.tour is not None:
+        from ..play.tours import load_tour, seat_rules
+
+        if args.stage or any(a.startswith("--variant") for a in getattr(args, "argv", ())):
+            print("flamme-tui: tournament: --tour: the tour says the stages and their rules "
+                  "(no --stage, no --variant)", file=sys.stderr)
+            return 2
+        spec = load_tour(args.tour)  # a bad tour: one line (ConfigError)
+        variant = seat_rules(spec)
+    problem = _seat_names(args.bots, variant, len(args.bots), "tournament", references=True)
     if problem:
         print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
-    tournament(args.bots, args.races, args.variant, args.stage, args.jobs, budget=budget_of(args))
+    tournament(args.bots, args.races, args.variant, args.stage, args.jobs, tour=args.tour, budget=budget_of(args))
     return 0
 
 
@@ -428,12 +415,12 @@ def _main(argv: list[str] | None) -> int:
 
 def os_problem(exc: OSError) -> str:
     """One line for an OSError: the file and what is wrong with it."""
-    from ..config import _show_path
+    from ..pathtext import show_path
 
     what = exc.strerror or str(exc)
     if exc.filename is None:
         return clean(what, multiline=False)
-    return clean(f"{_show_path(exc.filename)}: {what}", multiline=False)
+    return clean(f"{show_path(exc.filename)}: {what}", multiline=False)
 
 
 def _command(args: argparse.Namespace) -> int:

@@ -50,8 +50,9 @@ def cmd_resume(target: str | None) -> int:
             hint = (f"; `flamme-tui --resume {exc.backups[0][0]}` goes on from that backup "
                     f"as a new race file")
         return _complain(f"{exc}{hint}")
-    if session.over:
-        print(clean(f"flamme-tui: {path} holds a finished race; showing its replay", multiline=False), file=sys.stderr)
+    if session.over and (session.tour is None or len(session.tour.done) + 1 == session.tour.stages):
+        what = "race" if session.tour is None else "tour"
+        print(clean(f"flamme-tui: {path} holds a finished {what}; showing its replay", multiline=False), file=sys.stderr)
         return cmd_replay(str(path), text=False)
     if session.branch_of is not None:
         print(clean(f"flamme-tui: {_branch_note(session)}", multiline=False), file=sys.stderr)
@@ -190,6 +191,8 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         except saves.SaveError as exc:
             return _complain(str(exc))
         problem = _finish_plan(args, session)
+        if session.tour is not None:
+            problem = f"race --from: {args.from_file} holds a tour: `flamme-tui tour --from {args.from_file}` finishes it"
         if problem:
             return _complain(problem)
         if session.over:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import config
+from ..pathtext import show_path
 from ..usertext import clean
 
 
@@ -48,7 +49,7 @@ def check(paths: list[str], out=print) -> int:
             for problem in problems:
                 out(clean(problem, multiline=False))
         else:
-            out(clean(f"{config._show_path(path)}: ok: {summary.name}, {summary.length} squares, "
+            out(clean(f"{show_path(path)}: ok: {summary.name}, {summary.length} squares, "
                       f"{summary.ascent} climb, {summary.descent} descent", multiline=False))
     if bad:
         out(f"{bad} of {len(files)} stage file{'s' * (len(files) > 1)} with problems")

@@ -1,10 +1,18 @@
-"""`flamme-tui tours list`, `flamme-tui tours check PATH...` and `flamme-tui tour`."""
+"""`flamme-tui tours list`, `flamme-tui tours check PATH...` and `flamme-tui tour`
+(a whole tour headless; with --autosave or --from saved after every action,
+as the kill tests need)."""
 
 from __future__ import annotations
 
-from .. import config
+import sys
+import time
+from pathlib import Path
+
 from ..engine import tour as rules
+from ..pathtext import show_path
 from ..play import tours
+from ..usertext import clean
+from .saves import _complain
 from .stages import stage_files
 
 
@@ -20,9 +28,9 @@ def check(paths: list[str], out=print) -> int:
         if problems or spec is None:
             bad += 1
             for problem in problems:
-                out(str(problem))
-        else:
-            out(f"{config._show_path(path)}: ok: {spec.name}, {len(spec.stages)} stages")
+                out(clean(problem, multiline=False))
+        else:  # the name and the path come from the file system: cleaned before they reach the terminal
+            out(clean(f"{show_path(path)}: ok: {spec.name}, {len(spec.stages)} stages", multiline=False))
     if bad:
         out(f"{bad} of {len(files)} tour file{'s' * (len(files) > 1)} with problems")
         return 2
@@ -37,14 +45,15 @@ def listing(out=print) -> int:
         source = entry.source + (" (hidden: a built-in tour has this id)" if entry.shadowed else "")
         spec, problems = tours.check_tour_file(entry.path)
         if spec is None:
-            rows.append((entry.id, "(broken)", "-", source))
-            notes += [str(p) for p in problems[:1]]
+            rows.append((clean(entry.id, multiline=False), "(broken)", "-", source))
+            notes += [clean(p, multiline=False) for p in problems[:1]]
             continue
-        rows.append((entry.id, spec.name, str(len(spec.stages)), source))
+        # ids and names come from files: every cell is cleaned before it is measured
+        rows.append((clean(entry.id, multiline=False), clean(spec.name, multiline=False), str(len(spec.stages)), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         out("  ".join(cell.rjust(w) if c == 2 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
-    out(f"user tours: {tours.user_tours_dir()}")
+    out(clean(f"user tours: {tours.user_tours_dir()}", multiline=False))
     for note in notes:
         out(note)
     return 0
@@ -54,14 +63,14 @@ def tour_report(tour: tours.Tour, done: tours.StageDone, name) -> list[str]:
     """What the headless `tour` command prints after a stage."""
     k = len(tour.done)
     game = done.game
-    lines = [f"Stage {k}/{len(tour.spec.stages)}: {game.course.name} ({game.variant}), {game.round} rounds"]
+    lines = [f"Stage {k}/{tour.stages}: {game.course.name} ({game.variant}), {game.round} rounds"]
     for line in done.result:
         lines.append(f"  {line.place:>2}. {name(game, line.rider):<24} {rules.gap_text(line.time):>7}")
     lines.append(f"GC after stage {k}")
     for g in tour.gc():
         lines.append(f"  {g.place:>2}. {name(game, g.rider):<24} {rules.gap_text(g.gap):>7}")
     teams = tour.teams
-    ranked = rules.tp_ranking(tour.points(), tour.gc())
+    ranked = tour.ranking()
     final = " (with the final GC points)" if tour.over else ""
     lines.append(f"TP after stage {k}{final}: " + ", ".join(f"{teams[t.team].name} {t.value}" for t in ranked))
     return lines
@@ -69,9 +78,133 @@ def tour_report(tour: tours.Tour, done: tours.StageDone, name) -> list[str]:
 
 def final_report(tour: tours.Tour) -> list[str]:
     teams = tour.teams
-    ranked = rules.tp_ranking(tour.points(), tour.gc())
+    ranked = tour.ranking()
     lines = [f"Tour winner: {teams[ranked[0].team].name} ({ranked[0].value} TP)"]
     lines.append("Team classification: " + ", ".join(
         f"{teams[t.team].name} {rules.gap_text(t.value - rules.team_classification(tour.gc())[0].value)}"
         for t in rules.team_classification(tour.gc())))
     return lines
+
+
+# ------------------------------------------------------------------ tour
+
+
+def _new_tour(args):
+    """The tour and bots the options ask for, or a problem in one line."""
+    from ..engine.race import Team
+    from ..play.races import COLOURS, seat_plan
+    from . import _seat_names
+
+    if args.tour is not None and args.stages is not None:
+        return None, "tour: give --tour or --stages, not both"
+    spec = tours.stages_option(args.stages) if args.stages is not None else tours.load_tour(args.tour or "3-petit-tour")
+    names = [b for b in args.bots.split(",") if b] or ["easy"]
+    if len(names) == 1:
+        names *= 4
+    variant = tours.seat_rules(spec)
+    problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
+    problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
+    if problem:
+        return None, problem
+    bots, scripted = seat_plan(names)
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
+    print(clean(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
+                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
+    return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None
+
+
+def _saved_tour(args):
+    """A saved tour to finish with bots (its file is left as it is), or a problem."""
+    from .. import saves
+    from ..bots import POLICIES
+    from .saves import _given, finish_path
+
+    given = _given(args) & {"tour", "stages", "seed", "bots"}
+    if given:
+        return None, f"tour --from: {', '.join('--' + g for g in sorted(given))}: a saved tour keeps its stages, seed and seats"
+    source = Path(args.from_file)
+    try:
+        session = saves.load(source)
+    except saves.SaveError as exc:
+        return None, str(exc)
+    if session.tour is None:
+        return None, f"tour --from: {args.from_file} holds a race, not a tour: use `flamme-tui race --from`"
+    humans = [seat for seat in range(len(session.setup.teams)) if not session.game.script[seat] and seat not in session.bots]
+    if humans and not args.bots_for_humans:
+        who = ", ".join(session.setup.teams[seat].name for seat in humans)
+        return None, (f"tour --from: {args.from_file} has human seats ({who}): add --bots-for-humans to let the "
+                      f"easy bot finish it in a new file (the save is left as it is)")
+    for seat in humans:
+        session.bots[seat] = "easy"
+    assert all(name in POLICIES for name in session.bots.values())
+    session.save_path = finish_path(source, Path(args.autosave) if args.autosave else None)
+    session.branch_of = None
+    session.race_id = f"{session.race_id}-bots"
+    tour = session.tour
+    print(clean(f"resumed {tour.name}: stage {len(tour.done) + 1}/{tour.stages} ({session.game.course.name}), "
+                f"round {session.game.round}, after {len(session.game.actions)} actions", multiline=False))
+    return session, None
+
+
+def cmd_tour(args) -> int:
+    """Race a whole tour with bots (or finish a saved one, --from): each
+    stage's times, the GC and the TP after each stage, then the winner."""
+    from .. import saves
+    from ..play.races import rider_name
+
+    session, problem = _saved_tour(args) if args.from_file else _new_tour(args)
+    if problem:
+        return _complain(problem)
+    out = sys.stdout
+    saving = bool(args.autosave or args.from_file)
+    autosave: saves.Autosave | None = None  # set by attach (a new one for each stage)
+
+    def failed(exc: Exception) -> None:  # once for each run of failed writes
+        print(f"flamme-tui: could not save the tour: {saves.save_problem(exc)}; the tour goes on",
+              file=sys.stderr, flush=True)
+
+    def after(session, action) -> None:
+        # runs after the autosave listener: the action is on disk when we say so
+        if args.trace and autosave is not None and autosave.saved:
+            out.write(f"saved {len(session.tour.done) + 1} {len(session.game.actions)}\n")
+            out.flush()
+        if args.slow:
+            time.sleep(args.slow / 1000)
+
+    def attach(session) -> None:
+        nonlocal autosave
+        if saving:
+            directory = args.autosave if session.save_path is None else None
+            autosave = saves.attach_autosave(session, directory=directory, on_error=failed)
+        session.listeners.append(after)
+
+    try:
+        attach(session)
+    except saves.SaveLocked as exc:
+        return _complain(str(exc))
+    if autosave is not None:
+        print(clean(f"autosave: {autosave.path}", multiline=False), file=sys.stderr, flush=True)
+    while True:
+        while not session.over:
+            if session.game.round > 500:
+                return _complain("a stage did not end within 500 rounds")
+            session.play_bots()
+        tour = tours.standing(session)
+        print()
+        print("\n".join(clean(line) for line in tour_report(tour, tour.done[-1],
+                                                          lambda game, rid: rider_name(game, game.index[rid]))))
+        if tours.tour_over(session):
+            break
+        session = tours.next_session(session)
+        try:
+            attach(session)
+        except saves.SaveLocked as exc:
+            return _complain(str(exc))
+    print()
+    print("\n".join(clean(line) for line in final_report(tour)))
+    out.flush()
+    if autosave is not None and not autosave.saved:
+        _complain(f"the tour was not fully saved: {autosave.path} "
+                  f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})")
+        return 1
+    return 0

@@ -20,7 +20,7 @@ from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
 from .terrain import BUMPY, DESCENT
-from .track import EMPTY, close_gaps, ranking, settle
+from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
 from .view import Board, Memo, RiderView, View, board, new
 
 ENERGY, OVER = Phase.ENERGY, Phase.OVER
@@ -28,10 +28,6 @@ ENERGY, OVER = Phase.ENERGY, Phase.OVER
 FATIGUE = 0  # token code; a fatigue token moves 1
 FATIGUE_VALUE = 1
 NO_CATCH_UP = 0  # the die's "none" face
-
-
-def token_value(token: int) -> int:
-    return token or FATIGUE_VALUE
 
 
 def ramp_bonus(ramp: tuple[int, int] | None, start: int, value: int, tokens: tuple[int, ...]) -> int:
@@ -223,7 +219,7 @@ class BmxGame(Race):
         start, lane = self.pos[i]
         value, bonus = self.worth(i, tokens)
         cells = self.cells
-        k = start + start + lane
+        k = start * LANES + lane
         me = cells[k]
         cells[k] = EMPTY
         square, lane = settle(cells, self.course.lanes, start + value + bonus)
@@ -236,8 +232,7 @@ class BmxGame(Race):
         tokens = tuple(sorted(tokens, reverse=True))
         start = self.pos[i][0]
         value, bonus, square, lane = self.landing(i, tokens)
-        k = 2 * (square + 1)
-        front = self.cells[k] in (EMPTY, i) and self.cells[k + 1] in (EMPTY, i)
+        front = square_empty(self.cells, square + 1, i)
         return Preview(i, start, value, value + bonus, value, square, lane, square < start + value + bonus,
                        "", 0, bonus, False, front)
 
@@ -282,7 +277,7 @@ class BmxGame(Race):
         """Move rider i with those tokens, as the round does."""
         start, lane = self.pos[i]
         value, bonus, square, lane = self.landing(i, tokens)
-        self.cells[start + start + self.pos[i][1]] = EMPTY
+        self.cells[start * LANES + self.pos[i][1]] = EMPTY
         self._put(i, square, lane)
         self.events.append(Move(i, start, square, lane, value, value + bonus, None, tokens))
         if bonus:
@@ -374,7 +369,7 @@ class BmxGame(Race):
             rider.history = list(r.history)
             game.riders.append(rider)
             game.pos.append([r.square, r.lane])
-            game.cells[2 * r.square + r.lane] = r.index
+            game.cells[r.square * LANES + r.lane] = r.index
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [[r.index for r in shown.riders if r.seat == seat] for seat in range(len(shown.setup.teams))]
         game.public_cache = shown
@@ -427,7 +422,7 @@ def bmx_board(game: BmxGame) -> Board:
     )
     return Board(game.variant, game.round, game.phase, game.course, riders,
                  {"": game.setup.bag}, game.setup.young, game.supply,
-                 game.die if game.setup.forecast else None, game.setup, BMX, Memo())
+                 game.die if game.setup.forecast else None, game.setup, BMX, Memo(), {})
 
 
 def bmx_view(game: BmxGame, seat: int) -> View:

@@ -39,7 +39,7 @@ from .rng import Rng
 from .ruleset import RuleSet
 from .terrain import ASCENT, DESCENT, terrain_move
 from .tour import fill_from_back
-from .track import EMPTY, close_gaps, ranking, settle
+from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
 from .view import Board, Memo, RiderView, View, board, new
 
 GRID, ENERGY, OVER = Phase.GRID, Phase.ENERGY, Phase.OVER
@@ -77,10 +77,14 @@ class ClassicSetup:
     peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
     attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
     scripted_exhaustion: bool = False  # whether scripted teams take exhaustion cards (the rules: never)
-    # a stage of a tour (GRAND-TOUR.md): the race goes on until every rider has crossed the line
+    # a stage of a tour: the race goes on until every rider has crossed the line
     tour: bool = False
     carried: tuple[int, ...] = ()  # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
     grid_order: tuple[int, ...] = ()  # tour: the order teams take the grid in (seats), from the second stage
+    # tour: the standing before this stage, public (what bots weigh, engine.tour.stage_value):
+    # each rider's GC time in seconds (seat by seat, S then R) and each seat's Tour Points
+    tour_times: tuple[int, ...] = ()
+    tour_points: tuple[int, ...] = ()
 
 
 class Rider:
@@ -156,6 +160,10 @@ class ClassicGame(Race):
             raise ValueError("carried: one entry per rider")
         if setup.grid_order and sorted(setup.grid_order) != list(range(len(setup.teams))):
             raise ValueError("grid_order: every seat once")
+        if setup.tour_times and len(setup.tour_times) != 2 * len(setup.teams):
+            raise ValueError("tour_times: one entry per rider")
+        if setup.tour_points and len(setup.tour_points) != len(setup.teams):
+            raise ValueError("tour_points: one entry per team")
         if _blank:
             return
         for seat, team in enumerate(setup.teams):
@@ -186,7 +194,7 @@ class ClassicGame(Race):
             (sq, lane)
             for sq in range(self.course.grid - 1, -1, -1)
             for lane in range(self.course.lanes[sq])
-            if self.cells[2 * sq + lane] == EMPTY
+            if self.cells[sq * LANES + lane] == EMPTY
         ]
 
     def random_grid(self) -> None:
@@ -409,7 +417,7 @@ class ClassicGame(Race):
         counts as free (it has left it)."""
         start, lane = self.pos[i]
         cells = self.cells
-        k = start + start + lane
+        k = start * LANES + lane
         me = cells[k]
         cells[k] = EMPTY
         moves = self.moves_for(i, value)
@@ -422,9 +430,9 @@ class ClassicGame(Race):
         """Move rider i with a card of `value` (`card`: the card played), as the round does."""
         pos = self.pos[i]
         start = pos[0]
-        self.cells[start + start + pos[1]] = EMPTY
+        self.cells[start * LANES + pos[1]] = EMPTY
         moves, square, lane = self.landing(i, value)
-        self.cells[square + square + lane] = i
+        self.cells[square * LANES + lane] = i
         pos[0] = square
         pos[1] = lane
         self.events.append(Move(i, start, square, lane, value, moves, value if card is None else card))
@@ -468,9 +476,7 @@ class ClassicGame(Race):
 
     def in_front(self, i: int, square: int) -> bool:
         """Nobody but rider i on the square just ahead of `square`."""
-        k = 2 * (square + 1)
-        cells = self.cells
-        return cells[k] in (EMPTY, i) and cells[k + 1] in (EMPTY, i)
+        return square_empty(self.cells, square + 1, i)
 
     def options(self, view: View) -> list[Option]:
         """The seat's choices now, from its view, each card with its preview
@@ -530,7 +536,7 @@ class ClassicGame(Race):
                 self.tire(i)
 
     def tour_end_phase(self) -> None:
-        """A stage of a tour (GRAND-TOUR.md): riders across the line have
+        """A stage of a tour: riders across the line have
         finished; they give and receive no slipstream and take no exhaustion,
         and leave the track at the end of the round.  The others play the end
         phase as usual; the stage ends when nobody is left on the track."""
@@ -560,7 +566,7 @@ class ClassicGame(Race):
         """Take riders off the track (they finished a tour stage): their square is free."""
         for i in riders:
             square, lane = self.pos[i]
-            self.cells[square + square + lane] = EMPTY
+            self.cells[square * LANES + lane] = EMPTY
             self.pos[i] = [-1, -1]
             if not self.script[self.riders[i].seat]:
                 self.players_riders -= 1
@@ -672,9 +678,9 @@ class ClassicGame(Race):
             game.riders.append(rider)
             game.pos.append([r.square, r.lane])
             if r.square >= 0:
-                game.cells[2 * r.square + r.lane] = r.index
-            elif shown.setup.tour and shown.phase != GRID:
-                game.crossed[r.index] = (0, -1, -1)  # it finished the stage and left the track
+                game.cells[r.square * LANES + r.lane] = r.index
+            elif r.index in shown.crossed:
+                game.crossed[r.index] = shown.crossed[r.index]  # it finished the stage and left the track
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [game.seat_riders_of(seat) for seat in range(len(shown.setup.teams))]
         game.players_riders -= sum(1 for i in game.crossed if not game.script[game.riders[i].seat])
@@ -747,7 +753,8 @@ def classic_board(game: ClassicGame) -> Board:
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
         )))
     return new(Board, (game.variant, game.round, game.phase, game.course, tuple(riders),
-                       game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo()))
+                       game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo(),
+                       dict(game.crossed)))
 
 
 def classic_view(game: ClassicGame, seat: int) -> View:

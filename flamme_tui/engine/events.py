@@ -272,5 +272,5 @@ class Crossed(Event):
     def kind(self) -> str:
         return "crossed"
 
-    def text(self, name: Namer) -> str:
-        return f"  {name(self.rider)} crosses the line, {self.past} past it"
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
+        return f"  {name(self.rider)} crosses the line, {self.past} square{'s' * (self.past != 1)} past it"

@@ -9,7 +9,7 @@ from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
 from .classic import CLASSIC, ClassicGame, ClassicSetup, effective_move
 from .events import Crash, StandUp
 from .ruleset import RuleSet
-from .track import EMPTY
+from .track import EMPTY, LANES
 from .view import Board
 
 
@@ -56,7 +56,7 @@ class MeteoGame(ClassicGame):
     def square_blocked(self, square: int) -> bool:
         """Every lane of the square holds a crashed rider."""
         cells, riders = self.cells, self.riders
-        base = square + square
+        base = square * LANES
         for lane in range(self.course.lanes[square]):
             r = cells[base + lane]
             if r == EMPTY or not riders[r].crashed:
@@ -86,8 +86,8 @@ class MeteoGame(ClassicGame):
     def slip_eligible(self, square: int) -> bool:
         if not super().slip_eligible(square) or self.weather_at(square) == CROSSWIND:
             return False
-        base = square + square
-        for r in (self.cells[base], self.cells[base + 1]):
+        base = square * LANES
+        for r in self.cells[base: base + LANES]:
             if r != EMPTY and self.riders[r].crashed:
                 return False
         return True

@@ -16,7 +16,7 @@ from .options import Option, Preview
 from .phase import Phase
 from .rng import Rng
 from .ruleset import RuleSet
-from .track import EMPTY, ranking
+from .track import EMPTY, LANES, ranking
 from .view import Board, View
 
 # The version of `Race.state_key`: save files keep the digest of each round's
@@ -87,7 +87,7 @@ class Race:
         self.phase: Phase = Phase.ENERGY  # each rule set starts its own
         self.riders: list[Any] = []  # the rule set's riders (classic.Rider, bmx.BmxRider)
         self.pos: list[list[int]] = []  # rider index -> [square, lane]
-        self.cells: list[int] = [EMPTY] * (2 * len(self.course.terrain))
+        self.cells: list[int] = [EMPTY] * (LANES * len(self.course.terrain))
         self.round = 1
         self.events: list[Event] = []  # what happened in the last resolved round (engine.events)
         self.winner: int | None = None
@@ -98,16 +98,16 @@ class Race:
         self.script: tuple[str, ...] = ("",) * len(setup.teams)  # per seat: "" or a scripted team (classic)
 
     def _put(self, i: int, square: int, lane: int) -> None:
-        self.cells[square + square + lane] = i
+        self.cells[square * LANES + lane] = i
         self.pos[i] = [square, lane]
 
     def place(self, i: int, square: int, lane: int) -> None:
         """Put rider i on (square, lane), lifting it from where it stood: for
         tests that set up a position.  The place must be free."""
         old = self.pos[i]
-        if old[0] >= 0 and self.cells[old[0] + old[0] + old[1]] == i:
-            self.cells[old[0] + old[0] + old[1]] = EMPTY
-        if self.cells[square + square + lane] != EMPTY:
+        if old[0] >= 0 and self.cells[old[0] * LANES + old[1]] == i:
+            self.cells[old[0] * LANES + old[1]] = EMPTY
+        if self.cells[square * LANES + lane] != EMPTY:
             raise RuleError(f"square {square} lane {lane} is taken")
         self._put(i, square, lane)
         self.public_cache = None
@@ -115,6 +115,12 @@ class Race:
     def ranking(self) -> list[int]:
         """Rider indices, furthest first; on one square lane 0 first."""
         return ranking(self.pos)
+
+    @property
+    def rounds_done(self) -> int:
+        """Rounds resolved so far: `round` is the round being played, or the
+        last one once the race is over."""
+        return self.round if self.phase == Phase.OVER else self.round - 1
 
     @property
     def rules(self) -> RuleSet:

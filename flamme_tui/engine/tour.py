@@ -1,16 +1,20 @@
-"""Grand Tour classification (GRAND-TOUR.md): stage times, GC, Tour Points,
+"""Grand Tour classification (the Grand Tour rules): stage times, GC, Tour Points,
 team classification, the carry-over of exhaustion and the grid order.
 
 Pure functions over small values: a stage is given as the riders' crossings
 (the round each crossed the line and where it stood at the end of that
 movement), so the same code serves the headless command, the app and the
 tests.  Times are whole seconds; `gap_text` writes them as `+1:10`.
+`stage_of(game)` reads the crossings of a tour stage (engine.classic,
+`tour` in its set-up), and `stage_value(game, seat)` is what the stage is
+worth to a team in the tour: the bots' one measure of a tour stage.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 ROUND_SECONDS = 60  # each round after the first rider's crossing
 SQUARE_SECONDS = 10  # each square past the line (up to the cap)
@@ -203,6 +207,73 @@ def fill_from_back(order: Sequence[int], places: Sequence[tuple[int, int]], per_
         raise ValueError(f"{len(order) * per_team} riders but only {len(places)} places on the grid")
     block.reverse()
     return {team: block[k * per_team:(k + 1) * per_team] for k, team in enumerate(order)}
+
+
+# ------------------------------------------------------------ from a game
+
+
+def crossings_of(game: Any) -> list[Crossing]:
+    """The crossings of a tour stage (a ClassicGame with `tour` in its set-up):
+    where each rider stood when it crossed.  A rider still on the track (a
+    bot's rollout stopped before the end) is counted as crossing one square
+    past the line, one round later for each 5 squares it still has to go."""
+    course = game.course
+    out = []
+    for i, r in enumerate(game.riders):
+        if i in game.crossed:
+            rnd, square, lane = game.crossed[i]
+        else:
+            square, lane = game.pos[i]
+            rnd = game.round + max(0, course.finish - square) // 5
+            square, lane = course.finish, 0
+        out.append(Crossing(r.id, r.seat, rnd, square, lane))
+    return out
+
+
+def stage_of(game: Any) -> list[StageLine]:
+    """The result of a tour stage, from where each rider crossed (the finish
+    cap from the stage's last tile)."""
+    course = game.course
+    last = course.tiles[-1]
+    return stage_result(crossings_of(game), course.finish, finish_cap(last.first + last.length, course.finish))
+
+
+LEAD_SECONDS = 60  # a GC lead of a minute over the best rival is worth half of what a lead can be
+TEAM_SECONDS = 300  # the same for the team's two riders together
+
+
+def _soft(x: float, scale: float) -> float:
+    """x / (|x| + scale): from -1 to 1, and never flat (a rider far behind still gains by going faster)."""
+    return x / (abs(x) + scale)
+
+
+def stage_value(game: Any, seat: int) -> float:
+    """What a tour stage's result (so far) is worth to `seat`'s team, from 0
+    to 1: the Tour Points it takes in the stage and those its riders would
+    take if the GC after this stage were the final one (half of the value);
+    its best rider's GC time against the best rival's (a third); its two
+    riders' GC times together against the best rival team's (the rest: both
+    riders count, none is left behind).  The standing before the stage is the
+    set-up's `tour_times`.  The hard bot's utility in a tour."""
+    lines = stage_of(game)
+    before = game.setup.tour_times
+    index = {r.id: i for i, r in enumerate(game.riders)}
+    total = {line.rider: line.time + (before[index[line.rider]] if before else 0) for line in lines}
+    place = {line.rider: line.place for line in lines}
+    team = {line.rider: line.team for line in lines}
+    gc = sorted(total, key=lambda r: (total[r], place[r]))
+    points = sum(tp for line, tp in zip(lines, STAGE_POINTS) if line.team == seat)
+    points += sum(tp for rider, tp in zip(gc, GC_POINTS) if team[rider] == seat)
+    most = sum(STAGE_POINTS[:2]) + sum(GC_POINTS[:2])  # both riders 1st and 2nd of the stage and the GC
+    team_time: dict[int, int] = {}
+    for rider, time in total.items():
+        team_time[team[rider]] = team_time.get(team[rider], 0) + time
+    mine = min(t for r, t in total.items() if team[r] == seat)
+    theirs = min((t for r, t in total.items() if team[r] != seat), default=mine)
+    rivals = min((t for s, t in team_time.items() if s != seat), default=team_time[seat])
+    lead = _soft(theirs - mine, LEAD_SECONDS)
+    together = _soft(rivals - team_time[seat], TEAM_SECONDS)
+    return 0.5 * points / most + 0.3 * (lead + 1) / 2 + 0.2 * (together + 1) / 2
 
 
 def gap_text(seconds: int) -> str:

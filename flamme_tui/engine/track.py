@@ -1,14 +1,37 @@
 """Riders on squares and lanes: placement and pack moves shared by every rule set.
 
-`cells` is a flat list, two entries per square (lane 0, lane 1), holding a
-rider index or EMPTY.  Single-lane squares only ever use their lane 0 entry.
+`cells` is a flat list, LANES entries per square (lane 0, 1, 2), holding a
+rider index or EMPTY; a square with fewer lanes only uses its first entries.
+Lane 0 is the right-hand lane (bmx: the inner lane), the one a rider takes
+first; every "lane 0, then lane 1" of the rules goes on to lane 2 (PELOTON.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 EMPTY = -1
+LANES: Final = 3  # the most lanes a square has (Peloton wide and supply squares)
+
+
+def free_lane(cells: list[int], lanes: Sequence[int], square: int) -> int:
+    """The lowest free lane of the square, or -1 when every lane is taken."""
+    base = square * LANES
+    for lane in range(lanes[square]):
+        if cells[base + lane] == EMPTY:
+            return lane
+    return -1
+
+
+def square_empty(cells: list[int], square: int, but: int = EMPTY) -> bool:
+    """No rider (other than `but`) on the square."""
+    base = square * LANES
+    for lane in range(LANES):
+        r = cells[base + lane]
+        if r != EMPTY and r != but:
+            return False
+    return True
 
 
 def settle(cells: list[int], lanes: Sequence[int], square: int) -> tuple[int, int]:
@@ -18,11 +41,9 @@ def settle(cells: list[int], lanes: Sequence[int], square: int) -> tuple[int, in
     has a free lane and a rider is never sent backwards.
     """
     while True:
-        base = square + square
-        if cells[base] == EMPTY:
-            return square, 0
-        if lanes[square] == 2 and cells[base + 1] == EMPTY:
-            return square, 1
+        lane = free_lane(cells, lanes, square)
+        if lane >= 0:
+            return square, lane
         square -= 1
 
 
@@ -77,25 +98,26 @@ def _shift_square(
     gap: int,
     on_move: Callable[[int, int, int, int, int], None] | None,
 ) -> None:
-    """Move every rider on `square` forward by `gap`, each keeping its lane
-    where it can, else taking the free lane, else the nearest free lane behind."""
-    base = square + square
-    movers = [r for r in (cells[base], cells[base + 1]) if r != EMPTY]
+    """Move every rider on `square` forward by `gap`, lane 0 first, each keeping
+    its lane where it can, else taking the lowest free lane there, else the
+    nearest free lane behind (on a one-square move: its own square, in its
+    lowest free lane; PELOTON.md, slipstream onto a narrower square)."""
+    base = square * LANES
+    movers = [r for r in cells[base: base + LANES] if r != EMPTY]
     for r in movers:
         cells[base + positions[r][1]] = EMPTY
     target = square + gap
+    tb = target * LANES
     for r in movers:
         lane = old = positions[r][1]
-        tb = target + target
         if lane < lanes[target] and cells[tb + lane] == EMPTY:
             sq, ln = target, lane
-        elif cells[tb] == EMPTY:
-            sq, ln = target, 0
-        elif lanes[target] == 2 and cells[tb + 1] == EMPTY:
-            sq, ln = target, 1
         else:
-            sq, ln = settle(cells, lanes, target - 1)
-        cells[sq + sq + ln] = r
+            ln = free_lane(cells, lanes, target)
+            sq = target
+            if ln < 0:
+                sq, ln = settle(cells, lanes, target - 1)
+        cells[sq * LANES + ln] = r
         positions[r][0] = sq
         positions[r][1] = ln
         if on_move is not None and sq != square:
@@ -105,5 +127,5 @@ def _shift_square(
 def ranking(positions: list[list[int]]) -> list[int]:
     """Rider indices, furthest first; on one square lane 0 first."""
     # one integer key per rider: square high, lane low
-    keys = [p[0] * 2 + (1 - p[1]) for p in positions]
+    keys = [p[0] * LANES + (LANES - 1 - p[1]) for p in positions]
     return sorted(range(len(positions)), key=keys.__getitem__, reverse=True)

@@ -69,6 +69,8 @@ class Board(NamedTuple):
     setup: Any  # the race's public set-up: teams, course, rules numbers (never the seed)
     rules: RuleSet  # the rule set: its flags and classes
     memo: Memo  # what is worked out from this board once
+    # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
+    crossed: dict[int, tuple[int, int, int]]
 
     def position(self) -> Any:
         """A game of this rule set at this board's position (no hidden piles),

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
-from ..engine.classic import ENERGY, GRID, OVER
 from ..engine.events import Event, Exhaustion, Fatigue, Move
+from ..engine.phase import Phase
 from ..ui.widgets.squares import label as square_label
 from ..ui.widgets.squares import place_words
 from .races import describe_round, played_text
@@ -74,6 +74,7 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
     the boards' numbers) before it: each frame shows the state after its step."""
     words = describe_round(game, lambda sq: square_label(game.course, sq))
     events = [e for e in game.events if e.kind != "reveal"]
+    words_for: list[tuple[str, ...]]
     if len(words) != len(events):  # cannot pair words with events: show them all at the end
         words_for = [()] * len(events)
         tail_words = tuple(words)
@@ -136,6 +137,11 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
             push("die", (), lines, die=e.face)
         elif kind == "finish":
             push("finish", (e.rider,), lines)
+        elif kind == "crossed":  # a tour: across the line, it leaves the track at the end of the round
+            if frames[-1].kind == kind:
+                amend(active=frames[-1].active + (e.rider,), lines=frames[-1].lines + lines)
+            else:
+                push("crossed", (e.rider,), lines)
         else:
             push(kind, (), lines)
     # the engine has the last word on where everyone stands
@@ -208,7 +214,13 @@ class RaceFlow:
         self._start_crashed: list[bool] = []
         self._start_tally: Tally | None = None
         name = self.game.course.name
-        self.log.append(f"{name}: {self.variant_name} race")  # the seed waits for the podium
+        tour = session.tour
+        if tour is None:
+            self.log.append(f"{name}: {self.variant_name} race")  # the seed waits for the podium
+        else:
+            self.log.append(f"{tour.name}, stage {len(tour.done) + 1}/{tour.stages}: {name} ({self.variant_name})")
+            if self.jersey is not None:
+                self.log.append(f"◆ yellow jersey: {self.rider_name(self.jersey)}")
         self._snapshot()
 
     # ------------------------------------------------------------- facts
@@ -219,7 +231,7 @@ class RaceFlow:
 
     @property
     def variant_name(self) -> str:
-        return {"bmx": "BMX"}.get(self.game.variant, self.game.variant.capitalize())
+        return self.game.rules.title
 
     @property
     def n_seats(self) -> int:
@@ -238,6 +250,22 @@ class RaceFlow:
 
     def team_id(self, seat: int) -> str:
         return self.game.setup.teams[seat].colour
+
+    @property
+    def stage_text(self) -> str:
+        """"stage 2/3" in a tour, else ""."""
+        tour = self.session.tour
+        return "" if tour is None else f"stage {len(tour.done) + 1}/{tour.stages}"
+
+    @property
+    def jersey(self) -> int | None:
+        """The rider in the yellow jersey (the GC leader before this stage), in a tour from its second stage."""
+        tour = self.session.tour
+        leader = None if tour is None else tour.leader()
+        return None if leader is None else self.game.index.get(leader)
+
+    def rider_name(self, i: int) -> str:
+        return f"{self.team_name(self.game.riders[i].seat)} {self.kind_name(i)}"
 
     def kind_name(self, i: int) -> str:
         kind = self.game.riders[i].kind
@@ -259,7 +287,7 @@ class RaceFlow:
         if self.session.is_bot(seat):
             return Turn("bot", seat)
         game = self.game
-        if game.phase == GRID:
+        if game.phase == Phase.GRID:
             return Turn("place", seat, game.to_place())
         if self.hot_seat and self.passed != seat:
             return Turn("curtain", seat)
@@ -340,7 +368,7 @@ class RaceFlow:
 
     def _snapshot(self) -> None:
         game = self.game
-        if game.phase == ENERGY and self._start_round != game.round:
+        if game.phase == Phase.ENERGY and self._start_round != game.round:
             self._start_round = game.round
             self._start_pos = [tuple(p) for p in game.pos]
             self._start_crashed = [bool(getattr(r, "crashed", False)) for r in game.riders]
@@ -349,10 +377,10 @@ class RaceFlow:
 
     def _after(self, before: tuple[int, str]) -> None:
         game = self.game
-        if before[1] == GRID and game.phase == ENERGY:
+        if before[1] == Phase.GRID and game.phase == Phase.ENERGY:
             self._snapshot()
             return
-        resolved = game.round != before[0] or (game.phase == OVER and before[1] != OVER)
+        resolved = game.round != before[0] or (game.phase == Phase.OVER and before[1] != Phase.OVER)
         if not resolved:
             return
         done = before[0]
@@ -376,15 +404,15 @@ class RaceFlow:
         if replay is None:
             return
         replay.step = max(0, min(len(replay.frames) - 1, replay.step + delta))
-        self._log_frames(replay.step + 1)
+        self._log_frames(replay, replay.step + 1)
 
     def skip(self) -> None:
-        if self.replay is not None:
-            self.replay.step = len(self.replay.frames) - 1
-            self._log_frames(len(self.replay.frames))
-
-    def _log_frames(self, upto: int) -> None:
         replay = self.replay
+        if replay is not None:
+            replay.step = len(replay.frames) - 1
+            self._log_frames(replay, len(replay.frames))
+
+    def _log_frames(self, replay: Replay, upto: int) -> None:
         while replay.logged < upto:
             self.log.extend("  " + line.strip() if line.startswith(" ") else line
                             for line in replay.frames[replay.logged].lines)

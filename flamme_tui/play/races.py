@@ -3,23 +3,25 @@ race log in words.  Used by the headless commands, the app and the tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from ..engine.actions import Action
 from ..engine.bmx import BmxSetup, token_text
-from ..engine.classic import ROULEUR, SCRIPTED, SPRINTEUR, ClassicSetup, Team, card_text
+from ..engine.cards import ROULEUR, SCRIPTED, SPRINTEUR, card_text
+from ..engine.classic import ClassicSetup
 from ..engine.events import Reveal
 from ..engine.phase import Phase
-from ..engine.race import Race
+from ..engine.race import Race, Team
 from ..engine.rules import find
+from ..engine.view import View
 from .turns import turns
 
 COLOURS = ("red", "blue", "green", "black")
 
-Policy = Callable[[object], Action]  # view -> action
+Policy = Callable[[View], Action]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
     return bots, scripted if any(scripted) else ()
 
 
-def play_out(game: Race, policies: dict[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
+def play_out(game: Race, policies: Mapping[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat (scripted teams play themselves) until the race is over."""
     while game.phase != Phase.OVER:
         if game.round > max_rounds:
@@ -136,9 +138,8 @@ def describe_round(game, square: Callable[[int], str] = str) -> list[str]:
 def round_report(game, extra: Sequence[str] = ()) -> list[str]:
     """The headless log of the round just resolved: its number, any bot reasons
     (`extra`), the events in words, a one-line track picture and the positions."""
-    done = game.round if game.phase == Phase.OVER else game.round - 1
     return (
-        [f"Round {done}"]
+        [f"Round {game.rounds_done}"]
         + [f"  {line}" for line in extra]
         + [f"  {line}" for line in describe_round(game)]
         + [f"  track: {track_picture(game)}", f"         {positions_text(game)}"]
@@ -151,7 +152,8 @@ def track_picture(game) -> str:
     last = max(course.finish + 2, max(p[0] for p in game.pos) + 1)
     count = [0] * (last + 1)
     for p in game.pos:
-        count[p[0]] += 1
+        if p[0] >= 0:  # a tour: a rider across the line has left the track
+            count[p[0]] += 1
     chars = []
     for sq in range(last + 1):
         if sq == course.grid:
@@ -163,11 +165,18 @@ def track_picture(game) -> str:
 
 
 def positions_text(game) -> str:
-    return "  ".join(f"{game.riders[i].id} {game.pos[i][0]}/{game.pos[i][1]}" for i in game.ranking())
+    crossed = getattr(game, "crossed", {})
+    return "  ".join(f"{game.riders[i].id} " + ("across" if i in crossed else f"{game.pos[i][0]}/{game.pos[i][1]}")
+                     for i in game.ranking())
 
 
 def ranking_lines(game) -> list[str]:
-    return [
-        f"{place:>2}. {rider_name(game, i):<24} square {game.pos[i][0]}, lane {game.pos[i][1]}"
-        for place, i in enumerate(game.ranking(), 1)
-    ]
+    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line, where they crossed
+
+    def where(i: int) -> str:
+        if i in crossed:
+            rnd, square, lane = crossed[i]
+            return f"across the line in round {rnd}, square {square}, lane {lane}"
+        return f"square {game.pos[i][0]}, lane {game.pos[i][1]}"
+
+    return [f"{place:>2}. {rider_name(game, i):<24} {where(i)}" for place, i in enumerate(game.ranking(), 1)]

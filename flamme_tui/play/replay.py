@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ..engine.classic import GRID, OVER
+from ..engine.phase import Phase
 from .races import describe_round, new_game, positions_text, ranking_lines, track_picture
 
 
@@ -59,7 +59,8 @@ def _weather_lines(game) -> list[str]:
 
 
 def _frame(game, title: str, log: list[str]) -> Frame:
-    if game.phase == GRID or any(p[0] < 0 for p in game.pos):
+    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line have left the track
+    if game.phase == Phase.GRID or any(p[0] < 0 for i, p in enumerate(game.pos) if i not in crossed):
         placed = [(i, p) for i, p in enumerate(game.pos) if p[0] >= 0]
         track = "(riders being placed on the grid)"
         positions = "  ".join(f"{game.riders[i].id} {p[0]}/{p[1]}" for i, p in placed) or "nobody placed yet"
@@ -74,7 +75,7 @@ def _frame(game, title: str, log: list[str]) -> Frame:
 def frames(setup, seed: int, actions) -> list[Frame]:
     game = new_game(setup, seed)
     out: list[Frame] = []
-    if game.phase != GRID:
+    if game.phase != Phase.GRID:
         out.append(_frame(game, "Start", _weather_lines(game) + ["the riders on the grid"]))
     done = 0
     picks = 0  # actions in the round being played
@@ -82,19 +83,18 @@ def frames(setup, seed: int, actions) -> list[Frame]:
         before = game.phase
         game.apply(action)
         picks += 1
-        if before == GRID and game.phase != GRID:
+        if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
             picks = 0
             continue
-        completed = game.round if game.phase == OVER else game.round - 1
-        if completed > done:
-            done = completed
-            title = f"Round {done}" + (": finish" if game.phase == OVER else "")
+        if game.rounds_done > done:
+            done = game.rounds_done
+            title = f"Round {done}" + (": finish" if game.phase == Phase.OVER else "")
             out.append(_frame(game, title, describe_round(game)))
             picks = 0
-    if game.phase == GRID:
+    if game.phase == Phase.GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
-    elif game.phase != OVER and picks:
+    elif game.phase != Phase.OVER and picks:
         out.append(_frame(
             game,
             f"Round {game.round}: in progress",
@@ -103,10 +103,62 @@ def frames(setup, seed: int, actions) -> list[Frame]:
     return out
 
 
+def stage_report(tour) -> list[str]:
+    """A tour after its latest stage in words: the stage's times, the GC with
+    gaps, the Tour Points (the replay's last frame of each stage)."""
+    from ..engine.tour import gap_text
+    from .races import rider_name
+
+    done = tour.done[-1]
+    game = done.game
+
+    def name(rid: str) -> str:
+        return rider_name(game, game.index[rid])
+
+    k = len(tour.done)
+    lines = [f"stage {k}/{tour.stages} times:"]
+    lines += [f"  {line.place:>2}. {name(line.rider)} {gap_text(line.time)}" for line in done.result]
+    lines.append(f"GC after stage {k}:")
+    lines += [f"  {g.place:>2}. {name(g.rider)} {gap_text(g.gap)}" for g in tour.gc()]
+    teams = tour.teams
+    lines.append("Tour Points: " + ", ".join(f"{teams[t.team].name} {t.value}" for t in tour.ranking()))
+    return lines
+
+
+def _tour_frames(record) -> list[Frame]:
+    """Every stage of a tour, stage by stage: its rounds, then its result."""
+    from .tours import Tour
+
+    tour = record.tour
+    out: list[Frame] = []
+    so_far = Tour(tour.name, tour.legs, tour.seed)
+    stages = [(d.game.setup, d.game.seed, d.game.actions) for d in tour.done]
+    stages.append((record.setup, record.seed, record.actions))
+    for k, (setup, seed, actions) in enumerate(stages, 1):
+        staged = frames(setup, seed, actions)
+        out += [f._replace(title=f"Stage {k}: {f.title}") for f in staged]
+        game = new_game(setup, seed)
+        for action in actions:
+            game.apply(action)
+        if game.phase == Phase.OVER:
+            so_far.finish_stage(game)
+            last = staged[-1]
+            out.append(last._replace(title=f"Stage {k}: result", log=tuple(stage_report(so_far))))
+    return out
+
+
 def replay_of(record) -> Replay:
-    """A Replay from a verified save (saves.load_record)."""
-    game_frames = frames(record.setup, record.seed, record.actions)
+    """A Replay from a verified save (saves.load_record); a tour stage by stage."""
     info = record.info
+    if record.tour is not None:
+        teams = ", ".join(info.teams)
+        if info.over:  # the seed tells every hidden card of every stage: only once the tour is over
+            state = f"won by {info.winner}, seed {record.tour.seed}"
+        else:
+            state = f"stage {info.stage}/{info.stages} in progress"
+        heading = f"{info.tour} (a tour of {info.stages} stages), {teams}: {state}"
+        return Replay(heading, tuple(_tour_frames(record)), info.over)
+    game_frames = frames(record.setup, record.seed, record.actions)
     teams = ", ".join(info.teams)
     if info.over:
         state = f"won by {info.winner}, seed {record.seed}"
@@ -123,4 +175,4 @@ def load_replay(path: str | Path) -> Replay:
     return replay_of(load_record(path))
 
 
-__all__ = ["Frame", "Replay", "frames", "load_replay", "replay_of"]
+__all__ = ["Frame", "Replay", "frames", "load_replay", "replay_of", "stage_report"]

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ..bots import DEFAULT, Budget, Decision, decide
 from ..engine.actions import Action
-from ..engine.classic import OVER
+from ..engine.phase import Phase
 from ..engine.view import View
 from .races import RaceSpec, make_setup, new_game
 from .turns import next_seat, turns
@@ -59,6 +59,7 @@ class Session:
         self.race_id: str | None = None
         self.created: str | None = None
         self.branch_of: Path | None = None
+        self.tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
         for action in actions:
             self.game.apply(action)
 
@@ -68,7 +69,7 @@ class Session:
 
     @property
     def over(self) -> bool:
-        return self.game.phase == OVER
+        return self.game.phase == Phase.OVER
 
     def is_bot(self, seat: int) -> bool:
         return seat in self.bots

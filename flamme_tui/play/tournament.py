@@ -7,6 +7,10 @@ team's place is the place of its best rider among the teams.  Win shares
 come with 95% Wilson intervals, overall and per stage, with each bot's
 average place and its average decision time; the report is a markdown
 table, to paste as it is.
+
+With a tour (`--tour ID`), each game is a whole tour: tour k has seed k and
+the same rotation, and a team's place is its place by Tour Points (the
+tour's winner first), so the bots are compared over tours.
 """
 
 from __future__ import annotations
@@ -77,6 +81,37 @@ def run_one(args: tuple) -> RaceResult:
     return RaceResult([places[s] for s in seat_of], game.round, stage,
                       [timed[s].seconds if s in timed else 0.0 for s in seat_of],
                       [timed[s].decisions if s in timed else 0 for s in seat_of])
+
+
+def play_tour(args: tuple) -> tuple[RaceResult, list[int]]:
+    """One tour: (tour, bots, k[, budget]); its result as a race's (places by
+    Tour Points, rounds raced, the tour as its stage) and each bot's Tour Points."""
+    from .tours import Tour, load_tour, race_tour
+
+    tour_ref, bots, k = args[:3]
+    budget: Budget = args[3] if len(args) > 3 else DEFAULT
+    n = len(bots)
+    seating = [bots[(seat + k) % n] for seat in range(n)]
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
+    bots_of, scripted = seat_plan(seating)
+    timed = {seat: Timed(policy(name, budget)) for seat, name in bots_of.items()}
+    tour = race_tour(Tour.new(load_tour(tour_ref), teams, k, scripted),
+                     lambda game: play_out(game, timed))  # type: ignore[arg-type]
+    place = {line.team: line.place for line in tour.ranking()}
+    points = tour.points()
+    rounds = sum(d.game.round for d in tour.done)
+    seat_of = [(j - k) % n for j in range(n)]
+    result = RaceResult([place[s] for s in seat_of], rounds, str(tour_ref),
+                        [timed[s].seconds if s in timed else 0.0 for s in seat_of],
+                        [timed[s].decisions if s in timed else 0 for s in seat_of])
+    return result, [points[s] for s in seat_of]
+
+
+def run_tour(args: tuple) -> tuple[list[int], int, list[int]]:
+    """One tour; returns each bot's place by Tour Points (in the tournament's
+    bot order), the rounds raced and each bot's Tour Points."""
+    result, points = play_tour(args)
+    return result.places, result.rounds, points
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -162,11 +197,14 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
 
 
 def tournament(bots: list[str], races: int, variant: str = "classic", stages: list[str] | None = None,
-               workers: int | None = None, out=print, budget: Budget = DEFAULT) -> dict:
+               workers: int | None = None, out=print, tour: str | None = None, budget: Budget = DEFAULT) -> dict:
     if find(variant).uses_tokens:
         stages = ["ABCD"]
     stages = stages or config.stage_ids()[:7]
-    jobs = [(variant, stages, bots, k, budget) for k in range(races)]
+    jobs: list[tuple] = [(variant, stages, bots, k, budget) for k in range(races)]
+    run: Callable[[tuple], Any] = run_one
+    if tour is not None:
+        jobs, run, stages = [(tour, bots, k, budget) for k in range(races)], play_tour, [tour]
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1:
@@ -179,18 +217,32 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
         finally:
             signal.signal(signal.SIGINT, previous)
         with pool:
-            results = pool.map(run_one, jobs, chunksize=max(1, races // (workers * 8)))
+            outcomes = pool.map(run, jobs, chunksize=max(1, races // (workers * 8)))
     else:
-        results = [run_one(job) for job in jobs]
+        outcomes = [run(job) for job in jobs]
+    results: list[RaceResult] = [o[0] for o in outcomes] if tour is not None else outcomes
+    points = [o[1] for o in outcomes] if tour is not None else []
     elapsed = time.perf_counter() - start
     n = len(bots)
     thinking = f", expert budget {budget}" if "expert" in bots else ""
-    head = (f"{races} {variant} races, {n} seats ({', '.join(bots)}), {len(stages)} stage(s), "
-            f"{workers} process(es){thinking}, {elapsed:.1f} s")
-    for line in report(bots, results, stages, head):
+    if tour is not None:
+        head = (f"{races} tours of {tour}, {n} seats ({', '.join(bots)}), {workers} process(es){thinking}, "
+                f"{elapsed:.1f} s; a win: the most Tour Points")
+    else:
+        head = (f"{races} {variant} races, {n} seats ({', '.join(bots)}), {len(stages)} stage(s), "
+                f"{workers} process(es){thinking}, {elapsed:.1f} s")
+    lines = report(bots, results, stages, head)
+    table = []
+    for j, row in enumerate(standings(bots, results)):
+        entry = {"bot": row.bot, "wins": row.wins, "share": row.share, "low": row.interval()[0],
+                 "high": row.interval()[1], "avg_place": row.avg_place, "ms_per_decision": row.ms_per_decision,
+                 "by_stage": {s: tuple(v) for s, v in row.by_stage.items()}}
+        if tour is not None:
+            entry["avg_points"] = sum(p[j] for p in points) / races
+        table.append(entry)
+    if tour is not None:  # the Tour Points, after the table
+        lines += ["", "Average Tour Points: " + ", ".join(f"{j + 1}. {e['bot']} {e['avg_points']:.2f}"
+                                                           for j, e in enumerate(table))]
+    for line in lines:
         out(line)
-    table = [{"bot": row.bot, "wins": row.wins, "share": row.share, "low": row.interval()[0],
-              "high": row.interval()[1], "avg_place": row.avg_place, "ms_per_decision": row.ms_per_decision,
-              "by_stage": {s: tuple(v) for s, v in row.by_stage.items()}}
-             for row in standings(bots, results)]
     return {"table": table, "seconds": elapsed}

@@ -27,22 +27,27 @@ from ..engine.cards import EXHAUSTION
 from ..engine.classic import ClassicGame, ClassicSetup, Rider
 from ..engine.phase import Phase
 from ..engine.race import Team
+from ..limits import MAX_TOUR_NAME, MAX_TOUR_STAGES
 from .races import RaceSpec, make_setup, new_game
+from .session import Session
 
-MAX_STAGES = 21  # a grand tour has 21 stages
+MAX_STAGES = MAX_TOUR_STAGES
+LegVariant = Literal["classic", "meteo"]  # the rule sets a tour stage can race
+# what may follow a stage id in --stages: nothing (classic) or a leg's variant
+LEG_VARIANTS: dict[str, LegVariant] = {"": "classic", "classic": "classic", "meteo": "meteo"}
 
 
 class TourStage(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     stage: StrictStr = Field(min_length=1, max_length=100)  # a stage id, built-in or user
-    variant: Literal["classic", "meteo"] = "classic"
+    variant: LegVariant = "classic"
 
 
 class TourSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: StrictStr = Field(min_length=1, max_length=80)
+    name: StrictStr = Field(min_length=1, max_length=MAX_TOUR_NAME)
     stages: tuple[TourStage, ...] = Field(min_length=1, max_length=MAX_STAGES)
     description: StrictStr = Field(default="", max_length=400)
 
@@ -129,18 +134,27 @@ def load_tour(ref: str) -> TourSpec:
     return spec
 
 
+def seat_rules(spec: TourSpec) -> str:
+    """The rule set the seats of a tour are checked against: they race every
+    stage, so a stage whose rule set allows no scripted team decides."""
+    from ..engine.rules import find
+
+    return next((leg.variant for leg in spec.stages if not find(leg.variant).scripted_teams), spec.stages[0].variant)
+
+
 def stages_option(text: str) -> TourSpec:
     """--stages a,b:meteo,c: a tour of those stages (each `id` or `id:variant`)."""
     legs = []
     for k, part in enumerate(p.strip() for p in text.split(",")):
-        stage, _, variant = part.partition(":")
-        if variant not in ("", "classic", "meteo"):
-            raise config.ConfigError(f"variant of stage {k + 1} must be classic or meteo, got {variant!r}", field="--stages")
+        stage, _, name = part.partition(":")
+        variant = LEG_VARIANTS.get(name)
+        if variant is None:
+            raise config.ConfigError(f"variant of stage {k + 1} must be classic or meteo, got {name!r}", field="--stages")
         try:
             config.load_stage(_stage_ref(stage))
         except config.ConfigError as exc:
             raise config.ConfigError(exc.message, field="--stages") from None
-        legs.append(TourStage(stage=stage, variant="meteo" if variant == "meteo" else "classic"))
+        legs.append(TourStage(stage=stage, variant=variant))
     if not 1 <= len(legs) <= MAX_STAGES:
         raise config.ConfigError(f"1 to {MAX_STAGES} stages, got {len(legs)}", field="--stages")
     return TourSpec(name="Custom tour", stages=tuple(legs))
@@ -164,19 +178,38 @@ class StageDone:
 
 @dataclass(slots=True)
 class Tour:
-    """A tour: its stages, teams, seed and each stage's action log.  The
-    next stage's set-up (carried exhaustion, grid order) follows from the
-    stages already raced."""
+    """A tour: its name, each stage's set-up as built when the tour began
+    (course and rules data: a later edit of a stage file cannot change a tour
+    in progress), its seed and the stages raced.  The next stage's set-up
+    (carried exhaustion, grid order, the standing) follows from the stages
+    already raced, so the set-up, the seed and each stage's action log are
+    the whole tour.  Build with `Tour.new`."""
 
-    spec: TourSpec
-    teams: tuple[Team, ...]
+    name: str
+    legs: tuple[ClassicSetup, ...]
     seed: int
-    scripted: tuple[str, ...] = ()
     done: list[StageDone] = field(default_factory=list)
+
+    @classmethod
+    def new(cls, spec: TourSpec, teams: tuple[Team, ...], seed: int, scripted: tuple[str, ...] = (), *,
+            grid: str = "random", handicap: tuple[int, ...] = ()) -> Tour:
+        """A tour of `spec`'s stages (read now) for these teams."""
+        legs = tuple(make_setup(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted,
+                                         grid=grid, handicap=handicap)) for leg in spec.stages)
+        return cls(spec.name, legs, seed)
+
+    @property
+    def teams(self) -> tuple[Team, ...]:
+        teams: tuple[Team, ...] = self.legs[0].teams
+        return teams
+
+    @property
+    def stages(self) -> int:
+        return len(self.legs)
 
     @property
     def over(self) -> bool:
-        return len(self.done) == len(self.spec.stages)
+        return len(self.done) == len(self.legs)
 
     def results(self) -> list[list[rules.StageLine]]:
         return [d.result for d in self.done]
@@ -185,19 +218,33 @@ class Tour:
         return rules.general(self.results())
 
     def points(self) -> dict[int, int]:
-        return rules.tour_points(self.results(), final=self.over)
+        """Each team's Tour Points (every team, none left out), the final GC's once the tour is over."""
+        points = {seat: 0 for seat in range(len(self.teams))}
+        points.update(rules.tour_points(self.results(), final=self.over))
+        return points
+
+    def ranking(self) -> list[rules.TeamLine]:
+        """Teams by Tour Points (the first is the tour's winner once it is over)."""
+        return rules.tp_ranking(self.points(), self.gc())
+
+    def leader(self) -> str | None:
+        """The rider id in the yellow jersey (the GC leader), None before the first stage."""
+        gc = self.gc()
+        return gc[0].rider if gc else None
 
     def next_setup(self) -> ClassicSetup:
         """The set-up of the next stage: a tour stage, carried exhaustion and,
-        from the second stage, the grid order."""
-        leg = self.spec.stages[len(self.done)]
-        base = make_setup(RaceSpec(variant=leg.variant, stage=leg.stage, teams=self.teams, scripted=self.scripted))
-        setup: ClassicSetup = replace(base, tour=True)
+        from the second stage, the grid order and the standing."""
+        setup: ClassicSetup = replace(self.legs[len(self.done)], tour=True)
         if self.done:
             last = self.done[-1].game
             carried = tuple(0 if last.script[r.seat] else rules.carried(_exhaustion_cards(r)) for r in last.riders)
-            order = tuple(rules.grid_order(rules.tour_points(self.results(), final=False), self.gc()))
-            setup = replace(setup, carried=carried, grid_order=order)
+            points = self.points()
+            order = tuple(rules.grid_order(points, self.gc()))
+            totals = {g.rider: g.time for g in self.gc()}
+            times = tuple(totals[r.id] for r in last.riders)
+            setup = replace(setup, carried=carried, grid_order=order, tour_times=times,
+                            tour_points=tuple(points[seat] for seat in range(len(self.teams))))
         return setup
 
     def new_stage(self) -> ClassicGame:
@@ -207,9 +254,15 @@ class Tour:
     def finish_stage(self, game: ClassicGame) -> StageDone:
         if game.phase != Phase.OVER:
             raise ValueError("the stage is not over")
-        done = StageDone(game, stage_lines(game))
+        done = StageDone(game, rules.stage_of(game))
         self.done.append(done)
         return done
+
+    def with_stage(self, game: ClassicGame) -> Tour:
+        """This tour with `game`, its next stage, finished (a new Tour; this one is left as it is)."""
+        after = Tour(self.name, self.legs, self.seed, list(self.done))
+        after.finish_stage(game)
+        return after
 
     def replay(self, logs: list[list[Action]]) -> None:
         """Rebuild the stages from their action logs (a stage left unfinished is not kept)."""
@@ -227,14 +280,34 @@ def _exhaustion_cards(rider: Rider) -> int:
     return rider.deck.count(EXHAUSTION) + rider.hand.count(EXHAUSTION) + rider.recycled.count(EXHAUSTION)
 
 
-def stage_lines(game: ClassicGame) -> list[rules.StageLine]:
-    """A finished tour stage's result, from where each rider crossed."""
-    course = game.course
-    last = course.tiles[-1]
-    cap = rules.finish_cap(last.first + last.length, course.finish)
-    crossings = [rules.Crossing(game.riders[i].id, game.riders[i].seat, rnd, sq, lane)
-                 for i, (rnd, sq, lane) in game.crossed.items()]
-    return rules.stage_result(crossings, course.finish, cap)
+# -------------------------------------------------------------- sessions
+
+
+def stage_session(tour: Tour, bots: dict[int, str] | None = None) -> Session:
+    """The tour's next stage as a Session (its `tour`: the stages before it)."""
+    session = Session(tour.next_setup(), stage_seed(tour.seed, len(tour.done)), bots)
+    session.tour = tour
+    return session
+
+
+def standing(session: Session) -> Tour:
+    """The tour as it stands: the session's stage included once it is over."""
+    tour = session.tour
+    assert tour is not None
+    return tour.with_stage(session.game) if session.over else tour
+
+
+def tour_over(session: Session) -> bool:
+    """The session's stage was the tour's last one and it is over."""
+    tour = session.tour
+    return tour is not None and session.over and len(tour.done) + 1 == tour.stages
+
+
+def next_session(session: Session) -> Session:
+    """After a finished stage (not the last): the next stage, same bots and race file."""
+    following = stage_session(standing(session), session.bots)
+    following.race_id, following.created, following.save_path = session.race_id, session.created, session.save_path
+    return following
 
 
 def race_tour(tour: Tour, play: Callable[[ClassicGame], None],

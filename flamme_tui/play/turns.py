@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..engine.classic import OVER
+from ..engine.phase import Phase
 
 
 def next_seat(game: Any) -> int | None:
     """The seat that acts next (places a rider, draws, picks), None once the race is over."""
-    if game.phase == OVER:
+    if game.phase == Phase.OVER:
         return None
     seats = game.to_move()
     if not seats:  # cannot happen: the last choice of a round resolves it

@@ -15,6 +15,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
@@ -26,7 +27,10 @@ from ..usertext import clean
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
+    from ..play.flow import RaceFlow
     from ..saves import Autosave, SavedRace
+    from ..settings import Settings
+    from .choices import RaceChoices
 
 
 class SaveFailed(Message):
@@ -59,7 +63,7 @@ class FlammeApp(App[int]):
         # the player's settings (flamme_tui.settings), read by every screen as app.settings;
         # loaded once the title menu is drawn (pydantic takes a while to import), or
         # at once by whoever needs them first
-        self._settings = None
+        self._settings: Settings | None = None
         self.settings_problem: str | None = None
         self._fixed_step_delay = step_delay is not None  # given by the caller (tests, bench)
         if step_delay is None:
@@ -71,8 +75,8 @@ class FlammeApp(App[int]):
         self.autoplay = autoplay  # movement steps play by themselves (any key still steps)
         self.step_delay = step_delay
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
-        self.choices = None  # the last race set up (RaceChoices), reused by "race again"
-        self.flow = None  # the race in progress
+        self.choices: RaceChoices | None = None  # the last race set up (RaceChoices), reused by "race again"
+        self.flow: RaceFlow | None = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
 
     def on_mount(self) -> None:
@@ -195,6 +199,10 @@ class FlammeApp(App[int]):
     def resume(self, session) -> None:
         from ..play.flow import RaceFlow
 
+        if session.tour is not None and session.over:
+            # a tour saved between two stages: the stage's result first, then the next stage
+            self.show_stage_result(RaceFlow(session))
+            return
         flow = RaceFlow(session)
         flow.log.append(f"(resumed at round {session.game.round})")
         if getattr(session, "branch_of", None) is not None:
@@ -206,7 +214,7 @@ class FlammeApp(App[int]):
 
     # ------------------------------------------------------------ the menus
 
-    def _choices(self):
+    def _choices(self) -> RaceChoices:
         from .choices import RaceChoices
 
         if self.choices is None:
@@ -219,7 +227,76 @@ class FlammeApp(App[int]):
         if from_podium:
             self.back_to_title()
         self._choices().seed = self.fresh_seed()
+        self._choices().tour = None
         self.push_screen(VariantScreen())
+
+    # ------------------------------------------------------------- tours
+
+    def new_tour(self, from_podium: bool = False) -> None:
+        """A tour: choose a shipped (or user) tour or pick the stages, then the teams."""
+        from .screens.tour_menus import TourScreen
+
+        if from_podium:
+            self.back_to_title()
+        self._choices().seed = self.fresh_seed()
+        self.push_screen(TourScreen())
+
+    def pick_tour_stages(self) -> None:
+        from .screens.tour_menus import TourStagesScreen
+
+        self.push_screen(TourStagesScreen())
+
+    def choose_tour(self, spec) -> None:
+        """The tour is chosen: its teams (scripted teams only if every stage is classic)."""
+        choices = self._choices()
+        choices.tour = spec
+        choices.variant = choices.tour_variant
+        self._teams()
+
+    def show_stage_result(self, flow) -> None:
+        """A tour's stage is over: its times, the GC, the TP.  The race file
+        stays this app's (the tour goes on in it); after the last stage the
+        tour's podium follows."""
+        from ..play.tours import standing, tour_over
+        from .screens.tour_results import StageResultScreen
+
+        self.flush_saves()
+        self.flow = None
+        if tour_over(flow.session):
+            self._let_go_of_save()
+        self.back_to_title()
+        self.push_screen(StageResultScreen(standing(flow.session), flow.session))
+
+    def next_stage(self, session) -> None:
+        """On to the tour's next stage, in the same race file."""
+        from ..play.flow import RaceFlow
+        from ..play.tours import next_session
+
+        following = next_session(session)
+        if self.autosave:
+            from .. import saves
+
+            try:  # takes the race file over from the stage before (its lock included)
+                saves.attach_autosave(following, on_error=self._post_save_failed)
+            except Exception as exc:  # noqa: BLE001 - the tour goes on without saves
+                self._save_failed(exc)
+        self.start_flow(RaceFlow(following))
+
+    def show_tour_podium(self, tour) -> None:
+        from .screens.tour_results import TourPodiumScreen
+
+        self._let_go_of_save()
+        self.back_to_title()
+        self.push_screen(TourPodiumScreen(tour))
+
+    def tour_again(self, tour) -> None:
+        """The same tour and teams again, with a new seed."""
+        choices = self._choices().copy()
+        if choices.tour is None:
+            self.new_tour(from_podium=True)
+            return
+        choices.seed = self.fresh_seed()
+        self.start_race(choices)
 
     def fresh_seed(self) -> int:
         from .choices import random_seed
@@ -342,6 +419,9 @@ class FlammeApp(App[int]):
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
 
+        if flow.session.tour is not None:
+            self.show_stage_result(flow)
+            return
         self.flush_saves()
         self.flow = None
         self._let_go_of_save()
@@ -349,7 +429,7 @@ class FlammeApp(App[int]):
         self.push_screen(PodiumScreen(flow))
 
     def race_again(self) -> None:
-        choices = self.choices.copy()
+        choices = self._choices().copy()
         choices.seed = self.fresh_seed()
         self.start_race(choices)
 
@@ -360,27 +440,27 @@ class FlammeApp(App[int]):
     # --------------------------------- settings, palette, themes and keys
 
     @property
-    def settings(self):
-        if self._settings is None:
-            self.load_settings()
-        return self._settings
+    def settings(self) -> Settings:
+        return self.load_settings()
 
     @settings.setter
-    def settings(self, value) -> None:
+    def settings(self, value: Settings) -> None:
         self._settings = value
 
-    def load_settings(self) -> None:
+    def load_settings(self) -> Settings:
         """Read the settings file (once) and use it; an invalid one is said in one line."""
         if self._settings is not None:
-            return
+            return self._settings
         from .. import settings as user_settings
 
-        self._settings, self.settings_problem = user_settings.load()
-        problems = self.apply_settings(self._settings)
+        settings, self.settings_problem = user_settings.load()
+        self._settings = settings
+        problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
+        return settings
 
-    def apply_settings(self, settings) -> list[str]:
+    def apply_settings(self, settings: Settings) -> list[str]:
         """Use these settings now (theme, keys, step speed); returns what was
         refused, in words (an unknown theme or binding id)."""
         problems = []
@@ -423,6 +503,8 @@ class FlammeApp(App[int]):
         """The palette (ctrl+p): the app's own commands, on every screen."""
         yield SystemCommand("New race", "Set up a new race (a race in progress asks first)",
                             lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
+        yield SystemCommand("New tour", "Set up a tour: stages raced in turn, with times and Tour Points",
+                            lambda: self.leave_race_then(lambda: self.new_tour(from_podium=True)))
         yield SystemCommand("Saved races", "Every race in progress and finished: resume, replay, delete",
                             lambda: self.leave_race_then(self.show_saved_races))
         yield SystemCommand("Rules reference", "The rules of Classic, Meteo and BMX, short", self.show_rules)
@@ -450,22 +532,12 @@ class FlammeApp(App[int]):
             return False
         return True
 
-    def leave_race_then(self, then) -> None:
+    def leave_race_then(self, then: Callable[[], None]) -> None:
         """Run `then` at once, or once the player agrees to leave the race."""
         if self.flow is None:
             then()
             return
-        from .screens.dialogs import ConfirmQuit
-
-        def answer(what: str | None) -> None:
-            if what == "app":
-                self.exit(0)
-            elif what == "title":
-                self.flow = None
-                self.back_to_title()
-                then()
-
-        self.push_screen(ConfirmQuit(saved=self.autosave and self._saving), answer)
+        self._confirm_leaving(then)
 
     def show_rules(self) -> None:
         from .screens.rules import RulesScreen
@@ -501,6 +573,12 @@ class FlammeApp(App[int]):
         if self.flow is None:
             self.exit(0)
             return
+        self._confirm_leaving()
+
+    def _confirm_leaving(self, then: Callable[[], None] | None = None) -> None:
+        """The quit dialog (it says what is on disk): quit the app, or leave the
+        race for the title menu and then run `then`; either way the pending
+        save is written first and the race file let go."""
         from .screens.dialogs import ConfirmQuit
 
         if isinstance(self.screen, ConfirmQuit):
@@ -515,6 +593,8 @@ class FlammeApp(App[int]):
                 self.flow = None
                 self._let_go_of_save()
                 self.back_to_title()
+                if then is not None:
+                    then()
 
         state = self.save_state()
         self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)

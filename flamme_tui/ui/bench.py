@@ -25,7 +25,10 @@ import signal
 import statistics
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import FlammeApp
 
 # ------------------------------------------------------------------ start-up
 
@@ -93,82 +96,90 @@ MENU_KEYS = {  # title menu -> teams screen of a 2-player race of the variant
 }
 
 
-async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[float]]:
+def framed_app(frames: list[tuple[float, str]]) -> FlammeApp:
+    """A FlammeApp (seed 7, no autoplay) that adds (time, what the screen shows)
+    to `frames` for every frame it hands to the terminal driver.  The race is
+    autosaved after every action, as in real play, into a scratch directory."""
     import tempfile
 
-    os.environ["TEXTUAL_ANIMATIONS"] = "none"
-    # the race is autosaved after every action, as in real play, into a scratch directory
+    os.environ["TEXTUAL_ANIMATIONS"] = "none"  # before Textual is imported
     os.environ["FLAMME_TUI_DATA_DIR"] = tempfile.mkdtemp(prefix="flamme-bench-")
-    from textual.app import App
+    from rich.console import RenderableType
+    from textual.screen import Screen
 
     from .app import FlammeApp
-    from .scenarios import settle
     from .textshot import screen_text
 
-    frames: list[tuple[float, str]] = []  # (time, what the screen shows) of every frame
-    original = App._display
+    class FramedApp(FlammeApp):
+        def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+            if renderable is not None:
+                # timed before looking at the screen (which takes a few ms itself)
+                frames.append((time.perf_counter(), screen_text(self)))
+            super()._display(screen, renderable)
 
-    def display(self, screen, renderable):
-        if renderable is not None:
-            # timed before looking at the screen (which takes a few ms itself)
-            frames.append((time.perf_counter(), screen_text(self)))
-        return original(self, screen, renderable)
+    return FramedApp(seed=7, autoplay=False)
 
-    App._display = display
-    times: dict[str, list[float]] = {}
-    try:
-        app = FlammeApp(seed=7, autoplay=False)
-        async with app.run_test(size=size) as pilot:
 
-            async def press(kind: str, key: str) -> None:
-                frames.clear()
-                t0 = time.perf_counter()
-                await pilot.press(key)
-                await settle(pilot)
-                final = screen_text(app)
-                after = [(t, text) for t, text in frames if t > t0]
-                if after:
-                    # the first frame after the key, and the first one showing the
-                    # screen as it is once everything settled
-                    done = next((t for t, text in after if text == final), after[-1][0])
-                    times.setdefault(kind, []).append((after[0][0] - t0, done - t0))
+Latency = tuple[float, float]  # seconds from a key to its first frame, and to the frame showing its whole change
 
-            await pilot.press(*MENU_KEYS[variant])
-            await press("menu: start the race", "ctrl+s")
-            played = 0
-            while played < rounds:
-                await settle(pilot)
-                screen = app.screen
-                name = type(screen).__name__
-                if name == "CurtainScreen":
-                    await press("curtain: show my cards", "enter")
-                    continue
-                if name != "RaceScreen":
-                    break
-                turn = screen.turn
-                if turn.kind == "draw":
-                    await press("select (rider)", "2")
-                    await press("confirm: draw, cards appear", "enter")
-                elif turn.kind == "pick" and screen.pending is not None:
-                    await press("review: pass", "enter")
-                elif turn.kind == "pick":
-                    for key in ("1", "2", "3", "right", "left"):
-                        await press("select a card", key)
-                    await press("confirm: play the card", "enter")
-                elif turn.kind == "reveal":
-                    for _ in range(3):
-                        await press("reveal: next step", "space")
-                    await press("reveal: skip to the end", "enter")
-                    await press("reveal: next round", "enter")
-                    played += 1
-                else:
-                    await press("other", "enter")
-    finally:
-        App._display = original
+
+async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[Latency]]:
+    frames: list[tuple[float, str]] = []
+    app = framed_app(frames)
+    from .scenarios import settle
+    from .screens.curtain import CurtainScreen
+    from .screens.race import RaceScreen
+    from .textshot import screen_text
+
+    times: dict[str, list[Latency]] = {}
+    async with app.run_test(size=size) as pilot:
+
+        async def press(kind: str, key: str) -> None:
+            frames.clear()
+            t0 = time.perf_counter()
+            await pilot.press(key)
+            await settle(pilot)
+            final = screen_text(app)
+            after = [(t, text) for t, text in frames if t > t0]
+            if after:
+                # the first frame after the key, and the first one showing the
+                # screen as it is once everything settled
+                done = next((t for t, text in after if text == final), after[-1][0])
+                times.setdefault(kind, []).append((after[0][0] - t0, done - t0))
+
+        await pilot.press(*MENU_KEYS[variant])
+        await press("menu: start the race", "ctrl+s")
+        played = 0
+        while played < rounds:
+            await settle(pilot)
+            screen = app.screen
+            if isinstance(screen, CurtainScreen):
+                await press("curtain: show my cards", "enter")
+                continue
+            if not isinstance(screen, RaceScreen) or screen.turn is None:
+                break
+            turn = screen.turn
+            if turn.kind == "draw":
+                await press("select (rider)", "2")
+                await press("confirm: draw, cards appear", "enter")
+            elif turn.kind == "pick" and screen.pending is not None:
+                await press("review: pass", "enter")
+            elif turn.kind == "pick":
+                for key in ("1", "2", "3", "right", "left"):
+                    await press("select a card", key)
+                await press("confirm: play the card", "enter")
+            elif turn.kind == "reveal":
+                for _ in range(3):
+                    await press("reveal: next step", "space")
+                await press("reveal: skip to the end", "enter")
+                await press("reveal: next round", "enter")
+                played += 1
+            else:
+                await press("other", "enter")
     return times
 
 
-def bench_keys(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[float]]:
+def bench_keys(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[Latency]]:
     return asyncio.run(_key_latency(rounds, size, variant))
 
 
@@ -192,23 +203,10 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                                  bots: tuple[str, ...] = ("hard", "hard", "hard")) -> dict[str, list[float]]:
     """Seconds from each key pressed while the bots think to the first frame showing
     its change ("key"), and how long the bots thought after each human turn ("thinking")."""
-    import tempfile
-
-    os.environ["TEXTUAL_ANIMATIONS"] = "none"
-    os.environ["FLAMME_TUI_DATA_DIR"] = tempfile.mkdtemp(prefix="flamme-bench-")
-    from textual.app import App
-
-    from .app import FlammeApp
+    frames: list[tuple[float, str]] = []
+    app = framed_app(frames)
     from .choices import RaceChoices, default_seats
     from .textshot import screen_text
-
-    frames: list[tuple[float, str]] = []
-    original = App._display
-
-    def display(self: Any, screen: Any, renderable: Any) -> Any:
-        if renderable is not None:
-            frames.append((time.perf_counter(), screen_text(self)))
-        return original(self, screen, renderable)
 
     seats = default_seats(1 + len(bots))
     for seat, name in zip(seats[1:], bots, strict=True):
@@ -216,79 +214,74 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
     choices = RaceChoices(variant=variant, seats=seats, seed=7)
     keys = ("question_mark", "escape")  # open the help, close it: a change on every variant's screen
     out: dict[str, list[float]] = {"key": [], "thinking": [], "idle": []}
-    App._display = display  # type: ignore[method-assign]
-    try:
-        app = FlammeApp(seed=7, autoplay=False)
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            app.start_race(choices)
-            played = 0
-            deadline = time.perf_counter() + 120 * max(1, rounds)
-            while played < rounds and time.perf_counter() < deadline:
-                await asyncio.sleep(0.01)
-                screen: Any = app.screen
-                name = type(screen).__name__
-                if name == "PodiumScreen":
-                    break
-                turn = getattr(screen, "turn", None)
-                if name != "RaceScreen" or turn is None:
-                    continue
-                if turn.kind == "bot":
-                    start = time.perf_counter()
-                    k = 0
-                    while screen.turn is not None and screen.turn.kind == "bot":
-                        before = screen_text(app)
-                        frames.clear()
-                        t0 = time.perf_counter()
-                        send_key(app, keys[k % 2])
-                        k += 1
-                        changed = None
-                        while changed is None and screen.turn.kind == "bot" and time.perf_counter() - t0 < 2:
-                            await asyncio.sleep(0.0005)
-                            changed = next((t for t, text in frames if text != before), None)
-                        if changed is not None and screen.turn.kind == "bot":
-                            out["key"].append(changed - t0)
-                        await asyncio.sleep(0.02)  # a player's pace, more or less
-                    out["thinking"].append(time.perf_counter() - start)
-                    if k % 2:  # close the help
-                        send_key(app, keys[1])
-                    t0 = time.perf_counter()
-                    while app.screen is not screen and time.perf_counter() - t0 < 2:
-                        await asyncio.sleep(0.001)
-                    continue
-                if turn.kind == "draw" and screen.sel is None and len(out["idle"]) < len(out["thinking"]) + 1:
-                    # the same key with no bot thinking, to compare
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.start_race(choices)
+        played = 0
+        deadline = time.perf_counter() + 120 * max(1, rounds)
+        while played < rounds and time.perf_counter() < deadline:
+            await asyncio.sleep(0.01)
+            screen: Any = app.screen
+            name = type(screen).__name__
+            if name == "PodiumScreen":
+                break
+            turn = getattr(screen, "turn", None)
+            if name != "RaceScreen" or turn is None:
+                continue
+            if turn.kind == "bot":
+                start = time.perf_counter()
+                k = 0
+                while screen.turn is not None and screen.turn.kind == "bot":
                     before = screen_text(app)
                     frames.clear()
                     t0 = time.perf_counter()
-                    send_key(app, keys[0])
+                    send_key(app, keys[k % 2])
+                    k += 1
                     changed = None
-                    while changed is None and time.perf_counter() - t0 < 2:
+                    while changed is None and screen.turn.kind == "bot" and time.perf_counter() - t0 < 2:
                         await asyncio.sleep(0.0005)
                         changed = next((t for t, text in frames if text != before), None)
-                    if changed is not None:
-                        out["idle"].append(changed - t0)
+                    if changed is not None and screen.turn.kind == "bot":
+                        out["key"].append(changed - t0)
+                    await asyncio.sleep(0.02)  # a player's pace, more or less
+                out["thinking"].append(time.perf_counter() - start)
+                if k % 2:  # close the help
                     send_key(app, keys[1])
-                    t0 = time.perf_counter()
-                    while app.screen is not screen and time.perf_counter() - t0 < 2:
-                        await asyncio.sleep(0.001)
-                    continue
-                if turn.kind in ("draw", "pick"):
-                    wanted = screen.keep_size() if turn.kind == "pick" else 1
-                    chosen = len(screen.multi) if wanted > 1 else int(screen.sel is not None)
-                    key = str(chosen + 1) if chosen < wanted else "enter"
-                elif turn.kind == "reveal":
-                    key = "enter"  # skip to the end, then on to the next round
-                    played += screen.flow.replay is not None and screen.flow.replay.at_end
-                else:
-                    key = "enter"
-                frames.clear()
-                send_key(app, key)
                 t0 = time.perf_counter()
-                while not frames and time.perf_counter() - t0 < 1:  # wait for the answer
+                while app.screen is not screen and time.perf_counter() - t0 < 2:
                     await asyncio.sleep(0.001)
-    finally:
-        App._display = original  # type: ignore[method-assign]
+                continue
+            if turn.kind == "draw" and screen.sel is None and len(out["idle"]) < len(out["thinking"]) + 1:
+                # the same key with no bot thinking, to compare
+                before = screen_text(app)
+                frames.clear()
+                t0 = time.perf_counter()
+                send_key(app, keys[0])
+                changed = None
+                while changed is None and time.perf_counter() - t0 < 2:
+                    await asyncio.sleep(0.0005)
+                    changed = next((t for t, text in frames if text != before), None)
+                if changed is not None:
+                    out["idle"].append(changed - t0)
+                send_key(app, keys[1])
+                t0 = time.perf_counter()
+                while app.screen is not screen and time.perf_counter() - t0 < 2:
+                    await asyncio.sleep(0.001)
+                continue
+            if turn.kind in ("draw", "pick"):
+                wanted = screen.keep_size() if turn.kind == "pick" else 1
+                chosen = len(screen.multi) if wanted > 1 else int(screen.sel is not None)
+                key = str(chosen + 1) if chosen < wanted else "enter"
+            elif turn.kind == "reveal":
+                key = "enter"  # skip to the end, then on to the next round
+                played += screen.flow.replay is not None and screen.flow.replay.at_end
+            else:
+                key = "enter"
+            frames.clear()
+            send_key(app, key)
+            t0 = time.perf_counter()
+            while not frames and time.perf_counter() - t0 < 1:  # wait for the answer
+                await asyncio.sleep(0.001)
     return out
 
 
@@ -351,11 +344,11 @@ def measure(args: argparse.Namespace) -> int:
     times = bench_keys(args.rounds, (width, height), args.variant)
     print(f"  {'key':<30} {'n':>3}   first frame (median, max)   whole change shown (median, p90, max)")
     every = []
-    for kind, values in times.items():
-        first = sorted(v[0] for v in values)
-        done = sorted(v[1] for v in values)
+    for kind, latencies in times.items():
+        first = sorted(v[0] for v in latencies)
+        done = sorted(v[1] for v in latencies)
         every += done
-        print(f"  {kind:<30} {len(values):>3}   {ms(statistics.median(first))} {ms(max(first))}"
+        print(f"  {kind:<30} {len(latencies):>3}   {ms(statistics.median(first))} {ms(max(first))}"
               f"        {ms(statistics.median(done))} {ms(done[int(0.9 * (len(done) - 1))])} {ms(max(done))}")
     every.sort()
     if every:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from .. import MAX_SEED
 from .palette import DEFAULT_COLOURS, team_colour
@@ -58,6 +59,14 @@ class RaceChoices:
     seats: list[SeatChoice] = field(default_factory=lambda: default_seats(2))
     grid: str = "random"  # or "choose": players place their riders
     seed: int = field(default_factory=random_seed)
+    tour: Any = None  # a tour (play.tours.TourSpec) instead of one race: its stages say the course and rules
+
+    @property
+    def tour_variant(self) -> str:
+        """The rules the teams screen offers for a tour: a stage's that allows no scripted team, if any."""
+        from ..play.tours import seat_rules
+
+        return "classic" if self.tour is None else seat_rules(self.tour)
 
     def copy(self) -> RaceChoices:
         return replace(self, seats=[replace(s) for s in self.seats])
@@ -84,6 +93,13 @@ class RaceChoices:
         return {seat: s.controller for seat, s in enumerate(self.seats) if s.is_bot}
 
     def session(self):
+        """The race (a tour: its first stage) as a Session, ready to play."""
+        if self.tour is not None:
+            from ..play.tours import Tour, stage_session
+
+            spec = self.spec()
+            tour = Tour.new(self.tour, spec.teams, self.seed, spec.scripted, grid=spec.grid, handicap=spec.handicap)
+            return stage_session(tour, self.bots())
         from ..play.session import Session
 
         return Session.new(self.spec(), self.seed, self.bots())

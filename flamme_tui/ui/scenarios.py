@@ -218,7 +218,7 @@ async def help_bmx(pilot) -> None:
 
 
 async def settings_screen(pilot) -> None:
-    await pilot.press("down", "down", "down", "enter")
+    await pilot.press("down", "down", "down", "down", "enter")
     await pilot.pause()
 
 
@@ -246,6 +246,88 @@ async def saved_races(pilot) -> None:
     await pilot.pause()
 
 
+# ------------------------------------------------------------------ tours
+
+def tour_choices(stages_done: int = 0, n: int = 4):
+    """The shipped 3-stage tour for `n` teams, with this many stages raced by the easy policy."""
+    from ..play.tours import load_tour
+
+    picked = choices("classic", n, seed=SEED)
+    picked.tour = load_tour("3-petit-tour")
+    picked.variant = picked.tour_variant
+    return picked
+
+
+def tour_after(stages: int, n: int = 4):
+    """A session of the shipped 3-stage tour whose first `stages` stages are over
+    (the last one just over: its session), played by the easy policy."""
+    from ..play.tours import next_session
+
+    session = tour_choices(n=n).session()
+    while True:
+        advance(session, 200)
+        if len(session.tour.done) + 1 >= stages:
+            return session
+        session = next_session(session)
+
+
+async def tour_menu(pilot) -> None:
+    await pilot.press("down", "enter")
+    await pilot.pause()
+
+
+async def tour_stages(pilot) -> None:
+    """Picking the stages: three chosen, one of them meteo."""
+    await tour_menu(pilot)
+    await pilot.press("end", "enter")
+    await pilot.pause()
+    await pilot.press("enter", "down", "m", "down", "down", "enter")
+    await pilot.pause()
+
+
+async def _stage_result(pilot, stages: int) -> None:
+    from ..play.flow import RaceFlow
+
+    app = pilot.app
+    app.choices = tour_choices()
+    app.show_stage_result(RaceFlow(tour_after(stages)))
+    await pilot.pause()
+
+
+async def tour_stage_result(pilot) -> None:
+    """The first stage of a tour is over: its times, the GC, the TP."""
+    await _stage_result(pilot, 1)
+
+
+async def tour_gc(pilot) -> None:
+    """After the second stage: the GC with its gaps as bars, the TP by stage."""
+    await _stage_result(pilot, 2)
+
+
+async def tour_podium(pilot) -> None:
+    """The tour is over: the GC's podium, the winner by Tour Points."""
+    await _stage_result(pilot, 3)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def tour_race(pilot) -> None:
+    """The second stage on the race screen: the yellow jersey on the track and the boards."""
+    from ..play.flow import RaceFlow
+    from ..play.tours import next_session
+
+    app = pilot.app
+    session = next_session(tour_after(1))
+    advance(session, 3)
+    app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await pilot.press("enter")  # lift the curtain
+    await settle(pilot)
+    await pilot.press("1", "enter")
+    await settle(pilot)
+    await pilot.press("2")
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -268,4 +350,10 @@ SCENARIOS = {
     "settings": settings_screen,
     "light-teams": light_teams,
     "saved-races": saved_races,
+    "tour-menu": tour_menu,
+    "tour-stages": tour_stages,
+    "tour-stage-result": tour_stage_result,
+    "tour-gc": tour_gc,
+    "tour-podium": tour_podium,
+    "tour-race": tour_race,
 }

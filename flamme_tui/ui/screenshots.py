@@ -34,6 +34,10 @@ SHOTS = [  # (file name, scenario, size)
     ("settings", "settings", (100, 30)),
     ("saved-races", "saved-races", (100, 30)),
     ("light-theme", "light-teams", (100, 30)),
+    ("tour-stage-result", "tour-stage-result", (80, 24)),
+    ("tour-gc-120x40", "tour-gc", (120, 40)),
+    ("tour-podium", "tour-podium", (120, 40)),
+    ("tour-race", "tour-race", (120, 40)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
 

@@ -116,6 +116,35 @@ The podium, the full ranking, each team's statistics, a few awards and the
 race chart: every rider's distance to the line, round by round.
   r   race again (same teams and course, new seed)
   n   new race     q   quit""",
+    "tour": """[b]New tour[/b]
+A tour is a series of stages raced by the same teams.  Each stage goes on
+until every rider has crossed the line; a rider's time is a minute for each
+round after the first rider crossed, less 10 seconds for each square past
+the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add
+up into the general classification (the leader wears the yellow jersey ◆);
+Tour Points (3/2/1 for each stage's first three and for the final GC's top
+three) decide the winning team.  Between stages each rider keeps half of its
+exhaustion cards, and the teams take the grid fewest Tour Points first.
+Choose a tour, or pick the stages yourself.""",
+    "tour-stages": """[b]Pick the stages[/b]
+  Enter        add the highlighted stage, raced as classic
+  m            add it as meteo (the weather expansion)
+  Backspace    take the last stage off
+  ctrl+s       on to the teams""",
+    "tour-result": """[b]Stage result[/b]
+The stage's times are gaps to its winner (+0:40: forty seconds behind).  The
+general classification adds up every stage's times; its leader wears the
+yellow jersey (◆), shown with the rider on the track and the boards during
+the next stage.  Tour Points: 3/2/1 for each stage's first three teams, and
+for the GC's top three after the last stage.  The team classification adds
+the team's two GC times (shown, no points).  The tour is saved: quit and
+resume it from the title menu.
+  Enter        on to the next stage (or the tour's podium)""",
+    "tour-podium": """[b]Tour over[/b]
+The GC's podium, the winner by Tour Points (a tie goes to the team of the
+better GC rider) and every classification.
+  r   the same tour again (same teams, new seed)
+  n   new tour     q   quit""",
     "rules": "",
 }
 

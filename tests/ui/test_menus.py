@@ -185,6 +185,23 @@ async def test_palette_has_the_apps_commands_on_every_screen():
         assert screen_name(app) == "RulesScreen"
 
 
+@pytest.mark.parametrize("command", ["New race", "Saved races"])
+async def test_leaving_a_race_from_the_palette_asks_then_saves_and_lets_go(data_dir, command):
+    app = FlammeApp(seed=7, autoplay=False)  # autosaving, as in real play
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["curtain"](pilot)
+        saver = app.autosaver
+        assert saver is not None and saver.lock is not None
+        next(c for c in app.get_system_commands(app.screen) if c.title == command).callback()
+        await settle(pilot)
+        assert screen_name(app) == "ConfirmQuit"
+        assert "saved" in screen_text(app).lower()
+        await pilot.press("t")  # back to the title
+        await settle(pilot)
+        assert app.flow is None and app.autosaver is None and saver.lock is None  # the race file is let go
+        assert screen_name(app) == ("VariantScreen" if command == "New race" else "SavedRacesScreen")
+
+
 async def test_ctrl_c_says_how_to_quit_and_ctrl_q_asks_during_a_race():
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -252,7 +269,7 @@ async def test_a_rebound_key_works_and_the_key_bar_says_so(config_dir):
 async def test_settings_screen_changes_are_saved(config_dir):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("down", "down", "down", "enter")
+        await pilot.press("down", "down", "down", "down", "enter")
         assert screen_name(app) == "SettingsScreen"
         assert app.focused.id == "aids"
         await pilot.press("space")  # aids off

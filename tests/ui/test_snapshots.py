@@ -77,3 +77,21 @@ def test_teams_focus_without_colour(snap_compare, monkeypatch):
 
 def test_podium_chart_large(snap_compare):
     assert snap_compare(app(), run_before=SCENARIOS["podium"], terminal_size=(120, 50))
+
+
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+@pytest.mark.parametrize("scenario", ["tour-stage-result", "tour-gc", "tour-podium"])
+def test_tour_screens(snap_compare, scenario, size):
+    """A tour: the stage's result, the GC (after the second stage) and the tour's podium."""
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=size)
+
+
+@pytest.mark.parametrize("scenario", ["tour-menu", "tour-stages"])
+def test_tour_menus(snap_compare, scenario):
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=SMALL)
+
+
+def test_tour_race_without_colour(snap_compare, monkeypatch):
+    """The second stage: the yellow jersey ◆ on the track and the boards, readable without colour."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(app(), run_before=SCENARIOS["tour-race"], terminal_size=SMALL)

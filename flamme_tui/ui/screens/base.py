@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..app import FlammeApp
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 # At least this tall, a screen gets the class -tall (richer layouts).
@@ -32,6 +39,11 @@ class BaseScreen(Screen):
 
     HELP_TOPIC = "menus"
     BINDINGS = [Binding("question_mark,f1", "help", "Help", id="help")]
+
+    if TYPE_CHECKING:
+        # for the type checker only: these screens run in FlammeApp, whose
+        # methods they call (at run time Textual's own `app` property answers)
+        app = getters.app(FlammeApp)
 
     def compose_notice(self):
         yield TooSmall("", classes="too-small")

@@ -23,7 +23,9 @@ class TileToggle(Static):
 
     def on_click(self, event: Click) -> None:
         event.stop()
-        self.screen.flip(self.letter)
+        screen = self.screen
+        if isinstance(screen, BmxBuilderScreen):  # the screen this toggle is on
+            screen.flip(self.letter)
 
 
 class BmxBuilderScreen(BaseScreen):
@@ -85,8 +87,8 @@ class BmxBuilderScreen(BaseScreen):
             ramp = "[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]"
         else:
             sq, number = self.ramp
-            tile = "ABCD"[sq // 7]
-            ramp = (f"[b]Jump ramp:[/b] /{number} on lap square {sq + 1} (tile {self.circuit['ABCD'.index(tile)]})"
+            letter = "ABCD"[sq // 7]
+            ramp = (f"[b]Jump ramp:[/b] /{number} on lap square {sq + 1} (tile {self.circuit['ABCD'.index(letter)]})"
                     f"  [dim][ ] move · + - number · r remove[/dim]")
         forecast = "on: the die is rolled before drawing" if self.forecast else "off"
         self.query_one("#builder-options", Static).update(

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widgets import Button, Static
 
+from ...course import Course
 from ...engine.rules import find
 from ...usertext import clean
 from ..palette import team_colour, team_markup
@@ -27,7 +28,7 @@ class PublicTable:
     """What everybody at the table sees: built by the race screen from the
     public board only (never from a seat's view of its own cards)."""
 
-    course: object
+    course: Course
     variant: str
     scene: Scene
     rows: list[BoardRow]
@@ -41,7 +42,7 @@ class CurtainScreen(BaseScreen):
         Binding("q", "app.request_quit", "Quit"),
     ]
 
-    def __init__(self, seat: int, name: str, colour: str, round_no: int, note: str = "", on_lift=None,
+    def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
                  table: PublicTable | None = None) -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
@@ -49,7 +50,7 @@ class CurtainScreen(BaseScreen):
         self.player = name
         self.colour = colour
         self.round_no = round_no
-        self.note = note
+        self.tokens = tokens  # the rule set's uses_tokens: one rider, tokens from a bag (bmx)
         self.table = table
         self._lifted = False
 
@@ -69,7 +70,7 @@ class CurtainScreen(BaseScreen):
             title = Text("Pass to ", style="bold")
             title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
             yield Static(title, id="curtain-title")
-            yield Static(team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if self.note != "bmx"
+            yield Static(team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if not self.tokens
                          else team_markup(self.colour, f"  {c.letter}>  "), id="curtain-team")
             text = Text(clean(self.player, multiline=False))
             text.append(", press ")
@@ -86,12 +87,12 @@ class CurtainScreen(BaseScreen):
 
     @property
     def hand(self) -> str:
-        return "tokens" if self.note == "bmx" else "cards"  # BMX players hold tokens from a bag
+        return "tokens" if self.tokens else "cards"
 
     def help_text(self) -> str:
         from ..texts import help_for
 
-        return help_for(self.HELP_TOPIC, "bmx" if self.note == "bmx" else None)
+        return help_for(self.HELP_TOPIC, "bmx" if self.tokens else None)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -99,7 +100,8 @@ class CurtainScreen(BaseScreen):
         if table is None:
             return
         track = self.query_one("#curtain-track")
-        track.show(table.scene)
+        if isinstance(track, TrackStrip | LapStrip):  # the stage's strip, or the BMX lap
+            track.show(table.scene)
         for overview in self.query(StageOverview):
             overview.show(table.scene, track.in_view() if isinstance(track, TrackStrip) else None)
         self.query_one("#curtain-boards", Boards).show(table.rows, table.variant, table.supply, table.course)

@@ -79,7 +79,7 @@ class ConfirmQuit(ModalScreen[str]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss({"quit-app": "app", "quit-title": "title"}.get(event.button.id, ""))
+        self.dismiss({"quit-app": "app", "quit-title": "title"}.get(event.button.id or "", ""))
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)

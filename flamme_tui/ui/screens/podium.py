@@ -26,9 +26,10 @@ class History(NamedTuple):
 
 
 def podium_data(flow) -> History:
-    """Replays the race's actions (public once the race is over) round by round.
-    The podium's one access to the race: the engine's outcome value can take its place."""
-    from ...engine.classic import GRID, OVER
+    """Replays the race's actions (public once the race is over) round by round,
+    for what the final outcome does not hold: the gaps after each round, the
+    grid, and who took the wind or the shelter."""
+    from ...engine.phase import Phase
     from ...play.races import new_game
 
     session = flow.session
@@ -43,19 +44,18 @@ def podium_data(flow) -> History:
     grid_place = [0] * n
     wind, shelter = [0] * n, [0] * n
     done = 0
-    if game.phase != GRID:
+    if game.phase != Phase.GRID:
         history.append(distances())
         grid_place = [game.ranking().index(i) + 1 for i in range(n)]
     for action in session.game.actions:
         before = game.phase
         game.apply(action)
-        if before == GRID and game.phase != GRID:
+        if before == Phase.GRID and game.phase != Phase.GRID:
             history.append(distances())
             grid_place = [game.ranking().index(i) + 1 for i in range(n)]
             continue
-        completed = game.round if game.phase == OVER else game.round - 1
-        if completed > done:
-            done = completed
+        if game.rounds_done > done:
+            done = game.rounds_done
             history.append(distances())
             for e in game.events:
                 if e.kind in ("exhaust", "fatigue"):
@@ -181,33 +181,41 @@ def rider_text(game, i: int, names) -> Text:
 
 def podium_text(game, names) -> Text:
     """Three blocks, the winner's the highest: second, first, third."""
-    order = game.ranking()[:3]
+    top = []
+    for i in game.ranking()[:3]:
+        r = game.riders[i]
+        top.append((rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else ""),
+                    team_of_rider(r.id).hex))
+    return podium_blocks(top)
+
+
+def podium_blocks(top: list[tuple[str, str]]) -> Text:
+    """Blocks for the first three, the winner's the highest, in the order
+    second, first, third; `top`: (label, colour) of each, the winner first."""
     width = 10
     heights = {0: 4, 1: 3, 2: 2}
-    top = heights[0] + 2  # label row + frame top + block
-    lines = [Text() for _ in range(top + 1)]
+    top_row = heights[0] + 2  # label row + frame top + block
+    lines = [Text() for _ in range(top_row + 1)]
     for place in (1, 0, 2):
-        if place >= len(order):
+        if place >= len(top):
             for line in lines:
                 line.append(" " * (width + 2))
             continue
-        r = game.riders[order[place]]
-        colour = team_of_rider(r.id)
-        label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
-        frame = f"{colour.hex}"
-        fill = f"bold {contrast_text(colour.hex)} on {colour.hex}"
-        first = top - heights[place] - 1  # the frame's top row
+        label, hex_colour = top[place]
+        frame = f"{hex_colour}"
+        fill = f"bold {contrast_text(hex_colour)} on {hex_colour}"
+        first = top_row - heights[place] - 1  # the frame's top row
         for row, line in enumerate(lines):
             if row == first - 1:
                 line.append(label.center(width), style="bold")
             elif row == first:
                 line.append("┌" + "─" * (width - 2) + "┐", style=frame)
-            elif first < row < top:
+            elif first < row < top_row:
                 line.append("│", style=frame)
                 inner = (f"{place + 1}" if row == first + 1 else "").center(width - 2)
                 line.append(inner, style=fill)
                 line.append("│", style=frame)
-            elif row == top:
+            elif row == top_row:
                 line.append("┴" + "─" * (width - 2) + "┴", style=frame)
             else:
                 line.append(" " * width)
@@ -303,7 +311,7 @@ class PodiumScreen(BaseScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id]()
+        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or ""]()
 
     def action_again(self) -> None:
         self.app.race_again()

@@ -24,6 +24,8 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ...engine.actions import Action, Draw, Place, Play, PlayTokens
+from ...engine.cards import card_text
+from ...engine.events import token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
@@ -31,7 +33,7 @@ from ...play.session import BotMove
 from ...usertext import clean, escape_markup
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
-from ..widgets.board import Boards, board_rows, card_str, token_str
+from ..widgets.board import Boards, board_rows, token_str
 from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
@@ -57,10 +59,6 @@ def animations_allowed() -> bool:
     import os
 
     return os.environ.get("TEXTUAL_ANIMATIONS", "").lower() not in ("none", "disabled")
-
-
-def token_value(t: int) -> int:
-    return t or 1
 
 
 class RaceScreen(BaseScreen):
@@ -97,7 +95,7 @@ class RaceScreen(BaseScreen):
         self.options: list = []  # cards (codes) or riders (indices) on offer
         self.places: list[tuple[int, int]] = []
         self.cursor: tuple[int, int] | None = None
-        self._timer = None  # the step-through playing by itself (see `pace`)
+        self._timer: Timer | None = None  # the step-through playing by itself (see `pace`)
         self._logged = 0
         self._busy = False
         self._tidy_pending = True
@@ -175,7 +173,7 @@ class RaceScreen(BaseScreen):
         self.keybar = self.query_one("#keys", KeyBar)
         self.track = self.query_one("#track")
         self.overview: StageOverview | None = None if self.bmx else self.query_one("#overview", StageOverview)
-        self._texts: dict[str, str] = {}
+        self._texts: dict[Static, str] = {}
         log = self.flow.log
         if self.game.round > 1 and "── Round 1 ──" not in log:
             # a resumed race: its log rebuilt from the action log (the flow starts empty)
@@ -184,8 +182,8 @@ class RaceScreen(BaseScreen):
 
     def put(self, widget: Static, text: str) -> None:
         """Show a text in one of the fixed-size Statics (only if it changed)."""
-        if self._texts.get(widget.id) != text:
-            self._texts[widget.id] = text
+        if self._texts.get(widget) != text:
+            self._texts[widget] = text
             widget.update(text, layout=False)
 
     # -------------------------------------------------------------- turns
@@ -208,18 +206,19 @@ class RaceScreen(BaseScreen):
         if turn.kind == "bot":
             self.start_bot(turn)
         elif turn.kind == "curtain":
+            seat = turn.seat
+            assert seat is not None
             self.clear_panel()
-            self.show_public("Waiting for " + flow.team_name(turn.seat))
+            self.show_public("Waiting for " + flow.team_name(seat))
             from .curtain import CurtainScreen, PublicTable
 
-            seat = turn.seat
             view = self.public_view()
             table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
-                                board_rows(view, self.names(), self.ready_riders()),
+                                board_rows(view, self.names(), self.ready_riders(), self.flow.jersey),
                                 getattr(self.game, "supply", None))
             self.app.push_screen(
                 CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              "bmx" if self.bmx else "", on_lift=self._curtain_lifted, table=table),
+                              self.bmx, on_lift=self._curtain_lifted, table=table),
             )
         elif turn.kind == "place":
             self.show_place(turn)
@@ -324,18 +323,20 @@ class RaceScreen(BaseScreen):
 
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
-        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {self.flow.variant_name} · "
+        rules = self.flow.stage_text or self.flow.variant_name  # a tour: which stage (the log says the rules)
+        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {rules} · "
                               f"round {round_no or game.round} · {escape_markup(what)}")
 
     def marks_from(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
         marks = []
+        jersey = self.flow.jersey
         for i, r in enumerate(self.game.riders):
             sq, lane = positions[i]
             if sq < 0:
                 continue
             kind = "" if self.bmx else r.kind
             marks.append(RiderMark(i, rider_label(r.id, kind), team_of_rider(r.id).hex, sq, lane,
-                                   bool(crashed[i]), i in active))
+                                   bool(crashed[i]), i in active, i == jersey))
         return tuple(marks)
 
     def board_marks(self, view, active=()) -> tuple[RiderMark, ...]:
@@ -352,7 +353,7 @@ class RaceScreen(BaseScreen):
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
         shown and the numbers as they stand at that step (`tally`)."""
-        rows = board_rows(view, self.names(), self.ready_riders())
+        rows = board_rows(view, self.names(), self.ready_riders(), self.flow.jersey)
         supply = getattr(self.game, "supply", None)
         if public or positions:
             rows = [replace(r, own=False if public else r.own,
@@ -474,20 +475,22 @@ class RaceScreen(BaseScreen):
 
     def show_place(self, turn: Turn) -> None:
         game = self.game
-        view = game.view(turn.seat)
-        i = turn.rider
+        seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
+        view = game.view(seat)
         self.places = sorted(game.grid_places())
         self.cursor = self.places[-1] if self.places else None
         kind = KIND.get(game.riders[i].kind, "rider")
-        self.set_status(f"{self.flow.team_name(turn.seat)} places a rider")
+        self.set_status(f"{self.flow.team_name(seat)} places a rider")
         self.cards.show("hand", ())
-        self.panel(f"{self.who(turn.seat)}: place your [b]{kind}[/b] on the grid",
+        self.panel(f"{self.who(seat)}: place your [b]{kind}[/b] on the grid",
                    "← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)\n"
                    "[b]Enter[/b] place it there · [b]r[/b] a random place")
         self.show_boards(view)
         self.update_place_track()
 
     def update_place_track(self) -> None:
+        assert self.turn is not None and self.turn.seat is not None
         view = self.game.view(self.turn.seat)
         focus = (self.cursor[0],) if self.cursor else ()
         self.show_track(Scene(self.board_marks(view), cursor=self.cursor, focus=focus))
@@ -496,8 +499,11 @@ class RaceScreen(BaseScreen):
 
     def show_draw(self, turn: Turn) -> None:
         game = self.game
-        view = game.view(turn.seat)
-        mine = [r for r in view.board.riders if r.seat == turn.seat]
+        seat = turn.seat
+        assert seat is not None
+        view = game.view(seat)
+        # (in a tour a rider across the line has left the track: the other one draws)
+        mine = [r for r in view.board.riders if r.seat == seat and r.index not in view.board.crossed]
         self.options = [r.index for r in mine]
         cards = []
         for k, r in enumerate(mine):
@@ -505,14 +511,14 @@ class RaceScreen(BaseScreen):
             weather = self.weather_note(r.square).split(":")[0]
             where = square_where(game.course, r.square) + (f" {weather}" if weather else "") + (" · crashed" if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({rider_label(r.id, r.kind)})",
-                              (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
+                              (where, f"deck {deck}, {len(recycled)} face up"), data=(seat, r.index)))
         self._base_cards = tuple(cards)
         self.cards.show("riders", cards)
-        self.set_status(f"{self.flow.team_name(turn.seat)}: which rider draws first?")
+        self.set_status(f"{self.flow.team_name(seat)}: which rider draws first?")
         hint = "the chosen rider draws and picks first · [b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm"
         if self.recap:
             hint += "\n[b]Since your last look:[/b] " + escape_markup(" · ".join(self.recap))
-        self.panel(f"{self.who(turn.seat)}: which rider draws first?", hint)
+        self.panel(f"{self.who(seat)}: which rider draws first?", hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -530,6 +536,7 @@ class RaceScreen(BaseScreen):
     def show_pick(self, turn: Turn) -> None:
         game = self.game
         seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
         view = game.view(seat)
         rider = view.board.riders[i]
         previews = {c: self.preview(view, i, [c]) for c in view.hands[i]}
@@ -539,10 +546,10 @@ class RaceScreen(BaseScreen):
         for k, c in enumerate(hand):
             p = previews[c]
             if self.bmx:
-                value = "F" if c == 0 else str(c)
+                value = token_text(c)
                 note = f"ramp {p.moves}" if p.ramp else ("fatigue" if c == 0 else "")
             else:
-                value = card_str(c)
+                value = card_text(c)
                 note = f"moves {p.moves}" if p.moves != p.value or c == 0 else ""
             cards.append(Card(str(k + 1), (value, note), data=(seat, i, c)))
         self._base_cards = tuple(cards)
@@ -561,12 +568,12 @@ class RaceScreen(BaseScreen):
                 notes.append(f"lying down: stands up and moves {previews[hand[0]].standup} less")
             other = [j for j in view.chosen if j != i]
             for j in other:
-                notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_str(view.chosen[j])} (face down)")
+                notes.append(f"your {KIND.get(game.riders[j].kind)} plays {card_text(view.chosen[j])} (face down)")
             if not notes:
                 notes.append(f"the other {len(hand) - 1} cards go face up under the deck")
         else:
             bag = self.bag_contents(view, i)
-            notes.append(f"bag: {len(bag)} left ({' '.join('F' if t == 0 else str(t) for t in bag) or 'empty'})")
+            notes.append(f"bag: {len(bag)} left ({' '.join(token_text(t) for t in bag) or 'empty'})")
             if view.board.die is not None:
                 notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
         if keep == 2:
@@ -628,13 +635,13 @@ class RaceScreen(BaseScreen):
     def show_reveal(self, first: bool = False) -> None:
         flow = self.flow
         replay = flow.replay
-        if first:
+        if first and replay is not None:
             flow.step(0)
             cards = []
             for i, played in sorted(replay.revealed, key=lambda p: p[0]):
                 r = self.game.riders[i]
                 label = rider_label(r.id, "" if self.bmx else r.kind)
-                value = token_str(played) if self.bmx else card_str(played)
+                value = token_str(played) if self.bmx else card_text(played)
                 cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
                                   data=(i,)))
             self._base_cards = tuple(cards)
@@ -682,6 +689,7 @@ class RaceScreen(BaseScreen):
             "fatigue": "fatigue",
             "die": "the die",
             "finish": "finish!",
+            "crossed": "across the line",
         }.get(frame.kind, frame.kind)
         # what Enter does stays on the title line: a long step text never pushes it out
         if replay.at_end:
@@ -865,7 +873,7 @@ class RaceScreen(BaseScreen):
                 self.notify(f"Wait: {self.flow.bot_name(turn.seat)} is thinking", timeout=2, markup=False)
             return
         game = self.game
-        action = None
+        action: Action | None = None
         if turn.kind == "place" and self.cursor:
             action = Place(game.riders[turn.rider].id, *self.cursor)
         elif turn.kind == "draw" and self.sel is not None:
@@ -914,7 +922,7 @@ class RaceScreen(BaseScreen):
         turn = self.turn
         assert turn is not None and turn.seat is not None
         view = self.game.view(turn.seat)
-        mine = [r.index for r in view.mine()]
+        mine = [r.index for r in view.mine() if r.index not in view.board.crossed]
         return all(i in view.chosen for i in mine if i != turn.rider)
 
     def change_what(self) -> str:
@@ -937,7 +945,7 @@ class RaceScreen(BaseScreen):
                 played = view.chosen[r.index]
             else:
                 continue
-            value = token_str(played) if isinstance(played, tuple) else card_str(played)
+            value = token_str(played) if isinstance(played, tuple) else card_text(played)
             what = KIND.get(r.kind) or ("tokens" if self.bmx and "+" in value else "token")
             parts.append(f"{what} [b]{value}[/b]")
         return " · ".join(parts)
@@ -948,7 +956,8 @@ class RaceScreen(BaseScreen):
         seat = self.turn.seat
         what = "pass the keyboard" if self.flow.hot_seat else "play"
         note = ""
-        if len(self.game.view(seat).mine()) > 1:
+        view = self.game.view(seat)
+        if len([r for r in view.mine() if r.index not in view.board.crossed]) > 1:
             note = " (the first card is down: it was played before the second rider drew)"
         self.panel(f"{self.who(seat)}: {self.review_text(action)}",
                    f"[b]Enter[/b] {what} · [b]u[/b] change the {self.change_what()}{note}")

@@ -29,6 +29,9 @@ class SavedRace(NamedTuple):
     teams: tuple[str, ...]
     saved: str  # ISO date and time
     problem: str | None = None  # "damaged (...)", "made by a newer flamme-tui": cannot be opened
+    tour: str = ""  # a tour: its name, the stage being raced and how many (the title is that stage's)
+    stage: int = 0
+    stages: int = 0
 
 
 # ------------------------------------------------------------ data access
@@ -44,7 +47,8 @@ def saved_races(directory: Path | None = None) -> list[SavedRace]:
     for race in saves.list_saves(folder):
         i = race.info
         if i is not None and race.status in (saves.IN_PROGRESS, saves.FINISHED):
-            out.append(SavedRace(i.path, i.title, i.variant, i.round, i.over, i.winner, tuple(i.teams), i.saved))
+            out.append(SavedRace(i.path, i.title, i.variant, i.round, i.over, i.winner, tuple(i.teams), i.saved,
+                                 None, i.tour, i.stage, i.stages))
             continue
         stamp = dt.datetime.fromtimestamp(race.changed).astimezone().isoformat(timespec="seconds")
         problem = "made by a newer flamme-tui" if race.status == saves.NEWER else f"damaged ({race.reason})"
@@ -88,7 +92,22 @@ def _state(race: SavedRace) -> Text:
         return Text("too new: update flamme-tui" if too_new else "damaged", style="bold")
     if race.over:
         return Text(f"finished, won by {race.winner}" if race.winner else "finished")
+    if race.tour:
+        return Text(f"in progress, stage {race.stage}/{race.stages}, round {race.round}")
     return Text(f"in progress, round {race.round}")
+
+
+def _title(race: SavedRace) -> Text:
+    """The stage (or BMX circuit); a tour's name and the stage being raced."""
+    if race.tour:
+        return Text(race.tour if race.over else f"{race.tour}: {race.title}")
+    return Text(race.title)
+
+
+def _rules(race: SavedRace) -> str:
+    from .variant import variant_title
+
+    return "Tour" if race.tour else variant_title(race.variant)
 
 
 class SavedRacesScreen(BaseScreen):
@@ -122,15 +141,13 @@ class SavedRacesScreen(BaseScreen):
         table.focus()
 
     def refresh_list(self) -> None:
-        from .variant import variant_title
-
         table = self.query_one(DataTable)
         row = table.cursor_row
         table.clear()
         self.races = saved_races()
         for n, race in enumerate(self.races):
             # names from save files are plain text, never markup
-            table.add_row(Text(race.title), Text(variant_title(race.variant)), _state(race), Text(", ".join(race.teams)),
+            table.add_row(_title(race), Text(_rules(race)), _state(race), Text(", ".join(race.teams)),
                           Text(_when(race.saved)), key=str(n))
         if self.races:
             table.move_cursor(row=min(row, len(self.races) - 1))
@@ -192,7 +209,7 @@ class SavedRacesScreen(BaseScreen):
             return
         from .dialogs import ConfirmDelete
 
-        label = f"{race.title} ({', '.join(race.teams)})" if race.teams else race.path.name
+        label = f"{race.tour or race.title} ({', '.join(race.teams)})" if race.teams else race.path.name
 
         def answer(yes: bool | None) -> None:
             if not yes:

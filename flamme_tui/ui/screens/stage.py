@@ -111,4 +111,5 @@ class StageScreen(BaseScreen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.app.choose_stage(event.option.id)
+        if event.option.id is not None:  # every option has one: the stage's id
+            self.app.choose_stage(event.option.id)

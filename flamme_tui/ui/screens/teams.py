@@ -9,10 +9,13 @@ type) is said on the message line.
 
 from __future__ import annotations
 
+from typing import TypeVar, cast
+
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, Input, Select, Static
+from textual.widgets.select import NoSelection
 
 from ... import MAX_SEED
 from ...engine.rules import find
@@ -25,6 +28,15 @@ from .base import BaseScreen
 MAX_SEATS = 4
 MAX_NAME = 30  # long enough for "Grandma Josephine"; the race screens show it in full
 SEED_NOTE = "0 or more; same seed + choices = same race"
+
+T = TypeVar("T")
+
+
+def chosen(value: T | NoSelection) -> T:
+    """The value of a Select made with allow_blank=False: it always has one."""
+    if isinstance(value, NoSelection):
+        raise ValueError("a select without a blank has no value")
+    return value
 
 
 def parse_seed(text: str) -> int | None:
@@ -106,7 +118,8 @@ class TeamsScreen(BaseScreen):
         else:
             extras = [("none" if n == 0 else f"+{n} exhaustion", n) for n in range(6)]
             extra_head = "Handicap"
-        title = Content.from_markup("[b]$rules[/b] · ", rules=variant_title(self.choices.variant))
+        rules = "Tour" if self.choices.tour is not None else variant_title(self.choices.variant)
+        title = Content.from_markup("[b]$rules[/b] · ", rules=rules)
         where = ("circuit " + self.choices.circuit) if bmx else self._stage_name()
         yield from self.compose_notice()
         with VerticalScroll(classes="menu-body", id="teams-body"):
@@ -132,13 +145,17 @@ class TeamsScreen(BaseScreen):
                 yield Static(SEED_NOTE, id="seed-note")
             yield Static("", id="teams-message")
             with Horizontal(classes="form-row", id="teams-buttons"):
-                yield Button(f"Start race ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
+                what = "tour" if self.choices.tour is not None else "race"
+                yield Button(f"Start {what} ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), "start race"),
+        yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), f"start {what}"),
                       ("?", "help"), ("esc", "back")])
 
     def _stage_name(self) -> str:
+        tour = self.choices.tour
+        if tour is not None:
+            return f"{tour.name}, {len(tour.stages)} stage{'s' * (len(tour.stages) > 1)}"
         try:
             from .stage import stage_info
 
@@ -168,7 +185,7 @@ class TeamsScreen(BaseScreen):
     def show_rows(self) -> None:
         for seat in range(MAX_SEATS):
             self.query_one(f"#seat-{seat}").display = seat < self.count
-            colour = team_colour(self.query_one(f"#colour-{seat}", Select).value)
+            colour = team_colour(chosen(self.query_one(f"#colour-{seat}", Select).value))
             self.query_one(f"#swatch-{seat}", Static).update(
                 Content.from_markup(f"[on {colour.hex}]  [/] $letter", letter=colour.letter))
 
@@ -195,12 +212,14 @@ class TeamsScreen(BaseScreen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
+        # Select.Changed is not generic in Textual's typing (its value has an
+        # unbound type variable): the players select holds ints, colours strs
         if sid == "players":
-            self.count = int(event.value)
+            self.count = cast(int, chosen(event.value))
             self.show_rows()
         elif sid.startswith("colour-"):
             seat = int(sid.split("-")[1])
-            new, old = event.value, self.seats[seat].colour
+            new, old = cast(str, chosen(event.value)), self.seats[seat].colour
             if new == old:
                 return
             self._rename_default(seat, old, new)
@@ -252,14 +271,14 @@ class TeamsScreen(BaseScreen):
         seats = []
         for seat in range(self.count):
             name = clean(self.query_one(f"#name-{seat}", Input).value, multiline=False).strip()
-            colour = self.query_one(f"#colour-{seat}", Select).value
-            controller = self.query_one(f"#controller-{seat}", Select).value
-            extra = self.query_one(f"#extra-{seat}", Select).value
+            colour = chosen(self.query_one(f"#colour-{seat}", Select).value)
+            controller = chosen(self.query_one(f"#controller-{seat}", Select).value)
+            extra = chosen(self.query_one(f"#extra-{seat}", Select).value)
             seats.append(SeatChoice(name or team_colour(colour).name, colour, controller, int(extra)))
         choices = self.choices.copy()
         choices.seats = seats
         if find(choices.variant).grid_choice:
-            choices.grid = self.query_one("#grid", Select).value
+            choices.grid = chosen(self.query_one("#grid", Select).value)
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text:
             choices.seed = random_seed()

@@ -1,9 +1,10 @@
-"""The title menu: Resume (when a race is in progress), New race, Saved races,
-Rules reference, Settings, Quit (entries are easy to add: see `entries`)."""
+"""The title menu: Resume (when a race is in progress), New race, New tour,
+Saved races, Rules reference, Settings, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -13,6 +14,9 @@ from textual.widgets.option_list import Option
 from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
+
+if TYPE_CHECKING:
+    from ...saves import SavedRace  # (saves imports pydantic: not at start-up)
 
 LOGO = r"""
  ___ _                          ___
@@ -29,16 +33,16 @@ class TitleScreen(BaseScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.resume_info = None
+        self.resume_info: SavedRace | None = None
         self._shown = False  # shown once already (the first time, preload looks for saves)
 
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
-        return [("new", "New race"), ("saved", "Saved races"), ("rules", "Rules reference"),
+        return [("new", "New race"), ("tour", "New tour"), ("saved", "Saved races"), ("rules", "Rules reference"),
                 ("settings", "Settings"), ("quit", "Quit")]
 
-    def offer_resume(self, race) -> None:
+    def offer_resume(self, race: SavedRace | None) -> None:
         """Offer "Resume" for the newest race not finished (a saves.SavedRace,
         found in the background, or left for the title menu), damaged or not:
         a damaged one is never hidden; None takes the entry away."""
@@ -53,6 +57,8 @@ class TitleScreen(BaseScreen):
         info = race.info
         if info is not None:
             label = f"Resume: {info.title}, round {info.round} ({', '.join(info.teams)})"
+            if getattr(info, "tour", ""):
+                label = f"Resume: {info.tour}, stage {info.stage}/{info.stages}, round {info.round} ({', '.join(info.teams)})"
         elif race.status == "damaged":
             n = len(race.backups)
             label = f"Resume: {race.path.name} (damaged save, {n or 'no'} backup{'s' * (n != 1)})"
@@ -118,6 +124,8 @@ class TitleScreen(BaseScreen):
     def choose(self, key: str | None) -> None:
         if key == "new":
             self.app.new_race()
+        elif key == "tour":
+            self.app.new_tour()
         elif key == "rules":
             self.app.show_rules()
         elif key == "saved":

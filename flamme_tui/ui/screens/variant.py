@@ -48,4 +48,5 @@ class VariantScreen(BaseScreen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.app.choose_variant(event.option.id)
+        if event.option.id is not None:  # every option has one: the variant's name
+            self.app.choose_variant(event.option.id)

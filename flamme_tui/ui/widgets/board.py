@@ -17,9 +17,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
-from ...engine.cards import starting_deck
+from ...course import Course
+from ...engine.cards import card_text, starting_deck
+from ...engine.events import token_text
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from .squares import label as square_label
@@ -44,6 +47,8 @@ class BoardRow:
     supply_played: int = 0  # exhaustion cards played straight from the supply (classic)
     ready: bool = False  # its card for this round is down (face down: only that it is)
     to_go: int = 0  # squares to the finish line
+    jersey: bool = False  # a tour: the rider in the yellow jersey (the GC leader), marked ◆
+    finished: bool = False  # a tour: across the line, it has left the track
 
     @property
     def exhaustion_held(self) -> int:
@@ -56,24 +61,24 @@ class BoardRow:
         return sum(1 for c in self.played if c == 0)
 
 
-def card_str(card: int) -> str:
-    return {0: "E", -1: "A"}.get(card) or str(card)  # exhaustion, the Peloton's Attack
+JERSEY = "bold #F0E442"  # the yellow jersey's mark (◆: readable without colour too)
 
 
-def token_str(tokens) -> str:
-    return "+".join("F" if t == 0 else str(t) for t in tokens)
+def token_str(tokens: tuple[int, ...]) -> str:
+    return "+".join(token_text(t) for t in tokens)
 
 
 def summary(cards) -> str:
     """Cards by value, highest first, exhaustion last: "2×9 1×4 E×2" ("-" when none)."""
     counts = Counter(cards)
     order = sorted((c for c in counts if c > 0), reverse=True) + [c for c in (-1, 0) if c in counts]
-    return " ".join(f"{counts[c]}×{card_str(c)}" for c in order) or "-"
+    return " ".join(f"{counts[c]}×{card_text(c)}" for c in order) or "-"
 
 
-def board_rows(view, team_names: list[str], ready=frozenset()) -> list[BoardRow]:
+def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
     """One row per rider, from `view` (its seat's own piles shown as they are now).
-    `ready`: riders whose card for this round is down (a public fact)."""
+    `ready`: riders whose card for this round is down (a public fact);
+    `jersey`: the rider in the yellow jersey (a tour)."""
     board = view.board
     rows = []
     bmx = board.rules.uses_tokens
@@ -90,6 +95,7 @@ def board_rows(view, team_names: list[str], ready=frozenset()) -> list[BoardRow]
             r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
             r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,
             handicap, 0 if bmx else r.from_supply, r.index in ready, to_go(course, r.square),
+            r.index == jersey, r.index in board.crossed,
         ))
     return rows
 
@@ -106,9 +112,9 @@ class Boards(Static):
         self.rows: list[BoardRow] = []
         self.variant = "classic"
         self.supply: int | None = None
-        self.course = None
+        self.course: Course | None = None
 
-    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course=None) -> None:
+    def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course: Course | None = None) -> None:
         if (rows, variant, supply) == (self.rows, self.variant, self.supply) and course is self.course:
             return
         self.rows = rows
@@ -132,6 +138,8 @@ class Boards(Static):
 
     @staticmethod
     def _to_go(row: BoardRow) -> str:
+        if row.finished:
+            return "in"
         if row.square < 0:
             return "-"
         return str(row.to_go) if row.to_go > 0 else "over"
@@ -173,7 +181,11 @@ class Boards(Static):
             text.append(row.label.lower() if row.crashed else row.label,
                         style=f"bold {contrast_text(row.hex)} on {row.hex}")
             name = shown_name if len(shown_name) <= name_w else shown_name[: name_w - 1] + "…"
-            text.append(f" {name:<{name_w}}")
+            if row.jersey:  # the yellow jersey (a tour)
+                text.append("◆", style=JERSEY)
+                text.append(f"{name:<{name_w}}")
+            else:
+                text.append(f" {name:<{name_w}}")
             text.append(f" {self._square(row):>{6 if wide else 3}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
             text.append(f"{self._to_go(row):>4} ")
@@ -185,7 +197,7 @@ class Boards(Static):
                 exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
                 text.append(f"{row.deck:>4} {exh:>{22 if wide else 13}} ")
                 text.append(f"{rec_texts[k]:<{rec_w}} ")
-                played = " ".join(card_str(c) for c in row.played)
+                played = " ".join(card_text(c) for c in row.played)
             if len(played) > play_w:  # the latest cards, and how many in all
                 count = f"({len(row.played)}) …"
                 played = count + played[-(play_w - len(count)):]
@@ -197,4 +209,5 @@ class Boards(Static):
 
     def lines(self) -> list[str]:
         """The rendered rows as plain text (tests)."""
-        return self.render().plain.splitlines() if hasattr(self.render(), "plain") else []
+        visual = self.visual  # what update() made of the Text
+        return visual.plain.splitlines() if isinstance(visual, Content) else []

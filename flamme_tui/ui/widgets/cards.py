@@ -43,8 +43,9 @@ CURSOR_TITLE = Style(bold=True, reverse=True)
 VALUE = Style(bold=True)
 NOTE = Style(color="#a8a8a8")
 
-ROUND = "╭╮╰╯─│"
-HEAVY = "┏┓┗┛━┃"
+# corners, then the horizontal and vertical lines
+ROUND = tuple("╭╮╰╯─│")
+HEAVY = tuple("┏┓┗┛━┃")
 
 _DIGITS = None
 

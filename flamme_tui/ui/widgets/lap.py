@@ -175,10 +175,10 @@ class LapStrip(Widget):
             else:
                 lane_rows, t_row, l_row = {1: 1, 0: 2}, 3, 0
             for lane, y in lane_rows.items():
-                r = riders.get((sq, lane))
-                if r is not None:
-                    label = r.label.lower() if r.crashed else r.label
-                    put(x, y, label[:2], rider_style(r.hex, r.crashed, r.active))
+                here = riders.get((sq, lane))
+                if here is not None:
+                    label = here.label.lower() if here.crashed else here.label
+                    put(x, y, label[:2], rider_style(here.hex, here.crashed, here.active))
                 elif lane >= lanes:
                     put(x, y, NO_LANE.glyph * 2, NO_LANE_STYLE)
                 elif scene.cursor == (sq, lane):

@@ -60,6 +60,7 @@ class RiderMark:
     lane: int
     crashed: bool = False
     active: bool = False
+    jersey: bool = False  # a tour: the yellow jersey (◆◆ over its square when nothing else is marked there)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +87,6 @@ class TrackClicked(Message):
 
 # styles -----------------------------------------------------------------
 BLANK = Style()
-DIM = Style(color="#6c6c6c")
 LABEL = Style(color="#bbbbbb")
 RULER = Style(color="#8a8a8a")
 LINE_START = Style(color="#ffffff", bold=True)
@@ -100,6 +100,7 @@ CURSOR = Style(color="#000000", bgcolor="#ffffff", bold=True, blink=False)
 MARK = Style(color="#ffffff", bgcolor="#a0301f", bold=True)
 PAST_END = Style(bgcolor="#161616")
 INDICATOR = Style(color="#000000", bgcolor="#bbbbbb", bold=True)
+JERSEY = Style(color="#F0E442", bold=True)
 
 
 def _lane_bg(code: str) -> Style:
@@ -265,6 +266,7 @@ class TrackStrip(Widget):
         key = (width, self.max_lines, self._extent(), self.mini, self.tall)
         if self._plan_cache is not None and self._plan_cache[0] == key:
             return self._plan_cache[1]
+        plan: tuple[str, list[tuple[int, int]]]
         if self.course is None or width <= 0:
             plan = ("window", [])
         else:
@@ -320,6 +322,7 @@ class TrackStrip(Widget):
         trail = scene.trail
         marks, slips = set(scene.marks), set(scene.slips)
         previews, blocked = set(scene.previews), set(scene.blocked)
+        jerseys = {r.square for r in scene.riders if r.jersey}
         # in a compact window, a meteo tile's weather follows its letter
         merge_weather = not self.tall and not self.mini
         for c in cols:
@@ -367,6 +370,8 @@ class TrackStrip(Widget):
                     add(Segment("+1"[:w], SLIP))
                 elif trail and trail[0] < sq <= trail[1]:
                     add(Segment(("->" if sq == trail[1] else "--")[-w:], TRAIL))
+                elif sq in jerseys:
+                    add(Segment("◆◆"[:w], JERSEY))
                 else:
                     add(Segment(" " * w, BLANK))
             elif kind == "terrain":

@@ -1,0 +1,439 @@
+"""A tour between its stages and at its end.
+
+`StageResultScreen`: after each stage, the stage's times (`+0:40`), the
+general classification with its gaps, the Tour Points and the team
+classification, as tables, with the GC gaps and the points drawn as bars.
+`TourPodiumScreen`: after the last stage, the GC's podium, the tour's
+winner by Tour Points and every classification.
+
+The tables are built by plain functions of a play.tours.Tour (`TourTables`),
+so they can be tested without an app.  Everything fits 80x24; a wider
+screen shows names in full and longer bars, a taller one the Tour Points
+of each stage.  The yellow jersey (the GC leader) is marked ◆, readable
+without colour.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Static
+
+from ...engine.tour import gap_text, team_classification
+from ...usertext import clean
+from ..palette import contrast_text, rider_label, team_colour
+from ..widgets.board import JERSEY
+from ..widgets.keybar import KeyBar
+from .base import BaseScreen
+from .podium import podium_blocks
+
+KIND = {"S": "Sprinteur", "R": "Rouleur"}
+HEAD = "bold"
+MUTED = "#bbbbbb"
+
+
+def bar(value: int, most: int, width: int) -> str:
+    """A bar of `width` cells at most for value/most, in eighths of a cell."""
+    if most <= 0 or value <= 0 or width <= 0:
+        return ""
+    eighths = round(8 * width * value / most)
+    full, part = divmod(max(1, eighths), 8)
+    return "█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")
+
+
+def clock(seconds: int) -> str:
+    """A total time as a clock: 1:05:20 or 12:40."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def behind(place: int, total: int, gap: int) -> str:
+    """The leader's total time as a clock, the others' gaps (`+0:00` for a tie)."""
+    if place == 1:
+        return clock(total)
+    return gap_text(gap) if gap else "+0:00"
+
+
+class TourTables:
+    """The tour's classifications as Rich texts, for a column `width` wide."""
+
+    def __init__(self, tour, width: int = 38) -> None:
+        self.tour = tour
+        self.width = width
+        self.teams = tour.teams
+        game = tour.done[-1].game if tour.done else None
+        self.riders = {r.id: r for r in game.riders} if game is not None else {}
+        self.gc = tour.gc()
+        self.leader = self.gc[0].rider if self.gc else None
+
+    # --------------------------------------------------------- pieces
+
+    def label(self, rid: str) -> Text:
+        r = self.riders[rid]
+        colour = team_colour(rid.split(".")[0])
+        return Text(rider_label(rid, r.kind), style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
+
+    def team_label(self, seat: int) -> Text:
+        colour = team_colour(self.teams[seat].colour)
+        return Text(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
+
+    def name(self, rid: str, room: int) -> str:
+        """The rider's team and kind, cut to `room` cells if it must be (full when there is room)."""
+        r = self.riders[rid]
+        team = clean(self.teams[r.seat].name, multiline=False)
+        full = f"{team} {KIND.get(r.kind, '')}".strip()
+        text = full if len(full) <= room else team
+        return text if len(text) <= room else text[: max(1, room - 1)] + "…"
+
+    def team_name(self, seat: int, room: int) -> str:
+        team = clean(self.teams[seat].name, multiline=False)
+        return team if len(team) <= room else team[: max(1, room - 1)] + "…"
+
+    def rider_row(self, place: int, rid: str, room: int) -> Text:
+        row = Text(f"{place:>2}.")
+        row.append("◆" if rid == self.leader else " ", style=JERSEY)
+        row.append_text(self.label(rid))
+        row.append(f" {self.name(rid, room):<{room}} ")
+        return row
+
+    # --------------------------------------------------------- tables
+
+    def stage(self) -> Text:
+        """The latest stage: placings and times (gaps to the stage winner)."""
+        tour = self.tour
+        done = tour.done[-1]
+        k = len(tour.done)
+        text = Text(f"Stage {k}/{tour.stages} times", style=HEAD)
+        text.append(f"  {clean(done.game.course.name, multiline=False)}\n", style=MUTED)
+        room = max(6, self.width - 19)  # place, jersey, label, time and bonus take 19 cells
+        for line in done.result:
+            row = self.rider_row(line.place, line.rider, room)
+            row.append(f"{gap_text(line.time):>6}")
+            if line.bonus:
+                row.append(f" -{line.bonus}s", style=MUTED)
+            text.append_text(row)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def general(self, bars: bool = True) -> Text:
+        """The GC: gaps to the leader, as numbers and (`bars`) as bars."""
+        text = Text("General classification", style=HEAD)
+        text.append(" (◆ yellow)\n", style=JERSEY)
+        gaps = [g.gap for g in self.gc]
+        bar_room = max(0, (self.width - 14) // 3) if bars else 0  # a third of what the name and bar share
+        room = max(6, self.width - 14 - bar_room - (1 if bar_room else 0))
+        most = max(gaps, default=0)
+        for g in self.gc:
+            row = self.rider_row(g.place, g.rider, room)
+            row.append(f"{behind(g.place, g.time, g.gap):>6}")
+            if bar_room:
+                row.append(" " + bar(g.gap, most, bar_room), style=f"{team_colour(g.rider.split('.')[0]).hex}")
+            text.append_text(row)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def points(self) -> Text:
+        """Tour Points by team, most first, with bars (the tour's winner first once it is over)."""
+        tour = self.tour
+        final = " (final)" if tour.over else ""
+        text = Text(f"Tour Points{final}\n", style=HEAD)
+        ranked = tour.ranking()
+        most = max((t.value for t in ranked), default=0)
+        latest = _stage_points(tour, len(tour.done) - 1) if tour.done and not tour.over else {}
+        room = max(4, min(16, self.width - 24))
+        for t in ranked:
+            row = Text(f"{t.place:>2}. ")
+            row.append_text(self.team_label(t.team))
+            row.append(f" {self.team_name(t.team, room):<{room}} {t.value:>3} ")
+            # place, label, name, points and "+3" take room + 16 cells
+            row.append(bar(t.value, most, max(1, self.width - room - 17)),
+                       style=team_colour(self.teams[t.team].colour).hex)
+            gained = latest.get(t.team, 0)
+            if gained:
+                row.append(f" +{gained}", style=MUTED)
+            text.append_text(row)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def team_times(self) -> Text:
+        """The team classification: both riders' GC times (shown, no points)."""
+        text = Text("Teams (both riders' times)\n", style=HEAD)
+        lines = team_classification(self.gc)
+        best = lines[0].value if lines else 0
+        room = max(4, min(16, self.width - 16))
+        for t in lines:
+            row = Text(f"{t.place:>2}. ")
+            row.append_text(self.team_label(t.team))
+            row.append(f" {self.team_name(t.team, room):<{room}} ")
+            row.append(f"{behind(t.place, t.value, t.value - best):>7}")
+            text.append_text(row)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def times_by_stage(self, width: int) -> Text:
+        """Every rider's time in each stage (as many of the latest stages as
+        `width` holds) and in all, in GC order."""
+        tour = self.tour
+        room = 18
+        fits = max(1, (width - room - 17) // 7)
+        first = max(0, len(tour.done) - fits)
+        text = Text("Times stage by stage", style=HEAD)
+        text.append(" (gaps to each stage's winner)\n" if first == 0 else f" (stages {first + 1}-{len(tour.done)})\n",
+                    style=MUTED)
+        text.append(" " * (room + 8) + "".join(f"{'stage ' + str(k + 1) if k == first else k + 1:>7}"
+                                                for k in range(first, len(tour.done))) + "    total\n", style=MUTED)
+        times = [{line.rider: line.time for line in d.result} for d in tour.done]
+        for g in self.gc:
+            row = self.rider_row(g.place, g.rider, room)
+            row.append("".join(f"{gap_text(t[g.rider]):>7}" for t in times[first:]))
+            row.append(f"{clock(g.time):>9}")
+            text.append_text(row)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def points_by_stage(self) -> Text:
+        """Each team's Tour Points stage by stage (and the final GC's)."""
+        tour = self.tour
+        head = "          " + "".join(f"{k + 1:>4}" for k in range(len(tour.done)))
+        head += "  GC" if tour.over else ""
+        per_stage = [_stage_points(tour, k) for k in range(len(tour.done))]
+        final = _gc_points(tour) if tour.over else {}
+        total = tour.points()
+        room = max(5, min(16, self.width - 4 * len(tour.done) - 20))
+        text = Text("Tour Points by stage\n", style=HEAD)
+        text.append(" " * (room + 5) + head[10:] + "   all\n", style=MUTED)
+        for t in tour.ranking():
+            row = Text(" ")
+            row.append_text(self.team_label(t.team))
+            row.append(f" {self.team_name(t.team, room):<{room}}")
+            row.append("".join(f"{points.get(t.team, 0) or '·':>4}" for points in per_stage))
+            if tour.over:
+                row.append(f"{final.get(t.team, 0) or '·':>4}")
+            row.append(f"{total[t.team]:>6}")
+            text.append_text(row)
+            text.append("\n")
+        text.rstrip()
+        return text
+
+
+def _stage_points(tour, k: int) -> dict[int, int]:
+    """Each team's Tour Points from stage k (0-based)."""
+    from ...engine.tour import STAGE_POINTS
+
+    points: dict[int, int] = {}
+    for line, tp in zip(tour.done[k].result, STAGE_POINTS):
+        points[line.team] = points.get(line.team, 0) + tp
+    return points
+
+
+def _gc_points(tour) -> dict[int, int]:
+    from ...engine.tour import GC_POINTS
+
+    points: dict[int, int] = {}
+    for line, tp in zip(tour.gc(), GC_POINTS):
+        points[line.team] = points.get(line.team, 0) + tp
+    return points
+
+
+def _column(width: int) -> int:
+    """A column's width: two side by side, a margin between."""
+    return max(36, (width - 4) // 2)
+
+
+class StageResultScreen(BaseScreen):
+    """After a stage of a tour: its times, the GC, the TP and the teams."""
+
+    HELP_TOPIC = "tour-result"
+    DEFAULT_CSS = """
+    StageResultScreen #result-body { padding: 0 1; height: 1fr; }
+    StageResultScreen #result-title { height: auto; margin: 0 0 1 0; }
+    StageResultScreen .result-row { height: auto; }
+    StageResultScreen .result-col { width: 1fr; height: auto; }
+    StageResultScreen .result-col.-left { margin: 0 2 0 0; }
+    StageResultScreen #result-lower { margin: 1 0 0 0; }
+    StageResultScreen #result-tall { display: none; height: auto; margin: 1 0 0 0; }
+    StageResultScreen.-tall #result-tall { display: block; }
+    StageResultScreen #result-times { width: 1fr; height: auto; }
+    StageResultScreen #result-by-stage { width: auto; height: auto; margin: 0 0 0 2; }
+    StageResultScreen #result-next { height: auto; margin: 1 0 0 0; }
+    """
+    BINDINGS = [
+        Binding("enter", "next", "Next stage", id="tour-result.next"),
+        Binding("q", "app.request_quit", "Quit (the tour is saved)", id="tour-result.quit"),
+    ]
+
+    def __init__(self, tour, session=None) -> None:
+        super().__init__()
+        self.tour = tour  # the tour with this stage done
+        self.session = session  # the stage's session (the next stage follows from it)
+
+    @property
+    def final(self) -> bool:
+        return self.tour.over
+
+    def compose(self):
+        tour = self.tour
+        yield from self.compose_notice()
+        with Vertical(id="result-body"):
+            yield Static("", id="result-title")
+            with Horizontal(classes="result-row"):
+                yield Static("", id="result-stage", classes="result-col -left")
+                yield Static("", id="result-gc", classes="result-col")
+            with Horizontal(classes="result-row", id="result-lower"):
+                yield Static("", id="result-points", classes="result-col -left")
+                yield Static("", id="result-teams", classes="result-col")
+            with Horizontal(classes="result-row", id="result-tall"):
+                yield Static("", id="result-times")
+                yield Static("", id="result-by-stage")
+            yield Static("", id="result-next")
+        what = "the tour's podium" if self.final else f"stage {len(tour.done) + 1}"
+        yield KeyBar([("⏎", what), ("?", "help"), ("q", "quit (saved)")])
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.draw(self.app.size.width)
+
+    def size_changed(self, width: int, height: int) -> None:
+        if self.is_mounted:
+            self.draw(width)
+
+    def draw(self, width: int) -> None:
+        tour = self.tour
+        tables = TourTables(tour, _column(width - 2))
+        game = tour.done[-1].game
+        winner = tour.done[-1].result[0]
+        title = Text(f"{clean(tour.name, multiline=False)} · stage {len(tour.done)}/{tour.stages} "
+                     f"{clean(game.course.name, multiline=False)} · {game.round} rounds · won by ", style="bold")
+        title.append_text(tables.label(winner.rider))
+        title.append(f" {tables.name(winner.rider, 40)}")
+        self.query_one("#result-title", Static).update(title)
+        self.query_one("#result-stage", Static).update(tables.stage())
+        self.query_one("#result-gc", Static).update(tables.general())
+        self.query_one("#result-points", Static).update(tables.points())
+        self.query_one("#result-teams", Static).update(tables.team_times())
+        self.query_one("#result-by-stage", Static).update(tables.points_by_stage())
+        self.query_one("#result-times", Static).update(tables.times_by_stage(width - 36))
+        if self.final:
+            following = Text("Enter: the tour's podium", style=MUTED)
+        else:
+            leg = tour.legs[len(tour.done)]
+            following = Text(f"Enter: stage {len(tour.done) + 1}/{tour.stages}, "
+                             f"{clean(leg.course.name, multiline=False)} ({leg.variant}); the teams take the grid "
+                             f"fewest Tour Points first", style=MUTED)
+        self.query_one("#result-next", Static).update(following)
+
+    def action_next(self) -> None:
+        if self.final:
+            self.app.show_tour_podium(self.tour)
+        else:
+            self.app.next_stage(self.session)
+
+
+class TourPodiumScreen(BaseScreen):
+    """The end of a tour: the GC's podium, the winner by Tour Points, every classification."""
+
+    HELP_TOPIC = "tour-podium"
+    DEFAULT_CSS = """
+    TourPodiumScreen #tour-podium-body { padding: 0 1; height: 1fr; }
+    TourPodiumScreen #tour-podium-title { height: auto; margin: 0 0 1 0; }
+    TourPodiumScreen .result-row { height: auto; }
+    TourPodiumScreen .result-col { width: 1fr; height: auto; }
+    TourPodiumScreen .result-col.-left { margin: 0 2 0 0; }
+    TourPodiumScreen #tour-blocks { width: 38; }
+    TourPodiumScreen #tour-lower { margin: 1 0 0 0; }
+    TourPodiumScreen #tour-stages { height: auto; margin: 1 0 0 0; }
+    TourPodiumScreen #tour-buttons { display: none; height: 1; margin: 1 0 0 0; }
+    TourPodiumScreen.-tall #tour-buttons { display: block; }
+    TourPodiumScreen #tour-tall { display: none; height: auto; margin: 1 0 0 0; }
+    TourPodiumScreen.-tall #tour-tall { display: block; }
+    TourPodiumScreen #tour-times { width: 1fr; height: auto; }
+    TourPodiumScreen #tour-by-stage { width: auto; height: auto; margin: 0 0 0 2; }
+    TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; }
+    """
+    BINDINGS = [
+        Binding("r", "again", "Tour again", id="tour-podium.again"),
+        Binding("n", "new", "New tour", id="tour-podium.new"),
+        Binding("q", "quit", "Quit", id="tour-podium.quit"),
+    ]
+
+    def __init__(self, tour) -> None:
+        super().__init__()
+        self.tour = tour
+
+    def compose(self):
+        yield from self.compose_notice()
+        with Vertical(id="tour-podium-body"):
+            yield Static("", id="tour-podium-title")
+            with Horizontal(classes="result-row"):
+                yield Static("", id="tour-blocks", classes="result-col -left")
+                yield Static("", id="tour-points", classes="result-col")
+            with Horizontal(classes="result-row", id="tour-lower"):
+                yield Static("", id="tour-gc", classes="result-col -left")
+                yield Static("", id="tour-teams", classes="result-col")
+            yield Static("", id="tour-stages")
+            with Horizontal(classes="result-row", id="tour-tall"):
+                yield Static("", id="tour-times")
+                yield Static("", id="tour-by-stage")
+            with Horizontal(id="tour-buttons"):
+                yield Button("Tour again (r)", id="again", variant="success", compact=True)
+                yield Button("New tour (n)", id="new", compact=True)
+                yield Button("Quit (q)", id="quit", variant="error", compact=True)
+        yield KeyBar([("r", "tour again"), ("n", "new tour"), ("?", "help"), ("q", "quit")])
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.draw(self.app.size.width)
+        self.query_one("#again", Button).focus()
+
+    def size_changed(self, width: int, height: int) -> None:
+        if self.is_mounted:
+            self.draw(width)
+
+    def draw(self, width: int) -> None:
+        tour = self.tour
+        column = _column(width - 2)
+        tables = TourTables(tour, column)
+        winner = tour.ranking()[0]
+        title = Text("Tour winner: ", style="bold")
+        title.append_text(tables.team_label(winner.team))
+        title.append(f" {clean(tour.teams[winner.team].name, multiline=False)} ({winner.value} Tour Points)",
+                     style="bold")
+        title.append(f" · {clean(tour.name, multiline=False)}, {tour.stages} stages · seed {tour.seed}")
+        self.query_one("#tour-podium-title", Static).update(title)
+        top = [(rider_label(g.rider, tables.riders[g.rider].kind), team_colour(g.rider.split(".")[0]).hex)
+               for g in tour.gc()[:3]]
+        blocks = Text("The general classification's podium\n", style=HEAD)
+        blocks.append_text(podium_blocks(top))
+        self.query_one("#tour-blocks", Static).update(blocks)
+        self.query_one("#tour-points", Static).update(tables.points())
+        self.query_one("#tour-gc", Static).update(tables.general())
+        self.query_one("#tour-teams", Static).update(tables.team_times())
+        winners = Text("Stage winners: ", style=HEAD)
+        for k, done in enumerate(tour.done, 1):
+            first = done.result[0].rider
+            winners.append(f"{k}. ")
+            winners.append_text(tables.label(first))
+            winners.append("  ")
+        self.query_one("#tour-stages", Static).update(winners)
+        self.query_one("#tour-times", Static).update(tables.times_by_stage(width - 36))
+        self.query_one("#tour-by-stage", Static).update(tables.points_by_stage())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or "quit"]()
+
+    def action_again(self) -> None:
+        self.app.tour_again(self.tour)
+
+    def action_new(self) -> None:
+        self.app.new_tour(from_podium=True)
+
+    def action_quit(self) -> None:
+        self.app.exit(0)

@@ -1,0 +1,201 @@
+"""The tour's screens: menus, results, the yellow jersey, saved tours, privacy."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import saves
+from flamme_tui.play.tours import next_session
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import SCENARIOS, SEED, advance, settle, tour_after, tour_choices
+from flamme_tui.ui.screens.tour_results import TourTables
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import Seen, screen_name
+from .test_privacy import check_curtain, check_turn
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def app() -> FlammeApp:
+    return FlammeApp(seed=SEED, autoplay=False)
+
+
+async def test_the_tour_menu_lists_the_tours_and_leaves_a_broken_one_out(data_dir):
+    (data_dir / "tours").mkdir()
+    (data_dir / "tours" / "mine.yaml").write_text("name: My Tour\nstages:\n  - {stage: la-classicissima}\n")
+    (data_dir / "tours" / "broken.yaml").write_text("name: B\nstages:\n  - {stage: nowhere}\n")
+    async with app().run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tour-menu"](pilot)
+        text = screen_text(pilot.app)
+        for name in ("Petit Tour (3 stages)", "Grand Tour (7 stages)", "My Tour (1 stages)", "Pick the stages"):
+            assert name in text
+        assert "Left out: broken.yaml: stages[0].stage: unknown stage 'nowhere'" in text
+        assert "1. Avenue Corso Paseo (classic, 68 squares)" in text  # the highlighted tour's stages
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(pilot.app) == "TeamsScreen"
+        assert "Tour · Petit Tour, 3 stages · teams" in screen_text(pilot.app)
+        # a meteo stage in the tour: no scripted team is offered
+        assert pilot.app.screen.choices.variant == "meteo"
+
+
+async def test_picking_the_stages(data_dir):
+    async with app().run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tour-stages"](pilot)
+        screen = pilot.app.screen
+        assert screen.legs == [("avenue-corso-paseo", "classic"), ("firenze-milano", "meteo"),
+                               ("la-haut-montagne", "classic")]
+        assert "3. La Haut Montagne · classic" in screen_text(pilot.app)
+        await pilot.press("backspace")
+        assert len(screen.legs) == 2
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen_name(pilot.app) == "TeamsScreen"
+        tour = pilot.app.screen.choices.tour
+        assert [(leg.stage, leg.variant) for leg in tour.stages] == screen.legs
+
+
+async def test_no_stage_no_tour(data_dir):
+    async with app().run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tour-menu"](pilot)
+        await pilot.press("end", "enter")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen_name(pilot.app) == "TourStagesScreen"
+        assert "Add at least one stage first" in screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("width", [36, 38, 50, 58, 76, 120])
+def test_the_tables_fit_their_column_whatever_the_names(width):
+    from flamme_tui.play.races import Team
+
+    session = tour_after(2, n=4)
+    tour = session.tour.with_stage(session.game)
+    long = tuple(Team("A team name of thirty chars...", t.colour) for t in tour.teams)
+    for teams in (tour.teams, long):
+        tables = TourTables(tour, width)
+        tables.teams = teams
+        for text in (tables.stage(), tables.general(), tables.points(), tables.team_times()):
+            assert max(len(line) for line in text.plain.splitlines()) <= width, text.plain
+
+
+async def test_the_yellow_jersey_is_plain_without_colour(data_dir, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    async with app().run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tour-race"](pilot)
+        flow = pilot.app.screen.flow
+        leader = flow.session.tour.leader()
+        text = screen_text(pilot.app)
+        # the boards: ◆ between the jersey's label and its name; the track: ◆◆ over its square
+        row = next(r for r in pilot.app.screen.boards.rows if r.jersey)
+        assert flow.game.riders[row.index].id == leader
+        assert f"{row.label}◆" in text
+        assert "◆◆" in text
+        assert "yellow jersey" in text  # and the race log names it
+
+
+async def test_saved_tours_are_listed_and_resume_mid_stage(data_dir):
+    folder = saves.saves_dir()
+    folder.mkdir(parents=True)
+    running = next_session(tour_after(1))
+    advance(running, 2)
+    saves.save(running, folder / "running.json")
+    over = tour_after(3)
+    saves.save(over, folder / "over.json")
+    async with app().run_test(size=(100, 30)) as pilot:
+        pilot.app.show_saved_races()
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "Petit Tour: Firenze - Milano" in text and "in progress, stage 2/3, round 3" in text
+        assert "Tour" in text and "finished, won by" in text
+        screen = pilot.app.screen
+        k = next(n for n, race in enumerate(screen.races) if race.path.name == "running.json")
+        screen.query_one("DataTable").move_cursor(row=k)
+        await pilot.press("enter")
+        await settle(pilot)
+        flow = pilot.app.flow
+        assert flow is not None and len(flow.session.tour.done) == 1 and flow.game.round == 3
+        assert flow.session.actions_text() == running.actions_text()
+
+
+async def test_resumed_between_stages_the_stage_result_comes_first(data_dir):
+    folder = saves.saves_dir()
+    folder.mkdir(parents=True)
+    path = saves.save(tour_after(1), folder / "between.json")
+    async with app().run_test(size=(80, 24)) as pilot:
+        pilot.app.resume_path(path)
+        await pilot.pause()
+        assert screen_name(pilot.app) == "StageResultScreen"
+        assert "Stage 1/3 times" in screen_text(pilot.app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.flow.stage_text == "stage 2/3"
+    assert len(saves.load(path).tour.done) == 1  # the second stage goes on in the same file
+
+
+async def test_a_tour_stage_shows_no_hidden_card(data_dir):
+    """Three humans through a whole tour stage: riders across the line leave
+    the track, the curtain and every turn still show only what they may."""
+    choices = tour_choices(n=3)
+    from flamme_tui.play.tours import TourSpec, TourStage
+
+    choices.tour = TourSpec(name="Short", stages=(TourStage(stage="avenue-corso-paseo"),))
+    async with app().run_test(size=(80, 24)) as pilot:
+        pilot.app.start_race(choices)
+
+        seen = Seen()
+        crossed = 0
+        for _ in range(6000):
+            await settle(pilot)
+            name = screen_name(pilot.app)
+            if name == "StageResultScreen":
+                break
+            if name == "CurtainScreen":
+                check_curtain(pilot.app)
+            elif pilot.app.screen.turn.kind in ("pick", "draw"):
+                check_turn(pilot.app)
+                crossed = max(crossed, len(pilot.app.screen.flow.game.crossed))
+            await one_step(pilot, seen)
+        else:
+            raise AssertionError("the stage did not end")
+    assert seen.curtains and seen.picks
+    assert crossed > 0  # turns were checked with riders across the line, off the track
+
+
+async def one_step(pilot, seen) -> None:
+    """One key (or two) of a human's turn, the easy policy's choice from its own view."""
+
+    from flamme_tui.bots.easy import easy
+
+    app = pilot.app
+    if screen_name(app) == "CurtainScreen":
+        seen.curtains.append(app.screen.seat)
+        await pilot.press("enter")
+        return
+    screen = app.screen
+    turn = screen.turn
+    game = screen.flow.game
+    if turn.kind == "place":
+        await pilot.press("enter")
+    elif turn.kind == "draw":
+        action = easy(game.view(turn.seat))
+        await pilot.press(str(screen.options.index(game.index[action.rider]) + 1), "enter")
+    elif turn.kind == "pick" and screen.pending is not None:
+        await pilot.press("enter")
+    elif turn.kind == "pick":
+        seen.picks += 1
+        action = easy(game.view(turn.seat))
+        await pilot.press(str(screen.options.index(action.card) + 1), "enter")
+    elif turn.kind == "reveal":
+        await pilot.press("enter")
+        if screen.flow.replay is not None:
+            await pilot.press("enter")
+
