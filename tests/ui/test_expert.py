@@ -57,7 +57,9 @@ async def test_the_expert_thinks_in_a_worker_within_the_setting(monkeypatch):
 async def test_the_settings_screen_takes_a_valid_thinking_time_only():
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("down", "down", "down", "enter")
+        await pilot.pause()
+        app.show_settings()  # as the title menu and the palette open it
+        await pilot.pause()
         assert type(app.screen).__name__ == "SettingsScreen"
         await pilot.pause()
         field = app.screen.query_one("#bot_seconds")
