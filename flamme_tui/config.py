@@ -41,16 +41,16 @@ from . import files, usertext
 from . import limits as lim
 from .course import (
     BMX_TERRAIN,
-    CLASSIC_TERRAIN,
     CROSSWIND,
     FAIR,
     HEADWIND,
     TAILWIND,
+    TILE_SQUARES,
     WET,
     Course,
     TilePlace,
 )
-from .engine.terrain import ASCENT, DESCENT
+from .engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
 from .pathtext import show_path
 
 __all__ = [
@@ -83,7 +83,7 @@ __all__ = [
     "user_stages_problem",
 ]
 
-# The base stages in the rulebook's order (the first-race stage first).
+# The built-in stages: the base game's in the rulebook's order (the first-race stage first), then the Peloton expansion's.
 STAGE_ORDER = (
     "avenue-corso-paseo",
     "firenze-milano",
@@ -92,6 +92,8 @@ STAGE_ORDER = (
     "le-col-du-ballon",
     "ronde-van-wevelgem",
     "plateaux-de-wallonie",
+    # the Peloton expansion's stages 7 to 12, each in its 2-4 and 5-6 team versions
+    *(f"peloton-{n}{version}" for n in range(7, 13) for version in ("", "-5-6")),
 )
 
 # A stage shorter than this (start line to finish line) is not a race.
@@ -119,8 +121,10 @@ class ConfigError(Exception):
         line: int | None = None,
         field: str | None = None,
     ) -> None:
-        self.message = " ".join(str(message).split())  # one line, always
-        self.file = None if file is None else show_path(file)  # never fails (pathtext)
+        # one line, always, and safe to show anywhere: a file name or a value
+        # from a file may hold control characters (written out, usertext)
+        self.message = usertext.clean(" ".join(str(message).split()), multiline=False)
+        self.file = None if file is None else usertext.clean(show_path(file), multiline=False)  # never fails
         self.line = line
         self.field = field
         super().__init__(str(self))
@@ -136,7 +140,39 @@ class ConfigError(Exception):
 
 _MODEL = ConfigDict(extra="forbid", frozen=True)
 
-TileKind = Literal["start", "finish", "straight", "sharp", "soft"]
+# "short": Peloton tile 9, three squares, which takes no weather token (PELOTON.md, Tiles)
+TileKind = Literal["start", "finish", "straight", "sharp", "soft", "short"]
+
+# A tile's name: a base tile's letter ("b", "B"), or a Peloton tile's number,
+# light side "2" and dark side "_2" (PELOTON.md).  In a stage's tiles, "_"
+# belongs to the digit after it: "a_23g" is a, _2, 3, g.
+TILE_NAME = re.compile(r"[A-Za-z]|_?[1-9]")
+
+
+def other_side(name: str) -> str:
+    """The name of the other side of the same physical tile."""
+    if name.isalpha():
+        return name.swapcase()
+    return name[1:] if name.startswith("_") else "_" + name
+
+
+def physical_tile(name: str) -> str:
+    """One name per physical tile: the lower-case letter or the digit."""
+    return name.lower() if name.isalpha() else name.lstrip("_")
+
+
+def split_tiles(text: str) -> list[str]:
+    """The tile names of a stage's tiles string, in race order (ValueError
+    naming the first character that is no tile name)."""
+    names, at = [], 0
+    while at < len(text):
+        found = TILE_NAME.match(text, at)
+        if found is None:
+            raise ValueError(f"{text[at]!r} at position {at + 1} is not a tile name "
+                             "(a letter, a digit 1-9, or _ and a digit)")
+        names.append(found.group())
+        at = found.end()
+    return names
 
 
 def _known_terrain(squares: str, known: frozenset[str], legend: str) -> str:
@@ -157,11 +193,14 @@ class TileSide(BaseModel):
     squares: StrictStr = Field(min_length=1, max_length=lim.MAX_TILE_SQUARES)
     # start: squares behind the start line; finish: squares before the line
     line: StrictInt | None = None
+    # the breakaway square of Peloton tile 2 (0 = the side's first square)
+    breakaway: StrictInt | None = None
 
     @field_validator("squares")
     @classmethod
     def _terrain(cls, squares: str) -> str:
-        return _known_terrain(squares, CLASSIC_TERRAIN, "'.' flat, '^' ascent, 'v' descent, 's' supply zone")
+        return _known_terrain(squares, frozenset(TILE_SQUARES), "'.' flat, '^' ascent, 'v' descent; "
+                              "Peloton: 'w' wide, 's' supply zone, 'c' cobbles, 'i' single-file cobbles")
 
     @model_validator(mode="after")
     def _line(self) -> TileSide:
@@ -175,11 +214,26 @@ class TileSide(BaseModel):
                 raise ValueError(f"a finish side needs 'line' between 0 and {n}")
         elif self.line is not None:
             raise ValueError(f"'line' only belongs to start and finish sides, not {self.kind}")
+        if self.breakaway is not None and not 0 <= self.breakaway < n:
+            raise ValueError(f"'breakaway' must be a square of the side, 0 to {n - 1}")
         return self
+
+    def terrain(self) -> str:
+        """The side's squares as course terrain codes."""
+        return "".join(TILE_SQUARES[code][0] for code in self.squares)
+
+    def lanes(self) -> tuple[int, ...]:
+        """Lanes of each square (1, 2 or 3)."""
+        return tuple(TILE_SQUARES[code][1] for code in self.squares)
+
+    def grid_places(self) -> int:
+        """Places behind the start line (a start side), lanes of every grid square."""
+        return sum(self.lanes()[: self.line or 0])
 
 
 class TileCatalog(BaseModel):
-    """All tile sides by letter; a tile's two sides are its lower and upper case."""
+    """All tile sides by name; a tile's two sides are its lower and upper case
+    letter, or its digit and underscore-digit (Peloton)."""
 
     model_config = _MODEL
 
@@ -188,29 +242,29 @@ class TileCatalog(BaseModel):
     @field_validator("tiles")
     @classmethod
     def _pairs(cls, tiles: dict[str, TileSide]) -> dict[str, TileSide]:
-        for letter, side in tiles.items():
-            if len(letter) != 1 or not letter.isascii() or not letter.isalpha():
-                raise ValueError(f"tile name {letter!r} is not a single letter a-z or A-Z")
-            other = tiles.get(letter.swapcase())
+        for name, side in tiles.items():
+            if not name.isascii() or TILE_NAME.fullmatch(name) is None:
+                raise ValueError(f"tile name {name!r} is not a letter a-z or A-Z, a digit 1-9 or _ and a digit")
+            other = tiles.get(other_side(name))
             if other is None:
-                raise ValueError(f"tile {letter!r} has no other side {letter.swapcase()!r}")
+                raise ValueError(f"tile {name!r} has no other side {other_side(name)!r}")
             # both sides of one physical tile have the same shape
             if (other.kind, len(other.squares)) != (side.kind, len(side.squares)):
                 raise ValueError(
-                    f"sides {letter!r} and {letter.swapcase()!r} differ in kind or length"
+                    f"sides {name!r} and {other_side(name)!r} differ in kind or length"
                 )
         return tiles
 
-    def side(self, letter: str) -> TileSide:
-        return self.tiles[letter]
+    def side(self, name: str) -> TileSide:
+        return self.tiles[name]
 
     def physical_tiles(self) -> list[str]:
-        """One lower-case letter per physical tile, sorted."""
-        return sorted({letter.lower() for letter in self.tiles})
+        """One name per physical tile (its lower-case letter or digit), sorted."""
+        return sorted({physical_tile(name) for name in self.tiles})
 
 
 class StageSpec(BaseModel):
-    """A classic stage: tile letters in race order.
+    """A classic stage: tile names in race order.
 
     Validated against the tile catalog passed as validation context
     (`context={"catalog": ...}`), by default `load_tiles()`.
@@ -221,6 +275,10 @@ class StageSpec(BaseModel):
     name: StrictStr = Field(min_length=1, max_length=lim.MAX_STAGE_NAME)
     tiles: StrictStr = Field(max_length=lim.MAX_STAGE_TILES)
     description: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
+    # a stage card with a version per number of teams (Peloton stages 7-12): the
+    # numbers of colours racing this version is for, and the id of the other version
+    colours: tuple[StrictInt, StrictInt] | None = None
+    other_version: StrictStr = Field("", max_length=lim.MAX_STAGE_NAME, pattern=r"^[a-z0-9-]*$")
 
     @field_validator("name", "description")
     @classmethod
@@ -233,30 +291,32 @@ class StageSpec(BaseModel):
     def _layout(cls, tiles: str, info: ValidationInfo) -> str:
         catalog: TileCatalog = (info.context or {}).get("catalog") or load_tiles()
         known = catalog.tiles
-        for letter in tiles:
-            if letter not in known:
-                raise ValueError(f"unknown tile letter {letter!r}")
+        names = split_tiles(tiles)
+        for name in names:
+            if name not in known:
+                raise ValueError(f"unknown tile letter {name!r}")
         seen: dict[str, str] = {}
-        for letter in tiles:
-            # 'b' and 'B' are two sides of the same tile: one of them at most
-            if letter.lower() in seen:
+        for name in names:
+            # 'b' and 'B' (or '2' and '_2') are two sides of the same tile: one of them at most
+            tile = physical_tile(name)
+            if tile in seen:
                 raise ValueError(
-                    f"tile {letter!r} used twice (as {seen[letter.lower()]!r} "
-                    f"and {letter!r}; a tile has only one of its two sides up)"
+                    f"tile {name!r} used twice (as {seen[tile]!r} "
+                    f"and {name!r}; a tile has only one of its two sides up)"
                 )
-            seen[letter.lower()] = letter
-        if len(tiles) < 2:
+            seen[tile] = name
+        if len(names) < 2:
             raise ValueError("a stage needs at least a start tile and a finish tile")
-        kinds = [known[letter].kind for letter in tiles]
+        kinds = [known[name].kind for name in names]
         if kinds[0] != "start":
-            raise ValueError(f"the first tile must be a start tile, not {tiles[0]!r}")
+            raise ValueError(f"the first tile must be a start tile, not {names[0]!r}")
         if kinds[-1] != "finish":
-            raise ValueError(f"the last tile must be a finish tile, not {tiles[-1]!r}")
-        for letter, kind in zip(tiles[1:-1], kinds[1:-1]):
+            raise ValueError(f"the last tile must be a finish tile, not {names[-1]!r}")
+        for name, kind in zip(names[1:-1], kinds[1:-1]):
             if kind in ("start", "finish"):
-                raise ValueError(f"{kind} tile {letter!r} in the middle of the stage")
-        first, last = known[tiles[0]], known[tiles[-1]]
-        finish = sum(len(known[t].squares) for t in tiles[:-1]) + (last.line or 0)
+                raise ValueError(f"{kind} tile {name!r} in the middle of the stage")
+        first, last = known[names[0]], known[names[-1]]
+        finish = sum(len(known[t].squares) for t in names[:-1]) + (last.line or 0)
         length = finish - (first.line or 0)
         if length < MIN_STAGE_LENGTH:
             raise ValueError(
@@ -264,6 +324,18 @@ class StageSpec(BaseModel):
                 f"at least {MIN_STAGE_LENGTH} needed"
             )
         return tiles
+
+    @model_validator(mode="after")
+    def _versions(self) -> StageSpec:
+        if self.colours is not None and not 2 <= self.colours[0] <= self.colours[1] <= lim.MAX_COLOURS:
+            raise ValueError(f"colours: from 2 to {lim.MAX_COLOURS}, the lower number first")
+        if self.other_version and self.colours is None:
+            raise ValueError("other_version: say which numbers of colours this version is for (colours)")
+        return self
+
+    def tile_names(self) -> list[str]:
+        """The stage's tiles, one name each, in race order."""
+        return split_tiles(self.tiles)
 
 
 CardValue = Annotated[StrictInt, Field(ge=1, le=lim.MAX_CARD)]
@@ -291,12 +363,29 @@ class PelotonTeam(BaseModel):
     attack_rear: CardValue  # and its rear rider
 
 
+class SoloHandicap(BaseModel):
+    model_config = _MODEL
+
+    sprinteur: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+    rouleur: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+
+
 class ScriptedTeams(BaseModel):
     model_config = _MODEL
 
     exhaustion: StrictBool  # whether they take exhaustion cards
+    out_of_cards: CardValue  # what a rider with no cards left moves by
+    solo_handicap: SoloHandicap  # a lone team of players against a Peloton and a Muscle team
     muscle: MuscleTeam
     peloton: PelotonTeam
+
+
+class BreakawayRules(BaseModel):
+    model_config = _MODEL
+
+    bids: StrictInt = Field(ge=1, le=lim.MAX_BIDS)
+    exhaustion: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+    pair_from: StrictInt = Field(ge=1, le=lim.MAX_TEAMS + 1)
 
 
 class ClassicRules(BaseModel):
@@ -306,6 +395,7 @@ class ClassicRules(BaseModel):
     hand_size: StrictInt = Field(ge=1, le=lim.MAX_HAND)
     exhaustion_value: CardValue
     scripted_teams: ScriptedTeams
+    breakaway: BreakawayRules
 
     def deck(self, rider: str) -> tuple[int, ...]:
         """The starting deck of a rider type: 'R'/'rouleur' or 'S'/'sprinteur'."""
@@ -784,35 +874,85 @@ def check_stage_file(path: str | Path, *, catalog: TileCatalog | None = None) ->
 # Compiling
 
 
-def compile_stage(stage: StageSpec, *, catalog: TileCatalog | None = None) -> Course:
+def compile_stage(stage: StageSpec, *, catalog: TileCatalog | None = None, riders: int = 0) -> Course:
     """The classic/meteo course of a stage: its tiles' squares end to end.
 
     grid = squares behind the start line; finish = the first square past the
     finish line.  Tiles are kept (meteo deals weather per straight tile).
+    `riders`: how many riders race; a start tile without a place for each of
+    them is replaced (start_for; ConfigError when nothing fits).  A second
+    tile with a breakaway square (Peloton tile 2) gives the course its
+    breakaway square.
     """
     catalog = catalog or load_tiles()
-    terrain = []
-    places = []
+    names = stage.tile_names()
+    if riders:
+        names[0] = start_for(names, riders, catalog)
+    terrain: list[str] = []
+    lanes: list[int] = []
+    places: list[TilePlace] = []
     first = 0
-    for letter in stage.tiles:
-        side = catalog.side(letter)
-        places.append(TilePlace(letter, side.kind, first, len(side.squares)))
-        terrain.append(side.squares)
+    for name in names:
+        side = catalog.side(name)
+        places.append(TilePlace(name, side.kind, first, len(side.squares)))
+        terrain.append(side.terrain())
+        lanes.extend(side.lanes())
         first += len(side.squares)
-    start, last = catalog.side(stage.tiles[0]), places[-1]
+    start, last = catalog.side(names[0]), places[-1]
     finish = last.first + (catalog.side(last.letter).line or 0)
+    mark = catalog.side(names[1]).breakaway
     return Course.build(
         stage.name,
         "".join(terrain),
         finish=finish,
         grid=start.line or 0,
+        lanes=tuple(lanes),
         tiles=tuple(places),
+        breakaway=-1 if mark is None else places[1].first + mark,
     )
 
 
-def load_course(ref: str | Path) -> Course:
-    """load_stage + compile_stage."""
-    return compile_stage(load_stage(ref))
+def start_for(names: list[str], riders: int, catalog: TileCatalog) -> str:
+    """The stage's start tile or, when its grid has fewer places than riders,
+    the start side of another tile with the same squares behind and after the
+    line and room for all of them, not used elsewhere on the stage
+    (PELOTON.md: `a` -> `_1`, `A` -> `1`, so the stage keeps its length).
+    ConfigError if there is none."""
+    start = catalog.side(names[0])
+    if start.grid_places() >= riders:
+        return names[0]
+    used = {physical_tile(n) for n in names[1:]}
+    for name, side in catalog.tiles.items():
+        if (side.kind == "start" and side.line == start.line and len(side.squares) == len(start.squares)
+                and physical_tile(name) not in used and side.grid_places() >= riders):
+            return name
+    raise ConfigError(
+        f"{riders} riders race, the start tile {names[0]!r} has {start.grid_places()} places "
+        "and no start tile like it has room for them all",
+        field="stage",
+    )
+
+
+def stage_for_colours(stage: StageSpec, colours: int) -> StageSpec:
+    """The version of the stage card for that many colours racing: the stage
+    itself, or its other version when it says it is for other numbers
+    (PELOTON.md: the 2-4 version with up to 4 colours, the 5-6 version with 5 or 6)."""
+    if stage.colours is None or not stage.other_version:
+        return stage
+    low, high = stage.colours
+    if low <= colours <= high:
+        return stage
+    return load_stage(stage.other_version)
+
+
+def load_course(ref: str | Path, *, colours: int = 0, riders: int = 0) -> Course:
+    """load_stage + compile_stage: with `colours`, the stage's version for that
+    many colours racing (stage_for_colours); with `riders`, a start with room
+    for them all (start_for)."""
+    stage = load_stage(ref)
+    if colours:
+        stage = stage_for_colours(stage, colours)
+    return compile_stage(stage, riders=riders)
 
 
 def compile_bmx_circuit(
@@ -886,6 +1026,9 @@ class StageSummary(NamedTuple):
     length: int  # squares from the start line to the finish line
     ascent: int  # ascent squares on the course
     descent: int  # descent squares on the course
+    supply: int = 0  # supply zone squares (Peloton)
+    cobbles: int = 0  # cobble squares (Peloton)
+    breakaway: int = -1  # the breakaway square (Peloton tile 2 second), -1: none
 
 
 def stage_summary(stage: StageSpec, *, catalog: TileCatalog | None = None) -> StageSummary:
@@ -897,4 +1040,7 @@ def stage_summary(stage: StageSpec, *, catalog: TileCatalog | None = None) -> St
         length=course.finish - course.grid,
         ascent=terrain.count(ASCENT),
         descent=terrain.count(DESCENT),
+        supply=terrain.count(SUPPLY),
+        cobbles=terrain.count(COBBLE),
+        breakaway=course.breakaway,
     )

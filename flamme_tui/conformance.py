@@ -19,6 +19,7 @@ from .engine.bmx import FATIGUE
 from .engine.cards import EXHAUSTION, card_value
 from .engine.events import Exhaustion, Fatigue, Move
 from .engine.rules import find
+from .limits import MAX_COLOURS
 from .play.races import RaceSpec, make_setup
 from .usertext import clean
 
@@ -42,14 +43,25 @@ class TrackSpec(_Model):
     squares: str = Field(min_length=1)
     finish: int = Field(ge=1)
     single_lane: list[int] = []
+    # lanes of each square, one digit 1-3 per square (Peloton: 3-lane, 1-lane cobbles)
+    lanes: str | None = Field(None, pattern=r"^[123]+$")
     weather: list[WeatherRange] = []
     ramp: Ramp | None = None
+
+    @model_validator(mode="after")
+    def _lanes(self) -> TrackSpec:
+        if self.lanes is not None:
+            if len(self.lanes) != len(self.squares):
+                raise ValueError(f"track.lanes: one digit per square ({len(self.squares)}), got {len(self.lanes)}")
+            if self.single_lane:
+                raise ValueError("track: give lanes or single_lane, not both")
+        return self
 
 
 class RiderSpec(_Model):
     id: str
     square: int = Field(ge=0)
-    lane: Literal[0, 1]
+    lane: Literal[0, 1, 2]
     crashed: bool = False
 
 
@@ -78,7 +90,9 @@ class Case(_Model):
     @model_validator(mode="after")
     def _check(self) -> Case:
         tokens = find(self.variant).uses_tokens
-        terrain = ".bkmv" if tokens else ".^vs"
+        terrain = ".bkmv" if tokens else ".^vsc"
+        if tokens and self.track.lanes is not None:
+            raise ValueError("track.lanes: classic and meteo only (bmx: single_lane)")
         unknown = sorted(set(self.track.squares) - set(terrain))
         if unknown:
             raise ValueError(f"track.squares: unknown terrain {unknown[0]!r} for {self.variant} (use {' '.join(terrain)})")
@@ -94,6 +108,14 @@ class Case(_Model):
                     raise ValueError(f"riders: bmx rider ids are colours, not {r.id!r}")
             elif not (r.id.count(".") == 1 and r.id.split(".")[1] in ("S", "R")):
                 raise ValueError(f"riders: {r.id!r} is not colour.S or colour.R")
+        for r in self.riders:
+            lanes = lanes_of(self.track, r.square)
+            if r.lane >= lanes:
+                raise ValueError(f"riders: {r.id} stands in lane {r.lane} of square {r.square}, which has {lanes} lane(s)")
+        teams = {r.id.split(".")[0] for r in self.riders}
+        most = 4 if tokens else MAX_COLOURS
+        if len(teams) > most:
+            raise ValueError(f"riders: at most {most} {'riders' if tokens else 'colours'} in {self.variant}")
         if self.play is not None:
             missing = set(ids) - set(self.play)
             extra = set(self.play) - set(ids)
@@ -110,6 +132,17 @@ class Case(_Model):
             if tokens and self.die is None:
                 raise ValueError("die: bmx cases with a play need the die's result")
         return self
+
+
+def lanes_of(track: TrackSpec, square: int) -> int:
+    """Lanes of a case's square: `lanes` or `single_lane` say, a marsh square
+    has one, any other two (squares past the end of `squares` too)."""
+    if square < len(track.squares):
+        if track.lanes is not None:
+            return int(track.lanes[square])
+        if track.squares[square] == "m":
+            return 1
+    return 1 if square in track.single_lane else 2
 
 
 class CaseFile(_Model):
@@ -173,12 +206,9 @@ def build_course(case: Case) -> Course:
                 w[sq] = rng.kind
         weather = tuple(w)
         terrain = terrain + "." * (len(w) - len(terrain))
-    lanes = [1 if t == "m" else 2 for t in terrain]
-    for sq in track.single_lane:
-        if sq >= len(lanes):
-            lanes.extend([2] * (sq + 1 - len(lanes)))
-            terrain += "." * (sq + 1 - len(terrain))
-        lanes[sq] = 1
+    furthest = max([len(terrain) - 1, *track.single_lane])
+    terrain += "." * (furthest + 1 - len(terrain))
+    lanes = [lanes_of(track, sq) for sq in range(len(terrain))]
     ramp = (track.ramp.square, track.ramp.number) if track.ramp else None
     return Course.build(case.name, terrain, track.finish, 0, lanes=tuple(lanes), weather=weather, ramp=ramp)
 
@@ -198,10 +228,7 @@ def _code(variant: str, rid: str, value) -> int:
 
 def run_case(case: Case) -> list[str]:
     """What differed from the expectation (empty when the case passes)."""
-    course = build_course(case)
-    for r in case.riders:
-        if r.lane >= course.lanes[r.square]:
-            return [f"{r.id} stands in lane {r.lane} of single-lane square {r.square}"]
+    course = build_course(case)  # every rider stands in a lane of its square (Case checked it)
     rules = find(case.variant)
     game = rules.game.from_position(course, [r.model_dump() for r in case.riders], rules=_rules(case.variant))
     exp = case.expect

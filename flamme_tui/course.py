@@ -11,9 +11,21 @@ from dataclasses import dataclass, field
 
 # Terrain codes, one character per square, and the terrain rule of a move
 # (the cap of a climb, the minimum of a descent or supply zone): in the engine.
-from .engine.terrain import ASCENT, BUMPY, CANYON, DESCENT, FLAT, MARSH, SUPPLY, terrain_move
+from .engine.terrain import ASCENT, BUMPY, CANYON, COBBLE, DESCENT, FLAT, MARSH, SUPPLY, terrain_move
 
-CLASSIC_TERRAIN = frozenset(FLAT + ASCENT + DESCENT + SUPPLY)
+CLASSIC_TERRAIN = frozenset(FLAT + ASCENT + DESCENT + SUPPLY + COBBLE)
+# The square codes of tile sides (stages/tiles.yaml) -> (terrain, lanes): the
+# base tiles' two-lane squares and the Peloton tiles' wide (w), supply (s) and
+# cobble (c, and i in single file) squares (PELOTON.md, Squares).
+TILE_SQUARES: dict[str, tuple[str, int]] = {
+    ".": (FLAT, 2),
+    "^": (ASCENT, 2),
+    "v": (DESCENT, 2),
+    "w": (FLAT, 3),
+    "s": (SUPPLY, 3),
+    "c": (COBBLE, 2),
+    "i": (COBBLE, 1),
+}
 BMX_TERRAIN = frozenset(FLAT + BUMPY + CANYON + MARSH + DESCENT)
 
 # Weather kinds (meteo).  FAIR is "no weather".
@@ -51,6 +63,7 @@ class Course:
     weather: tuple[str, ...] = ()  # per square, FAIR or a kind; empty tuple = no weather
     ramp: tuple[int, int] | None = None  # bmx jump ramp (square, number)
     tail: tuple[str, tuple[int, ...]] | None = None  # what repeats past the end
+    breakaway: int = -1  # the square the breakaway's winners start on (Peloton), -1: no breakaway
     # distance from each square to the first ascent square after it (large if none)
     next_ascent: tuple[int, ...] = field(default=(), compare=False)
     # moves[start][value]: squares a card of that value moves from start (classic terrain rules)
@@ -68,6 +81,7 @@ class Course:
         weather: tuple[str, ...] = (),
         ramp: tuple[int, int] | None = None,
         tail: tuple[str, tuple[int, ...]] | None = None,
+        breakaway: int = -1,
     ) -> Course:
         """Pad the per-square data and precompute what the rules look up often.
 
@@ -104,6 +118,7 @@ class Course:
             weather=weather,
             ramp=ramp,
             tail=tail,
+            breakaway=breakaway,
             next_ascent=tuple(nxt),
             moves=moves,
         )
@@ -119,6 +134,7 @@ class Course:
             weather=weather,
             ramp=self.ramp,
             tail=self.tail,
+            breakaway=self.breakaway,
         )
 
     def tile_at(self, square: int) -> TilePlace | None:

@@ -15,7 +15,10 @@ from __future__ import annotations
 from .course import MOVE_TABLE, PADDING
 
 # Teams and riders
-MIN_TEAMS, MAX_TEAMS = 1, 4
+# seats: up to 6 teams of two riders, or 12 players racing one rider each (PELOTON.md)
+MIN_TEAMS, MAX_TEAMS = 1, 12
+MAX_COLOURS = 6  # team colours racing at once (the Peloton expansion's six)
+MAX_BMX_RIDERS = 4
 MAX_TEAM_NAME = 40  # characters (the menus let a player type 16)
 TEAM_COLOUR = r"^[a-z][a-z0-9_-]{0,19}$"  # a colour id is also the prefix of rider ids
 
@@ -28,6 +31,7 @@ MAX_HANDICAP = 10  # extra exhaustion cards per team (the menus offer 0-5)
 MAX_TOKENS = 100  # weather tokens in the bag, bmx speed tokens, fatigue supply
 MAX_YOUNG = 3  # bmx young-children variant: fatigue tokens added to a bag
 MAX_DIE_FACES = 20
+MAX_BIDS = 4  # breakaway bids per rider (the rules: 2)
 
 # Courses
 MAX_COURSE = 400  # squares (the longest rulebook stage has 78)

@@ -77,7 +77,9 @@ __all__ = [
     "SaveLocked",
     "SavedRace",
     "branch_path",
+    "folder_problem",
     "is_backup",
+    "make_folder",
     "save_problem",
     "SaveError",
     "SaveInfo",
@@ -120,7 +122,7 @@ class SaveError(Exception):
         text = f"{shown} {self.reason}"
         if self.backups:
             text += "; backups: " + ", ".join(f"{p.name} ({what})" for p, what in self.backups)
-        return text
+        return usertext.clean(text, multiline=False)  # file names may hold control characters: written out
 
 
 def _show(path: Path) -> str:
@@ -151,7 +153,7 @@ Count = Annotated[StrictInt, Field(ge=0, le=lim.MAX_TOKENS)]
 Draw = Annotated[StrictInt, Field(ge=1, le=lim.MAX_HAND)]
 Label = Annotated[StrictStr, Field(max_length=lim.MAX_LABEL)]
 Square = Annotated[StrictInt, Field(ge=0, le=lim.MAX_COURSE)]
-Lanes = Annotated[tuple[Literal[1, 2], ...], Field(max_length=lim.MAX_COURSE)]
+Lanes = Annotated[tuple[Literal[1, 2, 3], ...], Field(max_length=lim.MAX_COURSE)]
 Terrain = Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_COURSE, pattern=_TERRAIN)]
 Weather = Literal["", "crosswind", "tailwind", "headwind", "wet"]  # course.FAIR and course.WEATHER_KINDS
 TeamName = Annotated[StrictStr, Field(min_length=1, max_length=lim.MAX_TEAM_NAME)]
@@ -162,6 +164,8 @@ class TeamData(BaseModel):
     model_config = _MODEL
     name: TeamName
     colour: Annotated[StrictStr, Field(pattern=lim.TEAM_COLOUR)]
+    # the riders the seat races: its team, or one rider (7 to 12 players); saves before the expansion: "SR"
+    riders: Literal["SR", "S", "R"] = "SR"
 
     @field_validator("name", "colour")
     @classmethod
@@ -171,7 +175,7 @@ class TeamData(BaseModel):
 
 class TileData(BaseModel):
     model_config = _MODEL
-    letter: Annotated[StrictStr, Field(min_length=1, max_length=1)]
+    letter: Annotated[StrictStr, Field(min_length=1, max_length=2)]  # a tile name: "b", "2", "_2"
     kind: Annotated[StrictStr, Field(max_length=10)]
     first: Square
     length: Annotated[StrictInt, Field(ge=1, le=lim.MAX_TILE_SQUARES)]
@@ -195,6 +199,8 @@ class CourseData(BaseModel):
     weather: tuple[Weather, ...] = Field(max_length=lim.MAX_COURSE)
     ramp: tuple[Square, Card] | None
     tail: tuple[Terrain, Lanes] | None
+    # the breakaway square (Peloton); races saved before the expansion have none
+    breakaway: StrictInt = Field(default=-1, ge=-1, le=lim.MAX_COURSE)
 
     @model_validator(mode="after")
     def _consistent(self) -> CourseData:
@@ -211,6 +217,8 @@ class CourseData(BaseModel):
             raise ValueError("the ramp is past the end of the course")
         if self.tail is not None and len(self.tail[0]) != len(self.tail[1]):
             raise ValueError("bad tail")
+        if not -1 <= self.breakaway < self.finish:
+            raise ValueError("the breakaway square is past the finish")
         return self
 
     def grid_places(self) -> int:
@@ -223,10 +231,14 @@ class CourseData(BaseModel):
 
 
 def _teams_ok(teams: tuple[TeamData, ...], riders_per_team: int, course: CourseData) -> None:
-    colours = [t.colour for t in teams]
-    if len(set(colours)) != len(colours):
-        raise ValueError("two teams have the same colour")
-    if course.grid_places() < riders_per_team * len(teams):
+    """Every rider once (two one-rider seats may share a colour), at most six
+    colours, and a place on the grid for every rider."""
+    riders = [f"{t.colour}.{kind}" for t in teams for kind in (t.riders if riders_per_team == 2 else "B")]
+    if len(set(riders)) != len(riders):
+        raise ValueError("two teams have the same colour and race the same rider")
+    if len({t.colour for t in teams}) > lim.MAX_COLOURS:
+        raise ValueError(f"teams: more than {lim.MAX_COLOURS} colours")
+    if course.grid_places() < len(riders):
         raise ValueError("the starting grid has too few places for the riders")
 
 
@@ -253,6 +265,15 @@ class ClassicSetupData(BaseModel):
     peloton_attacks: StrictInt = Field(default=2, ge=0, le=lim.MAX_DECK)
     attack: tuple[Card, Card] = (2, 9)
     scripted_exhaustion: StrictBool = False
+    # the Peloton expansion's pinned readings and breakaway came later still: a save
+    # without them was played with flamme-tui 0.1.0's readings (1) and no breakaway
+    out_of_cards: Card = 2
+    solo_handicap: tuple[Count, Count] = (1, 2)
+    scripted_readings: Literal[1, 2] = 1
+    breakaway: StrictBool = False
+    breakaway_bids: StrictInt = Field(default=2, ge=1, le=lim.MAX_BIDS)
+    breakaway_exhaustion: Count = 2
+    breakaway_pair_from: StrictInt = Field(default=5, ge=1, le=lim.MAX_TEAMS + 1)
     # a stage of a tour (engine.tour); races saved before tours are none
     tour: StrictBool = False
     carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=8)
@@ -295,6 +316,8 @@ class BmxSetupData(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> BmxSetupData:
         _teams_ok(self.teams, 1, self.course)
+        if len(self.teams) > lim.MAX_BMX_RIDERS:
+            raise ValueError(f"teams: at most {lim.MAX_BMX_RIDERS} riders race bmx")
         if self.course.tail is None:
             raise ValueError("course: a bmx course needs its lap (tail)")
         if self.descent_keep > self.descent_draw:
@@ -396,7 +419,8 @@ class SaveData(BaseModel):
     setup: Annotated[ClassicSetupData | BmxSetupData, Field(discriminator="variant")]
     seed: StrictInt = Field(ge=-lim.MAX_SEED, le=lim.MAX_SEED)
     # seat number -> policy name
-    bots: dict[Annotated[StrictStr, Field(pattern=r"^[0-9]$")], Annotated[StrictStr, Field(max_length=lim.MAX_BOT_NAME)]]
+    bots: dict[Annotated[StrictStr, Field(pattern=r"^(1[01]|[0-9])$")],
+               Annotated[StrictStr, Field(max_length=lim.MAX_BOT_NAME)]]
     actions: tuple[Annotated[StrictStr, Field(max_length=lim.MAX_ACTION_TEXT)], ...] = Field(max_length=lim.MAX_ACTIONS)
     rounds: tuple[RoundCheck, ...] = Field(max_length=lim.MAX_ROUNDS)
     state: Hex  # the game after the last action
@@ -436,6 +460,7 @@ def _course_data(course: Course) -> dict:
         "weather": list(course.weather[:n]) if course.weather else [],
         "ramp": list(course.ramp) if course.ramp is not None else None,
         "tail": [course.tail[0], list(course.tail[1])] if course.tail is not None else None,
+        "breakaway": course.breakaway,
     }
 
 
@@ -451,6 +476,7 @@ def _course(data: CourseData) -> Course:
         weather=tuple(data.weather),
         ramp=data.ramp,
         tail=(data.tail[0], tuple(data.tail[1])) if data.tail is not None else None,
+        breakaway=data.breakaway,
     )
 
 
@@ -458,7 +484,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Course):
         return _course_data(value)
     if isinstance(value, Team):
-        return {"name": value.name, "colour": value.colour}
+        return {"name": value.name, "colour": value.colour, "riders": value.riders}
     if isinstance(value, (tuple, list)):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
@@ -478,7 +504,7 @@ def setup_data(setup) -> dict:
 
 def setup_from_data(data: ClassicSetupData | BmxSetupData):
     course = _course(data.course)
-    teams = tuple(Team(t.name, t.colour) for t in data.teams)
+    teams = tuple(Team(t.name, t.colour, t.riders) for t in data.teams)
     if isinstance(data, BmxSetupData):
         return BmxSetup(
             course=course, teams=teams, bag=data.bag, fatigue_supply=data.fatigue_supply,
@@ -494,6 +520,9 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         headwind_draw=data.headwind_draw, standup_penalty=data.standup_penalty,
         scripted=data.scripted, muscle_extra=data.muscle_extra,
         peloton_attacks=data.peloton_attacks, attack=data.attack, scripted_exhaustion=data.scripted_exhaustion,
+        out_of_cards=data.out_of_cards, solo_handicap=data.solo_handicap, scripted_readings=data.scripted_readings,
+        breakaway=data.breakaway, breakaway_bids=data.breakaway_bids,
+        breakaway_exhaustion=data.breakaway_exhaustion, breakaway_pair_from=data.breakaway_pair_from,
         tour=data.tour, carried=data.carried, grid_order=data.grid_order,
         tour_times=data.tour_times, tour_points=data.tour_points,
     )
@@ -646,9 +675,7 @@ def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
     name is ever written through.  A failed write (a full disk, a read-only
     folder) removes it and leaves NAME and its backups as they were."""
     folder = path.parent
-    if folder.exists() and not folder.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
     while True:
         tmp = folder / f"{_tmp_prefix(path)}{os.getpid()}-{secrets.token_hex(6)}.tmp"
@@ -688,9 +715,25 @@ def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
     _fsync_dir(folder)
 
 
+def make_folder(folder: Path) -> None:
+    """The folder a race file goes in, made if missing; OSError saying why it
+    cannot be (a file in its way, a read-only disk, no permission)."""
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 def save_problem(exc: BaseException) -> str:
     """Why a save could not be written, in a few words for the player
-    ("the disk is full", "the saves folder is read-only", ...), never failing."""
+    ("the disk is full", "the saves folder is read-only", ...), one line
+    safe to print (file names may hold control characters), never failing."""
+    try:
+        return usertext.clean(_save_problem(exc), multiline=False)
+    except Exception:  # noqa: BLE001 - the message itself must never fail
+        return type(exc).__name__
+
+
+def _save_problem(exc: BaseException) -> str:
     try:
         where = getattr(exc, "filename", None)
         code = getattr(exc, "errno", None)
@@ -708,14 +751,22 @@ def save_problem(exc: BaseException) -> str:
         if code in (errno.EACCES, errno.EPERM):
             return f"no permission to write there{folder}"
         if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, (NotADirectoryError, FileExistsError)):
-            blocker = next((p for p in (Path(where), *Path(where).parents) if p.exists() and not p.is_dir()),
-                           None) if where else None
+            blocker = _file_in_the_way(Path(where)) if where else None
             return f"the saves folder is not a folder ({_show(blocker)} is a file)" if blocker else \
                 f"the saves folder is not a folder{folder}"
         text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         return f"{_printable(text)}{folder}"
     except Exception:  # noqa: BLE001 - the message itself must never fail
         return type(exc).__name__
+
+
+def _file_in_the_way(path: Path) -> Path | None:
+    """The first of `path` and its parents that exists and is not a folder
+    (None if there is none, or the system will not say)."""
+    try:
+        return next((p for p in (path, *path.parents) if p.exists() and not p.is_dir()), None)
+    except OSError:
+        return None
 
 
 def _printable(text: str) -> str:
@@ -1281,6 +1332,7 @@ class Autosave:
             first = False
             try:
                 if self.lock is None or self.lock.fd is None:
+                    make_folder(self.path.parent)  # the lock goes in it: say why it cannot be made
                     self.lock = RaceLock.take(self.path)
                     self.lock.owner = self
                 write_atomic(self.path, data, KEEP)
@@ -1394,9 +1446,7 @@ def attach_autosave(
         path = branch_path(path)
     autosave = Autosave(session, path, on_error)
     try:
-        if path.parent.exists() and not path.parent.is_dir():
-            raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(path.parent))
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         for _ in range(100):
             try:
                 lock = RaceLock.take(path)
@@ -1518,6 +1568,28 @@ def _looks_like_save(path: Path) -> bool:
     except OSError:
         return True
     return not head.strip() or FORMAT.encode() in head
+
+
+def folder_problem(directory: str | Path | None = None) -> str | None:
+    """Why the saves folder (default saves_dir()) cannot be listed, in one
+    line; None if it can be, or does not exist yet (no race was saved).
+    `list_saves` finds nothing in such a folder: this says it is not empty."""
+    folder = Path(directory) if directory is not None else saves_dir()
+    try:
+        with os.scandir(folder) as entries:
+            next(entries, None)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        why = {errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+               errno.ELOOP: "too many levels of symbolic links (a symlink loop?)"}.get(exc.errno or 0)
+        if exc.errno == errno.ENOTDIR:
+            why = f"not a folder ({_show(_file_in_the_way(folder) or folder)} is a file)"
+        return usertext.clean(f"cannot list the saves folder {_show(folder)}: {why or _printable(exc.strerror or str(exc))}",
+                              multiline=False)
+    except Exception as exc:  # noqa: BLE001 - a name the system refuses: said, never raised
+        return usertext.clean(f"cannot list the saves folder {_show(folder)}: {type(exc).__name__}", multiline=False)
+    return None
 
 
 def list_saves(directory: str | Path | None = None) -> list[SavedRace]:

@@ -1,11 +1,12 @@
 """The player's settings: one small JSON file in the user config directory.
 
 `load()` never fails: a missing file gives the defaults, an invalid one the
-defaults plus one line saying what is wrong (the app shows it once).
+defaults plus one line saying what is wrong (the app shows it once).  The
+file is read as every user file is (files.py: a regular file, bounded).
 `save()` writes atomically.  No Textual here: the app reads `Settings`, and
 screens read `app.settings`.
 
-    {"aids": true, "step_speed": "normal", "theme": "textual-dark",
+    {"aids": true, "step_speed": "off", "theme": "textual-dark",
      "bot_reasons": true, "bot_seconds": 1.0, "keys": {"race.confirm": "enter,ctrl+j"}}
 
 `keys` maps a binding id (the settings screen lists them) to the keys that
@@ -22,13 +23,17 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError
 
-from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS
+from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS, files, usertext
+from .pathtext import show_path
 
 FILE_NAME = "settings.json"
-MAX_BYTES = 64 * 1024  # a settings file is a few hundred bytes: anything bigger is not one
+# a settings file is a few hundred bytes: anything bigger is not one
+SETTINGS_FILE = files.FileKind("settings file", 64 * 1024, 8)
 
-# seconds between two movement steps when they play by themselves
+# seconds between two movement steps when they play by themselves ("off": each
+# step waits for a key); the race screen's `p` key goes through them in order
 STEP_DELAYS = {"slow": 1.2, "normal": 0.7, "fast": 0.35}
+STEP_SPEEDS = ("off", *STEP_DELAYS)
 
 BindingId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_.-]{0,39}$")]
 # Textual key names, comma-separated: "ctrl+s", "f2,question_mark"
@@ -40,7 +45,7 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, defer_build=True)
 
     aids: StrictBool = True  # the race screen's aids (previews, hints)
-    step_speed: Literal["slow", "normal", "fast"] = "normal"
+    step_speed: Literal["off", "slow", "normal", "fast"] = "off"  # the step-through's pace
     theme: ThemeName = "textual-dark"
     bot_reasons: StrictBool = True  # the race log says why a bot chose its card
     # the expert bot's thinking time per decision, in seconds
@@ -48,8 +53,9 @@ class Settings(BaseModel):
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
 
     @property
-    def step_delay(self) -> float:
-        return STEP_DELAYS[self.step_speed]
+    def step_delay(self) -> float | None:
+        """Seconds between two steps playing by themselves (None: they wait for keys)."""
+        return STEP_DELAYS.get(self.step_speed)
 
 
 def config_dir() -> Path:
@@ -75,23 +81,30 @@ def _problem(exc: ValidationError) -> str:
 def load(path: Path | None = None) -> tuple[Settings, str | None]:
     """(settings, None), or (the defaults, one line saying why they are used)."""
     path = settings_path() if path is None else path
-    try:
-        if not path.exists():
+    try:  # no file there (nor any that could be: a file on its path): the defaults, silently
+        if not path.exists() and not path.is_symlink():  # a symlink loop is said below
             return Settings(), None
-        if not path.is_file():
-            return Settings(), f"{path} is not a regular file; using the default settings"
-        with path.open("rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-    except OSError as exc:
-        return Settings(), f"{path} cannot be read ({exc.strerror or exc}); using the default settings"
-    if len(raw) > MAX_BYTES:
-        return Settings(), f"{path} is larger than {MAX_BYTES // 1024} KiB; using the default settings"
+    except OSError:
+        pass  # reading it says why
+    try:
+        raw, _ = files.read_bytes(path, SETTINGS_FILE)
+        files.check_json_depth(raw.decode("utf-8", "replace"), SETTINGS_FILE)
+    except files.ReadError as exc:  # a loop, a FIFO, a device, too big, too deep: said, never hidden
+        if exc.reason == "file not found":
+            return Settings(), None
+        return Settings(), _defaults_because(path, exc.reason)
     try:
         return Settings.model_validate_json(raw), None
     except ValidationError as exc:
-        return Settings(), f"{path}: {_problem(exc)}; using the default settings"
+        return Settings(), _defaults_because(path, _problem(exc))
     except (ValueError, RecursionError) as exc:  # pragma: no cover - pydantic reports JSON errors as ValidationError
-        return Settings(), f"{path}: {exc}; using the default settings"
+        return Settings(), _defaults_because(path, str(exc))
+
+
+def _defaults_because(path: Path, why: str) -> str:
+    """The one line the app shows: the file, what is wrong with it, what is done
+    (control characters, of a key in the file or of its name, written out)."""
+    return usertext.clean(f"{show_path(path)}: {why}; using the default settings", multiline=False)
 
 
 def save(settings: Settings, path: Path | None = None) -> Path:

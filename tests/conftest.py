@@ -5,6 +5,9 @@ stages): unless the caller already chose one, FLAMME_TUI_DATA_DIR points at
 an empty temporary folder for the whole run (set at configure time, before
 collection, so `config.stage_ids()` at import time sees only the built-in
 stages, and subprocesses inherit it).
+
+The fuzz suite (modules marked `fuzz`, see tests/fuzzing.py) reports its
+case count and run time in one line at the end of the run.
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ import sys
 import tempfile
 
 _made: list[str] = []
+_fuzz_seconds = [0.0]
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "fuzz: part of the fuzz suite (hostile inputs; counted, see tests/fuzzing.py)")
     if sys.flags.safe_path:
         os.environ["PYTHONSAFEPATH"] = "1"
     if not os.environ.get("FLAMME_TUI_DATA_DIR"):
@@ -31,3 +36,16 @@ def pytest_unconfigure(config):
         shutil.rmtree(folder, ignore_errors=True)
         if os.environ.get("FLAMME_TUI_DATA_DIR") == folder:
             del os.environ["FLAMME_TUI_DATA_DIR"]
+
+
+def pytest_runtest_logreport(report):
+    if "fuzz" in report.keywords:
+        _fuzz_seconds[0] += report.duration  # setup, call and teardown: the module's fixtures included
+
+
+def pytest_terminal_summary(terminalreporter):
+    import fuzzing
+
+    line = fuzzing.summary(_fuzz_seconds[0])
+    if line is not None:
+        terminalreporter.write_line(line)

@@ -17,7 +17,10 @@ from flamme_tui.cli import main
 HERE = Path(__file__).parent
 CASES = HERE / "conformance"
 SHARED = sorted(CASES.glob("shared-*.yaml"))
-SHARED_SOURCE = Path("/work/shared/conformance/cases")
+# the shared conformance cases live beside the repository (../shared), on every
+# machine that has them, CI included: cases/ and next/ (the Peloton cases)
+SHARED_ROOT = HERE.resolve().parent.parent / "shared" / "conformance"
+SHARED_SOURCES = [SHARED_ROOT / "cases", SHARED_ROOT / "next"]
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
 
 
@@ -108,12 +111,26 @@ def test_conformance_whole_folder_passes(capsys):
     assert lines[-1] == f"{case_count(files)} passed, 0 failed"
 
 
-@pytest.mark.skipif(not SHARED_SOURCE.is_dir(), reason="the shared conformance folder is not here (CI)")
+@pytest.mark.skipif(not SHARED_ROOT.is_dir(), reason=f"no shared conformance folder at {SHARED_ROOT}")
 def test_shared_copies_are_up_to_date():
-    for source in sorted(SHARED_SOURCE.glob("*.yaml")):
+    sources = [path for folder in SHARED_SOURCES for path in sorted(folder.glob("*.yaml"))]
+    assert len(sources) >= 4  # classic, meteo, bmx, peloton
+    for source in sources:
         copy = CASES / f"shared-{source.name}"
         assert copy.is_file(), f"{copy.name} missing"
         assert copy.read_text() == source.read_text(), f"{copy.name} differs from {source}"
+    # and no copy is left of a shared file that is gone
+    assert sorted(p.name for p in SHARED) == sorted(f"shared-{p.name}" for p in sources)
+
+
+def test_the_shared_cases_pass_where_they_are():
+    """`flamme-tui conformance ../shared/conformance/cases ../shared/conformance/next`."""
+    folders = [str(f) for f in SHARED_SOURCES if f.is_dir()]
+    if not folders:
+        pytest.skip(f"no shared conformance folder at {SHARED_ROOT}")
+    proc = run("conformance", *folders)
+    assert proc.returncode == 0, proc.stdout
+    assert SUMMARY.match(proc.stdout.splitlines()[-1]).group(2) == "0"
 
 
 GOOD_CASE = """\
@@ -158,8 +175,12 @@ BROKEN_CASES = [
      ['case "a two-square gap', "track.colour"]),
     ("unknown-expect-key", lambda t: t.replace("winner: null", "champion: null"),
      ['case "a two-square gap', "expect.champion"]),
-    ("bad-lane", lambda t: t.replace("square: 2, lane: 0", "square: 2, lane: 2"),
+    ("bad-lane", lambda t: t.replace("square: 2, lane: 0", "square: 2, lane: 3"),
      ['case "a two-square gap', "riders.1.lane"]),
+    ("no-such-lane", lambda t: t.replace("square: 2, lane: 0", "square: 2, lane: 2"),
+     ['case "a two-square gap', "blue.R stands in lane 2 of square 2, which has 2 lane(s)"]),
+    ("lanes-too-short", lambda t: t.replace('finish: 18}', 'lanes: "2223", finish: 18}'),
+     ['case "a two-square gap', "track.lanes: one digit per square"]),
     ("not-a-list", lambda t: "cases: 5\n", ["cases"]),
     ("empty", lambda t: "", []),
 ]
@@ -263,7 +284,7 @@ def test_race_with_a_missing_stage(capsys):
 @pytest.mark.parametrize(
     "args",
     [["--bogus"], ["race", "--bogus"], ["race", "--variant", "tandem"], ["race", "--seed", "x"],
-     ["race", "--teams", "5"], ["frobnicate"], ["bench", "-n"]],
+     ["race", "--teams", "7"], ["frobnicate"], ["bench", "-n"]],
 )
 def test_bad_command_line_exit_2_without_traceback(capsys, args):
     with pytest.raises(SystemExit) as exc:

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import fuzzing
 import pytest
 
 from flamme_tui import saves, usertext
@@ -16,11 +17,13 @@ from flamme_tui.engine.classic import Team
 from flamme_tui.play.races import RaceSpec
 from flamme_tui.play.session import Session
 
+pytestmark = pytest.mark.fuzz
 ESC_TITLE = "\x1b]0;pwned\x07"
 MARKUP = "[@click=app.quit]Col [/] [Dad] Tom"
 
 
 def run(*args: str, env=None) -> subprocess.CompletedProcess:
+    fuzzing.count("user text")
     return subprocess.run([sys.executable, "-m", "flamme_tui", *args], capture_output=True, text=True,
                           timeout=120, env=env)
 
@@ -121,3 +124,60 @@ def test_replay_text_and_race_from_with_control_characters(tmp_path, env, where)
         assert_clean(proc)
         assert len(proc.stderr.splitlines()) == 1
         assert ("control character U+001B" if where != "path" else "\\x1b]0;pwned\\x07\\u202e") in proc.stderr
+
+
+# --------------------------------------------------------------------- tours
+
+
+def tour_file(folder, name, file, stages=("avenue-corso-paseo",), description=""):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file
+    path.write_text(json.dumps({"name": name, "stages": [{"stage": s} for s in stages], "description": description}))
+    return path
+
+
+def test_tours_list_check_and_tour_with_hostile_names(tmp_path, env):
+    """Tour names from files and tour ids from file names: an OSC in either
+    reached the terminal from `tours list`, `tours check` and `tour`."""
+    users = tmp_path / "data" / "tours"
+    tour_file(users, MARKUP, "markup.yaml")
+    tour_file(users, f"Tour{ESC_TITLE}", "osc-name.yaml")
+    tour_file(users, "Tour", "osc-description.yaml", description=f"x{ESC_TITLE}")
+    tour_file(users, "Fine", f"file{ESC_TITLE}\u202e.yaml")
+    os.mkfifo(users / "fifo.yaml")  # listed as broken, never hidden (nor read)
+    listing = run("tours", "list", env=env)
+    assert listing.returncode == 0
+    assert_clean(listing)
+    assert MARKUP in listing.stdout
+    assert "osc-name.yaml:1: name: control character U+001B is not allowed" in listing.stdout
+    assert "file\\x1b]0;pwned\\x07\\u202e" in listing.stdout
+    assert "fifo.yaml: not a regular file (a FIFO)" in listing.stdout
+    check = run("tours", "check", str(users), env=env)
+    assert check.returncode == 2
+    assert_clean(check)
+    assert f"ok: {MARKUP}, 1 stages" in check.stdout
+    assert "description: control character U+001B is not allowed" in check.stdout
+    tour = run("tour", "--tour", "markup", "--seed", "3", env=env)
+    assert tour.returncode == 0, tour.stderr
+    assert_clean(tour)
+    assert tour.stdout.startswith(f"{MARKUP}, 1 stages, seed 3")
+    refused = run("tour", "--tour", "osc-name", env=env)
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    assert_clean(refused)
+
+
+def test_a_tour_names_the_stage_file_that_is_broken(tmp_path, env):
+    """A tour's stage whose file is broken: the line names the tour file and
+    field, and the stage file and line where the problem is."""
+    (tmp_path / "data" / "stages").mkdir(parents=True)
+    (tmp_path / "data" / "stages" / "bent.yaml").write_text("name: Bent\ntiles: abcdefghijklmnopqrsbu\n")
+    path = tour_file(tmp_path / "data" / "tours", "Bent tour", "bent-tour.yaml", stages=("avenue-corso-paseo", "bent"))
+    for args in (("tours", "check", str(path)), ("tour", "--tour", "bent-tour"),
+                 ("tour", "--stages", "avenue-corso-paseo,bent")):
+        proc = run(*args, env=env)
+        assert proc.returncode == 2
+        assert_clean(proc)
+        lines = [line for line in (proc.stdout + proc.stderr).splitlines() if "with problems" not in line]
+        assert len(lines) == 1, lines
+        assert "stages/bent.yaml:2: tiles: tile 'b' used twice" in lines[0], lines[0]
+        assert ("bent-tour.yaml" in lines[0] and "stages[1].stage" in lines[0]) or "--stages" in lines[0]

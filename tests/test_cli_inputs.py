@@ -12,6 +12,7 @@ import argparse
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -95,35 +96,42 @@ def test_ui_bench_help_in_a_real_process():
 
 # Bad values for the options and arguments that take free text (ids, paths,
 # lists): the command must refuse them itself.  {loop} is a symlink loop,
-# {dir} a folder, {long} a name too long for the system, {missing} nothing.
+# {dir} a folder, {long} a name too long for the system, {missing} nothing;
+# hostile files: {fifo}, {zero} (/dev/zero), {big} (60 MB), {bomb} (a YAML
+# alias bomb), {deep} (10,000 levels of nesting).  "bomb" and "deep" are
+# also a user stage's and a user tour's ids.
 # Each entry: the words to put before the bad value (the option itself, and
 # what makes the rest of the command line valid), then the bad values.
+HOSTILE_FILES = ["{fifo}", "{zero}", "{big}", "{bomb}", "{deep}"]
 FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
-    (("conformance",), "paths"): ([], ["{missing}", "{loop}", "{long}"]),
+    (("conformance",), "paths"): ([], ["{missing}", "{loop}", "{long}", *HOSTILE_FILES]),
     (("race",), "stage"): (["--stage"], ["no-such-stage", "{missing}.yaml", "{loop}", "{dir}", "{long}.yaml",
-                                         "{long}"]),
+                                         "{long}", *HOSTILE_FILES, "bomb", "deep"]),
     (("race",), "circuit"): (["--variant", "bmx", "--circuit"], ["zz", "ABCDE", ""]),
     (("race",), "bots"): (["--bots"], ["nobody", "easy,easy", "easy,medium,hard,easy,easy", "peloton",
                                        "hard-before,easy,easy,easy"]),
-    (("race",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}"]),
+    (("race",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     # what a failing autosave does is the save tests' business (tests/test_saves.py)
     (("race",), "autosave"): (["--autosave"], []),
-    # any host name is the network's business: serve says where it listens (tests/ui/test_serve.py)
-    (("serve",), "host"): (["--host"], []),
+    # a host that is no address of this machine, or that no resolver takes: said before serving
+    (("serve",), "host"): (["--host"], ["999.1.1.1", "no-such-host.invalid", "x\x1b]0;pwned\x07", "a" * 300, "",
+                                        "192.0.2.1"]),
     (("serve",), "port"): (["--port"], ["0", "65536", "http", "-1"]),
-    (("replay",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}"]),
-    (("stages", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}"]),
-    (("bench",), "stage"): (["--stage"], ["no-such-stage", "{loop}", "{dir}"]),
+    (("replay",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
+    (("stages", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}", *HOSTILE_FILES]),
+    (("bench",), "stage"): (["--stage"], ["no-such-stage", "{loop}", "{dir}", "{bomb}", "bomb"]),
     (("bench",), "circuit"): (["--variant", "bmx", "--circuit"], ["zz"]),
-    (("tournament",), "bots"): ([], ["easy nobody", "easy", "easy easy easy easy easy", "peloton muscle",
+    (("tournament",), "bots"): ([], ["easy nobody", "easy", "easy easy easy easy easy easy easy", "peloton muscle",
                                      "expert hard-after"]),
-    (("tournament",), "stage"): (["--stage"], ["no-such-stage", "{loop}"]),
-    ((), "resume"): (["--resume"], ["{missing}", "{loop}", "{dir}", "{long}"]),
-    (("tours", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}"]),
-    (("tour",), "tour"): (["--tour"], ["no-such-tour", "{missing}.yaml", "{loop}", "{dir}", "{long}"]),
-    (("tour",), "stages"): (["--stages"], ["no-such-stage", "", ",", "avenue-corso-paseo:bmx", "{loop}"]),
+    (("tournament",), "stage"): (["--stage"], ["no-such-stage", "{loop}", "bomb"]),
+    ((), "resume"): (["--resume"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
+    (("tours", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}", *HOSTILE_FILES]),
+    (("tour",), "tour"): (["--tour"], ["no-such-tour", "{missing}.yaml", "{loop}", "{dir}", "{long}", *HOSTILE_FILES,
+                                       "bomb", "deep"]),
+    (("tour",), "stages"): (["--stages"], ["no-such-stage", "", ",", "avenue-corso-paseo:bmx", "{loop}", "bomb",
+                                           "avenue-corso-paseo,deep:meteo"]),
     (("tour",), "bots"): (["--bots"], ["nobody", "easy,nobody", "easy,easy,easy,easy,easy", "peloton,muscle"]),
-    (("tour",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}"]),
+    (("tour",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     (("tour",), "autosave"): (["--autosave"], []),  # as race --autosave: the save tests' business
     (("tournament",), "tour"): (["--tour"], ["no-such-tour", "{missing}.yaml", "{loop}", "{dir}", "{long}"]),
 }
@@ -211,6 +219,10 @@ def test_every_option_and_argument_has_bad_values():
     assert len(CASES) > 100
 
 
+BOMB = "\n".join(["a0: &a0 [x]"] + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)])
+DEEP = "name: " + "[" * 10_000 + "]" * 10_000 + "\n"
+
+
 @pytest.fixture
 def odd_paths(tmp_path, monkeypatch):
     loop = tmp_path / "loop"
@@ -218,9 +230,21 @@ def odd_paths(tmp_path, monkeypatch):
     (tmp_path / "loop2").symlink_to(loop)
     folder = tmp_path / "folder.yaml"
     folder.mkdir()
+    os.mkfifo(tmp_path / "fifo.yaml")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    with open(tmp_path / "big.yaml", "wb") as fh:
+        fh.truncate(60 * 1024 * 1024)  # sparse: 60 MB that take no room
+    data = tmp_path / "data"
+    for sub in ("stages", "tours"):  # hostile user stages and tours, by id
+        (data / sub).mkdir(parents=True)
+        (data / sub / "bomb.yaml").write_text(BOMB + "\nname: *a8\n")
+        (data / sub / "deep.yaml").write_text(DEEP)
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(data))
     monkeypatch.chdir(tmp_path)
     return {"{loop}": str(loop), "{dir}": str(folder), "{long}": str(tmp_path / ("a" * 300)),
-            "{missing}": str(tmp_path / "no-such-file")}
+            "{missing}": str(tmp_path / "no-such-file"), "{fifo}": str(tmp_path / "fifo.yaml"),
+            "{zero}": str(tmp_path / "zero.yaml"), "{big}": str(tmp_path / "big.yaml"),
+            "{bomb}": str(data / "stages" / "bomb.yaml"), "{deep}": str(data / "stages" / "deep.yaml")}
 
 
 def fill(words: list[str], odd: dict[str, str]) -> list[str]:
@@ -270,6 +294,17 @@ def test_bad_values_in_real_processes(odd_paths, tmp_path):
         assert proc.returncode == 2, (argv, proc.stderr)
         check_one_line(proc.stdout, proc.stderr)
     assert ran >= 6
+
+
+def test_serve_on_a_port_in_use_is_one_line(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert run_main(("serve",), ["--port", str(port)]) == 2
+    out = capsys.readouterr()
+    check_one_line(out.out, out.err)
+    assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in out.err
 
 
 def test_control_characters_typed_are_shown_escaped(capsys):

@@ -48,9 +48,11 @@ def test_data_dir_holds_the_data():
 
 
 def test_catalog_has_21_tiles_with_two_sides():
-    tiles = load_tiles().tiles
+    every = load_tiles().tiles
+    tiles = {name: side for name, side in every.items() if name.isalpha()}  # the Peloton tiles: test_peloton_stages
     assert len(tiles) == 42
-    assert len(load_tiles().physical_tiles()) == 21
+    assert len(every) == 42 + 18
+    assert len([t for t in load_tiles().physical_tiles() if t.isalpha()]) == 21
     for letter in tiles:
         assert letter.swapcase() in tiles
     assert tiles["a"].line == 5 and tiles["A"].line == 4
@@ -65,7 +67,7 @@ def test_catalog_has_21_tiles_with_two_sides():
 
 
 def test_stage_ids_in_rules_order():
-    assert stage_ids() == list(RULES_STAGES)
+    assert stage_ids()[:7] == list(RULES_STAGES)
 
 
 @pytest.mark.parametrize("sid", list(RULES_STAGES))

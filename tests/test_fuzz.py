@@ -1,4 +1,4 @@
-"""Fuzzing the loaders: damaged save files and stage files never crash them.
+"""Fuzzing the loaders: damaged save files (races and a tour) and stage files never crash them.
 
 Save files: random byte flips, truncations, inserted and deleted bytes must
 give a SaveError with a one-line message, or load to exactly the original
@@ -17,6 +17,8 @@ import os
 import tempfile
 from pathlib import Path
 
+import fuzzing
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,13 +29,30 @@ from flamme_tui.play.races import COLOURS, RaceSpec, Team
 from flamme_tui.play.session import Session
 from flamme_tui.saves import SaveError
 
+pytestmark = pytest.mark.fuzz
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-CASES = [  # (variant, seed, teams, actions played: None = whole race)
+CASES = [  # (variant, seed, teams, actions played: None = whole race); "tour": a tour's save (format 2)
     ("classic", 21, 4, 40),
     ("meteo", 22, 3, None),
     ("bmx", 23, 4, 9),
+    ("tour", 24, 3, 12),  # its first stage finished, 12 actions into the second
 ]
+
+
+def tour_session(seed: int, teams: int, steps: int) -> Session:
+    from flamme_tui.play import tours
+
+    team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:teams])
+    spec = tours.stages_option("avenue-corso-paseo,firenze-milano:meteo")
+    session = tours.stage_session(tours.Tour.new(spec, team_list, seed), {s: "easy" for s in range(teams)})
+    while not session.over:
+        session.play_bots()
+    session = tours.next_session(session)
+    done = 0
+    while done < steps:
+        done += len(session.play_bots())
+    return session
 
 
 @functools.cache
@@ -41,11 +60,14 @@ def original(case: int) -> tuple[bytes, str, tuple[str, ...]]:
     """A save file's bytes, with the state digest and log it must load to
     (setup, seed and bots: see `meta`)."""
     variant, seed, teams, steps = CASES[case]
-    team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:teams])
-    session = Session.new(RaceSpec(variant=variant, teams=team_list), seed, {s: "easy" for s in range(teams)})
-    done = 0
-    while not session.over and (steps is None or done < steps):
-        done += len(session.play_bots())
+    if variant == "tour":
+        session = tour_session(seed, teams, steps)
+    else:
+        team_list = tuple(Team(c.capitalize(), c) for c in COLOURS[:teams])
+        session = Session.new(RaceSpec(variant=variant, teams=team_list), seed, {s: "easy" for s in range(teams)})
+        done = 0
+        while not session.over and (steps is None or done < steps):
+            done += len(session.play_bots())
     with tempfile.TemporaryDirectory() as folder:
         path = saves.save(session, Path(folder) / "race.json")
         META[case] = (saves.setup_data(session.setup), session.seed, session.bots)
@@ -56,6 +78,7 @@ META: dict[int, tuple] = {}
 
 
 def try_load(data: bytes, case: int) -> None:
+    fuzzing.count("damaged saves")
     _, digest, log = original(case)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "race.json"
@@ -167,6 +190,7 @@ def test_consistent_but_wrong_content_is_refused_cleanly(case, pick, value, drop
     else:
         parent[where[-1]] = value
     doc["checksum"] = saves._checksum(doc)
+    fuzzing.count("damaged saves")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "race.json"
         path.write_text(json.dumps(doc))
@@ -193,6 +217,7 @@ def stage_bytes() -> tuple[bytes, ...]:
 
 
 def try_stage(data: bytes) -> None:
+    fuzzing.count("damaged stages")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "stages" / "stage.yaml"
         path.parent.mkdir()

@@ -34,7 +34,7 @@ RULE_MODULES = ("terrain", "track", "cards", "classic", "meteo", "bmx")
 # files, saves, logs, conformance cases), what a seat starts with, and the
 # engine's own list of the token sets a hand offers (bots rank them by View.reach)
 NOTATION = {
-    "FLAT", "ASCENT", "DESCENT", "SUPPLY", "BUMPY", "CANYON", "MARSH",  # terrain codes
+    "FLAT", "ASCENT", "DESCENT", "SUPPLY", "COBBLE", "BUMPY", "CANYON", "MARSH",  # terrain codes
     "EXHAUSTION", "ATTACK", "SPRINTEUR", "ROULEUR", "PELOTON", "MUSCLE", "SCRIPTED",  # card and team codes
     "FATIGUE",  # the fatigue token's code
     "card_text", "card_value", "starting_deck", "token_choices",
@@ -44,6 +44,9 @@ ELSEWHERE = {
     # the course tabulates the terrain rule per square when it is built, for the engine
     # (it is compiled with it), so a move is one table look-up
     "course.py": {"terrain_move"},
+    # a breakaway bid is worth its cards' values as the engine counts them (an exhaustion
+    # card 2): the bots' bid choice asks that one function rather than count cards itself
+    "bots/breakaway.py": {"fixed_worth"},
 }
 
 

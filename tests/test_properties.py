@@ -25,7 +25,18 @@ from flamme_tui.bots import easy
 from flamme_tui.course import CROSSWIND, FAIR, WET
 from flamme_tui.engine.actions import Action
 from flamme_tui.engine.bmx import FATIGUE, BmxSetup
-from flamme_tui.engine.classic import ATTACK, EXHAUSTION, GRID, OVER, PELOTON, ClassicSetup, Team, starting_deck
+from flamme_tui.engine.classic import (
+    ATTACK,
+    BREAKAWAY,
+    EXHAUSTION,
+    GRID,
+    NOWHERE,
+    OVER,
+    PELOTON,
+    ClassicSetup,
+    Team,
+    starting_deck,
+)
 from flamme_tui.engine.track import LANES
 from flamme_tui.play.races import COLOURS, RaceSpec, make_setup, new_game, play_out
 
@@ -94,7 +105,8 @@ def check_cells(game) -> None:
 
 def check_classic_cards(game) -> None:
     for seat, riders in enumerate(game.seats):
-        owner, mate = (game.riders[i] for i in riders)
+        mine = [game.riders[i] for i in riders]
+        owner, mate = mine[0], mine[-1]
         if game.script[seat] == PELOTON:
             # one deck (the same lists) for both riders, one card played for both
             assert mate.deck is owner.deck and mate.recycled is owner.recycled, "the Peloton's piles came apart"
@@ -105,15 +117,17 @@ def check_classic_cards(game) -> None:
                 game.setup.decks["R"] + (ATTACK,) * game.setup.peloton_attacks + (EXHAUSTION,) * extra)
             accounts = [(owner, owner.exhaustion + mate.exhaustion + owner.supply_played)]
         else:
-            accounts = [(r, r.exhaustion + r.supply_played) for r in (owner, mate)]
+            accounts = [(r, r.exhaustion + r.supply_played) for r in mine]
         for r, exhausted in accounts:
-            have = Counter(r.deck) + Counter(r.recycled) + Counter(r.hand) + Counter(r.history)
-            if r.played is not None:
+            # a card from nowhere (a scripted rider out of cards) was in no pile; breakaway bids out of the piles
+            played = [c for c in r.history if c != NOWHERE]
+            have = Counter(r.deck) + Counter(r.recycled) + Counter(r.hand) + Counter(played) + Counter(r.bids)
+            if r.played is not None and r.played != NOWHERE:
                 have[r.played] += 1
             want = Counter(starting_deck(game.setup, seat, r.kind))
             want[EXHAUSTION] += exhausted
             assert have == want, f"{r.id}: cards not conserved"
-        if game.script[seat] and game.phase != GRID and game.phase != OVER:
+        if game.script[seat] and game.phase not in (GRID, BREAKAWAY, OVER):
             assert owner.played is not None and mate.played is not None, "a scripted team has no card"
             assert not owner.hand and not mate.hand
     for seat_riders in game.seats:
@@ -258,7 +272,9 @@ def check_classic_round(game, before) -> None:
         if kind == "move":
             i, start, square, lane, value, mv = e.rider, e.start, e.square, e.lane, e.value, e.moves
             assert start == pos0[i][0]
-            if cards[i] == ATTACK:  # the Peloton's front rider moves 2, its rear rider 9
+            if cards[i] == NOWHERE:  # a scripted rider out of cards moves by a 2 from nowhere
+                assert value == game.setup.out_of_cards and game.script[game.riders[i].seat]
+            elif cards[i] == ATTACK:  # the Peloton's front rider moves 2, its rear rider 9
                 mate = next(j for j in game.seats[game.riders[i].seat] if j != i)
                 front = order_of(pos0).index(i) < order_of(pos0).index(mate)
                 assert cards[mate] == ATTACK
@@ -303,8 +319,8 @@ def check_classic_round(game, before) -> None:
     # slipstream: forward only, one square at a time, from eligible squares
     down = {game.pos[i][0] for i in range(len(game.riders)) if crashed[i]}
 
-    def eligible(sq: int) -> bool:
-        return course.terrain[sq] != "^" and not (meteo and (weather[sq] == CROSSWIND or sq in down))
+    def eligible(sq: int) -> bool:  # no slipstream to or from a climb or cobbles (PELOTON.md), a crosswind, a crash
+        return course.terrain[sq] not in "^c" and not (meteo and (weather[sq] == CROSSWIND or sq in down))
 
     for e in events:
         if e.kind == "slip":
@@ -314,7 +330,7 @@ def check_classic_round(game, before) -> None:
         assert p[0] >= moved[i] >= pos0[i][0], "a rider moved backwards"
     occupied = {p[0] for p in game.pos}
     for g in range(min(occupied), max(occupied)):
-        if g not in occupied and g - 1 in occupied and g + 1 in occupied:
+        if g not in occupied and g - 1 in occupied and g + 1 in occupied and course.terrain[g] != "c":
             assert not (eligible(g - 1) and eligible(g + 1)), f"slipstream gap left at {g}"
     tired = sorted(e.rider for e in events if e.kind == "exhaust")
     spared = {i for i, r in enumerate(game.riders) if game.script[r.seat] and not game.setup.scripted_exhaustion}
@@ -393,7 +409,8 @@ def run_race(game, policy: str, seed: int, *, check_every_action: bool = True) -
         }
 
     check_cells(game)
-    before = start_of_round() if game.phase != GRID else None
+    before = start_of_round() if game.phase not in (GRID, BREAKAWAY) else None
+    bidding = breakaway_snapshot(game) if game.phase == BREAKAWAY else None
     while game.phase != OVER:
         assert game.round <= MAX_ROUNDS[game.variant], "race too long"
         waiting = [s for s in range(n) if game.needs(s)]
@@ -408,6 +425,8 @@ def run_race(game, policy: str, seed: int, *, check_every_action: bool = True) -
             assert canonical(action) in {canonical(a) for a in game.legal_actions(seat)}, \
                 f"the easy bot played an illegal {action}"
         round_before, phase_before = game.round, game.phase
+        if game.phase == BREAKAWAY:
+            bidding = breakaway_snapshot(game)
         if bmx and game.phase != OVER:
             # the die the round will use, if rolled before drawing
             before["die"] = game.die
@@ -421,8 +440,13 @@ def run_race(game, policy: str, seed: int, *, check_every_action: bool = True) -
         if check_every_action or game.round != round_before:
             check_legal(game)
             check_privacy(game, rnd)
-        if phase_before == GRID:
-            if game.phase != GRID:
+        if phase_before == GRID and game.phase == BREAKAWAY:
+            bidding = breakaway_snapshot(game)
+        if phase_before in (GRID, BREAKAWAY):
+            if phase_before == BREAKAWAY and game.phase != BREAKAWAY:
+                check_breakaway(game, bidding)
+                stats["breakaways"] += 1
+            if game.phase not in (GRID, BREAKAWAY):
                 before = start_of_round()
             continue
         if game.round != round_before or game.phase == OVER:
@@ -438,6 +462,56 @@ def run_race(game, policy: str, seed: int, *, check_every_action: bool = True) -
     assert game.winner is not None and game.phase == OVER
     assert any(p[0] >= game.course.finish for p in game.pos)
     return stats
+
+
+def breakaway_snapshot(game) -> dict:
+    """Where everyone stands and every rider's cards, before an action of the breakaway."""
+    return {
+        "pos": [tuple(p) for p in game.pos],
+        "cards": [Counter(r.deck) + Counter(r.recycled) + Counter(r.hand) + Counter(r.bids)
+                  + Counter([r.played] if r.played is not None else []) for r in game.riders],
+        "exhaustion": [r.exhaustion for r in game.riders],
+    }
+
+
+def check_breakaway(game, before: dict) -> None:
+    """The breakaway, re-derived from its revealed bids (PELOTON.md): sums,
+    winners (ties to the rider further back, then the higher lane), the
+    breakaway square lanes 0 and 1, grid places left empty, bid cards and
+    exhaustion conserved, every bidder reshuffled."""
+    (result,) = [e for e in game.events if e.kind == "breakaway"]
+    value = game.setup.exhaustion_value
+    bidders = [i for i, _, _ in result.bids]
+    players = [seat for seat in range(len(game.seats)) if not game.script[seat]]
+    assert sorted(game.riders[i].seat for i in bidders) == players, "one bidder per team of players"
+    pos0 = before["pos"]
+    for _, cards, total in result.bids:
+        assert len(cards) == game.setup.breakaway_bids and total == sum(c or value for c in cards)
+    order = sorted(bidders, key=lambda i: (-next(t for j, _, t in result.bids if j == i), pos0[i][0], -pos0[i][1]))
+    assert [i for i, _, _ in result.bids] == order
+    want = order[: 2 if len(game.seats) >= game.setup.breakaway_pair_from else 1]
+    assert list(result.winners) == want
+    for lane, i in enumerate(want):
+        assert tuple(game.pos[i]) == (game.course.breakaway, lane), "a winner off the breakaway square"
+        sq, ln = pos0[i]
+        assert game.cells[LANES * sq + ln] == -1, "a winner's grid place was filled"
+    for i, r in enumerate(game.riders):
+        if i not in want:
+            assert tuple(game.pos[i]) == pos0[i], "a rider moved up on the grid"
+        have = Counter(r.deck) + Counter(r.recycled) + Counter(r.hand) + Counter(r.bids)
+        if r.played is not None:
+            have[r.played] += 1
+        if i in want:
+            bids = next(cards for j, cards, _ in result.bids if j == i)
+            assert tuple(r.bids) == bids, "a winner's bid cards did not leave the game"
+            assert r.exhaustion - before["exhaustion"][i] == game.setup.breakaway_exhaustion
+            wanted = before["cards"][i] + Counter({EXHAUSTION: game.setup.breakaway_exhaustion})
+            assert have == wanted and not r.recycled, "a winner's cards are not all in its new deck"
+        else:
+            assert r.exhaustion == before["exhaustion"][i] and not r.bids
+            assert have == before["cards"][i], "bid cards were not taken back"
+            if i in bidders:
+                assert not r.recycled, "a bidder did not shuffle its recycled cards in"
 
 
 def check_replay(game, setup) -> None:
@@ -483,15 +557,17 @@ def test_classic_and_meteo_races_keep_every_invariant(variant, stage, n_teams, s
 @PROPS
 @given(
     stage=st.sampled_from(STAGES),
-    seats=st.lists(st.sampled_from(["", "", PELOTON, "muscle"]), min_size=2, max_size=4).filter(lambda s: not all(s)),
+    seats=st.lists(st.sampled_from(["", "", PELOTON, "muscle"]), min_size=2, max_size=6).filter(
+        lambda s: not all(s) and s.count(PELOTON) <= 1),
+    variant=st.sampled_from(["classic", "meteo"]),
     seed=st.integers(0, 2**32 - 1),
     policy=st.sampled_from(["easy", "random"]),
     grid=st.sampled_from(["random", "choose"]),
     handicap=st.lists(st.integers(0, 3), max_size=4).map(tuple),
     exhausted=st.booleans(),
 )
-def test_races_with_scripted_teams_keep_every_invariant(stage, seats, seed, policy, grid, handicap, exhausted):
-    setup = classic_setup("classic", stage, len(seats), grid, handicap, scripted=tuple(seats))
+def test_races_with_scripted_teams_keep_every_invariant(stage, seats, variant, seed, policy, grid, handicap, exhausted):
+    setup = classic_setup(variant, stage, len(seats), grid, handicap, scripted=tuple(seats))
     setup = ClassicSetup(**{f: getattr(setup, f) for f in setup.__dataclass_fields__} | {"scripted_exhaustion": exhausted})
     game = new_game(setup, seed)
     run_race(game, policy, seed)
@@ -610,3 +686,41 @@ def test_play_out_finishes_and_reports_each_round(variant):
     assert game.phase == OVER and rounds
     assert rounds[-1] == game.round
     assert len(rounds) == game.round
+
+
+# ------------------------------------------------------------------ the Peloton expansion
+
+PELOTON_STAGES = [sid for sid in STAGES if sid.startswith("peloton-")]
+
+
+def peloton_seats(kind: str, n: int, scripted: tuple[str, ...]) -> tuple[tuple[Team, ...], tuple[str, ...]]:
+    """Teams of two riders (up to 6), or n players racing one rider each (up to 12)."""
+    if kind == "lone":
+        riders = [(c, k) for c in COLOURS for k in "SR"]
+        return tuple(Team(f"P{k}", c, kind) for k, (c, kind) in enumerate(riders[:n])), ()
+    return teams(n), scripted[:n] if any(scripted[:n]) and not all(scripted[:n]) else ()
+
+
+@PROPS
+@given(
+    variant=st.sampled_from(["classic", "meteo"]),
+    stage=st.sampled_from(PELOTON_STAGES),
+    seats=st.sampled_from([("teams", 5), ("teams", 6), ("lone", 7), ("lone", 9), ("lone", 12), ("teams", 2)]),
+    scripted=st.sampled_from([(), (PELOTON, "", "", "muscle", "", ""), ("", "muscle", "", "", "", "muscle")]),
+    breakaway=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    policy=st.sampled_from(["easy", "random"]),
+    grid=st.sampled_from(["random", "choose"]),
+)
+def test_random_peloton_races_keep_every_invariant(variant, stage, seats, scripted, breakaway, seed, policy, grid):
+    """Up to six teams or twelve one-rider players on every Peloton stage, with and
+    without the breakaway: lane capacity per square, nobody lost, cards conserved,
+    every round re-derived, every breakaway re-derived, the race ends."""
+    kind, n = seats
+    teams_, script = peloton_seats(kind, n, scripted)
+    setup = make_setup(RaceSpec(variant=variant, stage=stage, teams=teams_, grid=grid, scripted=script,
+                                breakaway=breakaway))
+    game = new_game(setup, seed)
+    stats = run_race(game, policy, seed, check_every_action=len(game.riders) <= 8)
+    assert stats["breakaways"] == int(breakaway)
+    check_replay(game, setup)

@@ -120,3 +120,47 @@ async def test_replay_app_keys(tmp_path):
         assert "Start" in app.export_screenshot()
         await pilot.press("q")
     assert app.return_code in (0, None)
+
+
+@pytest.mark.parametrize("variant", ["classic", "bmx"])
+async def test_replay_draws_the_track_as_the_race_does(tmp_path, variant):
+    """The stage overview and strip (BMX: the lap, its jump ramp), riders as team
+    letter + S/R where the round left them, names and one square numbering in
+    the words: squares from the start line, lanes as left/right (inner/outer)."""
+    from flamme_tui.play.races import make_setup
+    from flamme_tui.ui.replay import ReplayApp
+    from flamme_tui.ui.textshot import screen_text
+    from flamme_tui.ui.widgets.lap import LapStrip
+    from flamme_tui.ui.widgets.squares import label
+    from flamme_tui.ui.widgets.track import StageOverview, TrackStrip
+
+    spec = RaceSpec(variant=variant, ramp=(10, 3) if variant == "bmx" else None)
+    session = Session(make_setup(spec), 4, {s: "easy" for s in range(4)})
+    for _ in range(3):
+        before = session.game.round
+        while session.game.round == before:
+            session.apply(easy(session.game.view(next(turns(session.game)))))
+    replay = load_replay(saves.save(session, tmp_path / "r.json"))
+    game = session.game
+    app = ReplayApp(replay)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("right", "right", "right")
+        frame = replay.frames[app.index]
+        assert frame.title == "Round 3" and frame.pos == tuple(tuple(p) for p in game.pos)
+        screen = app.screen
+        track = screen.query_one("#replay-track")
+        assert isinstance(track, LapStrip if variant == "bmx" else TrackStrip)
+        assert bool(screen.query(StageOverview)) is (variant != "bmx")
+        shown = {(m.label, m.square, m.lane) for m in track.scene.riders}
+        kinds = {"S": "S", "R": "R"}
+        want = {(r.id.split(".")[0][0].upper() + kinds.get(getattr(r, "kind", ""), ">"), *p)
+                for r, p in zip(game.riders, frame.pos)}
+        assert shown == want
+        text = screen_text(app)
+        assert "Blue" in text and "blue" not in text.replace("Blue", "")  # names, not colour ids
+        assert "lane 0" not in text and "lane 1" not in text
+        first = game.ranking()[0]
+        ranking = str(screen.query_one("#replay-ranking").render())  # under the log (it scrolls)
+        assert f"square {label(game.course, game.pos[first][0])} · " in ranking and "to go" in ranking
+        if variant == "bmx":
+            assert "/3" in text  # the jump ramp

@@ -29,7 +29,7 @@ def test_the_registry_knows_every_variant_the_command_line_offers():
 def test_flags_say_what_each_rule_set_has():
     assert [n for n in NAMES if find(n).uses_tokens] == ["bmx"]
     assert [n for n in NAMES if find(n).has_weather] == ["meteo"]
-    assert [n for n in NAMES if find(n).scripted_teams] == ["classic"]
+    assert [n for n in NAMES if find(n).scripted_teams] == ["classic", "meteo"]  # PELOTON.md: meteo too
     assert [find(n).riders_per_seat for n in NAMES] == [2, 2, 1]
 
 

@@ -26,7 +26,7 @@ def saved(folder: Path, variant: str = "classic", actions: int = 30) -> Path:
     """A real save of a race some way in (bots play every seat)."""
     from flamme_tui.bots import POLICIES
 
-    teams = tuple(Team(c.capitalize(), c) for c in COLOURS)
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:4])
     session = Session.new(RaceSpec(variant=variant, teams=teams), 5, {s: "easy" for s in range(4)})
     path = folder / f"{variant}.json"
     saves.attach_autosave(session, path)
@@ -75,7 +75,10 @@ CLASSIC = [
     ("duplicate-colours", lambda d: setup(d)["teams"][1].update(colour=setup(d)["teams"][0]["colour"]),
      ["same colour"]),
     ("colour-not-an-id", lambda d: setup(d)["teams"][1].update(colour="Red S"), ["colour"]),
-    ("five-teams", lambda d: setup(d)["teams"].append({"name": "Extra", "colour": "pink"}), ["teams"]),
+    ("seven-colours", lambda d: setup(d)["teams"].extend({"name": c, "colour": c} for c in ("white", "pink", "grey")),
+     ["teams", "colours"]),
+    ("thirteen-seats", lambda d: setup(d).update(teams=[{"name": f"P{n}", "colour": f"c{n}", "riders": "S"}
+                                                      for n in range(13)]), ["teams"]),
     ("no-team", lambda d: setup(d).update(teams=[]), ["teams"]),
     ("huge-seed", lambda d: d.update(seed=10**30), ["seed"]),
     ("deck-of-1e5", lambda d: setup(d)["decks"].update(S=[2] * 10**5), ["decks"]),

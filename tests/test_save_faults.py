@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from test_saves import new_session, play
 
-from flamme_tui import saves
+from flamme_tui import saves, usertext
 from flamme_tui.cli import main
 from flamme_tui.saves import SaveLocked
 
@@ -110,6 +110,22 @@ def test_real_read_only_folder(tmp_path):
             subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
 
 
+def test_real_read_only_disk_without_a_saves_folder(tmp_path):
+    """The data dir on a read-only disk, its saves folder not made yet: the
+    reason given is the read-only disk, not a missing lock file."""
+    with tmpfs(tmp_path / "disk") as disk:
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        try:
+            session = new_session("classic", seed=4)
+            errors: list = []
+            autosave = saves.attach_autosave(session, disk / "saves" / "race.json", on_error=errors.append)
+            play(session, 3)
+            assert len(errors) == 1 and autosave.saved_actions is None
+            assert saves.save_problem(errors[0]) == f"the disk is read-only ({disk})"
+        finally:
+            subprocess.run(["mount", "-o", "remount,rw", str(disk)], check=True)
+
+
 # ------------------------------------------------------ the same, patched
 
 
@@ -179,6 +195,80 @@ def test_data_dir_or_saves_folder_that_is_a_file(data_dir, where):
     assert autosave.saved_actions is None and not autosave.saved
     assert blocker.read_text() == "a file where a folder should be"
     assert saves.list_saves() == [] and saves.latest_in_progress() is None
+
+
+@pytest.mark.parametrize("code, words", [(errno.EROFS, "the disk is read-only"),
+                                         (errno.EACCES, "no permission to write there")])
+def test_a_saves_folder_that_cannot_be_made_says_why(data_dir, monkeypatch, code, words):
+    """No saves folder yet, and none can be made: said with its reason (it
+    was "No such file or directory": the lock file's, in a folder never made)."""
+    data_dir.mkdir()
+    real_mkdir = Path.mkdir
+
+    def mkdir(self, *args, **kwargs):
+        if self == data_dir / "saves":
+            raise OSError(code, os.strerror(code), str(self))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    session = new_session("classic", seed=4)
+    errors: list = []
+    autosave = saves.attach_autosave(session, on_error=errors.append)
+    play(session, 3)
+    assert len(errors) == 1 and autosave.saved_actions is None and len(session.game.actions) == 3
+    assert saves.save_problem(errors[0]) == f"{words} ({data_dir})"
+
+
+@pytest.mark.parametrize("kind", ["file", "loop", "saves-file", "unreadable"])
+def test_a_saves_folder_that_cannot_be_listed_is_said_not_taken_for_empty(data_dir, monkeypatch, capsys, kind):
+    """`--resume` said "no race in progress" (and the app "No saved race
+    yet") when the saves folder could not even be read."""
+    if kind == "file":
+        data_dir.write_text("not a folder")
+    elif kind == "loop":
+        data_dir.symlink_to(data_dir.name)
+    else:
+        (data_dir / "saves").parent.mkdir(parents=True)
+        if kind == "saves-file":
+            (data_dir / "saves").write_text("not a folder")
+        else:  # root reads anything: the refusal is made where it happens
+            (data_dir / "saves").mkdir()
+            real = os.scandir
+
+            def scandir(path="."):
+                if Path(path) == data_dir / "saves":
+                    raise PermissionError(errno.EACCES, "Permission denied", str(path))
+                return real(path)
+
+            monkeypatch.setattr(os, "scandir", scandir)
+    expected = {"file": f"not a folder ({data_dir} is a file)", "loop": "too many levels of symbolic links",
+                "saves-file": f"not a folder ({data_dir / 'saves'} is a file)", "unreadable": "permission denied"}[kind]
+    problem = saves.folder_problem()
+    assert problem is not None and problem.startswith(f"cannot list the saves folder {data_dir / 'saves'}: ")
+    assert expected in problem and "\n" not in problem
+    assert main(["--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"flamme-tui: {problem}\n" and "no race in progress" not in err
+
+
+def test_an_empty_or_missing_saves_folder_is_no_problem(data_dir, capsys):
+    assert saves.folder_problem() is None  # not made yet: no race was ever saved
+    (data_dir / "saves").mkdir(parents=True)
+    assert saves.folder_problem() is None
+    assert main(["--resume"]) == 2
+    assert "no race in progress to resume" in capsys.readouterr().err
+
+
+def test_save_problem_is_one_printable_line(tmp_path):
+    """A folder name is the user's: its control characters are written out."""
+    folder = tmp_path / "d\x1b]0;pwned\x07\u202e"
+    text = saves.save_problem(OSError(errno.ENOSPC, "No space", str(folder / ".race.json.1-ab.tmp")))
+    assert text.startswith("the disk is full (") and "\\x1b]0;pwned\\x07\\u202e" in text
+    assert not usertext.CONTROL.search(text)
+    blocker = tmp_path / "f\x1b[2J"
+    blocker.write_text("x")
+    text = saves.save_problem(NotADirectoryError(errno.ENOTDIR, "not a folder", str(blocker / "saves")))
+    assert "f\\x1b[2J is a file" in text and not usertext.CONTROL.search(text)
 
 
 def test_save_problem_never_fails():
@@ -276,7 +366,7 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path, monkeypatch):
 
 HOLDER = """
 import sys
-from flamme_tui import saves
+from flamme_tui import saves, usertext
 session = saves.load(sys.argv[1])
 autosave = saves.attach_autosave(session)
 print("ready", autosave.path, flush=True)

@@ -173,9 +173,10 @@ def test_scripted_riders_refuse_actions():
 def test_scripted_teams_start_at_the_front(grid):
     game = race(["", MUSCLE, PELOTON, ""], grid=grid, seed=6)
     g = game.course.grid
-    # the Peloton first, then the Muscle team, each Sprinteur ahead of its Rouleur
+    # the Peloton first, then the Muscle team (PELOTON.md, Grid): each front rider (the
+    # Sprinteur) in the lowest free lane of the front square, its Rouleur on the square behind
     places = [tuple(game.pos[i]) for seat in (2, 1) for i in game.seats[seat]]
-    assert places == [(g - 1, 0), (g - 1, 1), (g - 2, 0), (g - 2, 1)]
+    assert places == [(g - 1, 0), (g - 2, 0), (g - 1, 1), (g - 2, 1)]
     if grid == "choose":
         assert game.phase == "grid" and game.to_move() == [0]
         while game.phase == "grid":
@@ -185,11 +186,13 @@ def test_scripted_teams_start_at_the_front(grid):
     assert all(p[0] < g for p in game.pos[:2] + game.pos[6:]) and len({tuple(p) for p in game.pos}) == 8
 
 
-def test_scripted_teams_are_classic_only_and_need_a_player():
-    with pytest.raises(ValueError):
-        new_game(make_setup(RaceSpec(variant="meteo", teams=TEAMS[:2], scripted=(MUSCLE, ""))), 1)
-    with pytest.raises(ValueError):
+def test_scripted_teams_need_a_player_and_one_peloton_at_most():
+    with pytest.raises(ValueError, match="at least one other team"):
         race([MUSCLE, PELOTON])
+    with pytest.raises(ValueError, match="at most one Peloton"):
+        race([PELOTON, "", PELOTON])
+    # any number of Muscle teams
+    assert race([MUSCLE, "", MUSCLE, MUSCLE]).script.count(MUSCLE) == 3
 
 
 def test_other_seats_cannot_see_a_scripted_card():
@@ -276,7 +279,7 @@ def test_cli_race_with_scripted_teams_is_repeatable(capsys):
 
 @pytest.mark.parametrize("args", [
     ["race", "--bots", "peloton,muscle", "--teams", "2"],
-    ["race", "--variant", "meteo", "--bots", "peloton,easy", "--teams", "2"],
+    ["race", "--bots", "peloton,easy,peloton", "--teams", "3"],
     ["race", "--bots", "easy,gruppetto", "--teams", "2"],
     ["tournament", "peloton", "muscle"],
 ])

@@ -41,13 +41,13 @@ def test_user_data_dir_follows_the_variable(data_dir, monkeypatch):
 
 def test_no_user_stages_means_the_built_in_ones():
     ids = config.stage_ids()
-    assert ids[0] == "avenue-corso-paseo" and len(ids) == 7
+    assert ids[0] == "avenue-corso-paseo" and len(ids) == 19  # 7 base stages, 12 Peloton stage versions
 
 
 def test_user_stage_joins_the_built_in_ones(user_stages):
     ids = config.stage_ids()
-    assert ids[:7] == config._builtin_stage_ids()
-    assert ids[7:] == ["my-hill"]
+    assert ids[:19] == config._builtin_stage_ids()
+    assert ids[19:] == ["my-hill"]
     stage = config.load_stage("my-hill")
     assert stage.name == "My Hill"
     summary = config.stage_summary(stage)
@@ -146,7 +146,7 @@ def test_race_on_a_user_stage_by_id_and_path(user_stages, capsys):
     "text, words",
     [
         ("name: X\ntiles: abcQqu\n", "tile 'q' used twice"),
-        ("name: X\ntiles: ab7u\n", "unknown tile letter '7'"),
+        ("name: X\ntiles: ab0u\n", "'0' at position 3 is not a tile name"),
         ("name: X\ntiles: au\n", "too short"),
     ],
 )

@@ -51,10 +51,10 @@ def test_a_four_seat_field_on_one_stage(capsys):
 
 
 def test_each_bot_keeps_its_places_and_times_as_it_rotates():
-    res = run_one(("classic", ["avenue-corso-paseo"], ["expert", "easy", "peloton"], 4, Budget(rollouts=20)))
+    res = run_one(("classic", ["avenue-corso-paseo"], ["expert", "easy", "peloton"], 4, False, Budget(rollouts=20)))
     assert sorted(res.places) == [1, 2, 3]
     assert res.decisions[0] > 0 and res.seconds[0] > 0 and res.decisions[2] == 0  # a scripted team takes none
-    again = run_one(("classic", ["avenue-corso-paseo"], ["expert", "easy", "peloton"], 4, Budget(rollouts=20)))
+    again = run_one(("classic", ["avenue-corso-paseo"], ["expert", "easy", "peloton"], 4, False, Budget(rollouts=20)))
     assert again.places == res.places  # a rollout budget: the same race
 
 

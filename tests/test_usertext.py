@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import fuzzing
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from flamme_tui.engine.classic import Team
 from flamme_tui.play.races import RaceSpec
 from flamme_tui.play.session import Session
 
+pytestmark = pytest.mark.fuzz
 ESC_TITLE = "\x1b]0;pwned\x07"
 HOSTILE = ["[/]", "[Dad] Tom", "[@click=app.quit]x", ESC_TITLE, "[bold red]x", "x" * 300,
            "Zoe\u0301 e\u0301\u0301\u0301", "🚴‍♀️ Ana 👨‍👩‍👧", "李小龙", "end\\", "[$x] [ b] [[b]]", "\u202eevil"]
@@ -60,6 +62,7 @@ def test_clean_writes_control_characters_out_visibly():
 @settings(max_examples=400, deadline=None)
 @given(NAMES)
 def test_clean_never_lets_a_control_character_through(text):
+    fuzzing.count("user text")
     assert no_control(usertext.clean(text))
     assert no_control(usertext.clean(text, multiline=False), newlines=False)
     if usertext.control_problem(text) is None:
@@ -70,6 +73,8 @@ def test_clean_never_lets_a_control_character_through(text):
 @given(NAMES, NAMES)
 def test_escaped_text_shows_literally_in_textual_markup(a, b):
     from textual.content import Content
+
+    fuzzing.count("user text")
 
     # user text between our own tags, even with a backslash at its end: never read as markup
     content = Content.from_markup(f"[b]{usertext.escape_markup(a)}[/b] · [i]{usertext.escape_markup(b)}[/i]")

@@ -14,12 +14,15 @@ from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.bmx import token_choices
 from ..engine.phase import Phase
 from ..engine.view import View
+from .breakaway import breakaway
 
 
 def easy(view: View) -> Action:
     board = view.board
     if board.phase == Phase.GRID:
         return Place(*grid_spot(view))
+    if board.phase == Phase.BREAKAWAY:
+        return breakaway(view, eager=True)
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
         if getattr(board.setup, "tour", False):  # a tour: a rider across the line has left, maybe one draw left

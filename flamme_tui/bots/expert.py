@@ -43,6 +43,7 @@ from ..engine.actions import Action, Place
 from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.view import View
+from .breakaway import breakaway
 from .budget import DEFAULT, Budget
 from .easy import grid_spot
 from .hard import respond
@@ -111,6 +112,8 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
     board = view.board
     if board.phase == Phase.GRID:
         return Decision(Place(*grid_spot(view)), "front-most free place", "front-most free place")
+    if board.phase == Phase.BREAKAWAY:  # the table hears nothing of a bid before its reveal
+        return Decision(breakaway(view, eager=False), "", "")
     if not view.hands:
         return _draw(view, budget)
     options = candidates(view)

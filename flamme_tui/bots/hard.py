@@ -29,6 +29,7 @@ from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.view import View
 from ..play.turns import next_seat
+from .breakaway import breakaway
 from .easy import grid_spot
 from .reasons import Decision
 from .rollout import Rollout, greedy, play_to_end
@@ -54,6 +55,8 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
     board = view.board
     if board.phase == Phase.GRID:
         return Decision(Place(*grid_spot(view)), "front-most free place", "front-most free place")
+    if board.phase == Phase.BREAKAWAY:  # the table hears nothing of a bid before its reveal
+        return Decision(breakaway(view, eager=False), "", "")
     if not view.hands:
         return _draw(view, worlds)
     options = candidates(view)

@@ -25,6 +25,7 @@ from ..engine.rng import Rng
 from ..engine.tour import stage_value
 from ..engine.view import View
 from ..play.turns import turns
+from .breakaway import breakaway
 from .easy import best_card, best_tokens, grid_spot
 from .medium import medium
 from .reasons import Decision
@@ -93,6 +94,8 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
     board = view.board
     if board.phase == Phase.GRID:
         return Decision(Place(*grid_spot(view)), "front-most free place", "front-most free place")
+    if board.phase == Phase.BREAKAWAY:  # the table hears nothing of a bid before its reveal
+        return Decision(breakaway(view, eager=False), "", "")
     if not view.hands:
         return Decision(medium(view), "the rouleur draws first", "the rouleur draws first")
     i, hand = next(iter(view.hands.items()))

@@ -12,6 +12,7 @@ from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.bmx import token_choices
 from ..engine.phase import Phase
 from ..engine.view import View
+from .breakaway import breakaway
 from .easy import grid_spot
 
 GUESS = 5  # what an unknown rider is guessed to move
@@ -70,6 +71,8 @@ def medium(view: View) -> Action:
     board = view.board
     if board.phase == Phase.GRID:
         return Place(*grid_spot(view))
+    if board.phase == Phase.BREAKAWAY:
+        return breakaway(view, eager=False)
     if not view.hands:
         # the rouleur chooses first; the sprinteur then sees what is left for the sprint
         rouleur = next(board.riders[i] for i in view.own if board.riders[i].kind == "R")

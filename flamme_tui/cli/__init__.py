@@ -157,14 +157,18 @@ def build_parser() -> Parser:
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95%% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT",
-                      help="one bot per seat, 2 to 4: 2 for a head-to-head, 3 or 4 for a field (easy, medium, "
-                           "hard, expert, and hard-before, hard as it was; classic: also peloton, muscle)")
+                      help="one bot per seat, 2 to 6 (bmx: 4): 2 for a head-to-head, more for a field (easy, "
+                           "medium, hard, expert, and hard-before, hard as it was; classic, meteo: also peloton, muscle)")
     tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
                       help=f"races, 1 to {MAX_RACES} (default 200); race k has seed k")
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
-    tour.add_argument("--stage", action="append", help="stage id (repeatable; default: the 7 stages; not bmx)")
+    tour.add_argument("--stage", action="append",
+                      help="stage id (repeatable; default: the 7 base stages; not bmx); a Peloton stage races "
+                           "its version for the teams racing")
     tour.add_argument("--tour", metavar="ID|PATH",
                       help="each game is a whole tour (see `tours list`): bots compared by tours won on Tour Points")
+    tour.add_argument("--breakaway", action="store_true",
+                      help="the Peloton breakaway before round 1 (Peloton stages only)")
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     _budget_options(tour)
@@ -184,7 +188,13 @@ def _race_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", choices=VARIANTS, default="classic")
     p.add_argument("--stage", help=f"classic, meteo: stage id or path to a stage file (default {DEFAULT_STAGE})")
     p.add_argument("--circuit", help="bmx: side of each tile A B C D (lower case = back side; default ABCD)")
-    p.add_argument("--teams", type=int, default=4, choices=(2, 3, 4), help="number of teams (default 4)")
+    p.add_argument("--teams", type=Whole(2, 6), default=4, metavar="N",
+                   help="number of teams, 2 to 6 (bmx: 2 to 4; default 4)")
+    p.add_argument("--players", type=Whole(2, 12), metavar="N",
+                   help="classic, meteo: N players racing one rider each, 2 to 12 (the Peloton expansion's "
+                        "7-12-player game), taking red.S, red.R, blue.S, ... in seat order; instead of --teams")
+    p.add_argument("--breakaway", action="store_true",
+                   help="classic, meteo: the Peloton breakaway before round 1 (stages whose second tile is tile 2)")
     p.add_argument("--ramp", type=_pair, metavar="SQUARE:NUMBER", help="bmx: jump ramp on a lap square (0-27), number 1-5")
     p.add_argument("--young", type=_pair, metavar="SEAT:TOKENS",
                    help="bmx young-children variant: 1-3 fatigue tokens in the bag of seat 1-4")
@@ -210,7 +220,7 @@ def _spec(args, scripted: tuple[str, ...] = ()):
     """The race the options describe; an option of another variant is refused, not ignored."""
     from ..config import ConfigError
     from ..engine.rules import find
-    from ..play.races import COLOURS, RaceSpec, Team
+    from ..play.races import COLOURS, RaceSpec, Team, one_rider_seats
 
     bmx = find(args.variant).uses_tokens  # a circuit of tiles A-D, not a stage
     given = {"--stage": args.stage is not None, "--circuit": args.circuit is not None,
@@ -218,7 +228,17 @@ def _spec(args, scripted: tuple[str, ...] = ()):
     for option, is_given in given.items():
         if is_given and bmx == (option == "--stage"):
             raise ConfigError(f"not an option of {args.variant} races", field=option)
-    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: args.teams])
+    for option, is_given in {"--players": args.players is not None, "--breakaway": args.breakaway}.items():
+        if is_given and bmx:
+            raise ConfigError(f"not an option of {args.variant} races", field=option)
+    if args.players is not None and "--teams" in getattr(args, "argv", ()):
+        raise ConfigError("give --teams or --players, not both", field="--players")
+    if bmx and args.teams > find(args.variant).max_teams:
+        raise ConfigError(f"{args.variant} races 2 to {find(args.variant).max_teams} riders", field="--teams")
+    if args.players is not None:
+        teams = one_rider_seats(args.players)
+    else:
+        teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: args.teams])
     young: tuple[int, ...] = ()
     if args.young:
         seat, tokens = args.young
@@ -226,8 +246,22 @@ def _spec(args, scripted: tuple[str, ...] = ()):
             raise ConfigError(f"seat 1-{args.teams} and 1 to 3 tokens, got {seat}:{tokens}", field="--young")
         young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
     where = {"stage": args.stage, "circuit": args.circuit}  # not given: the race's defaults
-    return RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
-                    scripted=scripted, **{k: v for k, v in where.items() if v is not None})
+    spec = RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
+                    scripted=scripted, breakaway=args.breakaway, **{k: v for k, v in where.items() if v is not None})
+    return checked(spec)
+
+
+def checked(spec):
+    """The spec, if the engine builds a race from it; else ConfigError with the
+    engine's reason (the rules of who may race live there, not here)."""
+    from ..config import ConfigError
+    from ..play.races import make_setup, new_game
+
+    try:
+        new_game(make_setup(spec), 0)
+    except ValueError as exc:
+        raise ConfigError(str(exc), field="--bots" if spec.scripted else "--stage" if spec.breakaway else None) from None
+    return spec
 
 
 def _seat_names(names: list[str], variant: str, teams: int, command: str, references: bool = False) -> str | None:
@@ -247,6 +281,26 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str, refere
     return None
 
 
+def play_breakaway(session) -> list[str]:
+    """The bots make the breakaway's bids; its reveals and result in words."""
+    from ..play.races import describe_round
+
+    game = session.game
+    lines = []
+    while game.phase == "breakaway":
+        move = session.bot_move()
+        before = game.events
+        session.play(move, move.think().action)
+        if game.events is not before:  # a reveal (and at the last one the result)
+            lines.extend(describe_round(game))
+    return lines
+
+
+def seat_count(args) -> int:
+    """Seats of the race the options describe: --players, else --teams."""
+    return int(args.players or args.teams)
+
+
 def cmd_race(args) -> int:
     from ..play.races import positions_text, ranking_lines, round_report, seat_plan, track_picture
     from ..play.session import Session
@@ -255,10 +309,11 @@ def cmd_race(args) -> int:
         from .saves import cmd_race_saved
 
         return cmd_race_saved(args, None, {})
+    seats = seat_count(args)
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
-        names *= args.teams
-    problem = _seat_names(names, args.variant, args.teams, "race: --bots")
+        names *= seats
+    problem = _seat_names(names, args.variant, seats, "race: --bots")
     if problem:
         print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
@@ -270,10 +325,16 @@ def cmd_race(args) -> int:
     session = Session.new(_spec(args, scripted), args.seed, bots=bots)
     session.budget = budget_of(args)
     game = session.game
-    print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {args.teams} teams: "
+    who = "players" if args.players else "teams"
+    print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(game.setup.teams)} {who}: "
                 + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(session.setup.teams))))
     print(clean(f"start:    {track_picture(game)}"))
     print(clean(f"          {positions_text(game)}"))
+    if game.phase == "breakaway":
+        for line in play_breakaway(session):
+            print(clean(line))
+        print(clean(f"          {track_picture(game)}"))
+        print(clean(f"          {positions_text(game)}"))
     while not session.over:
         reasons = [f"({session.setup.teams[seat].name} bot: {a}: {why})"
                    for seat, a, why in session.play_bots() if why]
@@ -323,7 +384,8 @@ def bench_bot(args) -> int:
 
     setup = make_setup(_spec(args))
     budget = budget_of(args)
-    seats = [policy(name, budget) for name in [args.bot, "medium", "medium", "easy"][: len(setup.teams)]]
+    others = ["medium", "medium", "easy", "medium", "easy"]  # round again for 7-12 one-rider players
+    seats = [policy(name, budget) for name in [args.bot] + [others[s % len(others)] for s in range(len(setup.teams) - 1)]]
     times: list[float] = []
     for seed in range(args.races):
         game = new_game(setup, seed)
@@ -351,27 +413,38 @@ def cmd_tournament(args) -> int:
     from ..engine.rules import find
     from ..play.tournament import tournament
 
-    if not 2 <= len(args.bots) <= 4:
-        print("flamme-tui: tournament: give 2 to 4 bots, one per seat", file=sys.stderr)
-        return 2
-    if find(args.variant).uses_tokens and args.stage:
-        print("flamme-tui: tournament: --stage: not an option of bmx races", file=sys.stderr)
+    most = find(args.variant).max_teams
+    if not 2 <= len(args.bots) <= most:
+        print(f"flamme-tui: tournament: give 2 to {most} bots, one per seat", file=sys.stderr)
         return 2
     variant = args.variant
     if args.tour is not None:
         from ..play.tours import load_tour, seat_rules
 
-        if args.stage or any(a.startswith("--variant") for a in getattr(args, "argv", ())):
+        if args.stage or args.breakaway or any(a.startswith("--variant") for a in getattr(args, "argv", ())):
             print("flamme-tui: tournament: --tour: the tour says the stages and their rules "
-                  "(no --stage, no --variant)", file=sys.stderr)
+                  "(no --stage, --variant or --breakaway)", file=sys.stderr)
             return 2
         spec = load_tour(args.tour)  # a bad tour: one line (ConfigError)
         variant = seat_rules(spec)
+    for option, given in (("--stage", args.stage), ("--breakaway", args.breakaway)):
+        if find(variant).uses_tokens and given:
+            print(f"flamme-tui: tournament: {option}: not an option of bmx races", file=sys.stderr)
+            return 2
     problem = _seat_names(args.bots, variant, len(args.bots), "tournament", references=True)
     if problem:
         print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
-    tournament(args.bots, args.races, args.variant, args.stage, args.jobs, tour=args.tour, budget=budget_of(args))
+    if args.tour is None and not find(variant).uses_tokens:  # the engine's word on these seats, on every stage
+        from ..play.races import COLOURS, RaceSpec, Team, seat_plan
+
+        teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(args.bots)])
+        for stage in args.stage or [None]:
+            where = {"stage": stage} if stage else {}
+            checked(RaceSpec(variant=variant, teams=teams, scripted=seat_plan(args.bots)[1],
+                             breakaway=args.breakaway, **where))
+    tournament(args.bots, args.races, args.variant, args.stage, args.jobs, tour=args.tour, breakaway=args.breakaway,
+               budget=budget_of(args))
     return 0
 
 

@@ -40,8 +40,8 @@ def _branch_note(session: Session) -> str:
 def cmd_resume(target: str | None) -> int:
     """Open the app on a saved race (the newest one not finished by default)."""
     path: Path | None = Path(target) if target else saves.latest_in_progress()
-    if path is None:
-        return _complain(f"no race in progress to resume in {saves.saves_dir()}")
+    if path is None:  # a folder that cannot be listed is not an empty one
+        return _complain(saves.folder_problem() or f"no race in progress to resume in {saves.saves_dir()}")
     try:
         session = saves.load(path)
     except saves.SaveError as exc:
@@ -170,9 +170,33 @@ def finish_path(source: Path, folder: Path | None = None) -> Path:
 
 
 def _round_picks(session: Session) -> int:
-    """Actions taken in the round in progress (cards drawn or chosen face down)."""
-    checks = saves._round_checks(session.setup, session.seed, session.game.actions)
-    return len(session.game.actions) - (checks[-1]["actions"] if checks else 0)
+    """Cards drawn or chosen face down in the round in progress (its energy
+    phase: the grid and the breakaway's bids are not its cards)."""
+    from ..engine.phase import Phase
+    from ..play.races import new_game
+
+    game = new_game(session.setup, session.seed)
+    picks = 0
+    for action in session.game.actions:
+        phase, before = game.phase, game.round
+        game.apply(action)
+        if game.round != before or game.phase == Phase.OVER:
+            picks = 0
+        elif phase == Phase.ENERGY:
+            picks += 1
+    return picks
+
+
+def _bids_before(session: Session) -> int:
+    """Choices made in the breakaway so far (a race saved while its bids were being made)."""
+    from ..play.races import new_game
+
+    game = new_game(session.setup, session.seed)
+    made = 0
+    for action in session.game.actions:
+        made += game.phase == "breakaway"
+        game.apply(action)
+    return made if game.phase == "breakaway" else 0
 
 
 def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
@@ -184,6 +208,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     from ..play.session import Session
 
     hidden = 0  # picks made face down before the save, in the round in progress
+    hidden_bids = 0  # choices made in the breakaway before the save
     if args.from_file:
         source = Path(args.from_file)
         try:
@@ -198,9 +223,10 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if session.over:
             print(clean(f"{source} holds a finished race"))
             for line in ranking_lines(session.game):
-                print(line)
+                print(clean(line))
             return 0
         hidden = _round_picks(session)
+        hidden_bids = _bids_before(session)
         target = finish_path(source, Path(args.autosave) if args.autosave else None)
         session.save_path, session.branch_of = None, None
         session.race_id = f"{session.race_id}-bots"
@@ -245,6 +271,18 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     if trace and autosave.saved:
         out.write(f"saved {len(game.actions)}\n")
     out.flush()
+    if game.phase == "breakaway":
+        from ..play.races import rider_name
+        from . import play_breakaway
+
+        lines = play_breakaway(session)
+        if args.from_file and hidden_bids:
+            # bids were chosen face down before the save: say who broke away, nothing of the cards
+            result = next(e for e in game.events if e.kind == "breakaway")
+            lines = [f"breakaway (begun before the save with {hidden_bids} choice(s) face down: its cards are "
+                     f"not shown): {' and '.join(rider_name(game, i) for i in result.winners)} away"]
+        for line in lines:
+            print(clean(line))
     while not session.over:
         if game.round > 500:
             return _complain("race did not end within 500 rounds")

@@ -17,8 +17,9 @@ from .stages import stage_files
 
 
 def check(paths: list[str], out=print) -> int:
-    """Print every problem as `file:line: field: message`; 0 if none, else 2."""
-    files = stage_files(paths)
+    """Print every problem as `file:line: field: message`; 0 if none, else 2.
+    Names come from files: every line is cleaned of control characters."""
+    files = stage_files(paths, out)
     if not files:
         out("flamme-tui: tours check: no tour files found")
         return 2
@@ -44,16 +45,20 @@ def listing(out=print) -> int:
     for entry in tours.tour_entries():
         source = entry.source + (" (hidden: a built-in tour has this id)" if entry.shadowed else "")
         spec, problems = tours.check_tour_file(entry.path)
+        # the id is a file name, the name from the file: cleaned before they are measured
+        tid = clean(entry.id, multiline=False)
         if spec is None:
-            rows.append((clean(entry.id, multiline=False), "(broken)", "-", source))
+            rows.append((tid, "(broken)", "-", source))
             notes += [clean(p, multiline=False) for p in problems[:1]]
             continue
-        # ids and names come from files: every cell is cleaned before it is measured
-        rows.append((clean(entry.id, multiline=False), clean(spec.name, multiline=False), str(len(spec.stages)), source))
+        rows.append((tid, clean(spec.name, multiline=False), str(len(spec.stages)), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         out("  ".join(cell.rjust(w) if c == 2 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
     out(clean(f"user tours: {tours.user_tours_dir()}", multiline=False))
+    problem = tours.user_tours_problem()
+    if problem is not None:
+        notes.insert(0, clean(problem, multiline=False))
     for note in notes:
         out(note)
     return 0
@@ -92,8 +97,8 @@ def final_report(tour: tours.Tour) -> list[str]:
 def _new_tour(args):
     """The tour and bots the options ask for, or a problem in one line."""
     from ..engine.race import Team
-    from ..play.races import COLOURS, seat_plan
-    from . import _seat_names
+    from ..play.races import COLOURS, RaceSpec, seat_plan
+    from . import _seat_names, checked
 
     if args.tour is not None and args.stages is not None:
         return None, "tour: give --tour or --stages, not both"
@@ -108,6 +113,8 @@ def _new_tour(args):
         return None, problem
     bots, scripted = seat_plan(names)
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
+    for leg in spec.stages:  # the engine's word on these seats, before the first stage is raced
+        checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
     print(clean(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
                 + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
     return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None

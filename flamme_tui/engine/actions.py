@@ -1,7 +1,8 @@
 """Actions: small values with a one-line text form, e.g. `play red.R 5`.
 
 Logs, save files and test fixtures all use the text form.
-classic/meteo: `place red.S 3 1`, `draw red.S`, `play red.S 5` (`E` = exhaustion card)
+classic/meteo: `place red.S 3 1`, `draw red.S`, `play red.S 5` (`E` = exhaustion card),
+               in the breakaway `draw red.S` (this rider bids) and `bid red.S 9`
 bmx:           `play green 3`, `play green 5 F` (two tokens on a descent; `F` = fatigue)
 """
 
@@ -45,6 +46,8 @@ class Action:
                 return Draw(args[0])
             if verb == "play" and len(args) == 2 and "." in args[0]:
                 return Play(args[0], _card(args[1]))
+            if verb == "bid" and len(args) == 2 and "." in args[0]:
+                return Bid(args[0], _card(args[1]))
             if verb == "play" and len(args) in (2, 3):
                 return PlayTokens(args[0], tuple(_card(a) for a in args[1:]))
         except ValueError as exc:
@@ -73,6 +76,16 @@ class Play(Action):
 
     def __str__(self) -> str:
         return f"play {self.rider} {'E' if self.card == 0 else self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """The breakaway (PELOTON.md): the card a rider keeps face down as a bid."""
+
+    card: int  # 0 = exhaustion card
+
+    def __str__(self) -> str:
+        return f"bid {self.rider} {'E' if self.card == 0 else self.card}"
 
 
 @dataclass(frozen=True, slots=True)

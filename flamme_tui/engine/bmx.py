@@ -462,7 +462,7 @@ def bmx_reach(shown: Board, i: int, tokens: tuple[int, ...]) -> int:
 
 BMX = RuleSet(
     name="bmx", title="BMX", game=BmxGame, setup=BmxSetup,
-    uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1,
+    uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1, max_teams=4,
     catch_up_die=True, exhaustion_word="fatigue token", piece_word="token",
     view=bmx_view, unseen=bmx_unseen, reach=bmx_reach,
 )

@@ -10,6 +10,9 @@ from typing import Any
 
 EXHAUSTION = 0
 ATTACK = -1
+# a scripted rider whose deck has run out moves by a value-2 card from nowhere
+# (PELOTON.md, pinned readings): it comes from no pile and goes to none
+NOWHERE = -2
 EXHAUSTION_VALUE = 2
 SPRINTEUR, ROULEUR = "S", "R"
 # the Peloton expansion's scripted teams (a seat's `scripted` kind; "" is a player)
@@ -18,12 +21,15 @@ SCRIPTED = (PELOTON, MUSCLE)
 
 
 def card_value(card: int) -> int:
-    return card or EXHAUSTION_VALUE
+    """The printed value of a card other than Attack (an exhaustion card and a card from nowhere: 2)."""
+    return card if card > 0 else EXHAUSTION_VALUE
 
 
 def card_text(card: int) -> str:
     if card == EXHAUSTION:
         return "E"
+    if card == NOWHERE:
+        return "2"
     return "A" if card == ATTACK else str(card)
 
 
@@ -39,6 +45,8 @@ def starting_deck(setup: Any, seat: int, kind: str) -> tuple[int, ...]:
     its own, and brings its handicap cards to the shared deck."""
     handicap = setup.handicap[seat] if seat < len(setup.handicap) else 0
     script = scripted_kind(setup, seat)
+    if not script and solo_against_scripted(setup):  # PELOTON.md, Solo: 3 exhaustion cards, S 1 and R 2
+        handicap += setup.solo_handicap[kind == ROULEUR]
     if script == PELOTON:
         if kind == ROULEUR:
             return ()
@@ -51,3 +59,12 @@ def starting_deck(setup: Any, seat: int, kind: str) -> tuple[int, ...]:
     if script == MUSCLE and kind == SPRINTEUR:
         deck += setup.muscle_extra
     return deck
+
+
+def solo_against_scripted(setup: Any) -> bool:
+    """One team of players racing alone against one Peloton team and one Muscle
+    team (PELOTON.md, Solo): it starts with the solo handicap.  Races set up
+    before the pinned readings (scripted_readings 1) have none."""
+    scripted = tuple(setup.scripted)
+    return (setup.scripted_readings >= 2 and len(scripted) == 3
+            and sorted(scripted) == ["", MUSCLE, PELOTON])

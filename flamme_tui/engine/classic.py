@@ -16,12 +16,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from ..course import MOVE_TABLE, Course
-from .actions import Action, Draw, Place, Play
+from .actions import Action, Bid, Draw, Place, Play
+from .breakaway import bid_order
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
     ATTACK,
     EXHAUSTION,
     EXHAUSTION_VALUE,
     MUSCLE,
+    NOWHERE,
     PELOTON,
     ROULEUR,
     SCRIPTED,
@@ -31,18 +33,19 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
     scripted_kind,
     starting_deck,
 )
-from .events import Crossed, Exhaustion, Finish, Move, Reveal, Slipstream
+from .events import BidsRevealed, Breakaway, Crossed, Exhaustion, Finish, Move, Reveal, Slipstream
 from .options import Option, Preview
 from .phase import Phase
 from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
-from .terrain import ASCENT, DESCENT, terrain_move
+from .seating import check_seats
+from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
-from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
+from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
 from .view import Board, Memo, RiderView, View, board, new
 
-GRID, ENERGY, OVER = Phase.GRID, Phase.ENERGY, Phase.OVER
+GRID, BREAKAWAY, ENERGY, OVER = Phase.GRID, Phase.BREAKAWAY, Phase.ENERGY, Phase.OVER
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
@@ -71,12 +74,22 @@ class ClassicSetup:
     tailwind_draw: int = 5
     headwind_draw: int = 3
     standup_penalty: int = 2
-    # the Peloton expansion's scripted teams (classic only), per seat: "" (a player), PELOTON or MUSCLE
+    # the Peloton expansion's scripted teams, per seat: "" (a player), PELOTON or MUSCLE
     scripted: tuple[str, ...] = ()
     muscle_extra: tuple[int, ...] = (5,)  # added to the Muscle team's Sprinteur deck
     peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
     attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
     scripted_exhaustion: bool = False  # whether scripted teams take exhaustion cards (the rules: never)
+    out_of_cards: int = 2  # what a scripted rider with no cards left moves by, each round
+    solo_handicap: tuple[int, int] = (1, 2)  # exhaustion cards of a lone team of players (S, R) vs Peloton + Muscle
+    # 2: the Peloton expansion's pinned readings (grid squares, a card from nowhere, the solo handicap);
+    # 1: how flamme-tui 0.1.0 read them (races saved by it replay as they were played)
+    scripted_readings: int = 2
+    # the Peloton breakaway, before round 1 on a course with a breakaway square
+    breakaway: bool = False
+    breakaway_bids: int = 2  # bids per rider: draw hand_size, keep 1, revealed before the next
+    breakaway_exhaustion: int = 2  # exhaustion cards each winner takes
+    breakaway_pair_from: int = 5  # with this many teams (scripted ones too) the best two break away, else one
     # a stage of a tour: the race goes on until every rider has crossed the line
     tour: bool = False
     carried: tuple[int, ...] = ()  # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
@@ -93,7 +106,7 @@ class Rider:
     __slots__ = (
         "id", "seat", "kind", "deck", "recycled", "hand", "played", "crashed",
         "exhaustion", "supply_played", "slipstream", "crashes", "history",
-        "shown_recycled", "shown_deck", "shown_supply",
+        "shown_recycled", "shown_deck", "shown_supply", "bids",
     )
 
     def __init__(self, rid: str, seat: int, kind: str) -> None:
@@ -114,6 +127,8 @@ class Rider:
         self.shown_recycled: tuple[int, ...] | None = None
         self.shown_deck: int | None = None
         self.shown_supply = 0
+        # breakaway: its revealed bid cards not back in its piles (during the bids, and a winner's, which left the game)
+        self.bids: list[int] = []
 
     def copy(self) -> Rider:
         twin = Rider(self.id, self.seat, self.kind)
@@ -122,6 +137,7 @@ class Rider:
         twin.supply_played, twin.slipstream, twin.crashes = self.supply_played, self.slipstream, self.crashes
         twin.history = self.history[:]
         twin.shown_recycled, twin.shown_deck, twin.shown_supply = self.shown_recycled, self.shown_deck, self.shown_supply
+        twin.bids = self.bids[:]
         return twin
 
 
@@ -142,18 +158,13 @@ class ClassicGame(Race):
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed, _blank=_blank)
         self.phase = GRID
-        self.first_drawn: dict[int, int] = {}  # seat -> rider index drawn first this round
+        # seat -> rider index drawn first this round (in the breakaway: the rider it bids with)
+        self.first_drawn: dict[int, int] = {}
         self.script = tuple(scripted_kind(setup, seat) for seat in range(len(setup.teams)))
-        if any(self.script):
-            if len(setup.scripted) != len(setup.teams):
-                raise ValueError("scripted: one entry per team")
-            if setup.variant != "classic":
-                raise ValueError("the Peloton and Muscle teams race in classic only")
-            if all(self.script):
-                raise ValueError("a race with scripted teams needs at least one other team")
         # riders still to choose a card this round (scripted teams never choose)
-        self.players_riders = 2 * sum(1 for s in self.script if not s)
+        self.players_riders = sum(len(team.riders) for team, s in zip(setup.teams, self.script) if not s)
         self.waiting = self.players_riders
+        self.bid_round = 0  # the breakaway: the bid being made (1, 2), 0 when none
         # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
         self.crossed: dict[int, tuple[int, int, int]] = {}
         if setup.carried and len(setup.carried) != 2 * len(setup.teams):
@@ -166,8 +177,13 @@ class ClassicGame(Race):
             raise ValueError("tour_points: one entry per team")
         if _blank:
             return
+        check_seats(setup)
+        if sum(self.course.lanes[: self.course.grid]) < sum(len(team.riders) for team in setup.teams):
+            raise ValueError("the starting grid has too few places for the riders")
+        if setup.breakaway and self.course.breakaway < 0:
+            raise ValueError("this stage has no breakaway square (its second tile is not tile 2)")
         for seat, team in enumerate(setup.teams):
-            for kind in (SPRINTEUR, ROULEUR):
+            for kind in team.riders:
                 rider = Rider(f"{team.colour}.{kind}", seat, kind)
                 rider.deck = list(starting_deck(setup, seat, kind))
                 self.riders.append(rider)
@@ -181,7 +197,7 @@ class ClassicGame(Race):
         self.line_up_scripted()
         if setup.grid == "random":
             self.random_grid()
-            self.begin_energy()
+            self.begin_race()
 
     def deal(self) -> None:
         """Hook: set-up that uses the RNG before the decks are shuffled (meteo weather)."""
@@ -252,6 +268,9 @@ class ClassicGame(Race):
                 self.rng.shuffle(deck)
             hand.append(deck.pop())
         if not hand:
+            if self.script[rider.seat] and self.setup.scripted_readings >= 2:
+                hand.append(NOWHERE)  # a scripted rider: a value-2 card from nowhere (PELOTON.md)
+                return
             # no cards at all: play an exhaustion card from the supply
             hand.append(EXHAUSTION)
             rider.supply_played += 1
@@ -269,6 +288,8 @@ class ClassicGame(Race):
             return [] if nxt is None else [self.riders[nxt].seat]
         if self.phase == ENERGY:
             return sorted({r.seat for i, r in enumerate(self.riders) if r.played is None and i not in self.crossed})
+        if self.phase == BREAKAWAY:
+            return [seat for seat in range(len(self.seats)) if self.legal_actions(seat)]
         return []
 
     def needs(self, seat: int) -> bool:
@@ -288,6 +309,8 @@ class ClassicGame(Race):
                 return []
             rid = self.riders[nxt].id
             return [Place(rid, sq, lane) for sq, lane in self.grid_places()]
+        if self.phase == BREAKAWAY:
+            return self.bid_actions(seat)
         if self.phase != ENERGY:
             return []
         mine = self.seat_riders(seat)
@@ -308,18 +331,30 @@ class ClassicGame(Race):
             self.actions.append(action)
             self._play(i, action.card)
         elif type(action) is Draw:
+            if self.phase == BREAKAWAY:
+                if action not in self.bid_actions(rider.seat):
+                    raise RuleError(f"{action} is not allowed now")
+                self.actions.append(action)
+                self.first_drawn[rider.seat] = i
+                self.draw_hand(i)
+                return
             if self.phase != ENERGY or rider.seat in self.first_drawn or rider.played is not None or i in self.crossed:
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
             self.first_drawn[rider.seat] = i
             self.draw_hand(i)
+        elif type(action) is Bid:
+            if self.phase != BREAKAWAY or action not in self.bid_actions(rider.seat):
+                raise RuleError(f"{action} is not allowed now")
+            self.actions.append(action)
+            self.keep_bid(i, action.card)
         elif type(action) is Place:
             if self.phase != GRID or self.to_place() != i or (action.square, action.lane) not in self.grid_places():
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
             self._put(i, action.square, action.lane)
             if self.to_place() is None:
-                self.begin_energy()
+                self.begin_race()
         else:
             raise RuleError(f"{action} is not an action of this game")
 
@@ -342,13 +377,29 @@ class ClassicGame(Race):
 
     def line_up_scripted(self) -> None:
         """Scripted teams start at the front of the grid, before anybody else
-        is placed: the Peloton teams first, then the Muscle teams, each
-        Sprinteur ahead of its Rouleur."""
+        is placed: the Peloton team first, then the Muscle teams in seat
+        order (PELOTON.md, Grid).  A team's front rider, its Sprinteur, takes
+        the lowest free lane of the front-most grid square that has one; its
+        Rouleur the lowest free lane of the nearest square behind that one
+        with a free lane."""
+        course, cells = self.course, self.cells
         for kind in SCRIPTED:
             for seat, script in enumerate(self.script):
-                if script == kind:
+                if script != kind:
+                    continue
+                if self.setup.scripted_readings < 2:  # flamme-tui 0.1.0: the front-most places, one after the other
                     for i in self.seats[seat]:
                         self._put(i, *self.grid_places()[0])
+                    continue
+                front, rear = self.seats[seat]
+                square, lane = self.grid_places()[0]
+                self._put(front, square, lane)
+                behind = square - 1
+                while behind >= 0 and free_lane(cells, course.lanes, behind) < 0:
+                    behind -= 1
+                if behind < 0:
+                    raise ValueError("the starting grid has no room behind the scripted team's front rider")
+                self._put(rear, behind, free_lane(cells, course.lanes, behind))
 
     def share_piles(self) -> None:
         """The Peloton team's Rouleur uses its Sprinteur's piles (the same
@@ -358,11 +409,20 @@ class ClassicGame(Race):
                 owner, mate = (self.riders[i] for i in self.seats[seat])
                 mate.deck, mate.recycled = owner.deck, owner.recycled
 
+    def begin_race(self) -> None:
+        """The grid is placed: the breakaway if the race has one, then round 1."""
+        if self.setup.breakaway:
+            self.begin_breakaway()
+        else:
+            self.begin_energy()
+
     def begin_energy(self) -> None:
-        """A new energy phase: the scripted teams turn up their top cards."""
+        """A new energy phase: the scripted teams turn up their top cards, and a
+        player racing one rider draws for it (that is its whole choice of who draws)."""
         self.phase = ENERGY
         for seat, script in enumerate(self.script):
             if not script:
+                self.draw_lone(seat)
                 continue
             a, b = self.seats[seat]
             if script == PELOTON:  # one card for both riders (in a tour, for the one left on the track)
@@ -381,6 +441,14 @@ class ClassicGame(Race):
                     self.draw_hand(i, 1)
                     self.riders[i].played = self.riders[i].hand.pop()
 
+    def draw_lone(self, seat: int) -> None:
+        """A player racing one rider (7 to 12 players) has no choice of who
+        draws first: its rider draws now (the energy phase, each bid)."""
+        if len(self.setup.teams[seat].riders) == 1 and not self.script[seat]:
+            i = self.seats[seat][0]
+            self.first_drawn[seat] = i
+            self.draw_hand(i)
+
     def attack_value(self, i: int, order: list[int]) -> int:
         """An Attack card moves the Peloton's front rider a little, its rear rider a lot."""
         a, b = self.seats[self.riders[i].seat]
@@ -389,6 +457,95 @@ class ClassicGame(Race):
         if mate not in order:  # a tour: its mate has crossed the line, further on than it
             return attack[1]
         return attack[0] if order.index(i) < order.index(mate) else attack[1]
+
+    # ------------------------------------------------------------ breakaway
+
+    def begin_breakaway(self) -> None:
+        """The breakaway (PELOTON.md): every team of players picks a rider to
+        bid with (`draw`), which draws hand_size cards and keeps one face down
+        (`bid`); the bids are revealed together, then the next bid is drawn."""
+        self.phase = BREAKAWAY
+        self.bid_round = 1
+        for seat in range(len(self.seats)):
+            self.draw_lone(seat)
+
+    def bid_actions(self, seat: int) -> list[Action]:
+        """What the seat may do in the breakaway: choose its bidder, then its bid card."""
+        if self.script[seat]:
+            return []
+        i = self.first_drawn.get(seat)
+        if i is None:
+            return [Draw(self.riders[j].id) for j in self.seats[seat]]
+        hand = self.riders[i].hand
+        return [Bid(self.riders[i].id, c) for c in sorted(set(hand))]
+
+    def keep_bid(self, i: int, card: int) -> None:
+        """The rider keeps `card` face down; the rest of its draw goes face up to its recycled cards."""
+        rider = self.riders[i]
+        rider.hand.remove(card)
+        rider.played = card
+        rider.recycled.extend(rider.hand)
+        rider.hand.clear()
+        bidders = self.bidders()
+        if len(bidders) == sum(1 for s in self.script if not s) and all(
+                self.riders[j].played is not None for j in bidders):
+            self.reveal_bids(bidders)
+
+    def bidders(self) -> list[int]:
+        """The riders bidding, seat by seat."""
+        return [self.first_drawn[seat] for seat in range(len(self.seats)) if seat in self.first_drawn]
+
+    def reveal_bids(self, bidders: list[int]) -> None:
+        """Every bid of this turn face up together; then the next bid, or the result."""
+        cards = []
+        for i in bidders:
+            rider = self.riders[i]
+            assert rider.played is not None
+            rider.bids.append(rider.played)
+            cards.append((i, rider.played))
+            rider.played = None
+            rider.shown_recycled = rider.shown_deck = None  # everything public again
+        self.public_cache = None
+        self.events = [BidsRevealed(self.bid_round, tuple(cards))]
+        if self.bid_round < self.setup.breakaway_bids:
+            self.bid_round += 1
+            for i in bidders:
+                self.draw_hand(i)
+            return
+        self.resolve_breakaway(bidders)
+
+    def resolve_breakaway(self, bidders: list[int]) -> None:
+        """The best bid breaks away (the best two with breakaway_pair_from teams
+        or more) to the breakaway square, lanes 0 and 1; their grid places stay
+        empty.  A winner's bid cards leave the game and it takes exhaustion
+        cards; every other bidder takes its bids back.  Then every bidder
+        shuffles all its cards into a new face-down deck."""
+        setup = self.setup
+        totals = {i: sum(self.card_worth(i, c) for c in self.riders[i].bids) for i in bidders}
+        order = bid_order(totals, self.pos)
+        result = tuple((i, tuple(self.riders[i].bids), totals[i]) for i in order)
+        winners = order[: 2 if len(self.seats) >= setup.breakaway_pair_from else 1]
+        square = self.course.breakaway
+        for lane, i in enumerate(winners):
+            start, old = self.pos[i]
+            self.cells[start * LANES + old] = EMPTY
+            self._put(i, square, lane)
+        for i in bidders:
+            rider = self.riders[i]
+            if i in winners:
+                rider.exhaustion += setup.breakaway_exhaustion
+                rider.deck.extend([EXHAUSTION] * setup.breakaway_exhaustion)
+            else:
+                rider.deck.extend(rider.bids)
+                rider.bids.clear()
+            rider.deck.extend(rider.recycled)
+            rider.recycled.clear()
+            self.rng.shuffle(rider.deck)
+        self.events.append(Breakaway(result, tuple(winners), square))
+        self.first_drawn.clear()
+        self.bid_round = 0
+        self.public_cache = None
+        self.begin_energy()
 
     # ------------------------------------------------------------- movement
 
@@ -448,10 +605,13 @@ class ClassicGame(Race):
         return self.moves_for(i, self.card_worth(i, card))
 
     def card_worth(self, i: int, card: int) -> int:
-        """The value card `card` moves rider i by: an exhaustion card its set-up value."""
+        """The value card `card` moves rider i by: an exhaustion card its set-up
+        value, a scripted rider's card from nowhere the set-up's out_of_cards."""
+        if card > 0:
+            return card
         if card == ATTACK:
             return self.attack_value(i, self.movement_order())
-        return card or self.setup.exhaustion_value
+        return fixed_worth(self.setup, card)
 
     def crashes(self, i: int, square: int, lost: int) -> bool:
         """Hook: whether rider i, landing on `square` `lost` squares short, crashes (meteo)."""
@@ -484,6 +644,14 @@ class ClassicGame(Race):
         seat = view.seat
         if self.phase == GRID:
             return [Option(a) for a in self.legal_actions(seat)]
+        if self.phase == BREAKAWAY:  # the rider to bid with, then its bid card (a bid moves nobody)
+            if self.script[seat]:
+                return []
+            for i, hand in view.hands.items():
+                return [Option(Bid(self.riders[i].id, c)) for c in sorted(set(hand))]
+            if view.first_drawn is not None:
+                return []
+            return [Option(Draw(self.riders[i].id)) for i in self.seats[seat]]
         if self.phase != ENERGY:
             return []
         for i, hand in view.hands.items():
@@ -507,12 +675,20 @@ class ClassicGame(Race):
             if card == ATTACK:
                 self.move_rider(i, self.attack_value(i, order), card)
             else:
-                self.move_rider(i, card or self.setup.exhaustion_value, card)
+                self.move_rider(i, self.card_worth(i, card), card)
 
     # ------------------------------------------------------------ end phase
 
     def slip_eligible(self, square: int) -> bool:
-        return self.course.terrain[square] != ASCENT
+        """Riders on the square may give and receive slipstream: not on a climb,
+        not on cobbles (PELOTON.md)."""
+        terrain = self.course.terrain[square]
+        return terrain != ASCENT and terrain != COBBLE
+
+    def slip_gap(self, square: int) -> bool:
+        """Slipstream may cross the empty square: any but a cobble square
+        (PELOTON.md's ruling; an empty ascent square lets it through)."""
+        return self.course.terrain[square] != COBBLE
 
     def _slipped(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
         self.riders[i].slipstream += to - frm
@@ -528,7 +704,8 @@ class ClassicGame(Race):
             if p[0] >= finish:
                 self.finish_race()
                 return
-        close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped)
+        close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped,
+                   self.slip_gap)
         occupied = {p[0] for p in self.pos}
         spare_scripted = not self.setup.scripted_exhaustion
         for i, p in enumerate(self.pos):
@@ -552,7 +729,7 @@ class ClassicGame(Race):
             return
         eligible = self.slip_eligible
         close_gaps(self.cells, self.course.lanes, pos, self.max_gap,
-                   lambda sq: 0 <= sq < finish and eligible(sq), self._slipped)
+                   lambda sq: 0 <= sq < finish and eligible(sq), self._slipped, self.slip_gap)
         # riders across the line this round still stand there: they shelter the rider behind
         occupied = {p[0] for p in pos if p[0] >= 0}
         spare_scripted = not self.setup.scripted_exhaustion
@@ -617,6 +794,7 @@ class ClassicGame(Race):
         twin.waiting = self.waiting
         twin.players_riders = self.players_riders
         twin.crossed = self.crossed.copy()
+        twin.bid_round = self.bid_round
         twin.index = self.index.copy()
         twin.seats = self.seats.copy()
 
@@ -675,6 +853,7 @@ class ClassicGame(Race):
             rider.supply_played = r.from_supply
             rider.history = list(r.history)
             rider.recycled = list(r.recycled)
+            rider.bids = list(r.bids)
             game.riders.append(rider)
             game.pos.append([r.square, r.lane])
             if r.square >= 0:
@@ -713,21 +892,29 @@ class ClassicGame(Race):
         if scripted:  # their face-down cards of this round, drawn again from the sampled decks
             game.share_piles()
             game.begin_energy()
+        for seat in range(len(game.seats)):  # other players racing one rider draw again too
+            i = game.seats[seat][0]
+            if seat != view.seat and game.riders[i].played is None:
+                game.draw_lone(seat)
         return game
 
     def state_key(self) -> tuple[Any, ...]:
         """The game as the rules know it, as plain values in a fixed order
         (version 1 of the key, see Race.state_key): round, phase, winner,
         positions, every rider's piles in order (hidden ones included),
-        crashes, meteo weather, who drew first."""
+        crashes, meteo weather, who drew first; with the breakaway, its bids
+        at the end (a race without one has the key it always had)."""
         riders = tuple(
             (r.id, tuple(r.deck), tuple(r.recycled), tuple(r.hand), r.played, r.crashed,
              r.exhaustion, r.supply_played, r.slipstream, r.crashes, tuple(r.history))
             for r in self.riders
         )
-        return (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
-                riders, tuple(self.course.weather), tuple(sorted(self.first_drawn.items())), None,
-                tuple(sorted(self.crossed.items())) if self.setup.tour else None)
+        key: tuple[Any, ...] = (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
+               riders, tuple(self.course.weather), tuple(sorted(self.first_drawn.items())), None,
+               tuple(sorted(self.crossed.items())) if self.setup.tour else None)
+        if self.setup.breakaway:
+            key += (self.bid_round, tuple(tuple(r.bids) for r in self.riders))
+        return key
 
     def team_piles(self, seat: int) -> tuple[int, int, int, int]:
         """(exhaustion taken, slipstream squares, crashes, cards left) of a seat's team."""
@@ -750,7 +937,7 @@ def classic_board(game: ClassicGame) -> Board:
             i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
             deck if deck is not None else len(r.deck),
             recycled if recycled is not None else tuple(r.recycled),
-            r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played,
+            r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played, tuple(r.bids),
         )))
     return new(Board, (game.variant, game.round, game.phase, game.course, tuple(riders),
                        game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo(),
@@ -782,7 +969,8 @@ def classic_unseen(view: View, i: int) -> tuple[int, ...]:
     cards[0] += r.exhaustion + r.from_supply
     if scripted_kind(setup, r.seat) == PELOTON:  # one deck for both riders, one card played for both
         cards[0] += sum(m.exhaustion for m in shown.riders if m.seat == r.seat and m.index != i)
-    cards.subtract(r.history)
+    cards.subtract(c for c in r.history if c != NOWHERE)  # a card from nowhere was in no pile
+    cards.subtract(r.bids)  # revealed breakaway bids, out of its piles
     if i in view.own:
         cards.subtract(view.own[i][1])
         cards.subtract(view.hands.get(i, ()))
@@ -793,6 +981,13 @@ def classic_unseen(view: View, i: int) -> tuple[int, ...]:
     return tuple(sorted(cards.elements()))
 
 
+def fixed_worth(setup: ClassicSetup, card: int) -> int:
+    """What a card other than Attack moves a rider by (ClassicGame.card_worth, from the set-up alone)."""
+    if card > 0:
+        return card
+    return setup.out_of_cards if card == NOWHERE else setup.exhaustion_value
+
+
 def classic_reach(shown: Board, i: int, card: int) -> int:
     """View.reach for classic: the terrain's effect on the card (a classic rider
     never lies down; meteo.meteo_reach adds the stand-up penalty)."""
@@ -800,12 +995,12 @@ def classic_reach(shown: Board, i: int, card: int) -> int:
         reach: int = shown.position().reach(i, card)
         return reach
     r = shown.riders[i]
-    return effective_move(shown.course, r.square, card or shown.setup.exhaustion_value)
+    return effective_move(shown.course, r.square, fixed_worth(shown.setup, card))
 
 
 CLASSIC = RuleSet(
     name="classic", title="Classic", game=ClassicGame, setup=ClassicSetup,
-    uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2,
+    uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2, max_teams=6,
     catch_up_die=False, exhaustion_word="exhaustion card", piece_word="card",
     view=classic_view, unseen=classic_unseen, reach=classic_reach,
 )

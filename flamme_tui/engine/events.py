@@ -274,3 +274,44 @@ class Crossed(Event):
 
     def text(self, name: Namer, square: SquareNamer = str) -> str:
         return f"  {name(self.rider)} crosses the line, {self.past} square{'s' * (self.past != 1)} past it"
+
+
+class BidsRevealed(Event):
+    """The breakaway: bid number `bid` of every bidder, face up together."""
+
+    fields: ClassVar[tuple[str, ...]] = ("bid", "cards")
+
+    def __init__(self, bid: int, cards: tuple[tuple[int, int], ...]) -> None:
+        self.bid: Final = bid
+        self.cards: Final = cards  # (rider, card), seat by seat
+
+    @property
+    def kind(self) -> str:
+        return "bids"
+
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
+        shown = ", ".join(f"{name(i)} {card_text(c)}" for i, c in self.cards)
+        return f"breakaway, bid {self.bid}: {shown}"
+
+
+class Breakaway(Event):
+    """The breakaway's result: every bidder's cards and total, best first, and
+    the winners, who now stand on `square` (lanes 0, 1 in their order)."""
+
+    fields: ClassVar[tuple[str, ...]] = ("bids", "winners", "square")
+
+    def __init__(self, bids: tuple[tuple[int, tuple[int, ...], int], ...], winners: tuple[int, ...],
+                 square: int) -> None:
+        self.bids: Final = bids  # (rider, bid cards, total), best first
+        self.winners: Final = winners
+        self.square: Final = square
+
+    @property
+    def kind(self) -> str:
+        return "breakaway"
+
+    def text(self, name: Namer, square: SquareNamer = str) -> str:
+        sums = ", ".join(f"{name(i)} {'+'.join(card_text(c) for c in cards)} = {total}"
+                         for i, cards, total in self.bids)
+        away = " and ".join(name(i) for i in self.winners)
+        return f"breakaway: {sums}; {away} {'break' if len(self.winners) > 1 else 'breaks'} away to {square(self.square)}"

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import CLASSIC, ClassicGame, ClassicSetup, effective_move
+from .classic import CLASSIC, ClassicGame, ClassicSetup, effective_move, fixed_worth
 from .events import Crash, StandUp
 from .ruleset import RuleSet
 from .track import EMPTY, LANES
@@ -97,8 +97,7 @@ def meteo_reach(shown: Board, i: int, card: int) -> int:
     """View.reach for meteo: the terrain's effect and the stand-up penalty."""
     r = shown.riders[i]
     setup = shown.setup
-    return effective_move(shown.course, r.square, card or setup.exhaustion_value, standup_cost(setup, r.crashed))
+    return effective_move(shown.course, r.square, fixed_worth(setup, card), standup_cost(setup, r.crashed))
 
 
-METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, scripted_teams=False,
-                reach=meteo_reach)
+METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, reach=meteo_reach)

@@ -8,5 +8,6 @@ from enum import StrEnum
 
 class Phase(StrEnum):
     GRID = "grid"  # players place their riders behind the start line (classic, meteo)
+    BREAKAWAY = "breakaway"  # the Peloton breakaway's bids, before round 1 (classic, meteo)
     ENERGY = "energy"  # riders draw and choose their cards (tokens)
     OVER = "over"  # a rider crossed the finish line

@@ -32,8 +32,13 @@ class RuleError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Team:
+    """A seat: a player (or bot, or scripted team) and the riders it races."""
+
     name: str
     colour: str  # the id prefix of its riders, e.g. "red"
+    # classic and meteo: the rider kinds the seat races, a team's Sprinteur and Rouleur
+    # ("SR"), or one of them alone (7 to 12 players, PELOTON.md); bmx: one rider whatever this says
+    riders: str = "SR"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ class RuleSet:
     scripted_teams: bool  # the Peloton expansion's scripted teams may race (classic)
     grid_choice: bool  # players may place their riders on the grid
     riders_per_seat: int  # 2 (a Sprinteur and a Rouleur) or 1 (bmx)
+    max_teams: int  # the most teams (bmx: riders) that race: 6 with the Peloton expansion, 4 in bmx
     catch_up_die: bool  # a die decides how far gaps close (bmx), else slipstream
     exhaustion_word: str  # "exhaustion card" / "fatigue token"
     piece_word: str  # "card" / "token": what a rider plays

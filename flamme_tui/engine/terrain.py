@@ -14,6 +14,7 @@ FLAT = "."
 ASCENT = "^"
 DESCENT = "v"
 SUPPLY = "s"
+COBBLE = "c"  # cobblestones (Peloton): no slipstream to, from or across them
 # BMX terrain ('.' and 'v' are shared with classic).
 BUMPY = "b"
 CANYON = "k"

@@ -58,15 +58,18 @@ def close_gaps(
     max_gap: int,
     eligible: Callable[[int], bool] | None,
     on_move: Callable[[int, int, int, int, int], None] | None = None,
+    gap_ok: Callable[[int], bool] | None = None,
 ) -> None:
     """Slipstream (max_gap 1) and bmx catch-up (max_gap 1 or 2), in place.
 
     Scan from the rearmost pack: a pack with 1..max_gap empty squares before
     the next pack moves forward to join it, front square first, stopping at
     the first square that may not receive (eligible(square) false: a climb,
-    a crosswind, a crashed rider).  The gap only counts if both squares facing
-    it are eligible.  Then the scan goes on from the pack it joined, so merged
-    packs chain forward.  `positions[i]` is rider i's [square, lane].
+    cobbles, a crosswind, a crashed rider).  The gap only counts if both
+    squares facing it are eligible and every empty square of it may be
+    crossed (gap_ok(square); false on an empty cobble square, PELOTON.md).
+    Then the scan goes on from the pack it joined, so merged packs chain
+    forward.  `positions[i]` is rider i's [square, lane].
     on_move(rider, from_square, from_lane, to_square, to_lane) is told of every rider moved.
     """
     occ = occupied_squares([p[0] for p in positions])
@@ -74,7 +77,8 @@ def close_gaps(
     while i < len(occ) - 1:
         back, front = occ[i], occ[i + 1]
         gap = front - back - 1
-        if 1 <= gap <= max_gap and (eligible is None or (eligible(back) and eligible(front))):
+        if (1 <= gap <= max_gap and (eligible is None or (eligible(back) and eligible(front)))
+                and (gap_ok is None or all(gap_ok(sq) for sq in range(back + 1, front)))):
             # the pack ending at `back`: contiguous occupied squares
             first = i
             while first > 0 and occ[first - 1] == occ[first] - 1:

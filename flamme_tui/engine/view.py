@@ -37,6 +37,8 @@ class RiderView(NamedTuple):
     exhaustion: int  # exhaustion cards (bmx: fatigue tokens) received
     history: tuple[Any, ...]  # cards (bmx: token tuples) played and revealed
     from_supply: int  # exhaustion cards played straight from the supply (classic)
+    # the breakaway (classic, meteo): revealed bid cards out of the rider's piles (a winner's left the game)
+    bids: tuple[int, ...] = ()
 
 
 class Memo:

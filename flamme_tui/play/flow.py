@@ -4,7 +4,9 @@
 happens now: a bot is due (the screen lets it think in a worker: `bot_move`,
 then `play_bot_move` with its answer; `play_bots` does both at once), a
 human must act (place a rider, pass the curtain, choose the rider that
-draws first, pick a card), or a resolved round waits to be shown.  It plays
+draws first, pick a card; in the Peloton breakaway choose the rider that
+bids and its bid), revealed bids wait to be read, or a resolved round
+waits to be shown.  It plays
 nothing itself.  `build_frames` turns the engine's events of the last round
 into frames the track can show one by one.  No Textual here: the flow is
 tested directly too.
@@ -15,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.actions import Action, Draw, Place, Play, PlayTokens
+from ..engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ..engine.events import Event, Exhaustion, Fatigue, Move
 from ..engine.phase import Phase
 from ..ui.widgets.squares import label as square_label
@@ -26,7 +28,9 @@ from .session import BotMove, Session
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    kind: str  # "bot" (a bot is due: it thinks), "place", "curtain", "draw", "pick", "reveal", "over"
+    # "bot" (a bot is due: it thinks), "place", "curtain", "draw", "pick", "reveal", "over";
+    # the breakaway: "bidder" (which rider bids), "bid" (its card), "bids" (revealed bids to read)
+    kind: str
     seat: int | None = None
     rider: int | None = None
 
@@ -213,6 +217,8 @@ class RaceFlow:
         self._start_pos: list[tuple[int, int]] = []
         self._start_crashed: list[bool] = []
         self._start_tally: Tally | None = None
+        # the breakaway: the events of the last reveal of bids, until the table has read them
+        self.bids: tuple[Event, ...] | None = None
         name = self.game.course.name
         tour = session.tour
         if tour is None:
@@ -221,6 +227,8 @@ class RaceFlow:
             self.log.append(f"{tour.name}, stage {len(tour.done) + 1}/{tour.stages}: {name} ({self.variant_name})")
             if self.jersey is not None:
                 self.log.append(f"◆ yellow jersey: {self.rider_name(self.jersey)}")
+        if self.game.phase == Phase.BREAKAWAY:
+            self.log.append("── Breakaway ──")
         self._snapshot()
 
     # ------------------------------------------------------------- facts
@@ -281,6 +289,8 @@ class RaceFlow:
         """What happens now (asks the session whose turn it is; plays nothing)."""
         if self.replay is not None:
             return Turn("reveal")
+        if self.bids is not None:
+            return Turn("bids")
         seat = self.session.due()
         if seat is None:
             return Turn("over")
@@ -292,12 +302,20 @@ class RaceFlow:
         if self.hot_seat and self.passed != seat:
             return Turn("curtain", seat)
         view = game.view(seat)
+        if game.phase == Phase.BREAKAWAY:
+            if view.hands:
+                return Turn("bid", seat, next(iter(view.hands)))
+            return Turn("bidder", seat)
         if view.hands:
             return Turn("pick", seat, next(iter(view.hands)))
         return Turn("draw", seat)
 
     def lift_curtain(self, seat: int) -> None:
         self.passed = seat
+
+    def bids_read(self) -> None:
+        """The table has read the revealed bids: the breakaway (or the race) goes on."""
+        self.bids = None
 
     def act(self, action: Action) -> None:
         """A human's action (raises RuleError if illegal)."""
@@ -306,9 +324,10 @@ class RaceFlow:
             raise RuntimeError(f"{self.bot_name(seat)} is to play, not a human")
         self._snapshot()
         before = (self.game.round, self.game.phase)
+        events = self.game.events
         self.session.apply(action)
         self._note(action, bot=False)
-        self._after(before)
+        self._after(before, events)
 
     # --------------------------------------------------------------- bots
 
@@ -322,6 +341,7 @@ class RaceFlow:
         """Commit a bot's answer to `move` (RuntimeError if the game moved on meanwhile)."""
         self._snapshot()
         before = (self.game.round, self.game.phase)
+        events = self.game.events
         seat = move.seat
         self.session.play(move, action)
         self._bot_played.append(action)
@@ -330,9 +350,9 @@ class RaceFlow:
         elif reason and self.show_reasons and not isinstance(action, Draw):
             # a reason may name the card: it waits for the reveal
             self._reasons.append(f"{self.team_name(seat)} (bot, {move.policy}): {reason}")
-        if (self.game.round, self.game.phase) != before or self.session.due() != seat:
+        if (self.game.round, self.game.phase) != before or self.session.due() != seat or self.bids_revealed(events):
             self._bot_done(seat)  # the seat has done all it had to do now
-        self._after(before)
+        self._after(before, events)
 
     def play_bots(self) -> Turn:
         """Play every bot that is due, here and now (tests, scripts); then what happens."""
@@ -346,7 +366,9 @@ class RaceFlow:
         """The public side of a bot's choices in this round, in words."""
         played, self._bot_played = self._bot_played, []
         drew = [a for a in played if isinstance(a, Draw)]
-        if any(isinstance(a, (Play, PlayTokens)) for a in played):
+        if any(isinstance(a, Bid) for a in played):
+            self.log.append(f"{self.team_name(seat)} (bot): bid down")
+        elif any(isinstance(a, (Play, PlayTokens)) for a in played):
             who = f"{self.team_name(seat)} (bot)"
             if drew:
                 first = self.kind_name(self.game.index[drew[0].rider])
@@ -363,8 +385,12 @@ class RaceFlow:
         who = f"{seat_name} (bot)" if bot else seat_name
         if isinstance(action, Place):
             self.log.append(f"{who} places the {self.kind_name(i)} on {place_words(game, action.square, action.lane)}")
-        elif isinstance(action, Draw):
+        elif isinstance(action, Draw) and game.phase == Phase.BREAKAWAY and len(game.riders[i].bids) == 0:
+            self.log.append(f"{who}: the {self.kind_name(i)} bids for the breakaway")
+        elif isinstance(action, Draw) and game.phase != Phase.BREAKAWAY:
             self.log.append(f"{who}: {self.kind_name(i)} draws first")
+        elif isinstance(action, Bid) and not bot:
+            self.log.append(f"{who}: bid down")
 
     def _snapshot(self) -> None:
         game = self.game
@@ -375,9 +401,21 @@ class RaceFlow:
             self._start_tally = tally_of(game)
             self.log.append(f"── Round {game.round} ──")
 
-    def _after(self, before: tuple[int, str]) -> None:
+    def bids_revealed(self, events_before) -> bool:
+        """The last action revealed a bid (the engine's events are new ones)."""
         game = self.game
-        if before[1] == Phase.GRID and game.phase == Phase.ENERGY:
+        return game.events is not events_before and any(e.kind == "bids" for e in game.events)
+
+    def _after(self, before: tuple[int, str], events_before=None) -> None:
+        game = self.game
+        if before[1] == Phase.GRID and game.phase == Phase.BREAKAWAY:
+            self.log.append("── Breakaway ──")
+        if before[1] == Phase.BREAKAWAY and self.bids_revealed(events_before):
+            # the bids face up: the table reads them (and the result after the last) before going on
+            self.bids = tuple(game.events)
+            self.log.extend(describe_round(game, lambda sq: square_label(game.course, sq)))
+            self.passed = None
+        if before[1] in (Phase.GRID, Phase.BREAKAWAY) and game.phase == Phase.ENERGY:
             self._snapshot()
             return
         resolved = game.round != before[0] or (game.phase == Phase.OVER and before[1] != Phase.OVER)

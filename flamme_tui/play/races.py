@@ -19,7 +19,8 @@ from ..engine.rules import find
 from ..engine.view import View
 from .turns import turns
 
-COLOURS = ("red", "blue", "green", "black")
+# the board game's team colours, the Peloton expansion's white and pink last (the engine's rider ids)
+COLOURS = ("red", "blue", "green", "black", "white", "pink")
 
 Policy = Callable[[View], Action]
 
@@ -30,7 +31,7 @@ class RaceSpec:
 
     variant: str = "classic"
     stage: str = DEFAULT_STAGE  # classic/meteo: stage id or path
-    teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS)
+    teams: tuple[Team, ...] = tuple(Team(c.capitalize(), c) for c in COLOURS[:4])
     grid: str = "random"
     handicap: tuple[int, ...] = ()
     scripted: tuple[str, ...] = ()  # classic: per seat "", "peloton" or "muscle" (see engine.cards)
@@ -38,6 +39,14 @@ class RaceSpec:
     ramp: tuple[int, int] | None = None  # bmx: (lap square, number)
     young: tuple[int, ...] = ()  # bmx young-children variant
     forecast: bool = False  # bmx weather-forecast variant
+    breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages with tile 2 second)
+
+
+def one_rider_seats(n: int) -> tuple[Team, ...]:
+    """N players racing one rider each (PELOTON.md, 7 to 12 players), taking the
+    riders in seat order: red.S, red.R, blue.S, ... (worked example 4)."""
+    riders = [(colour, kind) for colour in COLOURS for kind in (SPRINTEUR, ROULEUR)]
+    return tuple(Team(f"Player {k}", colour, kind) for k, (colour, kind) in enumerate(riders[:n], 1))
 
 
 def make_setup(spec: RaceSpec):
@@ -60,7 +69,9 @@ def make_setup(spec: RaceSpec):
             forecast=spec.forecast,
         )
     classic = config.load_classic_rules()
-    course = config.load_course(spec.stage)
+    # the stage card's version for the colours racing, on a start with room for every rider (PELOTON.md)
+    riders = sum(len(t.riders) for t in spec.teams)
+    course = config.load_course(spec.stage, colours=len({t.colour for t in spec.teams}), riders=riders)
     extra: dict[str, Any] = {}
     if ruleset.has_weather:
         meteo = config.load_meteo_rules()
@@ -84,6 +95,12 @@ def make_setup(spec: RaceSpec):
         peloton_attacks=classic.scripted_teams.peloton.attack_cards,
         attack=(classic.scripted_teams.peloton.attack_front, classic.scripted_teams.peloton.attack_rear),
         scripted_exhaustion=classic.scripted_teams.exhaustion,
+        out_of_cards=classic.scripted_teams.out_of_cards,
+        solo_handicap=(classic.scripted_teams.solo_handicap.sprinteur, classic.scripted_teams.solo_handicap.rouleur),
+        breakaway=spec.breakaway,
+        breakaway_bids=classic.breakaway.bids,
+        breakaway_exhaustion=classic.breakaway.exhaustion,
+        breakaway_pair_from=classic.breakaway.pair_from,
         **extra,
     )
 
@@ -117,10 +134,13 @@ def play_out(game: Race, policies: Mapping[int, Policy], on_round: Callable | No
 
 def rider_name(game, i: int) -> str:
     r = game.riders[i]
-    team = game.setup.teams[r.seat].name
+    seat = game.setup.teams[r.seat]
     if game.rules.uses_tokens:
-        return team
-    return f"{team} {'Sprinteur' if r.kind == SPRINTEUR else 'Rouleur'}"
+        return seat.name
+    kind = "Sprinteur" if r.kind == SPRINTEUR else "Rouleur"
+    if len(seat.riders) == 1:  # a player racing one rider: its name, and which rider
+        return f"{seat.name} ({seat.colour.capitalize()} {kind})"
+    return f"{seat.name} {kind}"
 
 
 def played_text(game, played) -> str:

@@ -16,21 +16,27 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..engine.phase import Phase
-from .races import describe_round, new_game, positions_text, ranking_lines, track_picture
+from ..ui.widgets.squares import label, lane_word, place_words, where
+from .races import describe_round, new_game, rider_name, track_picture
 
 
 class Frame(NamedTuple):
     title: str  # "Start", "Round 3", "Round 14: finish", "Round 9: in progress"
-    track: str  # track_picture
+    track: str  # track_picture (the text replay's one-line picture)
     positions: str
-    log: tuple[str, ...]
+    log: tuple[str, ...]  # the round in words, squares counted from the start line
     ranking: tuple[str, ...]
+    pos: tuple[tuple[int, int], ...] = ()  # per rider (square, lane) in the engine's squares (-1: not placed)
+    crashed: tuple[bool, ...] = ()
 
 
 class Replay(NamedTuple):
     heading: str  # the race in one line
     frames: tuple[Frame, ...]
     over: bool
+    course: object = None  # the course raced (the app draws it as the race screen does)
+    riders: tuple[tuple[str, str], ...] = ()  # per rider (id, kind): its team letter and S/R
+    variant: str = ""
 
     def text(self) -> str:
         """The whole replay as plain text."""
@@ -54,22 +60,31 @@ def _weather_lines(game) -> list[str]:
     for tile in game.course.tiles:
         kind = weather[tile.first] if tile.first < len(weather) else ""
         if kind:
-            lines.append(f"weather: {kind} on tile {tile.letter} (squares {tile.first}-{tile.first + tile.length - 1})")
+            first, last = label(game.course, tile.first), label(game.course, tile.first + tile.length - 1)
+            lines.append(f"weather: {kind} on tile {tile.letter} (squares {first}-{last})")
     return lines or ["weather: fair everywhere"]
+
+
+def _place(game, i: int) -> str:
+    """ "square 12, left lane" (or "grid 2, ...") in the numbering every screen uses."""
+    return place_words(game, *game.pos[i])
 
 
 def _frame(game, title: str, log: list[str]) -> Frame:
     crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line have left the track
     if game.phase == Phase.GRID or any(p[0] < 0 for i, p in enumerate(game.pos) if i not in crossed):
-        placed = [(i, p) for i, p in enumerate(game.pos) if p[0] >= 0]
+        placed = [i for i, p in enumerate(game.pos) if p[0] >= 0]
         track = "(riders being placed on the grid)"
-        positions = "  ".join(f"{game.riders[i].id} {p[0]}/{p[1]}" for i, p in placed) or "nobody placed yet"
+        positions = "  ".join(f"{rider_name(game, i)}: {_place(game, i)}" for i in placed) or "nobody placed yet"
         ranking: tuple[str, ...] = ()
     else:
         track = track_picture(game)
-        positions = positions_text(game)
-        ranking = tuple(ranking_lines(game))
-    return Frame(title, track, positions, tuple(log), ranking)
+        positions = "  ".join(f"{rider_name(game, i)}: {_place(game, i)}" for i in game.ranking())
+        ranking = tuple(f"{place:>2}. {rider_name(game, i)}: {where(game.course, game.pos[i][0])}"
+                        f" ({lane_word(game.variant, game.pos[i][1])})"
+                        for place, i in enumerate(game.ranking(), 1))
+    crashed = tuple(bool(getattr(r, "crashed", False)) for r in game.riders)
+    return Frame(title, track, positions, tuple(log), ranking, tuple(tuple(p) for p in game.pos), crashed)
 
 
 def frames(setup, seed: int, actions) -> list[Frame]:
@@ -81,19 +96,28 @@ def frames(setup, seed: int, actions) -> list[Frame]:
     picks = 0  # actions in the round being played
     for action in actions:
         before = game.phase
+        events = game.events
         game.apply(action)
         picks += 1
         if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
             picks = 0
             continue
+        if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
+            title = "Breakaway" if game.phase != Phase.BREAKAWAY else f"Breakaway, bid {game.bid_round - 1}"
+            out.append(_frame(game, title, describe_round(game)))
+            picks = 0
+            continue
         if game.rounds_done > done:
             done = game.rounds_done
             title = f"Round {done}" + (": finish" if game.phase == Phase.OVER else "")
-            out.append(_frame(game, title, describe_round(game)))
+            out.append(_frame(game, title, describe_round(game, lambda sq: label(game.course, sq))))
             picks = 0
     if game.phase == Phase.GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
+    elif game.phase == Phase.BREAKAWAY and picks:
+        out.append(_frame(game, f"Breakaway, bid {game.bid_round}: in progress",
+                          [f"{picks} choice(s) made; the bids are revealed together"]))
     elif game.phase != Phase.OVER and picks:
         out.append(_frame(
             game,
@@ -165,7 +189,9 @@ def replay_of(record) -> Replay:
     else:
         state = f"saved in round {info.round}, race in progress"
     heading = f"{info.title} ({info.variant}), {teams}: {state}"
-    return Replay(heading, tuple(game_frames), info.over)
+    game = new_game(record.setup, record.seed)
+    riders = tuple((r.id, getattr(r, "kind", "")) for r in game.riders)
+    return Replay(heading, tuple(game_frames), info.over, game.course, riders, game.variant)
 
 
 def load_replay(path: str | Path) -> Replay:

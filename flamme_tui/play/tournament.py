@@ -63,15 +63,17 @@ class Timed:
 
 
 def run_one(args: tuple) -> RaceResult:
-    """One race: (variant, stages, bots, k[, budget])."""
-    variant, stages, bots, k = args[:4]
-    budget: Budget = args[4] if len(args) > 4 else DEFAULT
+    """One race: (variant, stages, bots, k[, breakaway[, budget]]) (default: no
+    breakaway, the default budget)."""
+    variant, stages, bots, k, *more = args
+    breakaway = bool(more and more[0])
+    budget: Budget = more[1] if len(more) > 1 else DEFAULT
     n = len(bots)
     seating = [bots[(seat + k) % n] for seat in range(n)]
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
     bots_of, scripted = seat_plan(seating)
     stage = stages[k % len(stages)]
-    spec = RaceSpec(variant=variant, stage=stage, teams=teams, scripted=scripted)
+    spec = RaceSpec(variant=variant, stage=stage, teams=teams, scripted=scripted, breakaway=breakaway)
     game = new_game(make_setup(spec), k)
     timed = {seat: Timed(policy(name, budget)) for seat, name in bots_of.items()}
     play_out(game, timed)  # type: ignore[arg-type]
@@ -197,11 +199,12 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
 
 
 def tournament(bots: list[str], races: int, variant: str = "classic", stages: list[str] | None = None,
-               workers: int | None = None, out=print, tour: str | None = None, budget: Budget = DEFAULT) -> dict:
+               workers: int | None = None, out=print, tour: str | None = None, breakaway: bool = False,
+               budget: Budget = DEFAULT) -> dict:
     if find(variant).uses_tokens:
         stages = ["ABCD"]
-    stages = stages or config.stage_ids()[:7]
-    jobs: list[tuple] = [(variant, stages, bots, k, budget) for k in range(races)]
+    stages = stages or list(config.STAGE_ORDER[:7])  # the base stages
+    jobs: list[tuple] = [(variant, stages, bots, k, breakaway, budget) for k in range(races)]
     run: Callable[[tuple], Any] = run_one
     if tour is not None:
         jobs, run, stages = [(tour, bots, k, budget) for k in range(races)], play_tour, [tour]

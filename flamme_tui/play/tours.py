@@ -18,9 +18,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationInfo, field_validator
 
-from .. import config
+from .. import config, usertext
 from ..engine import tour as rules
 from ..engine.actions import Action
 from ..engine.cards import EXHAUSTION
@@ -51,6 +51,12 @@ class TourSpec(BaseModel):
     stages: tuple[TourStage, ...] = Field(min_length=1, max_length=MAX_STAGES)
     description: StrictStr = Field(default="", max_length=400)
 
+    @field_validator("name", "description")
+    @classmethod
+    def _no_control(cls, text: str, info: ValidationInfo) -> str:
+        # printed by `tours list`, `tour` and shown by the app: nothing may reach the terminal as a control
+        return usertext.check(text, multiline=info.field_name == "description")
+
 
 # ----------------------------------------------------------------- files
 
@@ -65,8 +71,11 @@ def user_tours_dir() -> Path:
 
 
 def _yaml_files(folder: Path) -> dict[str, Path]:
+    """Tour files by id.  As with stages, every *.yaml entry that is not a
+    folder counts: a FIFO or a symlink loop is listed as a broken tour,
+    never hidden (user_tours_problem says when the folder cannot be read)."""
     try:
-        files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+        files = config.stage_files_in(folder)
     except OSError:
         return {}
     found: dict[str, Path] = {}
@@ -90,6 +99,24 @@ def tour_entries() -> list[TourEntry]:
     return entries
 
 
+def user_tours_problem() -> config.ConfigError | None:
+    """Why the user tours folder cannot be listed, if it exists and cannot."""
+    folder = user_tours_dir()
+    try:
+        next(folder.iterdir(), None)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return config.ConfigError(f"cannot list folder: {exc.strerror or exc}", file=folder)
+    return None
+
+
+def _stage_problem(exc: config.ConfigError) -> str:
+    """A stage's problem, said from a tour: with the stage file and line
+    when the problem is in the file."""
+    return str(exc) if exc.file is not None else exc.message
+
+
 def _by_length(item: tuple[str, Path]) -> tuple[int, str]:
     """Shipped tours shortest first: their ids start with the stage count ('3-...')."""
     head = item[0].split("-", 1)[0]
@@ -105,7 +132,7 @@ def check_tour_file(path: Path) -> tuple[TourSpec | None, list[config.ConfigErro
         try:
             config.stage_summary(config.load_stage(_stage_ref(leg.stage)))
         except config.ConfigError as exc:
-            problems.append(config.ConfigError(exc.message, file=path, field=f"stages[{k}].stage"))
+            problems.append(config.ConfigError(_stage_problem(exc), file=path, field=f"stages[{k}].stage"))
     return (spec if not problems else None), problems
 
 
@@ -153,7 +180,7 @@ def stages_option(text: str) -> TourSpec:
         try:
             config.load_stage(_stage_ref(stage))
         except config.ConfigError as exc:
-            raise config.ConfigError(exc.message, field="--stages") from None
+            raise config.ConfigError(_stage_problem(exc), field="--stages") from None
         legs.append(TourStage(stage=stage, variant=variant))
     if not 1 <= len(legs) <= MAX_STAGES:
         raise config.ConfigError(f"1 to {MAX_STAGES} stages, got {len(legs)}", field="--stages")

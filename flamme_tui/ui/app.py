@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from ..usertext import clean
@@ -57,7 +58,7 @@ class FlammeApp(App[int]):
         Binding("ctrl+c", "help_quit", show=False, priority=True, system=True),
     ]
 
-    def __init__(self, *, autoplay: bool | None = None, step_delay: float | None = None, seed: int | None = None,
+    def __init__(self, *, autoplay: bool | None = None, seed: int | None = None,
                  autosave: bool = True, session=None) -> None:
         super().__init__()
         # the player's settings (flamme_tui.settings), read by every screen as app.settings;
@@ -65,19 +66,26 @@ class FlammeApp(App[int]):
         # at once by whoever needs them first
         self._settings: Settings | None = None
         self.settings_problem: str | None = None
-        self._fixed_step_delay = step_delay is not None  # given by the caller (tests, bench)
-        if step_delay is None:
-            step_delay = 0.7
         self.autosave = autosave  # save every race after every action (saves.attach_autosave)
         self.resume_session = session  # a saved race to open at once (flamme-tui --resume)
         if autoplay is None:
             autoplay = os.environ.get("TEXTUAL_ANIMATIONS", "").lower() != "none"
-        self.autoplay = autoplay  # movement steps play by themselves (any key still steps)
-        self.step_delay = step_delay
+        # False: the step-through never starts by itself (tests, screenshots); its
+        # pace is the settings' step_speed (`p` on the race screen), `a` starts it
+        self.autoplay = autoplay
         self.seed = seed  # offered on the teams screen instead of a random seed (tests, screenshots)
         self.choices: RaceChoices | None = None  # the last race set up (RaceChoices), reused by "race again"
         self.flow: RaceFlow | None = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """A toast, plain text unless a caller asks for markup (Textual's
+        default is markup): messages carry file names, settings values and
+        players' names, where `[/]` would crash the app and `[@click=...]`
+        become a link.  Control characters are written out (usertext)."""
+        super().notify(clean(message), title=clean(title, multiline=False), severity=severity, timeout=timeout,
+                       markup=markup)
 
     def on_mount(self) -> None:
         self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
@@ -402,7 +410,8 @@ class FlammeApp(App[int]):
         why = save_problem(saver.error) if saver.error is not None else "not saved yet"
         if saver.saved_actions is None:
             return f"It could not be saved ({why}): the race in progress will be lost."
-        return (f"The last save ({saver.saved_actions} actions) is behind the race ({why}): "
+        n = saver.saved_actions
+        return (f"The last save ({n} action{'s' * (n != 1)}) is behind the race ({why}): "
                 f"what was played since will be lost.")
 
     def flush_saves(self) -> None:
@@ -458,10 +467,14 @@ class FlammeApp(App[int]):
         problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
+        for screen in self.screen_stack:  # key bars drawn before: the keys as bound now
+            keys_changed = getattr(screen, "keys_changed", None)
+            if keys_changed is not None:
+                keys_changed()
         return settings
 
     def apply_settings(self, settings: Settings) -> list[str]:
-        """Use these settings now (theme, keys, step speed); returns what was
+        """Use these settings now (theme, keys); returns what was
         refused, in words (an unknown theme or binding id)."""
         problems = []
         self.settings = settings
@@ -480,8 +493,6 @@ class FlammeApp(App[int]):
         keymap = {k: v for k, v in settings.keys.items() if k in known}
         problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
         self.set_keymap(keymap)
-        if not self._fixed_step_delay:
-            self.step_delay = settings.step_delay
         if getattr(self, "flow", None) is not None:  # a race in progress: its bots think as now set
             self._set_budget(self.flow)
         return problems
@@ -494,9 +505,10 @@ class FlammeApp(App[int]):
 
     def key_of(self, binding_id: str, default: str) -> str:
         """The key shown for a binding (the user's keymap, else the default),
-        so key bars and help always agree with what the keys do."""
-        self.load_settings()  # the keymap is in the settings
-        keys = self._keymap.get(binding_id, default)
+        so key bars and help always agree with what the keys do.  Before the
+        settings are read (the title menu is drawn first: reading them imports
+        pydantic) the keymap is not in use yet: the default is the key."""
+        keys = self._keymap.get(binding_id, default) if self._settings is not None else default
         return self.get_key_display(Binding(keys.split(",")[0], ""))
 
     def get_system_commands(self, screen):

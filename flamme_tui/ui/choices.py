@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .. import MAX_SEED
+from ..usertext import clean
 from .palette import DEFAULT_COLOURS, team_colour
 
 HUMAN = "human"
@@ -28,6 +29,7 @@ class SeatChoice:
     colour: str  # palette id, also the team id in rider ids
     controller: str = HUMAN  # "human", a bot policy name (bots.POLICIES) or a scripted team
     extra: int = 0  # classic/meteo: handicap exhaustion cards; bmx: young-children fatigue tokens
+    rider: str = "SR"  # classic/meteo: the seat's team ("SR"), or the one rider it races (7-12 players)
 
     @property
     def is_bot(self) -> bool:
@@ -49,6 +51,12 @@ def default_seats(n: int = 4) -> list[SeatChoice]:
     return [SeatChoice(team_colour(c).name, c) for c in DEFAULT_COLOURS[:n]]
 
 
+def one_rider_seats(n: int) -> list[SeatChoice]:
+    """N players racing one rider each (PELOTON.md, 7 to 12 players): in seat
+    order the first colour's Sprinteur, its Rouleur, the next colour's..."""
+    return [SeatChoice(f"Player {k + 1}", DEFAULT_COLOURS[k // 2], rider="SR"[k % 2]) for k in range(n)]
+
+
 @dataclass(slots=True)
 class RaceChoices:
     variant: str = "classic"
@@ -60,6 +68,7 @@ class RaceChoices:
     grid: str = "random"  # or "choose": players place their riders
     seed: int = field(default_factory=random_seed)
     tour: Any = None  # a tour (play.tours.TourSpec) instead of one race: its stages say the course and rules
+    breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages that offer it)
 
     @property
     def tour_variant(self) -> str:
@@ -74,7 +83,7 @@ class RaceChoices:
     def spec(self):
         from ..play.races import RaceSpec, Team
 
-        teams = tuple(Team(s.team_name(), s.colour) for s in self.seats)
+        teams = tuple(Team(s.team_name(), s.colour, s.rider) for s in self.seats)
         extras = tuple(s.extra for s in self.seats)
         from ..engine.rules import find
 
@@ -87,7 +96,20 @@ class RaceChoices:
         return RaceSpec(
             variant=self.variant, stage=self.stage, teams=teams, grid=self.grid,
             handicap=extras if any(extras) else (), scripted=scripted if any(scripted) else (),
+            breakaway=self.breakaway,
         )
+
+    def problem(self) -> str:
+        """Why the engine would not race these choices ("" if it would): its
+        own words (at most one Peloton team, a grid too small...)."""
+        from ..config import ConfigError
+        from ..play.races import make_setup, new_game
+
+        try:
+            new_game(make_setup(self.spec()), 0)
+        except (ValueError, ConfigError) as exc:
+            return clean(str(exc), multiline=False)
+        return ""
 
     def bots(self) -> dict[int, str]:
         return {seat: s.controller for seat, s in enumerate(self.seats) if s.is_bot}

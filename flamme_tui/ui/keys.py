@@ -21,13 +21,16 @@ class Rebindable(NamedTuple):
 def _screens() -> list[tuple[str, Any]]:
     from .app import FlammeApp
     from .screens.base import BaseScreen
+    from .screens.curtain import CurtainScreen
     from .screens.podium import PodiumScreen
+    from .screens.race import RaceScreen
     from .screens.saved import SavedRacesScreen
     from .screens.teams import TeamsScreen
     from .screens.title import TitleScreen
 
     return [("everywhere", FlammeApp), ("every screen", BaseScreen), ("title menu", TitleScreen),
-            ("teams", TeamsScreen), ("saved races", SavedRacesScreen), ("podium", PodiumScreen)]
+            ("teams", TeamsScreen), ("curtain", CurtainScreen), ("race", RaceScreen),
+            ("saved races", SavedRacesScreen), ("podium", PodiumScreen)]
 
 
 def rebindable() -> list[Rebindable]:

@@ -24,7 +24,9 @@ class TeamColour:
     letter: str  # on the track: "BS", "BR"
 
 
-# Okabe-Ito, without black (invisible on a dark terminal).
+# Okabe-Ito, without black (invisible on a dark terminal), then the Peloton
+# expansion's white and pink: white is told from every other by its lightness,
+# pink by its letter (I, "pInk") beside a purple that is close in hue.
 TEAM_COLOURS: tuple[TeamColour, ...] = (
     TeamColour("blue", "Blue", "#0072B2", "B"),
     TeamColour("orange", "Orange", "#E69F00", "O"),
@@ -33,9 +35,12 @@ TEAM_COLOURS: tuple[TeamColour, ...] = (
     TeamColour("vermillion", "Vermillion", "#D55E00", "V"),
     TeamColour("yellow", "Yellow", "#F0E442", "Y"),
     TeamColour("sky", "Sky blue", "#56B4E9", "K"),
+    TeamColour("white", "White", "#F2F2F2", "W"),
+    TeamColour("pink", "Pink", "#FFB3D9", "I"),
 )
 BY_ID = {c.id: c for c in TEAM_COLOURS}
-DEFAULT_COLOURS = ("blue", "orange", "green", "purple")
+# the seats' colours, in order, for up to six teams
+DEFAULT_COLOURS = ("blue", "orange", "green", "purple", "vermillion", "sky")
 
 
 def team_colour(colour_id: str) -> TeamColour:
@@ -90,6 +95,7 @@ TERRAIN = {
     "^": Terrain("^", "ascent", "#ff9a7a", "#4d2419"),
     "v": Terrain("v", "descent", "#8cc8ff", "#173352"),
     "s": Terrain("s", "supply zone", "#f0e442", "#3d3a12"),
+    "c": Terrain("#", "cobbles", "#d9b38c", "#3b2a1c"),  # Peloton
     # bmx
     "b": Terrain("~", "bumpy", "#e69f00", "#3b2c12"),
     "k": Terrain("#", "canyon", "#cc79a7", "#3a2232"),
@@ -133,5 +139,5 @@ def legend_terrain(variant: str) -> list[tuple[str, str]]:
     if find(variant).uses_tokens:
         codes = ["b", "k", "v", "m"]
     else:
-        codes = [".", "^", "v", "s"]
+        codes = [".", "^", "v", "s", "c"]
     return [(TERRAIN[c].glyph, TERRAIN[c].name) for c in codes]

@@ -1,8 +1,12 @@
-"""`flamme-tui replay FILE`: a small standalone app stepping through a saved race.
+"""`flamme-tui replay FILE`: a small standalone app stepping through a saved race
+(and the screen the app's saved races open).
 
 Left/right go one round back and forth, home/end to the start and the last
 round, q quits.  It shows only what the table saw (see flamme_tui.play.replay):
-the track, the round's log in words, the ranking; never a hand.
+the same stage overview and track strip as the race (the BMX lap with its
+jump ramp), riders as team letter + S/R, the round's events in words by
+player name with squares counted from the start line, and the ranking;
+never a hand.
 """
 
 from __future__ import annotations
@@ -11,19 +15,24 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..play.replay import Replay
 from ..usertext import plain
+from .palette import rider_label, team_of_rider
+from .widgets.keybar import KeyBar
+from .widgets.lap import LapStrip
+from .widgets.track import RiderMark, Scene, StageOverview, TrackStrip
 
 CSS = """
 ReplayScreen { layout: vertical; }
-ReplayScreen #heading { height: auto; padding: 0 1; text-style: bold; }
+ReplayScreen #replay-heading { height: auto; padding: 0 1; text-style: bold; }
 ReplayScreen #title { height: 1; padding: 0 1; text-style: reverse; }
-ReplayScreen #track { height: auto; padding: 0 1; }
-ReplayScreen #body { height: 1fr; padding: 0 1; }
-ReplayScreen #log { height: auto; margin-bottom: 1; }
-ReplayScreen #ranking { height: auto; }
+ReplayScreen #replay-overview { margin: 1 0 0 0; }
+ReplayScreen #replay-track { margin: 1 0 0 0; }
+ReplayScreen #replay-body { height: 1fr; padding: 0 1; margin: 1 0 0 0; }
+ReplayScreen #replay-log { height: auto; margin-bottom: 1; }
+ReplayScreen #replay-ranking { height: auto; }
 """
 
 
@@ -45,17 +54,46 @@ class ReplayScreen(Screen):
         self.replay = replay
         self.index = 0
 
+    @property
+    def lap(self) -> bool:
+        """A BMX lap (drawn as the lap, jump ramp included), else a stage."""
+        from ..engine.rules import find
+
+        return bool(self.replay.variant) and find(self.replay.variant).uses_tokens
+
     def compose(self) -> ComposeResult:
-        yield Static(plain(self.replay.heading), id="heading")
+        course = self.replay.course
+        yield Static(plain(self.replay.heading), id="replay-heading")
         yield Static(id="title")
-        yield Static(id="track")
-        with VerticalScroll(id="body"):
-            yield Static(id="log")
-            yield Static(id="ranking")
-        yield Footer()
+        if course is not None and self.lap:
+            yield LapStrip(course, id="replay-track")
+        elif course is not None:
+            yield StageOverview(course, id="replay-overview")
+            yield TrackStrip(course, id="replay-track")
+        with VerticalScroll(id="replay-body"):
+            yield Static(id="replay-log")
+            yield Static(id="replay-ranking")
+        yield KeyBar([("← →", "round by round"), ("home end", "first, last"), ("q", "close")])
 
     def on_mount(self) -> None:
+        self.on_resize()
         self.show()
+
+    def on_resize(self, event=None) -> None:
+        for strip in self.query("#replay-track").results(TrackStrip):
+            strip.tall = self.app.size.height >= 30
+            strip.max_lines = 15 if self.app.size.height >= 40 else strip.rows
+
+    def marks(self, frame) -> tuple[RiderMark, ...]:
+        """Every placed rider as the race screen draws it: team letter + S/R."""
+        out = []
+        for i, ((square, lane), (rid, kind)) in enumerate(zip(frame.pos, self.replay.riders)):
+            if square < 0:
+                continue
+            crashed = bool(frame.crashed[i]) if i < len(frame.crashed) else False
+            out.append(RiderMark(i, rider_label(rid, "" if self.lap else kind), team_of_rider(rid).hex,
+                                 square, lane, crashed))
+        return tuple(out)
 
     def show(self) -> None:
         frames = self.replay.frames
@@ -64,9 +102,19 @@ class ReplayScreen(Screen):
             return
         f = frames[self.index]
         self.query_one("#title", Static).update(plain(f"{f.title}   ({self.index + 1}/{len(frames)})"))
-        self.query_one("#track", Static).update(plain(f"{f.track}\n{f.positions}"))
-        self.query_one("#log", Static).update(plain("\n".join(f.log) or "-"))
-        self.query_one("#ranking", Static).update(plain("Ranking\n" + "\n".join(f.ranking) if f.ranking else ""))
+        log = "\n".join(f.log) or "-"
+        if self.replay.course is not None and f.pos:
+            scene = Scene(self.marks(f))
+            for lap in self.query("#replay-track").results(LapStrip):
+                lap.show(scene)
+            for strip in self.query("#replay-track").results(TrackStrip):
+                strip.show(scene)
+                for overview in self.query("#replay-overview").results(StageOverview):
+                    overview.show(scene, strip.in_view())
+        else:  # a replay without its course: the one-line picture
+            log = f"{f.track}\n{f.positions}\n\n{log}"
+        self.query_one("#replay-log", Static).update(plain(log))
+        self.query_one("#replay-ranking", Static).update(plain("Ranking\n" + "\n".join(f.ranking) if f.ranking else ""))
 
     def action_step(self, delta: int) -> None:
         self.action_go(max(0, min(len(self.replay.frames) - 1, self.index + delta)))

@@ -246,6 +246,41 @@ async def saved_races(pilot) -> None:
     await pilot.pause()
 
 
+async def profile(pilot) -> None:
+    """La Haut Montagne in round 1, the stage profile asked for (`s`)."""
+    await pilot.press("enter", "enter", "down", "down", "down", "enter")
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("s")
+    await pilot.pause()
+
+
+async def replay(pilot, variant: str = "meteo", **extra) -> None:
+    """A saved race's replay, three rounds in (the app's Saved races opens it)."""
+    from ..play.races import new_game
+    from ..play.replay import Replay, frames
+    from .replay import ReplayScreen
+
+    race = choices(variant, 3, seed=14, **extra)
+    session = race.session()
+    advance(session, 3)
+    game = new_game(session.setup, session.seed)
+    shown = Replay(f"{game.course.name} ({variant}): race in progress", tuple(frames(session.setup, session.seed,
+                   session.game.actions)), False, game.course,
+                   tuple((r.id, getattr(r, "kind", "")) for r in game.riders), variant)
+    pilot.app.push_screen(ReplayScreen(shown))
+    await pilot.pause()
+    await pilot.press("end")
+    await pilot.pause()
+
+
+async def replay_bmx(pilot) -> None:
+    await replay(pilot, "bmx", ramp=(10, 3))
+
+
 # ------------------------------------------------------------------ tours
 
 def tour_choices(stages_done: int = 0, n: int = 4):
@@ -328,6 +363,61 @@ async def tour_race(pilot) -> None:
     await pilot.press("2")
 
 
+# ---------------------------------------------------------------- peloton
+
+def peloton_choices(humans: int = 3):
+    """Six teams on a Peloton 5-6 stage with the breakaway: the first seats
+    human, the others easy bots."""
+    c = choices("classic", 6, stage="peloton-9-5-6", breakaway=True)
+    for seat in c.seats[humans:]:
+        seat.controller = "easy"
+    return c
+
+
+async def peloton_race(pilot) -> None:
+    """A six-team race, round 4: Blue picks its Sprinteur's card (three lanes, cobbles, 12 riders)."""
+    from ..play.flow import RaceFlow
+
+    app = pilot.app
+    c = peloton_choices()
+    app.choices = c
+    session = c.session()
+    advance(session, 3)
+    app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await pilot.press("enter")  # the curtain
+    await settle(pilot)
+    await pilot.press("1", "enter")
+    await settle(pilot)
+    await pilot.press("2")
+
+
+async def peloton_bid(pilot) -> None:
+    """The breakaway: Blue's Rouleur bids, its four cards on offer (behind the curtain so far)."""
+    app = pilot.app
+    app.start_race(peloton_choices())
+    await settle(pilot)
+    await pilot.press("enter")  # the curtain
+    await settle(pilot)
+    await pilot.press("2", "enter")  # the Rouleur bids
+    await settle(pilot)
+    await pilot.press("3")
+
+
+async def peloton_bids(pilot) -> None:
+    """The breakaway's first bids, face up together for the table."""
+    app = pilot.app
+    app.start_race(peloton_choices())
+    for _ in range(3):  # three humans: curtain, bidder, bid
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("2", "enter")
+        await settle(pilot)
+        await pilot.press("4", "enter")
+    await settle(pilot)
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -350,10 +440,16 @@ SCENARIOS = {
     "settings": settings_screen,
     "light-teams": light_teams,
     "saved-races": saved_races,
+    "profile": profile,
+    "replay": replay,
+    "replay-bmx": replay_bmx,
     "tour-menu": tour_menu,
     "tour-stages": tour_stages,
     "tour-stage-result": tour_stage_result,
     "tour-gc": tour_gc,
     "tour-podium": tour_podium,
     "tour-race": tour_race,
+    "peloton-race": peloton_race,
+    "peloton-bid": peloton_bid,
+    "peloton-bids": peloton_bids,
 }

@@ -34,10 +34,17 @@ SHOTS = [  # (file name, scenario, size)
     ("settings", "settings", (100, 30)),
     ("saved-races", "saved-races", (100, 30)),
     ("light-theme", "light-teams", (100, 30)),
+    ("stage-profile", "profile", (80, 24)),
+    ("replay", "replay", (100, 30)),
+    ("replay-bmx", "replay-bmx", (80, 24)),
     ("tour-stage-result", "tour-stage-result", (80, 24)),
     ("tour-gc-120x40", "tour-gc", (120, 40)),
     ("tour-podium", "tour-podium", (120, 40)),
     ("tour-race", "tour-race", (120, 40)),
+    ("peloton-80x24", "peloton-race", (80, 24)),
+    ("peloton-120x40", "peloton-race", (120, 40)),
+    ("peloton-bid", "peloton-bid", (80, 24)),
+    ("peloton-bids", "peloton-bids", (80, 24)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
 

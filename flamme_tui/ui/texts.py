@@ -14,7 +14,7 @@ GLOBAL_KEYS = """[b]Everywhere[/b]
 RULES_CLASSIC = """[b]Classic[/b]
 Each player has two riders: a Rouleur (R, cards 3-7) and a Sprinteur (S, cards 2,3,4,5,9).
 [b]Energy:[/b] pick the rider that draws first, draw 4 cards from its deck, keep 1 face down, the other 3 go face up under the deck (recycled, everybody may see them). Then the other rider.
-[b]Movement:[/b] all cards are revealed; the rider in front moves first (lane 0, the right-hand lane, before lane 1). A rider moves exactly its card; a full square sends it to the nearest free place behind. On a descent (v) a rider moves at least 5, from a supply zone (s) at least 4. An ascent (^) limits a move to 5 squares; from further away a rider stops at the foot of the climb.
+[b]Movement:[/b] all cards are revealed; the rider in front moves first (on one square, the right-hand lane before the left). A rider moves exactly its card; a full square sends it to the nearest free place behind. On a descent (v) a rider moves at least 5, from a supply zone (s) at least 4. An ascent (^) limits a move to 5 squares; from further away a rider stops at the foot of the climb.
 [b]End of round:[/b] slipstream: a group with exactly one empty square in front of the next group moves up one square (not on ascents). Then every rider with nobody on the square ahead takes an exhaustion card (E, worth 2) into its recycled cards.
 [b]Finish:[/b] the race ends when a rider crosses the finish line; the furthest rider wins."""
 
@@ -31,7 +31,14 @@ Terrain: ~ bumpy passage, # canyon (single-lane middle), " marsh (single lane), 
 A jump ramp /N throws a rider who crosses it with a token N, N squares further.
 The race ends after the turn in which a rider crosses the line; the furthest rider wins."""
 
-RULES = "\n\n".join((RULES_CLASSIC, RULES_METEO, RULES_BMX))
+RULES_PELOTON = """[b]Peloton[/b] (the expansion: classic and meteo, up to 6 teams)
+Wide squares and supply zones (s) have three lanes; the third rider on a square takes lane 2, the left lane. A rider starting its move on a supply square moves at least 4.
+Cobbles (#): riders on them neither give nor receive slipstream, and an empty cobble square is no gap to slipstream across; single-file cobbles have one lane (one rider fills them).
+Peloton and Muscle teams play their top card each round; a deck that runs out moves them by 2.
+[b]Breakaway[/b] (optional, before round 1): each team picks a rider, draws 4 of its cards and keeps 1 face down, twice; each bid is revealed before the next. The best total (the best two with 5 or 6 teams) starts on the breakaway square, loses its two bid cards and takes 2 exhaustion cards; the others take their bids back. Ties go to the rider further back on the grid.
+7 to 12 players: each races one rider, drawing 4 and keeping 1 each round."""
+
+RULES = "\n\n".join((RULES_CLASSIC, RULES_METEO, RULES_PELOTON, RULES_BMX))
 
 
 WEATHER_SHORT = "» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slipstream  ~ wet crash"
@@ -45,7 +52,8 @@ def track_legend(variant: str) -> str:
         lines = [f"{terrain}  {START_GLYPH} start/finish line",
                  "░ no lane (single-lane square)   /N jump ramp with number N"]
     else:
-        lines = [f"Track: {terrain}  {START_GLYPH} S start  {FINISH_GLYPH} F finish"]
+        lines = [f"Track: {terrain}  {START_GLYPH} S start  {FINISH_GLYPH} F finish",
+                 "░ no lane there (single-file cobbles; two-lane squares on a three-lane stage)"]
     if find(variant).has_weather:
         lines.append("Weather: " + "  ".join(f"{w.glyph} {w.name} ({w.effect})" for w in WEATHER.values()))
     if find(variant).uses_tokens:
@@ -94,9 +102,7 @@ Saved at once in the settings file (its path is shown on the screen).
 Key bindings: type the new keys (comma-separated Textual key names, e.g.
 "f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
     "saved": """[b]Saved races[/b]
-Every race in progress or finished, newest first.  A damaged save (or one
-from a newer flamme-tui) is listed with what is wrong and can be deleted.
-Deleting removes the race and its backups, after asking.""",
+Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking.""",
     "builder": """[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track;
                lower case: bumpy passage, canyon, descent, marsh)
@@ -108,9 +114,19 @@ Players place their riders in turn on the free places behind the start line.
   ← → ↑ ↓      move the cursor [] over the free places
   click        a free place on the track
   Enter        place the rider     r   a random free place""",
+    "breakaway": """[b]The breakaway[/b] (Peloton)
+Each team of players picks the rider it bids with, which draws 4 cards and
+keeps 1 face down (the other 3 go face up under its deck); every first bid
+is revealed together, then every second bid.  The best total breaks away
+(with 5 or 6 teams the best two) to the breakaway square; ties go to the
+rider further back on the grid, on one square to the higher lane.
+A winner loses its two bid cards and takes 2 exhaustion cards; the others
+take their bids back.  Every bidder then shuffles all its cards.
+  1-4 or ← →   select        Enter   confirm        click  select / confirm""",
     "draw": """[b]Which rider draws first?[/b]
 You see the first rider's cards, pick one, and only then draw for the other rider.
-  1 2 or ← →   select        Enter   confirm        click  select / confirm""",
+  1 2 or ← →   select        Enter   confirm        click  select / confirm
+[b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
     "podium": """[b]Race over[/b]
 The podium, the full ranking, each team's statistics, a few awards and the
 race chart: every rider's distance to the line, round by round.
@@ -168,9 +184,13 @@ same race.  [b]New seed[/b] draws a random one."""]
         lines.append("""Peloton / Muscle team: scripted teams that play their top card each
 round, start at the front and take no exhaustion.  Muscle: a Sprinteur
 deck with an extra 5.  Peloton: one Rouleur deck with two Attack cards
-for both riders; Attack moves the front rider 2, the rear 9.""")
-    elif _weather(variant):
-        lines.append("The Peloton and Muscle teams race in classic only.")
+for both riders; Attack moves the front rider 2, the rear 9.  At most one
+Peloton team; a lone team of players against a Peloton and a Muscle team
+starts with 3 exhaustion cards (Sprinteur 1, Rouleur 2).""")
+    if not _tokens(variant):
+        lines.append("""Up to 6 teams (the Peloton expansion): with 5 or 6 a Peloton stage races
+its 5-6 version, and a start too small for every rider becomes tile 1.
+Breakaway: on a Peloton stage, bids for a head start before round 1.""")
     return "\n".join(lines)
 
 
@@ -189,13 +209,15 @@ descent: their values add up).  The others go back into the bag.
   1-4 or ← →   select a token (select both on a descent, then Enter)
   Enter        play the selected token (face down until all have played)
   click        select; click the selected token again to play it
-▼▼ on the track marks where it would go if nothing blocked it."""
+Then a review: Enter passes the keyboard, u takes the token back to change it.
+[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up."""
     text = """[b]Pick a card[/b]
   1-5 or ← →   select a card (a heavy border marks it)
   Enter        play the selected card (face down until all have played)
   click        select; click the selected card again to play it
-A card says "moves 5" when the terrain changes how far the rider goes;
-▼▼ on the track marks where it would go if nothing blocked it."""
+  s            the stage profile, with every rider on it
+After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) changes the second card. The first card is down once the second rider has drawn, as at the table.
+[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards."""
     if _weather(variant):
         text += "\nWeather changes the draw: » tailwind 5 cards, « headwind 3 cards."
     return text
@@ -213,6 +235,9 @@ def _reveal_help(variant: str | None) -> str:
   Space or →   next step       ←   previous step
   Enter        skip to the end of the round, then continue
   a            play the steps automatically (on/off)
+  p            the pace of the steps: off (keys only), slow, normal, fast
+               (saved in the settings)
+  s            the stage profile, with every rider on it
   [ ]          scroll the track (small terminals)"""
 
 
@@ -228,7 +253,7 @@ def topic_text(topic: str, variant: str | None = None) -> str:
     return HELP.get(topic, "")
 
 
-RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium"}
+RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium", "breakaway"}
 
 
 def help_for(topic: str, variant: str | None = None) -> str:

@@ -25,6 +25,8 @@ class Seen:
     rounds: int = 0
     clicks: int = 0
     reviews: int = 0
+    bids: int = 0  # breakaway bids made (and bidders chosen)
+    reveals: int = 0  # breakaway reveals read
 
 
 def screen_name(app) -> str:
@@ -102,6 +104,14 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
                 assert isinstance(action, Play)
                 k = screen.options.index(action.card)
                 await choose(pilot, screen, k, use_mouse and seen.picks % 4 == 0, seen)
+        elif turn.kind in ("bidder", "bid"):
+            seen.bids += 1
+            action = easy(game.view(turn.seat))  # the easy bot's bid, from the seat's own view
+            k = screen.options.index(game.index[action.rider] if turn.kind == "bidder" else action.card)
+            await choose(pilot, screen, k, use_mouse and seen.bids % 3 == 0, seen)
+        elif turn.kind == "bids":
+            seen.reveals += 1
+            await pilot.press("enter")
         elif turn.kind == "reveal":
             seen.rounds += 1
             if step_every and seen.rounds % step_every == 0:

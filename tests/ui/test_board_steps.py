@@ -125,3 +125,28 @@ async def test_the_boards_on_screen_follow_the_steps():
             await pilot.press("space")
             await pilot.pause()
         assert shown == oracle["end"]
+
+
+async def test_square_and_distance_to_the_line_follow_the_steps():
+    """A rider's square and its squares to go are those of the step shown, never
+    the end of the round (both columns from the same position)."""
+    from flamme_tui.ui.widgets.squares import to_go
+
+    flow = flow_of("classic", 4)
+    play_round(flow)
+    frames = flow.replay.frames
+    course = flow.game.course
+    assert frames[0].pos != frames[-1].pos  # somebody moves in this round
+    app = FlammeApp(autoplay=False, autosave=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.start_flow(flow)
+        await settle(pilot)
+        boards = app.screen.boards
+        for step, frame in enumerate(frames):
+            assert flow.replay.step == step
+            for row in boards.rows:
+                assert row.square == frame.pos[row.index][0], (step, row.label)
+                assert row.to_go == to_go(course, frame.pos[row.index][0]), (step, row.label)
+            await pilot.press("space")
+            await pilot.pause()

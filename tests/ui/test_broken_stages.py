@@ -20,7 +20,7 @@ BOMB = "\n".join(["a0: &a0 [x]"] + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] 
 
 BROKEN = {
     "twice.yaml": "name: Twice\ntiles: abcdefghijklmnopqrsbu\n",
-    "letter.yaml": "name: Letter\ntiles: abcdefghijklmnopqrs9u\n",
+    "letter.yaml": "name: Letter\ntiles: abcdefghijklmnopqrs0u\n",
     "evil.yaml": "name: !!python/object/apply:os.system ['echo pwned']\ntiles: abcdefghijklmnopqrstu\n",
     "deep.yaml": "name: " + "[" * 10000 + "]" * 10000 + "\n",
     "bomb.yaml": BOMB + "\nname: *a8\ntiles: abcdefghijklmnopqrstu\n",

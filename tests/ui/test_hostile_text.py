@@ -7,8 +7,10 @@ name shown literally, and nothing the terminal would obey written to it
 from __future__ import annotations
 
 import json
+import os
 import re
 
+import fuzzing
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +26,7 @@ from flamme_tui.ui.textshot import screen_text
 
 from .driver import new_race_menus, pick_option, play_race, screen_name, set_players
 
-pytestmark = pytest.mark.usefixtures("fast_pilot")
+pytestmark = [pytest.mark.usefixtures("fast_pilot"), pytest.mark.fuzz]
 
 ESC_TITLE = "\x1b]0;pwned\x07"
 # the terminal's own sequences (colours, cursor moves): everything else is refused
@@ -38,6 +40,7 @@ def terminal_output(app) -> str:
 
 
 def assert_terminal_safe(app) -> None:
+    fuzzing.count("user text")  # one screen checked
     out = CSI.sub("", terminal_output(app))
     bad = sorted({f"U+{ord(c):04X}" for c in usertext.CONTROL.findall(out) if c not in "\r\n"})
     assert not bad, f"{screen_name(app)} writes {bad} to the terminal"
@@ -299,6 +302,7 @@ async def test_boards_log_and_podium_render_any_name_without_control_characters(
             out = strip_text(strips)
             assert not [c for c in usertext.CONTROL.findall(out) if c != "\n"], repr(out)
             runs.append(1)
+            fuzzing.count("user text")
 
         draw()
     assert len(runs) >= 500
@@ -316,3 +320,177 @@ async def test_replay_app_never_writes_control_characters_it_is_given():
         await pilot.press("right")
         assert "[Dad] \\x1b]0;pwned\\x07" in screen_text(app)
         assert_terminal_safe(app)
+
+
+# ------------------------------------------ saved races, toasts, settings
+
+async def wait_for_screen(pilot, name: str) -> None:
+    await until(pilot, lambda: screen_name(pilot.app) == name)
+    assert screen_name(pilot.app) == name
+    await pilot.pause()
+
+
+async def saved_races(pilot) -> None:
+    await wait_for_screen(pilot, "TitleScreen")
+    pilot.app.show_saved_races()
+    await wait_for_screen(pilot, "SavedRacesScreen")
+
+
+async def test_saved_races_with_hostile_names_and_file_names(data_dir, tmp_path):
+    """The saved races screen, its toasts and its dialogs: names from save
+    files and the files' own names (a damaged save named with an OSC and a
+    `[@click=...]`) are shown as they are; deleting a race named `[/]`
+    crashed the app (its toast was read as markup)."""
+    hostile_stage(data_dir)
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    good = hostile_save(folder / "good.json", names=["[/] Zed", "[@click=app.quit]Ann"], rounds=3)
+    odd = folder / f"t{ESC_TITLE}[@click=app.quit]x[b.json"  # damaged, no backup
+    odd.write_text("")
+    lost = folder / "lost.json"  # damaged, with a usable backup
+    hostile_save(lost, names=["Lou", "Max"], rounds=2)
+    hostile_save(folder / "lost.json.1", names=["Lou", "Max"], rounds=1)
+    lost.write_text(lost.read_text()[:-30])
+    for age, path in enumerate((good, odd, lost)):  # newest first: lost, odd, good
+        os.utime(path, (1_700_000_000 + age, 1_700_000_000 + age))
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await saved_races(pilot)
+        screen = app.screen
+        assert [r.path.name for r in screen.races] == ["lost.json", odd.name, "good.json"]
+        table = screen.query_one("#saved-table")
+        for row in range(3):
+            table.move_cursor(row=row)
+            await pilot.pause()
+            assert_terminal_safe(app)
+        text = screen_text(app)
+        assert "[/] Zed, [@click=app.quit]Ann" in text and STAGE in text
+        assert "t\\x1b]0;pwned\\x07[@click=app.quit]x[b.json" in text
+        # a damaged race with a backup: Enter says what was lost and offers the backup
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, "DamagedSave")
+        assert "Go on from lost.json.1 (round 2" in screen_text(app)
+        await pilot.press("escape")
+        # one without: the same dialog, nothing to go on from; its name written out, no link
+        await wait_for_screen(pilot, "SavedRacesScreen")
+        table.move_cursor(row=1)
+        await pilot.press("enter")
+        await wait_for_screen(pilot, "DamagedSave")
+        text = screen_text(app)
+        assert "t\\x1b]0;pwned\\x07[@click=app.quit]x[b.json, is damaged" in text
+        assert "No backup of it can be used" in text
+        assert_terminal_safe(app)
+        await pilot.press("escape")
+        await wait_for_screen(pilot, "SavedRacesScreen")
+        # delete the race named [/]: asked, deleted, said in a toast shown as it is
+        table.move_cursor(row=2)
+        await pilot.press("d")
+        await wait_for_screen(pilot, "ConfirmDelete")
+        assert "[/] Zed, [@click=app.quit]Ann" in screen_text(app)
+        await pilot.press("y")
+        await until(pilot, lambda: "Deleted" in screen_text(app))
+        text = screen_text(app)  # the toast wraps after "Zed,"
+        assert f"Deleted {STAGE} ([/] Zed," in text and "[@click=app.quit]Ann) (1 file)" in text
+        assert_terminal_safe(app)
+        assert not good.exists() and app.is_running
+
+
+async def test_a_saves_folder_that_cannot_be_read_is_not_shown_as_empty(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    data.write_text("a file where the data folder should be")
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(data))
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await saved_races(pilot)
+        text = screen_text(app)
+        assert "No saved race can be shown: cannot list the saves folder" in text.replace("\n", " ")
+        assert "No saved race yet" not in text
+
+
+async def test_a_settings_file_with_hostile_text_is_said_as_it_is(tmp_path, monkeypatch):
+    """A settings file's bad key went into a markup toast at start-up: `[/]`
+    crashed the app on its title screen, an OSC reached the terminal."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"keys": {f"[/]{ESC_TITLE}": "x"}}))
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(config))
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await until(pilot, lambda: "using the default" in screen_text(app).replace("\n", " "))
+        assert "keys.[/]\\x1b]0;pwned\\x07" in screen_text(app).replace("\n", "")
+        assert_terminal_safe(app)
+        await pilot.press("enter")  # the app goes on: New race
+        await wait_for_screen(pilot, "VariantScreen")
+
+
+async def test_toasts_are_plain_text_unless_asked():
+    """Every toast of the app, from the app or a screen: no markup unless a
+    caller asks for it, control characters written out."""
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        app.notify(f"a [/] b [@click=app.quit]c[/] {ESC_TITLE}")
+        app.screen.notify("d [Dad] e", title="[b")
+        app.notify("[b]bold[/b] asked for", markup=True)
+        await until(pilot, lambda: "asked for" in screen_text(app))
+        text = screen_text(app)
+        assert "a [/] b [@click=app.quit]c[/] \\x1b]0;pwned\\x07" in text
+        assert "d [Dad] e" in text and "[b" in text and "bold asked for" in text
+        assert_terminal_safe(app)
+        assert app.is_running
+
+
+async def test_a_broken_stage_file_named_with_an_osc_is_left_out_safely(data_dir):
+    """The stage menu's "Left out: FILE: reason" line wrote a broken user
+    stage's file name as it was: an OSC in it retitled the terminal."""
+    folder = data_dir / "stages"
+    folder.mkdir(parents=True)
+    (folder / f"t{ESC_TITLE}[@click=app.quit]x.yaml").write_text("name: X\ntiles: abu\n")
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        await wait_for_screen(pilot, "StageScreen")
+        text = "".join(line.strip() for line in screen_text(app).splitlines())  # the long line wraps
+        assert "Left out:" in text and "t\\x1b]0;pwned\\x07[@click=app.quit]x.yaml:2: tiles: too short" in text
+        assert_terminal_safe(app)
+
+
+async def test_the_settings_screen_writes_out_a_hostile_config_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / f"c{ESC_TITLE}[/]"))
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_screen(pilot, "TitleScreen")
+        app.show_settings()
+        await wait_for_screen(pilot, "SettingsScreen")
+        # the file's path is the screen's last line (below the keys: scrolled to)
+        app.screen.query_one("#settings-path").scroll_visible(animate=False)
+        await pilot.pause()
+        assert "c\\x1b]0;pwned\\x07[/]" in "".join(line.strip() for line in screen_text(app).splitlines())
+        assert_terminal_safe(app)
+
+
+async def test_tours_with_hostile_names_and_file_names(data_dir):
+    """The tour menu: a tour's name from its file shown as it is, a broken
+    tour file named with an OSC left out with its name written out."""
+    folder = data_dir / "tours"
+    folder.mkdir(parents=True)
+    (folder / "mine.yaml").write_text(json.dumps({"name": "[/] [@click=app.quit]Tour", "description": "[Dad] [b",
+                                                  "stages": [{"stage": "avenue-corso-paseo"}]}))
+    (folder / f"t{ESC_TITLE}.yaml").write_text("name: [\n")
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_screen(pilot, "TitleScreen")
+        app.new_tour()
+        await wait_for_screen(pilot, "TourScreen")
+        text = "".join(line.strip() for line in screen_text(app).splitlines())
+        assert "Left out: t\\x1b]0;pwned\\x07.yaml" in text
+        assert_terminal_safe(app)
+        menu = app.screen.query_one("#tour-menu")
+        ids = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
+        await pilot.press(*["down"] * ids.index("mine"))
+        await pilot.pause()
+        text = screen_text(app)  # the tour's name and description beside the menu
+        assert "[/] [@click=app.quit]Tour" in text
+        assert "[Dad] [b" in text
+        assert_terminal_safe(app)
+        assert app.is_running

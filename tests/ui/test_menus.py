@@ -11,6 +11,7 @@ import pytest
 from flamme_tui import saves
 from flamme_tui import settings as user_settings
 from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.keys import binding_ids
 from flamme_tui.ui.scenarios import SCENARIOS, _play_round_by_keys, advance, choices, settle
 from flamme_tui.ui.textshot import screen_text
 
@@ -125,18 +126,34 @@ async def test_two_humans_set_up_with_the_keyboard_alone():
         assert [t.name for t in app.flow.game.setup.teams] == ["Anna", "Orange"]
 
 
+async def test_the_focus_pointer_never_fails_once_the_race_has_started():
+    """The pointer is moved after a refresh: a key that leaves a field as the
+    race starts found the teams screen gone (a crash seen in a terminal)."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter", "enter", "enter")
+        await pilot.pause()
+        teams = app.screen
+        assert app.focused.id == "name-0"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.flow is not None and teams not in app.screen_stack
+        teams._point_at(None)  # what the blur of its name field schedules
+        teams._point_at(teams.query_one("#name-0") if teams.query("#name-0") else None)
+
+
 async def test_colour_swap_and_seat_type_change_are_said():
     from flamme_tui.ui.choices import RaceChoices, SeatChoice
     from flamme_tui.ui.screens.teams import TeamsScreen
 
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        meteo = RaceChoices(variant="meteo", seats=[SeatChoice("Blue", "blue"),
-                                                    SeatChoice("Purple", "purple", "peloton")])
-        app.push_screen(TeamsScreen(meteo))
+        bmx = RaceChoices(variant="bmx", seats=[SeatChoice("Blue", "blue"),
+                                                SeatChoice("Purple", "purple", "peloton")])
+        app.push_screen(TeamsScreen(bmx))
         await pilot.pause()
         message = str(app.screen.query_one("#teams-message").render())
-        assert "Seat 2" in message and "human" in message and "classic only" in message
+        assert "Seat 2" in message and "human" in message and "classic and meteo only" in message
         assert app.screen.query_one("#controller-1").value == "human"
         app.screen.query_one("#colour-1").value = "blue"
         await pilot.pause()
@@ -238,7 +255,7 @@ def test_invalid_settings_give_one_line_and_the_defaults(config_dir):
     assert problem is not None and "\n" not in problem and "settings.json" in problem
     path.write_text("{" * 100_000)
     got, problem = user_settings.load()
-    assert got == user_settings.Settings() and "larger than" in problem
+    assert got == user_settings.Settings() and "too big for a settings file" in problem
     path.write_text("{not json")
     assert user_settings.load()[1] is not None
     path.unlink()
@@ -272,9 +289,11 @@ async def test_settings_screen_changes_are_saved(config_dir):
         await pilot.press("down", "down", "down", "down", "enter")
         assert screen_name(app) == "SettingsScreen"
         assert app.focused.id == "aids"
+        assert "on: where each card goes" in screen_text(app)  # the state in words, not in grey shades
         await pilot.press("space")  # aids off
         await pilot.pause()
         assert app.settings.aids is False
+        assert "off: the real table" in screen_text(app)
         key = app.screen.query_one("#key-teams-start")
         key.value = "not a key!"
         key.focus()
@@ -325,6 +344,11 @@ async def test_saved_races_lists_resumes_replays_and_deletes(data_dir):
         # delete the damaged one: asked first, "n" keeps it
         table = screen.query_one("#saved-table")
         table.move_cursor(row=[r.path.name for r in screen.races].index("damaged.json"))
+        await pilot.press("enter")  # a damaged race: what was lost, the backups (none here)
+        await pilot.pause()
+        assert screen_name(app) == "DamagedSave" and "cannot be resumed" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("d")
         await pilot.pause()
         assert screen_name(app) == "ConfirmDelete"
@@ -371,6 +395,9 @@ async def test_podium_names_in_full_awards_and_chart():
         assert "Longest in the wind" in text and "Most squares by slipstream" in text
         assert "Best finish from the back of the grid" in text
         assert "Race chart" in text and "round" in text
+        assert app.focused is not app.screen.query_one("#again")  # Enter, Enter never races again
+        await pilot.press("enter", "enter")
+        assert type(app.screen).__name__ == "PodiumScreen" and app.flow is None
 
 
 def test_podium_history_follows_the_race_and_ties_are_explained():
@@ -389,7 +416,11 @@ def test_podium_history_follows_the_race_and_ties_are_explained():
     game.pos[second] = [game.pos[first][0], 1 - game.pos[first][1]]
     lead = game.ranking()[0]  # the engine decides who ranks ahead on one square
     words = str(tie_text(game, names))
-    assert "same square" in words and f"from lane {game.pos[lead][1]}" in words
+    # in the numbering of every screen (a 28-square lap ends on square 28), lanes in words
+    from flamme_tui.ui.widgets.squares import label, lane_word
+
+    assert f"same square ({label(game.course, game.pos[lead][0])})" in words
+    assert f"in the {lane_word('bmx', game.pos[lead][1])}" in words and "lane 0" not in words
 
 
 @pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "nord", "gruvbox", "solarized-light"])
@@ -421,7 +452,9 @@ def test_default_settings_are_usable_as_they_are():
     from flamme_tui.ui.app import THEMES
 
     assert user_settings.Settings().theme in THEMES
-    assert user_settings.Settings().step_delay == 0.7
+    assert user_settings.Settings().step_speed == "off" and user_settings.Settings().step_delay is None
+    # a settings file of an earlier flamme-tui (its default step speed) still loads
+    assert user_settings.Settings.model_validate_json('{"step_speed": "normal"}').step_delay == 0.7
 
 
 async def test_bot_reasons_setting_reaches_the_race_log(config_dir):
@@ -441,3 +474,106 @@ async def test_bot_reasons_setting_reaches_the_race_log(config_dir):
             await settle(pilot)
             log = "\n".join(app.flow.log)
             assert ("(bot, hard)" in log) is shown
+            shown_log = "\n".join(app.screen.log_w.lines)  # what the players see
+            assert ("(bot, hard)" in shown_log) is shown
+
+
+async def test_race_keys_are_rebindable_and_the_key_bar_and_help_follow(config_dir):
+    user_settings.save(user_settings.Settings(keys={"race.change": "x", "race.profile": "f2"}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Blue: both cards, the review
+        screen = app.screen
+        assert screen.pending is not None
+        keys = screen_text(app).splitlines()[-1]
+        assert "x change the Rouleur's card" in keys and "f2 profile" in keys and " u " not in keys
+        await pilot.press("u")  # the old key does nothing now
+        assert screen.pending is not None
+        await pilot.press("f1")  # the help lists the keys as bound, u and p included by what they do
+        words = help_words(app)
+        assert "Change the last card before passing" in words and "Focus Next" not in words
+        await pilot.press("escape", "x")
+        assert screen.pending is None and screen.turn.kind == "pick"
+        await pilot.press("f2")
+        await pilot.pause()
+        assert screen_name(app) == "ProfileScreen"
+        await pilot.press("escape")
+        assert {"race.change", "race.confirm", "curtain.lift"} <= set(binding_ids())  # on the settings screen
+
+
+async def test_saved_races_branch_from_a_backup(data_dir):
+    """b on a race: its backups; going on from one starts a new race file from
+    that point (a branch) and leaves the race file as it was."""
+    from flamme_tui.bots.easy import easy
+    from flamme_tui.engine.phase import Phase
+    from flamme_tui.play.turns import turns
+
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    session = choices("classic", 2, seed=3).session()
+    path = folder / "race.json"
+    for _ in range(3):  # three saves, one action apart: the race file and two backups
+        saves.save(session, path, keep=3)
+        session.apply(easy(session.game.view(next(turns(session.game)))))
+    saves.save(session, path, keep=3)
+    before = path.read_bytes()
+    actions = len(session.game.actions)
+    app = FlammeApp(seed=7, autoplay=False, autosave=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        assert "b branch" in screen_text(app)
+        await pilot.press("b")
+        await pilot.pause()
+        assert screen_name(app) == "BranchFromBackup"
+        assert "race.json.1" in screen_text(app) and "race.json.2" in screen_text(app)
+        await pilot.press("down", "enter")  # the older backup, two actions back
+        await settle(pilot)
+        assert app.flow is not None and len(app.flow.session.game.actions) == actions - 2
+        assert app.flow.session.save_path.name.startswith("race-branch-2")
+        assert app.flow.game.phase != Phase.OVER
+    assert path.read_bytes() == before  # the race file is as it was
+
+
+def test_the_title_menu_is_drawn_before_the_settings_are_read(tmp_path):
+    """Start-up: the title menu needs neither the settings nor pydantic (slow to
+    import); they come once it is on screen (the key bars of the title menu
+    then show a rebound key)."""
+    import subprocess
+    import sys
+
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"keys": {"title.quit": "f10"}}))
+    script = """
+import asyncio, sys
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import screen_text
+
+preload = FlammeApp.preload
+
+def probe(self):
+    print("pydantic at the title:", "pydantic" in sys.modules, flush=True)
+    preload(self)
+
+FlammeApp.preload = probe
+
+async def main():
+    app = FlammeApp(autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "f10 quit" in screen_text(app):
+                break
+        print(screen_text(app).splitlines()[-1], flush=True)
+
+asyncio.run(main())
+"""
+    env = dict(os.environ, FLAMME_TUI_CONFIG_DIR=str(config), TEXTUAL_ANIMATIONS="none")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    out = done.stdout
+    assert "pydantic at the title: False" in out, done.stderr[-2000:]
+    assert "f10 quit" in out

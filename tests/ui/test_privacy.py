@@ -11,6 +11,7 @@ import pytest
 from textual.screen import ModalScreen
 
 from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.palette import rider_label
 from flamme_tui.ui.textshot import svg_text
 from flamme_tui.ui.widgets.board import Boards
 
@@ -70,9 +71,15 @@ def check_turn(app) -> None:
         assert row.deck == (rider.shown_deck if shown else len(rider.deck))
         assert row.recycled == tuple(sorted(rider.shown_recycled if shown else rider.recycled))
         assert row.played == tuple(rider.history)  # revealed cards only
-    # the recap "since your last look": public lines of the race log only
-    log = [line.strip() for line in screen.flow.log]
-    assert all(line in log and "face down" not in line and "(bot, " not in line for line in screen.recap)
+    # the recap "since your last look": rounds already revealed, each card in it the
+    # one its rider played face up in that round (never a card of the round in progress)
+    labels = {rider_label(r.id, r.kind): r for r in game.riders}
+    for line in screen.recap:
+        number, _, moves = line.partition(": ")
+        done = int(number.removeprefix("round "))
+        assert done < game.round and "face down" not in line and "(bot, " not in line
+        for label, card, _ in re.findall(r"\b([A-Z][SR]) (\w) (\S+→\S+)", moves):
+            assert card == ("E" if labels[label].history[done - 1] == 0 else str(labels[label].history[done - 1]))
     text = svg_text(app.export_screenshot())
     # a "plays N (face down)" note is only ever about the acting player's own choice
     view = game.view(seat)

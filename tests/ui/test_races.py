@@ -136,11 +136,12 @@ async def test_race_against_the_scripted_peloton_and_muscle_teams():
         assert any("Orange Peloton" in text for text in boards)
 
 
-async def test_scripted_teams_are_offered_in_classic_only():
+@pytest.mark.parametrize("variant, offered", [("meteo", True), ("bmx", False)])
+async def test_scripted_teams_are_offered_in_classic_and_meteo_not_bmx(variant, offered):
     app = FlammeApp(seed=4, autoplay=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await new_race_menus(pilot, "meteo")
+        await new_race_menus(pilot, variant)
         await pilot.click("#controller-1")
         await pilot.pause()
         options = [str(o.prompt) for o in app.screen.query_one("#controller-1").query("SelectOverlay").first()._options]
-        assert options and not [o for o in options if "Peloton" in o or "Muscle" in o]
+        assert options and bool([o for o in options if "Peloton" in o or "Muscle" in o]) == offered

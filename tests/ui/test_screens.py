@@ -422,7 +422,10 @@ async def test_pace_setting_and_true_key_labels_in_the_step_through():
         keys = screen_text(app).splitlines()[-1]
         assert "a play" in keys and "pace: off" in keys
         await pilot.press("p")
-        assert app.pace == "slow" and "pace: slow" in screen_text(app).splitlines()[-1]
+        assert app.settings.step_speed == "slow" and "pace: slow" in screen_text(app).splitlines()[-1]
+        from flamme_tui import settings as user_settings
+
+        assert user_settings.load()[0].step_speed == "slow"  # remembered for the next race
         await pilot.press("a")
         assert screen.playing and "a stop" in screen_text(app).splitlines()[-1]
         await pilot.press("space", "left")  # back: the player takes it in hand, and the bar says so
@@ -431,4 +434,101 @@ async def test_pace_setting_and_true_key_labels_in_the_step_through():
         assert "a play" in keys and "stop" not in keys
         await pilot.press("enter")
         assert screen.flow.replay.at_end
-        assert "Enter on to round 2" in screen_text(app)  # on the title line: never pushed out
+        assert "⏎ on to round 2" in screen_text(app)  # on the title line: never pushed out
+
+
+@pytest.mark.parametrize("size, players", [((80, 24), 2), ((80, 24), 4), ((120, 40), 4)])
+async def test_since_your_last_look_is_whole_or_says_where_the_rest_is(size, players):
+    """The recap after the curtain: each round revealed since, in short; cut to
+    the panel only with "…(log)" at its end, never silently."""
+    from flamme_tui.ui.scenarios import _play_round_by_keys
+
+    from .driver import set_players
+
+    app = FlammeApp(seed=9, autoplay=False, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await new_race_menus(pilot, "classic")
+        await set_players(pilot, players)
+        await pilot.press("ctrl+s")
+        await _play_round_by_keys(pilot)
+        await pilot.press("enter", "enter")  # skip the movement, on to round 2
+        await settle(pilot)
+        await pilot.press("enter")  # Blue lifts the curtain
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "draw" and len(screen.recap) == 1
+        recap = screen.recap[0]
+        assert recap.startswith("round 1: ") and recap.count("→") == 2 * players
+        from rich.text import Text
+
+        hint = Text.from_markup(screen._texts[screen.hint_w]).plain
+        width, height = screen.hint_w.size
+        told = hint.split("\n")[: hint.index("the chosen rider") and hint[: hint.index("the chosen rider")].count("\n")]
+        assert told and len(told) <= height and all(len(line) <= width for line in told)  # on screen, whole lines
+        assert all(line in screen_text(app) for line in told)
+        words = " ".join(" ".join(told).split())
+        if words != " ".join(f"Since your last look: {recap}".split()):
+            assert words.endswith("…(log)") and size == (80, 24) and players == 4
+            assert recap.startswith(words.removeprefix("Since your last look: ").removesuffix("…(log)").strip()[:-3])
+
+
+async def test_since_your_last_look_in_bmx_before_a_token_is_selected():
+    from flamme_tui.ui.scenarios import _play_round_by_keys
+
+    app = FlammeApp(seed=9, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "bmx")
+        await pilot.press("ctrl+s")
+        await _play_round_by_keys(pilot)
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        await pilot.press("enter")  # Blue lifts the curtain: the token pick at once
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "pick" and screen.recap and screen.recap[0].startswith("round 1: ")
+        assert "Since your last look: round 1:" in screen_text(app)
+        await pilot.press("1")
+        assert "Since your last look" not in screen_text(app)  # the token selected, said in words
+
+
+async def test_a_race_with_changed_picks_saves_and_replays_exactly(tmp_path, monkeypatch):
+    """Changing the last card at the review never reaches the engine: the saved
+    action log holds the cards played, one per rider and round, and loading it
+    rebuilds the very same game (hidden cards included)."""
+    from flamme_tui import saves
+    from flamme_tui.engine.actions import Play
+    from flamme_tui.play.replay import load_replay
+
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))
+    app = FlammeApp(seed=9, autoplay=False)  # autosaving, as in real play
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        for _ in range(3):  # three rounds, each seat changing its mind at every review
+            for _seat in range(2):
+                await settle(pilot)
+                await pilot.press("enter", "1", "enter", "1", "enter", "2", "enter")  # curtain, draw, two cards
+                screen = app.screen
+                assert screen.pending is not None
+                await pilot.press("u", "3", "enter", "u", "4", "enter")  # changed twice: the 4th card
+                rider, wanted = screen.game.riders[screen.turn.rider].id, screen.options[3]
+                await pilot.press("enter")  # pass
+                assert str(screen.game.actions[-1]) == str(Play(rider, wanted))  # the card chosen last
+                played = len(screen.game.actions)
+                await pilot.press("u", "backspace")  # behind the curtain (or at the reveal): nothing to change
+                assert len(screen.game.actions) == played and screen.pending is None
+            await settle(pilot)
+            await pilot.press("enter", "enter")  # the reveal, on to the next round
+        await settle(pilot)
+        live = app.flow.session
+        path = live.save_path
+        app.flush_saves()
+        assert path is not None
+        game = live.game
+        plays = [a for a in game.actions if isinstance(a, Play)]
+        assert len(plays) == 3 * len(game.riders)  # one card per rider and round: no undo in the log
+        loaded = saves.load_record(path)
+        assert [str(a) for a in loaded.actions] == [str(a) for a in game.actions]
+        again = saves.load(path)
+        assert again.game.state_key() == game.state_key()
+        assert load_replay(path).frames[-1].pos == tuple(tuple(p) for p in game.pos)

@@ -75,6 +75,12 @@ def test_teams_focus_without_colour(snap_compare, monkeypatch):
     assert snap_compare(app(), run_before=SCENARIOS["teams-focus"], terminal_size=SMALL)
 
 
+@pytest.mark.parametrize("scenario", ["profile", "replay", "replay-bmx"])
+def test_profile_and_replay(snap_compare, scenario):
+    """The stage profile on request during a race; a replay drawn as the race is (BMX: the lap and its ramp)."""
+    assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=SMALL)
+
+
 def test_podium_chart_large(snap_compare):
     assert snap_compare(app(), run_before=SCENARIOS["podium"], terminal_size=(120, 50))
 

@@ -116,3 +116,28 @@ async def test_race_log_shows_the_newest_lines_wrapped():
         log.scroll_lines(2)
         await pilot.pause()
         assert "more" in screen_text(app).splitlines()[8]
+
+
+async def test_one_curtain_for_the_race_shown_again_for_each_player():
+    """Building a curtain screen at every pass took most of the time between
+    Enter and the curtain: the race keeps one, fills it for the next player,
+    and lets it go with the race."""
+    from flamme_tui.ui.scenarios import _play_round_by_keys
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        first = app.screen
+        assert type(first).__name__ == "CurtainScreen" and "Pass to Blue" in screen_text(app)
+        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")
+        await settle(pilot)
+        assert app.screen is first and "Pass to Orange" in screen_text(app) and "Pass to Blue" not in screen_text(app)
+        await _play_round_by_keys(pilot)
+        await pilot.press("enter", "enter")
+        await settle(pilot)
+        assert app.screen is first and "Round 2" in screen_text(app)
+        await pilot.press("q", "t")  # leave the race for the title menu
+        await pilot.pause()
+        assert not app.is_screen_installed(first) and not first.is_attached

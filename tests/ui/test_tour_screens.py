@@ -42,8 +42,8 @@ async def test_the_tour_menu_lists_the_tours_and_leaves_a_broken_one_out(data_di
         await pilot.pause()
         assert screen_name(pilot.app) == "TeamsScreen"
         assert "Tour · Petit Tour, 3 stages · teams" in screen_text(pilot.app)
-        # a meteo stage in the tour: no scripted team is offered
-        assert pilot.app.screen.choices.variant == "meteo"
+        # every stage of the Petit Tour allows scripted teams (classic and meteo do): seats follow the first's rules
+        assert pilot.app.screen.choices.variant == "classic"
 
 
 async def test_picking_the_stages(data_dir):

@@ -150,3 +150,65 @@ async def test_overview_shows_every_rider_and_the_finish_at_80_columns():
     assert "^" in top + bottom and "v" in top + bottom  # the terrain of the whole stage
     # the cells keep the order of the squares
     assert bottom.index("B") < top.index("B") < bottom.index("O") < top.index("O")
+
+
+async def test_stage_profile_climbs_and_falls_with_the_terrain():
+    """One column per square from the start line to the finish line; a column's
+    bar is as high as the climbs minus the descents so far; the riders' row
+    shows every rider under its square."""
+    from flamme_tui.ui.widgets.profile import EIGHTHS, StageProfile, heights
+    from flamme_tui.ui.widgets.squares import line_square
+
+    course = config.load_course("la-haut-montagne")
+    h = heights(course)
+    terrain = course.terrain[course.grid:course.finish]
+    assert h[-1] == terrain.count("^") - terrain.count("v") and len(h) == line_square(course)
+    profile = StageProfile(course, bars=4, riders=True)
+    scene_riders = riders((course.grid + 9, 0), (course.grid + 9, 1), (course.finish - 2, 0), (0, 0))
+    app = Harness(profile)
+    async with app.run_test(size=(80, 24)) as pilot:
+        profile.show_riders(scene_riders)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()[:6]
+    bars, axis, row = lines[:4], lines[4], lines[5]
+
+    def filled(col: int) -> int:  # eighths of height drawn in the column
+        return sum(EIGHTHS.index(line[col]) if line[col] in EIGHTHS else 0 for line in bars)
+
+    assert axis.startswith("║") and axis.rstrip().endswith(f"{line_square(course)}▓")
+    cols = [filled(1 + k) for k in range(len(h))]
+    for k in range(1, len(h)):  # higher where the road has climbed, lower where it fell
+        if h[k] > h[k - 1]:
+            assert cols[k] >= cols[k - 1]
+        if h[k] < h[k - 1]:
+            assert cols[k] <= cols[k - 1]
+    assert max(cols) > 3 * min(cols) and cols[h.index(max(h))] == max(cols)
+    assert row[10] == "2" and row[len(h) - 1] == "O" and row[0] == "O"  # square 10, the one before last, the grid
+
+
+async def test_stage_profile_on_the_stage_list_and_during_the_race():
+    from flamme_tui.ui.app import FlammeApp
+    from flamme_tui.ui.scenarios import settle
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter", "down", "down", "down")  # La Haut Montagne
+        await pilot.pause()
+        text = screen_text(app)
+        assert "█" in text and "69▓" in text  # the summit finish, the line after square 69
+        await pilot.press("enter", "ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        screen = app.screen
+        assert not screen.has_class("-profile")  # no room for it at 80x24: on request
+        await pilot.press("s")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ProfileScreen"
+        assert "the stage profile" in screen_text(app) and "69▓" in screen_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert screen.has_class("-profile") and screen.profile.riders == screen.track.scene.riders

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -47,6 +48,11 @@ class BaseScreen(Screen):
 
     def compose_notice(self):
         yield TooSmall("", classes="too-small")
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """A toast: plain text unless asked for markup, as the app's (FlammeApp.notify)."""
+        self.app.notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def on_mount(self) -> None:
         self.apply_size(*self.app.size)
@@ -103,6 +109,11 @@ class BaseScreen(Screen):
 
         self.app.push_screen(HelpScreen(self.help_text(), screen_keys(self)))
 
+    @property
+    def help_key(self) -> str:
+        """The help key as it is bound now, for key bars."""
+        return self.key_of("help", "question_mark")
+
     def key_of(self, binding_id: str, default: str) -> str:
         """The key a binding has now (see FlammeApp.key_of), for key bars."""
         key_of = getattr(self.app, "key_of", None)
@@ -114,10 +125,13 @@ def screen_keys(screen) -> str:
     included), one line per action: the help can never disagree with them."""
     app = screen.app
     rows: dict[str, list[str]] = {}
+    focusable = bool(screen.focus_chain)
     for active in screen.active_bindings.values():
         binding = active.binding
         if active.node not in (screen, app) or not binding.description or binding.system:
             continue
+        if not focusable and binding.action in ("app.focus_next", "app.focus_previous", "screen.copy_text"):
+            continue  # Textual's own keys for fields and selections: nothing here to use them on
         label = app.get_key_display(binding)
         shown = rows.setdefault(binding.description, [])
         if label not in shown:

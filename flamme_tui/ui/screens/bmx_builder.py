@@ -64,7 +64,7 @@ class BmxBuilderScreen(BaseScreen):
             yield Static("", id="builder-options")
             yield Static("", id="builder-legend")
         yield KeyBar([("a-d", "tiles"), ("r", "ramp"), ("[ ]", "move"), ("+ -", "number"), ("f", "forecast"),
-                      ("⏎", "teams"), ("?", "help"), ("esc", "back")])
+                      ("⏎", "teams"), (self.help_key, "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -38,12 +38,12 @@ class PublicTable:
 class CurtainScreen(BaseScreen):
     HELP_TOPIC = "curtain"
     BINDINGS = [
-        Binding("enter", "lift", "Show my cards"),
-        Binding("q", "app.request_quit", "Quit"),
+        Binding("enter", "lift", "Show my cards", id="curtain.lift"),
+        Binding("q", "app.request_quit", "Quit", id="curtain.quit"),
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
-                 table: PublicTable | None = None) -> None:
+                 table: PublicTable | None = None, heading: str | None = None, riders: str = "SR") -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.seat = seat
@@ -52,11 +52,11 @@ class CurtainScreen(BaseScreen):
         self.round_no = round_no
         self.tokens = tokens  # the rule set's uses_tokens: one rider, tokens from a bag (bmx)
         self.table = table
+        self.heading = heading or f"Round {round_no}"  # "Round 3", or "Breakaway, bid 1"
+        self.riders = riders  # the seat's riders: "SR", or the one it races (7-12 players)
         self._lifted = False
 
     def compose(self):
-        c = team_colour(self.colour)
-        who = self.player if self.player == c.name else f"{self.player} ({c.name})"
         yield from self.compose_notice()
         table = self.table
         if table is not None:
@@ -66,24 +66,58 @@ class CurtainScreen(BaseScreen):
                 yield StageOverview(table.course, id="curtain-overview")
                 yield TrackStrip(table.course, id="curtain-track")
         with Vertical(id="curtain-body"):
-            yield Static(f"Round {self.round_no}", id="curtain-round")
-            title = Text("Pass to ", style="bold")
-            title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
-            yield Static(title, id="curtain-title")
-            yield Static(team_markup(self.colour, f"  {c.letter}S  {c.letter}R  ") if not self.tokens
-                         else team_markup(self.colour, f"  {c.letter}>  "), id="curtain-team")
-            text = Text(clean(self.player, multiline=False))
-            text.append(", press ")
-            text.append("Enter", style="bold")
-            text.append(" when only you can see the screen.")
-            yield Static(text, id="curtain-text")
+            yield Static("", id="curtain-round")
+            yield Static("", id="curtain-title")
+            yield Static("", id="curtain-team")
+            yield Static("", id="curtain-text")
             with Center():
-                yield Button(f"Show my {self.hand}", id="lift", variant="primary", compact=True)
+                # for the mouse: Enter is the screen's key, handled at once (a focused button
+                # would press itself later, by a message, while the next keys arrive)
+                lift = Button(f"Show my {self.hand}", id="lift", variant="primary", compact=True)
+                lift.can_focus = False
+                yield lift
         if table is not None:
             boards = Boards(id="curtain-boards")
             boards.styles.height = Boards.fixed_height(len(table.rows))
             yield boards
-        yield KeyBar([("⏎", f"show my {self.hand}"), ("?", "help"), ("q", "quit")])
+        yield KeyBar([(self.key_of("curtain.lift", "enter"), f"show my {self.hand}"), (self.help_key, "help"),
+                      (self.key_of("curtain.quit", "q"), "quit")])
+
+    def next_turn(self, seat: int, name: str, colour: str, round_no: int, table: PublicTable | None,
+                  heading: str | None = None, riders: str = "SR") -> None:
+        """The same curtain for the next player (the race screen keeps one: no
+        new screen to build between two turns).  Before it is shown again."""
+        self.seat, self.player, self.colour, self.round_no, self.table = seat, name, colour, round_no, table
+        self.heading = heading or f"Round {round_no}"
+        self.riders = riders
+        self._lifted = False
+        self.show_turn()
+
+    def show_turn(self) -> None:
+        """Who is to look, and the public table as it stands."""
+        c = team_colour(self.colour)
+        who = self.player if self.player == c.name else f"{self.player} ({c.name})"
+        self.query_one("#curtain-round", Static).update(self.heading)
+        title = Text("Pass to ", style="bold")
+        title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
+        self.query_one("#curtain-title", Static).update(title)
+        badge = "".join(f"  {c.letter}{kind}" for kind in self.riders) + "  "
+        self.query_one("#curtain-team", Static).update(
+            team_markup(self.colour, badge) if not self.tokens else team_markup(self.colour, f"  {c.letter}>  "))
+        text = Text(clean(self.player, multiline=False))
+        text.append(", press ")
+        text.append(self.key_of("curtain.lift", "enter").replace("⏎", "Enter"), style="bold")
+        text.append(" when only you can see the screen.")
+        self.query_one("#curtain-text", Static).update(text)
+        table = self.table
+        if table is None:
+            return
+        track = self.query_one("#curtain-track")
+        if isinstance(track, TrackStrip | LapStrip):  # the stage's strip, or the BMX lap
+            track.show(table.scene)
+        for overview in self.query(StageOverview):
+            overview.show(table.scene, track.in_view() if isinstance(track, TrackStrip) else None)
+        self.query_one("#curtain-boards", Boards).show(table.rows, table.variant, table.supply, table.course)
 
     @property
     def hand(self) -> str:
@@ -96,19 +130,14 @@ class CurtainScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        table = self.table
-        if table is None:
-            return
-        track = self.query_one("#curtain-track")
-        if isinstance(track, TrackStrip | LapStrip):  # the stage's strip, or the BMX lap
-            track.show(table.scene)
-        for overview in self.query(StageOverview):
-            overview.show(table.scene, track.in_view() if isinstance(track, TrackStrip) else None)
-        self.query_one("#curtain-boards", Boards).show(table.rows, table.variant, table.supply, table.course)
+        self.show_turn()
 
     def size_changed(self, width: int, height: int) -> None:
         for track in self.query(TrackStrip):
             track.tall = height >= 32
+        if self.table is not None:
+            riders = len(self.table.rows)
+            self.query_one("#curtain-boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

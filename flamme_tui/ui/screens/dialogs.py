@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...usertext import clean
+
 if TYPE_CHECKING:
     from ...saves import SavedRace
 
@@ -43,6 +45,39 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ProfileScreen(ModalScreen[None]):
+    """The stage profile, on request during a race (`s`): climbs and descents
+    as heights, and where every rider is on them.  Public: the track only."""
+
+    BINDINGS = [
+        Binding("escape,s,q", "close", "Close"),
+    ]
+
+    def __init__(self, course, riders) -> None:
+        super().__init__(classes="dialog-screen")
+        self.course = course
+        self.riders = riders  # the track's RiderMarks now
+
+    def compose(self) -> ComposeResult:
+        from ..widgets.profile import StageProfile
+
+        with Vertical(id="profile-box", classes="dialog"):
+            yield Static(Content(f"{clean(self.course.name, multiline=False)}: the stage profile"),
+                         id="profile-title")
+            yield StageProfile(self.course, bars=8, riders=True, id="profile-chart")
+            yield Static("climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
+                         "under it, the riders: team letter, or how many share a spot", id="profile-legend")
+            yield Static("[b]Esc[/b] or [b]s[/b] close", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        from ..widgets.profile import StageProfile
+
+        self.query_one(StageProfile).show_riders(self.riders)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -98,6 +133,7 @@ class DamagedSave(ModalScreen[str]):
     #damaged-menu { height: auto; max-height: 8; margin: 1 0 0 0; }
     """
     BINDINGS = [Binding("escape", "back", "Back")]
+    HEADING = "Damaged save"
 
     def __init__(self, race: SavedRace) -> None:
         super().__init__(classes="dialog-screen")
@@ -116,12 +152,13 @@ class DamagedSave(ModalScreen[str]):
                          "the damaged file and the backups stay as they are.")
         else:
             lines.append("No backup of it can be used: this race cannot be resumed.")
-        return "\n".join(lines)
+        return clean("\n".join(lines))  # a file name may hold control characters
 
     def compose(self) -> ComposeResult:
         with Vertical(id="damaged-box", classes="dialog"):
-            yield Static(Content.assemble(("Damaged save\n", "bold"), self.text()), id="damaged-text")
-            options = [Option(Content(f"Go on from {b.describe()}"), id=str(b.path)) for b in self.race.backups]
+            yield Static(Content.assemble((f"{self.HEADING}\n", "bold"), self.text()), id="damaged-text")
+            options = [Option(Content(clean(f"Go on from {b.describe()}", multiline=False)), id=str(b.path))
+                       for b in self.race.backups]
             options.append(Option("Back", id="back"))
             yield OptionList(*options, id="damaged-menu")
 
@@ -134,6 +171,20 @@ class DamagedSave(ModalScreen[str]):
 
     def action_back(self) -> None:
         self.dismiss("")
+
+
+class BranchFromBackup(DamagedSave):
+    """Going on from an earlier point of a race (saved races, `b`): its
+    backups, the race file one and two actions back.  Dismissed with the
+    backup chosen (the app goes on from it as a new race file, a branch)."""
+
+    HEADING = "Go on from an earlier point (a branch)"
+
+    def text(self) -> str:
+        race = self.race
+        return (f"{race.path.name} keeps every action played.  Its backups hold the race one and two "
+                f"actions earlier; going on from one starts a new race file, and {race.path.name} and its "
+                f"backups stay as they are.")
 
 
 class ConfirmDelete(ModalScreen[bool]):

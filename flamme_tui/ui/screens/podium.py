@@ -12,6 +12,8 @@ from textual.widgets import Button, Static
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
+from ..widgets.squares import label as square_label
+from ..widgets.squares import lane_word
 from ..widgets.squares import where as square_where
 from .base import BaseScreen
 
@@ -162,9 +164,10 @@ def tie_text(game, names) -> Text:
 
     for a, b in zip(ranking, ranking[1:]):
         if game.pos[a][0] == game.pos[b][0] and ranking.index(a) < 3:
-            lines.append(f"{who(a)} and {who(b)} stopped on the same "
-                         f"square ({game.pos[a][0]}): {who(a)} ranks ahead, from lane "
-                         f"{game.pos[a][1]} against lane {game.pos[b][1]} (lane 0 ranks first on a square).")
+            ahead, behind = lane_word(game.variant, game.pos[a][1]), lane_word(game.variant, game.pos[b][1])
+            lines.append(f"{who(a)} and {who(b)} stopped on the same square "
+                         f"({square_label(game.course, game.pos[a][0])}): {who(a)} ranks ahead, in the {ahead} "
+                         f"against the {behind} (on one square the {lane_word(game.variant, 0)} ranks first).")
     return Text("\n".join(lines))
 
 
@@ -262,11 +265,14 @@ class PodiumScreen(BaseScreen):
                 yield Button("Race again (r)", id="again", variant="success", compact=True)
                 yield Button("New race (n)", id="new", compact=True)
                 yield Button("Quit (q)", id="quit", variant="error", compact=True)
-        yield KeyBar([("r", "race again"), ("n", "new race"), ("?", "help"), ("q", "quit")])
+        yield KeyBar([(self.key_of("podium.again", "r"), "race again"), (self.key_of("podium.new", "n"), "new race"),
+                      (self.help_key, "help"), (self.key_of("podium.quit", "q"), "quit")])
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#again", Button).focus()
+        # the scroll has the focus (arrows read the whole podium, from its top): a
+        # second Enter after the race's last one never starts another race
+        self.query_one("#podium-body", VerticalScroll).focus(scroll_visible=False)
 
     def ranking(self, game, names) -> Text:
         text = Text("Ranking\n", style="bold")

@@ -23,21 +23,26 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from ...engine.actions import Action, Draw, Place, Play, PlayTokens
+from ...engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ...engine.cards import card_text
-from ...engine.events import token_text
+from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
 from ...play.session import BotMove
+from ...settings import STEP_DELAYS, STEP_SPEEDS
 from ...usertext import clean, escape_markup
+from .. import aids
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
 from ..widgets.board import Boards, board_rows, token_str
 from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
+from ..widgets.profile import StageProfile
 from ..widgets.racelog import RaceLog, history
+from ..widgets.squares import label as square_label
+from ..widgets.squares import to_go as square_to_go
 from ..widgets.squares import where as square_where
 from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
@@ -48,10 +53,6 @@ DIE_WORDS = {
     1: "gaps of 1 square close up",
     2: "gaps of 1 or 2 squares close up",
 }
-
-
-# seconds between two steps when the step-through plays by itself
-PACE_DELAY = {"slow": 1.2, "fast": 0.45}
 
 
 def animations_allowed() -> bool:
@@ -73,16 +74,18 @@ class RaceScreen(BaseScreen):
         Binding("right", "move(1)", show=False),
         Binding("up", "lane(1)", show=False),
         Binding("down", "lane(0)", show=False),
-        Binding("enter", "confirm", "Confirm"),
-        Binding("space", "next_step", "Next step"),
-        Binding("a", "autoplay", "Auto"),
-        Binding("p", "pace", show=False),
-        Binding("u", "change", show=False),
-        Binding("backspace", "change", show=False),
-        Binding("r", "random_place", "Random"),
-        Binding("left_square_bracket", "pan(-16)", show=False),
-        Binding("right_square_bracket", "pan(16)", show=False),
-        Binding("q", "app.request_quit", "Quit"),
+        # an id makes a key rebindable in the settings (keys.py); the key bar and
+        # the panel's hints name each key as it is bound now (`key`)
+        Binding("enter", "confirm", "Confirm: place, draw, play, pass, skip, continue", id="race.confirm"),
+        Binding("space", "next_step", "Next step", id="race.next"),
+        Binding("a", "autoplay", "Steps play by themselves (on/off)", id="race.auto"),
+        Binding("p", "pace", "Pace of the steps: off, slow, normal, fast", show=False, id="race.pace"),
+        Binding("u,backspace", "change", "Change the last card before passing", show=False, id="race.change"),
+        Binding("r", "random_place", "A random place on the grid", id="race.random"),
+        Binding("s", "profile", "The stage profile", id="race.profile"),
+        Binding("left_square_bracket", "pan(-16)", "Scroll the track back", show=False, id="race.back"),
+        Binding("right_square_bracket", "pan(16)", "Scroll the track on", show=False, id="race.on"),
+        Binding("q", "app.request_quit", "Quit", id="race.quit"),
     ]
 
     def __init__(self, flow: RaceFlow) -> None:
@@ -108,8 +111,12 @@ class RaceScreen(BaseScreen):
         # is never an undo (the first rider's card, played before the second
         # rider drew, is never offered again; a curtain or a reveal ends a turn)
         self.pending: Play | PlayTokens | None = None
-        self.seen: dict[int, int] = {}  # per seat: the log lines it had seen at its last look
+        self.seen: dict[int, int] = {}  # per seat: the rounds it had seen shown at its last look
+        self.rounds_shown: list[str] = []  # each round revealed on this screen, in short (public)
         self.recap: tuple[str, ...] = ()  # "since your last look", for the seat behind the curtain
+        self._curtain: Any = None  # the race's curtain (CurtainScreen), installed: shown for every player
+        self._pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
+        self._pick_hint = ""
 
     # ------------------------------------------------------------- layout
 
@@ -120,6 +127,18 @@ class RaceScreen(BaseScreen):
     @property
     def bmx(self) -> bool:
         return self.game.rules.uses_tokens
+
+    @property
+    def aids(self) -> bool:
+        """The decision aids (previews on the track and the cards, what the
+        selected card does); off in the settings: the real table."""
+        settings = getattr(self.app, "settings", None)
+        return bool(getattr(settings, "aids", True))
+
+    def key(self, binding_id: str) -> str:
+        """The key of a binding as it is bound now ("⏎", or the player's own)."""
+        default = next(b.key for b in self.BINDINGS if isinstance(b, Binding) and b.id == binding_id)
+        return self.key_of(binding_id, default)
 
     def compose(self):
         game = self.game
@@ -146,6 +165,8 @@ class RaceScreen(BaseScreen):
                     yield Static("", id="panel-hint")
                 if self.bmx:
                     yield boards
+                else:  # in a tall window: the stage profile with the riders on it
+                    yield StageProfile(game.course, bars=4, riders=True, id="profile")
             if not self.bmx:
                 yield log
         if not self.bmx:
@@ -161,6 +182,22 @@ class RaceScreen(BaseScreen):
             strip.tall = height >= 32
             strip.max_lines = 15 if height >= 40 else strip.rows
         self.set_class(width >= 160, "-vast")
+        if not self.bmx:
+            riders = len(self.game.riders)
+            self.query_one("#boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
+        for profile in self.query("#profile").results(StageProfile):
+            # the room a tall window leaves under the cards and their hints: the stage profile
+            tall = height >= 32
+            meteo = bool(self.game.course.weather)
+            track_rows = strip.get_content_height(None, None, width) if isinstance(strip, TrackStrip) else 4
+            riders = len(self.game.riders)
+            boards = Boards.fixed_height(riders, Boards.columns_for(riders, height, width))
+            used = 1 + 2 + tall + track_rows + (tall and meteo) + boards + tall + 1
+            room = height - used - (1 + 4 + 4)  # the panel's title, the cards, four lines of hints
+            self.set_class(room >= 6, "-profile")
+            profile.set_bars(max(3, min(12, room - 3)))
+            if isinstance(strip, TrackStrip):
+                profile.show_riders(strip.scene.riders)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -173,6 +210,7 @@ class RaceScreen(BaseScreen):
         self.keybar = self.query_one("#keys", KeyBar)
         self.track = self.query_one("#track")
         self.overview: StageOverview | None = None if self.bmx else self.query_one("#overview", StageOverview)
+        self.profile: StageProfile | None = None if self.bmx else self.query_one("#profile", StageProfile)
         self._texts: dict[Static, str] = {}
         log = self.flow.log
         if self.game.round > 1 and "── Round 1 ──" not in log:
@@ -200,8 +238,8 @@ class RaceScreen(BaseScreen):
         self.options = []
         self._base_cards = ()
         self.pending = None
-        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain"}.get(
-            turn.kind, "reveal")
+        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain",
+                           "bidder": "breakaway", "bid": "breakaway", "bids": "breakaway"}.get(turn.kind, "reveal")
         self.write_log()
         if turn.kind == "bot":
             self.start_bot(turn)
@@ -216,16 +254,32 @@ class RaceScreen(BaseScreen):
             table = PublicTable(self.game.course, self.game.variant, Scene(self.board_marks(view)),
                                 board_rows(view, self.names(), self.ready_riders(), self.flow.jersey),
                                 getattr(self.game, "supply", None))
-            self.app.push_screen(
-                CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat), self.game.round,
-                              self.bmx, on_lift=self._curtain_lifted, table=table),
-            )
+            heading = f"Breakaway, bid {self.game.bid_round}" if self.game.phase == Phase.BREAKAWAY else None
+            riders = self.game.setup.teams[seat].riders
+            # one curtain for the race, shown again for each player (building a new
+            # screen each turn took most of the time between Enter and the curtain)
+            curtain = self._curtain
+            if curtain is None:
+                curtain = self._curtain = CurtainScreen(seat, flow.team_name(seat), flow.team_id(seat),
+                                                        self.game.round, self.bmx, on_lift=self._curtain_lifted,
+                                                        table=table, heading=heading, riders=riders)
+                self.app.install_screen(curtain, name=f"curtain-{id(self)}")
+            else:
+                curtain.next_turn(seat, flow.team_name(seat), flow.team_id(seat), self.game.round, table,
+                                  heading=heading, riders=riders)
+            self.app.push_screen(curtain)
         elif turn.kind == "place":
             self.show_place(turn)
         elif turn.kind == "draw":
             self.show_draw(turn)
         elif turn.kind == "pick":
             self.show_pick(turn)
+        elif turn.kind == "bidder":
+            self.show_draw(turn, bidding=True)
+        elif turn.kind == "bid":
+            self.show_bid(turn)
+        elif turn.kind == "bids":
+            self.show_bids()
         elif turn.kind == "reveal":
             self.show_reveal(first=True)
         elif turn.kind == "over":
@@ -243,32 +297,39 @@ class RaceScreen(BaseScreen):
     def show_keys(self) -> None:
         """The footer: the keys that apply now."""
         kind = self.turn.kind if self.turn else None
+        key = self.key
+        enter = key("race.confirm")
         keys = []
         if kind == "bot":
-            keys = [("⏎", "try again")] if self._bot_failed else [("…", "a bot is thinking")]
+            keys = [(enter, "try again")] if self._bot_failed else [("…", "a bot is thinking")]
         elif kind == "place":
-            keys = [("←→↑↓", "move"), ("⏎", "place"), ("r", "random")]
-        elif kind == "draw":
-            keys = [("1 2", "select"), ("←→", "move"), ("⏎", "confirm")]
+            keys = [("←→↑↓", "move"), (enter, "place"), (key("race.random"), "random")]
+        elif kind in ("draw", "bidder"):
+            keys = [("1 2", "select"), ("←→", "move"), (enter, "confirm")]
+        elif kind == "bid":
+            keys = [(f"1-{len(self.options)}", "select"), ("←→", "move"), (enter, "bid")]
+        elif kind == "bids":
+            keys = [(enter, "continue")]
         elif kind == "pick" and self.pending is not None:
-            keys = [("⏎", "pass" if self.flow.hot_seat else "play"), ("u", "change the " + self.change_what())]
+            keys = [(enter, "pass" if self.flow.hot_seat else "play"),
+                    (key("race.change"), "change the " + self.change_what())]
         elif kind == "pick":
             n = len(self.options)
             if self.keep_size() > 1:
-                keys = [(f"1-{n}", "select/unselect"), ("←→", "move"), ("space", "select"), ("⏎", "play")]
+                keys = [(f"1-{n}", "select/unselect"), ("←→", "move"), (key("race.next"), "select"), (enter, "play")]
             else:
-                keys = [(f"1-{n}", "select"), ("←→", "move"), ("⏎", "play")]
+                keys = [(f"1-{n}", "select"), ("←→", "move"), (enter, "play")]
         elif kind == "reveal":
             replay = self.flow.replay
             if replay is not None and replay.at_end:
-                keys = [("⏎", "continue"), ("←", "back")]
+                keys = [(enter, "continue"), ("←", "back")]
             else:
-                keys = [("space", "next"), ("←", "back"), ("⏎", "skip"),
-                        ("a", "stop" if self.playing else "play")]
-            keys.append(("p", f"pace: {self.pace}"))
+                keys = [(key("race.next"), "next"), ("←", "back"), (enter, "skip"),
+                        (key("race.auto"), "stop" if self.playing else "play")]
+            keys.append((key("race.pace"), f"pace: {self.pace}"))
         if isinstance(self.track, TrackStrip):
-            keys.append(("[ ]", "scroll"))
-        keys += [("?", "help"), ("q", "quit")]
+            keys.append((key("race.profile"), "profile"))
+        keys += [(self.key_of("help", "question_mark"), "help"), (key("race.quit"), "quit")]
         self.keybar.show(keys)
 
     def _curtain_lifted(self, seat: int) -> None:
@@ -280,16 +341,39 @@ class RaceScreen(BaseScreen):
         self.refresh_turn()
 
     def recap_for(self, seat: int) -> tuple[str, ...]:
-        """The public events since `seat` last looked (the race log's lines:
-        moves, slipstream, exhaustion, who drew first; never a bot's reasons)."""
-        log = self.flow.log
+        """The rounds revealed since `seat` last looked, each in short (public:
+        the cards face up, the moves, exhaustion, crashes); the race log has
+        every line."""
         start = self.seen.get(seat)
-        self.seen[seat] = len(log)
+        self.seen[seat] = len(self.rounds_shown)
         if start is None:
             return ()
-        own = self.flow.team_name(seat) + ":"
-        return tuple(line.strip() for line in log[start:]
-                     if "(bot, " not in line and not line.startswith(("── ", own)))
+        return tuple(self.rounds_shown[start:])
+
+    def round_in_short(self) -> str:
+        """The round just revealed in one line: "round 3: BS 9 G2→9 · BR 5 4→9 …
+        · +E BS OR" (front riders first; +F fatigue in BMX; down: crashed)."""
+        replay = self.flow.replay
+        assert replay is not None
+        game, course = self.game, self.game.course
+        start, end = replay.frames[0].pos, replay.frames[-1].pos
+        played = dict(replay.revealed)
+
+        def short(i: int) -> str:
+            r = game.riders[i]
+            return team_of_rider(r.id).letter if self.bmx else rider_label(r.id, r.kind)
+
+        parts = []
+        for i in sorted(played, key=lambda i: (-end[i][0], -end[i][1])):
+            card = token_str(played[i]) if self.bmx else card_text(played[i])
+            parts.append(f"{short(i)} {card} {square_label(course, start[i][0])}→{square_label(course, end[i][0])}")
+        tired = [short(e.rider) for e in game.events if e.kind in ("exhaust", "fatigue")]
+        if tired:
+            parts.append(("+F " if self.bmx else "+E ") + " ".join(tired))
+        down = [short(e.rider) for e in game.events if e.kind == "crash"]
+        if down:
+            parts.append("down: " + " ".join(down))
+        return f"round {replay.round}: " + " · ".join(parts)
 
     def clear_panel(self) -> None:
         """Empty the action panel: no card of anybody stays on this screen."""
@@ -304,8 +388,9 @@ class RaceScreen(BaseScreen):
         lines = self.flow.log
         if self._logged < len(lines):
             new = lines[self._logged:]
-            if not getattr(self.app, "bot_reasons", False):
-                # a bot's reasons are its scoring internals: only on request
+            if not getattr(getattr(self.app, "settings", None), "bot_reasons", False):
+                # a bot's reasons only when the settings ask for them (the flow keeps
+                # them out of its log too when the race starts with them off)
                 new = [line for line in new if "(bot, " not in line]
             self.log_w.write_lines(new)
             self._logged = len(lines)
@@ -349,6 +434,8 @@ class RaceScreen(BaseScreen):
         track.show(scene)
         if self.overview is not None and isinstance(track, TrackStrip):
             self.overview.show(scene, track.in_view())
+        if self.profile is not None and self.has_class("-profile"):
+            self.profile.show_riders(scene.riders)
 
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
         """The boards of `view`; during a replay with the squares of the step
@@ -356,8 +443,10 @@ class RaceScreen(BaseScreen):
         rows = board_rows(view, self.names(), self.ready_riders(), self.flow.jersey)
         supply = getattr(self.game, "supply", None)
         if public or positions:
+            course = self.game.course
             rows = [replace(r, own=False if public else r.own,
                             square=positions[r.index][0] if positions else r.square,
+                            to_go=square_to_go(course, positions[r.index][0]) if positions else r.to_go,
                             crashed=bool(crashed[r.index]) if crashed else r.crashed) for r in rows]
         if tally is not None:
             supply = tally.supply
@@ -412,7 +501,8 @@ class RaceScreen(BaseScreen):
         self.clear_panel()
         self.show_public(f"{name} is thinking…")
         self.panel(f"{self.who(seat)} [dim](bot)[/dim] is thinking…",
-                   "the game keys wait for it · [b]q[/b] quit · [b]?[/b] help")
+                   f"the game keys wait for it · [b]{self.key('race.quit')}[/b] quit · "
+                   f"[b]{self.key_of('help', '?')}[/b] help")
         move = self.flow.bot_move()
         self.run_worker(partial(self._think, move), name=f"bot seat {move.seat}", group="bot",
                         thread=True, exclusive=True, exit_on_error=False)
@@ -462,7 +552,8 @@ class RaceScreen(BaseScreen):
             self.notify(f"{name} could not play ({self._bot_failed})", severity="error", timeout=10,
                         markup=False)
             self.panel(f"{self.who(seat)} [dim](bot)[/dim] could not play",
-                       f"{escape_markup(self._bot_failed)}\n[b]Enter[/b] try again · [b]q[/b] quit")
+                       f"{escape_markup(self._bot_failed)}\n[b]{self.key('race.confirm')}[/b] try again · "
+                       f"[b]{self.key('race.quit')}[/b] quit")
             self.show_keys()
 
     def on_screen_resume(self) -> None:
@@ -485,7 +576,8 @@ class RaceScreen(BaseScreen):
         self.cards.show("hand", ())
         self.panel(f"{self.who(seat)}: place your [b]{kind}[/b] on the grid",
                    "← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)\n"
-                   "[b]Enter[/b] place it there · [b]r[/b] a random place")
+                   f"[b]{self.key('race.confirm')}[/b] place it there · [b]{self.key('race.random')}[/b] "
+                   "a random place")
         self.show_boards(view)
         self.update_place_track()
 
@@ -497,7 +589,8 @@ class RaceScreen(BaseScreen):
 
     # --------------------------------------------------------------- draw
 
-    def show_draw(self, turn: Turn) -> None:
+    def show_draw(self, turn: Turn, bidding: bool = False) -> None:
+        """Which rider draws first (or, in the breakaway, which rider bids)."""
         game = self.game
         seat = turn.seat
         assert seat is not None
@@ -514,14 +607,35 @@ class RaceScreen(BaseScreen):
                               (where, f"deck {deck}, {len(recycled)} face up"), data=(seat, r.index)))
         self._base_cards = tuple(cards)
         self.cards.show("riders", cards)
-        self.set_status(f"{self.flow.team_name(seat)}: which rider draws first?")
-        hint = "the chosen rider draws and picks first · [b]1[/b] [b]2[/b] or ← → select · [b]Enter[/b] confirm"
-        if self.recap:
-            hint += "\n[b]Since your last look:[/b] " + escape_markup(" · ".join(self.recap))
-        self.panel(f"{self.who(seat)}: which rider draws first?", hint)
+        question = "which rider bids for the breakaway?" if bidding else "which rider draws first?"
+        self.set_status(f"{self.flow.team_name(seat)}: {question}")
+        what = ("the chosen rider draws 4 cards for each of its 2 bids" if bidding
+                else "the chosen rider draws and picks first")
+        hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{self.key('race.confirm')}[/b] confirm"
+        if self.recap:  # first: what happened since (the keys are in the key bar too)
+            hint = self.fit_recap() + "\n" + hint
+        self.panel(f"{self.who(seat)}: {question}", hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
+
+    def fit_recap(self) -> str:
+        """ "Since your last look: round 3: …", cut to the lines the panel has
+        (saying so: the race log on the right has every line)."""
+        import textwrap
+
+        width, height = self.hint_w.size
+        width = width or 48
+        height = height or 3
+        if height > 2:  # a line stays for what to do (the key bar says it too)
+            height -= 1
+        head = "Since your last look: "
+        lines = textwrap.wrap(head + " · ".join(self.recap), width) or [head]
+        if len(lines) > height:
+            more = " …(log)"
+            lines = lines[:height]
+            lines[-1] = lines[-1][: max(0, width - len(more))].rstrip() + more
+        return escape_markup("\n".join(lines)).replace(head.rstrip(), f"[b]{head.rstrip()}[/b]", 1)
 
     def weather_note(self, square: int) -> str:
         weather = self.game.course.weather
@@ -543,15 +657,13 @@ class RaceScreen(BaseScreen):
         hand = sorted(view.hands[i], key=lambda c: (previews[c].value, c))
         self.options = hand
         cards = []
+        # the aids from the engine's previews (where each card takes the rider, and
+        # what stops or changes it), unless the player races as at the real table;
+        # on a BMX descent a token alone says nothing: the pair kept is previewed
+        per_card = self.aids and self.keep_size() == 1
         for k, c in enumerate(hand):
-            p = previews[c]
-            if self.bmx:
-                value = token_text(c)
-                note = f"ramp {p.moves}" if p.ramp else ("fatigue" if c == 0 else "")
-            else:
-                value = card_text(c)
-                note = f"moves {p.moves}" if p.moves != p.value or c == 0 else ""
-            cards.append(Card(str(k + 1), (value, note), data=(seat, i, c)))
+            lines = aids.card_lines(previews[c], game.course, self.bmx, c, per_card)
+            cards.append(Card(str(k + 1), lines, data=(seat, i, c)))
         self._base_cards = tuple(cards)
         self.cards.show("hand", cards)
         kind = KIND.get(rider.kind, "")
@@ -577,11 +689,13 @@ class RaceScreen(BaseScreen):
             if view.board.die is not None:
                 notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
         if keep == 2:
-            hint = f"[b]1-{len(hand)}[/b] select two · [b]Enter[/b] play"
+            hint = f"[b]1-{len(hand)}[/b] select two · [b]{self.key('race.confirm')}[/b] play"
         else:
-            hint = f"[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] play"
+            hint = f"[b]1-{len(hand)}[/b] or ← → select · [b]{self.key('race.confirm')}[/b] play"
         self.set_status(f"{self.flow.team_name(seat)} picks")
-        self.panel(title, " · ".join(notes) + "\n" + hint)
+        self._pick_notes = " · ".join(notes)
+        self._pick_hint = hint
+        self.put(self.title_w, title)
         self.show_boards(view)
         self.update_pick_track()
 
@@ -609,14 +723,27 @@ class RaceScreen(BaseScreen):
         view = self.game.view(turn.seat)
         rider = view.board.riders[turn.rider]
         chosen = self.selected_cards()
+        marks = self.board_marks(view, active={turn.rider} | set(view.chosen))
+        # the hint: what the selected card does, in words (aids on), then the notes and keys
+        picked = self.preview(view, turn.rider, chosen) if chosen and len(chosen) == self.keep_size() else None
+        said = aids.sentence(picked, self.game.course, self.bmx, tuple(chosen) if self.bmx else chosen[0]) \
+            if picked is not None and self.aids else ""
+        lines = [escape_markup(line) for line in (said, self._pick_notes) if line]
+        if self.bmx and self.recap and not chosen:
+            # BMX has no rider to choose first: "since your last look" until a token is selected
+            lines = [self.fit_recap()]
+        self.put(self.hint_w, "\n".join(lines) + "\n" + self._pick_hint)
+        if not self.aids:  # the real table: nobody shows where a card goes
+            self.show_track(Scene(marks, focus=(rider.square,)))
+            return
         # where the card would take the rider, blocking included (the others standing still)
-        preview = self.preview(view, turn.rider, chosen).square if chosen else None
+        preview = (picked.square,) if picked is not None else ()
+        blocked = aids.blocked_squares(picked) if picked is not None else ()
         # the seat's other rider, its card already down: both picks shown together
         others = tuple(self.preview(view, j, [card]).square
                        for j, card in view.chosen.items() if j != turn.rider and not self.bmx)
-        focus = (rider.square,) + ((preview,) if preview is not None else ()) + others
-        self.show_track(Scene(self.board_marks(view, active={turn.rider} | set(view.chosen)),
-                              previews=((preview,) if preview is not None else ()) + others, focus=focus))
+        focus = (rider.square,) + preview + others
+        self.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
 
     def keep_size(self) -> int:
         if not self.bmx or self.turn is None or self.turn.kind != "pick":
@@ -630,6 +757,75 @@ class RaceScreen(BaseScreen):
                  for k, c in enumerate(self._base_cards)]
         self.cards.show(self.cards.kind, cards)
 
+    # ---------------------------------------------------------- breakaway
+
+    def show_bid(self, turn: Turn) -> None:
+        """The breakaway: the bidding rider's draw, one card to keep face down as its bid."""
+        game = self.game
+        seat, i = turn.seat, turn.rider
+        assert seat is not None and i is not None
+        view = game.view(seat)
+        rider = view.board.riders[i]
+        hand = sorted(view.hands[i], key=lambda c: (card_text(c) != "E", c))
+        self.options = hand
+        cards = [Card(str(k + 1), (card_text(c), "worth 2" if c == 0 else ""), data=(seat, i, c))
+                 for k, c in enumerate(hand)]
+        self._base_cards = tuple(cards)
+        self.cards.show("hand", cards)
+        bid = game.bid_round
+        kind = KIND.get(rider.kind, "rider")
+        notes = [f"keep 1 face down, {len(hand) - 1} go face up"]
+        if rider.bids:
+            notes.append("bid 1: " + " + ".join(card_text(c) for c in rider.bids))
+        if self.recap:
+            notes.append("since your last look: " + " · ".join(self.recap))
+        self.set_status(f"{self.flow.team_name(seat)} bids")
+        self.panel(f"{self.who(seat)}: [b]{kind}[/b], breakaway bid {bid} of {game.setup.breakaway_bids}",
+                   escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] bid")
+        self.show_boards(view)
+        self.show_track(Scene(self.board_marks(view, active={i}), focus=(rider.square, game.course.breakaway)))
+
+    def show_bids(self) -> None:
+        """Bids face up together (public), and after the last one who breaks away."""
+        game = self.game
+        events = self.flow.bids or ()
+        result = next((e for e in events if isinstance(e, Breakaway)), None)
+        shown = [e for e in events if isinstance(e, BidsRevealed)]
+        cards = []
+        if result is not None:
+            winners = set(result.winners)
+            for i, bids, total in result.bids:
+                r = game.riders[i]
+                cards.append(Card(rider_label(r.id, r.kind), ("+".join(card_text(c) for c in bids) + f"={total}",),
+                                  title_style=rider_style(team_of_rider(r.id).hex), data=(i,), active=i in winners))
+            names = " and ".join(escape_markup(self.rider_name(i)) for i in result.winners)
+            title = f"[b]Enter[/b] on to round 1 · [b]breakaway:[/b] {names} {'break' if len(winners) > 1 else 'breaks'} away"
+            hint = "to " + square_where(game.course, result.square) + ("; their two bid cards leave the game, "
+                                                                        "2 exhaustion cards each")
+        else:
+            bid = shown[-1] if shown else None
+            for i, card in (bid.cards if bid is not None else ()):
+                r = game.riders[i]
+                cards.append(Card(rider_label(r.id, r.kind), (card_text(card),),
+                                  title_style=rider_style(team_of_rider(r.id).hex), data=(i,)))
+            number = bid.bid if bid is not None else 1
+            title = f"[b]Enter[/b] on to bid {number + 1} · [b]breakaway, bid {number}[/b] revealed"
+            hint = "every bid of this turn, face up together; the next bid is drawn now"
+        self._base_cards = tuple(cards)
+        self.cards.show("revealed", cards)
+        self.panel(title, hint)
+        view = self.public_view()
+        self.set_status("breakaway")
+        winners = set(result.winners) if result is not None else set()
+        self.show_track(Scene(self.board_marks(view, active=winners),
+                              focus=(game.course.breakaway,) if result is not None else ()))
+        self.show_boards(view, public=True)
+
+    def rider_name(self, i: int) -> str:
+        from ...play.races import rider_name
+
+        return rider_name(self.game, i)
+
     # ------------------------------------------------------------- reveal
 
     def show_reveal(self, first: bool = False) -> None:
@@ -637,6 +833,7 @@ class RaceScreen(BaseScreen):
         replay = flow.replay
         if first and replay is not None:
             flow.step(0)
+            self.rounds_shown.append(self.round_in_short())
             cards = []
             for i, played in sorted(replay.revealed, key=lambda p: p[0]):
                 r = self.game.riders[i]
@@ -645,7 +842,7 @@ class RaceScreen(BaseScreen):
                 cards.append(Card(label, (value,), title_style=rider_style(team_of_rider(r.id).hex),
                                   data=(i,)))
             self._base_cards = tuple(cards)
-            if self.pace != "off" and animations_allowed():
+            if self.pace != "off" and animations_allowed() and getattr(self.app, "autoplay", True):
                 self.start_timer()
         self.update_reveal()
 
@@ -694,10 +891,12 @@ class RaceScreen(BaseScreen):
         # what Enter does stays on the title line: a long step text never pushes it out
         if replay.at_end:
             after = "see the results" if self.game.phase == Phase.OVER else f"round {self.game.round}"
-            keys = f"[b]Enter[/b] on to {after}"
+            keys = f"[b]{self.key('race.confirm')}[/b] on to {after}"
         else:
-            keys = "[b]Space[/b] next · [b]Enter[/b] skip" + (" · playing ([b]a[/b] stops)" if self.playing else "")
-        self.panel(f"{keys} · [b]round {replay.round}[/b], step {replay.step + 1}/{n}: [b]{title}[/b]",
+            keys = f"[b]{self.key('race.next')}[/b] next · [b]{self.key('race.confirm')}[/b] skip" + \
+                (f" · playing ([b]{self.key('race.auto')}[/b] stops)" if self.playing else "")
+        # (the round is on the status line: the step's name fits at 80 columns)
+        self.panel(f"{keys} · step {replay.step + 1}/{n}: [b]{title}[/b]",
                    escape_markup(self.frame_words(replay)))
         self.show_keys()
         cards = [replace(c, active=c.data[0] in frame.active) for c in self._base_cards]
@@ -719,10 +918,10 @@ class RaceScreen(BaseScreen):
 
     @property
     def pace(self) -> str:
-        """The step-through's pace setting: "off" (keys only), "slow" or "fast"
-        (an app attribute, so a settings file can set and remember it)."""
-        pace = getattr(self.app, "pace", "off")
-        return pace if pace in PACE_DELAY or pace == "off" else "off"
+        """The step-through's pace: the settings' step_speed ("off": keys only,
+        "slow", "normal" or "fast"), remembered in the settings file."""
+        settings = getattr(self.app, "settings", None)
+        return str(getattr(settings, "step_speed", "off"))
 
     @property
     def playing(self) -> bool:
@@ -730,7 +929,8 @@ class RaceScreen(BaseScreen):
 
     def start_timer(self) -> None:
         self.stop_timer()
-        delay = PACE_DELAY.get(self.pace, PACE_DELAY["slow"])
+        # `a` plays the steps at the pace set, or slowly when the pace is off
+        delay = STEP_DELAYS.get(self.pace, STEP_DELAYS["slow"])
         self._timer = self.set_interval(delay, self._auto_step)
 
     def stop_timer(self) -> None:
@@ -751,7 +951,7 @@ class RaceScreen(BaseScreen):
 
     def check_action(self, action: str, parameters) -> bool | None:
         kind = self.turn.kind if self.turn else None
-        if action in ("choose", "move") and kind in ("draw", "pick"):
+        if action in ("choose", "move") and kind in ("draw", "pick", "bidder", "bid"):
             return True
         if action in ("move", "lane", "random_place") and kind == "place":
             return True
@@ -763,6 +963,8 @@ class RaceScreen(BaseScreen):
             return kind == "reveal" or (kind == "pick" and self.keep_size() > 1)
         if action == "autoplay":
             return kind == "reveal"
+        if action == "profile":
+            return not self.bmx
         if action in ("choose", "lane", "random_place"):
             return False
         if action == "move":
@@ -791,7 +993,7 @@ class RaceScreen(BaseScreen):
         kind = self.turn.kind if self.turn else None
         if self.pending is not None:
             self.action_change()
-        if kind in ("draw", "pick"):
+        if kind in ("draw", "pick", "bidder", "bid"):
             n = len(self.options)
             if not n:
                 return
@@ -809,11 +1011,16 @@ class RaceScreen(BaseScreen):
         elif kind == "reveal":
             self.step(delta)
 
-    def action_lane(self, lane: int) -> None:
+    def action_lane(self, up: int) -> None:
+        """Up: the next lane to the left (lane 1, then 2 on a three-lane square); down: back to the right."""
         if self.turn and self.turn.kind == "place" and self.cursor:
-            if (self.cursor[0], lane) in self.places:
-                self.cursor = (self.cursor[0], lane)
-                self.update_place_track()
+            square, lane = self.cursor
+            step = 1 if up else -1
+            for other in range(lane + step, 3 if up else -1, step):
+                if (square, other) in self.places:
+                    self.cursor = (square, other)
+                    self.update_place_track()
+                    return
 
     def action_random_place(self) -> None:
         if self.turn and self.turn.kind == "place" and self.places:
@@ -844,11 +1051,13 @@ class RaceScreen(BaseScreen):
         self.update_reveal()
 
     def action_pace(self) -> None:
-        """Cycle the pace setting: off -> slow -> fast -> off (kept for the race)."""
-        order = ["off", *PACE_DELAY]
-        pace = order[(order.index(self.pace) + 1) % len(order)]
-        setattr(self.app, "pace", pace)  # noqa: B010  (a setting on the app: see `pace`)
-        self.notify(f"Step-through pace: {pace}", timeout=2)
+        """The next pace (off -> slow -> normal -> fast -> off), saved in the settings."""
+        pace = STEP_SPEEDS[(STEP_SPEEDS.index(self.pace) + 1) % len(STEP_SPEEDS)] \
+            if self.pace in STEP_SPEEDS else "off"
+        app = cast(Any, self.app)
+        app.save_settings(app.settings.model_copy(update={"step_speed": pace}))
+        self.notify(f"Movement steps: {'wait for keys' if pace == 'off' else pace} (saved in the settings)",
+                    timeout=2)
         if self.turn and self.turn.kind == "reveal":
             if self.pace == "off":
                 self.stop_timer()
@@ -856,6 +1065,14 @@ class RaceScreen(BaseScreen):
                 self.start_timer()
             self.update_reveal()
         self.show_keys()
+
+    def action_profile(self) -> None:
+        """The stage profile with every rider on it (public: the track only)."""
+        from .dialogs import ProfileScreen
+
+        track = self.track
+        if isinstance(track, TrackStrip):  # a classic or meteo stage (BMX has its lap on screen)
+            self.app.push_screen(ProfileScreen(self.game.course, track.scene.riders))
 
     def action_pan(self, cells: int) -> None:
         track = self.query_one("#track")
@@ -876,8 +1093,17 @@ class RaceScreen(BaseScreen):
         action: Action | None = None
         if turn.kind == "place" and self.cursor:
             action = Place(game.riders[turn.rider].id, *self.cursor)
-        elif turn.kind == "draw" and self.sel is not None:
+        elif turn.kind in ("draw", "bidder") and self.sel is not None:
             action = Draw(game.riders[self.options[self.sel]].id)
+        elif turn.kind == "bid":
+            if self.sel is None:
+                self.notify("Select a card first", timeout=2)
+                return
+            action = Bid(game.riders[turn.rider].id, self.options[self.sel])
+        elif turn.kind == "bids":
+            self.flow.bids_read()
+            self.next_turn()
+            return
         elif turn.kind == "pick":
             chosen = self.selected_cards()
             if self.keep_size() > 1 and len(chosen) < self.keep_size() and self.cursor_k is not None:
@@ -960,7 +1186,8 @@ class RaceScreen(BaseScreen):
         if len([r for r in view.mine() if r.index not in view.board.crossed]) > 1:
             note = " (the first card is down: it was played before the second rider drew)"
         self.panel(f"{self.who(seat)}: {self.review_text(action)}",
-                   f"[b]Enter[/b] {what} · [b]u[/b] change the {self.change_what()}{note}")
+                   f"[b]{self.key('race.confirm')}[/b] {what} · [b]{self.key('race.change')}[/b] change the "
+                   f"{self.change_what()}{note}")
         self.set_status(f"{self.flow.team_name(seat)}: check your cards")
         self.show_keys()
 
@@ -983,7 +1210,7 @@ class RaceScreen(BaseScreen):
 
     def on_card_clicked(self, event: CardClicked) -> None:
         event.stop()
-        if self.turn is None or self.turn.kind not in ("draw", "pick"):
+        if self.turn is None or self.turn.kind not in ("draw", "pick", "bidder", "bid"):
             return
         already = (event.index in self.multi) if self.keep_size() > 1 else (self.sel == event.index)
         if already and (self.keep_size() == 1 or len(self.multi) == self.keep_size()):
@@ -1008,3 +1235,7 @@ class RaceScreen(BaseScreen):
     def on_unmount(self) -> None:
         self.stop_timer()
         self._stop_spinner()
+        curtain, self._curtain = self._curtain, None
+        if curtain is not None and curtain not in self.app.screen_stack:
+            self.app.uninstall_screen(curtain)
+            curtain.remove()  # the race is gone: its curtain goes too

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from ...usertext import clean
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -28,10 +29,11 @@ class SavedRace(NamedTuple):
     winner: str | None
     teams: tuple[str, ...]
     saved: str  # ISO date and time
-    problem: str | None = None  # "damaged (...)", "made by a newer flamme-tui": cannot be opened
+    problem: str | None = None  # why the race file cannot be opened: "is damaged (...)", "was made by a newer ..."
     tour: str = ""  # a tour: its name, the stage being raced and how many (the title is that stage's)
     stage: int = 0
     stages: int = 0
+    record: Any = None  # the saves.SavedRace it comes from (a damaged one: its backups)
 
 
 # ------------------------------------------------------------ data access
@@ -51,8 +53,7 @@ def saved_races(directory: Path | None = None) -> list[SavedRace]:
                                  None, i.tour, i.stage, i.stages))
             continue
         stamp = dt.datetime.fromtimestamp(race.changed).astimezone().isoformat(timespec="seconds")
-        problem = "made by a newer flamme-tui" if race.status == saves.NEWER else f"damaged ({race.reason})"
-        out.append(SavedRace(race.path, race.path.name, "?", 0, False, None, (), stamp, problem))
+        out.append(SavedRace(race.path, race.path.name, "?", 0, False, None, (), stamp, race.reason, record=race))
     return out
 
 
@@ -81,9 +82,14 @@ def delete_race(path: Path) -> list[Path]:
 
 def _when(stamp: str) -> str:
     try:
-        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%d %b %H:%M")  # "02 Dec 21:03": fits 80 columns
     except ValueError:
         return stamp[:16]
+
+
+def _plain(text: str) -> Text:
+    """A table cell or line from a file: shown as it is, control characters written out."""
+    return Text(clean(text, multiline=False))
 
 
 def _state(race: SavedRace) -> Text:
@@ -100,8 +106,8 @@ def _state(race: SavedRace) -> Text:
 def _title(race: SavedRace) -> Text:
     """The stage (or BMX circuit); a tour's name and the stage being raced."""
     if race.tour:
-        return Text(race.tour if race.over else f"{race.tour}: {race.title}")
-    return Text(race.title)
+        return _plain(race.tour if race.over else f"{race.tour}: {race.title}")
+    return _plain(race.title)
 
 
 def _rules(race: SavedRace) -> str:
@@ -115,6 +121,7 @@ class SavedRacesScreen(BaseScreen):
     BINDINGS = [
         Binding("enter", "open", "Resume / replay", id="saved.open"),
         Binding("p", "replay", "Replay", id="saved.replay"),
+        Binding("b", "branch", "Go on from a backup (a branch)", id="saved.branch"),
         Binding("d,delete", "delete", "Delete", id="saved.delete"),
         Binding("escape", "app.pop_screen", "Back", id="saved.back"),
     ]
@@ -130,13 +137,15 @@ class SavedRacesScreen(BaseScreen):
             yield DataTable(id="saved-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="saved-detail")
         yield KeyBar([("↑↓", "move"), (self.key_of("saved.open", "enter"), "resume or replay"),
-                      (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.delete", "d"), "delete"),
-                      ("?", "help"), ("esc", "back")])
+                      (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.branch", "b"), "branch"),
+                      (self.key_of("saved.delete", "d"), "delete"),
+                      (self.help_key, "help"), (self.key_of("saved.back", "escape"), "back")])
 
     def on_mount(self) -> None:
         super().on_mount()
         table = self.query_one(DataTable)
-        table.add_columns("Stage", "Rules", "State", "Players", "Saved")
+        # the players last: a long list may run off an 80-column screen (the line under the table has them all)
+        table.add_columns("Stage", "Saved", "Rules", "State", "Players")
         self.refresh_list()
         table.focus()
 
@@ -146,9 +155,9 @@ class SavedRacesScreen(BaseScreen):
         table.clear()
         self.races = saved_races()
         for n, race in enumerate(self.races):
-            # names from save files are plain text, never markup
-            table.add_row(_title(race), Text(_rules(race)), _state(race), Text(", ".join(race.teams)),
-                          Text(_when(race.saved)), key=str(n))
+            # names from save files (and file names) are plain text, never markup, control characters written out
+            table.add_row(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race),
+                          _plain(", ".join(race.teams)), key=str(n))
         if self.races:
             table.move_cursor(row=min(row, len(self.races) - 1))
         self.show_detail()
@@ -166,12 +175,21 @@ class SavedRacesScreen(BaseScreen):
         race = self.current()
         detail = self.query_one("#saved-detail", Static)
         if race is None:
-            detail.update("No saved race yet: every race is saved as it is played.")
+            from ...saves import folder_problem
+
+            # a folder that cannot be read is not an empty one
+            problem = folder_problem()
+            detail.update(_plain(f"No saved race can be shown: {problem}.") if problem
+                          else "No saved race yet: every race is saved as it is played.")
         elif race.problem:
-            detail.update(Text(f"{race.path.name} {race.problem}. It cannot be opened; d deletes it."))
+            backups = race.record.backups if race.record is not None else ()
+            what = ("Enter shows what was lost and offers its backups" if backups
+                    else "It cannot be opened and has no usable backup")
+            detail.update(_plain(f"{race.path.name} {race.problem}. {what}; d deletes it."))
         else:
-            what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played"
-            detail.update(Text(f"{race.path.name}: {what}."))
+            what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played, " \
+                "b goes on from a backup"
+            detail.update(_plain(f"{race.path.name} ({', '.join(race.teams)}): {what}."))
 
     def on_data_table_row_selected(self, event) -> None:
         event.stop()
@@ -179,8 +197,12 @@ class SavedRacesScreen(BaseScreen):
 
     def action_open(self) -> None:
         race = self.current()
-        if race is None or race.problem:
-            if race is not None:
+        if race is None:
+            return
+        if race.problem:
+            if race.record is not None and race.record.status == "damaged":
+                self.app.show_damaged(race.record)  # what was lost, and the backups to go on from
+            else:
                 self.notify(f"{race.path.name} {race.problem}", severity="warning")
             return
         if race.over:
@@ -203,13 +225,36 @@ class SavedRacesScreen(BaseScreen):
             return
         self.app.push_screen(ReplayScreen(replay))
 
+    def action_branch(self) -> None:
+        """The race's backups (one and two actions back): going on from one
+        starts a new race file, a branch (saves.load); a damaged race shows
+        what was lost too."""
+        race = self.current()
+        if race is None:
+            return
+        from ... import saves
+        from .dialogs import BranchFromBackup, DamagedSave
+
+        found = next((r for r in saves.list_saves(race.path.parent) if r.path == race.path), None)
+        if found is None or (not found.backups and found.status != saves.DAMAGED):
+            self.notify(f"{race.path.name} has no usable backup to go on from", severity="warning", markup=False)
+            return
+
+        def answer(backup: str | None) -> None:
+            if backup:  # once the dialog is gone
+                self.app.call_later(cast(Any, self.app).resume_path, backup)
+
+        dialog = DamagedSave(found) if found.status == saves.DAMAGED else BranchFromBackup(found)
+        self.app.push_screen(dialog, answer)
+
     def action_delete(self) -> None:
         race = self.current()
         if race is None:
             return
         from .dialogs import ConfirmDelete
 
-        label = f"{race.tour or race.title} ({', '.join(race.teams)})" if race.teams else race.path.name
+        label = clean(f"{race.tour or race.title} ({', '.join(race.teams)})" if race.teams else race.path.name,
+                      multiline=False)
 
         def answer(yes: bool | None) -> None:
             if not yes:

@@ -17,13 +17,15 @@ from textual.widgets import Input, Select, Static, Switch
 
 from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS
 from ... import settings as user_settings
+from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 if TYPE_CHECKING:
     from ..app import FlammeApp
 
-SPEEDS = [("slow (1.2 s a step)", "slow"), ("normal (0.7 s)", "normal"), ("fast (0.35 s)", "fast")]
+SPEEDS = [("off: keys only", "off"), ("slow (1.2 s a step)", "slow"), ("normal (0.7 s)", "normal"),
+          ("fast (0.35 s)", "fast")]
 
 
 class SettingsScreen(BaseScreen):
@@ -45,8 +47,10 @@ class SettingsScreen(BaseScreen):
             with Horizontal(classes="form-row"):
                 yield Static("Aids on the race screen", classes="settings-label")
                 yield Switch(s.aids, id="aids")
+                yield Static(self.on_off(s.aids, "where each card goes", "the real table"),
+                             id="aids-word", classes="switch-word")
             with Horizontal(classes="form-row"):
-                yield Static("Step speed (auto steps)", classes="settings-label")
+                yield Static("Movement steps play by themselves", classes="settings-label")
                 yield Select(SPEEDS, value=s.step_speed, allow_blank=False, compact=True, id="step_speed")
             with Horizontal(classes="form-row"):
                 yield Static("Theme", classes="settings-label")
@@ -55,6 +59,7 @@ class SettingsScreen(BaseScreen):
             with Horizontal(classes="form-row"):
                 yield Static("Bots say why (race log)", classes="settings-label")
                 yield Switch(s.bot_reasons, id="bot_reasons")
+                yield Static(self.on_off(s.bot_reasons), id="bot_reasons-word", classes="switch-word")
             with Horizontal(classes="form-row"):
                 yield Static("Expert bot thinks (s, Enter)", classes="settings-label")
                 yield Input(f"{s.bot_seconds:g}", compact=True, max_length=8, id="bot_seconds",
@@ -68,8 +73,16 @@ class SettingsScreen(BaseScreen):
                                 id=f"key-{b.id.replace('.', '-')}", classes="key-input")
                     yield Static(Content(b.id), classes="key-id")
             yield Static("", id="settings-message")
-            yield Static(Content(f"File: {user_settings.settings_path()}"), id="settings-path")
-        yield KeyBar([("tab", "next field"), ("space", "switch"), ("?", "help"), ("esc", "back")])
+            yield Static(plain(f"File: {user_settings.settings_path()}"), id="settings-path")  # a path of the user's
+        yield KeyBar([("tab", "next field"), ("space", "switch"), (self.help_key, "help"),
+                      (self.key_of("settings.back", "escape"), "back")])
+
+    @staticmethod
+    def on_off(value: bool, on: str = "", off: str = "") -> str:
+        """A switch's state in words beside it (its knob alone is a shade of grey under NO_COLOR)."""
+        word = "on" if value else "off"
+        detail = on if value else off
+        return f"{word}: {detail}" if detail else word
 
     _ready = False  # lists and switches post "changed" as they are first shown: not the player's doing
 
@@ -112,6 +125,10 @@ class SettingsScreen(BaseScreen):
     def on_switch_changed(self, event: Switch.Changed) -> None:
         if event.value != getattr(self.flamme.settings, event.switch.id or ""):
             self.change(**{event.switch.id or "": event.value})
+        details = {"aids": ("where each card goes", "the real table")}
+        for word in self.query(f"#{event.switch.id}-word").results(Static):
+            word.update(self.on_off(getattr(self.flamme.settings, event.switch.id or ""),
+                                    *details.get(event.switch.id or "", ("", ""))))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id in ("step_speed", "theme") and event.value != getattr(self.flamme.settings, event.select.id):

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from ...usertext import plain
 from ..widgets.keybar import KeyBar
+from ..widgets.profile import StageProfile
 from ..widgets.track import TrackStrip
 from .base import BaseScreen
 
@@ -66,9 +67,10 @@ class StageScreen(BaseScreen):
                 names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]
                 yield OptionList(*(Option(plain(name), id=sid) for sid, name in names), id="stage-menu")
                 yield Static("", id="stage-about")
+            yield StageProfile(None, bars=3, id="stage-profile")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("esc", "back")])
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -80,8 +82,11 @@ class StageScreen(BaseScreen):
             self.preview(self.ids[index])
 
     def size_changed(self, width: int, height: int) -> None:
+        # the profile grows with the window (2 rows of bars at 80x24), the
+        # tiles strip takes what is left (wrapped onto bands when it fits)
+        self.query_one("#stage-profile", StageProfile).set_bars(max(2, min(8, (height - 20) // 2)))
         preview = self.query_one("#stage-preview", TrackStrip)
-        preview.max_lines = max(2, height - 19)
+        preview.max_lines = max(2, height - 17 - self.query_one("#stage-profile", StageProfile).bars)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id:
@@ -97,17 +102,24 @@ class StageScreen(BaseScreen):
             self.query_one("#stage-about", Static).update(Content(f"Cannot use this stage: {exc}"))
             return
         # names and descriptions come from files: $variables are never read as markup
+        peloton = ""
+        if summary.supply or summary.cobbles:
+            peloton = f"{summary.supply} supply (s) · {summary.cobbles} cobble (#) squares\n"
+        if summary.breakaway >= 0:
+            peloton += "breakaway offered (tile 2 second)\n"
         about = Content.from_markup(
             "[b]$name[/b]\n$description\n\n"
             f"{summary.length} squares from start to finish\n"
             f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"
+            f"{peloton}"
             "tiles: $tiles",
             name=name, description=description, tiles=summary.tiles,
         )
         self.query_one("#stage-about", Static).update(about)
+        self.query_one("#stage-profile", StageProfile).set_course(course)
         self.query_one("#stage-preview", TrackStrip).set_course(course)
         legend = "  ".join(f"{g} {n}" for g, n in legend_terrain("classic"))
-        self.query_one("#stage-legend", Static).update(f"{legend}  ║ S start  ▓ F finish  letters: tiles")
+        self.query_one("#stage-legend", Static).update(f"{legend}  ║ start  ▓ finish")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -1,4 +1,6 @@
-"""Teams: 2-4 players, names, colours, human or bot, handicap; grid and seed.
+"""Teams: 2-6 players (bmx 2-4), names, colours, human, bot or scripted team,
+handicap; or 7-12 players racing one rider each (the Peloton expansion);
+grid, the Peloton breakaway and seed.
 
 Nothing here starts a race by accident: the first name field has the focus,
 Enter in a field goes to the next one (never onto Start), and the race starts
@@ -20,12 +22,13 @@ from textual.widgets.select import NoSelection
 from ... import MAX_SEED
 from ...engine.rules import find
 from ...usertext import NO_CONTROL, clean
-from ..choices import HUMAN, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, random_seed
+from ..choices import HUMAN, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, one_rider_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
-MAX_SEATS = 4
+MAX_SEATS = 12  # rows: six teams of two riders, or twelve players racing one rider each (PELOTON.md)
+RIDERS = [("Sprinteur", "S"), ("Rouleur", "R")]
 MAX_NAME = 30  # long enough for "Grandma Josephine"; the race screens show it in full
 SEED_NOTE = "0 or more; same seed + choices = same race"
 
@@ -48,6 +51,22 @@ def parse_seed(text: str) -> int | None:
     return value if value <= MAX_SEED else None
 
 
+def free_colour(used: set[str], seat: int) -> str:
+    """A colour no other seat has (the defaults first), else the seat's default."""
+    every = DEFAULT_COLOURS + tuple(t.id for t in TEAM_COLOURS)
+    return next((c for c in every if c not in used), DEFAULT_COLOURS[seat % len(DEFAULT_COLOURS)])
+
+
+def team_seats(n: int) -> list[SeatChoice]:
+    """N seats of teams with unique colours while the palette lasts (rows past the
+    most teams are never shown, but every row exists)."""
+    seats = default_seats(n)
+    while len(seats) < n:
+        colour = free_colour({s.colour for s in seats}, len(seats))
+        seats.append(SeatChoice(team_colour(colour).name, colour))
+    return seats
+
+
 class SeatRow(Horizontal):
     def __init__(self, seat: int, choice: SeatChoice, controllers, extras) -> None:
         super().__init__(classes="seat-row", id=f"seat-{seat}")
@@ -58,7 +77,7 @@ class SeatRow(Horizontal):
 
     def compose(self):
         s, c = self.seat, self.choice
-        yield Static(f" {s + 1}", id=f"pointer-{s}", classes="seat-number")
+        yield Static(f"{s + 1:>2}", id=f"pointer-{s}", classes="seat-number")
         # typing or pasting a control character is refused (usertext): it would reach the terminal
         yield Input(clean(c.name, multiline=False), placeholder="name", max_length=MAX_NAME, restrict=NO_CONTROL,
                     compact=True, id=f"name-{s}", classes="seat-name")
@@ -69,6 +88,9 @@ class SeatRow(Horizontal):
                      id=f"controller-{s}", classes="seat-controller")
         yield Select(self.extras, value=c.extra, allow_blank=False, compact=True,
                      id=f"extra-{s}", classes="seat-extra")
+        # 7-12 players: the rider the player races, in the handicap's place
+        yield Select(RIDERS, value=c.rider if c.rider in ("S", "R") else "S", allow_blank=False, compact=True,
+                     id=f"rider-{s}", classes="seat-extra")
 
 
 class TeamsScreen(BaseScreen):
@@ -82,19 +104,24 @@ class TeamsScreen(BaseScreen):
         super().__init__()
         self.choices = choices
         self.changes: list[str] = []  # what the screen changed on its own, said on the message line
+        rules = find(choices.variant)
+        self.max_teams = rules.max_teams
+        # 7 to 12 players race one rider each (classic, meteo: two riders a colour)
+        self.max_seats = rules.max_teams if rules.uses_tokens else 2 * rules.max_teams
         seats = list(choices.seats)
-        for extra in default_seats(MAX_SEATS)[len(seats):]:
-            used = {s.colour for s in seats}
-            extra.colour = next(c for c in DEFAULT_COLOURS + tuple(t.id for t in TEAM_COLOURS) if c not in used)
-            extra.name = team_colour(extra.colour).name
+        lone = any(s.rider != "SR" for s in seats)
+        for extra in (one_rider_seats(MAX_SEATS) if lone else team_seats(MAX_SEATS))[len(seats):]:
+            if not lone:
+                extra.colour = free_colour({s.colour for s in seats}, len(seats))
+                extra.name = team_colour(extra.colour).name
             seats.append(extra)
-        self.seats = [SeatChoice(s.name, s.colour, s.controller, s.extra) for s in seats[:MAX_SEATS]]
-        self.count = max(2, min(MAX_SEATS, len(choices.seats)))
+        self.seats = [SeatChoice(s.name, s.colour, s.controller, s.extra, s.rider) for s in seats[:MAX_SEATS]]
+        self.count = max(2, min(self.max_seats, len(choices.seats)))
         for n, seat in enumerate(self.seats):
-            if seat.is_scripted and not find(choices.variant).scripted_teams:  # the scripted teams race in classic only
+            if seat.is_scripted and not find(choices.variant).scripted_teams:  # not in bmx
                 if n < self.count:
                     self.changes.append(f"Seat {n + 1} ({seat.team_name()}) is now a human player: the "
-                                        f"{SCRIPTED_NAMES[seat.controller]} team races in classic only.")
+                                        f"{SCRIPTED_NAMES[seat.controller]} team races in classic and meteo only.")
                 seat.controller = HUMAN
             limit = 3 if find(choices.variant).uses_tokens else 5
             if seat.extra > limit:
@@ -126,17 +153,25 @@ class TeamsScreen(BaseScreen):
             yield Static(title + Content(where) + Content(" · teams"), classes="screen-title")
             with Horizontal(classes="form-row"):
                 yield Static("Players", id="label-players", classes="form-label")
-                yield Select([(f"{n} players", n) for n in range(2, MAX_SEATS + 1)], value=self.count,
+                yield Select([(f"{n} players" + (", 1 rider" if n > self.max_teams else ""), n)
+                              for n in range(2, self.max_seats + 1)], value=self.count,
                              allow_blank=False, compact=True, id="players")
                 if not bmx:
                     yield Static("Grid", id="label-grid", classes="form-label")
                     yield Select([("random grid", "random"), ("players place riders", "choose")],
                                  value=self.choices.grid, allow_blank=False, compact=True, id="grid")
+            if self.offers_breakaway():
+                with Horizontal(classes="form-row", id="breakaway-row"):
+                    yield Static("Breakaway", id="label-breakaway", classes="form-label")
+                    yield Select([("no breakaway", False), ("breakaway bids", True)], value=self.choices.breakaway,
+                                 allow_blank=False, compact=True, id="breakaway")
+                    yield Static("bids for a head start before round 1 (recommended with 5-6 teams)",
+                                 id="breakaway-note")
             with Horizontal(id="seat-head"):
                 for text, cls in (("#", "seat-number"), (f"Name (up to {MAX_NAME})", "seat-name"),
-                                  ("Colour", "seat-colour"), ("", "swatch"), ("Plays", "seat-controller"),
-                                  (extra_head, "seat-extra")):
+                                  ("Colour", "seat-colour"), ("", "swatch"), ("Plays", "seat-controller")):
                     yield Static(text, classes=cls)
+                yield Static(extra_head, id="extra-head", classes="seat-extra")
             for seat, choice in enumerate(self.seats):
                 yield SeatRow(seat, choice, controllers, extras)
             with Horizontal(classes="form-row", id="seed-row"):
@@ -150,7 +185,38 @@ class TeamsScreen(BaseScreen):
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), f"start {what}"),
-                      ("?", "help"), ("esc", "back")])
+                      (self.help_key, "help"), (self.key_of("teams.back", "escape"), "back")])
+
+    def offers_breakaway(self) -> bool:
+        """The stage's second tile is tile 2, with the breakaway square (every Peloton stage)."""
+        if find(self.choices.variant).uses_tokens:
+            return False
+        try:
+            from .stage import stage_info
+
+            return bool(stage_info(self.choices.stage)[3].breakaway >= 0)
+        except Exception:  # a stage that cannot be read now: no breakaway offered
+            return False
+
+    def version_note(self) -> str:
+        """What the number of colours changes on this stage: its other version, a bigger start."""
+        from ... import config
+
+        colours = len({self.query_one(f"#colour-{seat}", Select).value for seat in range(self.count)})
+        riders = self.count if self.lone else 2 * self.count
+        try:
+            stage = config.load_stage(self.choices.stage)
+            version = config.stage_for_colours(stage, colours)
+            course = config.compile_stage(version, riders=riders)
+        except Exception:  # said when the race starts
+            return ""
+        notes = []
+        if version.name != stage.name:
+            notes.append(f"{colours} colours race {version.name}.")
+        if course.tiles and course.tiles[0].letter != config.split_tiles(version.tiles)[0]:
+            notes.append(f"{riders} riders: the stage starts on Peloton tile {course.tiles[0].letter} "
+                         f"({sum(course.lanes[: course.grid])} places).")
+        return " ".join(notes)
 
     def _stage_name(self) -> str:
         tour = self.choices.tour
@@ -182,12 +248,24 @@ class TeamsScreen(BaseScreen):
         line.set_class(warning, "-warning")
         self.notify(message, severity="warning" if warning else "information", timeout=6)
 
+    @property
+    def lone(self) -> bool:
+        """More players than teams: each races one rider (PELOTON.md, 7 to 12 players)."""
+        return self.count > self.max_teams
+
     def show_rows(self) -> None:
+        lone = self.lone
         for seat in range(MAX_SEATS):
-            self.query_one(f"#seat-{seat}").display = seat < self.count
+            self.query_one(f"#seat-{seat}").display = seat < self.count and seat < self.max_seats
             colour = team_colour(chosen(self.query_one(f"#colour-{seat}", Select).value))
+            kind = chosen(self.query_one(f"#rider-{seat}", Select).value) if lone else ""
             self.query_one(f"#swatch-{seat}", Static).update(
-                Content.from_markup(f"[on {colour.hex}]  [/] $letter", letter=colour.letter))
+                Content.from_markup(f"[on {colour.hex}]  [/] $letter", letter=colour.letter + str(kind)))
+            self.query_one(f"#extra-{seat}").display = not lone
+            self.query_one(f"#rider-{seat}").display = lone
+        bmx = find(self.choices.variant).uses_tokens
+        self.query_one("#extra-head", Static).update(
+            "Rider" if lone else "Young children" if bmx else "Handicap")
 
     # ------------------------------------------------------------ focus
 
@@ -198,13 +276,15 @@ class TeamsScreen(BaseScreen):
         self.call_after_refresh(self._point_at, self.focused)
 
     def _point_at(self, widget) -> None:
-        """A pointer beside the focused field's row or label: visible without colour."""
+        """A pointer beside the focused field's row or label: visible without colour.
+        (Called after a refresh: the screen may be gone by then, its race started.)"""
         row = next((n for n in getattr(widget, "ancestors_with_self", ()) if isinstance(n, SeatRow)), None)
         for seat in range(MAX_SEATS):
             here = row is not None and row.seat == seat
-            self.query_one(f"#pointer-{seat}", Static).update(f"▶{seat + 1}" if here else f" {seat + 1}")
+            for pointer in self.query(f"#pointer-{seat}").results(Static):
+                pointer.update(f"▶{seat + 1}" if here else f"{seat + 1:>2}")
         wid = getattr(widget, "id", None)
-        for label in ("players", "grid", "seed"):
+        for label in ("players", "grid", "breakaway", "seed"):
             for node in self.query(f"#label-{label}"):
                 node.set_class(wid == label, "-focused")
 
@@ -215,8 +295,23 @@ class TeamsScreen(BaseScreen):
         # Select.Changed is not generic in Textual's typing (its value has an
         # unbound type variable): the players select holds ints, colours strs
         if sid == "players":
+            was_lone = self.lone
             self.count = cast(int, chosen(event.value))
+            if self.lone != was_lone:
+                self.switch_riders()
             self.show_rows()
+            note = "" if find(self.choices.variant).uses_tokens else self.version_note()
+            if self.lone and not was_lone:
+                note = (f"{self.count} players race one rider each: in seat order each takes a free rider "
+                        "(two players may share a colour, as rivals). " + note)
+            if note:
+                self.say(note)
+        elif sid.startswith("rider-") and self.lone:
+            seat = int(sid.split("-")[1])
+            self._keep_riders_unique(seat, self.seats[seat].colour, str(event.value))
+        elif sid.startswith("colour-") and self.lone:
+            seat = int(sid.split("-")[1])
+            self._keep_riders_unique(seat, str(event.value), self.seats[seat].rider)
         elif sid.startswith("colour-"):
             seat = int(sid.split("-")[1])
             new, old = cast(str, chosen(event.value)), self.seats[seat].colour
@@ -224,7 +319,7 @@ class TeamsScreen(BaseScreen):
                 return
             self._rename_default(seat, old, new)
             self.seats[seat].colour = new
-            for other in range(MAX_SEATS):  # colours stay unique: swap with the seat that had it
+            for other in range(self.max_teams):  # colours stay unique: swap with the seat that had it
                 if other != seat and self.seats[other].colour == new:
                     self.seats[other].colour = old
                     self._rename_default(other, new, old)
@@ -233,6 +328,38 @@ class TeamsScreen(BaseScreen):
                         self.say(f"{team_colour(new).name} was seat {other + 1}'s colour: the two seats swap, "
                                  f"seat {other + 1} is now {team_colour(old).name}.")
             self.show_rows()
+
+    def switch_riders(self) -> None:
+        """Between teams of two riders and one rider each: every seat gets the
+        default of the other kind (the names the player typed stay)."""
+        lone = self.lone
+        fresh = one_rider_seats(MAX_SEATS) if lone else team_seats(MAX_SEATS)
+        for seat in range(MAX_SEATS):
+            name = self.query_one(f"#name-{seat}", Input)
+            typed = name.value.strip()
+            if typed in ("", team_colour(self.seats[seat].colour).name, f"Player {seat + 1}"):
+                name.value = fresh[seat].name
+            self.seats[seat].colour = fresh[seat].colour
+            self.seats[seat].rider = fresh[seat].rider if lone else "SR"
+            with self.prevent(Select.Changed):
+                self.query_one(f"#colour-{seat}", Select).value = fresh[seat].colour
+                if lone:
+                    self.query_one(f"#rider-{seat}", Select).value = fresh[seat].rider
+
+    def _keep_riders_unique(self, seat: int, colour: str, rider: str) -> None:
+        """One rider, one player: choosing the colour and rider another seat has swaps the two seats' riders."""
+        old = (self.seats[seat].colour, self.seats[seat].rider)
+        self.seats[seat].colour, self.seats[seat].rider = colour, rider
+        for other in range(self.count):
+            if other != seat and (self.seats[other].colour, self.seats[other].rider) == (colour, rider):
+                self.seats[other].colour, self.seats[other].rider = old
+                with self.prevent(Select.Changed):
+                    self.query_one(f"#colour-{other}", Select).value = old[0]
+                    self.query_one(f"#rider-{other}", Select).value = old[1]
+                kind = dict((v, k) for k, v in RIDERS)
+                self.say(f"{team_colour(colour).name} {kind[rider]} was seat {other + 1}'s rider: the two seats "
+                         f"swap, seat {other + 1} now races {team_colour(old[0]).name} {kind[old[1]]}.")
+        self.show_rows()
 
     def _rename_default(self, seat: int, old: str, new: str) -> None:
         name = self.query_one(f"#name-{seat}", Input)
@@ -274,11 +401,15 @@ class TeamsScreen(BaseScreen):
             colour = chosen(self.query_one(f"#colour-{seat}", Select).value)
             controller = chosen(self.query_one(f"#controller-{seat}", Select).value)
             extra = chosen(self.query_one(f"#extra-{seat}", Select).value)
-            seats.append(SeatChoice(name or team_colour(colour).name, colour, controller, int(extra)))
+            rider = str(chosen(self.query_one(f"#rider-{seat}", Select).value)) if self.lone else "SR"
+            seats.append(SeatChoice(name or team_colour(colour).name, colour, controller,
+                                    0 if self.lone else int(extra), rider))
         choices = self.choices.copy()
         choices.seats = seats
         if find(choices.variant).grid_choice:
             choices.grid = chosen(self.query_one("#grid", Select).value)
+        breakaway = self.query("#breakaway")
+        choices.breakaway = bool(chosen(breakaway.first(Select).value)) if breakaway else False
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text:
             choices.seed = random_seed()
@@ -298,5 +429,9 @@ class TeamsScreen(BaseScreen):
             return
         if all(s.is_scripted for s in choices.seats):
             self.say("The Peloton and Muscle teams need a human or a bot to race against.", warning=True)
+            return
+        problem = choices.problem()
+        if problem:
+            self.say(problem, warning=True)
             return
         self.app.start_race(choices)

@@ -82,7 +82,15 @@ class TitleScreen(BaseScreen):
                 yield OptionList(*(Option(label, id=key) for key, label in self.entries()), id="title-menu")
         # not Textual's Footer: it recomposes whenever the screen stack changes, and
         # the title menu stays under every race (a curtain each turn)
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("q", "quit")])
+        yield KeyBar(self.key_list(), id="title-keys")
+
+    def key_list(self) -> list[tuple[str, str]]:
+        return [("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), (self.key_of("title.quit", "q"), "quit")]
+
+    def keys_changed(self) -> None:
+        """The settings were read after the menu was drawn: a rebound key shows."""
+        for bar in self.query("#title-keys").results(KeyBar):
+            bar.show(self.key_list())
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...usertext import plain
+from ...usertext import clean, plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -28,7 +28,7 @@ def tour_lines(spec) -> list[str]:
             about = f"{summary.length} squares"
         except Exception:  # noqa: BLE001 - a stage file broken since: said, not raised
             name, about = leg.stage, "cannot be read"
-        lines.append(f"{k}. {name} ({leg.variant}, {about})")
+        lines.append(clean(f"{k}. {name} ({leg.variant}, {about})", multiline=False))  # ids are file names
     return lines
 
 
@@ -56,7 +56,9 @@ class TourScreen(BaseScreen):
             if spec is None:  # a broken tour file is left out, with a line saying why
                 first = problems[0] if problems else None
                 where = f": {first.field}" if first is not None and first.field else ""
-                notices.append(f"{entry.path.name}{where}: {first.message if first else 'cannot be read'}")
+                # the file's name as it is on disk: its control characters written out
+                notices.append(clean(f"{entry.path.name}{where}: {first.message if first else 'cannot be read'}",
+                                     multiline=False))
                 continue
             self.specs[entry.id] = spec
         yield from self.compose_notice()
@@ -153,7 +155,8 @@ class TourStagesScreen(BaseScreen):
         from ...play.tours import MAX_STAGES
 
         if self.legs:
-            lines = [f"{k}. {self.names.get(sid, sid)} · {variant}" for k, (sid, variant) in enumerate(self.legs, 1)]
+            lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant}", multiline=False)
+                     for k, (sid, variant) in enumerate(self.legs, 1)]
             chosen = Content.from_markup(f"[b]Your tour: {len(self.legs)} stage{'s' * (len(self.legs) > 1)}[/b]\n")
             chosen += Content("\n".join(lines))
         else:

@@ -38,7 +38,7 @@ class VariantScreen(BaseScreen):
                 *(Option(f"[b]{variant_title(v)}[/b]\n  {ABOUT.get(v, ('', ''))[1]}", id=v) for v in VARIANTS),
                 id="variant-menu",
             )
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("esc", "back")])
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -113,6 +113,15 @@ class Boards(Static):
         self.variant = "classic"
         self.supply: int | None = None
         self.course: Course | None = None
+        self.columns = 1  # 2: the riders side by side, a compact row each (many riders, a small window)
+        self._with_square = True
+
+    def set_columns(self, columns: int, riders: int) -> None:
+        """One table, or the `riders` in two compact columns (the height follows)."""
+        if columns != self.columns:
+            self.columns = columns
+            self.styles.height = self.fixed_height(riders, columns)
+            self._draw()
 
     def show(self, rows: list[BoardRow], variant: str, supply: int | None = None, course: Course | None = None) -> None:
         if (rows, variant, supply) == (self.rows, self.variant, self.supply) and course is self.course:
@@ -127,9 +136,15 @@ class Boards(Static):
         self._draw()
 
     @staticmethod
-    def fixed_height(riders: int) -> int:
-        """Lines the table takes: a header and a row per rider."""
-        return 1 + riders
+    def fixed_height(riders: int, columns: int = 1) -> int:
+        """Lines the table takes: a header and a row per rider (per two riders in two columns)."""
+        return 1 + -(-riders // columns)
+
+    @staticmethod
+    def columns_for(riders: int, height: int, width: int) -> int:
+        """Two columns when many riders (more than 4 teams' worth) meet a window
+        too short for a row each beside the track and the cards."""
+        return 2 if riders > 8 and height < 44 and width >= 76 else 1
 
     def _square(self, row: BoardRow) -> str:
         if self.course is None:
@@ -147,6 +162,9 @@ class Boards(Static):
     def _draw(self) -> None:
         if not self.rows:
             self.update("", layout=False)
+            return
+        if self.columns == 2:
+            self._draw_columns()
             return
         width = max(40, self.size.width or 80)
         wide = width >= 100
@@ -206,6 +224,64 @@ class Boards(Static):
         text.rstrip()
         # the table keeps its size (fixed height in the race screen): no new layout
         self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
+
+    def _draw_columns(self) -> None:
+        """Two columns of compact rows: label, team, square, to go, card down,
+        deck, exhaustion held/played and the recycled cards (values in a row:
+        "9 5 44 333" is one 9, one 5, two 4s, three 3s).  The cards played are
+        in the race log."""
+        width = max(60, self.size.width or 80)
+        col_w = (width - 1) // 2
+        from ...engine.rules import find
+
+        bmx = find(self.variant).uses_tokens
+        half = -(-len(self.rows) // 2)
+        longest = max(len(r.name.rsplit(" ", 1)[0]) for r in self.rows)
+        name_w = max(4, min(longest, 8 if col_w < 50 else 12))
+        self._with_square = col_w >= 50  # a narrow column leaves the square to the track: "to go" says enough
+        square = f" {'Sq':>3}" if self._with_square else ""
+        head = f"{'':3} {'Team':<{name_w}}{square} {'go':>2}   " + ("Bag Fat" if bmx else "Dk E   Recycled")
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{head:<{col_w}} {head}"[:width], style="bold #bbbbbb")
+        for k in range(half):
+            text.append("\n")
+            for n, row in enumerate(self.rows[k::half][:2]):
+                if n:
+                    text.append("│", style="#5a5a5a")
+                self._compact(text, row, col_w, name_w, bmx)
+        self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
+
+    def _compact(self, text: Text, row: BoardRow, width: int, name_w: int, bmx: bool) -> None:
+        start = len(text.plain)
+        text.append("▸" if row.own else " ", style="bold")
+        text.append(row.label.lower() if row.crashed else row.label, style=f"bold {contrast_text(row.hex)} on {row.hex}")
+        name = row.name.rsplit(" ", 1)[0] if row.name.endswith(("Sprinteur", "Rouleur")) else row.name
+        name = name if len(name) <= name_w else name[: name_w - 1] + "…"
+        go = self._to_go(row)
+        text.append(f" {name:<{name_w}}" + (f" {self._square(row):>3}" if self._with_square else ""))
+        text.append("_" if row.crashed else " ", style="bold #D55E00")
+        text.append(f"{'--' if go == 'over' else go:>2}")
+        text.append(" ✓ " if row.ready else "   ", style="bold #009E73")
+        if bmx:
+            text.append(f"{row.deck:>3} {row.exhaustion:>3}")
+        else:
+            cards = sorted(row.recycled, key=lambda c: (c <= 0, -c))
+            groups: dict[int, int] = {}
+            for c in cards:
+                groups[c] = groups.get(c, 0) + 1
+            recycled = " ".join(card_text(c) * n for c, n in groups.items()) or "-"
+            text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {recycled}")
+            if width >= 56 and row.played:  # room for the latest cards played
+                room = width - (len(text.plain) - start) - 3
+                played = " ".join(card_text(c) for c in row.played)
+                if room >= 6:
+                    text.append(" · " + (played if len(played) <= room else "…" + played[-(room - 1):]), style="#bbbbbb")
+        used = len(text.plain) - start
+        if used > width:
+            text.right_crop(used - width + 1)
+            text.append("…")
+        else:
+            text.append(" " * (width - used))
 
     def lines(self) -> list[str]:
         """The rendered rows as plain text (tests)."""

@@ -137,9 +137,16 @@ def history(session) -> list[str]:
     game = new_game(session.setup, session.seed)
     names = [t.name for t in game.setup.teams]
     lines: list[str] = []
+    if game.phase == "breakaway":
+        lines.append("── Breakaway ──")
     for action in session.game.actions:
         before = (game.round, game.phase)
+        events = game.events
         game.apply(action)
+        if before[1] == "grid" and game.phase == "breakaway":
+            lines.append("── Breakaway ──")
+        if before[1] == "breakaway" and game.events is not events:  # bids revealed, and at last the result
+            lines.extend(describe_round(game, lambda sq: label(game.course, sq)))
         if isinstance(action, Place):
             i = game.index[action.rider]
             r = game.riders[i]

@@ -48,20 +48,23 @@ def to_go_text(course: Course, square: int) -> str:
     return f"{1 - n} past the line"
 
 
-def lane_word(variant: str, lane: int) -> str:
-    """Lane 0 is the right-hand lane (the inner lane of a BMX lap)."""
+def lane_word(variant: str, lane: int, lanes: int = 2) -> str:
+    """Lane 0 is the right-hand lane (the inner lane of a BMX lap); on a
+    three-lane square lane 1 is the middle lane, lane 2 the left one."""
     from ...engine.rules import find
 
     if find(variant).uses_tokens:
         return "inner lane" if lane == 0 else "outer lane"
-    return "right lane" if lane == 0 else "left lane"
+    if lanes == 1:
+        return "single file"
+    return ("right lane", "middle lane" if lanes == 3 else "left lane", "left lane")[min(lane, 2)]
 
 
 def place_words(game: Any, square: int, lane: int) -> str:
     """ "grid 2, left lane" or "square 12, right lane"."""
     n = number(game.course, square)
     place = f"square {n}" if n > 0 else f"grid {1 - n}"
-    return f"{place}, {lane_word(game.variant, lane)}"
+    return f"{place}, {lane_word(game.variant, lane, game.course.lanes[square])}"
 
 
 def where(course: Course, square: int) -> str:

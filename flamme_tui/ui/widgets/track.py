@@ -16,9 +16,10 @@ so no mark ever overwrites another:
     weather  the weather of each square (meteo, taller windows)
     marks    the phase: ▼▼ where the card takes the rider, XX a full square
              it cannot enter, +E exhaustion, +1 slipstream, --> a move
+    lane 2   (stages with three-lane squares: the Peloton's wide, supply squares)
     lane 1   riders as team letter + S/R ("BS"), lower case when crashed;
-    lane 0   an empty lane shows its terrain, dim
-    terrain  ^ ascent, v descent, s supply zone, · flat (taller windows)
+    lane 0   an empty lane shows its terrain, dim; a lane the square lacks ░
+    terrain  ^ ascent, v descent, s supply zone, # cobbles, · flat (taller windows)
 
 When the terminal is wide and tall enough the stage wraps onto several bands;
 otherwise one band follows the riders (and scrolls with the mouse wheel or
@@ -139,6 +140,19 @@ class Col:
     width: int
 
 
+def lane_rows(course) -> tuple[str, ...]:
+    """One row per lane, the left-hand (highest) lane on top: three rows on a
+    course with three-lane squares, else two."""
+    if course is not None and max(course.lanes[: course.length], default=2) >= 3:
+        return ("lane2", "lane1", "lane0")
+    return ("lane1", "lane0")
+
+
+def lane_of(kind: str) -> int:
+    """The lane a lane row draws ("lane2" -> 2)."""
+    return int(kind[-1])
+
+
 def extent(course, scene: Scene) -> int:
     """Squares to draw: the course, and any rider past its end."""
     furthest = max((r.square for r in scene.riders), default=0)
@@ -208,9 +222,10 @@ class TrackStrip(Widget):
         if self.mini:
             return ("labels", "terrain")
         meteo = bool(self.course is not None and self.course.weather)
+        lanes = lane_rows(self.course)
         if self.tall:
-            return ("ruler", "labels") + (("weather",) if meteo else ()) + ("marks", "lane1", "lane0", "terrain")
-        return ("labels", "marks", "lane1", "lane0")
+            return ("ruler", "labels") + (("weather",) if meteo else ()) + ("marks",) + lanes + ("terrain",)
+        return ("labels", "marks") + lanes
 
     @property
     def rows(self) -> int:
@@ -344,7 +359,9 @@ class TrackStrip(Widget):
                 if self.mini and wx:
                     add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
                 elif tile is not None:
-                    text = tile.letter + (WEATHER[wx].glyph if wx and merge_weather else " ")
+                    # a Peloton tile's dark side "_2" shows its digit where one cell is all there is
+                    name = tile.letter if w > 1 else tile.letter[-1]
+                    text = name + (WEATHER[wx].glyph if wx and merge_weather else " ")
                     if wx and merge_weather:
                         add(Segment(text[0], LABEL))
                         add(Segment(text[1:w], _weather_style(wx)))
@@ -379,7 +396,7 @@ class TrackStrip(Widget):
                 style = PAST_END if past else _terrain_style(code)
                 add(Segment((" " if past else t.glyph) * w, style))
             else:
-                lane = 1 if kind == "lane1" else 0
+                lane = lane_of(kind)
                 r = riders.get((sq, lane))
                 if r is not None:
                     label = r.label.lower() if r.crashed else r.label
@@ -494,7 +511,7 @@ class TrackStrip(Widget):
         kind = self.row_kinds()[row] if 0 <= row < rows else ""
         for k, c in enumerate(cols):
             if c.kind == "sq" and xs[k] <= fx < xs[k] + c.width:
-                lane = {"lane1": 1, "lane0": 0}.get(kind) if not self.mini else None
+                lane = lane_of(kind) if kind.startswith("lane") and not self.mini else None
                 return c.square, lane
         return None
 
@@ -516,6 +533,8 @@ class StageOverview(Widget):
         self._cache: tuple | None = None
 
     def show(self, scene: Scene, window: tuple[int, int] | None = None) -> None:
+        # the overview draws the riders only: a new preview or mark repaints nothing here
+        scene = Scene(scene.riders)
         if (scene, window) == (self.scene, self.window):
             return
         self.scene, self.window = scene, window
@@ -523,7 +542,7 @@ class StageOverview(Widget):
 
     def row_kinds(self) -> tuple[str, ...]:
         meteo = bool(self.course is not None and self.course.weather)
-        return ("lane1", "lane0") + (("weather",) if meteo else ())
+        return lane_rows(self.course) + (("weather",) if meteo else ())
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return len(self.row_kinds())
@@ -534,15 +553,17 @@ class StageOverview(Widget):
         last = extent(course, self.scene)
         squares = list(range(last))
         free = max(1, width - 2)  # the two lines take a cell each
+        # on a narrow screen the squares past the line and the grid squares no
+        # rider stands on give way first (a Peloton 5-6 stage has 81 to 85 squares)
+        occupied = {r.square for r in self.scene.riders}
+        while len(squares) > free and squares[-1] > course.finish and squares[-1] not in occupied:
+            squares.pop()
+        while len(squares) > free and squares[0] < course.grid and squares[0] not in occupied:
+            squares.pop(0)
         per = -(-len(squares) // free)
         if per > 1:  # a long stage: several squares a cell
             chunks = [tuple(squares[k:k + per]) for k in range(0, len(squares), per)]
         else:
-            # the grid squares no rider stands on give way first on a narrow screen
-            occupied = {r.square for r in self.scene.riders}
-            while len(squares) > free and squares[0] < course.grid and squares[0] not in occupied:
-                squares.pop(0)
-            squares = squares[-free:] if len(squares) > free else squares
             chunks = [(sq,) for sq in squares]
         cells: list[tuple[str, tuple[int, ...]]] = []
         for chunk in chunks:
@@ -589,7 +610,7 @@ class StageOverview(Widget):
                 segs.append(Segment(WEATHER[kinds[0]].glyph, _weather_style(kinds[0])) if kinds
                             else Segment(" ", BLANK))
                 continue
-            lane = 1 if kind == "lane1" else 0
+            lane = lane_of(kind)
             here = [r for s in chunk for r in riders.get((s, lane), ())]
             if here:
                 r = here[0]
@@ -598,7 +619,7 @@ class StageOverview(Widget):
                 segs.append(Segment(letter.lower() if r.crashed else letter, style))
                 continue
             codes = [course.terrain[s] for s in chunk]
-            code = "^" if "^" in codes else "v" if "v" in codes else "s" if "s" in codes else codes[0]
+            code = next((c for c in "^vcs" if c in codes), codes[0])
             if sq >= course.length:
                 segs.append(Segment(" ", PAST_END))
             elif lane >= min(course.lanes[s] for s in chunk):

@@ -1,0 +1,56 @@
+"""Who races a classic or meteo race: the seats, the riders each one races,
+and the limits of the Peloton expansion (PELOTON.md: Teams, Scripted teams,
+7 to 12 players).
+
+A seat races both riders of its colour ("SR", a team), or one of them (the
+7-12-player game: each player picks a free rider, and two players may share
+a colour, one taking the Sprinteur and one the Rouleur).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import MUSCLE, PELOTON, ROULEUR, SPRINTEUR
+
+TEAM = SPRINTEUR + ROULEUR  # a seat racing a whole team
+MAX_COLOURS = 6  # red, blue, green, black and the expansion's white and pink
+
+
+def rider_ids(setup: Any) -> list[str]:
+    """Every rider's id, seat by seat (a team's Sprinteur before its Rouleur)."""
+    return [f"{team.colour}.{kind}" for team in setup.teams for kind in team.riders]
+
+
+def check_seats(setup: Any) -> None:
+    """ValueError naming the first rule of PELOTON.md the seats break."""
+    teams = setup.teams
+    for team in teams:
+        if team.riders not in (TEAM, SPRINTEUR, ROULEUR):
+            raise ValueError(f"{team.colour}: a seat races its colour's Sprinteur and Rouleur, or one of them")
+    ids = rider_ids(setup)
+    if len(set(ids)) != len(ids):
+        raise ValueError("two seats race the same rider")
+    colours = {team.colour for team in teams}
+    if len(colours) > MAX_COLOURS:
+        raise ValueError(f"{len(colours)} colours: at most {MAX_COLOURS} race")
+    lone = [team.riders != TEAM for team in teams]
+    if any(lone) and not all(lone):
+        raise ValueError("every seat races a team, or every seat races one rider")
+    scripted = tuple(setup.scripted)
+    if any(scripted):
+        if len(scripted) != len(teams):
+            raise ValueError("scripted: one entry per team")
+        if all(scripted):
+            raise ValueError("a race with scripted teams needs at least one other team")
+        if any(lone):
+            raise ValueError("the game of one rider per player has no scripted teams")
+        if scripted.count(PELOTON) > 1:
+            raise ValueError("at most one Peloton team races (there are two Attack cards)")
+        if any(s not in (PELOTON, MUSCLE, "") for s in scripted):
+            raise ValueError("scripted: a seat is a player, a Peloton or a Muscle team")
+
+
+def colours_racing(setup: Any) -> int:
+    """The colours racing, scripted teams included: what picks a stage card's version."""
+    return len({team.colour for team in setup.teams})

@@ -1,0 +1,81 @@
+"""The decision aids of the race screen, in words, from the engine's previews.
+
+A preview (engine.options.Preview) says where a card (BMX: tokens) would take
+a rider if every other rider stood still: the square, whether riders in the
+way stop it short, what the terrain makes of the card, and whether the rider
+would then be at the front of its group (nobody on the square just ahead:
+an exhaustion card, BMX a fatigue token, unless slipstream or catch-up
+carries it on).  Nothing is computed here: the engine's movement code made
+the preview; this module only says it.  No Textual here.
+
+With the aids off (the "real table" setting) a card shows its value only.
+"""
+
+from __future__ import annotations
+
+from ..engine.cards import card_text
+from ..engine.events import token_text
+from ..engine.options import Preview
+from .widgets.board import token_str
+from .widgets.squares import label, to_go
+
+
+def value_text(preview: Preview, bmx: bool, shown: object) -> str:
+    """The card's (tokens') face: "9", "E", "A"; BMX "3", "F", "3+2"."""
+    if bmx:
+        return token_str(shown) if isinstance(shown, tuple) else token_text(int(shown))  # type: ignore[call-overload]
+    return card_text(int(shown))  # type: ignore[call-overload]
+
+
+def flag(preview: Preview, bmx: bool) -> str:
+    """The one word a card has room for (7 cells), the most important first:
+    it would crash, riders in the way stop it short, the terrain (or standing
+    up, or the ramp) changes how far it goes, it would be at the front."""
+    if preview.crash:
+        return "crash!"
+    if preview.blocked:
+        return "blocked"
+    if preview.moves != preview.value or preview.terrain or preview.standup or preview.ramp:
+        return f"moves {preview.moves}"
+    if preview.front:
+        return "front"
+    return ""
+
+
+def card_lines(preview: Preview, course, bmx: bool, shown: object, aids: bool) -> tuple[str, ...]:
+    """A hand card's body: "9 →12" and a flag ("front", "blocked", "moves 5"),
+    or the value alone with the aids off."""
+    value = value_text(preview, bmx, shown)
+    if not aids:
+        return (value,)
+    return (f"{value} →{label(course, preview.square)}", flag(preview, bmx))
+
+
+def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
+    """All the preview says, in words, for the selected card (tokens)."""
+    value = value_text(preview, bmx, shown)
+    gone = to_go(course, preview.square)
+    where = f"{gone} to go" if gone > 0 else "over the line"
+    words = [f"{value} → square {label(course, preview.square)} ({where})"]
+    if preview.terrain:
+        words.append(f"{preview.value} plays as {preview.plays_as}: {preview.terrain}")
+    if preview.standup:
+        words.append(f"standing up costs {preview.standup}")
+    if preview.ramp:
+        words.append(f"the ramp adds {preview.ramp}")
+    if preview.blocked:
+        words.append(f"blocked: the squares up to {label(course, preview.start + preview.moves)} are full")
+    if preview.crash:
+        words.append("it would crash on the wet road")
+    if gone > 0:
+        token = "a fatigue token unless catch-up" if bmx else "an exhaustion card unless slipstream"
+        words.append(f"in front: {token}" if preview.front else "sheltered: a rider just ahead")
+    return " · ".join(words)
+
+
+def blocked_squares(preview: Preview) -> tuple[int, ...]:
+    """The full squares a blocked move could not enter (between where it ends
+    and where the card would have taken it), for the track's XX marks."""
+    if not preview.blocked:
+        return ()
+    return tuple(range(preview.square + 1, preview.start + preview.moves + 1))

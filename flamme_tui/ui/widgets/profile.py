@@ -1,0 +1,173 @@
+"""The stage profile: climbs and descents as a height profile, like a real
+race's profile, drawn with block characters by ONE widget (Line API).
+
+Every ascent square (^) climbs one step and every descent square (v) drops
+one, from the start line to the finish line; one column per square (two
+squares share some columns when the window is narrower than the stage).  A column is
+coloured like its terrain (climbs red, descents blue, supply zones yellow),
+and its shape reads without colour too.  Under the bars: the start line,
+the finish line and square numbers from the start line; with `riders`, a
+row with every rider's team letter on its square (a count where several
+stand in one column).
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+from textual.widget import Widget
+
+from ..palette import FINISH_GLYPH, START_GLYPH, rider_style, terrain
+from .squares import number
+from .track import BLANK, LINE_FINISH, LINE_START, RULER, RiderMark
+
+EIGHTHS = " ▁▂▃▄▅▆▇█"
+AXIS = Style(color="#8a8a8a")
+
+
+def heights(course) -> list[int]:
+    """The height of every square of the stage, from the start line to the
+    last square before the finish line: +1 for each ascent square, -1 for
+    each descent square, counted from 0 at the start line."""
+    out, h = [], 0
+    for sq in range(course.grid, course.finish):
+        code = course.terrain[sq]
+        h += 1 if code == "^" else -1 if code == "v" else 0
+        out.append(h)
+    return out
+
+
+class StageProfile(Widget):
+    """The profile of a classic or meteo stage (`bars` rows tall), a row of
+    square numbers under it, and optionally a row of riders."""
+
+    DEFAULT_CSS = """
+    StageProfile { height: auto; width: 1fr; }
+    """
+
+    def __init__(self, course=None, *, bars: int = 4, riders: bool = False, id=None, classes=None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.course = course
+        self.bars = bars
+        self.with_riders = riders
+        self.riders: tuple[RiderMark, ...] = ()
+        self._cache: tuple | None = None
+
+    def set_course(self, course) -> None:
+        self.course = course
+        self._cache = None
+        self.refresh()
+
+    def set_bars(self, bars: int) -> None:
+        if bars != self.bars:
+            self.bars = bars
+            self._cache = None
+            self.refresh(layout=True)
+
+    def show_riders(self, riders: tuple[RiderMark, ...]) -> None:
+        if riders != self.riders:
+            self.riders = riders
+            self._cache = None
+            self.refresh()
+
+    def row_count(self) -> int:
+        return self.bars + 1 + (1 if self.with_riders else 0)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return self.row_count() if self.course is not None else 0
+
+    # ------------------------------------------------------------- drawing
+
+    def columns(self, width: int) -> list[tuple[int, ...]]:
+        """The stage's squares (start line to finish line) per column, fitting `width`
+        (two cells go to the start and finish lines)."""
+        course = self.course
+        squares = list(range(course.grid, course.finish))
+        n = len(squares)
+        cols = max(1, min(n, width - 2))  # as many columns as there is room for: a square or two each
+        return [tuple(squares[c * n // cols:(c + 1) * n // cols]) for c in range(cols)]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if self.course is None or width <= 0:
+            return Strip.blank(max(0, width), BLANK)
+        key = (width, self.bars, self.riders)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, self._lines(width))
+        lines = self._cache[1]
+        return lines[y] if y < len(lines) else Strip.blank(width, BLANK)
+
+    def _lines(self, width: int) -> list[Strip]:
+        course = self.course
+        cols = self.columns(width)
+        h = heights(course)
+        low, high = min(h + [0]), max(h + [0])
+        span = high - low
+        eighths = self.bars * 8
+        # one step of height is at most one cell: a gentle stage stays gentle
+        scale = min(8.0, (eighths - 1) / span) if span else 0.0
+        first = course.grid
+
+        def level(sq: int) -> int:  # eighths of a cell filled in the column, at least one
+            return 1 + round((h[sq - first] - low) * scale)
+
+        def code_of(chunk: tuple[int, ...]) -> str:
+            codes = [course.terrain[s] for s in chunk]
+            return "^" if "^" in codes else "v" if "v" in codes else "s" if "s" in codes else "."
+
+        rows: list[list[Segment]] = [[] for _ in range(self.bars)]
+        for row in rows:  # the start line
+            row.append(Segment(" ", BLANK))
+        for chunk in cols:
+            filled = max(level(s) for s in chunk)
+            t = terrain(code_of(chunk))
+            style = Style(color=t.fg if code_of(chunk) != "." else "#9a9a9a")
+            for r in range(self.bars):
+                base = (self.bars - 1 - r) * 8  # eighths below this row
+                part = max(0, min(8, filled - base))
+                rows[r].append(Segment(EIGHTHS[part], style if part else BLANK))
+        for row in rows:  # the finish line
+            row.append(Segment(" ", BLANK))
+        lines = [Strip(row).crop(0, width).extend_cell_length(width, BLANK) for row in rows]
+        lines.append(self._axis(cols, width))
+        if self.with_riders:
+            lines.append(self._riders(cols, width))
+        return lines
+
+    def _axis(self, cols: list[tuple[int, ...]], width: int) -> Strip:
+        """║ the start line, ▓ the finish line, square numbers every 10 and the
+        last square before the line (numbered from the start line)."""
+        course = self.course
+        cells = [" "] * len(cols)
+        labels = [(k, next((n for n in (number(course, s) for s in chunk) if n % 10 == 0), None))
+                  for k, chunk in enumerate(cols)]
+        last = str(number(course, cols[-1][-1]))
+        end = len(cols) - len(last)  # the last square's number ends at the finish line
+        for k, n in labels:
+            if n is not None and k + len(str(n)) < end:
+                cells[k:k + len(str(n))] = list(str(n))
+        cells[max(0, end):] = list(last)[-len(cells[max(0, end):]):] if cells[max(0, end):] else []
+        segs = [Segment(START_GLYPH, LINE_START), Segment("".join(cells), RULER), Segment(FINISH_GLYPH, LINE_FINISH)]
+        return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)
+
+    def _riders(self, cols: list[tuple[int, ...]], width: int) -> Strip:
+        """Every rider's team letter under its square (a count when several share a column)."""
+        course = self.course
+        at: dict[int, list[RiderMark]] = {}
+        column = {sq: k for k, chunk in enumerate(cols) for sq in chunk}
+        for r in self.riders:
+            if r.square < 0:
+                continue
+            k = -1 if r.square < course.grid else column.get(r.square, len(cols))
+            at.setdefault(k, []).append(r)
+        segs: list[Segment] = []
+        for k in range(-1, len(cols) + 1):  # the grid, the columns, past the line
+            here = at.get(k, [])
+            if not here:
+                segs.append(Segment(" ", BLANK))
+                continue
+            r = here[0]
+            text = str(len(here)) if len(here) > 1 else r.label[0]
+            segs.append(Segment(text, rider_style(r.hex, r.crashed, r.active)))
+        return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)

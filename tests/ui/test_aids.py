@@ -1,0 +1,102 @@
+"""The decision aids on the race screen: what the screen shows for a card is
+what the round does with it.
+
+While picking, every card of the hand is selected in turn; the square the
+track previews (▼▼) and the square written on the card must be where the
+engine's own movement step takes the rider with every other rider still
+(a copy of the game moves it), blocked squares shown as blocked (XX on the
+track, "blocked" on the card).  Then, once the cards are revealed, each
+rider that nothing got in the way of ends exactly where its card's preview
+said.  The aids setting off (the real table) shows none of it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import settings as user_settings
+from flamme_tui.bots.easy import easy
+from flamme_tui.engine.events import Move
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import screen_text
+from flamme_tui.ui.widgets.squares import label
+
+from .driver import new_race_menus, play_race, set_players
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+def moved_alone(game, i: int, card: int) -> tuple[int, int, bool]:
+    """Where the round's movement step takes rider i with `card`, the others still."""
+    twin = game.clone()
+    twin.events = []
+    twin.move_rider(i, twin.card_worth(i, card), card)
+    (move,) = [e for e in twin.events if isinstance(e, Move)]
+    return move.square, move.lane, move.blocked
+
+
+@pytest.mark.parametrize("variant, stage_downs, seed", [("classic", 3, 11), ("meteo", 4, 5)])
+async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, seed):
+    app = FlammeApp(seed=seed, autoplay=False, autosave=False)
+    promised: dict[int, tuple[int, bool]] = {}  # rider -> (square, blocked) shown for the card it plays
+    counts = {"cards": 0, "blocked": 0, "checked moves": 0}
+
+    async def on_state(pilot, seen) -> None:
+        screen = app.screen
+        if type(screen).__name__ != "RaceScreen":
+            return
+        turn = screen.turn
+        game = screen.flow.game
+        if turn.kind == "reveal" and screen.flow.replay is not None and screen.flow.replay.step == 0:
+            moves = [e for e in game.events if isinstance(e, Move)]
+            for k, e in enumerate(moves):
+                square, blocked = promised.pop(e.rider)
+                if k == 0 or not (e.blocked or blocked):  # nobody in its way: exactly as shown
+                    assert e.square == square, (game.round, e)
+                    counts["checked moves"] += 1
+            return
+        if turn.kind != "pick" or screen.pending is not None:
+            return
+        i = turn.rider
+        for k, card in enumerate(list(screen.options)):
+            await pilot.press(str(k + 1))
+            square, lane, blocked = moved_alone(game, i, card)
+            scene = screen.track.scene
+            assert scene.previews[0] == square, (card, scene.previews)
+            shown = screen.cards.cards[k]
+            assert shown.lines[0].endswith(f"→{label(game.course, square)}"), shown.lines
+            assert (shown.lines[1] == "blocked") is blocked or shown.lines[1] == "crash!", shown.lines
+            assert bool(scene.blocked) is blocked
+            if blocked:
+                counts["blocked"] += 1
+                assert "XX" in screen_text(app)
+                assert max(scene.blocked) > square
+            counts["cards"] += 1
+        played = easy(game.view(turn.seat)).card
+        promised[i] = moved_alone(game, i, played)[::2]
+
+    async with app.run_test(size=(100, 30)) as pilot:
+        await new_race_menus(pilot, variant, stage_downs=stage_downs)
+        await set_players(pilot, 4)
+        await pilot.press("ctrl+s")
+        await play_race(pilot, on_state=on_state)
+    assert counts["cards"] > 100 and counts["checked moves"] > 50
+    assert counts["blocked"] > 0, "no blocked card in this race: pick another seed"
+
+
+async def test_the_real_table_setting_shows_no_aid(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / "config"))
+    user_settings.save(user_settings.Settings(aids=False))
+    app = FlammeApp(seed=11, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic", stage_downs=3)
+        await pilot.press("ctrl+s", "enter", "1", "enter")  # the curtain, the Sprinteur draws first
+        await pilot.pause()
+        screen = app.screen
+        assert screen.turn.kind == "pick"
+        await pilot.press("2")
+        assert all(len(card.lines) == 1 and "→" not in card.lines[0] for card in screen.cards.cards)
+        assert screen.track.scene.previews == () and "▼" not in screen_text(app)
+        assert "to go)" not in screen_text(app)  # no sentence on what the card does
+        await pilot.press("enter", "1")  # the Rouleur: the Sprinteur's card is not previewed either
+        assert screen.track.scene.previews == ()

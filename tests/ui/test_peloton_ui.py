@@ -1,0 +1,253 @@
+"""The Peloton expansion in the app: a six-team race (3 humans, 3 bots) on a
+Peloton 5-6 stage with the breakaway, from the title menu to the podium with
+every screen fitting 80x24; the bids' privacy behind the curtain; snapshots
+of a six-team race and of the bidding."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import SCENARIOS, SEED, settle
+from flamme_tui.ui.textshot import svg_text
+from flamme_tui.ui.widgets.board import Boards
+from flamme_tui.ui.widgets.cards import CardRow
+
+from .driver import new_race_menus, pick_option, play_race, screen_name, set_players, shown_cards
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+STAGE_DOWNS = 12  # the stage menu: 7 base stages, then Peloton 7, 7 (5-6), 8, 8 (5-6), 9, 9 (5-6)
+WIDGETS = ("#status", "#overview", "#track", "#panel-title", "#cards", "#panel-hint", "#boards", "#keys")
+
+
+def fits(app) -> None:
+    """Every part of the screen whole inside the window: nothing cut, nothing off-screen."""
+    width, height = app.size
+    screen = app.screen
+    name = screen_name(app)
+    if name == "RaceScreen":
+        for wid in WIDGETS:
+            region = screen.query_one(wid).region
+            assert region.height >= 1 and region.y + region.height <= height, (wid, region)
+            assert region.x + region.width <= width, (wid, region)
+        assert screen.query_one("#cards").region.height == 4  # a whole card row
+        boards = screen.query_one("#boards", Boards)
+        assert boards.region.height == Boards.fixed_height(len(boards.rows), boards.columns)
+        assert screen.query_one("#keys").region.y == height - 1
+        assert screen.query_one("#panel-title").region.y < screen.query_one("#boards").region.y
+    elif name == "CurtainScreen":
+        for wid in ("#curtain-title", "#lift", "#curtain-boards"):
+            region = screen.query_one(wid).region
+            assert region.height >= 1 and region.y + region.height <= height, (wid, region)
+    text = svg_text(app.export_screenshot())
+    if name in ("RaceScreen", "CurtainScreen"):
+        # every rider on the boards: twelve team letters + S/R
+        assert len(set(re.findall(r"\b[BOGPVK][SR]\b", text))) == 12
+
+
+async def setup_six(pilot) -> None:
+    """Title -> New race -> Classic -> Peloton 9 (5-6) -> six teams, 3 bots, the breakaway."""
+    await new_race_menus(pilot, "classic", stage_downs=STAGE_DOWNS)
+    app = pilot.app
+    assert "Peloton 9 (5-6 teams)" in svg_text(app.export_screenshot())
+    await set_players(pilot, 6)
+    for seat in (3, 4, 5):
+        await pick_option(pilot, f"controller-{seat}", 1)  # Bot: easy
+    await pick_option(pilot, "breakaway", 1)
+    assert app.screen.query_one("#breakaway").value is True
+
+
+async def test_a_six_team_race_with_the_breakaway_from_the_title_menu_to_the_podium():
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await setup_six(pilot)
+        await pilot.press("ctrl+s")
+
+        async def check(pilot, seen) -> None:
+            fits(pilot.app)
+
+        seen = await play_race(pilot, on_state=check)
+        assert screen_name(app) == "PodiumScreen"
+        assert seen.bids == 3 * 3  # three humans: the bidder, then two bids each
+        assert seen.reveals == 2  # each bid revealed before the next (the result with the second)
+        assert set(seen.curtains) == {0, 1, 2} and seen.rounds >= 8
+        game = app.screen.flow.game
+        assert len(game.riders) == 12 and game.course.name == "Peloton 9 (5-6 teams)"
+        assert game.phase == "over"
+        assert any(a.startswith("bid ") for a in map(str, game.actions))
+        text = svg_text(app.export_screenshot())
+        winner = game.riders[game.winner]
+        assert app.screen.query_one("#podium-title").region.y < 3  # the podium opens at its top
+        assert app.screen.query_one("#podium-body").scroll_y == 0
+        assert "Ranking" in text and game.setup.teams[winner.seat].name in text
+
+
+async def test_bids_stay_secret_until_revealed():
+    """Behind the curtain no hand; at a bid only the acting rider's draw; the
+    boards never show another seat's draw or kept bid before the reveal; a
+    revealed bid is every bidder's, face up together."""
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_race(SCENARIOS_CHOICES())
+        checked = Counter()
+        for _ in range(60):
+            await settle(pilot)
+            name = screen_name(app)
+            text = svg_text(app.export_screenshot())
+            if name == "CurtainScreen":
+                if app.screen_stack[-2].flow.game.phase != "breakaway":
+                    break  # round 1
+                checked["curtain"] += 1
+                assert shown_cards(app, "hand") == [] and shown_cards(app, "riders") == []
+                assert "Breakaway, bid" in text and "keep 1 face down" not in text
+                boards_private(app, app.screen_stack[-2].flow.game, seat=None,
+                               rows=app.screen.query_one("#curtain-boards", Boards).rows)
+                await pilot.press("enter")
+                continue
+            screen = app.screen
+            game = screen.flow.game
+            turn = screen.turn
+            if game.phase != "breakaway" and turn.kind != "bids":
+                break
+            boards_private(app, game, turn.seat, screen.query_one(Boards).rows)
+            if turn.kind == "bid":
+                checked["bid"] += 1
+                cards = shown_cards(app, "hand")
+                assert {c.data[:2] for c in cards} == {(turn.seat, turn.rider)}
+                assert Counter(c.data[2] for c in cards) == Counter(game.riders[turn.rider].hand)
+                assert shown_cards(app, "revealed") == []
+                await pilot.press("1", "enter")
+            elif turn.kind == "bidder":
+                checked["bidder"] += 1
+                assert {c.data[0] for c in shown_cards(app, "riders")} == {turn.seat}
+                await pilot.press("2", "enter")
+            elif turn.kind == "bids":
+                checked["bids"] += 1
+                revealed = shown_cards(app, "revealed")
+                assert len(revealed) == 6  # every bidder, face up together
+                await pilot.press("enter")
+            else:
+                raise AssertionError(turn)
+        assert checked["curtain"] >= 6 and checked["bid"] == 6 and checked["bidder"] == 3 and checked["bids"] == 2
+
+
+def SCENARIOS_CHOICES():
+    from flamme_tui.ui.scenarios import peloton_choices
+
+    return peloton_choices(humans=3)
+
+
+def boards_private(app, game, seat, rows) -> None:
+    """Other seats' piles as the table saw them before their draw; no kept bid anywhere."""
+    for row in rows:
+        rider = game.riders[row.index]
+        if seat is not None and row.seat == seat:
+            continue
+        assert not row.own
+        shown = rider.shown_recycled is not None
+        assert row.deck == (rider.shown_deck if shown else len(rider.deck))
+        assert row.recycled == tuple(sorted(rider.shown_recycled if shown else rider.recycled))
+    for card in shown_cards(app, "hand"):
+        assert seat is not None and card.data[0] == seat
+
+
+async def test_the_teams_screen_offers_six_teams_and_the_breakaway_only_where_the_stage_has_it():
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")  # Avenue Corso Paseo: no tile 2
+        assert not app.screen.query("#breakaway")
+        await set_players(pilot, 6)
+        assert "starts on Peloton tile _1" in str(app.screen.query_one("#teams-message").render())
+        assert all(app.screen.query_one(f"#seat-{s}").display for s in range(6))
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("down", "enter")  # meteo
+        await pilot.press(*["down"] * 7, "enter")  # Peloton 7 (2-4)
+        await pilot.pause()
+        assert app.screen.query("#breakaway")
+        await set_players(pilot, 5)
+        assert "5 colours race Peloton 7 (5-6 teams)" in str(app.screen.query_one("#teams-message").render())
+
+
+def snap_app() -> FlammeApp:
+    return FlammeApp(seed=SEED, autoplay=False, autosave=False)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_six_team_race_snapshot(snap_compare, size):
+    """Twelve riders on three lanes, cobbles and supply zones, the boards in two columns."""
+    assert snap_compare(snap_app(), run_before=SCENARIOS["peloton-race"], terminal_size=size)
+
+
+@pytest.mark.parametrize("scenario", ["peloton-bid", "peloton-bids"])
+def test_bidding_snapshots(snap_compare, scenario):
+    assert snap_compare(snap_app(), run_before=SCENARIOS[scenario], terminal_size=(80, 24))
+
+
+def test_six_team_race_without_colour(snap_compare, monkeypatch):
+    """NO_COLOR: cobbles #, supply s, the lanes a square lacks ░, riders by letter."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(snap_app(), run_before=SCENARIOS["peloton-race"], terminal_size=(80, 24))
+
+
+async def test_the_track_draws_three_lanes_on_a_peloton_stage():
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["peloton-race"](pilot)
+        track = app.screen.query_one("#track")
+        assert track.row_kinds()[-3:] == ("lane2", "lane1", "lane0")
+        assert app.screen.query_one("#overview").row_kinds()[:3] == ("lane2", "lane1", "lane0")
+        text = svg_text(app.export_screenshot())
+        assert "#" in text and "░" in text and "s" in text
+        rows = app.screen.query_one(CardRow).cards
+        assert len(rows) == 4
+
+
+async def test_nine_players_race_one_rider_each_from_the_teams_screen():
+    """7 to 12 players: each picks a free rider (two may share a colour); the
+    race is played to the podium with every screen whole at 80x24."""
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic", stage_downs=9)  # Peloton 8 (2-4 teams)
+        await set_players(pilot, 9)
+        screen = app.screen
+        assert [screen.query_one(f"#seat-{s}").display for s in range(12)] == [True] * 9 + [False] * 3
+        assert str(screen.query_one("#extra-head").render()) == "Rider"
+        message = str(screen.query_one("#teams-message").render())
+        assert "one rider each" in message and "5 colours race Peloton 8 (5-6 teams)" in message
+        # seat 2 takes seat 1's rider (Blue Sprinteur): the two swap
+        screen.query_one("#rider-1").value = "S"
+        await pilot.pause()
+        assert "swap" in str(screen.query_one("#teams-message").render())
+        assert (screen.query_one("#rider-0").value, screen.query_one("#rider-1").value) == ("R", "S")
+        for seat in range(2, 9):
+            await pick_option(pilot, f"controller-{seat}", 1)  # Bot: easy
+        await pick_option(pilot, "breakaway", 1)
+        await pilot.press("ctrl+s")
+
+        async def check(pilot, seen) -> None:
+            fits_lone(pilot.app)
+
+        seen = await play_race(pilot, on_state=check)
+        assert screen_name(app) == "PodiumScreen"
+        game = app.screen.flow.game
+        assert [r.id for r in game.riders][:2] == ["blue.R", "blue.S"] and len(game.riders) == 9
+        assert game.course.name == "Peloton 8 (5-6 teams)" and seen.draws == 0  # one rider: nothing to choose
+        assert seen.bids == 2 * 2 and set(seen.curtains) == {0, 1}
+
+
+def fits_lone(app) -> None:
+    width, height = app.size
+    if screen_name(app) == "RaceScreen":
+        screen = app.screen
+        for wid in WIDGETS:
+            region = screen.query_one(wid).region
+            assert region.height >= 1 and region.y + region.height <= height, (wid, region)
+        assert screen.query_one("#keys").region.y == height - 1
+        assert len(screen.query_one(Boards).rows) == 9
