@@ -7,7 +7,8 @@ the per-square tuples are padded far enough that no rider can run off them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Final
 
 # Terrain codes, one character per square, and the terrain rule of a move
 # (the cap of a climb, the minimum of a descent or supply zone): in the engine.
@@ -29,16 +30,16 @@ TILE_SQUARES: dict[str, tuple[str, int]] = {
 BMX_TERRAIN = frozenset(FLAT + BUMPY + CANYON + MARSH + DESCENT)
 
 # Weather kinds (meteo).  FAIR is "no weather".
-FAIR = ""
-CROSSWIND = "crosswind"
-TAILWIND = "tailwind"
-HEADWIND = "headwind"
-WET = "wet"
+FAIR: Final = ""
+CROSSWIND: Final = "crosswind"
+TAILWIND: Final = "tailwind"
+HEADWIND: Final = "headwind"
+WET: Final = "wet"
 WEATHER_KINDS = (CROSSWIND, TAILWIND, HEADWIND, WET)
 
 # Far enough for any move plus slipstream past the last square.
-PADDING = 48
-MOVE_TABLE = 16  # card values tabulated in Course.moves
+PADDING: Final = 48
+MOVE_TABLE: Final = 16  # card values tabulated in Course.moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,18 +125,11 @@ class Course:
         )
 
     def with_weather(self, weather: tuple[str, ...]) -> Course:
-        return Course.build(
-            self.name,
-            self.terrain[: self.length],
-            self.finish,
-            self.grid,
-            lanes=self.lanes[: self.length],
-            tiles=self.tiles,
-            weather=weather,
-            ramp=self.ramp,
-            tail=self.tail,
-            breakaway=self.breakaway,
-        )
+        """This course with weather on its squares (meteo: once per race), padded as
+        `build` pads it; the terrain's tables are kept, not worked out again."""
+        if weather:
+            weather = tuple(weather) + (FAIR,) * (len(self.terrain) - len(weather))
+        return replace(self, weather=weather)
 
     def tile_at(self, square: int) -> TilePlace | None:
         for tile in self.tiles:

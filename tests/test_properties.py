@@ -208,7 +208,7 @@ def fresh_view(game, seat):
 
 
 def unsupplied(v):
-    return v._replace(board=v.board._replace(riders=tuple(r._replace(from_supply=0) for r in v.board.riders)))
+    return v.replace(board=v.board.replace(riders=tuple(r.replace(from_supply=0) for r in v.board.riders)))
 
 
 def check_privacy(game, rnd: random.Random) -> None:

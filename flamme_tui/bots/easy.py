@@ -8,11 +8,13 @@ What a card (token set) is worth comes from the engine (`View.reach`,
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from ..engine.actions import Action, Place, PlayTokens, draw, play
+from ..engine.actions import Action, Place, draw, play, play_tokens
 from ..engine.bmx import token_choices
+from ..engine.classic import ClassicSetup
 from ..engine.phase import Phase
+from ..engine.race import Race
 from ..engine.view import View
 from .breakaway import breakaway
 
@@ -25,29 +27,34 @@ def easy(view: View) -> Action:
         return breakaway(view, eager=True)
     if not view.hands:
         # classic: the rider further back draws first (its choice matters more)
-        if getattr(board.setup, "tour", False):  # a tour: a rider across the line has left, maybe one draw left
+        setup: ClassicSetup = board.setup  # typed: direct field reads
+        if setup.tour:  # a tour: a rider across the line has left, maybe one draw left
             draws = view.options()
             if len(draws) == 1:
                 return draws[0].action
-        a, b = (board.riders[i] for i in view.own)
-        return draw(a.id if (a.square, a.lane) < (b.square, b.lane) else b.id)
-    i, hand = next(iter(view.hands.items()))
-    rider = board.riders[i]
-    if board.rules.uses_tokens:
-        return PlayTokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
-    return play(rider.id, best_card(view, i, hand, board.setup.exhaustion_value))
+        a, b = [board.riders[i] for i in view.own]
+        behind = a.square < b.square or (a.square == b.square and a.lane < b.lane)
+        return draw(a.id if behind else b.id)
+    for i, hand in view.hands.items():  # the one rider with cards in hand
+        rider = board.riders[i]
+        if board.rules.uses_tokens:
+            return play_tokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
+        classic: ClassicSetup = board.setup
+        return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
+    raise AssertionError("unreachable: a hand was checked above")
 
 
-def best_card(position: Any, i: int, hand, exhaustion_value: int = 2) -> int:
+def best_card(position: View | Race, i: int, hand: Sequence[int], exhaustion_value: int = 2) -> int:
     """The card that moves furthest; among equal moves the cheapest one,
     an exhaustion card before a real 2.  `position` is a view or a game:
     what the engine says each card reaches (`reach`)."""
-    best, best_key = hand[0], None
+    # the first of the greatest keys (moves, -value, exhaustion card), compared field by field
+    best, best_moves, best_value, best_spare = hand[0], -1, 0, False
     for card in hand:
-        moves = position.reach(i, card)
-        key = (moves, -(card or exhaustion_value), card == 0)
-        if best_key is None or key > best_key:
-            best, best_key = card, key
+        moves, value, spare = position.reach(i, card), card or exhaustion_value, card == 0
+        if moves > best_moves or (moves == best_moves and (
+                value < best_value or (value == best_value and spare and not best_spare))):
+            best, best_moves, best_value, best_spare = card, moves, value, spare
     return best
 
 
@@ -64,8 +71,17 @@ def grid_spot(view: View) -> tuple[str, int, int]:
     raise ValueError("no free place on the grid")
 
 
-def best_tokens(position: Any, i: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
+def best_tokens(position: View | Race, i: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:
     """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals
     (`position` as for best_card)."""
-    picks = sorted(p[::-1] for p in token_choices(hand, keep))  # lowest first: ties go to the first
-    return max(picks, key=lambda tokens: (position.reach(i, tokens), -sum(tokens)))
+    # each set lowest token first, the sets in that order: ties go to the first
+    picks = sorted([p if len(p) == 1 else p[::-1] for p in token_choices(hand, keep)])
+    # the first of the greatest keys (reach, -sum of the tokens), compared field by field
+    best, best_reach, best_sum = picks[0], -1, 0
+    for tokens in picks:
+        reach, total = position.reach(i, tokens), 0
+        for t in tokens:
+            total += t
+        if reach > best_reach or (reach == best_reach and total < best_sum):
+            best, best_reach, best_sum = tokens, reach, total
+    return best

@@ -8,8 +8,8 @@ bmx:           `play green 3`, `play green 5 F` (two tokens on a descent; `F` = 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
+from typing import Final
 
 
 class ActionError(ValueError):
@@ -100,13 +100,39 @@ class PlayTokens(Action):
         return f"play {self.rider} " + " ".join("F" if t == 0 else str(t) for t in self.tokens)
 
 
-@functools.cache
+# Bots name thousands of plays a second and a frozen dataclass is slow to
+# build: each Play and Draw is made once and kept (plain dicts, which the
+# compiled engine reads faster than through functools.cache).
+_PLAYS: Final[dict[str, dict[int, Play]]] = {}  # rider -> card -> its play
+_DRAWS: Final[dict[str, Draw]] = {}
+_TOKEN_PLAYS: Final[dict[str, dict[tuple[int, ...], PlayTokens]]] = {}  # rider -> tokens as given -> its play
+
+
 def play(rider: str, card: int) -> Play:
-    """The same Play, made once: bots name thousands of plays a second."""
-    return Play(rider, card)
+    """The same Play, made once."""
+    plays = _PLAYS.get(rider)
+    if plays is None:
+        plays = _PLAYS[rider] = {}
+    made = plays.get(card)
+    if made is None:
+        made = plays[card] = Play(rider, card)
+    return made
 
 
-@functools.cache
+def play_tokens(rider: str, tokens: tuple[int, ...]) -> PlayTokens:
+    """The same PlayTokens, made once (bmx; `tokens` in any order)."""
+    plays = _TOKEN_PLAYS.get(rider)
+    if plays is None:
+        plays = _TOKEN_PLAYS[rider] = {}
+    made = plays.get(tokens)
+    if made is None:
+        made = plays[tokens] = PlayTokens(rider, tokens)
+    return made
+
+
 def draw(rider: str) -> Draw:
     """The same Draw, made once."""
-    return Draw(rider)
+    made = _DRAWS.get(rider)
+    if made is None:
+        made = _DRAWS[rider] = Draw(rider)
+    return made

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ..course import Course
 from .actions import Action, PlayTokens
@@ -21,13 +21,14 @@ from .rng import Rng
 from .ruleset import RuleSet
 from .terrain import BUMPY, DESCENT
 from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
-from .view import Board, Memo, RiderView, View, board, new
+from .view import Board, RiderView, View, board
 
-ENERGY, OVER = Phase.ENERGY, Phase.OVER
+ENERGY: Final = Phase.ENERGY
+OVER: Final = Phase.OVER
 
-FATIGUE = 0  # token code; a fatigue token moves 1
-FATIGUE_VALUE = 1
-NO_CATCH_UP = 0  # the die's "none" face
+FATIGUE: Final = 0  # token code; a fatigue token moves 1
+FATIGUE_VALUE: Final = 1
+NO_CATCH_UP: Final = 0  # the die's "none" face
 
 
 def ramp_bonus(ramp: tuple[int, int] | None, start: int, value: int, tokens: tuple[int, ...]) -> int:
@@ -50,15 +51,17 @@ def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[in
     """The distinct sets of `keep` tokens (1, or 2 on a descent) a hand offers,
     each highest first, the highest sets first."""
     tokens = sorted(hand)
-    picks: set[tuple[int, ...]]
-    if keep == 1:
-        picks = {(t,) for t in tokens}
-    else:
-        picks = {
-            (tokens[b], tokens[a])
-            for a in range(len(tokens))
-            for b in range(a + 1, len(tokens))
-        }
+    if keep == 1:  # the usual case (asked for every bmx choice): each distinct token, highest first
+        singles: list[tuple[int, ...]] = []
+        for t in reversed(tokens):
+            if not singles or singles[-1][0] != t:
+                singles.append((t,))
+        return singles
+    picks = {
+        (tokens[b], tokens[a])
+        for a in range(len(tokens))
+        for b in range(a + 1, len(tokens))
+    }
     return sorted(picks, reverse=True)
 
 
@@ -118,6 +121,8 @@ class BmxGame(Race):
 
     def __init__(self, setup: BmxSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed, _blank=_blank)
+        self.setup: BmxSetup = setup
+        self.riders: list[BmxRider] = []
         self.supply = setup.fatigue_supply
         self.phase = ENERGY
         self.die: int | None = None  # this turn's roll, once rolled
@@ -253,8 +258,10 @@ class BmxGame(Race):
         rider.played = tuple(action.tokens)
         rider.bag.extend(hand)
         rider.hand.clear()
-        if all(r.played is not None for r in self.riders):
-            self.resolve_round()
+        for r in self.riders:
+            if r.played is None:
+                return
+        self.resolve_round()
 
     # ------------------------------------------------------------- step 2
 
@@ -286,16 +293,19 @@ class BmxGame(Race):
     # ------------------------------------------------------------- step 3
 
     def end_phase(self) -> None:
-        crossed = any(p[0] >= self.course.finish for p in self.pos)
+        finish = self.course.finish
+        crossed = False
+        for p in self.pos:
+            crossed = crossed or p[0] >= finish
         die = self.die if self.die is not None else self.roll()
         self.die = die
         self.events.append(Die(die))
         if die:
             close_gaps(self.cells, self.course.lanes, self.pos, die, None, self._caught_up)
-        occupied = {p[0] for p in self.pos}
+        cells = self.cells
         for i in ranking(self.pos):
             square = self.pos[i][0]
-            if square + 1 in occupied:
+            if not square_empty(cells, square + 1):  # sheltered (every rider is on the track: the cells show it)
                 continue
             want = self.setup.bumpy_fatigue if self.course.terrain[square] == BUMPY else self.setup.fatigue
             got = min(want, self.supply)
@@ -324,7 +334,11 @@ class BmxGame(Race):
 
     # ------------------------------------------------------------ helpers
 
+    def blank(self) -> BmxGame:
+        return type(self)(self.setup, self.seed, _blank=True)
+
     def _clone_into(self, twin: Any) -> None:
+        twin.riders = [r.copy() for r in self.riders]
         twin.supply = self.supply
         twin.phase = self.phase
         twin.die = self.die
@@ -414,21 +428,33 @@ class BmxGame(Race):
 # ------------------------------------------------------------------- views
 
 
+class BmxBoard(Board):
+    """The public board of a bmx race."""
+
+    def reach(self, i: int, choice: Any) -> int:
+        """View.reach for bmx: the tokens' value and the jump ramp's bonus."""
+        tokens: tuple[int, ...] = choice
+        value, bonus = token_worth(self.course.ramp, self.riders[i].square, tokens)
+        return value + bonus
+
+
 def bmx_board(game: BmxGame) -> Board:
     riders = tuple(
         RiderView(i, r.id, r.seat, "", game.pos[i][0], game.pos[i][1], False,
                   len(r.bag) + len(r.hand) + len(r.played or ()), (), r.fatigue, tuple(r.history), 0)
         for i, r in enumerate(game.riders)
     )
-    return Board(game.variant, game.round, game.phase, game.course, riders,
+    return BmxBoard(game.variant, game.round, game.phase, game.course, riders,
                  {"": game.setup.bag}, game.setup.young, game.supply,
-                 game.die if game.setup.forecast else None, game.setup, BMX, Memo(), {})
+                 game.die if game.setup.forecast else None, game.setup, BMX, {})
 
 
 def bmx_view(game: BmxGame, seat: int) -> View:
     """Seat `seat`'s view of a bmx game now."""
     riders = game.riders
-    hands, chosen, own = {}, {}, {}
+    hands: dict[int, tuple[int, ...]] = {}
+    chosen: dict[int, Any] = {}
+    own: dict[int, tuple[int, tuple[int, ...]]] = {}
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
@@ -437,7 +463,7 @@ def bmx_view(game: BmxGame, seat: int) -> View:
             chosen[i] = r.played
         own[i] = (len(r.bag), ())
     keep = {i: game.keep_size(i) for i in hands}
-    return new(View, (board(game), seat, hands, chosen, own, None, keep))
+    return View(board(game), seat, hands, chosen, own, None, keep)
 
 
 def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
@@ -454,15 +480,9 @@ def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
     return tuple(sorted(tokens.elements()))
 
 
-def bmx_reach(shown: Board, i: int, tokens: tuple[int, ...]) -> int:
-    """View.reach for bmx: the tokens' value and the jump ramp's bonus."""
-    value, bonus = token_worth(shown.course.ramp, shown.riders[i].square, tokens)
-    return value + bonus
-
-
 BMX = RuleSet(
     name="bmx", title="BMX", game=BmxGame, setup=BmxSetup,
     uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1, max_teams=4,
     catch_up_die=True, exhaustion_word="fatigue token", piece_word="token",
-    view=bmx_view, unseen=bmx_unseen, reach=bmx_reach,
+    view=bmx_view, unseen=bmx_unseen,
 )

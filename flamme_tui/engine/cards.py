@@ -6,18 +6,20 @@ exhaustion value) or ATTACK (the Peloton team's Attack card).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-EXHAUSTION = 0
-ATTACK = -1
+EXHAUSTION: Final = 0
+ATTACK: Final = -1
 # a scripted rider whose deck has run out moves by a value-2 card from nowhere
 # (PELOTON.md, pinned readings): it comes from no pile and goes to none
-NOWHERE = -2
-EXHAUSTION_VALUE = 2
-SPRINTEUR, ROULEUR = "S", "R"
+NOWHERE: Final = -2
+EXHAUSTION_VALUE: Final = 2
+SPRINTEUR: Final = "S"
+ROULEUR: Final = "R"
 # the Peloton expansion's scripted teams (a seat's `scripted` kind; "" is a player)
-PELOTON, MUSCLE = "peloton", "muscle"
-SCRIPTED = (PELOTON, MUSCLE)
+PELOTON: Final = "peloton"
+MUSCLE: Final = "muscle"
+SCRIPTED: Final = (PELOTON, MUSCLE)
 
 
 def card_value(card: int) -> int:

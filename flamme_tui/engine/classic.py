@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ..course import MOVE_TABLE, Course
 from .actions import Action, Bid, Draw, Place, Play
@@ -43,9 +43,12 @@ from .seating import check_seats
 from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
-from .view import Board, Memo, RiderView, View, board, new
+from .view import Board, RiderView, View, board
 
-GRID, BREAKAWAY, ENERGY, OVER = Phase.GRID, Phase.BREAKAWAY, Phase.ENERGY, Phase.OVER
+GRID: Final = Phase.GRID
+BREAKAWAY: Final = Phase.BREAKAWAY
+ENERGY: Final = Phase.ENERGY
+OVER: Final = Phase.OVER
 
 
 def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> int:
@@ -153,10 +156,12 @@ class ClassicGame(Race):
         return classic_view(self, seat)
 
     def public_board(self) -> Board:
-        return classic_board(self)
+        return classic_board(self, ClassicBoard)
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed, _blank=_blank)
+        self.setup: ClassicSetup = setup
+        self.riders: list[Rider] = []
         self.phase = GRID
         # seat -> rider index drawn first this round (in the breakaway: the rider it bids with)
         self.first_drawn: dict[int, int] = {}
@@ -255,9 +260,9 @@ class ClassicGame(Race):
         rider.shown_deck = len(deck)
         rider.shown_supply = rider.supply_played
         n = n or self.draw_size(i)
-        if len(deck) >= n:  # the usual case, in one step: the top n cards, top first
-            hand.extend(deck[: -n - 1 : -1])
-            del deck[-n:]
+        if len(deck) >= n:  # the usual case: the top n cards, top first (pops compile to plain C)
+            for _ in range(n):
+                hand.append(deck.pop())
             return
         for _ in range(n):
             if not deck:
@@ -286,11 +291,18 @@ class ClassicGame(Race):
         if self.phase == GRID:
             nxt = self.to_place()
             return [] if nxt is None else [self.riders[nxt].seat]
-        if self.phase == ENERGY:
-            return sorted({r.seat for i, r in enumerate(self.riders) if r.played is None and i not in self.crossed})
+        out: list[int] = []
+        if self.phase == ENERGY:  # asked after every action: a plain loop, seat order by construction
+            riders, crossed = self.riders, self.crossed
+            for seat, mine in enumerate(self.seats):
+                for i in mine:
+                    if riders[i].played is None and not (crossed and i in crossed):
+                        out.append(seat)
+                        break
+            return out
         if self.phase == BREAKAWAY:
             return [seat for seat in range(len(self.seats)) if self.legal_actions(seat)]
-        return []
+        return out
 
     def needs(self, seat: int) -> bool:
         """Whether the seat has anything to do now."""
@@ -704,12 +716,12 @@ class ClassicGame(Race):
             if p[0] >= finish:
                 self.finish_race()
                 return
-        close_gaps(self.cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped,
+        cells = self.cells
+        close_gaps(cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped,
                    self.slip_gap)
-        occupied = {p[0] for p in self.pos}
         spare_scripted = not self.setup.scripted_exhaustion
-        for i, p in enumerate(self.pos):
-            if p[0] + 1 not in occupied and not (spare_scripted and self.script[self.riders[i].seat]):
+        for i, p in enumerate(self.pos):  # every rider is on the track: the cells show who is just ahead
+            if square_empty(cells, p[0] + 1) and not (spare_scripted and self.script[self.riders[i].seat]):
                 self.tire(i)
 
     def tour_end_phase(self) -> None:
@@ -788,7 +800,11 @@ class ClassicGame(Race):
 
     # -------------------------------------------------------------- helpers
 
+    def blank(self) -> ClassicGame:
+        return type(self)(self.setup, self.seed, _blank=True)
+
     def _clone_into(self, twin: Any) -> None:
+        twin.riders = [r.copy() for r in self.riders]
         twin.phase = self.phase
         twin.first_drawn = self.first_drawn.copy()
         twin.waiting = self.waiting
@@ -928,20 +944,35 @@ class ClassicGame(Race):
 # ------------------------------------------------------------------- views
 
 
-def classic_board(game: ClassicGame) -> Board:
+class ClassicBoard(Board):
+    """The public board of a classic race."""
+
+    def reach(self, i: int, choice: Any) -> int:
+        """View.reach for classic: the terrain's effect on the card (a classic rider
+        never lies down; meteo.MeteoBoard adds the stand-up penalty)."""
+        card: int = choice
+        if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
+            reach: int = self.position().reach(i, card)
+            return reach
+        setup: ClassicSetup = self.setup  # typed: a direct field read
+        return effective_move(self.course, self.riders[i].square, fixed_worth(setup, card))
+
+
+def classic_board(game: ClassicGame, kind: type[ClassicBoard]) -> Board:
+    """The public board of a classic or meteo game (`kind`: the rule set's board class)."""
     riders = []
     for i, r in enumerate(game.riders):
         deck, recycled = r.shown_deck, r.shown_recycled
         shown = deck is not None and recycled is not None
-        riders.append(new(RiderView, (
+        riders.append(RiderView(
             i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
             deck if deck is not None else len(r.deck),
             recycled if recycled is not None else tuple(r.recycled),
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played, tuple(r.bids),
-        )))
-    return new(Board, (game.variant, game.round, game.phase, game.course, tuple(riders),
-                       game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules, Memo(),
-                       dict(game.crossed)))
+        ))
+    return kind(game.variant, game.round, game.phase, game.course, tuple(riders),
+                game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules,
+                dict(game.crossed))
 
 
 def classic_view(game: ClassicGame, seat: int) -> View:
@@ -955,7 +986,7 @@ def classic_view(game: ClassicGame, seat: int) -> View:
         if r.played is not None:
             chosen[i] = r.played
         own[i] = (len(r.deck), tuple(r.recycled))
-    return new(View, (board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {}))
+    return View(board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {})
 
 
 def classic_unseen(view: View, i: int) -> tuple[int, ...]:
@@ -988,19 +1019,9 @@ def fixed_worth(setup: ClassicSetup, card: int) -> int:
     return setup.out_of_cards if card == NOWHERE else setup.exhaustion_value
 
 
-def classic_reach(shown: Board, i: int, card: int) -> int:
-    """View.reach for classic: the terrain's effect on the card (a classic rider
-    never lies down; meteo.meteo_reach adds the stand-up penalty)."""
-    if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
-        reach: int = shown.position().reach(i, card)
-        return reach
-    r = shown.riders[i]
-    return effective_move(shown.course, r.square, fixed_worth(shown.setup, card))
-
-
 CLASSIC = RuleSet(
     name="classic", title="Classic", game=ClassicGame, setup=ClassicSetup,
     uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2, max_teams=6,
     catch_up_die=False, exhaustion_word="exhaustion card", piece_word="card",
-    view=classic_view, unseen=classic_unseen, reach=classic_reach,
+    view=classic_view, unseen=classic_unseen,
 )

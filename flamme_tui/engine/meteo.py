@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import CLASSIC, ClassicGame, ClassicSetup, effective_move, fixed_worth
+from .classic import CLASSIC, ClassicBoard, ClassicGame, ClassicSetup, classic_board, effective_move, fixed_worth
 from .events import Crash, StandUp
 from .ruleset import RuleSet
 from .track import EMPTY, LANES
@@ -24,6 +24,9 @@ class MeteoGame(ClassicGame):
     @property
     def rules(self) -> RuleSet:
         return METEO
+
+    def public_board(self) -> Board:
+        return classic_board(self, MeteoBoard)
 
     def deal(self) -> None:
         """One token per straight tile except the start and finish tiles, seeded."""
@@ -93,11 +96,15 @@ class MeteoGame(ClassicGame):
         return True
 
 
-def meteo_reach(shown: Board, i: int, card: int) -> int:
-    """View.reach for meteo: the terrain's effect and the stand-up penalty."""
-    r = shown.riders[i]
-    setup = shown.setup
-    return effective_move(shown.course, r.square, fixed_worth(setup, card), standup_cost(setup, r.crashed))
+class MeteoBoard(ClassicBoard):
+    """The public board of a meteo race."""
+
+    def reach(self, i: int, choice: Any) -> int:
+        """View.reach for meteo: the terrain's effect and the stand-up penalty."""
+        card: int = choice
+        r = self.riders[i]
+        setup: ClassicSetup = self.setup
+        return effective_move(self.course, r.square, fixed_worth(setup, card), standup_cost(setup, r.crashed))
 
 
-METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True, reach=meteo_reach)
+METEO = replace(CLASSIC, name="meteo", title="Meteo", game=MeteoGame, has_weather=True)

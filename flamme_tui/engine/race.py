@@ -78,19 +78,20 @@ class Race:
 
     Subclasses keep their rule-specific state in more attributes and copy
     them in `_clone_into`, every list and dict copied, so a copy never shares a pile.
+    Each rule set declares its own typed `setup` and `riders` (ClassicSetup and
+    classic.Rider, BmxSetup and bmx.BmxRider): typed, they compile to direct
+    field reads (mypyc rejects a base attribute retyped in a subclass).
     """
 
     variant: ClassVar[str] = ""
 
     def __init__(self, setup: Any, seed: int, *, _blank: bool = False) -> None:
-        self.setup: Any = setup  # the rule set's set-up (ClassicSetup, BmxSetup)
         self.course: Course = setup.course
         self.seed = seed
         # a blank game (copies, positions) gets its RNG from whoever builds it:
         # seeding one costs more than the rest of a copy
         self.rng = BLANK_RNG if _blank else Rng(seed)
         self.phase: Phase = Phase.ENERGY  # each rule set starts its own
-        self.riders: list[Any] = []  # the rule set's riders (classic.Rider, bmx.BmxRider)
         self.pos: list[list[int]] = []  # rider index -> [square, lane]
         self.cells: list[int] = [EMPTY] * (LANES * len(self.course.terrain))
         self.round = 1
@@ -143,6 +144,10 @@ class Race:
     def options(self, view: View) -> list[Option]:
         raise NotImplementedError
 
+    def reach(self, i: int, choice: Any) -> int:
+        """Squares that card (token tuple) moves rider i before blocking (View.reach)."""
+        raise NotImplementedError
+
     def preview(self, i: int, choice: Any) -> Preview:
         raise NotImplementedError
 
@@ -157,15 +162,20 @@ class Race:
     def outcome(self) -> Outcome:
         """The race's result so far (final once `finished`)."""
         order = self.ranking()
+        seat_of = {i: seat for seat, mine in enumerate(self.seats) for i in mine}
         places: dict[int, int] = {}
         for i in order:
-            seat = self.riders[i].seat
+            seat = seat_of[i]
             if seat not in places:
                 places[seat] = len(places) + 1
         teams = tuple(TeamResult(seat, places[seat], *self.team_piles(seat)) for seat in range(len(self.seats)))
         return Outcome(self.phase == Phase.OVER, self.winner, tuple(order), teams)
 
     def needs(self, seat: int) -> bool:
+        raise NotImplementedError
+
+    def to_move(self) -> list[int]:
+        """Seats that still have something to do in this phase, in seat order."""
         raise NotImplementedError
 
     def apply(self, action: Action | str) -> None:
@@ -183,11 +193,9 @@ class Race:
     def clone(self, rng: Rng | None = None) -> Any:
         """An independent copy; with `rng`, the copy draws from that RNG instead
         of a copy of this game's (bots simulating a sampled future)."""
-        # compiled (mypyc) classes cannot be made by __new__ alone: a blank game
-        twin = type(self)(self.setup, self.seed, _blank=True)
+        twin = self.blank()
         twin.course = self.course  # meteo: with this race's weather
         twin.rng = rng or self.rng.clone()
-        twin.riders = [r.copy() for r in self.riders]
         twin.pos = [p.copy() for p in self.pos]
         twin.cells = self.cells.copy()
         twin.round = self.round
@@ -198,5 +206,10 @@ class Race:
         self._clone_into(twin)
         return twin
 
+    def blank(self) -> Race:
+        """Hook: a blank game of this rule set and set-up (compiled (mypyc)
+        classes cannot be made by __new__ alone)."""
+        raise NotImplementedError
+
     def _clone_into(self, twin: Any) -> None:
-        """Hook: copy the rule set's own attributes (each list and dict copied)."""
+        """Hook: copy the rule set's own attributes, riders included (each list and dict copied)."""

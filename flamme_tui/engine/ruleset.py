@@ -32,9 +32,6 @@ class RuleSet:
     view: Callable[[Any, int], Any]  # (game, seat) -> engine.view.View
     # (view, rider index) -> the pieces of that rider whose place the seat cannot know
     unseen: Callable[[Any, int], tuple[int, ...]]
-    # (board, rider index, card or token tuple) -> squares it moves before any blocking
-    # (View.reach): the same functions as the game's own, without building a position
-    reach: Callable[[Any, int, Any], int]
 
     def new_game(self, setup: Any, seed: int) -> Any:
         return self.game(setup, seed)

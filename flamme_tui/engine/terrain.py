@@ -8,17 +8,18 @@ engine's rule sets.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 # Terrain codes, one character per square.
-FLAT = "."
-ASCENT = "^"
-DESCENT = "v"
-SUPPLY = "s"
-COBBLE = "c"  # cobblestones (Peloton): no slipstream to, from or across them
+FLAT: Final = "."
+ASCENT: Final = "^"
+DESCENT: Final = "v"
+SUPPLY: Final = "s"
+COBBLE: Final = "c"  # cobblestones (Peloton): no slipstream to, from or across them
 # BMX terrain ('.' and 'v' are shared with classic).
-BUMPY = "b"
-CANYON = "k"
-MARSH = "m"
+BUMPY: Final = "b"
+CANYON: Final = "k"
+MARSH: Final = "m"
 
 
 def terrain_move(terrain: str, next_ascent: Sequence[int], start: int, value: int, penalty: int = 0) -> int:

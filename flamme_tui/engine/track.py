@@ -8,14 +8,14 @@ first; every "lane 0, then lane 1" of the rules goes on to lane 2 (PELOTON.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Final
 
-EMPTY = -1
+EMPTY: Final = -1
 LANES: Final = 3  # the most lanes a square has (Peloton wide and supply squares)
 
 
-def free_lane(cells: list[int], lanes: Sequence[int], square: int) -> int:
+def free_lane(cells: list[int], lanes: tuple[int, ...], square: int) -> int:
     """The lowest free lane of the square, or -1 when every lane is taken."""
     base = square * LANES
     for lane in range(lanes[square]):
@@ -34,7 +34,7 @@ def square_empty(cells: list[int], square: int, but: int = EMPTY) -> bool:
     return True
 
 
-def settle(cells: list[int], lanes: Sequence[int], square: int) -> tuple[int, int]:
+def settle(cells: list[int], lanes: tuple[int, ...], square: int) -> tuple[int, int]:
     """The nearest square at or behind `square` with a free lane, lane 0 first.
 
     The moving rider has been lifted off the track, so its own square always
@@ -47,13 +47,18 @@ def settle(cells: list[int], lanes: Sequence[int], square: int) -> tuple[int, in
         square -= 1
 
 
-def occupied_squares(squares: Sequence[int]) -> list[int]:
-    return sorted(set(squares))
+def occupied_squares(squares: list[int]) -> list[int]:
+    """The distinct squares, in order (sorted, then each kept once: cheaper than a set)."""
+    out: list[int] = []
+    for square in sorted(squares):
+        if not out or out[-1] != square:
+            out.append(square)
+    return out
 
 
 def close_gaps(
     cells: list[int],
-    lanes: Sequence[int],
+    lanes: tuple[int, ...],
     positions: list[list[int]],
     max_gap: int,
     eligible: Callable[[int], bool] | None,
@@ -96,7 +101,7 @@ def close_gaps(
 
 def _shift_square(
     cells: list[int],
-    lanes: Sequence[int],
+    lanes: tuple[int, ...],
     positions: list[list[int]],
     square: int,
     gap: int,
@@ -130,6 +135,9 @@ def _shift_square(
 
 def ranking(positions: list[list[int]]) -> list[int]:
     """Rider indices, furthest first; on one square lane 0 first."""
-    # one integer key per rider: square high, lane low
-    keys = [p[0] * LANES + (LANES - 1 - p[1]) for p in positions]
-    return sorted(range(len(positions)), key=keys.__getitem__, reverse=True)
+    # one integer per rider, sorted as plain ints: square high, lane low, then
+    # (as a stable sort would) the lower index first among equals
+    n = len(positions)
+    keys = [(p[0] * LANES + (LANES - 1 - p[1])) * n + (n - 1 - i) for i, p in enumerate(positions)]
+    keys.sort()  # all distinct: the reverse of this order is the ranking (sort(reverse=True) is a keyword call)
+    return [n - 1 - keys[k] % n for k in range(n - 1, -1, -1)]

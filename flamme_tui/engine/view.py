@@ -14,7 +14,7 @@ the rule set's own movement code, on a game rebuilt from the board.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..course import Course
 from .phase import Phase
@@ -22,75 +22,104 @@ from .ruleset import RuleSet
 
 if TYPE_CHECKING:
     from .options import Option, Preview
+    from .race import Race
 
 
-class RiderView(NamedTuple):
-    index: int  # type: ignore[assignment]  # shadows tuple.index, on purpose
-    id: str
-    seat: int
-    kind: str  # "S", "R" (classic, meteo) or "" (bmx)
-    square: int
-    lane: int
-    crashed: bool
-    deck: int  # face-down cards (bmx: tokens in the bag, drawn ones included), as shown
-    recycled: tuple[int, ...]  # face-up recycled cards, as shown (bmx: empty)
-    exhaustion: int  # exhaustion cards (bmx: fatigue tokens) received
-    history: tuple[Any, ...]  # cards (bmx: token tuples) played and revealed
-    from_supply: int  # exhaustion cards played straight from the supply (classic)
-    # the breakaway (classic, meteo): revealed bid cards out of the rider's piles (a winner's left the game)
-    bids: tuple[int, ...] = ()
+class Shown:
+    """A read-only value that a seat is shown (RiderView, Board, View): plain
+    compiled classes with Final attributes, which mypyc builds and reads
+    directly (a NamedTuple is built and its methods called through Python).
+    Equality, repr and `replace` come from each class's `fields`."""
 
-
-class Memo:
-    """What is worked out from a board once (the position game of previews).
-    Not part of what the board shows: any two memos are equal."""
-
-    def __init__(self) -> None:
-        self.position: Any = None
+    fields: ClassVar[tuple[str, ...]] = ()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Memo)
-
-    def __hash__(self) -> int:
-        return 0
+        return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self.fields)
 
     def __repr__(self) -> str:
-        return "Memo()"
+        return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.fields) + ")"
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with some fields changed (as NamedTuple._replace; public, so the UI may ask it)."""
+        values = {f: getattr(self, f) for f in self.fields}
+        values.update(changes)
+        return type(self)(**values)
 
 
-class Board(NamedTuple):
-    variant: str
-    round: int
-    phase: Phase
-    course: Course
-    riders: tuple[RiderView, ...]
-    decks: dict[str, tuple[int, ...]]  # classic: the initial deck of each rider kind; bmx: {"": bag}
-    handicap: tuple[int, ...]  # classic: extra exhaustion cards per seat
-    supply: int | None  # bmx fatigue supply
-    die: int | None  # bmx: the die, when rolled before drawing (forecast)
-    setup: Any  # the race's public set-up: teams, course, rules numbers (never the seed)
-    rules: RuleSet  # the rule set: its flags and classes
-    memo: Memo  # what is worked out from this board once
-    # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
-    crossed: dict[int, tuple[int, int, int]]
+class RiderView(Shown):
+    fields: ClassVar[tuple[str, ...]] = ("index", "id", "seat", "kind", "square", "lane", "crashed", "deck", "recycled",
+                                         "exhaustion", "history", "from_supply", "bids")
+
+    def __init__(self, index: int, id: str, seat: int, kind: str, square: int, lane: int, crashed: bool,
+                 deck: int, recycled: tuple[int, ...], exhaustion: int, history: tuple[Any, ...],
+                 from_supply: int, bids: tuple[int, ...] = ()) -> None:
+        self.index: Final = index
+        self.id: Final = id
+        self.seat: Final = seat
+        self.kind: Final = kind  # "S", "R" (classic, meteo) or "" (bmx)
+        self.square: Final = square
+        self.lane: Final = lane
+        self.crashed: Final = crashed
+        self.deck: Final = deck  # face-down cards (bmx: tokens in the bag, drawn ones included), as shown
+        self.recycled: Final = recycled  # face-up recycled cards, as shown (bmx: empty)
+        self.exhaustion: Final = exhaustion  # exhaustion cards (bmx: fatigue tokens) received
+        self.history: Final = history  # cards (bmx: token tuples) played and revealed
+        self.from_supply: Final = from_supply  # exhaustion cards played straight from the supply (classic)
+        # the breakaway (classic, meteo): revealed bid cards out of the rider's piles (a winner's left the game)
+        self.bids: Final = bids
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, f) for f in self.fields))
+
+
+class Board(Shown):
+    fields: ClassVar[tuple[str, ...]] = ("variant", "round", "phase", "course", "riders", "decks", "handicap", "supply",
+                                         "die", "setup", "rules", "crossed")
+
+    def __init__(self, variant: str, round: int, phase: Phase, course: Course, riders: tuple[RiderView, ...],
+                 decks: dict[str, tuple[int, ...]], handicap: tuple[int, ...], supply: int | None, die: int | None,
+                 setup: Any, rules: RuleSet, crossed: dict[int, tuple[int, int, int]]) -> None:
+        self.variant: Final = variant
+        self.round: Final = round
+        self.phase: Final = phase
+        self.course: Final = course
+        self.riders: Final = riders
+        self.decks: Final = decks  # classic: the initial deck of each rider kind; bmx: {"": bag}
+        self.handicap: Final = handicap  # classic: extra exhaustion cards per seat
+        self.supply: Final = supply  # bmx fatigue supply
+        self.die: Final = die  # bmx: the die, when rolled before drawing (forecast)
+        self.setup: Final = setup  # the race's public set-up: teams, course, rules numbers (never the seed)
+        self.rules: Final = rules  # the rule set: its flags and classes
+        # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
+        self.crossed: Final = crossed
+        # worked out from this board once, not part of what it shows: the position game of previews
+        self._position: Any = None
 
     def position(self) -> Any:
         """A game of this rule set at this board's position (no hidden piles),
         built once per board: what previews move riders on."""
-        memo = self.memo
-        if memo.position is None:
-            memo.position = self.rules.game.from_board(self)
-        return memo.position
+        if self._position is None:
+            self._position = self.rules.game.from_board(self)
+        return self._position
+
+    def reach(self, i: int, choice: Any) -> int:
+        """View.reach: each rule set's board (classic.ClassicBoard, meteo.MeteoBoard,
+        bmx.BmxBoard) computes it with its own rule, a compiled method call."""
+        raise NotImplementedError
 
 
-class View(NamedTuple):
-    board: Board
-    seat: int
-    hands: dict[int, tuple[int, ...]]  # own riders: rider index -> tuple of drawn cards (tokens)
-    chosen: dict[int, Any]  # own riders: rider index -> card (token tuple) chosen this round
-    own: dict[int, tuple[int, tuple[int, ...]]]  # own riders: rider index -> (face-down count, recycled tuple) now
-    first_drawn: int | None  # own rider drawn first this round (classic)
-    keep: dict[int, int]  # bmx: own rider index -> tokens to keep
+class View(Shown):
+    fields: ClassVar[tuple[str, ...]] = ("board", "seat", "hands", "chosen", "own", "first_drawn", "keep")
+
+    def __init__(self, board: Board, seat: int, hands: dict[int, tuple[int, ...]], chosen: dict[int, Any],
+                 own: dict[int, tuple[int, tuple[int, ...]]], first_drawn: int | None, keep: dict[int, int]) -> None:
+        self.board: Final = board
+        self.seat: Final = seat
+        self.hands: Final = hands  # own riders: rider index -> tuple of drawn cards (tokens)
+        self.chosen: Final = chosen  # own riders: rider index -> card (token tuple) chosen this round
+        self.own: Final = own  # own riders: rider index -> (face-down count, recycled tuple) now
+        self.first_drawn: Final = first_drawn  # own rider drawn first this round (classic)
+        self.keep: Final = keep  # bmx: own rider index -> tokens to keep
 
     @property
     def riders(self) -> tuple[RiderView, ...]:
@@ -128,8 +157,7 @@ class View(NamedTuple):
     def reach(self, i: int, choice: Any) -> int:
         """Squares that card (token tuple) moves rider i before any blocking:
         terrain caps, stand-up penalty and ramp bonus included.  Cheap."""
-        board = self.board
-        return board.rules.reach(board, i, choice)
+        return self.board.reach(i, choice)
 
     def sample(self, rng: Any) -> Any:
         """A whole game consistent with this view: what the seat cannot see
@@ -138,14 +166,11 @@ class View(NamedTuple):
         return self.board.rules.game.sample(self, rng)
 
 
-new = tuple.__new__  # builds views without NamedTuple's Python-level __new__: views are made per decision
-
-
-def board(game: Any) -> Board:
+def board(game: Race) -> Board:
     """The public board, rebuilt only when it changes (a new round, a placement)."""
-    cached: Board | None = game.public_cache
+    cached = game.public_cache
     if cached is not None and cached.round == game.round and cached.phase == game.phase and game.phase != Phase.GRID:
         return cached
-    built: Board = game.public_board()
+    built = game.public_board()
     game.public_cache = built
     return built

@@ -4,29 +4,31 @@ Every loop that plays seats (the session's bots and so the app and the
 headless commands, `races.play_out` and so the tournament and the bench, the
 hard bot's rollouts, the tests) asks `turns(game)` and lets the seat it names
 act once before asking again.  The engine says who still has something to
-do (`to_move`, in seat order); taking the first of them every time gives one
-action order, so the same race always has the same action log.
+do (`to_move`, in seat order; `needs` for one seat); taking the first of them
+every time gives one action order, so the same race always has the same
+action log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from ..engine.phase import Phase
+from ..engine.race import Race
 
 
-def next_seat(game: Any) -> int | None:
+def next_seat(game: Race) -> int | None:
     """The seat that acts next (places a rider, draws, picks), None once the race is over."""
     if game.phase == Phase.OVER:
         return None
-    seats = game.to_move()
-    if not seats:  # cannot happen: the last choice of a round resolves it
-        raise RuntimeError(f"nobody to play in round {game.round} ({game.phase})")
-    return int(seats[0])
+    for seat in range(len(game.seats)):  # the first of `to_move`, without building the list
+        if game.needs(seat):
+            return seat
+    # cannot happen: the last choice of a round resolves it
+    raise RuntimeError(f"nobody to play in round {game.round} ({game.phase})")
 
 
-def turns(game: Any) -> Iterator[int]:
+def turns(game: Race) -> Iterator[int]:
     """The seat to act now, again after each action, until the round in
     progress is resolved or the race is over (the grid belongs to the first
     round).  The caller makes the seat act before asking for the next one,

@@ -462,8 +462,7 @@ async def test_the_settings_screen_writes_out_a_hostile_config_path(tmp_path, mo
         await wait_for_screen(pilot, "TitleScreen")
         app.show_settings()
         await wait_for_screen(pilot, "SettingsScreen")
-        # the file's path is the screen's last line (below the keys: scrolled to)
-        app.screen.query_one("#settings-path").scroll_visible(animate=False)
+        app.screen.query_one("#settings-path").scroll_visible(animate=False)  # below the key bindings
         await pilot.pause()
         assert "c\\x1b]0;pwned\\x07[/]" in "".join(line.strip() for line in screen_text(app).splitlines())
         assert_terminal_safe(app)

@@ -473,7 +473,7 @@ class RaceScreen(BaseScreen):
         """A view for public display: the public board only (no seat's own
         piles, hands or chosen cards: everybody's piles as the table saw them
         before this round's draws)."""
-        return self.game.view(0)._replace(hands={}, chosen={}, own={}, first_drawn=None, keep={})
+        return self.game.view(0).replace(hands={}, chosen={}, own={}, first_drawn=None, keep={})
 
     def show_public(self, what: str) -> None:
         view = self.public_view()
