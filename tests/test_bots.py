@@ -254,3 +254,24 @@ def test_who_draws_first_comes_from_the_bots_own_weighing(name):
         if len(firsts) == 2:
             break
     assert firsts == {"S", "R"}
+
+
+def test_hard_shares_its_simulated_races_among_the_plays_worth_weighing():
+    """Fewer candidates (dominated plays left out, equal cards) get more sampled
+    worlds each: ROLLOUTS in all, never fewer than WORLDS worlds."""
+    import importlib
+
+    hard = importlib.import_module("flamme_tui.bots.hard")
+    from flamme_tui.bots.search import candidates
+
+    seen = set()
+    for seed in range(6):
+        for game, seat in decision_points("classic", seed):
+            view = game.view(seat)
+            n = len(candidates(view))
+            if n < 2:
+                continue
+            worlds = max(hard.WORLDS, hard.ROLLOUTS // n)
+            assert f"/{worlds} sampled futures" in hard.explain(view).full
+            seen.add(worlds)
+    assert len(seen) > 1 and max(seen) > hard.WORLDS  # two or three candidates: more than 24 worlds

@@ -49,11 +49,10 @@ from .easy import grid_spot
 from .hard import respond
 from .reasons import Decision
 from .rollout import Rollout, greedy, play_to_end, saver
-from .search import Tally, candidates, drawer_name, seed_of, what, worth
+from .search import MARGIN, MARGIN_SCALE, Tally, candidates, drawer_name, seed_of, what, worth
 
 OWN: Rollout = saver  # how its own riders race on in a simulated race
 MIX: tuple[tuple[Rollout, float], ...] = ((greedy, 0.5), (saver, 0.5))  # the other seats: policy, weight
-MARGIN, MARGIN_SCALE = 0.3, 5.0  # what the margin may add to a result, and its squares' scale
 MIN_WORLDS = 8  # worlds before a candidate may leave the race
 PRUNE_Z = 2.0  # standard errors behind the leader that put a candidate out
 SAME_WORLDS = 24  # worlds after which candidates that did exactly alike in each are called equal

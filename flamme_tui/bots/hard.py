@@ -3,12 +3,19 @@
 For each card (bmx: token choice) worth playing (no dominated play: see
 `search.candidates`) it samples worlds consistent with its view (other
 seats' hands, every deck order), plays the card and races every seat to the
-line with the greedy rollout policy, and keeps the card that wins most
-often (in a tour stage: the best value in the tour, engine.tour.stage_value).
-Ties go to the better expected place, then (when no candidate wins
-in any sampled future) to the smaller margin of defeat, then to the card
-that keeps the better cards.  The same worlds are used for every candidate,
-so the comparison is between cards, not between luck.
+line with the greedy rollout policy, and keeps the card whose simulated
+races are worth most: 1 for a win, a little for a better place, and up to
+`search.MARGIN` for the squares between its best rider and the best other
+one (a finer signal than won or lost: 24 futures rarely tell two cards
+apart by wins alone; in a tour stage: the best value in the tour,
+engine.tour.stage_value).  Ties go to the better expected place, then to
+the card that keeps the better cards.  With every future lost it still
+plays for the closest finish.  The same worlds are used for every
+candidate, so the comparison is between cards, not between luck.
+
+It races ROLLOUTS simulated races per card decision, shared among the
+candidates (at least WORLDS worlds each): the dominated plays left out give
+the close choices more worlds, not less time.
 
 Which rider draws first comes from the same kind of sampling: for each
 choice, the first rider plays the greedy card from its hand, and the second
@@ -33,23 +40,29 @@ from .breakaway import breakaway
 from .easy import grid_spot
 from .reasons import Decision
 from .rollout import Rollout, greedy, play_to_end
-from .search import Tally, candidates, drawer_name, last_pick, seed_of, what, worth
+from .search import MARGIN, MARGIN_SCALE, Tally, candidates, drawer_name, last_pick, seed_of, what, worth
 
-WORLDS = 24  # sampled worlds per decision
+WORLDS = 24  # sampled worlds per decision, at least
+ROLLOUTS = 96  # simulated races per card decision, shared among the candidates (24 worlds for 4 cards)
 
 
 def hard(view: View) -> Action:
     return explain(view).action
 
 
-def _key(tally: Tally, all_lost: bool, tour: bool) -> tuple[float, ...]:
-    """Larger is better: wins (a tour stage: its value in the tour), then a
-    better expected place, then (only when nothing wins anywhere) the margin;
-    the caller's order (cheapest first) breaks what is left."""
-    return (tally.utility if tour else tally.wins, -tally.places, tally.margin if all_lost else 0.0)
+def _key(tally: Tally) -> tuple[float, ...]:
+    """Larger is better: the worth of its simulated races (see the module's
+    doc), then a better expected place; the caller's order (cheapest first)
+    breaks what is left."""
+    return (tally.utility, -tally.places)
 
 
-def explain(view: View, worlds: int = WORLDS) -> Decision:
+def score(game: Any, seat: int) -> tuple[tuple[int, int, int], float]:
+    """A simulated race's result and its worth to the seat (the margin counted)."""
+    return worth(game, seat, MARGIN, MARGIN_SCALE)
+
+
+def explain(view: View, worlds: int | None = None) -> Decision:
     """The hard bot's choice, with a public reason (what it did, nothing
     more) and the full one (how its card scored against the next best)."""
     board = view.board
@@ -58,15 +71,14 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
     if board.phase == Phase.BREAKAWAY:  # the table hears nothing of a bid before its reveal
         return Decision(breakaway(view, eager=False), "", "")
     if not view.hands:
-        return _draw(view, worlds)
+        return _draw(view, worlds or WORLDS)
     options = candidates(view)
     if len(options) == 1:
         # "no choice" would tell the table the whole hand: it says only what was played
         action = options[0].action
         return Decision(action, f"plays {what(action)}", "no choice worth weighing")
-    teams = len(board.setup.teams)
-    tour = bool(getattr(board.setup, "tour", False))
-    policies: list[Rollout] = [greedy] * teams
+    worlds = worlds or max(WORLDS, ROLLOUTS // len(options))
+    policies: list[Rollout] = [greedy] * len(board.setup.teams)
     rng = Rng(seed_of(view))
     tallies = [Tally() for _ in options]
     for _ in range(worlds):
@@ -76,14 +88,14 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
             game = world.clone(rng=Rng(future))
             game.apply(option.action)
             play_to_end(game, policies)
-            tallies[k].add(*worth(game, view.seat))
-    all_lost = not tour and not any(t.wins for t in tallies)
+            tallies[k].add(*score(game, view.seat))
     # equal keys: the first candidate, the cheapest
-    order = sorted(range(len(options)), key=lambda k: (_key(tallies[k], all_lost, tour), -k), reverse=True)
+    order = sorted(range(len(options)), key=lambda k: (_key(tallies[k]), -k), reverse=True)
     best, second = order[0], order[1]
     b, s = tallies[best], tallies[second]
-    full = (f"{what(options[best].action)} wins {b.wins}/{worlds} sampled futures, place {b.places / worlds:.2f}"
-            f" (next best {what(options[second].action)}: {s.wins}/{worlds}, place {s.places / worlds:.2f})")
+    full = (f"{what(options[best].action)} wins {b.wins}/{worlds} sampled futures, place {b.places / worlds:.2f}, "
+            f"worth {b.mean:.3f} (next best {what(options[second].action)}: {s.wins}/{worlds}, "
+            f"place {s.places / worlds:.2f}, worth {s.mean:.3f})")
     # the score comes from its own hand and deck: the table hears only the card played
     return Decision(options[best].action, f"plays {what(options[best].action)}", full)
 
@@ -112,7 +124,7 @@ def _draw(view: View, worlds: int) -> Decision:
 
 
 def respond(game: Any, seat: int, policies: list[Rollout], future: int, counter: list[int] | None = None,
-            value: Callable[[Any, int], float] = lambda game, seat: worth(game, seat)[1]) -> float:
+            value: Callable[[Any, int], float] = lambda game, seat: score(game, seat)[1]) -> float:
     """The seat's `value` of a simulated race when it plays the rest of the
     round by `policies` except its last choice, where it tries every card and
     keeps the best (in this world), then everyone races to the line.
