@@ -71,6 +71,7 @@ __all__ = [
     "load_course",
     "load_meteo_rules",
     "load_stage",
+    "id_problem",
     "load_tiles",
     "slugify",
     "stage_entries",
@@ -768,12 +769,30 @@ class StageStatus(NamedTuple):
     problem: ConfigError | None
 
 
+def id_problem(entry: StageEntry) -> ConfigError | None:
+    """Why a user stage's file name cannot be its id (None if it can).  An id
+    is text: typed in a command, written in a tour file, validated as a string;
+    a file name whose bytes are not UTF-8 cannot be one (Python reads those
+    bytes as lone surrogates, which pydantic refuses: the app crashed on a tour
+    of such a stage)."""
+    if entry.source != "user" or not _NOT_UTF8.search(entry.id):
+        return None
+    return ConfigError("the file name is not UTF-8 text: it cannot be a stage id (rename the file)", file=entry.path)
+
+
+_NOT_UTF8 = re.compile("[\ud800-\udfff]")  # the bytes of a name that were not UTF-8 (surrogateescape)
+
+
 def stage_statuses() -> list[StageStatus]:
     """Every stage that an id can name (shadowed user stages left out),
     read and validated (files are cached by path, mtime and size)."""
     out = []
     for entry in stage_entries():
         if entry.shadowed:
+            continue
+        bad_id = id_problem(entry)
+        if bad_id is not None:
+            out.append(StageStatus(entry, None, bad_id))
             continue
         stage, problems = check_stage_file(entry.path)
         out.append(StageStatus(entry, stage, _first(entry.path, problems) if problems else None))
@@ -818,6 +837,9 @@ def _stage_path(ref: str) -> Path:
         return path
     user = _user_stage_files().get(ref)
     if user is not None:
+        bad_id = id_problem(StageEntry(ref, user, "user"))
+        if bad_id is not None:
+            raise bad_id
         return user
     known = ", ".join(stage_ids())
     raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")

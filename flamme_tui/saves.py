@@ -32,6 +32,7 @@ import os
 import re
 import secrets
 import socket
+import stat
 import threading
 from collections.abc import Callable
 from dataclasses import fields
@@ -718,9 +719,15 @@ def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
 def make_folder(folder: Path) -> None:
     """The folder a race file goes in, made if missing; OSError saying why it
     cannot be (a file in its way, a read-only disk, no permission)."""
-    if folder.exists() and not folder.is_dir():
+    try:
+        st = os.stat(folder)  # through symlinks: a loop raises ELOOP, naming the folder
+    except FileNotFoundError:
+        if os.path.islink(folder):  # mkdir would say "exists", and the problem be told as a file in the way
+            raise FileNotFoundError(errno.ENOENT, "a symbolic link to nothing", str(folder)) from None
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    if not stat.S_ISDIR(st.st_mode):
         raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
-    folder.mkdir(parents=True, exist_ok=True)
 
 
 def save_problem(exc: BaseException) -> str:
@@ -744,6 +751,10 @@ def _save_problem(exc: BaseException) -> str:
             folder = ""
         if isinstance(exc, SaveLocked):
             return str(exc)
+        if code == errno.ELOOP:
+            return f"the saves folder is a symlink loop ({_show(Path(where))})" if where else "a symlink loop"
+        if code == errno.ENOENT and where and os.path.islink(where):
+            return f"the saves folder is a symbolic link to nothing ({_show(Path(where))})"
         if code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
             return f"the disk is full{folder}"
         if code == errno.EROFS:

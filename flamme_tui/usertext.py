@@ -32,9 +32,12 @@ if TYPE_CHECKING:
 __all__ = ["CONTROL", "NO_CONTROL", "check", "clean", "control_problem", "escape_markup", "plain"]
 
 # C0, DEL and C1 controls; the bidi embeddings, overrides, isolates and marks
-# (U+061C, U+200E/F, U+202A-E, U+2066-9); the line and paragraph separators.
+# (U+061C, U+200E/F, U+202A-E, U+2066-9); the line and paragraph separators;
+# lone surrogates, which is how Python reads the bytes of a file name (or an
+# argument) that are not UTF-8: printed as they are, they make a UTF-8 stdout
+# raise UnicodeEncodeError, or reach the terminal as raw bytes (0x9b is CSI).
 # Not the zero-width joiner: emoji sequences need it.
-_OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 CONTROL = re.compile(f"[\x00-\x1f{_OTHERS}]")
 _LINES = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")  # the same but newline and tab
 NO_CONTROL = f"[^\x00-\x1f{_OTHERS}]*"  # a whole text without any (a Textual Input's `restrict`)
@@ -50,7 +53,10 @@ def control_problem(text: str, multiline: bool = False) -> str | None:
     found = _pattern(multiline).search(text)
     if found is None:
         return None
-    return f"control character U+{ord(found.group()):04X} is not allowed"
+    code = ord(found.group())
+    if 0xD800 <= code <= 0xDFFF:
+        return f"a byte that is not UTF-8 text (0x{code & 0xFF:02X}) is not allowed"
+    return f"control character U+{code:04X} is not allowed"
 
 
 def check(text: str, multiline: bool = False) -> str:

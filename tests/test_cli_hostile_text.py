@@ -181,3 +181,37 @@ def test_a_tour_names_the_stage_file_that_is_broken(tmp_path, env):
         assert len(lines) == 1, lines
         assert "stages/bent.yaml:2: tiles: tile 'b' used twice" in lines[0], lines[0]
         assert ("bent-tour.yaml" in lines[0] and "stages[1].stage" in lines[0]) or "--stages" in lines[0]
+
+
+def test_file_names_that_are_not_utf8(tmp_path, env):
+    """Bytes of a file name that are not UTF-8 reach Python as lone surrogates:
+    printed as they were, `stages list`, `tours list`, both checks and
+    `conformance` ended in UnicodeEncodeError on a UTF-8 terminal (or wrote
+    the raw bytes: 0x9b is CSI), and `tour --stages` with such a stage id in a
+    pydantic traceback.  They are written out, and such a name is no stage id."""
+    env = {**env, "PYTHONIOENCODING": "utf-8:strict"}  # a UTF-8 locale's stdout
+    stages, tours = os.fsencode(tmp_path / "data" / "stages"), os.fsencode(tmp_path / "data" / "tours")
+    os.makedirs(stages)
+    os.makedirs(tours)
+    good = json.dumps({"name": "Fine", "tiles": "abcdefghijklmnopqrstu"})
+    for folder, name, text in ((stages, b"\xff\x9b.yaml", good), (stages, b"bad\xff.yaml", "name: [\n"),
+                               (tours, b"t\xff.yaml", json.dumps({"name": "T", "stages": [{"stage": "peloton-7"}]})),
+                               (tours, b"u\xff.yaml", "name: [\n")):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write(text)
+    stage_id = os.fsdecode(b"\xff\x9b")
+    for args, code in (
+        (["stages", "list"], 0), (["tours", "list"], 0),
+        (["stages", "check", os.fsdecode(stages)], 2), (["tours", "check", os.fsdecode(tours)], 2),
+        (["conformance", os.fsdecode(stages)], 2),
+        (["race", "--stage", stage_id], 2), (["tour", "--stages", stage_id], 2),
+        (["tour", "--tour", os.fsdecode(b"t\xff")], 0),
+    ):
+        proc = run(*args, env=env)
+        assert proc.returncode == code, (args, proc.stderr)
+        assert_clean(proc)
+        if code == 2 and args[0] in ("race", "tour"):
+            assert proc.stderr.count("\n") == 1
+            assert "\\udcff\\udc9b.yaml: the file name is not UTF-8 text: it cannot be a stage id" in proc.stderr
+    listing = run("stages", "list", env=env).stdout
+    assert "\\udcff\\udc9b" in listing and "bad\\udcff.yaml" in listing

@@ -45,7 +45,10 @@ from flamme_tui.saves import SaveError
 
 pytestmark = pytest.mark.fuzz
 ERRORS = (ConfigError, SaveError, CaseFileError)
-SLOW = 2.0  # seconds: any single read taking longer counts as a hang
+# seconds: any single read taking longer counts as a hang (the hangs found took
+# minutes).  Not less: PyYAML parses the 42 KB many-keys file in about 1 s on a
+# busy 2-core machine, and 2.0 failed there now and then.
+SLOW = 5.0
 ESC_TITLE = "\x1b]0;pwned\x07"
 
 

@@ -197,6 +197,22 @@ def test_data_dir_or_saves_folder_that_is_a_file(data_dir, where):
     assert saves.list_saves() == [] and saves.latest_in_progress() is None
 
 
+@pytest.mark.parametrize("kind, words", [("loop", "the saves folder is a symlink loop"),
+                                         ("dangling", "the saves folder is a symbolic link to nothing")])
+def test_a_saves_folder_that_is_a_bad_symlink_is_said_as_such(data_dir, kind, words):
+    """A saves folder that is a symlink loop or a link to nothing was told as
+    "the saves folder is not a folder (DATA_DIR's parent)": mkdir said the
+    link exists, and nothing in its way was a file."""
+    data_dir.mkdir()
+    (data_dir / "saves").symlink_to("saves" if kind == "loop" else "nowhere")
+    session = new_session("classic", seed=4)
+    errors: list = []
+    autosave = saves.attach_autosave(session, on_error=errors.append)
+    play(session, 3)
+    assert len(errors) == 1 and autosave.saved_actions is None and len(session.game.actions) == 3
+    assert saves.save_problem(errors[0]) == f"{words} ({data_dir / 'saves'})"
+
+
 @pytest.mark.parametrize("code, words", [(errno.EROFS, "the disk is read-only"),
                                          (errno.EACCES, "no permission to write there")])
 def test_a_saves_folder_that_cannot_be_made_says_why(data_dir, monkeypatch, code, words):
@@ -299,6 +315,19 @@ def test_race_autosave_reports_a_failed_save(tmp_path, monkeypatch, capsys):
     lines = err.strip().splitlines()
     assert len([line for line in lines if "could not save the race: the disk is full" in line]) == 1
     assert "the race was not fully saved" in lines[-1] and "holds nothing" in lines[-1]
+    assert "Traceback" not in err
+
+
+def test_tour_autosave_says_a_failed_save_once(tmp_path, monkeypatch, capsys):
+    """Each stage of a tour has its own Autosave: a disk full from the start
+    was said once per stage (three times), not once as for a race."""
+    failing_creates(monkeypatch, tmp_path / "out", errno.ENOSPC)
+    (tmp_path / "out").mkdir()
+    assert main(["tour", "--seed", "2", "--autosave", str(tmp_path / "out")]) == 1
+    out, err = capsys.readouterr()
+    assert "GC after stage 3" in out  # the tour was raced to its end
+    assert err.count("could not save the tour: the disk is full") == 1
+    assert "the tour was not fully saved" in err.strip().splitlines()[-1]
     assert "Traceback" not in err
 
 

@@ -646,6 +646,9 @@ def test_race_from_refuses_human_seats_unless_asked(tmp_path, capsys):
     (["--forecast"], "--forecast cannot be used"),
     (["--variant", "meteo"], "--variant meteo: the saved race is classic"),
     (["--teams", "2"], "--teams 2: the saved race has 4 teams"),
+    (["--players", "4"], "--players 4: the saved race has 4 teams"),  # teams of two riders, not players
+    (["--players", "8"], "--players 8: the saved race has 4 teams"),
+    (["--breakaway"], "--breakaway: the saved race has no breakaway"),
     (["--bots", "easy,hard"], "--bots: give 4 names"),
     (["--bots", "wizard"], "--bots: seat 1 needs a bot"),
 ])
@@ -664,6 +667,29 @@ def test_race_from_honours_what_agrees_with_the_saved_race(tmp_path, capsys, opt
     assert main(["race", "--from", str(path), *option]) == 0
     bots = saves.load(tmp_path / "save-bots.json").bots
     assert bots == {s: "hard" if option[0] == "--bots" else "easy" for s in range(4)}
+
+
+@pytest.mark.parametrize("option, code, message", [
+    (["--players", "7"], 0, ""),
+    (["--players", "8"], 2, "--players 8: the saved race has 7 players racing one rider each"),
+    (["--teams", "4"], 2, "--teams 4: the saved race has 7 players racing one rider each"),
+    (["--breakaway"], 0, ""),
+])
+def test_race_from_checks_the_peloton_options_against_a_players_race(tmp_path, capsys, option, code, message):
+    """--players and --breakaway were ignored next to --from: each must agree with the saved race."""
+    from flamme_tui.play.races import one_rider_seats
+
+    spec = RaceSpec(stage="peloton-7", teams=one_rider_seats(7), breakaway=True)
+    session = Session.new(spec, 5, {seat: "easy" for seat in range(7)})
+    path = saves.attach_autosave(session, tmp_path / "players.json").path
+    session.play_bots()  # the breakaway's bids, then round 1's picks
+    assert main(["race", "--from", str(path), *option]) == code
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    if code:
+        assert err.count("\n") == 1 and not (tmp_path / "players-bots.json").exists()
+    else:
+        assert saves.load(tmp_path / "players-bots.json").over
 
 
 def test_race_from_prints_nothing_that_was_face_down(tmp_path, capsys):

@@ -4,6 +4,7 @@ files, saves), cleaned for the terminal, escaped for Textual markup."""
 from __future__ import annotations
 
 import json
+import os
 
 import fuzzing
 import pytest
@@ -24,6 +25,7 @@ NAMES = st.text(st.one_of(
     st.sampled_from("[]/\\$@=# bB"),
     st.characters(max_codepoint=0x2070),
     st.characters(),
+    st.characters(min_codepoint=0xDC80, max_codepoint=0xDCFF),  # a file name's bytes that are not UTF-8
 ), max_size=40)
 
 
@@ -65,6 +67,7 @@ def test_clean_never_lets_a_control_character_through(text):
     fuzzing.count("user text")
     assert no_control(usertext.clean(text))
     assert no_control(usertext.clean(text, multiline=False), newlines=False)
+    usertext.clean(text).encode("utf-8")  # printable on a UTF-8 terminal
     if usertext.control_problem(text) is None:
         assert usertext.clean(text, multiline=False) == text  # nothing else is touched
 
@@ -156,3 +159,15 @@ def test_save_with_markup_names_loads(tmp_path):
     path = saved_with(tmp_path, ["[/]", "[@click=app.quit]x"])
     session = saves.load(path)
     assert [t.name for t in session.setup.teams] == ["[/]", "[@click=app.quit]x"]
+
+
+def test_bytes_of_a_name_that_are_not_utf8_are_written_out_and_refused():
+    """A file name's bytes that are not UTF-8 come as lone surrogates: a UTF-8
+    stdout cannot print them (UnicodeEncodeError) and a C1 byte among them is
+    a terminal control."""
+    name = os.fsdecode(b"r\xff\x9b.json")
+    assert usertext.clean(name) == "r\\udcff\\udc9b.json"
+    usertext.clean(name).encode("utf-8")
+    assert usertext.control_problem(name) == "a byte that is not UTF-8 text (0xFF) is not allowed"
+    with pytest.raises(ValueError):
+        usertext.check(name)

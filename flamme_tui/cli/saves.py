@@ -131,8 +131,17 @@ def _finish_plan(args: argparse.Namespace, session: Session) -> str | None:
             return f"race --from: --{name} cannot be used: {why}"
     if "variant" in given and find(args.variant) is not game.rules:
         return f"race --from: --variant {args.variant}: the saved race is {game.variant}"
-    if "teams" in given and args.teams != len(setup.teams):
-        return f"race --from: --teams {args.teams}: the saved race has {len(setup.teams)} teams"
+    # --teams and --players say who races, --breakaway how it starts: each must agree with the saved race
+    seats_of = f"{len(setup.teams)} teams"
+    one_rider = not game.rules.uses_tokens and all(len(t.riders) == 1 for t in setup.teams)
+    if one_rider:
+        seats_of = f"{len(setup.teams)} players racing one rider each"
+    if "teams" in given and (one_rider or args.teams != len(setup.teams)):
+        return f"race --from: --teams {args.teams}: the saved race has {seats_of}"
+    if "players" in given and (not one_rider or args.players != len(setup.teams)):
+        return f"race --from: --players {args.players}: the saved race has {seats_of}"
+    if "breakaway" in given and not getattr(setup, "breakaway", False):
+        return "race --from: --breakaway: the saved race has no breakaway (a saved race keeps its rules)"
     seats = range(len(setup.teams))
     scripted = [bool(game.script[seat]) for seat in seats]
     humans = [seat for seat in seats if not scripted[seat] and seat not in session.bots]

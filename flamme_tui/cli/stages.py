@@ -65,6 +65,9 @@ def listing(out=print) -> int:
         # names come from files (the id from a file name): every cell is cleaned before it is measured
         source = entry.source + (" (hidden: a built-in stage has this id)" if entry.shadowed else "")
         try:
+            bad_id = config.id_problem(entry)
+            if bad_id is not None:
+                raise bad_id
             summary = config.stage_summary(config.load_stage(entry.path))
         except config.ConfigError as exc:
             rows.append((clean(entry.id, multiline=False), "(broken)", "-", "-", "-", source))

@@ -166,11 +166,21 @@ def cmd_tour(args) -> int:
     saving = bool(args.autosave or args.from_file)
     autosave: saves.Autosave | None = None  # set by attach (a new one for each stage)
 
-    def failed(exc: Exception) -> None:  # once for each run of failed writes
-        print(f"flamme-tui: could not save the tour: {saves.save_problem(exc)}; the tour goes on",
-              file=sys.stderr, flush=True)
+    told = False  # a failure was said and no write has worked since
+
+    def failed(exc: Exception) -> None:
+        # once for each run of failed writes: each stage has its own Autosave,
+        # and a run of failures goes on from one stage into the next
+        nonlocal told
+        if not told:
+            print(f"flamme-tui: could not save the tour: {saves.save_problem(exc)}; the tour goes on",
+                  file=sys.stderr, flush=True)
+        told = True
 
     def after(session, action) -> None:
+        nonlocal told
+        if autosave is not None and autosave.saved:
+            told = False  # saving works again: a new failure is said again
         # runs after the autosave listener: the action is on disk when we say so
         if args.trace and autosave is not None and autosave.saved:
             out.write(f"saved {len(session.tour.done) + 1} {len(session.game.actions)}\n")

@@ -493,3 +493,33 @@ async def test_tours_with_hostile_names_and_file_names(data_dir):
         assert "[Dad] [b" in text
         assert_terminal_safe(app)
         assert app.is_running
+
+
+async def test_a_stage_file_named_with_bytes_that_are_not_utf8_is_left_out(data_dir):
+    """Such a file name reached the tour's stage picker as an id of lone
+    surrogates, and Ctrl+S crashed the app (TourStage refuses them).  It is
+    left out, and the picker says so, as the stage menu does, with every
+    other broken stage file."""
+    import os
+
+    folder = os.fsencode(data_dir / "stages")
+    os.makedirs(folder)
+    with open(os.path.join(folder, b"\xff\x9b.yaml"), "w") as f:
+        f.write(json.dumps({"name": "Not an id", "tiles": "abcdefghijklmnopqrstu"}))
+    (data_dir / "stages" / "fine.yaml").write_text(json.dumps({"name": "Fine", "tiles": "abcdefghijklmnopqrstu"}))
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_screen(pilot, "TitleScreen")
+        app.new_tour()
+        await wait_for_screen(pilot, "TourScreen")
+        await pilot.press("end", "enter")  # Pick the stages…
+        await wait_for_screen(pilot, "TourStagesScreen")
+        text = "".join("".join(line.split()) for line in screen_text(app).splitlines())  # wrapped anywhere
+        assert "Leftout:" in text and "\\udcff\\udc9b.yaml:thefilenameisnotUTF-8text" in text
+        assert_terminal_safe(app)
+        menu = app.screen.query_one("#pick-menu")
+        ids = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
+        assert "fine" in ids and os.fsdecode(b"\xff\x9b") not in ids
+        await pilot.press("end", "enter", "ctrl+s")  # the last stage: the user's good one
+        await wait_for_screen(pilot, "TeamsScreen")
+        assert app.is_running

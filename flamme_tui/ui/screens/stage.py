@@ -36,6 +36,17 @@ def _compiled(spec: Any) -> tuple[str, str, Any, Any]:
 NOTICES = 2  # lines about broken stage files, at most (then a count)
 
 
+def left_out(notices: list[str]) -> Content | None:
+    """The lines saying which stage files a stage menu leaves out and why
+    (config.stage_notices), at most NOTICES and a count; None if none."""
+    if not notices:
+        return None
+    lines = [f"Left out: {note}" for note in notices[:NOTICES]]
+    if len(notices) > NOTICES:
+        lines.append(f"and {len(notices) - NOTICES} more: see `flamme-tui stages list`")
+    return Content("\n".join(lines))
+
+
 class StageScreen(BaseScreen):
     HELP_TOPIC = "menus"
     DEFAULT_CSS = "#stage-notice { height: auto; color: $warning; margin: 0 0 1 0; }"
@@ -58,11 +69,9 @@ class StageScreen(BaseScreen):
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static(f"[b]{variant_title(self.variant)}[/b] · choose the stage", classes="screen-title")
-            if notices:
-                lines = [f"Left out: {note}" for note in notices[:NOTICES]]
-                if len(notices) > NOTICES:
-                    lines.append(f"and {len(notices) - NOTICES} more: see `flamme-tui stages list`")
-                yield Static(Content("\n".join(lines)), id="stage-notice")
+            notice = left_out(notices)
+            if notice is not None:
+                yield Static(notice, id="stage-notice")
             with Horizontal(id="stage-top"):
                 names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]
                 yield OptionList(*(Option(plain(name), id=sid) for sid, name in names), id="stage-menu")

@@ -117,6 +117,7 @@ class TourStagesScreen(BaseScreen):
     #pick-menu { width: 30; height: auto; max-height: 100%; }
     #pick-chosen { width: 1fr; height: auto; padding: 0 1; }
     #pick-message { height: auto; color: $text-muted; }
+    #pick-notice { height: auto; color: $warning; }
     """
     BINDINGS = [
         Binding("m", "add('meteo')", "Add as meteo", id="tour-stages.meteo"),
@@ -131,11 +132,17 @@ class TourStagesScreen(BaseScreen):
 
     def compose(self):
         from ... import config
+        from .stage import left_out
 
-        self.names = {s.entry.id: s.stage.name for s in config.stage_statuses() if s.stage is not None}
+        statuses = config.stage_statuses()
+        self.names = {s.entry.id: s.stage.name for s in statuses if s.stage is not None}
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static("[b]New tour[/b] · pick the stages in race order", classes="screen-title")
+            # a broken stage file is left out of the list, with a line saying why (as in the stage menu)
+            notice = left_out(config.stage_notices(statuses))
+            if notice is not None:
+                yield Static(notice, id="pick-notice")
             with Horizontal(id="pick-top"):
                 yield OptionList(*(Option(plain(name), id=sid) for sid, name in self.names.items()), id="pick-menu")
                 yield Static("", id="pick-chosen")
