@@ -7,7 +7,7 @@ file is read as every user file is (files.py: a regular file, bounded).
 screens read `app.settings`.
 
     {"aids": true, "step_speed": "off", "theme": "textual-dark",
-     "bot_reasons": true, "keys": {"race.confirm": "enter,ctrl+j"}}
+     "bot_reasons": true, "bot_seconds": 1.0, "keys": {"race.confirm": "enter,ctrl+j"}}
 
 `keys` maps a binding id (the settings screen lists them) to the keys that
 trigger it, comma-separated, as Textual's keymaps do (Posting's idea).
@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError
 
-from . import files, usertext
+from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS, files, usertext
 from .pathtext import show_path
 
 FILE_NAME = "settings.json"
@@ -48,6 +48,8 @@ class Settings(BaseModel):
     step_speed: Literal["off", "slow", "normal", "fast"] = "off"  # the step-through's pace
     theme: ThemeName = "textual-dark"
     bot_reasons: StrictBool = True  # the race log says why a bot chose its card
+    # the expert bot's thinking time per decision, in seconds
+    bot_seconds: float = Field(default=BOT_SECONDS, ge=MIN_BOT_SECONDS, le=MAX_BOT_SECONDS, allow_inf_nan=False)
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
 
     @property

@@ -1,5 +1,6 @@
 """Bots see only their seat's view: hidden cards of other seats never change
-their choice; they play legal actions; medium and hard are stronger than easy."""
+their choice; they play legal actions; medium and hard are stronger than easy.
+The expert thinks here within a rollout budget: the same view, the same decision."""
 
 from __future__ import annotations
 
@@ -8,13 +9,18 @@ import random
 import pytest
 
 from flamme_tui import config
-from flamme_tui.bots import EXPLAINERS, POLICIES
+from flamme_tui.bots import EXPLAINERS, POLICIES, Budget, policy
 from flamme_tui.engine.rng import Rng
 from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
 from flamme_tui.play.tournament import run_one, team_places
 from flamme_tui.play.turns import turns
 
 BOTS = sorted(POLICIES)
+BUDGET = Budget(rollouts=48)  # the expert's, in tests: small and deterministic
+
+
+def bot(name: str):
+    return policy(name, BUDGET)
 
 
 def decision_points(variant: str, seed: int, limit: int = 6):
@@ -57,20 +63,20 @@ def scramble_others(game, seat: int, rnd: random.Random) -> None:
 
 
 @pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
-@pytest.mark.parametrize("bot", BOTS)
-def test_hidden_cards_of_other_seats_never_change_a_choice(variant, bot):
-    policy = POLICIES[bot]
+@pytest.mark.parametrize("name", BOTS)
+def test_hidden_cards_of_other_seats_never_change_a_choice(variant, name):
+    play = bot(name)
     checked = 0
     for seed in (3, 11):
         for game, seat in decision_points(variant, seed, limit=3):
             before = game.view(seat)
-            choice = policy(before)
+            choice = play(before)
             for k in range(2):
                 twin = game.clone()
                 scramble_others(twin, seat, random.Random(k))
                 after = twin.view(seat)
                 assert after == before
-                assert policy(after) == choice
+                assert play(after) == choice
             checked += 1
     assert checked >= 3
 
@@ -109,12 +115,13 @@ def test_sampled_worlds_agree_with_the_view(variant):
 
 
 @pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
-@pytest.mark.parametrize("bot", BOTS)
-def test_bots_finish_races_with_legal_actions(variant, bot):
+@pytest.mark.parametrize("name", BOTS)
+def test_bots_finish_races_with_legal_actions(variant, name):
     game = new_game(make_setup(RaceSpec(variant=variant, teams=RaceSpec().teams[:2])), 21)
+    play = bot(name)
     while game.phase != "over":
         for seat in turns(game):
-            action = POLICIES[bot](game.view(seat))
+            action = play(game.view(seat))
             assert action in game.legal_actions(seat)
             game.apply(action)
     assert game.winner is not None
@@ -139,7 +146,7 @@ def test_medium_beats_easy_over_seeded_races():
     stages = config.stage_ids()[:7]
     wins = {"medium": 0, "easy": 0}
     for k in range(280):
-        places, _ = run_one(("classic", stages, ["medium", "medium", "easy", "easy"], k))
+        places = run_one(("classic", stages, ["medium", "medium", "easy", "easy"], k)).places
         wins["medium"] += places[0] == 1
         wins["medium"] += places[1] == 1
         wins["easy"] += places[2] == 1
@@ -149,12 +156,12 @@ def test_medium_beats_easy_over_seeded_races():
 
 def test_medium_beats_easy_in_bmx():
     # one medium against three easy bots: a fair share would be 25%
-    wins = sum(run_one(("bmx", ["ABCD"], ["medium", "easy", "easy", "easy"], k))[0][0] == 1 for k in range(240))
+    wins = sum(run_one(("bmx", ["ABCD"], ["medium", "easy", "easy", "easy"], k)).places[0] == 1 for k in range(240))
     assert wins / 240 > 0.35
 
 
-@pytest.mark.parametrize("bot", BOTS)
-def test_bots_play_cards_of_any_value(bot):
+@pytest.mark.parametrize("name", BOTS)
+def test_bots_play_cards_of_any_value(name):
     """Card values past the course's move table (a home-made deck, a heavy
     exhaustion card) still go through the terrain rules, not an index error."""
     import dataclasses
@@ -162,5 +169,109 @@ def test_bots_play_cards_of_any_value(bot):
     setup = make_setup(RaceSpec(stage="la-haut-montagne", teams=RaceSpec().teams[:2]))
     setup = dataclasses.replace(setup, decks={"S": (2, 3, 20, 25) * 3, "R": (4, 17) * 5}, exhaustion_value=16)
     game = new_game(setup, 4)
-    play_out(game, {seat: POLICIES[bot] for seat in range(2)})
+    play_out(game, {seat: bot(name) for seat in range(2)})
     assert game.winner is not None
+
+
+def test_expert_same_view_same_rollout_budget_same_decision():
+    from flamme_tui.bots import decide
+
+    for game, seat in decision_points("classic", 9, limit=3):
+        view = game.view(seat)
+        first = decide("expert", view, Budget(rollouts=80))
+        again = decide("expert", game.clone().view(seat), Budget(rollouts=80))
+        assert (first.action, first.full) == (again.action, again.full)
+        assert "sampled races" in first.full or first.full == "no choice worth weighing"
+
+
+def test_expert_keeps_to_its_time_budget():
+    import time
+
+    from flamme_tui.bots import decide
+
+    for game, seat in decision_points("classic", 5, limit=3):
+        start = time.perf_counter()
+        decide("expert", game.view(seat), Budget(seconds=0.05))
+        assert time.perf_counter() - start < 0.05 + 0.5  # one last world may run over, never a second budget
+
+
+def test_expert_spends_a_rollout_budget_and_no_more():
+    from flamme_tui.bots import decide
+
+    found = 0
+    for game, seat in decision_points("classic", 12, limit=6):
+        decision = decide("expert", game.view(seat), Budget(rollouts=60))
+        if "rollouts" in decision.full and "sampled races" in decision.full:
+            used = int(decision.full.split("; ")[1].split(" rollouts")[0])
+            assert used <= 60
+            found += 1
+    assert found
+
+
+def lost_position():
+    """Two teams: blue's riders two squares from the line, red's far behind: red
+    loses in every future, whatever it plays."""
+    from flamme_tui.engine.classic import ClassicGame
+
+    course = config.load_course("avenue-corso-paseo")
+    finish = course.finish
+    riders = [{"id": "red.S", "square": finish - 40, "lane": 0}, {"id": "red.R", "square": finish - 41, "lane": 0},
+              {"id": "blue.S", "square": finish - 2, "lane": 0}, {"id": "blue.R", "square": finish - 2, "lane": 1}]
+    game = ClassicGame.from_position(course, riders, seed=3, rules=make_setup(RaceSpec()))
+    game.apply("draw red.S")
+    return game
+
+
+@pytest.mark.parametrize("name", ["hard", "expert"])
+def test_with_every_future_lost_it_still_races_for_the_closest_finish(name):
+    game = lost_position()
+    view = game.view(0)
+    hand = view.hands[0]
+    assert len({view.reach(0, c) for c in hand}) > 1, hand  # a choice that matters
+    furthest = max(view.reach(0, c) for c in hand)
+    assert view.reach(0, bot(name)(view).card) == furthest
+    # the hard bot as it was resigned: it played its lowest card
+    assert view.reach(0, bot("hard-before")(view).card) == min(view.reach(0, c) for c in hand)
+
+
+@pytest.mark.parametrize("name", ["hard", "expert"])
+def test_who_draws_first_comes_from_the_bots_own_weighing(name):
+    """Not always the Rouleur (the medium bot's rule, which hard followed)."""
+    from flamme_tui.bots import decide
+
+    firsts = set()
+    for seed in range(8):
+        for game, seat in decision_points("classic", seed, limit=1):
+            view = game.view(seat)
+            # the first decision of the round with cards still to draw
+            while view.hands:
+                game.apply(POLICIES["easy"](view))
+                seat = next(iter(turns(game)))
+                view = game.view(seat)
+            decision = decide(name, view, BUDGET)
+            firsts.add(game.riders[game.index[decision.action.rider]].kind)
+            assert decision.public.endswith("draws first")
+        if len(firsts) == 2:
+            break
+    assert firsts == {"S", "R"}
+
+
+def test_hard_shares_its_simulated_races_among_the_plays_worth_weighing():
+    """Fewer candidates (dominated plays left out, equal cards) get more sampled
+    worlds each: ROLLOUTS in all, never fewer than WORLDS worlds."""
+    import importlib
+
+    hard = importlib.import_module("flamme_tui.bots.hard")
+    from flamme_tui.bots.search import candidates
+
+    seen = set()
+    for seed in range(6):
+        for game, seat in decision_points("classic", seed):
+            view = game.view(seat)
+            n = len(candidates(view))
+            if n < 2:
+                continue
+            worlds = max(hard.WORLDS, hard.ROLLOUTS // n)
+            assert f"/{worlds} sampled futures" in hard.explain(view).full
+            seen.add(worlds)
+    assert len(seen) > 1 and max(seen) > hard.WORLDS  # two or three candidates: more than 24 worlds

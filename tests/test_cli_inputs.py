@@ -22,7 +22,7 @@ import pytest
 
 import flamme_tui
 from flamme_tui import cli
-from flamme_tui.cli import Whole, build_parser, main, milliseconds
+from flamme_tui.cli import Whole, build_parser, main, milliseconds, seconds
 from flamme_tui.ui import bench as ui_bench
 from flamme_tui.ui import choices
 
@@ -108,7 +108,8 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("race",), "stage"): (["--stage"], ["no-such-stage", "{missing}.yaml", "{loop}", "{dir}", "{long}.yaml",
                                          "{long}", *HOSTILE_FILES, "bomb", "deep"]),
     (("race",), "circuit"): (["--variant", "bmx", "--circuit"], ["zz", "ABCDE", ""]),
-    (("race",), "bots"): (["--bots"], ["nobody", "easy,easy", "easy,medium,hard,easy,easy", "peloton"]),
+    (("race",), "bots"): (["--bots"], ["nobody", "easy,easy", "easy,medium,hard,easy,easy", "peloton",
+                                       "hard-before,easy,easy,easy"]),
     (("race",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     # what a failing autosave does is the save tests' business (tests/test_saves.py)
     (("race",), "autosave"): (["--autosave"], []),
@@ -120,7 +121,8 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("stages", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}", *HOSTILE_FILES]),
     (("bench",), "stage"): (["--stage"], ["no-such-stage", "{loop}", "{dir}", "{bomb}", "bomb"]),
     (("bench",), "circuit"): (["--variant", "bmx", "--circuit"], ["zz"]),
-    (("tournament",), "bots"): ([], ["easy nobody", "easy", "easy easy easy easy easy easy easy", "peloton muscle"]),
+    (("tournament",), "bots"): ([], ["easy nobody", "easy", "easy easy easy easy easy easy easy", "peloton muscle",
+                                     "expert hard-after"]),
     (("tournament",), "stage"): (["--stage"], ["no-such-stage", "{loop}", "bomb"]),
     ((), "resume"): (["--resume"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     (("tours", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}", *HOSTILE_FILES]),
@@ -150,6 +152,8 @@ def typed_bad_values(action: argparse.Action) -> list[str]:
         return [str(kind.low - 1), str(kind.high + 1), "x", "1.5", "", "9" * 5000]
     if kind is milliseconds:
         return ["-1", "60001", "nan", "inf", "x"]
+    if kind is seconds:  # a bot's thinking time
+        return ["0", "0.001", "-1", "61", "nan", "inf", "x", ""]
     if kind is cli._pair:
         return ["x", "1:2:3", "a:b", "10"]
     if kind is ui_bench.terminal_size:

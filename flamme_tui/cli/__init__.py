@@ -8,9 +8,9 @@ import os
 import signal
 import sys
 import time
-from typing import NoReturn
+from typing import Any, NoReturn
 
-from .. import MAX_SEED
+from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
@@ -53,6 +53,34 @@ def milliseconds(text: str) -> float:
     return value
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a bot's thinking time per decision, in seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not MIN_BOT_SECONDS <= value <= MAX_BOT_SECONDS:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected seconds from {MIN_BOT_SECONDS:g} to {MAX_BOT_SECONDS:g}, got {text!r}")
+    return value
+
+
+def _budget_options(p: argparse.ArgumentParser) -> None:
+    """--budget and --rollouts: how long the expert bot thinks over each decision."""
+    p.add_argument("--budget", type=seconds, default=BOT_SECONDS, metavar="SECONDS",
+                   help=f"expert bot: thinking time per decision, {MIN_BOT_SECONDS:g} to {MAX_BOT_SECONDS:g} "
+                        f"(default {BOT_SECONDS:g})")
+    p.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=None, metavar="N",
+                   help="expert bot: simulated races per decision instead of a time budget "
+                        "(the same seed gives the same decisions, whatever the machine's load)")
+
+
+def budget_of(args: argparse.Namespace):
+    """The expert's budget the options give."""
+    from ..bots.budget import Budget
+
+    return Budget(seconds=args.budget, rollouts=args.rollouts)
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
     parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
@@ -67,8 +95,9 @@ def build_parser() -> Parser:
     race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
                       help=f"0 to {MAX_SEED} (default 1): the same seed and options give the same race")
     race.add_argument("--bots", default="", metavar="BOT,BOT,...",
-                      help="who plays each seat: a bot (easy, medium, hard) or, in classic, a scripted "
+                      help="who plays each seat: a bot (easy, medium, hard, expert) or, in classic, a scripted "
                            "team of the Peloton expansion (peloton, muscle); default: easy everywhere")
+    _budget_options(race)
     race.add_argument("--from", dest="from_file", metavar="FILE",
                       help="finish a saved race headless with bots, in a new race file (FILE is left as it is)")
     race.add_argument("--bots-for-humans", action="store_true",
@@ -116,8 +145,10 @@ def build_parser() -> Parser:
     _race_options(bench)
     bench.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=2000, metavar="N",
                        help=f"races to simulate, 1 to {MAX_RACES} (default 2000)")
-    bench.add_argument("--bot", choices=("easy", "medium", "hard"),
-                       help="time this bot's decisions instead (seats: BOT, medium, medium, easy)")
+    bench.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
+                       help="time this bot's decisions instead (seats: BOT, medium, medium, easy; "
+                            "hard-before: hard as it was, for comparison)")
+    _budget_options(bench)
     # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
     serve = sub.add_parser("serve", help="play in a browser tab (serves the app with textual-serve)")
     serve.add_argument("--host", default="127.0.0.1",
@@ -126,7 +157,8 @@ def build_parser() -> Parser:
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95%% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT",
-                      help="one bot per seat, 2 to 6 (bmx: 4; easy, medium, hard; classic, meteo: also peloton, muscle)")
+                      help="one bot per seat, 2 to 6 (bmx: 4): 2 for a head-to-head, more for a field (easy, "
+                           "medium, hard, expert, and hard-before, hard as it was; classic, meteo: also peloton, muscle)")
     tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
                       help=f"races, 1 to {MAX_RACES} (default 200); race k has seed k")
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
@@ -139,6 +171,7 @@ def build_parser() -> Parser:
                       help="the Peloton breakaway before round 1 (Peloton stages only)")
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
+    _budget_options(tour)
     return parser
 
 
@@ -231,13 +264,15 @@ def checked(spec):
     return spec
 
 
-def _seat_names(names: list[str], variant: str, teams: int, command: str) -> str | None:
-    """What is wrong with the seat names given (None if nothing)."""
-    from ..bots import POLICIES
+def _seat_names(names: list[str], variant: str, teams: int, command: str, references: bool = False) -> str | None:
+    """What is wrong with the seat names given (None if nothing); `references`:
+    the earlier bots kept to measure against are allowed too (tournament)."""
+    from ..bots import POLICIES, REFERENCES
     from ..engine.cards import SCRIPTED
     from ..engine.rules import find
 
-    known = list(POLICIES) + (list(SCRIPTED) if find(variant).scripted_teams else [])
+    known = list(POLICIES) + (list(REFERENCES) if references else [])
+    known += list(SCRIPTED) if find(variant).scripted_teams else []
     unknown = [b for b in names if b not in known]
     if unknown or len(names) != teams:
         return f"{command}: give {teams} of {', '.join(known)} (got {','.join(names)!r})"
@@ -288,6 +323,7 @@ def cmd_race(args) -> int:
 
         return cmd_race_saved(args, _spec(args, scripted), bots)
     session = Session.new(_spec(args, scripted), args.seed, bots=bots)
+    session.budget = budget_of(args)
     game = session.game
     who = "players" if args.players else "teams"
     print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(game.setup.teams)} {who}: "
@@ -316,7 +352,7 @@ def cmd_bench(args) -> int:
     if args.bot:
         return bench_bot(args)
     setup = make_setup(_spec(args))
-    policies = {seat: easy for seat in range(len(setup.teams))}
+    policies: dict[int, Any] = {seat: easy for seat in range(len(setup.teams))}
     rounds = 0
     start = time.perf_counter()
     for seed in range(args.races):
@@ -338,16 +374,18 @@ def engine_build() -> str:
 
 
 def bench_bot(args) -> int:
-    """Wall time of each decision the bot takes with cards in hand, over whole races."""
+    """Wall time of each decision the bot takes (cards and who draws first), over whole races."""
     from statistics import median
 
-    from ..bots import POLICIES
+    from ..bots import policy
     from ..engine.phase import Phase
     from ..play.races import make_setup, new_game
     from ..play.turns import turns
 
     setup = make_setup(_spec(args))
-    seats = [args.bot, "medium", "medium", "easy", "medium", "easy"][: len(setup.teams)]
+    budget = budget_of(args)
+    others = ["medium", "medium", "easy", "medium", "easy"]  # round again for 7-12 one-rider players
+    seats = [policy(name, budget) for name in [args.bot] + [others[s % len(others)] for s in range(len(setup.teams) - 1)]]
     times: list[float] = []
     for seed in range(args.races):
         game = new_game(setup, seed)
@@ -355,16 +393,18 @@ def bench_bot(args) -> int:
             for seat in turns(game):
                 view = game.view(seat)
                 t = time.perf_counter()
-                action = POLICIES[seats[seat]](view)
-                if seat == 0 and view.hands:
+                action = seats[seat](view)
+                if seat == 0:  # every decision: the draws too (hard and expert weigh them)
                     times.append(time.perf_counter() - t)
                 game.apply(action)
     times.sort()
     if not times:  # cannot happen in a real race: every seat chooses a card each round
         print(f"flamme-tui: bench: {args.bot} took no decision to time", file=sys.stderr)
         return 2
-    print(f"{args.bot} on {setup.course.name} ({args.variant}), {args.races} races, {len(times)} decisions: "
+    thinking = f", budget {budget}" if args.bot == "expert" else ""
+    print(f"{args.bot} on {setup.course.name} ({args.variant}), {args.races} races{thinking}, {len(times)} decisions: "
           f"median {median(times) * 1000:.1f} ms, 90th percentile {times[int(len(times) * 0.9)] * 1000:.1f} ms, "
+          f"99th percentile {times[min(len(times) - 1, int(len(times) * 0.99))] * 1000:.1f} ms, "
           f"max {times[-1] * 1000:.1f} ms ({engine_build()} engine)")
     return 0
 
@@ -391,7 +431,7 @@ def cmd_tournament(args) -> int:
         if find(variant).uses_tokens and given:
             print(f"flamme-tui: tournament: {option}: not an option of bmx races", file=sys.stderr)
             return 2
-    problem = _seat_names(args.bots, variant, len(args.bots), "tournament")
+    problem = _seat_names(args.bots, variant, len(args.bots), "tournament", references=True)
     if problem:
         print(f"flamme-tui: {problem}", file=sys.stderr)
         return 2
@@ -403,7 +443,8 @@ def cmd_tournament(args) -> int:
             where = {"stage": stage} if stage else {}
             checked(RaceSpec(variant=variant, teams=teams, scripted=seat_plan(args.bots)[1],
                              breakaway=args.breakaway, **where))
-    tournament(args.bots, args.races, args.variant, args.stage, args.jobs, tour=args.tour, breakaway=args.breakaway)
+    tournament(args.bots, args.races, args.variant, args.stage, args.jobs, tour=args.tour, breakaway=args.breakaway,
+               budget=budget_of(args))
     return 0
 
 

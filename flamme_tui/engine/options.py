@@ -12,6 +12,7 @@ since the others move too; with the others still, it ends exactly there
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action
 
@@ -76,3 +77,48 @@ class Option:
 
     action: Action
     preview: Preview | None = None
+
+
+def spent(action: Action) -> tuple[int, ...]:
+    """The pieces a play spends, as codes, lowest first: a card (its value, 0
+    for an exhaustion card) or the tokens kept (0 for a fatigue token);
+    () for an action that spends nothing (a place, a draw)."""
+    tokens: Any = getattr(action, "tokens", None)
+    if tokens is not None:
+        return tuple(sorted(tokens))
+    card: Any = getattr(action, "card", None)
+    return () if card is None else (int(card),)
+
+
+def dominated(options: list[Option]) -> list[bool]:
+    """For each option, whether another option of the same rider does the same
+    move for less: a dominated play is never worth making.
+
+    The same move: equal `moves` (the squares the card is worth here, after
+    the terrain, the stand-up penalty and the jump ramp).  The round moves a
+    rider by `moves` alone, so two such plays end on the same square whatever
+    the others do (previews that land alike only because others stand in the
+    way are not the same move: those riders may move first).  So a card that
+    would go further, past the line in reach included, is never dominated by
+    one that would not.
+
+    For less: the other play spends pieces that are each no higher, piece for
+    piece (codes lowest first), and not the same pieces.  An exhaustion card
+    (a fatigue token) has code 0, the lowest: getting rid of it is the point,
+    so it dominates a real card of the same move (even when its value is
+    higher) and is never dominated by one."""
+    out = [False] * len(options)
+    for a, mine in enumerate(options):
+        pa = mine.preview
+        if pa is None:
+            continue
+        cost = spent(mine.action)
+        for b, other in enumerate(options):
+            pb = other.preview
+            if b == a or pb is None or pb.rider != pa.rider or pb.moves != pa.moves:
+                continue
+            cheaper = spent(other.action)
+            if cheaper != cost and len(cheaper) == len(cost) and all(x <= y for x, y in zip(cheaper, cost)):
+                out[a] = True
+                break
+    return out

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..bots import Decision, decide
+from ..bots import DEFAULT, Budget, Decision, decide
 from ..engine.actions import Action
 from ..engine.phase import Phase
 from ..engine.view import View
@@ -35,10 +35,11 @@ class BotMove(NamedTuple):
     policy: str  # a name in bots.POLICIES
     view: View
     at: int  # len(game.actions) when the view was taken
+    budget: Budget = DEFAULT  # how long a searching bot (expert) may think
 
     def think(self) -> Decision:
         """The bot's action with its public and full reasons ("" for bots that give none)."""
-        return decide(self.policy, self.view)
+        return decide(self.policy, self.view, self.budget)
 
 
 class Session:
@@ -48,6 +49,7 @@ class Session:
     def __init__(self, setup: Any, seed: int, bots: dict[int, str] | None = None, actions=()) -> None:
         self.seed = seed
         self.bots = dict(bots or {})  # seat -> policy name
+        self.budget: Budget = DEFAULT  # the expert's thinking time (the player's setting, or --budget)
         self.setup = setup  # ClassicSetup or BmxSetup: the course and rules data, embedded
         self.game = new_game(setup, seed)
         self.listeners: list[Callable[[Session, Action], None]] = []
@@ -91,7 +93,7 @@ class Session:
         seat = self.due()
         if seat is None or seat not in self.bots:
             raise RuntimeError(f"no bot to play now (seat {seat} is due)")
-        return BotMove(seat, self.bots[seat], self.game.view(seat), len(self.game.actions))
+        return BotMove(seat, self.bots[seat], self.game.view(seat), len(self.game.actions), self.budget)
 
     def play(self, move: BotMove, action: Action) -> None:
         """Commit a bot's action thought out from `move`: only in the position

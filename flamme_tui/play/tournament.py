@@ -1,8 +1,12 @@
 """`flamme-tui tournament`: seeded races between bots, over several processes.
 
 Race k uses seed k, stage k mod the stage list, and rotates the bots round
-the seats so no bot keeps a seat.  A team's place is the place of its best
-rider among the teams.  Win shares come with 95% Wilson intervals.
+the seats so no bot keeps a seat.  Two bots make a head-to-head (2-team
+races), three or four a field (the same bot may take several seats).  A
+team's place is the place of its best rider among the teams.  Win shares
+come with 95% Wilson intervals, overall and per stage, with each bot's
+average place and its average decision time; the report is a markdown
+table, to paste as it is.
 
 With a tour (`--tour ID`), each game is a whole tour: tour k has seed k and
 the same rotation, and a team's place is its place by Tour Points (the
@@ -17,9 +21,11 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from .. import config
-from ..bots import POLICIES
+from ..bots import DEFAULT, Budget, policy
 from ..engine.rules import find
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
@@ -29,38 +35,85 @@ def team_places(game) -> list[int]:
     return list(game.outcome().places)
 
 
-def run_one(args: tuple) -> tuple[list[int], int]:
-    """One race; returns the place of each bot (in the tournament's bot order) and rounds."""
-    variant, stages, bots, k, *more = args  # and whether the breakaway is raced (default: not)
+@dataclass(frozen=True, slots=True)
+class RaceResult:
+    """One race, in the tournament's bot order: entry j is about bot j."""
+
+    places: list[int]
+    rounds: int
+    stage: str
+    seconds: list[float]  # time bot j spent deciding
+    decisions: list[int]  # decisions bot j took
+
+
+class Timed:
+    """A policy that adds up the wall time of its decisions."""
+
+    def __init__(self, play: Callable[[Any], Any]) -> None:
+        self.play = play
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def __call__(self, view: Any) -> Any:
+        start = time.perf_counter()
+        action = self.play(view)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return action
+
+
+def run_one(args: tuple) -> RaceResult:
+    """One race: (variant, stages, bots, k[, breakaway[, budget]]) (default: no
+    breakaway, the default budget)."""
+    variant, stages, bots, k, *more = args
     breakaway = bool(more and more[0])
+    budget: Budget = more[1] if len(more) > 1 else DEFAULT
     n = len(bots)
     seating = [bots[(seat + k) % n] for seat in range(n)]
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
     bots_of, scripted = seat_plan(seating)
-    spec = RaceSpec(variant=variant, stage=stages[k % len(stages)], teams=teams, scripted=scripted, breakaway=breakaway)
+    stage = stages[k % len(stages)]
+    spec = RaceSpec(variant=variant, stage=stage, teams=teams, scripted=scripted, breakaway=breakaway)
     game = new_game(make_setup(spec), k)
-    play_out(game, {seat: POLICIES[name] for seat, name in bots_of.items()})
+    timed = {seat: Timed(policy(name, budget)) for seat, name in bots_of.items()}
+    play_out(game, timed)  # type: ignore[arg-type]
     places = team_places(game)
-    # back to the tournament's bot order: entry j is bot j's place
-    return [places[(j - k) % n] for j in range(n)], game.round
+    # back to the tournament's bot order: bot j sat in seat (j - k) mod n
+    seat_of = [(j - k) % n for j in range(n)]
+    return RaceResult([places[s] for s in seat_of], game.round, stage,
+                      [timed[s].seconds if s in timed else 0.0 for s in seat_of],
+                      [timed[s].decisions if s in timed else 0 for s in seat_of])
+
+
+def play_tour(args: tuple) -> tuple[RaceResult, list[int]]:
+    """One tour: (tour, bots, k[, budget]); its result as a race's (places by
+    Tour Points, rounds raced, the tour as its stage) and each bot's Tour Points."""
+    from .tours import Tour, load_tour, race_tour
+
+    tour_ref, bots, k = args[:3]
+    budget: Budget = args[3] if len(args) > 3 else DEFAULT
+    n = len(bots)
+    seating = [bots[(seat + k) % n] for seat in range(n)]
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
+    bots_of, scripted = seat_plan(seating)
+    timed = {seat: Timed(policy(name, budget)) for seat, name in bots_of.items()}
+    tour = race_tour(Tour.new(load_tour(tour_ref), teams, k, scripted),
+                     lambda game: play_out(game, timed))  # type: ignore[arg-type]
+    place = {line.team: line.place for line in tour.ranking()}
+    points = tour.points()
+    rounds = sum(d.game.round for d in tour.done)
+    seat_of = [(j - k) % n for j in range(n)]
+    result = RaceResult([place[s] for s in seat_of], rounds, str(tour_ref),
+                        [timed[s].seconds if s in timed else 0.0 for s in seat_of],
+                        [timed[s].decisions if s in timed else 0 for s in seat_of])
+    return result, [points[s] for s in seat_of]
 
 
 def run_tour(args: tuple) -> tuple[list[int], int, list[int]]:
     """One tour; returns each bot's place by Tour Points (in the tournament's
     bot order), the rounds raced and each bot's Tour Points."""
-    from .tours import Tour, load_tour, race_tour
-
-    tour_ref, bots, k = args
-    n = len(bots)
-    seating = [bots[(seat + k) % n] for seat in range(n)]
-    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:n])
-    bots_of, scripted = seat_plan(seating)
-    policies = {seat: POLICIES[name] for seat, name in bots_of.items()}
-    tour = race_tour(Tour.new(load_tour(tour_ref), teams, k, scripted), lambda game: play_out(game, policies))
-    place = {line.team: line.place for line in tour.ranking()}
-    points = tour.points()
-    rounds = sum(d.game.round for d in tour.done)
-    return [place[(j - k) % n] for j in range(n)], rounds, [points[(j - k) % n] for j in range(n)]
+    result, points = play_tour(args)
+    return result.places, result.rounds, points
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -72,15 +125,89 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+@dataclass(slots=True)
+class Standing:
+    """One bot's figures over a set of races."""
+
+    bot: str
+    races: int = 0
+    wins: int = 0
+    place_sum: int = 0
+    seconds: float = 0.0
+    decisions: int = 0
+    by_stage: dict[str, list[int]] = field(default_factory=dict)  # stage -> [wins, races]
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.races if self.races else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.races)
+
+    @property
+    def avg_place(self) -> float:
+        return self.place_sum / self.races if self.races else 0.0
+
+    @property
+    def ms_per_decision(self) -> float:
+        return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+
+
+def standings(bots: list[str], results: list[RaceResult]) -> list[Standing]:
+    table = [Standing(name) for name in bots]
+    for res in results:
+        for j, row in enumerate(table):
+            won = res.places[j] == 1
+            row.races += 1
+            row.wins += won
+            row.place_sum += res.places[j]
+            row.seconds += res.seconds[j]
+            row.decisions += res.decisions[j]
+            cell = row.by_stage.setdefault(res.stage, [0, 0])
+            cell[0] += won
+            cell[1] += 1
+    return table
+
+
+def share_text(wins: int, races: int) -> str:
+    lo, hi = wilson(wins, races)
+    return f"{wins / races:.1%} [{lo:.1%}, {hi:.1%}]" if races else "-"
+
+
+def report(bots: list[str], results: list[RaceResult], stages: list[str], head: str) -> list[str]:
+    """The tournament as markdown: a headline, the overall table, the per-stage table."""
+    table = standings(bots, results)
+    scripted = [not any(r.decisions[j] for r in results) for j in range(len(bots))]  # peloton, muscle
+    lines = [head, "",
+             "| seat | bot | wins | share | 95% interval | avg place | avg decision |",
+             "| ---: | --- | ---: | ---: | --- | ---: | ---: |"]
+    for j, row in enumerate(table):
+        lo, hi = row.interval()
+        timing = "-" if scripted[j] else f"{row.ms_per_decision:.3g} ms"
+        lines.append(f"| {j + 1} | {row.bot} | {row.wins} | {row.share:.1%} | [{lo:.1%}, {hi:.1%}] "
+                     f"| {row.avg_place:.2f} | {timing} |")
+    if len(stages) > 1:
+        names = [f"{j + 1}. {row.bot}" for j, row in enumerate(table)]
+        lines += ["", "Win share per stage, with its 95% interval:", "",
+                  "| stage | races | " + " | ".join(names) + " |",
+                  "| --- | ---: | " + " | ".join("---" for _ in names) + " |"]
+        for stage in stages:
+            races = table[0].by_stage.get(stage, [0, 0])[1]
+            cells = [share_text(*row.by_stage.get(stage, [0, 0])) for row in table]
+            lines.append(f"| {stage} | {races} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def tournament(bots: list[str], races: int, variant: str = "classic", stages: list[str] | None = None,
-               workers: int | None = None, out=print, tour: str | None = None, breakaway: bool = False) -> dict:
+               workers: int | None = None, out=print, tour: str | None = None, breakaway: bool = False,
+               budget: Budget = DEFAULT) -> dict:
     if find(variant).uses_tokens:
         stages = ["ABCD"]
     stages = stages or list(config.STAGE_ORDER[:7])  # the base stages
-    jobs: list[tuple] = [(variant, stages, bots, k, breakaway) for k in range(races)]
-    run: Callable[[tuple], tuple] = run_one
+    jobs: list[tuple] = [(variant, stages, bots, k, breakaway, budget) for k in range(races)]
+    run: Callable[[tuple], Any] = run_one
     if tour is not None:
-        jobs, run = [(tour, bots, k) for k in range(races)], run_tour
+        jobs, run, stages = [(tour, bots, k, budget) for k in range(races)], play_tour, [tour]
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1:
@@ -93,29 +220,32 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
         finally:
             signal.signal(signal.SIGINT, previous)
         with pool:
-            results = pool.map(run, jobs, chunksize=max(1, races // (workers * 8)))
+            outcomes = pool.map(run, jobs, chunksize=max(1, races // (workers * 8)))
     else:
-        results = [run(job) for job in jobs]
+        outcomes = [run(job) for job in jobs]
+    results: list[RaceResult] = [o[0] for o in outcomes] if tour is not None else outcomes
+    points = [o[1] for o in outcomes] if tour is not None else []
     elapsed = time.perf_counter() - start
     n = len(bots)
+    thinking = f", expert budget {budget}" if "expert" in bots else ""
     if tour is not None:
-        out(f"{races} tours of {tour}, {n} seats ({', '.join(bots)}), {workers} process(es), {elapsed:.1f} s; "
-            f"a win: the most Tour Points")
+        head = (f"{races} tours of {tour}, {n} seats ({', '.join(bots)}), {workers} process(es){thinking}, "
+                f"{elapsed:.1f} s; a win: the most Tour Points")
     else:
-        out(f"{races} {variant} races, {n} seats ({', '.join(bots)}), {len(stages)} stage(s), "
-            f"{workers} process(es), {elapsed:.1f} s")
-    out(f"{'seat':>4}  {'bot':<8} {'wins':>6} {'share':>7}  {'95% interval':<15} {'avg place':>9}"
-        + (f" {'avg TP':>7}" if tour is not None else ""))
+        head = (f"{races} {variant} races, {n} seats ({', '.join(bots)}), {len(stages)} stage(s), "
+                f"{workers} process(es){thinking}, {elapsed:.1f} s")
+    lines = report(bots, results, stages, head)
     table = []
-    for j, name in enumerate(bots):
-        wins = sum(1 for result in results if result[0][j] == 1)
-        lo, hi = wilson(wins, races)
-        avg = sum(result[0][j] for result in results) / races
-        row = {"bot": name, "wins": wins, "share": wins / races, "low": lo, "high": hi, "avg_place": avg}
-        line = f"{j + 1:>4}  {name:<8} {wins:>6} {wins / races:>6.1%}  [{lo:5.1%}, {hi:5.1%}]  {avg:>9.2f}"
+    for j, row in enumerate(standings(bots, results)):
+        entry = {"bot": row.bot, "wins": row.wins, "share": row.share, "low": row.interval()[0],
+                 "high": row.interval()[1], "avg_place": row.avg_place, "ms_per_decision": row.ms_per_decision,
+                 "by_stage": {s: tuple(v) for s, v in row.by_stage.items()}}
         if tour is not None:
-            row["avg_points"] = sum(result[2][j] for result in results) / races
-            line += f" {row['avg_points']:>7.2f}"
-        table.append(row)
+            entry["avg_points"] = sum(p[j] for p in points) / races
+        table.append(entry)
+    if tour is not None:  # the Tour Points, after the table
+        lines += ["", "Average Tour Points: " + ", ".join(f"{j + 1}. {e['bot']} {e['avg_points']:.2f}"
+                                                           for j, e in enumerate(table))]
+    for line in lines:
         out(line)
     return {"table": table, "seconds": elapsed}

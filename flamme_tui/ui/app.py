@@ -361,6 +361,7 @@ class FlammeApp(App[int]):
         self._let_go_of_save()
         self.flow = flow
         flow.show_reasons = self.settings.bot_reasons
+        self._set_budget(flow)
         if self.autosave:
             self._attach_autosave(flow.session)
         self.back_to_title()
@@ -492,7 +493,15 @@ class FlammeApp(App[int]):
         keymap = {k: v for k, v in settings.keys.items() if k in known}
         problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
         self.set_keymap(keymap)
+        if getattr(self, "flow", None) is not None:  # a race in progress: its bots think as now set
+            self._set_budget(self.flow)
         return problems
+
+    def _set_budget(self, flow) -> None:
+        """The expert bot's thinking time, from the settings (the bots are imported once a race exists)."""
+        from ..bots.budget import Budget
+
+        flow.session.budget = Budget(seconds=self.settings.bot_seconds)
 
     def key_of(self, binding_id: str, default: str) -> str:
         """The key shown for a binding (the user's keymap, else the default),

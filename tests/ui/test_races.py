@@ -113,8 +113,8 @@ async def test_race_against_the_scripted_peloton_and_muscle_teams():
     async with app.run_test(size=(120, 40)) as pilot:
         await new_race_menus(pilot, "classic", stage_downs=3)  # La Haut Montagne
         await set_players(pilot, 3)
-        await pick_option(pilot, "controller-1", 4)  # Peloton team
-        await pick_option(pilot, "controller-2", 5)  # Muscle team
+        await pick_option(pilot, "controller-1", 5)  # Peloton team (after the 4 bots)
+        await pick_option(pilot, "controller-2", 6)  # Muscle team
         boards: list[str] = []
 
         async def look(pilot, seen):

@@ -1,4 +1,5 @@
-"""Settings: aids, step speed, theme, bot reasons and key bindings.
+"""Settings: aids, step speed, theme, bot reasons, the expert bot's thinking
+time and key bindings.
 
 Every change is used at once and saved (flamme_tui.settings); the app keeps
 the settings as one object, `app.settings`, that every screen reads.
@@ -14,6 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Select, Static, Switch
 
+from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS
 from ... import settings as user_settings
 from ...usertext import plain
 from ..widgets.keybar import KeyBar
@@ -58,6 +60,10 @@ class SettingsScreen(BaseScreen):
                 yield Static("Bots say why (race log)", classes="settings-label")
                 yield Switch(s.bot_reasons, id="bot_reasons")
                 yield Static(self.on_off(s.bot_reasons), id="bot_reasons-word", classes="switch-word")
+            with Horizontal(classes="form-row"):
+                yield Static("Expert bot thinks (s, Enter)", classes="settings-label")
+                yield Input(f"{s.bot_seconds:g}", compact=True, max_length=8, id="bot_seconds",
+                            classes="seconds-input")
             yield Static("[b]Keys[/b] (comma-separated Textual key names; Enter applies, empty = default)",
                          id="keys-head")
             for b in rebindable():
@@ -130,11 +136,30 @@ class SettingsScreen(BaseScreen):
         if event.select.id in ("step_speed", "theme") and event.value != getattr(self.flamme.settings, event.select.id):
             self.change(**{event.select.id or "": event.value})
 
+    def change_seconds(self, field: Input) -> None:
+        """The expert's thinking time typed: a number of seconds in range, else refused (and shown as it is)."""
+        text = field.value.strip()
+        try:
+            value = float(text)
+        except ValueError:
+            value = None
+        if value is None or not MIN_BOT_SECONDS <= value <= MAX_BOT_SECONDS:  # NaN fails too
+            message = f"Not changed: the expert's thinking time is {MIN_BOT_SECONDS:g} to {MAX_BOT_SECONDS:g} seconds"
+            self.say(message, warning=True)
+            self.notify(message, severity="warning", timeout=6, markup=False)  # the message line may be scrolled off
+            field.value = f"{self.flamme.settings.bot_seconds:g}"
+            return
+        self.change(bot_seconds=value)
+        field.value = f"{self.flamme.settings.bot_seconds:g}"
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         from ..keys import rebindable
 
         event.stop()
         wid = event.input.id or ""
+        if wid == "bot_seconds":
+            self.change_seconds(event.input)
+            return
         binding = next((b for b in rebindable() if f"key-{b.id.replace('.', '-')}" == wid), None)
         if binding is None:
             return

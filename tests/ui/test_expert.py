@@ -1,0 +1,80 @@
+"""The expert bot in the app: it thinks in a worker thread within the
+player's time setting, the screen answering keys meanwhile, and the race
+log hears only public facts; the settings screen takes a valid thinking
+time and refuses any other."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+from flamme_tui import bots
+from flamme_tui import settings as user_settings
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.bench import send_key
+from flamme_tui.ui.textshot import screen_text
+
+from .test_workers import human_plays_round, two_seats, wait_for
+
+
+async def test_the_expert_thinks_in_a_worker_within_the_setting(monkeypatch):
+    user_settings.save(user_settings.Settings(bot_seconds=0.6))
+    seen: list[tuple[bool, float, float]] = []
+    explain = bots.expert_explain
+
+    def watched(view, budget):
+        start = time.perf_counter()
+        decision = explain(view, budget)  # the real expert, timed and watched
+        seen.append((threading.current_thread() is threading.main_thread(), budget.seconds,
+                     time.perf_counter() - start))
+        return decision
+
+    monkeypatch.setattr(bots, "expert_explain", watched)
+    app = FlammeApp(seed=3, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.start_race(two_seats("expert"))
+        await wait_for(lambda: type(app.screen).__name__ == "RaceScreen")
+        screen = app.screen
+        await human_plays_round(app)
+        assert screen.turn.kind == "bot"
+        await wait_for(lambda: "(expert bot) is thinking" in screen_text(app), timeout=2)
+        before = screen_text(app)
+        t0 = time.monotonic()
+        send_key(app, "right_square_bracket")  # answered while the expert thinks
+        await wait_for(lambda: screen_text(app) != before, timeout=0.3)
+        assert time.monotonic() - t0 < 0.3 and screen.turn.kind == "bot"
+        await wait_for(lambda: screen.turn.kind == "reveal", timeout=20)
+        log = "\n".join(app.flow.log)
+    assert seen and all(not main and budget == 0.6 and took < 1.5 for main, budget, took in seen)
+    said = [line for line in log.splitlines() if "(bot, expert)" in line]
+    assert said
+    for line in said:  # public facts only: no number but the cards it played
+        assert re.search(r"plays [0-9E]", line) or "draws first" in line
+
+
+async def test_the_settings_screen_takes_a_valid_thinking_time_only():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.show_settings()  # as the title menu and the palette open it
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SettingsScreen"
+        await pilot.pause()
+        field = app.screen.query_one("#bot_seconds")
+        assert field.value == "1"
+        for bad in ("abc", "0", "61", "nan", "-1"):
+            field.focus()
+            field.value = bad
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.settings.bot_seconds == 1.0
+            assert "Not changed" in str(app.screen.query_one("#settings-message").render())
+            assert any("0.01 to 60 seconds" in str(n.message) for n in app._notifications)  # shown at 80x24
+            assert field.value == "1"
+        field.value = "0.25"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.settings.bot_seconds == 0.25
+    assert user_settings.load()[0].bot_seconds == 0.25
