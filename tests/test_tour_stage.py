@@ -68,6 +68,9 @@ def test_every_round_of_a_tour_stage_is_told_in_words():
              on_round=lambda g: told.extend(describe_round(g, lambda sq: f"square {sq}")))
     crossings = [line for line in told if "crosses the line" in line]
     assert len(crossings) == len(game.riders)  # every rider crosses once
+    # the stage has a winner, not the race: the tour goes on
+    assert sum("wins the stage!" in line for line in told) == 1
+    assert not any("wins the race" in line for line in told)
 
 
 def test_a_stage_is_its_setup_seed_and_actions():

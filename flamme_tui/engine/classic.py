@@ -779,7 +779,7 @@ class ClassicGame(Race):
     def finish_race(self) -> None:
         self.phase = OVER
         self.winner = self.ranking()[0]
-        self.events.append(Finish(self.winner))
+        self.events.append(Finish(self.winner, stage=bool(self.setup.tour)))  # a tour's stage, not a race
 
     def resolve_round(self) -> None:
         self.move_phase()

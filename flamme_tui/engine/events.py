@@ -243,19 +243,20 @@ class Die(Event):
 
 
 class Finish(Event):
-    """A rider crossed the line: the race is over and `rider` won."""
+    """A rider crossed the line: the race (or, in a tour, the stage) is over and `rider` won."""
 
-    fields: ClassVar[tuple[str, ...]] = ("rider",)
+    fields: ClassVar[tuple[str, ...]] = ("rider", "stage")
 
-    def __init__(self, rider: int) -> None:
+    def __init__(self, rider: int, stage: bool = False) -> None:
         self.rider: Final = rider
+        self.stage: Final = stage
 
     @property
     def kind(self) -> str:
         return "finish"
 
     def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  {name(self.rider)} wins the race!"
+        return f"  {name(self.rider)} wins the {'stage' if self.stage else 'race'}!"
 
 
 class Crossed(Event):
