@@ -45,14 +45,20 @@ def _first_draw(game: Any, actions: list[Action]) -> Action:
     return min(actions, key=lambda a: (pos[index[a.rider]][0], pos[index[a.rider]][1]))
 
 
-def greedy(game: Any, seat: int) -> Action:
+def _choices(game: Any, seat: int) -> tuple[Action, list[tuple[Action, Any, int]] | None]:
+    """The seat's action when no card is to be weighed (the only one, the
+    draw, a place or bid), with no plays; else its first action and its plays."""
     actions = game.legal_actions(seat)
     first = actions[0]
     if len(actions) == 1:
-        return first
+        return first, None
     if type(first) is Draw:
-        return _first_draw(game, actions)
-    plays = _plays(actions)
+        return _first_draw(game, actions), None
+    return first, _plays(actions)
+
+
+def greedy(game: Any, seat: int) -> Action:
+    first, plays = _choices(game, seat)
     if plays is None:
         return first
     i = game.index[first.rider]
@@ -78,13 +84,7 @@ def keep_weight(course: Any, start: int) -> float:
 
 
 def saver(game: Any, seat: int) -> Action:
-    actions = game.legal_actions(seat)
-    first = actions[0]
-    if len(actions) == 1:
-        return first
-    if type(first) is Draw:
-        return _first_draw(game, actions)
-    plays = _plays(actions)
+    first, plays = _choices(game, seat)
     if plays is None:
         return first
     i = game.index[first.rider]

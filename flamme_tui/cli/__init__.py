@@ -64,6 +64,13 @@ def seconds(text: str) -> float:
     return value
 
 
+def _kill_test_options(parser: argparse.ArgumentParser) -> None:
+    """Hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save."""
+    parser.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
+    parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+
+
 def _budget_options(p: argparse.ArgumentParser) -> None:
     """--budget and --rollouts: how long the expert bot thinks over each decision."""
     p.add_argument("--budget", type=seconds, default=BOT_SECONDS, metavar="SECONDS",
@@ -102,10 +109,7 @@ def build_parser() -> Parser:
                       help="finish a saved race headless with bots, in a new race file (FILE is left as it is)")
     race.add_argument("--bots-for-humans", action="store_true",
                       help="with --from: let bots (easy, or as --bots says) play the human seats too")
-    # hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save
-    race.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
-    race.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
-    race.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+    _kill_test_options(race)
 
     replay = sub.add_parser("replay", help="step through a saved race round by round")
     replay.add_argument("file", metavar="FILE", help="a save file")
@@ -136,10 +140,7 @@ def build_parser() -> Parser:
                            help="finish a saved tour headless with its bots, in a new file (FILE is left as it is)")
     tour_race.add_argument("--bots-for-humans", action="store_true",
                            help="with --from: let the easy bot play the human seats too")
-    # hidden helpers for the kill tests, as for `race`
-    tour_race.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
-    tour_race.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
-    tour_race.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+    _kill_test_options(tour_race)
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)
