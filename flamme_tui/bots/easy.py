@@ -8,8 +8,6 @@ What a card (token set) is worth comes from the engine (`View.reach`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..engine.actions import Action, Place, draw, play, play_tokens
 from ..engine.bmx import token_choices
 from ..engine.classic import ClassicSetup
@@ -25,26 +23,26 @@ def easy(view: View) -> Action:
         return Place(*grid_spot(view))
     if board.phase == Phase.BREAKAWAY:
         return breakaway(view, eager=True)
-    if not view.hands:
+    holding = view.in_hand()
+    if holding is None:
         # classic: the rider further back draws first (its choice matters more)
         setup: ClassicSetup = board.setup  # typed: direct field reads
         if setup.tour:  # a tour: a rider across the line has left, maybe one draw left
             draws = view.options()
             if len(draws) == 1:
                 return draws[0].action
-        a, b = [board.riders[i] for i in view.own]
+        a, b = view.mine()
         behind = a.square < b.square or (a.square == b.square and a.lane < b.lane)
         return draw(a.id if behind else b.id)
-    for i, hand in view.hands.items():  # the one rider with cards in hand
-        rider = board.riders[i]
-        if board.rules.uses_tokens:
-            return play_tokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
-        classic: ClassicSetup = board.setup
-        return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
-    raise AssertionError("unreachable: a hand was checked above")
+    i, hand = holding  # the one rider with cards in hand
+    rider = board.riders[i]
+    if board.rules.uses_tokens:
+        return play_tokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
+    classic: ClassicSetup = board.setup
+    return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
 
 
-def best_card(position: View | Race, i: int, hand: Sequence[int], exhaustion_value: int = 2) -> int:
+def best_card(position: View | Race, i: int, hand: tuple[int, ...], exhaustion_value: int = 2) -> int:
     """The card that moves furthest; among equal moves the cheapest one,
     an exhaustion card before a real 2.  `position` is a view or a game:
     what the engine says each card reaches (`reach`)."""

@@ -68,7 +68,7 @@ def _fast_action(game, seat: int, bmx: bool) -> Action:
     for i in game.seats[seat]:
         r = riders[i]
         if r.hand:
-            return play(r.id, best_card(game, i, r.hand, game.setup.exhaustion_value))
+            return play(r.id, best_card(game, i, tuple(r.hand), game.setup.exhaustion_value))
     mine = game.seat_riders(seat)  # in a tour, a rider across the line has left the track
     if len(mine) == 1:
         return draw(riders[mine[0]].id)

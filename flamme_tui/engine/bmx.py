@@ -21,7 +21,7 @@ from .rng import Rng
 from .ruleset import RuleSet
 from .terrain import BUMPY, DESCENT
 from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
-from .view import Board, RiderView, View, board
+from .view import Board, RiderView, View, board, seat_view
 
 ENERGY: Final = Phase.ENERGY
 OVER: Final = Phase.OVER
@@ -452,18 +452,11 @@ def bmx_board(game: BmxGame) -> Board:
 def bmx_view(game: BmxGame, seat: int) -> View:
     """Seat `seat`'s view of a bmx game now."""
     riders = game.riders
-    hands: dict[int, tuple[int, ...]] = {}
-    chosen: dict[int, Any] = {}
-    own: dict[int, tuple[int, tuple[int, ...]]] = {}
-    for i in game.seats[seat]:
+    seen: list[Any] = []
+    for i in game.seats[seat]:  # engine.view.SEEN: a bmx rider's recycled pile is always empty
         r = riders[i]
-        if r.hand:
-            hands[i] = tuple(r.hand)
-        if r.played is not None:
-            chosen[i] = r.played
-        own[i] = (len(r.bag), ())
-    keep = {i: game.keep_size(i) for i in hands}
-    return View(board(game), seat, hands, chosen, own, None, keep)
+        seen.extend((i, tuple(r.hand), r.played, len(r.bag), (), game.keep_size(i) if r.hand else None))
+    return seat_view(board(game), seat, None, tuple(seen))
 
 
 def bmx_unseen(view: View, i: int) -> tuple[int, ...]:

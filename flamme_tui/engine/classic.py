@@ -43,7 +43,7 @@ from .seating import check_seats
 from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
-from .view import Board, RiderView, View, board
+from .view import Board, RiderView, View, board, seat_view
 
 GRID: Final = Phase.GRID
 BREAKAWAY: Final = Phase.BREAKAWAY
@@ -978,15 +978,18 @@ def classic_board(game: ClassicGame, kind: type[ClassicBoard]) -> Board:
 def classic_view(game: ClassicGame, seat: int) -> View:
     """Seat `seat`'s view of a classic or meteo game now."""
     riders = game.riders
-    hands, chosen, own = {}, {}, {}
-    for i in game.seats[seat]:
+    mine = game.seats[seat]
+    first = game.first_drawn.get(seat) if game.first_drawn else None
+    if len(mine) == 2:  # a team: its two riders in one tuple (engine.view.SEEN)
+        a, b = riders[mine[0]], riders[mine[1]]
+        return seat_view(board(game), seat, first, (
+            mine[0], tuple(a.hand), a.played, len(a.deck), tuple(a.recycled), None,
+            mine[1], tuple(b.hand), b.played, len(b.deck), tuple(b.recycled), None))
+    seen: list[Any] = []
+    for i in mine:
         r = riders[i]
-        if r.hand:
-            hands[i] = tuple(r.hand)
-        if r.played is not None:
-            chosen[i] = r.played
-        own[i] = (len(r.deck), tuple(r.recycled))
-    return View(board(game), seat, hands, chosen, own, game.first_drawn.get(seat), {})
+        seen.extend((i, tuple(r.hand), r.played, len(r.deck), tuple(r.recycled), None))
+    return seat_view(board(game), seat, first, tuple(seen))
 
 
 def classic_unseen(view: View, i: int) -> tuple[int, ...]:

@@ -111,15 +111,74 @@ class Board(Shown):
 class View(Shown):
     fields: ClassVar[tuple[str, ...]] = ("board", "seat", "hands", "chosen", "own", "first_drawn", "keep")
 
-    def __init__(self, board: Board, seat: int, hands: dict[int, tuple[int, ...]], chosen: dict[int, Any],
-                 own: dict[int, tuple[int, tuple[int, ...]]], first_drawn: int | None, keep: dict[int, int]) -> None:
+    def __init__(self, board: Board, seat: int, hands: dict[int, tuple[int, ...]] | None,
+                 chosen: dict[int, Any] | None, own: dict[int, tuple[int, tuple[int, ...]]] | None,
+                 first_drawn: int | None, keep: dict[int, int] | None, seen: tuple[Any, ...] = ()) -> None:
         self.board: Final = board
         self.seat: Final = seat
-        self.hands: Final = hands  # own riders: rider index -> tuple of drawn cards (tokens)
-        self.chosen: Final = chosen  # own riders: rider index -> card (token tuple) chosen this round
-        self.own: Final = own  # own riders: rider index -> (face-down count, recycled tuple) now
         self.first_drawn: Final = first_drawn  # own rider drawn first this round (classic)
-        self.keep: Final = keep  # bmx: own rider index -> tokens to keep
+        # the seat's own riders, as `seen` lists them (see seat_view): a dict left
+        # None is built from it when first read
+        self._seen: tuple[Any, ...] = seen
+        self._hands: dict[int, tuple[int, ...]] | None = hands
+        self._chosen: dict[int, Any] | None = chosen
+        self._own: dict[int, tuple[int, tuple[int, ...]]] | None = own
+        self._keep: dict[int, int] | None = keep
+
+    # A view is made for every action of every simulated race, and most readers
+    # (the easy bot, rollouts) look at one of its dicts: each one is built from
+    # the seat's riders as copied when the view was made, the first time it is read.
+
+    @property
+    def hands(self) -> dict[int, tuple[int, ...]]:
+        """Own riders: rider index -> tuple of drawn cards (tokens), for those holding some."""
+        hands = self._hands
+        if hands is None:
+            seen = self._seen
+            hands = {}
+            for k in range(0, len(seen), SEEN):
+                if seen[k + 1]:
+                    hands[seen[k]] = seen[k + 1]
+            self._hands = hands
+        return hands
+
+    @property
+    def chosen(self) -> dict[int, Any]:
+        """Own riders: rider index -> card (token tuple) chosen this round."""
+        chosen = self._chosen
+        if chosen is None:
+            seen = self._seen
+            chosen = {}
+            for k in range(0, len(seen), SEEN):
+                if seen[k + 2] is not None:
+                    chosen[seen[k]] = seen[k + 2]
+            self._chosen = chosen
+        return chosen
+
+    @property
+    def own(self) -> dict[int, tuple[int, tuple[int, ...]]]:
+        """Own riders: rider index -> (face-down count, recycled tuple) now."""
+        own = self._own
+        if own is None:
+            seen = self._seen
+            own = {}
+            for k in range(0, len(seen), SEEN):
+                own[seen[k]] = (seen[k + 3], seen[k + 4])
+            self._own = own
+        return own
+
+    @property
+    def keep(self) -> dict[int, int]:
+        """Bmx: own rider index -> tokens to keep, for riders holding tokens."""
+        keep = self._keep
+        if keep is None:
+            seen = self._seen
+            keep = {}
+            for k in range(0, len(seen), SEEN):
+                if seen[k + 1] and seen[k + 5] is not None:
+                    keep[seen[k]] = seen[k + 5]
+            self._keep = keep
+        return keep
 
     @property
     def riders(self) -> tuple[RiderView, ...]:
@@ -136,6 +195,19 @@ class View(Shown):
     @property
     def rules(self) -> RuleSet:
         return self.board.rules
+
+    def in_hand(self) -> tuple[int, tuple[int, ...]] | None:
+        """The first own rider holding cards (tokens) and what it holds, None when
+        none does: `next(iter(hands.items()), None)` without building the dict."""
+        if self._hands is not None:
+            for i, hand in self._hands.items():
+                return i, hand
+            return None
+        seen = self._seen
+        for k in range(0, len(seen), SEEN):
+            if seen[k + 1]:
+                return seen[k], seen[k + 1]
+        return None
 
     def mine(self) -> list[RiderView]:
         return [r for r in self.board.riders if r.seat == self.seat]
@@ -164,6 +236,18 @@ class View(Shown):
         (deck orders, other seats' hands and chosen cards) drawn with `rng`
         from what it can deduce.  For bots that simulate ahead."""
         return self.board.rules.game.sample(self, rng)
+
+
+# `seen`: per own rider, SEEN entries in a row: its index, its hand (a tuple, empty
+# when it holds none), its chosen card (token tuple) or None, its face-down count,
+# its recycled cards (a tuple) and its tokens to keep (bmx; None in classic)
+SEEN: Final = 6
+
+
+def seat_view(board: Board, seat: int, first_drawn: int | None, seen: tuple[Any, ...]) -> View:
+    """A seat's view from copies of what it may see of its own riders (`seen`, as
+    SEEN describes): what each rule set's view builder makes."""
+    return View(board, seat, None, None, None, first_drawn, None, seen)
 
 
 def board(game: Race) -> Board:
