@@ -42,7 +42,7 @@ from .ruleset import RuleSet
 from .seating import check_seats
 from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
-from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
+from .track import EMPTY, LANES, close_gaps, free_lane, on_track, ranking, settle, square_empty
 from .view import Board, RiderView, View, board, seat_view
 
 GRID: Final = Phase.GRID
@@ -562,11 +562,8 @@ class ClassicGame(Race):
     # ------------------------------------------------------------- movement
 
     def movement_order(self) -> list[int]:
-        """Riders on the track, furthest first."""
-        order = ranking(self.pos)
-        if self.crossed:
-            return [i for i in order if i not in self.crossed]
-        return order
+        """Riders on the track, furthest first (in a tour, riders across the line have left it)."""
+        return on_track(self.cells, self.pos)
 
     def standup_penalty(self, i: int) -> int:
         """Hook: what standing up costs rider i this move (meteo)."""

@@ -133,6 +133,28 @@ def _shift_square(
             on_move(r, square, old, sq, ln)
 
 
+def on_track(cells: list[int], positions: list[list[int]]) -> list[int]:
+    """The riders on the track (square 0 or more), furthest first, lane 0 first
+    on a square: `ranking` without those off it, read from the cells, front-most
+    square first (no sort: the movement order of every round)."""
+    front, back = -1, -1
+    for p in positions:
+        square = p[0]
+        if square >= 0:
+            if square > front:
+                front = square
+            if back < 0 or square < back:
+                back = square
+    out: list[int] = []
+    for square in range(front, back - 1, -1):
+        base = square * LANES
+        for k in range(base, base + LANES):
+            r = cells[k]
+            if r != EMPTY:
+                out.append(r)
+    return out
+
+
 def ranking(positions: list[list[int]]) -> list[int]:
     """Rider indices, furthest first; on one square lane 0 first."""
     # one integer per rider, sorted as plain ints: square high, lane low, then
