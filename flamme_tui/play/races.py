@@ -119,12 +119,17 @@ def seat_plan(names: list[str]) -> tuple[dict[int, str], tuple[str, ...]]:
 
 def play_out(game: Race, policies: Mapping[int, Policy], on_round: Callable | None = None, max_rounds: int = 500) -> None:
     """Let policies play every seat (scripted teams play themselves) until the race is over."""
+    # by seat in a list (a compiled list read, not a Mapping's __getitem__ called through Python)
+    plays: list[Policy | None] = [policies.get(seat) for seat in range(len(game.seats))]
     while game.phase != Phase.OVER:
         if game.round > max_rounds:
             raise RuntimeError(f"race did not end within {max_rounds} rounds")
         before = game.round
         for seat in turns(game):
-            game.apply(policies[seat](game.view(seat)))
+            policy = plays[seat]
+            if policy is None:
+                raise KeyError(seat)
+            game.apply(policy(game.view(seat)))
         if on_round is not None and (game.round != before or game.phase == Phase.OVER):
             on_round(game)
 
