@@ -47,13 +47,29 @@ def settle(cells: list[int], lanes: tuple[int, ...], square: int) -> tuple[int, 
         square -= 1
 
 
-def occupied_squares(squares: list[int]) -> list[int]:
-    """The distinct squares, in order (sorted, then each kept once: cheaper than a set)."""
+def occupied_squares(cells: list[int], positions: list[list[int]]) -> list[int]:
+    """The squares with a rider on them, back to front (read from the cells between
+    the rearmost and the front-most rider: cheaper than sorting the riders' squares)."""
+    front, back = _span(positions)
     out: list[int] = []
-    for square in sorted(squares):
-        if not out or out[-1] != square:
+    for square in range(back, front + 1):
+        base = square * LANES
+        if cells[base] != EMPTY or cells[base + 1] != EMPTY or cells[base + 2] != EMPTY:
             out.append(square)
     return out
+
+
+def _span(positions: list[list[int]]) -> tuple[int, int]:
+    """(front-most, rearmost) square of the riders on the track; (-1, -1) when none is."""
+    front, back = -1, -1
+    for p in positions:
+        square = p[0]
+        if square >= 0:
+            if square > front:
+                front = square
+            if back < 0 or square < back:
+                back = square
+    return front, back
 
 
 def close_gaps(
@@ -77,7 +93,7 @@ def close_gaps(
     forward.  `positions[i]` is rider i's [square, lane].
     on_move(rider, from_square, from_lane, to_square, to_lane) is told of every rider moved.
     """
-    occ = occupied_squares([p[0] for p in positions])
+    occ = occupied_squares(cells, positions)
     i = 0
     while i < len(occ) - 1:
         back, front = occ[i], occ[i + 1]
@@ -93,7 +109,7 @@ def close_gaps(
                 if eligible is not None and not eligible(square):
                     break
                 _shift_square(cells, lanes, positions, square, gap, on_move)
-            occ = occupied_squares([p[0] for p in positions])
+            occ = occupied_squares(cells, positions)
             i = occ.index(front)
             continue
         i += 1
@@ -112,9 +128,12 @@ def _shift_square(
     nearest free lane behind (on a one-square move: its own square, in its
     lowest free lane; PELOTON.md, slipstream onto a narrower square)."""
     base = square * LANES
-    movers = [r for r in cells[base: base + LANES] if r != EMPTY]
-    for r in movers:
-        cells[base + positions[r][1]] = EMPTY
+    movers: list[int] = []
+    for k in range(base, base + LANES):  # lifted first, lane 0 first
+        r = cells[k]
+        if r != EMPTY:
+            movers.append(r)
+            cells[k] = EMPTY
     target = square + gap
     tb = target * LANES
     for r in movers:
@@ -137,14 +156,7 @@ def on_track(cells: list[int], positions: list[list[int]]) -> list[int]:
     """The riders on the track (square 0 or more), furthest first, lane 0 first
     on a square: `ranking` without those off it, read from the cells, front-most
     square first (no sort: the movement order of every round)."""
-    front, back = -1, -1
-    for p in positions:
-        square = p[0]
-        if square >= 0:
-            if square > front:
-                front = square
-            if back < 0 or square < back:
-                back = square
+    front, back = _span(positions)
     out: list[int] = []
     for square in range(front, back - 1, -1):
         base = square * LANES
