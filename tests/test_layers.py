@@ -215,7 +215,7 @@ def reach(view, game, variant, setup):
         case "meteo":
             return m.standup_cost(setup, True)
     game = type(game)(setup, 1, _blank=True)
-    return getattr(game, "_slipped") + effective_move(game.course, 0, 5) + EXHAUSTION_VALUE
+    return getattr(game, "_seen") + effective_move(game.course, 0, 5) + EXHAUSTION_VALUE
 '''
 
 CLEAN = '''
@@ -239,10 +239,10 @@ def test_the_variant_check_finds_a_planted_variant_test():
 
 def test_the_private_check_finds_planted_private_engine_names():
     private = engine_private_names()
-    assert {"_blank", "_slipped"} <= private  # a constructor's parameter, an attribute the engine sets
+    assert {"_blank", "_seen"} <= private  # a constructor's parameter, an attribute the engine sets
     found = private_uses(PLANTED, private | {"_draw"})
     assert sorted(found) == ["line 14: game._draw", "line 18: _blank= in type(game)(...)",
-                             "line 19: getattr(game, '_slipped')", "line 3: import _blank_game"]
+                             "line 19: getattr(game, '_seen')", "line 3: import _blank_game"]
     assert not private_uses(CLEAN, private | {"_draw"})  # self's own privates are its own
 
 

@@ -301,7 +301,7 @@ class BmxGame(Race):
         self.die = die
         self.events.append(Die(die))
         if die:
-            close_gaps(self.cells, self.course.lanes, self.pos, die, None, self._caught_up)
+            close_gaps(self, die)
         cells = self.cells
         for i in ranking(self.pos):
             square = self.pos[i][0]
@@ -319,7 +319,7 @@ class BmxGame(Race):
             self.winner = ranking(self.pos)[0]
             self.events.append(Finish(self.winner))
 
-    def _caught_up(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
+    def gap_closed(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
         self.riders[i].catch_up += to - frm
         self.events.append(CatchUp(i, frm, frm_lane, to, lane))
 

@@ -698,7 +698,9 @@ class ClassicGame(Race):
 
     def slip_eligible(self, square: int) -> bool:
         """Riders on the square may give and receive slipstream: not on a climb,
-        not on cobbles (PELOTON.md)."""
+        not on cobbles (PELOTON.md); in a tour, not across the finish line."""
+        if self.setup.tour and not 0 <= square < self.course.finish:
+            return False
         terrain = self.course.terrain[square]
         return terrain != ASCENT and terrain != COBBLE
 
@@ -707,7 +709,7 @@ class ClassicGame(Race):
         (PELOTON.md's ruling; an empty ascent square lets it through)."""
         return self.course.terrain[square] != COBBLE
 
-    def _slipped(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
+    def gap_closed(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
         self.riders[i].slipstream += to - frm
         self.events.append(Slipstream(i, frm, frm_lane, to, lane))
 
@@ -722,8 +724,7 @@ class ClassicGame(Race):
                 self.finish_race()
                 return
         cells = self.cells
-        close_gaps(cells, self.course.lanes, self.pos, self.max_gap, self.slip_eligible, self._slipped,
-                   self.slip_gap)
+        close_gaps(self, self.max_gap)
         spare_scripted = not self.setup.scripted_exhaustion
         for i, p in enumerate(self.pos):  # every rider is on the track: the cells show who is just ahead
             if square_empty(cells, p[0] + 1) and not (spare_scripted and self.script[self.riders[i].seat]):
@@ -744,9 +745,7 @@ class ClassicGame(Race):
             self.lift(across)
             self.finish_race()
             return
-        eligible = self.slip_eligible
-        close_gaps(self.cells, self.course.lanes, pos, self.max_gap,
-                   lambda sq: 0 <= sq < finish and eligible(sq), self._slipped, self.slip_gap)
+        close_gaps(self, self.max_gap)  # slip_eligible: only riders before the line
         # riders across the line this round still stand there: they shelter the rider behind
         occupied = {p[0] for p in pos if p[0] >= 0}
         spare_scripted = not self.setup.scripted_exhaustion

@@ -174,6 +174,19 @@ class Race:
     def needs(self, seat: int) -> bool:
         raise NotImplementedError
 
+    # the end phase's hooks for track.close_gaps (slipstream, bmx catch-up)
+
+    def slip_eligible(self, square: int) -> bool:
+        """Hook: riders on the square may give and receive slipstream (catch-up): anywhere by default."""
+        return True
+
+    def slip_gap(self, square: int) -> bool:
+        """Hook: slipstream (catch-up) may cross the empty square: any by default."""
+        return True
+
+    def gap_closed(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
+        """Hook: rider i moved up by slipstream (catch-up) from (frm, frm_lane) to (to, lane)."""
+
     def to_move(self) -> list[int]:
         """Seats that still have something to do in this phase, in seat order."""
         raise NotImplementedError

@@ -8,8 +8,10 @@ first; every "lane 0, then lane 1" of the rules goes on to lane 2 (PELOTON.md).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from .race import Race  # the game whose riders close_gaps moves (race.py imports this module)
 
 EMPTY: Final = -1
 LANES: Final = 3  # the most lanes a square has (Peloton wide and supply squares)
@@ -72,61 +74,56 @@ def _span(positions: list[list[int]]) -> tuple[int, int]:
     return front, back
 
 
-def close_gaps(
-    cells: list[int],
-    lanes: tuple[int, ...],
-    positions: list[list[int]],
-    max_gap: int,
-    eligible: Callable[[int], bool] | None,
-    on_move: Callable[[int, int, int, int, int], None] | None = None,
-    gap_ok: Callable[[int], bool] | None = None,
-) -> None:
+def close_gaps(game: Race, max_gap: int) -> None:
     """Slipstream (max_gap 1) and bmx catch-up (max_gap 1 or 2), in place.
 
     Scan from the rearmost pack: a pack with 1..max_gap empty squares before
     the next pack moves forward to join it, front square first, stopping at
-    the first square that may not receive (eligible(square) false: a climb,
-    cobbles, a crosswind, a crashed rider).  The gap only counts if both
-    squares facing it are eligible and every empty square of it may be
-    crossed (gap_ok(square); false on an empty cobble square, PELOTON.md).
-    Then the scan goes on from the pack it joined, so merged packs chain
-    forward.  `positions[i]` is rider i's [square, lane].
-    on_move(rider, from_square, from_lane, to_square, to_lane) is told of every rider moved.
+    the first square that may not receive (game.slip_eligible(square) false:
+    a climb, cobbles, a crosswind, a crashed rider).  The gap only counts if
+    both squares facing it are eligible and every empty square of it may be
+    crossed (game.slip_gap(square); false on an empty cobble square,
+    PELOTON.md).  Then the scan goes on from the pack it joined, so merged
+    packs chain forward.  game.gap_closed(rider, from_square, from_lane,
+    to_square, to_lane) is told of every rider moved.  The rule set's hooks
+    are compiled method calls (callbacks would each go through Python).
     """
+    cells, positions = game.cells, game.pos
     occ = occupied_squares(cells, positions)
     i = 0
     while i < len(occ) - 1:
         back, front = occ[i], occ[i + 1]
         gap = front - back - 1
-        if (1 <= gap <= max_gap and (eligible is None or (eligible(back) and eligible(front)))
-                and (gap_ok is None or all(gap_ok(sq) for sq in range(back + 1, front)))):
+        if 1 <= gap <= max_gap and game.slip_eligible(back) and game.slip_eligible(front) and _crossable(game, back, front):
             # the pack ending at `back`: contiguous occupied squares
             first = i
             while first > 0 and occ[first - 1] == occ[first] - 1:
                 first -= 1
             for k in range(i, first - 1, -1):
                 square = occ[k]
-                if eligible is not None and not eligible(square):
+                if not game.slip_eligible(square):
                     break
-                _shift_square(cells, lanes, positions, square, gap, on_move)
+                _shift_square(game, square, gap)
             occ = occupied_squares(cells, positions)
             i = occ.index(front)
             continue
         i += 1
 
 
-def _shift_square(
-    cells: list[int],
-    lanes: tuple[int, ...],
-    positions: list[list[int]],
-    square: int,
-    gap: int,
-    on_move: Callable[[int, int, int, int, int], None] | None,
-) -> None:
+def _crossable(game: Race, back: int, front: int) -> bool:
+    """Every empty square between the two packs may be crossed (game.slip_gap)."""
+    for square in range(back + 1, front):
+        if not game.slip_gap(square):
+            return False
+    return True
+
+
+def _shift_square(game: Race, square: int, gap: int) -> None:
     """Move every rider on `square` forward by `gap`, lane 0 first, each keeping
     its lane where it can, else taking the lowest free lane there, else the
     nearest free lane behind (on a one-square move: its own square, in its
     lowest free lane; PELOTON.md, slipstream onto a narrower square)."""
+    cells, lanes, positions = game.cells, game.course.lanes, game.pos
     base = square * LANES
     movers: list[int] = []
     for k in range(base, base + LANES):  # lifted first, lane 0 first
@@ -148,8 +145,8 @@ def _shift_square(
         cells[sq * LANES + ln] = r
         positions[r][0] = sq
         positions[r][1] = ln
-        if on_move is not None and sq != square:
-            on_move(r, square, old, sq, ln)
+        if sq != square:
+            game.gap_closed(r, square, old, sq, ln)
 
 
 def on_track(cells: list[int], positions: list[list[int]]) -> list[int]:
