@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .cards import NOWHERE
+
 
 class ActionError(ValueError):
     pass
@@ -103,7 +105,7 @@ class PlayTokens(Action):
 # Bots name thousands of plays a second and a frozen dataclass is slow to
 # build: each Play and Draw is made once and kept (plain dicts, which the
 # compiled engine reads faster than through functools.cache).
-_PLAYS: Final[dict[str, dict[int, Play]]] = {}  # rider -> card -> its play
+_PLAYS: Final[dict[str, list[Play | None]]] = {}  # rider -> its play of each card, by card - NOWHERE (the lowest code)
 _DRAWS: Final[dict[str, Draw]] = {}
 _TOKEN_PLAYS: Final[dict[str, dict[tuple[int, ...], PlayTokens]]] = {}  # rider -> tokens as given -> its play
 
@@ -112,10 +114,13 @@ def play(rider: str, card: int) -> Play:
     """The same Play, made once."""
     plays = _PLAYS.get(rider)
     if plays is None:
-        plays = _PLAYS[rider] = {}
-    made = plays.get(card)
+        plays = _PLAYS[rider] = [None] * (10 - NOWHERE)  # cards NOWHERE..9
+    k = card - NOWHERE
+    if not 0 <= k < len(plays):  # no such card in the game: made, not kept
+        return Play(rider, card)
+    made = plays[k]
     if made is None:
-        made = plays[card] = Play(rider, card)
+        made = plays[k] = Play(rider, card)
     return made
 
 

@@ -140,7 +140,8 @@ class BmxGame(Race):
         places = [(sq, lane) for sq in range(self.course.grid - 1, -1, -1) for lane in (0, 1)]
         self.rng.shuffle(places)
         for i in range(len(self.riders)):
-            self._put(i, *places[i])
+            square, lane = places[i]  # unpacked: a starred call goes through Python
+            self._put(i, square, lane)
         self.start_turn()
 
     # ------------------------------------------------------------- step 1

@@ -225,8 +225,8 @@ class ClassicGame(Race):
             return
         self.rng.shuffle(places)
         unplaced = [i for i in range(len(self.riders)) if self.pos[i][0] < 0]
-        for i, place in zip(unplaced, places):
-            self._put(i, *place)
+        for i, (square, lane) in zip(unplaced, places):  # unpacked: a starred call goes through Python
+            self._put(i, square, lane)
 
     def ordered_grid(self, places: list[tuple[int, int]]) -> None:
         """A random grid in a tour: the grid order fills the grid from the
@@ -234,8 +234,8 @@ class ClassicGame(Race):
         order = [seat for seat in self.setup.grid_order if not self.script[seat]]
         for seat, mine in fill_from_back(order, places, 2).items():
             self.rng.shuffle(mine)
-            for i, place in zip(self.seats[seat], mine):
-                self._put(i, *place)
+            for i, (square, lane) in zip(self.seats[seat], mine):
+                self._put(i, square, lane)
 
     def to_place(self) -> int | None:
         """The rider index to place next: seats in turn (in a tour, in the

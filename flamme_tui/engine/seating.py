@@ -9,7 +9,7 @@ a colour, one taking the Sprinteur and one the Rouleur).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .cards import MUSCLE, PELOTON, ROULEUR, SPRINTEUR
 
@@ -22,8 +22,15 @@ def rider_ids(setup: Any) -> list[str]:
     return [f"{team.colour}.{kind}" for team in setup.teams for kind in team.riders]
 
 
+# The set-up last found valid: the races of one set-up (a bench, a tournament)
+# are checked once.  Set-ups are frozen, their teams and scripted kinds tuples.
+_CHECKED: Final[list[Any]] = [None]
+
+
 def check_seats(setup: Any) -> None:
     """ValueError naming the first rule of PELOTON.md the seats break."""
+    if setup is _CHECKED[0]:
+        return
     teams = setup.teams
     for team in teams:
         if team.riders not in (TEAM, SPRINTEUR, ROULEUR):
@@ -49,6 +56,7 @@ def check_seats(setup: Any) -> None:
             raise ValueError("at most one Peloton team races (there are two Attack cards)")
         if any(s not in (PELOTON, MUSCLE, "") for s in scripted):
             raise ValueError("scripted: a seat is a player, a Peloton or a Muscle team")
+    _CHECKED[0] = setup
 
 
 def colours_racing(setup: Any) -> int:
