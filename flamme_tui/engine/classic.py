@@ -156,7 +156,10 @@ class ClassicGame(Race):
         return classic_view(self, seat)
 
     def public_board(self) -> Board:
-        return classic_board(self, ClassicBoard)
+        # (MeteoGame's builds a MeteoBoard alike: each a compiled constructor call, not a class called through Python)
+        setup = self.setup
+        return ClassicBoard(self.variant, self.round, self.phase, self.course, board_riders(self), setup.decks,
+                            setup.handicap, None, None, setup, self.rules, dict(self.crossed))
 
     def __init__(self, setup: ClassicSetup, seed: int, *, _blank: bool = False) -> None:
         super().__init__(setup, seed, _blank=_blank)
@@ -339,7 +342,7 @@ class ClassicGame(Race):
         action, i = self._actor(action)
         rider = self.riders[i]
         if type(action) is Play:
-            if self.phase != ENERGY or action.card not in rider.hand:
+            if self.phase != ENERGY or not holds(rider.hand, action.card):
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
             self._play(i, action.card)
@@ -962,8 +965,8 @@ class ClassicBoard(Board):
         return effective_move(self.course, self.riders[i].square, fixed_worth(setup, card))
 
 
-def classic_board(game: ClassicGame, kind: type[ClassicBoard]) -> Board:
-    """The public board of a classic or meteo game (`kind`: the rule set's board class)."""
+def board_riders(game: ClassicGame) -> tuple[RiderView, ...]:
+    """The riders of the public board of a classic or meteo game."""
     riders = []
     for i, r in enumerate(game.riders):
         deck, recycled = r.shown_deck, r.shown_recycled
@@ -974,9 +977,7 @@ def classic_board(game: ClassicGame, kind: type[ClassicBoard]) -> Board:
             recycled if recycled is not None else tuple(r.recycled),
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played, tuple(r.bids),
         ))
-    return kind(game.variant, game.round, game.phase, game.course, tuple(riders),
-                game.setup.decks, game.setup.handicap, None, None, game.setup, game.rules,
-                dict(game.crossed))
+    return tuple(riders)
 
 
 def classic_view(game: ClassicGame, seat: int) -> View:
@@ -1017,6 +1018,14 @@ def classic_unseen(view: View, i: int) -> tuple[int, ...]:
     else:
         cards.subtract(r.recycled)
     return tuple(sorted(cards.elements()))
+
+
+def holds(hand: list[int], card: int) -> bool:
+    """`card in hand`, as a typed loop (`in` on a list is a generic call, compiled)."""
+    for c in hand:
+        if c == card:
+            return True
+    return False
 
 
 def fixed_worth(setup: ClassicSetup, card: int) -> int:

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
-from .classic import CLASSIC, ClassicBoard, ClassicGame, ClassicSetup, classic_board, effective_move, fixed_worth
+from .classic import CLASSIC, ClassicBoard, ClassicGame, ClassicSetup, board_riders, effective_move, fixed_worth
 from .events import Crash, StandUp
 from .ruleset import RuleSet
 from .track import EMPTY, LANES
@@ -26,7 +26,9 @@ class MeteoGame(ClassicGame):
         return METEO
 
     def public_board(self) -> Board:
-        return classic_board(self, MeteoBoard)
+        setup = self.setup
+        return MeteoBoard(self.variant, self.round, self.phase, self.course, board_riders(self), setup.decks,
+                          setup.handicap, None, None, setup, self.rules, dict(self.crossed))
 
     def deal(self) -> None:
         """One token per straight tile except the start and finish tiles, seeded."""
