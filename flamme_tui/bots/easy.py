@@ -34,10 +34,10 @@ def easy(view: View) -> Action:
         a, b = view.mine()
         behind = a.square < b.square or (a.square == b.square and a.lane < b.lane)
         return draw(a.id if behind else b.id)
-    i, hand = holding  # the one rider with cards in hand
+    i, hand, keep = holding  # the one rider with cards in hand
     rider = board.riders[i]
     if board.rules.uses_tokens:
-        return play_tokens(rider.id, best_tokens(view, i, hand, view.keep[i]))
+        return play_tokens(rider.id, best_tokens(view, i, hand, keep))
     classic: ClassicSetup = board.setup
     return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
 
@@ -73,7 +73,11 @@ def best_tokens(position: View | Race, i: int, hand: tuple[int, ...], keep: int)
     """The furthest-reaching tokens, jump ramp included; fatigue tokens first among equals
     (`position` as for best_card)."""
     # each set lowest token first, the sets in that order: ties go to the first
-    picks = sorted([p if len(p) == 1 else p[::-1] for p in token_choices(hand, keep)])
+    choices = token_choices(hand, keep)
+    if keep == 1:  # distinct single tokens, highest first: reversed, they are in order
+        picks = [choices[k] for k in range(len(choices) - 1, -1, -1)]
+    else:
+        picks = sorted([p[::-1] for p in choices])
     # the first of the greatest keys (reach, -sum of the tokens), compared field by field
     best, best_reach, best_sum = picks[0], -1, 0
     for tokens in picks:

@@ -20,7 +20,7 @@ from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
 from .terrain import BUMPY, DESCENT
-from .track import EMPTY, LANES, close_gaps, ranking, settle, square_empty
+from .track import EMPTY, LANES, close_gaps, on_track, ranking, settle, square_empty
 from .view import Board, RiderView, View, board, seat_view
 
 ENERGY: Final = Phase.ENERGY
@@ -268,7 +268,7 @@ class BmxGame(Race):
 
     def move_phase(self) -> None:
         self.events = [Reveal(tuple((i, r.played) for i, r in enumerate(self.riders)))]
-        for i in ranking(self.pos):
+        for i in on_track(self.cells, self.pos):  # every bmx rider is on the track
             rider = self.riders[i]
             tokens = rider.played
             assert tokens is not None
@@ -304,7 +304,7 @@ class BmxGame(Race):
         if die:
             close_gaps(self, die)
         cells = self.cells
-        for i in ranking(self.pos):
+        for i in on_track(self.cells, self.pos):
             square = self.pos[i][0]
             if not square_empty(cells, square + 1):  # sheltered (every rider is on the track: the cells show it)
                 continue

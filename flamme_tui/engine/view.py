@@ -196,17 +196,19 @@ class View(Shown):
     def rules(self) -> RuleSet:
         return self.board.rules
 
-    def in_hand(self) -> tuple[int, tuple[int, ...]] | None:
-        """The first own rider holding cards (tokens) and what it holds, None when
-        none does: `next(iter(hands.items()), None)` without building the dict."""
+    def in_hand(self) -> tuple[int, tuple[int, ...], int] | None:
+        """The first own rider holding cards (tokens), what it holds and how many
+        of them it plays (bmx: `keep`; classic: 1); None when none holds any.
+        What `hands` and `keep` say, without building the dicts."""
         if self._hands is not None:
             for i, hand in self._hands.items():
-                return i, hand
+                return i, hand, self.keep.get(i, 1)
             return None
         seen = self._seen
         for k in range(0, len(seen), SEEN):
             if seen[k + 1]:
-                return seen[k], seen[k + 1]
+                keep = seen[k + 5]
+                return seen[k], seen[k + 1], 1 if keep is None else keep
         return None
 
     def mine(self) -> list[RiderView]:
