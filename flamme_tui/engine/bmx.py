@@ -47,6 +47,10 @@ def token_worth(ramp: tuple[int, int] | None, start: int, tokens: tuple[int, ...
     return value, ramp_bonus(ramp, start, value, tokens)
 
 
+# (t,) for every token code t (FATIGUE and the bag's 1 to 5 ...): made once, not per choice
+SINGLES: Final = tuple((t,) for t in range(10))
+
+
 def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[int, ...]]:
     """The distinct sets of `keep` tokens (1, or 2 on a descent) a hand offers,
     each highest first, the highest sets first."""
@@ -55,7 +59,7 @@ def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[in
         singles: list[tuple[int, ...]] = []
         for t in reversed(tokens):
             if not singles or singles[-1][0] != t:
-                singles.append((t,))
+                singles.append(SINGLES[t] if 0 <= t < len(SINGLES) else (t,))
         return singles
     picks = {
         (tokens[b], tokens[a])
@@ -283,10 +287,13 @@ class BmxGame(Race):
 
     def move_rider(self, i: int, tokens: tuple[int, ...]) -> None:
         """Move rider i with those tokens, as the round does."""
-        start, lane = self.pos[i]
+        pos = self.pos[i]
+        start = pos[0]
         value, bonus, square, lane = self.landing(i, tokens)
-        self.cells[start * LANES + self.pos[i][1]] = EMPTY
-        self._put(i, square, lane)
+        self.cells[start * LANES + pos[1]] = EMPTY
+        self.cells[square * LANES + lane] = i
+        pos[0] = square  # in place, as classic moves do (Race._put makes a new list)
+        pos[1] = lane
         self.events.append(Move(i, start, square, lane, value, value + bonus, None, tokens))
         if bonus:
             self.events.append(Ramp(i, bonus))
