@@ -58,6 +58,13 @@ class MeteoGame(ClassicGame):
     def standup_penalty(self, i: int) -> int:
         return standup_cost(self.setup, self.riders[i].crashed)
 
+    def anyone_down(self) -> bool:
+        """Some rider lies crashed (cheaper to ask than every square of a path)."""
+        for rider in self.riders:
+            if rider.crashed:
+                return True
+        return False
+
     def square_blocked(self, square: int) -> bool:
         """Every lane of the square holds a crashed rider."""
         cells, riders = self.cells, self.riders
@@ -69,6 +76,8 @@ class MeteoGame(ClassicGame):
         return True
 
     def path_limit(self, start: int, target: int) -> int:
+        if not self.anyone_down():  # the usual case: no square can be blocked
+            return target
         for sq in range(start + 1, target + 1):
             if self.square_blocked(sq):
                 return sq - 1
@@ -91,9 +100,11 @@ class MeteoGame(ClassicGame):
     def slip_eligible(self, square: int) -> bool:
         if not super().slip_eligible(square) or self.weather_at(square) == CROSSWIND:
             return False
+        cells, riders = self.cells, self.riders
         base = square * LANES
-        for r in self.cells[base: base + LANES]:
-            if r != EMPTY and self.riders[r].crashed:
+        for k in range(base, base + LANES):
+            r = cells[k]
+            if r != EMPTY and riders[r].crashed:
                 return False
         return True
 
