@@ -108,6 +108,7 @@ class PlayTokens(Action):
 _PLAYS: Final[dict[str, list[Play | None]]] = {}  # rider -> its play of each card, by card - NOWHERE (the lowest code)
 _DRAWS: Final[dict[str, Draw]] = {}
 _TOKEN_PLAYS: Final[dict[str, dict[tuple[int, ...], PlayTokens]]] = {}  # rider -> tokens as given -> its play
+_SINGLE_PLAYS: Final[dict[str, list[PlayTokens | None]]] = {}  # rider -> its play of one token, by token (0-9)
 
 
 def play(rider: str, card: int) -> Play:
@@ -126,6 +127,16 @@ def play(rider: str, card: int) -> Play:
 
 def play_tokens(rider: str, tokens: tuple[int, ...]) -> PlayTokens:
     """The same PlayTokens, made once (bmx; `tokens` in any order)."""
+    if len(tokens) == 1:  # the usual case: kept by token, without hashing the tuple
+        token = tokens[0]
+        singles = _SINGLE_PLAYS.get(rider)
+        if singles is None:
+            singles = _SINGLE_PLAYS[rider] = [None] * 10
+        if 0 <= token < len(singles):
+            single = singles[token]
+            if single is None:
+                single = singles[token] = PlayTokens(rider, tokens)
+            return single
     plays = _TOKEN_PLAYS.get(rider)
     if plays is None:
         plays = _TOKEN_PLAYS[rider] = {}

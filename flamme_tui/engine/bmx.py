@@ -459,12 +459,12 @@ def bmx_board(game: BmxGame) -> Board:
 
 def bmx_view(game: BmxGame, seat: int) -> View:
     """Seat `seat`'s view of a bmx game now."""
-    riders = game.riders
-    seen: list[Any] = []
-    for i in game.seats[seat]:  # engine.view.SEEN: a bmx rider's recycled pile is always empty
-        r = riders[i]
-        seen.extend((i, tuple(r.hand), r.played, len(r.bag), (), game.keep_size(i) if r.hand else None))
-    return seat_view(board(game), seat, None, tuple(seen))
+    mine = game.seats[seat]  # one rider
+    i = mine[0]
+    r = game.riders[i]
+    # engine.view.SEEN: a bmx rider's recycled pile is always empty
+    seen = (i, tuple(r.hand), r.played, len(r.bag), (), game.keep_size(i) if r.hand else None)
+    return seat_view(board(game), seat, None, seen)
 
 
 def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
