@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
 from ..course import Course
-from .actions import Action, PlayTokens
+from .actions import Action, PlayTokens, play_tokens
 from .events import CatchUp, Die, Fatigue, Finish, Move, Ramp, Reveal
 from .events import token_text as token_text
 from .options import Option, Preview
@@ -198,7 +198,7 @@ class BmxGame(Race):
         for i, rider in enumerate(self.riders):
             if rider.seat != seat or rider.played is not None:
                 continue
-            out.extend(PlayTokens(rider.id, p) for p in token_choices(rider.hand, self.keep_size(i)))
+            out.extend(play_tokens(rider.id, p) for p in token_choices(rider.hand, self.keep_size(i)))
         return out
 
     def options(self, view: View) -> list[Option]:
@@ -209,7 +209,7 @@ class BmxGame(Race):
         out: list[Option] = []
         for i, hand in view.hands.items():
             rid = self.riders[i].id
-            out.extend(Option(PlayTokens(rid, p), self.preview(i, p)) for p in token_choices(hand, view.keep[i]))
+            out.extend(Option(play_tokens(rid, p), self.preview(i, p)) for p in token_choices(hand, view.keep[i]))
         return out
 
     def worth(self, i: int, tokens: tuple[int, ...]) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Final
 
 from ..course import MOVE_TABLE, Course
-from .actions import Action, Bid, Draw, Place, Play
+from .actions import Action, Bid, Draw, Place, Play, draw, play
 from .breakaway import bid_order
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
     ATTACK,
@@ -332,10 +332,11 @@ class ClassicGame(Race):
         mine = self.seat_riders(seat)
         for i in mine:
             if self.riders[i].hand:
-                return [Play(self.riders[i].id, c) for c in sorted(set(self.riders[i].hand))]
+                rid = self.riders[i].id
+                return [play(rid, c) for c in sorted(set(self.riders[i].hand))]
         if seat in self.first_drawn or all(self.riders[i].played is not None for i in mine):
             return []
-        return [Draw(self.riders[i].id) for i in mine]
+        return [draw(self.riders[i].id) for i in mine]
 
     def apply(self, action: Action | str) -> None:
         """Apply one action; raise RuleError (and change nothing) if illegal."""
@@ -498,7 +499,7 @@ class ClassicGame(Race):
             return []
         i = self.first_drawn.get(seat)
         if i is None:
-            return [Draw(self.riders[j].id) for j in self.seats[seat]]
+            return [draw(self.riders[j].id) for j in self.seats[seat]]
         hand = self.riders[i].hand
         return [Bid(self.riders[i].id, c) for c in sorted(set(hand))]
 
@@ -671,15 +672,15 @@ class ClassicGame(Race):
                 return [Option(Bid(self.riders[i].id, c)) for c in sorted(set(hand))]
             if view.first_drawn is not None:
                 return []
-            return [Option(Draw(self.riders[i].id)) for i in self.seats[seat]]
+            return [Option(draw(self.riders[i].id)) for i in self.seats[seat]]
         if self.phase != ENERGY:
             return []
         for i, hand in view.hands.items():
             rid = self.riders[i].id
-            return [Option(Play(rid, c), self.preview(i, c)) for c in sorted(set(hand))]
+            return [Option(play(rid, c), self.preview(i, c)) for c in sorted(set(hand))]
         if view.first_drawn is not None:
             return []
-        return [Option(Draw(self.riders[i].id)) for i in self.seat_riders(seat) if i not in view.chosen]
+        return [Option(draw(self.riders[i].id)) for i in self.seat_riders(seat) if i not in view.chosen]
 
     def move_phase(self) -> None:
         """Reveal and move every rider, in order.  Played cards leave the game."""
