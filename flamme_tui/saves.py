@@ -46,6 +46,7 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
+    TypeAdapter,
     ValidationError,
     field_validator,
     model_validator,
@@ -328,6 +329,9 @@ class BmxSetupData(BaseModel):
         return self
 
 
+SetupData = Annotated[ClassicSetupData | BmxSetupData, Field(discriminator="variant")]
+
+
 class RoundCheck(BaseModel):
     model_config = _MODEL
     round: StrictInt = Field(ge=1, le=lim.MAX_ROUNDS)
@@ -417,7 +421,7 @@ class SaveData(BaseModel):
     created: Label
     saved: Label
     summary: Summary
-    setup: Annotated[ClassicSetupData | BmxSetupData, Field(discriminator="variant")]
+    setup: SetupData
     seed: StrictInt = Field(ge=-lim.MAX_SEED, le=lim.MAX_SEED)
     # seat number -> policy name
     bots: dict[Annotated[StrictStr, Field(pattern=r"^(1[01]|[0-9])$")],
@@ -527,6 +531,19 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         tour=data.tour, carried=data.carried, grid_order=data.grid_order,
         tour_times=data.tour_times, tour_points=data.tour_points,
     )
+
+
+def setup_json(setup) -> str:
+    """A set-up as JSON text (as in a save)."""
+    return json.dumps(setup_data(setup))
+
+
+def setup_from_json(text: str):
+    """The set-up from `setup_json`'s text, checked as a save's is."""
+    return setup_from_data(_SETUP.validate_json(text))
+
+
+_SETUP: TypeAdapter[ClassicSetupData | BmxSetupData] = TypeAdapter(SetupData)
 
 
 # ------------------------------------------------------------- state digest

@@ -96,9 +96,36 @@ def load(path: Path | None = None) -> tuple[Settings, str | None]:
     try:
         return Settings.model_validate_json(raw), None
     except ValidationError as exc:
-        return Settings(), _defaults_because(path, _problem(exc))
+        return _salvaged(raw, exc, path)
     except (ValueError, RecursionError) as exc:  # pragma: no cover - pydantic reports JSON errors as ValidationError
         return Settings(), _defaults_because(path, str(exc))
+
+
+def _salvaged(raw: bytes, exc: ValidationError, path: Path) -> tuple[Settings, str]:
+    """A settings file with some bad or unknown settings (one from a newer
+    version, say, or a key bound to nothing): the others are used, and one
+    line says what was left out.  The defaults if the file is no JSON object."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return Settings(), _defaults_because(path, _problem(exc))
+    left_out = []
+    for err in exc.errors():
+        loc = err["loc"]
+        if len(loc) >= 2 and loc[0] == "keys" and isinstance(data.get("keys"), dict):
+            data["keys"].pop(loc[1], None)  # one key binding, not the whole keymap
+        elif loc:
+            data.pop(loc[0], None)
+        left_out.append(".".join(str(p) for p in loc))
+    try:
+        kept = Settings.model_validate_json(json.dumps(data))
+    except ValidationError:
+        return Settings(), _defaults_because(path, _problem(exc))
+    more = f" (and {len(left_out) - 1} more)" if len(left_out) > 1 else ""
+    why = f"{_problem(exc)}{more}; left out, the other settings are used"
+    return kept, usertext.clean(f"{show_path(path)}: {why}", multiline=False)
 
 
 def _defaults_because(path: Path, why: str) -> str:

@@ -304,3 +304,23 @@ def test_tournament_over_tours_refuses_bad_options(args, capsys):
         code = exc.code
     assert code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_tour_command_gives_the_experts_budget_to_every_stage(monkeypatch, capsys):
+    """`tour --rollouts N`: the expert thinks with N rollouts on every stage
+    (the budget goes on from one stage's session to the next)."""
+    from flamme_tui.play.session import Session
+
+    budgets = []
+    play_bots = Session.play_bots
+
+    def seen(session, *args, **kwargs):
+        budgets.append((len(session.tour.done), str(session.budget)))
+        return play_bots(session, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "play_bots", seen)
+    assert main(["tour", "--stages", "avenue-corso-paseo,avenue-corso-paseo", "--bots", "expert,easy",
+                 "--rollouts", "3"]) == 0
+    assert {stage for stage, _ in budgets} == {0, 1}
+    assert {budget for _, budget in budgets} == {"3 rollouts"}
+    assert "Tour winner" in capsys.readouterr().out

@@ -134,12 +134,13 @@ def build_parser() -> Parser:
     tour_race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
                            help=f"0 to {MAX_SEED} (default 1): the same seed and options give the same tour")
     tour_race.add_argument("--bots", default="", metavar="BOT,BOT,...",
-                           help="who plays each seat (2 to 4): easy, medium, hard or, on classic stages, "
-                                "peloton, muscle; default: easy for 4 teams")
+                           help="who plays each seat (2 to 4): easy, medium, hard, expert or, on classic "
+                                "stages, peloton, muscle; default: easy for 4 teams")
     tour_race.add_argument("--from", dest="from_file", metavar="FILE",
                            help="finish a saved tour headless with its bots, in a new file (FILE is left as it is)")
     tour_race.add_argument("--bots-for-humans", action="store_true",
                            help="with --from: let the easy bot play the human seats too")
+    _budget_options(tour_race)
     _kill_test_options(tour_race)
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")

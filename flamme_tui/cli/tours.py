@@ -158,10 +158,12 @@ def cmd_tour(args) -> int:
     stage's times, the GC and the TP after each stage, then the winner."""
     from .. import saves
     from ..play.races import rider_name
+    from . import budget_of
 
     session, problem = _saved_tour(args) if args.from_file else _new_tour(args)
     if problem:
         return _complain(problem)
+    session.budget = budget_of(args)  # every stage's (tours.next_session)
     out = sys.stdout
     saving = bool(args.autosave or args.from_file)
     autosave: saves.Autosave | None = None  # set by attach (a new one for each stage)

@@ -331,8 +331,10 @@ def tour_over(session: Session) -> bool:
 
 
 def next_session(session: Session) -> Session:
-    """After a finished stage (not the last): the next stage, same bots and race file."""
+    """After a finished stage (not the last): the next stage, same bots (and
+    the expert's budget) and race file."""
     following = stage_session(standing(session), session.bots)
+    following.budget = session.budget
     following.race_id, following.created, following.save_path = session.race_id, session.created, session.save_path
     return following
 

@@ -13,6 +13,7 @@ is reported (`on_worker_state_changed`), never swallowed.
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import threading
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
     from ..play.flow import RaceFlow
+    from ..play.thinker import Thinker
     from ..saves import Autosave, SavedRace
     from ..settings import Settings
     from .choices import RaceChoices
@@ -59,8 +61,10 @@ class FlammeApp(App[int]):
     ]
 
     def __init__(self, *, autoplay: bool | None = None, seed: int | None = None,
-                 autosave: bool = True, session=None) -> None:
+                 autosave: bool = True, session=None, thinker: Thinker | None = None) -> None:
         super().__init__()
+        self._thinker = thinker
+        self._helps: list[str] = []  # the help screens kept built (show_help), oldest first
         # the player's settings (flamme_tui.settings), read by every screen as app.settings;
         # loaded once the title menu is drawn (pydantic takes a while to import), or
         # at once by whoever needs them first
@@ -78,6 +82,33 @@ class FlammeApp(App[int]):
         self.flow: RaceFlow | None = None  # the race in progress
         self.autosaver: Autosave | None = None  # the race in progress's autosave, if it is saved
 
+    @property
+    def thinker(self) -> Thinker:
+        """Where the bots think: a process of their own (started on first
+        use), so the screen answers keys meanwhile."""
+        if self._thinker is None:
+            from ..play.thinker import Thinker
+
+            self._thinker = Thinker()
+        return self._thinker
+
+    HELPS_KEPT = 8
+
+    def open_help(self, text: str, keys: str) -> None:
+        """The help (dialogs.HelpScreen).  A help shown before is kept built,
+        so it comes back within a frame: building it took longer."""
+        from .screens.dialogs import HelpScreen
+
+        name = "help " + hashlib.sha256(f"{text}\0{keys}".encode()).hexdigest()
+        if name in self._helps:
+            self._helps.remove(name)
+        else:
+            self.install_screen(HelpScreen(text, keys), name)
+            while len(self._helps) >= self.HELPS_KEPT and self.get_screen(self._helps[0]) not in self.screen_stack:
+                self.uninstall_screen(self._helps.pop(0))
+        self._helps.append(name)
+        self.push_screen(name)
+
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = False) -> None:
         """A toast, plain text unless a caller asks for markup (Textual's
@@ -92,6 +123,10 @@ class FlammeApp(App[int]):
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
             self.resume(session)
+
+    def on_unmount(self) -> None:
+        if self._thinker is not None:
+            self._thinker.close()
 
     def preload(self) -> None:
         """Import the engine in the background while the title menu waits

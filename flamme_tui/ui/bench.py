@@ -9,9 +9,11 @@
    update handed to the terminal driver after it, and to the first frame that
    shows the whole change (the screen as it is once everything settled).
 3. Keys while bots think: a race of 1 human + 3 hard bots (same variant,
-   rounds and size); while the bots think (in a worker thread), keys that
-   change the screen are pressed (? opens the help, Esc closes it), each
-   timed from the key event to the first frame showing its change.  Only keys
+   rounds and size); while the bots think (in their own process, which a
+   worker of the race screen waits for), keys that change the screen are
+   pressed (? opens the help, Esc closes it: the dearest key the race
+   screen answers while bots think), each timed from the key event to the
+   first frame showing its change.  Only keys
    answered while the bots still thought count; the same key on the human's
    turn (nobody thinking) is timed too, to compare.
 """

@@ -1,4 +1,4 @@
-"""The expert bot in the app: it thinks in a worker thread within the
+"""The expert bot in the app: it thinks in its own process within the
 player's time setting, the screen answering keys meanwhile, and the race
 log hears only public facts; the settings screen takes a valid thinking
 time and refuses any other."""
@@ -6,11 +6,10 @@ time and refuses any other."""
 from __future__ import annotations
 
 import re
-import threading
 import time
 
-from flamme_tui import bots
 from flamme_tui import settings as user_settings
+from flamme_tui.play import thinker
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.bench import send_key
 from flamme_tui.ui.textshot import screen_text
@@ -18,19 +17,17 @@ from flamme_tui.ui.textshot import screen_text
 from .test_workers import human_plays_round, two_seats, wait_for
 
 
-async def test_the_expert_thinks_in_a_worker_within_the_setting(monkeypatch):
+async def test_the_expert_thinks_in_its_process_within_the_setting(monkeypatch):
     user_settings.save(user_settings.Settings(bot_seconds=0.6))
-    seen: list[tuple[bool, float, float]] = []
-    explain = bots.expert_explain
+    asked: list[tuple[str, float, float]] = []  # (bot, its budget, when) for each question to the thinking process
+    question = thinker.question
 
-    def watched(view, budget):
-        start = time.perf_counter()
-        decision = explain(view, budget)  # the real expert, timed and watched
-        seen.append((threading.current_thread() is threading.main_thread(), budget.seconds,
-                     time.perf_counter() - start))
-        return decision
+    def watched(session, move):
+        q = question(session, move)
+        asked.append((q.policy, q.seconds, time.perf_counter()))
+        return q
 
-    monkeypatch.setattr(bots, "expert_explain", watched)
+    monkeypatch.setattr(thinker, "question", watched)
     app = FlammeApp(seed=3, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -46,8 +43,11 @@ async def test_the_expert_thinks_in_a_worker_within_the_setting(monkeypatch):
         await wait_for(lambda: screen_text(app) != before, timeout=0.3)
         assert time.monotonic() - t0 < 0.3 and screen.turn.kind == "bot"
         await wait_for(lambda: screen.turn.kind == "reveal", timeout=20)
+        done = time.perf_counter()
         log = "\n".join(app.flow.log)
-    assert seen and all(not main and budget == 0.6 and took < 1.5 for main, budget, took in seen)
+        assert app.thinker.processes  # it thought in its own process, not a thread of the app's
+    assert asked and all(bot == "expert" and budget == 0.6 for bot, budget, _ in asked)
+    assert done - asked[0][2] < 1.5 * len(asked)  # within its time, each decision
     said = [line for line in log.splitlines() if "(bot, expert)" in line]
     assert said
     for line in said:  # public facts only: no number but the cards it played

@@ -253,6 +253,9 @@ def test_invalid_settings_give_one_line_and_the_defaults(config_dir):
     got, problem = user_settings.load()
     assert got == user_settings.Settings()
     assert problem is not None and "\n" not in problem and "settings.json" in problem
+    path.write_text(json.dumps([1, 2]))  # not an object
+    got, problem = user_settings.load()
+    assert got == user_settings.Settings() and problem.endswith("using the default settings")
     path.write_text("{" * 100_000)
     got, problem = user_settings.load()
     assert got == user_settings.Settings() and "too big for a settings file" in problem
@@ -260,6 +263,19 @@ def test_invalid_settings_give_one_line_and_the_defaults(config_dir):
     assert user_settings.load()[1] is not None
     path.unlink()
     assert user_settings.load() == (user_settings.Settings(), None)
+
+
+def test_bad_or_unknown_settings_are_left_out_and_the_others_kept(config_dir):
+    """A setting from a newer version, a bad value, an action bound to no
+    key: each is left out, said in one line; the other settings stay."""
+    config_dir.mkdir()
+    path = config_dir / "settings.json"
+    path.write_text(json.dumps({"theme": "nord", "aids": False, "colour_blind": True, "step_speed": "warp",
+                                "keys": {"teams.start": "f5", "title.quit": "F 6!"}}))
+    got, problem = user_settings.load()
+    assert got == user_settings.Settings(theme="nord", aids=False, keys={"teams.start": "f5"})
+    assert problem is not None and "\n" not in problem and "settings.json" in problem
+    assert "(and 2 more); left out, the other settings are used" in problem
 
 
 def test_settings_round_trip(config_dir):

@@ -532,3 +532,28 @@ async def test_a_race_with_changed_picks_saves_and_replays_exactly(tmp_path, mon
         again = saves.load(path)
         assert again.game.state_key() == game.state_key()
         assert load_replay(path).frames[-1].pos == tuple(tuple(p) for p in game.pos)
+
+
+async def test_a_help_shown_again_is_the_one_built_before_from_its_top():
+    """The app keeps a help screen built (it comes back within a frame), and
+    shows it again from its top; another help text is another screen."""
+    app = FlammeApp(seed=9, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("question_mark")
+        first = app.screen
+        top = screen_text(app)
+        await pilot.press("pagedown", "pagedown")
+        await settle(pilot)
+        assert screen_text(app) != top
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert app.screen is first and screen_text(app) == top
+        await pilot.press("escape", "1", "enter")
+        await pilot.press("question_mark")
+        assert app.screen is not first and "Pick a card" in screen_text(app)

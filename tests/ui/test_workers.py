@@ -1,6 +1,9 @@
 """Bots and autosaves run in Textual workers: the screen answers keys while a
 (deliberately slow) bot thinks, shows who is thinking, keeps the game to the
-UI thread, reports a failing bot, and never writes an older save over a newer."""
+UI thread, reports a failing bot, and never writes an older save over a newer.
+The bots made up here exist in this process only, so they think in a thread
+(`Thinker(processes=False)`); the app's own bots think in another process
+(tests/test_thinker.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from flamme_tui.bots.easy import easy
 from flamme_tui.play.flow import RaceFlow
 from flamme_tui.play.races import RaceSpec
 from flamme_tui.play.session import Session
+from flamme_tui.play.thinker import Thinker
 from flamme_tui.play.turns import turns
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.bench import send_key
@@ -70,8 +74,12 @@ async def human_plays_round(app) -> None:
             await wait_for(lambda: screen.pending is None)
 
 
+def threaded_app() -> FlammeApp:
+    return FlammeApp(seed=3, autoplay=False, autosave=False, thinker=Thinker(processes=False))
+
+
 async def test_the_screen_answers_keys_while_a_slow_bot_thinks(slow_bot):
-    app = FlammeApp(seed=3, autoplay=False, autosave=False)
+    app = threaded_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.start_race(two_seats("slow"))
@@ -113,7 +121,7 @@ async def test_the_screen_answers_keys_while_a_slow_bot_thinks(slow_bot):
 
 
 async def test_leaving_the_race_while_a_bot_thinks_drops_its_answer(slow_bot):
-    app = FlammeApp(seed=3, autoplay=False, autosave=False)
+    app = threaded_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.start_race(two_seats("slow"))
@@ -140,7 +148,7 @@ async def test_a_failing_bot_is_reported_and_can_try_again(monkeypatch):
         return easy(view)
 
     monkeypatch.setitem(bots.POLICIES, "broken", broken)
-    app = FlammeApp(seed=3, autoplay=False, autosave=False)
+    app = threaded_app()
     told: list[str] = []  # every notification, as said (a toast may expire before it is looked for)
     notify = app.notify
     monkeypatch.setattr(app, "notify", lambda message, *a, **k: (told.append(str(message)), notify(message, *a, **k)))

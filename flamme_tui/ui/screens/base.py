@@ -120,9 +120,7 @@ class BaseScreen(Screen):
         return help_for(self.HELP_TOPIC)
 
     def action_help(self) -> None:
-        from .dialogs import HelpScreen
-
-        self.app.push_screen(HelpScreen(self.help_text(), screen_keys(self)))
+        self.app.open_help(self.help_text(), screen_keys(self))
 
     @property
     def help_key(self) -> str:

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -18,9 +18,11 @@ if TYPE_CHECKING:
     from ...saves import SavedRace
 
 
-class HelpScreen(ModalScreen[None]):
-    """Keys and a short rules reference.  Modal: only ever over the screen of
-    the player who asked for it (never over a curtain's hidden hand)."""
+class HelpScreen(Screen[None]):
+    """Keys and a short rules reference, over the screen of the player who
+    asked for it (never over a curtain's hidden hand).  A screen of its own,
+    not a modal one over the race: drawing the race dimmed underneath took
+    a third of the time of the key."""
 
     BINDINGS = [
         Binding("escape", "close", "Close"),
@@ -32,6 +34,10 @@ class HelpScreen(ModalScreen[None]):
         super().__init__(classes="dialog-screen")
         self.text = text
         self.keys = keys  # the screen's bindings as they are now (base.screen_keys)
+
+    def on_screen_resume(self) -> None:
+        """Shown again (the app keeps it built: FlammeApp.open_help): from the top."""
+        self.query_one("#help-scroll").scroll_home(animate=False, immediate=True)
 
     def compose(self):
         with Vertical(id="help-box", classes="dialog"):

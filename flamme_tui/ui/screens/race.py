@@ -219,6 +219,8 @@ class RaceScreen(BaseScreen):
         self.overview: StageOverview | None = None if self.bmx else self.query_one("#overview", StageOverview)
         self.profile: StageProfile | None = None if self.bmx else self.query_one("#profile", StageProfile)
         self._texts: dict[TextLines, str] = {}
+        if self.flow.session.bots:
+            self.app.thinker.warm()
         log = self.flow.log
         if self.game.round > 1 and "── Round 1 ──" not in log:
             # a resumed race: its log rebuilt from the action log (the flow starts empty)
@@ -492,15 +494,16 @@ class RaceScreen(BaseScreen):
 
     # -------------------------------------------------------- a bot thinks
 
-    # A bot thinks in a worker thread, so the screen answers keys meanwhile.
-    # Only this (the UI) thread ever changes or reads the game: the worker
-    # gets a BotMove, whose think() reads nothing but the view built here
-    # before it starts, and its answer comes back as a Worker.StateChanged
-    # message, handled here, where flow.play_bot_move commits it (refused if
-    # the game moved on).  While the turn is "bot" nothing else can change the
-    # game: game keys are disabled (check_action), Enter says why, flow.act
-    # refuses a human action, and a bot answer arriving under a dialog (quit,
-    # help) is committed but the next turn waits until this screen is back.
+    # A bot thinks in another process (play/thinker.py), so the screen answers
+    # keys meanwhile; a Textual worker (a coroutine on this thread) waits for
+    # it.  Only this (the UI) thread ever changes or reads the game: the bot
+    # gets the position as it was when the move was asked for, and its answer
+    # comes back as a Worker.StateChanged message, handled here, where
+    # flow.play_bot_move commits it (refused if the game moved on).  While the
+    # turn is "bot" nothing else can change the game: game keys are disabled
+    # (check_action), Enter says why, flow.act refuses a human action, and a
+    # bot answer arriving under a dialog (quit, help) is committed but the
+    # next turn waits until this screen is back.
 
     def start_bot(self, turn: Turn) -> None:
         self._bot_failed = None
@@ -513,16 +516,15 @@ class RaceScreen(BaseScreen):
                    f"the game keys wait for it · [b]{self.key('race.quit')}[/b] quit · "
                    f"[b]{self.key_of('help', '?')}[/b] help")
         move = self.flow.bot_move()
-        self.run_worker(partial(self._think, move), name=f"bot seat {move.seat}", group="bot",
-                        thread=True, exclusive=True, exit_on_error=False)
+        self.run_worker(self._think(move), name=f"bot seat {move.seat}", group="bot",
+                        exclusive=True, exit_on_error=False)
         self._spin(0)
 
-    @staticmethod
-    def _think(move: BotMove) -> tuple[BotMove, Action, str]:
-        """In the worker thread: the bot's answer, with the move it answers
-        (the reason the table may hear: only what the bot played)."""
-        decision = move.think()
-        return move, decision.action, decision.public
+    async def _think(self, move: BotMove) -> tuple[BotMove, Action, str]:
+        """The bot's answer, with the move it answers (the reason the table
+        may hear: only what the bot played)."""
+        action, reason = await self.app.thinker.think(self.flow.session, move)
+        return move, action, reason
 
     SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 

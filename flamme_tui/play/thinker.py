@@ -1,0 +1,152 @@
+"""Where the app's bots think: in a process of their own.
+
+A bot thinking in a thread of the app's process holds Python's interpreter
+lock most of the time it thinks, so the screen (the app's main thread) waits
+for it at every key: three hard bots made a key take two frames or more.  In
+a process of its own a bot thinks on the other core and the screen answers
+at once.
+
+The thinking process gets plain data: the set-up as in a save, the seed, the
+actions so far as text, the seat, the bot and its budget.  It replays the
+race (a game is fully determined by these; a replay takes a millisecond),
+asks the engine for the seat's view, and gives the bot nothing else, as in
+the app's process.  Its answer comes back as an action's text, and goes
+through `Session.play`, on the app's thread, which refuses it if the game
+moved on meanwhile.
+
+If no process can be started (a system without process semaphores, say) or
+the process died, the bot thinks in a thread instead: slower keys, same race.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, redirect_stderr
+from typing import Any, NamedTuple
+
+from ..bots import Budget, decide
+from ..engine.actions import Action
+from .session import BotMove, Session
+
+
+class Question(NamedTuple):
+    """A bot move as plain (picklable) data: the compiled engine's values are not."""
+
+    setup: str  # saves.setup_json
+    seed: int
+    actions: tuple[str, ...]
+    seat: int
+    policy: str
+    seconds: float
+    rollouts: int | None
+
+
+def question(session: Session, move: BotMove) -> Question:
+    from ..saves import setup_json
+
+    actions = tuple(str(a) for a in session.game.actions[: move.at])
+    return Question(setup_json(session.setup), session.seed, actions, move.seat, move.policy,
+                    move.budget.seconds, move.budget.rollouts)
+
+
+def answer(q: Question) -> tuple[str, str]:
+    """In the thinking process: the bot's action (as text) and its public reason."""
+    from ..saves import setup_from_json
+    from .races import new_game
+
+    game = new_game(setup_from_json(q.setup), q.seed)
+    for action in q.actions:
+        game.apply(action)
+    decision = decide(q.policy, game.view(q.seat), Budget(q.seconds, q.rollouts))
+    return str(decision.action), decision.public
+
+
+def _settle() -> None:
+    """The thinking process gives way to the screen when the cores are busy,
+    writes nothing on the app's terminal, and leaves Ctrl+C to the app (its
+    errors come back with its answers)."""
+    os.nice(10)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the process's lifetime)
+
+
+@contextmanager
+def _real_stderr() -> Iterator[None]:
+    """Starting processes, multiprocessing hands sys.stderr's file descriptor
+    on, which Textual's stand-in for it (it captures prints) does not have."""
+    with redirect_stderr(sys.__stderr__ or sys.stderr):
+        yield
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+class Thinker:
+    """Thinks for the app's bots, one move at a time, in one process kept for
+    the app's lifetime (started on the first race with a bot: `warm`).
+    `processes=False` thinks in a thread (tests of bots made up in the test)."""
+
+    def __init__(self, processes: bool = True) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor | None:
+        if self.processes and self._pool is None:
+            try:
+                # spawn: a fresh interpreter, never a fork of the app's threads
+                context = multiprocessing.get_context("spawn")
+                with _real_stderr():
+                    self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_settle)
+            except (OSError, ValueError, ImportError, NotImplementedError):
+                self.processes = False
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the thinking process now, so the first bot need not wait for it."""
+        pool = self._executor()
+        if pool is not None:
+            self._submit(pool, _ready)
+
+    def _submit(self, pool: ProcessPoolExecutor, fn: Any, *args: Any) -> Future[Any] | None:
+        try:
+            with _real_stderr():  # the process starts on the first submit
+                return pool.submit(fn, *args)
+        except (BrokenProcessPool, RuntimeError, OSError, ValueError):
+            self.processes = False
+            self._pool = None
+            return None
+
+    async def think(self, session: Session, move: BotMove) -> tuple[Action, str]:
+        """The bot's action for `move` and the reason the table may hear."""
+        pool = self._executor()
+        future = None if pool is None else self._submit(pool, answer, question(session, move))
+        if future is not None:
+            try:
+                text, public = await asyncio.wrap_future(future)
+                return Action.parse(text), public
+            except BrokenProcessPool:  # the process died (killed?): think here from now on
+                self.processes = False
+                self._pool = None
+        decision = await asyncio.to_thread(move.think)
+        return decision.action, decision.public
+
+    def close(self) -> None:
+        """Stop the thinking process at once (a move it is thinking about is
+        dropped): the app's process would otherwise wait for it as it exits."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            processes = list(pool._processes.values())  # Python 3.14 has terminate_workers()
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
