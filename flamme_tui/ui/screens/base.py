@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.strip import Strip
 from textual.widgets import Static
+
+from ..widgets.lines import LineWidget
 
 if TYPE_CHECKING:
     from textual import getters
@@ -49,6 +53,15 @@ class BaseScreen(Screen):
     def compose_notice(self):
         yield TooSmall("", classes="too-small")
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The screen's own lines, under its widgets, are its background only (an
+        opaque screen, no border): one line drawn, the same for every row.  Textual
+        draws all of them again each time the screen comes back (a curtain
+        lifted: 60 lines at 200x60, each cut again at every widget's edge)."""
+        if crop.height <= 1:
+            return super().render_lines(crop)
+        return super().render_lines(Region(crop.x, crop.y, crop.width, 1)) * crop.height
+
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None,
                markup: bool = False) -> None:
         """A toast: plain text unless asked for markup, as the app's (FlammeApp.notify)."""
@@ -58,6 +71,8 @@ class BaseScreen(Screen):
         self.apply_size(*self.app.size)
 
     def on_screen_resume(self) -> None:
+        for widget in self.query(LineWidget):  # what changed while another screen covered this one
+            widget.show_changes()
         self.apply_size(*self.app.size)
 
     def on_resize(self, event) -> None:

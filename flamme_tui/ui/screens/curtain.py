@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Center, Vertical
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from ...course import Course
 from ...engine.rules import find
@@ -19,6 +19,7 @@ from ..palette import team_colour, team_markup
 from ..widgets.board import BoardRow, Boards
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
+from ..widgets.lines import TextLines
 from ..widgets.track import Scene, StageOverview, TrackStrip
 from .base import BaseScreen
 
@@ -66,10 +67,10 @@ class CurtainScreen(BaseScreen):
                 yield StageOverview(table.course, id="curtain-overview")
                 yield TrackStrip(table.course, id="curtain-track")
         with Vertical(id="curtain-body"):
-            yield Static("", id="curtain-round")
-            yield Static("", id="curtain-title")
-            yield Static("", id="curtain-team")
-            yield Static("", id="curtain-text")
+            yield TextLines("", id="curtain-round")
+            yield TextLines("", id="curtain-title")
+            yield TextLines("", id="curtain-team")
+            yield TextLines("", id="curtain-text")
             with Center():
                 # for the mouse: Enter is the screen's key, handled at once (a focused button
                 # would press itself later, by a message, while the next keys arrive)
@@ -94,21 +95,23 @@ class CurtainScreen(BaseScreen):
         self.show_turn()
 
     def show_turn(self) -> None:
-        """Who is to look, and the public table as it stands."""
+        """Who is to look, and the public table as it stands.  (The texts lay the
+        screen out again only if a long name takes one more line.)"""
         c = team_colour(self.colour)
         who = self.player if self.player == c.name else f"{self.player} ({c.name})"
-        self.query_one("#curtain-round", Static).update(self.heading)
+        self.query_one("#curtain-round", TextLines).update(self.heading, layout=True)
         title = Text("Pass to ", style="bold")
         title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
-        self.query_one("#curtain-title", Static).update(title)
+        self.query_one("#curtain-title", TextLines).update(title, layout=True)
         badge = "".join(f"  {c.letter}{kind}" for kind in self.riders) + "  "
-        self.query_one("#curtain-team", Static).update(
-            team_markup(self.colour, badge) if not self.tokens else team_markup(self.colour, f"  {c.letter}>  "))
+        self.query_one("#curtain-team", TextLines).update(
+            team_markup(self.colour, badge) if not self.tokens else team_markup(self.colour, f"  {c.letter}>  "),
+            layout=True)
         text = Text(clean(self.player, multiline=False))
         text.append(", press ")
         text.append(self.key_of("curtain.lift", "enter").replace("⏎", "Enter"), style="bold")
         text.append(" when only you can see the screen.")
-        self.query_one("#curtain-text", Static).update(text)
+        self.query_one("#curtain-text", TextLines).update(text, layout=True)
         table = self.table
         if table is None:
             return

@@ -6,9 +6,9 @@ whose turn it is, and only after that player lifted the curtain.  Between two
 players the action panel is emptied before the curtain goes up.
 
 Speed: every part of the screen has a fixed size (app.tcss); a key only
-changes what the parts show (`Static.update(layout=False)`, the Line-API
-track, card row and log repaint themselves), so a key costs one frame and no
-new layout.  Nothing is shown or hidden, mounted or removed during a race.
+changes what the parts show, and each part repaints only its lines that
+changed (widgets/lines.py), so a key costs one frame and no new layout.
+Nothing is shown or hidden, mounted or removed during a race.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from ..widgets.board import Boards, board_rows, token_str
 from ..widgets.cards import Card, CardClicked, CardRow
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
+from ..widgets.lines import TextLines
 from ..widgets.profile import StageProfile
 from ..widgets.racelog import RaceLog, history
 from ..widgets.squares import label as square_label
@@ -144,7 +145,7 @@ class RaceScreen(BaseScreen):
     def compose(self):
         game = self.game
         yield from self.compose_notice()
-        yield Static("", id="status")
+        yield TextLines("", id="status")
         log = RaceLog(id="log")
         if self.bmx:
             with Horizontal(id="top"):
@@ -161,9 +162,9 @@ class RaceScreen(BaseScreen):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 with Vertical(id="action"):
-                    yield Static("", id="panel-title")
+                    yield TextLines("", id="panel-title")
                     yield CardRow(id="cards")
-                    yield Static("", id="panel-hint")
+                    yield TextLines("", id="panel-hint")
                 if self.bmx:
                     yield boards
                 else:  # in a tall window: the stage profile with the riders on it
@@ -207,9 +208,9 @@ class RaceScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.status = self.query_one("#status", Static)
-        self.title_w = self.query_one("#panel-title", Static)
-        self.hint_w = self.query_one("#panel-hint", Static)
+        self.status = self.query_one("#status", TextLines)
+        self.title_w = self.query_one("#panel-title", TextLines)
+        self.hint_w = self.query_one("#panel-hint", TextLines)
         self.cards = self.query_one("#cards", CardRow)
         self.boards = self.query_one("#boards", Boards)
         self.log_w = self.query_one("#log", RaceLog)
@@ -217,7 +218,7 @@ class RaceScreen(BaseScreen):
         self.track = self.query_one("#track")
         self.overview: StageOverview | None = None if self.bmx else self.query_one("#overview", StageOverview)
         self.profile: StageProfile | None = None if self.bmx else self.query_one("#profile", StageProfile)
-        self._texts: dict[Static, str] = {}
+        self._texts: dict[TextLines, str] = {}
         if self.flow.session.bots:
             self.app.thinker.warm()
         log = self.flow.log
@@ -226,8 +227,8 @@ class RaceScreen(BaseScreen):
             log[1:1] = history(self.flow.session)
         self.refresh_turn()
 
-    def put(self, widget: Static, text: str) -> None:
-        """Show a text in one of the fixed-size Statics (only if it changed)."""
+    def put(self, widget: TextLines, text: str) -> None:
+        """Show a text in one of the fixed-size texts (only if it changed)."""
         if self._texts.get(widget) != text:
             self._texts[widget] = text
             widget.update(text, layout=False)
@@ -254,8 +255,6 @@ class RaceScreen(BaseScreen):
         elif turn.kind == "curtain":
             seat = turn.seat
             assert seat is not None
-            self.clear_panel()
-            self.show_public("Waiting for " + flow.team_name(seat))
             from .curtain import CurtainScreen, PublicTable
 
             view = self.public_view()
@@ -276,6 +275,10 @@ class RaceScreen(BaseScreen):
                 curtain.next_turn(seat, flow.team_name(seat), flow.team_id(seat), self.game.round, table,
                                   heading=heading, riders=riders)
             self.app.push_screen(curtain)
+            # the hand and the previews leave this screen before any frame, under the
+            # curtain already: its parts are drawn once, when the curtain lifts (lines.py)
+            self.clear_panel()
+            self.show_public("Waiting for " + flow.team_name(seat))
         elif turn.kind == "place":
             self.show_place(turn)
         elif turn.kind == "draw":

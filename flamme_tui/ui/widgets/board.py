@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.content import Content
-from textual.widgets import Static
 
 from ...course import Course
 from ...engine.cards import card_text, starting_deck
 from ...engine.events import token_text
 from ...usertext import clean
 from ..palette import contrast_text, rider_label, team_of_rider
+from .lines import TextLines
 from .squares import label as square_label
 from .squares import to_go
 
@@ -108,8 +108,8 @@ def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | Non
     return rows
 
 
-class Boards(Static):
-    """The riders' boards as a small table (normal widget, not the Line API)."""
+class Boards(TextLines):
+    """The riders' boards as a small table (its rows repainted when they change)."""
 
     DEFAULT_CSS = """
     Boards { height: auto; width: 1fr; }

@@ -21,7 +21,8 @@ from rich.style import Style
 from textual.events import Click
 from textual.message import Message
 from textual.strip import Strip
-from textual.widget import Widget
+
+from .lines import LineWidget
 
 # kinds of row: card width (with its borders) and the gap between cards
 KINDS = {
@@ -87,7 +88,7 @@ class CardClicked(Message):
         self.index = index
 
 
-class CardRow(Widget):
+class CardRow(LineWidget):
     """A row of cards (one kind at a time), and for the BMX reveal the die."""
 
     DEFAULT_CSS = """
@@ -100,15 +101,12 @@ class CardRow(Widget):
         self.cards: tuple[Card, ...] = ()
         self.die: str | None = None  # the die box (BMX reveal): None = no box, " " = not rolled yet
         self.die_note = ""
-        self._strips: list[Strip] | None = None
-        self._boxes: list[tuple[int, int]] = []  # (x, width) of each card
         self.large = False  # a large window: card values in big digits (taller cards)
 
     def set_large(self, large: bool) -> None:
         if large != self.large:
             self.large = large
-            self._strips = None
-            self.refresh()
+            self.redraw()
 
     # --------------------------------------------------------------- input
 
@@ -117,8 +115,7 @@ class CardRow(Widget):
         if (kind, cards, die, die_note) == (self.kind, self.cards, self.die, self.die_note):
             return
         self.kind, self.cards, self.die, self.die_note = kind, cards, die, die_note
-        self._strips = None
-        self.refresh()
+        self.redraw()
 
     def clear(self) -> None:
         self.show(self.kind, ())
@@ -142,10 +139,10 @@ class CardRow(Widget):
             card_w = max(MIN_WIDTH, min(card_w, width // n))
         return [(k * (card_w + gap), card_w) for k in range(n)]
 
-    def _build(self, width: int, height: int) -> list[Strip]:
+    def draw(self, width: int, height: int) -> list[Strip]:
         rows: list[list[Segment]] = [[] for _ in range(height)]
         filled = [0] * height
-        self._boxes = self._layout(width)
+        boxes = self._layout(width)
 
         def put(y: int, x: int, text: str, style: Style) -> None:
             if y >= height or not text:
@@ -161,10 +158,10 @@ class CardRow(Widget):
         if self.large and self.kind != "riders":
             # the value in three lines of big digits: over the hand's lines, instead of a revealed card's one
             card_h += 2 if self.kind == "revealed" else 3
-        for card, (x, w) in zip(self.cards, self._boxes):
+        for card, (x, w) in zip(self.cards, boxes):
             self._box(put, card, x, w, min(card_h, height), align)
         if self.die is not None:
-            x = self._boxes[-1][0] + self._boxes[-1][1] + 2 if self._boxes else 0
+            x = boxes[-1][0] + boxes[-1][1] + 2 if boxes else 0
             x = min(x, width - DIE_WIDTH)
             glyphs = big_digit(self.die[:3])
             box = Card("Die", tuple(g.center(DIE_WIDTH - 2) for g in glyphs))
@@ -216,24 +213,11 @@ class CardRow(Widget):
         if h >= 2:
             put(h - 1, x, bl + hz * inner + br, border)
 
-    def render_line(self, y: int) -> Strip:
-        width, height = self.size
-        if self._strips is None or len(self._strips) != height or (self._strips and self._strips[0].cell_length != width):
-            self._strips = self._build(width, height)
-        if y >= len(self._strips):
-            return Strip.blank(width, BLANK)
-        return self._strips[y]
-
-    def on_resize(self) -> None:
-        self._strips = None
-
     # ---------------------------------------------------------------- mouse
 
     def boxes(self) -> list[tuple[int, int]]:
         """(x, width) of each card shown, in the row's content."""
-        if self._strips is None:
-            self._boxes = self._layout(self.size.width)
-        return list(self._boxes)
+        return self._layout(self.size.width)
 
     def card_at(self, x: int) -> int | None:
         for k, (bx, w) in enumerate(self.boxes()):

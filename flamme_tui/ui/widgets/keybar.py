@@ -4,10 +4,11 @@ which recomposes on every screen switch: the race switches screens every turn)."
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
+
+from .lines import TextLines
 
 
-class KeyBar(Static):
+class KeyBar(TextLines):
     DEFAULT_CSS = """
     KeyBar { dock: bottom; height: 1; width: 1fr; background: $footer-background; color: $footer-foreground; }
     """

@@ -16,9 +16,9 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
-from textual.widget import Widget
 
 from ..palette import FINISH_GLYPH, START_GLYPH, rider_style, terrain
+from .lines import LineWidget
 from .squares import number
 from .track import BLANK, LINE_FINISH, LINE_START, RULER, RiderMark
 
@@ -38,7 +38,7 @@ def heights(course) -> list[int]:
     return out
 
 
-class StageProfile(Widget):
+class StageProfile(LineWidget):
     """The profile of a classic or meteo stage (`bars` rows tall), a row of
     square numbers under it, and optionally a row of riders."""
 
@@ -52,24 +52,23 @@ class StageProfile(Widget):
         self.bars = bars
         self.with_riders = riders
         self.riders: tuple[RiderMark, ...] = ()
-        self._cache: tuple | None = None
+        self._profile: tuple | None = None  # ((width, bars), the bars and the axis): the course alone
 
     def set_course(self, course) -> None:
         self.course = course
-        self._cache = None
-        self.refresh()
+        self._profile = None
+        self.relayout()
 
     def set_bars(self, bars: int) -> None:
         if bars != self.bars:
             self.bars = bars
-            self._cache = None
-            self.refresh(layout=True)
+            self._profile = None
+            self.relayout()
 
     def show_riders(self, riders: tuple[RiderMark, ...]) -> None:
         if riders != self.riders:
             self.riders = riders
-            self._cache = None
-            self.refresh()
+            self.redraw()  # the riders' row only: the bars stay as they are
 
     def row_count(self) -> int:
         return self.bars + 1 + (1 if self.with_riders else 0)
@@ -88,17 +87,19 @@ class StageProfile(Widget):
         cols = max(1, min(n, width - 2))  # as many columns as there is room for: a square or two each
         return [tuple(squares[c * n // cols:(c + 1) * n // cols]) for c in range(cols)]
 
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
+    def draw(self, width: int, height: int) -> list[Strip]:
         if self.course is None or width <= 0:
-            return Strip.blank(max(0, width), BLANK)
-        key = (width, self.bars, self.riders)
-        if self._cache is None or self._cache[0] != key:
-            self._cache = (key, self._lines(width))
-        lines = self._cache[1]
-        return lines[y] if y < len(lines) else Strip.blank(width, BLANK)
+            return []
+        key = (width, self.bars)
+        if self._profile is None or self._profile[0] != key:
+            self._profile = (key, self._bars(width))
+        lines = list(self._profile[1])
+        if self.with_riders:
+            lines.append(self._riders(self.columns(width), width))
+        return lines
 
-    def _lines(self, width: int) -> list[Strip]:
+    def _bars(self, width: int) -> list[Strip]:
+        """The bars and the axis under them."""
         course = self.course
         cols = self.columns(width)
         h = heights(course)
@@ -131,8 +132,6 @@ class StageProfile(Widget):
             row.append(Segment(" ", BLANK))
         lines = [Strip(row).crop(0, width).extend_cell_length(width, BLANK) for row in rows]
         lines.append(self._axis(cols, width))
-        if self.with_riders:
-            lines.append(self._riders(cols, width))
         return lines
 
     def _axis(self, cols: list[tuple[int, ...]], width: int) -> Strip:

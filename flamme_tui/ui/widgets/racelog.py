@@ -2,8 +2,9 @@
 
 A Line-API widget in a place of fixed size: adding lines only repaints it
 (a RichLog grows its virtual size, which means a new layout and a second
-frame to scroll to the end).  The mouse wheel scrolls back; while scrolled
-back, the last line says how many lines are below.
+frame to scroll to the end), and until the log fills its place only the new
+lines are repainted.  The mouse wheel scrolls back; while scrolled back, the
+last line says how many lines are below.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.strip import Strip
-from textual.widget import Widget
 
 from ...usertext import clean
+from .lines import LineWidget
 
 BLANK = Style()
 PLAIN = Style()
@@ -29,7 +30,7 @@ NBSP = "\xa0"
 GLUE = re.compile(r"(\S+) (->|→) (\S+)")
 
 
-class RaceLog(Widget):
+class RaceLog(LineWidget):
     DEFAULT_CSS = """
     RaceLog { width: 1fr; height: 1fr; }
     """
@@ -54,13 +55,13 @@ class RaceLog(Widget):
         if len(self.lines) > self.max_lines:
             del self.lines[: len(self.lines) - self.max_lines]
             self._wrapped_width = -1  # rewrap everything
-        self.refresh()
+        self.redraw()
 
     def clear(self) -> None:
         self.lines.clear()
         self.back = 0
         self._wrapped_width = -1
-        self.refresh()
+        self.redraw()
 
     # ----------------------------------------------------------- rendering
 
@@ -90,20 +91,18 @@ class RaceLog(Widget):
         self._wrapped_count = len(self.lines)
         return self._wrapped
 
-    def render_line(self, y: int) -> Strip:
-        width, height = self.size
+    def draw(self, width: int, height: int) -> list[Strip]:
         if width <= 0:
-            return Strip.blank(width, BLANK)
+            return []
         wrapped = self._wrap(width)
         self.back = max(0, min(self.back, len(wrapped) - height))
         start = max(0, len(wrapped) - height - self.back)
-        if self.back and y == height - 1:
+        lines = wrapped[start:start + height]
+        lines += [Strip.blank(width, BLANK)] * (height - len(lines))
+        if self.back and height:
             text = f" ↓ {self.back} more "[:width]
-            return Strip([Segment(text, MORE), Segment(" " * (width - len(text)), BLANK)], width)
-        k = start + y
-        if k < len(wrapped):
-            return wrapped[k]
-        return Strip.blank(width, BLANK)
+            lines[-1] = Strip([Segment(text, MORE), Segment(" " * (width - len(text)), BLANK)], width)
+        return lines
 
     # ---------------------------------------------------------------- mouse
 
@@ -112,7 +111,7 @@ class RaceLog(Widget):
         back = max(0, min(self.back + delta, len(self._wrap(self.size.width)) - self.size.height))
         if back != self.back:
             self.back = back
-            self.refresh()
+            self.redraw()
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         event.stop()

@@ -41,7 +41,6 @@ from textual.events import Click, MouseScrollDown, MouseScrollUp
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.widget import Widget
 
 from ..palette import (
     FINISH_GLYPH,
@@ -52,6 +51,7 @@ from ..palette import (
     rider_style,
     terrain,
 )
+from .lines import LineWidget
 from .squares import number
 
 
@@ -162,7 +162,7 @@ def extent(course, scene: Scene) -> int:
     return max(course.length, furthest + 2)
 
 
-class TrackStrip(Widget):
+class TrackStrip(LineWidget):
     """The detailed strip of a classic or meteo stage, with riders."""
 
     DEFAULT_CSS = """
@@ -188,7 +188,7 @@ class TrackStrip(Widget):
         self.course = course
         self.pan = 0
         self._full_cache = self._plan_cache = self._static_cache = None
-        self.refresh(layout=True)
+        self.relayout()
 
     def show(self, scene: Scene) -> None:
         if scene == self.scene:
@@ -205,19 +205,21 @@ class TrackStrip(Widget):
             # only if that changes the height (more bands when wrapped)
             self._plan_cache = None
             if self.get_content_height(None, None, width) != old_height:
-                self.refresh(layout=True)
+                self.relayout()
                 return
-        self.refresh()
+        self.redraw()  # the rows that changed only (the ruler, tiles and terrain mostly stay)
 
     def scroll_by_cells(self, cells: int) -> None:
         self.pan += cells
-        self.refresh()
+        self.redraw()
 
     def watch_max_lines(self) -> None:
         self._plan_cache = None
+        self._kept = None
 
     def watch_tall(self) -> None:
         self._plan_cache = self._full_cache = None
+        self._kept = None
 
     # -------------------------------------------------------------- layout
 
@@ -445,8 +447,10 @@ class TrackStrip(Widget):
         shown = [c.square for k, c in enumerate(cols) if c.kind == "sq" and x0 <= xs[k] and xs[k] + 2 <= x0 + width]
         return (min(shown), max(shown)) if shown else None
 
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
+    def draw(self, width: int, height: int) -> list[Strip]:
+        return [self._line(y, width) for y in range(height)]
+
+    def _line(self, y: int, width: int) -> Strip:
         if self.course is None or width <= 0:
             return Strip.blank(width, BLANK)
         strips, cols, xs = self._full()
@@ -522,7 +526,7 @@ class TrackStrip(Widget):
         return None
 
 
-class StageOverview(Widget):
+class StageOverview(LineWidget):
     """The whole stage in one glance: one cell per square (several squares a
     cell on a stage longer than the window), a row per lane, and the weather
     row on meteo stages.  The squares the detailed strip shows are underlined."""
@@ -536,7 +540,6 @@ class StageOverview(Widget):
         self.course = course
         self.scene = Scene()
         self.window: tuple[int, int] | None = None
-        self._cache: tuple | None = None
 
     def show(self, scene: Scene, window: tuple[int, int] | None = None) -> None:
         # the overview draws the riders only: a new preview or mark repaints nothing here
@@ -544,7 +547,7 @@ class StageOverview(Widget):
         if (scene, window) == (self.scene, self.window):
             return
         self.scene, self.window = scene, window
-        self.refresh()
+        self.redraw()
 
     def row_kinds(self) -> tuple[str, ...]:
         meteo = bool(self.course is not None and self.course.weather)
@@ -582,16 +585,11 @@ class StageOverview(Widget):
             cells.append(("finish", ()))
         return cells
 
-    def render_line(self, y: int) -> Strip:
-        width = self.size.width
-        kinds = self.row_kinds()
-        if self.course is None or width <= 0 or y >= len(kinds):
-            return Strip.blank(max(0, width), BLANK)
-        key = (width, self.scene, self.window)
-        if self._cache is None or self._cache[0] != key:
-            cells = self._cells(width)
-            self._cache = (key, [self._line(kind, width, cells) for kind in kinds])
-        return self._cache[1][y]
+    def draw(self, width: int, height: int) -> list[Strip]:
+        if self.course is None or width <= 0:
+            return []
+        cells = self._cells(width)
+        return [self._line(kind, width, cells) for kind in self.row_kinds()]
 
     def _line(self, kind: str, width: int, cells: list[tuple[str, tuple[int, ...]]]) -> Strip:
         course = self.course

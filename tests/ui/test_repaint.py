@@ -1,0 +1,82 @@
+"""A key repaints every line that changed, and only those (widgets/lines.py):
+after every key of a race, the screen as it was painted, line by line and
+style by style, is the screen drawn again from nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import settle
+from flamme_tui.ui.widgets.lines import LineWidget
+
+from .driver import new_race_menus
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+def painted(app) -> list[list]:
+    """The screen as it is painted now: every line's segments (text and style)."""
+    return [list(strip) for strip in app.screen._compositor.render_strips()]
+
+
+def repainted(app) -> list[list]:
+    """The screen drawn again from nothing: no widget keeps a line it drew."""
+    for widget in app.screen.walk_children(with_self=True):
+        if isinstance(widget, LineWidget):
+            widget._kept = None
+        widget.refresh()
+    return painted(app)
+
+
+async def press_and_compare(pilot, key: str, seen: list[str]) -> None:
+    app = pilot.app
+    await pilot.press(key)
+    await settle(pilot)
+    before = painted(app)
+    after = repainted(app)
+    where = f"{type(app.screen).__name__}, after {' '.join(seen[-6:] + [key])}"
+    for y, (line, fresh) in enumerate(zip(before, after, strict=True)):
+        assert line == fresh, f"{where}: line {y} was not repainted:\n{''.join(s.text for s in line)}\n" \
+                              f"{''.join(s.text for s in fresh)}"
+    seen.append(key)
+
+
+@pytest.mark.parametrize(("variant", "size"), [("classic", (80, 24)), ("classic", (200, 60)),
+                                               ("meteo", (120, 40)), ("bmx", (80, 24))],
+                         ids=["classic-80x24", "classic-200x60", "meteo-120x40", "bmx-80x24"])
+async def test_every_key_repaints_every_line_that_changed(variant, size):
+    app = FlammeApp(seed=11, autoplay=False, autosave=False)
+    seen: list[str] = []
+    async with app.run_test(size=size) as pilot:
+        await new_race_menus(pilot, variant)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        rounds = 0
+        while rounds < 4:
+            screen = app.screen
+            name = type(screen).__name__
+            if name == "CurtainScreen":
+                await press_and_compare(pilot, "enter", seen)
+                continue
+            assert name == "RaceScreen", name
+            turn = screen.turn
+            if turn.kind in ("draw", "bidder"):
+                keys = ["2", "1", "right", "enter"]
+            elif turn.kind == "pick" and screen.pending is not None:
+                keys = ["u", "enter", "enter"] if rounds % 2 else ["enter"]  # change the card, then pass
+            elif turn.kind == "pick":
+                keys = [str(k + 1) for k in range(screen.keep_size())]
+                keys = ["1", "3", "right", "left"] + keys if screen.keep_size() == 1 else keys
+                keys.append("enter")
+            elif turn.kind == "reveal":
+                keys = ["space", "space", "left", "right_square_bracket", "space", "enter", "enter"]
+                rounds += 1
+            elif turn.kind == "place":
+                keys = ["left", "enter"]
+            else:
+                keys = ["enter"]
+            for key in keys:
+                await press_and_compare(pilot, key, seen)
+                if app.screen is not screen:
+                    break
