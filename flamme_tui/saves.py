@@ -2,8 +2,10 @@
 
 A save holds what rebuilds the race exactly: the setup (course and rules
 numbers embedded, so a later edit of a stage file cannot change an old
-race), the seed, the bot seats and the action log in text form.  Two kinds
-of checksum guard it:
+race), the seed, the bot seats and the log in text form: the actions, and
+the `undo` entries of players who took back the last card of their turn
+(play.session; such a save is format 3, which older releases refuse as
+newer rather than read as damaged).  Two kinds of checksum guard it:
 
 - `checksum`: sha256 over the canonical JSON of every other field, so a
   flipped byte or a truncated file is caught before anything is used;
@@ -62,13 +64,14 @@ from .engine.phase import Phase
 from .engine.race import Race, RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
-from .play.session import Session
+from .play.session import UNDO, Session, UndoRefused, effective, parse_entry
 
 __all__ = [
     "FORMAT",
     "VERSION",
     "RACE_VERSION",
     "TOUR_VERSION",
+    "UNDO_VERSION",
     "Autosave",
     "Backup",
     "DAMAGED",
@@ -99,9 +102,12 @@ __all__ = [
 ]
 
 FORMAT = "flamme-tui-save"
-VERSION = 2  # the newest save format this version reads
+VERSION = 3  # the newest save format this version reads
 RACE_VERSION = 1  # the format a race is written in (any flamme-tui since saves reads it)
 TOUR_VERSION = 2  # the format a tour is written in: a race save plus the tour (`TourData`)
+# the format of a race or tour whose log (a stage's log) holds an undo: older
+# releases read no `undo`, so they say "newer version" and never write over it
+UNDO_VERSION = 3
 KEEP = 3  # the save and its two previous versions: NAME, NAME.1, NAME.2
 SUFFIX = ".json"
 
@@ -415,7 +421,7 @@ class TourData(BaseModel):
 class SaveData(BaseModel):
     model_config = _MODEL
     format: Literal["flamme-tui-save"]
-    version: Literal[1, 2]
+    version: Literal[1, 2, 3]
     app: Label
     race: Label  # race id, shared by every save of one race
     created: Label
@@ -434,8 +440,11 @@ class SaveData(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> SaveData:
-        if (self.version == TOUR_VERSION) != (self.tour is not None) or (self.tour is None) != (self.summary.tour is None):
-            raise ValueError("tour: a tour is saved in format 2, a race in format 1")
+        if (self.tour is None) != (self.summary.tour is None):
+            raise ValueError("tour: a tour's summary without its tour, or the other way round")
+        undo = UNDO in self.actions or (self.tour is not None and any(UNDO in d.actions for d in self.tour.done))
+        if self.version != _version(self.tour is not None, undo):
+            raise ValueError("version: a tour is saved in format 2, a race in format 1, either with an undo in 3")
         if self.tour is not None and not isinstance(self.setup, ClassicSetupData):
             raise ValueError("tour: its stages are classic or meteo races")
         if any(int(seat) >= len(self.setup.teams) for seat in self.bots):
@@ -556,14 +565,29 @@ def state_digest(game) -> str:
     return hashlib.sha256(repr(game.state_key()).encode()).hexdigest()
 
 
-def _round_checks(setup, seed: int, actions) -> list[dict]:
-    """Replay the log; the digest after each resolved round."""
+def _version(tour: bool, undo: bool) -> int:
+    """The format a save is written in: a race's or a tour's, unless a log holds an undo."""
+    return UNDO_VERSION if undo else TOUR_VERSION if tour else RACE_VERSION
+
+
+def _round_checks(setup, seed: int, entries) -> list[dict]:
+    """Replay the log (undos included); the digest after each resolved round
+    still in force, with the length of the log when it was resolved."""
     from .play.races import new_game
 
     game = new_game(setup, seed)
     checks: list[dict] = []
-    for n, action in enumerate(actions, 1):
-        game.apply(action)
+    done: list = []  # the effective actions
+    for n, entry in enumerate(entries, 1):
+        if entry == UNDO:  # the last action withdrawn: the game without it (and its round, if it resolved one)
+            done.pop()
+            game = new_game(setup, seed)
+            for action in done:
+                game.apply(action)
+            del checks[game.rounds_done:]
+            continue
+        game.apply(entry)
+        done.append(entry)
         if game.rounds_done > len(checks):
             checks.append({"round": game.rounds_done, "actions": n, "state": state_digest(game)})
     return checks
@@ -588,12 +612,13 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
     """The save of a session as a JSON-ready dict (checksum included)."""
     game = session.game
     if rounds is None:
-        rounds = _round_checks(session.setup, session.seed, game.actions)
+        rounds = _round_checks(session.setup, session.seed, session.entries)
     now = _now()
     tour = getattr(session, "tour", None)
+    undo = session.has_undo or (tour is not None and any(UNDO in d.entries for d in tour.done))
     body = {
         "format": FORMAT,
-        "version": RACE_VERSION if tour is None else TOUR_VERSION,
+        "version": _version(tour is not None, undo),
         "app": f"flamme-tui {__version__}",
         "race": race or _race_id(session),
         "created": created or now,
@@ -602,7 +627,7 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
         "setup": setup_data(session.setup),
         "seed": session.seed,
         "bots": {str(seat): name for seat, name in sorted(session.bots.items())},
-        "actions": [str(a) for a in game.actions],
+        "actions": session.actions_text(),
         "rounds": rounds,
         "state": state_digest(game),
     }
@@ -630,7 +655,7 @@ def _summary(game, tour=None) -> dict:
         last = game.phase == Phase.OVER and len(tour.done) + 1 == tour.stages
         winner = None
         if last:
-            after = tour.with_stage(game)
+            after = tour.with_stage(game)  # (for its ranking: the stage's log plays no part)
             winner = after.teams[after.ranking()[0].team].name
         summary["over"] = last
         summary["tour"] = {"name": tour.name, "stage": len(tour.done) + 1, "stages": tour.stages, "winner": winner}
@@ -642,7 +667,7 @@ def _tour_data(tour) -> dict:
         "name": tour.name,
         "seed": tour.seed,
         "legs": [setup_data(leg) for leg in tour.legs],
-        "done": [{"actions": [str(a) for a in d.game.actions], "state": state_digest(d.game)} for d in tour.done],
+        "done": [{"actions": [str(e) for e in d.entries], "state": state_digest(d.game)} for d in tour.done],
     }
 
 
@@ -991,7 +1016,7 @@ class Record(NamedTuple):
     setup: Any
     seed: int
     bots: dict[int, str]
-    actions: tuple[Action, ...]
+    actions: tuple[Action | str, ...]  # the log: actions and undos (play.session.UNDO)
     data: SaveData
     info: SaveInfo
     tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
@@ -1020,7 +1045,7 @@ def load_record(path: str | Path) -> Record:
             raise _fail(path, f"needs the bot {name!r}, which this flamme-tui does not have")
         bots[int(seat)] = name
     try:
-        actions = tuple(Action.parse(a) for a in data.actions)
+        actions = tuple(parse_entry(a) for a in data.actions)
     except ActionError as exc:
         raise _fail(path, f"is damaged (actions: {exc})") from None
     tour = None if data.tour is None else _verify_tour(path, data.tour, setup, data.seed)
@@ -1039,16 +1064,17 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
         raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
     for k, stage in enumerate(data.done, 1):
         try:
+            log = tuple(parse_entry(text) for text in stage.actions)
             game = tour.new_stage()
-            for text in stage.actions:
-                game.apply(Action.parse(text))
+            for action in effective(log):
+                game.apply(action)
         except (RuleError, ActionError):
             raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour)") from None
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (stage {k}: {type(exc).__name__})") from None
         if game.phase != Phase.OVER or state_digest(game) != stage.state:
             raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour differs)")
-        tour.finish_stage(game)
+        tour.finish_stage(game, log if UNDO in log else ())
     try:
         following = tour.next_setup()
     except Exception as exc:  # noqa: BLE001
@@ -1059,28 +1085,39 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
 
 
 def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) -> Record:
-    from .play.races import new_game
 
     # The file passed its checksum, so it is what some flamme-tui wrote; still,
     # whatever goes wrong while replaying it becomes a clean SaveError.
     try:
-        game = new_game(setup, data.seed)
+        session = Session(setup, data.seed, bots)
     except Exception as exc:  # noqa: BLE001
         raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
-    rounds = list(data.rounds)
-    done = 0
-    for n, action in enumerate(actions, 1):
+    rounds = [(r.round, r.actions, r.state) for r in data.rounds]
+    checks: list[tuple[int, int, str]] = []  # as _round_checks: a round taken back by an undo is dropped
+    undo = UNDO in actions
+    for n, entry in enumerate(actions, 1):
         try:
-            game.apply(action)
-        except RuleError:
-            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}, is not allowed)") from None
+            if entry == UNDO:
+                session.undo()
+                del checks[session.game.rounds_done:]
+                continue
+            assert isinstance(entry, Action)
+            session.apply(entry)
+        except (RuleError, UndoRefused):
+            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}, is not allowed)") from None
         except Exception as exc:  # noqa: BLE001
-            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {action}: {type(exc).__name__})") from None
-        if game.rounds_done > done:
+            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}: {type(exc).__name__})") from None
+        game = session.game
+        if game.rounds_done > len(checks):
             done = game.rounds_done
-            if done > len(rounds) or rounds[done - 1].actions != n or rounds[done - 1].state != state_digest(game):
+            checks.append((done, n, state_digest(game)))
+            if not undo and (done > len(rounds) or rounds[done - 1] != checks[-1]):  # (said early)
                 raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
-    if done != len(rounds) or state_digest(game) != data.state:
+    for done, (check, want) in enumerate(zip(checks, rounds, strict=False), 1):
+        if check != want:
+            raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
+    game = session.game
+    if len(checks) != len(rounds) or state_digest(game) != data.state:
         raise _fail(path, "does not replay with this flamme-tui (the last position differs)")
     summary = json.loads(data.summary.model_dump_json())
     if summary.get("tour", 0) is None:  # a race: no tour in its summary
@@ -1308,7 +1345,7 @@ class Autosave:
         self.race = getattr(session, "race_id", None) or path.stem
         self.created = getattr(session, "created", None) or _now()
         self._game: Race | None = None  # the game object the round checks were computed on
-        self._count = 0  # its number of actions then
+        self._count = 0  # the number of log entries then
         self._rounds: list[dict] = []
         # where `store` runs after each action: None writes at once; else a
         # function that runs the callable it is given (in a worker thread)
@@ -1320,18 +1357,18 @@ class Autosave:
     @property
     def saved(self) -> bool:
         """Everything played so far is on disk."""
-        return self.error is None and self.saved_actions == len(self.session.game.actions)
+        return self.error is None and self.saved_actions == len(self.session.entries)
 
     def _checks(self) -> list[dict]:
         game: Race = self.session.game
-        count = len(game.actions)
+        count = len(self.session.entries)  # an undo rebuilds the game: a new object, replayed below
         if game is self._game and count == self._count:
             return self._rounds
         if game is self._game and count == self._count + 1:
             if game.rounds_done > len(self._rounds):
                 self._rounds.append({"round": game.rounds_done, "actions": count, "state": state_digest(game)})
         else:  # first write, or another game object (rebuilt from the actions): replay once
-            self._rounds = _round_checks(self.session.setup, self.session.seed, game.actions)
+            self._rounds = _round_checks(self.session.setup, self.session.seed, self.session.entries)
             self._game = game
         self._count = count
         return self._rounds
@@ -1385,7 +1422,7 @@ class Autosave:
         """Write what is still pending, waiting for a write in progress."""
         return self.store()
 
-    def __call__(self, session: Session, action: Action) -> None:
+    def __call__(self, session: Session, action: Action | str) -> None:
         self.encode()
         if self.defer is None:
             self.store()

@@ -264,7 +264,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     def after(session, action) -> None:
         # runs after the autosave listener: the action is on disk when we say so
         if trace and autosave.saved:
-            out.write(f"saved {len(session.game.actions)}\n")
+            out.write(f"saved {len(session.entries)}\n")
             out.flush()
         if pause:
             time.sleep(pause)
@@ -278,7 +278,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         print(clean(f"start:    {track_picture(game)}"))
         print(clean(f"          {positions_text(game)}"))
     if trace and autosave.saved:
-        out.write(f"saved {len(game.actions)}\n")
+        out.write(f"saved {len(session.entries)}\n")
     out.flush()
     if game.phase == "breakaway":
         from ..play.races import rider_name
@@ -310,7 +310,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     out.flush()
     if not autosave.saved:
         on_disk = autosave.saved_actions
-        held = "nothing" if on_disk is None else f"{on_disk} of {len(game.actions)} actions"
+        held = "nothing" if on_disk is None else f"{on_disk} of {len(session.entries)} actions"
         print(clean(f"flamme-tui: the race was not fully saved: {autosave.path} holds {held} "
                     f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})", multiline=False),
               file=sys.stderr)

@@ -185,7 +185,7 @@ def cmd_tour(args) -> int:
             told = False  # saving works again: a new failure is said again
         # runs after the autosave listener: the action is on disk when we say so
         if args.trace and autosave is not None and autosave.saved:
-            out.write(f"saved {len(session.tour.done) + 1} {len(session.game.actions)}\n")
+            out.write(f"saved {len(session.tour.done) + 1} {len(session.entries)}\n")
             out.flush()
         if args.slow:
             time.sleep(args.slow / 1000)

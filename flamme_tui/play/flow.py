@@ -5,9 +5,15 @@ happens now: a bot is due (the screen lets it think in a worker: `bot_move`,
 then `play_bot_move` with its answer; `play_bots` does both at once), a
 human must act (place a rider, pass the curtain, choose the rider that
 draws first, pick a card; in the Peloton breakaway choose the rider that
-bids and its bid), revealed bids wait to be read, or a resolved round
-waits to be shown.  It plays
-nothing itself.  `build_frames` turns the engine's events of the last round
+bids and its bid), a seat reviews its cards before passing, revealed bids
+wait to be read, or a resolved round waits to be shown.  It plays
+nothing itself.
+
+The review: a human seat's last pick of the round is played at once (the
+engine may resolve the round with it), then the seat reviews its cards
+before anything follows (no bot, curtain or reveal): `pass_review` goes
+on, `take_back` undoes the pick (Session.undo: an `undo` entry in the log)
+and puts the flow back as it was before it, at that pick again.  `build_frames` turns the engine's events of the last round
 into frames the track can show one by one.  No Textual here: the flow is
 tested directly too.
 """
@@ -23,12 +29,13 @@ from ..engine.phase import Phase
 from ..ui.widgets.squares import label as square_label
 from ..ui.widgets.squares import place_words
 from .races import describe_round, played_text
-from .session import BotMove, Session
+from .session import BotMove, Session, UndoRefused
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
     # "bot" (a bot is due: it thinks), "place", "curtain", "draw", "pick", "reveal", "over";
+    # "review" (a seat checks its cards, its last pick played: it passes, or takes the pick back);
     # the breakaway: "bidder" (which rider bids), "bid" (its card), "bids" (revealed bids to read)
     kind: str
     seat: int | None = None
@@ -198,6 +205,17 @@ class Stats:
     catchup: list[int] = field(default_factory=list)  # bmx catch-up squares per rider
 
 
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A seat's last pick of the round, played, under review: taking it back
+    puts the flow back to `before` (its own state just before the pick)."""
+
+    seat: int
+    rider: int
+    action: Action
+    before: tuple
+
+
 class RaceFlow:
     """A race as the screen plays it, over a Session (which says whose turn it
     is): curtains between players, bots asked for their moves, the log in
@@ -219,6 +237,7 @@ class RaceFlow:
         self._start_tally: Tally | None = None
         # the breakaway: the events of the last reveal of bids, until the table has read them
         self.bids: tuple[Event, ...] | None = None
+        self.review: Review | None = None  # a seat's last pick, played, being reviewed
         name = self.game.course.name
         tour = session.tour
         if tour is None:
@@ -287,6 +306,8 @@ class RaceFlow:
 
     def current(self) -> Turn:
         """What happens now (asks the session whose turn it is; plays nothing)."""
+        if self.review is not None:  # before anything the pick led to: nothing else until it is passed
+            return Turn("review", self.review.seat, self.review.rider)
         if self.replay is not None:
             return Turn("reveal")
         if self.bids is not None:
@@ -322,12 +343,55 @@ class RaceFlow:
         seat = self.session.due()
         if seat is not None and self.session.is_bot(seat):
             raise RuntimeError(f"{self.bot_name(seat)} is to play, not a human")
+        if self.review is not None:
+            raise RuntimeError(f"{self.team_name(self.review.seat)} reviews its cards: pass or take back first")
+        kept = self._keep() if isinstance(action, (Play, PlayTokens)) else None
         self._snapshot()
         before = (self.game.round, self.game.phase)
         events = self.game.events
         self.session.apply(action)
         self._note(action, bot=False)
         self._after(before, events)
+        if kept is not None and self.session.undo_refusal() is None:
+            # the seat's last pick: it reviews its cards before anything this pick led to is shown
+            i = self.game.index[action.rider]
+            self.review = Review(self.game.riders[i].seat, i, action, kept)
+
+    # ------------------------------------------------------------- review
+
+    def pass_review(self) -> None:
+        """The seat is happy with its cards: the race goes on (the next
+        player's curtain, a bot, or the reveal)."""
+        self.review = None
+
+    def take_back(self) -> Action:
+        """Undo the pick under review (UndoRefused when none is: never after a
+        pass, a curtain or a reveal, never a bot's action, never the first
+        rider's card once the second drew): the game rebuilt without it, an
+        `undo` in the log, and this flow as it was just before the pick, so
+        the seat is at that pick again with the same cards.  The log says in
+        public words that the seat changed its last card, never which."""
+        review = self.review
+        if review is None:
+            raise UndoRefused("no card under review: only the last card of a turn, before passing, can change")
+        action = self.session.undo()
+        self._restore(review.before)
+        self.review = None
+        self.log.append(f"{self.team_name(review.seat)} changed its last {self.game.rules.piece_word} "
+                        "before passing")
+        return action
+
+    def _keep(self) -> tuple:
+        """This flow's own state, to put back if the action about to be played is taken back."""
+        return (len(self.log), self.passed, self.replay, list(self.stats.catchup), self._start_round,
+                list(self._start_pos), list(self._start_crashed), self._start_tally, list(self._reasons),
+                list(self._bot_played), self.bids)
+
+    def _restore(self, kept: tuple) -> None:
+        (lines, self.passed, self.replay, catchup, self._start_round, self._start_pos, self._start_crashed,
+         self._start_tally, self._reasons, self._bot_played, self.bids) = kept
+        del self.log[lines:]
+        self.stats.catchup = catchup
 
     # --------------------------------------------------------------- bots
 

@@ -4,7 +4,9 @@
 and after every resolved round, only public things: the track, the round's
 log in words (cards revealed at the move phase), the ranking, and for
 Meteo the weather dealt on the straights.  A race saved in the middle of a
-round ends with a frame saying how many picks were made, not which.
+round ends with a frame saying how many picks were made, not which.  The
+log's undos (a player taking back the last card of their turn before
+passing) are said in the round they happened in, by seat, never which card.
 
 The seed of a race still in progress is not shown: with the log it tells
 every hidden card.  This module must not import Textual.
@@ -18,6 +20,7 @@ from typing import NamedTuple
 from ..engine.phase import Phase
 from ..ui.widgets.squares import label, lane_word, place_words, where
 from .races import describe_round, new_game, rider_name, track_picture
+from .session import effective, undone
 
 
 class Frame(NamedTuple):
@@ -87,16 +90,26 @@ def _frame(game, title: str, log: list[str]) -> Frame:
     return Frame(title, track, positions, tuple(log), ranking, tuple(tuple(p) for p in game.pos), crashed)
 
 
-def frames(setup, seed: int, actions) -> list[Frame]:
+def changed_words(game, action) -> str:
+    """An undo in public words: whose card changed, never which."""
+    seat = game.riders[game.index[action.rider]].seat
+    return f"{game.setup.teams[seat].name} changed its last {game.rules.piece_word} before passing"
+
+
+def frames(setup, seed: int, entries) -> list[Frame]:
+    """The replay of a log (actions and undos)."""
     game = new_game(setup, seed)
     out: list[Frame] = []
     if game.phase != Phase.GRID:
         out.append(_frame(game, "Start", _weather_lines(game) + ["the riders on the grid"]))
     done = 0
     picks = 0  # actions in the round being played
-    for action in actions:
+    withdrawn = undone(entries)
+    changed: list[str] = []  # the round's undos, in words
+    for n, action in enumerate(effective(entries)):
         before = game.phase
         events = game.events
+        changed += [changed_words(game, a) for a in withdrawn.get(n, ())]
         game.apply(action)
         picks += 1
         if before == Phase.GRID and game.phase != Phase.GRID:
@@ -111,8 +124,11 @@ def frames(setup, seed: int, actions) -> list[Frame]:
         if game.rounds_done > done:
             done = game.rounds_done
             title = f"Round {done}" + (": finish" if game.phase == Phase.OVER else "")
-            out.append(_frame(game, title, describe_round(game, lambda sq: label(game.course, sq))))
+            out.append(_frame(game, title, changed + describe_round(game, lambda sq: label(game.course, sq))))
             picks = 0
+            changed = []
+    # an undo after the last action in force: its card is being picked again
+    changed += [changed_words(game, a) for a in withdrawn.get(len(effective(entries)), ())]
     if game.phase == Phase.GRID:
         out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
     elif game.phase == Phase.BREAKAWAY and picks:
@@ -122,8 +138,10 @@ def frames(setup, seed: int, actions) -> list[Frame]:
         out.append(_frame(
             game,
             f"Round {game.round}: in progress",
-            [f"{picks} pick(s) made this round; cards are revealed when the round is played"],
+            [f"{picks} pick(s) made this round; cards are revealed when the round is played"] + changed,
         ))
+    elif changed:  # every pick of the round in force taken back
+        out.append(_frame(game, f"Round {game.round}: in progress", changed))
     return out
 
 
@@ -156,13 +174,13 @@ def _tour_frames(record) -> list[Frame]:
     tour = record.tour
     out: list[Frame] = []
     so_far = Tour(tour.name, tour.legs, tour.seed)
-    stages = [(d.game.setup, d.game.seed, d.game.actions) for d in tour.done]
+    stages = [(d.game.setup, d.game.seed, d.entries) for d in tour.done]
     stages.append((record.setup, record.seed, record.actions))
-    for k, (setup, seed, actions) in enumerate(stages, 1):
-        staged = frames(setup, seed, actions)
+    for k, (setup, seed, entries) in enumerate(stages, 1):
+        staged = frames(setup, seed, entries)
         out += [f._replace(title=f"Stage {k}: {f.title}") for f in staged]
         game = new_game(setup, seed)
-        for action in actions:
+        for action in effective(entries):
             game.apply(action)
         if game.phase == Phase.OVER:
             so_far.finish_stage(game)

@@ -1,8 +1,11 @@
 """The hot-seat controller between the engine and the UI: the one turn loop.
 
-A session is a race spec, a seed and the list of actions so far: replaying
-them rebuilds the game exactly.  Every committed action goes through
-`apply`, so listeners (autosave, the UI) hear of each one.  Whose turn it is
+A session is a race spec, a seed and its log: every action so far, and the
+`undo` entries of the hot-seat table (a player taking back the last card of
+their turn before passing, see `undo`).  The game is the set-up and seed
+with the log's effective actions (each undo withdraws the action before
+it), so replaying the log rebuilds the game exactly.  Every entry goes
+through `apply` or `undo`, so listeners (autosave, the UI) hear of each one.  Whose turn it is
 comes from `turns` (`due`); bot seats are played here, from their views only:
 `play_bots` plays them at once, and `bot_move` + `play` split a bot's turn in
 two so the thinking can run in a worker thread (see `BotMove`).
@@ -15,11 +18,50 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..bots import DEFAULT, Budget, Decision, decide
-from ..engine.actions import Action
+from ..engine.actions import Action, Play, PlayTokens
 from ..engine.phase import Phase
 from ..engine.view import View
 from .races import RaceSpec, make_setup, new_game
 from .turns import next_seat, turns
+
+UNDO = "undo"  # the log entry of a take-back: the action before it is withdrawn
+Entry = Action | str  # a log entry: an action, or UNDO
+
+
+class UndoRefused(RuntimeError):
+    """An undo the table's rule does not allow (the game is left as it was)."""
+
+
+def parse_entry(text: str) -> Entry:
+    """A log entry from its text form (ActionError if it is neither an action nor `undo`)."""
+    return UNDO if text == UNDO else Action.parse(text)
+
+
+def effective(entries) -> list[Action]:
+    """The actions a log leaves in force: each undo withdraws the action before it."""
+    actions: list[Action] = []
+    for entry in entries:
+        if entry == UNDO:
+            if actions:
+                actions.pop()
+        else:
+            actions.append(entry)
+    return actions
+
+
+def undone(entries) -> dict[int, list[Action]]:
+    """The actions a log's undos withdrew, by the number of effective actions
+    the undo left (the withdrawn action's place in the effective log: the
+    choice made again there is the one that counts)."""
+    actions: list[Action] = []
+    out: dict[int, list[Action]] = {}
+    for entry in entries:
+        if entry == UNDO:
+            if actions:
+                out.setdefault(len(actions) - 1, []).append(actions.pop())
+        else:
+            actions.append(entry)
+    return out
 
 
 class BotMove(NamedTuple):
@@ -36,6 +78,7 @@ class BotMove(NamedTuple):
     view: View
     at: int  # len(game.actions) when the view was taken
     budget: Budget = DEFAULT  # how long a searching bot (expert) may think
+    logged: int = -1  # len(session.entries) then (an undo and a new pick may bring `at` back)
 
     def think(self) -> Decision:
         """The bot's action with its public and full reasons ("" for bots that give none)."""
@@ -52,7 +95,8 @@ class Session:
         self.budget: Budget = DEFAULT  # the expert's thinking time (the player's setting, or --budget)
         self.setup = setup  # ClassicSetup or BmxSetup: the course and rules data, embedded
         self.game = new_game(setup, seed)
-        self.listeners: list[Callable[[Session, Action], None]] = []
+        self.entries: list[Entry] = []  # the log: every action and undo, in order
+        self.listeners: list[Callable[[Session, Entry], None]] = []
         # set by saves.load / saves.attach_autosave: the race file this session writes to,
         # its race id and first save time, and the backup it was continued from (a branch)
         self.save_path: Path | None = None
@@ -60,8 +104,11 @@ class Session:
         self.created: str | None = None
         self.branch_of: Path | None = None
         self.tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
-        for action in actions:
-            self.game.apply(action)
+        for entry in actions:  # a saved log: actions and undos
+            if entry == UNDO:
+                self.undo()
+            else:
+                self.apply(entry)
 
     @classmethod
     def new(cls, spec: RaceSpec, seed: int, bots: dict[int, str] | None = None) -> Session:
@@ -83,8 +130,60 @@ class Session:
         if isinstance(action, str):
             action = Action.parse(action)
         self.game.apply(action)
+        self.entries.append(action)
         for listener in self.listeners:
             listener(self, action)
+
+    # ------------------------------------------------------------------ undo
+
+    def undo_refusal(self) -> str | None:
+        """Why the last action cannot be taken back now (None: it can).
+
+        The hot-seat table's rule (not Flamme Rouge's, so not the engine's): a
+        human seat may take back the last card (tokens) of its turn in the
+        round, the pick after which it has nothing left to choose, and only
+        while that pick is the log's last entry.  So never the first rider's
+        card once the second rider has drawn (the seat still had a card to
+        pick), never a bot's action, never twice in a row (that would reach
+        an earlier action).  That the seat has not passed the keyboard and
+        that no reveal was shown is the screen's to know: RaceFlow.take_back."""
+        last = self.entries[-1] if self.entries else None
+        if last is None or last == UNDO:
+            return "there is no card to take back"
+        assert isinstance(last, Action)
+        if not isinstance(last, (Play, PlayTokens)):
+            return "only a card (tokens) just played can be taken back"
+        game = self.game
+        i = game.index[last.rider]
+        seat = game.riders[i].seat
+        if seat in self.bots or game.script[seat]:
+            return "a bot's card is never taken back"
+        # a card lies face down until its round is resolved: none left means the pick resolved it
+        resolved = game.phase == Phase.OVER or game.riders[i].played is None
+        if not resolved and game.needs(seat):
+            return "the seat has another card to play: only its last card can be taken back"
+        return None
+
+    def _rebuilt(self, actions) -> Any:
+        game = new_game(self.setup, self.seed)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def undo(self) -> Action:
+        """Take back the last action (UndoRefused, changing nothing, unless
+        `undo_refusal` allows it): the game is rebuilt from the set-up, the
+        seed and the actions before it, and UNDO joins the log.  Returns the
+        action taken back."""
+        why = self.undo_refusal()
+        if why is not None:
+            raise UndoRefused(why)
+        last = self.game.actions[-1]
+        self.game = self._rebuilt(self.game.actions[:-1])
+        self.entries.append(UNDO)
+        for listener in self.listeners:
+            listener(self, UNDO)
+        return last
 
     # ------------------------------------------------------------------ bots
 
@@ -93,12 +192,14 @@ class Session:
         seat = self.due()
         if seat is None or seat not in self.bots:
             raise RuntimeError(f"no bot to play now (seat {seat} is due)")
-        return BotMove(seat, self.bots[seat], self.game.view(seat), len(self.game.actions), self.budget)
+        return BotMove(seat, self.bots[seat], self.game.view(seat), len(self.game.actions), self.budget,
+                       len(self.entries))
 
     def play(self, move: BotMove, action: Action) -> None:
         """Commit a bot's action thought out from `move`: only in the position
         the bot saw (RuntimeError otherwise: nothing changes)."""
-        if len(self.game.actions) != move.at or self.due() != move.seat:
+        stale = move.logged >= 0 and move.logged != len(self.entries)
+        if stale or len(self.game.actions) != move.at or self.due() != move.seat:
             raise RuntimeError(f"the bot of seat {move.seat} answered a position that is gone")
         self.apply(action)
 
@@ -118,4 +219,9 @@ class Session:
         return done
 
     def actions_text(self) -> list[str]:
-        return [str(a) for a in self.game.actions]
+        """The log as text: every action and undo (what a save holds)."""
+        return [str(e) for e in self.entries]
+
+    @property
+    def has_undo(self) -> bool:
+        return UNDO in self.entries

@@ -22,14 +22,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationInfo, fi
 
 from .. import config, usertext
 from ..engine import tour as rules
-from ..engine.actions import Action
 from ..engine.cards import EXHAUSTION
 from ..engine.classic import ClassicGame, ClassicSetup, Rider
 from ..engine.phase import Phase
 from ..engine.race import Team
 from ..limits import MAX_TOUR_NAME, MAX_TOUR_STAGES
 from .races import RaceSpec, make_setup, new_game
-from .session import Session
+from .session import UNDO, Entry, Session, effective
 
 MAX_STAGES = MAX_TOUR_STAGES
 LegVariant = Literal["classic", "meteo"]  # the rule sets a tour stage can race
@@ -197,10 +196,17 @@ def stage_seed(seed: int, k: int) -> int:
 
 @dataclass(slots=True)
 class StageDone:
-    """A stage raced: its game and its result lines (engine.tour.StageLine)."""
+    """A stage raced: its game, its result lines (engine.tour.StageLine) and
+    its log as played, undos included (session.entries; the game's actions
+    when it was raced without a session)."""
 
     game: ClassicGame
     result: list[rules.StageLine]
+    log: tuple[Entry, ...] = ()
+
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        return self.log or tuple(self.game.actions)
 
 
 @dataclass(slots=True)
@@ -278,28 +284,30 @@ class Tour:
         game: ClassicGame = new_game(self.next_setup(), stage_seed(self.seed, len(self.done)))
         return game
 
-    def finish_stage(self, game: ClassicGame) -> StageDone:
+    def finish_stage(self, game: ClassicGame, log: tuple[Entry, ...] = ()) -> StageDone:
+        """The stage `game` is over (`log`: its log as played, when it held undos)."""
         if game.phase != Phase.OVER:
             raise ValueError("the stage is not over")
-        done = StageDone(game, rules.stage_of(game))
+        done = StageDone(game, rules.stage_of(game), tuple(log))
         self.done.append(done)
         return done
 
-    def with_stage(self, game: ClassicGame) -> Tour:
+    def with_stage(self, game: ClassicGame, log: tuple[Entry, ...] = ()) -> Tour:
         """This tour with `game`, its next stage, finished (a new Tour; this one is left as it is)."""
         after = Tour(self.name, self.legs, self.seed, list(self.done))
-        after.finish_stage(game)
+        after.finish_stage(game, log)
         return after
 
-    def replay(self, logs: list[list[Action]]) -> None:
-        """Rebuild the stages from their action logs (a stage left unfinished is not kept)."""
+    def replay(self, logs: list[list[Entry]]) -> None:
+        """Rebuild the stages from their logs (actions, and undos: see
+        Session.undo); a stage left unfinished is not kept."""
         for log in logs:
             game = self.new_stage()
-            for action in log:
+            for action in effective(log):
                 game.apply(action)
             if game.phase != Phase.OVER:
                 break
-            self.finish_stage(game)
+            self.finish_stage(game, tuple(log) if UNDO in log else ())
 
 
 def _exhaustion_cards(rider: Rider) -> int:
@@ -317,11 +325,17 @@ def stage_session(tour: Tour, bots: dict[int, str] | None = None) -> Session:
     return session
 
 
+def session_log(session: Session) -> tuple[Entry, ...]:
+    """A stage's log to keep once it is over: its entries when it holds an
+    undo (else the game's actions say it all)."""
+    return tuple(session.entries) if session.has_undo else ()
+
+
 def standing(session: Session) -> Tour:
     """The tour as it stands: the session's stage included once it is over."""
     tour = session.tour
     assert tour is not None
-    return tour.with_stage(session.game) if session.over else tour
+    return tour.with_stage(session.game, session_log(session)) if session.over else tour
 
 
 def tour_over(session: Session) -> bool:

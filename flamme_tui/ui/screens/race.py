@@ -29,7 +29,7 @@ from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
-from ...play.session import BotMove
+from ...play.session import BotMove, UndoRefused
 from ...settings import STEP_DELAYS, STEP_SPEEDS
 from ...usertext import clean, escape_markup
 from .. import aids
@@ -108,13 +108,14 @@ class RaceScreen(BaseScreen):
         self._bot_timer: Timer | None = None  # the "is thinking" spinner
         self._bot_failed: str | None = None  # why the bot due could not play (Enter tries again)
         self._refresh_on_resume = False  # a bot played while a dialog covered this screen
-        # the seat's last pick of the round, shown for review before it is played:
-        # nothing is sent to the engine until the player passes, so changing it
-        # is never an undo (the first rider's card, played before the second
-        # rider drew, is never offered again; a curtain or a reveal ends a turn)
-        self.pending: Play | PlayTokens | None = None
-        self.seen: dict[int, int] = {}  # per seat: the rounds it had seen shown at its last look
-        self.rounds_shown: list[str] = []  # each round revealed on this screen, in short (public)
+        # the review of a seat's last pick (flow.review: played, shown before
+        # anything it led to): its cards in words, and what changing it means
+        self._review_text = ""
+        self._review_note = ""
+        self.seen: dict[int, int] = {}  # per seat: the entries of `rounds_shown` at its last look
+        # what the table saw on this screen, in short (public): each round revealed, each
+        # card changed before passing; with the seat it is about (None: a round)
+        self.rounds_shown: list[tuple[int | None, str]] = []
         self.recap: tuple[str, ...] = ()  # "since your last look", for the seat behind the curtain
         self._curtain: Any = None  # the race's curtain (CurtainScreen), installed: shown for every player
         self._pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
@@ -246,8 +247,7 @@ class RaceScreen(BaseScreen):
         self.cursor = None
         self.options = []
         self._base_cards = ()
-        self.pending = None
-        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "curtain": "curtain",
+        self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "review": "pick", "curtain": "curtain",
                            "bidder": "breakaway", "bid": "breakaway", "bids": "breakaway"}.get(turn.kind, "reveal")
         self.write_log()
         if turn.kind == "bot":
@@ -285,6 +285,8 @@ class RaceScreen(BaseScreen):
             self.show_draw(turn)
         elif turn.kind == "pick":
             self.show_pick(turn)
+        elif turn.kind == "review":  # (back on this screen during a review: the pick's screen stays as it was)
+            self.show_review()
         elif turn.kind == "bidder":
             self.show_draw(turn, bidding=True)
         elif turn.kind == "bid":
@@ -321,7 +323,7 @@ class RaceScreen(BaseScreen):
             keys = [(f"1-{len(self.options)}", "select"), ("←→", "move"), (enter, "bid")]
         elif kind == "bids":
             keys = [(enter, "continue")]
-        elif kind == "pick" and self.pending is not None:
+        elif kind == "review":
             keys = [(enter, "pass" if self.flow.hot_seat else "play"),
                     (key("race.change"), "change the " + self.change_what())]
         elif kind == "pick":
@@ -359,7 +361,7 @@ class RaceScreen(BaseScreen):
         self.seen[seat] = len(self.rounds_shown)
         if start is None:
             return ()
-        return tuple(self.rounds_shown[start:])
+        return tuple(text for who, text in self.rounds_shown[start:] if who != seat)
 
     def round_in_short(self) -> str:
         """The round just revealed in one line: "round 3: BS 9 G2→9 · BR 5 4→9 …
@@ -844,7 +846,7 @@ class RaceScreen(BaseScreen):
         replay = flow.replay
         if first and replay is not None:
             flow.step(0)
-            self.rounds_shown.append(self.round_in_short())
+            self.rounds_shown.append((None, self.round_in_short()))
             cards = []
             for i, played in sorted(replay.revealed, key=lambda p: p[0]):
                 r = self.game.riders[i]
@@ -962,14 +964,14 @@ class RaceScreen(BaseScreen):
 
     def check_action(self, action: str, parameters) -> bool | None:
         kind = self.turn.kind if self.turn else None
-        if action in ("choose", "move") and kind in ("draw", "pick", "bidder", "bid"):
+        if action in ("choose", "move") and kind in ("draw", "pick", "review", "bidder", "bid"):
             return True
         if action in ("move", "lane", "random_place") and kind == "place":
             return True
         if action == "move" and kind == "reveal":
             return True
         if action == "change":
-            return kind == "pick" and self.pending is not None
+            return kind == "review"
         if action == "next_step":
             return kind == "reveal" or (kind == "pick" and self.keep_size() > 1)
         if action == "autoplay":
@@ -985,8 +987,10 @@ class RaceScreen(BaseScreen):
     def action_choose(self, k: int) -> None:
         if self.turn is None or k >= len(self.options):
             return
-        if self.pending is not None:  # a number during the review: change the pick to that card
+        if self.turn.kind == "review":  # a number during the review: change the pick to that card
             self.action_change()
+            if self.turn is None or self.turn.kind != "pick":
+                return
         if self.keep_size() > 1:
             if k in self.multi:
                 self.multi.remove(k)
@@ -1001,9 +1005,9 @@ class RaceScreen(BaseScreen):
             self.update_pick_track()
 
     def action_move(self, delta: int) -> None:
-        kind = self.turn.kind if self.turn else None
-        if self.pending is not None:
+        if self.turn is not None and self.turn.kind == "review":  # an arrow during the review: change the pick
             self.action_change()
+        kind = self.turn.kind if self.turn else None
         if kind in ("draw", "pick", "bidder", "bid"):
             n = len(self.options)
             if not n:
@@ -1127,11 +1131,24 @@ class RaceScreen(BaseScreen):
                 return
             rid = game.riders[turn.rider].id
             pick = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
-            if self.pending is None and self.last_pick():
-                self.show_review(pick)
+            # the review's words, from the seat's view before the pick (it may resolve the round)
+            self._review_text, self._review_note = self.review_text(pick), self.review_note()
+            try:
+                self.flow.act(pick)
+            except RuleError as exc:  # should not happen: the UI offers legal choices only
+                self.notify(clean(exc), severity="error", markup=False)
                 return
-            action = pick
-            self.pending = None
+            if self.flow.review is not None:
+                # the seat's last pick: the pick's screen stays, its cards reviewed
+                self.turn = self.flow.current()
+                self.show_review()
+                return
+            self.next_turn()
+            return
+        elif turn.kind == "review":
+            self.flow.pass_review()
+            self.next_turn()
+            return
         elif turn.kind == "reveal":
             replay = self.flow.replay
             if replay is not None and not replay.at_end:
@@ -1153,24 +1170,26 @@ class RaceScreen(BaseScreen):
 
     # ------------------------------------------------------------- review
 
-    def last_pick(self) -> bool:
-        """Is the pick on screen the seat's last one this round (its cards are
-        then all down, and the keyboard passes)?"""
-        turn = self.turn
-        assert turn is not None and turn.seat is not None
-        view = self.game.view(turn.seat)
-        mine = [r.index for r in view.mine() if r.index not in view.board.crossed]
-        return all(i in view.chosen for i in mine if i != turn.rider)
+    @property
+    def pending(self) -> Play | PlayTokens | None:
+        """The seat's last pick under review (played: see RaceFlow.review), else None."""
+        review = self.flow.review
+        if review is None or self.turn is None or self.turn.kind != "review":
+            return None
+        return cast(Play | PlayTokens, review.action)
 
     def change_what(self) -> str:
         assert self.turn is not None and self.turn.rider is not None
         rider = self.game.riders[self.turn.rider]
-        what = "tokens" if self.bmx and self.keep_size() > 1 else "token" if self.bmx else "card"
+        action = self.pending
+        several = isinstance(action, PlayTokens) and len(action.tokens) > 1 or self.keep_size() > 1
+        what = "tokens" if self.bmx and several else "token" if self.bmx else "card"
         kind = KIND.get(getattr(rider, "kind", ""))
         return f"{kind}'s {what}" if kind else what
 
     def review_text(self, action: Play | PlayTokens) -> str:
-        """ "Sprinteur 9 · Rouleur 6": the seat's cards this round, in race order."""
+        """ "Sprinteur 9 · Rouleur 6": the seat's cards this round, in race order
+        (read before the pick is played: its view then)."""
         game = self.game
         assert self.turn is not None and self.turn.seat is not None
         view = game.view(self.turn.seat)
@@ -1187,29 +1206,48 @@ class RaceScreen(BaseScreen):
             parts.append(f"{what} [b]{value}[/b]")
         return " · ".join(parts)
 
-    def show_review(self, action: Play | PlayTokens) -> None:
-        self.pending = action
+    def review_note(self) -> str:
+        """Why only the last card can change (a seat of two riders racing)."""
+        assert self.turn is not None and self.turn.seat is not None
+        view = self.game.view(self.turn.seat)
+        if len([r for r in view.mine() if r.index not in view.board.crossed]) > 1:
+            return " (the first card is down: it was played before the second rider drew)"
+        return ""
+
+    def show_review(self) -> None:
+        """The seat's cards, its last pick played: Enter passes, the change key
+        takes the pick back.  The pick's cards, track and boards stay on
+        screen as they were: nothing the pick led to (a reveal) is shown."""
         assert self.turn is not None and self.turn.seat is not None
         seat = self.turn.seat
         what = "pass the keyboard" if self.flow.hot_seat else "play"
-        note = ""
-        view = self.game.view(seat)
-        if len([r for r in view.mine() if r.index not in view.board.crossed]) > 1:
-            note = " (the first card is down: it was played before the second rider drew)"
-        self.panel(f"{self.who(seat)}: {self.review_text(action)}",
+        self.panel(f"{self.who(seat)}: {self._review_text}",
                    f"[b]{self.key('race.confirm')}[/b] {what} · [b]{self.key('race.change')}[/b] change the "
-                   f"{self.change_what()}{note}")
-        self.set_status(f"{self.flow.team_name(seat)}: check your cards")
+                   f"{self.change_what()}{self._review_note}")
+        self.set_status(f"{self.flow.team_name(seat)}: check your cards", self.game.round
+                        if self.flow.replay is None else self.flow.replay.round)
         self.show_keys()
 
     def action_change(self) -> None:
-        """Back from the review to the last pick, its selection kept."""
-        if self.pending is None or self.turn is None:
+        """Back from the review to the last pick, its selection kept: the pick
+        is taken back (an undo in the log; RaceFlow.take_back), the same cards
+        in hand.  The table hears that the seat changed its card, not which."""
+        turn = self.turn
+        if turn is None or turn.kind != "review" or turn.seat is None:
             return
-        self.pending = None
+        try:
+            self.flow.take_back()
+        except UndoRefused as exc:  # cannot happen from the review: said if it does
+            self.notify(clean(exc), severity="error", markup=False)
+            return
+        self.rounds_shown.append((turn.seat, self.flow.log[-1]))
+        self._logged = min(self._logged, len(self.flow.log) - 1)  # the pick wrote no line: the notice is new
+        self.turn = self.flow.current()  # the same seat's pick, the same cards
+        assert self.turn.kind == "pick"
         self.show_pick(self.turn)
         self.mark_selection()
         self.update_pick_track()
+        self.write_log()
         self.show_keys()
 
     def next_turn(self) -> None:

@@ -131,6 +131,8 @@ def history(session) -> list[str]:
     resumed race): the placements and every resolved round, public facts only."""
     from ...engine.actions import Place
     from ...play.races import describe_round, new_game
+    from ...play.replay import changed_words
+    from ...play.session import undone
     from .squares import label, place_words
 
     game = new_game(session.setup, session.seed)
@@ -138,9 +140,12 @@ def history(session) -> list[str]:
     lines: list[str] = []
     if game.phase == "breakaway":
         lines.append("── Breakaway ──")
-    for action in session.game.actions:
+    withdrawn = undone(session.entries)  # cards changed before passing: said, never which
+    changed: list[str] = []
+    for n, action in enumerate(session.game.actions):
         before = (game.round, game.phase)
         events = game.events
+        changed += [changed_words(game, a) for a in withdrawn.get(n, ())]
         game.apply(action)
         if before[1] == "grid" and game.phase == "breakaway":
             lines.append("── Breakaway ──")
@@ -153,5 +158,8 @@ def history(session) -> list[str]:
             lines.append(f"{names[r.seat]} places the {kind} on {place_words(game, action.square, action.lane)}")
         elif game.round != before[0] or (game.phase == "over" and before[1] != "over"):
             lines.append(f"── Round {before[0]} ──")
+            lines.extend(changed)
+            changed = []
             lines.extend(describe_round(game, lambda sq: label(game.course, sq)))
-    return lines
+    # the round in progress: its cards changed so far (the last one maybe still to pick again)
+    return lines + changed + [changed_words(game, a) for a in withdrawn.get(len(session.game.actions), ())]
