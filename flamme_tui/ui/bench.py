@@ -164,7 +164,7 @@ async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "class
             if turn.kind == "draw":
                 await press("select (rider)", "2")
                 await press("confirm: draw, cards appear", "enter")
-            elif turn.kind == "pick" and screen.pending is not None:
+            elif turn.kind == "review":
                 await press("review: pass", "enter")
             elif turn.kind == "pick":
                 for key in ("1", "2", "3", "right", "left"):

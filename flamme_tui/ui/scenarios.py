@@ -109,7 +109,7 @@ async def _play_round_by_keys(pilot) -> None:
             return
         if turn.kind == "draw":
             await pilot.press("1", "enter")
-        elif turn.kind == "pick" and app.screen.pending is not None:
+        elif turn.kind == "review":
             await pilot.press("enter")  # the review: pass
         elif turn.kind == "pick":
             keep = app.screen.keep_size()

@@ -25,6 +25,7 @@ class Seen:
     rounds: int = 0
     clicks: int = 0
     reviews: int = 0
+    undos: int = 0  # last cards taken back at a review (and picked again)
     bids: int = 0  # breakaway bids made (and bidders chosen)
     reveals: int = 0  # breakaway reveals read
 
@@ -58,8 +59,9 @@ async def set_players(pilot, n: int) -> None:
 
 
 async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_state=None,
-                    max_actions: int = 6000) -> Seen:
-    """Play from the first race screen to the podium."""
+                    max_actions: int = 6000, undo_every: int = 0) -> Seen:
+    """Play from the first race screen to the podium (`undo_every`: take the
+    last card back at the 1st review, the 1+n-th, ..., then pick again)."""
     app = pilot.app
     seen = Seen()
     for _ in range(max_actions):
@@ -86,9 +88,14 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
             assert isinstance(action, Draw)
             k = screen.options.index(game.index[action.rider])
             await choose(pilot, screen, k, use_mouse and seen.draws % 3 == 0, seen)
-        elif turn.kind == "pick" and screen.pending is not None:
+        elif turn.kind == "review":
             seen.reviews += 1
-            await pilot.press("enter")  # the review of the seat's cards: pass
+            if undo_every and seen.reviews % undo_every == 1 % undo_every:
+                seen.undos += 1
+                await pilot.press("u")  # take the last card back: the same pick again
+                assert screen.turn.kind == "pick" and screen.turn.seat == turn.seat
+            else:
+                await pilot.press("enter")  # the review of the seat's cards: pass
         elif turn.kind == "pick":
             seen.picks += 1
             action = easy(game.view(turn.seat))

@@ -52,6 +52,8 @@ def play_round(flow: RaceFlow) -> dict:
             twin.end_phase()
             oracle["end"] = numbers(twin)
         flow.act(action)
+        if flow.review is not None:  # the seat's cards reviewed: passed
+            flow.pass_review()
     if not bmx:
         oracle["end"] = classic_numbers(game)
     return oracle

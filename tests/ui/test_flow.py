@@ -25,6 +25,8 @@ def human_step(flow: RaceFlow) -> str:
         flow.lift_curtain(turn.seat)
     elif turn.kind in ("place", "draw", "pick"):
         flow.act(easy(flow.game.view(turn.seat)))
+    elif turn.kind == "review":
+        flow.pass_review()
     elif turn.kind == "reveal":
         flow.finish_replay()
     return turn.kind
@@ -32,15 +34,16 @@ def human_step(flow: RaceFlow) -> str:
 
 def test_turn_order_of_two_humans():
     flow = flow_of()
-    kinds = [human_step(flow) for _ in range(9)]
-    assert kinds == ["curtain", "draw", "pick", "pick", "curtain", "draw", "pick", "pick", "reveal"]
+    kinds = [human_step(flow) for _ in range(11)]
+    assert kinds == ["curtain", "draw", "pick", "pick", "review", "curtain", "draw", "pick", "pick", "review",
+                     "reveal"]
     assert flow.current().kind == "curtain" and flow.current().seat == 0
 
 
 def test_one_human_needs_no_curtain_and_bots_play_by_themselves():
     flow = flow_of(n=3, bots=[(1, "easy"), (2, "medium")])
-    kinds = [human_step(flow) for _ in range(4)]
-    assert kinds == ["draw", "pick", "pick", "reveal"]
+    kinds = [human_step(flow) for _ in range(5)]
+    assert kinds == ["draw", "pick", "pick", "review", "reveal"]  # the bots wait for the review
     assert any(line.startswith("Orange (bot)") for line in flow.log)
 
 

@@ -56,13 +56,19 @@ def check_turn(app) -> None:
         # exactly the acting rider's own drawn cards, nothing else
         assert {c.data[:2] for c in cards} == {(seat, turn.rider)}
         assert Counter(c.data[2] for c in cards) == Counter(game.riders[turn.rider].hand)
+    elif turn.kind == "review":
+        # the pick's screen stays (its card played): that rider's own cards, and the boards as
+        # they were at the pick, never what the pick led to (a round it resolved is not shown yet)
+        assert {c.data[:2] for c in cards} == {(seat, turn.rider)}
+        assert screen.query_one(Boards).rows == check_turn.rows
     else:
         assert cards == []
     if turn.kind == "draw":
         assert {c.data[0] for c in shown_cards(app, "riders")} == {seat}
     # the boards: other seats' piles as the table saw them before this round's draws
     rows = screen.query_one(Boards).rows
-    for row in rows:
+    check_turn.rows = rows
+    for row in rows if turn.kind != "review" else ():
         rider = game.riders[row.index]
         if row.seat == seat:
             continue
@@ -75,6 +81,9 @@ def check_turn(app) -> None:
     # one its rider played face up in that round (never a card of the round in progress)
     labels = {rider_label(r.id, r.kind): r for r in game.riders}
     for line in screen.recap:
+        if not line.startswith("round "):  # a card changed before passing: whose, never which
+            assert re.fullmatch(r"[^:]+ changed its last (card|token) before passing", line), line
+            continue
         number, _, moves = line.partition(": ")
         done = int(number.removeprefix("round "))
         assert done < game.round and "face down" not in line and "(bot, " not in line
@@ -99,24 +108,27 @@ async def test_no_screen_shows_another_players_cards():
         if name == "CurtainScreen":
             check_curtain(app)
             checks["curtain"] += 1
-        elif name == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
+        elif name == "RaceScreen" and app.screen.turn.kind in ("draw", "pick", "review"):
             check_turn(app)
-            checks["review" if app.screen.pending is not None else app.screen.turn.kind] += 1
+            checks[app.screen.turn.kind] += 1
             if app.screen.turn.kind == "draw" and app.screen.recap:
                 checks["recap"] += 1
+                checks["changed"] += sum("changed its last card" in line for line in app.screen.recap)
                 assert "Since your last look" in svg_text(app.export_screenshot())
 
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "meteo")
         await set_players(pilot, 3)
         await pilot.press("ctrl+s")
-        await play_race(pilot, on_state=on_state)
+        seen = await play_race(pilot, on_state=on_state, undo_every=4)  # a last card changed now and then
         rounds = app.screen.flow.game.round
+        assert app.screen.flow.session.entries.count("undo") == seen.undos > 0
     assert checks["curtain"] == 3 * rounds
     assert checks["draw"] == 3 * rounds
-    assert checks["pick"] == 6 * rounds
-    assert checks["review"] == 3 * rounds  # each seat's cards reviewed before passing
+    assert checks["pick"] == 6 * rounds + seen.undos  # each card taken back picked again
+    assert checks["review"] == 3 * rounds + seen.undos  # each seat's cards reviewed before passing
     assert checks["recap"] >= 3 * (rounds - 1)  # after each curtain from round 2 on, a recap
+    assert checks["changed"] > 0  # and in it, the cards changed before passing (whose, never which)
 
 
 async def test_help_over_a_curtain_shows_no_hand():

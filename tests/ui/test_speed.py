@@ -61,7 +61,7 @@ async def test_race_keys_need_no_layout_and_one_frame(monkeypatch):
         await key("right", "pick")
         await key("enter", "pick")  # play it: the other rider's cards
         await key("1", "pick")
-        await key("enter", "pick")  # the review of Blue's cards
+        await key("enter", "review")  # the review of Blue's cards
         await pilot.press("enter")  # pass: the curtain for Orange (a new screen)
         await settle(pilot)
         await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")

@@ -99,7 +99,7 @@ async def play_tour(pilot, *, stop_at=None, max_keys: int = 4000) -> dict:
             action = easy(game.view(turn.seat))
             assert isinstance(action, Draw)
             await pilot.press(str(screen.options.index(game.index[action.rider]) + 1), "enter")
-        elif turn.kind == "pick" and screen.pending is not None:
+        elif turn.kind == "review":
             await pilot.press("enter")  # the review: pass the keyboard
         elif turn.kind == "pick":
             action = easy(game.view(turn.seat))

@@ -188,7 +188,7 @@ async def one_step(pilot, seen) -> None:
     elif turn.kind == "draw":
         action = easy(game.view(turn.seat))
         await pilot.press(str(screen.options.index(game.index[action.rider]) + 1), "enter")
-    elif turn.kind == "pick" and screen.pending is not None:
+    elif turn.kind == "review":
         await pilot.press("enter")
     elif turn.kind == "pick":
         seen.picks += 1
