@@ -21,7 +21,7 @@ from flamme_tui.play.flow import RaceFlow
 from flamme_tui.play.races import COLOURS, Team, new_game
 from flamme_tui.play.replay import frames, load_replay
 from flamme_tui.play.session import UNDO, Session, UndoRefused, effective
-from flamme_tui.ui.choices import RaceChoices, default_seats
+from flamme_tui.ui.choices import RaceChoices, default_seats, one_rider_seats
 
 
 @pytest.fixture
@@ -96,7 +96,8 @@ def play_with_undos(flow: RaceFlow, rng: random.Random, chance: float = 0.4, max
 
 
 def flow_of(variant: str, seed: int, players: int = 2, **kw) -> RaceFlow:
-    return RaceFlow(RaceChoices(variant=variant, seats=default_seats(players), seed=seed, **kw).session())
+    seats = one_rider_seats(players) if players > 6 else default_seats(players)
+    return RaceFlow(RaceChoices(variant=variant, seats=seats, seed=seed, **kw).session())
 
 
 @pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
@@ -131,8 +132,10 @@ def test_one_rider_players_and_the_breakaway_with_undos(data_dir):
     """Peloton 7-12 players (one rider each: the only card is the last) and
     the breakaway (bids are never taken back)."""
     flow = flow_of("classic", 5, players=7, stage="peloton-8")
+    assert len(flow.game.riders) == 7
     assert play_with_undos(flow, random.Random(5)) > 0
     flow = flow_of("classic", 6, players=3, stage="peloton-8", breakaway=True)
+    assert flow.game.phase == "breakaway"
     assert play_with_undos(flow, random.Random(6)) > 0
 
 
