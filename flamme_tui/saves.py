@@ -1361,12 +1361,16 @@ class Autosave:
 
     def _checks(self) -> list[dict]:
         game: Race = self.session.game
-        count = len(self.session.entries)  # an undo rebuilds the game: a new object, replayed below
+        count = len(self.session.entries)
         if game is self._game and count == self._count:
             return self._rounds
         if game is self._game and count == self._count + 1:
             if game.rounds_done > len(self._rounds):
                 self._rounds.append({"round": game.rounds_done, "actions": count, "state": state_digest(game)})
+        elif self._game is not None and count == self._count + 1 and self.session.entries[-1] == UNDO:
+            # an undo (the game rebuilt without the last action): the rounds it left stand as they were
+            del self._rounds[game.rounds_done:]
+            self._game = game
         else:  # first write, or another game object (rebuilt from the actions): replay once
             self._rounds = _round_checks(self.session.setup, self.session.seed, self.session.entries)
             self._game = game

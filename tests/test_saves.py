@@ -234,19 +234,20 @@ def test_loaded_session_goes_on_in_the_same_file():
 
 
 def test_rebuilt_game_is_saved_right(tmp_path):
-    """If the session's game is rebuilt (an undo), autosave notices."""
-    from flamme_tui.play.races import new_game
-
+    """An undo rebuilds the session's game (a new object, a round taken back
+    with it): autosave notices, and the file loads as the very game."""
     session = new_session("classic", seed=5)
+    del session.bots[3]  # a human, the last seat: its last card resolves the round
     path = saves.attach_autosave(session, tmp_path / "u.json").path
-    play(session, 30)
-    keep = session.game.actions[:17]
-    game = new_game(session.setup, session.seed)
-    for a in keep:
-        game.apply(a)
-    session.game = game
+    play(session, 17)
+    while not (session.game.rounds_done >= 2 and session.undo_refusal() is None):
+        play(session, 1)
+    rounds = session.game.rounds_done
+    session.undo()  # the card that resolved the round: the round is taken back
+    assert session.game.rounds_done == rounds - 1
     play(session, 4)
     back = saves.load(path)
+    assert back.entries == session.entries and back.entries.count("undo") == 1
     assert_same_game(session.game, back.game)
 
 

@@ -403,6 +403,8 @@ class RaceFlow:
 
     def play_bot_move(self, move: BotMove, action: Action, reason: str = "") -> None:
         """Commit a bot's answer to `move` (RuntimeError if the game moved on meanwhile)."""
+        if self.review is not None:  # bots wait for a seat's review (it may take its card back)
+            raise RuntimeError(f"{self.team_name(self.review.seat)} reviews its cards: no bot plays meanwhile")
         self._snapshot()
         before = (self.game.round, self.game.phase)
         events = self.game.events
