@@ -64,7 +64,7 @@ from .engine.phase import Phase
 from .engine.race import Race, RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
-from .play.session import UNDO, Session, UndoRefused, effective, parse_entry
+from .play.session import UNDO, Session, UndoRefused, parse_entry
 
 __all__ = [
     "FORMAT",
@@ -1065,10 +1065,9 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
     for k, stage in enumerate(data.done, 1):
         try:
             log = tuple(parse_entry(text) for text in stage.actions)
-            game = tour.new_stage()
-            for action in effective(log):
-                game.apply(action)
-        except (RuleError, ActionError):
+            # replayed as a session: its undos too must keep the table's rule
+            game = Session(tour.next_setup(), stage_seed(tour.seed, len(tour.done)), None, log).game
+        except (RuleError, ActionError, UndoRefused):
             raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour)") from None
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (stage {k}: {type(exc).__name__})") from None
@@ -1098,7 +1097,7 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     for n, entry in enumerate(actions, 1):
         try:
             if entry == UNDO:
-                session.undo()
+                session.undo(replaying=True)  # (a seat played by a person then may be a bot's now)
                 del checks[session.game.rounds_done:]
                 continue
             assert isinstance(entry, Action)

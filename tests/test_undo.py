@@ -192,35 +192,33 @@ def _resealed(path, change) -> None:
 
 
 def test_a_save_whose_undo_breaks_the_rule_does_not_load(data_dir, tmp_path):
-    session = RaceChoices(seats=default_seats(2), seed=8).session()
-    session.bots = {1: "easy"}
-    flow = RaceFlow(session)
-    autosave = saves.attach_autosave(session)
+    flow = flow_of("classic", 8)
+    autosave = saves.attach_autosave(flow.session)
     while flow.current().kind != "reveal":
         turn = flow.current()
-        if turn.kind == "review":
+        if turn.kind == "curtain":
+            flow.lift_curtain(turn.seat)
+        elif turn.kind == "review":
             flow.pass_review()
-        elif turn.kind == "bot":
-            flow.play_bots()
         else:
             flow.act(easy(flow.game.view(turn.seat)))
     autosave.flush()
     path = autosave.path
     bad = tmp_path / "bad.json"
-    bad.write_bytes(path.read_bytes())
+    first = next(k for k, e in enumerate(flow.session.entries) if isinstance(e, Play))
 
-    def bot_undone(doc):  # the last action is the bot's: no undo can take it back
+    def first_card_undone(doc):  # the first rider's card, its seat's second rider still to play
         doc["version"] = saves.UNDO_VERSION
-        doc["actions"].append("undo")
-        doc["rounds"] = doc["rounds"][:-1]
+        doc["actions"] = doc["actions"][: first + 1] + ["undo"]
+        doc["rounds"] = []
 
-    _resealed(bad, bot_undone)
-    with pytest.raises(saves.SaveError, match="is not allowed"):
-        saves.load(bad)
-    bad.write_bytes(path.read_bytes())
-    _resealed(bad, lambda doc: doc["actions"].extend(["play blue.S 9", "undo"]) or None)
-    with pytest.raises(saves.SaveError, match="damaged"):  # an undo in a format 1 file
-        saves.load(bad)
+    for broken, why in ((first_card_undone, "is not allowed"),
+                        (lambda doc: doc["actions"].extend(["undo", "undo"]) or doc.update(version=3), "not allowed"),
+                        (lambda doc: doc["actions"].append("undo"), "damaged")):  # an undo in a format 1 file
+        bad.write_bytes(path.read_bytes())
+        _resealed(bad, broken)
+        with pytest.raises(saves.SaveError, match=why):
+            saves.load(bad)
 
 
 def test_a_tour_keeps_each_stage_log_with_its_undos(data_dir):
@@ -255,3 +253,37 @@ def test_a_tour_keeps_each_stage_log_with_its_undos(data_dir):
     assert loaded.tour.done[0].game.state_key() == session.tour.done[0].game.state_key()
     text = load_replay(autosave.path).text()
     assert "Stage 1" in text and "changed its last card before passing" in text
+
+
+def test_race_from_and_replay_of_a_save_with_undos(tmp_path, capsys):
+    """`race --from` goes on from the log with its undos (the new file keeps
+    them: format 3); `replay --text` says who changed a card, never which."""
+    from flamme_tui.cli import main
+
+    flow = flow_of("classic", 11)
+    autosave = saves.attach_autosave(flow.session, tmp_path / "undo.json")
+    rng = random.Random(11)
+    while flow.game.round < 4:
+        turn = flow.current()
+        if turn.kind == "curtain":
+            flow.lift_curtain(turn.seat)
+        elif turn.kind == "review":
+            flow.take_back() if flow.session.entries[-1] != UNDO and rng.random() < 0.7 else flow.pass_review()
+        elif turn.kind == "reveal":
+            flow.finish_replay()
+        else:
+            flow.act(easy(flow.game.view(turn.seat)))
+    autosave.flush()
+    entries = list(flow.session.entries)
+    undos = entries.count(UNDO)
+    assert undos > 0
+    assert main(["race", "--from", str(autosave.path), "--bots-for-humans"]) == 0
+    out, _ = capsys.readouterr()
+    assert "Final ranking" in out
+    finished = saves.load(tmp_path / "undo-bots.json")
+    assert finished.over and finished.entries[: len(entries)] == entries
+    assert saves.load_record(tmp_path / "undo-bots.json").data.version == saves.UNDO_VERSION
+    assert main(["replay", "--text", str(autosave.path)]) == 0
+    out, _ = capsys.readouterr()
+    said = [line.strip() for line in out.splitlines() if "before passing" in line]
+    assert len(said) == undos and all(line.endswith("changed its last card before passing") for line in said)

@@ -106,7 +106,7 @@ class Session:
         self.tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
         for entry in actions:  # a saved log: actions and undos
             if entry == UNDO:
-                self.undo()
+                self.undo(replaying=True)
             else:
                 self.apply(entry)
 
@@ -136,7 +136,7 @@ class Session:
 
     # ------------------------------------------------------------------ undo
 
-    def undo_refusal(self) -> str | None:
+    def undo_refusal(self, replaying: bool = False) -> str | None:
         """Why the last action cannot be taken back now (None: it can).
 
         The hot-seat table's rule (not Flamme Rouge's, so not the engine's): a
@@ -146,7 +146,9 @@ class Session:
         card once the second rider has drawn (the seat still had a card to
         pick), never a bot's action, never twice in a row (that would reach
         an earlier action).  That the seat has not passed the keyboard and
-        that no reveal was shown is the screen's to know: RaceFlow.take_back."""
+        that no reveal was shown is the screen's to know: RaceFlow.take_back.
+        `replaying` a saved log, who plays a seat now does not count: a seat
+        a person played may be a bot's since (`race --from --bots-for-humans`)."""
         last = self.entries[-1] if self.entries else None
         if last is None or last == UNDO:
             return "there is no card to take back"
@@ -156,7 +158,7 @@ class Session:
         game = self.game
         i = game.index[last.rider]
         seat = game.riders[i].seat
-        if seat in self.bots or game.script[seat]:
+        if game.script[seat] or (seat in self.bots and not replaying):
             return "a bot's card is never taken back"
         # a card lies face down until its round is resolved: none left means the pick resolved it
         resolved = game.phase == Phase.OVER or game.riders[i].played is None
@@ -170,12 +172,12 @@ class Session:
             game.apply(action)
         return game
 
-    def undo(self) -> Action:
+    def undo(self, replaying: bool = False) -> Action:
         """Take back the last action (UndoRefused, changing nothing, unless
         `undo_refusal` allows it): the game is rebuilt from the set-up, the
         seed and the actions before it, and UNDO joins the log.  Returns the
         action taken back."""
-        why = self.undo_refusal()
+        why = self.undo_refusal(replaying)
         if why is not None:
             raise UndoRefused(why)
         last = self.game.actions[-1]

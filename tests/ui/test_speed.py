@@ -62,6 +62,9 @@ async def test_race_keys_need_no_layout_and_one_frame(monkeypatch):
         await key("enter", "pick")  # play it: the other rider's cards
         await key("1", "pick")
         await key("enter", "review")  # the review of Blue's cards
+        await key("u", "pick")  # the card taken back (an undo): the same cards again
+        await key("2", "pick")
+        await key("enter", "review")
         await pilot.press("enter")  # pass: the curtain for Orange (a new screen)
         await settle(pilot)
         await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")
