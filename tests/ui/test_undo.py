@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from flamme_tui.bots.easy import easy
 from flamme_tui.engine.actions import Play
 from flamme_tui.play.flow import RaceFlow
 from flamme_tui.play.session import UNDO, UndoRefused, effective
@@ -19,6 +18,7 @@ from flamme_tui.ui.textshot import screen_text, svg_text
 
 from .driver import new_race_menus, screen_name, shown_cards
 from .test_privacy import check_curtain
+from .test_workers import humans_play_until_a_bot_is_due
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -140,12 +140,7 @@ def test_a_bots_card_is_never_taken_back():
     seats = default_seats(2)
     seats[1].controller = "easy"
     flow = RaceFlow(RaceChoices(seats=seats, seed=3).session())
-    while flow.current().kind != "bot":
-        turn = flow.current()
-        if turn.kind == "review":
-            flow.pass_review()
-        else:
-            flow.act(easy(flow.game.view(turn.seat)))
+    humans_play_until_a_bot_is_due(flow)
     flow.play_bots()
     assert flow.session.entries[-1].rider.startswith("orange")
     with pytest.raises(UndoRefused, match="bot"):

@@ -166,16 +166,21 @@ async def test_a_failing_bot_is_reported_and_can_try_again(monkeypatch):
         await wait_for(lambda: screen.turn.kind == "reveal", timeout=10)
 
 
-def test_flow_refuses_a_bot_answer_to_a_position_that_is_gone():
-    seats = default_seats(2)
-    seats[1].controller = "easy"
-    flow = RaceFlow(RaceChoices(seats=seats, seed=3).session())
+def humans_play_until_a_bot_is_due(flow: RaceFlow) -> None:
+    """The human seats play (the easy bot's choices, each review passed) until a bot is due."""
     while flow.current().kind != "bot":
         turn = flow.current()
         if turn.kind == "review":
             flow.pass_review()
         else:
             flow.act(easy(flow.game.view(turn.seat)))
+
+
+def test_flow_refuses_a_bot_answer_to_a_position_that_is_gone():
+    seats = default_seats(2)
+    seats[1].controller = "easy"
+    flow = RaceFlow(RaceChoices(seats=seats, seed=3).session())
+    humans_play_until_a_bot_is_due(flow)
     move = flow.bot_move()
     decision = move.think()
     action, reason = decision.action, decision.public
