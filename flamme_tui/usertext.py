@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from textual.content import Content
 
-__all__ = ["CONTROL", "NO_CONTROL", "check", "clean", "control_problem", "escape_markup", "plain"]
+__all__ = ["CONTROL", "NO_CONTROL", "cells", "check", "clean", "control_problem", "escape_markup", "fit", "plain"]
 
 # C0, DEL and C1 controls; the bidi embeddings, overrides, isolates and marks
 # (U+061C, U+200E/F, U+202A-E, U+2066-9); the line and paragraph separators;
@@ -79,6 +79,25 @@ def clean(text: object, multiline: bool = True) -> str:
     tabs stay unless `multiline` is False (one line of a message)."""
     text = str(text)
     return _pattern(multiline).sub(_visible, text)
+
+
+def cells(text: str) -> int:
+    """How many terminal cells `text` takes: a wide character (CJK, most
+    emoji) two, a combining accent none.  Columns of names are measured so,
+    never by `len`."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` in exactly `width` cells: cut with "…" when it is longer, padded
+    with spaces when shorter (by cells, so a column of names stays a column)."""
+    from rich.cells import set_cell_size
+
+    if cells(text) > width:
+        return set_cell_size(text, max(0, width - 1)) + "…" if width > 0 else ""
+    return set_cell_size(text, width)
 
 
 def escape_markup(text: object) -> str:

@@ -85,7 +85,8 @@ def test_race_variants(capsys, args, riders):
 def test_bench_prints_races_per_second(capsys):
     assert main(["bench", "-n", "20"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^20 classic races of 4 teams on .*: [\d.]+ s, \d+ races/s, [\d.]+ rounds per race "
+    assert re.search(r"^20 classic races of 4 teams on .*: [\d.]+ s, \d+ races/s \(\d+ per CPU second\), "
+                     r"[\d.]+ rounds per race "
                      r"\((compiled|pure Python) engine\)$", out, re.M)
     assert main(["bench", "-n", "5", "--variant", "bmx", "--teams", "2"]) == 0
     assert "races/s" in capsys.readouterr().out

@@ -171,3 +171,21 @@ def test_bytes_of_a_name_that_are_not_utf8_are_written_out_and_refused():
     assert usertext.control_problem(name) == "a byte that is not UTF-8 text (0xFF) is not allowed"
     with pytest.raises(ValueError):
         usertext.check(name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=30), st.integers(1, 24))
+def test_fit_takes_exactly_its_cells_and_keeps_a_text_that_fits(text, width):
+    shown = usertext.fit(text, width)
+    assert usertext.cells(shown) == width
+    if usertext.cells(text) <= width:
+        assert shown.rstrip(" ") == text.rstrip(" ")
+    else:
+        assert shown.endswith("…")
+
+
+def test_fit_measures_wide_and_combining_characters_by_cells():
+    assert usertext.fit("李小龙", 6) == "李小龙"
+    assert usertext.fit("李小龙", 5) == "李小…"
+    assert usertext.fit("李小龙", 4) == "李 …"  # half a wide character is a space
+    assert usertext.fit("Zoe\u0301", 5) == "Zoe\u0301  "

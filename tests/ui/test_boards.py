@@ -85,3 +85,55 @@ async def test_six_teams_at_80x24_show_every_recycled_pile_whole():
         for row in boards.rows:
             shown = next(h for h in halves if h[1:3] in (row.label, row.label.lower()))
             assert shown.rstrip().endswith(" " + piled(list(row.recycled))), (row.label, shown)
+
+
+NAMES = ["李小龙车队", "Zoe\u0301 e\u0301\u0301", "🚴 Ana", "Plain", "日本のチーム名前です", "Équipe"]
+
+
+def char_at(line: str, cell: int) -> str:
+    """The character that covers terminal cell `cell` of `line`."""
+    from flamme_tui.usertext import cells
+
+    used = 0
+    for ch in line:
+        used += cells(ch)
+        if used > cell:
+            return ch
+    return ""
+
+
+@pytest.mark.parametrize("size, columns", [((120, 40), 1), ((80, 24), 2)])
+async def test_wide_and_combining_names_keep_the_board_columns(size, columns):
+    """Team names with wide characters (Chinese, Japanese, emoji) and combining
+    accents are cut and padded by terminal cells: the columns after the names
+    still stand under their headings (by `len`, a wide name pushed its row right)."""
+    from textual.app import App
+
+    from flamme_tui.ui.widgets.board import Boards
+    from flamme_tui.usertext import cells
+
+    session = choices("classic", 6, seed=5).session()
+    advance(session, 2)
+    rows = board_rows(session.game.view(0), NAMES)
+
+    class One(App):
+        def compose(self):
+            yield Boards(id="b")
+
+    app = One()
+    async with app.run_test(size=size) as pilot:
+        boards = app.query_one(Boards)
+        boards.set_columns(columns, len(rows))
+        boards.show(rows, "classic")
+        await pilot.pause()
+        head, *lines = boards.lines()
+        assert len(lines) == len(rows) // columns
+        if columns == 1:
+            deck = cells(head[:head.index("Deck") + len("Deck")]) - 1  # the heading's last cell
+            for line in lines:
+                assert char_at(line, deck).isdigit(), line
+        else:
+            widths = {tuple(cells(half) for half in line.split("│")) for line in lines}
+            assert len(widths) == 1, widths
+        shown = "\n".join(lines)
+        assert "李小龙" in shown and "Zoe\u0301" in shown and "🚴" in shown

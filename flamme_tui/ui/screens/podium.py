@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 
-from ...usertext import clean
+from ...usertext import cells, clean, fit
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from ..widgets.squares import label as square_label
@@ -287,7 +287,7 @@ class PodiumScreen(BaseScreen):
 
     def stats(self, game, names) -> Text:
         n = len(names)
-        w = max(10, max(len(name) for name in names))  # names in full, never cut
+        w = max(10, max(cells(clean(name)) for name in names))  # names in full, never cut
         bmx = game.rules.uses_tokens
         meteo = game.rules.has_weather
         outcome = game.outcome()
@@ -303,7 +303,7 @@ class PodiumScreen(BaseScreen):
             riders = [i for i, r in enumerate(game.riders) if r.seat == seat]
             colour = team_of_rider(game.riders[riders[0]].id)
             text.append(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-            text.append(f" {clean(names[seat]):<{w}}")
+            text.append(f" {fit(clean(names[seat]), w)}")
             team = outcome.teams[seat]
             if bmx:
                 text.append(f"{team.exhaustion:>14}{team.slipstream:>18}{team.left:>13}")

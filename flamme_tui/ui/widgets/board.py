@@ -22,7 +22,7 @@ from textual.content import Content
 from ...course import Course
 from ...engine.cards import card_text, starting_deck
 from ...engine.events import token_text
-from ...usertext import clean
+from ...usertext import cells, clean, fit
 from ..palette import contrast_text, rider_label, team_of_rider
 from .lines import TextLines
 from .squares import label as square_label
@@ -181,7 +181,7 @@ class Boards(TextLines):
         bmx = find(self.variant).uses_tokens
         names = [r.name if wide else r.name.rsplit(" ", 1)[0] if r.name.endswith(("Sprinteur", "Rouleur")) else r.name
                  for r in self.rows]
-        name_w = max(4, min(max(len(n) for n in names), 20 if wide else 9))
+        name_w = max(4, min(max(cells(n) for n in names), 20 if wide else 9))
         text = Text(no_wrap=True, overflow="ellipsis")
         # mark, label, name, square, to go, ready mark
         head = f"{'':3} {'Rider' if wide else 'Team':<{name_w}} {'Square' if wide else 'Sq':>{6 if wide else 3}} {'to go':>5}  "
@@ -206,12 +206,12 @@ class Boards(TextLines):
             text.append("▸" if row.own else " ", style="bold")
             text.append(row.label.lower() if row.crashed else row.label,
                         style=f"bold {contrast_text(row.hex)} on {row.hex}")
-            name = shown_name if len(shown_name) <= name_w else shown_name[: name_w - 1] + "…"
+            name = fit(shown_name, name_w)
             if row.jersey:  # the yellow jersey (a tour)
                 text.append("◆", style=JERSEY)
-                text.append(f"{name:<{name_w}}")
+                text.append(name)
             else:
-                text.append(f" {name:<{name_w}}")
+                text.append(f" {name}")
             text.append(f" {self._square(row):>{6 if wide else 3}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
             text.append(f"{self._to_go(row):>4} ")
@@ -244,7 +244,7 @@ class Boards(TextLines):
 
         bmx = find(self.variant).uses_tokens
         half = -(-len(self.rows) // 2)
-        longest = max(len(r.name.rsplit(" ", 1)[0]) for r in self.rows)
+        longest = max(cells(r.name.rsplit(" ", 1)[0]) for r in self.rows)
         name_w = max(4, min(longest, 8 if col_w < 50 else 12))
         self._with_square = col_w >= 50  # a narrow column leaves the square to the track: "to go" says enough
         if not bmx:
@@ -271,9 +271,8 @@ class Boards(TextLines):
         text.append("▸" if row.own else " ", style="bold")
         text.append(row.label.lower() if row.crashed else row.label, style=f"bold {contrast_text(row.hex)} on {row.hex}")
         name = row.name.rsplit(" ", 1)[0] if row.name.endswith(("Sprinteur", "Rouleur")) else row.name
-        name = name if len(name) <= name_w else name[: name_w - 1] + "…"
         go = self._to_go(row)
-        text.append(f" {name:<{name_w}}" + (f" {self._square(row):>3}" if self._with_square else ""))
+        text.append(f" {fit(name, name_w)}" + (f" {self._square(row):>3}" if self._with_square else ""))
         text.append("_" if row.crashed else " ", style="bold #D55E00")
         text.append(f"{'--' if go == 'over' else go:>2}")
         text.append(" ✓ " if row.ready else "   ", style="bold #009E73")
@@ -282,11 +281,11 @@ class Boards(TextLines):
         else:
             text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {piled(row.recycled)}")
             if width >= 56 and row.played:  # room for the latest cards played
-                room = width - (len(text.plain) - start) - 3
+                room = width - cells(text.plain[start:]) - 3
                 played = " ".join(card_text(c) for c in row.played)
                 if room >= 6:
                     text.append(" · " + (played if len(played) <= room else "…" + played[-(room - 1):]), style="#bbbbbb")
-        used = len(text.plain) - start
+        used = cells(text.plain[start:])
         if used > width:
             text.right_crop(used - width + 1)
             text.append("…")
