@@ -713,8 +713,9 @@ def _builtin_stage_ids() -> list[str]:
     return sorted(ids, key=lambda sid: (rank.get(sid, len(rank)), sid))
 
 
-def _user_stage_files() -> dict[str, Path]:
-    """User stage files by id, sorted by id.  A missing directory has none.
+def _user_stage_files(every: bool = False) -> dict[str, Path]:
+    """User stage files by id, sorted by id: the first MAX_USER_STAGES of
+    them (`every`: all).  A missing directory has none.
 
     Every entry named *.yaml or *.yml that is not a directory counts, so a
     FIFO, a dangling symlink or a symlink loop shows up as a broken stage
@@ -726,7 +727,7 @@ def _user_stage_files() -> dict[str, Path]:
     found: dict[str, Path] = {}
     for path in names:
         found.setdefault(path.stem, path)  # x.yaml before x.yml
-    return dict(sorted(found.items()))
+    return dict(sorted(found.items())[:None if every else lim.MAX_USER_STAGES])
 
 
 def stage_files_in(folder: Path) -> list[Path]:
@@ -807,7 +808,8 @@ def stage_ids() -> list[str]:
 
 
 def user_stages_problem() -> ConfigError | None:
-    """Why the user stages folder cannot be listed, if it exists and cannot."""
+    """Why the user stages folder cannot be listed, if it exists and cannot,
+    or that it holds more stage files than are read."""
     folder = user_stages_dir()
     try:
         next(folder.iterdir(), None)
@@ -815,6 +817,9 @@ def user_stages_problem() -> ConfigError | None:
         return None
     except OSError as exc:
         return ConfigError(f"cannot list folder: {exc.strerror or exc}", file=folder)
+    found = len(_user_stage_files(every=True))
+    if found > lim.MAX_USER_STAGES:
+        return ConfigError(f"{found} stage files: only the first {lim.MAX_USER_STAGES} by name are read", file=folder)
     return None
 
 
@@ -841,8 +846,13 @@ def _stage_path(ref: str) -> Path:
         if bad_id is not None:
             raise bad_id
         return user
-    known = ", ".join(stage_ids())
+    ids = stage_ids()
+    known = ", ".join(ids[:KNOWN_SHOWN]) + (f" and {len(ids) - KNOWN_SHOWN} more: see `flamme-tui stages list`"
+                                            if len(ids) > KNOWN_SHOWN else "")
     raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")
+
+
+KNOWN_SHOWN = 20  # stage ids an "unknown stage" error names (one line, however many user stages)
 
 
 def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageSpec:
@@ -861,7 +871,7 @@ def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageS
 # Stage files read with the default tile catalog, by file identity: a stage
 # list (the app's, `stages list`) stats each file instead of reading it again.
 _STAGE_CACHE: dict[tuple[Any, ...], tuple[StageSpec | None, list[ConfigError]]] = {}
-_STAGE_CACHE_SIZE = 256
+_STAGE_CACHE_SIZE = 2 * lim.MAX_USER_STAGES  # every stage listed, and room for files named by path
 
 
 def _file_key(path: Path) -> tuple[Any, ...] | None:

@@ -41,6 +41,7 @@ MAX_STAGE_NAME = 60  # characters
 MAX_DESCRIPTION = 400
 MAX_TOUR_STAGES = 21  # stages of a tour (a grand tour has 21)
 MAX_TOUR_NAME = 80  # characters
+MAX_USER_STAGES = 500  # stage files read from the user's folder (the first by name): a list stays quick
 
 # A race and its record
 MAX_SEED = 2**63 - 1  # seeds are 0..MAX_SEED or -MAX_SEED..-1

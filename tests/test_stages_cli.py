@@ -68,6 +68,26 @@ def test_unknown_stage_lists_the_user_ones(user_stages):
     assert "my-hill" in str(err.value)
 
 
+def test_a_folder_of_many_stages_reads_the_first_by_name_and_says_so(user_stages, monkeypatch, capsys):
+    """Every file read is bounded: a folder of thousands of stages would take
+    seconds to list in a menu.  The first MAX_USER_STAGES by name are read,
+    one line says so, and an unknown id names a few stages, not all."""
+    from flamme_tui import limits
+
+    monkeypatch.setattr(limits, "MAX_USER_STAGES", 5)
+    for k in range(30):
+        (user_stages / f"z{k:02}.yaml").write_text(f"name: Z{k}\ntiles: abcdefghijklmnopqrstu\n")
+    assert config.stage_ids()[19:] == ["my-hill", "z00", "z01", "z02", "z03"]
+    notice = "stages: 31 stage files: only the first 5 by name are read"
+    assert [line.endswith(notice) for line in config.stage_notices()] == [True]
+    with pytest.raises(config.ConfigError) as err:
+        config.load_stage("z29")
+    assert "unknown stage 'z29'" in str(err.value) and "and 4 more: see `flamme-tui stages list`" in str(err.value)
+    assert main(["stages", "list"]) == 0
+    out = capsys.readouterr().out
+    assert notice in out and "z03" in out and "z04" not in out
+
+
 def test_stages_list(user_stages, capsys):
     (user_stages / "broken.yaml").write_text("name: Broken\ntiles: abq\n")
     assert main(["stages", "list"]) == 0

@@ -92,11 +92,11 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
             prev = grid[row][x][0]
             grid[row][x] = ("*" if prev not in (" ", mark) else mark, f"bold {colour.hex}")
     text = Text("Race chart: squares behind the leader, round by round\n", style="bold")
-    for row, cells in enumerate(grid):
+    for row, line in enumerate(grid):
         value = round(row * worst / (height - 1)) if height > 1 else 0
         labelled = row in (0, height - 1) or row == (height - 1) // 2
         text.append(f"{value:>5} ┤" if labelled else "      │")
-        for ch, style in cells:
+        for ch, style in line:
             text.append(ch, style=style)
         text.append("\n")
     text.append("      └" + "─" * cols + "\n")
