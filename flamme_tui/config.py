@@ -832,6 +832,9 @@ def stage_notices(statuses: list[StageStatus] | None = None) -> list[str]:
     return notes + [str(s.problem) for s in (statuses or stage_statuses()) if s.problem is not None]
 
 
+KNOWN_SHOWN = 20  # stage ids an "unknown stage" error names (one line, however many user stages)
+
+
 def _stage_path(ref: str) -> Path:
     path = data_dir() / "courses" / f"{ref}.yaml"
     try:
@@ -850,9 +853,6 @@ def _stage_path(ref: str) -> Path:
     known = ", ".join(ids[:KNOWN_SHOWN]) + (f" and {len(ids) - KNOWN_SHOWN} more: see `flamme-tui stages list`"
                                             if len(ids) > KNOWN_SHOWN else "")
     raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")
-
-
-KNOWN_SHOWN = 20  # stage ids an "unknown stage" error names (one line, however many user stages)
 
 
 def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageSpec:
