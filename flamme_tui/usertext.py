@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from textual.content import Content
 
-__all__ = ["CONTROL", "NO_CONTROL", "cells", "check", "clean", "control_problem", "escape_markup", "fit", "plain"]
+__all__ = ["CONTROL", "NO_CONTROL", "cells", "check", "clean", "control_problem", "cut", "escape_markup", "fit", "plain"]
 
 # C0, DEL and C1 controls; the bidi embeddings, overrides, isolates and marks
 # (U+061C, U+200E/F, U+202A-E, U+2066-9); the line and paragraph separators;
@@ -90,14 +90,21 @@ def cells(text: str) -> int:
     return cell_len(text)
 
 
+def cut(text: str, width: int) -> str:
+    """`text` in at most `width` cells: cut with "…" when it is longer."""
+    from rich.cells import set_cell_size
+
+    if cells(text) <= width:
+        return text
+    return set_cell_size(text, width - 1) + "…" if width > 0 else ""
+
+
 def fit(text: str, width: int) -> str:
     """`text` in exactly `width` cells: cut with "…" when it is longer, padded
     with spaces when shorter (by cells, so a column of names stays a column)."""
     from rich.cells import set_cell_size
 
-    if cells(text) > width:
-        return set_cell_size(text, max(0, width - 1)) + "…" if width > 0 else ""
-    return set_cell_size(text, width)
+    return set_cell_size(cut(text, width), width)
 
 
 def escape_markup(text: object) -> str:

@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ...engine.tour import gap_text, team_classification
-from ...usertext import cells, clean, fit
+from ...usertext import cells, clean, cut, fit
 from ..palette import contrast_text, rider_label, team_colour
 from ..widgets.board import JERSEY
 from ..widgets.keybar import KeyBar
@@ -85,16 +85,16 @@ class TourTables:
         r = self.riders[rid]
         team = clean(self.teams[r.seat].name, multiline=False)
         full = f"{team} {KIND.get(r.kind, '')}".strip()
-        return fit(full if cells(full) <= room else team, room)
+        return cut(full if cells(full) <= room else team, room)
 
     def team_name(self, seat: int, room: int) -> str:
-        return fit(clean(self.teams[seat].name, multiline=False), room)
+        return cut(clean(self.teams[seat].name, multiline=False), room)
 
     def rider_row(self, place: int, rid: str, room: int) -> Text:
         row = Text(f"{place:>2}.")
         row.append("◆" if rid == self.leader else " ", style=JERSEY)
         row.append_text(self.label(rid))
-        row.append(f" {self.name(rid, room)} ")
+        row.append(f" {fit(self.name(rid, room), room)} ")
         return row
 
     # --------------------------------------------------------- tables
@@ -147,7 +147,7 @@ class TourTables:
         for t in ranked:
             row = Text(f"{t.place:>2}. ")
             row.append_text(self.team_label(t.team))
-            row.append(f" {self.team_name(t.team, room)} {t.value:>3} ")
+            row.append(f" {fit(self.team_name(t.team, room), room)} {t.value:>3} ")
             # place, label, name, points and "+3" take room + 16 cells
             row.append(bar(t.value, most, max(1, self.width - room - 17)),
                        style=team_colour(self.teams[t.team].colour).hex)
@@ -168,7 +168,7 @@ class TourTables:
         for t in lines:
             row = Text(f"{t.place:>2}. ")
             row.append_text(self.team_label(t.team))
-            row.append(f" {self.team_name(t.team, room)} ")
+            row.append(f" {fit(self.team_name(t.team, room), room)} ")
             row.append(f"{behind(t.place, t.value, t.value - best):>7}")
             text.append_text(row)
             text.append("\n")
@@ -211,7 +211,7 @@ class TourTables:
         for t in tour.ranking():
             row = Text(" ")
             row.append_text(self.team_label(t.team))
-            row.append(f" {self.team_name(t.team, room)}")
+            row.append(f" {fit(self.team_name(t.team, room), room)}")
             row.append("".join(f"{points.get(t.team, 0) or '·':>4}" for points in per_stage))
             if tour.over:
                 row.append(f"{final.get(t.team, 0) or '·':>4}")
