@@ -392,6 +392,19 @@ async def peloton_race(pilot) -> None:
     await pilot.press("2")
 
 
+async def peloton_reveal(pilot) -> None:
+    """A six-team race, round 4's reveal: twelve cards face up beside the log (all human seats)."""
+    from ..play.flow import RaceFlow
+
+    app = pilot.app
+    c = peloton_choices(humans=6)
+    app.choices = c
+    session = c.session()
+    advance(session, 3)
+    app.start_flow(RaceFlow(session))
+    await _play_round_by_keys(pilot)
+
+
 async def peloton_bid(pilot) -> None:
     """The breakaway: Blue's Rouleur bids, its four cards on offer (behind the curtain so far)."""
     app = pilot.app
@@ -450,6 +463,7 @@ SCENARIOS = {
     "tour-podium": tour_podium,
     "tour-race": tour_race,
     "peloton-race": peloton_race,
+    "peloton-reveal": peloton_reveal,
     "peloton-bid": peloton_bid,
     "peloton-bids": peloton_bids,
 }

@@ -65,6 +65,32 @@ def track_legend(variant: str) -> str:
     return "\n".join(lines)
 
 
+def curtain_legend(variant: str, jersey: bool = False) -> list[str]:
+    """The symbols this race can show, in words, for the curtain (a new player
+    reads them there between two turns): most needed first, every line within
+    78 cells, so the curtain keeps as many whole lines as it has room for."""
+    from ..engine.rules import find
+
+    rules = find(variant)
+    if rules.uses_tokens:
+        lines = ["B>: a rider, its team's letter · ✓: token down this turn",
+                 "Bag: tokens left in the bag · Fat: fatigue tokens taken"]
+    else:
+        # (the boards head the exhaustion column "E held/played", or "E" beside another column)
+        riders = "BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur)"
+        lines = [riders + (" · bs: crashed" if rules.has_weather else " · ✓: card down"),
+                 "G2: grid place 2, behind the start · E 1/0: exhaustion cards held/played"]
+        if rules.has_weather:  # the weather on the track, before the grid and the boards
+            weather = "  ".join(f"{w.glyph} {w.name}" for w in WEATHER.values())
+            lines[1:1] = [f"Weather: {weather}  · ✓: card down"]
+    if jersey:
+        lines.append("◆: the yellow jersey, the leader of the tour")
+    terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant))
+    lines.append(f"{terrain}  {START_GLYPH} start  {FINISH_GLYPH} finish" if not rules.uses_tokens
+                 else f"Track: {terrain}  {START_GLYPH} start/finish line")
+    return lines
+
+
 def _rules(variant: str | None):
     """The rule set named `variant` (None for the menus before one is chosen)."""
     from ..engine.rules import find

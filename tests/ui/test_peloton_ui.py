@@ -185,6 +185,11 @@ def test_six_team_race_snapshot(snap_compare, size):
     assert snap_compare(snap_app(), run_before=SCENARIOS["peloton-race"], terminal_size=size)
 
 
+def test_twelve_revealed_cards_snapshot(snap_compare):
+    """Every rider's card face up at 80x24, narrower cards beside the log."""
+    assert snap_compare(snap_app(), run_before=SCENARIOS["peloton-reveal"], terminal_size=(80, 24))
+
+
 @pytest.mark.parametrize("scenario", ["peloton-bid", "peloton-bids"])
 def test_bidding_snapshots(snap_compare, scenario):
     assert snap_compare(snap_app(), run_before=SCENARIOS[scenario], terminal_size=(80, 24))

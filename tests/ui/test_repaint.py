@@ -62,7 +62,7 @@ async def test_every_key_repaints_every_line_that_changed(variant, size):
             assert name == "RaceScreen", name
             turn = screen.turn
             if turn.kind in ("draw", "bidder"):
-                keys = ["2", "1", "right", "enter"]
+                keys = ["enter", "2", "1", "right", "enter"]  # Enter first: what to press, said
             elif turn.kind == "pick" and screen.pending is not None:
                 keys = ["u", "enter", "enter"] if rounds % 2 else ["enter"]  # change the card, then pass
             elif turn.kind == "pick":

@@ -77,6 +77,11 @@ class CurtainScreen(BaseScreen):
                 lift = Button(f"Show my {self.hand}", id="lift", variant="primary", compact=True)
                 lift.can_focus = False
                 yield lift
+            # the symbols of the table in words (a block of lines, centred), last: where the
+            # window is short the body cuts its last lines (Textual aligns an over-full body
+            # to its top), never the lines above them or anything outside the body
+            with Center(id="curtain-legend-box"):
+                yield TextLines("", id="curtain-legend")
         if table is not None:
             boards = Boards(id="curtain-boards")
             boards.styles.height = Boards.fixed_height(len(table.rows))
@@ -115,6 +120,10 @@ class CurtainScreen(BaseScreen):
         table = self.table
         if table is None:
             return
+        from ..texts import curtain_legend
+
+        legend = curtain_legend(table.variant, jersey=any(row.jersey for row in table.rows))
+        self.query_one("#curtain-legend", TextLines).update("\n".join(legend), layout=True)
         track = self.query_one("#curtain-track")
         if isinstance(track, TrackStrip | LapStrip):  # the stage's strip, or the BMX lap
             track.show(table.scene)

@@ -31,7 +31,7 @@ from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
 from ...play.session import BotMove, UndoRefused
 from ...settings import STEP_DELAYS, STEP_SPEEDS
-from ...usertext import clean, escape_markup
+from ...usertext import cells, clean, escape_markup, fit
 from .. import aids
 from ..palette import WEATHER, rider_label, rider_style, team_colour, team_markup, team_of_rider
 from ..texts import WEATHER_SHORT, help_for
@@ -120,6 +120,8 @@ class RaceScreen(BaseScreen):
         self._curtain: Any = None  # the race's curtain (CurtainScreen), installed: shown for every player
         self._pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
         self._pick_hint = ""
+        self._hint = ""  # the panel's hint as the turn shows it (under a nudge, see `nudge`)
+        self._nudge = ""  # Enter with nothing selected: what to press, over the hint until a selection
 
     # ------------------------------------------------------------- layout
 
@@ -247,6 +249,7 @@ class RaceScreen(BaseScreen):
         self.cursor = None
         self.options = []
         self._base_cards = ()
+        self._nudge = ""
         self.HELP_TOPIC = {"place": "place", "draw": "draw", "pick": "pick", "review": "pick", "curtain": "curtain",
                            "bidder": "breakaway", "bid": "breakaway", "bids": "breakaway"}.get(turn.kind, "reveal")
         self.write_log()
@@ -395,7 +398,20 @@ class RaceScreen(BaseScreen):
 
     def panel(self, title: str, hint: str) -> None:
         self.put(self.title_w, title)
-        self.put(self.hint_w, hint)
+        self.show_hint(hint)
+
+    def show_hint(self, hint: str) -> None:
+        """The panel's hint, under the nudge if there is one (its first line:
+        seen even when the panel has room for one line only)."""
+        self._hint = hint
+        self.put(self.hint_w, f"[b]▶ {self._nudge}[/b]\n{hint}" if self._nudge else hint)
+
+    def nudge(self, what: str) -> None:
+        """Enter with nothing selected: say what to press, under the cards where
+        the player looks (never a selection made for them: an accidental play
+        stays impossible).  Gone with the next selection."""
+        self._nudge = what
+        self.show_hint(self._hint)
 
     def write_log(self) -> None:
         lines = self.flow.log
@@ -413,11 +429,18 @@ class RaceScreen(BaseScreen):
     def names(self) -> list[str]:
         return [t.name for t in self.game.setup.teams]
 
-    def who(self, seat: int) -> str:
+    def who(self, seat: int, rest: str = "") -> str:
+        """The seat's badge and name, then `rest` (markup): the panel's title line.
+        A long name is cut (…) so that `rest`, what to do, is whole on the line."""
+        from textual.content import Content
+
         name = self.flow.team_name(seat)
         colour = team_colour(self.flow.team_id(seat))
         label = name if name == colour.name else f"{name} ({colour.name})"
-        return team_markup(colour.id, f" {colour.letter} ") + f" [b]{escape_markup(label)}[/b]"
+        room = (self.title_w.size.width or 49) - 4 - Content.from_markup(rest).cell_length
+        if cells(label) > room:
+            label = fit(label, max(room, 6))
+        return team_markup(colour.id, f" {colour.letter} ") + f" [b]{escape_markup(label)}[/b]" + rest
 
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
@@ -514,7 +537,7 @@ class RaceScreen(BaseScreen):
         name = escape_markup(self.flow.bot_name(seat))
         self.clear_panel()
         self.show_public(f"{name} is thinking…")
-        self.panel(f"{self.who(seat)} [dim](bot)[/dim] is thinking…",
+        self.panel(self.who(seat, " [dim](bot)[/dim] is thinking…"),
                    f"the game keys wait for it · [b]{self.key('race.quit')}[/b] quit · "
                    f"[b]{self.key_of('help', '?')}[/b] help")
         move = self.flow.bot_move()
@@ -537,7 +560,7 @@ class RaceScreen(BaseScreen):
                 or self.turn.kind != "bot":
             return
         seat = self.turn.seat
-        self.put(self.title_w, f"{self.who(seat)} [dim](bot)[/dim] is thinking {self.SPINNER[k % 10]}")
+        self.put(self.title_w, self.who(seat, f" [dim](bot)[/dim] is thinking {self.SPINNER[k % 10]}"))
         self._bot_timer = self.set_timer(0.1, partial(self._spin, k + 1))
 
     def _stop_spinner(self) -> None:
@@ -564,7 +587,7 @@ class RaceScreen(BaseScreen):
             self._bot_failed = f"{type(worker.error).__name__}: {worker.error}"
             self.notify(f"{name} could not play ({self._bot_failed})", severity="error", timeout=10,
                         markup=False)
-            self.panel(f"{self.who(seat)} [dim](bot)[/dim] could not play",
+            self.panel(self.who(seat, " [dim](bot)[/dim] could not play"),
                        f"{escape_markup(self._bot_failed)}\n[b]{self.key('race.confirm')}[/b] try again · "
                        f"[b]{self.key('race.quit')}[/b] quit")
             self.show_keys()
@@ -587,7 +610,7 @@ class RaceScreen(BaseScreen):
         kind = KIND.get(game.riders[i].kind, "rider")
         self.set_status(f"{self.flow.team_name(seat)} places a rider")
         self.cards.show("hand", ())
-        self.panel(f"{self.who(seat)}: place your [b]{kind}[/b] on the grid",
+        self.panel(self.who(seat, f": place your [b]{kind}[/b] on the grid"),
                    "← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)\n"
                    f"[b]{self.key('race.confirm')}[/b] place it there · [b]{self.key('race.random')}[/b] "
                    "a random place")
@@ -627,7 +650,7 @@ class RaceScreen(BaseScreen):
         hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{self.key('race.confirm')}[/b] confirm"
         if self.recap:  # first: what happened since (the keys are in the key bar too)
             hint = self.fit_recap() + "\n" + hint
-        self.panel(f"{self.who(seat)}: {question}", hint)
+        self.panel(self.who(seat, f": {question}"), hint)
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active=set(self.options)),
                               focus=tuple(view.board.riders[i].square for i in self.options)))
@@ -681,9 +704,9 @@ class RaceScreen(BaseScreen):
         self.cards.show("hand", cards)
         kind = KIND.get(rider.kind, "")
         keep = self.keep_size()
-        title = f"{self.who(seat)}: " + (f"pick a card for your [b]{kind}[/b]" if kind else "pick your token")
+        title = self.who(seat, f": pick a card for your [b]{kind}[/b]" if kind else ": pick your token")
         if keep == 2:
-            title = f"{self.who(seat)}: descent, keep [b]2[/b] tokens (they add up)"
+            title = self.who(seat, ": descent, keep [b]2[/b] tokens (they add up)")
         notes = []
         if not self.bmx:
             w = self.weather_note(rider.square)
@@ -745,7 +768,7 @@ class RaceScreen(BaseScreen):
         if self.bmx and self.recap and not chosen:
             # BMX has no rider to choose first: "since your last look" until a token is selected
             lines = [self.fit_recap()]
-        self.put(self.hint_w, "\n".join(lines) + "\n" + self._pick_hint)
+        self.show_hint("\n".join(lines) + "\n" + self._pick_hint)
         if not self.aids:  # the real table: nobody shows where a card goes
             self.show_track(Scene(marks, focus=(rider.square,)))
             return
@@ -764,6 +787,9 @@ class RaceScreen(BaseScreen):
         return self.game.view(self.turn.seat).keep.get(self.turn.rider, 1)
 
     def mark_selection(self) -> None:
+        if self._nudge:  # a selection: what to press is said no more
+            self._nudge = ""
+            self.show_hint(self._hint)
         multi = self.keep_size() > 1
         chosen = set(self.multi) if multi else ({self.sel} if self.sel is not None else set())
         cards = [replace(c, selected=k in chosen, cursor=multi and k == self.cursor_k)
@@ -793,7 +819,7 @@ class RaceScreen(BaseScreen):
         if self.recap:
             notes.append("since your last look: " + " · ".join(self.recap))
         self.set_status(f"{self.flow.team_name(seat)} bids")
-        self.panel(f"{self.who(seat)}: [b]{kind}[/b], breakaway bid {bid} of {game.setup.breakaway_bids}",
+        self.panel(self.who(seat, f": [b]{kind}[/b], breakaway bid {bid} of {game.setup.breakaway_bids}"),
                    escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] bid")
         self.show_boards(view)
         self.show_track(Scene(self.board_marks(view, active={i}), focus=(rider.square, game.course.breakaway)))
@@ -876,7 +902,12 @@ class RaceScreen(BaseScreen):
         if frame.kind in ("slip", "catchup") and replay.step > 0:
             before = replay.frames[replay.step - 1].pos
             what = "move up to the group ahead" if frame.kind == "slip" else "close the gap"
-            return f"{what}: " + ", ".join(f"{label(i)} {before[i][0]}→{frame.pos[i][0]}" for i in active)
+            # riders making the same move together ("OS KS 5→6"): twelve riders' slipstream
+            # stays within the panel's two lines at 80x24
+            moves: dict[tuple[int, int], list[str]] = {}
+            for i in active:
+                moves.setdefault((before[i][0], frame.pos[i][0]), []).append(label(i))
+            return f"{what}: " + ", ".join(f"{' '.join(who)} {a}→{b}" for (a, b), who in moves.items())
         if frame.kind == "exhaust":
             return f"{' '.join(label(i) for i in active)}: exhaustion card (nobody just ahead)"
         if frame.kind == "fatigue":
@@ -891,7 +922,7 @@ class RaceScreen(BaseScreen):
         frame = replay.frame
         n = len(replay.frames)
         title = {
-            "reveal": "all tokens revealed" if self.bmx else "all cards revealed",
+            "reveal": "tokens revealed" if self.bmx else "cards revealed",
             "move": "movement",
             "slip": "slipstream",
             "exhaust": "exhaustion",
@@ -901,13 +932,16 @@ class RaceScreen(BaseScreen):
             "finish": "finish!",
             "crossed": "across the line",
         }.get(frame.kind, frame.kind)
-        # what Enter does stays on the title line: a long step text never pushes it out
+        # what Enter does stays on the title line: a long step text never pushes it out;
+        # the line fits the panel beside the log at 80 columns (49 cells), the key bar
+        # has the other keys
         if replay.at_end:
-            after = "see the results" if self.game.phase == Phase.OVER else f"round {self.game.round}"
+            after = "the results" if self.game.phase == Phase.OVER else f"round {self.game.round}"
             keys = f"[b]{self.key('race.confirm')}[/b] on to {after}"
+        elif self.playing:  # the steps play by themselves: the key that stops them instead of "next"
+            keys = f"[b]{self.key('race.auto')}[/b] stops · [b]{self.key('race.confirm')}[/b] skip"
         else:
-            keys = f"[b]{self.key('race.next')}[/b] next · [b]{self.key('race.confirm')}[/b] skip" + \
-                (f" · playing ([b]{self.key('race.auto')}[/b] stops)" if self.playing else "")
+            keys = f"[b]{self.key('race.next')}[/b] next · [b]{self.key('race.confirm')}[/b] skip"
         # (the round is on the status line: the step's name fits at 80 columns)
         self.panel(f"{keys} · step {replay.step + 1}/{n}: [b]{title}[/b]",
                    escape_markup(self.frame_words(replay)))
@@ -1108,11 +1142,14 @@ class RaceScreen(BaseScreen):
         action: Action | None = None
         if turn.kind == "place" and self.cursor:
             action = Place(game.riders[turn.rider].id, *self.cursor)
-        elif turn.kind in ("draw", "bidder") and self.sel is not None:
+        elif turn.kind in ("draw", "bidder"):
+            if self.sel is None:
+                self.nudge(f"press {self.option_keys()} to choose a rider first")
+                return
             action = Draw(game.riders[self.options[self.sel]].id)
         elif turn.kind == "bid":
             if self.sel is None:
-                self.notify("Select a card first", timeout=2)
+                self.nudge(f"press {self.option_keys()} to choose a card first")
                 return
             action = Bid(game.riders[turn.rider].id, self.options[self.sel])
         elif turn.kind == "bids":
@@ -1127,7 +1164,7 @@ class RaceScreen(BaseScreen):
             if len(chosen) != self.keep_size():
                 what = "card" if not self.bmx else "token" if self.keep_size() == 1 else "tokens"
                 count = "a" if self.keep_size() == 1 else str(self.keep_size())
-                self.notify(f"Select {count} {what} first", timeout=2)
+                self.nudge(f"press {self.option_keys()} to choose {count} {what} first")
                 return
             rid = game.riders[turn.rider].id
             pick = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])
@@ -1168,6 +1205,11 @@ class RaceScreen(BaseScreen):
             return
         self.next_turn()
 
+    def option_keys(self) -> str:
+        """The number keys of the options on offer: "1 or 2", "1-4"."""
+        n = len(self.options)
+        return "1" if n == 1 else "1 or 2" if n == 2 else f"1-{n}"
+
     # ------------------------------------------------------------- review
 
     @property
@@ -1207,11 +1249,13 @@ class RaceScreen(BaseScreen):
         return " · ".join(parts)
 
     def review_note(self) -> str:
-        """Why only the last card can change (a seat of two riders racing)."""
+        """Why only the last card can change (a seat of two riders racing): its
+        other rider drew first, and its card is down."""
         assert self.turn is not None and self.turn.seat is not None
         view = self.game.view(self.turn.seat)
-        if len([r for r in view.mine() if r.index not in view.board.crossed]) > 1:
-            return " (the first card is down: it was played before the second rider drew)"
+        first = [r for r in view.mine() if r.index not in view.board.crossed and r.index != self.turn.rider]
+        if first:
+            return f"(the {KIND.get(first[0].kind, 'other rider')} drew first: its card is down)"
         return ""
 
     def show_review(self) -> None:
@@ -1220,10 +1264,11 @@ class RaceScreen(BaseScreen):
         screen as they were: nothing the pick led to (a reveal) is shown."""
         assert self.turn is not None and self.turn.seat is not None
         seat = self.turn.seat
-        what = "pass the keyboard" if self.flow.hot_seat else "play"
-        self.panel(f"{self.who(seat)}: {self._review_text}",
+        # two lines that fit the panel at 80 columns (49 cells): the keys, then why only this card
+        what = "pass" if self.flow.hot_seat else "play"
+        self.panel(self.who(seat, f": {self._review_text}"),
                    f"[b]{self.key('race.confirm')}[/b] {what} · [b]{self.key('race.change')}[/b] change the "
-                   f"{self.change_what()}{self._review_note}")
+                   f"{self.change_what()}" + (f"\n{self._review_note}" if self._review_note else ""))
         self.set_status(f"{self.flow.team_name(seat)}: check your cards", self.game.round
                         if self.flow.replay is None else self.flow.replay.round)
         self.show_keys()

@@ -31,6 +31,9 @@ KINDS = {
     "revealed": (8, 0, "center"),  # the played cards, face up
 }
 MIN_WIDTH = 5
+# a revealed card can be narrower: its title (a rider, "BS") fills the top border
+# and its value the body, so twelve riders fit beside the log at 80x24 (4 x 12 = 48)
+MIN_REVEALED = 4
 DIE_WIDTH = 11
 
 BLANK = Style()
@@ -136,7 +139,8 @@ class CardRow(LineWidget):
             card_w = max(card_w, 4 + 3 * max(len(c.big) for c in self.cards))
         if self.kind != "riders" and n * card_w + (n - 1) * gap > width:
             gap = 0  # cards side by side first, narrower cards only if need be
-            card_w = max(MIN_WIDTH, min(card_w, width // n))
+            least = MIN_REVEALED if self.kind == "revealed" else MIN_WIDTH
+            card_w = max(least, min(card_w, width // n))
         return [(k * (card_w + gap), card_w) for k in range(n)]
 
     def draw(self, width: int, height: int) -> list[Strip]:
