@@ -377,7 +377,7 @@ class RaceFlow:
         action = self.session.undo()
         self._restore(review.before)
         self.review = None
-        self.log.append(f"{self.team_name(review.seat)} changed its last {self.game.rules.piece_word} "
+        self.log.append(f"{self.team_name(review.seat)} changed their last {self.game.rules.piece_word} "
                         "before passing")
         return action
 

@@ -22,6 +22,7 @@ from textual.widgets.select import NoSelection
 from ... import MAX_SEED
 from ...engine.rules import find
 from ...usertext import NO_CONTROL, clean
+from ...words import plural
 from ..choices import HUMAN, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, one_rider_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
 from ..widgets.keybar import KeyBar
@@ -221,7 +222,7 @@ class TeamsScreen(BaseScreen):
     def _stage_name(self) -> str:
         tour = self.choices.tour
         if tour is not None:
-            return f"{tour.name}, {len(tour.stages)} stage{'s' * (len(tour.stages) > 1)}"
+            return f"{tour.name}, {plural(len(tour.stages), 'stage')}"
         try:
             from .stage import stage_info
 

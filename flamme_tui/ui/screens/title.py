@@ -12,6 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...usertext import plain
+from ...words import plural
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -61,7 +62,7 @@ class TitleScreen(BaseScreen):
                 label = f"Resume: {info.tour}, stage {info.stage}/{info.stages}, round {info.round} ({', '.join(info.teams)})"
         elif race.status == "damaged":
             n = len(race.backups)
-            label = f"Resume: {race.path.name} (damaged save, {n or 'no'} backup{'s' * (n != 1)})"
+            label = f"Resume: {race.path.name} (damaged save, {plural(n, 'backup') if n else 'no backups'})"
         else:
             label = f"Resume: {race.path.name} (made by a newer flamme-tui)"
         # Resume goes first: it is what a player coming back wants
