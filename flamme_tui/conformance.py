@@ -112,7 +112,8 @@ class Case(_Model):
         for r in self.riders:
             lanes = lanes_of(self.track, r.square)
             if r.lane >= lanes:
-                raise ValueError(f"riders: {r.id} stands in lane {r.lane} of square {r.square}, which has {plural(lanes, 'lane')}")
+                raise ValueError(f"riders: {r.id} stands in lane {r.lane} of square {r.square}, "
+                                 f"which has {plural(lanes, 'lane')}")
         teams = {r.id.split(".")[0] for r in self.riders}
         most = 4 if tokens else MAX_COLOURS
         if len(teams) > most:

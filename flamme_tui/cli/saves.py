@@ -273,7 +273,8 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     session.listeners.append(after)
     first = game.round
     if args.from_file:
-        print(clean(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {plural(len(game.actions), 'action')}"))
+        print(clean(f"resumed {game.course.name} ({game.variant}) in round {game.round} "
+                    f"after {plural(len(game.actions), 'action')}"))
     else:
         print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams"))
         print(clean(f"start:    {track_picture(game)}"))

@@ -441,7 +441,7 @@ class RaceFlow:
                 self.log.append(f"{who}: {first} draws first; cards chosen")
             else:
                 what = self.game.rules.piece_word
-                self.log.append(f"{who} has chosen its {what}s")
+                self.log.append(f"{who} has chosen their {what}s")
 
     def _note(self, action: Action, bot: bool) -> None:
         """The public side of a human's action (or a bot's placement), in words."""

@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 from ..engine.phase import Phase
 from ..ui.widgets.squares import label, lane_word, place_words, where
-from .races import describe_round, new_game, rider_name, track_picture
 from ..words import plural
+from .races import describe_round, new_game, rider_name, track_picture
 from .session import effective, undone
 
 
