@@ -7,5 +7,11 @@ from __future__ import annotations
 
 def plural(n: int, word: str, many: str = "") -> str:
     """ "1 pick", "0 picks", "3 picks"; `many` for a plural that is not word + s
-    ("1 choice made" needs nothing; "1 square" / "2 squares" neither)."""
+    ("process", "processes")."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def ordinal(n: int) -> str:
+    """ "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
