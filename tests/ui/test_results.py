@@ -6,6 +6,7 @@ title and teams screens say what the menus hold."""
 from __future__ import annotations
 
 import pytest
+from textual.content import Content
 
 from flamme_tui import saves
 from flamme_tui.play.flow import RaceFlow
@@ -201,10 +202,17 @@ async def test_help_rows_wrap_under_their_own_column_and_leave_textual_s_keys_ou
         await pilot.press("question_mark")
         await pilot.pause()
         lines = help_lines(app)
-        row = next(k for k, line in enumerate(lines) if "? or F1" in line)
-        column = lines[row].index("this help")
-        assert lines[row + 1][:column].strip() == "", lines[row:row + 2]  # a hanging indent
-        assert lines[row + 1][column:column + 1].strip(), lines[row:row + 2]  # under the words, not further
+        checked = ""
+        for key, words in (("? or F1", "this help"), ("ctrl+p", "the command palette")):
+            row = next(k for k, line in enumerate(lines) if key in line)
+            column = lines[row].index(words)
+            follow = lines[row + 1]
+            if not follow.startswith("  " + " " * len(key)):  # the next row of keys: this one fitted
+                continue
+            assert follow[:column].strip() == "" and follow[column] != " ", lines[row:row + 2]  # a hanging indent
+            checked = key
+        assert checked == "ctrl+p"  # its words take two lines at 80 columns
+        assert not any(line.lstrip().startswith("it)") for line in lines)
         words = help_words(app)
         for textual in ("Focus Next", "Focus Previous", "Copy selected text"):
             assert textual not in words
@@ -248,7 +256,8 @@ async def test_the_tagline_names_the_rule_sets_of_the_menu():
         await pilot.press("enter")
         await pilot.pause()
         menu = app.screen.query_one("#variant-menu")
-        sets = [str(menu.get_option_at_index(k).prompt).split()[0] for k in range(menu.option_count)]
+        sets = [Content.from_markup(str(menu.get_option_at_index(k).prompt)).plain.split()[0]
+                for k in range(menu.option_count)]
         assert sets == ["Classic", "Meteo", "BMX"]
         assert "Classic, Meteo and BMX" in tagline and "Peloton expansion" in tagline
         assert "BMX, Peloton" not in tagline  # not a fourth rule set

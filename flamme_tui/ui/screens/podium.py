@@ -112,13 +112,23 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
             if k * step + j < cols:
                 axis[k * step + j] = ch
     text.append("       " + "".join(axis) + "  round\n")
-    legend = Text("       ")
-    for r in game.riders:
-        kind = {"S": " Sprinteur", "R": " Rouleur"}.get(getattr(r, "kind", ""), "")
-        legend.append(mark_of(r), style=f"bold {team_of_rider(r.id).hex}")
-        legend.append(f" {names[r.seat]}{kind}  ")
-    text.append_text(legend)
-    text.append(" * several riders")
+    # the legend: whole entries to a line, each line under the chart (never "o Orange" on one
+    # line and "Rouleur" at the start of the next)
+    entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", f" {names[r.seat]}{kind}")
+               for r in game.riders
+               for kind in [{"S": " Sprinteur", "R": " Rouleur"}.get(getattr(r, "kind", ""), "")]]
+    entries.append(("*", "", " several riders"))
+    used = 7
+    text.append("       ")
+    for mark, style, words in entries:
+        size = cells(mark + words) + 2
+        if used > 7 and used + size > width:
+            text.append("\n       ")
+            used = 7
+        text.append(mark, style=style)
+        text.append(words + "  ")
+        used += size
+    text.rstrip()
     return text
 
 

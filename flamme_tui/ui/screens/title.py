@@ -76,11 +76,15 @@ class TitleScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with Vertical(id="title-body"):
-            yield Static(LOGO, id="logo")
+            # each in a Center of its own: the body's align centres its children as one block,
+            # as wide as the widest (the menu's Center), which left the logo at column 0
+            with Center():
+                yield Static(LOGO, id="logo")
             # as many as the teams screen offers: six teams, or twelve players with one rider each;
             # the rule sets as the menu lists them, the Peloton expansion within Classic and Meteo
-            yield Static("Cycling for 2 to 12 players sharing one terminal\n"
-                         "Classic, Meteo and BMX, with the Peloton expansion's stages and teams", id="tagline")
+            with Center():
+                yield Static("Cycling for 2 to 12 players sharing one terminal\n"
+                             "Classic, Meteo and BMX, with the Peloton expansion's stages and teams", id="tagline")
             with Center():
                 yield OptionList(*(Option(label, id=key) for key, label in self.entries()), id="title-menu")
         # not Textual's Footer: it recomposes whenever the screen stack changes, and
