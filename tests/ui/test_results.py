@@ -6,13 +6,13 @@ title and teams screens say what the menus hold."""
 from __future__ import annotations
 
 import pytest
-from textual.content import Content
 
 from flamme_tui import saves
 from flamme_tui.play.flow import RaceFlow
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.choices import RaceChoices
 from flamme_tui.ui.scenarios import advance, choices, settle, tour_choices
+from flamme_tui.ui.screens.variant import variant_title
 from flamme_tui.ui.textshot import rendered_text, screen_text
 
 from .driver import new_race_menus, pick_option, screen_name
@@ -256,9 +256,9 @@ async def test_the_tagline_names_the_rule_sets_of_the_menu():
         await pilot.press("enter")
         await pilot.pause()
         menu = app.screen.query_one("#variant-menu")
-        sets = [Content.from_markup(str(menu.get_option_at_index(k).prompt)).plain.split()[0]
-                for k in range(menu.option_count)]
+        sets = [variant_title(menu.get_option_at_index(k).id) for k in range(menu.option_count)]
         assert sets == ["Classic", "Meteo", "BMX"]
+        assert "▊    from the rulebook." in screen_text(app)  # a description's lines under its own column
         assert "Classic, Meteo and BMX" in tagline and "Peloton expansion" in tagline
         assert "BMX, Peloton" not in tagline  # not a fourth rule set
 

@@ -401,5 +401,5 @@ class PodiumScreen(BaseScreen):
         self.app.to_title()
 
     def action_quit(self) -> None:
-        note = "The race is saved: Saved races on the title menu replays it." if self.saved is not None else ""
+        note = "The race is saved: replay it from Saved races." if self.saved is not None else ""
         self.app.ask_quit(note)

@@ -353,9 +353,9 @@ class StageResultScreen(BaseScreen):
         if self.saved is None:
             note = ""
         elif self.final:
-            note = "The tour is saved: Saved races on the title menu replays it."
+            note = "The tour is saved: replay it from Saved races."
         else:
-            note = f"The tour is saved: Resume on the title menu goes on with stage {len(self.tour.done) + 1}."
+            note = f"The tour is saved: Resume goes on with stage {len(self.tour.done) + 1}."
         self.app.ask_quit(note)
 
 
@@ -484,4 +484,4 @@ class TourPodiumScreen(BaseScreen):
         self.app.to_title()
 
     def action_quit(self) -> None:
-        self.app.ask_quit("The tour is saved: Saved races on the title menu replays it." if self.saved else "")
+        self.app.ask_quit("The tour is saved: replay it from Saved races." if self.saved else "")
