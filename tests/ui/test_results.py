@@ -105,14 +105,14 @@ async def test_a_race_not_saved_offers_no_replay():
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-async def test_ranking_and_awards_lines_fit_their_columns(size):
+async def test_ranking_awards_and_buttons_fit_their_columns(size, data_dir):
     """At 80x24 "1. BR Bob Rouleur  square 71 · 3 past the line" took two lines,
     and so did the awards; a wider window has room for the square too."""
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=size) as pilot:
         race = choices("classic", 4, seed=7)
         race.seats[0].name, race.seats[3].name = "Bob", "Vermillion"
-        session = finished(race)
+        session = finished(race, data_dir)  # saved: the replay's button too
         app.show_podium(RaceFlow(session))
         await pilot.pause()
         game = session.game
@@ -125,6 +125,10 @@ async def test_ranking_and_awards_lines_fit_their_columns(size):
         await pilot.pause()
         awards = [line for line in rows_of(app, "#awards") if line.strip()]
         assert len(awards) == 4 and awards[0].strip() == "Awards", awards  # a line each
+        app.screen.query_one("#podium-buttons").scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        buttons = rows_of(app, "#podium-buttons")[0]
+        assert "Race again (r)" in buttons and "Quit (q)" in buttons  # every button on its row
 
 
 def test_the_podium_help_says_what_the_chart_shows():

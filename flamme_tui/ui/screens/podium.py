@@ -333,7 +333,7 @@ class PodiumScreen(BaseScreen):
                 yield Button(f"New race ({self.key_of('podium.new', 'n')})", id="new", compact=True)
                 if self.saved is not None:
                     yield Button(f"Replay ({self.key_of('podium.replay', 'p')})", id="replay", compact=True)
-                yield Button(f"Title menu ({self.key_of('podium.title', 't')})", id="title", compact=True)
+                yield Button(f"Title ({self.key_of('podium.title', 't')})", id="title", compact=True)
                 yield Button(f"Quit ({self.key_of('podium.quit', 'q')})", id="quit", variant="error", compact=True)
         keys = [(self.key_of("podium.again", "r"), "race again"), (self.key_of("podium.new", "n"), "new race")]
         if self.saved is not None:

@@ -378,7 +378,7 @@ class TourPodiumScreen(BaseScreen):
     TourPodiumScreen.-tall #tour-tall { display: block; }
     TourPodiumScreen #tour-times { width: 1fr; height: auto; }
     TourPodiumScreen #tour-by-stage { width: auto; height: auto; margin: 0 0 0 2; }
-    TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; }
+    TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; min-width: 0; }
     """
     BINDINGS = [
         Binding("r", "again", "Tour again", id="tour-podium.again"),
@@ -413,7 +413,7 @@ class TourPodiumScreen(BaseScreen):
                 yield Button(f"New tour ({self.key_of('tour-podium.new', 'n')})", id="new", compact=True)
                 if self.saved is not None:
                     yield Button(f"Replay ({self.key_of('tour-podium.replay', 'p')})", id="replay", compact=True)
-                yield Button(f"Title menu ({self.key_of('tour-podium.title', 't')})", id="title", compact=True)
+                yield Button(f"Title ({self.key_of('tour-podium.title', 't')})", id="title", compact=True)
                 yield Button(f"Quit ({self.key_of('tour-podium.quit', 'q')})", id="quit", variant="error",
                              compact=True)
         keys = [(self.key_of("tour-podium.again", "r"), "tour again"), (self.key_of("tour-podium.new", "n"), "new tour")]
