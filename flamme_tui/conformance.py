@@ -22,6 +22,7 @@ from .engine.rules import find
 from .limits import MAX_COLOURS
 from .play.races import RaceSpec, make_setup
 from .usertext import clean
+from .words import plural
 
 
 class _Model(BaseModel):
@@ -111,7 +112,8 @@ class Case(_Model):
         for r in self.riders:
             lanes = lanes_of(self.track, r.square)
             if r.lane >= lanes:
-                raise ValueError(f"riders: {r.id} stands in lane {r.lane} of square {r.square}, which has {lanes} lane(s)")
+                raise ValueError(f"riders: {r.id} stands in lane {r.lane} of square {r.square}, "
+                                 f"which has {plural(lanes, 'lane')}")
         teams = {r.id.split(".")[0] for r in self.riders}
         most = 4 if tokens else MAX_COLOURS
         if len(teams) > most:

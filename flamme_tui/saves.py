@@ -65,6 +65,7 @@ from .engine.race import Race, RuleError, Team
 from .engine.rules import find
 from .pathtext import show_path
 from .play.session import UNDO, Session, UndoRefused, parse_entry
+from .words import plural
 
 __all__ = [
     "FORMAT",
@@ -1560,7 +1561,7 @@ class Backup(NamedTuple):
 
     def describe(self) -> str:
         state = "finished" if self.info.over else _where(self.info)
-        return f"{self.path.name} ({state}, {self.info.actions} actions, saved {_clock(self.info.saved)})"
+        return f"{self.path.name} ({state}, {plural(self.info.actions, 'action')}, saved {_clock(self.info.saved)})"
 
 
 class SavedRace(NamedTuple):

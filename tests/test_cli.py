@@ -179,7 +179,7 @@ BROKEN_CASES = [
     ("bad-lane", lambda t: t.replace("square: 2, lane: 0", "square: 2, lane: 3"),
      ['case "a two-square gap', "riders.1.lane"]),
     ("no-such-lane", lambda t: t.replace("square: 2, lane: 0", "square: 2, lane: 2"),
-     ['case "a two-square gap', "blue.R stands in lane 2 of square 2, which has 2 lane(s)"]),
+     ['case "a two-square gap', "blue.R stands in lane 2 of square 2, which has 2 lanes"]),
     ("lanes-too-short", lambda t: t.replace('finish: 18}', 'lanes: "2223", finish: 18}'),
      ['case "a two-square gap', "track.lanes: one digit per square"]),
     ("not-a-list", lambda t: "cases: 5\n", ["cases"]),

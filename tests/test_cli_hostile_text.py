@@ -155,12 +155,12 @@ def test_tours_list_check_and_tour_with_hostile_names(tmp_path, env):
     check = run("tours", "check", str(users), env=env)
     assert check.returncode == 2
     assert_clean(check)
-    assert f"ok: {MARKUP}, 1 stages" in check.stdout
+    assert f"ok: {MARKUP}, 1 stage" in check.stdout
     assert "description: control character U+001B is not allowed" in check.stdout
     tour = run("tour", "--tour", "markup", "--seed", "3", env=env)
     assert tour.returncode == 0, tour.stderr
     assert_clean(tour)
-    assert tour.stdout.startswith(f"{MARKUP}, 1 stages, seed 3")
+    assert tour.stdout.startswith(f"{MARKUP}, 1 stage, seed 3")
     refused = run("tour", "--tour", "osc-name", env=env)
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
     assert_clean(refused)

@@ -105,5 +105,5 @@ def test_race_from_a_save_made_during_the_breakaway(tmp_path, monkeypatch, capsy
     out = capsys.readouterr().out
     lines = out.splitlines()
     (said,) = [line for line in lines if line.startswith("breakaway")]
-    assert "4 choice(s) face down" in said and said.endswith(" away") and " = " not in said
+    assert "4 choices face down" in said and said.endswith(" away") and " = " not in said
     assert lines.index(said) < lines.index("Round 1") and "Final ranking" in out

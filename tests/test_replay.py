@@ -84,7 +84,7 @@ def test_grid_being_placed(tmp_path):
         session.apply(easy(session.game.view(seat)))
     replay = load_replay(saves.save(session, tmp_path / "g.json"))
     assert [f.title for f in replay.frames] == ["Start: placing riders"]
-    assert "3 rider(s) placed" in replay.frames[0].log[0]
+    assert "3 riders placed" in replay.frames[0].log[0]
 
 
 def test_replay_bad_file(tmp_path, capsys):

@@ -25,7 +25,7 @@ def rows(text: str, head: str) -> list[list[str]]:
 def test_a_head_to_head_table_with_per_stage_shares_and_decision_times(capsys):
     assert main(["tournament", "medium", "easy", "-n", "14", "-j", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("14 classic races, 2 seats (medium, easy), 7 stage(s)")
+    assert out.splitlines()[0].startswith("14 classic races, 2 seats (medium, easy), 7 stages")
     overall = rows(out, "| seat | bot |")
     assert [r[1] for r in overall] == ["medium", "easy"]
     assert sum(int(r[2]) for r in overall) == 14  # one winner a race

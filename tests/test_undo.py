@@ -65,7 +65,7 @@ def play_with_undos(flow: RaceFlow, rng: random.Random, chance: float = 0.4, max
                 undos += 1
                 shown = public(flow)
                 # the flow as it was at the pick, with one line more: the seat changed its card
-                assert shown[0][-1] == (f"{flow.team_name(turn.seat)} changed its last "
+                assert shown[0][-1] == (f"{flow.team_name(turn.seat)} changed their last "
                                         f"{flow.game.rules.piece_word} before passing")
                 assert shown[0][:-1] == seen["pick"][0] and shown[1:] == seen["pick"][1:]
                 assert (shown[1].kind, shown[1].seat, shown[1].rider) == ("pick", turn.seat, turn.rider)
@@ -252,7 +252,7 @@ def test_a_tour_keeps_each_stage_log_with_its_undos(data_dir):
     assert list(loaded.tour.done[0].entries) == stage_one
     assert loaded.tour.done[0].game.state_key() == session.tour.done[0].game.state_key()
     text = load_replay(autosave.path).text()
-    assert "Stage 1" in text and "changed its last card before passing" in text
+    assert "Stage 1" in text and "changed their last card before passing" in text
 
 
 def test_race_from_and_replay_of_a_save_with_undos(tmp_path, capsys):
@@ -286,4 +286,4 @@ def test_race_from_and_replay_of_a_save_with_undos(tmp_path, capsys):
     assert main(["replay", "--text", str(autosave.path)]) == 0
     out, _ = capsys.readouterr()
     said = [line.strip() for line in out.splitlines() if "before passing" in line]
-    assert len(said) == undos and all(line.endswith("changed its last card before passing") for line in said)
+    assert len(said) == undos and all(line.endswith("changed their last card before passing") for line in said)

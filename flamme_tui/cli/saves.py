@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from .. import saves
 from ..engine.rules import find
 from ..usertext import clean
+from ..words import plural
 
 if TYPE_CHECKING:
     from ..play.session import Session
@@ -272,7 +273,8 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     session.listeners.append(after)
     first = game.round
     if args.from_file:
-        print(clean(f"resumed {game.course.name} ({game.variant}) in round {game.round} after {len(game.actions)} actions"))
+        print(clean(f"resumed {game.course.name} ({game.variant}) in round {game.round} "
+                    f"after {plural(len(game.actions), 'action')}"))
     else:
         print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams"))
         print(clean(f"start:    {track_picture(game)}"))
@@ -288,7 +290,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if args.from_file and hidden_bids:
             # bids were chosen face down before the save: say who broke away, nothing of the cards
             result = next(e for e in game.events if e.kind == "breakaway")
-            lines = [f"breakaway (begun before the save with {hidden_bids} choice(s) face down: its cards are "
+            lines = [f"breakaway (begun before the save with {plural(hidden_bids, 'choice')} face down: its cards are "
                      f"not shown): {' and '.join(rider_name(game, i) for i in result.winners)} away"]
         for line in lines:
             print(clean(line))
@@ -300,7 +302,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if game.round != before or session.over:
             if before == first and hidden:
                 # its first picks were face down when the race was saved: say nothing of its cards
-                print(clean(f"Round {before}\n  (begun before the save with {hidden} pick(s) face down: "
+                print(clean(f"Round {before}\n  (begun before the save with {plural(hidden, 'pick')} face down: "
                             f"its cards are not shown)\n  track: {track_picture(game)}"))
             else:
                 print(clean("\n".join(round_report(game))))
@@ -310,7 +312,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     out.flush()
     if not autosave.saved:
         on_disk = autosave.saved_actions
-        held = "nothing" if on_disk is None else f"{on_disk} of {len(session.entries)} actions"
+        held = "nothing" if on_disk is None else f"{on_disk} of {plural(len(session.entries), 'action')}"
         print(clean(f"flamme-tui: the race was not fully saved: {autosave.path} holds {held} "
                     f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})", multiline=False),
               file=sys.stderr)

@@ -8,6 +8,7 @@ from pathlib import Path
 from .. import config
 from ..pathtext import show_path
 from ..usertext import clean
+from ..words import plural
 
 
 def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[Path]:
@@ -52,7 +53,7 @@ def check(paths: list[str], out=print) -> int:
             out(clean(f"{show_path(path)}: ok: {summary.name}, {summary.length} squares, "
                       f"{summary.ascent} climb, {summary.descent} descent", multiline=False))
     if bad:
-        out(f"{bad} of {len(files)} stage file{'s' * (len(files) > 1)} with problems")
+        out(f"{bad} of {plural(len(files), 'stage file')} with problems")
         return 2
     return 0
 

@@ -12,6 +12,7 @@ from ..engine import tour as rules
 from ..pathtext import show_path
 from ..play import tours
 from ..usertext import clean
+from ..words import plural
 from .saves import _complain
 from .stages import stage_files
 
@@ -31,9 +32,9 @@ def check(paths: list[str], out=print) -> int:
             for problem in problems:
                 out(clean(problem, multiline=False))
         else:  # the name and the path come from the file system: cleaned before they reach the terminal
-            out(clean(f"{show_path(path)}: ok: {spec.name}, {len(spec.stages)} stages", multiline=False))
+            out(clean(f"{show_path(path)}: ok: {spec.name}, {plural(len(spec.stages), 'stage')}", multiline=False))
     if bad:
-        out(f"{bad} of {len(files)} tour file{'s' * (len(files) > 1)} with problems")
+        out(f"{bad} of {plural(len(files), 'tour file')} with problems")
         return 2
     return 0
 
@@ -68,7 +69,7 @@ def tour_report(tour: tours.Tour, done: tours.StageDone, name) -> list[str]:
     """What the headless `tour` command prints after a stage."""
     k = len(tour.done)
     game = done.game
-    lines = [f"Stage {k}/{tour.stages}: {game.course.name} ({game.variant}), {game.round} rounds"]
+    lines = [f"Stage {k}/{tour.stages}: {game.course.name} ({game.variant}), {plural(game.round, 'round')}"]
     for line in done.result:
         lines.append(f"  {line.place:>2}. {name(game, line.rider):<24} {rules.gap_text(line.time):>7}")
     lines.append(f"GC after stage {k}")
@@ -115,7 +116,7 @@ def _new_tour(args):
     teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
     for leg in spec.stages:  # the engine's word on these seats, before the first stage is raced
         checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
-    print(clean(f"{spec.name}, {len(spec.stages)} stages, seed {args.seed}: "
+    print(clean(f"{spec.name}, {plural(len(spec.stages), 'stage')}, seed {args.seed}: "
                 + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
     return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None
 
@@ -149,7 +150,7 @@ def _saved_tour(args):
     session.race_id = f"{session.race_id}-bots"
     tour = session.tour
     print(clean(f"resumed {tour.name}: stage {len(tour.done) + 1}/{tour.stages} ({session.game.course.name}), "
-                f"round {session.game.round}, after {len(session.game.actions)} actions", multiline=False))
+                f"round {session.game.round}, after {plural(len(session.game.actions), 'action')}", multiline=False))
     return session, None
 
 

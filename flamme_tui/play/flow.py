@@ -377,7 +377,7 @@ class RaceFlow:
         action = self.session.undo()
         self._restore(review.before)
         self.review = None
-        self.log.append(f"{self.team_name(review.seat)} changed its last {self.game.rules.piece_word} "
+        self.log.append(f"{self.team_name(review.seat)} changed their last {self.game.rules.piece_word} "
                         "before passing")
         return action
 
@@ -441,7 +441,7 @@ class RaceFlow:
                 self.log.append(f"{who}: {first} draws first; cards chosen")
             else:
                 what = self.game.rules.piece_word
-                self.log.append(f"{who} has chosen its {what}s")
+                self.log.append(f"{who} has chosen their {what}s")
 
     def _note(self, action: Action, bot: bool) -> None:
         """The public side of a human's action (or a bot's placement), in words."""

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from ..engine.phase import Phase
 from ..ui.widgets.squares import label, lane_word, place_words, where
+from ..words import plural
 from .races import describe_round, new_game, rider_name, track_picture
 from .session import effective, undone
 
@@ -93,7 +94,7 @@ def _frame(game, title: str, log: list[str]) -> Frame:
 def changed_words(game, action) -> str:
     """An undo in public words: whose card changed, never which."""
     seat = game.riders[game.index[action.rider]].seat
-    return f"{game.setup.teams[seat].name} changed its last {game.rules.piece_word} before passing"
+    return f"{game.setup.teams[seat].name} changed their last {game.rules.piece_word} before passing"
 
 
 def frames(setup, seed: int, entries) -> list[Frame]:
@@ -130,15 +131,15 @@ def frames(setup, seed: int, entries) -> list[Frame]:
     # an undo after the last action in force: its card is being picked again
     changed += [changed_words(game, a) for a in withdrawn.get(len(effective(entries)), ())]
     if game.phase == Phase.GRID:
-        out.append(_frame(game, "Start: placing riders", [f"{picks} rider(s) placed so far"]))
+        out.append(_frame(game, "Start: placing riders", [f"{plural(picks, 'rider')} placed so far"]))
     elif game.phase == Phase.BREAKAWAY and picks:
         out.append(_frame(game, f"Breakaway, bid {game.bid_round}: in progress",
-                          [f"{picks} choice(s) made; the bids are revealed together"]))
+                          [f"{plural(picks, 'choice')} made; the bids are revealed together"]))
     elif game.phase != Phase.OVER and picks:
         out.append(_frame(
             game,
             f"Round {game.round}: in progress",
-            [f"{picks} pick(s) made this round; cards are revealed when the round is played"] + changed,
+            [f"{plural(picks, 'pick')} made this round; cards are revealed when the round is played"] + changed,
         ))
     elif changed:  # every pick of the round in force taken back
         out.append(_frame(game, f"Round {game.round}: in progress", changed))
@@ -198,7 +199,7 @@ def replay_of(record) -> Replay:
             state = f"won by {info.winner}, seed {record.tour.seed}"
         else:
             state = f"stage {info.stage}/{info.stages} in progress"
-        heading = f"{info.tour} (a tour of {info.stages} stages), {teams}: {state}"
+        heading = f"{info.tour} (a tour of {plural(info.stages, 'stage')}), {teams}: {state}"
         return Replay(heading, tuple(_tour_frames(record)), info.over)
     game_frames = frames(record.setup, record.seed, record.actions)
     teams = ", ".join(info.teams)

@@ -27,6 +27,7 @@ from typing import Any
 from .. import config
 from ..bots import DEFAULT, Budget, policy
 from ..engine.rules import find
+from ..words import plural
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
 
@@ -229,11 +230,11 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     n = len(bots)
     thinking = f", expert budget {budget}" if "expert" in bots else ""
     if tour is not None:
-        head = (f"{races} tours of {tour}, {n} seats ({', '.join(bots)}), {workers} process(es){thinking}, "
+        head = (f"{races} tours of {tour}, {n} seats ({', '.join(bots)}), {plural(workers, 'process', 'processes')}{thinking}, "
                 f"{elapsed:.1f} s; a win: the most Tour Points")
     else:
-        head = (f"{races} {variant} races, {n} seats ({', '.join(bots)}), {len(stages)} stage(s), "
-                f"{workers} process(es){thinking}, {elapsed:.1f} s")
+        head = (f"{races} {variant} races, {n} seats ({', '.join(bots)}), {plural(len(stages), 'stage')}, "
+                f"{plural(workers, 'process', 'processes')}{thinking}, {elapsed:.1f} s")
     lines = report(bots, results, stages, head)
     table = []
     for j, row in enumerate(standings(bots, results)):

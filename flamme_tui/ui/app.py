@@ -26,6 +26,7 @@ from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from ..usertext import clean
+from ..words import plural
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
@@ -325,12 +326,13 @@ class FlammeApp(App[int]):
                 self._save_failed(exc)
         self.start_flow(RaceFlow(following))
 
-    def show_tour_podium(self, tour) -> None:
+    def show_tour_podium(self, tour, saved=None) -> None:
+        """The tour is over (`saved`: its race file, for its replay)."""
         from .screens.tour_results import TourPodiumScreen
 
         self._let_go_of_save()
         self.back_to_title()
-        self.push_screen(TourPodiumScreen(tour))
+        self.push_screen(TourPodiumScreen(tour, saved))
 
     def tour_again(self, tour) -> None:
         """The same tour and teams again, with a new seed."""
@@ -386,6 +388,9 @@ class FlammeApp(App[int]):
         except ConfigError as exc:  # the stage file broke after it was chosen
             self.notify(clean(exc), severity="error", timeout=8, markup=False)
             return
+        # what the set-up said (a colour swap, a seat changed) stays with the set-up:
+        # its toast covered the standings on the race's first curtain
+        self.clear_notifications()
         self.start_flow(RaceFlow(session))
 
     def start_flow(self, flow) -> None:
@@ -446,7 +451,7 @@ class FlammeApp(App[int]):
         if saver.saved_actions is None:
             return f"It could not be saved ({why}): the race in progress will be lost."
         n = saver.saved_actions
-        return (f"The last save ({n} action{'s' * (n != 1)}) is behind the race ({why}): "
+        return (f"The last save ({plural(n, 'action')}) is behind the race ({why}): "
                 f"what was played since will be lost.")
 
     def flush_saves(self) -> None:
@@ -480,6 +485,44 @@ class FlammeApp(App[int]):
     def back_to_title(self) -> None:
         while len(self.screen_stack) > 2 or (len(self.screen_stack) == 2 and not isinstance(self.screen, TitleScreen)):
             self.pop_screen()
+
+    # ------------------------------------------- after a race: the results
+
+    def to_title(self) -> None:
+        """From a results screen to the title menu.  A tour between two stages
+        lets its race file go: Resume on the title menu goes on with it."""
+        self._let_go_of_save()
+        self.back_to_title()
+
+    def show_replay(self, path) -> None:
+        """The replay of a saved race (the saved races' list and the results
+        screens open it); a save that cannot be read is said in one line."""
+        from ..play.replay import load_replay
+        from ..saves import SaveError
+        from .replay import ReplayScreen
+
+        try:
+            replay = load_replay(path)
+        except SaveError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        self.push_screen(ReplayScreen(replay))
+
+    def ask_quit(self, note: str) -> None:
+        """`q` on a results screen: quit, the title menu or stay, as the race's
+        quit asks (`note`: what is saved, in words)."""
+        from .screens.dialogs import ConfirmQuit, QuitResults
+
+        if isinstance(self.screen, ConfirmQuit):
+            return
+
+        def answer(what: str | None) -> None:
+            if what == "app":
+                self.exit(0)
+            elif what == "title":
+                self.to_title()
+
+        self.push_screen(QuitResults(note), answer)
 
     # --------------------------------- settings, palette, themes and keys
 

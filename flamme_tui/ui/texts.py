@@ -1,13 +1,20 @@
-"""Words shown by the app: the rules reference and the help of each phase (markup)."""
+"""Words shown by the app: the rules reference and the help of each phase (markup).
+
+The help is laid out to the width it is shown in (dialogs.help_layout): a
+line that starts with two spaces, a key, two spaces or more and what the key
+does is a row of keys (what it does wraps under itself, never under the
+key); every other line is a paragraph, wrapped as the width allows.  So a
+paragraph is written on one line, and a key's words on the key's line.
+"""
 
 from __future__ import annotations
 
+from .choices import SCRIPTED_NAMES
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
 
 GLOBAL_KEYS = """[b]Everywhere[/b]
   ? or F1      this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)
-  ctrl+p       the command palette: new race, saved races, rules reference,
-               settings, theme, screenshot, quit
+  ctrl+p       the command palette: new race, saved races, rules reference, settings, theme, screenshot, quit
   ctrl+q       quit (a race in progress asks first); ctrl+c only says how
   Esc          back (menus)"""
 
@@ -19,9 +26,10 @@ Each player has two riders: a Rouleur (R, cards 3-7) and a Sprinteur (S, cards 2
 [b]Finish:[/b] the race ends when a rider crosses the finish line; the furthest rider wins."""
 
 RULES_METEO = """[b]Meteo[/b] (classic plus the weather on the straights)
-  » tailwind: a rider standing on it draws 5 cards.  « headwind: draws 3 cards.
-  ≡ crosswind: no slipstream to or from its squares.
-  ~ wet road: a rider blocked (moved less than its card) and stopping on it crashes.
+  » tailwind   a rider standing on it draws 5 cards
+  « headwind   a rider standing on it draws 3 cards
+  ≡ crosswind  no slipstream to or from its squares
+  ~ wet road   a rider blocked (moved less than its card) and stopping on it crashes
 A crashed rider lies down (lower-case letters on the track); a square full of crashed riders blocks the road. A crashed rider still plays a card: it stands up and moves 2 less."""
 
 RULES_BMX = """[b]BMX[/b] (one rider each, speed tokens from a bag)
@@ -39,6 +47,15 @@ Peloton and Muscle teams play their top card each round; a deck that runs out mo
 7 to 12 players: each races one rider, drawing 4 and keeping 1 each round."""
 
 RULES = "\n\n".join((RULES_CLASSIC, RULES_METEO, RULES_PELOTON, RULES_BMX))
+
+
+# the Peloton expansion's scripted teams in a line each (the teams screen: its help, and
+# its message line when a seat is given one)
+SCRIPTED_ABOUT = {
+    "peloton": "two riders racing on one Rouleur deck with two Attack cards: each round its top card moves "
+               "both (an Attack card the front rider 2, the rear 9)",
+    "muscle": "a Sprinteur with a Sprinteur deck and an extra 5, and a Rouleur: each plays the top card of its deck",
+}
 
 
 WEATHER_SHORT = "» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slipstream  ~ wet crash"
@@ -120,53 +137,44 @@ def hand_word(variant: str | None) -> str:
 
 HELP = {  # the prose of each topic; the keys of the screen are listed from its bindings
     "menus": """[b]Menus[/b]
-  ↑ ↓          move          Enter   choose
+  ↑ ↓          move
+  Enter        choose
   Esc          back""",
     "settings": """[b]Settings[/b]
 Saved at once in the settings file (its path is shown on the screen).
-  Tab / shift+Tab   move between fields     Space or Enter   switch, open a list
-Key bindings: type the new keys (comma-separated Textual key names, e.g.
-"f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
+  Space or Enter  switch, open a list
+Key bindings: type the new keys (comma-separated Textual key names, e.g. "f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
     "saved": """[b]Saved races[/b]
 Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking.""",
     "builder": """[b]BMX circuit[/b]
-  a b c d      flip tile A, B, C or D (upper case: classic track;
-               lower case: bumpy passage, canyon, descent, marsh)
-  r            jump ramp on/off       [ ]   move the ramp
-  + -          ramp number 1-5        f     weather forecast on/off
-  Enter        continue to the teams  (young children: per player there)""",
+  a b c d      flip tile A, B, C or D (upper case: classic track; lower case: bumpy passage, canyon, descent, marsh)
+  r            jump ramp on/off
+  [ ]          move the ramp
+  + -          ramp number 1-5
+  f            weather forecast on/off
+  Enter        continue to the teams (young children: per player there)""",
     "place": """[b]Starting grid[/b]
 Players place their riders in turn on the free places behind the start line.
   ← → ↑ ↓      move the cursor [] over the free places
   click        a free place on the track
-  Enter        place the rider     r   a random free place""",
+  Enter        place the rider
+  r            a random free place""",
     "breakaway": """[b]The breakaway[/b] (Peloton)
-Each team of players picks the rider it bids with, which draws 4 cards and
-keeps 1 face down (the other 3 go face up under its deck); every first bid
-is revealed together, then every second bid.  The best total breaks away
-(with 5 or 6 teams the best two) to the breakaway square; ties go to the
-rider further back on the grid, on one square to the higher lane.
-A winner loses its two bid cards and takes 2 exhaustion cards; the others
-take their bids back.  Every bidder then shuffles all its cards.
-  1-4 or ← →   select        Enter   confirm        click  select / confirm""",
+Each team of players picks the rider it bids with, which draws 4 cards and keeps 1 face down (the other 3 go face up under its deck); every first bid is revealed together, then every second bid.  The best total breaks away (with 5 or 6 teams the best two) to the breakaway square; ties go to the rider further back on the grid, on one square to the higher lane.  A winner loses its two bid cards and takes 2 exhaustion cards; the others take their bids back.  Every bidder then shuffles all its cards.
+  1-4 or ← →   select
+  Enter        confirm
+  click        select, then confirm""",
     "draw": """[b]Which rider draws first?[/b]
 You see the first rider's cards, pick one, and only then draw for the other rider.
-  1 2 or ← →   select        Enter   confirm        click  select / confirm
+  1 2 or ← →   select
+  Enter        confirm
+  click        select, then confirm
 [b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
     "podium": """[b]Race over[/b]
-The podium, the full ranking, each team's statistics, a few awards and the
-race chart: every rider's distance to the line, round by round.
-  r   race again (same teams and course, new seed)
-  n   new race     q   quit""",
+The podium, then the full ranking with where each rider stopped (how many squares past the line, or still to go), each team's statistics, a few awards and the race chart: how many squares each rider was behind the leader, round by round.
+Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.""",
     "tour": """[b]New tour[/b]
-A tour is a series of stages raced by the same teams.  Each stage goes on
-until every rider has crossed the line; a rider's time is a minute for each
-round after the first rider crossed, less 10 seconds for each square past
-the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add
-up into the general classification (the leader wears the yellow jersey ◆);
-Tour Points (3/2/1 for each stage's first three and for the final GC's top
-three) decide the winning team.  Between stages each rider keeps half of its
-exhaustion cards, and the teams take the grid fewest Tour Points first.
+A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 for each stage's first three and for the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first.
 Choose a tour, or pick the stages yourself.""",
     "tour-stages": """[b]Pick the stages[/b]
   Enter        add the highlighted stage, raced as classic
@@ -174,64 +182,51 @@ Choose a tour, or pick the stages yourself.""",
   Backspace    take the last stage off
   ctrl+s       on to the teams""",
     "tour-result": """[b]Stage result[/b]
-The stage's times are gaps to its winner (+0:40: forty seconds behind).  The
-general classification adds up every stage's times; its leader wears the
-yellow jersey (◆), shown with the rider on the track and the boards during
-the next stage.  Tour Points: 3/2/1 for each stage's first three teams, and
-for the GC's top three after the last stage.  The team classification adds
-the team's two GC times (shown, no points).  The tour is saved: quit and
-resume it from the title menu.
-  Enter        on to the next stage (or the tour's podium)""",
+The stage's times are gaps to its winner (+0:40: forty seconds behind).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 for each stage's first three teams, and for the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
+The tour is saved: from the title menu, Resume goes on with the next stage.""",
     "tour-podium": """[b]Tour over[/b]
-The GC's podium, the winner by Tour Points (a tie goes to the team of the
-better GC rider) and every classification.
-  r   the same tour again (same teams, new seed)
-  n   new tour     q   quit""",
+The GC's podium, the winner by Tour Points (a tie goes to the team of the better GC rider) and every classification.  Tour again keeps the teams and the stages, with a new seed; the replay shows the whole tour, stage by stage.""",
     "rules": "",
 }
 
 
 def _teams_help(variant: str | None) -> str:
     lines = ["""[b]Teams[/b]
-  Tab / shift+Tab   move between fields (every focused field is highlighted)
-  Enter             in a name or the seed: next field; on a list: open it
-  ctrl+s            start the race (or Tab to [b]Start race[/b] and press Enter)
+  Enter        in a name or the seed: the next field; on a list: open it
+  ctrl+s       start the race (or Tab to [b]Start race[/b] and press Enter)
+The focused field is highlighted, with ▶ beside its row.
 Names: up to 30 characters, shown in full on the race screens.
-Colours stay unique: choosing another seat's colour swaps the two (the
-screen says so).
-Seed: a whole number (0 or more); the same seed, teams and course give the
-same race.  [b]New seed[/b] draws a random one."""]
+Colours stay unique: choosing another seat's colour swaps the two (the screen says so).
+Seed: a whole number (0 or more); the same seed, teams and course give the same race.  [b]New seed[/b] draws a random one."""]
     if _tokens(variant):
         lines.append("Young children: fatigue tokens added to that player's bag.")
     else:
         lines.append("Handicap: extra exhaustion cards in both riders' decks of that team.\n"
                      "Grid: random, or the players place their riders in turn.")
+    lines.append("Plays: a person (Human), a bot (easy to expert)"
+                 + (", or one of the Peloton expansion's scripted teams:" if _scripted(variant) else "."))
     if _scripted(variant):
-        lines.append("""Peloton / Muscle team: scripted teams that play their top card each
-round, start at the front and take no exhaustion.  Muscle: a Sprinteur
-deck with an extra 5.  Peloton: one Rouleur deck with two Attack cards
-for both riders; Attack moves the front rider 2, the rear 9.  At most one
-Peloton team; a lone team of players against a Peloton and a Muscle team
-starts with 3 exhaustion cards (Sprinteur 1, Rouleur 2).""")
+        lines.append("\n".join(f"  {name + ' team':<14}{SCRIPTED_ABOUT[kind]}" for kind, name in SCRIPTED_NAMES.items()))
+        lines.append("Scripted teams start at the front and take no exhaustion.  At most one Peloton team; a lone "
+                     "team of players against a Peloton and a Muscle team starts with 3 exhaustion cards "
+                     "(Sprinteur 1, Rouleur 2).")
     if not _tokens(variant):
-        lines.append("""Up to 6 teams (the Peloton expansion): with 5 or 6 a Peloton stage races
-its 5-6 version, and a start too small for every rider becomes tile 1.
-Breakaway: on a Peloton stage, bids for a head start before round 1.""")
+        lines.append("Up to 6 teams (the Peloton expansion): with 5 or 6 a Peloton stage races its 5-6 version, and a "
+                     "start too small for every rider becomes tile 1.\n"
+                     "Breakaway: on a Peloton stage, bids for a head start before round 1.")
     return "\n".join(lines)
 
 
 def _curtain_help(variant: str | None) -> str:
     return f"""[b]Pass the keyboard[/b]
-Only the named player should look at the screen now: the next screen shows
-that player's {hand_word(variant)}.
+Only the named player should look at the screen now: the next screen shows that player's {hand_word(variant)}.
   Enter        show my {hand_word(variant)}"""
 
 
 def _pick_help(variant: str | None) -> str:
     if _tokens(variant):
         return """[b]Pick a token[/b]
-You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a
-descent: their values add up).  The others go back into the bag.
+You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: their values add up).  The others go back into the bag.
   1-4 or ← →   select a token (select both on a descent, then Enter)
   Enter        play the selected token (face down until all have played)
   click        select; click the selected token again to play it
@@ -251,18 +246,18 @@ After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the k
 
 def _reveal_help(variant: str | None) -> str:
     if _tokens(variant):
-        steps = ("All tokens are revealed together; riders move front first, then the die\n"
+        steps = ("All tokens are revealed together; riders move front first, then the die "
                  "(catch-up) and the fatigue tokens, one step at a time.")
     else:
-        steps = ("All cards are revealed together; riders move front first, then slipstream\n"
+        steps = ("All cards are revealed together; riders move front first, then slipstream "
                  "and exhaustion, one step at a time.")
     return f"""[b]Reveal and movement[/b]
 {steps}
-  Space or →   next step       ←   previous step
+  Space or →   next step
+  ←            previous step
   Enter        skip to the end of the round, then continue
   a            play the steps automatically (on/off)
-  p            the pace of the steps: off (keys only), slow, normal, fast
-               (saved in the settings)
+  p            the pace of the steps: off (keys only), slow, normal, fast (saved in the settings)
   s            the stage profile, with every rider on it
   [ ]          scroll the track (small terminals)"""
 

@@ -19,6 +19,15 @@ def screen_text(app) -> str:
     return console.export_text()
 
 
+def rendered_text(renderable, width: int = 200) -> str:
+    """A Rich renderable (a help's layout, a ranking) drawn `width` cells wide, as text."""
+    from rich.console import Console
+
+    console = Console(width=width, file=io.StringIO(), record=True, legacy_windows=False)
+    console.print(renderable)
+    return console.export_text()
+
+
 _TEXT = re.compile(r"<text[^>]*>(.*?)</text>", re.S)
 
 

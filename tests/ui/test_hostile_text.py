@@ -274,7 +274,7 @@ def strip_text(strips) -> str:
 
 async def test_boards_log_and_podium_render_any_name_without_control_characters():
     from flamme_tui.play.races import RaceSpec, Team, make_setup, new_game
-    from flamme_tui.ui.screens.podium import PodiumScreen, rider_text
+    from flamme_tui.ui.screens.podium import Ranking, rider_text
     from flamme_tui.ui.widgets.board import board_rows
     from flamme_tui.ui.widgets.racelog import RaceLog
 
@@ -298,7 +298,7 @@ async def test_boards_log_and_podium_render_any_name_without_control_characters(
             strips += lines
             for i in range(len(game.riders)):
                 strips.append(list(app.console.render(rider_text(game, i, names))))
-            strips.append(list(app.console.render(PodiumScreen.ranking(None, game, names))))
+            strips.append(list(app.console.render(Ranking(game, names))))
             out = strip_text(strips)
             assert not [c for c in usertext.CONTROL.findall(out) if c != "\n"], repr(out)
             runs.append(1)

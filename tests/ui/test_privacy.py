@@ -82,7 +82,7 @@ def check_turn(app) -> None:
     labels = {rider_label(r.id, r.kind): r for r in game.riders}
     for line in screen.recap:
         if not line.startswith("round "):  # a card changed before passing: whose, never which
-            assert re.fullmatch(r"[^:]+ changed its last (card|token) before passing", line), line
+            assert re.fullmatch(r"[^:]+ changed their last (card|token) before passing", line), line
             continue
         number, _, moves = line.partition(": ")
         done = int(number.removeprefix("round "))
@@ -113,7 +113,7 @@ async def test_no_screen_shows_another_players_cards():
             checks[app.screen.turn.kind] += 1
             if app.screen.turn.kind == "draw" and app.screen.recap:
                 checks["recap"] += 1
-                checks["changed"] += sum("changed its last card" in line for line in app.screen.recap)
+                checks["changed"] += sum("changed their last card" in line for line in app.screen.recap)
                 assert "Since your last look" in svg_text(app.export_screenshot())
 
     async with app.run_test(size=(80, 24)) as pilot:

@@ -34,7 +34,7 @@ async def test_the_tour_menu_lists_the_tours_and_leaves_a_broken_one_out(data_di
     async with app().run_test(size=(80, 24)) as pilot:
         await SCENARIOS["tour-menu"](pilot)
         text = screen_text(pilot.app)
-        for name in ("Petit Tour (3 stages)", "Grand Tour (7 stages)", "My Tour (1 stages)", "Pick the stages"):
+        for name in ("Petit Tour (3 stages)", "Grand Tour (7 stages)", "My Tour (1 stage)", "Pick the stages"):
             assert name in text
         assert "Left out: broken.yaml: stages[0].stage: unknown stage 'nowhere'" in text
         assert "1. Avenue Corso Paseo (classic, 68 squares)" in text  # the highlighted tour's stages

@@ -133,28 +133,38 @@ class BaseScreen(Screen):
         return key_of(binding_id, default) if key_of is not None else default
 
 
+# Textual's own keys for fields and selections, left out of the list by Textual's names for
+# them ("Focus Next", "Copy selected text"): tab / shift+tab are said once, in plain words,
+# where a screen has several fields
+TEXTUAL_KEYS = ("app.focus_next", "app.focus_previous", "screen.copy_text")
+
+
 def screen_keys(screen) -> str:
     """The keys of a screen as its bindings have them now (the user's keymap
     included), one line per action: the help can never disagree with them."""
     app = screen.app
     rows: dict[str, list[str]] = {}
-    focusable = bool(screen.focus_chain)
+    fields: list[str] = []  # the keys moving between fields, where there are several
+    several = len(screen.focus_chain) > 1
     for active in screen.active_bindings.values():
         binding = active.binding
-        if active.node not in (screen, app) or not binding.description or binding.system:
+        if binding.action in ("app.focus_next", "app.focus_previous") and several:
+            fields.append(app.get_key_display(binding))
+        if active.node not in (screen, app) or not binding.description or binding.system \
+                or binding.action in TEXTUAL_KEYS:
             continue
-        if not focusable and binding.action in ("app.focus_next", "app.focus_previous", "screen.copy_text"):
-            continue  # Textual's own keys for fields and selections: nothing here to use them on
         label = app.get_key_display(binding)
         shown = rows.setdefault(binding.description, [])
         if label not in shown:
             shown.append(label)
+    if fields:
+        rows["Move between fields"] = [" / ".join(dict.fromkeys(fields))]
     if not rows:
         return ""
     lines = ["[b]Keys on this screen[/b]"]
     for description, keys in rows.items():
         # every `[` escaped: the help is markup, and a key shown as `[` (the track's, or
-        # one a player bound) opened a tag that swallowed the lines up to the next `]`
-        # (textual.markup.escape leaves a `[` alone when its `]` is on another line)
-        lines.append(f"  {', '.join(keys):<16} {description}".replace("[", "\\["))
+        # one a player bound) opened a tag that swallowed the text up to the next `]`;
+        # two spaces at least between the key and its words (dialogs.help_layout: a row of keys)
+        lines.append(f"  {', '.join(keys):<12}  {description}".replace("[", "\\["))
     return "\n".join(lines)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -13,9 +17,46 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...usertext import clean
+from ...words import plural
 
 if TYPE_CHECKING:
     from ...saves import SavedRace
+
+
+# a row of keys in the help's markup: two spaces, the key, two spaces or more, what it does
+KEY_ROW = re.compile(r"^  (\S(?:.*?\S)?) {2,}(\S.*)$")
+KEY_COLUMN = 18  # the widest key column: a longer key wraps within it
+
+
+def key_width(*markups: str) -> int:
+    """The key column that holds every key of these help texts (at most KEY_COLUMN)."""
+    keys = [Text.from_markup(m.group(1), emoji=False).cell_len for text in markups for line in text.split("\n")
+            if (m := KEY_ROW.match(line))]
+    return min(KEY_COLUMN, max(keys, default=0))
+
+
+def help_layout(markup: str, keys: int = 0) -> Group:
+    """A help text (texts.py's markup) laid out for the width it is drawn in:
+    a paragraph wraps as the width allows (each line of the markup is one
+    paragraph), and a row of keys keeps what the key does in a column of its
+    own, so that its wrapped lines start under it, never under the key.
+    `keys`: the key column's width (key_width; 0: this text's own)."""
+    keys = keys or key_width(markup)
+    parts: list[Text | Table] = []
+    table: Table | None = None
+    for line in markup.split("\n"):
+        row = KEY_ROW.match(line)
+        if row is None:
+            table = None
+            parts.append(Text.from_markup(line, emoji=False))
+            continue
+        if table is None:
+            table = Table.grid(padding=(0, 2, 0, 0))
+            table.add_column(width=keys + 2, overflow="fold")  # two spaces in, then the key
+            table.add_column(overflow="fold")
+            parts.append(table)
+        table.add_row(Text.from_markup("  " + row.group(1), emoji=False), Text.from_markup(row.group(2), emoji=False))
+    return Group(*parts)
 
 
 class HelpScreen(Screen[None]):
@@ -44,9 +85,10 @@ class HelpScreen(Screen[None]):
             # the scroll area takes what the box leaves (not height: auto, or
             # a long help is cut off at the box's edge instead of scrolling)
             with VerticalScroll(id="help-scroll"):
-                yield Static(self.text, id="help-text")
+                keys = key_width(self.text, self.keys)  # one key column for both
+                yield Static(help_layout(self.text, keys), id="help-text")
                 if self.keys:
-                    yield Static(self.keys, id="help-keys")
+                    yield Static(help_layout(self.keys, keys), id="help-keys")
             yield Static("[b]↑ ↓ PgUp PgDn[/b] scroll · [b]Esc[/b] close", classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -92,6 +134,9 @@ class ProfileScreen(ModalScreen[None]):
 class ConfirmQuit(ModalScreen[str]):
     """Leaving a race in progress: "app", "title" or "" (stay)."""
 
+    HEADING = "Leave this race?"
+    STAY = "Keep racing"
+
     def __init__(self, saved: bool = False, problem: str = "") -> None:
         super().__init__()
         self.saved = saved  # everything played is on disk: the title menu offers to resume it
@@ -103,17 +148,21 @@ class ConfirmQuit(ModalScreen[str]):
         Binding("t", "choose('title')", "Title menu"),
     ]
 
+    def message(self) -> Content:
+        """What leaving keeps or loses, under the heading."""
+        if self.saved:
+            return Content.from_markup("It is saved: [b]Resume[/b] on the title menu brings it back.")
+        return Content(self.problem or "The race in progress will be lost.")  # plain text: it may hold a file name
+
     def compose(self):
         with Vertical(id="confirm-box", classes="dialog"):
-            if self.saved:
-                after = Content.from_markup("It is saved: [b]Resume[/b] on the title menu brings it back.")
-            else:  # plain text: it may hold a file name
-                after = Content(self.problem or "The race in progress will be lost.")
-            yield Static(Content.from_markup("[b]Leave this race?[/b]\n") + after, id="confirm-text")
+            heading = Content.from_markup("[b]$heading[/b]", heading=self.HEADING)
+            message = self.message()
+            yield Static(heading + "\n" + message if message else heading, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Quit (y)", id="quit-app", variant="error", compact=True)
                 yield Button("Title menu (t)", id="quit-title", compact=True)
-                yield Button("Keep racing (n)", id="stay", variant="primary", compact=True)
+                yield Button(f"{self.STAY} (n)", id="stay", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#stay", Button).focus()
@@ -124,6 +173,21 @@ class ConfirmQuit(ModalScreen[str]):
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
+
+
+class QuitResults(ConfirmQuit):
+    """`q` on a results screen (a race's podium, a tour's results): the same
+    dialog and keys as leaving a race, "app", "title" or "" (stay)."""
+
+    HEADING = "Quit flamme-tui?"
+    STAY = "Stay"
+
+    def __init__(self, note: str = "") -> None:
+        super().__init__()
+        self.note = note  # what is saved, in words (plain text)
+
+    def message(self) -> Content:
+        return Content(self.note)
 
 
 class DamagedSave(ModalScreen[str]):
@@ -152,7 +216,7 @@ class DamagedSave(ModalScreen[str]):
         if race.backups:
             newest = race.backups[0].info
             state = "its finish" if newest.over else f"round {newest.round}"
-            lines.append(f"Its newest usable backup holds {state} after {newest.actions} actions: at least "
+            lines.append(f"Its newest usable backup holds {state} after {plural(newest.actions, 'action')}: at least "
                          f"what was played after that is lost.")
             lines.append("Going on from a backup starts a new race file (a branch); "
                          "the damaged file and the backups stay as they are.")

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
+from rich.console import Group
+from rich.measure import Measurement
+from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 
 from ...usertext import cells, clean, fit
+from ...words import ordinal, plural
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from ..widgets.squares import label as square_label
-from ..widgets.squares import lane_word
+from ..widgets.squares import lane_word, to_go_text
 from ..widgets.squares import where as square_where
 from .base import BaseScreen
 
@@ -107,50 +112,69 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
             if k * step + j < cols:
                 axis[k * step + j] = ch
     text.append("       " + "".join(axis) + "  round\n")
-    legend = Text("       ")
-    for r in game.riders:
-        kind = {"S": " Sprinteur", "R": " Rouleur"}.get(getattr(r, "kind", ""), "")
-        legend.append(mark_of(r), style=f"bold {team_of_rider(r.id).hex}")
-        legend.append(f" {names[r.seat]}{kind}  ")
-    text.append_text(legend)
-    text.append(" * several riders")
+    # the legend: whole entries to a line, each line under the chart (never "o Orange" on one
+    # line and "Rouleur" at the start of the next)
+    entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", f" {names[r.seat]}{kind}")
+               for r in game.riders
+               for kind in [{"S": " Sprinteur", "R": " Rouleur"}.get(getattr(r, "kind", ""), "")]]
+    entries.append(("*", "", " several riders"))
+    used = 7
+    text.append("       ")
+    for mark, style, words in entries:
+        size = cells(mark + words) + 2
+        if used > 7 and used + size > width:
+            text.append("\n       ")
+            used = 7
+        text.append(mark, style=style)
+        text.append(words + "  ")
+        used += size
+    text.rstrip()
     return text
 
 
-def awards_text(game, names, history: History) -> Text:
-    """Longest in the wind, most squares in shelter, best finish from the back."""
+def awards_text(game, names, history: History) -> Group:
+    """Most in the wind, most squares in shelter, best finish from the back:
+    each award's name in a column, who won it beside (a long line wraps under
+    its own column, never under the award's name)."""
     bmx = game.rules.uses_tokens
     ranking = game.ranking()
 
-    def who(i: int) -> str:
-        r = game.riders[i]
-        kind = {"S": " (Sprinteur)", "R": " (Rouleur)"}.get(getattr(r, "kind", ""), "")
-        return f"{names[r.seat]}{kind}"
+    def who(riders: list[int]) -> str:
+        return ", ".join(rider_words(game, i, names) for i in riders)
 
     def best(values: list[int]) -> tuple[list[int], int]:
         top = max(values) if values else 0
         return [i for i, v in enumerate(values) if v == top and top > 0], top
 
-    text = Text("Awards\n", style="bold")
+    rows = []
     riders, n = best(history.wind)
-    token = "fatigue tokens" if bmx else "exhaustion cards"
-    text.append("  Longest in the wind: ")
-    text.append(f"{', '.join(who(i) for i in riders)} ({n} {token} taken at the front)\n" if riders
-                else "nobody (no rider alone at the front)\n")
+    token = "fatigue token" if bmx else "exhaustion card"
+    rows.append(("Most in the wind", f"{who(riders)}: {plural(n, token)} at the front" if riders
+                 else "nobody (no rider alone at the front)"))
     riders, n = best(history.shelter)
-    how = "catch-up" if bmx else "slipstream"
-    text.append(f"  Most squares by {how}: ")
-    text.append(f"{', '.join(who(i) for i in riders)} ({n} squares)\n" if riders else "nobody\n")
+    rows.append((f"Most {'catch-up' if bmx else 'slipstream'}", f"{who(riders)}: {plural(n, 'square')} gained"
+                 if riders else "nobody"))
     gained = [history.grid_place[i] - (ranking.index(i) + 1) for i in range(len(game.riders))]
     riders, n = best(gained)
-    text.append("  Best finish from the back of the grid: ")
     if riders:
         i = riders[0]
-        text.append(f"{who(i)}: from place {history.grid_place[i]} on the grid to {ranking.index(i) + 1}"
-                    f"{' (and others)' if len(riders) > 1 else ''}")
+        others = " (and others)" if len(riders) > 1 else ""
+        rows.append(("Best from the back", f"{who([i])}: from {ordinal(history.grid_place[i])} on the grid "
+                                           f"to {ordinal(ranking.index(i) + 1)}{others}"))
     else:
-        text.append("nobody gained a place on the grid order")
-    return text
+        rows.append(("Best from the back", "nobody gained a place on the grid order"))
+    table = Table.grid(padding=(0, 2, 0, 0))
+    table.add_column(no_wrap=True)
+    table.add_column(overflow="fold")
+    for award, text in rows:
+        table.add_row(Text(f"  {award}"), Text(text))
+    return Group(Text("Awards", style="bold"), table)
+
+
+def rider_words(game, i: int, names) -> str:
+    """ "Bob Rouleur": the rider's team and kind (a BMX rider: its team)."""
+    kind = {"S": " Sprinteur", "R": " Rouleur"}.get(getattr(game.riders[i], "kind", ""), "")
+    return f"{clean(names[game.riders[i].seat], multiline=False)}{kind}"
 
 
 def tie_text(game, names) -> Text:
@@ -159,8 +183,7 @@ def tie_text(game, names) -> Text:
     lines = []
 
     def who(i: int) -> str:
-        kind = {"S": " Sprinteur", "R": " Rouleur"}.get(getattr(game.riders[i], "kind", ""), "")
-        return f"{names[game.riders[i].seat]}{kind}"
+        return rider_words(game, i, names)
 
     for a, b in zip(ranking, ranking[1:]):
         if game.pos[a][0] == game.pos[b][0] and ranking.index(a) < 3:
@@ -180,6 +203,42 @@ def rider_text(game, i: int, names) -> Text:
     text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
     text.append(f" {clean(names[r.seat])}" + (f" {kind}" if kind else ""))
     return text
+
+
+class Ranking:
+    """The full ranking (a Rich renderable): a line per rider, its place, its
+    name in full and where it stopped, in the longest words that fit the
+    width it is drawn in: "square 71 · 3 past the line", "3 past the line",
+    "3 past".  A name too long for even the shortest wraps in its own column."""
+
+    def __init__(self, game, names) -> None:
+        self.rows = []
+        for place, i in enumerate(game.ranking(), 1):
+            square = game.pos[i][0]
+            forms = (square_where(game.course, square), to_go_text(game.course, square),
+                     to_go_text(game.course, square, short=True))
+            self.rows.append((f"{place}.", rider_text(game, i, names), forms))
+
+    def width(self, form: int) -> int:
+        """How wide the table is in words of that form (its columns: place, rider, where)."""
+        if not self.rows:
+            return 0
+        return (max(cells(place) for place, _, _ in self.rows) + 1 + max(cells(rider.plain) for _, rider, _ in self.rows)
+                + 2 + max(cells(forms[form]) for _, _, forms in self.rows))
+
+    def __rich_console__(self, console, options):
+        form = next((k for k in range(2) if self.width(k) <= options.max_width), 2)
+        table = Table.grid(padding=(0, 1, 0, 0))  # a space between columns (and one more before where)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(overflow="fold")
+        table.add_column(no_wrap=True)
+        for place, rider, forms in self.rows:
+            table.add_row(place, rider, " " + forms[form])
+        yield Text("Ranking", style="bold")
+        yield table
+
+    def __rich_measure__(self, console, options) -> Measurement:
+        return Measurement(min(self.width(2), options.max_width), min(self.width(0), options.max_width))
 
 
 def podium_text(game, names) -> Text:
@@ -227,16 +286,23 @@ def podium_blocks(top: list[tuple[str, str]]) -> Text:
 
 
 class PodiumScreen(BaseScreen):
+    """The race is over: what happened, and where to go from here (race
+    again, a new race, its replay, the title menu, or quit after asking)."""
+
     HELP_TOPIC = "podium"
     BINDINGS = [
         Binding("r", "again", "Race again", id="podium.again"),
         Binding("n", "new", "New race", id="podium.new"),
+        Binding("p", "replay", "Replay this race", id="podium.replay"),
+        Binding("t,escape", "title", "Title menu", id="podium.title"),
         Binding("q", "quit", "Quit", id="podium.quit"),
     ]
 
     def __init__(self, flow) -> None:
         super().__init__()
         self.flow = flow
+        # the race file, if the race was saved: its replay (None: no replay offered)
+        self.saved: Path | None = flow.session.save_path
 
     def compose(self):
         flow = self.flow
@@ -247,11 +313,11 @@ class PodiumScreen(BaseScreen):
         with VerticalScroll(id="podium-body"):
             head = Text("Winner: ", style="bold")
             head.append_text(rider_text(game, winner, names))
-            head.append(f" · {clean(game.course.name)} · {game.round} rounds · seed {flow.session.seed}")
+            head.append(f" · {clean(game.course.name)} · {plural(game.round, 'round')} · seed {flow.session.seed}")
             yield Static(head, id="podium-title")
             with Horizontal(id="podium-top"):
                 yield Static(podium_text(game, names), id="podium")
-                yield Static(self.ranking(game, names), id="ranking")
+                yield Static(Ranking(game, names), id="ranking")
             yield Static(tie_text(game, names), id="ties")
             yield Static(self.stats(game, names), id="stats")
             try:
@@ -262,28 +328,25 @@ class PodiumScreen(BaseScreen):
                 yield Static(awards_text(game, names, history), id="awards")
                 yield Static(chart_text(game, names, history, width=max(60, self.app.size.width - 4)), id="chart")
             with Horizontal(id="podium-buttons"):
-                yield Button("Race again (r)", id="again", variant="success", compact=True)
-                yield Button("New race (n)", id="new", compact=True)
-                yield Button("Quit (q)", id="quit", variant="error", compact=True)
-        yield KeyBar([(self.key_of("podium.again", "r"), "race again"), (self.key_of("podium.new", "n"), "new race"),
-                      (self.help_key, "help"), (self.key_of("podium.quit", "q"), "quit")])
+                yield Button(f"Race again ({self.key_of('podium.again', 'r')})", id="again", variant="success",
+                             compact=True)
+                yield Button(f"New race ({self.key_of('podium.new', 'n')})", id="new", compact=True)
+                if self.saved is not None:
+                    yield Button(f"Replay ({self.key_of('podium.replay', 'p')})", id="replay", compact=True)
+                yield Button(f"Title ({self.key_of('podium.title', 't')})", id="title", compact=True)
+                yield Button(f"Quit ({self.key_of('podium.quit', 'q')})", id="quit", variant="error", compact=True)
+        keys = [(self.key_of("podium.again", "r"), "race again"), (self.key_of("podium.new", "n"), "new race")]
+        if self.saved is not None:
+            keys.append((self.key_of("podium.replay", "p"), "replay"))
+        keys += [(self.key_of("podium.title", "t"), "title menu"), (self.help_key, "help"),
+                 (self.key_of("podium.quit", "q"), "quit")]
+        yield KeyBar(keys)
 
     def on_mount(self) -> None:
         super().on_mount()
         # the scroll has the focus (arrows read the whole podium, from its top): a
         # second Enter after the race's last one never starts another race
         self.query_one("#podium-body", VerticalScroll).focus(scroll_visible=False)
-
-    def ranking(self, game, names) -> Text:
-        text = Text("Ranking\n", style="bold")
-        for place, i in enumerate(game.ranking(), 1):
-            line = Text(f"{place:>2}. ")
-            line.append_text(rider_text(game, i, names))
-            line.append(f"  {square_where(game.course, game.pos[i][0])}")
-            text.append_text(line)
-            text.append("\n")
-        text.rstrip()
-        return text
 
     def stats(self, game, names) -> Text:
         n = len(names)
@@ -317,7 +380,12 @@ class PodiumScreen(BaseScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or ""]()
+        {"again": self.action_again, "new": self.action_new, "replay": self.action_replay, "title": self.action_title,
+         "quit": self.action_quit}[event.button.id or ""]()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """No replay key for a race that was not saved (autosave off, or it failed at once)."""
+        return self.saved is not None if action == "replay" else True
 
     def action_again(self) -> None:
         self.app.race_again()
@@ -325,5 +393,13 @@ class PodiumScreen(BaseScreen):
     def action_new(self) -> None:
         self.app.new_race(from_podium=True)
 
+    def action_replay(self) -> None:
+        if self.saved is not None:
+            self.app.show_replay(self.saved)
+
+    def action_title(self) -> None:
+        self.app.to_title()
+
     def action_quit(self) -> None:
-        self.app.exit(0)
+        note = "The race is saved: replay it from Saved races." if self.saved is not None else ""
+        self.app.ask_quit(note)

@@ -9,6 +9,7 @@ from textual.widgets import Static
 from ..texts import RULES, track_legend
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
+from .dialogs import help_layout
 
 
 class RulesScreen(BaseScreen):
@@ -18,8 +19,9 @@ class RulesScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with VerticalScroll(id="rules-scroll"):
-            yield Static(RULES + "\n\n" + track_legend("classic") + "\n" + track_legend("meteo").split("\n")[1]
-                         + "\n" + track_legend("bmx").split("\n")[1], id="rules-text")
+            text = (RULES + "\n\n" + track_legend("classic") + "\n" + track_legend("meteo").split("\n")[1]
+                    + "\n" + track_legend("bmx").split("\n")[1])
+            yield Static(help_layout(text), id="rules-text")  # laid out as the help is
         yield KeyBar([("↑↓", "scroll"), ("esc", "back")])
 
     def on_mount(self) -> None:

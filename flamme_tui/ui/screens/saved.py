@@ -16,6 +16,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from ...usertext import clean
+from ...words import plural
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -214,16 +215,7 @@ class SavedRacesScreen(BaseScreen):
         race = self.current()
         if race is None or race.problem:
             return
-        from ...play.replay import load_replay
-        from ...saves import SaveError
-        from ..replay import ReplayScreen
-
-        try:
-            replay = load_replay(race.path)
-        except SaveError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
-            return
-        self.app.push_screen(ReplayScreen(replay))
+        self.app.show_replay(race.path)
 
     def action_branch(self) -> None:
         """The race's backups (one and two actions back): going on from one
@@ -264,7 +256,7 @@ class SavedRacesScreen(BaseScreen):
             except OSError as exc:
                 self.notify(f"Could not delete {race.path.name}: {exc.strerror or exc}", severity="error")
             else:
-                self.notify(f"Deleted {label} ({len(gone)} file{'s' * (len(gone) != 1)})")
+                self.notify(f"Deleted {label} ({plural(len(gone), 'file')})")
             self.refresh_list()
             self.app.look_for_resume()
 

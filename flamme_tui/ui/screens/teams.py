@@ -22,8 +22,10 @@ from textual.widgets.select import NoSelection
 from ... import MAX_SEED
 from ...engine.rules import find
 from ...usertext import NO_CONTROL, clean
+from ...words import plural
 from ..choices import HUMAN, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, one_rider_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
+from ..texts import SCRIPTED_ABOUT
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -221,7 +223,7 @@ class TeamsScreen(BaseScreen):
     def _stage_name(self) -> str:
         tour = self.choices.tour
         if tour is not None:
-            return f"{tour.name}, {len(tour.stages)} stage{'s' * (len(tour.stages) > 1)}"
+            return f"{tour.name}, {plural(len(tour.stages), 'stage')}"
         try:
             from .stage import stage_info
 
@@ -306,6 +308,15 @@ class TeamsScreen(BaseScreen):
                         "(two players may share a colour, as rivals). " + note)
             if note:
                 self.say(note)
+        elif sid.startswith("controller-"):
+            seat = int(sid.split("-")[1])
+            controller = cast(str, chosen(event.value))
+            if controller == self.seats[seat].controller:
+                return  # (a Select says its first value too)
+            self.seats[seat].controller = controller
+            if controller in SCRIPTED_NAMES:  # what a scripted team is, where it is chosen
+                self.say(f"Seat {seat + 1} is the {SCRIPTED_NAMES[controller]} team, scripted: "
+                         f"{SCRIPTED_ABOUT[controller]}.")
         elif sid.startswith("rider-") and self.lone:
             seat = int(sid.split("-")[1])
             self._keep_riders_unique(seat, self.seats[seat].colour, str(event.value))

@@ -12,6 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...usertext import plain
+from ...words import plural
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -61,7 +62,7 @@ class TitleScreen(BaseScreen):
                 label = f"Resume: {info.tour}, stage {info.stage}/{info.stages}, round {info.round} ({', '.join(info.teams)})"
         elif race.status == "damaged":
             n = len(race.backups)
-            label = f"Resume: {race.path.name} (damaged save, {n or 'no'} backup{'s' * (n != 1)})"
+            label = f"Resume: {race.path.name} (damaged save, {plural(n, 'backup') if n else 'no backups'})"
         else:
             label = f"Resume: {race.path.name} (made by a newer flamme-tui)"
         # Resume goes first: it is what a player coming back wants
@@ -75,10 +76,15 @@ class TitleScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with Vertical(id="title-body"):
-            yield Static(LOGO, id="logo")
-            # as many as the teams screen offers: six teams, or twelve players with one rider each
-            yield Static("Cycling for 2 to 12 players sharing one terminal: Classic, Meteo, BMX, Peloton",
-                         id="tagline")
+            # each in a Center of its own: the body's align centres its children as one block,
+            # as wide as the widest (the menu's Center), which left the logo at column 0
+            with Center():
+                yield Static(LOGO, id="logo")
+            # as many as the teams screen offers: six teams, or twelve players with one rider each;
+            # the rule sets as the menu lists them, the Peloton expansion within Classic and Meteo
+            with Center():
+                yield Static("Cycling for 2 to 12 players sharing one terminal\n"
+                             "Classic, Meteo and BMX, with the Peloton expansion's stages and teams", id="tagline")
             with Center():
                 yield OptionList(*(Option(label, id=key) for key, label in self.entries()), id="title-menu")
         # not Textual's Footer: it recomposes whenever the screen stack changes, and

@@ -10,6 +10,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...usertext import clean, plain
+from ...words import plural
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -71,7 +72,7 @@ class TourScreen(BaseScreen):
                     lines.append(f"and {len(notices) - NOTICES} more: see `flamme-tui tours check`")
                 yield Static(Content("\n".join(lines)), id="tour-notice")
             with Horizontal(id="tour-top"):
-                options = [Option(plain(f"{spec.name} ({len(spec.stages)} stages)"), id=tid)
+                options = [Option(plain(f"{spec.name} ({plural(len(spec.stages), 'stage')})"), id=tid)
                            for tid, spec in self.specs.items()]
                 options.append(Option("Pick the stages…", id=PICK))
                 yield OptionList(*options, id="tour-menu")
@@ -164,7 +165,7 @@ class TourStagesScreen(BaseScreen):
         if self.legs:
             lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant}", multiline=False)
                      for k, (sid, variant) in enumerate(self.legs, 1)]
-            chosen = Content.from_markup(f"[b]Your tour: {len(self.legs)} stage{'s' * (len(self.legs) > 1)}[/b]\n")
+            chosen = Content.from_markup(f"[b]Your tour: {plural(len(self.legs), 'stage')}[/b]\n")
             chosen += Content("\n".join(lines))
         else:
             chosen = Content("No stage yet: Enter adds the highlighted stage (classic), m adds it as meteo.")

@@ -15,6 +15,8 @@ without colour.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -22,6 +24,7 @@ from textual.widgets import Button, Static
 
 from ...engine.tour import gap_text, team_classification
 from ...usertext import cells, clean, cut, fit
+from ...words import plural
 from ..palette import contrast_text, rider_label, team_colour
 from ..widgets.board import JERSEY
 from ..widgets.keybar import KeyBar
@@ -265,7 +268,8 @@ class StageResultScreen(BaseScreen):
     """
     BINDINGS = [
         Binding("enter", "next", "Next stage", id="tour-result.next"),
-        Binding("q", "app.request_quit", "Quit (the tour is saved)", id="tour-result.quit"),
+        Binding("t,escape", "title", "Title menu", id="tour-result.title"),
+        Binding("q", "quit", "Quit", id="tour-result.quit"),
     ]
 
     def __init__(self, tour, session=None) -> None:
@@ -293,7 +297,9 @@ class StageResultScreen(BaseScreen):
                 yield Static("", id="result-by-stage")
             yield Static("", id="result-next")
         what = "the tour's podium" if self.final else f"stage {len(tour.done) + 1}"
-        yield KeyBar([("⏎", what), ("?", "help"), ("q", "quit (saved)")])
+        yield KeyBar([(self.key_of("tour-result.next", "enter"), what),
+                      (self.key_of("tour-result.title", "t"), "title menu"), (self.help_key, "help"),
+                      (self.key_of("tour-result.quit", "q"), "quit")])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -309,7 +315,8 @@ class StageResultScreen(BaseScreen):
         game = tour.done[-1].game
         winner = tour.done[-1].result[0]
         title = Text(f"{clean(tour.name, multiline=False)} · stage {len(tour.done)}/{tour.stages} "
-                     f"{clean(game.course.name, multiline=False)} · {game.round} rounds · won by ", style="bold")
+                     f"{clean(game.course.name, multiline=False)} · {plural(game.round, 'round')} · won by ",
+                     style="bold")
         title.append_text(tables.label(winner.rider))
         title.append(f" {tables.name(winner.rider, 40)}")
         self.query_one("#result-title", Static).update(title)
@@ -328,11 +335,28 @@ class StageResultScreen(BaseScreen):
                              f"fewest Tour Points first", style=MUTED)
         self.query_one("#result-next", Static).update(following)
 
+    @property
+    def saved(self) -> Path | None:
+        """The tour's race file, if it is saved."""
+        return getattr(self.session, "save_path", None)
+
     def action_next(self) -> None:
         if self.final:
-            self.app.show_tour_podium(self.tour)
+            self.app.show_tour_podium(self.tour, self.saved)
         else:
             self.app.next_stage(self.session)
+
+    def action_title(self) -> None:
+        self.app.to_title()
+
+    def action_quit(self) -> None:
+        if self.saved is None:
+            note = ""
+        elif self.final:
+            note = "The tour is saved: replay it from Saved races."
+        else:
+            note = f"The tour is saved: Resume goes on with stage {len(self.tour.done) + 1}."
+        self.app.ask_quit(note)
 
 
 class TourPodiumScreen(BaseScreen):
@@ -354,17 +378,20 @@ class TourPodiumScreen(BaseScreen):
     TourPodiumScreen.-tall #tour-tall { display: block; }
     TourPodiumScreen #tour-times { width: 1fr; height: auto; }
     TourPodiumScreen #tour-by-stage { width: auto; height: auto; margin: 0 0 0 2; }
-    TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; }
+    TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; min-width: 0; }
     """
     BINDINGS = [
         Binding("r", "again", "Tour again", id="tour-podium.again"),
         Binding("n", "new", "New tour", id="tour-podium.new"),
+        Binding("p", "replay", "Replay this tour", id="tour-podium.replay"),
+        Binding("t,escape", "title", "Title menu", id="tour-podium.title"),
         Binding("q", "quit", "Quit", id="tour-podium.quit"),
     ]
 
-    def __init__(self, tour) -> None:
+    def __init__(self, tour, saved: Path | None = None) -> None:
         super().__init__()
         self.tour = tour
+        self.saved = saved  # the tour's race file, if it was saved: its replay
 
     def compose(self):
         yield from self.compose_notice()
@@ -381,10 +408,20 @@ class TourPodiumScreen(BaseScreen):
                 yield Static("", id="tour-times")
                 yield Static("", id="tour-by-stage")
             with Horizontal(id="tour-buttons"):
-                yield Button("Tour again (r)", id="again", variant="success", compact=True)
-                yield Button("New tour (n)", id="new", compact=True)
-                yield Button("Quit (q)", id="quit", variant="error", compact=True)
-        yield KeyBar([("r", "tour again"), ("n", "new tour"), ("?", "help"), ("q", "quit")])
+                yield Button(f"Tour again ({self.key_of('tour-podium.again', 'r')})", id="again", variant="success",
+                             compact=True)
+                yield Button(f"New tour ({self.key_of('tour-podium.new', 'n')})", id="new", compact=True)
+                if self.saved is not None:
+                    yield Button(f"Replay ({self.key_of('tour-podium.replay', 'p')})", id="replay", compact=True)
+                yield Button(f"Title ({self.key_of('tour-podium.title', 't')})", id="title", compact=True)
+                yield Button(f"Quit ({self.key_of('tour-podium.quit', 'q')})", id="quit", variant="error",
+                             compact=True)
+        keys = [(self.key_of("tour-podium.again", "r"), "tour again"), (self.key_of("tour-podium.new", "n"), "new tour")]
+        if self.saved is not None:
+            keys.append((self.key_of("tour-podium.replay", "p"), "replay"))
+        keys += [(self.key_of("tour-podium.title", "t"), "title menu"), (self.help_key, "help"),
+                 (self.key_of("tour-podium.quit", "q"), "quit")]
+        yield KeyBar(keys)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -426,7 +463,12 @@ class TourPodiumScreen(BaseScreen):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        {"again": self.action_again, "new": self.action_new, "quit": self.action_quit}[event.button.id or "quit"]()
+        {"again": self.action_again, "new": self.action_new, "replay": self.action_replay, "title": self.action_title,
+         "quit": self.action_quit}[event.button.id or "quit"]()
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """No replay key for a tour that was not saved."""
+        return self.saved is not None if action == "replay" else True
 
     def action_again(self) -> None:
         self.app.tour_again(self.tour)
@@ -434,5 +476,12 @@ class TourPodiumScreen(BaseScreen):
     def action_new(self) -> None:
         self.app.new_tour(from_podium=True)
 
+    def action_replay(self) -> None:
+        if self.saved is not None:
+            self.app.show_replay(self.saved)
+
+    def action_title(self) -> None:
+        self.app.to_title()
+
     def action_quit(self) -> None:
-        self.app.exit(0)
+        self.app.ask_quit("The tour is saved: replay it from Saved races." if self.saved else "")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from rich.console import Group
+from rich.padding import Padding
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import OptionList, Static
@@ -24,6 +27,13 @@ def variant_title(variant: str) -> str:
     return ABOUT.get(variant, (variant.capitalize(), ""))[0]
 
 
+def about(variant: str) -> Group:
+    """A rule set's entry: its name, and under it what it is, indented (its
+    wrapped lines too, never back at the name's column)."""
+    return Group(Text(variant_title(variant), style="bold"),
+                 Padding(Text(ABOUT.get(variant, ("", ""))[1]), (0, 0, 0, 2)))
+
+
 class VariantScreen(BaseScreen):
     HELP_TOPIC = "menus"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
@@ -34,10 +44,7 @@ class VariantScreen(BaseScreen):
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static("[b]New race[/b] · choose the rule set", classes="screen-title")
-            yield OptionList(
-                *(Option(f"[b]{variant_title(v)}[/b]\n  {ABOUT.get(v, ('', ''))[1]}", id=v) for v in VARIANTS),
-                id="variant-menu",
-            )
+            yield OptionList(*(Option(about(v), id=v) for v in VARIANTS), id="variant-menu")
         yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), ("esc", "back")])
 
     def on_mount(self) -> None:

@@ -38,14 +38,14 @@ def to_go(course: Course, square: int) -> int:
     return course.finish - square
 
 
-def to_go_text(course: Course, square: int) -> str:
-    """ "9 to go", "2 past the line" or "" off the track."""
+def to_go_text(course: Course, square: int, short: bool = False) -> str:
+    """ "9 to go", "2 past the line" ("2 past" if `short`) or "" off the track."""
     if square < 0:
         return ""
     n = to_go(course, square)
     if n > 0:
         return f"{n} to go"
-    return f"{1 - n} past the line"
+    return f"{1 - n} past" + ("" if short else " the line")
 
 
 def lane_word(variant: str, lane: int, lanes: int = 2) -> str:

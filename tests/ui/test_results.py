@@ -1,0 +1,303 @@
+"""Around a race, as a new player finds it: the results screens lead on (title
+menu, replay, a quit that asks), their lines fit 80 columns, the help wraps
+under its own columns, the set-up's messages stay with the set-up, and the
+title and teams screens say what the menus hold."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import saves
+from flamme_tui.play.flow import RaceFlow
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.choices import RaceChoices
+from flamme_tui.ui.scenarios import advance, choices, settle, tour_choices
+from flamme_tui.ui.screens.variant import variant_title
+from flamme_tui.ui.textshot import rendered_text, screen_text
+
+from .driver import new_race_menus, pick_option, screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "data"
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(folder))
+    return folder
+
+
+def finished(race: RaceChoices, folder=None):
+    """A race played to its end by the easy policy; saved after every action into `folder`."""
+    session = race.session()
+    if folder is not None:
+        saves.attach_autosave(session, directory=folder)
+    advance(session, 200)
+    assert session.over
+    return session
+
+
+def rows_of(app, selector: str) -> list[str]:
+    """The lines of the screen a widget covers, cut to its columns."""
+    region = app.screen.query_one(selector).region
+    lines = screen_text(app).splitlines()
+    return [lines[y][region.x:region.right].rstrip() for y in range(region.y, region.bottom)]
+
+
+# ------------------------------------------------------------ the podium
+
+async def test_the_podium_leads_to_the_replay_and_the_title_menu_and_asks_before_quitting(data_dir):
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = finished(choices("classic", 2, seed=5), data_dir)
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        assert screen_name(app) == "PodiumScreen"
+        footer = screen_text(app).splitlines()[-1]
+        assert "t title menu" in footer and "p replay" in footer
+
+        await pilot.press("p")  # the replay the saved races' list opens, of this race
+        await pilot.pause()
+        assert screen_name(app) == "ReplayScreen"
+        frames = app.screen.replay.frames
+        assert frames[-1].title == f"Round {session.game.round}: finish"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "PodiumScreen"
+
+        await pilot.press("q")  # asks, as the race's quit does
+        await pilot.pause()
+        assert screen_name(app) == "QuitResults"
+        assert "Saved races" in screen_text(app)
+        await pilot.press("n")  # stay
+        await pilot.pause()
+        assert screen_name(app) == "PodiumScreen" and app.is_running
+
+        await pilot.press("q", "t")  # the dialog's title menu
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        await pilot.press("escape")  # Esc: the title menu too
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        await pilot.press("q", "y")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_a_race_not_saved_offers_no_replay():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_podium(RaceFlow(finished(choices("classic", 2, seed=5))))
+        await pilot.pause()
+        assert "replay" not in screen_text(app).lower()
+        await pilot.press("p")
+        await pilot.pause()
+        assert screen_name(app) == "PodiumScreen"
+        await pilot.press("t")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_ranking_awards_and_buttons_fit_their_columns(size, data_dir):
+    """At 80x24 "1. BR Bob Rouleur  square 71 · 3 past the line" took two lines,
+    and so did the awards; a wider window has room for the square too."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        race = choices("classic", 4, seed=7)
+        race.seats[0].name, race.seats[3].name = "Bob", "Vermillion"
+        session = finished(race, data_dir)  # saved: the replay's button too
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        game = session.game
+        ranking = [line for line in rows_of(app, "#ranking") if line.strip()]
+        assert ranking[0].strip() == "Ranking" and len(ranking) == 1 + len(game.riders)  # a line each
+        for place, line in enumerate(ranking[1:], 1):
+            assert line.lstrip().startswith(f"{place}.") and (" past" in line or " to go" in line), line
+        assert ("square" in " ".join(ranking)) == (size[0] >= 120)
+        app.screen.query_one("#awards").scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        awards = [line for line in rows_of(app, "#awards") if line.strip()]
+        assert len(awards) == 4 and awards[0].strip() == "Awards", awards  # a line each
+        app.screen.query_one("#podium-buttons").scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        buttons = rows_of(app, "#podium-buttons")[0]
+        assert "Race again (r)" in buttons and "Quit (q)" in buttons  # every button on its row
+
+
+def test_the_podium_help_says_what_the_chart_shows():
+    from flamme_tui.ui.texts import help_for
+
+    words = help_for("podium", "classic")
+    assert "behind the leader" in words and "distance to the line" not in words
+
+
+# --------------------------------------------------------------- a tour
+
+async def test_a_tour_s_results_lead_on_too(data_dir):
+    from flamme_tui.play.tours import next_session, tour_over
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.choices = tour_choices()
+        session = app.choices.session()
+        saves.attach_autosave(session, directory=data_dir)
+        stages = []
+        while True:
+            advance(session, 200)
+            stages.append(session)
+            if tour_over(session):
+                break
+            session = next_session(session)
+            saves.attach_autosave(session)  # the tour's race file, taken over as the app does
+        app.show_stage_result(RaceFlow(stages[0]))  # after the first stage
+        await pilot.pause()
+        assert screen_name(app) == "StageResultScreen"
+        await pilot.press("q")
+        await pilot.pause()
+        assert screen_name(app) == "QuitResults" and "Resume" in screen_text(app)
+        await pilot.press("escape", "t")  # stay, then the title menu
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+        app.show_stage_result(RaceFlow(session))  # the last stage: on to the tour's podium
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "TourPodiumScreen"
+        await pilot.press("p")
+        await pilot.pause()
+        assert screen_name(app) == "ReplayScreen"
+        assert app.screen.replay.frames[-1].title == "Stage 3: result"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert screen_name(app) == "QuitResults"
+        await pilot.press("n", "escape")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+
+# ---------------------------------------------------------------- help
+
+def help_lines(app) -> list[str]:
+    """The help as the screen shows it now (its lines as wrapped)."""
+    return rows_of(app, "#help-scroll")
+
+
+def help_words(app) -> str:
+    """The whole help, scrolled or not (one line per paragraph or key)."""
+    return "\n".join(rendered_text(w.content, 400) for w in app.screen.query("#help-text, #help-keys"))
+
+
+async def test_help_rows_wrap_under_their_own_column_and_leave_textual_s_keys_out():
+    """At 80 columns "? or F1  this help (... scroll" went on with "it)" at
+    column 0; the menus' keys listed Textual's "Focus Next" and "Copy selected text"."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 40)) as pilot:  # 80 columns; tall enough to show it all
+        await pilot.press("enter")  # the rule-set menu
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = help_lines(app)
+        checked = ""
+        for key, words in (("? or F1", "this help"), ("ctrl+p", "the command palette")):
+            row = next(k for k, line in enumerate(lines) if key in line)
+            column = lines[row].index(words)
+            follow = lines[row + 1]
+            if not follow.startswith("  " + " " * len(key)):  # the next row of keys: this one fitted
+                continue
+            assert follow[:column].strip() == "" and follow[column] != " ", lines[row:row + 2]  # a hanging indent
+            checked = key
+        assert checked == "ctrl+p"  # its words take two lines at 80 columns
+        assert not any(line.lstrip().startswith("it)") for line in lines)
+        words = help_words(app)
+        for textual in ("Focus Next", "Focus Previous", "Copy selected text"):
+            assert textual not in words
+
+
+async def test_help_paragraphs_reflow_and_fields_are_named_once():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("f1")
+        await pilot.pause()
+        # one line at this width: the text had a hard break after "(the"
+        assert any("Colours stay unique: choosing another seat's colour swaps the two (the screen says so)." in line
+                   for line in help_lines(app))
+        words = help_words(app)
+        assert words.count("Move between fields") == 1 and "tab / shift+tab" in words
+        assert "Focus Next" not in words
+
+
+# ---------------------------------------------------------- set-up to race
+
+async def test_the_set_up_s_messages_do_not_follow_into_the_race():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        app.screen.query_one("#colour-1").value = "blue"  # seat 1's colour: the two swap
+        await pilot.pause()
+        assert any("swap" in n.message for n in app._notifications)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen"
+        assert not list(app._notifications)
+        assert "swap" not in screen_text(app)
+
+
+async def test_the_tagline_names_the_rule_sets_of_the_menu():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        tagline = str(app.screen.query_one("#tagline").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        menu = app.screen.query_one("#variant-menu")
+        sets = [variant_title(menu.get_option_at_index(k).id) for k in range(menu.option_count)]
+        assert sets == ["Classic", "Meteo", "BMX"]
+        assert "▊    from the rulebook." in screen_text(app)  # a description's lines under its own column
+        assert "Classic, Meteo and BMX" in tagline and "Peloton expansion" in tagline
+        assert "BMX, Peloton" not in tagline  # not a fourth rule set
+
+
+async def test_a_scripted_team_is_described_where_it_is_chosen():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        controllers = [str(p) for p, _ in app.screen.query_one("#controller-1")._options]
+        await pick_option(pilot, "controller-1", controllers.index("Peloton team"))
+        message = str(app.screen.query_one("#teams-message").render())
+        assert "Peloton team" in message and "Attack" in message
+        await pick_option(pilot, "controller-1", 1)  # the next one: the Muscle team
+        message = str(app.screen.query_one("#teams-message").render())
+        assert "Muscle team" in message and "extra 5" in message
+        await pilot.press("f1")
+        await pilot.pause()
+        text = help_words(app)
+        assert "Peloton team" in text and "Muscle team" in text
+
+
+# --------------------------------------------------------------- wording
+
+def test_counts_are_singular_or_plural_as_they_are():
+    from pathlib import Path
+
+    from flamme_tui.bots.easy import easy
+    from flamme_tui.play.replay import frames
+
+    info = saves.SaveInfo(Path("x.json.1"), "x", "Stage", "classic", ("A", "B"), 1, False, None,
+                          "2026-12-01T10:00:00", 1, "Tour", 2, 3)
+    assert "1 action," in saves.Backup(Path("x.json.1"), info).describe()
+    session = choices("classic", 2, seed=5).session()
+    first = easy(session.game.view(0))  # the first rider drawn: one action of the round
+    shown = frames(session.setup, session.seed, [first])
+    assert any("1 pick made this round" in line for line in shown[-1].log), shown[-1].log
+    assert not any("(s)" in line for f in shown for line in f.log)
+
