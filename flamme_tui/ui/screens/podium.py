@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
+from textual.widgets.button import ButtonVariant
 
 from ...usertext import cells, clean, fit
 from ...words import ordinal, plural
@@ -285,6 +286,25 @@ def podium_blocks(top: list[tuple[str, str]]) -> Text:
     return Text("\n").join(lines)
 
 
+def results_controls(screen: BaseScreen, scope: str, what: str, replay: bool) -> tuple[
+        list[Button], list[tuple[str, str]]]:
+    """A results screen's buttons and key bar (the podium's, a tour's): again,
+    new, the replay (when it was saved), the title menu, quit; `scope`: the
+    bindings' ids (`podium.again`...), `what`: "race" or "tour"."""
+    entries = [("again", "r", f"{what.capitalize()} again", f"{what} again"), ("new", "n", f"New {what}", f"new {what}")]
+    if replay:
+        entries.append(("replay", "p", "Replay", "replay"))
+    entries += [("title", "t", "Title", "title menu"), ("quit", "q", "Quit", "quit")]
+    variants: dict[str, ButtonVariant] = {"again": "success", "quit": "error"}
+    buttons, keys = [], []
+    for name, default, label, words in entries:
+        key = screen.key_of(f"{scope}.{name}", default)
+        buttons.append(Button(f"{label} ({key})", id=name, variant=variants.get(name, "default"), compact=True))
+        keys.append((key, words))
+    keys.insert(-1, (screen.help_key, "help"))
+    return buttons, keys
+
+
 class PodiumScreen(BaseScreen):
     """The race is over: what happened, and where to go from here (race
     again, a new race, its replay, the title menu, or quit after asking)."""
@@ -327,19 +347,8 @@ class PodiumScreen(BaseScreen):
             else:
                 yield Static(awards_text(game, names, history), id="awards")
                 yield Static(chart_text(game, names, history, width=max(60, self.app.size.width - 4)), id="chart")
-            with Horizontal(id="podium-buttons"):
-                yield Button(f"Race again ({self.key_of('podium.again', 'r')})", id="again", variant="success",
-                             compact=True)
-                yield Button(f"New race ({self.key_of('podium.new', 'n')})", id="new", compact=True)
-                if self.saved is not None:
-                    yield Button(f"Replay ({self.key_of('podium.replay', 'p')})", id="replay", compact=True)
-                yield Button(f"Title ({self.key_of('podium.title', 't')})", id="title", compact=True)
-                yield Button(f"Quit ({self.key_of('podium.quit', 'q')})", id="quit", variant="error", compact=True)
-        keys = [(self.key_of("podium.again", "r"), "race again"), (self.key_of("podium.new", "n"), "new race")]
-        if self.saved is not None:
-            keys.append((self.key_of("podium.replay", "p"), "replay"))
-        keys += [(self.key_of("podium.title", "t"), "title menu"), (self.help_key, "help"),
-                 (self.key_of("podium.quit", "q"), "quit")]
+            buttons, keys = results_controls(self, "podium", "race", self.saved is not None)
+            yield Horizontal(*buttons, id="podium-buttons")
         yield KeyBar(keys)
 
     def on_mount(self) -> None:

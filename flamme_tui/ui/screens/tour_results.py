@@ -29,7 +29,7 @@ from ..palette import contrast_text, rider_label, team_colour
 from ..widgets.board import JERSEY
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
-from .podium import podium_blocks
+from .podium import podium_blocks, results_controls
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
 HEAD = "bold"
@@ -407,20 +407,8 @@ class TourPodiumScreen(BaseScreen):
             with Horizontal(classes="result-row", id="tour-tall"):
                 yield Static("", id="tour-times")
                 yield Static("", id="tour-by-stage")
-            with Horizontal(id="tour-buttons"):
-                yield Button(f"Tour again ({self.key_of('tour-podium.again', 'r')})", id="again", variant="success",
-                             compact=True)
-                yield Button(f"New tour ({self.key_of('tour-podium.new', 'n')})", id="new", compact=True)
-                if self.saved is not None:
-                    yield Button(f"Replay ({self.key_of('tour-podium.replay', 'p')})", id="replay", compact=True)
-                yield Button(f"Title ({self.key_of('tour-podium.title', 't')})", id="title", compact=True)
-                yield Button(f"Quit ({self.key_of('tour-podium.quit', 'q')})", id="quit", variant="error",
-                             compact=True)
-        keys = [(self.key_of("tour-podium.again", "r"), "tour again"), (self.key_of("tour-podium.new", "n"), "new tour")]
-        if self.saved is not None:
-            keys.append((self.key_of("tour-podium.replay", "p"), "replay"))
-        keys += [(self.key_of("tour-podium.title", "t"), "title menu"), (self.help_key, "help"),
-                 (self.key_of("tour-podium.quit", "q"), "quit")]
+            buttons, keys = results_controls(self, "tour-podium", "tour", self.saved is not None)
+            yield Horizontal(*buttons, id="tour-buttons")
         yield KeyBar(keys)
 
     def on_mount(self) -> None:
