@@ -359,7 +359,7 @@ async def test_saved_races_lists_resumes_replays_and_deletes(data_dir):
         by_name = {r.path.name: r for r in screen.races}
         assert set(by_name) == {"running.json", "done.json", "damaged.json"}
         text = screen_text(app)
-        assert "in progress, round" in text and "finished" in text and "damaged" in text
+        assert f"round {by_name['running.json'].round}  " in text and "won by" in text and "damaged" in text
         # delete the damaged one: asked first, "n" keeps it
         table = screen.query_one("#saved-table")
         table.move_cursor(row=[r.path.name for r in screen.races].index("damaged.json"))

@@ -97,11 +97,12 @@ def _state(race: SavedRace) -> Text:
     if race.problem:
         too_new = "newer flamme-tui" in race.problem
         return Text("too new: update flamme-tui" if too_new else "damaged", style="bold")
+    # short, so the players fit an 80-column row: "won by" says finished, a round in progress
     if race.over:
-        return Text(f"finished, won by {race.winner}" if race.winner else "finished")
+        return Text(f"won by {race.winner}" if race.winner else "finished")
     if race.tour:
-        return Text(f"in progress, stage {race.stage}/{race.stages}, round {race.round}")
-    return Text(f"in progress, round {race.round}")
+        return Text(f"stage {race.stage}/{race.stages}, round {race.round}")
+    return Text(f"round {race.round}")
 
 
 def _title(race: SavedRace) -> Text:
@@ -189,8 +190,8 @@ class SavedRacesScreen(BaseScreen):
             detail.update(_plain(f"{race.path.name} {race.problem}. {what}; d deletes it."))
         else:
             what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played, " \
-                "b goes on from a backup"
-            detail.update(_plain(f"{race.path.name} ({', '.join(race.teams)}): {what}."))
+                "b goes on from a move or two back as a new race"
+            detail.update(_plain(f"{', '.join(race.teams)}: {what} (file {race.path.name})."))
 
     def on_data_table_row_selected(self, event) -> None:
         event.stop()
