@@ -91,12 +91,23 @@ def cells(text: str) -> int:
 
 
 def cut(text: str, width: int) -> str:
-    """`text` in at most `width` cells: cut with "…" when it is longer."""
+    """`text` in at most `width` cells: cut with "…" when it is longer.  A
+    number at its end is kept when there is room ("Pl… 10"): "Player 10" and
+    "Player 11" must not both become "Player…"."""
     from rich.cells import set_cell_size
 
     if cells(text) <= width:
         return text
-    return set_cell_size(text, width - 1) + "…" if width > 0 else ""
+    if width <= 0:
+        return ""
+    number = _NUMBER_AT_END.search(text)
+    if number is not None and width >= cells(number.group()) + 3:
+        head = width - 1 - cells(number.group())
+        return set_cell_size(text[:number.start()], head) + "…" + number.group()
+    return set_cell_size(text, width - 1) + "…"
+
+
+_NUMBER_AT_END = re.compile(r" ?\d+$")
 
 
 def fit(text: str, width: int) -> str:

@@ -97,6 +97,24 @@ async def test_every_revealed_card_is_on_screen_at_80x24_with_twelve_riders(fiel
             assert card.lines[0] in values[left:left + width], (card.lines[0], values)
 
 
+async def test_twelve_players_keep_their_numbers_in_the_boards_at_80x24():
+    """Two compact columns of boards cut long names: "Player 10", "Player 11"
+    and "Player 12" all became "Player …"; the number is kept."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_race(twelve_players())
+        await play_round(pilot, until="pick")
+        boards = app.screen.query_one("#boards", Boards)
+        assert boards.columns == 2
+        halves = [half for line in boards.lines()[1:] for half in line.split("│")]
+        for n in range(1, 13):
+            row = next(r for r in boards.rows if r.name.startswith(f"Player {n} "))
+            shown = next(h for h in halves if h[1:3] in (row.label, row.label.lower()))
+            assert shown[3:].split()[1] == str(n), shown  # "Player 7", "Play… 10"
+
+
 # --------------------------------------------- Enter with nothing selected
 
 async def test_enter_with_nothing_selected_says_what_to_press_and_selects_nothing():
