@@ -22,6 +22,14 @@ def fast_pilot(monkeypatch):
     monkeypatch.setattr(wait, "SLEEP_IDLE", 0.0001)
 
 
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """Saves and user stages in a folder of the test's own (tests that need one ask)."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture(autouse=True)
 def own_settings(tmp_path, monkeypatch):
     """Each test starts from the default settings, and what it saves stays with it

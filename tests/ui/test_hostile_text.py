@@ -145,12 +145,6 @@ def hostile_stage(data_dir) -> None:
         "name": STAGE, "tiles": "abcdefghijklmnopqrstu", "description": DESCRIPTION}))
 
 
-@pytest.fixture
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def hostile_save(path, names=FILED, rounds=8):
     from flamme_tui.engine.classic import Team
     from flamme_tui.play.races import RaceSpec

@@ -27,13 +27,6 @@ def config_dir(tmp_path, monkeypatch):
     return folder
 
 
-@pytest.fixture
-def data_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "data"
-    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(folder))
-    return folder
-
-
 def help_words(app) -> str:
     return "\n".join(rendered_text(w.content) for w in app.screen.query("#help-text, #help-keys"))
 

@@ -20,13 +20,6 @@ from .driver import new_race_menus, pick_option, screen_name
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
 
-@pytest.fixture
-def data_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "data"
-    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(folder))
-    return folder
-
-
 def finished(race: RaceChoices, folder=None):
     """A race played to its end by the easy policy; saved after every action into `folder`."""
     session = race.session()
