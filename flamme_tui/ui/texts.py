@@ -193,8 +193,12 @@ The GC's podium, the winner by Tour Points (a tie goes to the team of the better
 def _teams_help(variant: str | None) -> str:
     lines = ["""[b]Teams[/b]
   Enter        in a name or the seed: the next field; on a list: open it
+  ← →          on a list: its previous or next choice, without opening it
   ctrl+s       start the race (or Tab to [b]Start race[/b] and press Enter)
+  ctrl+f       fill the free seats with bots (or the [b]Fill with bots[/b] button)
 The focused field is highlighted, with ▶ beside its row.
+Fill with bots: every seat nobody set becomes a bot (hard, or the bot level last chosen on this screen); the first seat, a seat with a name typed or its Plays chosen, and the bots already there stay as they are.  Unless you chose the number of players, the table is filled up to the most teams; fewer: Players, with ← →.
+The names, colours and players set up last come back with the next New race (until you quit).
 Names: up to 30 characters, shown in full on the race screens.
 Colours stay unique: choosing another seat's colour swaps the two (the screen says so).
 Seed: a whole number (0 or more); the same seed, teams and course give the same race.  [b]New seed[/b] draws a random one."""]

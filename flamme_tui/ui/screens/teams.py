@@ -7,6 +7,11 @@ Enter in a field goes to the next one (never onto Start), and the race starts
 only with ctrl+s or Enter on the Start button itself.  Every change the
 screen makes on its own (a colour swap, a seat that cannot keep its player
 type) is said on the message line.
+
+Setting up is quick: ctrl+f seats a bot wherever nobody set a seat (the
+table filled up to the most teams), left and right step through a list's
+choices, and the set-up is written back into the choices the screen was
+given (the app's) when it is left, so the next New race offers it again.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ...words import plural
 from ..choices import HUMAN, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, one_rider_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
 from ..texts import SCRIPTED_ABOUT
+from ..widgets.cycle import CycleSelect
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -33,6 +39,7 @@ MAX_SEATS = 12  # rows: six teams of two riders, or twelve players racing one ri
 RIDERS = [("Sprinteur", "S"), ("Rouleur", "R")]
 MAX_NAME = 30  # long enough for "Grandma Josephine"; the race screens show it in full
 SEED_NOTE = "0 or more; same seed + choices = same race"
+FILL_LEVEL = "hard"  # the bot that fills the free seats until the player chooses a level here
 
 T = TypeVar("T")
 
@@ -69,6 +76,16 @@ def team_seats(n: int) -> list[SeatChoice]:
     return seats
 
 
+def seat_list(seats: list[int]) -> str:
+    """Seat indexes in words: "seat 3", "seats 2 to 6", "seats 2, 4 and 5"."""
+    numbers = [n + 1 for n in seats]
+    if len(numbers) == 1:
+        return f"seat {numbers[0]}"
+    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"seats {numbers[0]} to {numbers[-1]}"
+    return "seats " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+
+
 class SeatRow(Horizontal):
     def __init__(self, seat: int, choice: SeatChoice, controllers, extras) -> None:
         super().__init__(classes="seat-row", id=f"seat-{seat}")
@@ -83,15 +100,15 @@ class SeatRow(Horizontal):
         # typing or pasting a control character is refused (usertext): it would reach the terminal
         yield Input(clean(c.name, multiline=False), placeholder="name", max_length=MAX_NAME, restrict=NO_CONTROL,
                     compact=True, id=f"name-{s}", classes="seat-name")
-        yield Select([(t.name, t.id) for t in TEAM_COLOURS], value=c.colour, allow_blank=False,
+        yield CycleSelect([(t.name, t.id) for t in TEAM_COLOURS], value=c.colour, allow_blank=False,
                      compact=True, id=f"colour-{s}", classes="seat-colour")
         yield Static("", id=f"swatch-{s}", classes="swatch")
-        yield Select(self.controllers, value=c.controller, allow_blank=False, compact=True,
+        yield CycleSelect(self.controllers, value=c.controller, allow_blank=False, compact=True,
                      id=f"controller-{s}", classes="seat-controller")
-        yield Select(self.extras, value=c.extra, allow_blank=False, compact=True,
+        yield CycleSelect(self.extras, value=c.extra, allow_blank=False, compact=True,
                      id=f"extra-{s}", classes="seat-extra")
         # 7-12 players: the rider the player races, in the handicap's place
-        yield Select(RIDERS, value=c.rider if c.rider in ("S", "R") else "S", allow_blank=False, compact=True,
+        yield CycleSelect(RIDERS, value=c.rider if c.rider in ("S", "R") else "S", allow_blank=False, compact=True,
                      id=f"rider-{s}", classes="seat-extra")
 
 
@@ -99,13 +116,19 @@ class TeamsScreen(BaseScreen):
     HELP_TOPIC = "teams"
     BINDINGS = [
         Binding("ctrl+s", "start", "Start race", priority=True, id="teams.start"),
-        Binding("escape", "app.pop_screen", "Back", id="teams.back"),
+        Binding("ctrl+f", "fill", "Fill the free seats with bots", id="teams.fill"),
+        Binding("escape", "back", "Back", id="teams.back"),
     ]
 
     def __init__(self, choices: RaceChoices) -> None:
         super().__init__()
         self.choices = choices
         self.changes: list[str] = []  # what the screen changed on its own, said on the message line
+        # what the player chose here, which filling with bots keeps: seats whose Plays they
+        # chose, the number of players, the bot level last chosen (the level of the fill)
+        self.plays_chosen: set[int] = set()
+        self.count_chosen = False
+        self.level = FILL_LEVEL
         rules = find(choices.variant)
         self.max_teams = rules.max_teams
         # 7 to 12 players race one rider each (classic, meteo: two riders a colour)
@@ -155,17 +178,17 @@ class TeamsScreen(BaseScreen):
             yield Static(title + Content(where) + Content(" · teams"), classes="screen-title")
             with Horizontal(classes="form-row"):
                 yield Static("Players", id="label-players", classes="form-label")
-                yield Select([(f"{n} players" + (", 1 rider" if n > self.max_teams else ""), n)
+                yield CycleSelect([(f"{n} players" + (", 1 rider" if n > self.max_teams else ""), n)
                               for n in range(2, self.max_seats + 1)], value=self.count,
                              allow_blank=False, compact=True, id="players")
                 if not bmx:
                     yield Static("Grid", id="label-grid", classes="form-label")
-                    yield Select([("random grid", "random"), ("players place riders", "choose")],
+                    yield CycleSelect([("random grid", "random"), ("players place riders", "choose")],
                                  value=self.choices.grid, allow_blank=False, compact=True, id="grid")
             if self.offers_breakaway():
                 with Horizontal(classes="form-row", id="breakaway-row"):
                     yield Static("Breakaway", id="label-breakaway", classes="form-label")
-                    yield Select([("no breakaway", False), ("breakaway bids", True)], value=self.choices.breakaway,
+                    yield CycleSelect([("no breakaway", False), ("breakaway bids", True)], value=self.choices.breakaway,
                                  allow_blank=False, compact=True, id="breakaway")
                     yield Static("bids for a head start before round 1 (recommended with 5-6 teams)",
                                  id="breakaway-note")
@@ -184,10 +207,12 @@ class TeamsScreen(BaseScreen):
             with Horizontal(classes="form-row", id="teams-buttons"):
                 what = "tour" if self.choices.tour is not None else "race"
                 yield Button(f"Start {what} ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
+                yield Button(f"Fill with bots ({self.key_of('teams.fill', 'ctrl+f')})", id="fill", compact=True)
                 yield Button("New seed", id="reseed", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield KeyBar([("tab", "next field"), (self.key_of("teams.start", "ctrl+s"), f"start {what}"),
-                      (self.help_key, "help"), (self.key_of("teams.back", "escape"), "back")])
+        yield KeyBar([("tab", "next field"), ("← →", "change"), (self.key_of("teams.start", "ctrl+s"), f"start {what}"),
+                      (self.key_of("teams.fill", "ctrl+f"), "fill with bots"), (self.help_key, "help"),
+                      (self.key_of("teams.back", "escape"), "back")])
 
     def offers_breakaway(self) -> bool:
         """The stage's second tile is tile 2, with the breakaway square (every Peloton stage)."""
@@ -298,7 +323,9 @@ class TeamsScreen(BaseScreen):
         # unbound type variable): the players select holds ints, colours strs
         if sid == "players":
             was_lone = self.lone
-            self.count = cast(int, chosen(event.value))
+            count = cast(int, chosen(event.value))
+            self.count_chosen = self.count_chosen or count != self.count  # (a Select says its first value too)
+            self.count = count
             if self.lone != was_lone:
                 self.switch_riders()
             self.show_rows()
@@ -314,6 +341,9 @@ class TeamsScreen(BaseScreen):
             if controller == self.seats[seat].controller:
                 return  # (a Select says its first value too)
             self.seats[seat].controller = controller
+            self.plays_chosen.add(seat)
+            if controller != HUMAN and controller not in SCRIPTED_NAMES:
+                self.level = controller
             if controller in SCRIPTED_NAMES:  # what a scripted team is, where it is chosen
                 self.say(f"Seat {seat + 1} is the {SCRIPTED_NAMES[controller]} team, scripted: "
                          f"{SCRIPTED_ABOUT[controller]}.")
@@ -377,6 +407,61 @@ class TeamsScreen(BaseScreen):
         if name.value.strip() in ("", team_colour(old).name):
             name.value = team_colour(new).name
 
+    # ------------------------------------------------------- quick set-up
+
+    def is_set(self, seat: int) -> bool:
+        """A seat the player set: the first (whoever sets the race up sits there), a bot or
+        scripted team already, Plays chosen on this screen, or a name typed."""
+        if seat == 0 or seat in self.plays_chosen or self.seats[seat].controller != HUMAN:
+            return True
+        name = self.query_one(f"#name-{seat}", Input).value.strip()
+        colour = team_colour(chosen(self.query_one(f"#colour-{seat}", Select).value))
+        return name not in ("", colour.name, f"Player {seat + 1}")
+
+    def action_fill(self) -> None:
+        """A bot (the level last chosen here, else hard) in every seat nobody set; the
+        table filled up to the most teams unless the player chose how many play."""
+        grown = not self.count_chosen and self.count < self.max_teams
+        if grown:
+            with self.prevent(Select.Changed):
+                self.query_one("#players", Select).value = self.max_teams
+            self.count = self.max_teams
+            self.show_rows()
+        filled = [seat for seat in range(self.count) if not self.is_set(seat)]
+        for seat in filled:
+            self.seats[seat].controller = self.level
+            with self.prevent(Select.Changed):
+                self.query_one(f"#controller-{seat}", Select).value = self.level
+        teams = f"{self.count} players" if self.lone else f"{self.count} teams"
+        if not filled:
+            self.say(f"No free seat to fill ({teams}): each is yours (seat 1), a bot, or has a name "
+                     "typed or its Plays chosen.")
+            return
+        one = len(filled) == 1
+        said = f"{seat_list(filled)} {'is now a' if one else 'are now'} {self.level} bot{'' if one else 's'}"
+        what = (f"{teams}, the most: " if grown else f"{teams}: ") + said
+        what += "; seat 1 and any seat you set stay as they are."
+        if grown:
+            what += " Fewer teams: Players, with ← →."
+        self.say(what)
+
+    def action_back(self) -> None:
+        self.remember()
+        self.app.clear_notifications()  # what this screen said is about its set-up, as at the start
+        self.app.pop_screen()
+
+    def on_screen_suspend(self) -> None:
+        """Another screen over this one (the help, the palette's New race): the set-up is kept
+        (not when the screen is left: its fields may be gone by then; action_back keeps it)."""
+        if self in self.app.screen_stack and self.app.screen is not self:
+            self.remember()
+
+    def remember(self) -> None:
+        """The set-up as it stands, into the choices the screen was given (the app's): the next
+        New race offers these names, colours and players again (the seed is drawn anew)."""
+        set_up = self.set_up()
+        self.choices.seats, self.choices.grid, self.choices.breakaway = set_up.seats, set_up.grid, set_up.breakaway
+
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "seed":
             ok = parse_seed(event.value) is not None or not event.value.strip()
@@ -397,15 +482,17 @@ class TeamsScreen(BaseScreen):
         event.stop()
         if event.button.id == "start":
             self.action_start()
+        elif event.button.id == "fill":
+            self.action_fill()
         elif event.button.id == "reseed":
             self.query_one("#seed", Input).value = str(random_seed())
         elif event.button.id == "back":
-            self.app.pop_screen()
+            self.action_back()
 
     # -------------------------------------------------------------- start
 
-    def gather(self) -> RaceChoices | None:
-        """The choices on the screen, or None (said on the message line) if the seed is not one."""
+    def set_up(self) -> RaceChoices:
+        """The choices on the screen, the seed left as the screen was given it."""
         seats = []
         for seat in range(self.count):
             name = clean(self.query_one(f"#name-{seat}", Input).value, multiline=False).strip()
@@ -421,6 +508,11 @@ class TeamsScreen(BaseScreen):
             choices.grid = chosen(self.query_one("#grid", Select).value)
         breakaway = self.query("#breakaway")
         choices.breakaway = bool(chosen(breakaway.first(Select).value)) if breakaway else False
+        return choices
+
+    def gather(self) -> RaceChoices | None:
+        """The choices on the screen, or None (said on the message line) if the seed is not one."""
+        choices = self.set_up()
         seed_text = self.query_one("#seed", Input).value.strip()
         if not seed_text:
             choices.seed = random_seed()

@@ -1,0 +1,131 @@
+"""Setting up the teams in a few keys: the fill key, left/right on a list, the
+last set-up offered again (a new player's review at 80x24 counted about forty
+keys to seat five bots)."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import new_race_menus, pick_option, screen_name, set_players
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+def plays(screen) -> list[str]:
+    """Each shown seat's Plays, as the race would get it."""
+    choices = screen.gather()
+    assert choices is not None
+    return [seat.controller for seat in choices.seats]
+
+
+async def test_one_key_seats_a_hard_bot_in_every_free_seat_up_to_six_teams():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        assert "fill with bots" in screen_text(app)  # the key bar says it, in words
+        await pilot.press(*"Ann", "ctrl+f")  # 1 human + 5 bots: one key after the name
+        await pilot.pause()
+        assert screen.count == 6
+        assert plays(screen) == ["human"] + ["hard"] * 5
+        assert screen.gather().seats[0].name == "Ann"
+        text = screen_text(app)
+        assert "seats 2 to 6 are now hard bots" in text and "Fewer teams: Players" in text
+        await pilot.press("ctrl+f")  # nothing left to fill: said, nothing changed
+        await pilot.pause()
+        assert plays(screen) == ["human"] + ["hard"] * 5
+        assert "No free seat to fill" in screen_text(app)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen"
+        assert "Fill the free seats with bots" in screen_text(app) or "Fill with bots" in screen_text(app)
+
+
+async def test_the_fill_keeps_what_the_player_set_and_takes_the_last_level_chosen():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        await set_players(pilot, 4)  # the number chosen: the fill keeps it
+        await pick_option(pilot, "controller-1", 2)  # seat 2: Bot: medium, with the mouse
+        screen.query_one("#name-2").value = "Zoe"  # seat 3: a name typed, a human
+        await pilot.pause()
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        assert screen.count == 4
+        assert plays(screen) == ["human", "medium", "human", "medium"]
+        assert "seat 4 is now a medium bot" in screen_text(app)
+
+
+async def test_the_fill_seats_four_in_bmx_and_the_button_does_what_the_key_does():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "bmx")
+        await pilot.click("#fill")
+        await pilot.pause()
+        assert app.screen.count == 4
+        assert plays(app.screen) == ["human", "hard", "hard", "hard"]
+
+
+async def test_left_and_right_step_through_a_focused_list_without_opening_it():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        await pilot.press("tab", "tab")  # seat 1's Plays
+        plays_list = screen.query_one("#controller-0")
+        assert app.focused is plays_list
+        await pilot.press("right")
+        assert plays_list.value == "easy" and not plays_list.expanded
+        await pilot.press("right", "right")
+        assert plays_list.value == "hard" and app.focused is plays_list
+        await pilot.press("left", "left", "left", "left")  # round past Human to the last choice
+        assert plays_list.value == "muscle"
+        await pilot.press("tab")  # the handicap: a bot level's neighbour steps the same way
+        await pilot.press("right")
+        assert screen.query_one("#extra-0").value == 1
+        await pilot.press("shift+tab", "shift+tab", "shift+tab", "shift+tab", "shift+tab")  # Players
+        assert app.focused.id == "players"
+        await pilot.press("right", "right", "right", "right")
+        assert screen.count == 6 and screen.query_one("#seat-5").display
+        await pilot.press("enter")  # Enter still opens the list, and its arrows move in it
+        await pilot.pause()
+        players = screen.query_one("#players")
+        assert players.expanded
+        await pilot.press("right", "down", "enter")  # right does nothing while the list is open
+        await pilot.pause()
+        assert not players.expanded and screen.count == 7
+        await pick_option(pilot, "controller-1", 1)  # the mouse as before
+        assert screen.query_one("#controller-1").value == "easy"
+
+
+async def test_the_last_set_up_comes_back_with_the_next_new_race():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press(*"Ann")
+        await pick_option(pilot, "controller-0", 1)  # seat 1: Ann, Bot: easy
+        app.screen.query_one("#name-1").value = "Grandma Jo"
+        await set_players(pilot, 3)
+        await pilot.press("escape", "escape", "escape")  # teams, stage, rule set: the title menu
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+        await new_race_menus(pilot, "meteo")
+        screen = app.screen
+        assert screen.count == 3
+        names = [screen.query_one(f"#name-{seat}").value for seat in range(3)]
+        assert names == ["Ann", "Grandma Jo", "Green"]
+        assert plays(screen) == ["easy", "human", "human"]
+        # filled (the number of players not chosen on this screen: six teams), then Back: kept too
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        await pilot.click("#back")
+        await pilot.pause()
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+        await new_race_menus(pilot, "classic")
+        assert plays(app.screen) == ["easy", "human", "hard", "hard", "hard", "hard"]
