@@ -116,7 +116,7 @@ class TeamsScreen(BaseScreen):
     HELP_TOPIC = "teams"
     BINDINGS = [
         Binding("ctrl+s", "start", "Start race", priority=True, id="teams.start"),
-        Binding("ctrl+f", "fill", "Fill the free seats with bots", id="teams.fill"),
+        Binding("ctrl+f", "fill", "Fill with bots", id="teams.fill"),
         Binding("escape", "back", "Back", id="teams.back"),
     ]
 
