@@ -76,7 +76,10 @@ async def test_left_and_right_step_through_a_focused_list_without_opening_it():
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "classic")
         screen = app.screen
-        await pilot.press("tab", "tab")  # seat 1's Plays
+        await pilot.press("tab", "right")  # seat 1's colour: past Orange, seat 2's (choosing it swaps)
+        assert screen.query_one("#colour-0").value not in ("blue", "orange")
+        assert screen.query_one("#colour-1").value == "orange" and "swap" not in screen_text(app)
+        await pilot.press("tab")  # seat 1's Plays
         plays_list = screen.query_one("#controller-0")
         assert app.focused is plays_list
         await pilot.press("right")
@@ -84,7 +87,10 @@ async def test_left_and_right_step_through_a_focused_list_without_opening_it():
         await pilot.press("right", "right")
         assert plays_list.value == "hard" and app.focused is plays_list
         await pilot.press("left", "left", "left", "left")  # round past Human to the last choice
-        assert plays_list.value == "muscle"
+        assert plays_list.value == "muscle" and "Seat 1 is the Muscle team" in screen_text(app)
+        await pilot.press("left")  # what a step said goes with the next step: no pile of toasts
+        assert plays_list.value == "peloton" and "Peloton team, scripted" in screen_text(app)
+        assert [n.message[:26] for n in app._notifications] == ["Seat 1 is the Peloton team"]  # (no public list)
         await pilot.press("tab")  # the handicap: a bot level's neighbour steps the same way
         await pilot.press("right")
         assert screen.query_one("#extra-0").value == 1

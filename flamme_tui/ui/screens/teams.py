@@ -16,6 +16,7 @@ given (the app's) when it is left, so the next New race offers it again.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TypeVar, cast
 
 from textual.binding import Binding
@@ -263,16 +264,21 @@ class TeamsScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        for seat in range(MAX_SEATS):  # left/right pass over what another seat has
+            self.query_one(f"#colour-{seat}", CycleSelect).stops = partial(self.free_for, seat, "colour")
+            self.query_one(f"#rider-{seat}", CycleSelect).stops = partial(self.free_for, seat, "rider")
         self.show_rows()
         self.query_one("#name-0", Input).focus()  # never Start: Enter, Enter must not start a race
         if self.changes:
             self.say(" ".join(self.changes))
 
     def say(self, message: str, warning: bool = False) -> None:
-        """The message line under the form (and a toast, which goes by itself)."""
+        """The message line under the form (and a toast, which goes by itself: only the
+        newest, as on the line, or stepping through a list piled them over the table)."""
         line = self.query_one("#teams-message", Static)
         line.update(Content(message))
         line.set_class(warning, "-warning")
+        self.app.clear_notifications()
         self.notify(message, severity="warning" if warning else "information", timeout=6)
 
     @property
@@ -293,6 +299,14 @@ class TeamsScreen(BaseScreen):
         bmx = find(self.choices.variant).uses_tokens
         self.query_one("#extra-head", Static).update(
             "Rider" if lone else "Young children" if bmx else "Handicap")
+
+    def free_for(self, seat: int, field: str, value: str) -> bool:
+        """Whether left/right on seat's colour (or rider) may stop at `value`: no other seat
+        shown races it (teams: the colour; one rider each: the colour and rider)."""
+        mine = self.seats[seat]
+        colour, rider = (value, mine.rider) if field == "colour" else (mine.colour, value)
+        return not any((s.colour, s.rider if self.lone else "") == (colour, rider if self.lone else "")
+                       for n, s in enumerate(self.seats[: self.count]) if n != seat)
 
     # ------------------------------------------------------------ focus
 
