@@ -33,11 +33,11 @@ async def test_one_key_seats_a_hard_bot_in_every_free_seat_up_to_six_teams():
         assert plays(screen) == ["human"] + ["hard"] * 5
         assert screen.gather().seats[0].name == "Ann"
         text = screen_text(app)
-        assert "seats 2 to 6 are now hard bots" in text and "Fewer teams: Players" in text
+        assert "6 players, the most: seats 2 to 6 are now hard bots" in text and "Fewer players" in text
         await pilot.press("ctrl+f")  # nothing left to fill: said, nothing changed
         await pilot.pause()
         assert plays(screen) == ["human"] + ["hard"] * 5
-        assert "No free seat to fill" in screen_text(app)
+        assert "6 players: no free seat to fill" in screen_text(app)
         await pilot.press("f1")
         await pilot.pause()
         assert screen_name(app) == "HelpScreen"

@@ -446,18 +446,19 @@ class TeamsScreen(BaseScreen):
             self.seats[seat].controller = self.level
             with self.prevent(Select.Changed):
                 self.query_one(f"#controller-{seat}", Select).value = self.level
-        teams = f"{self.count} players" if self.lone else f"{self.count} teams"
-        if not filled:
-            self.say(f"No free seat to fill ({teams}): each is yours (seat 1), a bot, or has a name "
-                     "typed or its Plays chosen.")
-            return
-        one = len(filled) == 1
-        said = f"{seat_list(filled)} {'is now a' if one else 'are now'} {self.level} bot{'' if one else 's'}"
-        what = (f"{teams}, the most: " if grown else f"{teams}: ") + said
-        what += "; seat 1 and any seat you set stay as they are."
+        players = f"{self.count} players" + (", the most" if grown else "")
+        if filled:
+            one = len(filled) == 1
+            said = f"{seat_list(filled)} {'is now a' if one else 'are now'} {self.level} bot{'' if one else 's'}; " \
+                   "seat 1 and any seat you set stay as they are."
+        else:
+            said = "no free seat to fill: each is yours (seat 1), a bot, or has a name typed or its Plays chosen."
+        notes = [f"{players}: {said}"]
         if grown:
-            what += " Fewer teams: Players, with ← →."
-        self.say(what)
+            notes.append("Fewer players: the Players list, with ← →.")
+            if not find(self.choices.variant).uses_tokens:
+                notes.append(self.version_note())  # 5 or 6 colours: another version of the stage
+        self.say(" ".join(n for n in notes if n))
 
     def action_back(self) -> None:
         self.remember()
