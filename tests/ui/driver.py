@@ -55,7 +55,13 @@ async def pick_option(pilot, select_id: str, downs: int) -> None:
 
 
 async def set_players(pilot, n: int) -> None:
-    await pick_option(pilot, "players", n - 2)
+    """The Players list set to n: its list opens on the number shown (2 on a first
+    set-up, the last set-up's after that), and the arrows move from there."""
+    shown = pilot.app.screen.count
+    await pilot.click("#players")
+    await pilot.pause()
+    await pilot.press(*(["down"] * (n - shown) if n >= shown else ["up"] * (shown - n)), "enter")
+    await pilot.pause()
 
 
 async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_state=None,
