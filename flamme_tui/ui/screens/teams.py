@@ -102,15 +102,15 @@ class SeatRow(Horizontal):
         yield Input(clean(c.name, multiline=False), placeholder="name", max_length=MAX_NAME, restrict=NO_CONTROL,
                     compact=True, id=f"name-{s}", classes="seat-name")
         yield CycleSelect([(t.name, t.id) for t in TEAM_COLOURS], value=c.colour, allow_blank=False,
-                     compact=True, id=f"colour-{s}", classes="seat-colour")
+                          compact=True, id=f"colour-{s}", classes="seat-colour")
         yield Static("", id=f"swatch-{s}", classes="swatch")
         yield CycleSelect(self.controllers, value=c.controller, allow_blank=False, compact=True,
-                     id=f"controller-{s}", classes="seat-controller")
+                          id=f"controller-{s}", classes="seat-controller")
         yield CycleSelect(self.extras, value=c.extra, allow_blank=False, compact=True,
-                     id=f"extra-{s}", classes="seat-extra")
+                          id=f"extra-{s}", classes="seat-extra")
         # 7-12 players: the rider the player races, in the handicap's place
-        yield CycleSelect(RIDERS, value=c.rider if c.rider in ("S", "R") else "S", allow_blank=False, compact=True,
-                     id=f"rider-{s}", classes="seat-extra")
+        yield CycleSelect(RIDERS, value=c.rider if c.rider in ("S", "R") else "S", allow_blank=False,
+                          compact=True, id=f"rider-{s}", classes="seat-extra")
 
 
 class TeamsScreen(BaseScreen):
@@ -180,17 +180,17 @@ class TeamsScreen(BaseScreen):
             with Horizontal(classes="form-row"):
                 yield Static("Players", id="label-players", classes="form-label")
                 yield CycleSelect([(f"{n} players" + (", 1 rider" if n > self.max_teams else ""), n)
-                              for n in range(2, self.max_seats + 1)], value=self.count,
-                             allow_blank=False, compact=True, id="players")
+                                   for n in range(2, self.max_seats + 1)], value=self.count,
+                                  allow_blank=False, compact=True, id="players")
                 if not bmx:
                     yield Static("Grid", id="label-grid", classes="form-label")
                     yield CycleSelect([("random grid", "random"), ("players place riders", "choose")],
-                                 value=self.choices.grid, allow_blank=False, compact=True, id="grid")
+                                      value=self.choices.grid, allow_blank=False, compact=True, id="grid")
             if self.offers_breakaway():
                 with Horizontal(classes="form-row", id="breakaway-row"):
                     yield Static("Breakaway", id="label-breakaway", classes="form-label")
-                    yield CycleSelect([("no breakaway", False), ("breakaway bids", True)], value=self.choices.breakaway,
-                                 allow_blank=False, compact=True, id="breakaway")
+                    yield CycleSelect([("no breakaway", False), ("breakaway bids", True)],
+                                      value=self.choices.breakaway, allow_blank=False, compact=True, id="breakaway")
                     yield Static("bids for a head start before round 1 (recommended with 5-6 teams)",
                                  id="breakaway-note")
             with Horizontal(id="seat-head"):
