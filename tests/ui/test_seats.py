@@ -136,3 +136,20 @@ async def test_the_last_set_up_comes_back_with_the_next_new_race():
         assert screen_name(app) == "TitleScreen"
         await new_race_menus(pilot, "classic")
         assert plays(app.screen) == ["easy", "human", "hard", "hard", "hard", "hard"]
+
+
+async def test_nine_players_offered_again_in_bmx_become_four_with_a_colour_each():
+    """BMX has no game of players racing one rider each: the last set-up's
+    players come back with colours of their own (two Blue teams raced as one)."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await set_players(pilot, 9)
+        app.screen.query_one("#name-1").value = "Dee"
+        await pilot.press("escape", "escape", "escape")
+        await pilot.pause()
+        await new_race_menus(pilot, "bmx")
+        seats = app.screen.gather().seats
+        assert [s.name for s in seats] == ["Blue", "Dee", "Green", "Purple"]
+        assert len({s.colour for s in seats}) == 4 and {s.rider for s in seats} == {"SR"}
+        assert "a colour each" in screen_text(app)

@@ -143,6 +143,13 @@ class TeamsScreen(BaseScreen):
             seats.append(extra)
         self.seats = [SeatChoice(s.name, s.colour, s.controller, s.extra, s.rider) for s in seats[:MAX_SEATS]]
         self.count = max(2, min(self.max_seats, len(choices.seats)))
+        if lone and not self.lone:  # players racing one rider each, offered again where there are none (bmx)
+            for n, (seat, fresh) in enumerate(zip(self.seats, team_seats(MAX_SEATS), strict=True)):
+                if seat.name.strip() in ("", f"Player {n + 1}"):
+                    seat.name = fresh.name
+                seat.colour, seat.rider = fresh.colour, "SR"
+            self.changes.append(f"{self.count} players, a colour each: 7 to 12 players racing one rider each "
+                                "is a classic and meteo game.")
         for n, seat in enumerate(self.seats):
             if seat.is_scripted and not find(choices.variant).scripted_teams:  # not in bmx
                 if n < self.count:
