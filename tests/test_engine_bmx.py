@@ -450,3 +450,31 @@ def test_normal_fatigue_comes_from_the_config(monkeypatch):
     game.die = 0
     game.end_phase()
     assert fatigue_events(game) == {"a": 2}
+
+
+# ------------------------------------------------------------------- seats
+
+TWO_BLUES = (Team("Ann", "blue"), Team("Bob", "blue"), Team("Cy", "orange"))
+
+
+def test_two_seats_of_one_colour_are_refused_by_the_game():
+    """A bmx rider's id is its colour: two Blue seats would be two riders with one id."""
+    setup = BmxSetup(course=compile_bmx_circuit("ABCD", 3), teams=TWO_BLUES)
+    with pytest.raises(ValueError, match=r"^two seats race the same rider \(blue\): each seat needs a colour of its own$"):
+        BmxGame(setup, 1)
+
+
+@pytest.mark.parametrize("variant", ["bmx", "classic", "meteo"])
+def test_make_setup_refuses_two_seats_of_one_colour(variant):
+    with pytest.raises(ValueError, match="two seats race the same rider"):
+        make_setup(RaceSpec(variant=variant, teams=TWO_BLUES))
+
+
+def test_the_choices_say_why_two_seats_of_one_colour_cannot_race():
+    from flamme_tui.ui.choices import RaceChoices, SeatChoice
+
+    seats = [SeatChoice(t.name, t.colour) for t in TWO_BLUES]
+    assert RaceChoices(variant="bmx", seats=seats).problem() == (
+        "two seats race the same rider (blue): each seat needs a colour of its own")
+    seats[1].colour = "green"
+    assert RaceChoices(variant="bmx", seats=seats).problem() == ""

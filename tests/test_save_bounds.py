@@ -116,6 +116,9 @@ BMX = [
     ("keep-more-than-drawn", lambda d: setup(d).update(descent_keep=setup(d)["descent_draw"] + 1), ["descent_keep"]),
     ("no-lap", lambda d: setup(d)["course"].update(tail=None), ["tail"]),
     ("ramp-past-the-course", lambda d: setup(d)["course"].update(ramp=[10**4, 3]), ["ramp"]),
+    # a bmx rider's id is its colour: two seats of one colour would be two riders with one id
+    ("duplicate-colours", lambda d: setup(d)["teams"][1].update(colour=setup(d)["teams"][0]["colour"]),
+     ["same colour"]),
 ]
 
 

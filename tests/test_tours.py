@@ -324,3 +324,10 @@ def test_the_tour_command_gives_the_experts_budget_to_every_stage(monkeypatch, c
     assert {stage for stage, _ in budgets} == {0, 1}
     assert {budget for _, budget in budgets} == {"3 rollouts"}
     assert "Tour winner" in capsys.readouterr().out
+
+
+def test_a_tour_refuses_two_teams_of_one_colour_in_one_line():
+    """Before any stage is built: the stage card's version counts the colours racing."""
+    teams = (Team("Ann", "blue"), Team("Bob", "blue"), Team("Cy", "red"))
+    with pytest.raises(ValueError, match=r"^two seats race the same rider \(blue\.S\): each seat needs a colour of its own$"):
+        tours.Tour.new(tours.stages_option("avenue-corso-paseo,firenze-milano:meteo"), teams, 3)

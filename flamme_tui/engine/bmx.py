@@ -19,6 +19,7 @@ from .phase import Phase
 from .race import Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
+from .seating import check_riders
 from .terrain import BUMPY, DESCENT
 from .track import EMPTY, LANES, close_gaps, on_track, ranking, settle, square_empty
 from .view import Board, RiderView, View, board, seat_view
@@ -132,6 +133,7 @@ class BmxGame(Race):
         self.die: int | None = None  # this turn's roll, once rolled
         if _blank:
             return
+        check_riders(setup.teams, 1)  # a rider's id is its colour
         for seat, team in enumerate(setup.teams):
             bag = list(setup.bag)
             extra = min(setup.young[seat] if seat < len(setup.young) else 0, self.supply)

@@ -17,9 +17,21 @@ TEAM = SPRINTEUR + ROULEUR  # a seat racing a whole team
 MAX_COLOURS = 6  # red, blue, green, black and the expansion's white and pink
 
 
-def rider_ids(setup: Any) -> list[str]:
-    """Every rider's id, seat by seat (a team's Sprinteur before its Rouleur)."""
-    return [f"{team.colour}.{kind}" for team in setup.teams for kind in team.riders]
+def check_riders(teams: Any, riders_per_seat: int) -> None:
+    """ValueError naming the first rider two seats race.  A rider's id is its
+    colour (bmx: a seat races one rider) or colour.kind, so two seats of one
+    colour would give two riders one id; every rule set refuses that here,
+    before a course or a game is built."""
+    seen: set[str] = set()
+    one_rider = riders_per_seat == 1
+    for team in teams:
+        for kind in ("",) if one_rider else team.riders:
+            rid = team.colour if one_rider else f"{team.colour}.{kind}"
+            if rid in seen:
+                lone = team.riders in (SPRINTEUR, ROULEUR) and not one_rider  # may share a colour, not a rider
+                own = "a rider of its own" if lone else "a colour of its own"
+                raise ValueError(f"two seats race the same rider ({rid}): each seat needs {own}")
+            seen.add(rid)
 
 
 # The set-up last found valid: the races of one set-up (a bench, a tournament)
@@ -35,9 +47,7 @@ def check_seats(setup: Any) -> None:
     for team in teams:
         if team.riders not in (TEAM, SPRINTEUR, ROULEUR):
             raise ValueError(f"{team.colour}: a seat races its colour's Sprinteur and Rouleur, or one of them")
-    ids = rider_ids(setup)
-    if len(set(ids)) != len(ids):
-        raise ValueError("two seats race the same rider")
+    check_riders(teams, 2)
     colours = {team.colour for team in teams}
     if len(colours) > MAX_COLOURS:
         raise ValueError(f"{len(colours)} colours: at most {MAX_COLOURS} race")

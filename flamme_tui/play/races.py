@@ -16,6 +16,7 @@ from ..engine.events import Reveal
 from ..engine.phase import Phase
 from ..engine.race import Race, Team
 from ..engine.rules import find
+from ..engine.seating import check_riders
 from ..engine.view import View
 from .turns import turns
 
@@ -50,7 +51,10 @@ def one_rider_seats(n: int) -> tuple[Team, ...]:
 
 
 def make_setup(spec: RaceSpec):
+    """The engine's set-up for the spec: ValueError in one line when two seats
+    race one rider (the game's constructor checks the rest), ConfigError for bad data."""
     ruleset = find(spec.variant)
+    check_riders(spec.teams, ruleset.riders_per_seat)  # first: the course's version counts the colours
     if ruleset.uses_tokens:
         rules = config.load_bmx_rules()
         course = config.compile_bmx_circuit(spec.circuit, len(spec.teams), spec.ramp)

@@ -141,7 +141,7 @@ async def test_the_last_set_up_comes_back_with_the_next_new_race():
 async def test_nine_players_offered_again_in_bmx_become_four_with_a_colour_each():
     """BMX has no game of players racing one rider each: the last set-up's
     players come back with colours of their own (two Blue seats gave two riders one id,
-    `blue`, which the engine did not refuse)."""
+    `blue`, which the engine now refuses)."""
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "classic")
