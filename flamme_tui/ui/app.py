@@ -586,8 +586,12 @@ class FlammeApp(App[int]):
         so key bars and help always agree with what the keys do.  Before the
         settings are read (the title menu is drawn first: reading them imports
         pydantic) the keymap is not in use yet: the default is the key."""
+        return (self.keys_of(binding_id, default) or [default])[0]
+
+    def keys_of(self, binding_id: str, default: str) -> list[str]:
+        """Every key of a binding as shown (see key_of), for the help's words."""
         keys = self._keymap.get(binding_id, default) if self._settings is not None else default
-        return self.get_key_display(Binding(keys.split(",")[0], ""))
+        return [self.get_key_display(Binding(key.strip(), "")) for key in keys.split(",") if key.strip()]
 
     def get_system_commands(self, screen):
         """The palette (ctrl+p): the app's own commands, on every screen."""

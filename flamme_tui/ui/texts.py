@@ -9,14 +9,37 @@ paragraph is written on one line, and a key's words on the key's line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .choices import SCRIPTED_NAMES
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
 
-GLOBAL_KEYS = """[b]Everywhere[/b]
-  ? or F1      this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)
-  ctrl+p       the command palette: new race, saved races, rules reference, settings, theme, screenshot, quit
-  ctrl+q       quit (a race in progress asks first); ctrl+c only says how
-  Esc          back (menus)"""
+# (binding id, default keys) -> the keys a player presses now (BaseScreen.keys_text: the
+# user's keymap): a key the player can rebind is never written out in the help's words
+KeyOf = Callable[[str, str], str]
+
+
+def as_bound(binding_id: str, default: str) -> str:
+    """Without an app, a binding's default keys as written."""
+    return " or ".join(default.split(","))
+
+
+def key_row(key: str, words: str) -> str:
+    """A row of keys (see above), its key escaped: the help is markup, and a
+    player may bind `[`."""
+    shown = key.replace("[", "\\[")
+    return f"  {shown:<11}  {words}"
+
+
+def _global_keys(key: KeyOf) -> str:
+    return "\n".join([
+        "[b]Everywhere[/b]",
+        key_row(key("help", "question_mark,f1"), "this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)"),
+        "  ctrl+p       the command palette: new race, saved races, rules reference, settings, theme, screenshot, quit",
+        key_row(key("app.quit", "ctrl+q"), "quit (a race in progress asks first); ctrl+c only says how"),
+        "  Esc          back (menus)",
+    ])
+
 
 RULES_CLASSIC = """[b]Classic[/b]
 Each player has two riders: a Rouleur (R, cards 3-7) and a Sprinteur (S, cards 2,3,4,5,9).
@@ -176,11 +199,6 @@ Race again keeps the teams and the course, with a new seed.  A saved race (every
     "tour": """[b]New tour[/b]
 A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 for each stage's first three and for the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first.
 Choose a tour, or pick the stages yourself.""",
-    "tour-stages": """[b]Pick the stages[/b]
-  Enter        add the highlighted stage, raced as classic
-  m            add it as meteo (the weather expansion)
-  Backspace    take the last stage off
-  ctrl+s       on to the teams""",
     "tour-result": """[b]Stage result[/b]
 The stage's times are gaps to its winner (+0:40: forty seconds behind).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 for each stage's first three teams, and for the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
 The tour is saved: from the title menu, Resume goes on with the next stage.""",
@@ -190,13 +208,23 @@ The GC's podium, the winner by Tour Points (a tie goes to the team of the better
 }
 
 
-def _teams_help(variant: str | None) -> str:
+def _tour_stages_help(key: KeyOf) -> str:
+    return "\n".join([
+        "[b]Pick the stages[/b]",
+        "  Enter        add the highlighted stage, raced as classic",
+        key_row(key("tour-stages.meteo", "m"), "add it as meteo (the weather expansion)"),
+        key_row(key("tour-stages.drop", "backspace,delete"), "take the last stage off"),
+        key_row(key("tour-stages.go", "ctrl+s"), "on to the teams"),
+    ])
+
+
+def _teams_help(variant: str | None, key: KeyOf) -> str:
     lines = ["""[b]Teams[/b]
   Enter        in a name or the seed: the next field; on a list: open it
-  ← →          on a list: its previous or next choice, without opening it
-  ctrl+s       start the race (or Tab to [b]Start race[/b] and press Enter)
-  ctrl+f       fill the free seats with bots (or the [b]Fill with bots[/b] button)
-The focused field is highlighted, with ▶ beside its row.
+  ← →          on a list: its previous or next choice, without opening it""",
+             key_row(key("teams.start", "ctrl+s"), "start the race (or Tab to [b]Start race[/b] and press Enter)"),
+             key_row(key("teams.fill", "ctrl+f"), "fill the free seats with bots (or the [b]Fill with bots[/b] button)"),
+             """The focused field is highlighted, with ▶ beside its row.
 Fill with bots: every seat nobody set becomes a bot (hard, or the bot level last chosen on this screen); the first seat, a seat with a name typed or its Plays chosen, and the bots already there stay as they are.  Unless you chose the number of players, the table is filled up to the most teams; fewer: Players, with ← →.
 The names, colours and players set up last come back with the next New race (until you quit).
 Names: up to 30 characters, shown in full on the race screens.
@@ -266,9 +294,11 @@ def _reveal_help(variant: str | None) -> str:
   [ ]          scroll the track (small terminals)"""
 
 
-def topic_text(topic: str, variant: str | None = None) -> str:
+def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) -> str:
     if topic == "teams":
-        return _teams_help(variant)
+        return _teams_help(variant, key)
+    if topic == "tour-stages":
+        return _tour_stages_help(key)
     if topic == "curtain":
         return _curtain_help(variant)
     if topic == "pick":
@@ -281,11 +311,11 @@ def topic_text(topic: str, variant: str | None = None) -> str:
 RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium", "breakaway"}
 
 
-def help_for(topic: str, variant: str | None = None) -> str:
-    """The help of one screen or phase, for one rule set (markup)."""
-    parts = [topic_text(topic, variant)]
+def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound) -> str:
+    """The help of one screen or phase, for one rule set (markup), its keys as bound now (`key`)."""
+    parts = [topic_text(topic, variant, key)]
     if variant and topic in RACE_TOPICS:
         parts.append(track_legend(variant))
         parts.append({"classic": RULES_CLASSIC, "meteo": RULES_METEO, "bmx": RULES_BMX}.get(variant, ""))
-    parts.append(GLOBAL_KEYS)
+    parts.append(_global_keys(key))
     return "\n\n".join(p for p in parts if p)

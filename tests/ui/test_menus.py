@@ -292,6 +292,33 @@ async def test_a_rebound_key_works_and_the_key_bar_says_so(config_dir):
         assert app.flow is not None
 
 
+async def test_the_help_names_the_keys_as_bound(config_dir):
+    """The help's words name the keys the player bound, not the default ones."""
+    user_settings.save(user_settings.Settings(keys={"teams.start": "f5", "teams.fill": "f7", "app.quit": "ctrl+w"}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("f1")
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen"
+        words = rendered_text(app.screen.query_one("#help-text").content)
+    rows = [" ".join(line.split()) for line in words.splitlines()]
+    assert "f5 start the race (or Tab to Start race and press Enter)" in rows
+    assert "f7 fill the free seats with bots (or the Fill with bots button)" in rows
+    assert "^w quit (a race in progress asks first); ctrl+c only says how" in rows
+    assert "? or f1 this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)" in rows
+    assert "ctrl+s" not in words and "^s" not in words and "ctrl+f" not in words and "ctrl+q" not in words
+
+
+def test_the_tour_stages_help_names_its_keys_as_bound():
+    from flamme_tui.ui.texts import help_for
+
+    bound = {"tour-stages.go": "f9", "tour-stages.meteo": "x"}
+    words = help_for("tour-stages", key=lambda binding_id, default: bound.get(binding_id, default))
+    assert "  f9           on to the teams" in words and "  x            add it as meteo" in words
+    assert "ctrl+s" not in words
+
+
 async def test_settings_screen_changes_are_saved(config_dir):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -117,7 +117,7 @@ class BaseScreen(Screen):
     def help_text(self) -> str:
         from ..texts import help_for
 
-        return help_for(self.HELP_TOPIC)
+        return help_for(self.HELP_TOPIC, key=self.keys_text)
 
     def action_help(self) -> None:
         self.app.open_help(self.help_text(), screen_keys(self))
@@ -126,6 +126,12 @@ class BaseScreen(Screen):
     def help_key(self) -> str:
         """The help key as it is bound now, for key bars."""
         return self.key_of("help", "question_mark")
+
+    def keys_text(self, binding_id: str, default: str) -> str:
+        """Every key a binding has now, in words ("? or f1"), for the help."""
+        keys_of = getattr(self.app, "keys_of", None)
+        keys = keys_of(binding_id, default) if keys_of is not None else default.split(",")
+        return " or ".join(keys)
 
     def key_of(self, binding_id: str, default: str) -> str:
         """The key a binding has now (see FlammeApp.key_of), for key bars."""

@@ -138,7 +138,7 @@ class CurtainScreen(BaseScreen):
     def help_text(self) -> str:
         from ..texts import help_for
 
-        return help_for(self.HELP_TOPIC, "bmx" if self.tokens else None)
+        return help_for(self.HELP_TOPIC, "bmx" if self.tokens else None, self.keys_text)
 
     def on_mount(self) -> None:
         super().on_mount()

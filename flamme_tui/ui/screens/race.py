@@ -1324,7 +1324,7 @@ class RaceScreen(BaseScreen):
             self.update_place_track()
 
     def help_text(self) -> str:
-        return help_for(self.HELP_TOPIC, self.game.variant)
+        return help_for(self.HELP_TOPIC, self.game.variant, self.keys_text)
 
     def on_unmount(self) -> None:
         self.stop_timer()

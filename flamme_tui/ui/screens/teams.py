@@ -267,7 +267,7 @@ class TeamsScreen(BaseScreen):
     def help_text(self) -> str:
         from ..texts import help_for
 
-        return help_for(self.HELP_TOPIC, self.choices.variant)
+        return help_for(self.HELP_TOPIC, self.choices.variant, self.keys_text)
 
     def on_mount(self) -> None:
         super().on_mount()
