@@ -285,6 +285,16 @@ class RaceFlow:
         return "" if tour is None else f"stage {len(tour.done) + 1}/{tour.stages}"
 
     @property
+    def header_rules(self) -> str:
+        """What the race's header says after the course's name: the stage of a
+        tour, else the rules, unless the name says them already (a BMX
+        circuit is named "BMX ABCD": "BMX ABCD · BMX" said it twice)."""
+        if self.stage_text:
+            return self.stage_text
+        words = self.game.course.name.split()
+        return "" if words[:1] == [self.variant_name] else self.variant_name
+
+    @property
     def jersey(self) -> int | None:
         """The rider in the yellow jersey (the GC leader before this stage), in a tour from its second stage."""
         tour = self.session.tour

@@ -480,3 +480,17 @@ async def test_a_help_shown_again_is_the_one_built_before_from_its_top():
         await pilot.press("escape", "1", "enter")
         await pilot.press("question_mark")
         assert app.screen is not first and "Pick a card" in screen_text(app)
+
+
+@pytest.mark.parametrize("scenario, header", [
+    ("bmx-pick", "BMX AbcD · round 1 · Blue picks"),  # the circuit's name says BMX: said once
+    ("card-pick", "Avenue Corso Paseo · Classic · round 1"),
+])
+async def test_the_race_header_says_the_rules_once(scenario, header):
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS[scenario](pilot)
+        first = screen_text(app).splitlines()[0]
+    assert first.strip().startswith(header), first

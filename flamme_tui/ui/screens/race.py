@@ -444,9 +444,9 @@ class RaceScreen(BaseScreen):
 
     def set_status(self, what: str, round_no: int | None = None) -> None:
         game = self.game
-        rules = self.flow.stage_text or self.flow.variant_name  # a tour: which stage (the log says the rules)
-        self.put(self.status, f"[b]{escape_markup(game.course.name)}[/b] · {rules} · "
-                              f"round {round_no or game.round} · {escape_markup(what)}")
+        rules = self.flow.header_rules  # a tour: which stage (the log says the rules)
+        parts = [f"[b]{escape_markup(game.course.name)}[/b]", rules, f"round {round_no or game.round}", escape_markup(what)]
+        self.put(self.status, " · ".join(part for part in parts if part))
 
     def marks_from(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
         marks = []
