@@ -87,6 +87,27 @@ def test_the_tables_fit_their_column_whatever_the_names(width):
             assert max(len(line) for line in text.plain.splitlines()) <= width, text.plain
 
 
+@pytest.mark.parametrize("width", [36, 38, 58])
+def test_the_gc_names_each_riders_kind_as_the_stage_does(width):
+    """The GC said "Orange" for the Orange Sprinteur at 80x24 (a 38-cell column); with
+    names too long for the column the team is cut, the kind kept."""
+    from flamme_tui.play.races import Team
+
+    session = tour_after(2, n=4)
+    tour = session.tour.with_stage(session.game)
+    long = tuple(Team("A team name of thirty chars...", t.colour) for t in tour.teams)
+    for teams in (tour.teams, long):
+        tables = TourTables(tour, width)
+        tables.teams = teams
+        for text in (tables.general(), tables.stage()):
+            rows = text.plain.splitlines()[1:]
+            assert len(rows) == 8
+            for row in rows:
+                kind = {"S": "Sprinteur", "R": "Rouleur"}[row[5]]  # " 1.◆BS Blue Sprinteur ...": its label's S or R
+                assert f" {kind} " in row, (width, row)
+                assert len(row) <= width
+
+
 async def test_the_yellow_jersey_is_plain_without_colour(data_dir, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     async with app().run_test(size=(80, 24)) as pilot:

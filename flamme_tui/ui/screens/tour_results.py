@@ -32,6 +32,8 @@ from .base import BaseScreen
 from .podium import podium_blocks, results_controls
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
+MIN_TEAM = 4  # cells of a team's name before its rider's kind, when the name must be cut
+MIN_BAR = 4  # cells the GC's gap bars keep, however long the names
 HEAD = "bold"
 MUTED = "#bbbbbb"
 
@@ -82,13 +84,19 @@ class TourTables:
         colour = team_colour(self.teams[seat].colour)
         return Text(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
 
-    def name(self, rid: str, room: int) -> str:
-        """The rider's team and kind in `room` cells: the team alone, cut if it
-        must be, when both do not fit."""
+    def full_name(self, rid: str) -> str:
         r = self.riders[rid]
-        team = clean(self.teams[r.seat].name, multiline=False)
-        full = f"{team} {KIND.get(r.kind, '')}".strip()
-        return cut(full if cells(full) <= room else team, room)
+        return f"{clean(self.teams[r.seat].name, multiline=False)} {KIND.get(r.kind, '')}".strip()
+
+    def name(self, rid: str, room: int) -> str:
+        """The rider's team and kind in `room` cells: when both do not fit, the
+        team is cut and the kind kept (a team's two riders must not read
+        alike), unless the room is too small for a team's first letters."""
+        r = self.riders[rid]
+        full, kind = self.full_name(rid), KIND.get(r.kind, "")
+        if cells(full) <= room or not kind or room - cells(kind) - 1 < MIN_TEAM:
+            return cut(full if cells(full) <= room else clean(self.teams[r.seat].name, multiline=False), room)
+        return f"{cut(clean(self.teams[r.seat].name, multiline=False), room - cells(kind) - 1)} {kind}"
 
     def team_name(self, seat: int, room: int) -> str:
         return cut(clean(self.teams[seat].name, multiline=False), room)
@@ -125,8 +133,11 @@ class TourTables:
         text = Text("General classification", style=HEAD)
         text.append(" (◆ yellow)\n", style=JERSEY)
         gaps = [g.gap for g in self.gc]
-        bar_room = max(0, (self.width - 14) // 3) if bars else 0  # a third of what the name and bar share
-        room = max(6, self.width - 14 - bar_room - (1 if bar_room else 0))
+        # place, jersey, label and time take 14 cells; the names (team and kind) as much as
+        # the longest needs, the bars (MIN_BAR cells at least) the rest
+        longest = max((cells(self.full_name(g.rider)) for g in self.gc), default=0)
+        room = max(6, min(longest, self.width - 15 - MIN_BAR) if bars else self.width - 14)
+        bar_room = max(0, self.width - 15 - room) if bars else 0
         most = max(gaps, default=0)
         for g in self.gc:
             row = self.rider_row(g.place, g.rider, room)
