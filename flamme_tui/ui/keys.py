@@ -25,12 +25,17 @@ def _screens() -> list[tuple[str, Any]]:
     from .screens.podium import PodiumScreen
     from .screens.race import RaceScreen
     from .screens.saved import SavedRacesScreen
+    from .screens.settings import SettingsScreen
     from .screens.teams import TeamsScreen
     from .screens.title import TitleScreen
+    from .screens.tour_menus import TourScreen, TourStagesScreen
+    from .screens.tour_results import StageResultScreen, TourPodiumScreen
 
     return [("everywhere", FlammeApp), ("every screen", BaseScreen), ("title menu", TitleScreen),
             ("teams", TeamsScreen), ("curtain", CurtainScreen), ("race", RaceScreen),
-            ("saved races", SavedRacesScreen), ("podium", PodiumScreen)]
+            ("saved races", SavedRacesScreen), ("podium", PodiumScreen), ("tour menu", TourScreen),
+            ("tour stages", TourStagesScreen), ("tour results", StageResultScreen),
+            ("tour podium", TourPodiumScreen), ("settings", SettingsScreen)]
 
 
 def rebindable() -> list[Rebindable]:

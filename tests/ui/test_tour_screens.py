@@ -108,6 +108,33 @@ def test_the_gc_names_each_riders_kind_as_the_stage_does(width):
                 assert len(row) <= width
 
 
+async def test_the_tour_results_keys_are_rebindable_in_the_settings(data_dir, tmp_path, monkeypatch):
+    """The tour's screens give their keys ids, as every other screen: the
+    settings list them, and a key bound there works and is shown."""
+    from flamme_tui import settings as user_settings
+    from flamme_tui.ui.keys import binding_ids
+
+    assert {"tour-result.next", "tour-result.title", "tour-result.quit", "tour-podium.again", "tour-podium.new",
+            "tour-podium.replay", "tour-podium.title", "tour-podium.quit", "tour-stages.go"} <= set(binding_ids())
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / "config"))
+    user_settings.save(user_settings.Settings(keys={"tour-result.next": "f5"}))
+    async with app().run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tour-stage-result"](pilot)
+        assert screen_name(pilot.app) == "StageResultScreen"
+        assert "f5 stage 2" in screen_text(pilot.app).splitlines()[-1]
+        await pilot.press("enter")  # bound to f5 now
+        await pilot.pause()
+        assert screen_name(pilot.app) == "StageResultScreen"
+        await pilot.press("f5")
+        await settle(pilot)
+        assert screen_name(pilot.app) != "StageResultScreen"
+        assert pilot.app.flow.stage_text == "stage 2/3"
+        pilot.app.show_settings()
+        await pilot.pause()
+        assert pilot.app.screen.query_one("#key-tour-result-next").value == "f5"
+        assert pilot.app.screen.query_one("#key-tour-podium-again").value == "r"
+
+
 async def test_the_yellow_jersey_is_plain_without_colour(data_dir, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     async with app().run_test(size=(80, 24)) as pilot:

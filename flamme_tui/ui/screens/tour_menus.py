@@ -77,7 +77,7 @@ class TourScreen(BaseScreen):
                 options.append(Option("Pick the stages…", id=PICK))
                 yield OptionList(*options, id="tour-menu")
                 yield Static("", id="tour-about")
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("?", "help"), ("esc", "back")])
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), (self.key_of("tour.back", "escape"), "back")])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -123,7 +123,7 @@ class TourStagesScreen(BaseScreen):
     BINDINGS = [
         Binding("m", "add('meteo')", "Add as meteo", id="tour-stages.meteo"),
         Binding("backspace,delete", "drop", "Take the last off", id="tour-stages.drop"),
-        Binding("ctrl+s", "go", "Continue to the teams", priority=True, id="tour-stages.go"),
+        Binding("ctrl+s", "go", "On to the teams", priority=True, id="tour-stages.go"),
         Binding("escape", "app.pop_screen", "Back", id="tour-stages.back"),
     ]
 
@@ -149,8 +149,9 @@ class TourStagesScreen(BaseScreen):
                 yield Static("", id="pick-chosen")
             yield Static("", id="pick-message")
         go = self.key_of("tour-stages.go", "ctrl+s")
-        yield KeyBar([("⏎", "add (classic)"), ("m", "add (meteo)"), ("⌫", "take off"), (go, "teams"),
-                      ("?", "help"), ("esc", "back")])
+        yield KeyBar([("⏎", "add (classic)"), (self.key_of("tour-stages.meteo", "m"), "add (meteo)"),
+                      (self.key_of("tour-stages.drop", "backspace"), "take off"), (go, "teams"),
+                      (self.help_key, "help"), (self.key_of("tour-stages.back", "escape"), "back")])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -168,7 +169,8 @@ class TourStagesScreen(BaseScreen):
             chosen = Content.from_markup(f"[b]Your tour: {plural(len(self.legs), 'stage')}[/b]\n")
             chosen += Content("\n".join(lines))
         else:
-            chosen = Content("No stage yet: Enter adds the highlighted stage (classic), m adds it as meteo.")
+            meteo = self.key_of("tour-stages.meteo", "m")
+            chosen = Content(f"No stage yet: Enter adds the highlighted stage (classic), {meteo} adds it as meteo.")
         self.query_one("#pick-chosen", Static).update(chosen)
         go = self.key_of("tour-stages.go", "ctrl+s")
         self.query_one("#pick-message", Static).update(
