@@ -137,3 +137,32 @@ async def test_wide_and_combining_names_keep_the_board_columns(size, columns):
             assert len(widths) == 1, widths
         shown = "\n".join(lines)
         assert "李小龙" in shown and "Zoe\u0301" in shown and "🚴" in shown
+
+
+@pytest.mark.parametrize("variant", ["classic", "bmx"])
+@pytest.mark.parametrize("width", [80, 120])
+async def test_the_to_go_heading_ends_where_its_numbers_do(variant, width):
+    """"to go" ended one cell right of its numbers (the one-column board)."""
+    from textual.app import App
+
+    from flamme_tui.ui.widgets.board import Boards
+    from flamme_tui.usertext import cells
+
+    session = choices(variant, 4, seed=5).session()
+    advance(session, 2)
+    rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
+
+    class One(App):
+        def compose(self):
+            yield Boards(id="b")
+
+    app = One()
+    async with app.run_test(size=(width, 30)) as pilot:
+        boards = app.query_one(Boards)
+        boards.set_columns(1, len(rows))
+        boards.show(rows, variant)
+        await pilot.pause()
+        head, *lines = boards.lines()
+    last = cells(head[:head.index("to go") + len("to go")]) - 1  # the heading's last cell
+    for line in lines:
+        assert char_at(line, last).isdigit() and not char_at(line, last + 1).isdigit(), (head, line)

@@ -183,8 +183,9 @@ class Boards(TextLines):
                  for r in self.rows]
         name_w = max(4, min(max(cells(n) for n in names), 20 if wide else 9))
         text = Text(no_wrap=True, overflow="ellipsis")
-        # mark, label, name, square, to go, ready mark
-        head = f"{'':3} {'Rider' if wide else 'Team':<{name_w}} {'Square' if wide else 'Sq':>{6 if wide else 3}} {'to go':>5}  "
+        # mark, label, name, square, to go, ready mark; "to go" is as wide as its
+        # column (the crash mark's cell and 4 digits), so it ends where its numbers do
+        head = f"{'':3} {'Rider' if wide else 'Team':<{name_w}} {'Square' if wide else 'Sq':>{6 if wide else 3}} {'to go':>5}   "
         if bmx:
             cols = [("Bag", 3), ("Fatigue" if wide else "Fat", 7 if wide else 3)]
         else:
@@ -214,7 +215,7 @@ class Boards(TextLines):
                 text.append(f" {name}")
             text.append(f" {self._square(row):>{6 if wide else 3}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
-            text.append(f"{self._to_go(row):>4} ")
+            text.append(f"{self._to_go(row):>5} ")
             text.append("✓ " if row.ready else "  ", style="bold #009E73")
             if bmx:
                 text.append(f"{row.deck:>3} {row.exhaustion:>{7 if wide else 3}} ")
