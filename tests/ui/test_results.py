@@ -200,7 +200,7 @@ async def test_help_rows_wrap_under_their_own_column_and_leave_textual_s_keys_ou
         await pilot.pause()
         lines = help_lines(app)
         checked = ""
-        for key, words in (("? or F1", "this help"), ("ctrl+p", "the command palette")):
+        for key, words in (("? or f1", "this help"), ("ctrl+p", "the command palette")):
             row = next(k for k, line in enumerate(lines) if key in line)
             column = lines[row].index(words)
             follow = lines[row + 1]
