@@ -208,6 +208,28 @@ def test_expert_spends_a_rollout_budget_and_no_more():
     assert found
 
 
+def test_expert_weighs_the_draw_order_on_at_most_its_draw_budget():
+    """The draw order's estimate is optimistic: a larger budget goes to the cards, not to it."""
+    import time
+
+    from flamme_tui.bots import decide
+    from flamme_tui.bots.expert import DRAW_BUDGET, draw_budget
+
+    assert draw_budget(Budget(seconds=1.0)) == Budget(seconds=DRAW_BUDGET.seconds)
+    assert draw_budget(Budget(seconds=0.05)) == Budget(seconds=0.05)
+    assert draw_budget(Budget(rollouts=10**6)).rollouts == DRAW_BUDGET.rollouts
+    assert draw_budget(Budget(rollouts=48)).rollouts == 48
+    game = new_game(make_setup(RaceSpec()), 3)
+    while len((view := game.view(next(iter(turns(game))))).options()) != 2 or view.hands:
+        game.apply(POLICIES["easy"](view))  # to the first choice of who draws first
+    start = time.perf_counter()
+    decision = decide("expert", view, Budget(seconds=5.0))
+    assert time.perf_counter() - start < DRAW_BUDGET.seconds + 0.5
+    used = int(decide("expert", view, Budget(rollouts=10**6)).full.split("(")[1].split(" rollouts")[0])
+    assert DRAW_BUDGET.rollouts <= used < DRAW_BUDGET.rollouts + 100  # the last world finishes
+    assert decision.public.endswith("draws first")
+
+
 def lost_position():
     """Two teams: blue's riders two squares from the line, red's far behind: red
     loses in every future, whatever it plays."""
