@@ -131,6 +131,35 @@ def test_the_podium_help_says_what_the_chart_shows():
     assert "behind the leader" in words and "distance to the line" not in words
 
 
+def test_a_shared_point_of_the_chart_shows_the_best_placed_rider_underlined():
+    """A pack showed "*" in the colour of whoever was drawn last: neither who nor how many."""
+    from flamme_tui.bots import POLICIES
+    from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
+    from flamme_tui.ui.screens.podium import History, chart_text
+
+    game = new_game(make_setup(RaceSpec()), 5)
+    play_out(game, {seat: POLICIES["easy"] for seat in range(len(game.seats))})
+    best, *others = game.ranking()
+    n = len(game.riders)
+    far = [9] * n
+    far[best] = 0
+    pack = [9] * n
+    pack[best] = pack[others[-1]] = 0  # the winner and the last rider together, the rest 9 behind
+    names = [f"Player {k}" for k in range(len(game.seats))]
+    text = chart_text(game, names, History([far, pack], [1] * n, [0] * n, [0] * n))
+    top = text.plain.splitlines()[1]
+    assert "*" not in text.plain
+    letter = game.riders[best].id.split(".")[0][0].upper()
+    letter = letter.lower() if game.riders[best].kind == "R" else letter
+    marks = [ch for ch in top[top.index("┤") + 1:] if ch != " "]
+    assert marks == [letter, letter]  # the winner alone, then the pack under the winner's letter
+    start = text.plain.index(top)
+    points = [start + k for k, ch in enumerate(top) if ch == letter and k > top.index("┤")]
+    underlined = {span.start for span in text.spans if "underline" in str(span.style)}
+    assert [p in underlined for p in points] == [False, True]  # alone, then with the last rider
+    assert "with others" in text.plain
+
+
 # --------------------------------------------------------------- a tour
 
 async def test_a_tour_s_results_lead_on_too(data_dir):

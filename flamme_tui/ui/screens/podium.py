@@ -75,7 +75,10 @@ def podium_data(flow) -> History:
 
 def chart_text(game, names, history: History, width: int = 76, max_height: int = 12) -> Text:
     """Every rider's gap to the leader, round by round (the leader on the top
-    line): a letter per rider (team letter; a Rouleur's in lower case)."""
+    line): a letter per rider (team letter; a Rouleur's in lower case).
+    Riders on one point (a pack) show the one placed best at the finish,
+    underlined: its colour and letter say who, the underline that others
+    ride with it (a "*" in the last rider's colour said neither)."""
     rounds = len(history.distances)
     if rounds < 2:
         return Text("")
@@ -90,13 +93,15 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
         return colour.letter.lower() if getattr(r, "kind", "") == "R" else colour.letter
 
     grid: list[list[tuple[str, str]]] = [[(" ", "")] * cols for _ in range(height)]
-    for i, r in enumerate(game.riders):
+    # the best placed last, so it is the one a shared point shows
+    for i in reversed(game.ranking()):
+        r = game.riders[i]
         colour, mark = team_of_rider(r.id), mark_of(r)
         for k, per_round in enumerate(gaps):
             row = round((height - 1) * per_round[i] / worst)
             x = k * step
-            prev = grid[row][x][0]
-            grid[row][x] = ("*" if prev not in (" ", mark) else mark, f"bold {colour.hex}")
+            shared = grid[row][x][0] != " "
+            grid[row][x] = (mark, f"bold {colour.hex}" + (" underline" if shared else ""))
     text = Text("Race chart: squares behind the leader, round by round\n", style="bold")
     for row, line in enumerate(grid):
         value = round(row * worst / (height - 1)) if height > 1 else 0
@@ -118,7 +123,7 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
     entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", f" {names[r.seat]}{kind}")
                for r in game.riders
                for kind in [{"S": " Sprinteur", "R": " Rouleur"}.get(getattr(r, "kind", ""), "")]]
-    entries.append(("*", "", " several riders"))
+    entries.append(("x", "underline", " with others (the best placed shown)"))
     used = 7
     text.append("       ")
     for mark, style, words in entries:
