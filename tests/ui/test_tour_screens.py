@@ -73,8 +73,8 @@ async def test_no_stage_no_tour(data_dir):
         assert "Add at least one stage first" in screen_text(pilot.app)
 
 
-@pytest.mark.parametrize("width", [36, 38, 50, 58, 76, 120])
-def test_the_tables_fit_their_column_whatever_the_names(width):
+def tables_named_short_and_long(width: int):
+    """A tour's tables after two stages, its teams named as set up, then with 30-character names."""
     from flamme_tui.play.races import Team
 
     session = tour_after(2, n=4)
@@ -83,6 +83,12 @@ def test_the_tables_fit_their_column_whatever_the_names(width):
     for teams in (tour.teams, long):
         tables = TourTables(tour, width)
         tables.teams = teams
+        yield tables
+
+
+@pytest.mark.parametrize("width", [36, 38, 50, 58, 76, 120])
+def test_the_tables_fit_their_column_whatever_the_names(width):
+    for tables in tables_named_short_and_long(width):
         for text in (tables.stage(), tables.general(), tables.points(), tables.team_times()):
             assert max(len(line) for line in text.plain.splitlines()) <= width, text.plain
 
@@ -91,14 +97,7 @@ def test_the_tables_fit_their_column_whatever_the_names(width):
 def test_the_gc_names_each_riders_kind_as_the_stage_does(width):
     """The GC said "Orange" for the Orange Sprinteur at 80x24 (a 38-cell column); with
     names too long for the column the team is cut, the kind kept."""
-    from flamme_tui.play.races import Team
-
-    session = tour_after(2, n=4)
-    tour = session.tour.with_stage(session.game)
-    long = tuple(Team("A team name of thirty chars...", t.colour) for t in tour.teams)
-    for teams in (tour.teams, long):
-        tables = TourTables(tour, width)
-        tables.teams = teams
+    for tables in tables_named_short_and_long(width):
         for text in (tables.general(), tables.stage()):
             rows = text.plain.splitlines()[1:]
             assert len(rows) == 8
