@@ -213,20 +213,20 @@ def test_expert_weighs_the_draw_order_on_at_most_its_draw_budget():
     import time
 
     from flamme_tui.bots import decide
-    from flamme_tui.bots.expert import DRAW_BUDGET, draw_budget
+    from flamme_tui.bots.expert import DRAW_ROLLOUTS, DRAW_SECONDS, draw_budget
 
-    assert draw_budget(Budget(seconds=1.0)) == Budget(seconds=DRAW_BUDGET.seconds)
+    assert draw_budget(Budget(seconds=1.0)) == Budget(seconds=DRAW_SECONDS)
     assert draw_budget(Budget(seconds=0.05)) == Budget(seconds=0.05)
-    assert draw_budget(Budget(rollouts=10**6)).rollouts == DRAW_BUDGET.rollouts
+    assert draw_budget(Budget(rollouts=10**6)).rollouts == DRAW_ROLLOUTS
     assert draw_budget(Budget(rollouts=48)).rollouts == 48
     game = new_game(make_setup(RaceSpec()), 3)
     while len((view := game.view(next(iter(turns(game))))).options()) != 2 or view.hands:
         game.apply(POLICIES["easy"](view))  # to the first choice of who draws first
     start = time.perf_counter()
     decision = decide("expert", view, Budget(seconds=5.0))
-    assert time.perf_counter() - start < DRAW_BUDGET.seconds + 0.5
+    assert time.perf_counter() - start < DRAW_SECONDS + 0.5
     used = int(decide("expert", view, Budget(rollouts=10**6)).full.split("(")[1].split(" rollouts")[0])
-    assert DRAW_BUDGET.rollouts <= used < DRAW_BUDGET.rollouts + 100  # the last world finishes
+    assert DRAW_ROLLOUTS <= used < DRAW_ROLLOUTS + 100  # the last world finishes
     assert decision.public.endswith("draws first")
 
 

@@ -27,7 +27,7 @@ when the budget is spent or one candidate is left.
   18 on the same first 31 seeds).
 - Which rider draws first: each choice is weighed by its best answers (the
   first rider plays its `saver` card, the second tries each of its cards),
-  on at most DRAW_BUDGET.  A best answer is picked knowing the sampled
+  on at most DRAW_SECONDS (DRAW_ROLLOUTS).  A best answer is picked knowing the sampled
   world, an optimistic estimate, and more for one order than the other:
   more samples sharpen that bias, not the choice, so the rest of a larger
   budget goes to the cards (against `hard`, 2-team races, seeds 0-199: the
@@ -62,7 +62,7 @@ MIX: tuple[tuple[Rollout, float], ...] = ((greedy, 0.5), (saver, 0.5))  # the ot
 MIN_WORLDS = 8  # worlds before a candidate may leave the race
 PRUNE_Z = 2.0  # standard errors behind the leader that put a candidate out
 SAME_WORLDS = 24  # worlds after which candidates that did exactly alike in each are called equal
-DRAW_BUDGET = Budget(seconds=0.1, rollouts=2_000)  # the most the draw order is weighed on (see the module's doc)
+DRAW_SECONDS, DRAW_ROLLOUTS = 0.1, 2_000  # the most the draw order is weighed on (see the module's doc)
 
 
 def expert(view: View, budget: Budget = DEFAULT) -> Action:
@@ -182,9 +182,9 @@ def _survivors(alive: list[int], values: dict[int, list[float]]) -> list[int]:
 
 
 def draw_budget(budget: Budget) -> Budget:
-    """The budget the draw order is weighed on: the decision's, at most DRAW_BUDGET."""
-    rollouts = budget.rollouts if budget.rollouts is None else min(budget.rollouts, DRAW_BUDGET.rollouts or 0)
-    return Budget(min(budget.seconds, DRAW_BUDGET.seconds), rollouts)
+    """The budget the draw order is weighed on: the decision's, at most DRAW_SECONDS (DRAW_ROLLOUTS)."""
+    rollouts = None if budget.rollouts is None else min(budget.rollouts, DRAW_ROLLOUTS)
+    return Budget(min(budget.seconds, DRAW_SECONDS), rollouts)
 
 
 def _draw(view: View, budget: Budget) -> Decision:
