@@ -1,11 +1,16 @@
 """Kill tests for tours: a tour killed at any moment resumes to the same tour.
 
 A seeded headless tour runs in a subprocess that autosaves after every
-action (`flamme-tui tour --autosave DIR --trace --slow MS`, which reports
-`saved STAGE ACTIONS`).  We kill it (SIGKILL mostly, SIGTERM and SIGHUP
-too) at random moments, mid-stage and between stages, check that the file
-on disk is whole and holds every action reported saved, go on from it in a
-new process (`flamme-tui tour --from FILE`, a new file each time), and so on
+action (`flamme-tui tour --autosave DIR --trace --step`, which reports
+`saved STAGE ACTIONS` and then waits for a line on stdin).  We choose the
+kill points by what was saved, never by time: the test answers every report
+until the process reports the chosen point, then kills it (SIGKILL mostly,
+SIGTERM and SIGHUP too), either there, while it waits, or just after letting
+it go on (so some kills land in the middle of the next write; it stops again
+after that one).  So the kills land in every stage, mid-stage and between
+stages, on a slow machine as on a fast one.  We check that the file on disk
+is whole and holds every action reported saved, go on from it in a new
+process (`flamme-tui tour --from FILE`, a new file each time), and so on
 until the tour ends.  The finished tour must equal the uninterrupted tour
 with the same seed: the same action log in every stage, times, GC and TP.
 """
@@ -52,12 +57,22 @@ def logs_of(session) -> list[list[str]]:
     return [[str(a) for a in d.game.actions] for d in session.tour.done] + [session.actions_text()]
 
 
+HANG = 600  # seconds: only a hung process takes this long, however busy the machine
+
+
 class Run:
-    def __init__(self, args: list[str], env: dict) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "flamme_tui", "tour", *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    """One process of the tour, answering its reports of saves until it reports
+    `until` (stage, actions) or later: there it waits (`stopped` is set).
+    `until` None: it runs to the end of the tour."""
+
+    def __init__(self, args: list[str], env: dict, until: tuple[int, int] | None) -> None:
+        self.until = until
+        step = [] if until is None else ["--step"]
+        self.proc = subprocess.Popen([sys.executable, "-m", "flamme_tui", "tour", *args, *step],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=env, text=True)
         self.acked = (0, -1)  # (stage, actions) of the last report of a save
-        self.started = threading.Event()
+        self.stopped = threading.Event()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -66,15 +81,29 @@ class Run:
             if line.startswith("saved "):
                 _, stage, actions = line.split()
                 self.acked = (int(stage), int(actions))
-                self.started.set()
-        self.started.set()
+                if self.until is not None and self.acked >= self.until:
+                    self.stopped.set()  # the process waits for an answer that does not come
+                elif self.until is not None:
+                    self.go()
+        self.stopped.set()
+
+    def go(self) -> None:
+        """Let the process save one more action."""
+        try:
+            self.proc.stdin.write("\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):  # it ended (or was killed): nothing to let go on
+            pass
 
     def finish(self) -> tuple[int, str]:
-        self.proc.wait(timeout=60)
-        self.reader.join(10)
+        self.proc.wait(timeout=HANG)
+        self.reader.join(HANG)
         err = self.proc.stderr.read()
-        self.proc.stdout.close()
-        self.proc.stderr.close()
+        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                pipe.close()
+            except BrokenPipeError:
+                pass
         return self.proc.returncode, err
 
 
@@ -83,28 +112,28 @@ def test_a_killed_tour_resumes_to_the_same_tour(tmp_path):
     expected_logs = [[str(a) for a in d.game.actions] for d in expected.done]
     env = dict(os.environ, FLAMME_TUI_DATA_DIR=str(tmp_path / "data"), PYTHONDONTWRITEBYTECODE="1")
     folder = tmp_path / "saves"
-    first = ["--stages", STAGES, "--seed", str(SEED), "--autosave", str(folder), "--trace", "--slow", "1"]
+    first = ["--stages", STAGES, "--seed", str(SEED), "--autosave", str(folder), "--trace"]
     rng = random.Random("tour-kill")
-    # where to kill: a few points in every stage (whatever the machine's speed), each
-    # a little after an action reported saved, so some land in the middle of a write
+    # where to kill: a few points in every stage, chosen by the actions saved (so whatever the machine's speed)
     targets = sorted([(k + 1, rng.randrange(len(log))) for k, log in enumerate(expected_logs) for _ in range(4)]
                      # and right after a stage's last action: the file holds a finished stage, the next not begun
                      + [(k + 1, len(log)) for k, log in enumerate(expected_logs[:-1])])
+    ends = {(k + 1, len(log)) for k, log in enumerate(expected_logs[:-1])}
     points: list[tuple[tuple[int, int], int, int]] = []  # (acked, stage on disk, actions on disk)
     path: Path | None = None
     for _launch in range(200):
-        run = Run(first if path is None else ["--from", str(path), "--autosave", str(folder), "--trace",
-                                              "--slow", "1"], env)
-        run.started.wait(30)
-        if not targets:
+        target = targets.pop(0) if targets else None
+        run = Run(first if path is None else ["--from", str(path), "--autosave", str(folder), "--trace"], env, target)
+        if target is None:
             code, err = run.finish()
             assert code == 0, err
             break
-        target = targets.pop(0)
-        deadline = time.monotonic() + 120
-        while run.acked < target and run.proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.001)
-        time.sleep(rng.uniform(0, 0.01))
+        assert run.stopped.wait(HANG), "the tour process hung"
+        # a stage's end is killed where it waits (the finished stage on disk, the next not begun);
+        # elsewhere half the kills let it go on first, so they land anywhere in its next action, its write too
+        if target not in ends and rng.random() < 0.5:
+            run.go()
+            time.sleep(rng.uniform(0, 0.01))
         sig = rng.choice(SIGNALS)
         run.proc.send_signal(sig)
         code, err = run.finish()

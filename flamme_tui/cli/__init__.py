@@ -64,11 +64,15 @@ def seconds(text: str) -> float:
     return value
 
 
-def _kill_test_options(parser: argparse.ArgumentParser) -> None:
-    """Hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save."""
+def _kill_test_options(parser: argparse.ArgumentParser, step: bool = False) -> None:
+    """Hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save
+    (`step`: and --step, wait for a line on stdin after each report, so that a test kills the process
+    at a point chosen by what was saved, whatever the machine's speed)."""
     parser.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+    if step:
+        parser.add_argument("--step", action="store_true", help=argparse.SUPPRESS)
 
 
 def _budget_options(p: argparse.ArgumentParser) -> None:
@@ -141,7 +145,7 @@ def build_parser() -> Parser:
     tour_race.add_argument("--bots-for-humans", action="store_true",
                            help="with --from: let the easy bot play the human seats too")
     _budget_options(tour_race)
-    _kill_test_options(tour_race)
+    _kill_test_options(tour_race, step=True)
 
     bench = sub.add_parser("bench", help="simulate whole races and print races per second")
     _race_options(bench)

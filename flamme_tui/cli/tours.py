@@ -188,6 +188,8 @@ def cmd_tour(args) -> int:
         if args.trace and autosave is not None and autosave.saved:
             out.write(f"saved {len(session.tour.done) + 1} {len(session.entries)}\n")
             out.flush()
+            if args.step:  # the kill test answers each report: it kills where it chose to, not when
+                sys.stdin.readline()  # (at end of input: go on)
         if args.slow:
             time.sleep(args.slow / 1000)
 
