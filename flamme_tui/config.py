@@ -17,11 +17,13 @@ import math
 import os
 import re
 import stat
+import threading
 import types
 import typing
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar
 
 import yaml
 from pydantic import (
@@ -77,9 +79,11 @@ __all__ = [
     "stage_entries",
     "stage_ids",
     "stage_notices",
+    "stage_status",
     "stage_statuses",
     "stage_summary",
     "user_data_dir",
+    "user_stage_files",
     "user_stages_dir",
     "user_stages_problem",
 ]
@@ -786,18 +790,22 @@ _NOT_UTF8 = re.compile("[\ud800-\udfff]")  # the bytes of a name that were not U
 
 def stage_statuses() -> list[StageStatus]:
     """Every stage that an id can name (shadowed user stages left out),
-    read and validated (files are cached by path, mtime and size)."""
-    out = []
-    for entry in stage_entries():
-        if entry.shadowed:
-            continue
-        bad_id = id_problem(entry)
-        if bad_id is not None:
-            out.append(StageStatus(entry, None, bad_id))
-            continue
-        stage, problems = check_stage_file(entry.path)
-        out.append(StageStatus(entry, stage, _first(entry.path, problems) if problems else None))
-    return out
+    read and validated (files are cached by their identity: path, inode,
+    mtime and size)."""
+    return [status for entry in stage_entries() if (status := stage_status(entry)) is not None]
+
+
+def stage_status(entry: StageEntry) -> StageStatus | None:
+    """One stage file read and validated (None for a shadowed user stage:
+    no id names it).  Safe in a worker thread (the app's stage menus read
+    the user's stages in one)."""
+    if entry.shadowed:
+        return None
+    bad_id = id_problem(entry)
+    if bad_id is not None:
+        return StageStatus(entry, None, bad_id)
+    stage, problems = check_stage_file(entry.path)
+    return StageStatus(entry, stage, _first(entry.path, problems) if problems else None)
 
 
 def stage_ids() -> list[str]:
@@ -835,7 +843,13 @@ def stage_notices(statuses: list[StageStatus] | None = None) -> list[str]:
 KNOWN_SHOWN = 20  # stage ids an "unknown stage" error names (one line, however many user stages)
 
 
-def _stage_path(ref: str) -> Path:
+def user_stage_files() -> dict[str, Path]:
+    """The user stage files an id can name, by id (the first MAX_USER_STAGES
+    by name): list them once to load many stages (load_stage's `user_stages`)."""
+    return _user_stage_files()
+
+
+def _stage_path(ref: str, user_stages: dict[str, Path] | None = None) -> Path:
     path = data_dir() / "courses" / f"{ref}.yaml"
     try:
         built_in = path.is_file()
@@ -843,7 +857,7 @@ def _stage_path(ref: str) -> Path:
         built_in = False
     if built_in:
         return path
-    user = _user_stage_files().get(ref)
+    user = (_user_stage_files() if user_stages is None else user_stages).get(ref)
     if user is not None:
         bad_id = id_problem(StageEntry(ref, user, "user"))
         if bad_id is not None:
@@ -855,13 +869,16 @@ def _stage_path(ref: str) -> Path:
     raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")
 
 
-def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageSpec:
-    """A stage by id (built-in, else a user stage) or by path to a .yaml file."""
+def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None,
+               user_stages: dict[str, Path] | None = None) -> StageSpec:
+    """A stage by id (built-in, else a user stage) or by path to a .yaml file.
+    `user_stages`: user_stage_files() if the caller has it (listing a folder of
+    thousands of files for each of thousands of tours' stages took minutes)."""
     ref_text = str(ref)
     if isinstance(ref, Path) or ref_text.endswith((".yaml", ".yml")) or "/" in ref_text or os.sep in ref_text:
         path = Path(ref)
     else:
-        path = _stage_path(ref_text)
+        path = _stage_path(ref_text, user_stages)
     stage, problems = check_stage_file(path, catalog=catalog)
     if problems or stage is None:
         raise _first(path, problems)
@@ -872,6 +889,27 @@ def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None) -> StageS
 # list (the app's, `stages list`) stats each file instead of reading it again.
 _STAGE_CACHE: dict[tuple[Any, ...], tuple[StageSpec | None, list[ConfigError]]] = {}
 _STAGE_CACHE_SIZE = 2 * lim.MAX_USER_STAGES  # every stage listed, and room for files named by path
+# the app reads stage and tour files in a worker thread while its UI thread may read one too
+_CACHE_LOCK = threading.Lock()
+T = TypeVar("T")
+
+
+def cached_read(cache: dict[tuple[Any, ...], T], size: int, path: Path, read: Callable[[], T]) -> T:
+    """read() for the file at `path`, kept in `cache` by the file's identity
+    (path, device, inode, mtime, size) so that an unchanged file is not read
+    again; at most `size` entries (the oldest goes first).  Thread-safe."""
+    key = _file_key(path)
+    if key is not None:
+        with _CACHE_LOCK:
+            if key in cache:
+                return cache[key]
+    value = read()  # outside the lock: two threads may read the same new file, never wait on each other
+    if key is not None:
+        with _CACHE_LOCK:
+            while len(cache) >= size:
+                del cache[next(iter(cache))]
+            cache[key] = value
+    return value
 
 
 def _file_key(path: Path) -> tuple[Any, ...] | None:
@@ -890,15 +928,8 @@ def check_stage_file(path: str | Path, *, catalog: TileCatalog | None = None) ->
     path = Path(path)
     if catalog is not None:
         return _problems(StageSpec, path, {"catalog": catalog}, files.STAGE_FILE)
-    key = _file_key(path)
-    cached = _STAGE_CACHE.get(key) if key is not None else None
-    if cached is not None:
-        return cached[0], list(cached[1])
-    stage, problems = _problems(StageSpec, path, {"catalog": load_tiles()}, files.STAGE_FILE)
-    if key is not None:
-        if len(_STAGE_CACHE) >= _STAGE_CACHE_SIZE:
-            del _STAGE_CACHE[next(iter(_STAGE_CACHE))]
-        _STAGE_CACHE[key] = (stage, problems)
+    stage, problems = cached_read(_STAGE_CACHE, _STAGE_CACHE_SIZE, path,
+                                  lambda: _problems(StageSpec, path, {"catalog": load_tiles()}, files.STAGE_FILE))
     return stage, list(problems)
 
 

@@ -13,6 +13,7 @@ stages before it (engine.tour), so replaying the logs rebuilds the tour.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -122,14 +123,30 @@ def _by_length(item: tuple[str, Path]) -> tuple[int, str]:
     return (int(head) if head.isdigit() else 99, item[0])
 
 
-def check_tour_file(path: Path) -> tuple[TourSpec | None, list[config.ConfigError]]:
-    """Validate one tour file, its stages included: (the tour if good, every problem)."""
-    spec, problems = config._problems(TourSpec, path)
+# Tour files read, by file identity (path, inode, mtime, size): a tour menu
+# stats each file instead of parsing it again.  Only the file is kept: the
+# stages it names are checked at every read (their files have a cache of their own).
+_TOUR_CACHE: dict[tuple, tuple[TourSpec | None, list[config.ConfigError]]] = {}
+_TOUR_CACHE_SIZE = 4096
+
+
+@functools.lru_cache(maxsize=1024)
+def _compiles(stage: config.StageSpec) -> None:
+    """That a stage compiles (ConfigError if not), once per stage: thousands of
+    tours name the same few stages, each compiled again took a menu minutes."""
+    config.stage_summary(stage)
+
+
+def check_tour_file(path: Path, user_stages: dict[str, Path] | None = None) -> tuple[TourSpec | None, list[config.ConfigError]]:
+    """Validate one tour file, its stages included: (the tour if good, every problem).
+    `user_stages`: config.user_stage_files(), listed once by a caller checking many tours."""
+    spec, parsed = config.cached_read(_TOUR_CACHE, _TOUR_CACHE_SIZE, path, lambda: config._problems(TourSpec, path))
+    problems = list(parsed)
     if spec is None:
         return None, problems
     for k, leg in enumerate(spec.stages):
         try:
-            config.stage_summary(config.load_stage(_stage_ref(leg.stage)))
+            _compiles(config.load_stage(_stage_ref(leg.stage), user_stages=user_stages))
         except config.ConfigError as exc:
             problems.append(config.ConfigError(_stage_problem(exc), file=path, field=f"stages[{k}].stage"))
     return (spec if not problems else None), problems

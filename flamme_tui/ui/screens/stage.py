@@ -47,6 +47,11 @@ def left_out(notices: list[str]) -> Content | None:
     return Content("\n".join(lines))
 
 
+def reading_line(total: int, kind: str, done: int = 0) -> Content:
+    """What a menu says while it reads the user's files (filling.fill)."""
+    return Content(f"Reading your {kind} files… {done:,} of {total:,}")
+
+
 class StageScreen(BaseScreen):
     HELP_TOPIC = "menus"
     DEFAULT_CSS = "#stage-notice { height: auto; color: $warning; margin: 0 0 1 0; }"
@@ -59,19 +64,23 @@ class StageScreen(BaseScreen):
 
     def compose(self):
         from ... import config
+        from ..filling import now_or_later
         from .variant import variant_title
 
-        # a broken stage file is left out of the menu, with a line saying why
-        statuses = config.stage_statuses()
-        usable = [s for s in statuses if s.stage is not None]
+        # the shipped stages now, the user's too if few (filling.now_or_later); more are read in a worker (on_mount)
+        entries = config.stage_entries()
+        now, self.pending = now_or_later([e for e in entries if e.source == "user"])
+        self.statuses = [s for e in entries if e.source != "user" or e in now if (s := config.stage_status(e)) is not None]
+        self.reading_files = bool(self.pending)  # user stage files still being read
+        self.files_read = 0  # of them
+        usable = [s for s in self.statuses if s.stage is not None]
         self.ids = [s.entry.id for s in usable]
-        notices = config.stage_notices(statuses)
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static(f"[b]{variant_title(self.variant)}[/b] · choose the stage", classes="screen-title")
-            notice = left_out(notices)
-            if notice is not None:
-                yield Static(notice, id="stage-notice")
+            # a broken stage file is left out of the menu, with a line saying why (once all are read)
+            notice = reading_line(len(self.pending), "stage") if self.reading_files else left_out(config.stage_notices(self.statuses))
+            yield Static(notice or "", id="stage-notice").set_styles(display="block" if notice else "none")
             with Horizontal(id="stage-top"):
                 names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]
                 yield OptionList(*(Option(plain(name), id=sid) for sid, name in names), id="stage-menu")
@@ -82,6 +91,9 @@ class StageScreen(BaseScreen):
         yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), ("esc", "back")])
 
     def on_mount(self) -> None:
+        from ... import config
+        from ..filling import fill
+
         super().on_mount()
         menu = self.query_one("#stage-menu", OptionList)
         index = self.ids.index(self.current) if self.current in self.ids else 0
@@ -89,6 +101,35 @@ class StageScreen(BaseScreen):
         if self.ids:
             menu.highlighted = index
             self.preview(self.ids[index])
+        fill(self, self.pending, config.stage_status, self.add_stages, self.stages_read)
+
+    def add_stages(self, batch: list) -> None:
+        """A batch of user stages read (filling.fill): onto the menu."""
+        self.files_read += len(batch)
+        statuses = [s for s in batch if s is not None]  # None: a shadowed stage (no id names it)
+        self.statuses += statuses
+        usable = [s for s in statuses if s.stage is not None]
+        menu = self.query_one("#stage-menu", OptionList)
+        menu.add_options(Option(plain(s.stage.name), id=s.entry.id) for s in usable)
+        first = not self.ids
+        self.ids += [s.entry.id for s in usable]
+        if self.current in [s.entry.id for s in usable] and menu.highlighted in (None, 0):
+            first = True  # the stage chosen before: highlighted when it comes, unless the player moved
+        if first and self.ids:
+            index = self.ids.index(self.current) if self.current in self.ids else 0
+            menu.highlighted = index
+            self.preview(self.ids[index])
+        self.query_one("#stage-notice", Static).update(reading_line(len(self.pending), "stage", self.files_read))
+
+    def stages_read(self) -> None:
+        """Every user stage read: the lines saying which files are left out and why."""
+        from ... import config
+
+        self.reading_files = False
+        notice = self.query_one("#stage-notice", Static)
+        lines = left_out(config.stage_notices(self.statuses))
+        notice.update(lines or "")
+        notice.display = lines is not None
 
     def size_changed(self, width: int, height: int) -> None:
         # the profile grows with the window (2 rows of bars at 80x24), the

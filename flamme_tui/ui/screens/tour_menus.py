@@ -33,6 +33,26 @@ def tour_lines(spec) -> list[str]:
     return lines
 
 
+def tour_reader():
+    """read(entry): (entry, the tour or None, its problems) of a tour file;
+    None for a shadowed user tour.  Safe in a worker thread (filling.fill).
+    The user's stage folder is listed once, at the first read, for every tour."""
+    from ... import config
+    from ...play import tours
+
+    listed: list[dict] = []
+
+    def read(entry) -> tuple | None:
+        if entry.shadowed:
+            return None
+        if not listed:
+            listed.append(config.user_stage_files())
+        spec, problems = tours.check_tour_file(entry.path, listed[0])
+        return entry, spec, problems
+
+    return read
+
+
 class TourScreen(BaseScreen):
     """The tours to race (built-in, then the user's), and "pick the stages"."""
 
@@ -47,44 +67,92 @@ class TourScreen(BaseScreen):
 
     def compose(self):
         from ...play import tours
+        from ..filling import now_or_later
+        from .stage import reading_line
 
+        # the shipped tours now, the user's too if few (filling.now_or_later); more are read in a worker (on_mount)
+        entries = tours.tour_entries()
+        now, self.pending = now_or_later([e for e in entries if e.source == "user"])
+        self.reading_files = bool(self.pending)  # user tour files still being read
+        self.files_read = 0  # of them
         self.specs = {}
-        notices = []
-        for entry in tours.tour_entries():
-            if entry.shadowed:
-                continue
-            spec, problems = tours.check_tour_file(entry.path)
-            if spec is None:  # a broken tour file is left out, with a line saying why
-                first = problems[0] if problems else None
-                where = f": {first.field}" if first is not None and first.field else ""
-                # the file's name as it is on disk: its control characters written out
-                notices.append(clean(f"{entry.path.name}{where}: {first.message if first else 'cannot be read'}",
-                                     multiline=False))
-                continue
-            self.specs[entry.id] = spec
+        self.notices: list[str] = []
+        read = tour_reader()
+        for entry in entries:
+            if entry.source != "user" or entry in now:
+                self.take(read(entry))
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static("[b]New tour[/b] · stages raced in turn by the same teams: times, the general "
                          "classification and Tour Points", classes="screen-title")
-            if notices:
-                lines = [f"Left out: {note}" for note in notices[:NOTICES]]
-                if len(notices) > NOTICES:
-                    lines.append(f"and {len(notices) - NOTICES} more: see `flamme-tui tours check`")
-                yield Static(Content("\n".join(lines)), id="tour-notice")
+            notice = reading_line(len(self.pending), "tour") if self.reading_files else self.notice()
+            yield Static(notice or "", id="tour-notice").set_styles(display="block" if notice else "none")
             with Horizontal(id="tour-top"):
-                options = [Option(plain(f"{spec.name} ({plural(len(spec.stages), 'stage')})"), id=tid)
-                           for tid, spec in self.specs.items()]
+                options = [self.option(tid, spec) for tid, spec in self.specs.items()]
                 options.append(Option("Pick the stages…", id=PICK))
                 yield OptionList(*options, id="tour-menu")
                 yield Static("", id="tour-about")
         yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), (self.key_of("tour.back", "escape"), "back")])
 
+    @staticmethod
+    def option(tid: str, spec) -> Option:
+        return Option(plain(f"{spec.name} ({plural(len(spec.stages), 'stage')})"), id=tid)
+
+    def take(self, read: tuple | None) -> bool:
+        """A tour file read (tour_reader): its tour kept, or a line saying why it is left out."""
+        if read is None:
+            return False
+        entry, spec, problems = read
+        if spec is None:  # a broken tour file is left out, with a line saying why
+            first = problems[0] if problems else None
+            where = f": {first.field}" if first is not None and first.field else ""
+            # the file's name as it is on disk: its control characters written out
+            self.notices.append(clean(f"{entry.path.name}{where}: {first.message if first else 'cannot be read'}",
+                                      multiline=False))
+            return False
+        self.specs[entry.id] = spec
+        return True
+
+    def notice(self) -> Content | None:
+        if not self.notices:
+            return None
+        lines = [f"Left out: {note}" for note in self.notices[:NOTICES]]
+        if len(self.notices) > NOTICES:
+            lines.append(f"and {len(self.notices) - NOTICES} more: see `flamme-tui tours check`")
+        return Content("\n".join(lines))
+
     def on_mount(self) -> None:
+        from ..filling import fill
+
         super().on_mount()
         menu = self.query_one("#tour-menu", OptionList)
         menu.focus()
         menu.highlighted = 0
         self.describe(menu.get_option_at_index(0).id)
+        fill(self, self.pending, tour_reader(), self.add_tours, self.tours_read)
+
+    def add_tours(self, batch: list) -> None:
+        """A batch of user tours read (filling.fill): onto the menu, before "Pick the stages"."""
+        from .stage import reading_line
+
+        self.files_read += len(batch)
+        added = [read[0].id for read in batch if self.take(read)]
+        if added:
+            menu = self.query_one("#tour-menu", OptionList)
+            highlighted = menu.highlighted_option.id if menu.highlighted_option is not None else None
+            menu.remove_option(PICK)
+            menu.add_options([*(self.option(tid, self.specs[tid]) for tid in added), Option("Pick the stages…", id=PICK)])
+            if highlighted is not None:
+                menu.highlighted = menu.get_option_index(highlighted)  # the player's place kept
+        self.query_one("#tour-notice", Static).update(reading_line(len(self.pending), "tour", self.files_read))
+
+    def tours_read(self) -> None:
+        """Every user tour read: the lines saying which files are left out and why."""
+        self.reading_files = False
+        notice = self.query_one("#tour-notice", Static)
+        lines = self.notice()
+        notice.update(lines or "")
+        notice.display = lines is not None
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self.describe(event.option.id)
@@ -133,17 +201,22 @@ class TourStagesScreen(BaseScreen):
 
     def compose(self):
         from ... import config
-        from .stage import left_out
+        from ..filling import now_or_later
+        from .stage import left_out, reading_line
 
-        statuses = config.stage_statuses()
-        self.names = {s.entry.id: s.stage.name for s in statuses if s.stage is not None}
+        # the shipped stages now, the user's too if few (filling.now_or_later); more are read in a worker (on_mount)
+        entries = config.stage_entries()
+        now, self.pending = now_or_later([e for e in entries if e.source == "user"])
+        self.statuses = [s for e in entries if e.source != "user" or e in now if (s := config.stage_status(e)) is not None]
+        self.reading_files = bool(self.pending)  # user stage files still being read
+        self.files_read = 0  # of them
+        self.names = {s.entry.id: s.stage.name for s in self.statuses if s.stage is not None}
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static("[b]New tour[/b] · pick the stages in race order", classes="screen-title")
             # a broken stage file is left out of the list, with a line saying why (as in the stage menu)
-            notice = left_out(config.stage_notices(statuses))
-            if notice is not None:
-                yield Static(notice, id="pick-notice")
+            notice = reading_line(len(self.pending), "stage") if self.reading_files else left_out(config.stage_notices(self.statuses))
+            yield Static(notice or "", id="pick-notice").set_styles(display="block" if notice else "none")
             with Horizontal(id="pick-top"):
                 yield OptionList(*(Option(plain(name), id=sid) for sid, name in self.names.items()), id="pick-menu")
                 yield Static("", id="pick-chosen")
@@ -154,11 +227,41 @@ class TourStagesScreen(BaseScreen):
                       (self.help_key, "help"), (self.key_of("tour-stages.back", "escape"), "back")])
 
     def on_mount(self) -> None:
+        from ... import config
+        from ..filling import fill
+
         super().on_mount()
         menu = self.query_one("#pick-menu", OptionList)
         menu.focus()
         menu.highlighted = 0
         self.show()
+        fill(self, self.pending, config.stage_status, self.add_stages, self.stages_read)
+
+    def add_stages(self, batch: list) -> None:
+        """A batch of user stages read (filling.fill): onto the menu."""
+        from .stage import reading_line
+
+        self.files_read += len(batch)
+        statuses = [s for s in batch if s is not None]  # None: a shadowed stage (no id names it)
+        self.statuses += statuses
+        usable = [s for s in statuses if s.stage is not None]
+        self.names.update((s.entry.id, s.stage.name) for s in usable)
+        menu = self.query_one("#pick-menu", OptionList)
+        menu.add_options(Option(plain(s.stage.name), id=s.entry.id) for s in usable)
+        if menu.highlighted is None and menu.option_count:
+            menu.highlighted = 0
+        self.query_one("#pick-notice", Static).update(reading_line(len(self.pending), "stage", self.files_read))
+
+    def stages_read(self) -> None:
+        """Every user stage read: the lines saying which files are left out and why."""
+        from ... import config
+        from .stage import left_out
+
+        self.reading_files = False
+        notice = self.query_one("#pick-notice", Static)
+        lines = left_out(config.stage_notices(self.statuses))
+        notice.update(lines or "")
+        notice.display = lines is not None
 
     def show(self, message: str = "") -> None:
         from ...play.tours import MAX_STAGES
