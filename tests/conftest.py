@@ -4,10 +4,18 @@ Tests never read or write the real user data directory (saves, custom
 stages): unless the caller already chose one, FLAMME_TUI_DATA_DIR points at
 an empty temporary folder for the whole run (set at configure time, before
 collection, so `config.stage_ids()` at import time sees only the built-in
-stages, and subprocesses inherit it).
+stages, and subprocesses inherit it).  Run in parallel (pytest-xdist, `-n`),
+each worker process has a folder of its own: a subfolder named after the
+worker (gw0, gw1...) of the run's folder, so no two tests running at once
+share saves or stages.
+
+The `slow` marker sets apart the longest property and fuzz runs: the README's
+test command runs the rest (`-m "not slow"`), and .ci/run runs them after it
+(`-m slow`).
 
 The fuzz suite (modules marked `fuzz`, see tests/fuzzing.py) reports its
-case count and run time in one line at the end of the run.
+case count and run time in one line at the end of the run (the workers'
+counts added up when run in parallel).
 """
 
 from __future__ import annotations
@@ -17,16 +25,27 @@ import shutil
 import sys
 import tempfile
 
+import pytest
+
 _made: list[str] = []
 _fuzz_seconds = [0.0]
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "fuzz: part of the fuzz suite (hostile inputs; counted, see tests/fuzzing.py)")
+    config.addinivalue_line("markers", "slow: the longest property and fuzz runs (.ci/run runs them in a step "
+                                       "of their own: pytest -m slow)")
     if sys.flags.safe_path:
         os.environ["PYTHONSAFEPATH"] = "1"
-    if not os.environ.get("FLAMME_TUI_DATA_DIR"):
-        folder = tempfile.mkdtemp(prefix="flamme-tui-tests-")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    chosen = os.environ.get("FLAMME_TUI_DATA_DIR")
+    if worker and chosen:
+        # a worker inherits the run's folder (made by the controller, or the caller's): one of its own inside it
+        folder = os.path.join(chosen, worker)
+        os.makedirs(folder, exist_ok=True)
+        os.environ["FLAMME_TUI_DATA_DIR"] = folder
+    elif not chosen:
+        folder = tempfile.mkdtemp(prefix="flamme-tui-tests-" + (f"{worker}-" if worker else ""))
         _made.append(folder)
         os.environ["FLAMME_TUI_DATA_DIR"] = folder
 
@@ -39,8 +58,25 @@ def pytest_unconfigure(config):
 
 
 def pytest_runtest_logreport(report):
+    # in a parallel run the controller sees every worker's reports: it adds up the fuzz tests' time
     if "fuzz" in report.keywords:
         _fuzz_seconds[0] += report.duration  # setup, call and teardown: the module's fixtures included
+
+
+def pytest_sessionfinish(session):
+    import fuzzing
+
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a worker: its fuzz case counts go to the controller
+        workeroutput["fuzz_cases"] = dict(fuzzing.CASES)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """(pytest-xdist, in the controller) a worker ended: add up its fuzz case counts."""
+    import fuzzing
+
+    fuzzing.CASES.update(getattr(node, "workeroutput", {}).get("fuzz_cases", {}))
 
 
 def pytest_terminal_summary(terminalreporter):
