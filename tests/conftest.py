@@ -9,7 +9,7 @@ each worker process has a folder of its own: a subfolder named after the
 worker (gw0, gw1...) of the run's folder, so no two tests running at once
 share saves or stages.
 
-The `slow` marker sets apart the longest property and fuzz runs: the README's
+The `slow` marker sets apart the longest property, fuzz and kill runs: the README's
 test command runs the rest (`-m "not slow"`), and .ci/run runs them after it
 (`-m slow`).
 
@@ -33,7 +33,7 @@ _fuzz_seconds = [0.0]
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "fuzz: part of the fuzz suite (hostile inputs; counted, see tests/fuzzing.py)")
-    config.addinivalue_line("markers", "slow: the longest property and fuzz runs (.ci/run runs them in a step "
+    config.addinivalue_line("markers", "slow: the longest property, fuzz and kill runs (.ci/run runs them in a step "
                                        "of their own: pytest -m slow)")
     if sys.flags.safe_path:
         os.environ["PYTHONSAFEPATH"] = "1"

@@ -79,7 +79,8 @@ class StageScreen(BaseScreen):
         with Vertical(classes="menu-body"):
             yield Static(f"[b]{variant_title(self.variant)}[/b] · choose the stage", classes="screen-title")
             # a broken stage file is left out of the menu, with a line saying why (once all are read)
-            notice = reading_line(len(self.pending), "stage") if self.reading_files else left_out(config.stage_notices(self.statuses))
+            notice = (reading_line(len(self.pending), "stage") if self.reading_files
+                      else left_out(config.stage_notices(self.statuses)))
             yield Static(notice or "", id="stage-notice").set_styles(display="block" if notice else "none")
             with Horizontal(id="stage-top"):
                 names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]

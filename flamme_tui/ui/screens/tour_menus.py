@@ -215,7 +215,8 @@ class TourStagesScreen(BaseScreen):
         with Vertical(classes="menu-body"):
             yield Static("[b]New tour[/b] · pick the stages in race order", classes="screen-title")
             # a broken stage file is left out of the list, with a line saying why (as in the stage menu)
-            notice = reading_line(len(self.pending), "stage") if self.reading_files else left_out(config.stage_notices(self.statuses))
+            notice = (reading_line(len(self.pending), "stage") if self.reading_files
+                      else left_out(config.stage_notices(self.statuses)))
             yield Static(notice or "", id="pick-notice").set_styles(display="block" if notice else "none")
             with Horizontal(id="pick-top"):
                 yield OptionList(*(Option(plain(name), id=sid) for sid, name in self.names.items()), id="pick-menu")
