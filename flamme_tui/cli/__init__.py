@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any, NoReturn
 
-from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS
+from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
@@ -90,6 +90,7 @@ def budget_of(args: argparse.Namespace):
 
 def build_parser() -> Parser:
     parser = Parser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
+    parser.add_argument("--version", action="version", version=f"flamme-tui {__version__}")
     parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
                         help="open the app on a saved race (default: the latest race in progress)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
