@@ -260,20 +260,28 @@ def load_yaml(path: Path, kind: FileKind) -> tuple[Any, yaml.Node | None, os.sta
 
 # ----------------------------------------------------------------- JSON
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_JSON_BRACKET = re.compile(r"[\[\]{}]")
+# A string (its escapes skipped) or a bracket.  The string may be unterminated:
+# it then runs to the end of the text, so each character is looked at once.
+# (A pattern that insisted on the closing quote failed after scanning to the
+# end from every quote of `"\"\"\"...`: time grew with the square of the
+# size, seconds for a 32 KB save.)  Possessive repeats: a failed match never backtracks.
+_JSON_TOKEN = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+"?|[\[\]{}]', re.S)
 
 
 def check_json_depth(text: str, kind: FileKind) -> None:
     """ReadError if the JSON text nests deeper than the kind allows.
 
-    Brackets inside strings are skipped; an unterminated string counts its
-    brackets, which can only make a broken file look deeper, never a deep
-    one shallower.  Linear, no recursion: json.loads may follow safely.
+    Brackets inside strings are skipped.  An unterminated string hides the
+    brackets after it, which is safe: json.loads stops with an error at that
+    string, never going deeper than the brackets before it.  Linear, no
+    recursion: json.loads may follow safely.
     """
     depth = 0
-    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub('""', text)):
-        if m.group() in "[{":
+    for m in _JSON_TOKEN.finditer(text):
+        c = text[m.start()]
+        if c == '"':
+            continue
+        if c in "[{":
             depth += 1
             if depth > kind.max_depth:
                 raise ReadError(f"nested too deeply (more than {kind.max_depth} levels)")

@@ -151,6 +151,9 @@ def build_parser() -> Parser:
     bench.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy; "
                             "hard-before: hard as it was, for comparison)")
+    bench.add_argument("--readers", action="store_true",
+                       help="time every reader of user files (save, settings, stage, tour, case and data files) "
+                            "on crafted files of 1x, 4x and 16x a size: CPU ms per KB")
     _budget_options(bench)
     # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
     serve = sub.add_parser("serve", help="play in a browser tab (serves the app with textual-serve)")
@@ -352,6 +355,10 @@ def cmd_bench(args) -> int:
     from ..bots import easy
     from ..play.races import make_setup, new_game, play_out
 
+    if args.readers:
+        from ..bench_readers import run
+
+        return run()
     if args.bot:
         return bench_bot(args)
     setup = make_setup(_spec(args))
