@@ -16,6 +16,7 @@ import functools
 import math
 import os
 import re
+import reprlib
 import stat
 import types
 import typing
@@ -285,7 +286,9 @@ class StageSpec(BaseModel):
     @classmethod
     def _no_control(cls, text: str, info: ValidationInfo) -> str:
         # shown in the app and printed by commands: nothing may reach the terminal as a control
-        return usertext.check(text, multiline=info.field_name == "description")
+        if info.field_name == "name":
+            return usertext.check_name(text)  # nor be a blank of invisible characters
+        return usertext.check(text, multiline=True)
 
     @field_validator("tiles")
     @classmethod
@@ -540,20 +543,38 @@ def _read(path: Path, kind: files.FileKind) -> tuple[Any, yaml.Node | None, os.s
         raise ConfigError(exc.reason, file=path, line=exc.line, field=exc.field) from None
 
 
-def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> tuple[int | None, bool]:
+class _Keys:
+    """The keys of each YAML mapping node, indexed when first asked: a file
+    with thousands of problems looks each one up at once (a scan of the
+    mapping per problem made time grow with the square of the file)."""
+
+    def __init__(self) -> None:
+        self._index: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+
+    def get(self, node: yaml.MappingNode, name: str) -> tuple[yaml.Node, yaml.Node] | None:
+        index = self._index.get(id(node))
+        if index is None:
+            index = {}
+            for key, value in node.value:
+                index.setdefault(str(key.value), (key, value))  # the first, as the scan found
+            self._index[id(node)] = index
+        return index.get(name)
+
+
+def _line_of(node: yaml.Node | None, loc: tuple[Any, ...], keys: _Keys | None = None) -> tuple[int | None, bool]:
     """Line (1-based) of the deepest key of `loc` found in the YAML nodes.
 
     Also says whether the whole path was found (a missing key is not).
     """
+    keys = _Keys() if keys is None else keys
     line = None
     for part in loc:
         if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if str(key.value) == str(part):
-                    line, node = key.start_mark.line + 1, value
-                    break
-            else:
+            found = keys.get(node, str(part))
+            if found is None:
                 return line, False
+            key, node = found
+            line = key.start_mark.line + 1
         elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
             node = node.value[part]
             line = node.start_mark.line + 1
@@ -591,6 +612,10 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return []
 
 
+_SHORT = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 2, 40, 40, 40
+
+
 def _message(error: Any, model: type[BaseModel]) -> str:
     kind, loc = error["type"], tuple(error["loc"])
     if kind == "missing":
@@ -603,7 +628,7 @@ def _message(error: Any, model: type[BaseModel]) -> str:
     msg = msg[:1].lower() + msg[1:]
     if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
         got = error.get("input")
-        shown = repr(got)
+        shown = _SHORT.repr(got)  # never the whole of a large value, for each of many errors
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
         msg += f" (got {type(got).__name__} {shown})"
     return msg
@@ -631,9 +656,10 @@ def _problems(
         return model.model_validate(data, context=context), []
     except ValidationError as exc:
         problems = []
+        keys = _Keys()  # the nodes stay alive meanwhile: their ids stay theirs
         for error in exc.errors():
             loc = tuple(error["loc"])
-            line, found = _line_of(node, loc)
+            line, found = _line_of(node, loc, keys)
             # pydantic puts '[key]' on the loc of a bad dict key: drop it
             loc = tuple(p for p in loc if p != "[key]")
             if error["type"] == "missing" and not found and len(loc) == 1:

@@ -24,7 +24,6 @@ from .play.races import COLOURS, RaceSpec, make_setup
 from .usertext import clean
 from .words import plural
 
-
 # The colours a rider id may have (FORMAT.md, riders).  BMX also knows yellow:
 # the shared BMX cases race a yellow rider.
 CLASSIC_COLOURS = COLOURS
@@ -188,9 +187,13 @@ def load_cases(path: Path) -> list[Case]:
         raise CaseFileError(f"{path}{line}:{field} {exc.reason}") from None
     try:
         names = [c.get("name") for c in raw.get("cases", [])] if isinstance(raw, dict) else []
-        dupes = {n for n in names if n is not None and names.count(n) > 1}
+        seen: set = set()
+        dupes = set()
+        for n in names:  # one pass (names.count per name took the square of the cases)
+            if n is not None and not isinstance(n, (dict, list)):
+                (dupes if n in seen else seen).add(n)
         if dupes:
-            raise CaseFileError(f'{path}: case "{sorted(dupes)[0]}": name: not unique in its file')
+            raise CaseFileError(f'{path}: case "{sorted(dupes, key=str)[0]}": name: not unique in its file')
         return CaseFile.model_validate(raw).cases
     except ValidationError as exc:
         err = exc.errors()[0]
