@@ -168,7 +168,7 @@ def run(base_kb: int | None = None, only: str | None = None, out: Callable[[str]
             out(f"{reader.name} (bound {reader.kind.max_bytes // KIB} KB): ms per KB at "
                 + ", ".join(f"{size // KIB} KB" for size in sizes) + "; 16x/1x")
             for shape, make in reader.shapes.items():
-                per_kb = []
+                per_kb: list[float] = []
                 for size in sizes:
                     data = make(size)
                     path = Path(folder) / f"{len(per_kb)}{reader.suffix}"

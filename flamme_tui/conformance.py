@@ -187,8 +187,8 @@ def load_cases(path: Path) -> list[Case]:
         raise CaseFileError(f"{path}{line}:{field} {exc.reason}") from None
     try:
         names = [c.get("name") for c in raw.get("cases", [])] if isinstance(raw, dict) else []
-        seen: set = set()
-        dupes = set()
+        seen: set[object] = set()
+        dupes: set[object] = set()
         for n in names:  # one pass (names.count per name took the square of the cases)
             if n is not None and not isinstance(n, (dict, list)):
                 (dupes if n in seen else seen).add(n)
