@@ -122,11 +122,15 @@ class ConfigError(Exception):
         file: str | Path | None = None,
         line: int | None = None,
         field: str | None = None,
+        shown_file: str | None = None,
     ) -> None:
         # one line, always, and safe to show anywhere: a file name or a value
         # from a file may hold control characters (written out, usertext)
         self.message = usertext.clean(" ".join(str(message).split()), multiline=False)
-        self.file = None if file is None else usertext.clean(show_path(file), multiline=False)  # never fails
+        if shown_file is not None:  # the file as another error of it showed it: not resolved again
+            self.file: str | None = shown_file
+        else:
+            self.file = None if file is None else usertext.clean(show_path(file), multiline=False)  # never fails
         self.line = line
         self.field = field
         super().__init__(str(self))
@@ -655,7 +659,7 @@ def _problems(
     try:
         return model.model_validate(data, context=context), []
     except ValidationError as exc:
-        problems = []
+        problems: list[ConfigError] = []
         keys = _Keys()  # the nodes stay alive meanwhile: their ids stay theirs
         for error in exc.errors():
             loc = tuple(error["loc"])
@@ -664,9 +668,10 @@ def _problems(
             loc = tuple(p for p in loc if p != "[key]")
             if error["type"] == "missing" and not found and len(loc) == 1:
                 line = None  # a missing top-level key has no line
-            problems.append(
-                ConfigError(_message(error, model), file=path, line=line, field=_field_name(loc) or None)
-            )
+            # the file's path is resolved once, not once per problem (thousands of bad keys)
+            shown = problems[0].file if problems else None
+            problems.append(ConfigError(_message(error, model), file=path, line=line,
+                                        field=_field_name(loc) or None, shown_file=shown))
         return None, problems
 
 
