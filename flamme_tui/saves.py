@@ -939,7 +939,8 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     try:
         text = raw.decode("utf-8")
         files.check_json_depth(text, files.SAVE_FILE)
-        doc = json.loads(text, object_pairs_hook=_no_duplicates)
+        with files.paused_gc():  # up to 4 MB of objects without a cycle (files.paused_gc)
+            doc = json.loads(text, object_pairs_hook=_no_duplicates)
     except files.ReadError as exc:
         raise SaveError(path, f"is damaged ({exc.reason})") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
