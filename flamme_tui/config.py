@@ -16,6 +16,7 @@ import functools
 import math
 import os
 import re
+import reprlib
 import stat
 import threading
 import types
@@ -125,11 +126,15 @@ class ConfigError(Exception):
         file: str | Path | None = None,
         line: int | None = None,
         field: str | None = None,
+        shown_file: str | None = None,
     ) -> None:
         # one line, always, and safe to show anywhere: a file name or a value
         # from a file may hold control characters (written out, usertext)
         self.message = usertext.clean(" ".join(str(message).split()), multiline=False)
-        self.file = None if file is None else usertext.clean(show_path(file), multiline=False)  # never fails
+        if shown_file is not None:  # the file as another error of it showed it: not resolved again
+            self.file: str | None = shown_file
+        else:
+            self.file = None if file is None else usertext.clean(show_path(file), multiline=False)  # never fails
         self.line = line
         self.field = field
         super().__init__(str(self))
@@ -289,7 +294,9 @@ class StageSpec(BaseModel):
     @classmethod
     def _no_control(cls, text: str, info: ValidationInfo) -> str:
         # shown in the app and printed by commands: nothing may reach the terminal as a control
-        return usertext.check(text, multiline=info.field_name == "description")
+        if info.field_name == "name":
+            return usertext.check_name(text)  # nor be a blank of invisible characters
+        return usertext.check(text, multiline=True)
 
     @field_validator("tiles")
     @classmethod
@@ -544,20 +551,38 @@ def _read(path: Path, kind: files.FileKind) -> tuple[Any, yaml.Node | None, os.s
         raise ConfigError(exc.reason, file=path, line=exc.line, field=exc.field) from None
 
 
-def _line_of(node: yaml.Node | None, loc: tuple[Any, ...]) -> tuple[int | None, bool]:
+class _Keys:
+    """The keys of each YAML mapping node, indexed when first asked: a file
+    with thousands of problems looks each one up at once (a scan of the
+    mapping per problem made time grow with the square of the file)."""
+
+    def __init__(self) -> None:
+        self._index: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}
+
+    def get(self, node: yaml.MappingNode, name: str) -> tuple[yaml.Node, yaml.Node] | None:
+        index = self._index.get(id(node))
+        if index is None:
+            index = {}
+            for key, value in node.value:
+                index.setdefault(str(key.value), (key, value))  # the first, as the scan found
+            self._index[id(node)] = index
+        return index.get(name)
+
+
+def _line_of(node: yaml.Node | None, loc: tuple[Any, ...], keys: _Keys | None = None) -> tuple[int | None, bool]:
     """Line (1-based) of the deepest key of `loc` found in the YAML nodes.
 
     Also says whether the whole path was found (a missing key is not).
     """
+    keys = _Keys() if keys is None else keys
     line = None
     for part in loc:
         if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if str(key.value) == str(part):
-                    line, node = key.start_mark.line + 1, value
-                    break
-            else:
+            found = keys.get(node, str(part))
+            if found is None:
                 return line, False
+            key, node = found
+            line = key.start_mark.line + 1
         elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
             node = node.value[part]
             line = node.start_mark.line + 1
@@ -595,6 +620,10 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
     return []
 
 
+_SHORT = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 2, 40, 40, 40
+
+
 def _message(error: Any, model: type[BaseModel]) -> str:
     kind, loc = error["type"], tuple(error["loc"])
     if kind == "missing":
@@ -607,7 +636,7 @@ def _message(error: Any, model: type[BaseModel]) -> str:
     msg = msg[:1].lower() + msg[1:]
     if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
         got = error.get("input")
-        shown = repr(got)
+        shown = _SHORT.repr(got)  # never the whole of a large value, for each of many errors
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
         msg += f" (got {type(got).__name__} {shown})"
     return msg
@@ -634,17 +663,19 @@ def _problems(
     try:
         return model.model_validate(data, context=context), []
     except ValidationError as exc:
-        problems = []
+        problems: list[ConfigError] = []
+        keys = _Keys()  # the nodes stay alive meanwhile: their ids stay theirs
         for error in exc.errors():
             loc = tuple(error["loc"])
-            line, found = _line_of(node, loc)
+            line, found = _line_of(node, loc, keys)
             # pydantic puts '[key]' on the loc of a bad dict key: drop it
             loc = tuple(p for p in loc if p != "[key]")
             if error["type"] == "missing" and not found and len(loc) == 1:
                 line = None  # a missing top-level key has no line
-            problems.append(
-                ConfigError(_message(error, model), file=path, line=line, field=_field_name(loc) or None)
-            )
+            # the file's path is resolved once, not once per problem (thousands of bad keys)
+            shown = problems[0].file if problems else None
+            problems.append(ConfigError(_message(error, model), file=path, line=line,
+                                        field=_field_name(loc) or None, shown_file=shown))
         return None, problems
 
 

@@ -20,9 +20,14 @@ from .engine.cards import EXHAUSTION, card_value
 from .engine.events import Exhaustion, Fatigue, Move
 from .engine.rules import find
 from .limits import MAX_COLOURS
-from .play.races import RaceSpec, make_setup
+from .play.races import COLOURS, RaceSpec, make_setup
 from .usertext import clean
 from .words import plural
+
+# The colours a rider id may have (FORMAT.md, riders).  BMX also knows yellow:
+# the shared BMX cases race a yellow rider.
+CLASSIC_COLOURS = COLOURS
+BMX_COLOURS = (*COLOURS, "yellow")
 
 
 class _Model(BaseModel):
@@ -109,6 +114,9 @@ class Case(_Model):
                     raise ValueError(f"riders: bmx rider ids are colours, not {r.id!r}")
             elif not (r.id.count(".") == 1 and r.id.split(".")[1] in ("S", "R")):
                 raise ValueError(f"riders: {r.id!r} is not colour.S or colour.R")
+            colours = BMX_COLOURS if tokens else CLASSIC_COLOURS
+            if r.id.split(".")[0] not in colours:
+                raise ValueError(f"riders: {r.id!r}: unknown colour (use {', '.join(colours)})")
         for r in self.riders:
             lanes = lanes_of(self.track, r.square)
             if r.lane >= lanes:
@@ -167,7 +175,7 @@ def _field_path(loc: tuple, raw: dict) -> str:
         parts = parts[2:]
     # drop pydantic's union-branch labels, keep real keys
     field = ".".join(str(p) for p in parts if not str(p).startswith(("function-", "literal[", "int", "list[")))
-    return f"{where}: {field}" if where else field
+    return f"{where}: {field}" if where and field else where or field
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -179,9 +187,13 @@ def load_cases(path: Path) -> list[Case]:
         raise CaseFileError(f"{path}{line}:{field} {exc.reason}") from None
     try:
         names = [c.get("name") for c in raw.get("cases", [])] if isinstance(raw, dict) else []
-        dupes = {n for n in names if n is not None and names.count(n) > 1}
+        seen: set[object] = set()
+        dupes: set[object] = set()
+        for n in names:  # one pass (names.count per name took the square of the cases)
+            if n is not None and not isinstance(n, (dict, list)):
+                (dupes if n in seen else seen).add(n)
         if dupes:
-            raise CaseFileError(f'{path}: case "{sorted(dupes)[0]}": name: not unique in its file')
+            raise CaseFileError(f'{path}: case "{sorted(dupes, key=str)[0]}": name: not unique in its file')
         return CaseFile.model_validate(raw).cases
     except ValidationError as exc:
         err = exc.errors()[0]

@@ -152,6 +152,15 @@ def _no_control(value: Any) -> Any:
     return value
 
 
+def _a_name(value: Any) -> Any:
+    """_no_control for a team's or a tour's name: nor only invisible characters
+    (it would show as a blank everywhere, as an empty name, refused too)."""
+    for text in value if isinstance(value, tuple) else (value,):
+        if isinstance(text, str):
+            usertext.check_name(text)
+    return value
+
+
 Hex = Annotated[StrictStr, Field(pattern=r"^[0-9a-f]{64}$")]
 # Every number and text of a save is bounded (limits.py, shared with the data
 # files' models) and checked here, before anything is built from it: a
@@ -176,10 +185,15 @@ class TeamData(BaseModel):
     # the riders the seat races: its team, or one rider (7 to 12 players); saves before the expansion: "SR"
     riders: Literal["SR", "S", "R"] = "SR"
 
-    @field_validator("name", "colour")
+    @field_validator("colour")
     @classmethod
     def _no_control(cls, value: Any) -> Any:
         return _no_control(value)
+
+    @field_validator("name")
+    @classmethod
+    def _names(cls, value: Any) -> Any:
+        return _a_name(value)
 
 
 class TileData(BaseModel):
@@ -359,7 +373,7 @@ class TourSummary(BaseModel):
     @field_validator("name", "winner")
     @classmethod
     def _no_control(cls, value: Any) -> Any:
-        return _no_control(value)
+        return _a_name(value)
 
 
 class Summary(BaseModel):
@@ -376,10 +390,15 @@ class Summary(BaseModel):
     winner: Annotated[StrictStr, Field(max_length=lim.MAX_LABEL)] | None
     tour: TourSummary | None = None
 
-    @field_validator("title", "teams", "winner")
+    @field_validator("title", "winner")
     @classmethod
     def _no_control(cls, value: Any) -> Any:
         return _no_control(value)
+
+    @field_validator("teams")
+    @classmethod
+    def _names(cls, value: Any) -> Any:
+        return _a_name(value)
 
 
 class StageLog(BaseModel):
@@ -404,7 +423,7 @@ class TourData(BaseModel):
     @field_validator("name")
     @classmethod
     def _no_control(cls, value: Any) -> Any:
-        return _no_control(value)
+        return _a_name(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> TourData:
@@ -920,7 +939,8 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     try:
         text = raw.decode("utf-8")
         files.check_json_depth(text, files.SAVE_FILE)
-        doc = json.loads(text, object_pairs_hook=_no_duplicates)
+        with files.paused_gc():  # up to 4 MB of objects without a cycle (files.paused_gc)
+            doc = json.loads(text, object_pairs_hook=_no_duplicates)
     except files.ReadError as exc:
         raise SaveError(path, f"is damaged ({exc.reason})") from None
     except (UnicodeDecodeError, ValueError, RecursionError):

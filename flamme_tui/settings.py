@@ -3,7 +3,8 @@
 `load()` never fails: a missing file gives the defaults, an invalid one the
 defaults plus one line saying what is wrong (the app shows it once).  The
 file is read as every user file is (files.py: a regular file, bounded).
-`save()` writes atomically.  No Textual here: the app reads `Settings`, and
+`save()` changes only the settings that changed, in the file as it is on
+disk (other keys, unknown ones included, stay), atomically and under a lock.  No Textual here: the app reads `Settings`, and
 screens read `app.settings`.
 
     {"aids": true, "step_speed": "off", "theme": "textual-dark",
@@ -15,9 +16,13 @@ trigger it, comma-separated, as Textual's keymaps do (Posting's idea).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -134,11 +139,89 @@ def _defaults_because(path: Path, why: str) -> str:
     return usertext.clean(f"{show_path(path)}: {why}; using the default settings", multiline=False)
 
 
-def save(settings: Settings, path: Path | None = None) -> Path:
-    """Write the settings atomically (OSError if the directory cannot be written)."""
+class SettingsFileError(OSError):
+    """The settings file is there but cannot be merged into: it is left as it is."""
+
+
+def save(settings: Settings, path: Path | None = None, *, before: Settings | None = None) -> Path:
+    """Write the settings that differ from `before` (every setting when None)
+    into the file as it is on disk now: read, merge, write atomically, under a
+    lock.  Every other key stays as the file has it: one this version does not
+    know (a newer version's), one with a bad value, one another running
+    flamme-tui changed meanwhile.  OSError if the directory cannot be written;
+    SettingsFileError (an OSError) if the file is there but holds no JSON object
+    (a typo): it is left for the player to fix, never replaced by the defaults."""
     path = settings_path() if path is None else path
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(settings.model_dump(), indent=2, sort_keys=True).encode("utf-8") + b"\n"
+    new = settings.model_dump()
+    old = None if before is None else before.model_dump()
+    with _lock(path):
+        data = _on_disk(path)
+        for name, value in new.items():
+            if old is None:
+                data[name] = value
+            elif name == "keys" and isinstance(data.get("keys"), dict):
+                for binding in set(old["keys"]) | set(value):  # only the bindings changed
+                    if old["keys"].get(binding) != value.get(binding):
+                        if binding in value:
+                            data["keys"][binding] = value[binding]
+                        else:
+                            data["keys"].pop(binding, None)
+            elif old[name] != value:
+                data[name] = value
+        _write(path, json.dumps(data, indent=2, sort_keys=True).encode("utf-8") + b"\n")
+    return path
+
+
+def _on_disk(path: Path) -> dict:
+    """The settings file's JSON object ({} when there is none), or SettingsFileError."""
+    try:
+        raw, _ = files.read_bytes(path, SETTINGS_FILE)
+        if not raw.strip():
+            return {}
+        text = raw.decode("utf-8")
+        files.check_json_depth(text, SETTINGS_FILE)
+        data = json.loads(text)
+    except files.ReadError as exc:
+        if exc.reason == "file not found":
+            return {}
+        why = exc.reason
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = f"not valid JSON ({str(exc).split(':')[0][:60]})"
+    else:
+        if isinstance(data, dict):
+            return data
+        why = "not a JSON object"
+    raise SettingsFileError(
+        errno.EINVAL,
+        usertext.clean(f"{show_path(path)}: {why}; fix or delete it (the change holds until you quit)", multiline=False),
+    )
+
+
+@contextlib.contextmanager
+def _lock(path: Path) -> Iterator[None]:
+    """An exclusive lock beside the file (.settings.json.lock) while it is read,
+    merged and written, so two running apps never undo each other's change.
+    Waits at most 2 s (a lock held longer is a stuck process: then unlocked)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: the merge alone
+        yield
+        return
+    fd = os.open(path.with_name(f".{path.name}.lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        for _ in range(200):
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                time.sleep(0.01)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _write(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -152,4 +235,3 @@ def save(settings: Settings, path: Path | None = None) -> Path:
         except OSError:
             pass
         raise
-    return path

@@ -24,12 +24,14 @@ them); `plain` imports it when called.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from textual.content import Content
 
-__all__ = ["CONTROL", "NO_CONTROL", "cells", "check", "clean", "control_problem", "cut", "escape_markup", "fit", "plain"]
+__all__ = ["CONTROL", "NO_CONTROL", "cells", "check", "check_name", "clean", "control_problem", "cut", "escape_markup",
+           "fit", "name_problem", "plain", "visible"]
 
 # C0, DEL and C1 controls; the bidi embeddings, overrides, isolates and marks
 # (U+061C, U+200E/F, U+202A-E, U+2066-9); the line and paragraph separators;
@@ -63,6 +65,40 @@ def check(text: str, multiline: bool = False) -> str:
     """`text` if it holds no control character, else ValueError (pydantic
     validators turn it into their usual one-line error)."""
     problem = control_problem(text, multiline)
+    if problem is not None:
+        raise ValueError(problem)
+    return text
+
+
+# What draws nothing: spaces, format characters (zero-width space U+200B, word
+# joiner U+2060, U+FEFF, soft hyphen, the joiners), combining marks with
+# nothing to sit on, and the letters and symbols drawn as a blank (the Hangul
+# fillers, the blank Braille pattern).
+_BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Mn", "Me"})
+_BLANK_CHARACTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def visible(text: str) -> bool:
+    """Whether `text` shows anything: a name of zero-width spaces would be a
+    blank on every screen, as an empty one."""
+    return any(
+        not ch.isspace() and ch not in _BLANK_CHARACTERS and unicodedata.category(ch) not in _BLANK_CATEGORIES
+        for ch in text
+    )
+
+
+def name_problem(text: str) -> str | None:
+    """Why `text` is refused as a name (a control character, or nothing
+    visible), or None.  An empty name is left to the caller's own rule."""
+    problem = control_problem(text)
+    if problem is None and text and not visible(text):
+        problem = "no visible character (only spaces or invisible characters)"
+    return problem
+
+
+def check_name(text: str) -> str:
+    """`check` for a name: also refused when it shows nothing (ValueError)."""
+    problem = name_problem(text)
     if problem is not None:
         raise ValueError(problem)
     return text

@@ -167,6 +167,21 @@ def test_conformance_wrong_case_fails_with_exit_1(tmp_path, capsys):
     assert lines[-1] == "1 passed, 1 failed"
 
 
+BMX_CASE = """\
+cases:
+  - name: bmx two riders
+    variant: bmx
+    track: {squares: "................................", finish: 30}
+    riders:
+      - {id: red, square: 5, lane: 0}
+      - {id: green, square: 4, lane: 0}
+    play: {red: 3, green: 2}
+    die: none
+    expect:
+      winner: null
+"""
+
+
 BROKEN_CASES = [
     # (id, change to GOOD_CASE, words the one line must hold)
     ("malformed-yaml", lambda t: t.replace("finish: 18}", "finish: 18"), ["invalid YAML"]),
@@ -182,6 +197,11 @@ BROKEN_CASES = [
      ['case "a two-square gap', "blue.R stands in lane 2 of square 2, which has 2 lanes"]),
     ("lanes-too-short", lambda t: t.replace('finish: 18}', 'lanes: "2223", finish: 18}'),
      ['case "a two-square gap', "track.lanes: one digit per square"]),
+    # FORMAT.md names six colours (issue 23): grey is none of them
+    ("unknown-colour", lambda t: t.replace("red.S", "grey.S"),
+     ['case "a two-square gap', "riders: 'grey.S': unknown colour (use red, blue, green, black, white, pink)"]),
+    ("unknown-bmx-colour", lambda t: BMX_CASE.replace("green", "grey"),
+     ['case "bmx two riders', "riders: 'grey': unknown colour"]),
     ("not-a-list", lambda t: "cases: 5\n", ["cases"]),
     ("empty", lambda t: "", []),
 ]

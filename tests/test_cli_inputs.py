@@ -86,6 +86,16 @@ def test_top_level_help_in_a_real_process(flag):
     assert proc.stderr == ""
 
 
+def test_version_in_a_real_process():
+    """`flamme-tui --version` prints the package's version (it was refused: issue 23)."""
+    import tomllib
+
+    version = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]["version"]
+    proc = run("--version")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"flamme-tui {version}\n" and proc.stderr == ""
+
+
 def test_ui_bench_help_in_a_real_process():
     proc = subprocess.run([sys.executable, "-m", "flamme_tui.ui.bench", "--help"], capture_output=True, text=True,
                           timeout=120)

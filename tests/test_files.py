@@ -79,3 +79,36 @@ def test_json_depth(tmp_path):
     files.check_json_depth('{"a": [[1]], "s": "[[[[[[[[[[[[[[[[[[[[[[[["}', files.SAVE_FILE)
     with pytest.raises(files.ReadError, match="nested too deeply"):
         files.check_json_depth("[" * 13 + "]" * 13, files.SAVE_FILE)
+    # an unterminated string hides nothing before it, and escaped quotes never close a string
+    with pytest.raises(files.ReadError, match="nested too deeply"):
+        files.check_json_depth("[" * 13 + '"\\"\\"\\"', files.SAVE_FILE)
+    files.check_json_depth('["\\"[[[[[[[[[[[[[[[[", 1]', files.SAVE_FILE)
+
+
+@pytest.mark.parametrize("loader", sorted({files._Loader, files.LOADER}, key=lambda c: c.__name__))
+def test_both_yaml_loaders_refuse_the_same(tmp_path, monkeypatch, loader):
+    """libyaml makes the events when PyYAML has it; the pure-Python parser
+    otherwise: the same checks either way."""
+    monkeypatch.setattr(files, "LOADER", loader)
+    cases = {
+        "a: &x 1\nb: *x\n": "anchors (&x) are not allowed",
+        "a: !!python/name:os.system x\n": "tags (!!python/name:os.system) are not allowed",
+        "a: [" + "[" * 20 + "]" * 21 + "\n": "nested too deeply",
+        "a: [" * 2000: "nested too deeply",
+        "a: 1\na: 2\n": "duplicate key",
+        "a: 99999999999999999999999999e99999\n": "",
+        "a: 2001-13-45\n": "bad value",
+        "a: [1, 2\n": "invalid YAML",
+    }
+    for text, words in cases.items():
+        path = tmp_path / "x.yaml"
+        path.write_text(text)
+        if not words:
+            files.load_yaml(path, files.STAGE_FILE)
+            continue
+        with pytest.raises(files.ReadError) as err:
+            files.load_yaml(path, files.STAGE_FILE)
+        assert words in err.value.reason, (loader, text[:20], err.value.reason)
+    path.write_text(STAGE)
+    data, node, _ = files.load_yaml(path, files.STAGE_FILE)
+    assert data == {"name": "Mine", "tiles": "abcdefghijklmnopqrstu"} and node.start_mark.line == 0

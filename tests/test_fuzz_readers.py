@@ -33,7 +33,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from flamme_tui import config, conformance, files, saves, usertext
+from flamme_tui import bench_readers, config, conformance, files, saves, usertext
 from flamme_tui import settings as user_settings
 from flamme_tui.cli import main
 from flamme_tui.cli import stages as stages_cli
@@ -69,12 +69,13 @@ def data_dir(tmp_path, monkeypatch):
     return folder
 
 
-def outcome(read: Callable[[], object], name: str | None = None) -> object | None:
+def outcome(read: Callable[[], object], name: str | None = None,
+            clock: Callable[[], float] = time.perf_counter) -> object | None:
     """Run a reader: it returns, or raises one of our errors with one line
     (naming the file when `name` is given).  Anything else fails, as does
-    taking longer than SLOW."""
+    taking longer than SLOW (by `clock`: wall time catches a read that blocks)."""
     count()
-    start = time.perf_counter()
+    start = clock()
     try:
         return read()
     except ERRORS as exc:
@@ -84,7 +85,7 @@ def outcome(read: Callable[[], object], name: str | None = None) -> object | Non
             assert name in text, (name, text)
         return None
     finally:
-        assert time.perf_counter() - start < SLOW, f"{read} took too long"
+        assert clock() - start < SLOW, f"{read} took too long"
 
 
 # --------------------------------------------------------------- hostile files
@@ -723,3 +724,44 @@ def test_files_module_bounds_every_kind():
     for kind in (files.STAGE_FILE, files.DATA_FILE, files.CASE_FILE):
         assert kind.max_bytes < 1024 * 1024 and kind.max_depth <= 16
     assert files.SAVE_FILE.max_bytes <= 8 * 1024 * 1024
+
+
+# ------------------------------------------------- files at the size bound (issue 23)
+# Each reader gets files as large as it accepts, of the shapes that were
+# slowest for the previous code (flamme_tui/bench_readers.py makes them and
+# times them at 1x, 4x and 16x): a JSON string full of escaped quotes and never
+# closed (the depth check rescanned from every quote: about 60 s for a 64 KB
+# settings file, hours for a 4 MB save), many bad keys (each problem's line was
+# looked up by a scan of its mapping), many cases of one name (counted once per
+# case).  `outcome` fails any read that takes SLOW seconds of CPU time: the
+# largest files take a second or so of it, and a busy machine can make the
+# wall time several times that (none of these reads waits on anything).
+
+
+def at_bound(shapes: dict, shape: str, kind: files.FileKind) -> bytes:
+    data = shapes[shape](kind.max_bytes)
+    assert kind.max_bytes * 0.9 < len(data) <= kind.max_bytes, (shape, len(data))
+    return data
+
+
+BOUND = [
+    # (reader, its file kind, readers of a path, shapes)
+    ("save", files.SAVE_FILE, save_readers, bench_readers.JSON_SHAPES,
+     ["escaped quotes, unterminated", "open strings and brackets"]),
+    ("settings", user_settings.SETTINGS_FILE, settings_readers, bench_readers.JSON_SHAPES,
+     ["escaped quotes, unterminated", "open strings and brackets", "many keys"]),
+    ("stage", files.STAGE_FILE, stage_readers, bench_readers.YAML_SHAPES, ["many keys"]),
+    ("tour", files.DATA_FILE, tour_readers, bench_readers.YAML_SHAPES, ["many keys"]),
+    ("case file", files.CASE_FILE, lambda path: [lambda: conformance.load_cases(path)], bench_readers.CASE_SHAPES,
+     ["many cases, one name"]),
+    ("data file", files.DATA_FILE, lambda path: yaml_readers(path)[:1], bench_readers.YAML_SHAPES, ["many keys"]),
+]
+
+
+@pytest.mark.parametrize("reader, kind, readers, shapes, names", BOUND, ids=[b[0] for b in BOUND])
+def test_every_reader_at_its_size_bound(tmp_path, reader, kind, readers, shapes, names):
+    suffix = ".json" if shapes is bench_readers.JSON_SHAPES else ".yaml"
+    for name in names:
+        path = write(tmp_path, name.replace(" ", "-").replace(",", "") + suffix, at_bound(shapes, name, kind))
+        for read in readers(path):
+            outcome(read, path.name[:10], clock=time.process_time)

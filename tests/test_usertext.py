@@ -121,6 +121,38 @@ def test_stage_file_with_markup_in_its_name_loads_as_it_is(tmp_path):
     assert stage.description == "[Dad] line one\nline two"
 
 
+# names made only of invisible characters (issue 23): a blank on every screen
+INVISIBLE = ["\u200b", "\u200b\u200c\u200d\u2060\ufeff", " \u00a0\u3000 ", "\u00ad", "\u0301\u0301", "\u3164",
+             "\u2800", "\ufe0f"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_a_name_of_invisible_characters_is_refused(name):
+    assert not usertext.visible(name)
+    assert usertext.name_problem(name) == "no visible character (only spaces or invisible characters)"
+    with pytest.raises(ValueError):
+        usertext.check_name(name)
+
+
+@pytest.mark.parametrize("name", ["a\u200b", "\u200bBob", "Zoe\u0301", "🚴\u200d♀️", "李", "·", "_", "0"])
+def test_a_name_with_anything_visible_passes(name):
+    assert usertext.visible(name) and usertext.check_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["\u200b\u200b", "   "])
+def test_stage_and_tour_files_named_with_invisible_characters_are_refused_in_one_line(tmp_path, name):
+    from flamme_tui.play import tours
+
+    path = write_stage(tmp_path, name)
+    with pytest.raises(config.ConfigError) as err:
+        config.load_stage(path)
+    assert "name: no visible character" in str(err.value) and "\n" not in str(err.value)
+    tour = tmp_path / "tour.yaml"
+    tour.write_text(json.dumps({"name": name, "stages": [{"stage": "avenue-corso-paseo"}]}))
+    spec, problems = tours.check_tour_file(tour)
+    assert spec is None and len(problems) == 1 and "name: no visible character" in str(problems[0])
+
+
 # --------------------------------------------------------------------- saves
 
 def saved_with(tmp_path, names) -> object:
@@ -129,13 +161,13 @@ def saved_with(tmp_path, names) -> object:
     return saves.save(session, tmp_path / "race.json")
 
 
-@pytest.mark.parametrize("name", [ESC_TITLE, "Tom\u202e", "a\x9bb", "a\nb"])
+@pytest.mark.parametrize("name", [ESC_TITLE, "Tom\u202e", "a\x9bb", "a\nb", "\u200b\u200b"])
 def test_save_with_a_control_character_in_a_team_name_is_refused(tmp_path, name):
     path = saved_with(tmp_path, [name, "Bob"])
     for read in (saves.load, saves.peek):
         with pytest.raises(saves.SaveError) as err:
             read(path)
-        assert "control character" in str(err.value)
+        assert ("control character" if usertext.visible(name) else "no visible character") in str(err.value)
         assert no_control(str(err.value), newlines=False)
 
 

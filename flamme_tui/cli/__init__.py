@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any, NoReturn
 
-from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS
+from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
@@ -94,6 +94,7 @@ def budget_of(args: argparse.Namespace):
 
 def build_parser() -> Parser:
     parser = Parser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
+    parser.add_argument("--version", action="version", version=f"flamme-tui {__version__}")
     parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
                         help="open the app on a saved race (default: the latest race in progress)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -154,6 +155,9 @@ def build_parser() -> Parser:
     bench.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy; "
                             "hard-before: hard as it was, for comparison)")
+    bench.add_argument("--readers", action="store_true",
+                       help="time every reader of user files (save, settings, stage, tour, case and data files) "
+                            "on crafted files of 1x, 4x and 16x a size: CPU ms per KB")
     _budget_options(bench)
     # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
     serve = sub.add_parser("serve", help="play in a browser tab (serves the app with textual-serve)")
@@ -355,6 +359,10 @@ def cmd_bench(args) -> int:
     from ..bots import easy
     from ..play.races import make_setup, new_game, play_out
 
+    if args.readers:
+        from ..bench_readers import run
+
+        return run()
     if args.bot:
         return bench_bot(args)
     setup = make_setup(_spec(args))

@@ -55,7 +55,9 @@ class TourSpec(BaseModel):
     @classmethod
     def _no_control(cls, text: str, info: ValidationInfo) -> str:
         # printed by `tours list`, `tour` and shown by the app: nothing may reach the terminal as a control
-        return usertext.check(text, multiline=info.field_name == "description")
+        if info.field_name == "name":
+            return usertext.check_name(text)  # nor be a blank of invisible characters
+        return usertext.check(text, multiline=True)
 
 
 # ----------------------------------------------------------------- files

@@ -70,6 +70,7 @@ class FlammeApp(App[int]):
         # loaded once the title menu is drawn (pydantic takes a while to import), or
         # at once by whoever needs them first
         self._settings: Settings | None = None
+        self._settings_saved: Settings | None = None  # as last read or written: a save writes what differs
         self.settings_problem: str | None = None
         self.autosave = autosave  # save every race after every action (saves.attach_autosave)
         self.resume_session = session  # a saved race to open at once (flamme-tui --resume)
@@ -541,7 +542,7 @@ class FlammeApp(App[int]):
         from .. import settings as user_settings
 
         settings, self.settings_problem = user_settings.load()
-        self._settings = settings
+        self._settings = self._settings_saved = settings
         problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
@@ -619,10 +620,12 @@ class FlammeApp(App[int]):
         from .. import settings as user_settings
 
         self.settings = settings
-        try:
-            user_settings.save(settings)
+        try:  # only what changed: the file's other keys stay (a newer version's, another app's change)
+            user_settings.save(settings, before=self._settings_saved)
+            self._settings_saved = settings
         except OSError as exc:
-            self.notify(f"Could not save the settings: {exc.strerror or exc}", severity="warning")
+            # plain text: the message holds the file's path, which may hold brackets
+            self.notify(f"Could not save the settings: {exc.strerror or exc}", severity="warning", markup=False)
             return False
         return True
 

@@ -131,6 +131,20 @@ async def test_hostile_names_typed_on_the_teams_screen_race_to_the_podium():
         assert app.is_running  # `[@click=quit]` never became a link that quits
 
 
+async def test_a_name_of_zero_width_spaces_on_the_teams_screen_is_taken_as_empty():
+    """Issue 23: only invisible characters showed a blank name everywhere; now
+    the seat gets its colour's name, as an empty name does."""
+    app = FlammeApp(seed=3, autoplay=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await paste(pilot, "#name-0", "\u200b\u200b\u2060")
+        await paste(pilot, "#name-1", "\u200bAnn")
+        assert app.screen.query_one("#name-0").value == "\u200b\u200b\u2060"
+        seats = app.screen.set_up().seats  # what ctrl+s starts the race with
+        assert seats[0].name == app.screen.query_one("#colour-0").selection.capitalize()
+        assert seats[1].name == "\u200bAnn"
+
+
 # names from a file (a save, a user stage): no length limit, any script
 LONG = "[Dad] Tom " + "x" * 30  # as long as a save allows (limits.MAX_TEAM_NAME)
 FILED = [LONG, "[/] Zoe\u0301\u0301 🚴‍♀️ 👨‍👩‍👧", "[@click=app.quit]李小龙", "end\\"]

@@ -271,6 +271,50 @@ def test_bad_or_unknown_settings_are_left_out_and_the_others_kept(config_dir):
     assert "(and 2 more); left out, the other settings are used" in problem
 
 
+def test_a_change_keeps_the_files_other_keys_and_another_apps_change(config_dir):
+    """Issue 23: the first change rewrote the file from memory, erasing a newer
+    version's keys and a bad value's line, and two apps undid each other's change.
+    Now only the changed setting (or key binding) is written into the file as it is."""
+    config_dir.mkdir()
+    path = config_dir / "settings.json"
+    path.write_text(json.dumps({"aids": False, "step_speed": "warp", "colour_blind": True,
+                                "keys": {"teams.start": "f5", "future.binding": "f9"}}))
+    one, _ = user_settings.load()  # two apps started on the same file
+    two, _ = user_settings.load()
+    assert one.keys == {"teams.start": "f5", "future.binding": "f9"}
+    user_settings.save(one.model_copy(update={"theme": "nord", "keys": {**one.keys, "race.change": "x"}}), before=one)
+    # the second app knows nothing of the first's change: it unbinds teams.start and binds teams.fill
+    keys = {"teams.fill": "f7", "future.binding": "f9"}
+    user_settings.save(two.model_copy(update={"bot_reasons": False, "keys": keys}), before=two)
+    assert json.loads(path.read_text()) == {
+        "aids": False, "step_speed": "warp", "colour_blind": True, "theme": "nord", "bot_reasons": False,
+        "keys": {"teams.fill": "f7", "future.binding": "f9", "race.change": "x"}}
+
+
+def test_a_change_never_replaces_a_mistyped_settings_file(config_dir):
+    config_dir.mkdir()
+    path = config_dir / "settings.json"
+    path.write_text('{"aids": false, "theme": "nord",}')  # a trailing comma
+    got, problem = user_settings.load()
+    assert got == user_settings.Settings() and problem is not None
+    with pytest.raises(OSError) as err:
+        user_settings.save(got.model_copy(update={"bot_reasons": False}), before=got)
+    assert "settings.json: not valid JSON" in err.value.strerror and "\n" not in err.value.strerror
+    assert path.read_text() == '{"aids": false, "theme": "nord",}'
+
+
+async def test_the_app_changes_only_the_setting_changed(config_dir):
+    config_dir.mkdir()
+    path = config_dir / "settings.json"
+    path.write_text(json.dumps({"aids": False, "from_a_newer_version": [1, 2]}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.theme = "nord"
+        await pilot.pause()
+    assert json.loads(path.read_text()) == {"aids": False, "from_a_newer_version": [1, 2], "theme": "nord"}
+
+
 def test_settings_round_trip(config_dir):
     s = user_settings.Settings(aids=False, step_speed="fast", theme="nord", bot_reasons=False,
                                keys={"teams.start": "f5"})

@@ -204,3 +204,42 @@ async def test_a_race_open_in_another_process_is_refused(tmp_path, monkeypatch):
         holder.stdin.close()
         holder.stdout.close()
     assert saves.peek(path).actions == 5
+
+
+async def test_the_title_menu_answers_keys_while_crafted_saves_at_the_size_bound_are_read(data_dir):
+    """Issue 23: a crafted save in the saves folder (a string of escaped quotes
+    never closed) froze the app at start-up, keys and ctrl+q doing nothing:
+    the check before parsing took time growing with the square of its size,
+    holding the interpreter in the worker that looks for a race to resume.
+    Two such files at the size bound (4 MB) now: the menu answers a key while
+    they are read, and the newest is offered as a damaged race."""
+    import faulthandler
+
+    from flamme_tui import bench_readers, files
+
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    for name in ("escaped quotes, unterminated", "open strings and brackets"):
+        data = b'{"format": "flamme-tui-save", ' + bench_readers.JSON_SHAPES[name](files.SAVE_FILE.max_bytes - 40)
+        assert len(data) <= files.SAVE_FILE.max_bytes
+        (folder / f"{name.split()[0]}.json").write_bytes(data)
+    # a freeze would last hours: end the run with the frozen thread's traceback instead
+    faulthandler.dump_traceback_later(300, exit=True)
+    try:
+        app = FlammeApp(seed=1, autoplay=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            menu = app.screen.query_one("#title-menu")
+
+            def under_cursor() -> str:  # by id: Resume may come first meanwhile, the cursor stays
+                return menu.get_option_at_index(menu.highlighted).id
+
+            assert under_cursor() == "new"
+            await pilot.press("down")
+            assert under_cursor() == "tour"
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert "(damaged save, no backups)" in screen_text(app)
+            await pilot.press("up", "up")
+            assert under_cursor() == "resume"
+    finally:
+        faulthandler.cancel_dump_traceback_later()

@@ -27,7 +27,7 @@ from textual.widgets.select import NoSelection
 
 from ... import MAX_SEED
 from ...engine.rules import find
-from ...usertext import NO_CONTROL, clean
+from ...usertext import NO_CONTROL, clean, visible
 from ...words import plural
 from ..choices import HUMAN, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, one_rider_seats, random_seed
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
@@ -518,6 +518,7 @@ class TeamsScreen(BaseScreen):
         seats = []
         for seat in range(self.count):
             name = clean(self.query_one(f"#name-{seat}", Input).value, multiline=False).strip()
+            name = name if visible(name) else ""  # zero-width spaces: a blank, as an empty name
             colour = chosen(self.query_one(f"#colour-{seat}", Select).value)
             controller = chosen(self.query_one(f"#controller-{seat}", Select).value)
             extra = chosen(self.query_one(f"#extra-{seat}", Select).value)
