@@ -120,10 +120,35 @@ class FlammeApp(App[int]):
                        markup=markup)
 
     def on_mount(self) -> None:
+        self._end_on_signals()
         self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
             self.resume(session)
+
+    def _end_on_signals(self) -> None:
+        """SIGTERM and SIGHUP (`kill`, a terminal window closed) end the app as
+        a quit does: the pending save written, then Textual's exit gives the
+        terminal back (raw mode, alternate screen, mouse reporting undone).
+        Python's default for them killed the app on the spot, the terminal
+        left raw.  Not under tests (headless): the test runner's signals."""
+        if self.is_headless:
+            return
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)  # no SIGHUP on Windows
+            if number is not None:
+                try:
+                    loop.add_signal_handler(number, self._end_by_signal, int(number))
+                except (NotImplementedError, RuntimeError, ValueError):  # Windows's loop; not the main thread
+                    pass
+
+    def _end_by_signal(self, number: int) -> None:
+        self.flush_saves()
+        self.exit(128 + number)  # the shell's code for "ended by this signal"
 
     def on_unmount(self) -> None:
         if self._thinker is not None:
