@@ -17,10 +17,12 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.events import DeliveryComplete, DeliveryFailed
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
@@ -630,9 +632,66 @@ class FlammeApp(App[int]):
         yield SystemCommand("Settings", "Aids, step speed, theme, bot reasons, keys", self.show_settings)
         yield SystemCommand("Theme", "Change the colours (saved in the settings)", self.search_themes)
         yield SystemCommand("Help", "The keys and rules of this screen", self.show_help)
-        yield SystemCommand("Screenshot", "Save an SVG picture of this screen",
-                            lambda: self.set_timer(0.1, self.deliver_screenshot))
+        yield SystemCommand("Screenshot", "Save an SVG picture of this screen (in Downloads, else the data folder)",
+                            lambda: self.set_timer(0.1, self.take_screenshot))
         yield SystemCommand("Quit", "Leave flamme-tui (a race in progress asks first)", self.action_request_quit)
+
+    def screenshot_folder(self) -> tuple[Path, str]:
+        """Where a screenshot goes, and that place in words: the Downloads
+        folder if there is one, else flamme-tui's data folder (made if
+        missing), where the player's saves are too."""
+        from platformdirs import user_downloads_path
+
+        from ..config import user_data_dir
+
+        try:
+            downloads = user_downloads_path()
+            if downloads.is_dir():
+                return downloads, "your Downloads folder"
+        except Exception:  # noqa: BLE001 - no home folder, say: the data folder then
+            pass
+        return user_data_dir(), "the flamme-tui data folder"
+
+    def take_screenshot(self) -> None:
+        """The palette's Screenshot: an SVG of this screen, saved where the
+        player can find it (Textual's own saved to ~/Downloads only, and
+        failed without saying why when there is none); in a browser tab
+        (serve) the browser gets it.  Said in words when done."""
+        from ..pathtext import show_path
+
+        folder, words = self.screenshot_folder()
+        self._screenshot_words = f"{words} ({show_path(folder)})"
+        if not self.is_web:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self.notify(f"The screenshot was not saved: cannot make {self._screenshot_words}: "
+                            f"{exc.strerror or exc}", title="Screenshot", severity="error", timeout=10)
+                return
+        self.deliver_screenshot(path=str(folder))
+
+    _screenshot_words = ""
+
+    def on_delivery_complete(self, event: DeliveryComplete) -> None:
+        """A screenshot saved: where, in plain words (Textual's message showed markup)."""
+        if event.name != "screenshot":
+            return
+        event.prevent_default()  # not Textual's message too
+        if event.path is None:  # in a browser tab: the browser has it
+            self.notify("The screenshot was sent to your browser", title="Screenshot")
+        else:
+            self.notify(f"Screenshot saved as {event.path.name} in {self._screenshot_words}",
+                        title="Screenshot", timeout=10)
+
+    def on_delivery_failed(self, event: DeliveryFailed) -> None:
+        """A screenshot not saved: why, and where it was to go."""
+        if event.name != "screenshot":
+            return
+        event.prevent_default()
+        exc = event.exception
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        self.notify(f"The screenshot was not saved in {self._screenshot_words}: {why}", title="Screenshot",
+                    severity="error", timeout=10)
 
     def watch_theme(self, theme: str) -> None:
         """A theme picked in the palette is kept in the settings."""
