@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 
 from ..usertext import clean
 from ..words import plural
+from .keys import ALWAYS_QUITS
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
@@ -127,6 +128,28 @@ class FlammeApp(App[int]):
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
             self.resume(session)
+
+    async def _check_bindings(self, key: str, priority: bool = False) -> bool:
+        """ctrl+q quits whatever app.quit is bound to (keys.ALWAYS_QUITS: a
+        player cannot lock themselves in; a keymap drops every binding of a
+        key it moves, so a second binding would not do).  A key that types a
+        character, pressed in a text field (a name, the seed, the palette's
+        search), is typed there, even if a player bound it to an app-wide
+        action: priority bindings would take it first."""
+        if priority and key == ALWAYS_QUITS:
+            self.action_request_quit()
+            return True
+        if priority and self._typing_into_field():
+            from .keys import types_a_character
+
+            if types_a_character(key):
+                return False
+        return await super()._check_bindings(key, priority)
+
+    def _typing_into_field(self) -> bool:
+        from textual.widgets import Input
+
+        return isinstance(self.focused, Input)
 
     def _end_on_signals(self) -> None:
         """SIGTERM and SIGHUP (`kill`, a terminal window closed) end the app as
@@ -597,6 +620,12 @@ class FlammeApp(App[int]):
             known = set(binding_ids())
         keymap = {k: v for k, v in settings.keys.items() if k in known}
         problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
+        if keymap:
+            from .keys import keymap_problems
+
+            refused = {k: keymap_problems(k, v) for k, v in keymap.items()}
+            problems += [p for k in refused for p in refused[k]]
+            keymap = {k: v for k, v in keymap.items() if not refused[k]}
         self.set_keymap(keymap)
         if getattr(self, "flow", None) is not None:  # a race in progress: its bots think as now set
             self._set_budget(self.flow)

@@ -173,3 +173,4 @@ class SettingsScreen(BaseScreen):
         else:
             keys[binding.id] = value
         self.change(keys=keys)
+        event.input.value = self.flamme.settings.keys.get(binding.id, binding.keys)  # as bound now (refused: as before)
