@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 import aiohttp
 import pytest
 
-from flamme_tui.ui.serve import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, clamp_size, own_names, refusal
+from flamme_tui.ui.serve import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, Bucket, clamp_size, own_names, refusal
 
 ANSI = re.compile(rb"\x1b(\[[0-9;?$]*[ -/]*[@-~]|\][^\x07]*\x07|[()][0-9A-Za-z])")
 
@@ -139,6 +139,13 @@ def test_a_terminal_size_is_clamped_and_a_malformed_one_refused():
     assert clamp_size(-5, 0)[0] == MIN_COLUMNS
     for width, height in (("80", 24), (80.0, 24), (True, 24), (None, None), ([80], 24)):
         assert clamp_size(width, height) is None
+
+
+def test_a_flood_of_messages_is_cut_to_the_rate():
+    bucket = Bucket(rate=10, burst=5)
+    assert [bucket.take() for _ in range(7)] == [True] * 5 + [False] * 2
+    bucket.last -= 0.5  # half a second later: five more
+    assert [bucket.take() for _ in range(6)] == [True] * 5 + [False]
 
 
 async def test_a_websocket_from_another_page_is_refused(tmp_path):
