@@ -195,10 +195,16 @@ async def test_a_huge_terminal_is_clamped(tmp_path):
             await tab.collect(1)
             assert 100 < tab.widest_line() <= MAX_COLUMNS and tab.lowest_row() <= MAX_ROWS
             tab.received.clear()
-            await ws.send_json(["resize", {"width": 10**6, "height": 10**6}])  # was a 401 MB frame
-            await tab.collect(3)
-            assert tab.widest_line() <= MAX_COLUMNS and tab.lowest_row() <= MAX_ROWS
+            await ws.send_json(["resize", {"width": 10**6, "height": 100}])  # 10**6 x 10**6 was a 401 MB frame
+            assert await tab.collect(30, until=b"New race")  # drawn again, at the clamped size
+            await tab.collect(1)
+            assert 100 < tab.widest_line() <= MAX_COLUMNS and 50 < tab.lowest_row() <= 100
             assert len(tab.received) < 2_000_000
+            tab.received.clear()
+            await ws.send_json(["resize", {"width": 10**6, "height": 10**6}])
+            assert await tab.collect(30, until=b"New race")
+            await tab.collect(1)
+            assert tab.widest_line() <= MAX_COLUMNS and tab.lowest_row() <= MAX_ROWS
 
 
 async def test_malformed_messages_end_nothing(tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import select
 import signal
 import struct
@@ -52,10 +53,18 @@ class Terminal:
                     return
                 self.output += data
 
-    def keys(self, *keys: bytes) -> None:
-        for key in keys:
-            os.write(self.master, key)
-            self.read(0.8)
+    def key(self, key: bytes, then: str, seconds: float = 30) -> None:
+        """Press `key`, then wait until the screen shows `then` (each screen drawn before the next key)."""
+        start = len(self.output)
+        os.write(self.master, key)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and then not in self.shown(start):
+            self.read(0.2)
+        assert then in self.shown(start), (key, then, self.shown(start)[-500:])
+
+    def shown(self, start: int = 0) -> str:
+        text = re.sub(rb"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07)", b" ", bytes(self.output[start:]))
+        return " ".join(text.decode("utf-8", "replace").split())
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -71,9 +80,10 @@ def test_a_signal_saves_the_race_and_gives_the_terminal_back(tmp_path, name):
         term.read(30, until=b"New race")
         assert b"New race" in term.output, term.output[-500:]
         assert not termios.tcgetattr(term.master)[3] & termios.ECHO  # the app has the terminal raw
-        term.keys(b"\r", b"\r", b"\r", b"\x13")  # New race, Classic, the first stage; ctrl+s starts it
-        term.read(20, until=b"Pass")
-        term.keys(b"\r")  # behind the curtain: the first player's hand
+        term.key(b"\r", "choose the rule set")  # New race
+        term.key(b"\r", "choose the stage")  # Classic
+        term.key(b"\r", "teams")  # the first stage
+        term.key(b"\x13", "Pass")  # ctrl+s: the race starts, behind the curtain
         folder = tmp_path / "data" / "saves"
         end = time.monotonic() + 20
         while not (folder.is_dir() and [p for p in folder.iterdir() if p.suffix == ".json"]):
