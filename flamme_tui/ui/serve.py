@@ -32,6 +32,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import os
 import shlex
 import socket
 import sys
@@ -53,8 +54,9 @@ log = logging.getLogger("flamme-tui.serve")
 
 
 def app_command() -> str:
-    """The command each browser tab runs: this Python, this flamme-tui, told it is served."""
-    return f"{SERVED_ENV}=1 {shlex.quote(sys.executable)} -m flamme_tui"
+    """The command each browser tab runs: this Python, this flamme-tui (told
+    it is served by the environment it inherits: `serve` sets SERVED_ENV)."""
+    return f"{shlex.quote(sys.executable)} -m flamme_tui"
 
 
 def cannot_listen(host: str, port: int) -> str | None:
@@ -295,6 +297,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SES
     if host in LOCAL:
         print("flamme-tui: to let other machines in, use --host 0.0.0.0 (anyone on the network can then play)",
               flush=True)
+    os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
     try:
         server.serve()
     except OSError as exc:  # the port is taken, the address is not this machine's
