@@ -63,7 +63,7 @@ from .engine.classic import ClassicSetup
 from .engine.phase import Phase
 from .engine.race import Race, RuleError, Team
 from .engine.rules import find
-from .pathtext import show_path
+from .pathtext import served, show_path
 from .play.session import UNDO, Session, UndoRefused, parse_entry
 from .words import plural
 
@@ -1245,8 +1245,9 @@ class RaceLock:
             fd = os.open(lock_file, flags, 0o644)
             try:
                 if not _os_lock(fd):
-                    holder = _read_holder(fd)
-                    raise SaveLocked(race, f"is open in another flamme-tui ({holder}): close it there first")
+                    # a browser player (served) is told no pid or host name of the server
+                    holder = "" if served() else f" ({_read_holder(fd)})"
+                    raise SaveLocked(race, f"is open in another flamme-tui{holder}: close it there first")
                 try:
                     same = os.stat(lock_file, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
                 except FileNotFoundError:

@@ -86,3 +86,63 @@ async def test_the_bot_thinks_in_another_process(monkeypatch):
         assert not thinker.processes
     finally:
         thinker.close()
+
+
+PARENT = """
+import sys, threading, time
+from flamme_tui.play.thinker import Thinker, _ready
+
+thinker = Thinker()
+pids = []
+
+def start():
+    pids.append(thinker._submit(thinker._executor(), _ready).result(60))
+
+if sys.argv[1] == "main":
+    start()
+else:  # started from a thread that ends at once: the process must outlive it
+    worker = threading.Thread(target=start)
+    worker.start()
+    worker.join()
+print(pids[0], flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc to see a process end")
+@pytest.mark.parametrize("started_from", ["main", "thread"])
+def test_the_thinking_process_ends_when_the_app_is_killed(started_from):
+    """SIGKILL leaves the app no time to stop its thinking process: that
+    process ends by itself within a few seconds (kernel's parent-death signal,
+    or its watch of the parent's pid), and not before its parent is gone."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, started_from], stdout=subprocess.PIPE, text=True)
+    child = 0
+    try:
+        child = int(parent.stdout.readline())
+        assert _alive(child)
+        time.sleep(1.5)  # the thread that started it has ended; the app has not
+        assert _alive(child), "the thinking process ended while the app still ran"
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        end = time.monotonic() + 5
+        while _alive(child) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not _alive(child), "the thinking process lives on after the app was killed"
+    finally:
+        parent.kill()
+        parent.wait()
+        if child and _alive(child):  # (a failed run leaves no orphan behind)
+            os.kill(child, signal.SIGKILL)

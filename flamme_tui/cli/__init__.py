@@ -164,6 +164,8 @@ def build_parser() -> Parser:
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default 127.0.0.1: this computer only)")
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--max-sessions", type=Whole(1, 64), default=4, metavar="N",
+                       help="browser tabs playing at once, 1 to 64 (default 4): each runs its own flamme-tui")
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95%% intervals")
     tour.add_argument("bots", nargs="+", metavar="BOT",
@@ -527,7 +529,7 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from ..ui.serve import serve
 
-        return serve(args.host, args.port)
+        return serve(args.host, args.port, args.max_sessions)
     if args.command == "replay":
         from .saves import cmd_replay
 

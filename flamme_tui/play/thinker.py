@@ -25,6 +25,8 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -68,10 +70,44 @@ def answer(q: Question) -> tuple[str, str]:
     return str(decision.action), decision.public
 
 
-def _settle() -> None:
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+WATCH_SECONDS = 0.5  # how often the thinking process looks whether the app is still there
+
+
+def _end_with(parent: int, deathsig: bool) -> None:
+    """The thinking process ends when the app's process is gone, even killed
+    (SIGKILL: the app closes nothing then), rather than living on, orphaned.
+
+    On Linux the kernel sends it SIGKILL when its parent dies (prctl
+    PR_SET_PDEATHSIG).  That signal is tied to the parent's thread that
+    started the process, not to the process: it is asked for only when that
+    thread was the app's main thread (`deathsig`).  Everywhere, a thread
+    also watches the parent's pid (it changes when the parent is gone)."""
+    if deathsig and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watch below still ends it
+    if os.getppid() != parent:  # the parent died before the kernel was asked
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _settle(parent: int | None = None, deathsig: bool = False) -> None:
     """The thinking process gives way to the screen when the cores are busy,
-    writes nothing on the app's terminal, and leaves Ctrl+C to the app (its
-    errors come back with its answers)."""
+    writes nothing on the app's terminal, leaves Ctrl+C to the app (its
+    errors come back with its answers), and ends with the app's process."""
+    if parent is not None:
+        _end_with(parent, deathsig)
     os.nice(10)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -107,7 +143,10 @@ class Thinker:
                 # spawn: a fresh interpreter, never a fork of the app's threads
                 context = multiprocessing.get_context("spawn")
                 with _real_stderr():
-                    self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_settle)
+                    # the process starts in this thread, on the first submit (warm, think)
+                    main = threading.current_thread() is threading.main_thread()
+                    self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_settle,
+                                                     initargs=(os.getpid(), main))
             except (OSError, ValueError, ImportError, NotImplementedError):
                 self.processes = False
         return self._pool

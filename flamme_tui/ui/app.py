@@ -17,16 +17,19 @@ import hashlib
 import os
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.events import DeliveryComplete, DeliveryFailed
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
 from ..usertext import clean
 from ..words import plural
+from .keys import ALWAYS_QUITS
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
@@ -121,10 +124,57 @@ class FlammeApp(App[int]):
                        markup=markup)
 
     def on_mount(self) -> None:
+        self._end_on_signals()
         self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
             self.resume(session)
+
+    async def _check_bindings(self, key: str, priority: bool = False) -> bool:
+        """ctrl+q quits whatever app.quit is bound to (keys.ALWAYS_QUITS: a
+        player cannot lock themselves in; a keymap drops every binding of a
+        key it moves, so a second binding would not do).  A key that types a
+        character, pressed in a text field (a name, the seed, the palette's
+        search), is typed there, even if a player bound it to an app-wide
+        action: priority bindings would take it first."""
+        if priority and key == ALWAYS_QUITS:
+            self.action_request_quit()
+            return True
+        if priority and self._typing_into_field():
+            from .keys import types_a_character
+
+            if types_a_character(key):
+                return False
+        return await super()._check_bindings(key, priority)
+
+    def _typing_into_field(self) -> bool:
+        from textual.widgets import Input
+
+        return isinstance(self.focused, Input)
+
+    def _end_on_signals(self) -> None:
+        """SIGTERM and SIGHUP (`kill`, a terminal window closed) end the app as
+        a quit does: the pending save written, then Textual's exit gives the
+        terminal back (raw mode, alternate screen, mouse reporting undone).
+        Python's default for them killed the app on the spot, the terminal
+        left raw.  Not under tests (headless): the test runner's signals."""
+        if self.is_headless:
+            return
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)  # no SIGHUP on Windows
+            if number is not None:
+                try:
+                    loop.add_signal_handler(number, self._end_by_signal, int(number))
+                except (NotImplementedError, RuntimeError, ValueError):  # Windows's loop; not the main thread
+                    pass
+
+    def _end_by_signal(self, number: int) -> None:
+        self.flush_saves()
+        self.exit(128 + number)  # the shell's code for "ended by this signal"
 
     def on_unmount(self) -> None:
         if self._thinker is not None:
@@ -571,6 +621,12 @@ class FlammeApp(App[int]):
             known = set(binding_ids())
         keymap = {k: v for k, v in settings.keys.items() if k in known}
         problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
+        if keymap:
+            from .keys import keymap_problems
+
+            refused = {k: keymap_problems(k, v) for k, v in keymap.items()}
+            problems += [p for k in refused for p in refused[k]]
+            keymap = {k: v for k, v in keymap.items() if not refused[k]}
         self.set_keymap(keymap)
         if getattr(self, "flow", None) is not None:  # a race in progress: its bots think as now set
             self._set_budget(self.flow)
@@ -606,9 +662,66 @@ class FlammeApp(App[int]):
         yield SystemCommand("Settings", "Aids, step speed, theme, bot reasons, keys", self.show_settings)
         yield SystemCommand("Theme", "Change the colours (saved in the settings)", self.search_themes)
         yield SystemCommand("Help", "The keys and rules of this screen", self.show_help)
-        yield SystemCommand("Screenshot", "Save an SVG picture of this screen",
-                            lambda: self.set_timer(0.1, self.deliver_screenshot))
+        yield SystemCommand("Screenshot", "Save an SVG picture of this screen (in Downloads, else the data folder)",
+                            lambda: self.set_timer(0.1, self.take_screenshot))
         yield SystemCommand("Quit", "Leave flamme-tui (a race in progress asks first)", self.action_request_quit)
+
+    def screenshot_folder(self) -> tuple[Path, str]:
+        """Where a screenshot goes, and that place in words: the Downloads
+        folder if there is one, else flamme-tui's data folder (made if
+        missing), where the player's saves are too."""
+        from platformdirs import user_downloads_path
+
+        from ..config import user_data_dir
+
+        try:
+            downloads = user_downloads_path()
+            if downloads.is_dir():
+                return downloads, "your Downloads folder"
+        except Exception:  # noqa: BLE001 - no home folder, say: the data folder then
+            pass
+        return user_data_dir(), "the flamme-tui data folder"
+
+    def take_screenshot(self) -> None:
+        """The palette's Screenshot: an SVG of this screen, saved where the
+        player can find it (Textual's own saved to ~/Downloads only, and
+        failed without saying why when there is none); in a browser tab
+        (serve) the browser gets it.  Said in words when done."""
+        from ..pathtext import show_path
+
+        folder, words = self.screenshot_folder()
+        self._screenshot_words = f"{words} ({show_path(folder)})"
+        if not self.is_web:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self.notify(f"The screenshot was not saved: cannot make {self._screenshot_words}: "
+                            f"{exc.strerror or exc}", title="Screenshot", severity="error", timeout=10)
+                return
+        self.deliver_screenshot(path=str(folder))
+
+    _screenshot_words = ""
+
+    def on_delivery_complete(self, event: DeliveryComplete) -> None:
+        """A screenshot saved: where, in plain words (Textual's message showed markup)."""
+        if event.name != "screenshot":
+            return
+        event.prevent_default()  # not Textual's message too
+        if event.path is None:  # in a browser tab: the browser has it
+            self.notify("The screenshot was sent to your browser", title="Screenshot")
+        else:
+            self.notify(f"Screenshot saved as {event.path.name} in {self._screenshot_words}",
+                        title="Screenshot", timeout=10)
+
+    def on_delivery_failed(self, event: DeliveryFailed) -> None:
+        """A screenshot not saved: why, and where it was to go."""
+        if event.name != "screenshot":
+            return
+        event.prevent_default()
+        exc = event.exception
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        self.notify(f"The screenshot was not saved in {self._screenshot_words}: {why}", title="Screenshot",
+                    severity="error", timeout=10)
 
     def watch_theme(self, theme: str) -> None:
         """A theme picked in the palette is kept in the settings."""

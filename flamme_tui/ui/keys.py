@@ -8,7 +8,13 @@ Bindings ids and is named in `_screens`.
 
 from __future__ import annotations
 
+import string
+from functools import cache
 from typing import Any, NamedTuple
+
+QUIT_ID = "app.quit"
+ALWAYS_QUITS = "ctrl+q"  # never taken from quitting, nor given to another action
+MODIFIERS = ("ctrl", "alt", "shift", "meta", "super", "hyper")
 
 
 class Rebindable(NamedTuple):
@@ -49,3 +55,45 @@ def rebindable() -> list[Rebindable]:
 
 def binding_ids() -> list[str]:
     return [b.id for b in rebindable()]
+
+
+@cache
+def key_names() -> frozenset[str]:
+    """Textual's names of keys, without modifiers: its named keys (escape,
+    f5, pageup, space...) and the printable ASCII characters as it names
+    them (a, 7, question_mark, full_stop...).  Not any Unicode name: Textual
+    would take "banana" for the banana emoji, which is no key to press."""
+    from textual.keys import Keys, _character_to_key
+
+    named = {key.value for key in Keys if key.value.replace("_", "").isalnum()}
+    typed = {_character_to_key(c) for c in string.ascii_lowercase + string.digits + string.punctuation + " "}
+    return frozenset(named | typed)
+
+
+def key_problem(key: str) -> str | None:
+    """Why `key` ("ctrl+s", "f5", "question_mark") is no key Textual knows; None if it is one."""
+    *modifiers, name = key.split("+")
+    if any(m not in MODIFIERS for m in modifiers) or len(set(modifiers)) != len(modifiers):
+        return f"{key!r} is no key (modifiers: {', '.join(MODIFIERS)})"
+    if name not in key_names():
+        return f"{key!r} is no key (key names as Textual writes them: a, 7, f5, escape, space, question_mark...)"
+    return None
+
+
+def keymap_problems(binding_id: str, keys: str) -> list[str]:
+    """What is wrong with binding `keys` (comma-separated) to `binding_id`, in words."""
+    problems = [p for key in keys.split(",") if (p := key_problem(key.strip())) is not None]
+    if binding_id != QUIT_ID and ALWAYS_QUITS in (k.strip() for k in keys.split(",")):
+        problems.append(f"{ALWAYS_QUITS} always quits: it cannot be given to {binding_id}")
+    return problems
+
+
+def types_a_character(key: str) -> bool:
+    """A key that types a character into a text field (a letter, a digit, a
+    sign, space), as opposed to ctrl+s, f5, escape."""
+    if "+" in key:
+        return False
+    from textual.keys import key_to_character
+
+    character = key_to_character(key)
+    return character is not None and len(character) == 1 and character.isprintable()

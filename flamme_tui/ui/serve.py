@@ -4,21 +4,58 @@ Each browser tab that opens the page starts its own `flamme-tui` process
 (the same app, saves and settings as in the terminal).  The server listens
 on 127.0.0.1 unless told otherwise: anybody who can reach the port can play
 (and read the saved races), so opening it to a network is a choice to make.
+
+A server trusts nobody.  textual-serve as it comes takes a WebSocket from
+any web page (a page of another site, open in the same browser, could drive
+the app), starts a process per connection without limit, passes on any
+terminal size and lets a malformed message end the session.  `FlammeServer`
+keeps its page and process handling and checks what comes in:
+
+- the page's Origin must be the server's own page (the Host the browser
+  asked for), and that Host a name of this server (an IP address, localhost,
+  the name it listens on, this machine's name): a page elsewhere, or one of
+  another site whose name was pointed at this address (DNS rebinding), is
+  refused;
+- at most `max_sessions` tabs play at once (each is a process);
+- a terminal size is clamped to MAX_COLUMNS x MAX_ROWS;
+- one message is at most MAX_MESSAGE bytes (a bigger one ends the session);
+  past RATE a second on average, messages are dropped, as is any that is
+  not what the page sends.
+
+The app in a browser tab says no absolute path, pid or host name of the
+server (pathtext.served).
 """
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
+import json
+import logging
+import os
 import shlex
 import socket
 import sys
+import time
+from typing import Any
 
+from ..pathtext import SERVED_ENV
 from ..usertext import clean
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+MAX_SESSIONS = 4  # tabs playing at once: each is a flamme-tui process (about 40 MB)
+LIMIT_SESSIONS = 64  # --max-sessions at most
+MAX_COLUMNS, MAX_ROWS = 400, 150  # a larger terminal is no screen: 400 x 150 cells is a frame of a few MB at most
+MIN_COLUMNS, MIN_ROWS = 20, 8
+MAX_MESSAGE = 64 * 1024  # bytes of one message from the page (a key, a paste, a resize)
+RATE, BURST = 200.0, 400.0  # messages a second from one page, on average and at once
+
+log = logging.getLogger("flamme-tui.serve")
 
 
 def app_command() -> str:
-    """The command each browser tab runs: this Python, this flamme-tui."""
+    """The command each browser tab runs: this Python, this flamme-tui (told
+    it is served by the environment it inherits: `serve` sets SERVED_ENV)."""
     return f"{shlex.quote(sys.executable)} -m flamme_tui"
 
 
@@ -39,25 +76,228 @@ def cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> int:
+def _host_name(host_header: str) -> str | None:
+    """The name in a Host header ("127.0.0.1:8000", "[::1]:8000", "pc"), lower case; None if malformed."""
+    host = host_header.strip().lower()
+    if host.startswith("["):  # an IPv6 address
+        end = host.find("]")
+        rest = host[end + 1:]
+        if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
+            return None
+        return host[1:end] or None
+    name, _, port = host.partition(":")
+    if port and not port.isdigit():
+        return None
+    return name or None
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def own_names(listen_host: str) -> set[str]:
+    """The host names this server answers to besides IP addresses: the loopback
+    names, the name it listens on, and this machine's name."""
+    names = {"localhost", listen_host.lower().strip("[]")}
+    try:
+        machine = socket.gethostname().lower()
+    except OSError:
+        machine = ""
+    if machine:
+        names |= {machine, f"{machine}.local"}
+    return names
+
+
+def refusal(origin: str | None, host_header: str | None, names: set[str]) -> str | None:
+    """Why a WebSocket from this Origin, asking for this Host, is refused; None
+    if it comes from the server's own page.  A page from elsewhere sends its own
+    Origin; a page of a site whose name was pointed at this machine sends a Host
+    that is none of the server's names."""
+    if not host_header:
+        return "no Host"
+    name = _host_name(host_header)
+    if name is None:
+        return "a malformed Host"
+    if not (_is_ip(name) or name in names):
+        return "a Host that is not this server's name"
+    if not origin:
+        return "no Origin (not from the server's page)"
+    if origin.strip().lower() not in (f"http://{host_header.lower()}", f"https://{host_header.lower()}"):
+        return "an Origin that is not the server's page"
+    return None
+
+
+def clamp_size(width: object, height: object) -> tuple[int, int] | None:
+    """A terminal size a page asks for, within bounds; None if it is no size (not two whole numbers)."""
+    if type(width) is not int or type(height) is not int:  # not bool, float or text
+        return None
+    return max(MIN_COLUMNS, min(MAX_COLUMNS, width)), max(MIN_ROWS, min(MAX_ROWS, height))
+
+
+def _query_size(query: Any) -> tuple[int, int]:
+    def number(key: str, default: int) -> int:
+        text = str(query.get(key, default))[:8]
+        return int(text) if text.isdigit() else default
+
+    size = clamp_size(number("width", 80), number("height", 24))
+    assert size is not None
+    return size
+
+
+class Bucket:
+    """At most `rate` events a second on average, `burst` at once."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESSIONS) -> Any:
+    """The textual-serve server with the checks above (ImportError without textual-serve)."""
+    import aiohttp_jinja2
+    from aiohttp import WSMsgType, web
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server
+
+    class FlammeServer(Server):  # type: ignore[misc]
+        def __init__(self) -> None:
+            shown = f"[{host}]" if ":" in host else host
+            super().__init__(command, host=host, port=port, title="Flamme Rouge",
+                             public_url=f"http://{shown}:{port}")
+            self.max_sessions = max_sessions
+            self.sessions = 0
+            self.names = own_names(host)
+
+        async def _make_app(self) -> web.Application:
+            app = web.Application(client_max_size=MAX_MESSAGE)
+            aiohttp_jinja2.setup(app, loader=__import__("jinja2").FileSystemLoader(self.templates_path))
+            app.add_routes([
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.get("/download/{key}", self.handle_download, name="download"),
+                web.static("/static", self.statics_path, name="static"),
+            ])
+            app.on_startup.append(self.on_startup)
+            return app
+
+        async def on_startup(self, app: web.Application) -> None:
+            pass  # flamme-tui prints its own banner
+
+        @aiohttp_jinja2.template("app_index.html")
+        async def handle_index(self, request: web.Request) -> dict[str, Any]:
+            """The page, with its WebSocket on the Host the browser asked for
+            (so that its Origin and that Host agree, localhost or 127.0.0.1)."""
+            name = _host_name(request.host)
+            if name is None or not (_is_ip(name) or name in self.names):
+                raise web.HTTPMisdirectedRequest(text="flamme-tui: not this server's name\n")
+            font_size = request.query.get("fontsize", "16")[:3]
+            return {
+                "font_size": int(font_size) if font_size.isdigit() and 6 <= int(font_size) <= 64 else 16,
+                "app_websocket_url": f"ws://{request.host}/ws",
+                "config": {"static": {"url": f"http://{request.host}/static/"}},
+                "application": {"name": self.title},
+            }
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            why = refusal(request.headers.get("Origin"), request.headers.get("Host"), self.names)
+            if why is not None:
+                log.warning("refused a WebSocket: %s", why)
+                raise web.HTTPForbidden(text=f"flamme-tui: refused: {why}\n")
+            if self.sessions >= self.max_sessions:
+                raise web.HTTPServiceUnavailable(
+                    text=f"flamme-tui: {self.max_sessions} tabs are playing already: close one first\n")
+            self.sessions += 1  # (no await since the test: one event loop, no race)
+            try:
+                return await self._session(request)
+            finally:
+                self.sessions -= 1
+
+        async def _session(self, request: web.Request) -> web.WebSocketResponse:
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
+            width, height = _query_size(request.query)
+            service: AppService | None = None
+            try:
+                await websocket.prepare(request)
+
+                async def close() -> None:
+                    await websocket.close()
+
+                service = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                                     close=close, download_manager=self.download_manager,
+                                     debug=self.debug)
+                await service.start(width, height)
+                await self._process_messages(websocket, service)
+            except asyncio.CancelledError:
+                await websocket.close()
+            except Exception as error:  # noqa: BLE001 - one tab's trouble never stops the server
+                log.warning("a session ended: %s", type(error).__name__)
+            finally:
+                if service is not None:
+                    await service.stop()
+            return websocket
+
+        async def _process_messages(self, websocket: web.WebSocketResponse, service: AppService) -> None:
+            """What the page sends, checked: anything else is dropped."""
+            bucket = Bucket()
+            async for message in websocket:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                if not bucket.take():  # a flood (a page gone wrong): dropped, the tab goes on
+                    continue
+                try:
+                    envelope = json.loads(message.data)
+                except ValueError:
+                    continue
+                if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+                    continue
+                kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                if kind == "stdin" and isinstance(data, str):
+                    await service.send_bytes(data.encode("utf-8", "replace"))
+                elif kind == "resize" and isinstance(data, dict):
+                    size = clamp_size(data.get("width"), data.get("height"))
+                    if size is not None:
+                        await service.set_terminal_size(*size)
+                elif kind == "ping" and isinstance(data, str) and len(data) <= 64:
+                    await websocket.send_json(["pong", data])
+                elif kind == "blur":
+                    await service.blur()
+                elif kind == "focus":
+                    await service.focus()
+
+    return FlammeServer()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SESSIONS) -> int:
     problem = cannot_listen(host, port)
     if problem is not None:  # one line, before the server's banner says it is serving
         print(clean(f"flamme-tui: cannot serve on {host}:{port}: {problem}", multiline=False), file=sys.stderr)
         return 2
     try:
-        from textual_serve.server import Server
+        server = make_server(app_command(), host, port, max_sessions)
     except ImportError:
         print("flamme-tui serve needs textual-serve: pip install textual-serve", file=sys.stderr)
         return 2
     where = "this computer only" if host in LOCAL else f"every machine that can reach {host}"
-    print(clean(f"flamme-tui: serving on http://{host}:{port} ({where}); ctrl+c stops the server", multiline=False),
-          flush=True)
+    print(clean(f"flamme-tui: serving on http://{host}:{port} ({where}), at most {max_sessions} tabs at once; "
+                f"ctrl+c stops the server", multiline=False), flush=True)
     if host in LOCAL:
         print("flamme-tui: to let other machines in, use --host 0.0.0.0 (anyone on the network can then play)",
               flush=True)
-    shown = f"[{host}]" if ":" in host else host
-    server = Server(app_command(), host=host, port=port, title="Flamme Rouge",
-                    public_url=f"http://{shown}:{port}")
+    os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
     try:
         server.serve()
     except OSError as exc:  # the port is taken, the address is not this machine's

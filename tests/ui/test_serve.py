@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -151,5 +152,79 @@ async def test_a_race_starts_in_headless_chromium(tmp_path):
         if browser is not None:
             browser.terminate()
             browser.wait(timeout=10)
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@asynccontextmanager
+async def chromium(tmp_path):
+    """Headless Chromium's first page, driven over DevTools."""
+    import aiohttp
+
+    profile = tempfile.mkdtemp(prefix="flamme-chromium-", dir=tmp_path)
+    browser = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0",
+                                "--window-size=1200,800", "about:blank"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        active = os.path.join(profile, "DevToolsActivePort")
+        for _ in range(300):
+            if os.path.exists(active) and "\n" in open(active).read():
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("chromium did not open its DevTools port")
+        devtools_port = open(active).read().split("\n")[0]
+        async with aiohttp.ClientSession() as http:
+            targets = await (await http.get(f"http://127.0.0.1:{devtools_port}/json")).json()
+            page = next(t for t in targets if t["type"] == "page")
+            async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+                yield DevTools(ws)
+    finally:
+        browser.terminate()
+        browser.wait(timeout=10)
+
+
+ANOTHER_SITE = """<!doctype html><title>another site</title><script>
+const ws = new WebSocket("ws://127.0.0.1:PORT/ws?width=80&height=24");
+ws.onopen = () => { document.title = "open"; ws.send(JSON.stringify(["stdin", "q"])); };
+ws.onclose = () => { if (document.title !== "open") document.title = "refused"; };
+</script>"""
+
+
+async def test_a_page_of_another_site_cannot_drive_the_app_in_chromium(tmp_path):
+    """A page served from another port (another site to the browser) opens a
+    WebSocket to `serve`: the browser sends its Origin, the server refuses it.
+    The server's own page, in the same browser, still opens its session."""
+    from aiohttp import web
+
+    port = free_port()
+    env = dict(os.environ, FLAMME_TUI_DATA_DIR=str(tmp_path / "data"), FLAMME_TUI_CONFIG_DIR=str(tmp_path / "config"))
+    server = subprocess.Popen([sys.executable, "-m", "flamme_tui", "serve", "--port", str(port)], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    async def another_site(request: web.Request) -> web.Response:
+        return web.Response(text=ANOTHER_SITE.replace("PORT", str(port)), content_type="text/html")
+
+    other = web.Application()
+    other.router.add_get("/", another_site)
+    runner = web.AppRunner(other)
+    await runner.setup()
+    other_port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", other_port).start()
+    try:
+        wait_for_port(port)
+        async with chromium(tmp_path) as tools:
+            await tools.call("Network.enable")
+            await tools.call("Page.navigate", url=f"http://127.0.0.1:{other_port}/")
+            title = ""
+            end = time.monotonic() + 30
+            while title not in ("open", "refused") and time.monotonic() < end:  # the page loads, then its socket
+                await asyncio.sleep(0.1)
+                title = (await tools.call("Runtime.evaluate", expression="document.title"))["result"]["result"]["value"]
+            assert title == "refused", f"a page of another site opened a session ({title})"
+            assert b"New race" not in tools.received
+            await tools.call("Page.navigate", url=f"http://127.0.0.1:{port}/")  # the server's own page: let in
+            assert await tools.wait_for(b"New race"), "the server's own page was refused"
+    finally:
+        await runner.cleanup()
         server.terminate()
         server.wait(timeout=10)

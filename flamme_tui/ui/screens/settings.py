@@ -17,6 +17,7 @@ from textual.widgets import Input, Select, Static, Switch
 
 from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS
 from ... import settings as user_settings
+from ...pathtext import served, show_path
 from ...usertext import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -75,7 +76,8 @@ class SettingsScreen(BaseScreen):
         # under the scrolling list, always in view: a refused key was said below thirty
         # rows of keys, out of sight, and the file's path with it
         yield Static("", id="settings-message")
-        yield Static(plain(f"File: {user_settings.settings_path()}"), id="settings-path")  # a path of the user's
+        path = user_settings.settings_path()  # a browser player is shown no absolute path of the server
+        yield Static(plain(f"File: {show_path(path) if served() else path}"), id="settings-path")  # a path of the user's
         yield KeyBar([("tab", "next field"), ("space", "switch"), (self.help_key, "help"),
                       (self.key_of("settings.back", "escape"), "back")])
 
@@ -171,3 +173,4 @@ class SettingsScreen(BaseScreen):
         else:
             keys[binding.id] = value
         self.change(keys=keys)
+        event.input.value = self.flamme.settings.keys.get(binding.id, binding.keys)  # as bound now (refused: as before)

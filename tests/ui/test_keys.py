@@ -1,0 +1,111 @@
+"""Rebinding keys: only Textual's key names are taken, a text field's typing
+comes first (a letter bound to an app-wide action is typed in a name), and
+ctrl+q always quits."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import settings as user_settings
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.keys import key_problem, keymap_problems, rebindable
+from flamme_tui.ui.scenarios import settle
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import new_race_menus, screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+@pytest.fixture
+def config_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "config"
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(folder))
+    return folder
+
+
+def test_only_textuals_key_names_are_keys():
+    for key in ("a", "7", "f5", "f12", "escape", "enter", "space", "tab", "pageup", "question_mark", "full_stop",
+                "ctrl+s", "ctrl+shift+left", "alt+x", "shift+tab", "ctrl+plus"):
+        assert key_problem(key) is None, key
+    for key in ("banana", "grinning_face", "f99", "ctrl+banana", "control+s", "ctrl+ctrl+s", "ctrl+", "+", "",
+                "snowman", "latin_small_letter_a"):
+        assert key_problem(key) is not None, key
+    assert keymap_problems("teams.start", "f5,banana") == [key_problem("banana")]
+
+
+def test_every_default_key_is_a_key():
+    for binding in rebindable():
+        assert keymap_problems(binding.id, binding.keys) == [], binding
+
+
+async def test_a_name_that_is_no_key_is_refused_on_the_settings_screen(config_dir):
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("down", "down", "down", "down", "enter")
+        assert screen_name(app) == "SettingsScreen"
+        field = app.screen.query_one("#key-teams-start")
+        field.value = "banana"
+        field.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        message = str(app.screen.query_one("#settings-message").render())
+        assert message.startswith("Not changed") and "'banana' is no key" in message
+        assert field.value == "ctrl+s"  # the field shows the key as bound
+        assert app.settings.keys == {}
+        field.value = "ctrl+q"  # ctrl+q is quitting's
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "ctrl+q always quits" in str(app.screen.query_one("#settings-message").render())
+        assert app.settings.keys == {}
+    assert not (config_dir / "settings.json").exists()
+
+
+async def test_a_settings_file_with_no_key_is_said_and_not_used(config_dir):
+    user_settings.save(user_settings.Settings(keys={"teams.start": "banana", "teams.fill": "f7"}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert any("'banana' is no key" in str(n.message) for n in app._notifications)
+        await new_race_menus(pilot, "classic")
+        text = screen_text(app)
+        assert "\N{BANANA}" not in text and "start race" in text.splitlines()[-1]
+        assert app.key_of("teams.fill", "f2") == "f7"  # the good binding is used
+        await pilot.press("ctrl+s")  # the default still starts the race
+        await settle(pilot)
+        assert app.flow is not None
+
+
+async def test_a_letter_bound_to_an_app_wide_action_is_typed_in_a_name(config_dir):
+    user_settings.save(user_settings.Settings(keys={"teams.start": "s", "app.quit": "ctrl+q,x"}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        name = app.screen.query_one("#name-0")
+        name.focus()
+        name.value = ""
+        await pilot.press(*"sax")
+        await pilot.pause()
+        assert name.value == "sax"
+        assert app.flow is None and screen_name(app) == "TeamsScreen"  # neither started nor asked to quit
+        app.screen.query_one("#colour-0").focus()  # out of the text field: the letter is the key again
+        await pilot.press("s")
+        await settle(pilot)
+        assert app.flow is not None and app.choices.seats[0].name == "sax"  # started, with the name typed
+
+
+async def test_ctrl_q_always_quits(config_dir):
+    user_settings.save(user_settings.Settings(keys={"app.quit": "f10"}))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.key_of("app.quit", "ctrl+q") == "f10"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("f10")  # the key bound to quitting quits too
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running

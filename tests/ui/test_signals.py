@@ -1,0 +1,106 @@
+"""SIGTERM and SIGHUP end the app as a quit does: the race saved, and the
+terminal given back (raw mode, alternate screen and mouse reporting undone).
+The real app in a pseudo-terminal, a race started with the keys, the signal
+sent to the process."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+from flamme_tui import saves
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and pseudo-terminals")
+
+LEAVE_ALTERNATE_SCREEN = b"\x1b[?1049l"
+MOUSE_OFF = b"\x1b[?1000l"
+SHOW_CURSOR = b"\x1b[?25h"
+
+
+class Terminal:
+    def __init__(self, tmp_path) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.cooked = termios.tcgetattr(slave)
+        env = dict(os.environ, FLAMME_TUI_DATA_DIR=str(tmp_path / "data"),
+                   FLAMME_TUI_CONFIG_DIR=str(tmp_path / "config"), TERM="xterm-256color", TEXTUAL_ANIMATIONS="none")
+        env.pop("NO_COLOR", None)
+        self.process = subprocess.Popen([sys.executable, "-m", "flamme_tui"], stdin=slave, stdout=slave, stderr=slave,
+                                        env=env, start_new_session=True, close_fds=True)
+        os.close(slave)
+        self.output = bytearray()
+
+    def read(self, seconds: float, until: bytes | None = None) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not (until and until in self.output):
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:  # the process has gone and its side is closed
+                    return
+                if not data:
+                    return
+                self.output += data
+
+    def key(self, key: bytes, then: str, seconds: float = 30) -> None:
+        """Press `key`, then wait until the screen shows `then` (each screen drawn before the next key)."""
+        start = len(self.output)
+        os.write(self.master, key)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and then not in self.shown(start):
+            self.read(0.2)
+        assert then in self.shown(start), (key, then, self.shown(start)[-500:])
+
+    def shown(self, start: int = 0) -> str:
+        text = re.sub(rb"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07)", b" ", bytes(self.output[start:]))
+        return " ".join(text.decode("utf-8", "replace").split())
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=10)
+        os.close(self.master)
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_signal_saves_the_race_and_gives_the_terminal_back(tmp_path, name):
+    term = Terminal(tmp_path)
+    try:
+        term.read(30, until=b"New race")
+        assert b"New race" in term.output, term.output[-500:]
+        assert not termios.tcgetattr(term.master)[3] & termios.ECHO  # the app has the terminal raw
+        term.key(b"\r", "choose the rule set")  # New race
+        term.key(b"\r", "choose the stage")  # Classic
+        term.key(b"\r", "teams")  # the first stage
+        term.key(b"\x13", "Pass")  # ctrl+s: the race starts, behind the curtain
+        folder = tmp_path / "data" / "saves"
+        end = time.monotonic() + 20
+        while not (folder.is_dir() and [p for p in folder.iterdir() if p.suffix == ".json"]):
+            assert time.monotonic() < end, "the race was never saved"
+            time.sleep(0.1)
+        before = len(term.output)
+        term.process.send_signal(getattr(signal, name))
+        term.read(15)
+        code = term.process.wait(timeout=15)
+        after = bytes(term.output[before:])
+        assert code == 128 + getattr(signal, name), code  # ended by the app itself, not by the signal
+        for sequence in (LEAVE_ALTERNATE_SCREEN, MOUSE_OFF, SHOW_CURSOR):
+            assert sequence in after, (sequence, after[-300:])
+        mode = termios.tcgetattr(term.master)
+        assert mode[3] & termios.ECHO and mode[3] & termios.ICANON  # cooked again, as before the app
+        race = next(p for p in folder.iterdir() if p.suffix == ".json")
+        session = saves.load(race)
+        assert not session.over and session.game.round >= 1
+    finally:
+        term.close()
