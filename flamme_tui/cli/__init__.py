@@ -176,6 +176,25 @@ def build_parser() -> Parser:
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     _budget_options(tour)
+    ladder = sub.add_parser("ladder", help="every bot against every other, by rule set and kind of stage: an Elo table",
+                            description="Head-to-head games between every pair of bots (and the scripted teams "
+                                        "where they race), in classic by kind of stage (flat, hilly, mountain, "
+                                        "cobbles), meteo and bmx; prints Elo ratings anchored at easy = 1000 with "
+                                        "95%% intervals. Results are appended to FILE as games end; a rerun plays "
+                                        "only the games still missing.")
+    ladder.add_argument("-n", "--games", type=Whole(1, 10_000), default=4, metavar="N",
+                        help="games per pair in each column, 1 to 10000 (default 4; each stage from both seats)")
+    ladder.add_argument("--file", metavar="FILE",
+                        help="the results file (default: ladder.jsonl in the data folder)")
+    ladder.add_argument("--bots", metavar="BOT,BOT,...",
+                        help="the entrants, easy among them (default: easy, medium, hard, hard-before, expert, "
+                             "peloton, muscle)")
+    ladder.add_argument("--only", metavar="COLUMN,...",
+                        help="only these columns: flat, hilly, mountain, cobbles, meteo, bmx")
+    ladder.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
+                        help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
+    ladder.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=None, metavar="N",
+                        help="the expert's simulated races per decision (default 8: a small fixed budget)")
     return parser
 
 
@@ -470,6 +489,35 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def cmd_ladder(args) -> int:
+    from pathlib import Path
+
+    from ..config import user_data_dir
+    from ..play import ladder as lad
+
+    known = list(lad.BOTS) + list(lad.SCRIPTED_TEAMS)
+    bots = [b for b in (args.bots or "").split(",") if b] or known
+    unknown = [b for b in bots if b not in known]
+    if unknown or len(set(bots)) != len(bots) or lad.ANCHOR not in bots or len(bots) < 2:
+        print(f"flamme-tui: ladder: --bots: give easy and at least one more of {', '.join(known)}, each once "
+              f"(got {clean(args.bots or '', multiline=False)!r})", file=sys.stderr)
+        return 2
+    columns = [c.name for c in lad.categories()]
+    only = [c for c in (args.only or "").split(",") if c] or None
+    if only is not None and any(c not in columns for c in only):
+        print(f"flamme-tui: ladder: --only: columns are {', '.join(columns)} "
+              f"(got {clean(args.only, multiline=False)!r})", file=sys.stderr)
+        return 2
+    path = Path(args.file) if args.file else user_data_dir() / "ladder.jsonl"
+    try:
+        lad.ladder(path, args.games, [b for b in known if b in bots], only, args.jobs or os.cpu_count() or 1,
+                   args.rollouts or lad.LADDER_ROLLOUTS)
+    except lad.LadderFileError as exc:
+        print(f"flamme-tui: ladder: {clean(str(exc), multiline=False)}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
@@ -529,6 +577,8 @@ def _command(args: argparse.Namespace) -> int:
         return cmd_bench(args)
     if args.command == "tournament":
         return cmd_tournament(args)
+    if args.command == "ladder":
+        return cmd_ladder(args)
     if args.command == "serve":
         from ..ui.serve import serve
 
