@@ -149,3 +149,11 @@ def test_a_file_that_is_no_ladder_is_refused(tmp_path, capsys):
     assert main(["ladder", "--bots", "easy,medium", "--only", "bmx", "--file", str(path)]) == 2
     assert capsys.readouterr().err == f"flamme-tui: ladder: {path}:1: not a ladder result\n"
     assert path.read_text() == '{"a": 1}\n'  # left as it was
+
+
+def test_a_file_with_a_long_unfinished_line_is_refused_not_cut(tmp_path, capsys):
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b"\0" * 10_000)
+    assert main(["ladder", "--bots", "easy,medium", "--only", "bmx", "--file", str(path)]) == 2
+    assert capsys.readouterr().err == f"flamme-tui: ladder: {path}:1: not a ladder result\n"
+    assert path.read_bytes() == b"\0" * 10_000

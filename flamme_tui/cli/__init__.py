@@ -496,15 +496,15 @@ def cmd_ladder(args) -> int:
     from ..play import ladder as lad
 
     known = list(lad.BOTS) + list(lad.SCRIPTED_TEAMS)
-    bots = [b for b in (args.bots or "").split(",") if b] or known
+    bots = known if args.bots is None else [b for b in args.bots.split(",") if b]
     unknown = [b for b in bots if b not in known]
     if unknown or len(set(bots)) != len(bots) or lad.ANCHOR not in bots or len(bots) < 2:
         print(f"flamme-tui: ladder: --bots: give easy and at least one more of {', '.join(known)}, each once "
               f"(got {clean(args.bots or '', multiline=False)!r})", file=sys.stderr)
         return 2
     columns = [c.name for c in lad.categories()]
-    only = [c for c in (args.only or "").split(",") if c] or None
-    if only is not None and any(c not in columns for c in only):
+    only = None if args.only is None else [c for c in args.only.split(",") if c]
+    if only is not None and (not only or any(c not in columns for c in only)):
         print(f"flamme-tui: ladder: --only: columns are {', '.join(columns)} "
               f"(got {clean(args.only, multiline=False)!r})", file=sys.stderr)
         return 2

@@ -148,6 +148,10 @@ def read_results(path: Path, budget: Budget) -> tuple[dict[tuple[str, str, str, 
     cut = bool(data) and not data.endswith(b"\n")
     lines = data.split(b"\n")
     if cut:
+        # a write cut short leaves the start of one of our lines; anything else is no ladder file
+        # (and must not be truncated)
+        if len(lines[-1]) > MAX_LINE or not lines[-1].startswith(b"{"):
+            raise LadderFileError(f"{path}:{len(lines)}: not a ladder result")
         lines = lines[:-1]
     games: dict[tuple[str, str, str, int], dict[str, Any]] = {}
     other = 0
@@ -359,7 +363,7 @@ def ladder(path: Path, games: int, bots: list[str], kinds: list[str] | None = No
 def table(columns: dict[str, list[Rating]], bots: list[str], played: int, games: int, budget: Budget) -> list[str]:
     """The ratings as a markdown table: a row per entrant, a column per category."""
     names = list(columns)
-    lines = [f"Elo (easy = 1000, 95% interval), {played} head-to-head games, {games} per pair and column, "
+    lines = [f"Elo (easy = 1000, 95% interval), {plural(played, 'head-to-head game')}, {games} per pair and column, "
              f"expert at {budget}:", "",
              "| bot | " + " | ".join(names) + " |",
              "| --- | " + " | ".join("---:" for _ in names) + " |"]
