@@ -82,14 +82,22 @@ def test_race_variants(capsys, args, riders):
     assert capsys.readouterr().out == out
 
 
-def test_bench_prints_races_per_second(capsys):
+def test_bench_prints_cpu_time_per_race(capsys):
+    # no race option: classic, meteo and bmx in turn, each with its CPU time per race
     assert main(["bench", "-n", "20"]) == 0
-    out = capsys.readouterr().out
-    assert re.search(r"^20 classic races of 4 teams on .*: [\d.]+ s, \d+ races/s \(\d+ per CPU second\), "
-                     r"[\d.]+ rounds per race "
-                     r"\((compiled|pure Python) engine\)$", out, re.M)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 3
+    for line, variant in zip(lines, ("classic", "meteo", "bmx")):
+        assert re.fullmatch(rf"20 {variant} races of 4 teams on .*: [\d.]+ ms CPU per race \(\d+ per CPU second\); "
+                            r"[\d.]+ s, \d+ races/s by the clock; [\d.]+ rounds per race "
+                            r"\((compiled|pure Python) engine\)", line), line
+    # a race option: that race alone
     assert main(["bench", "-n", "5", "--variant", "bmx", "--teams", "2"]) == 0
-    assert "races/s" in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("5 bmx races of 2 teams") and "ms CPU per race" in out[0]
+    assert main(["bench", "-n", "2", "--teams", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("2 classic races of 3 teams")
 
 
 # ---------------------------------------------------------------- conformance

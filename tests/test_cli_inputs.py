@@ -144,12 +144,18 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("tour",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     (("tour",), "autosave"): (["--autosave"], []),  # as race --autosave: the save tests' business
     (("tournament",), "tour"): (["--tour"], ["no-such-tour", "{missing}.yaml", "{loop}", "{dir}", "{long}"]),
+    # a missing results file is a new ladder; anything but a ladder's results is refused, untouched
+    (("ladder",), "file"): (["--file"], ["{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
+    (("ladder",), "bots"): (["--bots"], ["nobody", "", ",", "easy,easy", "medium,hard", "easy,medium,banana",
+                                         "x\x1b]0;pwned\x07"]),
+    (("ladder",), "only"): (["--only"], ["alps", "", ",", "flat,alps"]),
 }
 
 # what a command needs to run at all (a bad value is added to it)
 BASE = {("tournament",): ["easy", "easy", "-n", "1", "-j", "1"], ("bench",): ["-n", "1"],
         ("conformance",): ["{missing}"], ("replay",): ["{missing}"], ("stages", "check"): ["{missing}"],
-        ("tours", "check"): ["{missing}"]}
+        ("tours", "check"): ["{missing}"], ("ladder",): ["--bots", "easy,medium", "--only", "bmx", "-n", "1", "-j", "1",
+                                                         "--file", "{missing}"]}
 
 # options valid only in some variants: given in the wrong one they are refused
 BMX_ONLY = {"circuit": "ABCD", "ramp": "10:3", "young": "1:2", "forecast": None}

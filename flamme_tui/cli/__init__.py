@@ -148,7 +148,9 @@ def build_parser() -> Parser:
     _budget_options(tour_race)
     _kill_test_options(tour_race, step=True)
 
-    bench = sub.add_parser("bench", help="simulate whole races and print races per second")
+    bench = sub.add_parser("bench", help="simulate whole races and print the CPU time per race",
+                           description="Simulate whole races with the easy bot in every seat and print the CPU "
+                                       "time per race. With no race option, classic, meteo and bmx races in turn.")
     _race_options(bench)
     bench.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=2000, metavar="N",
                        help=f"races to simulate, 1 to {MAX_RACES} (default 2000)")
@@ -184,6 +186,25 @@ def build_parser() -> Parser:
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
     _budget_options(tour)
+    ladder = sub.add_parser("ladder", help="every bot against every other, by rule set and kind of stage: an Elo table",
+                            description="Head-to-head games between every pair of bots (and the scripted teams "
+                                        "where they race), in classic by kind of stage (flat, hilly, mountain, "
+                                        "cobbles), meteo and bmx; prints Elo ratings anchored at easy = 1000 with "
+                                        "95%% intervals. Results are appended to FILE as games end; a rerun plays "
+                                        "only the games still missing.")
+    ladder.add_argument("-n", "--games", type=Whole(1, 10_000), default=4, metavar="N",
+                        help="games per pair in each column, 1 to 10000 (default 4; each stage from both seats)")
+    ladder.add_argument("--file", metavar="FILE",
+                        help="the results file (default: ladder.jsonl in the data folder)")
+    ladder.add_argument("--bots", metavar="BOT,BOT,...",
+                        help="the entrants, easy among them (default: easy, medium, hard, hard-before, expert, "
+                             "peloton, muscle)")
+    ladder.add_argument("--only", metavar="COLUMN,...",
+                        help="only these columns: flat, hilly, mountain, cobbles, meteo, bmx")
+    ladder.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
+                        help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
+    ladder.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=None, metavar="N",
+                        help="the expert's simulated races per decision (default 8: a small fixed budget)")
     return parser
 
 
@@ -357,16 +378,31 @@ def cmd_race(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
-    from ..bots import easy
-    from ..play.races import make_setup, new_game, play_out
+# bench: the options that describe a race; with none of them given, every variant is timed
+RACE_OPTIONS = ("--variant", "--stage", "--circuit", "--teams", "--players", "--breakaway", "--ramp", "--young",
+                "--forecast")
 
+
+def cmd_bench(args) -> int:
     if args.readers:
         from ..bench_readers import run
 
         return run()
     if args.bot:
         return bench_bot(args)
+    given = any(a.split("=")[0] in RACE_OPTIONS for a in getattr(args, "argv", ()))
+    variants = [args.variant] if given else ["classic", "meteo", "bmx"]
+    for variant in variants:
+        args.variant = variant
+        bench_races(args)
+    return 0
+
+
+def bench_races(args) -> None:
+    """Time args.races whole races of the options' set-up, the easy bot in every seat."""
+    from ..bots import easy
+    from ..play.races import make_setup, new_game, play_out
+
     setup = make_setup(_spec(args))
     policies: dict[int, Any] = {seat: easy for seat in range(len(setup.teams))}
     rounds = 0
@@ -376,13 +412,13 @@ def cmd_bench(args) -> int:
         play_out(game, policies)
         rounds += game.round
     elapsed = max(time.perf_counter() - start, 1e-9)
-    # the process's own CPU time as well: on a busy machine the wall clock
+    # the process's own CPU time first: on a busy machine the wall clock
     # counts the time other programs took, the CPU time does not
     cpu = max(time.process_time() - start_cpu, 1e-9)
     print(f"{args.races} {args.variant} races of {len(setup.teams)} teams on {setup.course.name}: "
-          f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s ({args.races / cpu:.0f} per CPU second), "
+          f"{cpu / args.races * 1000:.3f} ms CPU per race ({args.races / cpu:.0f} per CPU second); "
+          f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s by the clock; "
           f"{rounds / args.races:.1f} rounds per race ({engine_build()} engine)")
-    return 0
 
 
 def engine_build() -> str:
@@ -467,6 +503,35 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def cmd_ladder(args) -> int:
+    from pathlib import Path
+
+    from ..config import user_data_dir
+    from ..play import ladder as lad
+
+    known = list(lad.BOTS) + list(lad.SCRIPTED_TEAMS)
+    bots = known if args.bots is None else [b for b in args.bots.split(",") if b]
+    unknown = [b for b in bots if b not in known]
+    if unknown or len(set(bots)) != len(bots) or lad.ANCHOR not in bots or len(bots) < 2:
+        print(f"flamme-tui: ladder: --bots: give easy and at least one more of {', '.join(known)}, each once "
+              f"(got {clean(args.bots or '', multiline=False)!r})", file=sys.stderr)
+        return 2
+    columns = [c.name for c in lad.categories()]
+    only = None if args.only is None else [c for c in args.only.split(",") if c]
+    if only is not None and (not only or any(c not in columns for c in only)):
+        print(f"flamme-tui: ladder: --only: columns are {', '.join(columns)} "
+              f"(got {clean(args.only, multiline=False)!r})", file=sys.stderr)
+        return 2
+    path = Path(args.file) if args.file else user_data_dir() / "ladder.jsonl"
+    try:
+        lad.ladder(path, args.games, [b for b in known if b in bots], only, args.jobs or os.cpu_count() or 1,
+                   args.rollouts or lad.LADDER_ROLLOUTS)
+    except lad.LadderFileError as exc:
+        print(f"flamme-tui: ladder: {clean(str(exc), multiline=False)}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
@@ -526,6 +591,8 @@ def _command(args: argparse.Namespace) -> int:
         return cmd_bench(args)
     if args.command == "tournament":
         return cmd_tournament(args)
+    if args.command == "ladder":
+        return cmd_ladder(args)
     if args.command == "serve":
         from ..ui.serve import serve
 

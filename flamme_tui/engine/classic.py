@@ -144,6 +144,44 @@ class Rider:
         return twin
 
 
+class Cast:
+    """What the set-up alone says of a race's riders (ids, seats, starting
+    decks, scripted seats), worked out once per set-up: every race of a
+    bench or tournament and every game a bot simulates starts from it."""
+
+    def __init__(self, setup: ClassicSetup) -> None:
+        teams = setup.teams
+        self.script: tuple[str, ...] = tuple(scripted_kind(setup, seat) for seat in range(len(teams)))
+        self.players_riders: int = sum(len(team.riders) for team, s in zip(teams, self.script) if not s)
+        # (id, seat, kind, starting deck) of each rider, in rider order
+        self.riders: list[tuple[str, int, str, tuple[int, ...]]] = []
+        self.seats: list[list[int]] = []
+        for seat, team in enumerate(teams):
+            mine: list[int] = []
+            for kind in team.riders:
+                mine.append(len(self.riders))
+                self.riders.append((f"{team.colour}.{kind}", seat, kind, starting_deck(setup, seat, kind)))
+            self.seats.append(mine)
+        self.index: dict[str, int] = {rider[0]: i for i, rider in enumerate(self.riders)}
+
+
+# set-up id -> (the set-up, its cast); the set-up is kept so that its id is not reused
+_CASTS: Final[dict[int, tuple[ClassicSetup, Cast]]] = {}
+MAX_CASTS: Final = 64  # set-ups kept (a tournament races a few; a tour builds one per stage)
+
+
+def cast_of(setup: ClassicSetup) -> Cast:
+    """The set-up's cast, made once (set-ups are frozen)."""
+    entry = _CASTS.get(id(setup))
+    if entry is not None and entry[0] is setup:
+        return entry[1]
+    if len(_CASTS) >= MAX_CASTS:
+        _CASTS.clear()
+    cast = Cast(setup)
+    _CASTS[id(setup)] = (setup, cast)
+    return cast
+
+
 class ClassicGame(Race):
     variant: ClassVar[str] = "classic"
     max_gap: ClassVar[int] = 1  # slipstream closes one-square gaps
@@ -168,9 +206,10 @@ class ClassicGame(Race):
         self.phase = GRID
         # seat -> rider index drawn first this round (in the breakaway: the rider it bids with)
         self.first_drawn: dict[int, int] = {}
-        self.script = tuple(scripted_kind(setup, seat) for seat in range(len(setup.teams)))
+        cast = cast_of(setup)
+        self.script = cast.script
         # riders still to choose a card this round (scripted teams never choose)
-        self.players_riders = sum(len(team.riders) for team, s in zip(setup.teams, self.script) if not s)
+        self.players_riders = cast.players_riders
         self.waiting = self.players_riders
         self.bid_round = 0  # the breakaway: the bid being made (1, 2), 0 when none
         # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
@@ -190,14 +229,13 @@ class ClassicGame(Race):
             raise ValueError("the starting grid has too few places for the riders")
         if setup.breakaway and self.course.breakaway < 0:
             raise ValueError("this stage has no breakaway square (its second tile is not tile 2)")
-        for seat, team in enumerate(setup.teams):
-            for kind in team.riders:
-                rider = Rider(f"{team.colour}.{kind}", seat, kind)
-                rider.deck = list(starting_deck(setup, seat, kind))
-                self.riders.append(rider)
-                self.pos.append([-1, -1])
-        self.index = {r.id: i for i, r in enumerate(self.riders)}
-        self.seats = [self.seat_riders_of(seat) for seat in range(len(setup.teams))]
+        for rid, seat, kind, deck in cast.riders:
+            rider = Rider(rid, seat, kind)
+            rider.deck = list(deck)
+            self.riders.append(rider)
+            self.pos.append([-1, -1])
+        self.index = cast.index.copy()
+        self.seats = cast.seats.copy()
         self.deal()
         for rider in self.riders:
             self.rng.shuffle(rider.deck)

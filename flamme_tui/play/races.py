@@ -18,7 +18,7 @@ from ..engine.race import Race, Team
 from ..engine.rules import find
 from ..engine.seating import check_riders
 from ..engine.view import View
-from .turns import turns
+from .turns import next_seat
 
 # the board game's team colours, the Peloton expansion's white and pink last (the engine's rider ids)
 COLOURS = ("red", "blue", "green", "black", "white", "pink")
@@ -129,11 +129,15 @@ def play_out(game: Race, policies: Mapping[int, Policy], on_round: Callable | No
         if game.round > max_rounds:
             raise RuntimeError(f"race did not end within {max_rounds} rounds")
         before = game.round
-        for seat in turns(game):
+        # what `turns` yields, without a generator (the per-action cost of every simulated race):
+        # the seat next_seat names acts, until the round is resolved or the race is over
+        seat = next_seat(game)
+        while seat is not None:
             policy = plays[seat]
             if policy is None:
                 raise KeyError(seat)
             game.apply(policy(game.view(seat)))
+            seat = next_seat(game) if game.round == before else None
         if on_round is not None and (game.round != before or game.phase == Phase.OVER):
             on_round(game)
 

@@ -15,6 +15,7 @@ tour's winner first), so the bots are compared over tours.
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
@@ -63,6 +64,14 @@ class Timed:
         return action
 
 
+@functools.lru_cache(maxsize=64)
+def setup_of(spec: RaceSpec):
+    """The engine's set-up of a race spec, built once per process: reading and
+    checking the stage and rules files cost more than a whole race of easy bots.
+    Set-ups are frozen, so races share one."""
+    return make_setup(spec)
+
+
 def run_one(args: tuple) -> RaceResult:
     """One race: (variant, stages, bots, k[, breakaway[, budget]]) (default: no
     breakaway, the default budget)."""
@@ -75,7 +84,7 @@ def run_one(args: tuple) -> RaceResult:
     bots_of, scripted = seat_plan(seating)
     stage = stages[k % len(stages)]
     spec = RaceSpec(variant=variant, stage=stage, teams=teams, scripted=scripted, breakaway=breakaway)
-    game = new_game(make_setup(spec), k)
+    game = new_game(setup_of(spec), k)
     timed = {seat: Timed(policy(name, budget)) for seat, name in bots_of.items()}
     play_out(game, timed)  # type: ignore[arg-type]
     places = team_places(game)
