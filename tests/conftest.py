@@ -22,6 +22,7 @@ _fuzz_seconds = [0.0]
 
 
 def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a long property or sweep run (deselect with -m 'not slow')")
     config.addinivalue_line("markers", "fuzz: part of the fuzz suite (hostile inputs; counted, see tests/fuzzing.py)")
     if sys.flags.safe_path:
         os.environ["PYTHONSAFEPATH"] = "1"
@@ -29,6 +30,18 @@ def pytest_configure(config):
         folder = tempfile.mkdtemp(prefix="flamme-tui-tests-")
         _made.append(folder)
         os.environ["FLAMME_TUI_DATA_DIR"] = folder
+
+
+def pytest_collection_modifyitems(config, items):
+    # the long property runs and sweeps (marked slow) run only when asked for: `-m slow`
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    import pytest
+
+    skip = pytest.mark.skip(reason="slow: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def pytest_unconfigure(config):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import config
+from .. import config, stagegen
 from ..pathtext import show_path
 from ..usertext import clean
 from ..words import plural
@@ -17,6 +17,9 @@ def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[
     found: list[Path] = []
     for text in paths:
         path = Path(text)
+        if stagegen.is_code(text):
+            found.append(path)  # a code, checked as a file is (check)
+            continue
         try:
             is_dir = path.is_dir()
         except OSError:
@@ -39,7 +42,10 @@ def check(paths: list[str], out=print) -> int:
         out("flamme-tui: stages check: no stage files found")
         return 2
     for path in files:
-        stage, problems = config.check_stage_file(path)
+        if stagegen.is_code(str(path)):
+            stage, problems = _check_code(str(path))
+        else:
+            stage, problems = config.check_stage_file(path)
         if stage is not None:
             try:
                 summary = config.stage_summary(stage)
@@ -50,7 +56,8 @@ def check(paths: list[str], out=print) -> int:
             for problem in problems:
                 out(clean(problem, multiline=False))
         else:
-            out(clean(f"{show_path(path)}: ok: {summary.name}, {summary.length} squares, "
+            where = "code" if stagegen.is_code(str(path)) else show_path(path)
+            out(clean(f"{where}: ok: {summary.name}, {summary.length} squares, "
                       f"{summary.ascent} climb, {summary.descent} descent", multiline=False))
     if bad:
         out(f"{bad} of {plural(len(files), 'stage file')} with problems")
@@ -86,4 +93,35 @@ def listing(out=print) -> int:
         notes.insert(0, clean(problem, multiline=False))
     for note in notes:
         out(note)
+    return 0
+
+
+def _check_code(text: str) -> tuple[config.StageSpec | None, list[config.ConfigError]]:
+    try:
+        return stagegen.stage_from_code(text), []
+    except config.ConfigError as exc:
+        return None, [exc]
+
+
+def random_stage(seed: int | None, length: str, kind: str, boxes: str, out=print) -> int:
+    """Print a random stage: its code (race it with `race --stage CODE`) and its
+    stage file (save it in the user stages folder to keep it)."""
+    import secrets
+
+    import yaml
+
+    if seed is None:
+        seed = secrets.randbelow(10**6)
+    try:
+        stage = stagegen.random_stage(seed, length, kind, tuple(b.strip() for b in boxes.split(",")))
+        summary = config.stage_summary(stage)
+    except config.ConfigError as exc:
+        out(clean(f"flamme-tui: stages random: {exc}", multiline=False))
+        return 2
+    out(f"code: {stagegen.stage_code(stage)}")
+    out(f"{summary.length} squares, {summary.ascent} climb, {summary.descent} descent, {summary.cobbles} cobbles "
+        f"({stagegen.stage_kind(summary)}); race it: flamme-tui race --stage {stagegen.stage_code(stage)}")
+    out("---")
+    data = {"name": stage.name, "tiles": stage.tiles, "boxes": list(stage.boxes), "source": stage.source}
+    out(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())
     return 0
