@@ -34,8 +34,8 @@ KINDS: Final = (*CLIMB_KINDS, "cobbles")  # the stage menu's kinds
 # end is 68 to 70 squares, so "long" with the base box alone uses every tile.
 LENGTH_RANGES: Final = {"short": (40, 52), "medium": (53, 64), "long": (65, 90)}
 # Ascent squares of a kind: the base game's stages have 0 (Avenue Corso
-# Paseo) to 30 or so (La Haut Montagne).
-HILLY_MAX: Final = 12  # more ascent squares than this: a mountain stage
+# Paseo) to 19 (La Haut Montagne); La Classicissima, a hilly classic, has 18.
+HILLY_MAX: Final = 18  # more ascent squares than this: a mountain stage
 
 CODE_PREFIX: Final = "fr1:"
 MAX_CODE = len(CODE_PREFIX) + 2 * lim.MAX_STAGE_TILES  # a "_2" tile name is two characters

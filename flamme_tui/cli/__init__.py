@@ -129,7 +129,7 @@ def build_parser() -> Parser:
                       help="squares from start line to finish line: short 40-52, medium 53-64, long 65-90 "
                            "(default medium)")
     rand.add_argument("--kind", choices=("flat", "hilly", "mountain"), default="hilly",
-                      help="no climb, up to 12 climb squares, or more (default hilly)")
+                      help="no climb, up to 18 climb squares, or more (default hilly)")
     rand.add_argument("--boxes", default="base", metavar="BOX,BOX",
                       help="the tiles to use: base, or base,peloton (default base)")
 
