@@ -864,7 +864,8 @@ def _stage_path(ref: str) -> Path:
         if bad_id is not None:
             raise bad_id
         return user
-    ids = stage_ids()
+    # the user's own stages first: with a large library they would not be among those named
+    ids = sorted(stage_ids(), key=lambda sid: sid in _builtin_stage_ids())
     known = ", ".join(ids[:KNOWN_SHOWN]) + (f" and {len(ids) - KNOWN_SHOWN} more: see `flamme-tui stages list`"
                                             if len(ids) > KNOWN_SHOWN else "")
     raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")

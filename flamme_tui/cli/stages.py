@@ -67,7 +67,7 @@ def check(paths: list[str], out=print) -> int:
 
 def listing(out=print) -> int:
     """The stages a race can use, built-in and the user's."""
-    rows = [("id", "name", "length", "climb", "descent", "source")]
+    rows = [("id", "name", "length", "climb", "descent", "kind", "boxes", "source")]
     notes: list[str] = []
     for entry in config.stage_entries():
         # names come from files (the id from a file name): every cell is cleaned before it is measured
@@ -76,13 +76,15 @@ def listing(out=print) -> int:
             bad_id = config.id_problem(entry)
             if bad_id is not None:
                 raise bad_id
-            summary = config.stage_summary(config.load_stage(entry.path))
+            stage = config.load_stage(entry.path)
+            summary = config.stage_summary(stage)
         except config.ConfigError as exc:
-            rows.append((clean(entry.id, multiline=False), "(broken)", "-", "-", "-", source))
+            rows.append((clean(entry.id, multiline=False), "(broken)", "-", "-", "-", "-", "-", source))
             notes.append(clean(exc, multiline=False))
             continue
+        boxes = stage.boxes or stagegen.boxes_needed(config.split_tiles(stage.tiles))
         rows.append((clean(entry.id, multiline=False), clean(summary.name, multiline=False), str(summary.length),
-                     str(summary.ascent), str(summary.descent), source))
+                     str(summary.ascent), str(summary.descent), stagegen.stage_kind(summary), "+".join(boxes), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         cells = [cell.rjust(w) if 2 <= c <= 4 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))]
