@@ -171,6 +171,12 @@ def physical_tile(name: str) -> str:
     return name.lower() if name.isalpha() else name.lstrip("_")
 
 
+def tile_box(name: str) -> str:
+    """The box a tile (either side) comes in: the base box's tiles are
+    lettered, the Peloton box's numbered (stages/tiles.yaml)."""
+    return "base" if name.isalpha() else "peloton"
+
+
 def split_tiles(text: str) -> list[str]:
     """The tile names of a stage's tiles string, in race order (ValueError
     naming the first character that is no tile name)."""
@@ -289,8 +295,12 @@ class StageSpec(BaseModel):
     # numbers of colours racing this version is for, and the id of the other version
     colours: tuple[StrictInt, StrictInt] | None = None
     other_version: StrictStr = Field("", max_length=lim.MAX_STAGE_NAME, pattern=r"^[a-z0-9-]*$")
+    # where the tile sequence comes from (a stage card, a public stage list)
+    source: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
+    # the boxes whose tiles the stage needs; when given, every tile must be in one of them
+    boxes: tuple[Literal["base", "peloton"], ...] = Field((), max_length=2)
 
-    @field_validator("name", "description")
+    @field_validator("name", "description", "source")
     @classmethod
     def _no_control(cls, text: str, info: ValidationInfo) -> str:
         # shown in the app and printed by commands: nothing may reach the terminal as a control
@@ -343,6 +353,11 @@ class StageSpec(BaseModel):
             raise ValueError(f"colours: from 2 to {lim.MAX_COLOURS}, the lower number first")
         if self.other_version and self.colours is None:
             raise ValueError("other_version: say which numbers of colours this version is for (colours)")
+        if self.boxes:
+            outside = [n for n in split_tiles(self.tiles) if tile_box(n) not in self.boxes]
+            if outside:
+                raise ValueError(f"boxes: tile {outside[0]!r} is in the {tile_box(outside[0])} box, "
+                                 f"which the stage does not list ({', '.join(self.boxes)})")
         return self
 
     def tile_names(self) -> list[str]:
@@ -894,7 +909,8 @@ def _stage_path(ref: str, user_stages: dict[str, Path] | None = None) -> Path:
         if bad_id is not None:
             raise bad_id
         return user
-    ids = stage_ids()
+    # the user's own stages first: with a large library they would not be among those named
+    ids = sorted(stage_ids(), key=lambda sid: sid in _builtin_stage_ids())
     known = ", ".join(ids[:KNOWN_SHOWN]) + (f" and {len(ids) - KNOWN_SHOWN} more: see `flamme-tui stages list`"
                                             if len(ids) > KNOWN_SHOWN else "")
     raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")
@@ -902,10 +918,16 @@ def _stage_path(ref: str, user_stages: dict[str, Path] | None = None) -> Path:
 
 def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None,
                user_stages: dict[str, Path] | None = None) -> StageSpec:
-    """A stage by id (built-in, else a user stage) or by path to a .yaml file.
+    """A stage by id (built-in, else a user stage), by path to a .yaml file,
+    or by its one-line code (`fr1:...`, stagegen.stage_from_code).
     `user_stages`: user_stage_files() if the caller has it (listing a folder of
     thousands of files for each of thousands of tours' stages took minutes)."""
     ref_text = str(ref)
+    if not isinstance(ref, Path):
+        from . import stagegen  # it builds on this module
+
+        if stagegen.is_code(ref_text):
+            return stagegen.stage_from_code(ref_text, catalog=catalog)
     if isinstance(ref, Path) or ref_text.endswith((".yaml", ".yml")) or "/" in ref_text or os.sep in ref_text:
         path = Path(ref)
     else:

@@ -50,6 +50,18 @@ def pytest_configure(config):
         os.environ["FLAMME_TUI_DATA_DIR"] = folder
 
 
+def pytest_collection_modifyitems(config, items):
+    # the long property runs and sweeps (marked slow) run only when asked for: `-m slow`
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    import pytest
+
+    skip = pytest.mark.skip(reason="slow: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 def pytest_unconfigure(config):
     for folder in _made:
         shutil.rmtree(folder, ignore_errors=True)

@@ -41,13 +41,15 @@ def test_user_data_dir_follows_the_variable(data_dir, monkeypatch):
 
 def test_no_user_stages_means_the_built_in_ones():
     ids = config.stage_ids()
-    assert ids[0] == "avenue-corso-paseo" and len(ids) == 19  # 7 base stages, 12 Peloton stage versions
+    # the 7 base stages, the 12 Peloton stage versions, then the library
+    assert ids == config._builtin_stage_ids() and ids[:19] == list(config.STAGE_ORDER)
 
 
 def test_user_stage_joins_the_built_in_ones(user_stages):
     ids = config.stage_ids()
-    assert ids[:19] == config._builtin_stage_ids()
-    assert ids[19:] == ["my-hill"]
+    builtin = config._builtin_stage_ids()
+    assert ids[:len(builtin)] == builtin
+    assert ids[len(builtin):] == ["my-hill"]
     stage = config.load_stage("my-hill")
     assert stage.name == "My Hill"
     summary = config.stage_summary(stage)
@@ -77,12 +79,14 @@ def test_a_folder_of_many_stages_reads_the_first_by_name_and_says_so(user_stages
     monkeypatch.setattr(limits, "MAX_USER_STAGES", 5)
     for k in range(30):
         (user_stages / f"z{k:02}.yaml").write_text(f"name: Z{k}\ntiles: abcdefghijklmnopqrstu\n")
-    assert config.stage_ids()[19:] == ["my-hill", "z00", "z01", "z02", "z03"]
+    assert config.stage_ids()[len(config._builtin_stage_ids()):] == ["my-hill", "z00", "z01", "z02", "z03"]
     notice = "stages: 31 stage files: only the first 5 by name are read"
     assert [line.endswith(notice) for line in config.stage_notices()] == [True]
     with pytest.raises(config.ConfigError) as err:
         config.load_stage("z29")
-    assert "unknown stage 'z29'" in str(err.value) and "and 4 more: see `flamme-tui stages list`" in str(err.value)
+    more = len(config.stage_ids()) - config.KNOWN_SHOWN
+    assert "unknown stage 'z29'" in str(err.value) and f"and {more} more: see `flamme-tui stages list`" in str(err.value)
+    assert "(known: my-hill, z00, z01, z02, z03, avenue-corso-paseo," in str(err.value)  # the user's own first
     assert main(["stages", "list"]) == 0
     out = capsys.readouterr().out
     assert notice in out and "z03" in out and "z04" not in out
@@ -93,12 +97,13 @@ def test_stages_list(user_stages, capsys):
     assert main(["stages", "list"]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: line for line in out.splitlines() if line.strip()}
-    assert re.search(r"Avenue Corso Paseo\s+68\s+0\s+0\s+built-in", rows["avenue-corso-paseo"])
-    assert re.search(r"Firenze - Milano\s+68\s+12\s+6\s+built-in", rows["firenze-milano"])
-    assert re.search(r"My Hill\s+69\s+4\s+0\s+user", rows["my-hill"])
+    assert re.search(r"Avenue Corso Paseo\s+68\s+0\s+0\s+flat\s+base\s+built-in", rows["avenue-corso-paseo"])
+    assert re.search(r"Firenze - Milano\s+68\s+12\s+6\s+hilly\s+base\s+built-in", rows["firenze-milano"])
+    assert re.search(r"Peloton 9 \(2-4 teams\)\s+69\s+0\s+0\s+cobbles\s+base\+peloton\s+built-in", rows["peloton-9"])
+    assert re.search(r"My Hill\s+69\s+4\s+0\s+hilly\s+base\s+user", rows["my-hill"])
     assert "(broken)" in rows["broken"] and "user" in rows["broken"]
     assert "broken.yaml:2: tiles: too short" in out or "broken.yaml:2: tiles:" in out
-    assert out.splitlines()[0].split() == ["id", "name", "length", "climb", "descent", "source"]
+    assert out.splitlines()[0].split() == ["id", "name", "length", "climb", "descent", "kind", "boxes", "source"]
 
 
 def test_stages_check_good(user_stages, capsys):

@@ -123,8 +123,20 @@ def build_parser() -> Parser:
     stages = sub.add_parser("stages", help="list the stages, check stage files")
     stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", required=True)
     stages_sub.add_parser("list", help="the built-in and user stages")
-    check = stages_sub.add_parser("check", help="validate stage files (exit 2 if any problem)")
-    check.add_argument("paths", nargs="+", metavar="PATH", help="stage files or folders of *.yaml")
+    check = stages_sub.add_parser("check", help="validate stage files or codes (exit 2 if any problem)")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="stage files, folders of *.yaml, or stage codes (fr1:...)")
+    rand = stages_sub.add_parser("random", help="a random stage: each tile once, reproducible by its seed; "
+                                                "prints its code and its file")
+    rand.add_argument("--seed", type=Whole(0, MAX_SEED), default=None, metavar="SEED",
+                      help=f"0 to {MAX_SEED} (default: a new one, printed): the same seed and options give the "
+                           "same stage")
+    rand.add_argument("--length", choices=("short", "medium", "long"), default="medium",
+                      help="squares from start line to finish line: short 40-52, medium 53-64, long 65-90 "
+                           "(default medium)")
+    rand.add_argument("--kind", choices=("flat", "hilly", "mountain"), default="hilly",
+                      help="no climb, up to 18 climb squares, or more (default hilly)")
+    rand.add_argument("--boxes", default="base", metavar="BOX,BOX",
+                      help="the tiles to use: base, or base,peloton (default base)")
 
     # tours: list and check tour files, race a whole tour headless
     tours = sub.add_parser("tours", help="list the tours, check tour files")
@@ -610,6 +622,8 @@ def _command(args: argparse.Namespace) -> int:
     if args.command == "stages":
         from . import stages as stages_cli
 
+        if args.stages_command == "random":
+            return stages_cli.random_stage(args.seed, args.length, args.kind, args.boxes)
         return stages_cli.check(args.paths) if args.stages_command == "check" else stages_cli.listing()
     from .saves import cmd_resume
 

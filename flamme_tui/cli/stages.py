@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import config
+from .. import config, stagegen
 from ..pathtext import show_path
 from ..usertext import clean
 from ..words import plural
@@ -17,6 +17,9 @@ def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[
     found: list[Path] = []
     for text in paths:
         path = Path(text)
+        if stagegen.is_code(text):
+            found.append(path)  # a code, checked as a file is (check)
+            continue
         try:
             is_dir = path.is_dir()
         except OSError:
@@ -39,7 +42,10 @@ def check(paths: list[str], out=print) -> int:
         out("flamme-tui: stages check: no stage files found")
         return 2
     for path in files:
-        stage, problems = config.check_stage_file(path)
+        if stagegen.is_code(str(path)):
+            stage, problems = _check_code(str(path))
+        else:
+            stage, problems = config.check_stage_file(path)
         if stage is not None:
             try:
                 summary = config.stage_summary(stage)
@@ -50,7 +56,8 @@ def check(paths: list[str], out=print) -> int:
             for problem in problems:
                 out(clean(problem, multiline=False))
         else:
-            out(clean(f"{show_path(path)}: ok: {summary.name}, {summary.length} squares, "
+            where = "code" if stagegen.is_code(str(path)) else show_path(path)
+            out(clean(f"{where}: ok: {summary.name}, {summary.length} squares, "
                       f"{summary.ascent} climb, {summary.descent} descent", multiline=False))
     if bad:
         out(f"{bad} of {plural(len(files), 'stage file')} with problems")
@@ -60,7 +67,7 @@ def check(paths: list[str], out=print) -> int:
 
 def listing(out=print) -> int:
     """The stages a race can use, built-in and the user's."""
-    rows = [("id", "name", "length", "climb", "descent", "source")]
+    rows = [("id", "name", "length", "climb", "descent", "kind", "boxes", "source")]
     notes: list[str] = []
     for entry in config.stage_entries():
         # names come from files (the id from a file name): every cell is cleaned before it is measured
@@ -69,13 +76,15 @@ def listing(out=print) -> int:
             bad_id = config.id_problem(entry)
             if bad_id is not None:
                 raise bad_id
-            summary = config.stage_summary(config.load_stage(entry.path))
+            stage = config.load_stage(entry.path)
+            summary = config.stage_summary(stage)
         except config.ConfigError as exc:
-            rows.append((clean(entry.id, multiline=False), "(broken)", "-", "-", "-", source))
+            rows.append((clean(entry.id, multiline=False), "(broken)", "-", "-", "-", "-", "-", source))
             notes.append(clean(exc, multiline=False))
             continue
+        boxes = stage.boxes or stagegen.boxes_needed(config.split_tiles(stage.tiles))
         rows.append((clean(entry.id, multiline=False), clean(summary.name, multiline=False), str(summary.length),
-                     str(summary.ascent), str(summary.descent), source))
+                     str(summary.ascent), str(summary.descent), stagegen.stage_kind(summary), "+".join(boxes), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         cells = [cell.rjust(w) if 2 <= c <= 4 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))]
@@ -86,4 +95,35 @@ def listing(out=print) -> int:
         notes.insert(0, clean(problem, multiline=False))
     for note in notes:
         out(note)
+    return 0
+
+
+def _check_code(text: str) -> tuple[config.StageSpec | None, list[config.ConfigError]]:
+    try:
+        return stagegen.stage_from_code(text), []
+    except config.ConfigError as exc:
+        return None, [exc]
+
+
+def random_stage(seed: int | None, length: str, kind: str, boxes: str, out=print) -> int:
+    """Print a random stage: its code (race it with `race --stage CODE`) and its
+    stage file (save it in the user stages folder to keep it)."""
+    import secrets
+
+    import yaml
+
+    if seed is None:
+        seed = secrets.randbelow(10**6)
+    try:
+        stage = stagegen.random_stage(seed, length, kind, tuple(b.strip() for b in boxes.split(",")))
+        summary = config.stage_summary(stage)
+    except config.ConfigError as exc:
+        out(clean(f"flamme-tui: stages random: {exc}", multiline=False))
+        return 2
+    out(f"code: {stagegen.stage_code(stage)}")
+    out(f"{summary.length} squares, {summary.ascent} climb, {summary.descent} descent, {summary.cobbles} cobbles "
+        f"({stagegen.stage_kind(summary)}); race it: flamme-tui race --stage {stagegen.stage_code(stage)}")
+    out("---")
+    data = {"name": stage.name, "tiles": stage.tiles, "boxes": list(stage.boxes), "source": stage.source}
+    out(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())
     return 0

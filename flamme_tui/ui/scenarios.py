@@ -61,7 +61,8 @@ async def variants(pilot) -> None:
 
 
 async def stages(pilot) -> None:
-    await pilot.press("enter", "enter", "down", "down", "down")  # La Haut Montagne
+    # the mountain stages (k: every kind, flat, hilly, mountain), the first: La Haut Montagne
+    await pilot.press("enter", "enter", "k", "k", "k", "down")
 
 
 async def teams(pilot) -> None:
@@ -248,7 +249,7 @@ async def saved_races(pilot) -> None:
 
 async def profile(pilot) -> None:
     """La Haut Montagne in round 1, the stage profile asked for (`s`)."""
-    await pilot.press("enter", "enter", "down", "down", "down", "enter")
+    await pilot.press("enter", "enter", "k", "k", "k", "down", "enter")  # the mountain stages, the first
     await pilot.pause()
     await pilot.press("ctrl+s")
     await settle(pilot)

@@ -41,9 +41,25 @@ async def new_race_menus(pilot, variant: str = "classic", stage_downs: int = 0, 
     if variant == "bmx":
         await pilot.press(*builder_keys, "enter")
     else:
-        await pilot.press(*(["down"] * stage_downs), "enter")
+        # stage_downs counts in the published stages' order (config.STAGE_ORDER), as the menu
+        # listed them before it grouped the library by kind and box
+        from flamme_tui import config
+
+        await go_to_stage(pilot, config.STAGE_ORDER[stage_downs])
+        await pilot.press("enter")
     await pilot.pause()
     assert screen_name(pilot.app) == "TeamsScreen"
+
+
+async def go_to_stage(pilot, stage_id: str) -> None:
+    """Move the stage menu's highlight down to a stage (from the top, with the keys a player uses)."""
+    menu = pilot.app.screen.query_one("#stage-menu")
+    await pilot.press("home")
+    for _ in range(menu.option_count):
+        if menu.highlighted_option is not None and menu.highlighted_option.id == stage_id:
+            return
+        await pilot.press("down")
+    assert menu.highlighted_option is not None and menu.highlighted_option.id == stage_id, stage_id
 
 
 async def pick_option(pilot, select_id: str, downs: int) -> None:

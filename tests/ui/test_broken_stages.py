@@ -12,7 +12,7 @@ from flamme_tui import config
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.textshot import screen_text
 
-from .driver import screen_name
+from .driver import go_to_stage, screen_name
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -53,7 +53,8 @@ async def test_one_broken_stage_is_left_out_with_a_notice(user_stages, name):
         assert f"Left out: {user_stages / name}" in notice.replace("\n", " ") or name in notice
         assert "Left out" in screen_text(app)
         # the user's good stage still races
-        await pilot.press(*["down"] * ids.index("mine"), "enter")
+        await go_to_stage(pilot, "mine")
+        await pilot.press("enter")
         await pilot.pause()
         assert screen_name(app) == "TeamsScreen"
 
@@ -75,9 +76,7 @@ async def test_stage_names_from_files_are_not_markup(user_stages):
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "enter")
-        menu = app.screen.query_one("#stage-menu")
-        ids = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
-        await pilot.press(*["down"] * ids.index("trap"))
+        await go_to_stage(pilot, "trap")
         await pilot.pause()
         text = screen_text(app)
         assert "[/] [@click=app.quit]Trap[/]" in text  # shown as typed, not run
@@ -92,9 +91,8 @@ async def test_stage_broken_after_it_was_chosen(user_stages):
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "enter")
-        menu = app.screen.query_one("#stage-menu")
-        ids = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
-        await pilot.press(*["down"] * ids.index("mine"), "enter")
+        await go_to_stage(pilot, "mine")
+        await pilot.press("enter")
         await pilot.pause()
         assert screen_name(app) == "TeamsScreen"
         path.write_text(BROKEN["twice.yaml"])

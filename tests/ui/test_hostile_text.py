@@ -24,7 +24,7 @@ from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import advance, choices, settle
 from flamme_tui.ui.textshot import screen_text
 
-from .driver import new_race_menus, pick_option, play_race, screen_name, set_players
+from .driver import go_to_stage, new_race_menus, pick_option, play_race, screen_name, set_players
 
 pytestmark = [pytest.mark.usefixtures("fast_pilot"), pytest.mark.fuzz]
 
@@ -176,7 +176,7 @@ async def test_hostile_stage_in_the_menus(data_dir):
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "enter")  # New race, Classic
         assert screen_name(app) == "StageScreen"
-        await pilot.press("end")
+        await go_to_stage(pilot, "hostile")
         await pilot.pause()
         text = screen_text(app)
         assert STAGE in text  # the menu entry and the preview's title

@@ -16,7 +16,7 @@ from flamme_tui.ui.textshot import svg_text
 from flamme_tui.ui.widgets.board import Boards
 from flamme_tui.ui.widgets.cards import CardRow
 
-from .driver import new_race_menus, pick_option, play_race, screen_name, set_players, shown_cards
+from .driver import go_to_stage, new_race_menus, pick_option, play_race, screen_name, set_players, shown_cards
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -168,7 +168,8 @@ async def test_the_teams_screen_offers_six_teams_and_the_breakaway_only_where_th
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("down", "enter")  # meteo
-        await pilot.press(*["down"] * 7, "enter")  # Peloton 7 (2-4)
+        await go_to_stage(pilot, "peloton-7")
+        await pilot.press("enter")
         await pilot.pause()
         assert app.screen.query("#breakaway")
         await set_players(pilot, 5)

@@ -9,7 +9,7 @@ from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import settle
 from flamme_tui.ui.textshot import screen_text
 
-from .driver import new_race_menus, pick_option, screen_name, set_players, shown_cards
+from .driver import go_to_stage, new_race_menus, pick_option, screen_name, set_players, shown_cards
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -40,8 +40,10 @@ async def test_variant_menu_lists_the_engine_variants_and_stage_preview():
         assert screen_name(app) == "StageScreen"
         from flamme_tui import config
 
-        assert app.screen.query_one("#stage-menu").option_count == len(config.stage_ids())
-        await pilot.press("down", "down", "down")  # La Haut Montagne
+        menu = app.screen.query_one("#stage-menu")
+        shown = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
+        assert shown[0] == "random-stage" and sorted(filter(None, shown[1:])) == sorted(config.stage_ids())
+        await go_to_stage(pilot, "la-haut-montagne")
         text = screen_text(app)
         assert "La Haut Montagne" in text and "squares from start to finish" in text
         assert "^" in text and "v" in text  # terrain preview

@@ -54,13 +54,24 @@ def reading_line(total: int, kind: str, done: int = 0) -> Content:
 
 class StageScreen(BaseScreen):
     HELP_TOPIC = "menus"
-    DEFAULT_CSS = "#stage-notice { height: auto; color: $warning; margin: 0 0 1 0; }"
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    DEFAULT_CSS = """
+    #stage-notice { height: auto; color: $warning; margin: 0 0 1 0; }
+    #stage-filter { height: 1; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("k", "kind_filter", "Kind"),
+        Binding("x", "box_filter", "Boxes"),
+    ]
+    RANDOM = "random-stage"  # the menu's "Random stage" entry
 
     def __init__(self, variant: str, current: str | None = None) -> None:
         super().__init__()
         self.variant = variant
         self.current = current
+        self.kind = "all"  # the filter: a kind of stagemenu.KIND_FILTERS, a box of BOX_FILTERS
+        self.box = "all"
+        self.rows: list = []
 
     def compose(self):
         from ... import config
@@ -82,14 +93,79 @@ class StageScreen(BaseScreen):
             notice = (reading_line(len(self.pending), "stage") if self.reading_files
                       else left_out(config.stage_notices(self.statuses)))
             yield Static(notice or "", id="stage-notice").set_styles(display="block" if notice else "none")
+            yield Static("", id="stage-filter")
             with Horizontal(id="stage-top"):
-                names = [(s.entry.id, s.stage.name if s.stage else s.entry.id) for s in usable]
-                yield OptionList(*(Option(plain(name), id=sid) for sid, name in names), id="stage-menu")
+                self.set_rows([(s.entry.id, s.stage) for s in usable if s.stage is not None])
+                yield OptionList(*self.menu_options(), id="stage-menu")
                 yield Static("", id="stage-about")
             yield StageProfile(None, bars=3, id="stage-profile")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), ("esc", "back")])
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("k", "kind"), ("x", "boxes"), (self.help_key, "help"),
+                      ("esc", "back")])
+
+    # ------------------------------------------------ the list and its filter
+
+    def set_rows(self, stages: list) -> None:
+        """The stages (id, StageSpec) the menu offers: those the rule set can race."""
+        from ...play import stagemenu
+
+        self.rows = stagemenu.rows_for(self.variant, stages)
+        self.ids = [row.id for row in self.rows]
+
+    def menu_options(self) -> list[Option]:
+        """Random stage first, then the stages the filter keeps under a line per
+        group (box and kind); a group's line cannot be chosen."""
+        from ...play import stagemenu
+
+        options = [Option("Random stage", id=self.RANDOM)]
+        for title, rows in stagemenu.grouped(self.rows, self.kind, self.box):
+            options.append(Option(Content.styled(f"── {title}", "dim"), disabled=True))
+            options.extend(Option(plain(row.name), id=row.id) for row in rows)
+        return options
+
+    def filter_line(self) -> str:
+        kind = "every kind" if self.kind == "all" else self.kind
+        box = {"all": "every box", "base": "base box only", "peloton": "with the Peloton box"}[self.box]
+        shown = sum(len(rows) for _, rows in self.grouped())
+        return f"Showing {kind}, {box}: {shown} of {len(self.rows)} stages (k kind, x boxes)"
+
+    def grouped(self) -> list:
+        from ...play import stagemenu
+
+        return stagemenu.grouped(self.rows, self.kind, self.box)
+
+    def refill(self) -> None:
+        """The menu again after the filter changed, the highlight kept when the stage is still shown."""
+        menu = self.query_one("#stage-menu", OptionList)
+        at = menu.highlighted_option.id if menu.highlighted_option is not None else None
+        menu.clear_options()
+        menu.add_options(self.menu_options())
+        self.query_one("#stage-filter", Static).update(Content(self.filter_line()))
+        self.highlight(at)
+
+    def highlight(self, stage_id: str | None) -> None:
+        menu = self.query_one("#stage-menu", OptionList)
+        try:
+            index = menu.get_option_index(stage_id) if stage_id else 0
+        except Exception:  # no longer shown: the first entry
+            index = 0
+        menu.highlighted = index
+        option = menu.get_option_at_index(index)
+        if option.id:
+            self.preview(option.id)
+
+    def action_kind_filter(self) -> None:
+        from ...play import stagemenu
+
+        self.kind = stagemenu.next_filter(self.kind, stagemenu.KIND_FILTERS)
+        self.refill()
+
+    def action_box_filter(self) -> None:
+        from ...play import stagemenu
+
+        self.box = stagemenu.next_filter(self.box, stagemenu.BOX_FILTERS)
+        self.refill()
 
     def on_mount(self) -> None:
         from ... import config
@@ -97,29 +173,25 @@ class StageScreen(BaseScreen):
 
         super().on_mount()
         menu = self.query_one("#stage-menu", OptionList)
-        index = self.ids.index(self.current) if self.current in self.ids else 0
+        self.query_one("#stage-filter", Static).update(Content(self.filter_line()))
         menu.focus()
-        if self.ids:
-            menu.highlighted = index
-            self.preview(self.ids[index])
+        self.highlight(self.current if self.current in self.ids else (self.ids[0] if self.ids else None))
         fill(self, self.pending, config.stage_status, self.add_stages, self.stages_read)
 
     def add_stages(self, batch: list) -> None:
-        """A batch of user stages read (filling.fill): onto the menu."""
+        """A batch of user stages read (filling.fill): into the menu, under their groups."""
         self.files_read += len(batch)
         statuses = [s for s in batch if s is not None]  # None: a shadowed stage (no id names it)
         self.statuses += statuses
-        usable = [s for s in statuses if s.stage is not None]
         menu = self.query_one("#stage-menu", OptionList)
-        menu.add_options(Option(plain(s.stage.name), id=s.entry.id) for s in usable)
-        first = not self.ids
-        self.ids += [s.entry.id for s in usable]
-        if self.current in [s.entry.id for s in usable] and menu.highlighted in (None, 0):
-            first = True  # the stage chosen before: highlighted when it comes, unless the player moved
-        if first and self.ids:
-            index = self.ids.index(self.current) if self.current in self.ids else 0
-            menu.highlighted = index
-            self.preview(self.ids[index])
+        at = menu.highlighted_option.id if menu.highlighted_option is not None else None
+        untouched = at in (None, self.RANDOM) or (bool(self.ids) and at == self.ids[0])
+        self.set_rows([(s.entry.id, s.stage) for s in self.statuses if s.stage is not None])
+        menu.clear_options()
+        menu.add_options(self.menu_options())
+        self.query_one("#stage-filter", Static).update(Content(self.filter_line()))
+        # the stage chosen before: highlighted when it comes, unless the player moved
+        self.highlight(self.current if untouched and self.current in self.ids else at)
         self.query_one("#stage-notice", Static).update(reading_line(len(self.pending), "stage", self.files_read))
 
     def stages_read(self) -> None:
@@ -147,6 +219,16 @@ class StageScreen(BaseScreen):
         from ... import config
         from ..palette import legend_terrain
 
+        if stage_id == self.RANDOM:
+            kind = self.kind if self.kind in ("flat", "hilly", "mountain") else "hilly"
+            boxes = "base and Peloton" if self.box == "peloton" else "base"
+            self.query_one("#stage-about", Static).update(Content.from_markup(
+                f"[b]Random stage[/b]\nA new {kind} stage of medium length from the {boxes} tiles, "
+                "each tile once (k and x choose its kind and boxes). Its code, fr1:..., "
+                "races it again: flamme-tui race --stage CODE"))
+            self.query_one("#stage-profile", StageProfile).set_course(None)
+            self.query_one("#stage-preview", TrackStrip).set_course(None)
+            return
         try:
             name, description, summary, course = stage_info(stage_id)
         except config.ConfigError as exc:  # the file broke since the menu was drawn
@@ -158,8 +240,11 @@ class StageScreen(BaseScreen):
             peloton = f"{summary.supply} supply (s) · {summary.cobbles} cobble (#) squares\n"
         if summary.breakaway >= 0:
             peloton += "breakaway offered (tile 2 second)\n"
+        row = next((r for r in self.rows if r.id == stage_id), None)
+        kind = f"{row.kind} · needs the {row.box_title} box{'es' if len(row.boxes) > 1 else ''}\n" if row else ""
         about = Content.from_markup(
             "[b]$name[/b]\n$description\n\n"
+            f"{kind}"
             f"{summary.length} squares from start to finish\n"
             f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"
             f"{peloton}"
@@ -174,5 +259,11 @@ class StageScreen(BaseScreen):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if event.option.id is not None:  # every option has one: the stage's id
+        if event.option.id == self.RANDOM:
+            import secrets
+
+            from ...play import stagemenu
+
+            self.app.choose_stage(stagemenu.random_stage_code(secrets.randbelow(10**6), self.kind, self.box))
+        elif event.option.id is not None:  # every other option has one: the stage's id
             self.app.choose_stage(event.option.id)

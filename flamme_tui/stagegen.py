@@ -1,0 +1,218 @@
+"""Boxes, stage kinds, random stages and one-line stage codes.
+
+The tile catalogue (stages/tiles.yaml, `config.TileCatalog`) holds every
+physical tile once, by its two sides: a base tile's lower and upper case
+letter (a-u), a Peloton tile's digit and underscore-digit (1-9).  A box's
+inventory is the set of physical tiles it holds: the base box has the 21
+lettered tiles, the Peloton box the 9 numbered ones.  A stage may use a
+physical tile once, with one of its sides up (StageSpec checks that).
+
+A random stage is built from a seed and three choices (length, kind,
+boxes) and nothing else, so the same seed gives the same stage on every
+machine (`random.Random` seeded with text is stable across runs).  Its code
+is one line: `fr1:` and the tile names in race order, the same text as a
+stage file's `tiles`; a pasted code is read with the same checks as a file.
+
+This module must not import Textual.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from . import config
+from . import limits as lim
+from .config import ConfigError, StageSpec, TileCatalog, physical_tile, tile_box
+
+BOXES: Final = ("base", "peloton")
+LENGTHS: Final = ("short", "medium", "long")
+CLIMB_KINDS: Final = ("flat", "hilly", "mountain")
+KINDS: Final = (*CLIMB_KINDS, "cobbles")  # the stage menu's kinds
+
+# Squares from the start line to the finish line.  The base box laid end to
+# end is 68 to 70 squares, so "long" with the base box alone uses every tile.
+LENGTH_RANGES: Final = {"short": (40, 52), "medium": (53, 64), "long": (65, 90)}
+# Ascent squares of a kind: the base game's stages have 0 (Avenue Corso
+# Paseo) to 19 (La Haut Montagne); La Classicissima, a hilly classic, has 18.
+HILLY_MAX: Final = 18  # more ascent squares than this: a mountain stage
+
+CODE_PREFIX: Final = "fr1:"
+MAX_CODE = len(CODE_PREFIX) + 2 * lim.MAX_STAGE_TILES  # a "_2" tile name is two characters
+
+
+def inventory(boxes: tuple[str, ...] | list[str], catalog: TileCatalog) -> list[str]:
+    """The physical tiles of those boxes (one name each, sorted)."""
+    return [t for t in catalog.physical_tiles() if tile_box(t) in boxes]
+
+
+def boxes_needed(names: list[str]) -> tuple[str, ...]:
+    """The boxes a stage's tiles come from, in BOXES order."""
+    used = {tile_box(n) for n in names}
+    return tuple(b for b in BOXES if b in used)
+
+
+def climb_kind(ascent: int) -> str:
+    """flat (no ascent square), hilly (up to HILLY_MAX) or mountain."""
+    if ascent == 0:
+        return "flat"
+    return "hilly" if ascent <= HILLY_MAX else "mountain"
+
+
+def stage_kind(summary: config.StageSummary) -> str:
+    """The stage menu's kind: cobbles for a stage with cobbled squares, else its climb kind."""
+    return "cobbles" if summary.cobbles else climb_kind(summary.ascent)
+
+
+# ---------------------------------------------------------------------------
+# Random stages
+
+
+def _length(names: list[str], catalog: TileCatalog) -> int:
+    """Squares from the start line to the finish line (as StageSpec counts them)."""
+    sides = [catalog.side(n) for n in names]
+    finish = sum(len(s.squares) for s in sides[:-1]) + (sides[-1].line or 0)
+    return finish - (sides[0].line or 0)
+
+
+def _ascent(names: list[str], catalog: TileCatalog) -> int:
+    return sum(catalog.side(n).squares.count("^") for n in names)
+
+
+def random_tiles(seed: int, length: str = "medium", kind: str = "hilly",
+                 boxes: tuple[str, ...] = ("base",), *, catalog: TileCatalog | None = None) -> str:
+    """The tiles string of a random stage: a start side, middle tiles each used
+    once with one side up, a finish side; `length` and `kind` as named.  The
+    same arguments give the same string.  ConfigError for a choice that no
+    stage can meet (an unknown word, no base box: the finish tile is in it)."""
+    if length not in LENGTHS:
+        raise ConfigError(f"length must be one of {', '.join(LENGTHS)}, not {length!r}", field="--length")
+    if kind not in CLIMB_KINDS:
+        raise ConfigError(f"kind must be one of {', '.join(CLIMB_KINDS)}, not {kind!r}", field="--kind")
+    unknown = [b for b in boxes if b not in BOXES]
+    if unknown or not boxes:
+        raise ConfigError(f"boxes are {', '.join(BOXES)} (comma-separated), not {','.join(boxes)!r}",
+                          field="--boxes")
+    if "base" not in boxes:
+        raise ConfigError("a stage needs the base box: its finish tile is the only one", field="--boxes")
+    if not -lim.MAX_SEED <= seed <= lim.MAX_SEED:
+        raise ConfigError(f"seed must be between {-lim.MAX_SEED} and {lim.MAX_SEED}", field="--seed")
+    catalog = catalog or config.load_tiles()
+    boxes = tuple(b for b in BOXES if b in boxes)  # order and repeats play no part
+    rng = random.Random(f"flamme-tui stage {seed} {length} {kind} {','.join(boxes)}")
+    tiles = inventory(boxes, catalog)
+    by_kind: dict[str, list[str]] = {}
+    for tile in tiles:
+        by_kind.setdefault(catalog.side(tile).kind, []).append(tile)
+
+    def sides(tile: str) -> list[str]:
+        other = config.other_side(tile)
+        return [tile, other] if other in catalog.tiles else [tile]
+
+    def flat_side(tile: str) -> str | None:
+        """A side of the tile with neither climb nor descent, if it has one."""
+        options = [s for s in sides(tile) if not set(catalog.side(s).squares) & {"^", "v"}]
+        return rng.choice(options) if options else None
+
+    start = rng.choice([s for t in by_kind["start"] for s in sides(t)])
+    finish_tile = by_kind["finish"][0]
+    finish_sides = sides(finish_tile)
+    if kind == "flat":
+        finish_sides = [s for s in finish_sides if "^" not in catalog.side(s).squares] or finish_sides
+    finish = rng.choice(finish_sides)
+
+    # Middle tiles in a random order; a mountain stage takes the tiles with a
+    # climbing side first, so even a short one has room for its climbs.
+    middle = [t for t in tiles if catalog.side(t).kind not in ("start", "finish")]
+    rng.shuffle(middle)
+    climbs = [t for t in middle if any("^" in catalog.side(s).squares for s in sides(t))]
+    if kind != "flat":  # hilly: two of them first, so there is always a climb to turn up
+        first = climbs if kind == "mountain" else climbs[:2]
+        middle = first + [t for t in middle if t not in first]
+    low, high = LENGTH_RANGES[length]
+    target = rng.randint(low, high)
+    chosen: list[str] = []
+    for tile in middle:
+        if _length([start, *chosen, finish], catalog) >= target:
+            break
+        if _length([start, *chosen, tile, finish], catalog) > high:
+            continue
+        chosen.append(tile)
+    if kind != "flat":
+        rng.shuffle(chosen)  # the climbs anywhere along the stage, not all first
+
+    # Sides: flat takes a flat side of each tile; hilly and mountain start
+    # flat and turn tiles to a climbing side until the ascent is in range.
+    placed = [flat_side(t) or rng.choice(sides(t)) for t in chosen]
+    if kind != "flat":
+        # a target inside the kind's range, so hilly stages are not all one short climb
+        want_low = rng.randint(2, 8) if kind == "hilly" else rng.randint(HILLY_MAX + 1, 2 * HILLY_MAX)
+        want_high = HILLY_MAX if kind == "hilly" else 10**6
+        order = list(range(len(placed)))
+        rng.shuffle(order)
+        for k in order:
+            if _ascent([start, *placed, finish], catalog) >= want_low:
+                break
+            ups = [s for s in sides(chosen[k]) if "^" in catalog.side(s).squares]
+            if not ups:
+                continue
+            up = rng.choice(ups)
+            if _ascent([start, *placed[:k], up, *placed[k + 1:], finish], catalog) <= want_high:
+                placed[k] = up
+    return "".join([start, *placed, finish])
+
+
+def random_stage(seed: int, length: str = "medium", kind: str = "hilly",
+                 boxes: tuple[str, ...] = ("base",), *, catalog: TileCatalog | None = None) -> StageSpec:
+    """The random stage of those choices, validated as a stage file is."""
+    catalog = catalog or config.load_tiles()
+    tiles = random_tiles(seed, length, kind, boxes, catalog=catalog)
+    name = f"Random {seed} ({length}, {kind})"
+    return StageSpec.model_validate(
+        {"name": name[: lim.MAX_STAGE_NAME], "tiles": tiles, "boxes": list(boxes_needed(config.split_tiles(tiles))),
+         "source": f"flamme-tui stages random --seed {seed} --length {length} --kind {kind} "
+                   f"--boxes {','.join(b for b in BOXES if b in boxes)}"},
+        context={"catalog": catalog})
+
+
+# ---------------------------------------------------------------------------
+# Codes
+
+
+def stage_code(stage: StageSpec) -> str:
+    """The one-line code of a stage: its tiles, which say all the course is."""
+    return CODE_PREFIX + stage.tiles
+
+
+def is_code(text: str) -> bool:
+    """Whether a stage reference is a code rather than an id or a path."""
+    return text.strip().lower().startswith(CODE_PREFIX)
+
+
+def stage_from_code(text: str, *, catalog: TileCatalog | None = None) -> StageSpec:
+    """The stage a pasted code stands for, checked as a stage file is (its
+    length bounded first); ConfigError in one line if it is not a stage."""
+    code = text.strip()
+    if len(code) > MAX_CODE:
+        raise ConfigError(f"a stage code has at most {MAX_CODE} characters, this one {len(code)}", field="code")
+    if not code.lower().startswith(CODE_PREFIX):
+        raise ConfigError(f"a stage code starts with {CODE_PREFIX!r}", field="code")
+    tiles = code[len(CODE_PREFIX):]
+    catalog = catalog or config.load_tiles()
+    try:
+        names = config.split_tiles(tiles)
+        stage = StageSpec.model_validate(
+            {"name": f"Stage {code}"[: lim.MAX_STAGE_NAME], "tiles": tiles,
+             "boxes": list(boxes_needed(names)), "source": "a shared stage code"},
+            context={"catalog": catalog})
+    except ValueError as exc:  # pydantic's ValidationError is one
+        errors = getattr(exc, "errors", None)
+        message = errors()[0]["msg"] if callable(errors) else str(exc)
+        raise ConfigError(message.removeprefix("Value error, "), field="code") from None
+    return stage
+
+
+def used_once(tiles: str) -> bool:
+    """Whether every physical tile of a tiles string is used at most once."""
+    names = config.split_tiles(tiles)
+    return len({physical_tile(n) for n in names}) == len(names)

@@ -1,0 +1,83 @@
+"""The stage menu (issue 28): the library by kind and box, a filter (k kind,
+x boxes), only the stages the rule set races, and Random stage, which races
+a new stage by its code."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import config, stagegen
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+def shown(menu) -> list:
+    return [menu.get_option_at_index(k) for k in range(menu.option_count)]
+
+
+async def test_the_menu_groups_the_library_and_filters_it():
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        menu = app.screen.query_one("#stage-menu")
+        options = shown(menu)
+        # Random stage first, then a line per group that cannot be chosen, then its stages
+        assert options[0].id == "random-stage"
+        headers = [str(o.prompt) for o in options if o.disabled]
+        assert headers[:2] == ["── flat · base", "── hilly · base"] and "── cobbles · Peloton" in headers
+        assert sorted(o.id for o in options if o.id and o.id != "random-stage") == sorted(config.stage_ids())
+        assert menu.highlighted_option.id == "avenue-corso-paseo"  # the first-race stage, as before
+        assert "flat · needs the base box" in screen_text(app)
+        # k: every kind, then flat, hilly, mountain, cobbles
+        await pilot.press("k", "k", "k", "k")
+        kept = [o.id for o in shown(menu) if o.id and o.id != "random-stage"]
+        assert kept and all(stagegen.stage_kind(config.stage_summary(config.load_stage(sid))) == "cobbles"
+                            for sid in kept)
+        assert "peloton-9" in kept and f"Showing cobbles, every box: {len(kept)} of " in screen_text(app)
+        # x: every box, base only (no cobbles: they are the Peloton box's), with the Peloton box
+        await pilot.press("x")
+        assert [o.id for o in shown(menu)] == ["random-stage"]
+        assert "Showing cobbles, base box only: 0 of" in screen_text(app)
+        await pilot.press("k", "x")  # every kind, with the Peloton box
+        kept = [o.id for o in shown(menu) if o.id and o.id != "random-stage"]
+        assert all("peloton" in config.load_stage(sid).boxes for sid in kept) and "peloton-7" in kept
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+
+
+async def test_random_stage_races_a_new_stage_by_its_code():
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        await pilot.press("k", "k", "k")  # mountain
+        await pilot.press("home")
+        await pilot.pause()
+        assert "A new mountain stage" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+        code = app.choices.stage
+        stage = config.load_stage(code)
+        assert stagegen.is_code(code) and code in screen_text(app).replace("\n", "")
+        summary = config.stage_summary(stage)
+        assert stagegen.climb_kind(summary.ascent) == "mountain" and stage.boxes == ("base",)
+        await pilot.press("ctrl+f", "ctrl+s")  # bots everywhere, start: the race is on the code's tiles
+        await pilot.pause()
+        assert screen_name(app) == "RaceScreen"
+        # the code's tiles (the start side may change to give every rider a place: PELOTON.md)
+        assert [t.letter for t in app.screen.game.course.tiles][1:] == config.split_tiles(stage.tiles)[1:]
+
+
+def test_the_menu_offers_no_stage_to_a_rule_set_that_races_none():
+    from flamme_tui.play import stagemenu
+
+    stages = [(sid, config.load_stage(sid)) for sid in config.stage_ids()[:3]]
+    assert len(stagemenu.rows_for("classic", stages)) == 3 == len(stagemenu.rows_for("meteo", stages))
+    assert stagemenu.rows_for("bmx", stages) == []
