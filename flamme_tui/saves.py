@@ -285,10 +285,15 @@ class ClassicSetupData(BaseModel):
     breakaway_pair_from: StrictInt = Field(default=5, ge=1, le=lim.MAX_TEAMS + 1)
     # a stage of a tour (engine.tour); races saved before tours are none
     tour: StrictBool = False
-    carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=8)
-    grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=3)], ...] = Field(default=(), max_length=4)
-    tour_times: tuple[Annotated[StrictInt, Field(ge=0, le=10**7)], ...] = Field(default=(), max_length=8)
-    tour_points: tuple[Annotated[StrictInt, Field(ge=0, le=1000)], ...] = Field(default=(), max_length=4)
+    # per rider (up to six teams of two, or twelve players racing one rider each) and per seat
+    carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=lim.MAX_RIDERS)
+    grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_TEAMS - 1)], ...] = Field(
+        default=(), max_length=lim.MAX_TEAMS)
+    tour_times: tuple[Annotated[StrictInt, Field(ge=0, le=10**7)], ...] = Field(default=(), max_length=lim.MAX_RIDERS)
+    tour_points: tuple[Annotated[StrictInt, Field(ge=0, le=1000)], ...] = Field(default=(), max_length=lim.MAX_TEAMS)
+    # the rulings added 2026-12-04 (front-most random grid, a tour's handicaps dealt once):
+    # a save without them was played before them
+    rulings: Literal[1, 2] = 1
 
     @model_validator(mode="after")
     def _consistent(self) -> ClassicSetupData:
@@ -539,7 +544,7 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         breakaway=data.breakaway, breakaway_bids=data.breakaway_bids,
         breakaway_exhaustion=data.breakaway_exhaustion, breakaway_pair_from=data.breakaway_pair_from,
         tour=data.tour, carried=data.carried, grid_order=data.grid_order,
-        tour_times=data.tour_times, tour_points=data.tour_points,
+        tour_times=data.tour_times, tour_points=data.tour_points, rulings=data.rulings,
     )
 
 
@@ -585,11 +590,13 @@ def _round_checks(setup, seed: int, entries) -> list[dict]:
             game = new_game(setup, seed)
             for action in done:
                 game.apply(action)
-            del checks[game.rounds_done:]
+            checks = [c for c in checks if c["round"] <= game.rounds_done]
             continue
         game.apply(entry)
         done.append(entry)
-        if game.rounds_done > len(checks):
+        # one check per action that resolved rounds (scripted riders left alone in a
+        # tour stage resolve several at once): the last round it resolved
+        if game.rounds_done > (checks[-1]["round"] if checks else 0):
             checks.append({"round": game.rounds_done, "actions": n, "state": state_digest(game)})
     return checks
 
@@ -1095,11 +1102,17 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     rounds = [(r.round, r.actions, r.state) for r in data.rounds]
     checks: list[tuple[int, int, str]] = []  # as _round_checks: a round taken back by an undo is dropped
     undo = UNDO in actions
+    # Saved before the rulings of 2026-12-04, a tour stage left to scripted riders alone
+    # stopped there (nobody to play): such a save is checked as it was written, and
+    # goes on when loaded (the scripted riders play out the stage).
+    legacy = getattr(setup, "rulings", 2) < 2
     for n, entry in enumerate(actions, 1):
+        if legacy:
+            session.game.scripted_out = False
         try:
             if entry == UNDO:
                 session.undo(replaying=True)  # (a seat played by a person then may be a bot's now)
-                del checks[session.game.rounds_done:]
+                checks = [c for c in checks if c[0] <= session.game.rounds_done]
                 continue
             assert isinstance(entry, Action)
             session.apply(entry)
@@ -1108,10 +1121,10 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}: {type(exc).__name__})") from None
         game = session.game
-        if game.rounds_done > len(checks):
+        if game.rounds_done > (checks[-1][0] if checks else 0):  # as _round_checks
             done = game.rounds_done
             checks.append((done, n, state_digest(game)))
-            if not undo and (done > len(rounds) or rounds[done - 1] != checks[-1]):  # (said early)
+            if not undo and (len(checks) > len(rounds) or rounds[len(checks) - 1] != checks[-1]):  # (said early)
                 raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
     for done, (check, want) in enumerate(zip(checks, rounds, strict=False), 1):
         if check != want:
@@ -1365,11 +1378,11 @@ class Autosave:
         if game is self._game and count == self._count:
             return self._rounds
         if game is self._game and count == self._count + 1:
-            if game.rounds_done > len(self._rounds):
+            if game.rounds_done > (self._rounds[-1]["round"] if self._rounds else 0):  # as _round_checks
                 self._rounds.append({"round": game.rounds_done, "actions": count, "state": state_digest(game)})
         elif self._game is not None and count == self._count + 1 and self.session.entries[-1] == UNDO:
             # an undo (the game rebuilt without the last action): the rounds it left stand as they were
-            del self._rounds[game.rounds_done:]
+            self._rounds = [c for c in self._rounds if c["round"] <= game.rounds_done]
             self._game = game
         else:  # first write, or another game object (rebuilt from the actions): replay once
             self._rounds = _round_checks(self.session.setup, self.session.seed, self.session.entries)

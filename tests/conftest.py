@@ -23,12 +23,25 @@ _fuzz_seconds = [0.0]
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "fuzz: part of the fuzz suite (hostile inputs; counted, see tests/fuzzing.py)")
+    config.addinivalue_line("markers", "slow: a long run (many random cases); `-m slow` runs only these")
     if sys.flags.safe_path:
         os.environ["PYTHONSAFEPATH"] = "1"
     if not os.environ.get("FLAMME_TUI_DATA_DIR"):
         folder = tempfile.mkdtemp(prefix="flamme-tui-tests-")
         _made.append(folder)
         os.environ["FLAMME_TUI_DATA_DIR"] = folder
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `slow` (long random runs) run only when asked for (`-m slow`)."""
+    if "slow" in (config.option.markexpr or ""):
+        return
+    import pytest
+
+    skip = pytest.mark.skip(reason="a long run: `-m slow` runs it")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def pytest_unconfigure(config):
