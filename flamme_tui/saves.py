@@ -1105,7 +1105,7 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     # Saved before the rulings of 2026-12-04, a tour stage left to scripted riders alone
     # stopped there (nobody to play): such a save is checked as it was written, and
     # goes on when loaded (the scripted riders play out the stage).
-    legacy = getattr(setup, "rulings", 2) < 2
+    legacy = getattr(setup, "rulings", 2) < 2 and data.summary.phase != Phase.OVER
     for n, entry in enumerate(actions, 1):
         if legacy:
             session.game.scripted_out = False

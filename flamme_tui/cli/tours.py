@@ -86,6 +86,8 @@ def final_report(tour: tours.Tour) -> list[str]:
     teams = tour.teams
     ranked = tour.ranking()
     lines = [f"Tour winner: {teams[ranked[0].team].name} ({ranked[0].value} TP)"]
+    if all(len(team.riders) == 1 for team in teams):  # one rider per player: no team classification (GRAND-TOUR.md)
+        return lines
     lines.append("Team classification: " + ", ".join(
         f"{teams[t.team].name} {rules.gap_text(t.value - rules.team_classification(tour.gc())[0].value)}"
         for t in rules.team_classification(tour.gc())))
