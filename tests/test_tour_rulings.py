@@ -50,7 +50,7 @@ def test_a_tour_saved_stuck_with_scripted_riders_alone_loads_and_finishes(tmp_pa
     # avenue-corso-paseo,firenze-milano --bots easy,muscle --seed 3 --autosave`,
     # which stopped in stage 2 with 'nobody to play in round 15'
     path = tmp_path / "stuck.json"
-    shutil.copy(DATA / "tour-scripted-stuck.json", path)
+    shutil.copy(Path(__file__).parent / "data" / "legacy" / "tour-scripted-stuck.json", path)
     session = saves.load(path)
     assert session.tour is not None and len(session.tour.done) == 1
     assert session.over  # the Muscle riders played the stage out
