@@ -77,7 +77,7 @@ def set_ups(draw) -> SetUp:
     spec = tours.TourSpec(name="Random tour", stages=tuple(tours.TourStage(stage=s, variant=v) for s, v in legs))
     players = [seat for seat in range(n) if not (scripted and scripted[seat])]
     bots = {seat: draw(st.sampled_from(QUICK_BOTS)) for seat in players}
-    if draw(st.integers(0, 9)) == 0:
+    if draw(st.integers(0, 9)) == 9:  # (not 0: the simplest tours hypothesis tries first stay quick)
         bots[draw(st.sampled_from(players))] = "hard"
     handicap = tuple(draw(st.integers(0, 3)) for _ in range(n)) if draw(st.booleans()) else ()
     return SetUp(spec, teams, scripted, bots, draw(st.sampled_from(["random", "choose"])), handicap,
