@@ -17,6 +17,7 @@ from .course import MOVE_TABLE, PADDING
 # Teams and riders
 # seats: up to 6 teams of two riders, or 12 players racing one rider each (PELOTON.md)
 MIN_TEAMS, MAX_TEAMS = 1, 12
+MAX_RIDERS = 12  # riders in one race: six teams of two, or twelve players racing one each
 MAX_COLOURS = 6  # team colours racing at once (the Peloton expansion's six)
 MAX_BMX_RIDERS = 4
 MAX_TEAM_NAME = 40  # characters (the menus let a player type 16)

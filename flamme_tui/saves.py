@@ -37,7 +37,7 @@ import socket
 import stat
 import threading
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal, NamedTuple
 
@@ -299,10 +299,15 @@ class ClassicSetupData(BaseModel):
     breakaway_pair_from: StrictInt = Field(default=5, ge=1, le=lim.MAX_TEAMS + 1)
     # a stage of a tour (engine.tour); races saved before tours are none
     tour: StrictBool = False
-    carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=8)
-    grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=3)], ...] = Field(default=(), max_length=4)
-    tour_times: tuple[Annotated[StrictInt, Field(ge=0, le=10**7)], ...] = Field(default=(), max_length=8)
-    tour_points: tuple[Annotated[StrictInt, Field(ge=0, le=1000)], ...] = Field(default=(), max_length=4)
+    # per rider (up to six teams of two, or twelve players racing one rider each) and per seat
+    carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=lim.MAX_RIDERS)
+    grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_TEAMS - 1)], ...] = Field(
+        default=(), max_length=lim.MAX_TEAMS)
+    tour_times: tuple[Annotated[StrictInt, Field(ge=0, le=10**7)], ...] = Field(default=(), max_length=lim.MAX_RIDERS)
+    tour_points: tuple[Annotated[StrictInt, Field(ge=0, le=1000)], ...] = Field(default=(), max_length=lim.MAX_TEAMS)
+    # the rulings added 2026-12-04 (front-most random grid, a tour's handicaps dealt once):
+    # a save without them was played before them
+    rulings: Literal[1, 2] = 1
 
     @model_validator(mode="after")
     def _consistent(self) -> ClassicSetupData:
@@ -558,7 +563,7 @@ def setup_from_data(data: ClassicSetupData | BmxSetupData):
         breakaway=data.breakaway, breakaway_bids=data.breakaway_bids,
         breakaway_exhaustion=data.breakaway_exhaustion, breakaway_pair_from=data.breakaway_pair_from,
         tour=data.tour, carried=data.carried, grid_order=data.grid_order,
-        tour_times=data.tour_times, tour_points=data.tour_points,
+        tour_times=data.tour_times, tour_points=data.tour_points, rulings=data.rulings,
     )
 
 
@@ -604,11 +609,13 @@ def _round_checks(setup, seed: int, entries) -> list[dict]:
             game = new_game(setup, seed)
             for action in done:
                 game.apply(action)
-            del checks[game.rounds_done:]
+            checks = [c for c in checks if c["round"] <= game.rounds_done]
             continue
         game.apply(entry)
         done.append(entry)
-        if game.rounds_done > len(checks):
+        # one check per action that resolved rounds (scripted riders left alone in a
+        # tour stage resolve several at once): the last round it resolved
+        if game.rounds_done > (checks[-1]["round"] if checks else 0):
             checks.append({"round": game.rounds_done, "actions": n, "state": state_digest(game)})
     return checks
 
@@ -630,31 +637,66 @@ def _checksum(body: dict) -> str:
 
 def save_document(session: Session, *, race: str = "", created: str = "", rounds: list[dict] | None = None) -> dict:
     """The save of a session as a JSON-ready dict (checksum included)."""
+    snap = _snapshot(session, race=race, created=created, rounds=rounds)
+    body = _body(snap, setup_data(snap.setup))
+    if snap.tour is not None:
+        body["tour"] = _tour_data(snap.tour)
+    body["checksum"] = _checksum(body)
+    return body
+
+
+@dataclass(frozen=True, slots=True)
+class _Snapshot:
+    """What a save needs from a session at one moment, taken on the thread
+    that changes the game (cheap: the log as text, the digest, the summary);
+    the set-up and the tour's finished stages are values that no action
+    changes, so the document is built and encoded from this on any thread."""
+
+    race: str
+    created: str
+    saved: str
+    summary: dict
+    setup: Any
+    seed: int
+    bots: dict[str, str]
+    actions: list[str]
+    rounds: list[dict]
+    state: str
+    undo: bool
+    tour: Any  # play.tours.Tour (the stages before this one), or None
+    done: tuple  # the tour's finished stages, as they were at the snapshot
+
+
+def _snapshot(session: Session, *, race: str = "", created: str = "", rounds: list[dict] | None = None) -> _Snapshot:
     game = session.game
     if rounds is None:
         rounds = _round_checks(session.setup, session.seed, session.entries)
     now = _now()
     tour = getattr(session, "tour", None)
-    undo = session.has_undo or (tour is not None and any(UNDO in d.entries for d in tour.done))
-    body = {
+    done = tuple(tour.done) if tour is not None else ()
+    undo = session.has_undo or any(UNDO in d.entries for d in done)
+    return _Snapshot(race or _race_id(session), created or now, now, _summary(game, tour), session.setup,
+                     session.seed, {str(seat): name for seat, name in sorted(session.bots.items())},
+                     session.actions_text(), rounds, state_digest(game), undo, tour, done)
+
+
+def _body(snap: _Snapshot, setup: dict) -> dict:
+    """The save's fields but the tour and the checksum."""
+    return {
         "format": FORMAT,
-        "version": _version(tour is not None, undo),
+        "version": _version(snap.tour is not None, snap.undo),
         "app": f"flamme-tui {__version__}",
-        "race": race or _race_id(session),
-        "created": created or now,
-        "saved": now,
-        "summary": _summary(game, tour),
-        "setup": setup_data(session.setup),
-        "seed": session.seed,
-        "bots": {str(seat): name for seat, name in sorted(session.bots.items())},
-        "actions": session.actions_text(),
-        "rounds": rounds,
-        "state": state_digest(game),
+        "race": snap.race,
+        "created": snap.created,
+        "saved": snap.saved,
+        "summary": snap.summary,
+        "setup": setup,
+        "seed": snap.seed,
+        "bots": snap.bots,
+        "actions": snap.actions,
+        "rounds": snap.rounds,
+        "state": snap.state,
     }
-    if tour is not None:
-        body["tour"] = _tour_data(tour)
-    body["checksum"] = _checksum(body)
-    return body
 
 
 def _summary(game, tour=None) -> dict:
@@ -682,13 +724,46 @@ def _summary(game, tour=None) -> dict:
     return summary
 
 
-def _tour_data(tour) -> dict:
+def _tour_data(tour, done: tuple | None = None) -> dict:
     return {
         "name": tour.name,
         "seed": tour.seed,
         "legs": [setup_data(leg) for leg in tour.legs],
-        "done": [{"actions": [str(e) for e in d.entries], "state": state_digest(d.game)} for d in tour.done],
+        "done": [{"actions": [str(e) for e in d.entries], "state": state_digest(d.game)}
+                 for d in (tour.done if done is None else done)],
     }
+
+
+_SPLICE = "\x00tour\x00"  # stands for the tour in a document while it is encoded (no saved text holds a NUL)
+
+
+class _Encoder:
+    """Encodes an autosave's snapshots into file bytes, keeping what does not
+    change from one action to the next: the set-up's data, and the tour's
+    legs and finished stages as data, canonical JSON (for the checksum) and
+    laid-out text.  A tour of 21 stages then costs what its current stage
+    does.  The bytes are exactly `_serialise(save_document(...))`'s."""
+
+    def __init__(self) -> None:
+        self._setup: tuple[Any, dict] | None = None
+        self._tour: tuple[Any, int, str, str] | None = None  # (tour, stages done, canonical, laid out)
+
+    def encode(self, snap: _Snapshot) -> bytes:
+        if self._setup is None or self._setup[0] is not snap.setup:
+            self._setup = (snap.setup, setup_data(snap.setup))
+        body = _body(snap, self._setup[1])
+        if snap.tour is None:
+            body["checksum"] = _checksum(body)
+            return _serialise(body)
+        if self._tour is None or self._tour[0] is not snap.tour or self._tour[1] != len(snap.done):
+            data = _tour_data(snap.tour, snap.done)
+            self._tour = (snap.tour, len(snap.done), _canonical(data).decode("ascii"), _json_text(data, " "))
+        _, _, canonical, laid_out = self._tour
+        body["tour"] = _SPLICE
+        spliced = json.dumps(_SPLICE)
+        body["checksum"] = hashlib.sha256(_canonical(body).decode("ascii").replace(spliced, canonical, 1)
+                                          .encode("ascii")).hexdigest()
+        return (_json_text(body).replace(spliced, laid_out, 1) + "\n").encode("ascii")
 
 
 def _kind(session: Session) -> str:
@@ -1115,11 +1190,17 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     rounds = [(r.round, r.actions, r.state) for r in data.rounds]
     checks: list[tuple[int, int, str]] = []  # as _round_checks: a round taken back by an undo is dropped
     undo = UNDO in actions
+    # Saved before the rulings of 2026-12-04, a tour stage left to scripted riders alone
+    # stopped there (nobody to play): such a save is checked as it was written, and
+    # goes on when loaded (the scripted riders play out the stage).
+    legacy = getattr(setup, "rulings", 2) < 2 and data.summary.phase != Phase.OVER
     for n, entry in enumerate(actions, 1):
+        if legacy:
+            session.game.scripted_out = False
         try:
             if entry == UNDO:
                 session.undo(replaying=True)  # (a seat played by a person then may be a bot's now)
-                del checks[session.game.rounds_done:]
+                checks = [c for c in checks if c[0] <= session.game.rounds_done]
                 continue
             assert isinstance(entry, Action)
             session.apply(entry)
@@ -1128,10 +1209,10 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
         except Exception as exc:  # noqa: BLE001
             raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}: {type(exc).__name__})") from None
         game = session.game
-        if game.rounds_done > len(checks):
+        if game.rounds_done > (checks[-1][0] if checks else 0):  # as _round_checks
             done = game.rounds_done
             checks.append((done, n, state_digest(game)))
-            if not undo and (done > len(rounds) or rounds[done - 1] != checks[-1]):  # (said early)
+            if not undo and (len(checks) > len(rounds) or rounds[len(checks) - 1] != checks[-1]):  # (said early)
                 raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
     for done, (check, want) in enumerate(zip(checks, rounds, strict=False), 1):
         if check != want:
@@ -1371,7 +1452,8 @@ class Autosave:
         # where `store` runs after each action: None writes at once; else a
         # function that runs the callable it is given (in a worker thread)
         self.defer: Callable[[Callable[[], bool]], object] | None = None
-        self._pending: tuple[int, bytes | None, int, bool] = (0, None, 0, False)  # the newest state encoded, numbered
+        self._pending: tuple[int, _Snapshot | None, int, bool] = (0, None, 0, False)  # the newest state taken, numbered
+        self._encoder = _Encoder()  # used under _store_lock only
         self._written = 0  # the number of the newest state stored (or failed)
         self._store_lock = threading.Lock()
 
@@ -1386,11 +1468,11 @@ class Autosave:
         if game is self._game and count == self._count:
             return self._rounds
         if game is self._game and count == self._count + 1:
-            if game.rounds_done > len(self._rounds):
+            if game.rounds_done > (self._rounds[-1]["round"] if self._rounds else 0):  # as _round_checks
                 self._rounds.append({"round": game.rounds_done, "actions": count, "state": state_digest(game)})
         elif self._game is not None and count == self._count + 1 and self.session.entries[-1] == UNDO:
             # an undo (the game rebuilt without the last action): the rounds it left stand as they were
-            del self._rounds[game.rounds_done:]
+            self._rounds = [c for c in self._rounds if c["round"] <= game.rounds_done]
             self._game = game
         else:  # first write, or another game object (rebuilt from the actions): replay once
             self._rounds = _round_checks(self.session.setup, self.session.seed, self.session.entries)
@@ -1404,10 +1486,12 @@ class Autosave:
         return self.store()
 
     def encode(self) -> None:
-        """Take the save as it stands (reads the game: on the thread that changes it)."""
-        doc = save_document(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
-        # one assignment, read whole by `store`: (number, bytes, actions in it, race over)
-        self._pending = (self._pending[0] + 1, _serialise(doc), len(doc["actions"]), doc["summary"]["over"])
+        """Take the save as it stands (reads the game: on the thread that
+        changes it).  Only a snapshot is taken here; `store` builds and
+        encodes the document, in order, off this thread when deferred."""
+        snap = _snapshot(self.session, race=self.race, created=self.created, rounds=list(self._checks()))
+        # one assignment, read whole by `store`: (number, snapshot, actions in it, race over)
+        self._pending = (self._pending[0] + 1, snap, len(snap.actions), snap.summary["over"])
 
     def store(self) -> bool:
         """Write the newest state encoded, unless a newer or the same one is
@@ -1415,11 +1499,12 @@ class Autosave:
         with self._store_lock:
             if self.stopped:
                 return False
-            number, data, actions, over = self._pending
-            if data is None or number <= self._written:
+            number, snap, actions, over = self._pending
+            if snap is None or number <= self._written:
                 return self.error is None
             self._written = number
             first = False
+            data = self._encoder.encode(snap)
             try:
                 if self.lock is None or self.lock.fd is None:
                     make_folder(self.path.parent)  # the lock goes in it: say why it cannot be made

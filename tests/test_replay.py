@@ -128,6 +128,7 @@ async def test_replay_draws_the_track_as_the_race_does(tmp_path, variant):
     letter + S/R where the round left them, names and one square numbering in
     the words: squares from the start line, lanes as left/right (inner/outer)."""
     from flamme_tui.play.races import make_setup
+    from flamme_tui.ui.palette import team_of_rider
     from flamme_tui.ui.replay import ReplayApp
     from flamme_tui.ui.textshot import screen_text
     from flamme_tui.ui.widgets.lap import LapStrip
@@ -153,9 +154,10 @@ async def test_replay_draws_the_track_as_the_race_does(tmp_path, variant):
         assert bool(screen.query(StageOverview)) is (variant != "bmx")
         shown = {(m.label, m.square, m.lane) for m in track.scene.riders}
         kinds = {"S": "S", "R": "R"}
-        want = {(r.id.split(".")[0][0].upper() + kinds.get(getattr(r, "kind", ""), ">"), *p)
+        want = {(team_of_rider(r.id).letter + kinds.get(getattr(r, "kind", ""), ">"), *p)
                 for r, p in zip(game.riders, frame.pos)}
         assert shown == want
+        assert len({label[0] for label, _, _ in shown}) == len({r.seat for r in game.riders})  # a letter per team
         text = screen_text(app)
         assert "Blue" in text and "blue" not in text.replace("Blue", "")  # names, not colour ids
         assert "lane 0" not in text and "lane 1" not in text

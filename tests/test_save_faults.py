@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -492,3 +493,31 @@ def test_the_same_process_can_take_its_race_file_over(tmp_path):
     play(first, 1)  # the old session writes no more
     play(second, 2)
     assert saves.peek(path).actions == 7
+
+
+def test_tour_on_a_full_disk_says_what_the_file_on_disk_holds(tmp_path, monkeypatch, capsys):
+    """The disk fills up in stage 2: the tour goes on, and both messages say
+    that the last good save is kept, and which stage and action it holds."""
+    out_dir = tmp_path / "out"
+    real_write_atomic = saves.write_atomic
+    writes = [0]
+
+    def filling(path, data, keep=saves.KEEP):
+        second = re.search(rb'"stage": ?2\b', data) is not None
+        if second and writes[0] >= 5:  # five writes of stage 2 fit, then the disk is full
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        writes[0] += second
+        return real_write_atomic(path, data, keep)
+
+    monkeypatch.setattr(saves, "write_atomic", filling)
+    assert main(["tour", "--stages", "avenue-corso-paseo,firenze-milano", "--seed", "2",
+                 "--autosave", str(out_dir)]) == 1
+    out, err = capsys.readouterr()
+    assert "GC after stage 2" in out  # raced to its end
+    on_disk = saves.peek(next(out_dir.glob("*.json")))
+    assert on_disk.stage == 2
+    held = f"the last good save: stage 2/2 after {on_disk.actions} actions"
+    lines = err.strip().splitlines()
+    told = [line for line in lines if "could not save the tour: the disk is full" in line]
+    assert len(told) == 1 and held in told[0], told
+    assert "the tour was not fully saved" in lines[-1] and held in lines[-1], lines[-1]

@@ -57,16 +57,15 @@ def best_card(position: View | Race, i: int, hand: tuple[int, ...], exhaustion_v
 
 
 def grid_spot(view: View) -> tuple[str, int, int]:
-    """The next rider to place takes the front-most free place."""
-    board = view.board
-    placed = {(r.square, r.lane) for r in board.riders if r.square >= 0}
-    rider = next(r for r in board.riders if r.square < 0)
-    course = board.course
-    for sq in range(course.grid - 1, -1, -1):
-        for lane in range(course.lanes[sq]):
-            if (sq, lane) not in placed:
-                return rider.id, sq, lane
-    raise ValueError("no free place on the grid")
+    """The rider the engine asks to place next takes the front-most free
+    place: the first of the places the engine offers (front first, the
+    right-hand lane first), so a bot follows the engine's placing order
+    (in a tour, the grid order)."""
+    for option in view.options():
+        action = option.action
+        if isinstance(action, Place):
+            return action.rider, action.square, action.lane
+    raise ValueError("no place on the grid to choose")
 
 
 def best_tokens(position: View | Race, i: int, hand: tuple[int, ...], keep: int) -> tuple[int, ...]:

@@ -243,6 +243,9 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     else:
         session = Session.new(spec, args.seed, bots)
         target = None
+    from . import budget_of
+
+    session.budget = budget_of(args)  # the expert thinks as `race` without a save would (--budget, --rollouts)
     game = session.game
     seats = range(len(session.setup.teams))
     out = sys.stdout

@@ -86,6 +86,8 @@ def final_report(tour: tours.Tour) -> list[str]:
     teams = tour.teams
     ranked = tour.ranking()
     lines = [f"Tour winner: {teams[ranked[0].team].name} ({ranked[0].value} TP)"]
+    if all(len(team.riders) == 1 for team in teams):  # one rider per player: no team classification (GRAND-TOUR.md)
+        return lines
     lines.append("Team classification: " + ", ".join(
         f"{teams[t.team].name} {rules.gap_text(t.value - rules.team_classification(tour.gc())[0].value)}"
         for t in rules.team_classification(tour.gc())))
@@ -170,18 +172,34 @@ def cmd_tour(args) -> int:
     autosave: saves.Autosave | None = None  # set by attach (a new one for each stage)
 
     told = False  # a failure was said and no write has worked since
+    held: tuple[int, int, bool] | None = None  # what the file holds: (stage, actions, stage over), once written
+
+    def note_held(session) -> None:
+        nonlocal held
+        if autosave is not None and autosave.saved:
+            held = (len(session.tour.done) + 1, len(session.entries), session.over)
+
+    def holds() -> str:
+        """What the race file holds, in words: the last good save is kept."""
+        if held is None:
+            return "nothing (no save was written)"
+        stage, actions, over = held
+        where = "over" if over else f"after {plural(actions, 'action')}"
+        return f"the last good save: stage {stage}/{session.tour.stages} {where}"
 
     def failed(exc: Exception) -> None:
         # once for each run of failed writes: each stage has its own Autosave,
         # and a run of failures goes on from one stage into the next
         nonlocal told
         if not told:
-            print(f"flamme-tui: could not save the tour: {saves.save_problem(exc)}; the tour goes on",
-                  file=sys.stderr, flush=True)
+            path = clean(show_path(autosave.path), multiline=False) if autosave is not None else "the race file"
+            print(f"flamme-tui: could not save the tour: {saves.save_problem(exc)}; {path} keeps {holds()}; "
+                  "the tour goes on", file=sys.stderr, flush=True)
         told = True
 
     def after(session, action) -> None:
         nonlocal told
+        note_held(session)
         if autosave is not None and autosave.saved:
             told = False  # saving works again: a new failure is said again
         # runs after the autosave listener: the action is on disk when we say so
@@ -198,6 +216,7 @@ def cmd_tour(args) -> int:
         if saving:
             directory = args.autosave if session.save_path is None else None
             autosave = saves.attach_autosave(session, directory=directory, on_error=failed)
+            note_held(session)
         session.listeners.append(after)
 
     try:
@@ -226,7 +245,7 @@ def cmd_tour(args) -> int:
     print("\n".join(clean(line) for line in final_report(tour)))
     out.flush()
     if autosave is not None and not autosave.saved:
-        _complain(f"the tour was not fully saved: {autosave.path} "
+        _complain(f"the tour was not fully saved: {autosave.path} holds {holds()} "
                   f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})")
         return 1
     return 0

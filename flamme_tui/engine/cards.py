@@ -57,10 +57,20 @@ def starting_deck(setup: Any, seat: int, kind: str) -> tuple[int, ...]:
     deck: tuple[int, ...] = setup.decks[kind] + (EXHAUSTION,) * handicap
     carried = getattr(setup, "carried", ())  # a tour: exhaustion cards carried from the last stage, per rider
     if carried and not script:
-        deck += (EXHAUSTION,) * carried[2 * seat + (kind == ROULEUR)]
+        deck += (EXHAUSTION,) * carried[rider_slot(setup.teams, seat, kind)]
     if script == MUSCLE and kind == SPRINTEUR:
         deck += setup.muscle_extra
     return deck
+
+
+def rider_slot(teams: Any, seat: int, kind: str) -> int:
+    """Where rider `kind` of `seat` stands in per-rider tuples (seat by seat,
+    each team's riders in order: S then R, or one rider for 7 to 12 players)."""
+    slot = 0
+    for k in range(seat):
+        slot += len(teams[k].riders)
+    mine: str = teams[seat].riders
+    return slot + max(0, mine.find(kind))
 
 
 def solo_against_scripted(setup: Any) -> bool:

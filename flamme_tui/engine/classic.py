@@ -101,6 +101,9 @@ class ClassicSetup:
     # each rider's GC time in seconds (seat by seat, S then R) and each seat's Tour Points
     tour_times: tuple[int, ...] = ()
     tour_points: tuple[int, ...] = ()
+    # 2: the rulings added 2026-12-04 (a random grid takes the front-most places; a tour deals its
+    # handicaps once, at its first stage); 1: as flamme-tui read them before (races saved then replay as played)
+    rulings: int = 2
 
 
 class Rider:
@@ -214,11 +217,15 @@ class ClassicGame(Race):
         self.bid_round = 0  # the breakaway: the bid being made (1, 2), 0 when none
         # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
         self.crossed: dict[int, tuple[int, int, int]] = {}
-        if setup.carried and len(setup.carried) != 2 * len(setup.teams):
+        # play the scripted riders left alone in a tour stage to its end (play_scripted_out); off only to
+        # check a save written by a flamme-tui that stopped there (saves: such a stage then goes on)
+        self.scripted_out = True
+        riders = sum(len(team.riders) for team in setup.teams)  # 7 to 12 players race one rider each
+        if setup.carried and len(setup.carried) != riders:
             raise ValueError("carried: one entry per rider")
         if setup.grid_order and sorted(setup.grid_order) != list(range(len(setup.teams))):
             raise ValueError("grid_order: every seat once")
-        if setup.tour_times and len(setup.tour_times) != 2 * len(setup.teams):
+        if setup.tour_times and len(setup.tour_times) != riders:
             raise ValueError("tour_times: one entry per rider")
         if setup.tour_points and len(setup.tour_points) != len(setup.teams):
             raise ValueError("tour_points: one entry per team")
@@ -264,8 +271,10 @@ class ClassicGame(Race):
         if self.setup.grid_order:
             self.ordered_grid(places)
             return
-        self.rng.shuffle(places)
         unplaced = [i for i in range(len(self.riders)) if self.pos[i][0] < 0]
+        if self.setup.rulings >= 2:  # the front-most places that hold every rider: no empty place ahead of one
+            places = places[:len(unplaced)]
+        self.rng.shuffle(places)
         for i, (square, lane) in zip(unplaced, places):  # unpacked: a starred call goes through Python
             self._put(i, square, lane)
 
@@ -273,7 +282,8 @@ class ClassicGame(Race):
         """A random grid in a tour: the grid order fills the grid from the
         back (engine.tour.fill_from_back), each team's riders shuffled over its places."""
         order = [seat for seat in self.setup.grid_order if not self.script[seat]]
-        for seat, mine in fill_from_back(order, places, 2).items():
+        sizes = {seat: len(self.seats[seat]) for seat in order}
+        for seat, mine in fill_from_back(order, places, sizes).items():
             self.rng.shuffle(mine)
             for i, (square, lane) in zip(self.seats[seat], mine):
                 self._put(i, square, lane)
@@ -828,6 +838,22 @@ class ClassicGame(Race):
         self.events.append(Finish(self.winner, stage=bool(self.setup.tour)))  # a tour's stage, not a race
 
     def resolve_round(self) -> None:
+        self.next_round()
+        if self.scripted_out:
+            self.play_scripted_out()
+
+    def play_scripted_out(self) -> None:
+        """A tour stage with only scripted riders left on the track: nobody is
+        asked anything, they play their top cards by themselves until every
+        rider has finished (GRAND-TOUR.md).  The events of every round so
+        resolved are kept, in order."""
+        while self.phase == ENERGY and self.setup.tour and not self.players_riders:
+            events = self.events
+            self.next_round()
+            self.events = events + self.events
+
+    def next_round(self) -> None:
+        """Move, end phase, and the next round's energy phase."""
         self.move_phase()
         self.end_phase()
         self.first_drawn.clear()
@@ -857,6 +883,7 @@ class ClassicGame(Race):
         twin.players_riders = self.players_riders
         twin.crossed = self.crossed.copy()
         twin.bid_round = self.bid_round
+        twin.scripted_out = self.scripted_out
         twin.index = self.index.copy()
         twin.seats = self.seats.copy()
 

@@ -196,17 +196,26 @@ def grid_order(points: Mapping[int, int], gc: Sequence[GcLine]) -> list[int]:
     return sorted(points, key=lambda t: (points[t], -best.get(t, len(gc) + 1), t))
 
 
-def fill_from_back(order: Sequence[int], places: Sequence[tuple[int, int]], per_team: int) -> dict[int, list[tuple[int, int]]]:
+def fill_from_back(order: Sequence[int], places: Sequence[tuple[int, int]],
+                   per_team: int | Mapping[int, int]) -> dict[int, list[tuple[int, int]]]:
     """A random grid in a tour: the grid order fills the grid from the back.
     `places` are the free grid places, front first; the riders take the
     block of places nearest the line (as many as there are riders), and the
-    first team of `order` takes the rearmost of them.  Each team's places
-    are given rearmost first."""
-    block = list(places[: len(order) * per_team])
-    if len(block) < len(order) * per_team:
-        raise ValueError(f"{len(order) * per_team} riders but only {len(places)} places on the grid")
+    first team of `order` takes the rearmost of them.  `per_team`: each
+    team's riders (one number for all, or by seat: 7 to 12 players race one
+    rider each).  Each team's places are given rearmost first."""
+    sizes = [per_team if isinstance(per_team, int) else per_team[team] for team in order]
+    riders = sum(sizes)
+    block = list(places[:riders])
+    if len(block) < riders:
+        raise ValueError(f"{riders} riders but only {len(places)} places on the grid")
     block.reverse()
-    return {team: block[k * per_team:(k + 1) * per_team] for k, team in enumerate(order)}
+    out: dict[int, list[tuple[int, int]]] = {}
+    start = 0
+    for team, size in zip(order, sizes):
+        out[team] = block[start:start + size]
+        start += size
+    return out
 
 
 # ------------------------------------------------------------ from a game

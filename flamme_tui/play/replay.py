@@ -74,6 +74,20 @@ def _place(game, i: int) -> str:
     return place_words(game, *game.pos[i])
 
 
+def _finishes(game) -> dict[int, str]:
+    """A tour stage: each rider across the line (it has left the track) in
+    words: "finished in round 14, 2 past the line, +0:40" (its stage time)."""
+    crossed = getattr(game, "crossed", {})
+    if not crossed:
+        return {}
+    from ..engine.tour import gap_text, stage_of
+
+    times = {line.rider: line.time for line in stage_of(game)}
+    return {i: f"finished in round {rnd}, {square - game.course.finish + 1} past the line, "
+               f"{gap_text(times[game.riders[i].id])}"
+            for i, (rnd, square, _lane) in crossed.items()}
+
+
 def _frame(game, title: str, log: list[str]) -> Frame:
     crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line have left the track
     if game.phase == Phase.GRID or any(p[0] < 0 for i, p in enumerate(game.pos) if i not in crossed):
@@ -83,9 +97,10 @@ def _frame(game, title: str, log: list[str]) -> Frame:
         ranking: tuple[str, ...] = ()
     else:
         track = track_picture(game)
-        positions = "  ".join(f"{rider_name(game, i)}: {_place(game, i)}" for i in game.ranking())
-        ranking = tuple(f"{place:>2}. {rider_name(game, i)}: {where(game.course, game.pos[i][0])}"
-                        f" ({lane_word(game.variant, game.pos[i][1])})"
+        finished = _finishes(game)
+        positions = "  ".join(f"{rider_name(game, i)}: {finished.get(i) or _place(game, i)}" for i in game.ranking())
+        ranking = tuple(f"{place:>2}. {rider_name(game, i)}: " + (
+                        finished.get(i) or f"{where(game.course, game.pos[i][0])} ({lane_word(game.variant, game.pos[i][1])})")
                         for place, i in enumerate(game.ranking(), 1))
     crashed = tuple(bool(getattr(r, "crashed", False)) for r in game.riders)
     return Frame(title, track, positions, tuple(log), ranking, tuple(tuple(p) for p in game.pos), crashed)

@@ -244,11 +244,15 @@ class Tour:
 
     @classmethod
     def new(cls, spec: TourSpec, teams: tuple[Team, ...], seed: int, scripted: tuple[str, ...] = (), *,
-            grid: str = "random", handicap: tuple[int, ...] = ()) -> Tour:
-        """A tour of `spec`'s stages (read now) for these teams."""
-        legs = tuple(make_setup(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted,
-                                         grid=grid, handicap=handicap)) for leg in spec.stages)
-        return cls(spec.name, legs, seed)
+            grid: str = "random", handicap: tuple[int, ...] = (), breakaway: bool = False) -> Tour:
+        """A tour of `spec`'s stages (read now) for these teams; with `breakaway`,
+        the Peloton breakaway opens every stage that has the breakaway square."""
+        legs = []
+        for leg in spec.stages:
+            setup = make_setup(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted,
+                                        grid=grid, handicap=handicap))
+            legs.append(replace(setup, breakaway=breakaway and setup.course.breakaway >= 0))
+        return cls(spec.name, tuple(legs), seed)
 
     @property
     def teams(self) -> tuple[Team, ...]:
@@ -297,6 +301,8 @@ class Tour:
             times = tuple(totals[r.id] for r in last.riders)
             setup = replace(setup, carried=carried, grid_order=order, tour_times=times,
                             tour_points=tuple(points[seat] for seat in range(len(self.teams))))
+            if setup.rulings >= 2:  # handicaps are dealt once, at the first stage (GRAND-TOUR.md)
+                setup = replace(setup, handicap=(), solo_handicap=(0, 0))
         return setup
 
     def new_stage(self) -> ClassicGame:

@@ -16,6 +16,10 @@
    first frame showing its change.  Only keys
    answered while the bots still thought count; the same key on the human's
    turn (nobody thinking) is timed too, to compare.
+4. Autosave in a long tour: the last stage of a 21-stage tour played by bots
+   with the app's autosave (the save taken on the UI thread, built, encoded
+   and written in a worker): per action, the UI thread's share and the
+   worker's (--tour-stages N for another length).
 """
 
 from __future__ import annotations
@@ -293,6 +297,49 @@ def bench_bots(rounds: int, size: tuple[int, int], variant: str = "classic") -> 
 
 # ------------------------------------------------------------------ report
 
+def bench_autosave(stages: int = 21, actions: int = 60) -> dict[str, list[float]]:
+    """Seconds per action of the autosave in the last stage of a tour of
+    `stages` stages (4 easy bots): "ui", what runs on the thread that plays
+    (Autosave.__call__ with its store deferred), and "worker", the deferred
+    store (document built, encoded, written and fsync'ed)."""
+    import tempfile
+    from pathlib import Path
+
+    from .. import saves
+    from ..play import tours
+    from ..play.races import COLOURS, Team
+
+    names = ["avenue-corso-paseo", "firenze-milano", "la-haut-montagne"]
+    spec = tours.stages_option(",".join(names[k % len(names)] for k in range(stages)))
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:4])
+    session = tours.stage_session(tours.Tour.new(spec, teams, 1), {seat: "easy" for seat in range(4)})
+    while len(session.tour.done) + 1 < stages:
+        while not session.over:
+            session.play_bots()
+        session = tours.next_session(session)
+    found: dict[str, list[float]] = {"ui": [], "worker": []}
+    with tempfile.TemporaryDirectory(prefix="flamme-bench-") as folder:
+        autosave = saves.attach_autosave(session, Path(folder) / "tour.json")
+        deferred: list = []
+        autosave.defer = deferred.append  # as the app's run_worker: the store runs later, elsewhere
+        session.listeners.remove(autosave)
+        for _ in range(actions):
+            if session.over:
+                break
+            move = session.bot_move()
+            session.play(move, move.think().action)
+            start = time.perf_counter()
+            autosave(session, session.game.actions[-1])  # what the app's UI thread runs after each action
+            found["ui"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            for store in deferred:
+                store()
+            deferred.clear()
+            found["worker"].append(time.perf_counter() - start)
+        autosave.detach()
+    return found
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:6.1f} ms"
 
@@ -320,6 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--variant", default="classic", choices=sorted(MENU_KEYS),
                         help="the race driven for the key latency (default classic)")
     parser.add_argument("--keys-only", action="store_true", help="skip the start-up runs")
+    parser.add_argument("--tour-stages", type=Whole(1, 21), default=21, metavar="N",
+                        help="stages of the tour whose last stage the autosave is timed in (default 21)")
+    parser.add_argument("--autosave-only", action="store_true", help="time only the autosave in a long tour")
     return parser
 
 
@@ -334,6 +384,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def measure(args: argparse.Namespace) -> int:
     width, height = args.size
+    if args.autosave_only:
+        return measure_autosave(args.tour_stages)
 
     if not args.keys_only:
         print(f"Start-up to the title menu ({args.runs} runs, `python -m flamme_tui` in an 80x24 pseudo-terminal):")
@@ -375,6 +427,17 @@ def measure(args: argparse.Namespace) -> int:
     if idle:
         print(f"  the same key, nobody thinking:  n {len(idle)}   median {ms(statistics.median(idle))}   "
               f"max {ms(max(idle))}")
+    return measure_autosave(args.tour_stages)
+
+
+def measure_autosave(stages: int) -> int:
+    print(f"Autosave per action in the last stage of a {stages}-stage tour (4 easy bots):")
+    found = bench_autosave(stages)
+    for key, label in (("ui", "UI thread (save taken)"), ("worker", "worker (built, encoded, written)")):
+        values = sorted(found[key])
+        if values:
+            print(f"  {label:<32} n {len(values)}   median {ms(statistics.median(values))}   "
+                  f"p90 {ms(values[int(0.9 * (len(values) - 1))])}   max {ms(max(values))}")
     return 0
 
 

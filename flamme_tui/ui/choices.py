@@ -120,7 +120,8 @@ class RaceChoices:
             from ..play.tours import Tour, stage_session
 
             spec = self.spec()
-            tour = Tour.new(self.tour, spec.teams, self.seed, spec.scripted, grid=spec.grid, handicap=spec.handicap)
+            tour = Tour.new(self.tour, spec.teams, self.seed, spec.scripted, grid=spec.grid, handicap=spec.handicap,
+                            breakaway=spec.breakaway)
             return stage_session(tour, self.bots())
         from ..play.session import Session
 

@@ -44,11 +44,34 @@ DEFAULT_COLOURS = ("blue", "orange", "green", "purple", "vermillion", "sky")
 
 
 def team_colour(colour_id: str) -> TeamColour:
-    """The palette entry of a team id; unknown ids (engine defaults) get a grey one."""
+    """The palette entry of a team id; other ids (the engine's and the command
+    line's red, black...) get a grey one with a letter of their own."""
     found = BY_ID.get(colour_id)
     if found is not None:
         return found
-    return TeamColour(colour_id, colour_id.capitalize(), "#999999", (colour_id[:1] or "?").upper())
+    letter = _OTHER_LETTERS.get(colour_id)
+    if letter is None:
+        letter = _OTHER_LETTERS[colour_id] = _free_letter(colour_id)
+    return TeamColour(colour_id, colour_id.capitalize(), "#999999", letter)
+
+
+# The one place letters are given: a colour outside the palette takes the first
+# letter of its name no other colour has (then any free one), and keeps it for
+# the whole run, so no two colours ever share a letter, in any race, on any screen.
+_OTHER_LETTERS: dict[str, str] = {}
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _free_letter(colour_id: str) -> str:
+    taken = {c.letter for c in TEAM_COLOURS} | set(_OTHER_LETTERS.values())
+    for letter in colour_id.upper() + _LETTERS:
+        if letter in _LETTERS and letter not in taken:
+            return letter
+    return "?"  # (more than 36 colours in one run: only a fuzz test gets here)
+
+
+for _engine_colour in ("red", "blue", "green", "black", "white", "pink"):  # play.races.COLOURS, in seat order
+    team_colour(_engine_colour)  # their letters do not depend on which screen asks first: Red R, Black L
 
 
 def team_of_rider(rider_id: str) -> TeamColour:

@@ -323,3 +323,47 @@ def test_counts_are_singular_or_plural_as_they_are():
     assert any("1 pick made this round" in line for line in shown[-1].log), shown[-1].log
     assert not any("(s)" in line for f in shown for line in f.log)
 
+
+
+def test_most_in_the_wind_counts_the_fatigue_tokens_taken_not_the_rounds():
+    """"9 fatigue tokens" for a rider who took 11: a bumpy passage gives 2 a round."""
+    from flamme_tui.ui.screens.podium import awards_text, podium_data
+
+    for seed in range(40):
+        race = choices("bmx", 4, seed=seed)
+        race.circuit = "abcd"  # every back side: the bumpy passage among them
+        session = finished(race)
+        taken = _fatigue_taken(session)  # per rider, each event's tokens, from the engine's events
+        if sum(n for per_rider in taken for n in per_rider) == sum(len(per_rider) for per_rider in taken):
+            continue  # every round gave one token: rounds and tokens agree, nothing to tell apart
+        history = podium_data(RaceFlow(session))
+        assert history.wind == [sum(per_rider) for per_rider in taken]
+        names = [t.name for t in session.setup.teams]
+        words = " ".join(_plain(awards_text(session.game, names, history)))
+        assert f"{max(history.wind)} fatigue tokens at the front" in words
+        return
+    raise AssertionError("no race with a round of 2 fatigue tokens")
+
+
+def _fatigue_taken(session) -> list[list[int]]:
+    from flamme_tui.engine.events import Fatigue
+    from flamme_tui.play.races import new_game
+
+    game = new_game(session.setup, session.seed)
+    out: list[list[int]] = [[] for _ in game.riders]
+    for action in session.game.actions:
+        rounds = game.rounds_done
+        game.apply(action)
+        if game.rounds_done > rounds:
+            for e in game.events:
+                if isinstance(e, Fatigue):
+                    out[e.rider].append(e.tokens)
+    return out
+
+
+def _plain(group) -> list[str]:
+    from rich.console import Console
+
+    console = Console(width=200, record=True, color_system=None)
+    console.print(group)
+    return console.export_text().splitlines()

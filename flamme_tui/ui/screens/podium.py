@@ -29,7 +29,7 @@ class History(NamedTuple):
 
     distances: list[list[int]]  # per round (the start first), per rider: squares to the line
     grid_place: list[int]  # per rider: its place on the starting grid (1 = front)
-    wind: list[int]  # per rider: rounds it took an exhaustion card (BMX: fatigue) at the front
+    wind: list[int]  # per rider: exhaustion cards (BMX: fatigue tokens) it took at the front
     shelter: list[int]  # per rider: squares gained by slipstream (BMX: catch-up)
 
 
@@ -66,8 +66,10 @@ def podium_data(flow) -> History:
             done = game.rounds_done
             history.append(distances())
             for e in game.events:
-                if e.kind in ("exhaust", "fatigue"):
+                if e.kind == "exhaust":  # one exhaustion card
                     wind[e.rider] += 1
+                elif e.kind == "fatigue":  # as many fatigue tokens as it says (bmx: 1 or 2, bumpy passage)
+                    wind[e.rider] += e.tokens
                 elif e.kind in ("slip", "catchup"):
                     shelter[e.rider] += e.square - e.start
     return History(history, grid_place, wind, shelter)

@@ -229,6 +229,8 @@ class TeamsScreen(BaseScreen):
         try:
             from .stage import stage_info
 
+            if self.choices.tour is not None:  # a tour: the stages that have the breakaway square open with it
+                return any(stage_info(leg.stage)[3].breakaway >= 0 for leg in self.choices.tour.stages)
             return bool(stage_info(self.choices.stage)[3].breakaway >= 0)
         except Exception:  # a stage that cannot be read now: no breakaway offered
             return False

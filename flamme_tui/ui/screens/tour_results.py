@@ -175,6 +175,8 @@ class TourTables:
 
     def team_times(self) -> Text:
         """The team classification: both riders' GC times (shown, no points)."""
+        if all(len(team.riders) == 1 for team in self.teams):  # 7-12 players (GRAND-TOUR.md)
+            return Text("No team classification: one rider per player (the GC says it all)", style=MUTED)
         text = Text("Teams (both riders' times)\n", style=HEAD)
         lines = team_classification(self.gc)
         best = lines[0].value if lines else 0
