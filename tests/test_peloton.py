@@ -17,8 +17,8 @@ from flamme_tui.engine.classic import BREAKAWAY, ENERGY, GRID, RuleError
 from flamme_tui.engine.events import BidsRevealed, Breakaway
 from flamme_tui.engine.race import Team
 from flamme_tui.engine.track import LANES
+from flamme_tui.engine.turns import turns
 from flamme_tui.play.races import COLOURS, RaceSpec, make_setup, new_game, play_out
-from flamme_tui.play.turns import turns
 
 
 def teams(*colours: str) -> tuple[Team, ...]:

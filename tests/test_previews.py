@@ -13,8 +13,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flamme_tui.course import CROSSWIND, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.actions import Draw, Play, PlayTokens
+from flamme_tui.engine.course import CROSSWIND, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.events import Crash, Exhaustion, Fatigue, Move, Ramp, StandUp
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.rules import find

@@ -8,38 +8,15 @@ import os
 import signal
 import sys
 import time
-from typing import Any, NoReturn
+from typing import Any
 
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS
+from ..arguments import Parser, Whole
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
 MAX_RACES = 100_000
 MAX_JOBS = 256  # processes of a tournament
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with every error on one line, the problem then where to read
-    more; what the user typed is shown with control characters escaped."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {clean(message, multiline=False)} (see {self.prog} --help)\n")
-
-
-class Whole:
-    """An argparse type: a whole number from `low` to `high`."""
-
-    def __init__(self, low: int, high: int) -> None:
-        self.low, self.high = low, high
-
-    def __call__(self, text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = self.low - 1
-        if not self.low <= value <= self.high:
-            raise argparse.ArgumentTypeError(f"expected a whole number from {self.low} to {self.high}, got {text!r}")
-        return value
 
 
 def milliseconds(text: str) -> float:
@@ -384,8 +361,8 @@ def bench_bot(args) -> int:
 
     from ..bots import policy
     from ..engine.phase import Phase
+    from ..engine.turns import turns
     from ..play.races import make_setup, new_game
-    from ..play.turns import turns
 
     setup = make_setup(_spec(args))
     budget = budget_of(args)

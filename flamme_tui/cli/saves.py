@@ -77,7 +77,7 @@ def cmd_resume(target: str | None) -> int:
 
 
 def cmd_replay(target: str, text: bool = False) -> int:
-    from ..play.replay import load_replay
+    from ..saves import load_replay
 
     try:
         replay = load_replay(target)

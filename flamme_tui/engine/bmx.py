@@ -10,8 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
-from ..course import Course
 from .actions import Action, PlayTokens, play_tokens
+from .course import Course
 from .events import CatchUp, Die, Fatigue, Finish, Move, Ramp, Reveal
 from .events import token_text as token_text
 from .options import Option, Preview

@@ -15,7 +15,6 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Final
 
-from ..course import MOVE_TABLE, Course
 from .actions import Action, Bid, Draw, Place, Play, draw, play
 from .breakaway import bid_order
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
@@ -33,6 +32,7 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
     scripted_kind,
     starting_deck,
 )
+from .course import MOVE_TABLE, Course
 from .events import BidsRevealed, Breakaway, Crossed, Exhaustion, Finish, Move, Reveal, Slipstream
 from .options import Option, Preview
 from .phase import Phase

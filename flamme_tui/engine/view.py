@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..course import Course
+from .course import Course
 from .phase import Phase
 from .ruleset import RuleSet
 

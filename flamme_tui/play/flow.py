@@ -26,8 +26,8 @@ from typing import Any
 from ..engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ..engine.events import Event, Exhaustion, Fatigue, Move
 from ..engine.phase import Phase
-from ..ui.widgets.squares import label as square_label
-from ..ui.widgets.squares import place_words
+from .narrator import label as square_label
+from .narrator import place_words
 from .races import describe_round, played_text
 from .session import BotMove, Session, UndoRefused
 

@@ -17,8 +17,8 @@ from ..engine.phase import Phase
 from ..engine.race import Race, Team
 from ..engine.rules import find
 from ..engine.seating import check_riders
+from ..engine.turns import turns
 from ..engine.view import View
-from .turns import turns
 
 # the board game's team colours, the Peloton expansion's white and pink last (the engine's rider ids)
 COLOURS = ("red", "blue", "green", "black", "white", "pink")

@@ -14,12 +14,11 @@ every hidden card.  This module must not import Textual.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 from ..engine.phase import Phase
-from ..ui.widgets.squares import label, lane_word, place_words, where
 from ..words import plural
+from .narrator import label, lane_word, place_words, where
 from .races import describe_round, new_game, rider_name, track_picture
 from .session import effective, undone
 
@@ -213,11 +212,4 @@ def replay_of(record) -> Replay:
     return Replay(heading, tuple(game_frames), info.over, game.course, riders, game.variant)
 
 
-def load_replay(path: str | Path) -> Replay:
-    """Load and verify a save (SaveError) and build its replay."""
-    from ..saves import load_record
-
-    return replay_of(load_record(path))
-
-
-__all__ = ["Frame", "Replay", "frames", "load_replay", "replay_of", "stage_report"]
+__all__ = ["Frame", "Replay", "frames", "replay_of", "stage_report"]

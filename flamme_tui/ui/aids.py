@@ -16,8 +16,8 @@ from __future__ import annotations
 from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..engine.options import Preview
+from ..play.narrator import label, to_go
 from .widgets.board import token_str
-from .widgets.squares import label, to_go
 
 
 def value_text(preview: Preview, bmx: bool, shown: object) -> str:

@@ -497,8 +497,7 @@ class FlammeApp(App[int]):
     def show_replay(self, path) -> None:
         """The replay of a saved race (the saved races' list and the results
         screens open it); a save that cannot be read is said in one line."""
-        from ..play.replay import load_replay
-        from ..saves import SaveError
+        from ..saves import SaveError, load_replay
         from .replay import ReplayScreen
 
         try:

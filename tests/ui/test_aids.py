@@ -17,9 +17,9 @@ import pytest
 from flamme_tui import settings as user_settings
 from flamme_tui.bots.easy import easy
 from flamme_tui.engine.events import Move
+from flamme_tui.play.narrator import label
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.textshot import screen_text
-from flamme_tui.ui.widgets.squares import label
 
 from .driver import new_race_menus, play_race, set_players
 

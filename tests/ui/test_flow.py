@@ -6,9 +6,9 @@ import pytest
 
 from flamme_tui.bots.easy import easy
 from flamme_tui.play.flow import RaceFlow
+from flamme_tui.play.narrator import label
 from flamme_tui.play.races import describe_round
 from flamme_tui.ui.choices import RaceChoices, default_seats
-from flamme_tui.ui.widgets.squares import label
 
 
 def flow_of(variant="classic", n=2, bots=(), seed=1, **kw) -> RaceFlow:

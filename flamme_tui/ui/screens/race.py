@@ -29,6 +29,9 @@ from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn
+from ...play.narrator import label as square_label
+from ...play.narrator import to_go as square_to_go
+from ...play.narrator import where as square_where
 from ...play.session import BotMove, UndoRefused
 from ...settings import STEP_DELAYS, STEP_SPEEDS
 from ...usertext import cells, clean, escape_markup, fit
@@ -42,9 +45,6 @@ from ..widgets.lap import LapStrip
 from ..widgets.lines import TextLines
 from ..widgets.profile import StageProfile
 from ..widgets.racelog import RaceLog, history
-from ..widgets.squares import label as square_label
-from ..widgets.squares import to_go as square_to_go
-from ..widgets.squares import where as square_where
 from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
 

@@ -130,10 +130,10 @@ def history(session) -> list[str]:
     """The race so far in words, rebuilt from the session's action log (a
     resumed race): the placements and every resolved round, public facts only."""
     from ...engine.actions import Place
+    from ...play.narrator import label, place_words
     from ...play.races import describe_round, new_game
     from ...play.replay import changed_words
     from ...play.session import undone
-    from .squares import label, place_words
 
     game = new_game(session.setup, session.seed)
     names = [t.name for t in game.setup.teams]

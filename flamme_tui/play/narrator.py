@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...course import Course
+from ..engine.course import Course
 
 
 def number(course: Course, square: int) -> int:
@@ -51,7 +51,7 @@ def to_go_text(course: Course, square: int, short: bool = False) -> str:
 def lane_word(variant: str, lane: int, lanes: int = 2) -> str:
     """Lane 0 is the right-hand lane (the inner lane of a BMX lap); on a
     three-lane square lane 1 is the middle lane, lane 2 the left one."""
-    from ...engine.rules import find
+    from ..engine.rules import find
 
     if find(variant).uses_tokens:
         return "inner lane" if lane == 0 else "outer lane"
