@@ -356,7 +356,7 @@ def save_document(session: Session, *, race: str = "", created: str = "", rounds
 def _summary(game, tour=None) -> dict:
     """The menus' line; for a tour's stage (`tour`: the stages before it) the
     race is over only once the tour is."""
-    from .play.races import rider_name
+    from .play.narrator import rider_name
 
     summary = {
         "title": game.setup.course.name,

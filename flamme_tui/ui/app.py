@@ -248,12 +248,13 @@ class FlammeApp(App[int]):
             self.show_stage_result(RaceFlow(session))
             return
         flow = RaceFlow(session)
-        flow.log.append(f"(resumed at round {session.game.round})")
+        from ..play.narrator import Branched, Resumed, branched_words
+
+        flow.notes.append(Resumed(session.game.round))
         if getattr(session, "branch_of", None) is not None:
-            note = (f"{session.branch_of.name} goes on as the new race file {session.save_path.name}; "
-                    f"the newer version is left as it is")
-            flow.log.append(f"({note})")
-            self.notify(clean(note), timeout=8, markup=False)
+            flow.notes.append(Branched(session.branch_of.name, session.save_path.name))
+            self.notify(clean(branched_words(session.branch_of.name, session.save_path.name)), timeout=8,
+                        markup=False)
         self.start_flow(flow)
 
     # ------------------------------------------------------------ the menus

@@ -28,7 +28,8 @@ from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
-from ...play.flow import RaceFlow, Turn
+from ...play.flow import RaceFlow, Turn, history
+from ...play.narrator import RoundStarts
 from ...play.narrator import label as square_label
 from ...play.narrator import to_go as square_to_go
 from ...play.narrator import where as square_where
@@ -44,7 +45,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
 from ..widgets.lines import TextLines
 from ..widgets.profile import StageProfile
-from ..widgets.racelog import RaceLog, history
+from ..widgets.racelog import RaceLog
 from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
 
@@ -224,10 +225,10 @@ class RaceScreen(BaseScreen):
         self._texts: dict[TextLines, str] = {}
         if self.flow.session.bots:
             self.app.thinker.warm()
-        log = self.flow.log
-        if self.game.round > 1 and "── Round 1 ──" not in log:
+        notes = self.flow.notes
+        if self.game.round > 1 and RoundStarts(1) not in notes:
             # a resumed race: its log rebuilt from the action log (the flow starts empty)
-            log[1:1] = history(self.flow.session)
+            notes[1:1] = history(self.flow.session)
         self.refresh_turn()
 
     def put(self, widget: TextLines, text: str) -> None:
@@ -861,7 +862,7 @@ class RaceScreen(BaseScreen):
         self.show_boards(view, public=True)
 
     def rider_name(self, i: int) -> str:
-        from ...play.races import rider_name
+        from ...play.narrator import rider_name
 
         return rider_name(self.game, i)
 
@@ -912,7 +913,7 @@ class RaceScreen(BaseScreen):
             return f"{' '.join(label(i) for i in active)}: exhaustion card (nobody just ahead)"
         if frame.kind == "fatigue":
             return f"{' '.join(label(i) for i in active)}: fatigue token (both lanes ahead empty)"
-        return " · ".join(line.strip() for line in frame.lines)
+        return " · ".join(line.strip() for line in self.flow.told(frame.notes))
 
     def update_reveal(self) -> None:
         flow = self.flow
