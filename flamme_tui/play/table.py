@@ -252,8 +252,9 @@ class Table:
 
     # ------------------------------------------------------------ choosing
 
-    def choose(self, choice: Choice) -> Turn:
-        """Do what the turn offered (NotOffered for anything else); then the next turn."""
+    def choose(self, choice: Choice) -> None:
+        """Do what the turn offered (NotOffered for anything else); `turn()` then
+        says what follows (not computed here: a renderer asks when it draws)."""
         turn = self.turn()
         if choice not in turn.options:
             raise NotOffered(f"{choice!r} is not on offer now ({type(turn).__name__})")
@@ -274,7 +275,6 @@ class Table:
             flow.finish_replay()
         elif isinstance(choice, ReadBids):
             flow.bids_read()
-        return self.turn()
 
     def option_for(self, action: Action) -> Option:
         """The offered option that makes `action` (NotOffered if none does):
