@@ -244,9 +244,10 @@ class BmxGame(Race):
         tokens = tuple(sorted(tokens, reverse=True))
         start = self.pos[i][0]
         value, bonus, square, lane = self.landing(i, tokens)
-        front = square_empty(self.cells, square + 1, i)
+        finish = square >= self.course.finish
+        front = not finish and square_empty(self.cells, square + 1, i)
         return Preview(i, start, value, value + bonus, value, square, lane, square < start + value + bonus,
-                       "", 0, bonus, False, front)
+                       "", 0, bonus, False, front, finish)
 
     def apply(self, action: Action | str) -> None:
         action, i = self._actor(action)

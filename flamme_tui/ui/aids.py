@@ -33,6 +33,8 @@ def flag(preview: Preview, bmx: bool) -> str:
     up, or the ramp) changes how far it goes, it would be at the front."""
     if preview.crash:
         return "crash!"
+    if preview.finish:
+        return "finish"
     if preview.blocked:
         return "blocked"
     if preview.moves != preview.value or preview.terrain or preview.standup or preview.ramp:
