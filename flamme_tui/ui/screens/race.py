@@ -29,7 +29,7 @@ from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
 from ...play.flow import RaceFlow, Turn, history
-from ...play.narrator import RoundStarts
+from ...play.narrator import RoundStarts, kind_name
 from ...play.narrator import label as square_label
 from ...play.narrator import to_go as square_to_go
 from ...play.narrator import where as square_where
@@ -620,7 +620,7 @@ class RaceScreen(BaseScreen):
         view = game.view(seat)
         self.places = sorted(game.grid_places())
         self.cursor = self.places[-1] if self.places else None
-        kind = KIND.get(game.riders[i].kind, "rider")
+        kind = kind_name(game.riders[i].kind)
         self.set_status(f"{self.flow.team_name(seat)} places a rider")
         self.cards.show("hand", ())
         self.panel(self.who(seat, f": place your [b]{kind}[/b] on the grid"),
@@ -825,7 +825,7 @@ class RaceScreen(BaseScreen):
         self._base_cards = tuple(cards)
         self.cards.show("hand", cards)
         bid = game.bid_round
-        kind = KIND.get(rider.kind, "rider")
+        kind = kind_name(rider.kind)
         notes = [f"keep 1 face down, {len(hand) - 1} go face up"]
         if rider.bids:
             notes.append("bid 1: " + " + ".join(card_text(c) for c in rider.bids))
