@@ -42,7 +42,7 @@ from pydantic import (
 
 from . import files, usertext
 from . import limits as lim
-from .course import (
+from .engine.course import (
     BMX_TERRAIN,
     CROSSWIND,
     FAIR,

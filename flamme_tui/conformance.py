@@ -14,9 +14,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from . import files
-from .course import WEATHER_KINDS, Course
 from .engine.bmx import FATIGUE
 from .engine.cards import EXHAUSTION, card_value
+from .engine.course import WEATHER_KINDS, Course
 from .engine.events import Exhaustion, Fatigue, Move
 from .engine.rules import find
 from .limits import MAX_COLOURS

@@ -7,12 +7,12 @@ The bounds are far above what the rulebooks use and far below what would
 make building a race slow: the point is that nothing is built from an
 unchecked number.
 
-This module imports nothing of the program but course.py's constants.
+This module imports nothing of the program but engine/course.py's constants.
 """
 
 from __future__ import annotations
 
-from .course import MOVE_TABLE, PADDING
+from .engine.course import MOVE_TABLE, PADDING
 
 # Teams and riders
 # seats: up to 6 teams of two riders, or 12 players racing one rider each (PELOTON.md)

@@ -14,24 +14,19 @@ loses `[Dad]`, `[@click=app.quit]` becomes a working link.  Textual's own
 So: names are refused when they hold a control character (`check`, used by
 the pydantic models and the teams screen); every place that shows such text
 goes through `clean` (plain output: terminal, Rich `Text`, Line-API
-segments), `plain` (a Textual Content, never parsed as markup) or
+segments), `ui.content.plain` (a Textual Content, never parsed as markup) or
 `escape_markup` (inside a markup string of ours).
 
-The checking and the terminal part import no Textual (config and saves use
-them); `plain` imports it when called.
+Nothing here imports Textual (config and saves use it): only ui/ does.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from textual.content import Content
 
 __all__ = ["CONTROL", "NO_CONTROL", "cells", "check", "check_name", "clean", "control_problem", "cut", "escape_markup",
-           "fit", "name_problem", "plain", "visible"]
+           "fit", "name_problem", "visible"]
 
 # C0, DEL and C1 controls; the bidi embeddings, overrides, isolates and marks
 # (U+061C, U+200E/F, U+202A-E, U+2066-9); the line and paragraph separators;
@@ -163,10 +158,3 @@ def escape_markup(text: object) -> str:
         # space between them keeps the tag (and shows nothing)
         escaped += "\u200b"
     return escaped
-
-
-def plain(text: object) -> Content:
-    """`text` (cleaned) as Textual Content: no markup, shown as it is."""
-    from textual.content import Content
-
-    return Content(clean(text))

@@ -11,9 +11,9 @@ import pytest
 from flamme_tui import config
 from flamme_tui.bots import EXPLAINERS, POLICIES, Budget, policy
 from flamme_tui.engine.rng import Rng
+from flamme_tui.engine.turns import turns
 from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
 from flamme_tui.play.tournament import run_one, team_places
-from flamme_tui.play.turns import turns
 
 BOTS = sorted(POLICIES)
 BUDGET = Budget(rollouts=48)  # the expert's, in tests: small and deterministic

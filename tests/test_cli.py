@@ -336,7 +336,7 @@ def test_bad_command_line_in_a_real_process():
 
 
 CORE = [
-    "flamme_tui.course",
+    "flamme_tui.engine.course",
     "flamme_tui.config",
     "flamme_tui.play.races",
     "flamme_tui.conformance",

@@ -24,7 +24,7 @@ from flamme_tui.config import (
     stage_ids,
     stage_summary,
 )
-from flamme_tui.course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
+from flamme_tui.engine.course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
 from flamme_tui.pathtext import show_path
 
 RULES_STAGES = {  # RULES.md, "Components", in its order
@@ -335,7 +335,7 @@ def test_stage_against_a_custom_catalog(tmp_path):
 
 def test_config_and_course_import_no_textual():
     code = (
-        "import sys, flamme_tui.config, flamme_tui.course\n"
+        "import sys, flamme_tui.config, flamme_tui.engine.course\n"
         "bad = [m for m in sys.modules if m == 'textual' or m.startswith('textual.')]\n"
         "assert not bad, bad\n"
     )

@@ -14,8 +14,8 @@ from flamme_tui.bots import POLICIES, Budget, policy
 from flamme_tui.engine.actions import Play, PlayTokens
 from flamme_tui.engine.classic import ClassicGame
 from flamme_tui.engine.options import Option, dominated, spent
+from flamme_tui.engine.turns import turns
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
-from flamme_tui.play.turns import turns
 
 BUDGET = Budget(rollouts=40)
 

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 
 from flamme_tui.config import compile_bmx_circuit
-from flamme_tui.course import Course
 from flamme_tui.engine.actions import Draw, PlayTokens
 from flamme_tui.engine.bmx import FATIGUE, BmxGame, BmxSetup
 from flamme_tui.engine.classic import ENERGY, OVER, RuleError, Team
+from flamme_tui.engine.course import Course
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 F = FATIGUE

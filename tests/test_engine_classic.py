@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flamme_tui import config
-from flamme_tui.course import Course
 from flamme_tui.engine.actions import Action, ActionError, Draw, Place, Play, PlayTokens
 from flamme_tui.engine.classic import (
     ENERGY,
@@ -27,6 +26,7 @@ from flamme_tui.engine.classic import (
     Team,
     effective_move,
 )
+from flamme_tui.engine.course import Course
 from flamme_tui.engine.track import LANES
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from flamme_tui import config
-from flamme_tui.course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.classic import ClassicSetup, Team
+from flamme_tui.engine.course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.meteo import MeteoGame
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 

@@ -5,8 +5,8 @@ onto a narrower square", "Exhaustion") rules them."""
 
 from __future__ import annotations
 
-from flamme_tui.course import Course
 from flamme_tui.engine.classic import ClassicGame
+from flamme_tui.engine.course import Course
 from flamme_tui.engine.track import LANES, ranking
 
 

@@ -41,9 +41,6 @@ NOTATION = {
 }
 # one module may use one rule function more, for the engine itself
 ELSEWHERE = {
-    # the course tabulates the terrain rule per square when it is built, for the engine
-    # (it is compiled with it), so a move is one table look-up
-    "course.py": {"terrain_move"},
     # a breakaway bid is worth its cards' values as the engine counts them (an exhaustion
     # card 2): the bots' bid choice asks that one function rather than count cards itself
     "bots/breakaway.py": {"fixed_worth"},

@@ -17,8 +17,9 @@ from flamme_tui.engine.classic import BREAKAWAY, ENERGY, GRID, RuleError
 from flamme_tui.engine.events import BidsRevealed, Breakaway
 from flamme_tui.engine.race import Team
 from flamme_tui.engine.track import LANES
+from flamme_tui.engine.turns import turns
+from flamme_tui.play.narrator import event_line
 from flamme_tui.play.races import COLOURS, RaceSpec, make_setup, new_game, play_out
-from flamme_tui.play.turns import turns
 
 
 def teams(*colours: str) -> tuple[Team, ...]:
@@ -277,7 +278,7 @@ def test_worked_example_3_breakaway_on_stage_8():
     for rid in ("red.R", "blue.S", "white.R"):
         r = game.riders[game.index[rid]]
         assert Counter(r.deck) + Counter(r.hand) == decks_before[rid] and r.bids == [] and r.recycled == []
-    text = result.text(lambda i: game.riders[i].id)
+    text = event_line(result, lambda i: game.riders[i].id)
     assert text.startswith("breakaway: black.S 9+9 = 18, green.R 7+7 = 14, blue.S 9+5 = 14")
     assert "black.S and green.R break away" in text
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flamme_tui.course import CROSSWIND, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.actions import Draw, Play, PlayTokens
+from flamme_tui.engine.course import CROSSWIND, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.events import Crash, Exhaustion, Fatigue, Move, Ramp, StandUp
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.rules import find
@@ -88,7 +88,8 @@ def check_previews(game) -> int:
             else:
                 assert p.plays_as == p.value
             ahead = {tuple(q)[0] for j, q in enumerate(twin.pos) if j != i}
-            assert p.front == (p.square + 1 not in ahead)
+            assert p.finish == (p.square >= game.course.finish)
+            assert p.front == (not p.finish and p.square + 1 not in ahead)  # over the line: "finish", not "front"
             # the end of the round: in the wind means exhaustion (fatigue), unless the pack moved
             twin.end_phase()
             if twin.phase == Phase.OVER or any(e.kind in ("slip", "catchup") for e in twin.events):
@@ -121,6 +122,62 @@ def test_a_preview_says_what_changes_a_card():
     p = game.view(0).preview(0, 5)
     assert (p.square, p.lane, p.blocked, p.front) == (4, 0, True, False)
     assert p.note() == "blocked at 4"
+
+
+def _first_card_down(riders, first: str, card: int, second_card: int):
+    """Red's `first` rider drew first and played `card`; the game and red's view at its second rider's pick."""
+    game = position("classic", "." * 10, riders)
+    i, j = game.index[first], game.index["red.S" if first == "red.R" else "red.R"]
+    game.riders[i].deck = [card] * 15  # the hands dealt: those cards only
+    game.riders[j].deck = [second_card] * 15
+    game.apply(Draw(first))
+    game.apply(Play(first, card))
+    view = game.view(0)
+    assert view.chosen == {i: card} and set(view.hands) == {j}
+    return game, view, j
+
+
+BLUE_AWAY = [{"id": "blue.S", "square": 20, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 1}]
+
+
+def test_the_second_riders_preview_counts_the_first_riders_card_ahead():
+    # red.R, ahead on 4, plays 5 (to 9) before red.S moves: red.S's 3 lands on 3 with
+    # nobody on 4 any more (in the wind), and its 4 takes the lane red.R left
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 4, "lane": 0}] + BLUE_AWAY
+    game, view, j = _first_card_down(riders, "red.R", 5, 3)
+    still = view.board.position().preview(j, 3)  # as if red.R stood still on 4
+    assert (still.square, still.front) == (3, False)
+    p = view.preview(j, 3)
+    assert (p.square, p.lane, p.front) == (3, 0, True)
+    assert [o.preview for o in view.options()] == [p]  # the options say the same
+    assert (view.preview(j, 4).square, view.preview(j, 4).lane) == (4, 0)  # red.R's lane is free
+    assert view.board.position().preview(j, 4).lane == 1
+    # what the round does, the others still: red.S ends in the wind
+    twin = game.clone()
+    twin.move_rider(game.index["red.R"], 5, 5)
+    twin.move_rider(j, 3, 3)
+    assert tuple(twin.pos[j]) == (3, 0) and all(q[0] != 4 for q in twin.pos)
+
+
+def test_the_second_riders_preview_counts_the_first_riders_card_behind():
+    # red.S (second) is ahead on 6 and moves first; red.R, behind on 0, plays 9 and
+    # lands on 9, just ahead of red.S's 2 (to 8): not in the wind after all
+    riders = [{"id": "red.S", "square": 6, "lane": 0}, {"id": "red.R", "square": 0, "lane": 0}] + BLUE_AWAY
+    game, view, j = _first_card_down(riders, "red.R", 9, 2)
+    assert view.board.position().preview(j, 2).front  # as if red.R stood still
+    p = view.preview(j, 2)
+    assert (p.square, p.front, p.blocked) == (8, False, False)
+    assert [o.preview for o in view.options()] == [p]
+
+
+def test_a_card_over_the_line_says_finish_not_front():
+    from flamme_tui.ui.aids import flag
+
+    riders = [{"id": "red.S", "square": 12, "lane": 0}, {"id": "red.R", "square": 0, "lane": 0}]
+    game = position("classic", "." * 10, riders)  # the finish line before square 20
+    near, over = game.view(0).preview(0, 5), game.view(0).preview(0, 9)
+    assert (near.finish, near.front, flag(near, False)) == (False, True, "front")
+    assert (over.finish, over.front, flag(over, False)) == (True, False, "finish")
 
 
 def test_a_crashed_meteo_rider_stands_up_and_a_wet_block_crashes_it():

@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 
 from flamme_tui import config
 from flamme_tui.bots import easy
-from flamme_tui.course import CROSSWIND, FAIR, WET
 from flamme_tui.engine.actions import Action
 from flamme_tui.engine.bmx import FATIGUE, BmxSetup
 from flamme_tui.engine.classic import (
@@ -37,6 +36,7 @@ from flamme_tui.engine.classic import (
     Team,
     starting_deck,
 )
+from flamme_tui.engine.course import CROSSWIND, FAIR, WET
 from flamme_tui.engine.track import LANES
 from flamme_tui.play.races import COLOURS, RaceSpec, make_setup, new_game, play_out
 

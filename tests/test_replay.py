@@ -11,10 +11,11 @@ import pytest  # noqa: E402
 from flamme_tui import saves  # noqa: E402
 from flamme_tui.bots import easy  # noqa: E402
 from flamme_tui.cli import main  # noqa: E402
+from flamme_tui.engine.turns import turns  # noqa: E402
 from flamme_tui.play.races import RaceSpec  # noqa: E402
-from flamme_tui.play.replay import frames, load_replay  # noqa: E402
+from flamme_tui.play.replay import frames  # noqa: E402
 from flamme_tui.play.session import Session  # noqa: E402
-from flamme_tui.play.turns import turns  # noqa: E402
+from flamme_tui.saves import load_replay  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -127,12 +128,12 @@ async def test_replay_draws_the_track_as_the_race_does(tmp_path, variant):
     """The stage overview and strip (BMX: the lap, its jump ramp), riders as team
     letter + S/R where the round left them, names and one square numbering in
     the words: squares from the start line, lanes as left/right (inner/outer)."""
+    from flamme_tui.play.narrator import label
     from flamme_tui.play.races import make_setup
     from flamme_tui.ui.palette import team_of_rider
     from flamme_tui.ui.replay import ReplayApp
     from flamme_tui.ui.textshot import screen_text
     from flamme_tui.ui.widgets.lap import LapStrip
-    from flamme_tui.ui.widgets.squares import label
     from flamme_tui.ui.widgets.track import StageOverview, TrackStrip
 
     spec = RaceSpec(variant=variant, ramp=(10, 3) if variant == "bmx" else None)

@@ -12,7 +12,8 @@ from flamme_tui.bots import POLICIES
 from flamme_tui.engine import events
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.rules import NAMES, RULES, find
-from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
+from flamme_tui.play.narrator import describe_round
+from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
 
 ENGINE = Path(__file__).parent.parent / "flamme_tui" / "engine"
 

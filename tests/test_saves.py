@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from flamme_tui import saves
+from flamme_tui import saves, setupdata
 from flamme_tui.cli import main
+from flamme_tui.engine.turns import turns
 from flamme_tui.play.races import COLOURS, RaceSpec, Team
 from flamme_tui.play.session import Session
-from flamme_tui.play.turns import turns
 from flamme_tui.saves import SaveError
 
 VARIANTS = ("classic", "meteo", "bmx")
@@ -164,8 +164,8 @@ def test_save_format_knows_every_setup_field():
     from flamme_tui.engine.bmx import BmxSetup
     from flamme_tui.engine.classic import ClassicSetup
 
-    assert {f.name for f in fields(ClassicSetup)} == set(saves.ClassicSetupData.model_fields)
-    assert {f.name for f in fields(BmxSetup)} == set(saves.BmxSetupData.model_fields)
+    assert {f.name for f in fields(ClassicSetup)} == set(setupdata.ClassicSetupData.model_fields)
+    assert {f.name for f in fields(BmxSetup)} == set(setupdata.BmxSetupData.model_fields)
 
 
 def test_file_is_readable_json_with_text_actions(tmp_path):
@@ -722,5 +722,5 @@ def test_every_setup_field_survives_a_save(spec, changes):
     data = saves.SaveData.model_fields["setup"].annotation
     from pydantic import TypeAdapter
 
-    back = saves.setup_from_data(TypeAdapter(data).validate_json(json.dumps(saves.setup_data(setup))))
+    back = setupdata.setup_from_data(TypeAdapter(data).validate_json(json.dumps(setupdata.setup_data(setup))))
     assert back == setup

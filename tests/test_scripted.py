@@ -30,9 +30,10 @@ from flamme_tui.engine.classic import (
     card_text,
 )
 from flamme_tui.engine.track import LANES
-from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
+from flamme_tui.engine.turns import turns
+from flamme_tui.play.narrator import describe_round
+from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
 from flamme_tui.play.session import Session
-from flamme_tui.play.turns import turns
 
 TEAMS = RaceSpec().teams
 

@@ -170,7 +170,7 @@ def test_saves_are_named_and_listed_as_tours(data_dir):
 
 def test_a_tour_replays_stage_by_stage(tmp_path):
     from flamme_tui.engine.tour import gap_text
-    from flamme_tui.play.replay import load_replay
+    from flamme_tui.saves import load_replay
 
     path = second_stage_saved(tmp_path)
     replay = load_replay(path)

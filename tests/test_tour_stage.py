@@ -13,8 +13,9 @@ from flamme_tui.engine.classic import ClassicGame, ClassicSetup
 from flamme_tui.engine.events import Crossed, Exhaustion, Slipstream
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.track import EMPTY, LANES
-from flamme_tui.play.races import RaceSpec, describe_round, make_setup, new_game, play_out
-from flamme_tui.play.turns import turns
+from flamme_tui.engine.turns import turns
+from flamme_tui.play.narrator import describe_round
+from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
 
 
 def tour_setup(variant: str = "classic", scripted: tuple[str, ...] = (), **kw) -> ClassicSetup:

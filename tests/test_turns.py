@@ -9,8 +9,8 @@ import pytest
 
 from flamme_tui.bots import POLICIES
 from flamme_tui.engine.phase import Phase
+from flamme_tui.engine.turns import next_seat, turns
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
-from flamme_tui.play.turns import next_seat, turns
 
 TEAMS = RaceSpec().teams
 

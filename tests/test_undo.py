@@ -19,8 +19,9 @@ from flamme_tui.engine.actions import Play, PlayTokens
 from flamme_tui.play import tours
 from flamme_tui.play.flow import RaceFlow
 from flamme_tui.play.races import COLOURS, Team, new_game
-from flamme_tui.play.replay import frames, load_replay
+from flamme_tui.play.replay import frames
 from flamme_tui.play.session import UNDO, Session, UndoRefused, effective
+from flamme_tui.saves import load_replay
 from flamme_tui.ui.choices import RaceChoices, default_seats, one_rider_seats
 
 

@@ -88,7 +88,9 @@ def test_escaped_text_shows_literally_in_textual_markup(a, b):
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_plain_content_is_the_text(name):
-    content = usertext.plain(name)
+    from flamme_tui.ui.content import plain
+
+    content = plain(name)
     assert content.plain == usertext.clean(name) and not content.spans
 
 

@@ -34,8 +34,8 @@ from typing import Any
 from ..engine.actions import Action, Place
 from ..engine.phase import Phase
 from ..engine.rng import Rng
+from ..engine.turns import next_seat
 from ..engine.view import View
-from ..play.turns import next_seat
 from .breakaway import breakaway
 from .easy import grid_spot
 from .reasons import Decision

@@ -23,8 +23,8 @@ from ..engine.actions import Action, Place, PlayTokens, draw, play
 from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.tour import stage_value
+from ..engine.turns import turns
 from ..engine.view import View
-from ..play.turns import turns
 from .breakaway import breakaway
 from .easy import best_card, best_tokens, grid_spot
 from .medium import medium

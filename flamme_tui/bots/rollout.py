@@ -22,7 +22,7 @@ from typing import Any
 
 from ..engine.actions import Action, Draw, Play, PlayTokens
 from ..engine.phase import Phase
-from ..play.turns import turns
+from ..engine.turns import turns
 
 Rollout = Callable[[Any, int], Action]  # (game, seat) -> action
 MAX_ROUNDS = 60  # a simulated race longer than this is scored as it stands

@@ -8,38 +8,15 @@ import os
 import signal
 import sys
 import time
-from typing import Any, NoReturn
+from typing import Any
 
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
+from ..arguments import Parser, Whole
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
 MAX_RACES = 100_000
 MAX_JOBS = 256  # processes of a tournament
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with every error on one line, the problem then where to read
-    more; what the user typed is shown with control characters escaped."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {clean(message, multiline=False)} (see {self.prog} --help)\n")
-
-
-class Whole:
-    """An argparse type: a whole number from `low` to `high`."""
-
-    def __init__(self, low: int, high: int) -> None:
-        self.low, self.high = low, high
-
-    def __call__(self, text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = self.low - 1
-        if not self.low <= value <= self.high:
-            raise argparse.ArgumentTypeError(f"expected a whole number from {self.low} to {self.high}, got {text!r}")
-        return value
 
 
 def milliseconds(text: str) -> float:
@@ -328,7 +305,7 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str, refere
 
 def play_breakaway(session) -> list[str]:
     """The bots make the breakaway's bids; its reveals and result in words."""
-    from ..play.races import describe_round
+    from ..play.narrator import describe_round
 
     game = session.game
     lines = []
@@ -347,7 +324,8 @@ def seat_count(args) -> int:
 
 
 def cmd_race(args) -> int:
-    from ..play.races import positions_text, ranking_lines, round_report, seat_plan, track_picture
+    from ..play.narrator import cli_says, picture_lines, race_heading, ranking_lines, round_report, start_lines
+    from ..play.races import seat_plan
     from ..play.session import Session
 
     if args.from_file:  # a saved race: its own setup and seats (cli.saves checks the options)
@@ -370,21 +348,17 @@ def cmd_race(args) -> int:
     session = Session.new(_spec(args, scripted), args.seed, bots=bots)
     session.budget = budget_of(args)
     game = session.game
-    who = "players" if args.players else "teams"
-    print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(game.setup.teams)} {who}: "
-                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(session.setup.teams))))
-    print(clean(f"start:    {track_picture(game)}"))
-    print(clean(f"          {positions_text(game)}"))
+    print(clean(race_heading(game, args.seed, names, bool(args.players))))
+    for line in start_lines(game):
+        print(clean(line))
     if game.phase == "breakaway":
-        for line in play_breakaway(session):
+        for line in play_breakaway(session) + picture_lines(game):
             print(clean(line))
-        print(clean(f"          {track_picture(game)}"))
-        print(clean(f"          {positions_text(game)}"))
     while not session.over:
-        reasons = [f"({session.setup.teams[seat].name} bot: {a}: {why})"
+        reasons = [cli_says("bot reason", seat=session.setup.teams[seat].name, action=a, why=why)
                    for seat, a, why in session.play_bots() if why]
         print(clean("\n".join(round_report(game, reasons))))
-    print("Final ranking")
+    print(cli_says("final ranking"))
     for line in ranking_lines(game):
         print(clean(line))
     return 0
@@ -446,8 +420,8 @@ def bench_bot(args) -> int:
 
     from ..bots import policy
     from ..engine.phase import Phase
+    from ..engine.turns import turns
     from ..play.races import make_setup, new_game
-    from ..play.turns import turns
 
     setup = make_setup(_spec(args))
     budget = budget_of(args)

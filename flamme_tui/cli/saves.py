@@ -77,7 +77,7 @@ def cmd_resume(target: str | None) -> int:
 
 
 def cmd_replay(target: str, text: bool = False) -> int:
-    from ..play.replay import load_replay
+    from ..saves import load_replay
 
     try:
         replay = load_replay(target)
@@ -214,7 +214,16 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     bot, printed round by round like `race`.  With --from, a saved race is
     finished in a new race file (its own file is never written), and
     nothing that was face down when it was saved is printed."""
-    from ..play.races import positions_text, ranking_lines, round_report, track_picture
+    from ..play.narrator import (
+        cli_says,
+        hidden_breakaway,
+        hidden_round,
+        race_heading,
+        ranking_lines,
+        resumed_words,
+        round_report,
+        start_lines,
+    )
     from ..play.session import Session
 
     hidden = 0  # picks made face down before the save, in the round in progress
@@ -247,7 +256,6 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
 
     session.budget = budget_of(args)  # the expert thinks as `race` without a save would (--budget, --rollouts)
     game = session.game
-    seats = range(len(session.setup.teams))
     out = sys.stdout
 
     def failed(exc: Exception) -> None:  # once for each run of failed writes
@@ -276,25 +284,22 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     session.listeners.append(after)
     first = game.round
     if args.from_file:
-        print(clean(f"resumed {game.course.name} ({game.variant}) in round {game.round} "
-                    f"after {plural(len(game.actions), 'action')}"))
+        print(clean(resumed_words(game)))
     else:
-        print(clean(f"{game.course.name} ({game.variant}), seed {args.seed}, {len(seats)} teams"))
-        print(clean(f"start:    {track_picture(game)}"))
-        print(clean(f"          {positions_text(game)}"))
+        print(clean(race_heading(game, args.seed)))
+        for line in start_lines(game):
+            print(clean(line))
     if trace and autosave.saved:
         out.write(f"saved {len(session.entries)}\n")
     out.flush()
     if game.phase == "breakaway":
-        from ..play.races import rider_name
         from . import play_breakaway
 
         lines = play_breakaway(session)
         if args.from_file and hidden_bids:
             # bids were chosen face down before the save: say who broke away, nothing of the cards
             result = next(e for e in game.events if e.kind == "breakaway")
-            lines = [f"breakaway (begun before the save with {plural(hidden_bids, 'choice')} face down: its cards are "
-                     f"not shown): {' and '.join(rider_name(game, i) for i in result.winners)} away"]
+            lines = [hidden_breakaway(game, hidden_bids, result.winners)]
         for line in lines:
             print(clean(line))
     while not session.over:
@@ -305,11 +310,10 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         if game.round != before or session.over:
             if before == first and hidden:
                 # its first picks were face down when the race was saved: say nothing of its cards
-                print(clean(f"Round {before}\n  (begun before the save with {plural(hidden, 'pick')} face down: "
-                            f"its cards are not shown)\n  track: {track_picture(game)}"))
+                print(clean(hidden_round(game, before, hidden)))
             else:
                 print(clean("\n".join(round_report(game))))
-    print("Final ranking")
+    print(cli_says("final ranking"))
     for line in ranking_lines(game):
         print(clean(line))
     out.flush()

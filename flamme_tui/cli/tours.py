@@ -8,7 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-from ..engine import tour as rules
 from ..pathtext import show_path
 from ..play import tours
 from ..usertext import clean
@@ -63,35 +62,6 @@ def listing(out=print) -> int:
     for note in notes:
         out(note)
     return 0
-
-
-def tour_report(tour: tours.Tour, done: tours.StageDone, name) -> list[str]:
-    """What the headless `tour` command prints after a stage."""
-    k = len(tour.done)
-    game = done.game
-    lines = [f"Stage {k}/{tour.stages}: {game.course.name} ({game.variant}), {plural(game.round, 'round')}"]
-    for line in done.result:
-        lines.append(f"  {line.place:>2}. {name(game, line.rider):<24} {rules.gap_text(line.time):>7}")
-    lines.append(f"GC after stage {k}")
-    for g in tour.gc():
-        lines.append(f"  {g.place:>2}. {name(game, g.rider):<24} {rules.gap_text(g.gap):>7}")
-    teams = tour.teams
-    ranked = tour.ranking()
-    final = " (with the final GC points)" if tour.over else ""
-    lines.append(f"TP after stage {k}{final}: " + ", ".join(f"{teams[t.team].name} {t.value}" for t in ranked))
-    return lines
-
-
-def final_report(tour: tours.Tour) -> list[str]:
-    teams = tour.teams
-    ranked = tour.ranking()
-    lines = [f"Tour winner: {teams[ranked[0].team].name} ({ranked[0].value} TP)"]
-    if all(len(team.riders) == 1 for team in teams):  # one rider per player: no team classification (GRAND-TOUR.md)
-        return lines
-    lines.append("Team classification: " + ", ".join(
-        f"{teams[t.team].name} {rules.gap_text(t.value - rules.team_classification(tour.gc())[0].value)}"
-        for t in rules.team_classification(tour.gc())))
-    return lines
 
 
 # ------------------------------------------------------------------ tour
@@ -160,7 +130,7 @@ def cmd_tour(args) -> int:
     """Race a whole tour with bots (or finish a saved one, --from): each
     stage's times, the GC and the TP after each stage, then the winner."""
     from .. import saves
-    from ..play.races import rider_name
+    from ..play.narrator import final_report, tour_report
     from . import budget_of
 
     session, problem = _saved_tour(args) if args.from_file else _new_tour(args)
@@ -232,8 +202,7 @@ def cmd_tour(args) -> int:
             session.play_bots()
         tour = tours.standing(session)
         print()
-        print("\n".join(clean(line) for line in tour_report(tour, tour.done[-1],
-                                                          lambda game, rid: rider_name(game, game.index[rid]))))
+        print("\n".join(clean(line) for line in tour_report(tour, tour.done[-1])))
         if tours.tour_over(session):
             break
         session = tours.next_session(session)

@@ -10,8 +10,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
-from ..course import Course
 from .actions import Action, PlayTokens, play_tokens
+from .course import Course
 from .events import CatchUp, Die, Fatigue, Finish, Move, Ramp, Reveal
 from .events import token_text as token_text
 from .options import Option, Preview
@@ -244,9 +244,10 @@ class BmxGame(Race):
         tokens = tuple(sorted(tokens, reverse=True))
         start = self.pos[i][0]
         value, bonus, square, lane = self.landing(i, tokens)
-        front = square_empty(self.cells, square + 1, i)
+        finish = square >= self.course.finish
+        front = not finish and square_empty(self.cells, square + 1, i)
         return Preview(i, start, value, value + bonus, value, square, lane, square < start + value + bonus,
-                       "", 0, bonus, False, front)
+                       "", 0, bonus, False, front, finish)
 
     def apply(self, action: Action | str) -> None:
         action, i = self._actor(action)

@@ -15,7 +15,6 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Final
 
-from ..course import MOVE_TABLE, Course
 from .actions import Action, Bid, Draw, Place, Play, draw, play
 from .breakaway import bid_order
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
@@ -33,6 +32,7 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
     scripted_kind,
     starting_deck,
 )
+from .course import MOVE_TABLE, Course
 from .events import BidsRevealed, Breakaway, Crossed, Exhaustion, Finish, Move, Reveal, Slipstream
 from .options import Option, Preview
 from .phase import Phase
@@ -700,8 +700,34 @@ class ClassicGame(Race):
             terrain = "descent" if self.course.terrain[start] == DESCENT else "supply"
         standup = self.standup_penalty(i)
         lost = start + moves - square
+        finish = square >= self.course.finish
         return Preview(i, start, value, moves, plays_as, square, lane, lost > 0, terrain,
-                       standup, 0, self.crashes(i, square, lost), self.in_front(i, square))
+                       standup, 0, self.crashes(i, square, lost), not finish and self.in_front(i, square), finish)
+
+    def preview_counting(self, i: int, card: int, own: list[tuple[int, int]]) -> Preview:
+        """Rider i's preview of `card` counting the seat's own riders whose
+        cards are down (`own`: rider, card): they move too, in the round's
+        order (furthest first), every other rider still.  A rider of the seat
+        that moves before rider i may take its square or open the road; one
+        that moves after may land just ahead of it (then it is not in front)."""
+        if not own:
+            return self.preview(i, card)
+        twin: ClassicGame = self.clone()
+        rank = {k: n for n, k in enumerate(twin.movement_order())}
+        mine = rank.get(i, -1)
+        for j, c in sorted(own, key=lambda jc: rank.get(jc[0], -1)):
+            if rank.get(j, -1) < mine:  # ahead: it moves first
+                twin.move_rider(j, twin.card_worth(j, c), c)
+        shown = twin.preview(i, card)
+        behind = [(j, c) for j, c in own if rank.get(j, -1) > mine]
+        if not behind or shown.finish:
+            return shown
+        twin.move_rider(i, twin.card_worth(i, card), card)
+        for j, c in sorted(behind, key=lambda jc: rank.get(jc[0], -1)):
+            twin.move_rider(j, twin.card_worth(j, c), c)
+        front = twin.in_front(i, twin.pos[i][0])
+        return Preview(shown.rider, shown.start, shown.value, shown.moves, shown.plays_as, shown.square, shown.lane,
+                       shown.blocked, shown.terrain, shown.standup, shown.ramp, shown.crash, front, shown.finish)
 
     def in_front(self, i: int, square: int) -> bool:
         """Nobody but rider i on the square just ahead of `square`."""
@@ -725,7 +751,8 @@ class ClassicGame(Race):
             return []
         for i, hand in view.hands.items():
             rid = self.riders[i].id
-            return [Option(play(rid, c), self.preview(i, c)) for c in sorted(set(hand))]
+            own = [(j, c) for j, c in view.chosen.items() if j != i and c is not None]
+            return [Option(play(rid, c), self.preview_counting(i, c, own)) for c in sorted(set(hand))]
         if view.first_drawn is not None:
             return []
         return [Option(draw(self.riders[i].id)) for i in self.seat_riders(seat) if i not in view.chosen]

@@ -1,10 +1,9 @@
 """What happened in a round: small frozen values, one class per kind of
-event, each with its one text rendering for the race log.
+event (the words for each are play/narrator.py's: the engine tells nothing).
 
 A game's `events` holds the events of the last resolved round, in order.
 Readers use the fields (`e.rider`, `e.square`), never positions in a tuple;
 `kind` names the event for whoever groups them (the UI's replay frames).
-`text(name)` takes a function from rider index to the rider's name.
 
 Events are made for every move of every simulated round (bots race
 thousands), so they are plain compiled classes with read-only (Final)
@@ -14,13 +13,7 @@ slower; equality and repr come from each class's `fields`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import ClassVar, Final
-
-from .cards import ATTACK, card_text
-
-Namer = Callable[[int], str]
-SquareNamer = Callable[[int], str]  # how a square is named in the text (the UI counts from the start line)
 
 
 def token_text(token: int) -> str:
@@ -28,7 +21,7 @@ def token_text(token: int) -> str:
 
 
 class Event:
-    """The base of every event: `kind` names it, `text` is its line in the race log."""
+    """The base of every event: `kind` names it."""
 
     fields: ClassVar[tuple[str, ...]] = ()
 
@@ -44,9 +37,6 @@ class Event:
     @property
     def kind(self) -> str:
         return ""
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return self.kind
 
 
 class Reveal(Event):
@@ -89,20 +79,6 @@ class Move(Event):
     def blocked(self) -> bool:
         return self.square < self.start + self.moves
 
-    def played_text(self) -> str:
-        if self.card is None:
-            return "+".join(token_text(t) for t in self.tokens)
-        return card_text(self.card)
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        note = ""
-        if self.card == ATTACK:
-            note = f" (Attack, moves {self.moves})"
-        elif self.card is not None and self.moves != self.value:
-            note = f" (moves {self.moves})"
-        blocked = " blocked" if self.blocked else ""
-        return f"{name(self.rider)} plays {self.played_text()}{note}, {square(self.start)} -> {square(self.square)}{blocked}"
-
 
 class Ramp(Event):
     """The bmx jump ramp sent the rider `bonus` squares further (part of its move)."""
@@ -116,9 +92,6 @@ class Ramp(Event):
     @property
     def kind(self) -> str:
         return "ramp"
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  jump ramp: {name(self.rider)} flies {self.bonus} squares further"
 
 
 class Slipstream(Event):
@@ -137,9 +110,6 @@ class Slipstream(Event):
     def kind(self) -> str:
         return "slip"
 
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  slipstream: {name(self.rider)} {square(self.start)} -> {square(self.square)}"
-
 
 class CatchUp(Event):
     """End phase: the rider closed a gap the die allowed (bmx)."""
@@ -157,9 +127,6 @@ class CatchUp(Event):
     def kind(self) -> str:
         return "catchup"
 
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  catch-up: {name(self.rider)} {square(self.start)} -> {square(self.square)}"
-
 
 class Exhaustion(Event):
     """End phase: nobody just ahead, the rider takes an exhaustion card."""
@@ -172,9 +139,6 @@ class Exhaustion(Event):
     @property
     def kind(self) -> str:
         return "exhaust"
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  exhaustion: {name(self.rider)} takes an exhaustion card"
 
 
 class Fatigue(Event):
@@ -190,9 +154,6 @@ class Fatigue(Event):
     def kind(self) -> str:
         return "fatigue"
 
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  fatigue: {name(self.rider)} takes {self.tokens} fatigue token{'s' * (self.tokens > 1)}"
-
 
 class Crash(Event):
     """Meteo: blocked on a wet road, the rider falls (it stands up on its next move)."""
@@ -205,9 +166,6 @@ class Crash(Event):
     @property
     def kind(self) -> str:
         return "crash"
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  crash: {name(self.rider)} crashes on the wet road"
 
 
 class StandUp(Event):
@@ -222,9 +180,6 @@ class StandUp(Event):
     def kind(self) -> str:
         return "standup"
 
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  {name(self.rider)} stands up"
-
 
 class Die(Event):
     """Bmx: the weather die; `face` 0 is "no catch-up"."""
@@ -237,9 +192,6 @@ class Die(Event):
     @property
     def kind(self) -> str:
         return "die"
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  die: {self.face if self.face else 'no catch-up'}"
 
 
 class Finish(Event):
@@ -254,9 +206,6 @@ class Finish(Event):
     @property
     def kind(self) -> str:
         return "finish"
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  {name(self.rider)} wins the {'stage' if self.stage else 'race'}!"
 
 
 class Crossed(Event):
@@ -273,9 +222,6 @@ class Crossed(Event):
     def kind(self) -> str:
         return "crossed"
 
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        return f"  {name(self.rider)} crosses the line, {self.past} square{'s' * (self.past != 1)} past it"
-
 
 class BidsRevealed(Event):
     """The breakaway: bid number `bid` of every bidder, face up together."""
@@ -289,10 +235,6 @@ class BidsRevealed(Event):
     @property
     def kind(self) -> str:
         return "bids"
-
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        shown = ", ".join(f"{name(i)} {card_text(c)}" for i, c in self.cards)
-        return f"breakaway, bid {self.bid}: {shown}"
 
 
 class Breakaway(Event):
@@ -311,8 +253,3 @@ class Breakaway(Event):
     def kind(self) -> str:
         return "breakaway"
 
-    def text(self, name: Namer, square: SquareNamer = str) -> str:
-        sums = ", ".join(f"{name(i)} {'+'.join(card_text(c) for c in cards)} = {total}"
-                         for i, cards, total in self.bids)
-        away = " and ".join(name(i) for i in self.winners)
-        return f"breakaway: {sums}; {away} {'break' if len(self.winners) > 1 else 'breaks'} away to {square(self.square)}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
 from .classic import CLASSIC, ClassicBoard, ClassicGame, ClassicSetup, board_riders, effective_move, fixed_worth
+from .course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
 from .events import Crash, StandUp
 from .ruleset import RuleSet
 from .track import EMPTY, LANES

@@ -33,7 +33,12 @@ class Preview:
     crash: it would crash (meteo: blocked on a wet road)
     front: nobody on the square just ahead once it lands: in the wind, it takes
         exhaustion (fatigue) at the end of the round unless slipstream (catch-up)
-        carries it on
+        carries it on; never for a card that crosses the line (`finish`)
+    finish: it would cross the finish line
+
+    The seat's own riders whose cards are down this round move too, in the
+    round's order (View.preview): the second rider's previews count the
+    first rider's card; every other rider stands still.
     """
 
     rider: int
@@ -49,6 +54,7 @@ class Preview:
     ramp: int
     crash: bool
     front: bool
+    finish: bool = False
 
     @property
     def gain(self) -> int:

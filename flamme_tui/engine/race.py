@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..course import Course
 from .actions import Action
+from .course import Course
 from .events import Event
 from .options import Option, Preview
 from .phase import Phase

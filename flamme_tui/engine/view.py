@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..course import Course
+from .course import Course
 from .phase import Phase
 from .ruleset import RuleSet
 
@@ -224,8 +224,13 @@ class View(Shown):
         return self.board.position().options(self)  # type: ignore[no-any-return]
 
     def preview(self, i: int, choice: Any) -> Preview:
-        """Where rider i would end with that card (token tuple), every other rider
-        standing still (engine.options.Preview)."""
+        """Where rider i would end with that card (token tuple), counting the
+        seat's own cards already down this round (its other rider moves too,
+        in the round's order), every other rider standing still
+        (engine.options.Preview)."""
+        own = [(j, c) for j, c in self.chosen.items() if j != i and c is not None]
+        if own:
+            return self.board.position().preview_counting(i, choice, own)  # type: ignore[no-any-return]
         return self.board.position().preview(i, choice)  # type: ignore[no-any-return]
 
     def reach(self, i: int, choice: Any) -> int:

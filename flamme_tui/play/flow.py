@@ -24,11 +24,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
-from ..engine.events import Event, Exhaustion, Fatigue, Move
+from ..engine.events import Event, Exhaustion, Fatigue, Move, Reveal
 from ..engine.phase import Phase
-from ..ui.widgets.squares import label as square_label
-from ..ui.widgets.squares import place_words
-from .races import describe_round, played_text
+from .narrator import (
+    Bidder,
+    BidDown,
+    BotChose,
+    BreakawayStarts,
+    Changed,
+    DrawsFirst,
+    Heading,
+    Jersey,
+    Note,
+    Placed,
+    Reason,
+    RoundStarts,
+    Told,
+    kind_name,
+    note_line,
+    played_text,
+)
 from .session import BotMove, Session, UndoRefused
 
 
@@ -50,7 +65,7 @@ class Frame:
     pos: tuple[tuple[int, int], ...]
     crashed: tuple[bool, ...]
     active: tuple[int, ...] = ()  # riders this step is about
-    lines: tuple[str, ...] = ()  # the race log in words for this step
+    notes: tuple[Note, ...] = ()  # the race log for this step (play.narrator tells it)
     trail: tuple[int, int] | None = None  # squares (from, to) of a move
     die: int | None = None
     marks: tuple[int, ...] = ()  # squares to mark (exhaustion, fatigue)
@@ -83,23 +98,15 @@ ATTACHED = {"crash", "standup", "ramp"}
 def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = None) -> list[Frame]:
     """The last resolved round of `game` as frames, from the positions (and
     the boards' numbers) before it: each frame shows the state after its step."""
-    words = describe_round(game, lambda sq: square_label(game.course, sq))
-    events = [e for e in game.events if e.kind != "reveal"]
-    words_for: list[tuple[str, ...]]
-    if len(words) != len(events):  # cannot pair words with events: show them all at the end
-        words_for = [()] * len(events)
-        tail_words = tuple(words)
-    else:
-        words_for = [(w,) for w in words]
-        tail_words = ()
+    events = [e for e in game.events if not isinstance(e, Reveal)]
     pos = [tuple(p) for p in start_pos]
     crashed = list(start_crashed)
     cells = {p: i for i, p in enumerate(pos)}
     tally = start_tally
     frames: list[Frame] = [Frame("reveal", tuple(pos), tuple(crashed), tally=tally)]
 
-    def push(kind, active, lines, trail=None, die=None, marks=()):
-        frames.append(Frame(kind, tuple(pos), tuple(crashed), tuple(active), tuple(lines), trail, die, tuple(marks),
+    def push(kind, active, notes, trail=None, die=None, marks=()):
+        frames.append(Frame(kind, tuple(pos), tuple(crashed), tuple(active), tuple(notes), trail, die, tuple(marks),
                             tally))
 
     def amend(**changes):
@@ -113,8 +120,8 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
         pos[i] = (square, lane)
         cells[pos[i]] = i
 
-    for k, e in enumerate(events):
-        kind, lines = e.kind, words_for[k]
+    for e in events:
+        kind, lines = e.kind, (Told(e),)
         if tally is not None:
             tally = counted(tally, e)
         if kind == "move":
@@ -127,20 +134,20 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
                 crashed[i] = True
             elif kind == "standup":
                 crashed[i] = False
-            amend(pos=tuple(pos), crashed=tuple(crashed), lines=frames[-1].lines + lines)
+            amend(pos=tuple(pos), crashed=tuple(crashed), notes=frames[-1].notes + lines)
         elif kind in ("slip", "catchup"):
             i = e.rider
             move_to(i, e.square, e.lane)
             if frames[-1].kind == kind:
                 last = frames[-1]
-                amend(pos=tuple(pos), active=last.active + (i,), lines=last.lines + lines)
+                amend(pos=tuple(pos), active=last.active + (i,), notes=last.notes + lines)
             else:
                 push(kind, (i,), lines, trail=None)
         elif kind in ("exhaust", "fatigue"):
             i = e.rider
             if frames[-1].kind == kind:
                 last = frames[-1]
-                amend(active=last.active + (i,), lines=last.lines + lines,
+                amend(active=last.active + (i,), notes=last.notes + lines,
                       marks=last.marks + (pos[i][0],))
             else:
                 push(kind, (i,), lines, marks=(pos[i][0],))
@@ -150,7 +157,7 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
             push("finish", (e.rider,), lines)
         elif kind == "crossed":  # a tour: across the line, it leaves the track at the end of the round
             if frames[-1].kind == kind:
-                amend(active=frames[-1].active + (e.rider,), lines=frames[-1].lines + lines)
+                amend(active=frames[-1].active + (e.rider,), notes=frames[-1].notes + lines)
             else:
                 push("crossed", (e.rider,), lines)
         else:
@@ -158,7 +165,7 @@ def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = Non
     # the engine has the last word on where everyone stands
     final = tuple(tuple(p) for p in game.pos)
     final_crashed = tuple(bool(getattr(r, "crashed", False)) for r in game.riders)
-    amend(pos=final, crashed=final_crashed, lines=frames[-1].lines + tail_words)
+    amend(pos=final, crashed=final_crashed)
     return frames
 
 
@@ -223,13 +230,14 @@ class RaceFlow:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.log: list[str] = []
+        self.notes: list[Note] = []  # the race log, told in words when shown (`log`)
+        self._words: dict[Note, str] = {}  # each note's words, once told
         self.passed: int | None = None  # seat whose curtain is lifted
         self.replay: Replay | None = None
         n = len(session.game.riders)
         self.stats = Stats(catchup=[0] * n)
         self._start_round = -1
-        self._reasons: list[str] = []  # bots' reasons, logged once the cards are revealed
+        self._reasons: list[Reason] = []  # bots' reasons, logged once the cards are revealed
         self._bot_played: list[Action] = []  # the due bot's actions so far in this turn
         self.show_reasons = True  # the player's setting (app.settings.bot_reasons)
         self._start_pos: list[tuple[int, int]] = []
@@ -238,19 +246,34 @@ class RaceFlow:
         # the breakaway: the events of the last reveal of bids, until the table has read them
         self.bids: tuple[Event, ...] | None = None
         self.review: Review | None = None  # a seat's last pick, played, being reviewed
-        name = self.game.course.name
         tour = session.tour
         if tour is None:
-            self.log.append(f"{name}: {self.variant_name} race")  # the seed waits for the podium
+            self.notes.append(Heading())  # the seed waits for the podium
         else:
-            self.log.append(f"{tour.name}, stage {len(tour.done) + 1}/{tour.stages}: {name} ({self.variant_name})")
+            self.notes.append(Heading(tour.name, len(tour.done) + 1, tour.stages))
             if self.jersey is not None:
-                self.log.append(f"◆ yellow jersey: {self.rider_name(self.jersey)}")
+                self.notes.append(Jersey(self.jersey))
         if self.game.phase == Phase.BREAKAWAY:
-            self.log.append("── Breakaway ──")
+            self.notes.append(BreakawayStarts())
         self._snapshot()
 
     # ------------------------------------------------------------- facts
+
+    @property
+    def log(self) -> list[str]:
+        """The race log in words (play.narrator), told from the notes now."""
+        words = self._words
+        out = []
+        for note in self.notes:
+            line = words.get(note)
+            if line is None:
+                line = words[note] = note_line(note, self.game)
+            out.append(line)
+        return out
+
+    def told(self, notes) -> list[str]:
+        """Notes (a frame's) in words."""
+        return [note_line(note, self.game) for note in notes]
 
     @property
     def game(self):
@@ -305,8 +328,7 @@ class RaceFlow:
         return f"{self.team_name(self.game.riders[i].seat)} {self.kind_name(i)}"
 
     def kind_name(self, i: int) -> str:
-        kind = self.game.riders[i].kind
-        return {"S": "Sprinteur", "R": "Rouleur"}.get(kind, "rider")
+        return kind_name(self.game.riders[i].kind)
 
     # -------------------------------------------------------------- turns
 
@@ -387,20 +409,19 @@ class RaceFlow:
         action = self.session.undo()
         self._restore(review.before)
         self.review = None
-        self.log.append(f"{self.team_name(review.seat)} changed their last {self.game.rules.piece_word} "
-                        "before passing")
+        self.notes.append(Changed(review.seat))
         return action
 
     def _keep(self) -> tuple:
         """This flow's own state, to put back if the action about to be played is taken back."""
-        return (len(self.log), self.passed, self.replay, list(self.stats.catchup), self._start_round,
+        return (len(self.notes), self.passed, self.replay, list(self.stats.catchup), self._start_round,
                 list(self._start_pos), list(self._start_crashed), self._start_tally, list(self._reasons),
                 list(self._bot_played), self.bids)
 
     def _restore(self, kept: tuple) -> None:
         (lines, self.passed, self.replay, catchup, self._start_round, self._start_pos, self._start_crashed,
          self._start_tally, self._reasons, self._bot_played, self.bids) = kept
-        del self.log[lines:]
+        del self.notes[lines:]
         self.stats.catchup = catchup
 
     # --------------------------------------------------------------- bots
@@ -425,7 +446,7 @@ class RaceFlow:
             self._note(action, bot=True)
         elif reason and self.show_reasons and not isinstance(action, Draw):
             # a reason may name the card: it waits for the reveal
-            self._reasons.append(f"{self.team_name(seat)} (bot, {move.policy}): {reason}")
+            self._reasons.append(Reason(seat, move.policy, reason))
         if (self.game.round, self.game.phase) != before or self.session.due() != seat or self.bids_revealed(events):
             self._bot_done(seat)  # the seat has done all it had to do now
         self._after(before, events)
@@ -443,30 +464,22 @@ class RaceFlow:
         played, self._bot_played = self._bot_played, []
         drew = [a for a in played if isinstance(a, Draw)]
         if any(isinstance(a, Bid) for a in played):
-            self.log.append(f"{self.team_name(seat)} (bot): bid down")
+            self.notes.append(BidDown(seat, bot=True))
         elif any(isinstance(a, (Play, PlayTokens)) for a in played):
-            who = f"{self.team_name(seat)} (bot)"
-            if drew:
-                first = self.kind_name(self.game.index[drew[0].rider])
-                self.log.append(f"{who}: {first} draws first; cards chosen")
-            else:
-                what = self.game.rules.piece_word
-                self.log.append(f"{who} has chosen their {what}s")
+            self.notes.append(BotChose(seat, self.game.index[drew[0].rider] if drew else None))
 
     def _note(self, action: Action, bot: bool) -> None:
         """The public side of a human's action (or a bot's placement), in words."""
         game = self.game
         i = game.index[action.rider]
-        seat_name = self.team_name(game.riders[i].seat)
-        who = f"{seat_name} (bot)" if bot else seat_name
         if isinstance(action, Place):
-            self.log.append(f"{who} places the {self.kind_name(i)} on {place_words(game, action.square, action.lane)}")
+            self.notes.append(Placed(i, action.square, action.lane, bot))
         elif isinstance(action, Draw) and game.phase == Phase.BREAKAWAY and len(game.riders[i].bids) == 0:
-            self.log.append(f"{who}: the {self.kind_name(i)} bids for the breakaway")
+            self.notes.append(Bidder(i, bot))
         elif isinstance(action, Draw) and game.phase != Phase.BREAKAWAY:
-            self.log.append(f"{who}: {self.kind_name(i)} draws first")
+            self.notes.append(DrawsFirst(i, bot))
         elif isinstance(action, Bid) and not bot:
-            self.log.append(f"{who}: bid down")
+            self.notes.append(BidDown(game.riders[i].seat))
 
     def _snapshot(self) -> None:
         game = self.game
@@ -475,7 +488,7 @@ class RaceFlow:
             self._start_pos = [tuple(p) for p in game.pos]
             self._start_crashed = [bool(getattr(r, "crashed", False)) for r in game.riders]
             self._start_tally = tally_of(game)
-            self.log.append(f"── Round {game.round} ──")
+            self.notes.append(RoundStarts(game.round))
 
     def bids_revealed(self, events_before) -> bool:
         """The last action revealed a bid (the engine's events are new ones)."""
@@ -485,11 +498,11 @@ class RaceFlow:
     def _after(self, before: tuple[int, str], events_before=None) -> None:
         game = self.game
         if before[1] == Phase.GRID and game.phase == Phase.BREAKAWAY:
-            self.log.append("── Breakaway ──")
+            self.notes.append(BreakawayStarts())
         if before[1] == Phase.BREAKAWAY and self.bids_revealed(events_before):
             # the bids face up: the table reads them (and the result after the last) before going on
             self.bids = tuple(game.events)
-            self.log.extend(describe_round(game, lambda sq: square_label(game.course, sq)))
+            self.notes.extend(Told(e) for e in game.events if not isinstance(e, Reveal))
             self.passed = None
         if before[1] in (Phase.GRID, Phase.BREAKAWAY) and game.phase == Phase.ENERGY:
             self._snapshot()
@@ -506,7 +519,7 @@ class RaceFlow:
         if self._reasons:
             first = frames[0]
             frames[0] = Frame(**{**{f: getattr(first, f) for f in Frame.__slots__},
-                                 "lines": first.lines + tuple(self._reasons)})
+                                 "notes": first.notes + tuple(self._reasons)})
             self._reasons = []
         self.replay = Replay(done, frames, revealed)
         self.passed = None
@@ -528,8 +541,7 @@ class RaceFlow:
 
     def _log_frames(self, replay: Replay, upto: int) -> None:
         while replay.logged < upto:
-            self.log.extend("  " + line.strip() if line.startswith(" ") else line
-                            for line in replay.frames[replay.logged].lines)
+            self.notes.extend(replay.frames[replay.logged].notes)
             replay.logged += 1
 
     def finish_replay(self) -> None:
@@ -541,3 +553,40 @@ class RaceFlow:
 
     def played_text(self, played) -> str:
         return played_text(self.game, played)
+
+
+def history(session: Session) -> list[Note]:
+    """The race so far as the log's notes, rebuilt from the session's action
+    log (a resumed race): the placements and every resolved round, public
+    facts only; the undos (cards changed before passing: said, never which)."""
+    from .races import new_game
+    from .session import undone
+
+    game = new_game(session.setup, session.seed)
+    notes: list[Note] = []
+    if game.phase == Phase.BREAKAWAY:
+        notes.append(BreakawayStarts())
+    withdrawn = undone(session.entries)
+    changed: list[Note] = []
+
+    def undos(n: int) -> list[Note]:
+        return [Changed(game.riders[game.index[a.rider]].seat) for a in withdrawn.get(n, ())]
+
+    for n, action in enumerate(session.game.actions):
+        before = (game.round, game.phase)
+        events = game.events
+        changed += undos(n)
+        game.apply(action)
+        if before[1] == Phase.GRID and game.phase == Phase.BREAKAWAY:
+            notes.append(BreakawayStarts())
+        if before[1] == Phase.BREAKAWAY and game.events is not events:  # bids revealed, and at last the result
+            notes.extend(Told(e) for e in game.events if not isinstance(e, Reveal))
+        if isinstance(action, Place):
+            notes.append(Placed(game.index[action.rider], action.square, action.lane))
+        elif game.round != before[0] or (game.phase == Phase.OVER and before[1] != Phase.OVER):
+            notes.append(RoundStarts(before[0]))
+            notes.extend(changed)
+            changed = []
+            notes.extend(Told(e) for e in game.events if not isinstance(e, Reveal))
+    # the round in progress: its cards changed so far (the last one maybe still to pick again)
+    return notes + changed + undos(len(session.game.actions))

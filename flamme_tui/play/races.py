@@ -1,24 +1,24 @@
-"""Building races from the data files, playing seats with policies, and the
-race log in words.  Used by the headless commands, the app and the tests."""
+"""Building races from the data files and playing seats with policies (the
+race in words is play/narrator.py's).  Used by the headless commands, the app
+and the tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .. import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
 from ..engine.actions import Action
-from ..engine.bmx import BmxSetup, token_text
-from ..engine.cards import ROULEUR, SCRIPTED, SPRINTEUR, card_text
+from ..engine.bmx import BmxSetup
+from ..engine.cards import ROULEUR, SCRIPTED, SPRINTEUR
 from ..engine.classic import ClassicSetup
-from ..engine.events import Reveal
 from ..engine.phase import Phase
 from ..engine.race import Race, Team
 from ..engine.rules import find
 from ..engine.seating import check_riders
+from ..engine.turns import next_seat
 from ..engine.view import View
-from .turns import next_seat
 
 # the board game's team colours, the Peloton expansion's white and pink last (the engine's rider ids)
 COLOURS = ("red", "blue", "green", "black", "white", "pink")
@@ -140,76 +140,3 @@ def play_out(game: Race, policies: Mapping[int, Policy], on_round: Callable | No
             seat = next_seat(game) if game.round == before else None
         if on_round is not None and (game.round != before or game.phase == Phase.OVER):
             on_round(game)
-
-
-# ------------------------------------------------------------------- words
-
-
-def rider_name(game, i: int) -> str:
-    r = game.riders[i]
-    seat = game.setup.teams[r.seat]
-    if game.rules.uses_tokens:
-        return seat.name
-    kind = "Sprinteur" if r.kind == SPRINTEUR else "Rouleur"
-    if len(seat.riders) == 1:  # a player racing one rider: its name, and which rider
-        return f"{seat.name} ({seat.colour.capitalize()} {kind})"
-    return f"{seat.name} {kind}"
-
-
-def played_text(game, played) -> str:
-    if game.rules.uses_tokens:
-        return "+".join(token_text(t) for t in played)
-    return card_text(played)
-
-
-def describe_round(game, square: Callable[[int], str] = str) -> list[str]:
-    """The last resolved round in words, one line per event; `square` names a
-    square (the engine's index by default; the UI counts from the start line)."""
-    return [e.text(lambda i: rider_name(game, i), square) for e in game.events if not isinstance(e, Reveal)]
-
-
-def round_report(game, extra: Sequence[str] = ()) -> list[str]:
-    """The headless log of the round just resolved: its number, any bot reasons
-    (`extra`), the events in words, a one-line track picture and the positions."""
-    return (
-        [f"Round {game.rounds_done}"]
-        + [f"  {line}" for line in extra]
-        + [f"  {line}" for line in describe_round(game)]
-        + [f"  track: {track_picture(game)}", f"         {positions_text(game)}"]
-    )
-
-
-def track_picture(game) -> str:
-    """One line: the track from the grid to past the finish, riders per square as a count."""
-    course = game.course
-    last = max(course.finish + 2, max(p[0] for p in game.pos) + 1)
-    count = [0] * (last + 1)
-    for p in game.pos:
-        if p[0] >= 0:  # a tour: a rider across the line has left the track
-            count[p[0]] += 1
-    chars = []
-    for sq in range(last + 1):
-        if sq == course.grid:
-            chars.append("|")
-        if sq == course.finish:
-            chars.append("|")
-        chars.append(str(count[sq]) if count[sq] else course.terrain[sq])
-    return "".join(chars)
-
-
-def positions_text(game) -> str:
-    crossed = getattr(game, "crossed", {})
-    return "  ".join(f"{game.riders[i].id} " + ("across" if i in crossed else f"{game.pos[i][0]}/{game.pos[i][1]}")
-                     for i in game.ranking())
-
-
-def ranking_lines(game) -> list[str]:
-    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line, where they crossed
-
-    def where(i: int) -> str:
-        if i in crossed:
-            rnd, square, lane = crossed[i]
-            return f"across the line in round {rnd}, square {square}, lane {lane}"
-        return f"square {game.pos[i][0]}, lane {game.pos[i][1]}"
-
-    return [f"{place:>2}. {rider_name(game, i):<24} {where(i)}" for place, i in enumerate(game.ranking(), 1)]

@@ -14,13 +14,26 @@ every hidden card.  This module must not import Textual.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 from ..engine.phase import Phase
-from ..ui.widgets.squares import label, lane_word, place_words, where
-from ..words import plural
-from .races import describe_round, new_game, rider_name, track_picture
+from .narrator import (
+    changed_words,
+    choices_made,
+    describe_round,
+    finish_words,
+    label,
+    picks_made,
+    placed_so_far,
+    placed_words,
+    ranking_line,
+    replay_says,
+    stage_report,
+    stages_word,
+    track_picture,
+    weather_lines,
+)
+from .races import new_game
 from .session import effective, undone
 
 
@@ -46,70 +59,35 @@ class Replay(NamedTuple):
         """The whole replay as plain text."""
         out = [self.heading, ""]
         for n, f in enumerate(self.frames):
-            out.append(f"== {f.title} ({n + 1}/{len(self.frames)}) ==")
-            out.append(f"track: {f.track}")
-            out.append(f"       {f.positions}")
+            out.append(replay_says("frame", title=f.title, n=n + 1, of=len(self.frames)))
+            out.append(replay_says("track", track=f.track))
+            out.append(replay_says("positions", positions=f.positions))
             out.extend(f"  {line}" for line in f.log)
-            out.append("ranking:")
+            out.append(replay_says("ranking"))
             out.extend(f"  {line}" for line in f.ranking)
             out.append("")
         return "\n".join(out)
-
-
-def _weather_lines(game) -> list[str]:
-    weather = game.course.weather
-    if not weather:
-        return []
-    lines = []
-    for tile in game.course.tiles:
-        kind = weather[tile.first] if tile.first < len(weather) else ""
-        if kind:
-            first, last = label(game.course, tile.first), label(game.course, tile.first + tile.length - 1)
-            lines.append(f"weather: {kind} on tile {tile.letter} (squares {first}-{last})")
-    return lines or ["weather: fair everywhere"]
-
-
-def _place(game, i: int) -> str:
-    """ "square 12, left lane" (or "grid 2, ...") in the numbering every screen uses."""
-    return place_words(game, *game.pos[i])
-
-
-def _finishes(game) -> dict[int, str]:
-    """A tour stage: each rider across the line (it has left the track) in
-    words: "finished in round 14, 2 past the line, +0:40" (its stage time)."""
-    crossed = getattr(game, "crossed", {})
-    if not crossed:
-        return {}
-    from ..engine.tour import gap_text, stage_of
-
-    times = {line.rider: line.time for line in stage_of(game)}
-    return {i: f"finished in round {rnd}, {square - game.course.finish + 1} past the line, "
-               f"{gap_text(times[game.riders[i].id])}"
-            for i, (rnd, square, _lane) in crossed.items()}
 
 
 def _frame(game, title: str, log: list[str]) -> Frame:
     crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line have left the track
     if game.phase == Phase.GRID or any(p[0] < 0 for i, p in enumerate(game.pos) if i not in crossed):
         placed = [i for i, p in enumerate(game.pos) if p[0] >= 0]
-        track = "(riders being placed on the grid)"
-        positions = "  ".join(f"{rider_name(game, i)}: {_place(game, i)}" for i in placed) or "nobody placed yet"
+        track = replay_says("being placed")
+        positions = "  ".join(placed_words(game, i) for i in placed) or replay_says("nobody placed")
         ranking: tuple[str, ...] = ()
     else:
         track = track_picture(game)
-        finished = _finishes(game)
-        positions = "  ".join(f"{rider_name(game, i)}: {finished.get(i) or _place(game, i)}" for i in game.ranking())
-        ranking = tuple(f"{place:>2}. {rider_name(game, i)}: " + (
-                        finished.get(i) or f"{where(game.course, game.pos[i][0])} ({lane_word(game.variant, game.pos[i][1])})")
-                        for place, i in enumerate(game.ranking(), 1))
+        finished = finish_words(game)
+        positions = "  ".join(placed_words(game, i, finished) for i in game.ranking())
+        ranking = tuple(ranking_line(game, place, i, finished) for place, i in enumerate(game.ranking(), 1))
     crashed = tuple(bool(getattr(r, "crashed", False)) for r in game.riders)
     return Frame(title, track, positions, tuple(log), ranking, tuple(tuple(p) for p in game.pos), crashed)
 
 
-def changed_words(game, action) -> str:
+def _changed(game, action) -> str:
     """An undo in public words: whose card changed, never which."""
-    seat = game.riders[game.index[action.rider]].seat
-    return f"{game.setup.teams[seat].name} changed their last {game.rules.piece_word} before passing"
+    return changed_words(game, game.riders[game.index[action.rider]].seat)
 
 
 def frames(setup, seed: int, entries) -> list[Frame]:
@@ -117,7 +95,7 @@ def frames(setup, seed: int, entries) -> list[Frame]:
     game = new_game(setup, seed)
     out: list[Frame] = []
     if game.phase != Phase.GRID:
-        out.append(_frame(game, "Start", _weather_lines(game) + ["the riders on the grid"]))
+        out.append(_frame(game, replay_says("start"), weather_lines(game) + [replay_says("on the grid")]))
     done = 0
     picks = 0  # actions in the round being played
     withdrawn = undone(entries)
@@ -125,62 +103,36 @@ def frames(setup, seed: int, entries) -> list[Frame]:
     for n, action in enumerate(effective(entries)):
         before = game.phase
         events = game.events
-        changed += [changed_words(game, a) for a in withdrawn.get(n, ())]
+        changed += [_changed(game, a) for a in withdrawn.get(n, ())]
         game.apply(action)
         picks += 1
         if before == Phase.GRID and game.phase != Phase.GRID:
-            out.append(_frame(game, "Start", _weather_lines(game) + ["every rider placed on the grid"]))
+            out.append(_frame(game, replay_says("start"), weather_lines(game) + [replay_says("all placed")]))
             picks = 0
             continue
         if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
-            title = "Breakaway" if game.phase != Phase.BREAKAWAY else f"Breakaway, bid {game.bid_round - 1}"
+            title = replay_says("breakaway") if game.phase != Phase.BREAKAWAY else replay_says(
+                "breakaway bid", n=game.bid_round - 1)
             out.append(_frame(game, title, describe_round(game)))
             picks = 0
             continue
         if game.rounds_done > done:
             done = game.rounds_done
-            title = f"Round {done}" + (": finish" if game.phase == Phase.OVER else "")
+            title = replay_says("round finish" if game.phase == Phase.OVER else "round", n=done)
             out.append(_frame(game, title, changed + describe_round(game, lambda sq: label(game.course, sq))))
             picks = 0
             changed = []
     # an undo after the last action in force: its card is being picked again
-    changed += [changed_words(game, a) for a in withdrawn.get(len(effective(entries)), ())]
+    changed += [_changed(game, a) for a in withdrawn.get(len(effective(entries)), ())]
     if game.phase == Phase.GRID:
-        out.append(_frame(game, "Start: placing riders", [f"{plural(picks, 'rider')} placed so far"]))
+        out.append(_frame(game, replay_says("start placing"), [placed_so_far(picks)]))
     elif game.phase == Phase.BREAKAWAY and picks:
-        out.append(_frame(game, f"Breakaway, bid {game.bid_round}: in progress",
-                          [f"{plural(picks, 'choice')} made; the bids are revealed together"]))
+        out.append(_frame(game, replay_says("breakaway in progress", n=game.bid_round), [choices_made(picks)]))
     elif game.phase != Phase.OVER and picks:
-        out.append(_frame(
-            game,
-            f"Round {game.round}: in progress",
-            [f"{plural(picks, 'pick')} made this round; cards are revealed when the round is played"] + changed,
-        ))
+        out.append(_frame(game, replay_says("round in progress", n=game.round), [picks_made(picks)] + changed))
     elif changed:  # every pick of the round in force taken back
-        out.append(_frame(game, f"Round {game.round}: in progress", changed))
+        out.append(_frame(game, replay_says("round in progress", n=game.round), changed))
     return out
-
-
-def stage_report(tour) -> list[str]:
-    """A tour after its latest stage in words: the stage's times, the GC with
-    gaps, the Tour Points (the replay's last frame of each stage)."""
-    from ..engine.tour import gap_text
-    from .races import rider_name
-
-    done = tour.done[-1]
-    game = done.game
-
-    def name(rid: str) -> str:
-        return rider_name(game, game.index[rid])
-
-    k = len(tour.done)
-    lines = [f"stage {k}/{tour.stages} times:"]
-    lines += [f"  {line.place:>2}. {name(line.rider)} {gap_text(line.time)}" for line in done.result]
-    lines.append(f"GC after stage {k}:")
-    lines += [f"  {g.place:>2}. {name(g.rider)} {gap_text(g.gap)}" for g in tour.gc()]
-    teams = tour.teams
-    lines.append("Tour Points: " + ", ".join(f"{teams[t.team].name} {t.value}" for t in tour.ranking()))
-    return lines
 
 
 def _tour_frames(record) -> list[Frame]:
@@ -194,14 +146,14 @@ def _tour_frames(record) -> list[Frame]:
     stages.append((record.setup, record.seed, record.actions))
     for k, (setup, seed, entries) in enumerate(stages, 1):
         staged = frames(setup, seed, entries)
-        out += [f._replace(title=f"Stage {k}: {f.title}") for f in staged]
+        out += [f._replace(title=replay_says("stage", k=k, title=f.title)) for f in staged]
         game = new_game(setup, seed)
         for action in effective(entries):
             game.apply(action)
         if game.phase == Phase.OVER:
             so_far.finish_stage(game)
             last = staged[-1]
-            out.append(last._replace(title=f"Stage {k}: result", log=tuple(stage_report(so_far))))
+            out.append(last._replace(title=replay_says("stage result", k=k), log=tuple(stage_report(so_far))))
     return out
 
 
@@ -211,28 +163,21 @@ def replay_of(record) -> Replay:
     if record.tour is not None:
         teams = ", ".join(info.teams)
         if info.over:  # the seed tells every hidden card of every stage: only once the tour is over
-            state = f"won by {info.winner}, seed {record.tour.seed}"
+            state = replay_says("won", winner=info.winner, seed=record.tour.seed)
         else:
-            state = f"stage {info.stage}/{info.stages} in progress"
-        heading = f"{info.tour} (a tour of {plural(info.stages, 'stage')}), {teams}: {state}"
+            state = replay_says("stage in progress", k=info.stage, n=info.stages)
+        heading = replay_says("tour heading", tour=info.tour, stages=stages_word(info.stages), teams=teams, state=state)
         return Replay(heading, tuple(_tour_frames(record)), info.over)
     game_frames = frames(record.setup, record.seed, record.actions)
     teams = ", ".join(info.teams)
     if info.over:
-        state = f"won by {info.winner}, seed {record.seed}"
+        state = replay_says("won", winner=info.winner, seed=record.seed)
     else:
-        state = f"saved in round {info.round}, race in progress"
-    heading = f"{info.title} ({info.variant}), {teams}: {state}"
+        state = replay_says("race in progress", n=info.round)
+    heading = replay_says("race heading", title=info.title, variant=info.variant, teams=teams, state=state)
     game = new_game(record.setup, record.seed)
     riders = tuple((r.id, getattr(r, "kind", "")) for r in game.riders)
     return Replay(heading, tuple(game_frames), info.over, game.course, riders, game.variant)
 
 
-def load_replay(path: str | Path) -> Replay:
-    """Load and verify a save (SaveError) and build its replay."""
-    from ..saves import load_record
-
-    return replay_of(load_record(path))
-
-
-__all__ = ["Frame", "Replay", "frames", "load_replay", "replay_of", "stage_report"]
+__all__ = ["Frame", "Replay", "frames", "replay_of", "stage_report"]

@@ -20,9 +20,9 @@ from typing import Any, NamedTuple
 from ..bots import DEFAULT, Budget, Decision, decide
 from ..engine.actions import Action, Play, PlayTokens
 from ..engine.phase import Phase
+from ..engine.turns import next_seat, turns
 from ..engine.view import View
 from .races import RaceSpec, make_setup, new_game
-from .turns import next_seat, turns
 
 UNDO = "undo"  # the log entry of a take-back: the action before it is withdrawn
 Entry = Action | str  # a log entry: an action, or UNDO

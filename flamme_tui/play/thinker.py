@@ -41,7 +41,7 @@ from .session import BotMove, Session
 class Question(NamedTuple):
     """A bot move as plain (picklable) data: the compiled engine's values are not."""
 
-    setup: str  # saves.setup_json
+    setup: str  # setupdata.setup_json
     seed: int
     actions: tuple[str, ...]
     seat: int
@@ -51,7 +51,7 @@ class Question(NamedTuple):
 
 
 def question(session: Session, move: BotMove) -> Question:
-    from ..saves import setup_json
+    from ..setupdata import setup_json
 
     actions = tuple(str(a) for a in session.game.actions[: move.at])
     return Question(setup_json(session.setup), session.seed, actions, move.seat, move.policy,
@@ -60,7 +60,7 @@ def question(session: Session, move: BotMove) -> Question:
 
 def answer(q: Question) -> tuple[str, str]:
     """In the thinking process: the bot's action (as text) and its public reason."""
-    from ..saves import setup_from_json
+    from ..setupdata import setup_from_json
     from .races import new_game
 
     game = new_game(setup_from_json(q.setup), q.seed)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..engine.options import Preview
+from ..play.narrator import label, to_go
 from .widgets.board import token_str
-from .widgets.squares import label, to_go
 
 
 def value_text(preview: Preview, bmx: bool, shown: object) -> str:
@@ -33,6 +33,8 @@ def flag(preview: Preview, bmx: bool) -> str:
     up, or the ramp) changes how far it goes, it would be at the front."""
     if preview.crash:
         return "crash!"
+    if preview.finish:
+        return "finish"
     if preview.blocked:
         return "blocked"
     if preview.moves != preview.value or preview.terrain or preview.standup or preview.ramp:

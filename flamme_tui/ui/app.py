@@ -299,12 +299,13 @@ class FlammeApp(App[int]):
             self.show_stage_result(RaceFlow(session))
             return
         flow = RaceFlow(session)
-        flow.log.append(f"(resumed at round {session.game.round})")
+        from ..play.narrator import Branched, Resumed, branched_words
+
+        flow.notes.append(Resumed(session.game.round))
         if getattr(session, "branch_of", None) is not None:
-            note = (f"{session.branch_of.name} goes on as the new race file {session.save_path.name}; "
-                    f"the newer version is left as it is")
-            flow.log.append(f"({note})")
-            self.notify(clean(note), timeout=8, markup=False)
+            flow.notes.append(Branched(session.branch_of.name, session.save_path.name))
+            self.notify(clean(branched_words(session.branch_of.name, session.save_path.name)), timeout=8,
+                        markup=False)
         self.start_flow(flow)
 
     # ------------------------------------------------------------ the menus
@@ -548,8 +549,7 @@ class FlammeApp(App[int]):
     def show_replay(self, path) -> None:
         """The replay of a saved race (the saved races' list and the results
         screens open it); a save that cannot be read is said in one line."""
-        from ..play.replay import load_replay
-        from ..saves import SaveError
+        from ..saves import SaveError, load_replay
         from .replay import ReplayScreen
 
         try:

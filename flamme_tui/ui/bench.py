@@ -356,7 +356,7 @@ def terminal_size(text: str) -> tuple[int, int]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from ..cli import Parser, Whole
+    from ..arguments import Parser, Whole
 
     parser = Parser(prog="python -m flamme_tui.ui.bench", description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=Whole(1, 100), default=5, metavar="N", help="start-ups to time, 1 to 100 (default 5)")

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ..play.replay import Replay
-from ..usertext import plain
+from .content import plain
 from .palette import rider_label, team_of_rider
 from .widgets.keybar import KeyBar
 from .widgets.lap import LapStrip

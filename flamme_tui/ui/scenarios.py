@@ -40,7 +40,7 @@ def advance(session, rounds: int, until=None) -> None:
     """Play whole rounds of every seat with the easy policy (set-up for screenshots)."""
     from ..bots.easy import easy
     from ..engine.phase import Phase
-    from ..play.turns import turns
+    from ..engine.turns import turns
 
     game = session.game
     for _ in range(rounds):

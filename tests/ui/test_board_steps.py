@@ -132,7 +132,7 @@ async def test_the_boards_on_screen_follow_the_steps():
 async def test_square_and_distance_to_the_line_follow_the_steps():
     """A rider's square and its squares to go are those of the step shown, never
     the end of the round (both columns from the same position)."""
-    from flamme_tui.ui.widgets.squares import to_go
+    from flamme_tui.play.narrator import to_go
 
     flow = flow_of("classic", 4)
     play_round(flow)

@@ -6,9 +6,8 @@ import pytest
 
 from flamme_tui.bots.easy import easy
 from flamme_tui.play.flow import RaceFlow
-from flamme_tui.play.races import describe_round
+from flamme_tui.play.narrator import describe_round, label
 from flamme_tui.ui.choices import RaceChoices, default_seats
-from flamme_tui.ui.widgets.squares import label
 
 
 def flow_of(variant="classic", n=2, bots=(), seed=1, **kw) -> RaceFlow:
@@ -86,7 +85,7 @@ def test_frames_replay_every_round_exactly(variant, seed):
         assert frames[-1].pos == tuple(tuple(p) for p in game.pos)
         for frame in frames:
             assert len(set(frame.pos)) == len(frame.pos)  # never two riders on one place
-        lines = [line for f in frames for line in f.lines]
+        lines = [line for f in frames for line in flow.told(f.notes)]
         course = game.course
         assert lines == describe_round(game, lambda sq, c=course: label(c, sq))  # squares from the start line
         moves = [f for f in frames if f.kind == "move"]

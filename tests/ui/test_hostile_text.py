@@ -227,7 +227,7 @@ async def test_notifications_show_hostile_paths_literally(tmp_path):
 
 
 async def test_replay_app_with_hostile_names(data_dir, tmp_path):
-    from flamme_tui.play.replay import load_replay
+    from flamme_tui.saves import load_replay
     from flamme_tui.ui.replay import ReplayApp
 
     hostile_stage(data_dir)

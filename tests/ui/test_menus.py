@@ -500,7 +500,7 @@ def test_podium_history_follows_the_race_and_ties_are_explained():
     lead = game.ranking()[0]  # the engine decides who ranks ahead on one square
     words = str(tie_text(game, names))
     # in the numbering of every screen (a 28-square lap ends on square 28), lanes in words
-    from flamme_tui.ui.widgets.squares import label, lane_word
+    from flamme_tui.play.narrator import label, lane_word
 
     assert f"same square ({label(game.course, game.pos[lead][0])})" in words
     assert f"in the {lane_word('bmx', game.pos[lead][1])}" in words and "lane 0" not in words
@@ -592,7 +592,7 @@ async def test_saved_races_branch_from_a_backup(data_dir):
     that point (a branch) and leaves the race file as it was."""
     from flamme_tui.bots.easy import easy
     from flamme_tui.engine.phase import Phase
-    from flamme_tui.play.turns import turns
+    from flamme_tui.engine.turns import turns
 
     folder = data_dir / "saves"
     folder.mkdir(parents=True)

@@ -57,7 +57,7 @@ async def test_terrain_and_riders_readable_without_colour(monkeypatch):
     assert "BS" in row["lane0"] and "BR" in row["lane1"]  # lane 0 below lane 1
     assert "os" in row["lane0"]  # a crashed rider lies down: lower case
     assert "OR" in row["lane1"]
-    from flamme_tui.ui.widgets.squares import line_square
+    from flamme_tui.play.narrator import line_square
 
     assert f" {line_square(course)} " in row["ruler"]  # counted from the start line: the line square named
 
@@ -156,8 +156,8 @@ async def test_stage_profile_climbs_and_falls_with_the_terrain():
     """One column per square from the start line to the finish line; a column's
     bar is as high as the climbs minus the descents so far; the riders' row
     shows every rider under its square."""
+    from flamme_tui.play.narrator import line_square
     from flamme_tui.ui.widgets.profile import EIGHTHS, StageProfile, heights
-    from flamme_tui.ui.widgets.squares import line_square
 
     course = config.load_course("la-haut-montagne")
     h = heights(course)

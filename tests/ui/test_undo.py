@@ -154,7 +154,7 @@ async def test_a_race_with_undos_saves_loads_and_replays_exactly(tmp_path, monke
     the very same game (hidden cards included), round checks and replay, and
     the replay viewer says who changed a card, never which."""
     from flamme_tui import saves
-    from flamme_tui.play.replay import load_replay
+    from flamme_tui.saves import load_replay
     from flamme_tui.ui.replay import ReplayScreen
 
     monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))

@@ -15,11 +15,11 @@ import pytest
 
 from flamme_tui import bots, saves
 from flamme_tui.bots.easy import easy
+from flamme_tui.engine.turns import turns
 from flamme_tui.play.flow import RaceFlow
 from flamme_tui.play.races import RaceSpec
 from flamme_tui.play.session import Session
 from flamme_tui.play.thinker import Thinker
-from flamme_tui.play.turns import turns
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.bench import send_key
 from flamme_tui.ui.choices import RaceChoices, default_seats

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widgets import Button
 
-from ...course import Course
+from ...engine.course import Course
 from ...engine.rules import find
 from ...usertext import clean
 from ..palette import team_colour, team_markup

@@ -14,13 +14,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
+from ...play.narrator import label as square_label
+from ...play.narrator import lane_word, to_go_text
+from ...play.narrator import where as square_where
 from ...usertext import cells, clean, fit
 from ...words import ordinal, plural
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
-from ..widgets.squares import label as square_label
-from ..widgets.squares import lane_word, to_go_text
-from ..widgets.squares import where as square_where
 from .base import BaseScreen
 
 

@@ -28,8 +28,23 @@ from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.phase import Phase
 from ...engine.race import RuleError
-from ...play.flow import RaceFlow, Turn
+from ...play.flow import RaceFlow, Turn, history
+from ...play.narrator import RoundStarts, kind_name
+from ...play.narrator import label as square_label
+from ...play.narrator import to_go as square_to_go
+from ...play.narrator import where as square_where
 from ...play.session import BotMove, UndoRefused
+from ...play.table import (
+    EndReveal,
+    LiftCurtain,
+    NotOffered,
+    PassReview,
+    ReadBids,
+    SkipReveal,
+    Step,
+    Table,
+    TakeBack,
+)
 from ...settings import STEP_DELAYS, STEP_SPEEDS
 from ...usertext import cells, clean, escape_markup, fit
 from .. import aids
@@ -41,10 +56,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
 from ..widgets.lines import TextLines
 from ..widgets.profile import StageProfile
-from ..widgets.racelog import RaceLog, history
-from ..widgets.squares import label as square_label
-from ..widgets.squares import to_go as square_to_go
-from ..widgets.squares import where as square_where
+from ..widgets.racelog import RaceLog
 from ..widgets.track import RiderMark, Scene, StageOverview, TrackClicked, TrackStrip
 from .base import BaseScreen
 
@@ -93,6 +105,7 @@ class RaceScreen(BaseScreen):
     def __init__(self, flow: RaceFlow) -> None:
         super().__init__(classes=f"race -{flow.game.variant}")
         self.flow = flow
+        self.table = Table(flow)  # every action of the screen is a choice the table offered
         self.turn: Turn | None = None
         self.sel: int | None = None  # selected option (card, rider)
         self.multi: list[int] = []  # bmx descent: the selected tokens
@@ -224,10 +237,10 @@ class RaceScreen(BaseScreen):
         self._texts: dict[TextLines, str] = {}
         if self.flow.session.bots:
             self.app.thinker.warm()
-        log = self.flow.log
-        if self.game.round > 1 and "── Round 1 ──" not in log:
+        notes = self.flow.notes
+        if self.game.round > 1 and RoundStarts(1) not in notes:
             # a resumed race: its log rebuilt from the action log (the flow starts empty)
-            log[1:1] = history(self.flow.session)
+            notes[1:1] = history(self.flow.session)
         self.refresh_turn()
 
     def put(self, widget: TextLines, text: str) -> None:
@@ -352,7 +365,7 @@ class RaceScreen(BaseScreen):
         """The named player pressed Enter on the curtain: show their turn.  Done
         while the curtain still covers this screen, just before it goes, so the
         first frame after it already shows the whole turn."""
-        self.flow.lift_curtain(seat)
+        self.table.choose(LiftCurtain(seat))
         self.recap = self.recap_for(seat)
         self.refresh_turn()
 
@@ -607,7 +620,7 @@ class RaceScreen(BaseScreen):
         view = game.view(seat)
         self.places = sorted(game.grid_places())
         self.cursor = self.places[-1] if self.places else None
-        kind = KIND.get(game.riders[i].kind, "rider")
+        kind = kind_name(game.riders[i].kind)
         self.set_status(f"{self.flow.team_name(seat)} places a rider")
         self.cards.show("hand", ())
         self.panel(self.who(seat, f": place your [b]{kind}[/b] on the grid"),
@@ -812,7 +825,7 @@ class RaceScreen(BaseScreen):
         self._base_cards = tuple(cards)
         self.cards.show("hand", cards)
         bid = game.bid_round
-        kind = KIND.get(rider.kind, "rider")
+        kind = kind_name(rider.kind)
         notes = [f"keep 1 face down, {len(hand) - 1} go face up"]
         if rider.bids:
             notes.append("bid 1: " + " + ".join(card_text(c) for c in rider.bids))
@@ -861,7 +874,7 @@ class RaceScreen(BaseScreen):
         self.show_boards(view, public=True)
 
     def rider_name(self, i: int) -> str:
-        from ...play.races import rider_name
+        from ...play.narrator import rider_name
 
         return rider_name(self.game, i)
 
@@ -912,7 +925,7 @@ class RaceScreen(BaseScreen):
             return f"{' '.join(label(i) for i in active)}: exhaustion card (nobody just ahead)"
         if frame.kind == "fatigue":
             return f"{' '.join(label(i) for i in active)}: fatigue token (both lanes ahead empty)"
-        return " · ".join(line.strip() for line in frame.lines)
+        return " · ".join(line.strip() for line in self.flow.told(frame.notes))
 
     def update_reveal(self) -> None:
         flow = self.flow
@@ -991,7 +1004,7 @@ class RaceScreen(BaseScreen):
             self.stop_timer()
             self.update_reveal()  # the labels: nothing moves any more
             return
-        self.flow.step(1)
+        self.table.choose(Step(1))
         self.update_reveal()
 
     # ------------------------------------------------------------ actions
@@ -1081,7 +1094,8 @@ class RaceScreen(BaseScreen):
     def step(self, delta: int) -> None:
         if delta < 0:
             self.stop_timer()  # stepping back takes the step-through in hand
-        self.flow.step(delta)
+        if Step(delta) in self.table.turn().options:  # (past either end: nothing to show)
+            self.table.choose(Step(delta))
         self.update_reveal()
 
     def action_next_step(self) -> None:
@@ -1153,7 +1167,7 @@ class RaceScreen(BaseScreen):
                 return
             action = Bid(game.riders[turn.rider].id, self.options[self.sel])
         elif turn.kind == "bids":
-            self.flow.bids_read()
+            self.table.choose(ReadBids())
             self.next_turn()
             return
         elif turn.kind == "pick":
@@ -1171,8 +1185,8 @@ class RaceScreen(BaseScreen):
             # the review's words, from the seat's view before the pick (it may resolve the round)
             self._review_text, self._review_note = self.review_text(pick), self.review_note()
             try:
-                self.flow.act(pick)
-            except RuleError as exc:  # should not happen: the UI offers legal choices only
+                self.table.choose(self.table.option_for(pick))
+            except (RuleError, NotOffered) as exc:  # should not happen: the UI offers legal choices only
                 self.notify(clean(exc), severity="error", markup=False)
                 return
             if self.flow.review is not None:
@@ -1183,24 +1197,24 @@ class RaceScreen(BaseScreen):
             self.next_turn()
             return
         elif turn.kind == "review":
-            self.flow.pass_review()
+            self.table.choose(PassReview())
             self.next_turn()
             return
         elif turn.kind == "reveal":
             replay = self.flow.replay
             if replay is not None and not replay.at_end:
-                self.flow.skip()
+                self.table.choose(SkipReveal())
                 self.update_reveal()
                 return
             self.stop_timer()
-            self.flow.finish_replay()
+            self.table.choose(EndReveal())
             self.next_turn()
             return
         if action is None:
             return
         try:
-            self.flow.act(action)
-        except RuleError as exc:  # should not happen: the UI offers legal choices only
+            self.table.choose(self.table.option_for(action))
+        except (RuleError, NotOffered) as exc:  # should not happen: the UI offers legal choices only
             self.notify(clean(exc), severity="error", markup=False)
             return
         self.next_turn()
@@ -1281,8 +1295,8 @@ class RaceScreen(BaseScreen):
         if turn is None or turn.kind != "review" or turn.seat is None:
             return
         try:
-            self.flow.take_back()
-        except UndoRefused as exc:  # cannot happen from the review: said if it does
+            self.table.choose(TakeBack())
+        except (UndoRefused, NotOffered) as exc:  # cannot happen from the review: said if it does
             self.notify(clean(exc), severity="error", markup=False)
             return
         self.rounds_shown.append((turn.seat, self.flow.log[-1]))

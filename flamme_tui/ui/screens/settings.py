@@ -18,7 +18,7 @@ from textual.widgets import Input, Select, Static, Switch
 from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS
 from ... import settings as user_settings
 from ...pathtext import served, show_path
-from ...usertext import plain
+from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 

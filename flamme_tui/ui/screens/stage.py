@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...usertext import plain
+from ..content import plain
 from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile
 from ..widgets.track import TrackStrip

@@ -11,8 +11,8 @@ from textual.containers import Center, Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...usertext import plain
 from ...words import plural
+from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 

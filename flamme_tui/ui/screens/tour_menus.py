@@ -9,8 +9,9 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...usertext import clean, plain
+from ...usertext import clean
 from ...words import plural
+from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 

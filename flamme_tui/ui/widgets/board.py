@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.content import Content
 
-from ...course import Course
 from ...engine.cards import card_text, starting_deck
+from ...engine.course import Course
 from ...engine.events import token_text
+from ...play.narrator import label as square_label
+from ...play.narrator import to_go
 from ...usertext import cells, clean, fit
 from ..palette import contrast_text, rider_label, team_of_rider
 from .lines import TextLines
-from .squares import label as square_label
-from .squares import to_go
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
+from ...play.narrator import number
 from ..palette import FINISH_GLYPH, START_GLYPH, rider_style, terrain
 from .lines import LineWidget
-from .squares import number
 from .track import BLANK, LINE_FINISH, LINE_START, RULER, RiderMark
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"

@@ -42,6 +42,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
+from ...play.narrator import number
 from ..palette import (
     FINISH_GLYPH,
     NO_LANE,
@@ -52,7 +53,6 @@ from ..palette import (
     terrain,
 )
 from .lines import LineWidget
-from .squares import number
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..engine.phase import Phase
-from ..engine.race import Race
+from .phase import Phase
+from .race import Race
 
 
 def next_seat(game: Race) -> int | None:

@@ -1,7 +1,7 @@
 """One square numbering everywhere: counted from the start line, the grid as G1.., N to go."""
 
 from flamme_tui import config
-from flamme_tui.ui.widgets import squares
+from flamme_tui.play import narrator as squares
 
 
 def test_classic_stage_counts_from_the_start_line_to_the_line_square():

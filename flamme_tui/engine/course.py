@@ -12,7 +12,7 @@ from typing import Final
 
 # Terrain codes, one character per square, and the terrain rule of a move
 # (the cap of a climb, the minimum of a descent or supply zone): in the engine.
-from .engine.terrain import ASCENT, BUMPY, CANYON, COBBLE, DESCENT, FLAT, MARSH, SUPPLY, terrain_move
+from .terrain import ASCENT, BUMPY, CANYON, COBBLE, DESCENT, FLAT, MARSH, SUPPLY, terrain_move
 
 CLASSIC_TERRAIN = frozenset(FLAT + ASCENT + DESCENT + SUPPLY + COBBLE)
 # The square codes of tile sides (stages/tiles.yaml) -> (terrain, lanes): the

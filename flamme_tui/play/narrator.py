@@ -1,0 +1,687 @@
+"""The narrator: every telling of the race in words, and the one square
+numbering for every screen (track, boards, builder, podium, log).
+
+Whoever tells the race (the race log and its "since your last look", the
+replay, the command line's race output, the podium, the saves' summaries)
+calls this module with actions, typed engine events and the game; nothing
+stores the words: they are made when shown, so that the same race can later
+be told in another language.  Every sentence is written whole, its parts as
+named placeholders (`_("{rider} takes an exhaustion card")`): `_` marks the
+texts a translation will replace (today it returns them as they are), and no
+sentence is put together from fragments of others.
+
+The square numbering:
+
+Squares are counted from the start line: the first square past it is 1, the
+last square before the finish line is the line square (the stage's length
+in squares, 68 on the rulebook's stages; a BMX lap of 28 squares ends on 28).
+The grid squares behind the start line are G1 (just behind it), G2, ...
+"To go" is how many squares a rider still has to move to cross the line.
+The engine's own index (square 0 = the rearmost grid square) never shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.bmx import token_text
+from ..engine.cards import ATTACK, ROULEUR, SPRINTEUR, card_text
+from ..engine.course import Course
+from ..engine.events import (
+    BidsRevealed,
+    Breakaway,
+    CatchUp,
+    Crash,
+    Crossed,
+    Die,
+    Event,
+    Exhaustion,
+    Fatigue,
+    Finish,
+    Move,
+    Ramp,
+    Reveal,
+    Slipstream,
+    StandUp,
+)
+
+Namer = Callable[[int], str]  # rider index -> its name
+SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
+
+
+def _(text: str) -> str:
+    """A text to translate (gettext's name): returned as it is for now."""
+    return text
+
+
+def number(course: Course, square: int) -> int:
+    """The public number of an engine square (<= 0 on the grid)."""
+    return square - course.grid + 1
+
+
+def label(course: Course, square: int) -> str:
+    """ "12", or "G2" for a grid square, or "-" for a rider not on the track yet."""
+    if square < 0:
+        return "-"
+    n = number(course, square)
+    return str(n) if n > 0 else f"G{1 - n}"
+
+
+def line_square(course: Course) -> int:
+    """The public number of the last square before the finish line."""
+    return number(course, course.finish - 1)
+
+
+def to_go(course: Course, square: int) -> int:
+    """Squares to move to cross the finish line (0 or less: over it)."""
+    return course.finish - square
+
+
+def to_go_text(course: Course, square: int, short: bool = False) -> str:
+    """ "9 to go", "2 past the line" ("2 past" if `short`) or "" off the track."""
+    if square < 0:
+        return ""
+    n = to_go(course, square)
+    if n > 0:
+        return f"{n} to go"
+    return f"{1 - n} past" + ("" if short else " the line")
+
+
+def lane_word(variant: str, lane: int, lanes: int = 2) -> str:
+    """Lane 0 is the right-hand lane (the inner lane of a BMX lap); on a
+    three-lane square lane 1 is the middle lane, lane 2 the left one."""
+    from ..engine.rules import find
+
+    if find(variant).uses_tokens:
+        return "inner lane" if lane == 0 else "outer lane"
+    if lanes == 1:
+        return "single file"
+    return ("right lane", "middle lane" if lanes == 3 else "left lane", "left lane")[min(lane, 2)]
+
+
+def place_words(game: Any, square: int, lane: int) -> str:
+    """ "grid 2, left lane" or "square 12, right lane"."""
+    n = number(game.course, square)
+    place = f"square {n}" if n > 0 else f"grid {1 - n}"
+    return f"{place}, {lane_word(game.variant, lane, game.course.lanes[square])}"
+
+
+def where(course: Course, square: int) -> str:
+    """ "square 12 · 57 to go" (the words the boards, log and podium use)."""
+    if square < 0:
+        return "not placed"
+    n = number(course, square)
+    place = f"square {n}" if n > 0 else f"grid {1 - n}"
+    return f"{place} · {to_go_text(course, square)}"
+
+
+# ------------------------------------------------------------ riders, cards
+
+
+def kind_name(kind: str) -> str:
+    """A rider's kind in words: "Sprinteur", "Rouleur" ("rider" for a BMX rider)."""
+    if kind == SPRINTEUR:
+        return _("Sprinteur")
+    if kind == ROULEUR:
+        return _("Rouleur")
+    return _("rider")
+
+
+def rider_name(game: Any, i: int) -> str:
+    """ "Red Sprinteur", "Ann (Red Rouleur)" for a player racing one rider, the seat's name in BMX."""
+    r = game.riders[i]
+    seat = game.setup.teams[r.seat]
+    if game.rules.uses_tokens:
+        return seat.name
+    kind = kind_name(SPRINTEUR if r.kind == SPRINTEUR else ROULEUR)
+    if len(seat.riders) == 1:  # a player racing one rider: its name, and which rider
+        return _("{seat} ({colour} {kind})").format(seat=seat.name, colour=seat.colour.capitalize(), kind=kind)
+    return _("{seat} {kind}").format(seat=seat.name, kind=kind)
+
+
+def played_text(game: Any, played: Any) -> str:
+    """A card ("5", "E2") or BMX tokens ("3+F") as written."""
+    if game.rules.uses_tokens:
+        return "+".join(token_text(t) for t in played)
+    return card_text(played)
+
+
+def _move_played(e: Move) -> str:
+    if e.card is None:
+        return "+".join(token_text(t) for t in e.tokens)
+    return card_text(e.card)
+
+
+# ------------------------------------------------------------------ events
+
+
+def _move_line(e: Move, name: Namer, square: SquareNamer) -> str:
+    blocked = e.square < e.start + e.moves
+    words = dict(rider=name(e.rider), card=_move_played(e), moves=e.moves, start=square(e.start), end=square(e.square))
+    if e.card == ATTACK:
+        text = _("{rider} plays {card} (Attack, moves {moves}), {start} -> {end} blocked") if blocked else _(
+            "{rider} plays {card} (Attack, moves {moves}), {start} -> {end}")
+    elif e.card is not None and e.moves != e.value:
+        text = _("{rider} plays {card} (moves {moves}), {start} -> {end} blocked") if blocked else _(
+            "{rider} plays {card} (moves {moves}), {start} -> {end}")
+    else:
+        text = _("{rider} plays {card}, {start} -> {end} blocked") if blocked else _(
+            "{rider} plays {card}, {start} -> {end}")
+    return text.format(**words)
+
+
+def event_line(e: Event, name: Namer, square: SquareNamer = str) -> str:
+    """One engine event in words, as the race log shows it (a line that
+    belongs to the move above it starts with two spaces)."""
+    if isinstance(e, Move):
+        return _move_line(e, name, square)
+    if isinstance(e, Ramp):
+        return _("  jump ramp: {rider} flies {bonus} squares further").format(rider=name(e.rider), bonus=e.bonus)
+    if isinstance(e, Slipstream):
+        return _("  slipstream: {rider} {start} -> {end}").format(
+            rider=name(e.rider), start=square(e.start), end=square(e.square))
+    if isinstance(e, CatchUp):
+        return _("  catch-up: {rider} {start} -> {end}").format(
+            rider=name(e.rider), start=square(e.start), end=square(e.square))
+    if isinstance(e, Exhaustion):
+        return _("  exhaustion: {rider} takes an exhaustion card").format(rider=name(e.rider))
+    if isinstance(e, Fatigue):
+        text = _("  fatigue: {rider} takes {n} fatigue tokens") if e.tokens != 1 else _(
+            "  fatigue: {rider} takes {n} fatigue token")
+        return text.format(rider=name(e.rider), n=e.tokens)
+    if isinstance(e, Crash):
+        return _("  crash: {rider} crashes on the wet road").format(rider=name(e.rider))
+    if isinstance(e, StandUp):
+        return _("  {rider} stands up").format(rider=name(e.rider))
+    if isinstance(e, Die):
+        return _("  die: {face}").format(face=e.face) if e.face else _("  die: no catch-up")
+    if isinstance(e, Finish):
+        text = _("  {rider} wins the stage!") if e.stage else _("  {rider} wins the race!")
+        return text.format(rider=name(e.rider))
+    if isinstance(e, Crossed):
+        text = _("  {rider} crosses the line, {n} square past it") if e.past == 1 else _(
+            "  {rider} crosses the line, {n} squares past it")
+        return text.format(rider=name(e.rider), n=e.past)
+    if isinstance(e, BidsRevealed):
+        shown = _(", ").join(_("{rider} {card}").format(rider=name(i), card=card_text(c)) for i, c in e.cards)
+        return _("breakaway, bid {n}: {bids}").format(n=e.bid, bids=shown)
+    if isinstance(e, Breakaway):
+        sums = _(", ").join(_("{rider} {cards} = {total}").format(
+            rider=name(i), cards="+".join(card_text(c) for c in cards), total=total) for i, cards, total in e.bids)
+        away = _(" and ").join(name(i) for i in e.winners)
+        text = _("breakaway: {bids}; {riders} break away to {square}") if len(e.winners) > 1 else _(
+            "breakaway: {bids}; {riders} breaks away to {square}")
+        return text.format(bids=sums, riders=away, square=square(e.square))
+    return e.kind
+
+
+def describe_round(game: Any, square: SquareNamer = str) -> list[str]:
+    """The last resolved round in words, one line per event; `square` names a
+    square (the engine's index by default; the UI counts from the start line)."""
+    return [event_line(e, lambda i: rider_name(game, i), square) for e in game.events if not isinstance(e, Reveal)]
+
+
+# ------------------------------------------------------- the command line
+
+
+def round_report(game: Any, extra: Sequence[str] = ()) -> list[str]:
+    """The headless log of the round just resolved: its number, any bot reasons
+    (`extra`), the events in words, a one-line track picture and the positions."""
+    return (
+        [_("Round {n}").format(n=game.rounds_done)]
+        + [f"  {line}" for line in extra]
+        + [f"  {line}" for line in describe_round(game)]
+        + [_("  track: {track}").format(track=track_picture(game)),
+           _("         {positions}").format(positions=positions_text(game))]
+    )
+
+
+def track_picture(game: Any) -> str:
+    """One line: the track from the grid to past the finish, riders per square as a count."""
+    course = game.course
+    last = max(course.finish + 2, max(p[0] for p in game.pos) + 1)
+    count = [0] * (last + 1)
+    for p in game.pos:
+        if p[0] >= 0:  # a tour: a rider across the line has left the track
+            count[p[0]] += 1
+    chars = []
+    for sq in range(last + 1):
+        if sq == course.grid:
+            chars.append("|")
+        if sq == course.finish:
+            chars.append("|")
+        chars.append(str(count[sq]) if count[sq] else course.terrain[sq])
+    return "".join(chars)
+
+
+def positions_text(game: Any) -> str:
+    """Every rider by its id, ranked: "R.S 12/0  B.R across ..." (engine squares)."""
+    crossed = getattr(game, "crossed", {})
+    return "  ".join(
+        _("{rider} across").format(rider=game.riders[i].id) if i in crossed else
+        _("{rider} {square}/{lane}").format(rider=game.riders[i].id, square=game.pos[i][0], lane=game.pos[i][1])
+        for i in game.ranking())
+
+
+def ranking_lines(game: Any) -> list[str]:
+    """The final ranking, one line per rider (engine squares and lanes)."""
+    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line, where they crossed
+
+    def where(i: int) -> str:
+        if i in crossed:
+            rnd, square, lane = crossed[i]
+            return _("across the line in round {round}, square {square}, lane {lane}").format(
+                round=rnd, square=square, lane=lane)
+        return _("square {square}, lane {lane}").format(square=game.pos[i][0], lane=game.pos[i][1])
+
+    return [f"{place:>2}. {rider_name(game, i):<24} {where(i)}" for place, i in enumerate(game.ranking(), 1)]
+
+
+# ------------------------------------------------------------ the race log
+#
+# The race log is kept as notes: what happened, as data (seats and riders by
+# number, engine events as they are), told in words only when shown.
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """The race's first line: the course and rules, or the tour's stage."""
+
+    tour: str = ""  # the tour's name, "" for a race
+    stage: int = 0
+    stages: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Jersey:
+    rider: int  # the yellow jersey's rider (the GC leader before this stage)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakawayStarts:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarts:
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    rider: int
+    square: int
+    lane: int
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Bidder:
+    """A seat chose the rider that bids for the breakaway (which card: never said)."""
+
+    rider: int
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DrawsFirst:
+    rider: int
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BidDown:
+    seat: int
+    bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BotChose:
+    """A bot seat's choices of the round, in public: who drew first (None: no choice to say)."""
+
+    seat: int
+    first: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """A seat took back the last card of its turn before passing (never which)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """An engine event of a resolved round (or of the breakaway)."""
+
+    event: Event
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """A bot's public reason, said once the cards are revealed (the bot's own words)."""
+
+    seat: int
+    policy: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class Branched:
+    """A race resumed from a backup goes on in a new file; the newer one is left alone."""
+
+    old: str
+    new: str
+
+
+Note = (Heading | Jersey | BreakawayStarts | RoundStarts | Placed | Bidder | DrawsFirst | BidDown | BotChose | Changed
+        | Told | Reason | Resumed | Branched)
+
+
+def team_name(game: Any, seat: int) -> str:
+    return game.setup.teams[seat].name
+
+
+def _seat_of(game: Any, rider: int) -> int:
+    return game.riders[rider].seat
+
+
+def _kind_of(game: Any, rider: int) -> str:
+    return kind_name(game.riders[rider].kind)
+
+
+def changed_words(game: Any, seat: int) -> str:
+    """An undo in public words: whose card changed, never which."""
+    return _("{seat} changed their last {piece} before passing").format(
+        seat=team_name(game, seat), piece=game.rules.piece_word)
+
+
+def note_line(note: Note, game: Any) -> str:
+    """One note of the race log in words (squares counted from the start line)."""
+    if isinstance(note, Told):
+        return event_line(note.event, lambda i: rider_name(game, i), lambda sq: label(game.course, sq))
+    if isinstance(note, RoundStarts):
+        return _("── Round {n} ──").format(n=note.round)
+    if isinstance(note, BreakawayStarts):
+        return _("── Breakaway ──")
+    if isinstance(note, Placed):
+        text = _("{seat} (bot) places the {kind} on {place}") if note.bot else _("{seat} places the {kind} on {place}")
+        return text.format(seat=team_name(game, _seat_of(game, note.rider)), kind=_kind_of(game, note.rider),
+                           place=place_words(game, note.square, note.lane))
+    if isinstance(note, Bidder):
+        text = _("{seat} (bot): the {kind} bids for the breakaway") if note.bot else _(
+            "{seat}: the {kind} bids for the breakaway")
+        return text.format(seat=team_name(game, _seat_of(game, note.rider)), kind=_kind_of(game, note.rider))
+    if isinstance(note, DrawsFirst):
+        text = _("{seat} (bot): {kind} draws first") if note.bot else _("{seat}: {kind} draws first")
+        return text.format(seat=team_name(game, _seat_of(game, note.rider)), kind=_kind_of(game, note.rider))
+    if isinstance(note, BidDown):
+        text = _("{seat} (bot): bid down") if note.bot else _("{seat}: bid down")
+        return text.format(seat=team_name(game, note.seat))
+    if isinstance(note, BotChose):
+        if note.first is not None:
+            return _("{seat} (bot): {kind} draws first; cards chosen").format(
+                seat=team_name(game, note.seat), kind=_kind_of(game, note.first))
+        return _("{seat} (bot) has chosen their {piece}s").format(
+            seat=team_name(game, note.seat), piece=game.rules.piece_word)
+    if isinstance(note, Changed):
+        return changed_words(game, note.seat)
+    if isinstance(note, Reason):
+        return _("{seat} (bot, {policy}): {reason}").format(
+            seat=team_name(game, note.seat), policy=note.policy, reason=note.reason)
+    if isinstance(note, Heading):
+        if note.tour:
+            return _("{tour}, stage {stage}/{stages}: {course} ({rules})").format(
+                tour=note.tour, stage=note.stage, stages=note.stages, course=game.course.name, rules=game.rules.title)
+        return _("{course}: {rules} race").format(course=game.course.name, rules=game.rules.title)
+    if isinstance(note, Jersey):
+        return _("◆ yellow jersey: {seat} {kind}").format(
+            seat=team_name(game, _seat_of(game, note.rider)), kind=_kind_of(game, note.rider))
+    if isinstance(note, Resumed):
+        return _("(resumed at round {n})").format(n=note.round)
+    if isinstance(note, Branched):
+        return _("({words})").format(words=branched_words(note.old, note.new))
+    raise TypeError(f"not a note of the race log: {note!r}")
+
+
+def branched_words(old: str, new: str) -> str:
+    return _("{old} goes on as the new race file {new}; the newer version is left as it is").format(old=old, new=new)
+
+
+# ------------------------------------------------------------ the replay
+
+
+def _n(n: int, one: str, many: str) -> str:
+    """A whole sentence for one or for many (gettext's ngettext, later)."""
+    return (_(one) if n == 1 else _(many)).format(n=n)
+
+
+def weather_lines(game: Any) -> list[str]:
+    """Meteo: the weather dealt on the straights, tile by tile."""
+    weather = game.course.weather
+    if not weather:
+        return []
+    lines = []
+    for tile in game.course.tiles:
+        kind = weather[tile.first] if tile.first < len(weather) else ""
+        if kind:
+            first, last = label(game.course, tile.first), label(game.course, tile.first + tile.length - 1)
+            lines.append(_("weather: {kind} on tile {tile} (squares {first}-{last})").format(
+                kind=kind, tile=tile.letter, first=first, last=last))
+    return lines or [_("weather: fair everywhere")]
+
+
+def finish_words(game: Any) -> dict[int, str]:
+    """A tour stage: each rider across the line (it has left the track) in
+    words: "finished in round 14, 2 past the line, +0:40" (its stage time)."""
+    crossed = getattr(game, "crossed", {})
+    if not crossed:
+        return {}
+    from ..engine.tour import gap_text, stage_of
+
+    times = {line.rider: line.time for line in stage_of(game)}
+    return {i: _("finished in round {round}, {past} past the line, {time}").format(
+                round=rnd, past=square - game.course.finish + 1, time=gap_text(times[game.riders[i].id]))
+            for i, (rnd, square, _lane) in crossed.items()}
+
+
+def placed_words(game: Any, i: int, finished: dict[int, str] | None = None) -> str:
+    """ "Red Sprinteur: square 12, left lane" (`finished`: finish_words, for a tour stage)."""
+    place = (finished or {}).get(i) or place_words(game, *game.pos[i])
+    return _("{rider}: {place}").format(rider=rider_name(game, i), place=place)
+
+
+def ranking_line(game: Any, place: int, i: int, finished: dict[int, str] | None = None) -> str:
+    """ " 1. Red Sprinteur: square 70 · 2 past the line (left lane)"."""
+    done = (finished or {}).get(i)
+    if done:
+        return _("{place:>2}. {rider}: {finish}").format(place=place, rider=rider_name(game, i), finish=done)
+    return _("{place:>2}. {rider}: {where} ({lane})").format(
+        place=place, rider=rider_name(game, i), where=where(game.course, game.pos[i][0]),
+        lane=lane_word(game.variant, game.pos[i][1]))
+
+
+# what a replay's frames say in a word or a sentence: whole, each with its placeholders
+REPLAY = {
+    "start": _("Start"),
+    "start placing": _("Start: placing riders"),
+    "breakaway": _("Breakaway"),
+    "breakaway bid": _("Breakaway, bid {n}"),
+    "breakaway in progress": _("Breakaway, bid {n}: in progress"),
+    "round": _("Round {n}"),
+    "round finish": _("Round {n}: finish"),
+    "round in progress": _("Round {n}: in progress"),
+    "stage": _("Stage {k}: {title}"),
+    "stage result": _("Stage {k}: result"),
+    "on the grid": _("the riders on the grid"),
+    "all placed": _("every rider placed on the grid"),
+    "being placed": _("(riders being placed on the grid)"),
+    "nobody placed": _("nobody placed yet"),
+    "tour heading": _("{tour} (a tour of {stages}), {teams}: {state}"),
+    "race heading": _("{title} ({variant}), {teams}: {state}"),
+    "won": _("won by {winner}, seed {seed}"),
+    "stage in progress": _("stage {k}/{n} in progress"),
+    "race in progress": _("saved in round {n}, race in progress"),
+    "frame": _("== {title} ({n}/{of}) =="),
+    "track": _("track: {track}"),
+    "positions": _("       {positions}"),
+    "ranking": _("ranking:"),
+}
+
+
+def replay_says(key: str, **values: Any) -> str:
+    """One of the replay's texts (REPLAY) with its values."""
+    return REPLAY[key].format(**values)
+
+
+def placed_so_far(n: int) -> str:
+    return _n(n, "{n} rider placed so far", "{n} riders placed so far")
+
+
+def choices_made(n: int) -> str:
+    return _n(n, "{n} choice made; the bids are revealed together", "{n} choices made; the bids are revealed together")
+
+
+def picks_made(n: int) -> str:
+    return _n(n, "{n} pick made this round; cards are revealed when the round is played",
+              "{n} picks made this round; cards are revealed when the round is played")
+
+
+def stages_word(n: int) -> str:
+    return _n(n, "{n} stage", "{n} stages")
+
+
+def stage_report(tour: Any) -> list[str]:
+    """A tour after its latest stage in words: the stage's times, the GC with
+    gaps, the Tour Points (the replay's last frame of each stage)."""
+    from ..engine.tour import gap_text
+
+    done = tour.done[-1]
+    game = done.game
+
+    def name(rid: str) -> str:
+        return rider_name(game, game.index[rid])
+
+    k = len(tour.done)
+    lines = [_("stage {k}/{n} times:").format(k=k, n=tour.stages)]
+    lines += [_("  {place:>2}. {rider} {time}").format(place=line.place, rider=name(line.rider), time=gap_text(line.time))
+              for line in done.result]
+    lines.append(_("GC after stage {k}:").format(k=k))
+    lines += [_("  {place:>2}. {rider} {time}").format(place=g.place, rider=name(g.rider), time=gap_text(g.gap))
+              for g in tour.gc()]
+    teams = tour.teams
+    points = _(", ").join(_("{team} {points}").format(team=teams[t.team].name, points=t.value) for t in tour.ranking())
+    lines.append(_("Tour Points: {points}").format(points=points))
+    return lines
+
+
+# --------------------------------------------------- the command line's race
+
+CLI = {
+    "heading with bots": _("{course} ({variant}), seed {seed}, {n} {who}: {seats}"),
+    "heading": _("{course} ({variant}), seed {seed}, {n} teams"),
+    "players": _("players"),
+    "teams": _("teams"),
+    "seat and bot": _("{seat} ({bot})"),
+    "start": _("start:    {track}"),
+    "picture": _("          {track}"),
+    "bot reason": _("({seat} bot: {action}: {why})"),
+    "final ranking": _("Final ranking"),
+}
+
+
+def cli_says(key: str, **values: Any) -> str:
+    """One of the command line's race texts (CLI) with its values."""
+    return CLI[key].format(**values)
+
+
+def race_heading(game: Any, seed: int, bots: Sequence[str] | None = None, players: bool = False) -> str:
+    """The first line of `flamme-tui race`: the course, rules, seed and seats (with their bots)."""
+    values = dict(course=game.course.name, variant=game.variant, seed=seed, n=len(game.setup.teams))
+    if bots is None:
+        return cli_says("heading", **values)
+    seats = _(", ").join(cli_says("seat and bot", seat=t.name, bot=bots[s]) for s, t in enumerate(game.setup.teams))
+    return cli_says("heading with bots", who=cli_says("players" if players else "teams"), seats=seats, **values)
+
+
+def start_lines(game: Any) -> list[str]:
+    """The track before the first round: its picture and every rider's place (engine squares)."""
+    return [cli_says("start", track=track_picture(game)), cli_says("picture", track=positions_text(game))]
+
+
+def picture_lines(game: Any) -> list[str]:
+    return [cli_says("picture", track=track_picture(game)), cli_says("picture", track=positions_text(game))]
+
+
+def resumed_words(game: Any) -> str:
+    text = _("resumed {course} ({variant}) in round {round} after {n} action") if len(game.actions) == 1 else _(
+        "resumed {course} ({variant}) in round {round} after {n} actions")
+    return text.format(course=game.course.name, variant=game.variant, round=game.round, n=len(game.actions))
+
+
+def hidden_breakaway(game: Any, choices: int, winners: Sequence[int]) -> str:
+    """A breakaway begun face down before a save: who broke away, nothing of the cards."""
+    text = _("breakaway (begun before the save with {n} choice face down: its cards are not shown): {riders} away") \
+        if choices == 1 else _("breakaway (begun before the save with {n} choices face down: its cards are not "
+                               "shown): {riders} away")
+    return text.format(n=choices, riders=_(" and ").join(rider_name(game, i) for i in winners))
+
+
+def hidden_round(game: Any, round: int, picks: int) -> str:
+    """A round begun face down before a save: nothing of its cards."""
+    text = _("Round {round}\n  (begun before the save with {n} pick face down: its cards are not shown)\n"
+             "  track: {track}") if picks == 1 else _(
+        "Round {round}\n  (begun before the save with {n} picks face down: its cards are not shown)\n"
+        "  track: {track}")
+    return text.format(round=round, n=picks, track=track_picture(game))
+
+
+def tour_report(tour: Any, done: Any) -> list[str]:
+    """What the headless `tour` command prints after a stage: its times, the GC, the Tour Points."""
+    from ..engine.tour import gap_text
+
+    k = len(tour.done)
+    game = done.game
+
+    def name(rid: str) -> str:
+        return rider_name(game, game.index[rid])
+
+    rounds = _n(game.round, "{n} round", "{n} rounds")
+    lines = [_("Stage {k}/{n}: {course} ({variant}), {rounds}").format(
+        k=k, n=tour.stages, course=game.course.name, variant=game.variant, rounds=rounds)]
+    for line in done.result:
+        lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(
+            place=line.place, rider=name(line.rider), time=gap_text(line.time)))
+    lines.append(_("GC after stage {k}").format(k=k))
+    for g in tour.gc():
+        lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(
+            place=g.place, rider=name(g.rider), time=gap_text(g.gap)))
+    teams = tour.teams
+    points = _(", ").join(_("{team} {points}").format(team=teams[t.team].name, points=t.value) for t in tour.ranking())
+    text = _("TP after stage {k} (with the final GC points): {points}") if tour.over else _(
+        "TP after stage {k}: {points}")
+    lines.append(text.format(k=k, points=points))
+    return lines
+
+
+def final_report(tour: Any) -> list[str]:
+    """The headless `tour` command's last lines: the winner and the team classification."""
+    from ..engine.tour import gap_text, team_classification
+
+    teams = tour.teams
+    ranked = tour.ranking()
+    lines = [_("Tour winner: {team} ({points} TP)").format(team=teams[ranked[0].team].name, points=ranked[0].value)]
+    if all(len(team.riders) == 1 for team in teams):  # one rider per player: no team classification (GRAND-TOUR.md)
+        return lines
+    classification = team_classification(tour.gc())
+    gaps = _(", ").join(_("{team} {time}").format(team=teams[t.team].name, time=gap_text(t.value - classification[0].value))
+                        for t in classification)
+    lines.append(_("Team classification: {teams}").format(teams=gaps))
+    return lines

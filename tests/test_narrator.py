@@ -1,0 +1,121 @@
+"""One narrator (issue 24): play/narrator.py is the only module that tells
+the race in words; the others hand it actions, notes and engine events, and
+keep no words of their own.  The words are made when shown: the race log is
+kept as notes (data), told by the narrator."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import string
+from pathlib import Path
+
+import pytest
+
+from flamme_tui.engine import events as engine_events
+from flamme_tui.play import narrator
+from flamme_tui.play.flow import RaceFlow, history
+from flamme_tui.play.races import RaceSpec
+from flamme_tui.play.session import Session
+
+PACKAGE = Path(narrator.__file__).resolve().parent.parent
+
+# sentences of the race log, the replay and the command line's race output: each is
+# written in the narrator only (a second writer would tell the race its own way)
+PHRASES = ("── Round", "── Breakaway", "places the ", "draws first;", "changed their last", "the breakaway\"",
+           "wins the race", "wins the stage", "slipstream: ", "exhaustion: ", "crosses the line,", "has chosen their",
+           ": bid down", "yellow jersey: ", "resumed at round", "placed so far", "Final ranking", "start:    ",
+           "break away to", "weather: fair", "GC after stage ", "goes on as the new race file")
+
+
+def _string_constants(path: Path) -> list[tuple[int, str]]:
+    """The strings of a source, but its docstrings (which describe, and tell no race)."""
+    tree = ast.parse(path.read_text())
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+def test_the_checker_finds_a_planted_writer(tmp_path):
+    planted = tmp_path / "flow.py"
+    planted.write_text('"""Writes "── Round 3 ──" (a docstring: no writer)."""\n'
+                       'def note(game):\n    return f"── Round {game.round} ──"\n')
+    assert _string_constants(planted) == [(3, "── Round "), (3, " ──")]
+
+
+def test_only_the_narrator_writes_the_race_sentences():
+    writers = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "narrator.py" or path.parts[-2:] == ("ui", "texts.py"):  # (the help describes the log)
+            continue
+        for line, text in _string_constants(path):
+            if any(phrase in text for phrase in PHRASES):
+                writers.setdefault(str(path.relative_to(PACKAGE)), []).append(f"line {line}: {text[:60]!r}")
+    assert not writers, "the race told outside play/narrator.py:\n" + "\n".join(
+        f"{p} {w}" for p, ws in writers.items() for w in ws)
+    source = (PACKAGE / "play" / "narrator.py").read_text()
+    missing = [phrase for phrase in PHRASES if phrase.strip('"') not in source]
+    assert not missing  # (a phrase renamed there: rename it here)
+
+
+def test_the_engine_tells_nothing():
+    for name, cls in inspect.getmembers(engine_events, inspect.isclass):
+        if issubclass(cls, engine_events.Event):
+            assert "text" not in vars(cls), f"{name}.text: the words are the narrator's"
+
+
+def _sample(cls: type) -> engine_events.Event:
+    values = {"rider": 1, "start": 3, "square": 9, "lane": 0, "value": 6, "moves": 6, "card": 6, "tokens": 2,
+              "bonus": 2, "start_lane": 1, "face": 3, "stage": False, "past": 2, "bid": 1, "cards": ((1, 5), (0, 4)),
+              "bids": ((1, (5, 4), 9), (0, (4,), 4)), "winners": (1,), "played": ((1, 6),)}
+    params = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+    return cls(**{p: values[p] for p in params})
+
+
+@pytest.mark.parametrize("cls", [c for _, c in inspect.getmembers(engine_events, inspect.isclass)
+                                 if issubclass(c, engine_events.Event) and c not in (engine_events.Event,
+                                                                                      engine_events.Reveal)])
+def test_every_engine_event_has_its_words(cls):
+    event = _sample(cls)
+    line = narrator.event_line(event, lambda i: f"<rider {i}>", lambda sq: f"<square {sq}>")
+    assert line != event.kind and line.strip()
+    if "rider" in cls.fields or "cards" in cls.fields:
+        assert "<rider 1>" in line
+
+
+def _templates() -> list[str]:
+    """Every text the narrator marks for translation: `_("...")`."""
+    tree = ast.parse((PACKAGE / "play" / "narrator.py").read_text())
+    return [node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+
+
+def test_every_sentence_names_its_placeholders():
+    templates = _templates()
+    assert len(templates) > 80
+    for text in templates:
+        for _literal, field, _spec, _conv in string.Formatter().parse(text):
+            # a translation may put the parts in another order: each part has a name
+            assert field is None or (field and not field.isdigit()), text
+
+
+def test_the_log_is_kept_as_notes_and_told_when_shown():
+    spec = RaceSpec(variant="classic", stage="avenue-corso-paseo")
+    session = Session.new(spec, 5, bots={seat: "easy" for seat in range(4)})
+    flow = RaceFlow(session)
+    for _ in range(3):
+        assert flow.play_bots().kind == "reveal"
+        flow.finish_replay()
+    assert flow.notes and not any(isinstance(note, str) for note in flow.notes)
+    assert flow.log == [narrator.note_line(note, flow.game) for note in flow.notes]
+    assert "── Round 3 ──" in flow.log and any(" plays " in line for line in flow.log)
+    # a resumed race tells the same rounds from its action log
+    told = [narrator.note_line(note, flow.game) for note in history(session)]
+    assert [line for line in told if line.startswith("── Round")] == ["── Round 1 ──", "── Round 2 ──", "── Round 3 ──"]
+    assert [line for line in told if " plays " in line] == [line for line in flow.log if " plays " in line]

@@ -1,0 +1,147 @@
+"""The table model without Textual (issue 24): every turn kind of every rule
+set, reached and left through `Table.choose` alone, which takes only what the
+turn offered."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from flamme_tui.engine.actions import Play
+from flamme_tui.engine.options import Option
+from flamme_tui.play import table as t
+from flamme_tui.play.races import RaceSpec, Team
+from flamme_tui.play.session import Session
+
+TEAMS = tuple(Team(c.capitalize(), c) for c in ("red", "blue", "green", "black"))
+
+
+def session(variant="classic", humans=2, seed=3, **spec) -> Session:
+    n = 4
+    bots = {seat: "easy" for seat in range(humans, n)}
+    stage = {"stage": "peloton-7"} if spec.get("breakaway") else {}
+    return Session.new(RaceSpec(variant=variant, teams=TEAMS[:n], **stage, **spec), seed, bots=bots)
+
+
+def play(table: t.Table, rng: random.Random, limit=5000) -> dict[str, int]:
+    """Race to the end through the table only: a random offered choice each
+    time (the review passed, but now and then a card taken back); counts the kinds."""
+    seen: dict[str, int] = {}
+    for _ in range(limit):
+        turn = table.turn()
+        kind = type(turn).__name__
+        seen[kind] = seen.get(kind, 0) + 1
+        if isinstance(turn, t.Outcome):
+            return seen
+        if isinstance(turn, t.BotThinking):
+            move = table.bot_move()
+            decision = move.think()
+            table.play_bot_move(move, decision.action, decision.public)
+            continue
+        if isinstance(turn, t.Reviewing):
+            choice = t.TakeBack() if rng.random() < 0.1 and seen.get("TakeBack", 0) < 3 else t.PassReview()
+            if isinstance(choice, t.TakeBack):
+                seen["TakeBack"] = seen.get("TakeBack", 0) + 1
+        elif isinstance(turn, t.Revealing):
+            choice = t.Step(1) if t.Step(1) in turn.options else t.EndReveal()
+        else:
+            assert turn.options, turn
+            choice = rng.choice(turn.options)
+        table.choose(choice)
+    raise AssertionError("the race did not end")
+
+
+RULES = {
+    # rule set -> its spec and the turn kinds it must show
+    "classic": (dict(variant="classic", grid="choose"),
+                {"Placing", "Curtain", "ChoosingFirst", "Picking", "Reviewing", "Revealing", "BotThinking",
+                 "Outcome"}),
+    "meteo": (dict(variant="meteo"), {"Curtain", "ChoosingFirst", "Picking", "Reviewing", "Revealing",
+                                      "BotThinking", "Outcome"}),
+    "bmx": (dict(variant="bmx"), {"Curtain", "Picking", "Reviewing", "Revealing", "BotThinking", "Outcome"}),
+    "breakaway": (dict(variant="classic", breakaway=True),
+                  {"Curtain", "ChoosingBidder", "Bidding", "BidsShown", "ChoosingFirst", "Picking", "Reviewing",
+                   "Revealing", "BotThinking", "Outcome"}),
+}
+
+
+@pytest.mark.parametrize("rules", sorted(RULES))
+def test_every_turn_kind_of_every_rule_set_through_the_table(rules):
+    spec, kinds = RULES[rules]
+    table = t.Table(session(**spec))
+    seen = play(table, random.Random(rules))
+    assert kinds <= set(seen), f"{rules}: never saw {kinds - set(seen)}"
+    assert table.session.over and table.turn() == t.Outcome(tuple(table.game.ranking()), table.game.winner)
+
+
+def _first(table: t.Table, kind: type, rng: random.Random):
+    for _ in range(500):
+        turn = table.turn()
+        if isinstance(turn, kind):
+            return turn
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+        elif isinstance(turn, t.Revealing):
+            table.choose(t.EndReveal())
+        elif isinstance(turn, t.Reviewing):
+            table.choose(t.PassReview())
+        else:
+            table.choose(rng.choice(turn.options))
+    raise AssertionError(f"no {kind.__name__}")
+
+
+def test_choose_takes_only_what_the_turn_offered():
+    rng = random.Random(1)
+    table = t.Table(session(grid="choose"))
+    placing = _first(table, t.Placing, rng)
+    assert all(o.action.rider == table.game.riders[placing.rider].id for o in placing.options)
+    with pytest.raises(t.NotOffered):
+        table.choose(t.LiftCurtain(placing.seat))  # not a curtain
+    picking = _first(table, t.Picking, rng)
+    view = table.game.view(picking.seat)
+    assert list(picking.options) == view.options()  # the engine's options, previews and all
+    rider_id = table.game.riders[picking.rider].id
+    not_in_hand = next(c for c in range(2, 10) if c not in picking.hand)
+    for wrong in (Option(Play(rider_id, not_in_hand)), t.PassReview(), t.EndReveal(), t.Step(1)):
+        with pytest.raises(t.NotOffered):
+            table.choose(wrong)
+    other = next(i for i, r in enumerate(table.game.riders) if r.seat != picking.seat)
+    with pytest.raises(t.NotOffered):  # another seat's rider
+        table.option_for(Play(table.game.riders[other].id, 5))
+    assert table.turn() == picking  # nothing was done
+    table.choose(picking.options[0])
+    after = table.turn()
+    assert not isinstance(after, t.Picking) or after.rider != picking.rider
+
+
+def test_the_curtain_shows_the_public_table_only():
+    rng = random.Random(2)
+    table = t.Table(session())
+    curtain = _first(table, t.Curtain, rng)
+    assert curtain.options == (t.LiftCurtain(curtain.seat),)
+    board = curtain.board
+    assert board == table.game.view((curtain.seat + 1) % 2).board  # the same for every seat: nothing of a hand
+    table.choose(t.LiftCurtain(curtain.seat))
+    turn = table.turn()
+    assert isinstance(turn, t.ChoosingFirst) and turn.seat == curtain.seat
+
+
+def test_a_review_takes_the_card_back_to_the_same_pick():
+    rng = random.Random(4)
+    table = t.Table(session())
+    while True:
+        picking = _first(table, t.Picking, rng)
+        table.choose(picking.options[-1])
+        if isinstance(table.turn(), t.Reviewing):
+            break
+    table.choose(t.TakeBack())
+    assert table.turn() == picking
+
+
+def test_the_table_imports_no_textual():
+    code = ("import sys, flamme_tui.play.table\n"
+            "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
