@@ -206,14 +206,7 @@ class ClassicGame(Race):
         self.phase = GRID
         # seat -> rider index drawn first this round (in the breakaway: the rider it bids with)
         self.first_drawn: dict[int, int] = {}
-        cast = cast_of(setup)
-        self.script = cast.script
-        # riders still to choose a card this round (scripted teams never choose)
-        self.players_riders = cast.players_riders
-        self.waiting = self.players_riders
-        self.bid_round = 0  # the breakaway: the bid being made (1, 2), 0 when none
-        # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
-        self.crossed: dict[int, tuple[int, int, int]] = {}
+        # the set-up's lengths first: its cast reads `carried` by rider
         if setup.carried and len(setup.carried) != 2 * len(setup.teams):
             raise ValueError("carried: one entry per rider")
         if setup.grid_order and sorted(setup.grid_order) != list(range(len(setup.teams))):
@@ -222,6 +215,14 @@ class ClassicGame(Race):
             raise ValueError("tour_times: one entry per rider")
         if setup.tour_points and len(setup.tour_points) != len(setup.teams):
             raise ValueError("tour_points: one entry per team")
+        cast = cast_of(setup)
+        self.script = cast.script
+        # riders still to choose a card this round (scripted teams never choose)
+        self.players_riders = cast.players_riders
+        self.waiting = self.players_riders
+        self.bid_round = 0  # the breakaway: the bid being made (1, 2), 0 when none
+        # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
+        self.crossed: dict[int, tuple[int, int, int]] = {}
         if _blank:
             return
         check_seats(setup)
