@@ -10,7 +10,7 @@ from flamme_tui import saves
 from flamme_tui.engine.race import Team
 from flamme_tui.engine.tour import gap_text
 from flamme_tui.play import tours
-from flamme_tui.play.replay import load_replay
+from flamme_tui.saves import load_replay
 
 
 def test_a_tour_replay_shows_each_finish(tmp_path):

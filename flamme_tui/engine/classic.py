@@ -209,17 +209,12 @@ class ClassicGame(Race):
         self.phase = GRID
         # seat -> rider index drawn first this round (in the breakaway: the rider it bids with)
         self.first_drawn: dict[int, int] = {}
-        cast = cast_of(setup)
-        self.script = cast.script
-        # riders still to choose a card this round (scripted teams never choose)
-        self.players_riders = cast.players_riders
-        self.waiting = self.players_riders
-        self.bid_round = 0  # the breakaway: the bid being made (1, 2), 0 when none
         # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
         self.crossed: dict[int, tuple[int, int, int]] = {}
         # play the scripted riders left alone in a tour stage to its end (play_scripted_out); off only to
         # check a save written by a flamme-tui that stopped there (saves: such a stage then goes on)
         self.scripted_out = True
+        # the set-up's lengths first: its cast reads `carried` by rider
         riders = sum(len(team.riders) for team in setup.teams)  # 7 to 12 players race one rider each
         if setup.carried and len(setup.carried) != riders:
             raise ValueError("carried: one entry per rider")
@@ -229,6 +224,12 @@ class ClassicGame(Race):
             raise ValueError("tour_times: one entry per rider")
         if setup.tour_points and len(setup.tour_points) != len(setup.teams):
             raise ValueError("tour_points: one entry per team")
+        cast = cast_of(setup)
+        self.script = cast.script
+        # riders still to choose a card this round (scripted teams never choose)
+        self.players_riders = cast.players_riders
+        self.waiting = self.players_riders
+        self.bid_round = 0  # the breakaway: the bid being made (1, 2), 0 when none
         if _blank:
             return
         check_seats(setup)
