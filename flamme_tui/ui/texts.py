@@ -172,7 +172,7 @@ Every race in progress or finished, newest first.  Enter resumes a race in progr
     "editor": """[b]Build a stage[/b]
 The list holds every tile of the base box (letters) and the Peloton box (digits), both sides: the side in bold is the one laid next.  A stage starts on a start tile, ends on a finish tile and uses each tile once, with one side up; the line under the title says what is still wrong (a tile used twice, a tile from a box you do not own, no finish tile yet).
   ↑ ↓          move in the tile list
-  Enter, click lay the tile at the end of the stage
+  Enter or click  lay the tile at the end of the stage
   Space        turn the tile over (its other side comes up)
   Backspace    take the last tile back
   f            turn the last tile laid over
