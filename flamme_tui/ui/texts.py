@@ -180,7 +180,8 @@ The list holds every tile of the base box (letters) and the Peloton box (digits)
   n            name the stage (its file is named after it)
   s            save it among your stages and race it
   c            copy its one-line code (fr1:...)
-  p            paste a code: start from that stage""",
+  p            paste a code: start from that stage
+With the mouse, the words beside the list (turn, take back, ...) do what their keys do.""",
     "builder": """[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track; lower case: bumpy passage, canyon, descent, marsh)
   r            jump ramp on/off

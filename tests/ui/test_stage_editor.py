@@ -124,6 +124,16 @@ async def test_edit_a_copy_of_a_stage_and_share_its_code(data_dir):
         assert screen_name(app) == "StageBuildScreen"
         stage = config.load_stage("la-haut-montagne")
         assert app.screen.build.tiles == stage.tiles and app.screen.build.name == "La Haut Montagne (copy)"
+        # every key has a word to click too: "take back", then "flip last"
+        await pilot.click("#build-actions", offset=(8, 0))
+        await pilot.click("#build-actions", offset=(20, 0))
+        await pilot.pause()
+        tiles = config.split_tiles(stage.tiles)
+        assert app.screen.build.names == [*tiles[:-2], config.other_side(tiles[-2])]
+        await pilot.press("f")  # flipped back with the key; the finish laid again, the side it had up
+        await go_to_option(pilot, "tile-u")
+        await pilot.press("enter")
+        assert app.screen.build.tiles == stage.tiles
         await pilot.press("c")
         assert app.clipboard == f"fr1:{stage.tiles}"
         assert f"Code: fr1:{stage.tiles}" in screen_text(app).replace("\n", "")

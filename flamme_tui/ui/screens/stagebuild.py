@@ -76,7 +76,9 @@ class StageBuildScreen(BaseScreen):
     #build-check.-ready { color: $success; }
     #build-top { height: 1fr; min-height: 6; }
     #build-tiles { width: 38; height: 100%; }
-    #build-about { width: 1fr; height: auto; padding: 0 1; }
+    #build-side { width: 1fr; height: auto; padding: 0 1; }
+    #build-about { height: auto; }
+    #build-actions { height: auto; margin: 1 0 0 0; }
     #build-profile { margin: 1 0 0 0; }
     #build-track { margin: 1 0 0 0; }
     """
@@ -109,7 +111,9 @@ class StageBuildScreen(BaseScreen):
             yield Static("", id="build-check")
             with Horizontal(id="build-top"):
                 yield OptionList(*self.options(), id="build-tiles")
-                yield Static("", id="build-about")
+                with Vertical(id="build-side"):
+                    yield Static("", id="build-about")
+                    yield Static(self.actions(), id="build-actions")
             yield StageProfile(None, bars=2, id="build-profile")
             yield TrackStrip(None, mini=True, id="build-track")
         yield KeyBar([("⏎", "lay"), ("space", "turn"), ("⌫", "undo"), ("f", "flip"),
@@ -154,6 +158,14 @@ class StageBuildScreen(BaseScreen):
             rows.append(Option(text, id=f"tile-{row.tile}"))
         return rows
 
+    @staticmethod
+    def actions() -> Content:
+        """The editor's actions as words to click (the mouse's way to every key)."""
+        words = [("turn", "turn"), ("take back", "take_back"), ("flip last", "flip_last"), ("boxes", "boxes"),
+                 ("name", "rename"), ("save and race", "save"), ("copy code", "copy_code"),
+                 ("paste code", "paste_code")]
+        return Content.from_markup(" · ".join(f"[@click=screen.{action}][u]{word}[/u][/]" for word, action in words))
+
     def redraw(self) -> None:
         """Everything that follows the build: title, check line, inventory marks, facts, drawings."""
         from ...words import plural
@@ -177,7 +189,7 @@ class StageBuildScreen(BaseScreen):
         code = self.shown_code or (build.code() if problem is None else "")
         about = Content.from_markup(
             "[b]Tiles[/b] ($count): $tiles\n"
-            f"{build.length()} squares start to finish · {build.kind()}\n"
+            f"{plural(build.length(), 'square')} start to finish · {build.kind()}\n"
             + (f"{plural(len(climbs), 'climb')} of {', '.join(map(str, climbs))} ascent squares\n" if climbs
                else "no climb\n")
             + f"{build.descent()} descent squares\n"
