@@ -661,16 +661,21 @@ def _problems(
         return None, problems
 
 
-def stage_from_data(data: dict[str, Any], *, catalog: TileCatalog | None = None) -> StageSpec:
-    """A stage from data held in memory (the stage editor's, a pasted code's),
-    checked by StageSpec as a stage file is; ConfigError in one line naming
-    the field if it is not a stage."""
+def from_data(model: type[BaseModel], data: dict[str, Any], context: dict | None = None) -> Any:
+    """A model from data held in memory (the stage editor's, a tour built in
+    the app), checked as a file's data is, its first problem said as a file's
+    is: ConfigError in one line naming the field."""
     try:
-        return StageSpec.model_validate(data, context={"catalog": catalog or load_tiles()})
+        return model.model_validate(data, context=context)
     except ValidationError as exc:
         error = exc.errors()[0]
         loc = tuple(p for p in error["loc"] if p != "[key]")
-        raise ConfigError(_message(error, StageSpec), field=_field_name(loc) or None) from None
+        raise ConfigError(_message(error, model), field=_field_name(loc) or None) from None
+
+
+def stage_from_data(data: dict[str, Any], *, catalog: TileCatalog | None = None) -> StageSpec:
+    """A stage from data held in memory, checked by StageSpec as a stage file is."""
+    return from_data(StageSpec, data, {"catalog": catalog or load_tiles()})
 
 
 def _first(path: Path, problems: list[ConfigError]) -> ConfigError:

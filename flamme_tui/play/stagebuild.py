@@ -229,15 +229,16 @@ class StageBuild:
         path = folder / f"{sid}.yaml"
         if os.path.lexists(path) or os.path.lexists(folder / f"{sid}.yml"):
             raise ConfigError(f"a stage file {path.name!r} is already there: choose another name", field="name")
-        _write_new(path, text.encode())
+        write_new(path, text.encode())
         return sid, path
 
 
-def _write_new(path: Path, data: bytes) -> None:
-    """Write a file that must not exist yet: a temporary file beside it,
-    flushed to disk, then hard-linked to its name (which fails if anything is
-    there, even a file made a moment ago) and removed.  A crash leaves the
-    name absent or complete."""
+def write_new(path: Path, data: bytes) -> None:
+    """Write a file that must not exist yet (a user stage, a user tour): a
+    temporary file beside it, flushed to disk, then hard-linked to its name
+    (which fails if anything is there, even a file made a moment ago) and
+    removed.  A crash leaves the name absent or complete.  ConfigError if the
+    name is taken."""
     from ..saves import make_folder
 
     folder = path.parent
@@ -253,7 +254,7 @@ def _write_new(path: Path, data: bytes) -> None:
         try:
             os.link(tmp, path)
         except FileExistsError:
-            raise ConfigError(f"a stage file {path.name!r} is already there: choose another name",
+            raise ConfigError(f"a file {path.name!r} is already there: choose another name",
                               field="name") from None
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):

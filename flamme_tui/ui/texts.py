@@ -226,7 +226,9 @@ def _tour_stages_help(key: KeyOf) -> str:
         "[b]Pick the stages[/b]",
         "  Enter        add the highlighted stage, raced as classic",
         key_row(key("tour-stages.meteo", "m"), "add it as meteo (the weather expansion)"),
+        key_row(key("tour-stages.random", "r"), "add a new random stage (medium, hilly), by its code"),
         key_row(key("tour-stages.drop", "backspace,delete"), "take the last stage off"),
+        key_row(key("tour-stages.save", "w"), "save the tour under a name: it joins the tour menu"),
         key_row(key("tour-stages.go", "ctrl+s"), "on to the teams"),
     ])
 

@@ -49,6 +49,8 @@ class TourScreen(BaseScreen):
         from ...play import tours
 
         self.specs = {}
+        # every tour file read, good or broken: on resume, read again if they changed
+        self.read_ids = {e.id for e in tours.tour_entries() if not e.shadowed}
         notices = []
         for entry in tours.tour_entries():
             if entry.shadowed:
@@ -78,6 +80,18 @@ class TourScreen(BaseScreen):
                 yield OptionList(*options, id="tour-menu")
                 yield Static("", id="tour-about")
         yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), (self.key_of("tour.back", "escape"), "back")])
+
+    def on_screen_resume(self) -> None:
+        """Back from picking the stages: a tour saved there is in the menu."""
+        from ...play import tours
+
+        super().on_screen_resume()
+        if {e.id for e in tours.tour_entries() if not e.shadowed} != self.read_ids:
+            self.call_later(self._read_again)
+
+    async def _read_again(self) -> None:
+        await self.recompose()
+        self.on_mount()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -122,6 +136,8 @@ class TourStagesScreen(BaseScreen):
     """
     BINDINGS = [
         Binding("m", "add('meteo')", "Add as meteo", id="tour-stages.meteo"),
+        Binding("r", "add_random", "Add a random stage", id="tour-stages.random"),
+        Binding("w", "save", "Save the tour", id="tour-stages.save"),
         Binding("backspace,delete", "drop", "Take the last off", id="tour-stages.drop"),
         Binding("ctrl+s", "go", "On to the teams", priority=True, id="tour-stages.go"),
         Binding("escape", "app.pop_screen", "Back", id="tour-stages.back"),
@@ -129,7 +145,8 @@ class TourStagesScreen(BaseScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.legs: list[tuple[str, str]] = []  # (stage id, variant)
+        self.legs: list[tuple[str, str]] = []  # (stage id or a random stage's code, variant)
+        self.tour_name = "Your tour"  # the name it was saved under, if it was
 
     def compose(self):
         from ... import config
@@ -149,8 +166,10 @@ class TourStagesScreen(BaseScreen):
                 yield Static("", id="pick-chosen")
             yield Static("", id="pick-message")
         go = self.key_of("tour-stages.go", "ctrl+s")
-        yield KeyBar([("⏎", "add (classic)"), (self.key_of("tour-stages.meteo", "m"), "add (meteo)"),
-                      (self.key_of("tour-stages.drop", "backspace"), "take off"), (go, "teams"),
+        yield KeyBar([("⏎", "add"), (self.key_of("tour-stages.meteo", "m"), "meteo"),
+                      (self.key_of("tour-stages.random", "r"), "random"),
+                      (self.key_of("tour-stages.drop", "backspace"), "take off"),
+                      (self.key_of("tour-stages.save", "w"), "save"), (go, "teams"),
                       (self.help_key, "help"), (self.key_of("tour-stages.back", "escape"), "back")])
 
     def on_mount(self) -> None:
@@ -166,11 +185,13 @@ class TourStagesScreen(BaseScreen):
         if self.legs:
             lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant}", multiline=False)
                      for k, (sid, variant) in enumerate(self.legs, 1)]
-            chosen = Content.from_markup(f"[b]Your tour: {plural(len(self.legs), 'stage')}[/b]\n")
+            chosen = Content.from_markup(f"[b]$name: {plural(len(self.legs), 'stage')}[/b]\n", name=self.tour_name)
             chosen += Content("\n".join(lines))
         else:
             meteo = self.key_of("tour-stages.meteo", "m")
-            chosen = Content(f"No stage yet: Enter adds the highlighted stage (classic), {meteo} adds it as meteo.")
+            random = self.key_of("tour-stages.random", "r")
+            chosen = Content(f"No stage yet: Enter adds the highlighted stage (classic), {meteo} adds it as meteo, "
+                             f"{random} adds a new random stage.")
         self.query_one("#pick-chosen", Static).update(chosen)
         go = self.key_of("tour-stages.go", "ctrl+s")
         self.query_one("#pick-message", Static).update(
@@ -195,6 +216,48 @@ class TourStagesScreen(BaseScreen):
         self.legs.append((sid, variant))
         self.show()
 
+    def action_add_random(self) -> None:
+        """A new random stage (medium, hilly, base box), by its code."""
+        from ...play import tourbuild
+        from ...play.tours import MAX_STAGES
+
+        if len(self.legs) >= MAX_STAGES:
+            self.show(f"A tour has at most {MAX_STAGES} stages.")
+            return
+        code = tourbuild.random_leg()
+        self.names[code] = tourbuild.leg_name(code)
+        self.legs.append((code, "classic"))
+        self.show()
+
+    def action_save(self) -> None:
+        """Save the tour in the user tours folder under a name asked for (never
+        over a file); it is then in the tour menu, and races as before."""
+        from ... import limits as lim
+        from ...config import ConfigError
+        from ...play import tourbuild
+        from .stagebuild import TextPrompt
+
+        if not self.legs:
+            self.show("Add at least one stage first (Enter or m).")
+            return
+
+        def named(name: str | None) -> None:
+            if not name:
+                return
+            try:
+                spec = tourbuild.tour_spec(name.strip(), self.legs)
+                tid, path = tourbuild.save_tour(spec)
+            except ConfigError as exc:
+                self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+                return
+            except OSError as exc:
+                self.notify(f"Not saved: {exc.strerror or exc}: {exc.filename or ''}", severity="error", timeout=8)
+                return
+            self.tour_name = spec.name
+            self.show(f"Saved as {tid} ({clean(path, multiline=False)}): in the tour menu from now on")
+
+        self.app.push_screen(TextPrompt("Name of the tour", self.tour_name, max_length=lim.MAX_TOUR_NAME), named)
+
     def action_drop(self) -> None:
         if self.legs:
             self.legs.pop()
@@ -206,6 +269,6 @@ class TourStagesScreen(BaseScreen):
         if not self.legs:
             self.show("Add at least one stage first (Enter or m).")
             return
-        spec = TourSpec(name="Your tour", stages=tuple(TourStage.model_validate({"stage": sid, "variant": v})
+        spec = TourSpec(name=self.tour_name, stages=tuple(TourStage.model_validate({"stage": sid, "variant": v})
                                                        for sid, v in self.legs))
         self.app.choose_tour(spec)
