@@ -69,6 +69,7 @@ class StageScreen(BaseScreen):
         self.kind = "all"  # the filter: a kind of stagemenu.KIND_FILTERS, a box of BOX_FILTERS
         self.box = "all"
         self.rows: list = []
+        self.read_again = False  # read the stage files again on resume (the editor was opened)
 
     def compose(self):
         from ... import config
@@ -251,6 +252,7 @@ class StageScreen(BaseScreen):
 
         catalog = config.load_tiles()
         build = StageBuild(catalog) if stage is None else StageBuild.from_stage(stage, catalog)
+        self.read_again = True  # a stage saved there joins the menu when it comes back
         self.app.push_screen(StageBuildScreen(self.variant, build))
 
     def action_edit_copy(self) -> None:
@@ -277,8 +279,12 @@ class StageScreen(BaseScreen):
         self.open_editor(stage)
 
     def on_screen_resume(self) -> None:
-        """Back from the editor: a stage saved there is in the menu."""
+        """Back from the editor: a stage saved there is in the menu (the files
+        are read again then only: 20 ms for the library, more than a frame)."""
         super().on_screen_resume()
+        if not self.read_again:
+            return
+        self.read_again = False
         from ... import config
 
         usable = [(s.entry.id, s.stage) for s in config.stage_statuses() if s.stage is not None]
