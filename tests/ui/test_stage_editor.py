@@ -45,6 +45,8 @@ async def test_build_a_stage_save_it_and_race_it(data_dir):
         # the track and the profile are drawn as the stage grows
         assert [t.letter for t in app.screen.query_one("#build-track").course.tiles] == ["a", "B", "c", "d"]
         assert app.screen.query_one("#build-profile").course.finish == 24
+        assert "▓" not in text  # no finish tile yet: no finish line drawn
+        assert " 19…" in text  # the profile's axis: its end left open
         await pilot.press("backspace", "f")  # d taken back, c turned over: C
         assert built(app) == ["a", "B", "C"]
         # a click lays a tile: e, the sixth line of the list (its line of the base box first)
@@ -60,6 +62,7 @@ async def test_build_a_stage_save_it_and_race_it(data_dir):
         await go_to_option(pilot, "tile-u")
         await pilot.press("enter")
         assert built(app) == ["a", "B", "C", "e", "u"]
+        assert "▓" in screen_text(app)  # the finish line, with the finish tile
         assert "✓ a stage" in screen_text(app) and "Code: fr1:aBCeu" in screen_text(app)
         await pilot.press("n")
         await pilot.pause()
