@@ -289,6 +289,10 @@ class StageSpec(BaseModel):
     model_config = _MODEL
 
     name: StrictStr = Field(min_length=1, max_length=lim.MAX_STAGE_NAME)
+    # the boxes whose tiles the stage needs; when given, every tile must be in
+    # one of them (before `tiles`, whose check reads it: a tile from another box
+    # is named first, as the stage editor lays tiles one by one)
+    boxes: tuple[Literal["base", "peloton"], ...] = Field((), max_length=2)
     tiles: StrictStr = Field(max_length=lim.MAX_STAGE_TILES)
     description: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
     # a stage card with a version per number of teams (Peloton stages 7-12): the
@@ -297,8 +301,6 @@ class StageSpec(BaseModel):
     other_version: StrictStr = Field("", max_length=lim.MAX_STAGE_NAME, pattern=r"^[a-z0-9-]*$")
     # where the tile sequence comes from (a stage card, a public stage list)
     source: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
-    # the boxes whose tiles the stage needs; when given, every tile must be in one of them
-    boxes: tuple[Literal["base", "peloton"], ...] = Field((), max_length=2)
 
     @field_validator("name", "description", "source")
     @classmethod
@@ -317,6 +319,11 @@ class StageSpec(BaseModel):
         for name in names:
             if name not in known:
                 raise ValueError(f"unknown tile letter {name!r}")
+        boxes = info.data.get("boxes") or ()
+        outside = [n for n in names if tile_box(n) not in boxes]
+        if boxes and outside:
+            raise ValueError(f"tile {outside[0]!r} is in the {tile_box(outside[0])} box, "
+                             f"which the stage does not list in boxes ({', '.join(boxes)})")
         seen: dict[str, str] = {}
         for name in names:
             # 'b' and 'B' (or '2' and '_2') are two sides of the same tile: one of them at most
@@ -353,11 +360,6 @@ class StageSpec(BaseModel):
             raise ValueError(f"colours: from 2 to {lim.MAX_COLOURS}, the lower number first")
         if self.other_version and self.colours is None:
             raise ValueError("other_version: say which numbers of colours this version is for (colours)")
-        if self.boxes:
-            outside = [n for n in split_tiles(self.tiles) if tile_box(n) not in self.boxes]
-            if outside:
-                raise ValueError(f"boxes: tile {outside[0]!r} is in the {tile_box(outside[0])} box, "
-                                 f"which the stage does not list ({', '.join(self.boxes)})")
         return self
 
     def tile_names(self) -> list[str]:
@@ -694,6 +696,23 @@ def _problems(
         return None, problems
 
 
+def from_data(model: type[BaseModel], data: dict[str, Any], context: dict | None = None) -> Any:
+    """A model from data held in memory (the stage editor's, a tour built in
+    the app), checked as a file's data is, its first problem said as a file's
+    is: ConfigError in one line naming the field."""
+    try:
+        return model.model_validate(data, context=context)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(p for p in error["loc"] if p != "[key]")
+        raise ConfigError(_message(error, model), field=_field_name(loc) or None) from None
+
+
+def stage_from_data(data: dict[str, Any], *, catalog: TileCatalog | None = None) -> StageSpec:
+    """A stage from data held in memory, checked by StageSpec as a stage file is."""
+    return from_data(StageSpec, data, {"catalog": catalog or load_tiles()})
+
+
 def _first(path: Path, problems: list[ConfigError]) -> ConfigError:
     """The first problem, saying how many more there are."""
     first = problems[0]
@@ -1004,24 +1023,34 @@ def compile_stage(stage: StageSpec, *, catalog: TileCatalog | None = None, rider
     names = stage.tile_names()
     if riders:
         names[0] = start_for(names, riders, catalog)
+    return lay_tiles(stage.name, names, catalog)
+
+
+def lay_tiles(name: str, names: list[str], catalog: TileCatalog) -> Course:
+    """The course of tile sides laid end to end (compile_stage's work, and
+    the stage editor's drawing of a stage still being built): the start line
+    where the first side has one (else at square 0), the finish line where
+    the last side has one (else past the last square).  No rule is checked
+    here: StageSpec does that."""
     terrain: list[str] = []
     lanes: list[int] = []
     places: list[TilePlace] = []
     first = 0
-    for name in names:
-        side = catalog.side(name)
-        places.append(TilePlace(name, side.kind, first, len(side.squares)))
+    for tile in names:
+        side = catalog.side(tile)
+        places.append(TilePlace(tile, side.kind, first, len(side.squares)))
         terrain.append(side.terrain())
         lanes.extend(side.lanes())
         first += len(side.squares)
     start, last = catalog.side(names[0]), places[-1]
-    finish = last.first + (catalog.side(last.letter).line or 0)
-    mark = catalog.side(names[1]).breakaway
+    end = catalog.side(last.letter)
+    finish = last.first + (end.line or 0) if end.kind == "finish" else first
+    mark = catalog.side(names[1]).breakaway if len(names) > 1 else None
     return Course.build(
-        stage.name,
+        name,
         "".join(terrain),
         finish=finish,
-        grid=start.line or 0,
+        grid=(start.line or 0) if start.kind == "start" else 0,
         lanes=tuple(lanes),
         tiles=tuple(places),
         breakaway=-1 if mark is None else places[1].first + mark,

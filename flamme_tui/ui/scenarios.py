@@ -62,7 +62,15 @@ async def variants(pilot) -> None:
 
 async def stages(pilot) -> None:
     # the mountain stages (k: every kind, flat, hilly, mountain), the first: La Haut Montagne
-    await pilot.press("enter", "enter", "k", "k", "k", "down")
+    # (under Random stage and Build a stage)
+    await pilot.press("enter", "enter", "k", "k", "k", "down", "down")
+
+
+async def stage_editor(pilot) -> None:
+    # the stage editor from the stage menu's "Build a stage": a, B, c, d and E laid, no finish yet
+    await pilot.press("enter", "enter", "home", "down", "enter")
+    await pilot.press("enter", "space", "enter", "enter", "enter", "space", "enter")
+    await pilot.pause()
 
 
 async def teams(pilot) -> None:
@@ -249,7 +257,7 @@ async def saved_races(pilot) -> None:
 
 async def profile(pilot) -> None:
     """La Haut Montagne in round 1, the stage profile asked for (`s`)."""
-    await pilot.press("enter", "enter", "k", "k", "k", "down", "enter")  # the mountain stages, the first
+    await pilot.press("enter", "enter", "k", "k", "k", "down", "down", "enter")  # the mountain stages, the first
     await pilot.pause()
     await pilot.press("ctrl+s")
     await settle(pilot)
@@ -436,6 +444,7 @@ SCENARIOS = {
     "title": title,
     "variants": variants,
     "stages": stages,
+    "stage-editor": stage_editor,
     "teams": teams,
     "curtain": curtain,
     "rider-choice": rider_choice,

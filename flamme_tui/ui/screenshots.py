@@ -14,6 +14,8 @@ from pathlib import Path
 SHOTS = [  # (file name, scenario, size)
     ("title", "title", (80, 24)),
     ("stage-selection", "stages", (80, 24)),
+    ("stage-editor", "stage-editor", (80, 24)),
+    ("stage-editor-120x40", "stage-editor", (120, 40)),
     ("teams", "teams", (80, 24)),
     ("curtain", "curtain", (80, 24)),
     ("card-pick-80x24", "card-pick", (80, 24)),

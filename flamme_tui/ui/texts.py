@@ -169,6 +169,19 @@ Saved at once in the settings file (its path is shown on the screen).
 Key bindings: type the new keys (comma-separated Textual key names, e.g. "f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
     "saved": """[b]Saved races[/b]
 Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking.""",
+    "editor": """[b]Build a stage[/b]
+The list holds every tile of the base box (letters) and the Peloton box (digits), both sides: the side in bold is the one laid next.  A stage starts on a start tile, ends on a finish tile and uses each tile once, with one side up; the line under the title says what is still wrong (a tile used twice, a tile from a box you do not own, no finish tile yet).
+  ↑ ↓          move in the tile list
+  Enter or click  lay the tile at the end of the stage
+  Space        turn the tile over (its other side comes up)
+  Backspace    take the last tile back
+  f            turn the last tile laid over
+  x            the boxes you own: base, or base and Peloton
+  n            name the stage (its file is named after it)
+  s            save it among your stages and race it
+  c            copy its one-line code (fr1:...)
+  p            paste a code: start from that stage
+With the mouse, the words beside the list (turn, take back, ...) do what their keys do.""",
     "builder": """[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track; lower case: bumpy passage, canyon, descent, marsh)
   r            jump ramp on/off
@@ -213,7 +226,9 @@ def _tour_stages_help(key: KeyOf) -> str:
         "[b]Pick the stages[/b]",
         "  Enter        add the highlighted stage, raced as classic",
         key_row(key("tour-stages.meteo", "m"), "add it as meteo (the weather expansion)"),
+        key_row(key("tour-stages.random", "r"), "add a new random stage (medium, hilly), by its code"),
         key_row(key("tour-stages.drop", "backspace,delete"), "take the last stage off"),
+        key_row(key("tour-stages.save", "w"), "save the tour under a name: it joins the tour menu"),
         key_row(key("tour-stages.go", "ctrl+s"), "on to the teams"),
     ])
 

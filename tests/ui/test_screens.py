@@ -42,7 +42,7 @@ async def test_variant_menu_lists_the_engine_variants_and_stage_preview():
 
         menu = app.screen.query_one("#stage-menu")
         shown = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
-        assert shown[0] == "random-stage" and sorted(filter(None, shown[1:])) == sorted(config.stage_ids())
+        assert shown[:2] == ["random-stage", "build-stage"] and sorted(filter(None, shown[2:])) == sorted(config.stage_ids())
         await go_to_stage(pilot, "la-haut-montagne")
         text = screen_text(app)
         assert "La Haut Montagne" in text and "squares from start to finish" in text

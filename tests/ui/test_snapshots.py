@@ -27,6 +27,12 @@ def test_main_screens(snap_compare, scenario, size):
     assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=size)
 
 
+@pytest.mark.parametrize("size", [SMALL, LARGE], ids=["80x24", "120x40"])
+def test_stage_editor(snap_compare, size):
+    """The stage editor (issue 28): the tile list, the check line, the facts, the profile and the track so far."""
+    assert snap_compare(app(), run_before=SCENARIOS["stage-editor"], terminal_size=size)
+
+
 @pytest.mark.parametrize("size", [SMALL, LARGE, HUGE], ids=["80x24", "120x40", "200x60"])
 @pytest.mark.parametrize("scenario", ["review", "curtain-table", "recap"])
 def test_race_screens_redesigned(snap_compare, scenario, size):

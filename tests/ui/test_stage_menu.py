@@ -14,6 +14,8 @@ from .driver import screen_name
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
+ENTRIES = ("random-stage", "build-stage")  # the menu's entries that are no stage
+
 
 def shown(menu) -> list:
     return [menu.get_option_at_index(k) for k in range(menu.option_count)]
@@ -31,23 +33,24 @@ async def test_the_menu_groups_the_library_and_filters_it():
         assert options[0].id == "random-stage"
         headers = [str(o.prompt) for o in options if o.disabled]
         assert headers[:2] == ["── flat · base", "── hilly · base"] and "── cobbles · Peloton" in headers
-        assert sorted(o.id for o in options if o.id and o.id != "random-stage") == sorted(config.stage_ids())
+        assert options[1].id == "build-stage"  # the stage editor
+        assert sorted(o.id for o in options if o.id and o.id not in ENTRIES) == sorted(config.stage_ids())
         assert menu.highlighted_option.id == "avenue-corso-paseo"  # the first-race stage, as before
         assert "flat · needs the base box" in screen_text(app)
         # k: every kind, then flat, hilly, mountain, cobbles
         await pilot.press("k", "k", "k", "k")
-        kept = [o.id for o in shown(menu) if o.id and o.id != "random-stage"]
+        kept = [o.id for o in shown(menu) if o.id and o.id not in ENTRIES]
         assert kept and all(stagegen.stage_kind(config.stage_summary(config.load_stage(sid))) == "cobbles"
                             for sid in kept)
         assert "peloton-9" in kept and f"Showing cobbles, every box: {len(kept)} of " in screen_text(app)
         # x: every box, base only (no cobbles: they are the Peloton box's), with the Peloton box
         await pilot.press("x")
-        assert [o.id for o in shown(menu)] == ["random-stage"]
+        assert [o.id for o in shown(menu)] == ["random-stage", "build-stage"]
         assert "Showing cobbles, base box only: 0 of" in screen_text(app)
         await pilot.press("k", "x")  # every kind, with the Peloton box
-        kept = [o.id for o in shown(menu) if o.id and o.id != "random-stage"]
+        kept = [o.id for o in shown(menu) if o.id and o.id not in ENTRIES]
         assert all("peloton" in config.load_stage(sid).boxes for sid in kept) and "peloton-7" in kept
-        await pilot.press("down", "enter")
+        await pilot.press("down", "down", "enter")  # under Random stage and Build a stage
         await pilot.pause()
         assert screen_name(app) == "TeamsScreen"
 

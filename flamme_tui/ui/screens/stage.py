@@ -62,8 +62,10 @@ class StageScreen(BaseScreen):
         Binding("escape", "app.pop_screen", "Back"),
         Binding("k", "kind_filter", "Kind"),
         Binding("x", "box_filter", "Boxes"),
+        Binding("e", "edit_copy", "Edit a copy"),
     ]
     RANDOM = "random-stage"  # the menu's "Random stage" entry
+    BUILD = "build-stage"  # the menu's "Build a stage" entry: the stage editor
 
     def __init__(self, variant: str, current: str | None = None) -> None:
         super().__init__()
@@ -72,6 +74,7 @@ class StageScreen(BaseScreen):
         self.kind = "all"  # the filter: a kind of stagemenu.KIND_FILTERS, a box of BOX_FILTERS
         self.box = "all"
         self.rows: list = []
+        self.read_again = False  # read the stage files again on resume (the editor was opened)
 
     def compose(self):
         from ... import config
@@ -86,6 +89,7 @@ class StageScreen(BaseScreen):
         self.files_read = 0  # of them
         usable = [s for s in self.statuses if s.stage is not None]
         self.ids = [s.entry.id for s in usable]
+        self.usable_ids = list(self.ids)  # the stage files read (on_screen_resume: read again)
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static(f"[b]{variant_title(self.variant)}[/b] · choose the stage", classes="screen-title")
@@ -101,8 +105,8 @@ class StageScreen(BaseScreen):
             yield StageProfile(None, bars=3, id="stage-profile")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("k", "kind"), ("x", "boxes"), (self.help_key, "help"),
-                      ("esc", "back")])
+        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("k", "kind"), ("x", "boxes"), ("e", "edit a copy"),
+                      (self.help_key, "help"), ("esc", "back")])
 
     # ------------------------------------------------ the list and its filter
 
@@ -118,7 +122,7 @@ class StageScreen(BaseScreen):
         group (box and kind); a group's line cannot be chosen."""
         from ...play import stagemenu
 
-        options = [Option("Random stage", id=self.RANDOM)]
+        options = [Option("Random stage", id=self.RANDOM), Option("Build a stage", id=self.BUILD)]
         for title, rows in stagemenu.grouped(self.rows, self.kind, self.box):
             options.append(Option(Content.styled(f"── {title}", "dim"), disabled=True))
             options.extend(Option(plain(row.name), id=row.id) for row in rows)
@@ -229,6 +233,14 @@ class StageScreen(BaseScreen):
             self.query_one("#stage-profile", StageProfile).set_course(None)
             self.query_one("#stage-preview", TrackStrip).set_course(None)
             return
+        if stage_id == self.BUILD:
+            self.query_one("#stage-about", Static).update(Content.from_markup(
+                "[b]Build a stage[/b]\nLay the tiles one by one, each side up as you choose, and see the track "
+                "grow; save it among your stages and race it, or share its code. "
+                "e on any stage edits a copy of it."))
+            self.query_one("#stage-profile", StageProfile).set_course(None)
+            self.query_one("#stage-preview", TrackStrip).set_course(None)
+            return
         try:
             name, description, summary, course = stage_info(stage_id)
         except config.ConfigError as exc:  # the file broke since the menu was drawn
@@ -265,5 +277,58 @@ class StageScreen(BaseScreen):
             from ...play import stagemenu
 
             self.app.choose_stage(stagemenu.random_stage_code(secrets.randbelow(10**6), self.kind, self.box))
+        elif event.option.id == self.BUILD:
+            self.open_editor(None)
         elif event.option.id is not None:  # every other option has one: the stage's id
             self.app.choose_stage(event.option.id)
+
+    # ------------------------------------------------ the stage editor
+
+    def open_editor(self, stage) -> None:
+        """The stage editor, empty or from a copy of `stage` (a StageSpec)."""
+        from ... import config
+        from ...play.stagebuild import StageBuild
+        from .stagebuild import StageBuildScreen
+
+        catalog = config.load_tiles()
+        build = StageBuild(catalog) if stage is None else StageBuild.from_stage(stage, catalog)
+        self.read_again = True  # a stage saved there joins the menu when it comes back
+        self.app.push_screen(StageBuildScreen(self.variant, build))
+
+    def action_edit_copy(self) -> None:
+        """e: the editor, from a copy of the highlighted stage (Random stage: a new
+        random stage; Build a stage: an empty one)."""
+        from ... import config
+
+        option = self.query_one("#stage-menu", OptionList).highlighted_option
+        if option is None or option.id is None or option.id == self.BUILD:
+            self.open_editor(None)
+            return
+        try:
+            if option.id == self.RANDOM:
+                import secrets
+
+                from ...play import stagemenu
+
+                stage = config.load_stage(stagemenu.random_stage_code(secrets.randbelow(10**6), self.kind, self.box))
+            else:
+                stage = config.load_stage(option.id)
+        except config.ConfigError as exc:  # the file broke since the menu was drawn
+            self.notify(f"Cannot edit this stage: {exc}", severity="error", timeout=8)
+            return
+        self.open_editor(stage)
+
+    def on_screen_resume(self) -> None:
+        """Back from the editor: a stage saved there is in the menu (the files
+        are read again then only: 20 ms for the library, more than a frame)."""
+        super().on_screen_resume()
+        if not self.read_again:
+            return
+        self.read_again = False
+        from ... import config
+
+        usable = [(s.entry.id, s.stage) for s in config.stage_statuses() if s.stage is not None]
+        if [sid for sid, _ in usable] != self.usable_ids:
+            self.usable_ids = [sid for sid, _ in usable]
+            self.set_rows(usable)
+            self.refill()

@@ -77,6 +77,8 @@ class TourScreen(BaseScreen):
         self.reading_files = bool(self.pending)  # user tour files still being read
         self.files_read = 0  # of them
         self.specs = {}
+        # every tour file there is, good or broken: on resume, read again if they changed
+        self.read_ids = {e.id for e in entries if not e.shadowed}
         self.notices: list[str] = []
         read = tour_reader()
         for entry in entries:
@@ -121,6 +123,18 @@ class TourScreen(BaseScreen):
         if len(self.notices) > NOTICES:
             lines.append(f"and {len(self.notices) - NOTICES} more: see `flamme-tui tours check`")
         return Content("\n".join(lines))
+
+    def on_screen_resume(self) -> None:
+        """Back from picking the stages: a tour saved there is in the menu."""
+        from ...play import tours
+
+        super().on_screen_resume()
+        if {e.id for e in tours.tour_entries() if not e.shadowed} != self.read_ids:
+            self.call_later(self._read_again)
+
+    async def _read_again(self) -> None:
+        await self.recompose()
+        self.on_mount()
 
     def on_mount(self) -> None:
         from ..filling import fill
@@ -191,6 +205,8 @@ class TourStagesScreen(BaseScreen):
     """
     BINDINGS = [
         Binding("m", "add('meteo')", "Add as meteo", id="tour-stages.meteo"),
+        Binding("r", "add_random", "Add a random stage", id="tour-stages.random"),
+        Binding("w", "save", "Save the tour", id="tour-stages.save"),
         Binding("backspace,delete", "drop", "Take the last off", id="tour-stages.drop"),
         Binding("ctrl+s", "go", "On to the teams", priority=True, id="tour-stages.go"),
         Binding("escape", "app.pop_screen", "Back", id="tour-stages.back"),
@@ -198,7 +214,8 @@ class TourStagesScreen(BaseScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.legs: list[tuple[str, str]] = []  # (stage id, variant)
+        self.legs: list[tuple[str, str]] = []  # (stage id or a random stage's code, variant)
+        self.tour_name = "Your tour"  # the name it was saved under, if it was
 
     def compose(self):
         from ... import config
@@ -224,8 +241,10 @@ class TourStagesScreen(BaseScreen):
                 yield Static("", id="pick-chosen")
             yield Static("", id="pick-message")
         go = self.key_of("tour-stages.go", "ctrl+s")
-        yield KeyBar([("⏎", "add (classic)"), (self.key_of("tour-stages.meteo", "m"), "add (meteo)"),
-                      (self.key_of("tour-stages.drop", "backspace"), "take off"), (go, "teams"),
+        yield KeyBar([("⏎", "add"), (self.key_of("tour-stages.meteo", "m"), "meteo"),
+                      (self.key_of("tour-stages.random", "r"), "random"),
+                      (self.key_of("tour-stages.drop", "backspace"), "take off"),
+                      (self.key_of("tour-stages.save", "w"), "save"), (go, "teams"),
                       (self.help_key, "help"), (self.key_of("tour-stages.back", "escape"), "back")])
 
     def on_mount(self) -> None:
@@ -271,11 +290,13 @@ class TourStagesScreen(BaseScreen):
         if self.legs:
             lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant}", multiline=False)
                      for k, (sid, variant) in enumerate(self.legs, 1)]
-            chosen = Content.from_markup(f"[b]Your tour: {plural(len(self.legs), 'stage')}[/b]\n")
+            chosen = Content.from_markup(f"[b]$name: {plural(len(self.legs), 'stage')}[/b]\n", name=self.tour_name)
             chosen += Content("\n".join(lines))
         else:
             meteo = self.key_of("tour-stages.meteo", "m")
-            chosen = Content(f"No stage yet: Enter adds the highlighted stage (classic), {meteo} adds it as meteo.")
+            random = self.key_of("tour-stages.random", "r")
+            chosen = Content(f"No stage yet: Enter adds the highlighted stage (classic), {meteo} adds it as meteo, "
+                             f"{random} adds a new random stage.")
         self.query_one("#pick-chosen", Static).update(chosen)
         go = self.key_of("tour-stages.go", "ctrl+s")
         self.query_one("#pick-message", Static).update(
@@ -300,6 +321,48 @@ class TourStagesScreen(BaseScreen):
         self.legs.append((sid, variant))
         self.show()
 
+    def action_add_random(self) -> None:
+        """A new random stage (medium, hilly, base box), by its code."""
+        from ...play import tourbuild
+        from ...play.tours import MAX_STAGES
+
+        if len(self.legs) >= MAX_STAGES:
+            self.show(f"A tour has at most {MAX_STAGES} stages.")
+            return
+        code = tourbuild.random_leg()
+        self.names[code] = tourbuild.leg_name(code)
+        self.legs.append((code, "classic"))
+        self.show()
+
+    def action_save(self) -> None:
+        """Save the tour in the user tours folder under a name asked for (never
+        over a file); it is then in the tour menu, and races as before."""
+        from ... import limits as lim
+        from ...config import ConfigError
+        from ...play import tourbuild
+        from .stagebuild import TextPrompt
+
+        if not self.legs:
+            self.show("Add at least one stage first (Enter or m).")
+            return
+
+        def named(name: str | None) -> None:
+            if not name:
+                return
+            try:
+                spec = tourbuild.tour_spec(name.strip(), self.legs)
+                tid, path = tourbuild.save_tour(spec)
+            except ConfigError as exc:
+                self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+                return
+            except OSError as exc:
+                self.notify(f"Not saved: {exc.strerror or exc}: {exc.filename or ''}", severity="error", timeout=8)
+                return
+            self.tour_name = spec.name
+            self.show(f"Saved as {tid} ({clean(path, multiline=False)}): in the tour menu from now on")
+
+        self.app.push_screen(TextPrompt("Name of the tour", self.tour_name, max_length=lim.MAX_TOUR_NAME), named)
+
     def action_drop(self) -> None:
         if self.legs:
             self.legs.pop()
@@ -311,6 +374,6 @@ class TourStagesScreen(BaseScreen):
         if not self.legs:
             self.show("Add at least one stage first (Enter or m).")
             return
-        spec = TourSpec(name="Your tour", stages=tuple(TourStage.model_validate({"stage": sid, "variant": v})
+        spec = TourSpec(name=self.tour_name, stages=tuple(TourStage.model_validate({"stage": sid, "variant": v})
                                                        for sid, v in self.legs))
         self.app.choose_tour(spec)

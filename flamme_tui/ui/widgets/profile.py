@@ -20,7 +20,7 @@ from textual.strip import Strip
 from ...play.narrator import number
 from ..palette import FINISH_GLYPH, START_GLYPH, rider_style, terrain
 from .lines import LineWidget
-from .track import BLANK, LINE_FINISH, LINE_START, RULER, RiderMark
+from .track import BLANK, LINE_FINISH, LINE_START, RULER, RiderMark, unfinished
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 AXIS = Style(color="#8a8a8a")
@@ -147,7 +147,9 @@ class StageProfile(LineWidget):
             if n is not None and k + len(str(n)) < end:
                 cells[k:k + len(str(n))] = list(str(n))
         cells[max(0, end):] = list(last)[-len(cells[max(0, end):]):] if cells[max(0, end):] else []
-        segs = [Segment(START_GLYPH, LINE_START), Segment("".join(cells), RULER), Segment(FINISH_GLYPH, LINE_FINISH)]
+        # a stage still being built (the editor) has no finish line yet: its end is left open
+        end_mark = Segment("…", RULER) if unfinished(course) else Segment(FINISH_GLYPH, LINE_FINISH)
+        segs = [Segment(START_GLYPH, LINE_START), Segment("".join(cells), RULER), end_mark]
         return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)
 
     def _riders(self, cols: list[tuple[int, ...]], width: int) -> Strip:

@@ -156,6 +156,12 @@ def lane_of(kind: str) -> int:
     return int(kind[-1])
 
 
+def unfinished(course) -> bool:
+    """A stage still being built (the stage editor): its last tile is no
+    finish tile, so no finish line is drawn at its end."""
+    return bool(course.tiles) and course.tiles[-1].kind != "finish"
+
+
 def extent(course, scene: Scene) -> int:
     """Squares to draw: the course, and any rider past its end."""
     furthest = max((r.square for r in scene.riders), default=0)
@@ -243,16 +249,17 @@ class TrackStrip(LineWidget):
         course = self.course
         starts = {t.first for t in course.tiles}
         sq_w = 1 if self.mini else 2
+        finish = -1 if unfinished(course) else course.finish
         cols: list[Col] = []
         for sq in range(self._extent()):
             if sq == course.grid and sq > 0:
                 cols.append(Col("start", sq, 1))
-            elif sq == course.finish:
+            elif sq == finish:
                 cols.append(Col("finish", sq, 1))
             elif sq in starts and sq > 0:
                 cols.append(Col("tile", sq, 1))
             cols.append(Col("sq", sq, sq_w))
-        if course.finish >= self._extent():
+        if finish >= self._extent():
             cols.append(Col("finish", course.finish, 1))
         return cols
 
@@ -575,13 +582,14 @@ class StageOverview(LineWidget):
         else:
             chunks = [(sq,) for sq in squares]
         cells: list[tuple[str, tuple[int, ...]]] = []
+        finish = -1 if unfinished(course) else course.finish
         for chunk in chunks:
             if course.grid in chunk and course.grid > 0:
                 cells.append(("start", ()))
-            if course.finish in chunk:
+            if finish in chunk:
                 cells.append(("finish", ()))
             cells.append(("sq", chunk))
-        if course.finish >= last:
+        if finish >= last:
             cells.append(("finish", ()))
         return cells
 

@@ -1,0 +1,319 @@
+"""The stage editor: lay tiles one by one, see the track and the profile grow,
+save the stage in the user stages folder and race it, or share its code.
+
+The build itself (its tiles, its check, its file) is play/stagebuild.py's:
+this screen draws it and passes keys and clicks on to it.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...course import TILE_SQUARES
+from ...usertext import NO_CONTROL, clean
+from ..widgets.keybar import KeyBar
+from ..widgets.profile import StageProfile
+from ..widgets.track import TrackStrip
+from .base import BaseScreen
+
+
+def side_text(squares: str) -> Text:
+    """A tile side's squares as the track draws their terrain (glyph and colour)."""
+    from ..palette import terrain
+
+    text = Text()
+    for code in squares:
+        look = terrain(TILE_SQUARES[code][0])
+        text.append(look.glyph, style=look.fg)
+    return text
+
+
+class TextPrompt(ModalScreen[str | None]):
+    """One line of text (a stage's name, a pasted code): Enter gives it, Esc nothing."""
+
+    DEFAULT_CSS = """
+    TextPrompt { align: center middle; }
+    #prompt-box { width: 70; }
+    #prompt-input { margin: 1 0 0 0; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, value: str = "", *, max_length: int = 0) -> None:
+        super().__init__()
+        self.title_text = title
+        self.value = value
+        self.max_length = max_length
+
+    def compose(self):
+        with Vertical(id="prompt-box", classes="dialog"):
+            yield Static(Content.from_markup("[b]$title[/b]\nEnter: done · Esc: cancel", title=self.title_text))
+            yield Input(clean(self.value, multiline=False), max_length=self.max_length, restrict=NO_CONTROL,
+                        compact=True, id="prompt-input")
+
+    def on_mount(self) -> None:
+        field = self.query_one("#prompt-input", Input)
+        field.focus()
+        field.select_all()  # typing replaces the old text; an arrow key keeps it to edit
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class StageBuildScreen(BaseScreen):
+    HELP_TOPIC = "editor"
+    DEFAULT_CSS = """
+    #build-check { height: auto; color: $warning; }
+    #build-check.-ready { color: $success; }
+    #build-top { height: 1fr; min-height: 6; }
+    #build-tiles { width: 38; height: 100%; }
+    #build-side { width: 1fr; height: auto; padding: 0 1; }
+    #build-about { height: auto; }
+    #build-actions { height: auto; margin: 1 0 0 0; }
+    #build-profile { margin: 1 0 0 0; }
+    #build-track { margin: 1 0 0 0; }
+    """
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("space", "turn", "Turn tile"),
+        Binding("backspace", "take_back", "Take back"),
+        Binding("f", "flip_last", "Flip last"),
+        Binding("x", "boxes", "Boxes"),
+        Binding("n", "rename", "Name"),
+        Binding("s", "save", "Save and race"),
+        Binding("c", "copy_code", "Copy code"),
+        Binding("p", "paste_code", "Paste code"),
+    ]
+
+    def __init__(self, variant: str, build=None) -> None:
+        from ... import config
+        from ...play.stagebuild import StageBuild
+
+        super().__init__()
+        self.variant = variant
+        self.build = build or StageBuild(config.load_tiles())
+        self.saved: tuple[str, str, str] | None = None  # (name, tiles, id) of the last save
+        self.shown_code = ""  # the code copied, shown until the stage changes
+
+    def compose(self):
+        yield from self.compose_notice()
+        with Vertical(classes="menu-body"):
+            yield Static("", id="build-title", classes="screen-title")
+            yield Static("", id="build-check")
+            with Horizontal(id="build-top"):
+                yield OptionList(*self.options(), id="build-tiles")
+                with Vertical(id="build-side"):
+                    yield Static("", id="build-about")
+                    yield Static(self.actions(), id="build-actions")
+            yield StageProfile(None, bars=2, id="build-profile")
+            yield TrackStrip(None, mini=True, id="build-track")
+        yield KeyBar([("⏎", "lay"), ("space", "turn"), ("⌫", "undo"), ("f", "flip"),
+                      ("n", "name"), ("s", "save"), ("c", "code"), (self.help_key, "help"),
+                      ("esc", "back")])
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#build-tiles", OptionList).focus()
+        self.redraw()
+
+    def size_changed(self, width: int, height: int) -> None:
+        # as the stage menu: the profile grows with the window, the strip takes what is left
+        profile = self.query_one("#build-profile", StageProfile)
+        profile.set_bars(max(2, min(6, (height - 20) // 2)))
+        self.query_one("#build-track", TrackStrip).max_lines = max(2, height - 18 - profile.bars)
+
+    # ------------------------------------------------------------ drawing
+
+    def options(self) -> list[Option]:
+        """A row per physical tile: both sides (the one laid next in bold), its
+        kind, whether it is on the stage already, its box when not owned."""
+        used = self.build.used()
+        rows = []
+        box = ""
+        for row in self.build.inventory():
+            if row.box != box:  # a line per box, which cannot be chosen
+                box = row.box
+                owned = "" if box in self.build.boxes else " · not owned (x)"
+                title = "base box" if box == "base" else "Peloton box"
+                rows.append(Option(Content.styled(f"── {title}{owned}", "dim"), disabled=True))
+            up = self.build.side_up(row.tile)
+            text = Text(no_wrap=True, overflow="ellipsis")
+            count = used.get(row.tile, 0)
+            text.append("✓ " if count == 1 else "✗ " if count > 1 else "  ", style="bold")
+            for side, squares in zip(row.sides, row.squares):
+                chosen = side == up
+                text.append(f"{side:>2} ", style="bold reverse" if chosen else "dim")
+                text.append_text(side_text(squares) if chosen else Text(squares_glyphs(squares), style="dim"))
+                text.append(" " * (7 - len(squares)))
+            text.append(row.kind, style="dim" if count or row.box not in self.build.boxes else "")
+            rows.append(Option(text, id=f"tile-{row.tile}"))
+        return rows
+
+    @staticmethod
+    def actions() -> Content:
+        """The editor's actions as words to click (the mouse's way to every key)."""
+        words = [("turn", "turn"), ("take back", "take_back"), ("flip last", "flip_last"), ("boxes", "boxes"),
+                 ("name", "rename"), ("save and race", "save"), ("copy code", "copy_code"),
+                 ("paste code", "paste_code")]
+        return Content.from_markup(" · ".join(f"[@click=screen.{action}][u]{word}[/u][/]" for word, action in words))
+
+    def redraw(self) -> None:
+        """Everything that follows the build: title, check line, inventory marks, facts, drawings."""
+        from ...words import plural
+        from ..screens.variant import variant_title
+
+        build = self.build
+        self.query_one("#build-title", Static).update(Content.from_markup(
+            f"[b]{variant_title(self.variant)}[/b] · build a stage · $name", name=build.name))
+        problem = build.problem()
+        check = self.query_one("#build-check", Static)
+        check.set_class(problem is None, "-ready")
+        check.update(Content("✓ a stage: s saves it and races it, c copies its code" if problem is None
+                             else f"✗ {problem}"))
+        menu = self.query_one("#build-tiles", OptionList)
+        at = menu.highlighted
+        menu.clear_options()
+        menu.add_options(self.options())
+        menu.highlighted = at if at is not None else 1  # the first tile, under the base box's line
+        climbs = build.climbs()
+        boxes = " + ".join("Peloton" if b == "peloton" else b for b in build.boxes)
+        code = self.shown_code or (build.code() if problem is None else "")
+        about = Content.from_markup(
+            "[b]Tiles[/b] ($count): $tiles\n"
+            f"{plural(build.length(), 'square')} start to finish · {build.kind()}\n"
+            + (f"{plural(len(climbs), 'climb')} of {', '.join(map(str, climbs))} ascent squares\n" if climbs
+               else "no climb\n")
+            + f"{build.descent()} descent squares\n"
+            f"Boxes you own: {boxes} (x)\n"
+            "Code: $code",
+            count=str(len(build.names)), tiles=" ".join(build.names) or "none yet",
+            code=code or "(once it is a stage)")
+        self.query_one("#build-about", Static).update(about)
+        course = build.course()
+        self.query_one("#build-profile", StageProfile).set_course(course)
+        self.query_one("#build-track", TrackStrip).set_course(course)
+
+    def highlighted_tile(self) -> str | None:
+        option = self.query_one("#build-tiles", OptionList).highlighted_option
+        return option.id.removeprefix("tile-") if option is not None and option.id else None
+
+    # ------------------------------------------------------------ actions
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter or a click on a tile: lay it, then move on to the next tile not on the stage."""
+        event.stop()
+        tile = (event.option.id or "").removeprefix("tile-")
+        if not tile:
+            return
+        if self.build.lay(tile) is None:
+            self.notify("a stage holds no more tiles", severity="warning")
+            return
+        self.changed()
+        menu = self.query_one("#build-tiles", OptionList)
+        used = self.build.used()
+        for k in range(event.option_index + 1, menu.option_count):
+            option = menu.get_option_at_index(k)
+            if not option.disabled and (option.id or "").removeprefix("tile-") not in used:
+                menu.highlighted = k
+                break
+
+    def changed(self) -> None:
+        self.shown_code = ""
+        self.redraw()
+
+    def action_turn(self) -> None:
+        tile = self.highlighted_tile()
+        if tile is not None:
+            self.build.turn(tile)
+            self.redraw()
+
+    def action_take_back(self) -> None:
+        if self.build.take_back() is not None:
+            self.changed()
+
+    def action_flip_last(self) -> None:
+        if self.build.flip_last() is not None:
+            self.changed()
+
+    def action_boxes(self) -> None:
+        self.build.next_boxes()
+        self.changed()
+
+    def action_rename(self) -> None:
+        from ... import limits as lim
+
+        def renamed(name: str | None) -> None:
+            if name is not None:
+                self.build.rename(name.strip())
+                self.changed()
+
+        self.app.push_screen(TextPrompt("Name of the stage", self.build.name, max_length=lim.MAX_STAGE_NAME),
+                             renamed)
+
+    def action_save(self) -> None:
+        """Save the stage in the user stages folder, then race it (the teams
+        next).  Saved already, unchanged: race the file saved."""
+        from ...config import ConfigError
+
+        key = (self.build.name, self.build.tiles)
+        if self.saved is not None and self.saved[:2] == key:
+            self.app.choose_stage(self.saved[2])
+            return
+        try:
+            sid, path = self.build.save()
+        except ConfigError as exc:
+            self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+            return
+        except OSError as exc:
+            self.notify(f"Not saved: {exc.strerror or exc}: {exc.filename or ''}", severity="error", timeout=8)
+            return
+        self.saved = (*key, sid)
+        self.notify(f"Saved as {sid} ({clean(path, multiline=False)})", timeout=6)
+        self.app.choose_stage(sid)
+
+    def action_copy_code(self) -> None:
+        from ...config import ConfigError
+
+        try:
+            code = self.build.code()
+        except ConfigError as exc:
+            self.notify(f"No code yet: {exc}", severity="warning", timeout=6)
+            return
+        self.app.copy_to_clipboard(code)
+        self.shown_code = code
+        self.redraw()
+        self.notify(f"Copied: {code}", timeout=6)
+
+    def action_paste_code(self) -> None:
+        from ... import stagegen
+        from ...config import ConfigError
+        from ...play.stagebuild import StageBuild
+
+        def pasted(text: str | None) -> None:
+            if not text:
+                return
+            try:
+                build = StageBuild.from_code(text, self.build.catalog)
+            except ConfigError as exc:  # checked as a file is: one line says why
+                self.notify(f"Not a stage: {exc}", severity="error", timeout=8)
+                return
+            self.build = build
+            self.changed()
+
+        self.app.push_screen(TextPrompt("Paste a stage code (fr1:...)", max_length=stagegen.MAX_CODE + 8), pasted)
+
+
+def squares_glyphs(squares: str) -> str:
+    from ..palette import terrain
+
+    return "".join(terrain(TILE_SQUARES[code][0]).glyph for code in squares)
+

@@ -1,0 +1,154 @@
+"""The stage editor (issue 28 item 3), as a player reaches it: "Build a stage"
+in the stage menu, tiles laid with keys and the mouse, the stage saved in the
+user stages folder and raced at once; e on a stage edits a copy of it; a
+pasted code is checked as a file is."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import config
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import go_to_stage, screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+def built(app) -> list[str]:
+    return list(app.screen.build.names)
+
+
+async def open_editor(pilot) -> None:
+    await pilot.press("enter", "enter")  # New race, Classic
+    await pilot.pause()
+    await go_to_stage(pilot, "build-stage")
+    assert "Build a stage" in screen_text(pilot.app)
+    await pilot.press("enter")
+    await pilot.pause()
+    assert screen_name(pilot.app) == "StageBuildScreen"
+
+
+async def test_build_a_stage_save_it_and_race_it(data_dir):
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_editor(pilot)
+        assert "✗ lay a start tile first" in screen_text(app)
+        await pilot.press("enter")  # a: the start tile, first in the list
+        await pilot.press("space", "enter")  # b turned over: B, its descent
+        await pilot.press("enter", "enter")  # c, d (the highlight moves on to the next tile)
+        assert built(app) == ["a", "B", "c", "d"]
+        text = screen_text(app)
+        assert "✗ tiles: the last tile must be a finish tile, not 'd'" in text
+        assert "Tiles (4): a B c d" in text and "19 squares start to finish" in text
+        # the track and the profile are drawn as the stage grows
+        assert [t.letter for t in app.screen.query_one("#build-track").course.tiles] == ["a", "B", "c", "d"]
+        assert app.screen.query_one("#build-profile").course.finish == 24
+        assert "▓" not in text  # no finish tile yet: no finish line drawn
+        assert " 19…" in text  # the profile's axis: its end left open
+        await pilot.press("backspace", "f")  # d taken back, c turned over: C
+        assert built(app) == ["a", "B", "C"]
+        # a click lays a tile: e, the sixth line of the list (its line of the base box first)
+        await pilot.click("#build-tiles", offset=(8, 6))
+        await pilot.pause()
+        assert built(app) == ["a", "B", "C", "e"]
+        # the Peloton box is not owned yet: a tile from it is named at once
+        menu = app.screen.query_one("#build-tiles")
+        menu.highlighted = next(k for k in range(menu.option_count) if menu.get_option_at_index(k).id == "tile-2")
+        await pilot.press("enter")
+        assert "✗ tiles: tile '2' is in the peloton box, which the stage does not list" in screen_text(app)
+        await pilot.press("backspace")
+        await go_to_option(pilot, "tile-u")
+        await pilot.press("enter")
+        assert built(app) == ["a", "B", "C", "e", "u"]
+        assert "▓" in screen_text(app)  # the finish line, with the finish tile
+        assert "✓ a stage" in screen_text(app) and "Code: fr1:aBCeu" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"Col du Test", "enter")  # typed over the name it had, My stage
+        await pilot.pause()
+        assert app.screen.build.name == "Col du Test" and "build a stage · Col du Test" in screen_text(app)
+        await pilot.press("s")  # saved, then the teams for it
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen" and app.choices.stage == "col-du-test"
+        saved = config.load_stage(data_dir / "stages" / "col-du-test.yaml")
+        assert saved.tiles == "aBCeu" and saved.name == "Col du Test" and saved.boxes == ("base",)
+        await pilot.press("ctrl+f", "ctrl+s")  # bots everywhere, start
+        await pilot.pause()
+        assert screen_name(app) == "RaceScreen"
+        assert [t.letter for t in app.screen.game.course.tiles][1:] == ["B", "C", "e", "u"]
+
+
+async def go_to_option(pilot, option_id: str) -> None:
+    menu = pilot.app.screen.query_one("#build-tiles")
+    for _ in range(menu.option_count):
+        if menu.highlighted_option is not None and menu.highlighted_option.id == option_id:
+            return
+        await pilot.press("down")
+    assert menu.highlighted_option.id == option_id
+
+
+async def test_the_menu_lists_a_stage_saved_in_the_editor(data_dir):
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_editor(pilot)
+        for _ in range(21):  # every base tile, each its first side up: a..u
+            await pilot.press("enter")
+        assert app.screen.build.tiles == "abcdefghijklmnopqrstu"
+        await pilot.press("s")
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("s")  # unchanged since it was saved: raced again, no second file
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen" and app.choices.stage == "my-stage"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("backspace", "s")  # changed, the same name: not saved over the file
+        await pilot.pause()
+        assert screen_name(app) == "StageBuildScreen"
+        assert [p.name for p in (data_dir / "stages").iterdir()] == ["my-stage.yaml"]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        assert "my-stage" in app.screen.ids
+        await go_to_stage(pilot, "my-stage")
+
+
+async def test_edit_a_copy_of_a_stage_and_share_its_code(data_dir):
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter", "enter")
+        await go_to_stage(pilot, "la-haut-montagne")
+        await pilot.press("e")
+        await pilot.pause()
+        assert screen_name(app) == "StageBuildScreen"
+        stage = config.load_stage("la-haut-montagne")
+        assert app.screen.build.tiles == stage.tiles and app.screen.build.name == "La Haut Montagne (copy)"
+        # every key has a word to click too: "take back", then "flip last"
+        await pilot.click("#build-actions", offset=(8, 0))
+        await pilot.click("#build-actions", offset=(20, 0))
+        await pilot.pause()
+        tiles = config.split_tiles(stage.tiles)
+        assert app.screen.build.names == [*tiles[:-2], config.other_side(tiles[-2])]
+        await pilot.press("f")  # flipped back with the key; the finish laid again, the side it had up
+        await go_to_option(pilot, "tile-u")
+        await pilot.press("enter")
+        assert app.screen.build.tiles == stage.tiles
+        await pilot.press("c")
+        assert app.clipboard == f"fr1:{stage.tiles}"
+        assert f"Code: fr1:{stage.tiles}" in screen_text(app).replace("\n", "")
+        # a pasted code is checked as a file is: a broken one changes nothing
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"fr1:abcb", "enter")
+        await pilot.pause()
+        assert app.screen.build.tiles == stage.tiles
+        assert any("Not a stage: code: tile 'b' used twice" in n.message for n in app._notifications)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"fr1:aBcdu", "enter")
+        await pilot.pause()
+        assert app.screen.build.tiles == "aBcdu" and app.screen.build.problem() is None
