@@ -70,6 +70,7 @@ def listing(out=print) -> int:
 def _new_tour(args):
     """The tour and bots the options ask for, or a problem in one line."""
     from ..engine.race import Team
+    from ..play.narrator import colour_name
     from ..play.races import COLOURS, RaceSpec, seat_plan
     from . import _seat_names, checked
 
@@ -85,7 +86,7 @@ def _new_tour(args):
     if problem:
         return None, problem
     bots, scripted = seat_plan(names)
-    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
+    teams = tuple(Team(colour_name(c), c) for c in COLOURS[: len(names)])
     for leg in spec.stages:  # the engine's word on these seats, before the first stage is raced
         checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
     print(clean(f"{spec.name}, {plural(len(spec.stages), 'stage')}, seed {args.seed}: "

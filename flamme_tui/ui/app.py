@@ -628,9 +628,32 @@ class FlammeApp(App[int]):
             problems += [p for k in refused for p in refused[k]]
             keymap = {k: v for k, v in keymap.items() if not refused[k]}
         self.set_keymap(keymap)
+        self.use_language(settings.language)
         if getattr(self, "flow", None) is not None:  # a race in progress: its bots think as now set
             self._set_budget(self.flow)
         return problems
+
+    def use_language(self, setting: str) -> None:
+        """Speak the language the settings (or --lang, or the environment) ask for;
+        if it changed, every screen is drawn again in it."""
+        from .. import i18n
+
+        before = i18n.language()
+        if i18n.choose(setting=setting) != before:
+            self.language_changed()
+
+    def language_changed(self) -> None:
+        """Draw every screen of the stack again in the new language: each screen
+        that can be composed again is (`relanguage`, BaseScreen), the help screens
+        kept built are dropped (they are built again on demand)."""
+        for name in self._helps:
+            if self.get_screen(name) not in self.screen_stack:
+                self.uninstall_screen(name)
+        self._helps = [name for name in self._helps if self.get_screen(name) in self.screen_stack]
+        for screen in self.screen_stack:
+            relanguage = getattr(screen, "relanguage", None)
+            if relanguage is not None:
+                relanguage()
 
     def _set_budget(self, flow) -> None:
         """The expert bot's thinking time, from the settings (the bots are imported once a race exists)."""
@@ -810,9 +833,13 @@ class FlammeApp(App[int]):
         self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)
 
 
-def run(session=None) -> int:
+def run(session=None, lang: str | None = None) -> int:
     """Run the app; returns the exit code.  With a Session (a loaded save),
-    open it at once, behind the curtain of the player whose turn it is."""
+    open it at once, behind the curtain of the player whose turn it is.
+    `lang`: --lang, which beats the language setting (i18n.choose)."""
+    from .. import i18n
+
+    i18n.choose(lang)
     app = FlammeApp(session=session)
     result = app.run()
     return int(app.return_code or 0) if result is None else int(result)
