@@ -84,7 +84,7 @@ def test_every_entry_is_translated_with_the_same_placeholders(lang):
 
 
 def test_the_catalog_check_finds_what_it_looks_for():
-    planted = read_po(io.BytesIO('''
+    planted = read_po(io.BytesIO(b'''
 msgid "{rider} wins"
 msgstr "{coureur} gagne"
 
@@ -97,7 +97,7 @@ msgstr ""
 
 msgid "%(value)r and %s"
 msgstr "%(value)s et %s"
-'''.encode()))
+'''))
     found = problems(planted)
     assert len(found) == 4, found
     assert [p.split(":")[0] for p in found] == ["placeholders differ", "fuzzy", "untranslated", "placeholders differ"]

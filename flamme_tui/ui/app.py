@@ -27,6 +27,7 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
+from ..i18n import N_
 from ..usertext import clean
 from ..words import plural
 from .keys import ALWAYS_QUITS
@@ -60,7 +61,7 @@ class FlammeApp(App[int]):
     ENABLE_COMMAND_PALETTE = True
     COMMAND_PALETTE_DISPLAY = "^p"
     BINDINGS = [
-        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("ctrl+q", "request_quit", N_("Quit"), show=False, priority=True, id="app.quit"),
         Binding("ctrl+c", "help_quit", show=False, priority=True, system=True),
     ]
 

@@ -12,6 +12,8 @@ import string
 from functools import cache
 from typing import Any, NamedTuple
 
+from ..i18n import N_
+
 QUIT_ID = "app.quit"
 ALWAYS_QUITS = "ctrl+q"  # never taken from quitting, nor given to another action
 MODIFIERS = ("ctrl", "alt", "shift", "meta", "super", "hyper")
@@ -21,7 +23,7 @@ class Rebindable(NamedTuple):
     id: str
     description: str
     keys: str  # the default keys, comma-separated
-    where: str  # the screen, in words
+    where: str  # the screen, in words (N_: translated when shown)
 
 
 def _screens() -> list[tuple[str, Any]]:
@@ -37,11 +39,11 @@ def _screens() -> list[tuple[str, Any]]:
     from .screens.tour_menus import TourScreen, TourStagesScreen
     from .screens.tour_results import StageResultScreen, TourPodiumScreen
 
-    return [("everywhere", FlammeApp), ("every screen", BaseScreen), ("title menu", TitleScreen),
-            ("teams", TeamsScreen), ("curtain", CurtainScreen), ("race", RaceScreen),
-            ("saved races", SavedRacesScreen), ("podium", PodiumScreen), ("tour menu", TourScreen),
-            ("tour stages", TourStagesScreen), ("tour results", StageResultScreen),
-            ("tour podium", TourPodiumScreen), ("settings", SettingsScreen)]
+    return [(N_("everywhere"), FlammeApp), (N_("every screen"), BaseScreen), (N_("title menu"), TitleScreen),
+            (N_("teams"), TeamsScreen), (N_("curtain"), CurtainScreen), (N_("race"), RaceScreen),
+            (N_("saved races"), SavedRacesScreen), (N_("podium"), PodiumScreen), (N_("tour menu"), TourScreen),
+            (N_("tour stages"), TourStagesScreen), (N_("tour results"), StageResultScreen),
+            (N_("tour podium"), TourPodiumScreen), (N_("settings"), SettingsScreen)]
 
 
 def rebindable() -> list[Rebindable]:

@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..i18n import N_
 from ..play.replay import Replay
 from .content import plain
 from .palette import rider_label, team_of_rider
@@ -42,11 +43,11 @@ class ReplayScreen(Screen):
     DEFAULT_CSS = CSS
     # priority: the scrolling log would take left/right/home/end for itself
     BINDINGS = [
-        Binding("left", "step(-1)", "Back", priority=True),
-        Binding("right", "step(1)", "Forward", priority=True),
-        Binding("home", "go(0)", "Start", priority=True),
-        Binding("end", "go(-1)", "End", priority=True),
-        Binding("q,escape", "leave", "Close"),
+        Binding("left", "step(-1)", N_("Back"), priority=True),
+        Binding("right", "step(1)", N_("Forward"), priority=True),
+        Binding("home", "go(0)", N_("Start"), priority=True),
+        Binding("end", "go(-1)", N_("End"), priority=True),
+        Binding("q,escape", "leave", N_("Close")),
     ]
 
     def __init__(self, replay: Replay) -> None:

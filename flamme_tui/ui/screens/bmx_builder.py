@@ -7,6 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Click
 from textual.widgets import Static
 
+from ...i18n import N_
 from ...usertext import escape_markup
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
@@ -31,18 +32,18 @@ class TileToggle(Static):
 class BmxBuilderScreen(BaseScreen):
     HELP_TOPIC = "builder"
     BINDINGS = [
-        Binding("a", "flip('A')", "Tiles", key_display="a-d", show=True),
+        Binding("a", "flip('A')", N_("Tiles"), key_display="a-d", show=True),
         Binding("b", "flip('B')", show=False),
         Binding("c", "flip('C')", show=False),
         Binding("d", "flip('D')", show=False),
-        Binding("r", "ramp", "Ramp"),
-        Binding("left_square_bracket", "move_ramp(-1)", "Move", key_display="[ ]"),
+        Binding("r", "ramp", N_("Ramp")),
+        Binding("left_square_bracket", "move_ramp(-1)", N_("Move"), key_display="[ ]"),
         Binding("right_square_bracket", "move_ramp(1)", show=False),
-        Binding("plus,equals_sign", "ramp_number(1)", "Number", key_display="+ -"),
+        Binding("plus,equals_sign", "ramp_number(1)", N_("Number"), key_display="+ -"),
         Binding("minus", "ramp_number(-1)", show=False),
-        Binding("f", "forecast", "Forecast"),
-        Binding("enter", "done", "Teams"),
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("f", "forecast", N_("Forecast")),
+        Binding("enter", "done", N_("Teams")),
+        Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self, circuit: str = "ABCD", ramp: tuple[int, int] | None = None, forecast: bool = False) -> None:

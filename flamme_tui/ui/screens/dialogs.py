@@ -16,6 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_
 from ...usertext import clean
 from ...words import plural
 
@@ -66,8 +67,8 @@ class HelpScreen(Screen[None]):
     a third of the time of the key."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("question_mark,f1", "close", "Close", show=False),
+        Binding("escape", "close", N_("Close")),
+        Binding("question_mark,f1", "close", N_("Close"), show=False),
         Binding("q", "close", show=False),
     ]
 
@@ -103,7 +104,7 @@ class ProfileScreen(ModalScreen[None]):
     as heights, and where every rider is on them.  Public: the track only."""
 
     BINDINGS = [
-        Binding("escape,s,q", "close", "Close"),
+        Binding("escape,s,q", "close", N_("Close")),
     ]
 
     def __init__(self, course, riders) -> None:
@@ -143,9 +144,9 @@ class ConfirmQuit(ModalScreen[str]):
         self.problem = problem  # else why not (saving failed), in words
 
     BINDINGS = [
-        Binding("escape,n", "choose('')", "Stay"),
-        Binding("y,q", "choose('app')", "Quit"),
-        Binding("t", "choose('title')", "Title menu"),
+        Binding("escape,n", "choose('')", N_("Stay")),
+        Binding("y,q", "choose('app')", N_("Quit")),
+        Binding("t", "choose('title')", N_("Title menu")),
     ]
 
     def message(self) -> Content:
@@ -202,7 +203,7 @@ class DamagedSave(ModalScreen[str]):
     #damaged-box { width: 76; }
     #damaged-menu { height: auto; max-height: 8; margin: 1 0 0 0; }
     """
-    BINDINGS = [Binding("escape", "back", "Back")]
+    BINDINGS = [Binding("escape", "back", N_("Back"))]
     HEADING = "Damaged save"
 
     def __init__(self, race: SavedRace) -> None:
@@ -261,8 +262,8 @@ class ConfirmDelete(ModalScreen[bool]):
     """Deleting a saved race: True to delete, False to keep it (the default)."""
 
     BINDINGS = [
-        Binding("escape,n", "choose(False)", "Keep"),
-        Binding("y", "choose(True)", "Delete"),
+        Binding("escape,n", "choose(False)", N_("Keep")),
+        Binding("y", "choose(True)", N_("Delete")),
     ]
 
     def __init__(self, label: str) -> None:

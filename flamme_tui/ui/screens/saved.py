@@ -15,6 +15,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from ...i18n import N_
 from ...usertext import clean
 from ...words import plural
 from ..widgets.keybar import KeyBar
@@ -121,11 +122,11 @@ def _rules(race: SavedRace) -> str:
 class SavedRacesScreen(BaseScreen):
     HELP_TOPIC = "saved"
     BINDINGS = [
-        Binding("enter", "open", "Resume / replay", id="saved.open"),
-        Binding("p", "replay", "Replay", id="saved.replay"),
-        Binding("b", "branch", "Go on from a backup (a branch)", id="saved.branch"),
-        Binding("d,delete", "delete", "Delete", id="saved.delete"),
-        Binding("escape", "app.pop_screen", "Back", id="saved.back"),
+        Binding("enter", "open", N_("Resume / replay"), id="saved.open"),
+        Binding("p", "replay", N_("Replay"), id="saved.replay"),
+        Binding("b", "branch", N_("Go on from a backup (a branch)"), id="saved.branch"),
+        Binding("d,delete", "delete", N_("Delete"), id="saved.delete"),
+        Binding("escape", "app.pop_screen", N_("Back"), id="saved.back"),
     ]
 
     def __init__(self) -> None:

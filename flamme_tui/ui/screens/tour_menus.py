@@ -9,6 +9,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_
 from ...usertext import clean
 from ...words import plural
 from ..content import plain
@@ -64,7 +65,7 @@ class TourScreen(BaseScreen):
     #tour-about { width: 1fr; height: auto; padding: 0 1; }
     #tour-notice { height: auto; color: $warning; }
     """
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="tour.back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"), id="tour.back")]
 
     def compose(self):
         from ...play import tours
@@ -190,10 +191,10 @@ class TourStagesScreen(BaseScreen):
     #pick-notice { height: auto; color: $warning; }
     """
     BINDINGS = [
-        Binding("m", "add('meteo')", "Add as meteo", id="tour-stages.meteo"),
-        Binding("backspace,delete", "drop", "Take the last off", id="tour-stages.drop"),
-        Binding("ctrl+s", "go", "On to the teams", priority=True, id="tour-stages.go"),
-        Binding("escape", "app.pop_screen", "Back", id="tour-stages.back"),
+        Binding("m", "add('meteo')", N_("Add as meteo"), id="tour-stages.meteo"),
+        Binding("backspace,delete", "drop", N_("Take the last off"), id="tour-stages.drop"),
+        Binding("ctrl+s", "go", N_("On to the teams"), priority=True, id="tour-stages.go"),
+        Binding("escape", "app.pop_screen", N_("Back"), id="tour-stages.back"),
     ]
 
     def __init__(self) -> None:

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ...engine.tour import gap_text, team_classification
+from ...i18n import N_
 from ...usertext import cells, clean, cut, fit
 from ...words import plural
 from ..palette import contrast_text, rider_label, team_colour
@@ -280,9 +281,9 @@ class StageResultScreen(BaseScreen):
     StageResultScreen #result-next { height: auto; margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("enter", "next", "Next stage", id="tour-result.next"),
-        Binding("t,escape", "title", "Title menu", id="tour-result.title"),
-        Binding("q", "quit", "Quit", id="tour-result.quit"),
+        Binding("enter", "next", N_("Next stage"), id="tour-result.next"),
+        Binding("t,escape", "title", N_("Title menu"), id="tour-result.title"),
+        Binding("q", "quit", N_("Quit"), id="tour-result.quit"),
     ]
 
     def __init__(self, tour, session=None) -> None:
@@ -394,11 +395,11 @@ class TourPodiumScreen(BaseScreen):
     TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; min-width: 0; }
     """
     BINDINGS = [
-        Binding("r", "again", "Tour again", id="tour-podium.again"),
-        Binding("n", "new", "New tour", id="tour-podium.new"),
-        Binding("p", "replay", "Replay this tour", id="tour-podium.replay"),
-        Binding("t,escape", "title", "Title menu", id="tour-podium.title"),
-        Binding("q", "quit", "Quit", id="tour-podium.quit"),
+        Binding("r", "again", N_("Tour again"), id="tour-podium.again"),
+        Binding("n", "new", N_("New tour"), id="tour-podium.new"),
+        Binding("p", "replay", N_("Replay this tour"), id="tour-podium.replay"),
+        Binding("t,escape", "title", N_("Title menu"), id="tour-podium.title"),
+        Binding("q", "quit", N_("Quit"), id="tour-podium.quit"),
     ]
 
     def __init__(self, tour, saved: Path | None = None) -> None:
