@@ -20,6 +20,7 @@ English.
 
 from __future__ import annotations
 
+import datetime
 import gettext
 import os
 from collections.abc import Mapping
@@ -139,6 +140,19 @@ def decimal(x: float, digits: int = 1) -> str:
     """A number with `digits` decimals: 0.35 (en), 0,35 (fr, es)."""
     text = f"{x:.{digits}f}"
     return text.replace(".", ",") if _language in ("fr", "es") else text
+
+
+# month abbreviations as each language writes them in a date ("02 déc. 21:03")
+_MONTHS = {
+    "fr": ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."),
+    "es": ("ene.", "feb.", "mar.", "abr.", "may.", "jun.", "jul.", "ago.", "sept.", "oct.", "nov.", "dic."),
+    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+}
+
+
+def day_and_time(when: datetime.datetime) -> str:
+    """A date and time, short: "02 Dec 21:03" (en), "02 déc. 21:03" (fr), "02 dic. 21:03" (es)."""
+    return f"{when.day:02d} {_MONTHS[_language][when.month - 1]} {when.hour:02d}:{when.minute:02d}"
 
 
 def short(x: float) -> str:

@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ..i18n import N_
+from ..i18n import N_, _
 from ..play.replay import Replay
 from .content import plain
 from .palette import rider_label, team_of_rider
@@ -74,7 +74,7 @@ class ReplayScreen(Screen):
         with VerticalScroll(id="replay-body"):
             yield Static(id="replay-log")
             yield Static(id="replay-ranking")
-        yield KeyBar([("← →", "round by round"), ("home end", "first, last"), ("q", "close")])
+        yield KeyBar([("← →", _("round by round")), ("home end", _("first, last")), ("q", _("close"))])
 
     def on_mount(self) -> None:
         self.on_resize()
