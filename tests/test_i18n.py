@@ -56,6 +56,7 @@ def placeholders(text: str) -> list[str]:
         except ValueError:
             found.append("<broken braces>")
     found += sorted(re.findall(r"%(?:\([a-z_]+\))?[rsd%]", text))
+    found += sorted(re.findall(r"\$[a-z_]+", text))  # Content.from_markup's variables: $label
     return found
 
 

@@ -99,7 +99,7 @@ class ReplayScreen(Screen):
     def show(self) -> None:
         frames = self.replay.frames
         if not frames:
-            self.query_one("#title", Static).update(plain("nothing to replay yet"))
+            self.query_one("#title", Static).update(plain(_("nothing to replay yet")))
             return
         f = frames[self.index]
         self.query_one("#title", Static).update(plain(f"{f.title}   ({self.index + 1}/{len(frames)})"))
@@ -115,7 +115,7 @@ class ReplayScreen(Screen):
         else:  # a replay without its course: the one-line picture
             log = f"{f.track}\n{f.positions}\n\n{log}"
         self.query_one("#replay-log", Static).update(plain(log))
-        self.query_one("#replay-ranking", Static).update(plain("Ranking\n" + "\n".join(f.ranking) if f.ranking else ""))
+        self.query_one("#replay-ranking", Static).update(plain(_("Ranking") + "\n" + "\n".join(f.ranking) if f.ranking else ""))
 
     def action_step(self, delta: int) -> None:
         self.action_go(max(0, min(len(self.replay.frames) - 1, self.index + delta)))

@@ -56,7 +56,7 @@ class BmxBuilderScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static("[b]BMX[/b] · build the circuit", classes="screen-title")
+            yield Static(_("[b]BMX[/b] · build the circuit"), classes="screen-title")
             with Horizontal(id="builder-top"):
                 yield LapStrip(None, id="builder-lap")
                 with Vertical(id="builder-tiles"):

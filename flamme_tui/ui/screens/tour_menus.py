@@ -14,7 +14,7 @@ from ...usertext import clean
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
-from .variant import variant_title
+from .variant import variant_word
 
 PICK = "pick"  # the menu entry that picks the stages by hand
 NOTICES = 2  # lines about broken tour files, at most
@@ -31,7 +31,7 @@ def tour_lines(spec) -> list[str]:
             about = _("{n} squares").format(n=summary.length)
         except Exception:  # noqa: BLE001 - a stage file broken since: said, not raised
             name, about = leg.stage, _("cannot be read")
-        rules = variant_title(leg.variant)
+        rules = variant_word(leg.variant)
         lines.append(clean(f"{k}. {name} ({rules}, {about})", multiline=False))  # ids are file names
     return lines
 
@@ -273,7 +273,7 @@ class TourStagesScreen(BaseScreen):
         from ...play.tours import MAX_STAGES
 
         if self.legs:
-            lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant_title(variant)}", multiline=False)
+            lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant_word(variant)}", multiline=False)
                      for k, (sid, variant) in enumerate(self.legs, 1)]
             chosen = Content.from_markup(ngettext("[b]Your tour: {n} stage[/b]", "[b]Your tour: {n} stages[/b]",
                                                   len(self.legs)).format(n=len(self.legs)) + "\n")

@@ -345,13 +345,13 @@ class StageResultScreen(BaseScreen):
         if self.final:
             following = Text(_("Enter: the tour's podium"), style=MUTED)
         else:
-            from .variant import variant_title
+            from .variant import variant_word
 
             leg = tour.legs[len(tour.done)]
             following = Text(_("Enter: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
                                "first").format(k=len(tour.done) + 1, n=tour.stages,
                                                stage=clean(leg.course.name, multiline=False),
-                                               rules=variant_title(leg.variant)), style=MUTED)
+                                               rules=variant_word(leg.variant)), style=MUTED)
         self.query_one("#result-next", Static).update(following)
 
     @property

@@ -24,6 +24,11 @@ ABOUT = {
 }  # N_: translated when shown
 
 
+def variant_word(variant: str) -> str:
+    """A rule set as a word in a sentence or a list: "classic", "meteo" (French "classique", "météo")."""
+    return {"classic": _("classic"), "meteo": _("meteo")}.get(variant, variant)
+
+
 def variant_title(variant: str) -> str:
     return _(ABOUT[variant][0]) if variant in ABOUT else variant.capitalize()
 

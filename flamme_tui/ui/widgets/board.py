@@ -203,9 +203,9 @@ class Boards(TextLines):
         rec_w = max([len(t) for t in rec_texts] + [len(recycled_head)]) if not bmx else 0
         play_x = fixed + rec_w + 1
         play_w = max(6, width - play_x)
-        text.append(" " * max(0, play_x - len(head)) + "Played", style="bold #bbbbbb")
+        text.append(" " * max(0, play_x - len(head)) + _("Played"), style="bold #bbbbbb")
         if bmx and self.supply is not None:
-            text.append(f"   fatigue supply: {self.supply}", style="#bbbbbb")
+            text.append("   " + _("fatigue supply: {n}").format(n=self.supply), style="#bbbbbb")
         text.append("\n")
         for k, (row, shown_name) in enumerate(zip(self.rows, names)):
             text.append("▸" if row.own else " ", style="bold")
