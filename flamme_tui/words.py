@@ -15,6 +15,19 @@ def plural(n: int, word: str, many: str = "") -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def stage_kind(kind: str) -> str:
+    """A kind of stage in words ("flat", "hilly", "mountain", "cobbles"): a stage
+    is "flat", French "plate" where the terrain is "plat" (hence the context)."""
+    words = {"flat": i18n.pgettext("stage kind", "flat"), "hilly": i18n.pgettext("stage kind", "hilly"),
+             "mountain": i18n.pgettext("stage kind", "mountain"), "cobbles": i18n.pgettext("stage kind", "cobbles")}
+    return words.get(kind, kind)
+
+
+def source(where: str) -> str:
+    """Where a stage or tour comes from, in words: "built-in" or "user"."""
+    return {"built-in": i18n._("built-in"), "user": i18n._("user")}.get(where, where)
+
+
 def ordinal(n: int) -> str:
     """A place in the active language: "1st", "2nd", "11th", "21st" (en);
     "1er", "2e" (fr); "1.º", "2.º" (es)."""

@@ -11,11 +11,12 @@ in them), so it must become `_("... {name} ...").format(name=...)`.
 
 The check covers the modules converted so far (TRANSLATED).  Not yet
 converted (their texts are English whatever the language): ui/screens/race.py
-and ui/screens/podium.py (being rewritten elsewhere), ui/widgets/ (but
-board.py), the races' flow and bots' reasons (play/flow.py, bots/reasons.py),
-saves.py, config.py, conformance.py, settings.py's and usertext's error lines,
-cli/saves.py, cli/stages.py, cli/tours.py, play/tournament.py, play/ladder.py,
-bench_readers.py and ui/bench.py (developers' measures).
+and ui/screens/podium.py (being rewritten elsewhere), play/table.py's words,
+the bots' reasons (bots/reasons.py: their own words, told as they are), the
+error lines of saves.py, cli/saves.py, config.py, setupdata.py, files.py,
+settings.py and conformance.py's case checks, ui/serve.py, stagegen.py's
+names, and the developers' measures (play/ladder.py, bench_readers.py,
+ui/bench.py).
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ TRANSLATED = [
     "ui/screens/base.py", "ui/screens/title.py", "ui/screens/settings.py", "ui/screens/teams.py",
     "ui/screens/curtain.py", "ui/screens/variant.py", "ui/screens/rules.py", "ui/screens/stage.py",
     "ui/screens/dialogs.py", "ui/screens/saved.py", "ui/screens/tour_menus.py", "ui/screens/tour_results.py",
-    "ui/screens/bmx_builder.py",
+    "ui/screens/bmx_builder.py", "ui/app.py", "ui/widgets/cards.py",
+    "cli/__init__.py", "cli/tours.py", "cli/stages.py", "play/tournament.py", "play/replay.py", "play/tours.py",
+    "play/session.py", "play/flow.py", "usertext.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
@@ -107,7 +110,7 @@ def _not_text(tree: ast.AST) -> set[int]:
             mark(node)  # for developers (a user's error line says its words elsewhere)
         elif isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name) and (target.id.endswith("CSS") or target.id in ("LOGO", "TITLE")):
+                if isinstance(target, ast.Name) and (target.id.endswith("CSS") or target.id in ("LOGO", "TITLE", "__all__")):
                     mark(node.value)
     return skip
 
@@ -120,7 +123,8 @@ def reads_as_words(text: str) -> bool:
     Not an identifier ("seat-name", "app.quit", "LANG": no space, joined or in capitals)."""
     if " " not in text.strip() and (re.search(r"[-._]", text) or text.isupper()):
         return False
-    text = TAG.sub(" ", re.sub(r"\{[^{}]*\}|\$[a-z_]+", " ", text))
+    # placeholders, markup, the program's name and command-line options are no words to translate
+    text = TAG.sub(" ", re.sub(r"\{[^{}]*\}|\$[a-z_]+|flamme-tui|--[a-z-]+", " ", text))
     words = re.findall(r"[^\W\d_]{2,}", text)
     return len(words) >= 2 or any(w[0].isupper() and len(w) >= 3 and not w.isupper() for w in words)
 

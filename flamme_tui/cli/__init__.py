@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
 from ..arguments import Parser, Whole, add_lang, lang_asked
-from ..i18n import _, short
+from ..i18n import _, decimal, short
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
@@ -270,14 +270,15 @@ def _spec(args, scripted: tuple[str, ...] = ()):
              "--ramp": args.ramp is not None, "--young": args.young is not None, "--forecast": args.forecast}
     for option, is_given in given.items():
         if is_given and bmx == (option == "--stage"):
-            raise ConfigError(f"not an option of {args.variant} races", field=option)
+            raise ConfigError(_("not an option of {variant} races").format(variant=args.variant), field=option)
     for option, is_given in {"--players": args.players is not None, "--breakaway": args.breakaway}.items():
         if is_given and bmx:
-            raise ConfigError(f"not an option of {args.variant} races", field=option)
+            raise ConfigError(_("not an option of {variant} races").format(variant=args.variant), field=option)
     if args.players is not None and "--teams" in getattr(args, "argv", ()):
-        raise ConfigError("give --teams or --players, not both", field="--players")
+        raise ConfigError(_("give --teams or --players, not both"), field="--players")
     if bmx and args.teams > find(args.variant).max_teams:
-        raise ConfigError(f"{args.variant} races 2 to {find(args.variant).max_teams} riders", field="--teams")
+        raise ConfigError(_("{variant} races 2 to {n} riders").format(variant=args.variant,
+                                                                     n=find(args.variant).max_teams), field="--teams")
     if args.players is not None:
         teams = one_rider_seats(args.players)
     else:
@@ -286,7 +287,8 @@ def _spec(args, scripted: tuple[str, ...] = ()):
     if args.young:
         seat, tokens = args.young
         if not (1 <= seat <= args.teams and 1 <= tokens <= 3):
-            raise ConfigError(f"seat 1-{args.teams} and 1 to 3 tokens, got {seat}:{tokens}", field="--young")
+            raise ConfigError(_("seat 1-{teams} and 1 to 3 tokens, got {seat}:{tokens}").format(
+                teams=args.teams, seat=seat, tokens=tokens), field="--young")
         young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
     where = {"stage": args.stage, "circuit": args.circuit}  # not given: the race's defaults
     spec = RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
@@ -318,9 +320,10 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str, refere
     known += list(SCRIPTED) if find(variant).scripted_teams else []
     unknown = [b for b in names if b not in known]
     if unknown or len(names) != teams:
-        return f"{command}: give {teams} of {', '.join(known)} (got {','.join(names)!r})"
+        return _("{command}: give {n} of {known} (got {names!r})").format(command=command, n=teams, known=", ".join(known),
+                                                                         names=",".join(names))
     if all(b in SCRIPTED for b in names):
-        return f"{command}: the Peloton and Muscle teams need at least one bot to race against"
+        return _("{command}: the Peloton and Muscle teams need at least one bot to race against").format(command=command)
     return None
 
 
@@ -422,17 +425,18 @@ def bench_races(args) -> None:
     # the process's own CPU time first: on a busy machine the wall clock
     # counts the time other programs took, the CPU time does not
     cpu = max(time.process_time() - start_cpu, 1e-9)
-    print(f"{args.races} {args.variant} races of {len(setup.teams)} teams on {setup.course.name}: "
-          f"{cpu / args.races * 1000:.3f} ms CPU per race ({args.races / cpu:.0f} per CPU second); "
-          f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s by the clock; "
-          f"{rounds / args.races:.1f} rounds per race ({engine_build()} engine)")
+    print(_("{races} {variant} races of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU second); "
+            "{elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)").format(
+        races=args.races, variant=args.variant, teams=len(setup.teams), course=setup.course.name,
+        cpu=decimal(cpu / args.races * 1000, 3), per_cpu=decimal(args.races / cpu, 0), elapsed=decimal(elapsed, 2),
+        per_s=decimal(args.races / elapsed, 0), rounds=decimal(rounds / args.races, 1), build=engine_build()))
 
 
 def engine_build() -> str:
     """'compiled' when the installed engine was built by mypyc, else 'pure Python'."""
     from ..engine import classic
 
-    return "pure Python" if classic.__file__.endswith(".py") else "compiled"
+    return _("pure Python") if classic.__file__.endswith(".py") else _("compiled")
 
 
 def bench_bot(args) -> int:
@@ -461,13 +465,15 @@ def bench_bot(args) -> int:
                 game.apply(action)
     times.sort()
     if not times:  # cannot happen in a real race: every seat chooses a card each round
-        print(f"flamme-tui: bench: {args.bot} took no decision to time", file=sys.stderr)
+        print(_("flamme-tui: bench: {bot} took no decision to time").format(bot=args.bot), file=sys.stderr)
         return 2
-    thinking = f", budget {budget}" if args.bot == "expert" else ""
-    print(f"{args.bot} on {setup.course.name} ({args.variant}), {args.races} races{thinking}, {len(times)} decisions: "
-          f"median {median(times) * 1000:.1f} ms, 90th percentile {times[int(len(times) * 0.9)] * 1000:.1f} ms, "
-          f"99th percentile {times[min(len(times) - 1, int(len(times) * 0.99))] * 1000:.1f} ms, "
-          f"max {times[-1] * 1000:.1f} ms ({engine_build()} engine)")
+    thinking = _(", budget {budget}").format(budget=budget) if args.bot == "expert" else ""
+    print(_("{bot} on {course} ({variant}), {races} races{thinking}, {n} decisions: median {median} ms, "
+            "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)").format(
+        bot=args.bot, course=setup.course.name, variant=args.variant, races=args.races, thinking=thinking, n=len(times),
+        median=decimal(median(times) * 1000), p90=decimal(times[int(len(times) * 0.9)] * 1000),
+        p99=decimal(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000), max=decimal(times[-1] * 1000),
+        build=engine_build()))
     return 0
 
 
@@ -477,21 +483,21 @@ def cmd_tournament(args) -> int:
 
     most = find(args.variant).max_teams
     if not 2 <= len(args.bots) <= most:
-        print(f"flamme-tui: tournament: give 2 to {most} bots, one per seat", file=sys.stderr)
+        print(_("flamme-tui: tournament: give 2 to {n} bots, one per seat").format(n=most), file=sys.stderr)
         return 2
     variant = args.variant
     if args.tour is not None:
         from ..play.tours import load_tour, seat_rules
 
         if args.stage or args.breakaway or any(a.startswith("--variant") for a in getattr(args, "argv", ())):
-            print("flamme-tui: tournament: --tour: the tour says the stages and their rules "
-                  "(no --stage, --variant or --breakaway)", file=sys.stderr)
+            print(_("flamme-tui: tournament: --tour: the tour says the stages and their rules "
+                    "(no --stage, --variant or --breakaway)"), file=sys.stderr)
             return 2
         spec = load_tour(args.tour)  # a bad tour: one line (ConfigError)
         variant = seat_rules(spec)
     for option, given in (("--stage", args.stage), ("--breakaway", args.breakaway)):
         if find(variant).uses_tokens and given:
-            print(f"flamme-tui: tournament: {option}: not an option of bmx races", file=sys.stderr)
+            print(_("flamme-tui: tournament: {option}: not an option of bmx races").format(option=option), file=sys.stderr)
             return 2
     problem = _seat_names(args.bots, variant, len(args.bots), "tournament", references=True)
     if problem:
@@ -520,14 +526,14 @@ def cmd_ladder(args) -> int:
     bots = known if args.bots is None else [b for b in args.bots.split(",") if b]
     unknown = [b for b in bots if b not in known]
     if unknown or len(set(bots)) != len(bots) or lad.ANCHOR not in bots or len(bots) < 2:
-        print(f"flamme-tui: ladder: --bots: give easy and at least one more of {', '.join(known)}, each once "
-              f"(got {clean(args.bots or '', multiline=False)!r})", file=sys.stderr)
+        print(_("flamme-tui: ladder: --bots: give easy and at least one more of {known}, each once (got {got!r})").format(
+            known=", ".join(known), got=clean(args.bots or "", multiline=False)), file=sys.stderr)
         return 2
     columns = [c.name for c in lad.categories()]
     only = None if args.only is None else [c for c in args.only.split(",") if c]
     if only is not None and (not only or any(c not in columns for c in only)):
-        print(f"flamme-tui: ladder: --only: columns are {', '.join(columns)} "
-              f"(got {clean(args.only, multiline=False)!r})", file=sys.stderr)
+        print(_("flamme-tui: ladder: --only: columns are {columns} (got {got!r})").format(
+            columns=", ".join(columns), got=clean(args.only, multiline=False)), file=sys.stderr)
         return 2
     path = Path(args.file) if args.file else user_data_dir() / "ladder.jsonl"
     try:

@@ -615,14 +615,15 @@ class FlammeApp(App[int]):
         if settings.theme in THEMES:
             self.theme = settings.theme
         else:
-            problems.append(f"unknown theme {settings.theme!r} (themes: {', '.join(THEMES)})")
+            problems.append(_("unknown theme {theme!r} (themes: {themes})").format(theme=settings.theme,
+                                                                                  themes=", ".join(THEMES)))
         known = set()
         if settings.keys:  # (the screens are imported only then: start-up time counts)
             from .keys import binding_ids
 
             known = set(binding_ids())
         keymap = {k: v for k, v in settings.keys.items() if k in known}
-        problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
+        problems += [_("unknown key binding id {id!r}").format(id=k) for k in settings.keys if k not in known]
         if keymap:
             from .keys import keymap_problems
 
@@ -802,9 +803,9 @@ class FlammeApp(App[int]):
 
     def action_help_quit(self) -> None:
         """ctrl+c does not quit (players press it by reflex): say what does."""
-        self.notify(f"To quit, press {self.key_of('app.quit', 'ctrl+q')}"
-                    + (" (a race in progress asks first)" if self.flow is not None else ""),
-                    title="ctrl+c does not quit")
+        key = self.key_of("app.quit", "ctrl+q")
+        self.notify(_("To quit, press {key} (a race in progress asks first)").format(key=key) if self.flow is not None
+                    else _("To quit, press {key}").format(key=key), title=_("ctrl+c does not quit"))
 
     # ------------------------------------------------------------- quitting
 

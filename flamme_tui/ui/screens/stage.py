@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...i18n import N_, _, integer, ngettext, pgettext
+from ...i18n import N_, _, integer, ngettext
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile
@@ -38,10 +38,10 @@ NOTICES = 2  # lines about broken stage files, at most (then a count)
 
 
 def kind_word(kind: str) -> str:
-    """A kind of stage in words (a stage is "flat": French "plate", where the terrain is "plat")."""
-    words = {"flat": pgettext("stage kind", "flat"), "hilly": pgettext("stage kind", "hilly"),
-             "mountain": pgettext("stage kind", "mountain"), "cobbles": pgettext("stage kind", "cobbles")}
-    return words.get(kind, kind)
+    """A kind of stage in words (words.stage_kind)."""
+    from ...words import stage_kind
+
+    return stage_kind(kind)
 
 
 def boxes_word(boxes: tuple[str, ...]) -> str:
