@@ -106,7 +106,8 @@ async def test_a_whole_race_in_another_language(lang, speak):
         game = app.screen.flow.game
         assert game.phase == "over" and game.winner is not None
         # the curtain, in words: who is to look, and the key to press
-        pass_to = {"fr": {"au", "appuyez", "voir", "mes", "cartes"}, "es": {"turno", "pulsa", "ver", "mis", "cartas"}}
+        pass_to = {"fr": {"passez", "clavier", "appuyez", "voir", "mes", "cartes"},
+                   "es": {"pasa", "teclado", "pulsa", "ver", "mis", "cartas"}}
         assert all(pass_to[lang] <= seen for seen in curtains), curtains
         # the race log told in the language: the same notes as an English race, other words
         log = app.screen.flow.log
