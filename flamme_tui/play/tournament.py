@@ -189,7 +189,8 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
     table = standings(bots, results)
     scripted = [not any(r.decisions[j] for r in results) for j in range(len(bots))]  # peloton, muscle
     lines = [head, "",
-             _("| seat | bot | wins | share | 95% interval | avg place | avg decision |"),
+             # ("95%" as a value: a per cent sign in a text makes Babel read it as a %-format)
+             _("| seat | bot | wins | share | {level} interval | avg place | avg decision |").format(level="95%"),
              "| ---: | --- | ---: | ---: | --- | ---: | ---: |"]
     for j, row in enumerate(table):
         lo, hi = row.interval()
@@ -198,7 +199,7 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
                      f"| {row.avg_place:.2f} | {timing} |")
     if len(stages) > 1:
         names = [f"{j + 1}. {row.bot}" for j, row in enumerate(table)]
-        lines += ["", _("Win share per stage, with its 95% interval:"), "",
+        lines += ["", _("Win share per stage, with its {level} interval:").format(level="95%"), "",
                   _("| stage | races | {bots} |").format(bots=" | ".join(names)),
                   "| --- | ---: | " + " | ".join("---" for _ in names) + " |"]
         for stage in stages:
