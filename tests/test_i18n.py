@@ -249,3 +249,15 @@ def test_a_race_told_at_display_time_changes_language_with_the_player():
         said[lang] = (narrator.note_line(note, game), narrator.where(game.course, game.pos[0][0]))
     assert said["en"][0] == "── Round 3 ──" and said["fr"][0] == "── Manche 3 ──" and said["es"][0] == "── Ronda 3 ──"
     assert "to go" in said["en"][1] and "reste" in said["fr"][1] and "faltan" in said["es"][1]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_curtain_legend_fits_80_columns_in_every_language(lang):
+    """The curtain's legend keeps each line within 78 cells (texts.curtain_legend), French and Spanish too."""
+    from flamme_tui.ui.texts import curtain_legend
+    from flamme_tui.usertext import cells
+
+    i18n.set_language(lang)
+    long = [line for variant in ("classic", "meteo", "bmx") for line in curtain_legend(variant, jersey=True)
+            if cells(line) > 78]
+    assert long == []

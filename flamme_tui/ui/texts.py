@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..i18n import N_, _
+from ..i18n import N_, _, pgettext
 from .choices import SCRIPTED_NAMES
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
 
@@ -131,7 +131,7 @@ def curtain_legend(variant: str, jersey: bool = False) -> list[str]:
                  else _("BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur) · ✓: card down"),
                  _("G2: grid place 2, behind the start · E 1/0: exhaustion cards held/played")]
         if rules.has_weather:  # the weather on the track, before the grid and the boards
-            weather = "  ".join(f"{w.glyph} {_(w.name)}" for w in WEATHER.values())
+            weather = "  ".join(f"{w.glyph} {short}" for w, short in zip(WEATHER.values(), _short_weather(), strict=True))
             lines[1:1] = [_("Weather: {weather}  · ✓: card down").format(weather=weather)]
     if jersey:
         lines.append(_("◆: the yellow jersey, the leader of the tour"))
@@ -140,6 +140,13 @@ def curtain_legend(variant: str, jersey: bool = False) -> list[str]:
                                                                         finish=FINISH_GLYPH) if not rules.uses_tokens
                  else _("Track: {terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH))
     return lines
+
+
+def _short_weather() -> tuple[str, ...]:
+    """The weather's names as short as the curtain's legend needs them (78 cells a line):
+    in the order of palette.WEATHER (tailwind, headwind, crosswind, wet road)."""
+    return (pgettext("weather, short", "tailwind"), pgettext("weather, short", "headwind"),
+            pgettext("weather, short", "crosswind"), pgettext("weather, short", "wet road"))
 
 
 def _rules(variant: str | None):
