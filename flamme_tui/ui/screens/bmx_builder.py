@@ -7,7 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Click
 from textual.widgets import Static
 
-from ...i18n import N_, _
+from ...i18n import N_, _, pgettext
 from ...usertext import escape_markup
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
@@ -64,8 +64,10 @@ class BmxBuilderScreen(BaseScreen):
                         yield TileToggle(letter)
             yield Static("", id="builder-options")
             yield Static("", id="builder-legend")
-        yield KeyBar([("a-d", _("tiles")), ("r", _("ramp")), ("[ ]", _("move")), ("+ -", _("number")),
-                      ("f", _("forecast")), ("⏎", _("teams")), (self.help_key, _("help")), ("esc", _("back"))])
+        # (the ramp's words in context: a key bar as long as the English one, 80 cells, in every language)
+        yield KeyBar([("a-d", _("tiles")), ("r", _("ramp")), ("[ ]", pgettext("ramp", "move")),
+                      ("+ -", pgettext("ramp", "number")),
+                      ("f", _("forecast")), ("⏎", pgettext("next screen", "teams")), (self.help_key, _("help")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
         super().on_mount()
