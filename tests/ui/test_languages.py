@@ -161,3 +161,20 @@ async def test_no_english_game_word_on_translated_screens(speak, lang, scenario)
         exempt = not_words() if scenario in ("tour-menu", "settings") else set()
         found = english_words(app, lang, exempt)
         assert found == set(), (scenario, found)
+
+
+async def test_a_saved_language_is_spoken_from_the_start(tmp_path, monkeypatch):
+    """settings.json says Spanish: the title menu is in Spanish once the settings are read
+    (they are read after the menu is first drawn, start-up time counts: it is drawn again)."""
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text('{"language": "es"}', encoding="utf-8")
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    try:
+        async with app.run_test(size=SMALL) as pilot:
+            app.load_settings()
+            await settle(pilot)
+            assert i18n.language() == "es"
+            assert str(app.screen.query_one("#title-menu").get_option_at_index(0).prompt) == "Nueva carrera"
+            assert english_words(app, "es") == set()
+    finally:
+        i18n.set_language("en")
