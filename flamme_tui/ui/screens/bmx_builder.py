@@ -66,8 +66,8 @@ class BmxBuilderScreen(BaseScreen):
             yield Static("", id="builder-legend")
         # (the ramp's words in context: a key bar as long as the English one, 80 cells, in every language)
         yield KeyBar([("a-d", _("tiles")), ("r", _("ramp")), ("[ ]", pgettext("ramp", "move")),
-                      ("+ -", pgettext("ramp", "number")),
-                      ("f", _("forecast")), ("⏎", pgettext("next screen", "teams")), (self.help_key, _("help")), ("esc", _("back"))])
+                      ("+ -", pgettext("ramp", "number")), ("f", _("forecast")),
+                      ("⏎", pgettext("next screen", "teams")), (self.help_key, _("help")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
         super().on_mount()
