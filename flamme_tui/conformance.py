@@ -19,6 +19,7 @@ from .engine.cards import EXHAUSTION, card_value
 from .engine.course import WEATHER_KINDS, Course
 from .engine.events import Exhaustion, Fatigue, Move
 from .engine.rules import find
+from .i18n import _
 from .limits import MAX_COLOURS
 from .play.races import COLOURS, RaceSpec, make_setup
 from .usertext import clean
@@ -316,22 +317,22 @@ def main(paths: list[str], out=print) -> int:
     errors = False
     files = case_files(paths)
     if not files:
-        out(clean(f"error: no case files in {' '.join(paths)}", multiline=False))
+        out(clean(_("error: no case files in {paths}").format(paths=" ".join(paths)), multiline=False))
         return 2
     for path in files:
         try:
             cases = load_cases(path)
         except CaseFileError as exc:
-            out(clean(f"error: {exc}", multiline=False))
+            out(clean(_("error: {problem}").format(problem=exc), multiline=False))
             errors = True
             continue
         for case in cases:
             diffs = run_case(case)
             if diffs:
                 failed += 1
-                out(clean(f"FAIL {case.name}: " + "; ".join(diffs)))
+                out(clean(_("FAIL {case}: {diffs}").format(case=case.name, diffs="; ".join(diffs))))
             else:
                 passed += 1
-                out(clean(f"PASS {case.name}"))
-    out(f"{passed} passed, {failed} failed")
+                out(clean(_("PASS {case}").format(case=case.name)))
+    out(_("{passed} passed, {failed} failed").format(passed=passed, failed=failed))
     return 2 if errors else (1 if failed else 0)

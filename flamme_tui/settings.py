@@ -8,7 +8,8 @@ disk (other keys, unknown ones included, stay), atomically and under a lock.  No
 screens read `app.settings`.
 
     {"aids": true, "step_speed": "off", "theme": "textual-dark",
-     "bot_reasons": true, "bot_seconds": 1.0, "keys": {"race.confirm": "enter,ctrl+j"}}
+     "bot_reasons": true, "bot_seconds": 1.0, "keys": {"race.confirm": "enter,ctrl+j"},
+     "language": "fr"}
 
 `keys` maps a binding id (the settings screen lists them) to the keys that
 trigger it, comma-separated, as Textual's keymaps do (Posting's idea).
@@ -56,6 +57,8 @@ class Settings(BaseModel):
     # the expert bot's thinking time per decision, in seconds
     bot_seconds: float = Field(default=BOT_SECONDS, ge=MIN_BOT_SECONDS, le=MAX_BOT_SECONDS, allow_inf_nan=False)
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
+    # the language the app speaks: "" = the environment's (i18n.from_environment); --lang beats it
+    language: Literal["", "en", "fr", "es"] = ""
 
     @property
     def step_delay(self) -> float | None:

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .i18n import _
+
 __all__ = ["CONTROL", "NO_CONTROL", "cells", "check", "check_name", "clean", "control_problem", "cut", "escape_markup",
            "fit", "name_problem", "visible"]
 
@@ -52,8 +54,8 @@ def control_problem(text: str, multiline: bool = False) -> str | None:
         return None
     code = ord(found.group())
     if 0xD800 <= code <= 0xDFFF:
-        return f"a byte that is not UTF-8 text (0x{code & 0xFF:02X}) is not allowed"
-    return f"control character U+{code:04X} is not allowed"
+        return _("a byte that is not UTF-8 text (0x{byte}) is not allowed").format(byte=f"{code & 0xFF:02X}")
+    return _("control character U+{code} is not allowed").format(code=f"{code:04X}")
 
 
 def check(text: str, multiline: bool = False) -> str:
@@ -87,7 +89,7 @@ def name_problem(text: str) -> str | None:
     visible), or None.  An empty name is left to the caller's own rule."""
     problem = control_problem(text)
     if problem is None and text and not visible(text):
-        problem = "no visible character (only spaces or invisible characters)"
+        problem = _("no visible character (only spaces or invisible characters)")
     return problem
 
 

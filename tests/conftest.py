@@ -37,6 +37,9 @@ def pytest_configure(config):
                                        "of their own: pytest -m slow)")
     if sys.flags.safe_path:
         os.environ["PYTHONSAFEPATH"] = "1"
+    # the suite reads English (the source texts) whatever the machine's locale; a test of another
+    # language says so (--lang, or an environment of its own); LANGUAGE beats LANG and LC_* (i18n)
+    os.environ["LANGUAGE"] = "en"
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     chosen = os.environ.get("FLAMME_TUI_DATA_DIR")
     if worker and chosen:

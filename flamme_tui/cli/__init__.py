@@ -11,7 +11,8 @@ import time
 from typing import Any
 
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
-from ..arguments import Parser, Whole
+from ..arguments import Parser, Whole, add_lang, lang_asked
+from ..i18n import _, decimal, short
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
@@ -26,7 +27,7 @@ def milliseconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not 0 <= value <= 60_000:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"expected milliseconds from 0 to 60000, got {text!r}")
+        raise argparse.ArgumentTypeError(_("expected milliseconds from 0 to 60000, got {text!r}").format(text=text))
     return value
 
 
@@ -37,7 +38,8 @@ def seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not MIN_BOT_SECONDS <= value <= MAX_BOT_SECONDS:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"expected seconds from {MIN_BOT_SECONDS:g} to {MAX_BOT_SECONDS:g}, got {text!r}")
+        raise argparse.ArgumentTypeError(_("expected seconds from {low} to {high}, got {text!r}").format(
+            low=short(MIN_BOT_SECONDS), high=short(MAX_BOT_SECONDS), text=text))
     return value
 
 
@@ -55,11 +57,11 @@ def _kill_test_options(parser: argparse.ArgumentParser, step: bool = False) -> N
 def _budget_options(p: argparse.ArgumentParser) -> None:
     """--budget and --rollouts: how long the expert bot thinks over each decision."""
     p.add_argument("--budget", type=seconds, default=BOT_SECONDS, metavar="SECONDS",
-                   help=f"expert bot: thinking time per decision, {MIN_BOT_SECONDS:g} to {MAX_BOT_SECONDS:g} "
-                        f"(default {BOT_SECONDS:g})")
+                   help=_("expert bot: thinking time per decision, {low} to {high} (default {default})").format(
+                       low=short(MIN_BOT_SECONDS), high=short(MAX_BOT_SECONDS), default=short(BOT_SECONDS)))
     p.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=None, metavar="N",
-                   help="expert bot: simulated races per decision instead of a time budget "
-                        "(the same seed gives the same decisions, whatever the machine's load)")
+                   help=_("expert bot: simulated races per decision instead of a time budget "
+                        "(the same seed gives the same decisions, whatever the machine's load)"))
 
 
 def budget_of(args: argparse.Namespace):
@@ -70,137 +72,154 @@ def budget_of(args: argparse.Namespace):
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="flamme-tui", description="Flamme Rouge in the terminal, for hot-seat play.")
-    parser.add_argument("--version", action="version", version=f"flamme-tui {__version__}")
+    parser = Parser(prog="flamme-tui", description=_("Flamme Rouge in the terminal, for hot-seat play."))
+    parser.add_argument("--version", action="version", version=f"flamme-tui {__version__}",
+                        help=_("show the version and exit"))
+    add_lang(parser, top=True)
     parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
-                        help="open the app on a saved race (default: the latest race in progress)")
+                        help=_("open the app on a saved race (default: the latest race in progress)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    conf = sub.add_parser("conformance", help="run rules conformance cases")
-    conf.add_argument("paths", nargs="+", metavar="PATH", help="case files or folders of *.yaml")
+    conf = sub.add_parser("conformance", help=_("run rules conformance cases"))
+    conf.add_argument("paths", nargs="+", metavar="PATH", help=_("case files or folders of *.yaml"))
 
-    race = sub.add_parser("race", help="play a whole race headless and print its log")
+    race = sub.add_parser("race", help=_("play a whole race headless and print its log"))
     _race_options(race)
     race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
-                      help=f"0 to {MAX_SEED} (default 1): the same seed and options give the same race")
+                      help=_("0 to {max} (default 1): the same seed and options give the same race").format(
+                          max=MAX_SEED))
     race.add_argument("--bots", default="", metavar="BOT,BOT,...",
-                      help="who plays each seat: a bot (easy, medium, hard, expert) or, in classic, a scripted "
-                           "team of the Peloton expansion (peloton, muscle); default: easy everywhere")
+                      help=_("who plays each seat: a bot (easy, medium, hard, expert) or, in classic, a scripted "
+                           "team of the Peloton expansion (peloton, muscle); default: easy everywhere"))
     _budget_options(race)
     race.add_argument("--from", dest="from_file", metavar="FILE",
-                      help="finish a saved race headless with bots, in a new race file (FILE is left as it is)")
+                      help=_("finish a saved race headless with bots, in a new race file (FILE is left as it is)"))
     race.add_argument("--bots-for-humans", action="store_true",
-                      help="with --from: let bots (easy, or as --bots says) play the human seats too")
+                      help=_("with --from: let bots (easy, or as --bots says) play the human seats too"))
     _kill_test_options(race)
 
-    replay = sub.add_parser("replay", help="step through a saved race round by round")
-    replay.add_argument("file", metavar="FILE", help="a save file")
-    replay.add_argument("--text", action="store_true", help="print the whole replay as text, without the app")
+    replay = sub.add_parser("replay", help=_("step through a saved race round by round"))
+    replay.add_argument("file", metavar="FILE", help=_("a save file"))
+    replay.add_argument("--text", action="store_true", help=_("print the whole replay as text, without the app"))
 
-    stages = sub.add_parser("stages", help="list the stages, check stage files")
+    stages = sub.add_parser("stages", help=_("list the stages, check stage files"))
     stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", required=True)
-    stages_sub.add_parser("list", help="the built-in and user stages")
-    check = stages_sub.add_parser("check", help="validate stage files or codes (exit 2 if any problem)")
-    check.add_argument("paths", nargs="+", metavar="PATH", help="stage files, folders of *.yaml, or stage codes (fr1:...)")
-    rand = stages_sub.add_parser("random", help="a random stage: each tile once, reproducible by its seed; "
-                                                "prints its code and its file")
+    stages_sub.add_parser("list", help=_("the built-in and user stages"))
+    check = stages_sub.add_parser("check", help=_("validate stage files or codes (exit 2 if any problem)"))
+    check.add_argument("paths", nargs="+", metavar="PATH", help=_("stage files, folders of *.yaml, or stage codes (fr1:...)"))
+    rand = stages_sub.add_parser("random", help=_("a random stage: each tile once, reproducible by its seed; "
+                                                "prints its code and its file"))
     rand.add_argument("--seed", type=Whole(0, MAX_SEED), default=None, metavar="SEED",
-                      help=f"0 to {MAX_SEED} (default: a new one, printed): the same seed and options give the "
-                           "same stage")
+                      help=_("0 to {max} (default: a new one, printed): the same seed and options give the "
+                             "same stage").format(max=MAX_SEED))
     rand.add_argument("--length", choices=("short", "medium", "long"), default="medium",
-                      help="squares from start line to finish line: short 40-52, medium 53-64, long 65-90 "
-                           "(default medium)")
+                      help=_("squares from start line to finish line: short 40-52, medium 53-64, long 65-90 "
+                           "(default medium)"))
     rand.add_argument("--kind", choices=("flat", "hilly", "mountain"), default="hilly",
-                      help="no climb, up to 18 climb squares, or more (default hilly)")
+                      help=_("no climb, up to 18 climb squares, or more (default hilly)"))
     rand.add_argument("--boxes", default="base", metavar="BOX,BOX",
-                      help="the tiles to use: base, or base,peloton (default base)")
+                      help=_("the tiles to use: base, or base,peloton (default base)"))
 
     # tours: list and check tour files, race a whole tour headless
-    tours = sub.add_parser("tours", help="list the tours, check tour files")
+    tours = sub.add_parser("tours", help=_("list the tours, check tour files"))
     tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", required=True)
-    tours_sub.add_parser("list", help="the built-in and user tours")
-    tours_check = tours_sub.add_parser("check", help="validate tour files (exit 2 if any problem)")
-    tours_check.add_argument("paths", nargs="+", metavar="PATH", help="tour files or folders of *.yaml")
-    tour_race = sub.add_parser("tour", help="race a whole tour headless with bots: stage times, GC, Tour Points")
+    tours_sub.add_parser("list", help=_("the built-in and user tours"))
+    tours_check = tours_sub.add_parser("check", help=_("validate tour files (exit 2 if any problem)"))
+    tours_check.add_argument("paths", nargs="+", metavar="PATH", help=_("tour files or folders of *.yaml"))
+    tour_race = sub.add_parser("tour", help=_("race a whole tour headless with bots: stage times, GC, Tour Points"))
     tour_race.add_argument("--tour", metavar="ID|PATH",
-                           help="a tour id (see `tours list`) or tour file (default: the 3-stage tour)")
-    tour_race.add_argument("--stages", metavar="ID[:meteo],...", help="race these stages in order instead")
+                           help=_("a tour id (see `tours list`) or tour file (default: the 3-stage tour)"))
+    tour_race.add_argument("--stages", metavar="ID[:meteo],...", help=_("race these stages in order instead"))
     tour_race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
-                           help=f"0 to {MAX_SEED} (default 1): the same seed and options give the same tour")
+                           help=_("0 to {max} (default 1): the same seed and options give the same tour").format(
+                               max=MAX_SEED))
     tour_race.add_argument("--bots", default="", metavar="BOT,BOT,...",
-                           help="who plays each seat (2 to 4): easy, medium, hard, expert or, on classic "
-                                "stages, peloton, muscle; default: easy for 4 teams")
+                           help=_("who plays each seat (2 to 4): easy, medium, hard, expert or, on classic "
+                                "stages, peloton, muscle; default: easy for 4 teams"))
     tour_race.add_argument("--from", dest="from_file", metavar="FILE",
-                           help="finish a saved tour headless with its bots, in a new file (FILE is left as it is)")
+                           help=_("finish a saved tour headless with its bots, in a new file (FILE is left as it is)"))
     tour_race.add_argument("--bots-for-humans", action="store_true",
-                           help="with --from: let the easy bot play the human seats too")
+                           help=_("with --from: let the easy bot play the human seats too"))
     _budget_options(tour_race)
     _kill_test_options(tour_race, step=True)
 
-    bench = sub.add_parser("bench", help="simulate whole races and print the CPU time per race",
-                           description="Simulate whole races with the easy bot in every seat and print the CPU "
-                                       "time per race. With no race option, classic, meteo and bmx races in turn.")
+    bench = sub.add_parser("bench", help=_("simulate whole races and print the CPU time per race"),
+                           description=_("Simulate whole races with the easy bot in every seat and print the CPU "
+                                       "time per race. With no race option, classic, meteo and bmx races in turn."))
     _race_options(bench)
     bench.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=2000, metavar="N",
-                       help=f"races to simulate, 1 to {MAX_RACES} (default 2000)")
+                       help=_("races to simulate, 1 to {max} (default 2000)").format(max=MAX_RACES))
     bench.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
-                       help="time this bot's decisions instead (seats: BOT, medium, medium, easy; "
-                            "hard-before: hard as it was, for comparison)")
+                       help=_("time this bot's decisions instead (seats: BOT, medium, medium, easy; "
+                            "hard-before: hard as it was, for comparison)"))
     bench.add_argument("--readers", action="store_true",
-                       help="time every reader of user files (save, settings, stage, tour, case and data files) "
-                            "on crafted files of 1x, 4x and 16x a size: CPU ms per KB")
+                       help=_("time every reader of user files (save, settings, stage, tour, case and data files) "
+                            "on crafted files of 1x, 4x and 16x a size: CPU ms per KB"))
     _budget_options(bench)
     # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
-    serve = sub.add_parser("serve", help="play in a browser tab (serves the app with textual-serve)")
+    serve = sub.add_parser("serve", help=_("play in a browser tab (serves the app with textual-serve)"))
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this computer only)")
-    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000)")
+                       help=_("address to listen on (default 127.0.0.1: this computer only)"))
+    serve.add_argument("--port", type=_port, default=8000, help=_("port to listen on (default 8000)"))
     serve.add_argument("--max-sessions", type=Whole(1, 64), default=4, metavar="N",
-                       help="browser tabs playing at once, 1 to 64 (default 4): each runs its own flamme-tui")
+                       help=_("browser tabs playing at once, 1 to 64 (default 4): each runs its own flamme-tui"))
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
-    tour = sub.add_parser("tournament", help="seeded races between bots, win shares with 95%% intervals")
+    tour = sub.add_parser("tournament", help=_("seeded races between bots, win shares with 95%% intervals"))
     tour.add_argument("bots", nargs="+", metavar="BOT",
-                      help="one bot per seat, 2 to 6 (bmx: 4): 2 for a head-to-head, more for a field (easy, "
-                           "medium, hard, expert, and hard-before, hard as it was; classic, meteo: also peloton, muscle)")
+                      help=_("one bot per seat, 2 to 6 (bmx: 4): 2 for a head-to-head, more for a field (easy, "
+                           "medium, hard, expert, and hard-before, hard as it was; classic, meteo: also peloton, muscle)"))
     tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
-                      help=f"races, 1 to {MAX_RACES} (default 200); race k has seed k")
+                      help=_("races, 1 to {max} (default 200); race k has seed k").format(max=MAX_RACES))
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
     tour.add_argument("--stage", action="append",
-                      help="stage id (repeatable; default: the 7 base stages; not bmx); a Peloton stage races "
-                           "its version for the teams racing")
+                      help=_("stage id (repeatable; default: the 7 base stages; not bmx); a Peloton stage races "
+                           "its version for the teams racing"))
     tour.add_argument("--tour", metavar="ID|PATH",
-                      help="each game is a whole tour (see `tours list`): bots compared by tours won on Tour Points")
+                      help=_("each game is a whole tour (see `tours list`): bots compared by tours won on Tour Points"))
     tour.add_argument("--breakaway", action="store_true",
-                      help="the Peloton breakaway before round 1 (Peloton stages only)")
+                      help=_("the Peloton breakaway before round 1 (Peloton stages only)"))
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
-                      help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
+                      help=_("processes, 1 to {max} (default: all cores)").format(max=MAX_JOBS))
     _budget_options(tour)
-    ladder = sub.add_parser("ladder", help="every bot against every other, by rule set and kind of stage: an Elo table",
-                            description="Head-to-head games between every pair of bots (and the scripted teams "
+    ladder = sub.add_parser("ladder", help=_("every bot against every other, by rule set and kind of stage: an Elo table"),
+                            description=_("Head-to-head games between every pair of bots (and the scripted teams "
                                         "where they race), in classic by kind of stage (flat, hilly, mountain, "
                                         "cobbles), meteo and bmx; prints Elo ratings anchored at easy = 1000 with "
                                         "95%% intervals. Results are appended to FILE as games end; a rerun plays "
-                                        "only the games still missing.")
+                                        "only the games still missing."))
     ladder.add_argument("-n", "--games", type=Whole(1, 10_000), default=4, metavar="N",
-                        help="games per pair in each column, 1 to 10000 (default 4; each stage from both seats)")
+                        help=_("games per pair in each column, 1 to 10000 (default 4; each stage from both seats)"))
     ladder.add_argument("--file", metavar="FILE",
-                        help="the results file (default: ladder.jsonl in the data folder)")
+                        help=_("the results file (default: ladder.jsonl in the data folder)"))
     ladder.add_argument("--bots", metavar="BOT,BOT,...",
-                        help="the entrants, easy among them (default: easy, medium, hard, hard-before, expert, "
-                             "peloton, muscle)")
+                        help=_("the entrants, easy among them (default: easy, medium, hard, hard-before, expert, "
+                             "peloton, muscle)"))
     ladder.add_argument("--only", metavar="COLUMN,...",
-                        help="only these columns: flat, hilly, mountain, cobbles, meteo, bmx")
+                        help=_("only these columns: flat, hilly, mountain, cobbles, meteo, bmx"))
     ladder.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
-                        help=f"processes, 1 to {MAX_JOBS} (default: all cores)")
+                        help=_("processes, 1 to {max} (default: all cores)").format(max=MAX_JOBS))
     ladder.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=None, metavar="N",
-                        help="the expert's simulated races per decision (default 8: a small fixed budget)")
+                        help=_("the expert's simulated races per decision (default 8: a small fixed budget)"))
+    for command in _every_parser(sub):  # --lang after the command too: `flamme-tui race --lang fr`
+        add_lang(command)
     return parser
+
+
+def _every_parser(sub: Any) -> list[argparse.ArgumentParser]:
+    """Every subcommand's parser, theirs included (`stages list`)."""
+    found = []
+    for command in dict.fromkeys(sub.choices.values()):
+        found.append(command)
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found += _every_parser(action)
+    return found
 
 
 def _port(text: str) -> int:
     """A TCP port, 1-65535 (serve --port)."""
     if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"not a port number (1-65535): {text!r}")
+        raise argparse.ArgumentTypeError(_("not a port number (1-65535): {text!r}").format(text=text))
     return int(text)
 
 
@@ -208,19 +227,20 @@ def _race_options(p: argparse.ArgumentParser) -> None:
     from .. import DEFAULT_STAGE, VARIANTS
 
     p.add_argument("--variant", choices=VARIANTS, default="classic")
-    p.add_argument("--stage", help=f"classic, meteo: stage id or path to a stage file (default {DEFAULT_STAGE})")
-    p.add_argument("--circuit", help="bmx: side of each tile A B C D (lower case = back side; default ABCD)")
+    p.add_argument("--stage", help=_("classic, meteo: stage id or path to a stage file (default {stage})").format(
+        stage=DEFAULT_STAGE))
+    p.add_argument("--circuit", help=_("bmx: side of each tile A B C D (lower case = back side; default ABCD)"))
     p.add_argument("--teams", type=Whole(2, 6), default=4, metavar="N",
-                   help="number of teams, 2 to 6 (bmx: 2 to 4; default 4)")
+                   help=_("number of teams, 2 to 6 (bmx: 2 to 4; default 4)"))
     p.add_argument("--players", type=Whole(2, 12), metavar="N",
-                   help="classic, meteo: N players racing one rider each, 2 to 12 (the Peloton expansion's "
-                        "7-12-player game), taking red.S, red.R, blue.S, ... in seat order; instead of --teams")
+                   help=_("classic, meteo: N players racing one rider each, 2 to 12 (the Peloton expansion's "
+                        "7-12-player game), taking red.S, red.R, blue.S, ... in seat order; instead of --teams"))
     p.add_argument("--breakaway", action="store_true",
-                   help="classic, meteo: the Peloton breakaway before round 1 (stages whose second tile is tile 2)")
-    p.add_argument("--ramp", type=_pair, metavar="SQUARE:NUMBER", help="bmx: jump ramp on a lap square (0-27), number 1-5")
+                   help=_("classic, meteo: the Peloton breakaway before round 1 (stages whose second tile is tile 2)"))
+    p.add_argument("--ramp", type=_pair, metavar="SQUARE:NUMBER", help=_("bmx: jump ramp on a lap square (0-27), number 1-5"))
     p.add_argument("--young", type=_pair, metavar="SEAT:TOKENS",
-                   help="bmx young-children variant: 1-3 fatigue tokens in the bag of seat 1-4")
-    p.add_argument("--forecast", action="store_true", help="bmx weather-forecast variant: roll the die before drawing")
+                   help=_("bmx young-children variant: 1-3 fatigue tokens in the bag of seat 1-4"))
+    p.add_argument("--forecast", action="store_true", help=_("bmx weather-forecast variant: roll the die before drawing"))
 
 
 def _pair(text: str) -> tuple[int, int]:
@@ -228,7 +248,7 @@ def _pair(text: str) -> tuple[int, int]:
         a, b = text.split(":")
         return int(a), int(b)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected two numbers like 10:3, got {text!r}") from None
+        raise argparse.ArgumentTypeError(_("expected two numbers like 10:3, got {text!r}").format(text=text)) from None
 
 
 def cmd_tour(args) -> int:
@@ -242,6 +262,7 @@ def _spec(args, scripted: tuple[str, ...] = ()):
     """The race the options describe; an option of another variant is refused, not ignored."""
     from ..config import ConfigError
     from ..engine.rules import find
+    from ..play.narrator import colour_name
     from ..play.races import COLOURS, RaceSpec, Team, one_rider_seats
 
     bmx = find(args.variant).uses_tokens  # a circuit of tiles A-D, not a stage
@@ -249,23 +270,25 @@ def _spec(args, scripted: tuple[str, ...] = ()):
              "--ramp": args.ramp is not None, "--young": args.young is not None, "--forecast": args.forecast}
     for option, is_given in given.items():
         if is_given and bmx == (option == "--stage"):
-            raise ConfigError(f"not an option of {args.variant} races", field=option)
+            raise ConfigError(_("not an option of {variant} races").format(variant=args.variant), field=option)
     for option, is_given in {"--players": args.players is not None, "--breakaway": args.breakaway}.items():
         if is_given and bmx:
-            raise ConfigError(f"not an option of {args.variant} races", field=option)
+            raise ConfigError(_("not an option of {variant} races").format(variant=args.variant), field=option)
     if args.players is not None and "--teams" in getattr(args, "argv", ()):
-        raise ConfigError("give --teams or --players, not both", field="--players")
+        raise ConfigError(_("give --teams or --players, not both"), field="--players")
     if bmx and args.teams > find(args.variant).max_teams:
-        raise ConfigError(f"{args.variant} races 2 to {find(args.variant).max_teams} riders", field="--teams")
+        raise ConfigError(_("{variant} races 2 to {n} riders").format(variant=args.variant,
+                                                                     n=find(args.variant).max_teams), field="--teams")
     if args.players is not None:
         teams = one_rider_seats(args.players)
     else:
-        teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: args.teams])
+        teams = tuple(Team(colour_name(c), c) for c in COLOURS[: args.teams])
     young: tuple[int, ...] = ()
     if args.young:
         seat, tokens = args.young
         if not (1 <= seat <= args.teams and 1 <= tokens <= 3):
-            raise ConfigError(f"seat 1-{args.teams} and 1 to 3 tokens, got {seat}:{tokens}", field="--young")
+            raise ConfigError(_("seat 1-{teams} and 1 to 3 tokens, got {seat}:{tokens}").format(
+                teams=args.teams, seat=seat, tokens=tokens), field="--young")
         young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
     where = {"stage": args.stage, "circuit": args.circuit}  # not given: the race's defaults
     spec = RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
@@ -297,9 +320,10 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str, refere
     known += list(SCRIPTED) if find(variant).scripted_teams else []
     unknown = [b for b in names if b not in known]
     if unknown or len(names) != teams:
-        return f"{command}: give {teams} of {', '.join(known)} (got {','.join(names)!r})"
+        return _("{command}: give {n} of {known} (got {names!r})").format(command=command, n=teams, known=", ".join(known),
+                                                                         names=",".join(names))
     if all(b in SCRIPTED for b in names):
-        return f"{command}: the Peloton and Muscle teams need at least one bot to race against"
+        return _("{command}: the Peloton and Muscle teams need at least one bot to race against").format(command=command)
     return None
 
 
@@ -401,17 +425,18 @@ def bench_races(args) -> None:
     # the process's own CPU time first: on a busy machine the wall clock
     # counts the time other programs took, the CPU time does not
     cpu = max(time.process_time() - start_cpu, 1e-9)
-    print(f"{args.races} {args.variant} races of {len(setup.teams)} teams on {setup.course.name}: "
-          f"{cpu / args.races * 1000:.3f} ms CPU per race ({args.races / cpu:.0f} per CPU second); "
-          f"{elapsed:.2f} s, {args.races / elapsed:.0f} races/s by the clock; "
-          f"{rounds / args.races:.1f} rounds per race ({engine_build()} engine)")
+    print(_("{races} {variant} races of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU second); "
+            "{elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)").format(
+        races=args.races, variant=args.variant, teams=len(setup.teams), course=setup.course.name,
+        cpu=decimal(cpu / args.races * 1000, 3), per_cpu=decimal(args.races / cpu, 0), elapsed=decimal(elapsed, 2),
+        per_s=decimal(args.races / elapsed, 0), rounds=decimal(rounds / args.races, 1), build=engine_build()))
 
 
 def engine_build() -> str:
     """'compiled' when the installed engine was built by mypyc, else 'pure Python'."""
     from ..engine import classic
 
-    return "pure Python" if classic.__file__.endswith(".py") else "compiled"
+    return _("pure Python") if classic.__file__.endswith(".py") else _("compiled")
 
 
 def bench_bot(args) -> int:
@@ -440,13 +465,15 @@ def bench_bot(args) -> int:
                 game.apply(action)
     times.sort()
     if not times:  # cannot happen in a real race: every seat chooses a card each round
-        print(f"flamme-tui: bench: {args.bot} took no decision to time", file=sys.stderr)
+        print(_("flamme-tui: bench: {bot} took no decision to time").format(bot=args.bot), file=sys.stderr)
         return 2
-    thinking = f", budget {budget}" if args.bot == "expert" else ""
-    print(f"{args.bot} on {setup.course.name} ({args.variant}), {args.races} races{thinking}, {len(times)} decisions: "
-          f"median {median(times) * 1000:.1f} ms, 90th percentile {times[int(len(times) * 0.9)] * 1000:.1f} ms, "
-          f"99th percentile {times[min(len(times) - 1, int(len(times) * 0.99))] * 1000:.1f} ms, "
-          f"max {times[-1] * 1000:.1f} ms ({engine_build()} engine)")
+    thinking = _(", budget {budget}").format(budget=budget) if args.bot == "expert" else ""
+    print(_("{bot} on {course} ({variant}), {races} races{thinking}, {n} decisions: median {median} ms, "
+            "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)").format(
+        bot=args.bot, course=setup.course.name, variant=args.variant, races=args.races, thinking=thinking, n=len(times),
+        median=decimal(median(times) * 1000), p90=decimal(times[int(len(times) * 0.9)] * 1000),
+        p99=decimal(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000), max=decimal(times[-1] * 1000),
+        build=engine_build()))
     return 0
 
 
@@ -456,21 +483,21 @@ def cmd_tournament(args) -> int:
 
     most = find(args.variant).max_teams
     if not 2 <= len(args.bots) <= most:
-        print(f"flamme-tui: tournament: give 2 to {most} bots, one per seat", file=sys.stderr)
+        print(_("flamme-tui: tournament: give 2 to {n} bots, one per seat").format(n=most), file=sys.stderr)
         return 2
     variant = args.variant
     if args.tour is not None:
         from ..play.tours import load_tour, seat_rules
 
         if args.stage or args.breakaway or any(a.startswith("--variant") for a in getattr(args, "argv", ())):
-            print("flamme-tui: tournament: --tour: the tour says the stages and their rules "
-                  "(no --stage, --variant or --breakaway)", file=sys.stderr)
+            print(_("flamme-tui: tournament: --tour: the tour says the stages and their rules "
+                    "(no --stage, --variant or --breakaway)"), file=sys.stderr)
             return 2
         spec = load_tour(args.tour)  # a bad tour: one line (ConfigError)
         variant = seat_rules(spec)
     for option, given in (("--stage", args.stage), ("--breakaway", args.breakaway)):
         if find(variant).uses_tokens and given:
-            print(f"flamme-tui: tournament: {option}: not an option of bmx races", file=sys.stderr)
+            print(_("flamme-tui: tournament: {option}: not an option of bmx races").format(option=option), file=sys.stderr)
             return 2
     problem = _seat_names(args.bots, variant, len(args.bots), "tournament", references=True)
     if problem:
@@ -499,14 +526,14 @@ def cmd_ladder(args) -> int:
     bots = known if args.bots is None else [b for b in args.bots.split(",") if b]
     unknown = [b for b in bots if b not in known]
     if unknown or len(set(bots)) != len(bots) or lad.ANCHOR not in bots or len(bots) < 2:
-        print(f"flamme-tui: ladder: --bots: give easy and at least one more of {', '.join(known)}, each once "
-              f"(got {clean(args.bots or '', multiline=False)!r})", file=sys.stderr)
+        print(_("flamme-tui: ladder: --bots: give easy and at least one more of {known}, each once (got {got!r})").format(
+            known=", ".join(known), got=clean(args.bots or "", multiline=False)), file=sys.stderr)
         return 2
     columns = [c.name for c in lad.categories()]
     only = None if args.only is None else [c for c in args.only.split(",") if c]
     if only is not None and (not only or any(c not in columns for c in only)):
-        print(f"flamme-tui: ladder: --only: columns are {', '.join(columns)} "
-              f"(got {clean(args.only, multiline=False)!r})", file=sys.stderr)
+        print(_("flamme-tui: ladder: --only: columns are {columns} (got {got!r})").format(
+            columns=", ".join(columns), got=clean(args.only, multiline=False)), file=sys.stderr)
         return 2
     path = Path(args.file) if args.file else user_data_dir() / "ladder.jsonl"
     try:
@@ -523,18 +550,24 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     except KeyboardInterrupt:  # ctrl+c: stop quietly, the shell's way (128 + SIGINT)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second one while stopping changes nothing
-        print("flamme-tui: interrupted", file=sys.stderr)
+        print(_("flamme-tui: interrupted"), file=sys.stderr)
         return 130
 
 
 def _main(argv: list[str] | None) -> int:
+    from .. import i18n
+
+    # the language first (before the parser, whose help and errors it speaks): --lang, else the
+    # environment; the app may take its own setting instead when there is no --lang
+    flag = lang_asked(sys.argv[1:] if argv is None else argv)
+    i18n.choose(flag)
     args = build_parser().parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)  # race --from: which options were given
     if args.command is None and args.resume is None:
         # the app first, before anything slow is imported: start-up time counts
         from ..ui.app import run
 
-        return run()
+        return run(lang=flag)
     from ..config import ConfigError
 
     try:

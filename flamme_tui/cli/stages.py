@@ -6,9 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import config, stagegen
+from ..i18n import _, ngettext
 from ..pathtext import show_path
 from ..usertext import clean
-from ..words import plural
+from ..words import source as source_word
+from ..words import stage_kind
 
 
 def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[Path]:
@@ -30,7 +32,7 @@ def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[
         try:
             found.extend(config.stage_files_in(path))
         except OSError as exc:
-            out(str(config.ConfigError(f"cannot list folder: {exc.strerror or exc}", file=path)))
+            out(str(config.ConfigError(_("cannot list folder: {problem}").format(problem=exc.strerror or exc), file=path)))
     return found
 
 
@@ -39,7 +41,7 @@ def check(paths: list[str], out=print) -> int:
     files = stage_files(paths, out)
     bad = 0
     if not files:
-        out("flamme-tui: stages check: no stage files found")
+        out(_("flamme-tui: stages check: no stage files found"))
         return 2
     for path in files:
         if stagegen.is_code(str(path)):
@@ -56,22 +58,24 @@ def check(paths: list[str], out=print) -> int:
             for problem in problems:
                 out(clean(problem, multiline=False))
         else:
-            where = "code" if stagegen.is_code(str(path)) else show_path(path)
-            out(clean(f"{where}: ok: {summary.name}, {summary.length} squares, "
-                      f"{summary.ascent} climb, {summary.descent} descent", multiline=False))
+            where = _("code") if stagegen.is_code(str(path)) else show_path(path)
+            out(clean(_("{where}: ok: {name}, {length} squares, {ascent} climb, {descent} descent").format(
+                where=where, name=summary.name, length=summary.length, ascent=summary.ascent, descent=summary.descent),
+                multiline=False))
     if bad:
-        out(f"{bad} of {plural(len(files), 'stage file')} with problems")
+        out(ngettext("{bad} of {n} stage file with problems", "{bad} of {n} stage files with problems",
+                     len(files)).format(bad=bad, n=len(files)))
         return 2
     return 0
 
 
 def listing(out=print) -> int:
     """The stages a race can use, built-in and the user's."""
-    rows = [("id", "name", "length", "climb", "descent", "kind", "boxes", "source")]
+    rows = [(_("id"), _("name"), _("length"), _("climb"), _("descent"), _("kind"), _("boxes"), _("source"))]
     notes: list[str] = []
     for entry in config.stage_entries():
         # names come from files (the id from a file name): every cell is cleaned before it is measured
-        source = entry.source + (" (hidden: a built-in stage has this id)" if entry.shadowed else "")
+        source = source_word(entry.source) + (_(" (hidden: a built-in stage has this id)") if entry.shadowed else "")
         try:
             bad_id = config.id_problem(entry)
             if bad_id is not None:
@@ -79,17 +83,18 @@ def listing(out=print) -> int:
             stage = config.load_stage(entry.path)
             summary = config.stage_summary(stage)
         except config.ConfigError as exc:
-            rows.append((clean(entry.id, multiline=False), "(broken)", "-", "-", "-", "-", "-", source))
+            rows.append((clean(entry.id, multiline=False), _("(broken)"), "-", "-", "-", "-", "-", source))
             notes.append(clean(exc, multiline=False))
             continue
         boxes = stage.boxes or stagegen.boxes_needed(config.split_tiles(stage.tiles))
         rows.append((clean(entry.id, multiline=False), clean(summary.name, multiline=False), str(summary.length),
-                     str(summary.ascent), str(summary.descent), stagegen.stage_kind(summary), "+".join(boxes), source))
+                     str(summary.ascent), str(summary.descent), stage_kind(stagegen.stage_kind(summary)), "+".join(boxes),
+                     source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         cells = [cell.rjust(w) if 2 <= c <= 4 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))]
         out("  ".join(cells).rstrip())
-    out(clean(f"user stages: {config.user_stages_dir()}", multiline=False))
+    out(clean(_("user stages: {folder}").format(folder=config.user_stages_dir()), multiline=False))
     problem = config.user_stages_problem()
     if problem is not None:
         notes.insert(0, clean(problem, multiline=False))
@@ -118,11 +123,13 @@ def random_stage(seed: int | None, length: str, kind: str, boxes: str, out=print
         stage = stagegen.random_stage(seed, length, kind, tuple(b.strip() for b in boxes.split(",")))
         summary = config.stage_summary(stage)
     except config.ConfigError as exc:
-        out(clean(f"flamme-tui: stages random: {exc}", multiline=False))
+        out(clean(_("flamme-tui: stages random: {problem}").format(problem=exc), multiline=False))
         return 2
-    out(f"code: {stagegen.stage_code(stage)}")
-    out(f"{summary.length} squares, {summary.ascent} climb, {summary.descent} descent, {summary.cobbles} cobbles "
-        f"({stagegen.stage_kind(summary)}); race it: flamme-tui race --stage {stagegen.stage_code(stage)}")
+    out(_("code: {code}").format(code=stagegen.stage_code(stage)))
+    out(_("{length} squares, {ascent} climb, {descent} descent, {cobbles} cobbles ({kind}); race it: "
+          "flamme-tui race --stage {code}").format(length=summary.length, ascent=summary.ascent, descent=summary.descent,
+                                                  cobbles=summary.cobbles, kind=stage_kind(stagegen.stage_kind(summary)),
+                                                  code=stagegen.stage_code(stage)))
     out("---")
     data = {"name": stage.name, "tiles": stage.tiles, "boxes": list(stage.boxes), "source": stage.source}
     out(yaml.safe_dump(data, sort_keys=False, allow_unicode=True).rstrip())

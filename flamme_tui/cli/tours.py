@@ -8,10 +8,11 @@ import sys
 import time
 from pathlib import Path
 
+from ..i18n import _, ngettext
 from ..pathtext import show_path
 from ..play import tours
 from ..usertext import clean
-from ..words import plural
+from ..words import source as source_word
 from .saves import _complain
 from .stages import stage_files
 
@@ -21,7 +22,7 @@ def check(paths: list[str], out=print) -> int:
     Names come from files: every line is cleaned of control characters."""
     files = stage_files(paths, out)
     if not files:
-        out("flamme-tui: tours check: no tour files found")
+        out(_("flamme-tui: tours check: no tour files found"))
         return 2
     bad = 0
     for path in files:
@@ -31,31 +32,34 @@ def check(paths: list[str], out=print) -> int:
             for problem in problems:
                 out(clean(problem, multiline=False))
         else:  # the name and the path come from the file system: cleaned before they reach the terminal
-            out(clean(f"{show_path(path)}: ok: {spec.name}, {plural(len(spec.stages), 'stage')}", multiline=False))
+            stages = ngettext("{n} stage", "{n} stages", len(spec.stages)).format(n=len(spec.stages))
+            out(clean(_("{file}: ok: {name}, {stages}").format(file=show_path(path), name=spec.name, stages=stages),
+                      multiline=False))
     if bad:
-        out(f"{bad} of {plural(len(files), 'tour file')} with problems")
+        out(ngettext("{bad} of {n} tour file with problems", "{bad} of {n} tour files with problems",
+                     len(files)).format(bad=bad, n=len(files)))
         return 2
     return 0
 
 
 def listing(out=print) -> int:
     """The tours `flamme-tui tour --tour ID` can race, built-in and the user's."""
-    rows = [("id", "name", "stages", "source")]
+    rows = [(_("id"), _("name"), _("stages"), _("source"))]
     notes: list[str] = []
     for entry in tours.tour_entries():
-        source = entry.source + (" (hidden: a built-in tour has this id)" if entry.shadowed else "")
+        source = source_word(entry.source) + (_(" (hidden: a built-in tour has this id)") if entry.shadowed else "")
         spec, problems = tours.check_tour_file(entry.path)
         # the id is a file name, the name from the file: cleaned before they are measured
         tid = clean(entry.id, multiline=False)
         if spec is None:
-            rows.append((tid, "(broken)", "-", source))
+            rows.append((tid, _("(broken)"), "-", source))
             notes += [clean(p, multiline=False) for p in problems[:1]]
             continue
         rows.append((tid, clean(spec.name, multiline=False), str(len(spec.stages)), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         out("  ".join(cell.rjust(w) if c == 2 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
-    out(clean(f"user tours: {tours.user_tours_dir()}", multiline=False))
+    out(clean(_("user tours: {folder}").format(folder=tours.user_tours_dir()), multiline=False))
     problem = tours.user_tours_problem()
     if problem is not None:
         notes.insert(0, clean(problem, multiline=False))
@@ -70,26 +74,29 @@ def listing(out=print) -> int:
 def _new_tour(args):
     """The tour and bots the options ask for, or a problem in one line."""
     from ..engine.race import Team
+    from ..play.narrator import colour_name
     from ..play.races import COLOURS, RaceSpec, seat_plan
     from . import _seat_names, checked
 
     if args.tour is not None and args.stages is not None:
-        return None, "tour: give --tour or --stages, not both"
+        return None, _("tour: give --tour or --stages, not both")
     spec = tours.stages_option(args.stages) if args.stages is not None else tours.load_tour(args.tour or "3-petit-tour")
     names = [b for b in args.bots.split(",") if b] or ["easy"]
     if len(names) == 1:
         names *= 4
     variant = tours.seat_rules(spec)
-    problem = None if 2 <= len(names) <= 4 else "tour: --bots: give 2 to 4 seats"
+    problem = None if 2 <= len(names) <= 4 else _("tour: --bots: give 2 to 4 seats")
     problem = problem or _seat_names(names, variant, len(names), "tour: --bots")
     if problem:
         return None, problem
     bots, scripted = seat_plan(names)
-    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[: len(names)])
+    teams = tuple(Team(colour_name(c), c) for c in COLOURS[: len(names)])
     for leg in spec.stages:  # the engine's word on these seats, before the first stage is raced
         checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
-    print(clean(f"{spec.name}, {plural(len(spec.stages), 'stage')}, seed {args.seed}: "
-                + ", ".join(f"{t.name} ({names[s]})" for s, t in enumerate(teams)), multiline=False))
+    stages = ngettext("{n} stage", "{n} stages", len(spec.stages)).format(n=len(spec.stages))
+    seats = _(", ").join(_("{seat} ({bot})").format(seat=t.name, bot=names[s]) for s, t in enumerate(teams))
+    print(clean(_("{tour}, {stages}, seed {seed}: {seats}").format(tour=spec.name, stages=stages, seed=args.seed,
+                                                                  seats=seats), multiline=False))
     return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None
 
 
@@ -101,19 +108,21 @@ def _saved_tour(args):
 
     given = _given(args) & {"tour", "stages", "seed", "bots"}
     if given:
-        return None, f"tour --from: {', '.join('--' + g for g in sorted(given))}: a saved tour keeps its stages, seed and seats"
+        return None, _("tour --from: {options}: a saved tour keeps its stages, seed and seats").format(
+            options=", ".join("--" + g for g in sorted(given)))
     source = Path(args.from_file)
     try:
         session = saves.load(source)
     except saves.SaveError as exc:
         return None, str(exc)
     if session.tour is None:
-        return None, f"tour --from: {args.from_file} holds a race, not a tour: use `flamme-tui race --from`"
+        return None, _("tour --from: {file} holds a race, not a tour: use `flamme-tui race --from`").format(
+            file=args.from_file)
     humans = [seat for seat in range(len(session.setup.teams)) if not session.game.script[seat] and seat not in session.bots]
     if humans and not args.bots_for_humans:
         who = ", ".join(session.setup.teams[seat].name for seat in humans)
-        return None, (f"tour --from: {args.from_file} has human seats ({who}): add --bots-for-humans to let the "
-                      f"easy bot finish it in a new file (the save is left as it is)")
+        return None, _("tour --from: {file} has human seats ({who}): add --bots-for-humans to let the easy bot finish "
+                       "it in a new file (the save is left as it is)").format(file=args.from_file, who=who)
     for seat in humans:
         session.bots[seat] = "easy"
     assert all(name in POLICIES for name in session.bots.values())
@@ -121,8 +130,11 @@ def _saved_tour(args):
     session.branch_of = None
     session.race_id = f"{session.race_id}-bots"
     tour = session.tour
-    print(clean(f"resumed {tour.name}: stage {len(tour.done) + 1}/{tour.stages} ({session.game.course.name}), "
-                f"round {session.game.round}, after {plural(len(session.game.actions), 'action')}", multiline=False))
+    n = len(session.game.actions)
+    print(clean(ngettext("resumed {tour}: stage {k}/{stages} ({course}), round {round}, after {n} action",
+                         "resumed {tour}: stage {k}/{stages} ({course}), round {round}, after {n} actions", n).format(
+        tour=tour.name, k=len(tour.done) + 1, stages=tour.stages, course=session.game.course.name,
+        round=session.game.round, n=n), multiline=False))
     return session, None
 
 
@@ -152,19 +164,22 @@ def cmd_tour(args) -> int:
     def holds() -> str:
         """What the race file holds, in words: the last good save is kept."""
         if held is None:
-            return "nothing (no save was written)"
+            return _("nothing (no save was written)")
         stage, actions, over = held
-        where = "over" if over else f"after {plural(actions, 'action')}"
-        return f"the last good save: stage {stage}/{session.tour.stages} {where}"
+        if over:
+            return _("the last good save: stage {k}/{n} over").format(k=stage, n=session.tour.stages)
+        return ngettext("the last good save: stage {k}/{n} after {actions} action",
+                        "the last good save: stage {k}/{n} after {actions} actions", actions).format(
+            k=stage, n=session.tour.stages, actions=actions)
 
     def failed(exc: Exception) -> None:
         # once for each run of failed writes: each stage has its own Autosave,
         # and a run of failures goes on from one stage into the next
         nonlocal told
         if not told:
-            path = clean(show_path(autosave.path), multiline=False) if autosave is not None else "the race file"
-            print(f"flamme-tui: could not save the tour: {saves.save_problem(exc)}; {path} keeps {holds()}; "
-                  "the tour goes on", file=sys.stderr, flush=True)
+            path = clean(show_path(autosave.path), multiline=False) if autosave is not None else _("the race file")
+            print(_("flamme-tui: could not save the tour: {problem}; {file} keeps {held}; the tour goes on").format(
+                problem=saves.save_problem(exc), file=path, held=holds()), file=sys.stderr, flush=True)
         told = True
 
     def after(session, action) -> None:
@@ -198,7 +213,7 @@ def cmd_tour(args) -> int:
     while True:
         while not session.over:
             if session.game.round > 500:
-                return _complain("a stage did not end within 500 rounds")
+                return _complain(_("a stage did not end within 500 rounds"))
             session.play_bots()
         tour = tours.standing(session)
         print()
@@ -214,7 +229,7 @@ def cmd_tour(args) -> int:
     print("\n".join(clean(line) for line in final_report(tour)))
     out.flush()
     if autosave is not None and not autosave.saved:
-        _complain(f"the tour was not fully saved: {autosave.path} holds {holds()} "
-                  f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})")
+        _complain(_("the tour was not fully saved: {file} holds {held} ({problem})").format(
+            file=autosave.path, held=holds(), problem=saves.save_problem(autosave.error) if autosave.error else _("not saved")))
         return 1
     return 0

@@ -6,9 +6,10 @@ replay, the command line's race output, the podium, the saves' summaries)
 calls this module with actions, typed engine events and the game; nothing
 stores the words: they are made when shown, so that the same race can later
 be told in another language.  Every sentence is written whole, its parts as
-named placeholders (`_("{rider} takes an exhaustion card")`): `_` marks the
-texts a translation will replace (today it returns them as they are), and no
-sentence is put together from fragments of others.
+named placeholders (`_("{rider} takes an exhaustion card")`): `_` (i18n)
+gives it in the player's language when it is told, and no sentence is put
+together from fragments of others.  Tables built at import time mark their
+texts with `N_` and translate them when they are used.
 
 The square numbering:
 
@@ -46,14 +47,29 @@ from ..engine.events import (
     Slipstream,
     StandUp,
 )
+from ..i18n import N_, _, ngettext
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
 
 
-def _(text: str) -> str:
-    """A text to translate (gettext's name): returned as it is for now."""
-    return text
+# the rule sets' names as the engine writes them (RuleSet.title), to translate when shown
+RULES_TITLES = {"Classic": N_("Classic"), "Meteo": N_("Meteo"), "BMX": N_("BMX")}
+
+
+# the team colours (play.races.COLOURS): a team's default name, and a lone rider's colour
+COLOUR_NAMES = {"red": N_("Red"), "blue": N_("Blue"), "green": N_("Green"), "black": N_("Black"),
+                "white": N_("White"), "pink": N_("Pink")}
+
+
+def colour_name(colour: str) -> str:
+    """A team colour in the player's language, as a team's name: "Red" / "Rouge" / "Rojo"."""
+    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour.capitalize()
+
+
+def rules_title(rules: Any) -> str:
+    """A rule set's name in the player's language ("Classic" / "Classique" / "Clásico")."""
+    return _(RULES_TITLES.get(rules.title, rules.title))
 
 
 def number(course: Course, square: int) -> int:
@@ -85,8 +101,10 @@ def to_go_text(course: Course, square: int, short: bool = False) -> str:
         return ""
     n = to_go(course, square)
     if n > 0:
-        return f"{n} to go"
-    return f"{1 - n} past" + ("" if short else " the line")
+        return _("{n} to go").format(n=n)
+    if short:
+        return _("{n} past").format(n=1 - n)
+    return _("{n} past the line").format(n=1 - n)
 
 
 def lane_word(variant: str, lane: int, lanes: int = 2) -> str:
@@ -95,26 +113,31 @@ def lane_word(variant: str, lane: int, lanes: int = 2) -> str:
     from ..engine.rules import find
 
     if find(variant).uses_tokens:
-        return "inner lane" if lane == 0 else "outer lane"
+        return _("inner lane") if lane == 0 else _("outer lane")
     if lanes == 1:
-        return "single file"
-    return ("right lane", "middle lane" if lanes == 3 else "left lane", "left lane")[min(lane, 2)]
+        return _("single file")
+    if lane == 0:
+        return _("right lane")
+    return _("middle lane") if lanes == 3 and lane == 1 else _("left lane")
 
 
 def place_words(game: Any, square: int, lane: int) -> str:
     """ "grid 2, left lane" or "square 12, right lane"."""
     n = number(game.course, square)
-    place = f"square {n}" if n > 0 else f"grid {1 - n}"
-    return f"{place}, {lane_word(game.variant, lane, game.course.lanes[square])}"
+    lane_text = lane_word(game.variant, lane, game.course.lanes[square])
+    if n > 0:
+        return _("square {n}, {lane}").format(n=n, lane=lane_text)
+    return _("grid {n}, {lane}").format(n=1 - n, lane=lane_text)
 
 
 def where(course: Course, square: int) -> str:
     """ "square 12 · 57 to go" (the words the boards, log and podium use)."""
     if square < 0:
-        return "not placed"
+        return _("not placed")
     n = number(course, square)
-    place = f"square {n}" if n > 0 else f"grid {1 - n}"
-    return f"{place} · {to_go_text(course, square)}"
+    if n > 0:
+        return _("square {n} · {to_go}").format(n=n, to_go=to_go_text(course, square))
+    return _("grid {n} · {to_go}").format(n=1 - n, to_go=to_go_text(course, square))
 
 
 # ------------------------------------------------------------ riders, cards
@@ -137,7 +160,7 @@ def rider_name(game: Any, i: int) -> str:
         return seat.name
     kind = kind_name(SPRINTEUR if r.kind == SPRINTEUR else ROULEUR)
     if len(seat.riders) == 1:  # a player racing one rider: its name, and which rider
-        return _("{seat} ({colour} {kind})").format(seat=seat.name, colour=seat.colour.capitalize(), kind=kind)
+        return _("{seat} ({colour} {kind})").format(seat=seat.name, colour=colour_name(seat.colour), kind=kind)
     return _("{seat} {kind}").format(seat=seat.name, kind=kind)
 
 
@@ -188,8 +211,8 @@ def event_line(e: Event, name: Namer, square: SquareNamer = str) -> str:
     if isinstance(e, Exhaustion):
         return _("  exhaustion: {rider} takes an exhaustion card").format(rider=name(e.rider))
     if isinstance(e, Fatigue):
-        text = _("  fatigue: {rider} takes {n} fatigue tokens") if e.tokens != 1 else _(
-            "  fatigue: {rider} takes {n} fatigue token")
+        text = ngettext("  fatigue: {rider} takes {n} fatigue token", "  fatigue: {rider} takes {n} fatigue tokens",
+                        e.tokens)
         return text.format(rider=name(e.rider), n=e.tokens)
     if isinstance(e, Crash):
         return _("  crash: {rider} crashes on the wet road").format(rider=name(e.rider))
@@ -201,8 +224,8 @@ def event_line(e: Event, name: Namer, square: SquareNamer = str) -> str:
         text = _("  {rider} wins the stage!") if e.stage else _("  {rider} wins the race!")
         return text.format(rider=name(e.rider))
     if isinstance(e, Crossed):
-        text = _("  {rider} crosses the line, {n} square past it") if e.past == 1 else _(
-            "  {rider} crosses the line, {n} squares past it")
+        text = ngettext("  {rider} crosses the line, {n} square past it", "  {rider} crosses the line, {n} squares past it",
+                        e.past)
         return text.format(rider=name(e.rider), n=e.past)
     if isinstance(e, BidsRevealed):
         shown = _(", ").join(_("{rider} {card}").format(rider=name(i), card=card_text(c)) for i, c in e.cards)
@@ -399,8 +422,9 @@ def _kind_of(game: Any, rider: int) -> str:
 
 def changed_words(game: Any, seat: int) -> str:
     """An undo in public words: whose card changed, never which."""
-    return _("{seat} changed their last {piece} before passing").format(
-        seat=team_name(game, seat), piece=game.rules.piece_word)
+    text = _("{seat} changed their last token before passing") if game.rules.uses_tokens else _(
+        "{seat} changed their last card before passing")
+    return text.format(seat=team_name(game, seat))
 
 
 def note_line(note: Note, game: Any) -> str:
@@ -429,8 +453,9 @@ def note_line(note: Note, game: Any) -> str:
         if note.first is not None:
             return _("{seat} (bot): {kind} draws first; cards chosen").format(
                 seat=team_name(game, note.seat), kind=_kind_of(game, note.first))
-        return _("{seat} (bot) has chosen their {piece}s").format(
-            seat=team_name(game, note.seat), piece=game.rules.piece_word)
+        text = _("{seat} (bot) has chosen their tokens") if game.rules.uses_tokens else _(
+            "{seat} (bot) has chosen their cards")
+        return text.format(seat=team_name(game, note.seat))
     if isinstance(note, Changed):
         return changed_words(game, note.seat)
     if isinstance(note, Reason):
@@ -439,8 +464,8 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Heading):
         if note.tour:
             return _("{tour}, stage {stage}/{stages}: {course} ({rules})").format(
-                tour=note.tour, stage=note.stage, stages=note.stages, course=game.course.name, rules=game.rules.title)
-        return _("{course}: {rules} race").format(course=game.course.name, rules=game.rules.title)
+                tour=note.tour, stage=note.stage, stages=note.stages, course=game.course.name, rules=rules_title(game.rules))
+        return _("{course}: {rules} race").format(course=game.course.name, rules=rules_title(game.rules))
     if isinstance(note, Jersey):
         return _("◆ yellow jersey: {seat} {kind}").format(
             seat=team_name(game, _seat_of(game, note.rider)), kind=_kind_of(game, note.rider))
@@ -456,11 +481,6 @@ def branched_words(old: str, new: str) -> str:
 
 
 # ------------------------------------------------------------ the replay
-
-
-def _n(n: int, one: str, many: str) -> str:
-    """A whole sentence for one or for many (gettext's ngettext, later)."""
-    return (_(one) if n == 1 else _(many)).format(n=n)
 
 
 def weather_lines(game: Any) -> list[str]:
@@ -510,52 +530,53 @@ def ranking_line(game: Any, place: int, i: int, finished: dict[int, str] | None 
 
 # what a replay's frames say in a word or a sentence: whole, each with its placeholders
 REPLAY = {
-    "start": _("Start"),
-    "start placing": _("Start: placing riders"),
-    "breakaway": _("Breakaway"),
-    "breakaway bid": _("Breakaway, bid {n}"),
-    "breakaway in progress": _("Breakaway, bid {n}: in progress"),
-    "round": _("Round {n}"),
-    "round finish": _("Round {n}: finish"),
-    "round in progress": _("Round {n}: in progress"),
-    "stage": _("Stage {k}: {title}"),
-    "stage result": _("Stage {k}: result"),
-    "on the grid": _("the riders on the grid"),
-    "all placed": _("every rider placed on the grid"),
-    "being placed": _("(riders being placed on the grid)"),
-    "nobody placed": _("nobody placed yet"),
-    "tour heading": _("{tour} (a tour of {stages}), {teams}: {state}"),
-    "race heading": _("{title} ({variant}), {teams}: {state}"),
-    "won": _("won by {winner}, seed {seed}"),
-    "stage in progress": _("stage {k}/{n} in progress"),
-    "race in progress": _("saved in round {n}, race in progress"),
-    "frame": _("== {title} ({n}/{of}) =="),
-    "track": _("track: {track}"),
-    "positions": _("       {positions}"),
-    "ranking": _("ranking:"),
+    "start": N_("Start"),
+    "start placing": N_("Start: placing riders"),
+    "breakaway": N_("Breakaway"),
+    "breakaway bid": N_("Breakaway, bid {n}"),
+    "breakaway in progress": N_("Breakaway, bid {n}: in progress"),
+    "round": N_("Round {n}"),
+    "round finish": N_("Round {n}: finish"),
+    "round in progress": N_("Round {n}: in progress"),
+    "stage": N_("Stage {k}: {title}"),
+    "stage result": N_("Stage {k}: result"),
+    "on the grid": N_("the riders on the grid"),
+    "all placed": N_("every rider placed on the grid"),
+    "being placed": N_("(riders being placed on the grid)"),
+    "nobody placed": N_("nobody placed yet"),
+    "tour heading": N_("{tour} (a tour of {stages}), {teams}: {state}"),
+    "race heading": N_("{title} ({variant}), {teams}: {state}"),
+    "won": N_("won by {winner}, seed {seed}"),
+    "stage in progress": N_("stage {k}/{n} in progress"),
+    "race in progress": N_("saved in round {n}, race in progress"),
+    "frame": N_("== {title} ({n}/{of}) =="),
+    "track": N_("track: {track}"),
+    "positions": N_("       {positions}"),
+    "ranking": N_("ranking:"),
 }
 
 
 def replay_says(key: str, **values: Any) -> str:
     """One of the replay's texts (REPLAY) with its values."""
-    return REPLAY[key].format(**values)
+    return _(REPLAY[key]).format(**values)
 
 
 def placed_so_far(n: int) -> str:
-    return _n(n, "{n} rider placed so far", "{n} riders placed so far")
+    return ngettext("{n} rider placed so far", "{n} riders placed so far", n).format(n=n)
 
 
 def choices_made(n: int) -> str:
-    return _n(n, "{n} choice made; the bids are revealed together", "{n} choices made; the bids are revealed together")
+    return ngettext("{n} choice made; the bids are revealed together", "{n} choices made; the bids are revealed together",
+                    n).format(n=n)
 
 
 def picks_made(n: int) -> str:
-    return _n(n, "{n} pick made this round; cards are revealed when the round is played",
-              "{n} picks made this round; cards are revealed when the round is played")
+    return ngettext("{n} pick made this round; cards are revealed when the round is played",
+                    "{n} picks made this round; cards are revealed when the round is played", n).format(n=n)
 
 
 def stages_word(n: int) -> str:
-    return _n(n, "{n} stage", "{n} stages")
+    return ngettext("{n} stage", "{n} stages", n).format(n=n)
 
 
 def stage_report(tour: Any) -> list[str]:
@@ -585,21 +606,21 @@ def stage_report(tour: Any) -> list[str]:
 # --------------------------------------------------- the command line's race
 
 CLI = {
-    "heading with bots": _("{course} ({variant}), seed {seed}, {n} {who}: {seats}"),
-    "heading": _("{course} ({variant}), seed {seed}, {n} teams"),
-    "players": _("players"),
-    "teams": _("teams"),
-    "seat and bot": _("{seat} ({bot})"),
-    "start": _("start:    {track}"),
-    "picture": _("          {track}"),
-    "bot reason": _("({seat} bot: {action}: {why})"),
-    "final ranking": _("Final ranking"),
+    "heading with bots": N_("{course} ({variant}), seed {seed}, {n} {who}: {seats}"),
+    "heading": N_("{course} ({variant}), seed {seed}, {n} teams"),
+    "players": N_("players"),
+    "teams": N_("teams"),
+    "seat and bot": N_("{seat} ({bot})"),
+    "start": N_("start:    {track}"),
+    "picture": N_("          {track}"),
+    "bot reason": N_("({seat} bot: {action}: {why})"),
+    "final ranking": N_("Final ranking"),
 }
 
 
 def cli_says(key: str, **values: Any) -> str:
     """One of the command line's race texts (CLI) with its values."""
-    return CLI[key].format(**values)
+    return _(CLI[key]).format(**values)
 
 
 def race_heading(game: Any, seed: int, bots: Sequence[str] | None = None, players: bool = False) -> str:
@@ -621,25 +642,25 @@ def picture_lines(game: Any) -> list[str]:
 
 
 def resumed_words(game: Any) -> str:
-    text = _("resumed {course} ({variant}) in round {round} after {n} action") if len(game.actions) == 1 else _(
-        "resumed {course} ({variant}) in round {round} after {n} actions")
+    text = ngettext("resumed {course} ({variant}) in round {round} after {n} action",
+                    "resumed {course} ({variant}) in round {round} after {n} actions", len(game.actions))
     return text.format(course=game.course.name, variant=game.variant, round=game.round, n=len(game.actions))
 
 
 def hidden_breakaway(game: Any, choices: int, winners: Sequence[int]) -> str:
     """A breakaway begun face down before a save: who broke away, nothing of the cards."""
-    text = _("breakaway (begun before the save with {n} choice face down: its cards are not shown): {riders} away") \
-        if choices == 1 else _("breakaway (begun before the save with {n} choices face down: its cards are not "
-                               "shown): {riders} away")
+    text = ngettext("breakaway (begun before the save with {n} choice face down: its cards are not shown): {riders} away",
+                    "breakaway (begun before the save with {n} choices face down: its cards are not shown): {riders} away",
+                    choices)
     return text.format(n=choices, riders=_(" and ").join(rider_name(game, i) for i in winners))
 
 
 def hidden_round(game: Any, round: int, picks: int) -> str:
     """A round begun face down before a save: nothing of its cards."""
-    text = _("Round {round}\n  (begun before the save with {n} pick face down: its cards are not shown)\n"
-             "  track: {track}") if picks == 1 else _(
-        "Round {round}\n  (begun before the save with {n} picks face down: its cards are not shown)\n"
-        "  track: {track}")
+    text = ngettext("Round {round}\n  (begun before the save with {n} pick face down: its cards are not shown)\n"
+                    "  track: {track}",
+                    "Round {round}\n  (begun before the save with {n} picks face down: its cards are not shown)\n"
+                    "  track: {track}", picks)
     return text.format(round=round, n=picks, track=track_picture(game))
 
 
@@ -653,7 +674,7 @@ def tour_report(tour: Any, done: Any) -> list[str]:
     def name(rid: str) -> str:
         return rider_name(game, game.index[rid])
 
-    rounds = _n(game.round, "{n} round", "{n} rounds")
+    rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
     lines = [_("Stage {k}/{n}: {course} ({variant}), {rounds}").format(
         k=k, n=tour.stages, course=game.course.name, variant=game.variant, rounds=rounds)]
     for line in done.result:

@@ -22,6 +22,7 @@ from ..engine.actions import Action, Play, PlayTokens
 from ..engine.phase import Phase
 from ..engine.turns import next_seat, turns
 from ..engine.view import View
+from ..i18n import _
 from .races import RaceSpec, make_setup, new_game
 
 UNDO = "undo"  # the log entry of a take-back: the action before it is withdrawn
@@ -151,19 +152,19 @@ class Session:
         a person played may be a bot's since (`race --from --bots-for-humans`)."""
         last = self.entries[-1] if self.entries else None
         if last is None or last == UNDO:
-            return "there is no card to take back"
+            return _("there is no card to take back")
         assert isinstance(last, Action)
         if not isinstance(last, (Play, PlayTokens)):
-            return "only a card (tokens) just played can be taken back"
+            return _("only a card (tokens) just played can be taken back")
         game = self.game
         i = game.index[last.rider]
         seat = game.riders[i].seat
         if game.script[seat] or (seat in self.bots and not replaying):
-            return "a bot's card is never taken back"
+            return _("a bot's card is never taken back")
         # a card lies face down until its round is resolved: none left means the pick resolved it
         resolved = game.phase == Phase.OVER or game.riders[i].played is None
         if not resolved and game.needs(seat):
-            return "the seat has another card to play: only its last card can be taken back"
+            return _("the seat has another card to play: only its last card can be taken back")
         return None
 
     def _rebuilt(self, actions) -> Any:

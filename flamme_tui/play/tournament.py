@@ -28,7 +28,7 @@ from typing import Any
 from .. import config
 from ..bots import DEFAULT, Budget, policy
 from ..engine.rules import find
-from ..words import plural
+from ..i18n import _, decimal, ngettext
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
 
@@ -189,7 +189,8 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
     table = standings(bots, results)
     scripted = [not any(r.decisions[j] for r in results) for j in range(len(bots))]  # peloton, muscle
     lines = [head, "",
-             "| seat | bot | wins | share | 95% interval | avg place | avg decision |",
+             # ("95%" as a value: a per cent sign in a text makes Babel read it as a %-format)
+             _("| seat | bot | wins | share | {level} interval | avg place | avg decision |").format(level="95%"),
              "| ---: | --- | ---: | ---: | --- | ---: | ---: |"]
     for j, row in enumerate(table):
         lo, hi = row.interval()
@@ -198,8 +199,8 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
                      f"| {row.avg_place:.2f} | {timing} |")
     if len(stages) > 1:
         names = [f"{j + 1}. {row.bot}" for j, row in enumerate(table)]
-        lines += ["", "Win share per stage, with its 95% interval:", "",
-                  "| stage | races | " + " | ".join(names) + " |",
+        lines += ["", _("Win share per stage, with its {level} interval:").format(level="95%"), "",
+                  _("| stage | races | {bots} |").format(bots=" | ".join(names)),
                   "| --- | ---: | " + " | ".join("---" for _ in names) + " |"]
         for stage in stages:
             races = table[0].by_stage.get(stage, [0, 0])[1]
@@ -237,13 +238,17 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     points = [o[1] for o in outcomes] if tour is not None else []
     elapsed = time.perf_counter() - start
     n = len(bots)
-    thinking = f", expert budget {budget}" if "expert" in bots else ""
+    thinking = _(", expert budget {budget}").format(budget=budget) if "expert" in bots else ""
+    processes = ngettext("{n} process", "{n} processes", workers).format(n=workers)
     if tour is not None:
-        head = (f"{races} tours of {tour}, {n} seats ({', '.join(bots)}), {plural(workers, 'process', 'processes')}{thinking}, "
-                f"{elapsed:.1f} s; a win: the most Tour Points")
+        head = _("{races} tours of {tour}, {n} seats ({bots}), {processes}{thinking}, {seconds} s; a win: the most Tour "
+                 "Points").format(races=races, tour=tour, n=n, bots=", ".join(bots), processes=processes,
+                                  thinking=thinking, seconds=decimal(elapsed))
     else:
-        head = (f"{races} {variant} races, {n} seats ({', '.join(bots)}), {plural(len(stages), 'stage')}, "
-                f"{plural(workers, 'process', 'processes')}{thinking}, {elapsed:.1f} s")
+        head = _("{races} {variant} races, {n} seats ({bots}), {stages}, {processes}{thinking}, {seconds} s").format(
+            races=races, variant=variant, n=n, bots=", ".join(bots),
+            stages=ngettext("{n} stage", "{n} stages", len(stages)).format(n=len(stages)), processes=processes,
+            thinking=thinking, seconds=decimal(elapsed))
     lines = report(bots, results, stages, head)
     table = []
     for j, row in enumerate(standings(bots, results)):
@@ -254,8 +259,8 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
             entry["avg_points"] = sum(p[j] for p in points) / races
         table.append(entry)
     if tour is not None:  # the Tour Points, after the table
-        lines += ["", "Average Tour Points: " + ", ".join(f"{j + 1}. {e['bot']} {e['avg_points']:.2f}"
-                                                           for j, e in enumerate(table))]
+        lines += ["", _("Average Tour Points: {points}").format(
+            points=", ".join(f"{j + 1}. {e['bot']} {e['avg_points']:.2f}" for j, e in enumerate(table)))]
     for line in lines:
         out(line)
     return {"table": table, "seconds": elapsed}

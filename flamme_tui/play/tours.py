@@ -27,6 +27,7 @@ from ..engine.cards import EXHAUSTION
 from ..engine.classic import ClassicGame, ClassicSetup, Rider
 from ..engine.phase import Phase
 from ..engine.race import Team
+from ..i18n import _
 from ..limits import MAX_TOUR_NAME, MAX_TOUR_STAGES
 from .races import RaceSpec, make_setup, new_game
 from .session import UNDO, Entry, Session, effective
@@ -109,7 +110,7 @@ def user_tours_problem() -> config.ConfigError | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return config.ConfigError(f"cannot list folder: {exc.strerror or exc}", file=folder)
+        return config.ConfigError(_("cannot list folder: {problem}").format(problem=exc.strerror or exc), file=folder)
     return None
 
 
@@ -174,7 +175,7 @@ def load_tour(ref: str) -> TourSpec:
     spec, problems = check_tour_file(path)
     if spec is None:
         first = problems[0]
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        more = _(" (and {n} more)").format(n=len(problems) - 1) if len(problems) > 1 else ""
         raise config.ConfigError(first.message + more, file=path, line=first.line, field=first.field)
     return spec
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..engine.options import Preview
+from ..i18n import _
 from ..play.narrator import label, to_go
 from .widgets.board import token_str
 
@@ -31,16 +32,17 @@ def flag(preview: Preview, bmx: bool) -> str:
     """The one word a card has room for (7 cells), the most important first:
     it would crash, riders in the way stop it short, the terrain (or standing
     up, or the ramp) changes how far it goes, it would be at the front."""
+    # (each translation fits the card's 7 cells too)
     if preview.crash:
-        return "crash!"
+        return _("crash!")
     if preview.finish:
-        return "finish"
+        return _("finish")
     if preview.blocked:
-        return "blocked"
+        return _("blocked")
     if preview.moves != preview.value or preview.terrain or preview.standup or preview.ramp:
-        return f"moves {preview.moves}"
+        return _("moves {n}").format(n=preview.moves)
     if preview.front:
-        return "front"
+        return _("front")
     return ""
 
 
@@ -57,21 +59,27 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     """All the preview says, in words, for the selected card (tokens)."""
     value = value_text(preview, bmx, shown)
     gone = to_go(course, preview.square)
-    where = f"{gone} to go" if gone > 0 else "over the line"
-    words = [f"{value} → square {label(course, preview.square)} ({where})"]
-    if preview.terrain:
-        words.append(f"{preview.value} plays as {preview.plays_as}: {preview.terrain}")
+    where = _("{n} to go").format(n=gone) if gone > 0 else _("over the line")
+    words = [_("{value} → square {square} ({where})").format(value=value, square=label(course, preview.square),
+                                                            where=where)]
+    if preview.terrain:  # (the terrain's word is the engine's, in English)
+        words.append(_("{value} plays as {plays_as}: {terrain}").format(value=preview.value, plays_as=preview.plays_as,
+                                                                        terrain=preview.terrain))
     if preview.standup:
-        words.append(f"standing up costs {preview.standup}")
+        words.append(_("standing up costs {n}").format(n=preview.standup))
     if preview.ramp:
-        words.append(f"the ramp adds {preview.ramp}")
+        words.append(_("the ramp adds {n}").format(n=preview.ramp))
     if preview.blocked:
-        words.append(f"blocked: the squares up to {label(course, preview.start + preview.moves)} are full")
+        words.append(_("blocked: the squares up to {square} are full").format(
+            square=label(course, preview.start + preview.moves)))
     if preview.crash:
-        words.append("it would crash on the wet road")
+        words.append(_("it would crash on the wet road"))
     if gone > 0:
-        token = "a fatigue token unless catch-up" if bmx else "an exhaustion card unless slipstream"
-        words.append(f"in front: {token}" if preview.front else "sheltered: a rider just ahead")
+        if preview.front:
+            words.append(_("in front: a fatigue token unless catch-up") if bmx
+                         else _("in front: an exhaustion card unless slipstream"))
+        else:
+            words.append(_("sheltered: a rider just ahead"))
     return " · ".join(words)
 
 

@@ -27,8 +27,8 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
+from ..i18n import N_, _, ngettext
 from ..usertext import clean
-from ..words import plural
 from .keys import ALWAYS_QUITS
 from .screens.title import TitleScreen
 
@@ -60,7 +60,7 @@ class FlammeApp(App[int]):
     ENABLE_COMMAND_PALETTE = True
     COMMAND_PALETTE_DISPLAY = "^p"
     BINDINGS = [
-        Binding("ctrl+q", "request_quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("ctrl+q", "request_quit", N_("Quit"), show=False, priority=True, id="app.quit"),
         Binding("ctrl+c", "help_quit", show=False, priority=True, system=True),
     ]
 
@@ -485,8 +485,9 @@ class FlammeApp(App[int]):
             return
         from ..saves import save_problem
 
-        self.notify(f"Could not save the race: {clean(save_problem(exc))}. The race goes on; what is already on "
-                    f"disk is kept as it was.", title="Not saved", severity="error", timeout=12, markup=False)
+        self.notify(_("Could not save the race: {problem}. The race goes on; what is already on disk is kept as it "
+                      "was.").format(problem=clean(save_problem(exc))), title=_("Not saved"), severity="error",
+                    timeout=12, markup=False)
 
     def save_state(self) -> str:
         """For the quit dialog: "saved", "" (no saves) or why the race is not all on disk."""
@@ -494,17 +495,18 @@ class FlammeApp(App[int]):
         if not self.autosave:
             return ""
         if saver is None:
-            return "Saving is not working: the race in progress will be lost."
+            return _("Saving is not working: the race in progress will be lost.")
         if saver.saved:
             return "saved"
         from ..saves import save_problem
 
-        why = save_problem(saver.error) if saver.error is not None else "not saved yet"
+        why = save_problem(saver.error) if saver.error is not None else _("not saved yet")
         if saver.saved_actions is None:
-            return f"It could not be saved ({why}): the race in progress will be lost."
+            return _("It could not be saved ({why}): the race in progress will be lost.").format(why=why)
         n = saver.saved_actions
-        return (f"The last save ({plural(n, 'action')}) is behind the race ({why}): "
-                f"what was played since will be lost.")
+        return ngettext("The last save ({n} action) is behind the race ({why}): what was played since will be lost.",
+                        "The last save ({n} actions) is behind the race ({why}): what was played since will be lost.",
+                        n).format(n=n, why=why)
 
     def flush_saves(self) -> None:
         """Wait for the race's pending autosave write (before quitting or leaving the race)."""
@@ -613,14 +615,15 @@ class FlammeApp(App[int]):
         if settings.theme in THEMES:
             self.theme = settings.theme
         else:
-            problems.append(f"unknown theme {settings.theme!r} (themes: {', '.join(THEMES)})")
+            problems.append(_("unknown theme {theme!r} (themes: {themes})").format(theme=settings.theme,
+                                                                                  themes=", ".join(THEMES)))
         known = set()
         if settings.keys:  # (the screens are imported only then: start-up time counts)
             from .keys import binding_ids
 
             known = set(binding_ids())
         keymap = {k: v for k, v in settings.keys.items() if k in known}
-        problems += [f"unknown key binding id {k!r}" for k in settings.keys if k not in known]
+        problems += [_("unknown key binding id {id!r}").format(id=k) for k in settings.keys if k not in known]
         if keymap:
             from .keys import keymap_problems
 
@@ -628,9 +631,32 @@ class FlammeApp(App[int]):
             problems += [p for k in refused for p in refused[k]]
             keymap = {k: v for k, v in keymap.items() if not refused[k]}
         self.set_keymap(keymap)
+        self.use_language(settings.language)
         if getattr(self, "flow", None) is not None:  # a race in progress: its bots think as now set
             self._set_budget(self.flow)
         return problems
+
+    def use_language(self, setting: str) -> None:
+        """Speak the language the settings (or --lang, or the environment) ask for;
+        if it changed, every screen is drawn again in it."""
+        from .. import i18n
+
+        before = i18n.language()
+        if i18n.choose(setting=setting) != before:
+            self.language_changed()
+
+    def language_changed(self) -> None:
+        """Draw every screen of the stack again in the new language: each screen
+        that can be composed again is (`relanguage`, BaseScreen), the help screens
+        kept built are dropped (they are built again on demand)."""
+        for name in self._helps:
+            if self.get_screen(name) not in self.screen_stack:
+                self.uninstall_screen(name)
+        self._helps = [name for name in self._helps if self.get_screen(name) in self.screen_stack]
+        for screen in self.screen_stack:
+            relanguage = getattr(screen, "relanguage", None)
+            if relanguage is not None:
+                relanguage()
 
     def _set_budget(self, flow) -> None:
         """The expert bot's thinking time, from the settings (the bots are imported once a race exists)."""
@@ -652,19 +678,20 @@ class FlammeApp(App[int]):
 
     def get_system_commands(self, screen):
         """The palette (ctrl+p): the app's own commands, on every screen."""
-        yield SystemCommand("New race", "Set up a new race (a race in progress asks first)",
+        # (Textual's own system commands are not offered: only these, in the player's language)
+        yield SystemCommand(_("New race"), _("Set up a new race (a race in progress asks first)"),
                             lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
-        yield SystemCommand("New tour", "Set up a tour: stages raced in turn, with times and Tour Points",
+        yield SystemCommand(_("New tour"), _("Set up a tour: stages raced in turn, with times and Tour Points"),
                             lambda: self.leave_race_then(lambda: self.new_tour(from_podium=True)))
-        yield SystemCommand("Saved races", "Every race in progress and finished: resume, replay, delete",
+        yield SystemCommand(_("Saved races"), _("Every race in progress and finished: resume, replay, delete"),
                             lambda: self.leave_race_then(self.show_saved_races))
-        yield SystemCommand("Rules reference", "The rules of Classic, Meteo and BMX, short", self.show_rules)
-        yield SystemCommand("Settings", "Aids, step speed, theme, bot reasons, keys", self.show_settings)
-        yield SystemCommand("Theme", "Change the colours (saved in the settings)", self.search_themes)
-        yield SystemCommand("Help", "The keys and rules of this screen", self.show_help)
-        yield SystemCommand("Screenshot", "Save an SVG picture of this screen (in Downloads, else the data folder)",
+        yield SystemCommand(_("Rules reference"), _("The rules of Classic, Meteo and BMX, short"), self.show_rules)
+        yield SystemCommand(_("Settings"), _("Language, aids, step speed, theme, bot reasons, keys"), self.show_settings)
+        yield SystemCommand(_("Theme"), _("Change the colours (saved in the settings)"), self.search_themes)
+        yield SystemCommand(_("Help"), _("The keys and rules of this screen"), self.show_help)
+        yield SystemCommand(_("Screenshot"), _("Save an SVG picture of this screen (in Downloads, else the data folder)"),
                             lambda: self.set_timer(0.1, self.take_screenshot))
-        yield SystemCommand("Quit", "Leave flamme-tui (a race in progress asks first)", self.action_request_quit)
+        yield SystemCommand(_("Quit"), _("Leave flamme-tui (a race in progress asks first)"), self.action_request_quit)
 
     def screenshot_folder(self) -> tuple[Path, str]:
         """Where a screenshot goes, and that place in words: the Downloads
@@ -677,10 +704,10 @@ class FlammeApp(App[int]):
         try:
             downloads = user_downloads_path()
             if downloads.is_dir():
-                return downloads, "your Downloads folder"
+                return downloads, _("your Downloads folder")
         except Exception:  # noqa: BLE001 - no home folder, say: the data folder then
             pass
-        return user_data_dir(), "the flamme-tui data folder"
+        return user_data_dir(), _("the flamme-tui data folder")
 
     def take_screenshot(self) -> None:
         """The palette's Screenshot: an SVG of this screen, saved where the
@@ -695,8 +722,9 @@ class FlammeApp(App[int]):
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                self.notify(f"The screenshot was not saved: cannot make {self._screenshot_words}: "
-                            f"{exc.strerror or exc}", title="Screenshot", severity="error", timeout=10)
+                self.notify(_("The screenshot was not saved: cannot make {folder}: {problem}").format(
+                    folder=self._screenshot_words, problem=exc.strerror or exc), title=_("Screenshot"), severity="error",
+                    timeout=10)
                 return
         self.deliver_screenshot(path=str(folder))
 
@@ -708,10 +736,11 @@ class FlammeApp(App[int]):
             return
         event.prevent_default()  # not Textual's message too
         if event.path is None:  # in a browser tab: the browser has it
-            self.notify("The screenshot was sent to your browser", title="Screenshot")
+            self.notify(_("The screenshot was sent to your browser"), title=_("Screenshot"))
         else:
-            self.notify(f"Screenshot saved as {event.path.name} in {self._screenshot_words}",
-                        title="Screenshot", timeout=10)
+            self.notify(_("Screenshot saved as {file} in {folder}").format(file=event.path.name,
+                                                                          folder=self._screenshot_words),
+                        title=_("Screenshot"), timeout=10)
 
     def on_delivery_failed(self, event: DeliveryFailed) -> None:
         """A screenshot not saved: why, and where it was to go."""
@@ -720,8 +749,9 @@ class FlammeApp(App[int]):
         event.prevent_default()
         exc = event.exception
         why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-        self.notify(f"The screenshot was not saved in {self._screenshot_words}: {why}", title="Screenshot",
-                    severity="error", timeout=10)
+        self.notify(_("The screenshot was not saved in {folder}: {problem}").format(folder=self._screenshot_words,
+                                                                                     problem=why),
+                    title=_("Screenshot"), severity="error", timeout=10)
 
     def watch_theme(self, theme: str) -> None:
         """A theme picked in the palette is kept in the settings."""
@@ -738,7 +768,8 @@ class FlammeApp(App[int]):
             self._settings_saved = settings
         except OSError as exc:
             # plain text: the message holds the file's path, which may hold brackets
-            self.notify(f"Could not save the settings: {exc.strerror or exc}", severity="warning", markup=False)
+            self.notify(_("Could not save the settings: {problem}").format(problem=exc.strerror or exc), severity="warning",
+                        markup=False)
             return False
         return True
 
@@ -772,9 +803,9 @@ class FlammeApp(App[int]):
 
     def action_help_quit(self) -> None:
         """ctrl+c does not quit (players press it by reflex): say what does."""
-        self.notify(f"To quit, press {self.key_of('app.quit', 'ctrl+q')}"
-                    + (" (a race in progress asks first)" if self.flow is not None else ""),
-                    title="ctrl+c does not quit")
+        key = self.key_of("app.quit", "ctrl+q")
+        self.notify(_("To quit, press {key} (a race in progress asks first)").format(key=key) if self.flow is not None
+                    else _("To quit, press {key}").format(key=key), title=_("ctrl+c does not quit"))
 
     # ------------------------------------------------------------- quitting
 
@@ -810,9 +841,13 @@ class FlammeApp(App[int]):
         self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)
 
 
-def run(session=None) -> int:
+def run(session=None, lang: str | None = None) -> int:
     """Run the app; returns the exit code.  With a Session (a loaded save),
-    open it at once, behind the curtain of the player whose turn it is."""
+    open it at once, behind the curtain of the player whose turn it is.
+    `lang`: --lang, which beats the language setting (i18n.choose)."""
+    from .. import i18n
+
+    i18n.choose(lang)
     app = FlammeApp(session=session)
     result = app.run()
     return int(app.return_code or 0) if result is None else int(result)

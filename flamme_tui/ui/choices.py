@@ -54,7 +54,14 @@ def default_seats(n: int = 4) -> list[SeatChoice]:
 def one_rider_seats(n: int) -> list[SeatChoice]:
     """N players racing one rider each (PELOTON.md, 7 to 12 players): in seat
     order the first colour's Sprinteur, its Rouleur, the next colour's..."""
-    return [SeatChoice(f"Player {k + 1}", DEFAULT_COLOURS[k // 2], rider="SR"[k % 2]) for k in range(n)]
+    return [SeatChoice(player_name(k), DEFAULT_COLOURS[k // 2], rider="SR"[k % 2]) for k in range(n)]
+
+
+def player_name(seat: int) -> str:
+    """A lone rider's default name, "Player 3", in the player's language (seat counted from 0)."""
+    from ..i18n import _
+
+    return _("Player {n}").format(n=seat + 1)
 
 
 @dataclass(slots=True)

@@ -12,6 +12,8 @@ import string
 from functools import cache
 from typing import Any, NamedTuple
 
+from ..i18n import N_, _
+
 QUIT_ID = "app.quit"
 ALWAYS_QUITS = "ctrl+q"  # never taken from quitting, nor given to another action
 MODIFIERS = ("ctrl", "alt", "shift", "meta", "super", "hyper")
@@ -21,7 +23,7 @@ class Rebindable(NamedTuple):
     id: str
     description: str
     keys: str  # the default keys, comma-separated
-    where: str  # the screen, in words
+    where: str  # the screen, in words (N_: translated when shown)
 
 
 def _screens() -> list[tuple[str, Any]]:
@@ -37,11 +39,11 @@ def _screens() -> list[tuple[str, Any]]:
     from .screens.tour_menus import TourScreen, TourStagesScreen
     from .screens.tour_results import StageResultScreen, TourPodiumScreen
 
-    return [("everywhere", FlammeApp), ("every screen", BaseScreen), ("title menu", TitleScreen),
-            ("teams", TeamsScreen), ("curtain", CurtainScreen), ("race", RaceScreen),
-            ("saved races", SavedRacesScreen), ("podium", PodiumScreen), ("tour menu", TourScreen),
-            ("tour stages", TourStagesScreen), ("tour results", StageResultScreen),
-            ("tour podium", TourPodiumScreen), ("settings", SettingsScreen)]
+    return [(N_("everywhere"), FlammeApp), (N_("every screen"), BaseScreen), (N_("title menu"), TitleScreen),
+            (N_("teams"), TeamsScreen), (N_("curtain"), CurtainScreen), (N_("race"), RaceScreen),
+            (N_("saved races"), SavedRacesScreen), (N_("podium"), PodiumScreen), (N_("tour menu"), TourScreen),
+            (N_("tour stages"), TourStagesScreen), (N_("tour results"), StageResultScreen),
+            (N_("tour podium"), TourPodiumScreen), (N_("settings"), SettingsScreen)]
 
 
 def rebindable() -> list[Rebindable]:
@@ -74,9 +76,10 @@ def key_problem(key: str) -> str | None:
     """Why `key` ("ctrl+s", "f5", "question_mark") is no key Textual knows; None if it is one."""
     *modifiers, name = key.split("+")
     if any(m not in MODIFIERS for m in modifiers) or len(set(modifiers)) != len(modifiers):
-        return f"{key!r} is no key (modifiers: {', '.join(MODIFIERS)})"
+        return _("{key!r} is no key (modifiers: {modifiers})").format(key=key, modifiers=", ".join(MODIFIERS))
     if name not in key_names():
-        return f"{key!r} is no key (key names as Textual writes them: a, 7, f5, escape, space, question_mark...)"
+        return _("{key!r} is no key (key names as Textual writes them: a, 7, f5, escape, space, question_mark...)").format(
+            key=key)
     return None
 
 
@@ -84,7 +87,8 @@ def keymap_problems(binding_id: str, keys: str) -> list[str]:
     """What is wrong with binding `keys` (comma-separated) to `binding_id`, in words."""
     problems = [p for key in keys.split(",") if (p := key_problem(key.strip())) is not None]
     if binding_id != QUIT_ID and ALWAYS_QUITS in (k.strip() for k in keys.split(",")):
-        problems.append(f"{ALWAYS_QUITS} always quits: it cannot be given to {binding_id}")
+        problems.append(_("{key} always quits: it cannot be given to {binding}").format(key=ALWAYS_QUITS,
+                                                                                         binding=binding_id))
     return problems
 
 

@@ -13,30 +13,36 @@ from functools import cache
 
 from rich.style import Style
 
+from ..i18n import N_, _
 from ..usertext import escape_markup
 
 
 @dataclass(frozen=True, slots=True)
 class TeamColour:
     id: str  # used in rider ids: "blue.S"
-    name: str  # shown to players
+    english: str  # its name in English (N_): `name` is the one players read
     hex: str  # Okabe-Ito
     letter: str  # on the track: "BS", "BR"
+
+    @property
+    def name(self) -> str:
+        """The colour's name in the player's language, as it is shown (the letter stays)."""
+        return _(self.english)
 
 
 # Okabe-Ito, without black (invisible on a dark terminal), then the Peloton
 # expansion's white and pink: white is told from every other by its lightness,
 # pink by its letter (I, "pInk") beside a purple that is close in hue.
 TEAM_COLOURS: tuple[TeamColour, ...] = (
-    TeamColour("blue", "Blue", "#0072B2", "B"),
-    TeamColour("orange", "Orange", "#E69F00", "O"),
-    TeamColour("green", "Green", "#009E73", "G"),  # Okabe-Ito "bluish green"
-    TeamColour("purple", "Purple", "#CC79A7", "P"),  # Okabe-Ito "reddish purple"
-    TeamColour("vermillion", "Vermillion", "#D55E00", "V"),
-    TeamColour("yellow", "Yellow", "#F0E442", "Y"),
-    TeamColour("sky", "Sky blue", "#56B4E9", "K"),
-    TeamColour("white", "White", "#F2F2F2", "W"),
-    TeamColour("pink", "Pink", "#FFB3D9", "I"),
+    TeamColour("blue", N_("Blue"), "#0072B2", "B"),
+    TeamColour("orange", N_("Orange"), "#E69F00", "O"),
+    TeamColour("green", N_("Green"), "#009E73", "G"),  # Okabe-Ito "bluish green"
+    TeamColour("purple", N_("Purple"), "#CC79A7", "P"),  # Okabe-Ito "reddish purple"
+    TeamColour("vermillion", N_("Vermillion"), "#D55E00", "V"),
+    TeamColour("yellow", N_("Yellow"), "#F0E442", "Y"),
+    TeamColour("sky", N_("Sky blue"), "#56B4E9", "K"),
+    TeamColour("white", N_("White"), "#F2F2F2", "W"),
+    TeamColour("pink", N_("Pink"), "#FFB3D9", "I"),
 )
 BY_ID = {c.id: c for c in TEAM_COLOURS}
 # the seats' colours, in order, for up to six teams
@@ -106,7 +112,7 @@ def team_markup(colour_id: str, text: str) -> str:
 # ----------------------------------------------------------------- terrain
 
 @dataclass(frozen=True, slots=True)
-class Terrain:
+class Terrain:  # name: marked N_, translated where it is shown
     glyph: str
     name: str
     fg: str
@@ -114,17 +120,17 @@ class Terrain:
 
 
 TERRAIN = {
-    ".": Terrain("·", "flat", "#6c6c6c", "#262626"),
-    "^": Terrain("^", "ascent", "#ff9a7a", "#4d2419"),
-    "v": Terrain("v", "descent", "#8cc8ff", "#173352"),
-    "s": Terrain("s", "supply zone", "#f0e442", "#3d3a12"),
-    "c": Terrain("#", "cobbles", "#d9b38c", "#3b2a1c"),  # Peloton
+    ".": Terrain("·", N_("flat"), "#6c6c6c", "#262626"),
+    "^": Terrain("^", N_("ascent"), "#ff9a7a", "#4d2419"),
+    "v": Terrain("v", N_("descent"), "#8cc8ff", "#173352"),
+    "s": Terrain("s", N_("supply zone"), "#f0e442", "#3d3a12"),
+    "c": Terrain("#", N_("cobbles"), "#d9b38c", "#3b2a1c"),  # Peloton
     # bmx
-    "b": Terrain("~", "bumpy", "#e69f00", "#3b2c12"),
-    "k": Terrain("#", "canyon", "#cc79a7", "#3a2232"),
+    "b": Terrain("~", N_("bumpy"), "#e69f00", "#3b2c12"),
+    "k": Terrain("#", N_("canyon"), "#cc79a7", "#3a2232"),
     "m": Terrain('"', "marsh", "#3fd0a5", "#123a2c"),
 }
-NO_LANE = Terrain("░", "no lane", "#4a4a4a", "#101010")
+NO_LANE = Terrain("░", N_("no lane"), "#4a4a4a", "#101010")
 
 
 def terrain(code: str) -> Terrain:
@@ -143,10 +149,10 @@ class Weather:
 
 
 WEATHER = {
-    "tailwind": Weather("»", "tailwind", "draw 5 cards", "#000000", "#56B4E9"),
-    "headwind": Weather("«", "headwind", "draw 3 cards", "#000000", "#E69F00"),
-    "crosswind": Weather("≡", "crosswind", "no slipstream", "#000000", "#bbbbbb"),
-    "wet": Weather("~", "wet road", "crash if blocked", "#ffffff", "#0072B2"),
+    "tailwind": Weather("»", N_("tailwind"), N_("draw 5 cards"), "#000000", "#56B4E9"),
+    "headwind": Weather("«", N_("headwind"), N_("draw 3 cards"), "#000000", "#E69F00"),
+    "crosswind": Weather("≡", N_("crosswind"), N_("no slipstream"), "#000000", "#bbbbbb"),
+    "wet": Weather("~", N_("wet road"), N_("crash if blocked"), "#ffffff", "#0072B2"),
 }
 
 # Lines drawn across the track.
@@ -163,4 +169,4 @@ def legend_terrain(variant: str) -> list[tuple[str, str]]:
         codes = ["b", "k", "v", "m"]
     else:
         codes = [".", "^", "v", "s", "c"]
-    return [(TERRAIN[c].glyph, TERRAIN[c].name) for c in codes]
+    return [(TERRAIN[c].glyph, _(TERRAIN[c].name)) for c in codes]

@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..i18n import N_, _
 from ..play.replay import Replay
 from .content import plain
 from .palette import rider_label, team_of_rider
@@ -42,11 +43,11 @@ class ReplayScreen(Screen):
     DEFAULT_CSS = CSS
     # priority: the scrolling log would take left/right/home/end for itself
     BINDINGS = [
-        Binding("left", "step(-1)", "Back", priority=True),
-        Binding("right", "step(1)", "Forward", priority=True),
-        Binding("home", "go(0)", "Start", priority=True),
-        Binding("end", "go(-1)", "End", priority=True),
-        Binding("q,escape", "leave", "Close"),
+        Binding("left", "step(-1)", N_("Back"), priority=True),
+        Binding("right", "step(1)", N_("Forward"), priority=True),
+        Binding("home", "go(0)", N_("Start"), priority=True),
+        Binding("end", "go(-1)", N_("End"), priority=True),
+        Binding("q,escape", "leave", N_("Close")),
     ]
 
     def __init__(self, replay: Replay) -> None:
@@ -73,7 +74,7 @@ class ReplayScreen(Screen):
         with VerticalScroll(id="replay-body"):
             yield Static(id="replay-log")
             yield Static(id="replay-ranking")
-        yield KeyBar([("← →", "round by round"), ("home end", "first, last"), ("q", "close")])
+        yield KeyBar([("← →", _("round by round")), ("home end", _("first, last")), ("q", _("close"))])
 
     def on_mount(self) -> None:
         self.on_resize()
@@ -98,7 +99,7 @@ class ReplayScreen(Screen):
     def show(self) -> None:
         frames = self.replay.frames
         if not frames:
-            self.query_one("#title", Static).update(plain("nothing to replay yet"))
+            self.query_one("#title", Static).update(plain(_("nothing to replay yet")))
             return
         f = frames[self.index]
         self.query_one("#title", Static).update(plain(f"{f.title}   ({self.index + 1}/{len(frames)})"))
@@ -114,7 +115,7 @@ class ReplayScreen(Screen):
         else:  # a replay without its course: the one-line picture
             log = f"{f.track}\n{f.positions}\n\n{log}"
         self.query_one("#replay-log", Static).update(plain(log))
-        self.query_one("#replay-ranking", Static).update(plain("Ranking\n" + "\n".join(f.ranking) if f.ranking else ""))
+        self.query_one("#replay-ranking", Static).update(plain(_("Ranking") + "\n" + "\n".join(f.ranking) if f.ranking else ""))
 
     def action_step(self, delta: int) -> None:
         self.action_go(max(0, min(len(self.replay.frames) - 1, self.index + delta)))

@@ -226,6 +226,14 @@ async def help_bmx(pilot) -> None:
     await pilot.pause()
 
 
+async def help_teams(pilot) -> None:
+    """The teams screen's help (its keys as bound, the teams' words), asked from a list
+    (in a name field `?` is a character of the name)."""
+    await teams_focus(pilot)
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
 async def settings_screen(pilot) -> None:
     await pilot.press("down", "down", "down", "down", "enter")
     await pilot.pause()
@@ -461,6 +469,7 @@ SCENARIOS = {
     "teams-focus": teams_focus,
     "help-bmx": help_bmx,
     "settings": settings_screen,
+    "help-teams": help_teams,
     "light-teams": light_teams,
     "saved-races": saved_races,
     "profile": profile,

@@ -5,12 +5,17 @@ line that starts with two spaces, a key, two spaces or more and what the key
 does is a row of keys (what it does wraps under itself, never under the
 key); every other line is a paragraph, wrapped as the width allows.  So a
 paragraph is written on one line, and a key's words on the key's line.
+
+Every text is translated when shown (i18n): the tables below are marked with
+N_ and read through `_`; a paragraph is one entry, so a translation can order
+its sentences freely.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..i18n import N_, _, pgettext
 from .choices import SCRIPTED_NAMES
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
 
@@ -21,7 +26,7 @@ KeyOf = Callable[[str, str], str]
 
 def as_bound(binding_id: str, default: str) -> str:
     """Without an app, a binding's default keys as written."""
-    return " or ".join(default.split(","))
+    return _(" or ").join(default.split(","))
 
 
 def key_row(key: str, words: str) -> str:
@@ -33,55 +38,58 @@ def key_row(key: str, words: str) -> str:
 
 def _global_keys(key: KeyOf) -> str:
     return "\n".join([
-        "[b]Everywhere[/b]",
-        key_row(key("help", "question_mark,f1"), "this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)"),
-        "  ctrl+p       the command palette: new race, saved races, rules reference, settings, theme, screenshot, quit",
-        key_row(key("app.quit", "ctrl+q"), "quit (a race in progress asks first); ctrl+c only says how"),
-        "  Esc          back (menus)",
+        _("[b]Everywhere[/b]"),
+        key_row(key("help", "question_mark,f1"), _("this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)")),
+        key_row("ctrl+p", _("the command palette: new race, saved races, rules reference, settings, theme, screenshot, "
+                            "quit")),
+        key_row(key("app.quit", "ctrl+q"), _("quit (a race in progress asks first); ctrl+c only says how")),
+        key_row("Esc", _("back (menus)")),
     ])
 
 
-RULES_CLASSIC = """[b]Classic[/b]
+RULES_CLASSIC = N_("""[b]Classic[/b]
 Each player has two riders: a Rouleur (R, cards 3-7) and a Sprinteur (S, cards 2,3,4,5,9).
 [b]Energy:[/b] pick the rider that draws first, draw 4 cards from its deck, keep 1 face down, the other 3 go face up under the deck (recycled, everybody may see them). Then the other rider.
 [b]Movement:[/b] all cards are revealed; the rider in front moves first (on one square, the right-hand lane before the left). A rider moves exactly its card; a full square sends it to the nearest free place behind. On a descent (v) a rider moves at least 5, from a supply zone (s) at least 4. An ascent (^) limits a move to 5 squares; from further away a rider stops at the foot of the climb.
 [b]End of round:[/b] slipstream: a group with exactly one empty square in front of the next group moves up one square (not on ascents). Then every rider with nobody on the square ahead takes an exhaustion card (E, worth 2) into its recycled cards.
-[b]Finish:[/b] the race ends when a rider crosses the finish line; the furthest rider wins."""
+[b]Finish:[/b] the race ends when a rider crosses the finish line; the furthest rider wins.""")
 
-RULES_METEO = """[b]Meteo[/b] (classic plus the weather on the straights)
+RULES_METEO = N_("""[b]Meteo[/b] (classic plus the weather on the straights)
   » tailwind   a rider standing on it draws 5 cards
   « headwind   a rider standing on it draws 3 cards
   ≡ crosswind  no slipstream to or from its squares
   ~ wet road   a rider blocked (moved less than its card) and stopping on it crashes
-A crashed rider lies down (lower-case letters on the track); a square full of crashed riders blocks the road. A crashed rider still plays a card: it stands up and moves 2 less."""
+A crashed rider lies down (lower-case letters on the track); a square full of crashed riders blocks the road. A crashed rider still plays a card: it stands up and moves 2 less.""")
 
-RULES_BMX = """[b]BMX[/b] (one rider each, speed tokens from a bag)
+RULES_BMX = N_("""[b]BMX[/b] (one rider each, speed tokens from a bag)
 Every turn each rider draws 3 tokens from its bag (4 on a descent) and keeps 1 (2 on a descent, their values add up); the others go back in the bag. Played tokens leave the game.
 Riders move front first. Then the die: 1 closes one-square gaps between groups, 2 closes gaps of 1 or 2 squares (catch-up); a blank face does nothing. A rider with both lanes ahead empty takes a fatigue token (worth 1) into its bag, 2 on a bumpy passage.
 Terrain: ~ bumpy passage, # canyon (single-lane middle), " marsh (single lane), v descent.
 A jump ramp /N throws a rider who crosses it with a token N, N squares further.
-The race ends after the turn in which a rider crosses the line; the furthest rider wins."""
+The race ends after the turn in which a rider crosses the line; the furthest rider wins.""")
 
-RULES_PELOTON = """[b]Peloton[/b] (the expansion: classic and meteo, up to 6 teams)
+RULES_PELOTON = N_("""[b]Peloton[/b] (the expansion: classic and meteo, up to 6 teams)
 Wide squares and supply zones (s) have three lanes; the third rider on a square takes lane 2, the left lane. A rider starting its move on a supply square moves at least 4.
 Cobbles (#): riders on them neither give nor receive slipstream, and an empty cobble square is no gap to slipstream across; single-file cobbles have one lane (one rider fills them).
 Peloton and Muscle teams play their top card each round; a deck that runs out moves them by 2.
 [b]Breakaway[/b] (optional, before round 1): each team picks a rider, draws 4 of its cards and keeps 1 face down, twice; each bid is revealed before the next. The best total (the best two with 5 or 6 teams) starts on the breakaway square, loses its two bid cards and takes 2 exhaustion cards; the others take their bids back. Ties go to the rider further back on the grid.
-7 to 12 players: each races one rider, drawing 4 and keeping 1 each round."""
+7 to 12 players: each races one rider, drawing 4 and keeping 1 each round.""")
 
-RULES = "\n\n".join((RULES_CLASSIC, RULES_METEO, RULES_PELOTON, RULES_BMX))
+def rules_text() -> str:
+    """The whole rules reference, in the player's language."""
+    return "\n\n".join(_(text) for text in (RULES_CLASSIC, RULES_METEO, RULES_PELOTON, RULES_BMX))
 
 
 # the Peloton expansion's scripted teams in a line each (the teams screen: its help, and
 # its message line when a seat is given one)
 SCRIPTED_ABOUT = {
-    "peloton": "two riders racing on one Rouleur deck with two Attack cards: each round its top card moves "
-               "both (an Attack card the front rider 2, the rear 9)",
-    "muscle": "a Sprinteur with a Sprinteur deck and an extra 5, and a Rouleur: each plays the top card of its deck",
+    "peloton": N_("two riders racing on one Rouleur deck with two Attack cards: each round its top card moves "
+                  "both (an Attack card the front rider 2, the rear 9)"),
+    "muscle": N_("a Sprinteur with a Sprinteur deck and an extra 5, and a Rouleur: each plays the top card of its deck"),
 }
 
 
-WEATHER_SHORT = "» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slipstream  ~ wet crash"
+WEATHER_SHORT = N_("» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slipstream  ~ wet crash")
 
 
 def track_legend(variant: str) -> str:
@@ -89,19 +97,21 @@ def track_legend(variant: str) -> str:
 
     terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant))
     if find(variant).uses_tokens:
-        lines = [f"{terrain}  {START_GLYPH} start/finish line",
-                 "░ no lane (single-lane square)   /N jump ramp with number N"]
+        lines = [_("{terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH),
+                 _("░ no lane (single-lane square)   /N jump ramp with number N")]
     else:
-        lines = [f"Track: {terrain}  {START_GLYPH} S start  {FINISH_GLYPH} F finish",
-                 "░ no lane there (single-file cobbles; two-lane squares on a three-lane stage)"]
+        lines = [_("Track: {terrain}  {start} S start  {finish} F finish").format(
+                     terrain=terrain, start=START_GLYPH, finish=FINISH_GLYPH),
+                 _("░ no lane there (single-file cobbles; two-lane squares on a three-lane stage)")]
     if find(variant).has_weather:
-        lines.append("Weather: " + "  ".join(f"{w.glyph} {w.name} ({w.effect})" for w in WEATHER.values()))
+        lines.append(_("Weather: {weather}").format(
+            weather="  ".join(f"{w.glyph} {_(w.name)} ({_(w.effect)})" for w in WEATHER.values())))
     if find(variant).uses_tokens:
-        lines.append("Riders: team letter + > (one rider per player)")
+        lines.append(_("Riders: team letter + > (one rider per player)"))
     elif find(variant).has_weather:
-        lines.append("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed")
+        lines.append(_("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed"))
     else:
-        lines.append("Riders: team letter + S (Sprinteur) or R (Rouleur)")
+        lines.append(_("Riders: team letter + S (Sprinteur) or R (Rouleur)"))
     return "\n".join(lines)
 
 
@@ -113,22 +123,30 @@ def curtain_legend(variant: str, jersey: bool = False) -> list[str]:
 
     rules = find(variant)
     if rules.uses_tokens:
-        lines = ["B>: a rider, its team's letter · ✓: token down this turn",
-                 "Bag: tokens left in the bag · Fat: fatigue tokens taken"]
+        lines = [_("B>: a rider, its team's letter · ✓: token down this turn"),
+                 _("Bag: tokens left in the bag · Fat: fatigue tokens taken")]
     else:
         # (the boards head the exhaustion column "E held/played", or "E" beside another column)
-        riders = "BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur)"
-        lines = [riders + (" · bs: crashed" if rules.has_weather else " · ✓: card down"),
-                 "G2: grid place 2, behind the start · E 1/0: exhaustion cards held/played"]
+        lines = [_("BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur) · bs: crashed") if rules.has_weather
+                 else _("BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur) · ✓: card down"),
+                 _("G2: grid place 2, behind the start · E 1/0: exhaustion cards held/played")]
         if rules.has_weather:  # the weather on the track, before the grid and the boards
-            weather = "  ".join(f"{w.glyph} {w.name}" for w in WEATHER.values())
-            lines[1:1] = [f"Weather: {weather}  · ✓: card down"]
+            weather = "  ".join(f"{w.glyph} {short}" for w, short in zip(WEATHER.values(), _short_weather(), strict=True))
+            lines[1:1] = [_("Weather: {weather}  · ✓: card down").format(weather=weather)]
     if jersey:
-        lines.append("◆: the yellow jersey, the leader of the tour")
+        lines.append(_("◆: the yellow jersey, the leader of the tour"))
     terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant))
-    lines.append(f"{terrain}  {START_GLYPH} start  {FINISH_GLYPH} finish" if not rules.uses_tokens
-                 else f"Track: {terrain}  {START_GLYPH} start/finish line")
+    lines.append(_("{terrain}  {start} start  {finish} finish").format(terrain=terrain, start=START_GLYPH,
+                                                                        finish=FINISH_GLYPH) if not rules.uses_tokens
+                 else _("Track: {terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH))
     return lines
+
+
+def _short_weather() -> tuple[str, ...]:
+    """The weather's names as short as the curtain's legend needs them (78 cells a line):
+    in the order of palette.WEATHER (tailwind, headwind, crosswind, wet road)."""
+    return (pgettext("weather, short", "tailwind"), pgettext("weather, short", "headwind"),
+            pgettext("weather, short", "crosswind"), pgettext("weather, short", "wet road"))
 
 
 def _rules(variant: str | None):
@@ -154,22 +172,22 @@ def _scripted(variant: str | None) -> bool:
 
 
 def hand_word(variant: str | None) -> str:
-    """What a player holds: cards, or BMX tokens from the bag."""
-    return "tokens" if _tokens(variant) else "cards"
+    """What a player holds: cards, or BMX tokens from the bag (a word, for the race screen's own use)."""
+    return _("tokens") if _tokens(variant) else _("cards")
 
 
 HELP = {  # the prose of each topic; the keys of the screen are listed from its bindings
-    "menus": """[b]Menus[/b]
+    "menus": N_("""[b]Menus[/b]
   ↑ ↓          move
   Enter        choose
-  Esc          back""",
-    "settings": """[b]Settings[/b]
+  Esc          back"""),
+    "settings": N_("""[b]Settings[/b]
 Saved at once in the settings file (its path is shown on the screen).
   Space or Enter  switch, open a list
-Key bindings: type the new keys (comma-separated Textual key names, e.g. "f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
-    "saved": """[b]Saved races[/b]
-Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking.""",
-    "editor": """[b]Build a stage[/b]
+Key bindings: type the new keys (comma-separated Textual key names, e.g. "f5" or "ctrl+s,f5") and press Enter; empty restores the default."""),
+    "saved": N_("""[b]Saved races[/b]
+Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking."""),
+    "editor": N_("""[b]Build a stage[/b]
 The list holds every tile of the base box (letters) and the Peloton box (digits), both sides: the side in bold is the one laid next.  A stage starts on a start tile, ends on a finish tile and uses each tile once, with one side up; the line under the title says what is still wrong (a tile used twice, a tile from a box you do not own, no finish tile yet).
   ↑ ↓          move in the tile list
   Enter or click  lay the tile at the end of the stage
@@ -181,132 +199,135 @@ The list holds every tile of the base box (letters) and the Peloton box (digits)
   s            save it among your stages and race it
   c            copy its one-line code (fr1:...)
   p            paste a code: start from that stage
-With the mouse, the words beside the list (turn, take back, ...) do what their keys do.""",
-    "builder": """[b]BMX circuit[/b]
+With the mouse, the words beside the list (turn, take back, ...) do what their keys do."""),
+    "builder": N_("""[b]BMX circuit[/b]
   a b c d      flip tile A, B, C or D (upper case: classic track; lower case: bumpy passage, canyon, descent, marsh)
   r            jump ramp on/off
   [ ]          move the ramp
   + -          ramp number 1-5
   f            weather forecast on/off
-  Enter        continue to the teams (young children: per player there)""",
-    "place": """[b]Starting grid[/b]
+  Enter        continue to the teams (young children: per player there)"""),
+    "place": N_("""[b]Starting grid[/b]
 Players place their riders in turn on the free places behind the start line.
   ← → ↑ ↓      move the cursor [] over the free places
   click        a free place on the track
   Enter        place the rider
-  r            a random free place""",
-    "breakaway": """[b]The breakaway[/b] (Peloton)
+  r            a random free place"""),
+    "breakaway": N_("""[b]The breakaway[/b] (Peloton)
 Each team of players picks the rider it bids with, which draws 4 cards and keeps 1 face down (the other 3 go face up under its deck); every first bid is revealed together, then every second bid.  The best total breaks away (with 5 or 6 teams the best two) to the breakaway square; ties go to the rider further back on the grid, on one square to the higher lane.  A winner loses its two bid cards and takes 2 exhaustion cards; the others take their bids back.  Every bidder then shuffles all its cards.
   1-4 or ← →   select
   Enter        confirm
-  click        select, then confirm""",
-    "draw": """[b]Which rider draws first?[/b]
+  click        select, then confirm"""),
+    "draw": N_("""[b]Which rider draws first?[/b]
 You see the first rider's cards, pick one, and only then draw for the other rider.
   1 2 or ← →   select
   Enter        confirm
   click        select, then confirm
-[b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
-    "podium": """[b]Race over[/b]
+[b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line."""),
+    "podium": N_("""[b]Race over[/b]
 The podium, then the full ranking with where each rider stopped (how many squares past the line, or still to go), each team's statistics, a few awards and the race chart: how many squares each rider was behind the leader, round by round.
-Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.""",
-    "tour": """[b]New tour[/b]
+Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu."""),
+    "tour": N_("""[b]New tour[/b]
 A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 for each stage's first three and for the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first.
-Choose a tour, or pick the stages yourself.""",
-    "tour-result": """[b]Stage result[/b]
+Choose a tour, or pick the stages yourself."""),
+    "tour-result": N_("""[b]Stage result[/b]
 The stage's times are gaps to its winner (+0:40: forty seconds behind).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 for each stage's first three teams, and for the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
-The tour is saved: from the title menu, Resume goes on with the next stage.""",
-    "tour-podium": """[b]Tour over[/b]
-The GC's podium, the winner by Tour Points (a tie goes to the team of the better GC rider) and every classification.  Tour again keeps the teams and the stages, with a new seed; the replay shows the whole tour, stage by stage.""",
+The tour is saved: from the title menu, Resume goes on with the next stage."""),
+    "tour-podium": N_("""[b]Tour over[/b]
+The GC's podium, the winner by Tour Points (a tie goes to the team of the better GC rider) and every classification.  Tour again keeps the teams and the stages, with a new seed; the replay shows the whole tour, stage by stage."""),
     "rules": "",
 }
 
 
 def _tour_stages_help(key: KeyOf) -> str:
     return "\n".join([
-        "[b]Pick the stages[/b]",
-        "  Enter        add the highlighted stage, raced as classic",
-        key_row(key("tour-stages.meteo", "m"), "add it as meteo (the weather expansion)"),
-        key_row(key("tour-stages.random", "r"), "add a new random stage (medium, hilly), by its code"),
-        key_row(key("tour-stages.drop", "backspace,delete"), "take the last stage off"),
-        key_row(key("tour-stages.save", "w"), "save the tour under a name: it joins the tour menu"),
-        key_row(key("tour-stages.go", "ctrl+s"), "on to the teams"),
+        _("[b]Pick the stages[/b]"),
+        key_row("Enter", _("add the highlighted stage, raced as classic")),
+        key_row(key("tour-stages.meteo", "m"), _("add it as meteo (the weather expansion)")),
+        key_row(key("tour-stages.random", "r"), _("add a new random stage (medium, hilly), by its code")),
+        key_row(key("tour-stages.drop", "backspace,delete"), _("take the last stage off")),
+        key_row(key("tour-stages.save", "w"), _("save the tour under a name: it joins the tour menu")),
+        key_row(key("tour-stages.go", "ctrl+s"), _("on to the teams")),
     ])
 
 
 def _teams_help(variant: str | None, key: KeyOf) -> str:
-    lines = ["""[b]Teams[/b]
-  Enter        in a name or the seed: the next field; on a list: open it
-  ← →          on a list: its previous or next choice, without opening it""",
-             key_row(key("teams.start", "ctrl+s"), "start the race (or Tab to [b]Start race[/b] and press Enter)"),
-             key_row(key("teams.fill", "ctrl+f"), "fill the free seats with bots (or the [b]Fill with bots[/b] button)"),
-             """The focused field is highlighted, with ▶ beside its row.
+    lines = [_("[b]Teams[/b]"),
+             key_row("Enter", _("in a name or the seed: the next field; on a list: open it")),
+             key_row("← →", _("on a list: its previous or next choice, without opening it")),
+             key_row(key("teams.start", "ctrl+s"), _("start the race (or Tab to [b]Start race[/b] and press Enter)")),
+             key_row(key("teams.fill", "ctrl+f"), _("fill the free seats with bots (or the [b]Fill with bots[/b] button)")),
+             _("""The focused field is highlighted, with ▶ beside its row.
 Fill with bots: every seat nobody set becomes a bot (hard, or the bot level last chosen on this screen); the first seat, a seat with a name typed or its Plays chosen, and the bots already there stay as they are.  Unless you chose the number of players, the table is filled up to the most teams; fewer: Players, with ← →.
 The names, colours and players set up last come back with the next New race (until you quit).
 Names: up to 30 characters, shown in full on the race screens.
 Colours stay unique: choosing another seat's colour swaps the two (the screen says so).
-Seed: a whole number (0 or more); the same seed, teams and course give the same race.  [b]New seed[/b] draws a random one."""]
+Seed: a whole number (0 or more); the same seed, teams and course give the same race.  [b]New seed[/b] draws a random one.""")]
     if _tokens(variant):
-        lines.append("Young children: fatigue tokens added to that player's bag.")
+        lines.append(_("Young children: fatigue tokens added to that player's bag."))
     else:
-        lines.append("Handicap: extra exhaustion cards in both riders' decks of that team.\n"
-                     "Grid: random, or the players place their riders in turn.")
-    lines.append("Plays: a person (Human), a bot (easy to expert)"
-                 + (", or one of the Peloton expansion's scripted teams:" if _scripted(variant) else "."))
+        lines.append(_("Handicap: extra exhaustion cards in both riders' decks of that team.") + "\n"
+                     + _("Grid: random, or the players place their riders in turn."))
+    lines.append(_("Plays: a person (Human), a bot (easy to expert), or one of the Peloton expansion's scripted teams:")
+                 if _scripted(variant) else _("Plays: a person (Human), a bot (easy to expert)."))
     if _scripted(variant):
-        lines.append("\n".join(f"  {name + ' team':<14}{SCRIPTED_ABOUT[kind]}" for kind, name in SCRIPTED_NAMES.items()))
-        lines.append("Scripted teams start at the front and take no exhaustion.  At most one Peloton team; a lone "
-                     "team of players against a Peloton and a Muscle team starts with 3 exhaustion cards "
-                     "(Sprinteur 1, Rouleur 2).")
+        lines.append("\n".join(key_row(_("{name} team").format(name=name), _(SCRIPTED_ABOUT[kind]))
+                               for kind, name in SCRIPTED_NAMES.items()))
+        lines.append(_("Scripted teams start at the front and take no exhaustion.  At most one Peloton team; a lone "
+                       "team of players against a Peloton and a Muscle team starts with 3 exhaustion cards "
+                       "(Sprinteur 1, Rouleur 2)."))
     if not _tokens(variant):
-        lines.append("Up to 6 teams (the Peloton expansion): with 5 or 6 a Peloton stage races its 5-6 version, and a "
-                     "start too small for every rider becomes tile 1.\n"
-                     "Breakaway: on a Peloton stage, bids for a head start before round 1.")
+        lines.append(_("Up to 6 teams (the Peloton expansion): with 5 or 6 a Peloton stage races its 5-6 version, and a "
+                       "start too small for every rider becomes tile 1.") + "\n"
+                     + _("Breakaway: on a Peloton stage, bids for a head start before round 1."))
     return "\n".join(lines)
 
 
 def _curtain_help(variant: str | None) -> str:
-    return f"""[b]Pass the keyboard[/b]
-Only the named player should look at the screen now: the next screen shows that player's {hand_word(variant)}.
-  Enter        show my {hand_word(variant)}"""
+    if _tokens(variant):
+        return _("""[b]Pass the keyboard[/b]
+Only the named player should look at the screen now: the next screen shows that player's tokens.
+  Enter        show my tokens""")
+    return _("""[b]Pass the keyboard[/b]
+Only the named player should look at the screen now: the next screen shows that player's cards.
+  Enter        show my cards""")
 
 
 def _pick_help(variant: str | None) -> str:
     if _tokens(variant):
-        return """[b]Pick a token[/b]
+        return _("""[b]Pick a token[/b]
 You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: their values add up).  The others go back into the bag.
   1-4 or ← →   select a token (select both on a descent, then Enter)
   Enter        play the selected token (face down until all have played)
   click        select; click the selected token again to play it
 Then a review: Enter passes the keyboard, u takes the token back to change it (the log and the table are told that you changed it, never to what).
-[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up."""
-    text = """[b]Pick a card[/b]
+[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up.""")
+    text = _("""[b]Pick a card[/b]
   1-5 or ← →   select a card (a heavy border marks it)
   Enter        play the selected card (face down until all have played)
   click        select; click the selected card again to play it
   s            the stage profile, with every rider on it
 After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) takes the second card back to change it; the race log and the next players are told that you changed it, never to what. The first card is down once the second rider has drawn, as at the table; after Enter nothing changes any more.
-[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards."""
+[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards.""")
     if _weather(variant):
-        text += "\nWeather changes the draw: » tailwind 5 cards, « headwind 3 cards."
+        text += "\n" + _("Weather changes the draw: » tailwind 5 cards, « headwind 3 cards.")
     return text
 
 
 def _reveal_help(variant: str | None) -> str:
     if _tokens(variant):
-        steps = ("All tokens are revealed together; riders move front first, then the die "
-                 "(catch-up) and the fatigue tokens, one step at a time.")
+        steps = _("All tokens are revealed together; riders move front first, then the die "
+                  "(catch-up) and the fatigue tokens, one step at a time.")
     else:
-        steps = ("All cards are revealed together; riders move front first, then slipstream "
-                 "and exhaustion, one step at a time.")
-    return f"""[b]Reveal and movement[/b]
-{steps}
-  Space or →   next step
+        steps = _("All cards are revealed together; riders move front first, then slipstream "
+                  "and exhaustion, one step at a time.")
+    return _("[b]Reveal and movement[/b]") + "\n" + steps + "\n" + _("""  Space or →   next step
   ←            previous step
   Enter        skip to the end of the round, then continue
   a            play the steps automatically (on/off)
   p            the pace of the steps: off (keys only), slow, normal, fast (saved in the settings)
   s            the stage profile, with every rider on it
-  [ ]          scroll the track (small terminals)"""
+  [ ]          scroll the track (small terminals)""")
 
 
 def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) -> str:
@@ -320,7 +341,7 @@ def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) ->
         return _pick_help(variant)
     if topic == "reveal":
         return _reveal_help(variant)
-    return HELP.get(topic, "")
+    return _(HELP.get(topic, ""))
 
 
 RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium", "breakaway"}
@@ -331,6 +352,6 @@ def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound) -> s
     parts = [topic_text(topic, variant, key)]
     if variant and topic in RACE_TOPICS:
         parts.append(track_legend(variant))
-        parts.append({"classic": RULES_CLASSIC, "meteo": RULES_METEO, "bmx": RULES_BMX}.get(variant, ""))
+        parts.append(_({"classic": RULES_CLASSIC, "meteo": RULES_METEO, "bmx": RULES_BMX}.get(variant, "")))
     parts.append(_global_keys(key))
     return "\n\n".join(p for p in parts if p)

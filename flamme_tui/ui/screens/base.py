@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widgets import Static
 
+from ...i18n import N_, _
 from ..widgets.lines import LineWidget
 
 if TYPE_CHECKING:
@@ -30,20 +31,23 @@ class TooSmall(Static):
     """Shown instead of everything else while the terminal is below the minimum."""
 
     def update_size(self, width: int, height: int) -> None:
-        self.update(
-            f"[b]Terminal too small[/b]\n\n"
-            f"This window is {width}×{height}.\n"
-            f"Flamme Rouge needs at least {MIN_WIDTH}×{MIN_HEIGHT}.\n\n"
-            f"Enlarge the window or make the font smaller:\n"
-            f"the game comes back as soon as it fits."
-        )
+        self.update(_(
+            "[b]Terminal too small[/b]\n\n"
+            "This window is {width}×{height}.\n"
+            "Flamme Rouge needs at least {min_width}×{min_height}.\n\n"
+            "Enlarge the window or make the font smaller:\n"
+            "the game comes back as soon as it fits."
+        ).format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT))
 
 
 class BaseScreen(Screen):
     """A screen with the too-small notice, size classes and `?` help."""
 
     HELP_TOPIC = "menus"
-    BINDINGS = [Binding("question_mark,f1", "help", "Help", id="help")]
+    BINDINGS = [Binding("question_mark,f1", "help", N_("Help"), id="help")]
+    # drawn again (composed anew) when the player changes the language (FlammeApp.language_changed);
+    # a screen holding what a player typed, or a race, redraws its words its own way or on its next showing
+    REDRAW_ON_LANGUAGE = False
 
     if TYPE_CHECKING:
         # for the type checker only: these screens run in FlammeApp, whose
@@ -114,6 +118,21 @@ class BaseScreen(Screen):
     def size_changed(self, width: int, height: int) -> None:
         """Hook for screens whose layout depends on the size."""
 
+    def relanguage(self) -> None:
+        """The language changed: a screen that says so (REDRAW_ON_LANGUAGE) is composed again in it."""
+        if self.REDRAW_ON_LANGUAGE:
+            self.call_later(self._compose_again)
+
+    async def _compose_again(self) -> None:
+        await self.recompose()
+        self.apply_size(*self.app.size)
+        self.redrawn()
+
+    def redrawn(self) -> None:
+        """Hook: the screen was composed again (another language); give the focus back."""
+        if self.focused is None:
+            self.focus_next()
+
     def help_text(self) -> str:
         from ..texts import help_for
 
@@ -131,7 +150,7 @@ class BaseScreen(Screen):
         """Every key a binding has now, in words ("? or f1"), for the help."""
         keys_of = getattr(self.app, "keys_of", None)
         keys = keys_of(binding_id, default) if keys_of is not None else default.split(",")
-        return " or ".join(keys)
+        return _(" or ").join(keys)
 
     def key_of(self, binding_id: str, default: str) -> str:
         """The key a binding has now (see FlammeApp.key_of), for key bars."""
@@ -160,14 +179,15 @@ def screen_keys(screen) -> str:
                 or binding.action in TEXTUAL_KEYS:
             continue
         label = app.get_key_display(binding)
-        shown = rows.setdefault(binding.description, [])
+        # descriptions are marked N_ where the bindings are declared: translated here, when shown
+        shown = rows.setdefault(_(binding.description), [])
         if label not in shown:
             shown.append(label)
     if fields:
-        rows["Move between fields"] = [" / ".join(dict.fromkeys(fields))]
+        rows[_("Move between fields")] = [" / ".join(dict.fromkeys(fields))]
     if not rows:
         return ""
-    lines = ["[b]Keys on this screen[/b]"]
+    lines = [_("[b]Keys on this screen[/b]")]
     for description, keys in rows.items():
         # every `[` escaped: the help is markup, and a key shown as `[` (the track's, or
         # one a player bound) opened a tag that swallowed the text up to the next `]`;

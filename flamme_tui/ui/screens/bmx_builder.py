@@ -7,6 +7,7 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Click
 from textual.widgets import Static
 
+from ...i18n import N_, _, pgettext
 from ...usertext import escape_markup
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
@@ -31,18 +32,18 @@ class TileToggle(Static):
 class BmxBuilderScreen(BaseScreen):
     HELP_TOPIC = "builder"
     BINDINGS = [
-        Binding("a", "flip('A')", "Tiles", key_display="a-d", show=True),
+        Binding("a", "flip('A')", N_("Tiles"), key_display="a-d", show=True),
         Binding("b", "flip('B')", show=False),
         Binding("c", "flip('C')", show=False),
         Binding("d", "flip('D')", show=False),
-        Binding("r", "ramp", "Ramp"),
-        Binding("left_square_bracket", "move_ramp(-1)", "Move", key_display="[ ]"),
+        Binding("r", "ramp", N_("Ramp")),
+        Binding("left_square_bracket", "move_ramp(-1)", N_("Move"), key_display="[ ]"),
         Binding("right_square_bracket", "move_ramp(1)", show=False),
-        Binding("plus,equals_sign", "ramp_number(1)", "Number", key_display="+ -"),
+        Binding("plus,equals_sign", "ramp_number(1)", N_("Number"), key_display="+ -"),
         Binding("minus", "ramp_number(-1)", show=False),
-        Binding("f", "forecast", "Forecast"),
-        Binding("enter", "done", "Teams"),
-        Binding("escape", "app.pop_screen", "Back"),
+        Binding("f", "forecast", N_("Forecast")),
+        Binding("enter", "done", N_("Teams")),
+        Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self, circuit: str = "ABCD", ramp: tuple[int, int] | None = None, forecast: bool = False) -> None:
@@ -55,7 +56,7 @@ class BmxBuilderScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static("[b]BMX[/b] · build the circuit", classes="screen-title")
+            yield Static(_("[b]BMX[/b] · build the circuit"), classes="screen-title")
             with Horizontal(id="builder-top"):
                 yield LapStrip(None, id="builder-lap")
                 with Vertical(id="builder-tiles"):
@@ -63,8 +64,10 @@ class BmxBuilderScreen(BaseScreen):
                         yield TileToggle(letter)
             yield Static("", id="builder-options")
             yield Static("", id="builder-legend")
-        yield KeyBar([("a-d", "tiles"), ("r", "ramp"), ("[ ]", "move"), ("+ -", "number"), ("f", "forecast"),
-                      ("⏎", "teams"), (self.help_key, "help"), ("esc", "back")])
+        # (the ramp's words in context: a key bar as long as the English one, 80 cells, in every language)
+        yield KeyBar([("a-d", _("tiles")), ("r", _("ramp")), ("[ ]", pgettext("ramp", "move")),
+                      ("+ -", pgettext("ramp", "number")), ("f", _("forecast")),
+                      ("⏎", pgettext("next screen", "teams")), (self.help_key, _("help")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -82,21 +85,24 @@ class BmxBuilderScreen(BaseScreen):
             tile = rules.tiles[toggle.letter]
             name = escape_markup((tile.front if side.isupper() else tile.back).name)  # from a data file
             other = escape_markup((tile.back if side.isupper() else tile.front).name)
-            toggle.update(f"[b]{side}[/b] {name:<15}[dim]key {toggle.letter.lower()} → {other}[/dim]")
+            flip = _("key {key} → {other}").format(key=toggle.letter.lower(), other=other)
+            toggle.update(f"[b]{side}[/b] {name:<15}[dim]{flip}[/dim]")
         if self.ramp is None:
-            ramp = "[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]"
+            ramp = _("[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]")
         else:
             sq, number = self.ramp
             letter = "ABCD"[sq // 7]
-            ramp = (f"[b]Jump ramp:[/b] /{number} on lap square {sq + 1} (tile {self.circuit['ABCD'.index(letter)]})"
-                    f"  [dim][ ] move · + - number · r remove[/dim]")
-        forecast = "on: the die is rolled before drawing" if self.forecast else "off"
+            ramp = _("[b]Jump ramp:[/b] /{number} on lap square {square} (tile {tile})"
+                     "  [dim][ ] move · + - number · r remove[/dim]").format(
+                number=number, square=sq + 1, tile=self.circuit["ABCD".index(letter)])
+        forecast = _("on: the die is rolled before drawing") if self.forecast else _("off")
         self.query_one("#builder-options", Static).update(
-            f"{ramp}\n[b]Weather forecast:[/b] {forecast}  [dim](f)[/dim]\n"
-            f"[b]Young children:[/b] fatigue tokens per player, on the next screen\n"
-            f"[b]Enter[/b] continue to the teams"
+            ramp + "\n" + _("[b]Weather forecast:[/b] {state}  [dim](f)[/dim]").format(state=forecast) + "\n"
+            + _("[b]Young children:[/b] fatigue tokens per player, on the next screen") + "\n"
+            + _("[b]Enter[/b] continue to the teams")
         )
-        self.query_one("#builder-legend", Static).update(track_legend("bmx").split("\nRiders")[0])
+        # the legend without its last line (the riders': the circuit has none yet)
+        self.query_one("#builder-legend", Static).update("\n".join(track_legend("bmx").split("\n")[:-1]))
 
     def flip(self, letter: str) -> None:
         k = "ABCD".index(letter)

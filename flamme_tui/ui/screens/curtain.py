@@ -14,6 +14,7 @@ from textual.widgets import Button
 
 from ...engine.course import Course
 from ...engine.rules import find
+from ...i18n import N_, _
 from ...usertext import clean
 from ..palette import team_colour, team_markup
 from ..widgets.board import BoardRow, Boards
@@ -39,8 +40,8 @@ class PublicTable:
 class CurtainScreen(BaseScreen):
     HELP_TOPIC = "curtain"
     BINDINGS = [
-        Binding("enter", "lift", "Show my cards", id="curtain.lift"),
-        Binding("q", "app.request_quit", "Quit", id="curtain.quit"),
+        Binding("enter", "lift", N_("Show my cards or tokens"), id="curtain.lift"),
+        Binding("q", "app.request_quit", N_("Quit"), id="curtain.quit"),
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
@@ -53,7 +54,7 @@ class CurtainScreen(BaseScreen):
         self.round_no = round_no
         self.tokens = tokens  # the rule set's uses_tokens: one rider, tokens from a bag (bmx)
         self.table = table
-        self.heading = heading or f"Round {round_no}"  # "Round 3", or "Breakaway, bid 1"
+        self.heading = heading  # "Round 3" when None (said when shown), or "Breakaway, bid 1"
         self.riders = riders  # the seat's riders: "SR", or the one it races (7-12 players)
         self._lifted = False
 
@@ -74,7 +75,8 @@ class CurtainScreen(BaseScreen):
             with Center():
                 # for the mouse: Enter is the screen's key, handled at once (a focused button
                 # would press itself later, by a message, while the next keys arrive)
-                lift = Button(f"Show my {self.hand}", id="lift", variant="primary", compact=True)
+                lift = Button(_("Show my tokens") if self.tokens else _("Show my cards"), id="lift", variant="primary",
+                              compact=True)
                 lift.can_focus = False
                 yield lift
             # the symbols of the table in words (a block of lines, centred), last: where the
@@ -86,15 +88,15 @@ class CurtainScreen(BaseScreen):
             boards = Boards(id="curtain-boards")
             boards.styles.height = Boards.fixed_height(len(table.rows))
             yield boards
-        yield KeyBar([(self.key_of("curtain.lift", "enter"), f"show my {self.hand}"), (self.help_key, "help"),
-                      (self.key_of("curtain.quit", "q"), "quit")])
+        yield KeyBar([(self.key_of("curtain.lift", "enter"), _("show my tokens") if self.tokens else _("show my cards")),
+                      (self.help_key, _("help")), (self.key_of("curtain.quit", "q"), _("quit"))])
 
     def next_turn(self, seat: int, name: str, colour: str, round_no: int, table: PublicTable | None,
                   heading: str | None = None, riders: str = "SR") -> None:
         """The same curtain for the next player (the race screen keeps one: no
         new screen to build between two turns).  Before it is shown again."""
         self.seat, self.player, self.colour, self.round_no, self.table = seat, name, colour, round_no, table
-        self.heading = heading or f"Round {round_no}"
+        self.heading = heading
         self.riders = riders
         self._lifted = False
         self.show_turn()
@@ -104,18 +106,28 @@ class CurtainScreen(BaseScreen):
         screen out again only if a long name takes one more line.)"""
         c = team_colour(self.colour)
         who = self.player if self.player == c.name else f"{self.player} ({c.name})"
-        self.query_one("#curtain-round", TextLines).update(self.heading, layout=True)
-        title = Text("Pass to ", style="bold")
-        title.append(clean(who, multiline=False))  # a player's name: plain text, never markup
+        heading = self.heading or _("Round {n}").format(n=self.round_no)
+        self.query_one("#curtain-round", TextLines).update(heading, layout=True)
+        # a player's name: plain text, never markup (the sentence is split around it, the name kept plain)
+        before, _name, after = _("Pass to {player}").partition("{player}")
+        title = Text(before, style="bold")
+        title.append(clean(who, multiline=False))
+        title.append(after, style="bold")
         self.query_one("#curtain-title", TextLines).update(title, layout=True)
         badge = "".join(f"  {c.letter}{kind}" for kind in self.riders) + "  "
         self.query_one("#curtain-team", TextLines).update(
             team_markup(self.colour, badge) if not self.tokens else team_markup(self.colour, f"  {c.letter}>  "),
             layout=True)
-        text = Text(clean(self.player, multiline=False))
-        text.append(", press ")
-        text.append(self.key_of("curtain.lift", "enter").replace("⏎", "Enter"), style="bold")
-        text.append(" when only you can see the screen.")
+        # "{player}, press {key} when only you can see the screen.": the name plain, the key in bold
+        text = Text()
+        sentence = _("{player}, press {key} when only you can see the screen.")
+        for part in sentence.replace("{key}", "\0{key}\0").replace("{player}", "\0{player}\0").split("\0"):
+            if part == "{player}":
+                text.append(clean(self.player, multiline=False))
+            elif part == "{key}":
+                text.append(self.key_of("curtain.lift", "enter").replace("⏎", "Enter"), style="bold")
+            else:
+                text.append(part)
         self.query_one("#curtain-text", TextLines).update(text, layout=True)
         table = self.table
         if table is None:

@@ -16,8 +16,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _, ngettext
 from ...usertext import clean
-from ...words import plural
 
 if TYPE_CHECKING:
     from ...saves import SavedRace
@@ -66,8 +66,8 @@ class HelpScreen(Screen[None]):
     a third of the time of the key."""
 
     BINDINGS = [
-        Binding("escape", "close", "Close"),
-        Binding("question_mark,f1", "close", "Close", show=False),
+        Binding("escape", "close", N_("Close")),
+        Binding("question_mark,f1", "close", N_("Close"), show=False),
         Binding("q", "close", show=False),
     ]
 
@@ -89,7 +89,7 @@ class HelpScreen(Screen[None]):
                 yield Static(help_layout(self.text, keys), id="help-text")
                 if self.keys:
                     yield Static(help_layout(self.keys, keys), id="help-keys")
-            yield Static("[b]↑ ↓ PgUp PgDn[/b] scroll · [b]Esc[/b] close", classes="dialog-hint")
+            yield Static(_("[b]↑ ↓ PgUp PgDn[/b] scroll · [b]Esc[/b] close"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one("#help-scroll").focus()
@@ -103,7 +103,7 @@ class ProfileScreen(ModalScreen[None]):
     as heights, and where every rider is on them.  Public: the track only."""
 
     BINDINGS = [
-        Binding("escape,s,q", "close", "Close"),
+        Binding("escape,s,q", "close", N_("Close")),
     ]
 
     def __init__(self, course, riders) -> None:
@@ -115,12 +115,12 @@ class ProfileScreen(ModalScreen[None]):
         from ..widgets.profile import StageProfile
 
         with Vertical(id="profile-box", classes="dialog"):
-            yield Static(Content(f"{clean(self.course.name, multiline=False)}: the stage profile"),
+            yield Static(Content(_("{stage}: the stage profile").format(stage=clean(self.course.name, multiline=False))),
                          id="profile-title")
             yield StageProfile(self.course, bars=8, riders=True, id="profile-chart")
-            yield Static("climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
-                         "under it, the riders: team letter, or how many share a spot", id="profile-legend")
-            yield Static("[b]Esc[/b] or [b]s[/b] close", classes="dialog-hint")
+            yield Static(_("climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
+                           "under it, the riders: team letter, or how many share a spot"), id="profile-legend")
+            yield Static(_("[b]Esc[/b] or [b]s[/b] close"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         from ..widgets.profile import StageProfile
@@ -134,8 +134,8 @@ class ProfileScreen(ModalScreen[None]):
 class ConfirmQuit(ModalScreen[str]):
     """Leaving a race in progress: "app", "title" or "" (stay)."""
 
-    HEADING = "Leave this race?"
-    STAY = "Keep racing"
+    HEADING = N_("Leave this race?")
+    STAY = N_("Keep racing ({key})")
 
     def __init__(self, saved: bool = False, problem: str = "") -> None:
         super().__init__()
@@ -143,26 +143,26 @@ class ConfirmQuit(ModalScreen[str]):
         self.problem = problem  # else why not (saving failed), in words
 
     BINDINGS = [
-        Binding("escape,n", "choose('')", "Stay"),
-        Binding("y,q", "choose('app')", "Quit"),
-        Binding("t", "choose('title')", "Title menu"),
+        Binding("escape,n", "choose('')", N_("Stay")),
+        Binding("y,q", "choose('app')", N_("Quit")),
+        Binding("t", "choose('title')", N_("Title menu")),
     ]
 
     def message(self) -> Content:
         """What leaving keeps or loses, under the heading."""
         if self.saved:
-            return Content.from_markup("It is saved: [b]Resume[/b] on the title menu brings it back.")
-        return Content(self.problem or "The race in progress will be lost.")  # plain text: it may hold a file name
+            return Content.from_markup(_("It is saved: [b]Resume[/b] on the title menu brings it back."))
+        return Content(self.problem or _("The race in progress will be lost."))  # plain text: it may hold a file name
 
     def compose(self):
         with Vertical(id="confirm-box", classes="dialog"):
-            heading = Content.from_markup("[b]$heading[/b]", heading=self.HEADING)
+            heading = Content.from_markup("[b]$heading[/b]", heading=_(self.HEADING))
             message = self.message()
             yield Static(heading + "\n" + message if message else heading, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
-                yield Button("Quit (y)", id="quit-app", variant="error", compact=True)
-                yield Button("Title menu (t)", id="quit-title", compact=True)
-                yield Button(f"{self.STAY} (n)", id="stay", variant="primary", compact=True)
+                yield Button(_("Quit ({key})").format(key="y"), id="quit-app", variant="error", compact=True)
+                yield Button(_("Title menu ({key})").format(key="t"), id="quit-title", compact=True)
+                yield Button(_(self.STAY).format(key="n"), id="stay", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#stay", Button).focus()
@@ -179,8 +179,8 @@ class QuitResults(ConfirmQuit):
     """`q` on a results screen (a race's podium, a tour's results): the same
     dialog and keys as leaving a race, "app", "title" or "" (stay)."""
 
-    HEADING = "Quit flamme-tui?"
-    STAY = "Stay"
+    HEADING = N_("Quit flamme-tui?")
+    STAY = N_("Stay ({key})")
 
     def __init__(self, note: str = "") -> None:
         super().__init__()
@@ -202,8 +202,8 @@ class DamagedSave(ModalScreen[str]):
     #damaged-box { width: 76; }
     #damaged-menu { height: auto; max-height: 8; margin: 1 0 0 0; }
     """
-    BINDINGS = [Binding("escape", "back", "Back")]
-    HEADING = "Damaged save"
+    BINDINGS = [Binding("escape", "back", N_("Back"))]
+    HEADING = N_("Damaged save")
 
     def __init__(self, race: SavedRace) -> None:
         super().__init__(classes="dialog-screen")
@@ -211,25 +211,34 @@ class DamagedSave(ModalScreen[str]):
 
     def text(self) -> str:
         race = self.race
-        lines = [f"This race's newest save, {race.path.name}, {race.reason}.",
-                 "The file is kept as it is."]
+        # (the reason is the saves module's, in English: saves.py is not translated yet)
+        lines = [_("This race's newest save, {file}, {reason}.").format(file=race.path.name, reason=race.reason),
+                 _("The file is kept as it is.")]
         if race.backups:
             newest = race.backups[0].info
-            state = "its finish" if newest.over else f"round {newest.round}"
-            lines.append(f"Its newest usable backup holds {state} after {plural(newest.actions, 'action')}: at least "
-                         f"what was played after that is lost.")
-            lines.append("Going on from a backup starts a new race file (a branch); "
-                         "the damaged file and the backups stay as they are.")
+            if newest.over:
+                held = ngettext("Its newest usable backup holds its finish after {n} action: at least what was "
+                                "played after that is lost.",
+                                "Its newest usable backup holds its finish after {n} actions: at least what was "
+                                "played after that is lost.", newest.actions)
+            else:
+                held = ngettext("Its newest usable backup holds round {round} after {n} action: at least what was "
+                                "played after that is lost.",
+                                "Its newest usable backup holds round {round} after {n} actions: at least what was "
+                                "played after that is lost.", newest.actions)
+            lines.append(held.format(round=newest.round, n=newest.actions))
+            lines.append(_("Going on from a backup starts a new race file (a branch); "
+                           "the damaged file and the backups stay as they are."))
         else:
-            lines.append("No backup of it can be used: this race cannot be resumed.")
+            lines.append(_("No backup of it can be used: this race cannot be resumed."))
         return clean("\n".join(lines))  # a file name may hold control characters
 
     def compose(self) -> ComposeResult:
         with Vertical(id="damaged-box", classes="dialog"):
-            yield Static(Content.assemble((f"{self.HEADING}\n", "bold"), self.text()), id="damaged-text")
-            options = [Option(Content(clean(f"Go on from {b.describe()}", multiline=False)), id=str(b.path))
-                       for b in self.race.backups]
-            options.append(Option("Back", id="back"))
+            yield Static(Content.assemble((f"{_(self.HEADING)}\n", "bold"), self.text()), id="damaged-text")
+            options = [Option(Content(clean(_("Go on from {backup}").format(backup=b.describe()), multiline=False)),
+                              id=str(b.path)) for b in self.race.backups]
+            options.append(Option(_("Back"), id="back"))
             yield OptionList(*options, id="damaged-menu")
 
     def on_mount(self) -> None:
@@ -248,21 +257,20 @@ class BranchFromBackup(DamagedSave):
     backups, the race file one and two actions back.  Dismissed with the
     backup chosen (the app goes on from it as a new race file, a branch)."""
 
-    HEADING = "Go on from an earlier point (a branch)"
+    HEADING = N_("Go on from an earlier point (a branch)")
 
     def text(self) -> str:
-        race = self.race
-        return (f"{race.path.name} keeps every action played.  Its backups hold the race one and two "
-                f"actions earlier; going on from one starts a new race file, and {race.path.name} and its "
-                f"backups stay as they are.")
+        return _("{file} keeps every action played.  Its backups hold the race one and two actions earlier; going on "
+                 "from one starts a new race file, and {file} and its backups stay as they are.").format(
+            file=self.race.path.name)
 
 
 class ConfirmDelete(ModalScreen[bool]):
     """Deleting a saved race: True to delete, False to keep it (the default)."""
 
     BINDINGS = [
-        Binding("escape,n", "choose(False)", "Keep"),
-        Binding("y", "choose(True)", "Delete"),
+        Binding("escape,n", "choose(False)", N_("Keep")),
+        Binding("y", "choose(True)", N_("Delete")),
     ]
 
     def __init__(self, label: str) -> None:
@@ -271,11 +279,11 @@ class ConfirmDelete(ModalScreen[bool]):
 
     def compose(self):
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static(Content.from_markup("[b]Delete this saved race?[/b]\n$label\nIts backups go too; "
-                                             "this cannot be undone.", label=self.label), id="confirm-text")
+            yield Static(Content.from_markup(_("[b]Delete this saved race?[/b]\n$label\nIts backups go too; "
+                                               "this cannot be undone."), label=self.label), id="confirm-text")
             with Horizontal(id="confirm-buttons"):
-                yield Button("Delete (y)", id="delete", variant="error", compact=True)
-                yield Button("Keep it (n)", id="keep", variant="primary", compact=True)
+                yield Button(_("Delete ({key})").format(key="y"), id="delete", variant="error", compact=True)
+                yield Button(_("Keep it ({key})").format(key="n"), id="keep", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#keep", Button).focus()

@@ -6,7 +6,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ..texts import RULES, track_legend
+from ...i18n import N_, _
+from ..texts import rules_text, track_legend
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 from .dialogs import help_layout
@@ -14,15 +15,16 @@ from .dialogs import help_layout
 
 class RulesScreen(BaseScreen):
     HELP_TOPIC = "menus"
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")]
+    REDRAW_ON_LANGUAGE = True
+    BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Back"))]
 
     def compose(self):
         yield from self.compose_notice()
         with VerticalScroll(id="rules-scroll"):
-            text = (RULES + "\n\n" + track_legend("classic") + "\n" + track_legend("meteo").split("\n")[1]
+            text = (rules_text() + "\n\n" + track_legend("classic") + "\n" + track_legend("meteo").split("\n")[1]
                     + "\n" + track_legend("bmx").split("\n")[1])
             yield Static(help_layout(text), id="rules-text")  # laid out as the help is
-        yield KeyBar([("↑↓", "scroll"), ("esc", "back")])
+        yield KeyBar([("↑↓", _("scroll")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -15,8 +15,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from ...i18n import N_, _, day_and_time, ngettext
 from ...usertext import clean
-from ...words import plural
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -83,7 +83,7 @@ def delete_race(path: Path) -> list[Path]:
 
 def _when(stamp: str) -> str:
     try:
-        return dt.datetime.fromisoformat(stamp).astimezone().strftime("%d %b %H:%M")  # "02 Dec 21:03": fits 80 columns
+        return day_and_time(dt.datetime.fromisoformat(stamp).astimezone())  # "02 Dec 21:03": fits 80 columns
     except ValueError:
         return stamp[:16]
 
@@ -96,13 +96,14 @@ def _plain(text: str) -> Text:
 def _state(race: SavedRace) -> Text:
     if race.problem:
         too_new = "newer flamme-tui" in race.problem
-        return Text("too new: update flamme-tui" if too_new else "damaged", style="bold")
+        return Text(_("too new: update flamme-tui") if too_new else _("damaged"), style="bold")
     # short, so the players fit an 80-column row: "won by" says finished, a round in progress
     if race.over:
-        return Text(f"won by {race.winner}" if race.winner else "finished")
+        return Text(_("won by {winner}").format(winner=race.winner) if race.winner else _("finished"))
     if race.tour:
-        return Text(f"stage {race.stage}/{race.stages}, round {race.round}")
-    return Text(f"round {race.round}")
+        return Text(_("stage {stage}/{stages}, round {round}").format(stage=race.stage, stages=race.stages,
+                                                                      round=race.round))
+    return Text(_("round {round}").format(round=race.round))
 
 
 def _title(race: SavedRace) -> Text:
@@ -115,17 +116,17 @@ def _title(race: SavedRace) -> Text:
 def _rules(race: SavedRace) -> str:
     from .variant import variant_title
 
-    return "Tour" if race.tour else variant_title(race.variant)
+    return _("Tour") if race.tour else variant_title(race.variant)
 
 
 class SavedRacesScreen(BaseScreen):
     HELP_TOPIC = "saved"
     BINDINGS = [
-        Binding("enter", "open", "Resume / replay", id="saved.open"),
-        Binding("p", "replay", "Replay", id="saved.replay"),
-        Binding("b", "branch", "Go on from a backup (a branch)", id="saved.branch"),
-        Binding("d,delete", "delete", "Delete", id="saved.delete"),
-        Binding("escape", "app.pop_screen", "Back", id="saved.back"),
+        Binding("enter", "open", N_("Resume / replay"), id="saved.open"),
+        Binding("p", "replay", N_("Replay"), id="saved.replay"),
+        Binding("b", "branch", N_("Go on from a backup (a branch)"), id="saved.branch"),
+        Binding("d,delete", "delete", N_("Delete"), id="saved.delete"),
+        Binding("escape", "app.pop_screen", N_("Back"), id="saved.back"),
     ]
 
     def __init__(self) -> None:
@@ -135,19 +136,19 @@ class SavedRacesScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with Vertical(classes="menu-body", id="saved-body"):
-            yield Static("[b]Saved races[/b] · in progress and finished, newest first", classes="screen-title")
+            yield Static(_("[b]Saved races[/b] · in progress and finished, newest first"), classes="screen-title")
             yield DataTable(id="saved-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="saved-detail")
-        yield KeyBar([("↑↓", "move"), (self.key_of("saved.open", "enter"), "resume or replay"),
-                      (self.key_of("saved.replay", "p"), "replay"), (self.key_of("saved.branch", "b"), "branch"),
-                      (self.key_of("saved.delete", "d"), "delete"),
-                      (self.help_key, "help"), (self.key_of("saved.back", "escape"), "back")])
+        yield KeyBar([("↑↓", _("move")), (self.key_of("saved.open", "enter"), _("resume or replay")),
+                      (self.key_of("saved.replay", "p"), _("replay")), (self.key_of("saved.branch", "b"), _("branch")),
+                      (self.key_of("saved.delete", "d"), _("delete")),
+                      (self.help_key, _("help")), (self.key_of("saved.back", "escape"), _("back"))])
 
     def on_mount(self) -> None:
         super().on_mount()
         table = self.query_one(DataTable)
         # the players last: a long list may run off an 80-column screen (the line under the table has them all)
-        table.add_columns("Stage", "Saved", "Rules", "State", "Players")
+        table.add_columns(_("Stage"), _("Saved"), _("Rules"), _("State"), _("Players"))
         self.refresh_list()
         table.focus()
 
@@ -181,17 +182,18 @@ class SavedRacesScreen(BaseScreen):
 
             # a folder that cannot be read is not an empty one
             problem = folder_problem()
-            detail.update(_plain(f"No saved race can be shown: {problem}.") if problem
-                          else "No saved race yet: every race is saved as it is played.")
+            detail.update(_plain(_("No saved race can be shown: {problem}.").format(problem=problem)) if problem
+                          else _("No saved race yet: every race is saved as it is played."))
         elif race.problem:
             backups = race.record.backups if race.record is not None else ()
-            what = ("Enter shows what was lost and offers its backups" if backups
-                    else "It cannot be opened and has no usable backup")
-            detail.update(_plain(f"{race.path.name} {race.problem}. {what}; d deletes it."))
+            what = (_("{file} {problem}. Enter shows what was lost and offers its backups; d deletes it.") if backups
+                    else _("{file} {problem}. It cannot be opened and has no usable backup; d deletes it."))
+            detail.update(_plain(what.format(file=race.path.name, problem=race.problem)))
         else:
-            what = "Enter or p replays it" if race.over else "Enter resumes it, p replays the rounds played, " \
-                "b goes on from a move or two back as a new race"
-            detail.update(_plain(f"{', '.join(race.teams)}: {what} (file {race.path.name})."))
+            what = _("{teams}: Enter or p replays it (file {file}).") if race.over else _(
+                "{teams}: Enter resumes it, p replays the rounds played, b goes on from a move or two back as a new race "
+                "(file {file}).")
+            detail.update(_plain(what.format(teams=_(", ").join(race.teams), file=race.path.name)))
 
     def on_data_table_row_selected(self, event) -> None:
         event.stop()
@@ -230,7 +232,8 @@ class SavedRacesScreen(BaseScreen):
 
         found = next((r for r in saves.list_saves(race.path.parent) if r.path == race.path), None)
         if found is None or (not found.backups and found.status != saves.DAMAGED):
-            self.notify(f"{race.path.name} has no usable backup to go on from", severity="warning", markup=False)
+            self.notify(_("{file} has no usable backup to go on from").format(file=race.path.name), severity="warning",
+                        markup=False)
             return
 
         def answer(backup: str | None) -> None:
@@ -255,9 +258,11 @@ class SavedRacesScreen(BaseScreen):
             try:
                 gone = delete_race(race.path)
             except OSError as exc:
-                self.notify(f"Could not delete {race.path.name}: {exc.strerror or exc}", severity="error")
+                self.notify(_("Could not delete {file}: {problem}").format(file=race.path.name, problem=exc.strerror or exc),
+                            severity="error")
             else:
-                self.notify(f"Deleted {label} ({plural(len(gone), 'file')})")
+                self.notify(ngettext("Deleted {race} ({n} file)", "Deleted {race} ({n} files)", len(gone)).format(
+                    race=label, n=len(gone)))
             self.refresh_list()
             self.app.look_for_resume()
 

@@ -1,5 +1,5 @@
-"""Settings: aids, step speed, theme, bot reasons, the expert bot's thinking
-time and key bindings.
+"""Settings: language, aids, step speed, theme, bot reasons, the expert bot's
+thinking time and key bindings.
 
 Every change is used at once and saved (flamme_tui.settings); the app keeps
 the settings as one object, `app.settings`, that every screen reads.
@@ -15,8 +15,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Select, Static, Switch
 
-from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS
+from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS, i18n
 from ... import settings as user_settings
+from ...i18n import N_, _
 from ...pathtext import served, show_path
 from ..content import plain
 from ..widgets.keybar import KeyBar
@@ -25,13 +26,27 @@ from .base import BaseScreen
 if TYPE_CHECKING:
     from ..app import FlammeApp
 
-SPEEDS = [("off: keys only", "off"), ("slow (1.2 s a step)", "slow"), ("normal (0.7 s)", "normal"),
-          ("fast (0.35 s)", "fast")]
+SPEEDS = [(N_("off: keys only"), "off"), (N_("slow ({seconds} s a step)"), "slow"), (N_("normal ({seconds} s)"), "normal"),
+          (N_("fast ({seconds} s)"), "fast")]
+
+
+def speeds() -> list[tuple[str, str]]:
+    """The step speeds in words, in the player's language (with its decimal mark)."""
+    return [(_(label).format(seconds=i18n.short(user_settings.STEP_DELAYS.get(value, 0))), value)
+            for label, value in SPEEDS]
+
+
+def languages() -> list[tuple[str, str]]:
+    """The language choices: the environment's (named), then each language in its own name."""
+    env = i18n.LANGUAGE_NAMES[i18n.from_environment()]
+    return [(_("as the system says ({language})").format(language=env), ""),
+            *((i18n.LANGUAGE_NAMES[code], code) for code in i18n.LANGUAGES)]
 
 
 class SettingsScreen(BaseScreen):
     HELP_TOPIC = "settings"
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="settings.back")]
+    REDRAW_ON_LANGUAGE = True
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"), id="settings.back")]
 
     @property
     def flamme(self) -> FlammeApp:
@@ -44,32 +59,36 @@ class SettingsScreen(BaseScreen):
         s = self.flamme.settings
         yield from self.compose_notice()  # type: ignore[no-untyped-call]
         with VerticalScroll(classes="menu-body", id="settings-body"):
-            yield Static("[b]Settings[/b] · saved at once", classes="screen-title")
+            yield Static(_("[b]Settings[/b] · saved at once"), classes="screen-title")
             with Horizontal(classes="form-row"):
-                yield Static("Aids on the race screen", classes="settings-label")
+                # the word "Language" in every language: a player who cannot read the current one finds it
+                yield Static(_("Language") + ("" if i18n.language() == "en" else " · Language"), classes="settings-label")
+                yield Select(languages(), value=s.language, allow_blank=False, compact=True, id="language")
+            with Horizontal(classes="form-row"):
+                yield Static(_("Aids on the race screen"), classes="settings-label")
                 yield Switch(s.aids, id="aids")
-                yield Static(self.on_off(s.aids, "where each card goes", "the real table"),
-                             id="aids-word", classes="switch-word")
+                yield Static(self.on_off(s.aids, *self.DETAILS["aids"]), id="aids-word", classes="switch-word")
             with Horizontal(classes="form-row"):
-                yield Static("Movement steps play by themselves", classes="settings-label")
-                yield Select(SPEEDS, value=s.step_speed, allow_blank=False, compact=True, id="step_speed")
+                yield Static(_("Movement steps play by themselves"), classes="settings-label")
+                yield Select(speeds(), value=s.step_speed, allow_blank=False, compact=True, id="step_speed")
             with Horizontal(classes="form-row"):
-                yield Static("Theme", classes="settings-label")
+                yield Static(_("Theme"), classes="settings-label")
                 yield Select([(t, t) for t in THEMES], value=s.theme if s.theme in THEMES else THEMES[0],
                              allow_blank=False, compact=True, id="theme")
             with Horizontal(classes="form-row"):
-                yield Static("Bots say why (race log)", classes="settings-label")
+                yield Static(_("Bots say why (race log)"), classes="settings-label")
                 yield Switch(s.bot_reasons, id="bot_reasons")
                 yield Static(self.on_off(s.bot_reasons), id="bot_reasons-word", classes="switch-word")
             with Horizontal(classes="form-row"):
-                yield Static("Expert bot thinks (s, Enter)", classes="settings-label")
-                yield Input(f"{s.bot_seconds:g}", compact=True, max_length=8, id="bot_seconds",
+                yield Static(_("Expert bot thinks (s, Enter)"), classes="settings-label")
+                yield Input(i18n.short(s.bot_seconds), compact=True, max_length=8, id="bot_seconds",
                             classes="seconds-input")
-            yield Static("[b]Keys[/b] (comma-separated Textual key names; Enter applies, empty = default)",
+            yield Static(_("[b]Keys[/b] (comma-separated Textual key names; Enter applies, empty = default)"),
                          id="keys-head")
             for b in rebindable():
                 with Horizontal(classes="key-row"):
-                    yield Static(Content(f"{b.where}: {b.description}"), classes="settings-label")
+                    yield Static(Content(_("{where}: {what}").format(where=_(b.where), what=_(b.description))),
+                                 classes="settings-label")
                     yield Input(s.keys.get(b.id, b.keys), placeholder=b.keys, compact=True,
                                 id=f"key-{b.id.replace('.', '-')}", classes="key-input")
                     yield Static(Content(b.id), classes="key-id")
@@ -77,16 +96,20 @@ class SettingsScreen(BaseScreen):
         # rows of keys, out of sight, and the file's path with it
         yield Static("", id="settings-message")
         path = user_settings.settings_path()  # a browser player is shown no absolute path of the server
-        yield Static(plain(f"File: {show_path(path) if served() else path}"), id="settings-path")  # a path of the user's
-        yield KeyBar([("tab", "next field"), ("space", "switch"), (self.help_key, "help"),
-                      (self.key_of("settings.back", "escape"), "back")])
+        shown = show_path(path) if served() else str(path)
+        yield Static(plain(_("File: {path}").format(path=shown)), id="settings-path")  # a path of the user's
+        yield KeyBar([("tab", _("next field")), ("space", _("switch")), (self.help_key, _("help")),
+                      (self.key_of("settings.back", "escape"), _("back"))])
+
+    # what a switch's state means, beside its on/off (N_: translated when shown)
+    DETAILS = {"aids": (N_("where each card goes"), N_("the real table"))}
 
     @staticmethod
     def on_off(value: bool, on: str = "", off: str = "") -> str:
         """A switch's state in words beside it (its knob alone is a shade of grey under NO_COLOR)."""
-        word = "on" if value else "off"
+        word = _("on") if value else _("off")
         detail = on if value else off
-        return f"{word}: {detail}" if detail else word
+        return _("{state}: {detail}").format(state=word, detail=_(detail)) if detail else word
 
     _ready = False  # lists and switches post "changed" as they are first shown: not the player's doing
 
@@ -113,7 +136,8 @@ class SettingsScreen(BaseScreen):
             new = user_settings.Settings.model_validate(data)
         except ValidationError as exc:
             err = exc.errors()[0]
-            self.say(f"Not changed: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}", warning=True)
+            self.say(_("Not changed: {field}: {problem}").format(field=".".join(str(p) for p in err["loc"]),
+                                                                 problem=err["msg"]), warning=True)
             return
         if not self._ready or new == self.flamme.settings:
             return
@@ -121,38 +145,49 @@ class SettingsScreen(BaseScreen):
         problems = self.flamme.apply_settings(new)
         if problems:
             self.flamme.apply_settings(old)
-            self.say("Not changed: " + "; ".join(problems), warning=True)
+            self.say(_("Not changed: {problems}").format(problems="; ".join(problems)), warning=True)
             return
         if self.flamme.save_settings(new):
-            self.say("Saved.")
+            self.say(_("Saved."))
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
         if event.value != getattr(self.flamme.settings, event.switch.id or ""):
             self.change(**{event.switch.id or "": event.value})
-        details = {"aids": ("where each card goes", "the real table")}
         for word in self.query(f"#{event.switch.id}-word").results(Static):
             word.update(self.on_off(getattr(self.flamme.settings, event.switch.id or ""),
-                                    *details.get(event.switch.id or "", ("", ""))))
+                                    *self.DETAILS.get(event.switch.id or "", ("", ""))))
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "language" and self._ready and event.value != self.flamme.settings.language:
+            i18n.forget_flag()  # the player's choice beats --lang from now on
+            self.change(language=event.value)  # the app draws every screen again in it (use_language)
+            return
         if event.select.id in ("step_speed", "theme") and event.value != getattr(self.flamme.settings, event.select.id):
             self.change(**{event.select.id or "": event.value})
+
+    def redrawn(self) -> None:
+        """Composed again in the new language: the language list keeps the focus, as the player left it."""
+        self._ready = False
+        self.query_one("#language", Select).focus()
+        self.call_after_refresh(setattr, self, "_ready", True)
+        self.say(_("Saved."))
 
     def change_seconds(self, field: Input) -> None:
         """The expert's thinking time typed: a number of seconds in range, else refused (and shown as it is)."""
         text = field.value.strip()
         try:
-            value = float(text)
+            value = float(text.replace(",", "."))  # 0,5 as French and Spanish write it
         except ValueError:
             value = None
         if value is None or not MIN_BOT_SECONDS <= value <= MAX_BOT_SECONDS:  # NaN fails too
-            message = f"Not changed: the expert's thinking time is {MIN_BOT_SECONDS:g} to {MAX_BOT_SECONDS:g} seconds"
+            message = _("Not changed: the expert's thinking time is {low} to {high} seconds").format(
+                low=i18n.short(MIN_BOT_SECONDS), high=i18n.short(MAX_BOT_SECONDS))
             self.say(message, warning=True)
             self.notify(message, severity="warning", timeout=6, markup=False)  # the message line may be scrolled off
-            field.value = f"{self.flamme.settings.bot_seconds:g}"
+            field.value = i18n.short(self.flamme.settings.bot_seconds)
             return
         self.change(bot_seconds=value)
-        field.value = f"{self.flamme.settings.bot_seconds:g}"
+        field.value = i18n.short(self.flamme.settings.bot_seconds)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         from ..keys import rebindable

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _, integer, ngettext
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile
@@ -36,20 +37,34 @@ def _compiled(spec: Any) -> tuple[str, str, Any, Any]:
 NOTICES = 2  # lines about broken stage files, at most (then a count)
 
 
+def kind_word(kind: str) -> str:
+    """A kind of stage in words (words.stage_kind)."""
+    from ...words import stage_kind
+
+    return stage_kind(kind)
+
+
+def boxes_word(boxes: tuple[str, ...]) -> str:
+    """The boxes a stage needs, in words: "base", "base + Peloton"."""
+    return " + ".join(_("base") if box == "base" else box.capitalize() for box in boxes)
+
+
 def left_out(notices: list[str]) -> Content | None:
     """The lines saying which stage files a stage menu leaves out and why
     (config.stage_notices), at most NOTICES and a count; None if none."""
     if not notices:
         return None
-    lines = [f"Left out: {note}" for note in notices[:NOTICES]]
+    lines = [_("Left out: {problem}").format(problem=note) for note in notices[:NOTICES]]
     if len(notices) > NOTICES:
-        lines.append(f"and {len(notices) - NOTICES} more: see `flamme-tui stages list`")
+        lines.append(_("and {n} more: see `flamme-tui stages list`").format(n=len(notices) - NOTICES))
     return Content("\n".join(lines))
 
 
 def reading_line(total: int, kind: str, done: int = 0) -> Content:
     """What a menu says while it reads the user's files (filling.fill)."""
-    return Content(f"Reading your {kind} files… {done:,} of {total:,}")
+    text = _("Reading your stage files… {done} of {total}") if kind == "stage" else \
+        _("Reading your tour files… {done} of {total}")
+    return Content(text.format(done=integer(done), total=integer(total)))
 
 
 class StageScreen(BaseScreen):
@@ -59,10 +74,10 @@ class StageScreen(BaseScreen):
     #stage-filter { height: 1; color: $text-muted; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("k", "kind_filter", "Kind"),
-        Binding("x", "box_filter", "Boxes"),
-        Binding("e", "edit_copy", "Edit a copy"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("k", "kind_filter", N_("Kind")),
+        Binding("x", "box_filter", N_("Boxes")),
+        Binding("e", "edit_copy", N_("Edit a copy")),
     ]
     RANDOM = "random-stage"  # the menu's "Random stage" entry
     BUILD = "build-stage"  # the menu's "Build a stage" entry: the stage editor
@@ -92,7 +107,8 @@ class StageScreen(BaseScreen):
         self.usable_ids = list(self.ids)  # the stage files read (on_screen_resume: read again)
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static(f"[b]{variant_title(self.variant)}[/b] · choose the stage", classes="screen-title")
+            yield Static(_("[b]{rules}[/b] · choose the stage").format(rules=variant_title(self.variant)),
+                         classes="screen-title")
             # a broken stage file is left out of the menu, with a line saying why (once all are read)
             notice = (reading_line(len(self.pending), "stage") if self.reading_files
                       else left_out(config.stage_notices(self.statuses)))
@@ -105,8 +121,8 @@ class StageScreen(BaseScreen):
             yield StageProfile(None, bars=3, id="stage-profile")
             yield TrackStrip(None, mini=True, id="stage-preview")
             yield Static("", id="stage-legend")
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), ("k", "kind"), ("x", "boxes"), ("e", "edit a copy"),
-                      (self.help_key, "help"), ("esc", "back")])
+        yield KeyBar([("↑↓", _("move")), ("⏎", _("choose")), ("k", _("kind")), ("x", _("boxes")),
+                      ("e", _("edit a copy")), (self.help_key, _("help")), ("esc", _("back"))])
 
     # ------------------------------------------------ the list and its filter
 
@@ -122,17 +138,21 @@ class StageScreen(BaseScreen):
         group (box and kind); a group's line cannot be chosen."""
         from ...play import stagemenu
 
-        options = [Option("Random stage", id=self.RANDOM), Option("Build a stage", id=self.BUILD)]
-        for title, rows in stagemenu.grouped(self.rows, self.kind, self.box):
-            options.append(Option(Content.styled(f"── {title}", "dim"), disabled=True))
+        options = [Option(_("Random stage"), id=self.RANDOM), Option(_("Build a stage"), id=self.BUILD)]
+        for _title, rows in stagemenu.grouped(self.rows, self.kind, self.box):
+            # the group's line in words (stagemenu's title is the English one): kind · box
+            box_word = "Peloton" if "peloton" in rows[0].boxes else _("base")
+            options.append(Option(Content.styled(f"── {kind_word(rows[0].kind)} · {box_word}", "dim"), disabled=True))
             options.extend(Option(plain(row.name), id=row.id) for row in rows)
         return options
 
     def filter_line(self) -> str:
-        kind = "every kind" if self.kind == "all" else self.kind
-        box = {"all": "every box", "base": "base box only", "peloton": "with the Peloton box"}[self.box]
-        shown = sum(len(rows) for _, rows in self.grouped())
-        return f"Showing {kind}, {box}: {shown} of {len(self.rows)} stages (k kind, x boxes)"
+        kind = _("every kind") if self.kind == "all" else kind_word(self.kind)
+        box = {"all": _("every box"), "base": _("base box only"), "peloton": _("with the Peloton box")}[self.box]
+        shown = sum(len(rows) for _title, rows in self.grouped())
+        return ngettext("Showing {kind}, {box}: {shown} of {n} stage (k kind, x boxes)",
+                        "Showing {kind}, {box}: {shown} of {n} stages (k kind, x boxes)",
+                        len(self.rows)).format(kind=kind, box=box, shown=shown, n=len(self.rows))
 
     def grouped(self) -> list:
         from ...play import stagemenu
@@ -225,11 +245,13 @@ class StageScreen(BaseScreen):
 
         if stage_id == self.RANDOM:
             kind = self.kind if self.kind in ("flat", "hilly", "mountain") else "hilly"
-            boxes = "base and Peloton" if self.box == "peloton" else "base"
-            self.query_one("#stage-about", Static).update(Content.from_markup(
-                f"[b]Random stage[/b]\nA new {kind} stage of medium length from the {boxes} tiles, "
+            text = _("[b]Random stage[/b]\nA new {kind} stage of medium length from the base and Peloton tiles, "
+                     "each tile once (k and x choose its kind and boxes). Its code, fr1:..., "
+                     "races it again: flamme-tui race --stage CODE") if self.box == "peloton" else _(
+                "[b]Random stage[/b]\nA new {kind} stage of medium length from the base tiles, "
                 "each tile once (k and x choose its kind and boxes). Its code, fr1:..., "
-                "races it again: flamme-tui race --stage CODE"))
+                "races it again: flamme-tui race --stage CODE")
+            self.query_one("#stage-about", Static).update(Content.from_markup(text.format(kind=kind_word(kind))))
             self.query_one("#stage-profile", StageProfile).set_course(None)
             self.query_one("#stage-preview", TrackStrip).set_course(None)
             return
@@ -244,30 +266,30 @@ class StageScreen(BaseScreen):
         try:
             name, description, summary, course = stage_info(stage_id)
         except config.ConfigError as exc:  # the file broke since the menu was drawn
-            self.query_one("#stage-about", Static).update(Content(f"Cannot use this stage: {exc}"))
+            self.query_one("#stage-about", Static).update(Content(_("Cannot use this stage: {problem}").format(problem=exc)))
             return
         # names and descriptions come from files: $variables are never read as markup
         peloton = ""
         if summary.supply or summary.cobbles:
-            peloton = f"{summary.supply} supply (s) · {summary.cobbles} cobble (#) squares\n"
+            peloton = _("{supply} supply (s) · {cobbles} cobble (#) squares").format(
+                supply=summary.supply, cobbles=summary.cobbles) + "\n"
         if summary.breakaway >= 0:
-            peloton += "breakaway offered (tile 2 second)\n"
+            peloton += _("breakaway offered (tile 2 second)") + "\n"
         row = next((r for r in self.rows if r.id == stage_id), None)
-        kind = f"{row.kind} · needs the {row.box_title} box{'es' if len(row.boxes) > 1 else ''}\n" if row else ""
-        about = Content.from_markup(
-            "[b]$name[/b]\n$description\n\n"
-            f"{kind}"
-            f"{summary.length} squares from start to finish\n"
-            f"{summary.ascent} ascent (^) · {summary.descent} descent (v) squares\n"
-            f"{peloton}"
-            "tiles: $tiles",
-            name=name, description=description, tiles=summary.tiles,
-        )
+        needs = ngettext("{kind} · needs the {boxes} box", "{kind} · needs the {boxes} boxes", len(row.boxes)).format(
+            kind=kind_word(row.kind), boxes=boxes_word(row.boxes)) + "\n" if row else ""
+        facts = (needs + _("{n} squares from start to finish").format(n=summary.length) + "\n"
+                 + _("{ascent} ascent (^) · {descent} descent (v) squares").format(
+                     ascent=summary.ascent, descent=summary.descent) + "\n" + peloton + _("tiles: {tiles}"))
+        # names and descriptions come from files: $variables are never read as markup (nor the words: no markup)
+        about = Content.from_markup("[b]$name[/b]\n$description\n\n$facts", name=name, description=description,
+                                    facts=facts.format(tiles=summary.tiles))
         self.query_one("#stage-about", Static).update(about)
         self.query_one("#stage-profile", StageProfile).set_course(course)
         self.query_one("#stage-preview", TrackStrip).set_course(course)
         legend = "  ".join(f"{g} {n}" for g, n in legend_terrain("classic"))
-        self.query_one("#stage-legend", Static).update(f"{legend}  ║ start  ▓ finish")
+        self.query_one("#stage-legend", Static).update(
+            _("{terrain}  {start} start  {finish} finish").format(terrain=legend, start="║", finish="▓"))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -27,9 +27,18 @@ from textual.widgets.select import NoSelection
 
 from ... import MAX_SEED
 from ...engine.rules import find
+from ...i18n import N_, _, ngettext
 from ...usertext import NO_CONTROL, clean, visible
-from ...words import plural
-from ..choices import HUMAN, SCRIPTED_NAMES, RaceChoices, SeatChoice, default_seats, one_rider_seats, random_seed
+from ..choices import (
+    HUMAN,
+    SCRIPTED_NAMES,
+    RaceChoices,
+    SeatChoice,
+    default_seats,
+    one_rider_seats,
+    player_name,
+    random_seed,
+)
 from ..palette import DEFAULT_COLOURS, TEAM_COLOURS, team_colour
 from ..texts import SCRIPTED_ABOUT
 from ..widgets.cycle import CycleSelect
@@ -37,9 +46,9 @@ from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 MAX_SEATS = 12  # rows: six teams of two riders, or twelve players racing one rider each (PELOTON.md)
-RIDERS = [("Sprinteur", "S"), ("Rouleur", "R")]
+RIDERS = [(N_("Sprinteur"), "S"), (N_("Rouleur"), "R")]
 MAX_NAME = 30  # long enough for "Grandma Josephine"; the race screens show it in full
-SEED_NOTE = "0 or more; same seed + choices = same race"
+SEED_NOTE = N_("0 or more; same seed + choices = same race")
 FILL_LEVEL = "hard"  # the bot that fills the free seats until the player chooses a level here
 
 T = TypeVar("T")
@@ -81,10 +90,10 @@ def seat_list(seats: list[int]) -> str:
     """Seat indexes in words: "seat 3", "seats 2 to 6", "seats 2, 4 and 5"."""
     numbers = [n + 1 for n in seats]
     if len(numbers) == 1:
-        return f"seat {numbers[0]}"
+        return _("seat {n}").format(n=numbers[0])
     if numbers == list(range(numbers[0], numbers[-1] + 1)):
-        return f"seats {numbers[0]} to {numbers[-1]}"
-    return "seats " + ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+        return _("seats {first} to {last}").format(first=numbers[0], last=numbers[-1])
+    return _("seats {list} and {last}").format(list=_(", ").join(map(str, numbers[:-1])), last=numbers[-1])
 
 
 class SeatRow(Horizontal):
@@ -99,7 +108,7 @@ class SeatRow(Horizontal):
         s, c = self.seat, self.choice
         yield Static(f"{s + 1:>2}", id=f"pointer-{s}", classes="seat-number")
         # typing or pasting a control character is refused (usertext): it would reach the terminal
-        yield Input(clean(c.name, multiline=False), placeholder="name", max_length=MAX_NAME, restrict=NO_CONTROL,
+        yield Input(clean(c.name, multiline=False), placeholder=_("name"), max_length=MAX_NAME, restrict=NO_CONTROL,
                     compact=True, id=f"name-{s}", classes="seat-name")
         yield CycleSelect([(t.name, t.id) for t in TEAM_COLOURS], value=c.colour, allow_blank=False,
                           compact=True, id=f"colour-{s}", classes="seat-colour")
@@ -109,16 +118,17 @@ class SeatRow(Horizontal):
         yield CycleSelect(self.extras, value=c.extra, allow_blank=False, compact=True,
                           id=f"extra-{s}", classes="seat-extra")
         # 7-12 players: the rider the player races, in the handicap's place
-        yield CycleSelect(RIDERS, value=c.rider if c.rider in ("S", "R") else "S", allow_blank=False,
+        yield CycleSelect([(_(word), kind) for word, kind in RIDERS], value=c.rider if c.rider in ("S", "R") else "S",
+                          allow_blank=False,
                           compact=True, id=f"rider-{s}", classes="seat-extra")
 
 
 class TeamsScreen(BaseScreen):
     HELP_TOPIC = "teams"
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start race", priority=True, id="teams.start"),
-        Binding("ctrl+f", "fill", "Fill with bots", id="teams.fill"),
-        Binding("escape", "back", "Back", id="teams.back"),
+        Binding("ctrl+s", "start", N_("Start race"), priority=True, id="teams.start"),
+        Binding("ctrl+f", "fill", N_("Fill with bots"), id="teams.fill"),
+        Binding("escape", "back", N_("Back"), id="teams.back"),
     ]
 
     def __init__(self, choices: RaceChoices) -> None:
@@ -145,23 +155,25 @@ class TeamsScreen(BaseScreen):
         self.count = max(2, min(self.max_seats, len(choices.seats)))
         if lone and not self.lone:  # players racing one rider each, offered again where there are none (bmx)
             for n, (seat, fresh) in enumerate(zip(self.seats, team_seats(MAX_SEATS), strict=True)):
-                if seat.name.strip() in ("", f"Player {n + 1}"):
+                if seat.name.strip() in ("", player_name(n)):
                     seat.name = fresh.name
                 seat.colour, seat.rider = fresh.colour, "SR"
-            self.changes.append(f"{self.count} players, a colour each: 7 to 12 players racing one rider each "
-                                "is a classic and meteo game.")
+            self.changes.append(_("{n} players, a colour each: 7 to 12 players racing one rider each "
+                                  "is a classic and meteo game.").format(n=self.count))
         for n, seat in enumerate(self.seats):
             if seat.is_scripted and not find(choices.variant).scripted_teams:  # not in bmx
                 if n < self.count:
-                    self.changes.append(f"Seat {n + 1} ({seat.team_name()}) is now a human player: the "
-                                        f"{SCRIPTED_NAMES[seat.controller]} team races in classic and meteo only.")
+                    self.changes.append(_("Seat {n} ({team}) is now a human player: the {scripted} team races in "
+                                          "classic and meteo only.").format(n=n + 1, team=seat.team_name(),
+                                                                            scripted=SCRIPTED_NAMES[seat.controller]))
                 seat.controller = HUMAN
             limit = 3 if find(choices.variant).uses_tokens else 5
             if seat.extra > limit:
                 if n < self.count:
-                    what = "fatigue tokens" if find(choices.variant).uses_tokens else "handicap cards"
-                    self.changes.append(f"Seat {n + 1}: {seat.extra} {what} is more than this rule set "
-                                        f"allows: now {limit}.")
+                    text = _("Seat {n}: {extra} fatigue tokens is more than this rule set allows: now {limit}.") \
+                        if find(choices.variant).uses_tokens else \
+                        _("Seat {n}: {extra} handicap cards is more than this rule set allows: now {limit}.")
+                    self.changes.append(text.format(n=n + 1, extra=seat.extra, limit=limit))
                 seat.extra = limit
 
     def compose(self):
@@ -169,58 +181,67 @@ class TeamsScreen(BaseScreen):
         from .variant import variant_title
 
         bmx = find(self.choices.variant).uses_tokens
-        controllers = [("Human", HUMAN)] + [(f"Bot: {name}", name) for name in POLICIES]
+        controllers = [(_("Human"), HUMAN)] + [(_("Bot: {name}").format(name=name), name) for name in POLICIES]
         if find(self.choices.variant).scripted_teams:
-            controllers += [(f"{name} team", kind) for kind, name in SCRIPTED_NAMES.items()]
+            controllers += [(_("{name} team").format(name=name), kind) for kind, name in SCRIPTED_NAMES.items()]
         if bmx:
-            extras = [("no fatigue" if n == 0 else f"+{n} fatigue", n) for n in range(4)]
-            extra_head = "Young children"
+            extras = [(_("no fatigue") if n == 0 else _("+{n} fatigue").format(n=n), n) for n in range(4)]
         else:
-            extras = [("none" if n == 0 else f"+{n} exhaustion", n) for n in range(6)]
-            extra_head = "Handicap"
-        rules = "Tour" if self.choices.tour is not None else variant_title(self.choices.variant)
+            extras = [(_("none") if n == 0 else _("+{n} exhaustion").format(n=n), n) for n in range(6)]
+        rules = _("Tour") if self.choices.tour is not None else variant_title(self.choices.variant)
         title = Content.from_markup("[b]$rules[/b] · ", rules=rules)
-        where = ("circuit " + self.choices.circuit) if bmx else self._stage_name()
+        where = _("circuit {circuit}").format(circuit=self.choices.circuit) if bmx else self._stage_name()
         yield from self.compose_notice()
         with VerticalScroll(classes="menu-body", id="teams-body"):
-            yield Static(title + Content(where) + Content(" · teams"), classes="screen-title")
+            yield Static(title + Content(where) + Content(_(" · teams")), classes="screen-title")
             with Horizontal(classes="form-row"):
-                yield Static("Players", id="label-players", classes="form-label")
-                yield CycleSelect([(f"{n} players" + (", 1 rider" if n > self.max_teams else ""), n)
+                yield Static(_("Players"), id="label-players", classes="form-label")
+                yield CycleSelect([(_("{n} players, 1 rider").format(n=n) if n > self.max_teams
+                                    else _("{n} players").format(n=n), n)
                                    for n in range(2, self.max_seats + 1)], value=self.count,
                                   allow_blank=False, compact=True, id="players")
                 if not bmx:
-                    yield Static("Grid", id="label-grid", classes="form-label")
-                    yield CycleSelect([("random grid", "random"), ("players place riders", "choose")],
+                    yield Static(_("Grid"), id="label-grid", classes="form-label")
+                    yield CycleSelect([(_("random grid"), "random"), (_("players place riders"), "choose")],
                                       value=self.choices.grid, allow_blank=False, compact=True, id="grid")
             if self.offers_breakaway():
                 with Horizontal(classes="form-row", id="breakaway-row"):
-                    yield Static("Breakaway", id="label-breakaway", classes="form-label")
-                    yield CycleSelect([("no breakaway", False), ("breakaway bids", True)],
+                    yield Static(_("Breakaway"), id="label-breakaway", classes="form-label")
+                    yield CycleSelect([(_("no breakaway"), False), (_("breakaway bids"), True)],
                                       value=self.choices.breakaway, allow_blank=False, compact=True, id="breakaway")
-                    yield Static("bids for a head start before round 1 (recommended with 5-6 teams)",
+                    yield Static(_("bids for a head start before round 1 (recommended with 5-6 teams)"),
                                  id="breakaway-note")
             with Horizontal(id="seat-head"):
-                for text, cls in (("#", "seat-number"), (f"Name (up to {MAX_NAME})", "seat-name"),
-                                  ("Colour", "seat-colour"), ("", "swatch"), ("Plays", "seat-controller")):
+                for text, cls in (("#", "seat-number"), (_("Name (up to {n})").format(n=MAX_NAME), "seat-name"),
+                                  (_("Colour"), "seat-colour"), ("", "swatch"), (_("Plays"), "seat-controller")):
                     yield Static(text, classes=cls)
-                yield Static(extra_head, id="extra-head", classes="seat-extra")
+                yield Static(self.extra_head(), id="extra-head", classes="seat-extra")
             for seat, choice in enumerate(self.seats):
                 yield SeatRow(seat, choice, controllers, extras)
             with Horizontal(classes="form-row", id="seed-row"):
-                yield Static("Seed", id="label-seed", classes="form-label")
+                yield Static(_("Seed"), id="label-seed", classes="form-label")
                 yield Input(str(self.choices.seed), max_length=len(str(MAX_SEED)), compact=True, id="seed")
-                yield Static(SEED_NOTE, id="seed-note")
+                yield Static(_(SEED_NOTE), id="seed-note")
             yield Static("", id="teams-message")
             with Horizontal(classes="form-row", id="teams-buttons"):
-                what = "tour" if self.choices.tour is not None else "race"
-                yield Button(f"Start {what} ({self.key_of('teams.start', 'ctrl+s')})", id="start", compact=True)
-                yield Button(f"Fill with bots ({self.key_of('teams.fill', 'ctrl+f')})", id="fill", compact=True)
-                yield Button("New seed", id="reseed", compact=True)
-                yield Button("Back", id="back", compact=True)
-        yield KeyBar([("tab", "next field"), ("← →", "change"), (self.key_of("teams.start", "ctrl+s"), f"start {what}"),
-                      (self.key_of("teams.fill", "ctrl+f"), "fill with bots"), (self.help_key, "help"),
-                      (self.key_of("teams.back", "escape"), "back")])
+                tour = self.choices.tour is not None
+                start = self.key_of("teams.start", "ctrl+s")
+                yield Button(_("Start tour ({key})").format(key=start) if tour else _("Start race ({key})").format(key=start),
+                             id="start", compact=True)
+                yield Button(_("Fill with bots ({key})").format(key=self.key_of("teams.fill", "ctrl+f")), id="fill",
+                             compact=True)
+                yield Button(_("New seed"), id="reseed", compact=True)
+                yield Button(_("Back"), id="back", compact=True)
+        yield KeyBar([("tab", _("next field")), ("← →", _("change")),
+                      (self.key_of("teams.start", "ctrl+s"), _("start tour") if tour else _("start race")),
+                      (self.key_of("teams.fill", "ctrl+f"), _("fill with bots")), (self.help_key, _("help")),
+                      (self.key_of("teams.back", "escape"), _("back"))])
+
+    def extra_head(self) -> str:
+        """The last column's heading: the rider (one each), young children's tokens (bmx) or the handicap."""
+        if self.lone:
+            return _("Rider")
+        return _("Young children") if find(self.choices.variant).uses_tokens else _("Handicap")
 
     def offers_breakaway(self) -> bool:
         """The stage's second tile is tile 2, with the breakaway square (every Peloton stage)."""
@@ -249,16 +270,17 @@ class TeamsScreen(BaseScreen):
             return ""
         notes = []
         if version.name != stage.name:
-            notes.append(f"{colours} colours race {version.name}.")
+            notes.append(_("{n} colours race {stage}.").format(n=colours, stage=version.name))
         if course.tiles and course.tiles[0].letter != config.split_tiles(version.tiles)[0]:
-            notes.append(f"{riders} riders: the stage starts on Peloton tile {course.tiles[0].letter} "
-                         f"({sum(course.lanes[: course.grid])} places).")
+            notes.append(_("{n} riders: the stage starts on Peloton tile {tile} ({places} places).").format(
+                n=riders, tile=course.tiles[0].letter, places=sum(course.lanes[: course.grid])))
         return " ".join(notes)
 
     def _stage_name(self) -> str:
         tour = self.choices.tour
         if tour is not None:
-            return f"{tour.name}, {plural(len(tour.stages), 'stage')}"
+            return _("{tour}, {stages}").format(
+                tour=tour.name, stages=ngettext("{n} stage", "{n} stages", len(tour.stages)).format(n=len(tour.stages)))
         try:
             from .stage import stage_info
 
@@ -305,9 +327,7 @@ class TeamsScreen(BaseScreen):
                 Content.from_markup(f"[on {colour.hex}]  [/] $letter", letter=colour.letter + str(kind)))
             self.query_one(f"#extra-{seat}").display = not lone
             self.query_one(f"#rider-{seat}").display = lone
-        bmx = find(self.choices.variant).uses_tokens
-        self.query_one("#extra-head", Static).update(
-            "Rider" if lone else "Young children" if bmx else "Handicap")
+        self.query_one("#extra-head", Static).update(self.extra_head())
 
     def free_for(self, seat: int, field: str, value: str) -> bool:
         """Whether left/right on seat's colour (or rider) may stop at `value`: no other seat
@@ -354,8 +374,8 @@ class TeamsScreen(BaseScreen):
             self.show_rows()
             note = "" if find(self.choices.variant).uses_tokens else self.version_note()
             if self.lone and not was_lone:
-                note = (f"{self.count} players race one rider each: in seat order each takes a free rider "
-                        "(two players may share a colour, as rivals). " + note)
+                note = _("{n} players race one rider each: in seat order each takes a free rider "
+                         "(two players may share a colour, as rivals).").format(n=self.count) + " " + note
             if note:
                 self.say(note)
         elif sid.startswith("controller-"):
@@ -368,8 +388,8 @@ class TeamsScreen(BaseScreen):
             if controller != HUMAN and controller not in SCRIPTED_NAMES:
                 self.level = controller
             if controller in SCRIPTED_NAMES:  # what a scripted team is, where it is chosen
-                self.say(f"Seat {seat + 1} is the {SCRIPTED_NAMES[controller]} team, scripted: "
-                         f"{SCRIPTED_ABOUT[controller]}.")
+                self.say(_("Seat {n} is the {scripted} team, scripted: {about}.").format(
+                    n=seat + 1, scripted=SCRIPTED_NAMES[controller], about=_(SCRIPTED_ABOUT[controller])))
         elif sid.startswith("rider-") and self.lone:
             seat = int(sid.split("-")[1])
             self._keep_riders_unique(seat, self.seats[seat].colour, str(event.value))
@@ -389,8 +409,8 @@ class TeamsScreen(BaseScreen):
                     self._rename_default(other, new, old)
                     self.query_one(f"#colour-{other}", Select).value = old
                     if other < self.count:
-                        self.say(f"{team_colour(new).name} was seat {other + 1}'s colour: the two seats swap, "
-                                 f"seat {other + 1} is now {team_colour(old).name}.")
+                        self.say(_("{new} was seat {n}'s colour: the two seats swap, seat {n} is now {old}.").format(
+                            new=team_colour(new).name, n=other + 1, old=team_colour(old).name))
             self.show_rows()
 
     def switch_riders(self) -> None:
@@ -401,7 +421,7 @@ class TeamsScreen(BaseScreen):
         for seat in range(MAX_SEATS):
             name = self.query_one(f"#name-{seat}", Input)
             typed = name.value.strip()
-            if typed in ("", team_colour(self.seats[seat].colour).name, f"Player {seat + 1}"):
+            if typed in ("", team_colour(self.seats[seat].colour).name, player_name(seat)):
                 name.value = fresh[seat].name
             self.seats[seat].colour = fresh[seat].colour
             self.seats[seat].rider = fresh[seat].rider if lone else "SR"
@@ -420,9 +440,11 @@ class TeamsScreen(BaseScreen):
                 with self.prevent(Select.Changed):
                     self.query_one(f"#colour-{other}", Select).value = old[0]
                     self.query_one(f"#rider-{other}", Select).value = old[1]
-                kind = dict((v, k) for k, v in RIDERS)
-                self.say(f"{team_colour(colour).name} {kind[rider]} was seat {other + 1}'s rider: the two seats "
-                         f"swap, seat {other + 1} now races {team_colour(old[0]).name} {kind[old[1]]}.")
+                kind = {v: _(k) for k, v in RIDERS}
+                self.say(_("{colour} {kind} was seat {n}'s rider: the two seats swap, seat {n} now races "
+                           "{old_colour} {old_kind}.").format(colour=team_colour(colour).name, kind=kind[rider],
+                                                               n=other + 1, old_colour=team_colour(old[0]).name,
+                                                               old_kind=kind[old[1]]))
         self.show_rows()
 
     def _rename_default(self, seat: int, old: str, new: str) -> None:
@@ -439,7 +461,7 @@ class TeamsScreen(BaseScreen):
             return True
         name = self.query_one(f"#name-{seat}", Input).value.strip()
         colour = team_colour(chosen(self.query_one(f"#colour-{seat}", Select).value))
-        return name not in ("", colour.name, f"Player {seat + 1}")
+        return name not in ("", colour.name, player_name(seat))
 
     def action_fill(self) -> None:
         """A bot (the level last chosen here, else hard) in every seat nobody set; the
@@ -455,16 +477,16 @@ class TeamsScreen(BaseScreen):
             self.seats[seat].controller = self.level
             with self.prevent(Select.Changed):
                 self.query_one(f"#controller-{seat}", Select).value = self.level
-        players = f"{self.count} players" + (", the most" if grown else "")
+        players = _("{n} players, the most").format(n=self.count) if grown else _("{n} players").format(n=self.count)
         if filled:
-            one = len(filled) == 1
-            said = f"{seat_list(filled)} {'is now a' if one else 'are now'} {self.level} bot{'' if one else 's'}; " \
-                   "seat 1 and any seat you set stay as they are."
+            said = ngettext("{seats} is now a {level} bot; seat 1 and any seat you set stay as they are.",
+                            "{seats} are now {level} bots; seat 1 and any seat you set stay as they are.",
+                            len(filled)).format(seats=seat_list(filled), level=self.level)
         else:
-            said = "no free seat to fill: each is yours (seat 1), a bot, or has a name typed or its Plays chosen."
-        notes = [f"{players}: {said}"]
+            said = _("no free seat to fill: each is yours (seat 1), a bot, or has a name typed or its Plays chosen.")
+        notes = [_("{players}: {said}").format(players=players, said=said)]
         if grown:
-            notes.append("Fewer players: the Players list, with ← →.")
+            notes.append(_("Fewer players: the Players list, with ← →."))
             if not find(self.choices.variant).uses_tokens:
                 notes.append(self.version_note())  # 5 or 6 colours: another version of the stage
         self.say(" ".join(n for n in notes if n))
@@ -490,10 +512,10 @@ class TeamsScreen(BaseScreen):
         if event.input.id == "seed":
             ok = parse_seed(event.value) is not None or not event.value.strip()
             note = self.query_one("#seed-note", Static)
-            note.update(SEED_NOTE if ok else f"not a seed: digits only, 0 to {MAX_SEED}")
+            note.update(_(SEED_NOTE) if ok else _("not a seed: digits only, 0 to {max}").format(max=MAX_SEED))
             note.set_class(not ok, "-warning")
         elif (event.input.id or "").startswith("name-") and len(event.value) >= MAX_NAME:
-            self.say(f"Names are up to {MAX_NAME} characters.")
+            self.say(_("Names are up to {n} characters.").format(n=MAX_NAME))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in a field: the next field, never the Start button."""
@@ -544,8 +566,8 @@ class TeamsScreen(BaseScreen):
             return choices
         seed = parse_seed(seed_text)
         if seed is None:
-            self.say(f"The seed must be a whole number from 0 to {MAX_SEED} (digits only), "
-                     f"not {seed_text[:24]!r}.", warning=True)
+            self.say(_("The seed must be a whole number from 0 to {max} (digits only), not {text!r}.").format(
+                max=MAX_SEED, text=seed_text[:24]), warning=True)
             self.query_one("#seed", Input).focus()
             return None
         choices.seed = seed
@@ -556,7 +578,7 @@ class TeamsScreen(BaseScreen):
         if choices is None:
             return
         if all(s.is_scripted for s in choices.seats):
-            self.say("The Peloton and Muscle teams need a human or a bot to race against.", warning=True)
+            self.say(_("The Peloton and Muscle teams need a human or a bot to race against."), warning=True)
             return
         problem = choices.problem()
         if problem:

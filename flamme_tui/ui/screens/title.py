@@ -11,7 +11,7 @@ from textual.containers import Center, Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...words import plural
+from ...i18n import N_, _, ngettext
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -30,7 +30,8 @@ LOGO = r"""
 
 class TitleScreen(BaseScreen):
     HELP_TOPIC = "menus"
-    BINDINGS = [Binding("q", "app.request_quit", "Quit", id="title.quit")]
+    REDRAW_ON_LANGUAGE = True
+    BINDINGS = [Binding("q", "app.request_quit", N_("Quit"), id="title.quit")]
 
     def __init__(self) -> None:
         super().__init__()
@@ -40,8 +41,8 @@ class TitleScreen(BaseScreen):
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
-        return [("new", "New race"), ("tour", "New tour"), ("saved", "Saved races"), ("rules", "Rules reference"),
-                ("settings", "Settings"), ("quit", "Quit")]
+        return [("new", _("New race")), ("tour", _("New tour")), ("saved", _("Saved races")),
+                ("rules", _("Rules reference")), ("settings", _("Settings")), ("quit", _("Quit"))]
 
     def offer_resume(self, race: SavedRace | None) -> None:
         """Offer "Resume" for the newest race not finished (a saves.SavedRace,
@@ -57,14 +58,18 @@ class TitleScreen(BaseScreen):
             return
         info = race.info
         if info is not None:
-            label = f"Resume: {info.title}, round {info.round} ({', '.join(info.teams)})"
+            teams = _(", ").join(info.teams)
+            label = _("Resume: {title}, round {round} ({teams})").format(title=info.title, round=info.round, teams=teams)
             if getattr(info, "tour", ""):
-                label = f"Resume: {info.tour}, stage {info.stage}/{info.stages}, round {info.round} ({', '.join(info.teams)})"
+                label = _("Resume: {tour}, stage {stage}/{stages}, round {round} ({teams})").format(
+                    tour=info.tour, stage=info.stage, stages=info.stages, round=info.round, teams=teams)
         elif race.status == "damaged":
             n = len(race.backups)
-            label = f"Resume: {race.path.name} (damaged save, {plural(n, 'backup') if n else 'no backups'})"
+            label = ngettext("Resume: {file} (damaged save, {n} backup)", "Resume: {file} (damaged save, {n} backups)",
+                             n) if n else _("Resume: {file} (damaged save, no backups)")
+            label = label.format(file=race.path.name, n=n)
         else:
-            label = f"Resume: {race.path.name} (made by a newer flamme-tui)"
+            label = _("Resume: {file} (made by a newer flamme-tui)").format(file=race.path.name)
         # Resume goes first: it is what a player coming back wants
         highlighted = menu.highlighted
         rest = [menu.get_option_at_index(k) for k in range(menu.option_count)]
@@ -72,6 +77,12 @@ class TitleScreen(BaseScreen):
         menu.add_options([Option(plain(label), id="resume"), *rest])
         menu.highlighted = (highlighted or 0) + 1  # the entry under the cursor stays under it
         menu.styles.width = "auto"
+
+    def redrawn(self) -> None:
+        """Drawn again in another language: Resume comes back, the menu has the focus."""
+        race, self.resume_info = self.resume_info, None
+        self.offer_resume(race)
+        self.query_one("#title-menu", OptionList).focus()
 
     def compose(self):
         yield from self.compose_notice()
@@ -83,8 +94,8 @@ class TitleScreen(BaseScreen):
             # as many as the teams screen offers: six teams, or twelve players with one rider each;
             # the rule sets as the menu lists them, the Peloton expansion within Classic and Meteo
             with Center():
-                yield Static("Cycling for 2 to 12 players sharing one terminal\n"
-                             "Classic, Meteo and BMX, with the Peloton expansion's stages and teams", id="tagline")
+                yield Static(_("Cycling for 2 to 12 players sharing one terminal\n"
+                               "Classic, Meteo and BMX, with the Peloton expansion's stages and teams"), id="tagline")
             with Center():
                 yield OptionList(*(Option(label, id=key) for key, label in self.entries()), id="title-menu")
         # not Textual's Footer: it recomposes whenever the screen stack changes, and
@@ -92,7 +103,7 @@ class TitleScreen(BaseScreen):
         yield KeyBar(self.key_list(), id="title-keys")
 
     def key_list(self) -> list[tuple[str, str]]:
-        return [("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), (self.key_of("title.quit", "q"), "quit")]
+        return [("↑↓", _("move")), ("⏎", _("choose")), (self.help_key, _("help")), (self.key_of("title.quit", "q"), _("quit"))]
 
     def keys_changed(self) -> None:
         """The settings were read after the menu was drawn: a rebound key shows."""

@@ -9,11 +9,12 @@ from textual.content import Content
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _, ngettext
 from ...usertext import clean
-from ...words import plural
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
+from .variant import variant_word
 
 PICK = "pick"  # the menu entry that picks the stages by hand
 NOTICES = 2  # lines about broken tour files, at most
@@ -26,11 +27,12 @@ def tour_lines(spec) -> list[str]:
     lines = []
     for k, leg in enumerate(spec.stages, 1):
         try:
-            name, _, summary, _ = stage_info(leg.stage)
-            about = f"{summary.length} squares"
+            name, _description, summary, _course = stage_info(leg.stage)
+            about = _("{n} squares").format(n=summary.length)
         except Exception:  # noqa: BLE001 - a stage file broken since: said, not raised
-            name, about = leg.stage, "cannot be read"
-        lines.append(clean(f"{k}. {name} ({leg.variant}, {about})", multiline=False))  # ids are file names
+            name, about = leg.stage, _("cannot be read")
+        rules = variant_word(leg.variant)
+        lines.append(clean(f"{k}. {name} ({rules}, {about})", multiline=False))  # ids are file names
     return lines
 
 
@@ -64,7 +66,7 @@ class TourScreen(BaseScreen):
     #tour-about { width: 1fr; height: auto; padding: 0 1; }
     #tour-notice { height: auto; color: $warning; }
     """
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="tour.back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"), id="tour.back")]
 
     def compose(self):
         from ...play import tours
@@ -86,20 +88,22 @@ class TourScreen(BaseScreen):
                 self.take(read(entry))
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static("[b]New tour[/b] · stages raced in turn by the same teams: times, the general "
-                         "classification and Tour Points", classes="screen-title")
+            yield Static(_("[b]New tour[/b] · stages raced in turn by the same teams: times, the general "
+                           "classification and Tour Points"), classes="screen-title")
             notice = reading_line(len(self.pending), "tour") if self.reading_files else self.notice()
             yield Static(notice or "", id="tour-notice").set_styles(display="block" if notice else "none")
             with Horizontal(id="tour-top"):
                 options = [self.option(tid, spec) for tid, spec in self.specs.items()]
-                options.append(Option("Pick the stages…", id=PICK))
+                options.append(Option(_("Pick the stages…"), id=PICK))
                 yield OptionList(*options, id="tour-menu")
                 yield Static("", id="tour-about")
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), (self.key_of("tour.back", "escape"), "back")])
+        yield KeyBar([("↑↓", _("move")), ("⏎", _("choose")), (self.help_key, _("help")),
+                      (self.key_of("tour.back", "escape"), _("back"))])
 
     @staticmethod
     def option(tid: str, spec) -> Option:
-        return Option(plain(f"{spec.name} ({plural(len(spec.stages), 'stage')})"), id=tid)
+        stages = ngettext("{n} stage", "{n} stages", len(spec.stages)).format(n=len(spec.stages))
+        return Option(plain(f"{spec.name} ({stages})"), id=tid)
 
     def take(self, read: tuple | None) -> bool:
         """A tour file read (tour_reader): its tour kept, or a line saying why it is left out."""
@@ -110,7 +114,7 @@ class TourScreen(BaseScreen):
             first = problems[0] if problems else None
             where = f": {first.field}" if first is not None and first.field else ""
             # the file's name as it is on disk: its control characters written out
-            self.notices.append(clean(f"{entry.path.name}{where}: {first.message if first else 'cannot be read'}",
+            self.notices.append(clean(f"{entry.path.name}{where}: {first.message if first else _('cannot be read')}",
                                       multiline=False))
             return False
         self.specs[entry.id] = spec
@@ -119,9 +123,9 @@ class TourScreen(BaseScreen):
     def notice(self) -> Content | None:
         if not self.notices:
             return None
-        lines = [f"Left out: {note}" for note in self.notices[:NOTICES]]
+        lines = [_("Left out: {problem}").format(problem=note) for note in self.notices[:NOTICES]]
         if len(self.notices) > NOTICES:
-            lines.append(f"and {len(self.notices) - NOTICES} more: see `flamme-tui tours check`")
+            lines.append(_("and {n} more: see `flamme-tui tours check`").format(n=len(self.notices) - NOTICES))
         return Content("\n".join(lines))
 
     def on_screen_resume(self) -> None:
@@ -175,8 +179,8 @@ class TourScreen(BaseScreen):
     def describe(self, tid: str | None) -> None:
         about = self.query_one("#tour-about", Static)
         if tid == PICK or tid not in self.specs:
-            about.update("Choose the stages yourself, in the order they are raced, each as classic or "
-                         "meteo (the weather expansion).")
+            about.update(_("Choose the stages yourself, in the order they are raced, each as classic or "
+                           "meteo (the weather expansion)."))
             return
         spec = self.specs[tid]
         # names and descriptions come from files: plain text, never markup
@@ -204,12 +208,12 @@ class TourStagesScreen(BaseScreen):
     #pick-notice { height: auto; color: $warning; }
     """
     BINDINGS = [
-        Binding("m", "add('meteo')", "Add as meteo", id="tour-stages.meteo"),
-        Binding("r", "add_random", "Add a random stage", id="tour-stages.random"),
-        Binding("w", "save", "Save the tour", id="tour-stages.save"),
-        Binding("backspace,delete", "drop", "Take the last off", id="tour-stages.drop"),
-        Binding("ctrl+s", "go", "On to the teams", priority=True, id="tour-stages.go"),
-        Binding("escape", "app.pop_screen", "Back", id="tour-stages.back"),
+        Binding("m", "add('meteo')", N_("Add as meteo"), id="tour-stages.meteo"),
+        Binding("r", "add_random", N_("Add a random stage"), id="tour-stages.random"),
+        Binding("w", "save", N_("Save the tour"), id="tour-stages.save"),
+        Binding("backspace,delete", "drop", N_("Take the last off"), id="tour-stages.drop"),
+        Binding("ctrl+s", "go", N_("On to the teams"), priority=True, id="tour-stages.go"),
+        Binding("escape", "app.pop_screen", N_("Back"), id="tour-stages.back"),
     ]
 
     def __init__(self) -> None:
@@ -231,7 +235,7 @@ class TourStagesScreen(BaseScreen):
         self.names = {s.entry.id: s.stage.name for s in self.statuses if s.stage is not None}
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static("[b]New tour[/b] · pick the stages in race order", classes="screen-title")
+            yield Static(_("[b]New tour[/b] · pick the stages in race order"), classes="screen-title")
             # a broken stage file is left out of the list, with a line saying why (as in the stage menu)
             notice = (reading_line(len(self.pending), "stage") if self.reading_files
                       else left_out(config.stage_notices(self.statuses)))
@@ -241,11 +245,11 @@ class TourStagesScreen(BaseScreen):
                 yield Static("", id="pick-chosen")
             yield Static("", id="pick-message")
         go = self.key_of("tour-stages.go", "ctrl+s")
-        yield KeyBar([("⏎", "add"), (self.key_of("tour-stages.meteo", "m"), "meteo"),
-                      (self.key_of("tour-stages.random", "r"), "random"),
-                      (self.key_of("tour-stages.drop", "backspace"), "take off"),
-                      (self.key_of("tour-stages.save", "w"), "save"), (go, "teams"),
-                      (self.help_key, "help"), (self.key_of("tour-stages.back", "escape"), "back")])
+        yield KeyBar([("⏎", _("add")), (self.key_of("tour-stages.meteo", "m"), _("meteo")),
+                      (self.key_of("tour-stages.random", "r"), _("random")),
+                      (self.key_of("tour-stages.drop", "backspace"), _("take off")),
+                      (self.key_of("tour-stages.save", "w"), _("save")), (go, _("teams")),
+                      (self.help_key, _("help")), (self.key_of("tour-stages.back", "escape"), _("back"))])
 
     def on_mount(self) -> None:
         from ... import config
@@ -288,19 +292,21 @@ class TourStagesScreen(BaseScreen):
         from ...play.tours import MAX_STAGES
 
         if self.legs:
-            lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant}", multiline=False)
+            lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant_word(variant)}", multiline=False)
                      for k, (sid, variant) in enumerate(self.legs, 1)]
-            chosen = Content.from_markup(f"[b]$name: {plural(len(self.legs), 'stage')}[/b]\n", name=self.tour_name)
+            chosen = Content.from_markup("[b]$name: $stages[/b]\n", name=self.tour_name, stages=ngettext(
+                "{n} stage", "{n} stages", len(self.legs)).format(n=len(self.legs)))
             chosen += Content("\n".join(lines))
         else:
             meteo = self.key_of("tour-stages.meteo", "m")
             random = self.key_of("tour-stages.random", "r")
-            chosen = Content(f"No stage yet: Enter adds the highlighted stage (classic), {meteo} adds it as meteo, "
-                             f"{random} adds a new random stage.")
+            chosen = Content(_("No stage yet: Enter adds the highlighted stage (classic), {key} adds it as meteo, "
+                               "{random} adds a new random stage.").format(key=meteo, random=random))
         self.query_one("#pick-chosen", Static).update(chosen)
         go = self.key_of("tour-stages.go", "ctrl+s")
         self.query_one("#pick-message", Static).update(
-            Content(message or f"Up to {MAX_STAGES} stages, a stage may come back · {go}: on to the teams"))
+            Content(message or _("Up to {n} stages, a stage may come back · {key}: on to the teams").format(
+                n=MAX_STAGES, key=go)))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
@@ -313,7 +319,7 @@ class TourStagesScreen(BaseScreen):
         if menu.highlighted is None:
             return
         if len(self.legs) >= MAX_STAGES:
-            self.show(f"A tour has at most {MAX_STAGES} stages.")
+            self.show(_("A tour has at most {n} stages.").format(n=MAX_STAGES))
             return
         sid = menu.get_option_at_index(menu.highlighted).id
         if sid is None:
@@ -372,7 +378,7 @@ class TourStagesScreen(BaseScreen):
         from ...play.tours import TourSpec, TourStage
 
         if not self.legs:
-            self.show("Add at least one stage first (Enter or m).")
+            self.show(_("Add at least one stage first (Enter or {key}).").format(key=self.key_of("tour-stages.meteo", "m")))
             return
         spec = TourSpec(name=self.tour_name, stages=tuple(TourStage.model_validate({"stage": sid, "variant": v})
                                                        for sid, v in self.legs))

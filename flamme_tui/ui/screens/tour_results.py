@@ -23,15 +23,15 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from ...engine.tour import gap_text, team_classification
+from ...i18n import N_, _, ngettext
 from ...usertext import cells, clean, cut, fit
-from ...words import plural
 from ..palette import contrast_text, rider_label, team_colour
 from ..widgets.board import JERSEY
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 from .podium import podium_blocks, results_controls
 
-KIND = {"S": "Sprinteur", "R": "Rouleur"}
+KIND = {"S": N_("Sprinteur"), "R": N_("Rouleur")}  # translated when shown
 MIN_TEAM = 4  # cells of a team's name before its rider's kind, when the name must be cut
 MIN_BAR = 4  # cells the GC's gap bars keep, however long the names
 HEAD = "bold"
@@ -86,7 +86,7 @@ class TourTables:
 
     def full_name(self, rid: str) -> str:
         r = self.riders[rid]
-        return f"{clean(self.teams[r.seat].name, multiline=False)} {KIND.get(r.kind, '')}".strip()
+        return f"{clean(self.teams[r.seat].name, multiline=False)} {_(KIND[r.kind]) if r.kind in KIND else ''}".strip()
 
     def name(self, rid: str, room: int) -> str:
         """The rider's team and kind in `room` cells: when both do not fit, the
@@ -115,7 +115,7 @@ class TourTables:
         tour = self.tour
         done = tour.done[-1]
         k = len(tour.done)
-        text = Text(f"Stage {k}/{tour.stages} times", style=HEAD)
+        text = Text(_("Stage {k}/{n} times").format(k=k, n=tour.stages), style=HEAD)
         text.append(f"  {clean(done.game.course.name, multiline=False)}\n", style=MUTED)
         room = max(6, self.width - 19)  # place, jersey, label, time and bonus take 19 cells
         for line in done.result:
@@ -130,8 +130,8 @@ class TourTables:
 
     def general(self, bars: bool = True) -> Text:
         """The GC: gaps to the leader, as numbers and (`bars`) as bars."""
-        text = Text("General classification", style=HEAD)
-        text.append(" (◆ yellow)\n", style=JERSEY)
+        text = Text(_("General classification"), style=HEAD)
+        text.append(_(" (◆ yellow)") + "\n", style=JERSEY)
         gaps = [g.gap for g in self.gc]
         # place, jersey, label and time take 14 cells; the names (team and kind) as much as
         # the longest needs, the bars (MIN_BAR cells at least) the rest
@@ -152,8 +152,7 @@ class TourTables:
     def points(self) -> Text:
         """Tour Points by team, most first, with bars (the tour's winner first once it is over)."""
         tour = self.tour
-        final = " (final)" if tour.over else ""
-        text = Text(f"Tour Points{final}\n", style=HEAD)
+        text = Text((_("Tour Points (final)") if tour.over else _("Tour Points")) + "\n", style=HEAD)
         ranked = tour.ranking()
         most = max((t.value for t in ranked), default=0)
         latest = _stage_points(tour, len(tour.done) - 1) if tour.done and not tour.over else {}
@@ -176,8 +175,8 @@ class TourTables:
     def team_times(self) -> Text:
         """The team classification: both riders' GC times (shown, no points)."""
         if all(len(team.riders) == 1 for team in self.teams):  # 7-12 players (GRAND-TOUR.md)
-            return Text("No team classification: one rider per player (the GC says it all)", style=MUTED)
-        text = Text("Teams (both riders' times)\n", style=HEAD)
+            return Text(_("No team classification: one rider per player (the GC says it all)"), style=MUTED)
+        text = Text(_("Teams (both riders' times)") + "\n", style=HEAD)
         lines = team_classification(self.gc)
         best = lines[0].value if lines else 0
         room = max(4, min(16, self.width - 16))
@@ -198,11 +197,12 @@ class TourTables:
         room = 18
         fits = max(1, (width - room - 17) // 7)
         first = max(0, len(tour.done) - fits)
-        text = Text("Times stage by stage", style=HEAD)
-        text.append(" (gaps to each stage's winner)\n" if first == 0 else f" (stages {first + 1}-{len(tour.done)})\n",
-                    style=MUTED)
-        text.append(" " * (room + 8) + "".join(f"{'stage ' + str(k + 1) if k == first else k + 1:>7}"
-                                                for k in range(first, len(tour.done))) + "    total\n", style=MUTED)
+        text = Text(_("Times stage by stage"), style=HEAD)
+        text.append((_(" (gaps to each stage's winner)") if first == 0 else _(" (stages {first}-{last})").format(
+            first=first + 1, last=len(tour.done))) + "\n", style=MUTED)
+        stage_k, total = _("stage {k}"), _("total")  # (outside the f-strings: pybabel reads only calls)
+        text.append(" " * (room + 8) + "".join(f"{stage_k.format(k=k + 1) if k == first else k + 1:>7}"
+                                                for k in range(first, len(tour.done))) + f"{total:>9}\n", style=MUTED)
         times = [{line.rider: line.time for line in d.result} for d in tour.done]
         for g in self.gc:
             row = self.rider_row(g.place, g.rider, room)
@@ -217,13 +217,15 @@ class TourTables:
         """Each team's Tour Points stage by stage (and the final GC's)."""
         tour = self.tour
         head = "          " + "".join(f"{k + 1:>4}" for k in range(len(tour.done)))
-        head += "  GC" if tour.over else ""
+        gc = _("GC")
+        head += f"{gc:>4}" if tour.over else ""
         per_stage = [_stage_points(tour, k) for k in range(len(tour.done))]
         final = _gc_points(tour) if tour.over else {}
         total = tour.points()
         room = max(5, min(16, self.width - 4 * len(tour.done) - 20))
-        text = Text("Tour Points by stage\n", style=HEAD)
-        text.append(" " * (room + 5) + head[10:] + "   all\n", style=MUTED)
+        text = Text(_("Tour Points by stage") + "\n", style=HEAD)
+        every = _("all")
+        text.append(" " * (room + 5) + head[10:] + f"{every:>6}\n", style=MUTED)
         for t in tour.ranking():
             row = Text(" ")
             row.append_text(self.team_label(t.team))
@@ -280,9 +282,9 @@ class StageResultScreen(BaseScreen):
     StageResultScreen #result-next { height: auto; margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("enter", "next", "Next stage", id="tour-result.next"),
-        Binding("t,escape", "title", "Title menu", id="tour-result.title"),
-        Binding("q", "quit", "Quit", id="tour-result.quit"),
+        Binding("enter", "next", N_("Next stage"), id="tour-result.next"),
+        Binding("t,escape", "title", N_("Title menu"), id="tour-result.title"),
+        Binding("q", "quit", N_("Quit"), id="tour-result.quit"),
     ]
 
     def __init__(self, tour, session=None) -> None:
@@ -309,10 +311,10 @@ class StageResultScreen(BaseScreen):
                 yield Static("", id="result-times")
                 yield Static("", id="result-by-stage")
             yield Static("", id="result-next")
-        what = "the tour's podium" if self.final else f"stage {len(tour.done) + 1}"
+        what = _("the tour's podium") if self.final else _("stage {k}").format(k=len(tour.done) + 1)
         yield KeyBar([(self.key_of("tour-result.next", "enter"), what),
-                      (self.key_of("tour-result.title", "t"), "title menu"), (self.help_key, "help"),
-                      (self.key_of("tour-result.quit", "q"), "quit")])
+                      (self.key_of("tour-result.title", "t"), _("title menu")), (self.help_key, _("help")),
+                      (self.key_of("tour-result.quit", "q"), _("quit"))])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -327,9 +329,10 @@ class StageResultScreen(BaseScreen):
         tables = TourTables(tour, _column(width - 2))
         game = tour.done[-1].game
         winner = tour.done[-1].result[0]
-        title = Text(f"{clean(tour.name, multiline=False)} · stage {len(tour.done)}/{tour.stages} "
-                     f"{clean(game.course.name, multiline=False)} · {plural(game.round, 'round')} · won by ",
-                     style="bold")
+        rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
+        title = Text(_("{tour} · stage {k}/{n} {stage} · {rounds} · won by ").format(
+            tour=clean(tour.name, multiline=False), k=len(tour.done), n=tour.stages,
+            stage=clean(game.course.name, multiline=False), rounds=rounds), style="bold")
         title.append_text(tables.label(winner.rider))
         title.append(f" {tables.name(winner.rider, 40)}")
         self.query_one("#result-title", Static).update(title)
@@ -340,12 +343,15 @@ class StageResultScreen(BaseScreen):
         self.query_one("#result-by-stage", Static).update(tables.points_by_stage())
         self.query_one("#result-times", Static).update(tables.times_by_stage(width - 36))
         if self.final:
-            following = Text("Enter: the tour's podium", style=MUTED)
+            following = Text(_("Enter: the tour's podium"), style=MUTED)
         else:
+            from .variant import variant_word
+
             leg = tour.legs[len(tour.done)]
-            following = Text(f"Enter: stage {len(tour.done) + 1}/{tour.stages}, "
-                             f"{clean(leg.course.name, multiline=False)} ({leg.variant}); the teams take the grid "
-                             f"fewest Tour Points first", style=MUTED)
+            following = Text(_("Enter: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
+                               "first").format(k=len(tour.done) + 1, n=tour.stages,
+                                               stage=clean(leg.course.name, multiline=False),
+                                               rules=variant_word(leg.variant)), style=MUTED)
         self.query_one("#result-next", Static).update(following)
 
     @property
@@ -366,9 +372,9 @@ class StageResultScreen(BaseScreen):
         if self.saved is None:
             note = ""
         elif self.final:
-            note = "The tour is saved: replay it from Saved races."
+            note = _("The tour is saved: replay it from Saved races.")
         else:
-            note = f"The tour is saved: Resume goes on with stage {len(self.tour.done) + 1}."
+            note = _("The tour is saved: Resume goes on with stage {k}.").format(k=len(self.tour.done) + 1)
         self.app.ask_quit(note)
 
 
@@ -394,11 +400,11 @@ class TourPodiumScreen(BaseScreen):
     TourPodiumScreen #tour-buttons Button { margin: 0 2 0 0; min-width: 0; }
     """
     BINDINGS = [
-        Binding("r", "again", "Tour again", id="tour-podium.again"),
-        Binding("n", "new", "New tour", id="tour-podium.new"),
-        Binding("p", "replay", "Replay this tour", id="tour-podium.replay"),
-        Binding("t,escape", "title", "Title menu", id="tour-podium.title"),
-        Binding("q", "quit", "Quit", id="tour-podium.quit"),
+        Binding("r", "again", N_("Tour again"), id="tour-podium.again"),
+        Binding("n", "new", N_("New tour"), id="tour-podium.new"),
+        Binding("p", "replay", N_("Replay this tour"), id="tour-podium.replay"),
+        Binding("t,escape", "title", N_("Title menu"), id="tour-podium.title"),
+        Binding("q", "quit", N_("Quit"), id="tour-podium.quit"),
     ]
 
     def __init__(self, tour, saved: Path | None = None) -> None:
@@ -438,21 +444,23 @@ class TourPodiumScreen(BaseScreen):
         column = _column(width - 2)
         tables = TourTables(tour, column)
         winner = tour.ranking()[0]
-        title = Text("Tour winner: ", style="bold")
+        title = Text(_("Tour winner: "), style="bold")
         title.append_text(tables.team_label(winner.team))
-        title.append(f" {clean(tour.teams[winner.team].name, multiline=False)} ({winner.value} Tour Points)",
-                     style="bold")
-        title.append(f" · {clean(tour.name, multiline=False)}, {tour.stages} stages · seed {tour.seed}")
+        title.append(" " + _("{team} ({points} Tour Points)").format(team=clean(tour.teams[winner.team].name, multiline=False),
+                                                                       points=winner.value), style="bold")
+        title.append(" · " + ngettext("{tour}, {n} stage · seed {seed}", "{tour}, {n} stages · seed {seed}",
+                                      tour.stages).format(tour=clean(tour.name, multiline=False), n=tour.stages,
+                                                          seed=tour.seed))
         self.query_one("#tour-podium-title", Static).update(title)
         top = [(rider_label(g.rider, tables.riders[g.rider].kind), team_colour(g.rider.split(".")[0]).hex)
                for g in tour.gc()[:3]]
-        blocks = Text("The general classification's podium\n", style=HEAD)
+        blocks = Text(_("The general classification's podium") + "\n", style=HEAD)
         blocks.append_text(podium_blocks(top))
         self.query_one("#tour-blocks", Static).update(blocks)
         self.query_one("#tour-points", Static).update(tables.points())
         self.query_one("#tour-gc", Static).update(tables.general())
         self.query_one("#tour-teams", Static).update(tables.team_times())
-        winners = Text("Stage winners: ", style=HEAD)
+        winners = Text(_("Stage winners: "), style=HEAD)
         for k, done in enumerate(tour.done, 1):
             first = done.result[0].rider
             winners.append(f"{k}. ")
@@ -485,4 +493,4 @@ class TourPodiumScreen(BaseScreen):
         self.app.to_title()
 
     def action_quit(self) -> None:
-        self.app.ask_quit("The tour is saved: replay it from Saved races." if self.saved else "")
+        self.app.ask_quit(_("The tour is saved: replay it from Saved races.") if self.saved else "")

@@ -10,42 +10,49 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...i18n import N_, _
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 ABOUT = {
-    "classic": ("Classic", "Two riders per team, energy cards, slipstream and exhaustion. "
-                          "7 stages from the rulebook."),
-    "meteo": ("Meteo", "Classic plus weather on the straights: tailwind, headwind, "
-                      "crosswind and wet roads where blocked riders crash."),
-    "bmx": ("BMX", "One rider each on a 28-square lap. Speed tokens from a bag, a catch-up die, "
-                  "bumps, canyon, marsh and an optional jump ramp."),
-}
+    "classic": (N_("Classic"), N_("Two riders per team, energy cards, slipstream and exhaustion. "
+                                  "7 stages from the rulebook.")),
+    "meteo": (N_("Meteo"), N_("Classic plus weather on the straights: tailwind, headwind, "
+                              "crosswind and wet roads where blocked riders crash.")),
+    "bmx": (N_("BMX"), N_("One rider each on a 28-square lap. Speed tokens from a bag, a catch-up die, "
+                          "bumps, canyon, marsh and an optional jump ramp.")),
+}  # N_: translated when shown
+
+
+def variant_word(variant: str) -> str:
+    """A rule set as a word in a sentence or a list: "classic", "meteo" (French "classique", "météo")."""
+    return {"classic": _("classic"), "meteo": _("meteo")}.get(variant, variant)
 
 
 def variant_title(variant: str) -> str:
-    return ABOUT.get(variant, (variant.capitalize(), ""))[0]
+    return _(ABOUT[variant][0]) if variant in ABOUT else variant.capitalize()
 
 
 def about(variant: str) -> Group:
     """A rule set's entry: its name, and under it what it is, indented (its
     wrapped lines too, never back at the name's column)."""
     return Group(Text(variant_title(variant), style="bold"),
-                 Padding(Text(ABOUT.get(variant, ("", ""))[1]), (0, 0, 0, 2)))
+                 Padding(Text(_(ABOUT[variant][1]) if variant in ABOUT else ""), (0, 0, 0, 2)))
 
 
 class VariantScreen(BaseScreen):
     HELP_TOPIC = "menus"
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    REDRAW_ON_LANGUAGE = True
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     def compose(self):
         from ...play.races import VARIANTS
 
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static("[b]New race[/b] · choose the rule set", classes="screen-title")
+            yield Static(_("[b]New race[/b] · choose the rule set"), classes="screen-title")
             yield OptionList(*(Option(about(v), id=v) for v in VARIANTS), id="variant-menu")
-        yield KeyBar([("↑↓", "move"), ("⏎", "choose"), (self.help_key, "help"), ("esc", "back")])
+        yield KeyBar([("↑↓", _("move")), ("⏎", _("choose")), (self.help_key, _("help")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
         super().on_mount()

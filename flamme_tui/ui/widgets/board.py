@@ -22,6 +22,7 @@ from textual.content import Content
 from ...engine.cards import card_text, starting_deck
 from ...engine.course import Course
 from ...engine.events import token_text
+from ...i18n import _, pgettext
 from ...play.narrator import label as square_label
 from ...play.narrator import to_go
 from ...usertext import cells, clean, fit
@@ -185,23 +186,26 @@ class Boards(TextLines):
         text = Text(no_wrap=True, overflow="ellipsis")
         # mark, label, name, square, to go, ready mark; "to go" is as wide as its
         # column (the crash mark's cell and 4 digits), so it ends where its numbers do
-        head = f"{'':3} {'Rider' if wide else 'Team':<{name_w}} {'Square' if wide else 'Sq':>{6 if wide else 3}} {'to go':>5}   "
+        # (the headings in the player's language: each translation keeps to its column's width)
+        who, where, to_go_head = (_("Rider") if wide else _("Team")), (_("Square") if wide else _("Sq")), _("to go")
+        head = f"{'':3} {who:<{name_w}} {where:>{6 if wide else 3}} {to_go_head:>5}   "
+        recycled_head = _("Recycled (face up)") if wide else _("Recycled")
         if bmx:
-            cols = [("Bag", 3), ("Fatigue" if wide else "Fat", 7 if wide else 3)]
+            cols = [(_("Bag"), 3), (_("Fatigue") if wide else _("Fat"), 7 if wide else 3)]
         else:
-            cols = [("Deck", 4), ("Exhaustion held/played" if wide else "E held/played", 22 if wide else 13),
-                    ("Recycled (face up)" if wide else "Recycled", 0)]
+            cols = [(_("Deck"), 4), (_("Exhaustion held/played") if wide else _("E held/played"), 22 if wide else 13),
+                    (recycled_head, 0)]
         for title, w in cols:
             head += f"{title:>{w}} " if w else f"{title}"
         text.append(head, style="bold #bbbbbb")
         fixed = len(head) - (len(cols[-1][0]) if not bmx else 0)
         rec_texts = [summary(r.recycled) for r in self.rows] if not bmx else []
-        rec_w = max([len(t) for t in rec_texts] + [len("Recycled (face up)" if wide else "Recycled")]) if not bmx else 0
+        rec_w = max([len(t) for t in rec_texts] + [len(recycled_head)]) if not bmx else 0
         play_x = fixed + rec_w + 1
         play_w = max(6, width - play_x)
-        text.append(" " * max(0, play_x - len(head)) + "Played", style="bold #bbbbbb")
+        text.append(" " * max(0, play_x - len(head)) + _("Played"), style="bold #bbbbbb")
         if bmx and self.supply is not None:
-            text.append(f"   fatigue supply: {self.supply}", style="#bbbbbb")
+            text.append("   " + _("fatigue supply: {n}").format(n=self.supply), style="#bbbbbb")
         text.append("\n")
         for k, (row, shown_name) in enumerate(zip(self.rows, names)):
             text.append("▸" if row.own else " ", style="bold")
@@ -215,7 +219,10 @@ class Boards(TextLines):
                 text.append(f" {name}")
             text.append(f" {self._square(row):>{6 if wide else 3}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
-            text.append(f"{self._to_go(row):>5} ")
+            go = self._to_go(row)
+            # "in" (across the line, a tour) and "over" (past it) in five cells at most
+            shown = {"in": pgettext("to go", "in"), "over": pgettext("to go", "over")}.get(go, go)
+            text.append(f"{shown:>5} ")
             text.append("✓ " if row.ready else "  ", style="bold #009E73")
             if bmx:
                 text.append(f"{row.deck:>3} {row.exhaustion:>{7 if wide else 3}} ")
@@ -255,8 +262,9 @@ class Boards(TextLines):
             needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled))
                          for r in self.rows)
             name_w = max(3, min(name_w, col_w - needed))
-        square = f" {'Sq':>3}" if self._with_square else ""
-        head = f"{'':3} {'Team':<{name_w}}{square} {'go':>2}   " + ("Bag Fat" if bmx else "Dk E   Recycled")
+        sq, team, go = _("Sq"), _("Team"), _("go")
+        square = f" {sq:>3}" if self._with_square else ""
+        head = f"{'':3} {team:<{name_w}}{square} {go:>2}   " + (_("Bag Fat") if bmx else _("Dk E   Recycled"))
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{head:<{col_w}} {head}"[:width], style="bold #bbbbbb")
         for k in range(half):

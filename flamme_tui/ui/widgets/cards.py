@@ -22,6 +22,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.strip import Strip
 
+from ...i18n import _
 from .lines import LineWidget
 
 # kinds of row: card width (with its borders) and the gap between cards
@@ -168,7 +169,7 @@ class CardRow(LineWidget):
             x = boxes[-1][0] + boxes[-1][1] + 2 if boxes else 0
             x = min(x, width - DIE_WIDTH)
             glyphs = big_digit(self.die[:3])
-            box = Card("Die", tuple(g.center(DIE_WIDTH - 2) for g in glyphs))
+            box = Card(_("Die"), tuple(g.center(DIE_WIDTH - 2) for g in glyphs))
             self._box(put, box, x, DIE_WIDTH, min(5, height), "center", border=DIE_BORDER, all_bold=True)
             if self.die_note and height > 5:
                 put(5, x, self.die_note[:DIE_WIDTH].center(DIE_WIDTH), NOTE)

@@ -15,11 +15,13 @@ from typing import Any
 from textual.binding import Binding
 from textual.widgets import Select
 
+from ...i18n import N_
+
 
 class CycleSelect(Select[Any]):
     BINDINGS = [
-        Binding("left", "cycle(-1)", "Previous choice", show=False),
-        Binding("right", "cycle(1)", "Next choice", show=False),
+        Binding("left", "cycle(-1)", N_("Previous choice"), show=False),
+        Binding("right", "cycle(1)", N_("Next choice"), show=False),
     ]
 
     def __init__(self, options, *, stops: Callable[[Any], bool] | None = None, **kwargs) -> None:

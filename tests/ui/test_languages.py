@@ -1,0 +1,180 @@
+"""The app in French and Spanish (issue 26): whole races by keys, the language
+setting, snapshots at 80x24, and no English game word on the screens that are
+translated.
+
+The race screen itself (ui/screens/race.py) and the podium are not translated
+yet (another piece of work rewrites them): the races below check the screens
+around them (title, teams, curtain) and the race log, which the narrator tells
+in the player's language.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from flamme_tui import i18n
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import SCENARIOS, SEED, settle
+
+from .driver import new_race_menus, play_race, screen_name
+
+SMALL = (80, 24)
+
+# English game words a French or Spanish player must not meet on a translated screen
+# (whole words; names of stages and teams from the data are not among them)
+ENGLISH = ("race", "races", "round", "team", "teams", "rider", "riders", "card", "cards", "stage", "stages",
+           "settings", "quit", "help", "back", "choose", "move", "seed", "players", "grid", "new", "saved", "rules",
+           "slipstream", "exhaustion", "square", "squares", "lane", "start", "finish", "press", "show", "pass",
+           "keys", "human", "plays", "colour", "name", "reference", "tour", "the", "and", "of")
+# "Tour" is a French word ("un tour", the Tour de France): its own check is the Spanish one
+FRENCH_TOO = {"tour"}
+
+
+@pytest.fixture
+def speak():
+    """speak("fr"): the language --lang fr would choose; English again afterwards."""
+    def choose(lang: str) -> None:
+        i18n.choose(flag=lang)
+    yield choose
+    i18n.forget_flag()
+    i18n.set_language("en")
+
+
+def words_on(app) -> list[str]:
+    """Every word on the screen as a player reads it (the SVG screenshot's text)."""
+    svg = app.export_screenshot()
+    text = " ".join(html.unescape(t) for t in re.findall(r">([^<>]*)</text>", svg)).replace("\xa0", " ")
+    text = re.sub(r"/\S+", " ", text)  # a file's path (the settings file's, in a temporary folder)
+    return re.findall(r"[^\W\d_]+", text)
+
+
+def not_words() -> set[str]:
+    """What is on a screen but no text to translate: the words of the data's names and
+    descriptions (stages and tours stay as written) and of the binding ids the settings list."""
+    from pathlib import Path
+
+    from flamme_tui.ui.keys import rebindable
+
+    data = Path(__file__).resolve().parents[2] / "stages"
+    lines = [line for path in data.rglob("*.yaml") for line in path.read_text(encoding="utf-8").splitlines()
+             if line.startswith(("name:", "description:"))]
+    ids = [b.id for b in rebindable()] + ["app.quit", "question_mark,f1"]
+    return {w.lower() for text in lines + ids for w in re.findall(r"[^\W\d_]+", text)}
+
+
+def english_words(app, lang: str, exempt: set[str] = frozenset()) -> set[str]:
+    found = {w.lower() for w in words_on(app)} & set(ENGLISH)
+    return found - (FRENCH_TOO if lang == "fr" else set()) - exempt
+
+
+def test_the_english_word_check_finds_english():
+    """The check itself: an English screen is full of the words it looks for."""
+    async def run() -> set[str]:
+        app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+        async with app.run_test(size=SMALL) as pilot:
+            await SCENARIOS["teams"](pilot)
+            return english_words(app, "es")
+
+    import asyncio
+
+    assert {"seed", "players", "grid", "back", "race"} <= asyncio.run(run())
+
+
+@pytest.mark.usefixtures("fast_pilot")
+@pytest.mark.parametrize("lang", ["fr", "es"])
+async def test_a_whole_race_in_another_language(lang, speak):
+    speak(lang)
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=SMALL) as pilot:
+        menu = app.screen.query_one("#title-menu")
+        assert str(menu.get_option_at_index(0).prompt) == {"fr": "Nouvelle course", "es": "Nueva carrera"}[lang]
+        assert english_words(app, lang) == set()
+        await new_race_menus(pilot, "classic")
+        assert english_words(app, lang) == set()
+        await pilot.press("ctrl+s")
+        curtains: list[set[str]] = []
+
+        async def look(pilot, seen) -> None:
+            if screen_name(pilot.app) == "CurtainScreen" and len(curtains) < 2:
+                curtains.append({w.lower() for w in words_on(pilot.app)})
+
+        await play_race(pilot, on_state=look)
+        game = app.screen.flow.game
+        assert game.phase == "over" and game.winner is not None
+        # the curtain, in words: who is to look, and the key to press
+        pass_to = {"fr": {"passez", "clavier", "appuyez", "voir", "mes", "cartes"},
+                   "es": {"pasa", "teclado", "pulsa", "ver", "mis", "cartas"}}
+        assert all(pass_to[lang] <= seen for seen in curtains), curtains
+        # the race log told in the language: the same notes as an English race, other words
+        log = app.screen.flow.log
+        heading = {"fr": "── Manche 1 ──", "es": "── Ronda 1 ──"}[lang]
+        wins = {"fr": "gagne la course", "es": "gana la carrera"}[lang]
+        assert heading in log and any(wins in line for line in log)
+        assert not any(re.search(r"\b(plays|Round|wins|slipstream|exhaustion)\b", line) for line in log), log
+
+
+async def test_the_language_setting_redraws_and_is_saved(tmp_path, monkeypatch, speak):
+    """Settings > Language: the title menu behind it speaks French at once, and the choice is saved."""
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await SCENARIOS["settings"](pilot)
+        assert screen_name(app) == "SettingsScreen"
+        select = app.screen.query_one("#language")
+        select.focus()
+        await pilot.pause()
+        select.value = "fr"  # as the list sets it when the player picks "Français"
+        await settle(pilot)
+        assert i18n.language() == "fr"
+        assert json.loads((tmp_path / "settings.json").read_text())["language"] == "fr"
+        assert "Réglages" in " ".join(words_on(app))  # the settings screen itself, drawn again
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen_name(app) == "TitleScreen"
+        assert str(app.screen.query_one("#title-menu").get_option_at_index(0).prompt) == "Nouvelle course"
+        assert english_words(app, "fr") == set()
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("scenario", ["title", "teams-focus", "help-teams"])  # (no field's cursor blinking)
+def test_screens_in_other_languages(snap_compare, speak, lang, scenario):
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    assert snap_compare(app, run_before=SCENARIOS[scenario], terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("scenario", ["title", "variants", "teams", "help-teams", "settings", "tour-menu"])
+async def test_no_english_game_word_on_translated_screens(speak, lang, scenario):
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await SCENARIOS[scenario](pilot)
+        await settle(pilot)
+        # the tour menu shows the tours' names and descriptions as the data writes them; the settings
+        # list the binding ids beside their words (and the Language row says "Language" too, on purpose)
+        exempt = not_words() if scenario in ("tour-menu", "settings") else set()
+        found = english_words(app, lang, exempt)
+        assert found == set(), (scenario, found)
+
+
+async def test_a_saved_language_is_spoken_from_the_start(tmp_path, monkeypatch):
+    """settings.json says Spanish: the title menu is in Spanish once the settings are read
+    (they are read after the menu is first drawn, start-up time counts: it is drawn again)."""
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text('{"language": "es"}', encoding="utf-8")
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    try:
+        async with app.run_test(size=SMALL) as pilot:
+            app.load_settings()
+            await settle(pilot)
+            assert i18n.language() == "es"
+            assert str(app.screen.query_one("#title-menu").get_option_at_index(0).prompt) == "Nueva carrera"
+            assert english_words(app, "es") == set()
+    finally:
+        i18n.set_language("en")
