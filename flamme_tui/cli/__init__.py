@@ -97,6 +97,12 @@ def build_parser() -> Parser:
     replay.add_argument("file", metavar="FILE", help="a save file")
     replay.add_argument("--text", action="store_true", help="print the whole replay as text, without the app")
 
+    coach = sub.add_parser("coach", help="after a race: each human seat's three costliest cards against the "
+                                         "expert's choice, with the reason")
+    coach.add_argument("file", metavar="FILE", help="the save file of a finished race")
+    coach.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=200, metavar="N",
+                       help="the expert's simulated races per decision (default 200; the same N, the same answer)")
+
     stages = sub.add_parser("stages", help="list the stages, check stage files")
     stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", required=True)
     stages_sub.add_parser("list", help="the built-in and user stages")
@@ -587,6 +593,11 @@ def _command(args: argparse.Namespace) -> int:
         from .saves import cmd_replay
 
         return cmd_replay(args.file, text=args.text)
+    if args.command == "coach":
+        from ..bots.budget import Budget
+        from .coach import cmd_coach
+
+        return cmd_coach(args.file, Budget(rollouts=args.rollouts))
     if args.command == "tours":
         from . import tours as tours_cli
 
