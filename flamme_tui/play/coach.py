@@ -76,11 +76,11 @@ class Verdict:
     tired: str = "exhaustion"  # what a tired rider takes: "exhaustion" (cards) or "fatigue" (BMX tokens)
 
     def figures(self) -> str:
-        """ "yours: 2.3 squares shorter, +0.5 exhaustion; win chance 31%, the expert's 45%"."""
+        """ "Yours: 2.3 squares shorter, +0.5 exhaustion; won 31% of 100 sampled races, the expert's card 45%"."""
         ahead = -self.squares
         went = f"{abs(ahead):.1f} squares {'further' if ahead >= 0 else 'shorter'}"
-        return (f"yours: {went}, {self.exhaustion:+.1f} {self.tired}; "
-                f"win chance {self.win_played:.0%}, the expert's {self.win_best:.0%}")
+        return (f"Yours: {went}, {self.exhaustion:+.1f} {self.tired}; "
+                f"won {self.win_played:.0%} of {self.worlds} sampled races, the expert's card {self.win_best:.0%}")
 
     def heading(self) -> str:
         """ "Round 5, Red Rouleur on 12: you played 3, the expert 7"."""
@@ -282,7 +282,7 @@ def report_lines(lessons: list[Lessons]) -> list[str]:
             out.append("  No card cost anything against the expert's choice: well raced.")
         for k, v in enumerate(seat.verdicts, 1):
             out.append(f"  {k}. {v.heading()}")
-            out.append(f"     {v.figures()} ({v.worlds} sampled races)")
+            out.append(f"     {v.figures()}")
             out.append(f"     Why: {v.reason}")
         out.append("")
     return out[:-1] if out and out[-1] == "" else out
@@ -303,5 +303,44 @@ def hint(view: View, budget: Budget) -> str:
     return f"The expert would play {card} with the {kind_name(rider.kind)}: {why}"
 
 
+# ------------------------------------------------ for the app's thinking process
+
+def _game_at(setup_text: str, seed: int, actions: tuple[str, ...]) -> tuple[Any, Any]:
+    from ..setupdata import setup_from_json
+
+    setup = setup_from_json(setup_text)
+    game = new_game(setup, seed)
+    for action in actions:
+        game.apply(action)
+    return setup, game
+
+
+def hint_job(setup_text: str, seed: int, actions: tuple[str, ...], seat: int, seconds: float,
+             rollouts: int | None) -> str:
+    """`hint` as plain data in, plain text out (play.thinker.Thinker.call): the race
+    is replayed to its position and the hint is given the seat's view, nothing else."""
+    _, game = _game_at(setup_text, seed, actions)
+    return hint(game.view(seat), Budget(seconds, rollouts))
+
+
+def coach_job(setup_text: str, seed: int, entries: tuple[str, ...], seats: tuple[int, ...],
+              rollouts: int) -> list[Lessons]:
+    """`coach` as plain data in (play.thinker.Thinker.call): the log's entries as text, undos included."""
+    from ..setupdata import setup_from_json
+    from .session import parse_entry
+
+    setup = setup_from_json(setup_text)
+    return coach(setup, seed, [parse_entry(e) for e in entries], seats, Budget(rollouts=rollouts))
+
+
+def replay_frame(titles: list[str], round: int) -> int:
+    """The frame of a replay (play.replay.frames, by title) a card of `round` was
+    chosen in: the one before the round's reveal (0 if no frame reveals it)."""
+    from .narrator import replay_says
+
+    wanted = {replay_says("round", n=round), replay_says("round finish", n=round)}
+    return max(0, next((k for k, title in enumerate(titles) if title in wanted), 0) - 1)
+
+
 __all__ = ["ROLLOUTS", "Lessons", "Verdict", "coach", "compare", "decisions", "hint", "humans", "judge",
-           "report_lines"]
+           "replay_frame", "report_lines"]

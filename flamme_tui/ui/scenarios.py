@@ -432,6 +432,23 @@ async def peloton_bids(pilot) -> None:
     await settle(pilot)
 
 
+async def coach(pilot) -> None:
+    """The coach after a finished 2-team race (two people), on a small budget."""
+    from ..play.flow import RaceFlow
+    from .screens.coach import CoachScreen
+
+    app = pilot.app
+    app.choices = choices("classic", 2, seed=SEED)
+    session = app.choices.session()
+    advance(session, 100)
+    app.show_podium(RaceFlow(session))
+    await pilot.pause()
+    app.push_screen(CoachScreen(session, rollouts=16))
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -467,4 +484,5 @@ SCENARIOS = {
     "peloton-reveal": peloton_reveal,
     "peloton-bid": peloton_bid,
     "peloton-bids": peloton_bids,
+    "coach": coach,
 }

@@ -321,6 +321,7 @@ class PodiumScreen(BaseScreen):
         Binding("r", "again", "Race again", id="podium.again"),
         Binding("n", "new", "New race", id="podium.new"),
         Binding("p", "replay", "Replay this race", id="podium.replay"),
+        Binding("c", "coach", "Coach: your costliest cards", id="podium.coach"),
         Binding("t,escape", "title", "Title menu", id="podium.title"),
         Binding("q", "quit", "Quit", id="podium.quit"),
     ]
@@ -355,6 +356,7 @@ class PodiumScreen(BaseScreen):
                 yield Static(awards_text(game, names, history), id="awards")
                 yield Static(chart_text(game, names, history, width=max(60, self.app.size.width - 4)), id="chart")
             buttons, keys = results_controls(self, "podium", "race", self.saved is not None)
+            keys.insert(-2, (self.key_of("podium.coach", "c"), "coach"))
             yield Horizontal(*buttons, id="podium-buttons")
         yield KeyBar(keys)
 
@@ -412,6 +414,11 @@ class PodiumScreen(BaseScreen):
     def action_replay(self) -> None:
         if self.saved is not None:
             self.app.show_replay(self.saved)
+
+    def action_coach(self) -> None:
+        from .coach import CoachScreen
+
+        self.app.push_screen(CoachScreen(self.flow.session))
 
     def action_title(self) -> None:
         self.app.to_title()

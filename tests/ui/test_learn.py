@@ -1,0 +1,56 @@
+"""Learning by playing, in the app: the coach after a race (the podium's `c`),
+the hint key, the tutorial."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import saves
+from flamme_tui.play.flow import RaceFlow
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import advance, choices
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+# ------------------------------------------------------------------ the coach
+
+async def test_the_podium_s_coach_shows_each_person_s_costliest_cards_and_replays_their_round(
+        data_dir, monkeypatch, tmp_path):
+    import flamme_tui.ui.screens.coach as coach_screen
+
+    monkeypatch.setattr(coach_screen, "ROLLOUTS", 12)  # a small budget: the same lessons, sooner
+    race = choices("classic", 2, seed=7)
+    session = race.session()
+    advance(session, 200)
+    assert session.over
+    session.save_path = saves.save(session, tmp_path / "race.json")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.choices = race
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        assert "coach" in screen_text(app)  # the key bar offers it
+        await pilot.press("c")
+        await pilot.pause()
+        assert screen_name(app) == "CoachScreen"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert screen.lessons is not None and [s.name for s in screen.lessons] == ["Blue", "Orange"]
+        text = screen_text(app)
+        assert "[1] Round " in text and "Why: the " in text
+        first = screen.lessons[0].verdicts[0]
+        await pilot.press("1")
+        await pilot.pause()
+        assert screen_name(app) == "ReplayScreen"
+        frame = app.screen.replay.frames[app.screen.index]
+        # the replay opens on the position the card was chosen in: the round before its reveal
+        assert frame.title == ("Start" if first.round == 1 else f"Round {first.round - 1}")
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "PodiumScreen"
