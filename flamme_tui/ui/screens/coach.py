@@ -8,6 +8,8 @@ Only a finished race is coached (its answers name cards a seat held)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -47,8 +49,9 @@ class CoachScreen(BaseScreen):
     CoachScreen .coach-lesson { padding-left: 2; margin-top: 1; }
     """
     HELP_TOPIC = "podium"
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back")] + [
-        Binding(str(k), f"replay({k})", f"Replay lesson {k}", show=False) for k in range(1, MOST + 1)]
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("escape,q", "app.pop_screen", "Back"),
+        *(Binding(str(k), f"replay({k})", f"Replay lesson {k}", show=False) for k in range(1, MOST + 1))]
 
     def __init__(self, session, rollouts: int | None = None) -> None:
         super().__init__()
