@@ -56,6 +56,7 @@ class Settings(BaseModel):
     # the expert bot's thinking time per decision, in seconds
     bot_seconds: float = Field(default=BOT_SECONDS, ge=MIN_BOT_SECONDS, le=MAX_BOT_SECONDS, allow_inf_nan=False)
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
+    hints: StrictBool = False  # the race's hint key (what the expert would play), one person at the table only
 
     @property
     def step_delay(self) -> float | None:

@@ -114,3 +114,34 @@ def test_the_coach_command_prints_the_lessons_and_refuses_a_race_in_progress(tmp
     refused = subprocess.run([*run, str(going)], capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2 and refused.stdout == ""
     assert "in progress" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ hints in the save
+
+def test_hints_taken_are_saved_and_loaded_and_change_no_replay(tmp_path):
+    import json
+
+    plain = finished("classic", over=False)
+    path = saves.save(plain, tmp_path / "plain.json")
+    assert "hints" not in json.loads(path.read_text())  # a race without hints is saved as before
+    hinted = finished("classic", over=False)
+    hinted.took_hint(0)
+    assert hinted.hints == [(0, len(hinted.entries))]
+    again = saves.load(saves.save(hinted, tmp_path / "hinted.json"))
+    assert again.hints == hinted.hints and again.hinted() == {0: 1}
+    assert saves.load_replay(tmp_path / "hinted.json").frames == saves.load_replay(path).frames
+
+
+def test_a_save_whose_hints_name_no_seat_is_refused_in_one_line(tmp_path):
+    import json
+
+    session = finished("classic", over=False)
+    session.took_hint(0)
+    path = saves.save(session, tmp_path / "race.json")
+    doc = json.loads(path.read_text())
+    doc["hints"] = [{"seat": 5, "at": 0}]
+    doc["checksum"] = saves._checksum(doc)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(saves.SaveError) as err:
+        saves.load(path)
+    assert "hints" in str(err.value) and "\n" not in str(err.value)

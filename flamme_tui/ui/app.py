@@ -662,6 +662,9 @@ class FlammeApp(App[int]):
         yield SystemCommand("Settings", "Aids, step speed, theme, bot reasons, keys", self.show_settings)
         yield SystemCommand("Theme", "Change the colours (saved in the settings)", self.search_themes)
         yield SystemCommand("Help", "The keys and rules of this screen", self.show_help)
+        from .hints import commands as hint_commands
+
+        yield from hint_commands(self, screen)
         yield SystemCommand("Screenshot", "Save an SVG picture of this screen (in Downloads, else the data folder)",
                             lambda: self.set_timer(0.1, self.take_screenshot))
         yield SystemCommand("Quit", "Leave flamme-tui (a race in progress asks first)", self.action_request_quit)

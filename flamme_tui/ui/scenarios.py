@@ -449,6 +449,34 @@ async def coach(pilot) -> None:
     await pilot.pause()
 
 
+def one_human(variant: str = "classic"):
+    """One person (Blue) against a medium bot: a race where hints may be offered."""
+    from .choices import SeatChoice
+
+    c = choices(variant, 2, seed=SEED)
+    c.seats = [c.seats[0], SeatChoice(c.seats[1].name, c.seats[1].colour, "medium")]
+    return c
+
+
+async def hint(pilot) -> None:
+    """Hints on, one person against a bot: `h` at the first card pick, the expert's
+    answer shown (on a rollout budget: the same answer every time)."""
+    from ..bots.budget import Budget
+
+    app = pilot.app
+    app.settings = app.settings.model_copy(update={"hints": True})
+    app.start_race(one_human())
+    await settle(pilot)
+    app.flow.session.budget = Budget(rollouts=32)
+    await pilot.press("2", "enter")  # the Rouleur draws first
+    await settle(pilot)
+    await pilot.press("h")
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    for _ in range(3):  # the toast is drawn after the refresh that follows the answer
+        await pilot.pause()
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -485,4 +513,5 @@ SCENARIOS = {
     "peloton-bid": peloton_bid,
     "peloton-bids": peloton_bids,
     "coach": coach,
+    "hint": hint,
 }

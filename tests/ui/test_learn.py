@@ -54,3 +54,64 @@ async def test_the_podium_s_coach_shows_each_person_s_costliest_cards_and_replay
         await pilot.press("escape")
         await pilot.pause()
         assert screen_name(app) == "PodiumScreen"
+
+
+# ------------------------------------------------------------------ the hint
+
+async def test_a_hint_shows_the_expert_s_card_is_noted_in_the_session_and_any_key_goes_back():
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["hint"](pilot)
+        assert screen_name(app) == "HintScreen"
+        text = screen_text(app)
+        assert "The expert would play " in text and "with the Rouleur" in text
+        session = app.flow.session
+        assert session.hints == [(0, len(session.entries))]
+        assert "Hint" in [c.title for c in app.get_system_commands(app.screen_stack[-2])]
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen_name(app) == "RaceScreen" and app.screen.turn.kind == "pick"
+
+
+@pytest.mark.parametrize("case", ["off", "several people"])
+async def test_no_hint_when_hints_are_off_or_several_people_race(case):
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        if case == "several people":
+            app.settings = app.settings.model_copy(update={"hints": True})
+            app.start_race(choices("classic", 2, seed=7))  # two people at one keyboard
+            await settle(pilot)
+            await pilot.press("enter")  # the curtain
+        else:
+            app.start_race(one_human())
+        await settle(pilot)
+        await pilot.press("2", "enter")
+        await settle(pilot)
+        assert app.screen.turn.kind == "pick"
+        await pilot.press("h")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen_name(app) == "RaceScreen"
+        assert app.flow.session.hints == []
+        said = [n.message for n in app._notifications]
+        assert said == (["Hints are off: turn them on in Settings (hint key in races)."] if case == "off"
+                        else ["No hints when several people race: the others could not know."])
+
+
+async def test_the_podium_marks_a_result_reached_with_hints():
+    race = choices("classic", 2, seed=7)
+    session = race.session()
+    session.took_hint(0)
+    advance(session, 200)
+    session.took_hint(0)
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.choices = race
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        assert "With hints: Blue (2 hints)" in screen_text(app)

@@ -12,3 +12,7 @@ def app() -> FlammeApp:
 
 def test_the_coach_at_80x24(snap_compare):
     assert snap_compare(app(), run_before=SCENARIOS["coach"], terminal_size=(80, 24))
+
+
+def test_a_hint_at_80x24(snap_compare):
+    assert snap_compare(app(), run_before=SCENARIOS["hint"], terminal_size=(80, 24))

@@ -312,6 +312,11 @@ def results_controls(screen: BaseScreen, scope: str, what: str, replay: bool) ->
     return buttons, keys
 
 
+def hints_words(hinted: dict[int, int], names: list[str]) -> str:
+    """ "Blue (3 hints)": the seats a hint was shown to."""
+    return ", ".join(f"{names[seat]} ({plural(n, 'hint')})" for seat, n in sorted(hinted.items()))
+
+
 class PodiumScreen(BaseScreen):
     """The race is over: what happened, and where to go from here (race
     again, a new race, its replay, the title menu, or quit after asking)."""
@@ -343,6 +348,9 @@ class PodiumScreen(BaseScreen):
             head.append_text(rider_text(game, winner, names))
             head.append(f" · {clean(game.course.name)} · {plural(game.round, 'round')} · seed {flow.session.seed}")
             yield Static(head, id="podium-title")
+            hinted = flow.session.hinted()
+            if hinted:  # a result reached with the expert's hints says so
+                yield Static(Text(f"With hints: {hints_words(hinted, names)}", style="italic"), id="podium-hints")
             with Horizontal(id="podium-top"):
                 yield Static(podium_text(game, names), id="podium")
                 yield Static(Ranking(game, names), id="ranking")

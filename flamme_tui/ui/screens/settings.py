@@ -62,6 +62,10 @@ class SettingsScreen(BaseScreen):
                 yield Switch(s.bot_reasons, id="bot_reasons")
                 yield Static(self.on_off(s.bot_reasons), id="bot_reasons-word", classes="switch-word")
             with Horizontal(classes="form-row"):
+                yield Static("Hint key in races", classes="settings-label")
+                yield Switch(s.hints, id="hints")
+                yield Static(self.on_off(s.hints, "one person racing only"), id="hints-word", classes="switch-word")
+            with Horizontal(classes="form-row"):
                 yield Static("Expert bot thinks (s, Enter)", classes="settings-label")
                 yield Input(f"{s.bot_seconds:g}", compact=True, max_length=8, id="bot_seconds",
                             classes="seconds-input")
@@ -129,7 +133,7 @@ class SettingsScreen(BaseScreen):
     def on_switch_changed(self, event: Switch.Changed) -> None:
         if event.value != getattr(self.flamme.settings, event.switch.id or ""):
             self.change(**{event.switch.id or "": event.value})
-        details = {"aids": ("where each card goes", "the real table")}
+        details = {"aids": ("where each card goes", "the real table"), "hints": ("one person racing only", "")}
         for word in self.query(f"#{event.switch.id}-word").results(Static):
             word.update(self.on_off(getattr(self.flamme.settings, event.switch.id or ""),
                                     *details.get(event.switch.id or "", ("", ""))))
