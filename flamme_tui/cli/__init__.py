@@ -152,6 +152,9 @@ def build_parser() -> Parser:
     bench.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
                        help="time this bot's decisions instead (seats: BOT, medium, medium, easy; "
                             "hard-before: hard as it was, for comparison)")
+    bench.add_argument("--hint", action="store_true",
+                       help="time the hint key's answers as the app gets them (the thinking process), at every "
+                            "decision of one seat over N races (default 3; budget: the expert's, 1 s)")
     bench.add_argument("--readers", action="store_true",
                        help="time every reader of user files (save, settings, stage, tour, case and data files) "
                             "on crafted files of 1x, 4x and 16x a size: CPU ms per KB")
@@ -382,6 +385,14 @@ def cmd_bench(args) -> int:
         return run()
     if args.bot:
         return bench_bot(args)
+    if args.hint:
+        from ..play.hintbench import run as bench_hint
+        from ..play.races import make_setup
+
+        given = any(a in ("-n", "--races") or a.startswith("--races=") for a in getattr(args, "argv", ()))
+        races = args.races if given else 3  # a hint takes up to its budget: 2000 races would take days
+        print(bench_hint(make_setup(_spec(args)), args.variant, races, budget_of(args)))
+        return 0
     given = any(a.split("=")[0] in RACE_OPTIONS for a in getattr(args, "argv", ()))
     variants = [args.variant] if given else ["classic", "meteo", "bmx"]
     for variant in variants:
