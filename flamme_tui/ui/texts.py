@@ -166,6 +166,7 @@ HELP = {  # the prose of each topic; the keys of the screen are listed from its 
     "settings": """[b]Settings[/b]
 Saved at once in the settings file (its path is shown on the screen).
   Space or Enter  switch, open a list
+Hint key in races: h (or Hint in the palette) shows what the expert would play and why; only when one person races, and the podium says "with hints".
 Key bindings: type the new keys (comma-separated Textual key names, e.g. "f5" or "ctrl+s,f5") and press Enter; empty restores the default.""",
     "saved": """[b]Saved races[/b]
 Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking.""",
@@ -195,7 +196,8 @@ You see the first rider's cards, pick one, and only then draw for the other ride
 [b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
     "podium": """[b]Race over[/b]
 The podium, then the full ranking with where each rider stopped (how many squares past the line, or still to go), each team's statistics, a few awards and the race chart: how many squares each rider was behind the leader, round by round.
-Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.""",
+Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.
+Coach (c): each person's three costliest cards against the expert bot's choice, judged from that seat's view then, with squares, exhaustion, win chance and why; 1-9 replay that round.""",
     "tour": """[b]New tour[/b]
 A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 for each stage's first three and for the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first.
 Choose a tour, or pick the stages yourself.""",
