@@ -97,6 +97,10 @@ def build_parser() -> Parser:
     replay.add_argument("file", metavar="FILE", help="a save file")
     replay.add_argument("--text", action="store_true", help="print the whole replay as text, without the app")
 
+    tutorial = sub.add_parser("tutorial", help="learn to play: a short race that teaches one idea a round")
+    tutorial.add_argument("lesson", nargs="?", metavar="LESSON",
+                          help="a lesson's id (the name of its file in stages/lessons: classic); default: the menu")
+
     coach = sub.add_parser("coach", help="after a race: each human seat's three costliest cards against the "
                                          "expert's choice, with the reason")
     coach.add_argument("file", metavar="FILE", help="the save file of a finished race")
@@ -604,6 +608,10 @@ def _command(args: argparse.Namespace) -> int:
         from .saves import cmd_replay
 
         return cmd_replay(args.file, text=args.text)
+    if args.command == "tutorial":
+        from ..ui.screens.tutorial import run as run_tutorial
+
+        return run_tutorial(args.lesson)
     if args.command == "coach":
         from ..bots.budget import Budget
         from .coach import cmd_coach

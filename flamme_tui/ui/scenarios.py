@@ -477,6 +477,22 @@ async def hint(pilot) -> None:
         await pilot.pause()
 
 
+async def tutorial(pilot) -> None:
+    """Learn to play, the Classic lesson: past its intro, round 2 (blocking), the
+    first round's reveal explained (a lesson started afresh: no progress kept)."""
+    from ..play.lessons import catalogue
+    from ..play.tutorial import forget_progress
+
+    entry = next(e for e in catalogue() if e.id == "classic")
+    forget_progress(entry)
+    await pilot.press("down", "down", "enter")  # Learn to play
+    await pilot.pause()
+    await pilot.press("enter")  # the first lesson
+    await pilot.pause()
+    await pilot.press("enter", "2", "1", "1")  # the intro; the Rouleur draws first; a card each
+    await pilot.pause()
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -514,4 +530,5 @@ SCENARIOS = {
     "peloton-bids": peloton_bids,
     "coach": coach,
     "hint": hint,
+    "tutorial": tutorial,
 }

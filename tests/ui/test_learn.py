@@ -115,3 +115,67 @@ async def test_the_podium_marks_a_result_reached_with_hints():
         app.show_podium(RaceFlow(session))
         await pilot.pause()
         assert "With hints: Blue (2 hints)" in screen_text(app)
+
+
+# ------------------------------------------------------------------ the tutorial
+
+async def test_the_classic_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data_dir):
+    from flamme_tui.play.lessons import catalogue
+
+    lesson = next(e for e in catalogue() if e.id == "classic").lesson
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down")
+        await pilot.press("enter")  # Learn to play
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and lesson.title in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "TutorialScreen"
+        assert "Enter: start the race" in screen_text(app)
+        await pilot.press("enter")
+        screen = app.screen
+        ideas, reports = set(), 0
+        for _ in range(200):
+            if screen.tutorial.over:
+                break
+            title = screen.query_one("#lesson-title").render().plain
+            ideas |= {s.idea for s in lesson.steps if s.idea in title}
+            keys = "2" if screen.tutorial.kind() == "draw" else str(len(screen.tutorial.options()))
+            await pilot.press(keys)  # the Rouleur draws first; the highest card
+            reports += "Last round:" in screen_text(app)
+        assert screen.tutorial.over
+        assert ideas == {s.idea for s in lesson.steps}  # every step was taught
+        assert reports >= screen.tutorial.game.round  # every reveal explained
+        text = screen_text(app)
+        assert "won. Your team finished" in text and "Enter: back to the lessons" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen"
+
+
+async def test_a_lesson_left_is_resumed_where_it_was_and_a_skipped_one_starts_again(data_dir):
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        from flamme_tui.ui.screens.tutorial import LessonsScreen
+
+        app.push_screen(LessonsScreen())
+        await pilot.pause()
+        await pilot.press("enter", "enter", "2", "1", "2")  # the Rouleur draws first, a card each
+        await pilot.pause()
+        played = app.screen.tutorial.actions_text()
+        assert played[0] == "draw blue.R" and app.screen.tutorial.game.round == 2
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and "in progress" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.tutorial.actions_text() == played  # resumed: no intro, the same race
+        assert "Last round:" in screen_text(app) and app.screen.tutorial.reports[1]
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and "in progress" not in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.tutorial.actions_text() == [] and "Enter: start the race" in screen_text(app)

@@ -16,3 +16,7 @@ def test_the_coach_at_80x24(snap_compare):
 
 def test_a_hint_at_80x24(snap_compare):
     assert snap_compare(app(), run_before=SCENARIOS["hint"], terminal_size=(80, 24))
+
+
+def test_a_tutorial_step_at_80x24(snap_compare, data_dir):
+    assert snap_compare(app(), run_before=SCENARIOS["tutorial"], terminal_size=(80, 24))

@@ -40,7 +40,8 @@ class TitleScreen(BaseScreen):
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
-        return [("new", "New race"), ("tour", "New tour"), ("saved", "Saved races"), ("rules", "Rules reference"),
+        return [("new", "New race"), ("tour", "New tour"), ("learn", "Learn to play"), ("saved", "Saved races"),
+                ("rules", "Rules reference"),
                 ("settings", "Settings"), ("quit", "Quit")]
 
     def offer_resume(self, race: SavedRace | None) -> None:
@@ -141,6 +142,10 @@ class TitleScreen(BaseScreen):
             self.app.new_race()
         elif key == "tour":
             self.app.new_tour()
+        elif key == "learn":
+            from .tutorial import LessonsScreen
+
+            self.app.push_screen(LessonsScreen())
         elif key == "rules":
             self.app.show_rules()
         elif key == "saved":

@@ -1,0 +1,307 @@
+"""The tutorial's race: a lesson (play/lessons.py) played by the player's
+keys, its opponents played by their script, and each reveal explained.
+
+`Tutorial(entry)` builds the race from the lesson (stage, seed, the
+player's team in seat 0, the scripted teams after it).  The player acts
+first in every round (seat order); each `choose` then plays the scripted
+teams until the player is due again, so the round is resolved by the time
+the player looks again.  `report` says, for the round just revealed, what
+each of the player's riders did and why, from the engine's typed events
+(Move, Slipstream, Exhaustion, Finish), then the step's check.
+
+Progress is the log of actions (the race is the lesson's set-up, its seed
+and these actions): `progress_path`/`save_progress`/`load_progress` keep it
+between visits, so a lesson can be left and resumed.  No Textual here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..engine.actions import Action, Draw, Play
+from ..engine.cards import ROULEUR, SPRINTEUR, card_text
+from ..engine.events import Exhaustion, Finish, Move, Slipstream
+from ..engine.options import Option
+from ..engine.phase import Phase
+from ..engine.race import Team
+from .lessons import Entry, Lesson, Opponent, Step, stage_ref
+from .narrator import kind_name, label, where
+from .races import RaceSpec
+from .session import Session
+
+PLAYER = 0  # the player's seat: first, so it acts first in every round
+MAX_PROGRESS = 64 * 1024  # bytes of a progress file
+
+
+class Tutorial:
+    def __init__(self, entry: Entry, actions: Sequence[str] = ()) -> None:
+        lesson = entry.lesson
+        assert lesson is not None
+        self.entry = entry
+        self.lesson: Lesson = lesson
+        teams = [Team(lesson.player.name, lesson.player.colour)]
+        teams += [Team(o.name, o.colour) for o in lesson.opponents]
+        spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams))
+        self.session = Session.new(spec, lesson.seed)
+        self.reports: dict[int, list[str]] = {}  # round -> the reveal in words, and the check
+        self.steps: dict[int, int] = {}  # round -> the index of the step it taught
+        self.mine: list[Action] = []  # the player's actions of the round in progress
+        self._hands: dict[str, tuple[int, ...]] = {}  # rider id -> the hand its card this round came from
+        self._opponents()
+        for text in actions:
+            self.choose(Action.parse(text), replaying=True)
+
+    # ------------------------------------------------------------ the race
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    @property
+    def over(self) -> bool:
+        return self.session.over
+
+    def view(self) -> Any:
+        return self.game.view(PLAYER)
+
+    def kind(self) -> str:
+        """What the player does now: "draw" (which rider draws first), "pick" or "over"."""
+        if self.over:
+            return "over"
+        return "pick" if self.view().hands else "draw"
+
+    def options(self) -> list[Option]:
+        return [] if self.over else self.view().options()
+
+    def rider_of(self, action: Action) -> Any:
+        return next(r for r in self.view().board.riders if r.id == action.rider)
+
+    def step(self) -> Step | None:
+        """The step of the round being played (None: a round the lesson leaves to
+        the player): the first step not taught yet whose round (or place) this is."""
+        round_ = self.game.round
+        if round_ not in self.steps:
+            taught = set(self.steps.values())
+            due = [k for k, s in enumerate(self.lesson.steps) if k not in taught and self._due(s)]
+            # a place on the track first: the climb is taught on the climb, a round's idea can wait
+            k = next((k for k in due if self.lesson.steps[k].at is not None), due[0] if due else None)
+            if k is None:
+                return None
+            self.steps[round_] = k
+        return self.lesson.steps[self.steps[round_]]
+
+    def _due(self, step: Step) -> bool:
+        if step.round is not None:
+            return step.round <= self.game.round
+        course, game = self.game.course, self.game
+        ahead = [game.pos[i][0] for i, r in enumerate(game.riders) if r.seat == PLAYER and game.pos[i][0] >= 0]
+        if step.at == "climb":
+            return any("^" in course.terrain[sq + 1:sq + 10] for sq in ahead)
+        if step.at == "descent":
+            return any("v" in course.terrain[sq:sq + 7] for sq in ahead)
+        return any(course.finish - sq <= 9 for sq in ahead)  # "finish"
+
+    def choose(self, action: Action, replaying: bool = False) -> None:
+        """The player's action (ValueError if it is not on offer); the scripted teams then play."""
+        if self.session.due() != PLAYER or action not in [o.action for o in self.options()]:
+            raise ValueError(f"not on offer now: {action}")
+        round_ = self.game.round
+        done = self.game.rounds_done
+        step = self.step()
+        if isinstance(action, Play):  # the hand it came from (said after the reveal, `recycled`)
+            self._hands[action.rider] = self.view().hands[self.game.index[action.rider]]
+        self.session.apply(action)
+        self.mine.append(action)
+        self._opponents()
+        if self.game.rounds_done > done or self.over:
+            self.reports[round_] = self._report(step, self.mine)
+            self.mine = []
+
+    def _opponents(self) -> None:
+        """The scripted teams, until the player is due (or the race is over)."""
+        game = self.game
+        while not self.over and (seat := self.session.due()) != PLAYER:
+            assert seat is not None
+            self.session.apply(scripted(game.view(seat), self.lesson.opponents[seat - 1]))
+
+    # ------------------------------------------------------------ words
+
+    def name(self, i: int) -> str:
+        return f"your {kind_name(self.game.riders[i].kind)}"
+
+    def Name(self, i: int) -> str:  # noqa: N802 - the same, at the start of a sentence
+        return f"Your {kind_name(self.game.riders[i].kind)}"
+
+    def _report(self, step: Step | None, mine: list[Action]) -> list[str]:
+        """The round just revealed, in words, from its events; then the step's check."""
+        game = self.game
+        course = game.course
+        ours = {i for i, r in enumerate(game.riders) if r.seat == PLAYER}
+        lines: list[str] = []
+        for e in game.events:
+            if type(e) is Move and e.rider in ours:
+                card = "an exhaustion card" if not e.card else card_text(e.card)
+                line = (f"{self.Name(e.rider)} played {card}: "
+                        f"{label(course, e.start)} to {label(course, e.square)}.")
+                if e.moves < e.value:
+                    line += f" The climb held it to {e.moves} squares."
+                elif e.moves > e.value:
+                    line += f" The descent made it worth {e.moves} squares."
+                if e.blocked:
+                    line += (f" Riders filled the squares ahead: it stopped short, "
+                             f"{e.start + e.moves - e.square} square(s) before where the card would go.")
+                lines.append(line)
+            elif type(e) is Slipstream and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} took the slipstream: from {label(course, e.start)} "
+                             f"up to {label(course, e.square)}, just behind the riders ahead (a free square).")
+            elif type(e) is Exhaustion and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} took an exhaustion card: nobody was just ahead "
+                             f"of it (in the wind, it worked hardest).")
+            elif type(e) is Finish and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} crossed the finish line!")
+        others = [f"{game.setup.teams[r.seat].name} {kind_name(r.kind)} {card_text(r.history[-1])}"
+                  for i, r in enumerate(game.riders) if i not in ours and r.history]
+        if others:
+            lines.append("The others played: " + ", ".join(others) + ".")
+        if step is not None and step.recycled:
+            for a in mine:
+                if isinstance(a, Play) and a.rider in self._hands:
+                    rest = list(self._hands[a.rider])
+                    rest.remove(a.card)
+                    lines.append(f"{self.Name(game.index[a.rider])} kept its {card_text(a.card)}; "
+                                 f"{' '.join(card_text(c) for c in rest)} went face up under its deck.")
+        if step is not None and step.check is not None:
+            passed = checked(step.check, game, ours, mine)
+            said = step.passed if passed else step.missed
+            if said:
+                lines.append(("Well done: " if passed else "Next time: ") + said)
+        return lines
+
+    def board_lines(self) -> list[str]:
+        """Where each rider stands, front first, the player's riders marked."""
+        game = self.game
+        out = []
+        for i in game.ranking():
+            r = game.riders[i]
+            mark = "▸" if r.seat == PLAYER else " "
+            out.append(f"{mark}{game.setup.teams[r.seat].name} {kind_name(r.kind)}: "
+                       f"{where(game.course, game.pos[i][0])}")
+        return out
+
+    def outcome_line(self) -> str:
+        game = self.game
+        winner = game.winner if game.winner is not None else game.ranking()[0]
+        team = game.setup.teams[game.riders[winner].seat].name
+        place = game.outcome().place_of(PLAYER)
+        return f"{team} {kind_name(game.riders[winner].kind)} won. Your team finished {place} of {len(game.seats)}."
+
+    # ------------------------------------------------------------ progress
+
+    def actions_text(self) -> list[str]:
+        """The player's actions so far (the scripted teams' follow from them)."""
+        game = self.game
+        return [str(a) for a in game.actions if game.riders[game.index[a.rider]].seat == PLAYER]
+
+
+def scripted(view: Any, opponent: Opponent) -> Action:
+    """A scripted team's action from its view: the Rouleur draws first; a rider
+    plays the first card its round's list names that it holds, else its lowest."""
+    options = [o.action for o in view.options()]
+    if not view.hands:
+        riders = {a.rider: a for a in options if isinstance(a, Draw)}
+        kinds = {r.id: r.kind for r in view.board.riders}
+        return next((a for rid, a in riders.items() if kinds[rid] == ROULEUR), options[0])
+    plays = [a for a in options if isinstance(a, Play)]
+    if not plays:
+        return options[0]
+    rider = next(r for r in view.board.riders if r.id == plays[0].rider)
+    wanted: tuple[int, ...] = ()
+    if 0 < view.board.round <= len(opponent.rounds):
+        wanted = opponent.rounds[view.board.round - 1].get("S" if rider.kind == SPRINTEUR else "R", ())
+    held = {a.card: a for a in plays}
+    for card in wanted:
+        if card in held:
+            return held[card]
+    return min(plays, key=lambda a: (a.card != 0, a.card))  # an exhaustion card first: it is worth least
+
+
+def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool:
+    """Whether the player did what a step asked (lessons.CHECKS), from the round's events and actions."""
+    events = game.events
+    moves = [e for e in events if type(e) is Move and e.rider in ours]
+    if check == "draw_rouleur_first":
+        first = next((a for a in mine if isinstance(a, Draw)), None)
+        return first is not None and game.riders[game.index[first.rider]].kind == ROULEUR
+    if check == "no_exhaustion":
+        return not any(type(e) is Exhaustion and e.rider in ours for e in events)
+    if check == "slipstream":
+        return any(type(e) is Slipstream and e.rider in ours for e in events)
+    if check == "not_blocked":
+        return not any(e.blocked for e in moves)
+    if check == "no_card_wasted_on_climb":
+        return not any(e.moves < e.value for e in moves)
+    if check == "descent_gained":
+        return any(e.moves > e.value for e in moves)
+    if check == "finish":
+        return any(type(e) is Finish and e.rider in ours for e in events) or (
+            game.phase == Phase.OVER and game.riders[game.winner].seat == PLAYER)
+    raise ValueError(f"unknown check {check!r}")
+
+
+# ------------------------------------------------------------------ progress files
+
+def progress_path(entry: Entry) -> Path:
+    from ..config import user_data_dir
+
+    return user_data_dir() / "lessons" / f"{entry.id}.json"
+
+
+def save_progress(tutorial: Tutorial, path: Path | None = None) -> None:
+    """The player's actions so far, written atomically (a lesson over: the file goes)."""
+    from ..saves import write_atomic
+
+    path = progress_path(tutorial.entry) if path is None else path
+    if tutorial.over:
+        path.unlink(missing_ok=True)
+        return
+    data = {"lesson": tutorial.entry.id, "actions": tutorial.actions_text()}
+    write_atomic(path, json.dumps(data).encode("ascii"), keep=1)
+
+
+def load_progress(entry: Entry, path: Path | None = None) -> Tutorial | None:
+    """The lesson as it was left (None: not started, or a file that does not replay:
+    the lesson starts again rather than fail)."""
+    from .. import files
+
+    path = progress_path(entry) if path is None else path
+    try:
+        text, _ = files.read_text(path, files.FileKind("lesson progress file", MAX_PROGRESS, 4))
+        data = json.loads(text)
+        actions = data["actions"]
+        if data.get("lesson") != entry.id or not isinstance(actions, list) or not all(
+                isinstance(a, str) for a in actions):
+            return None
+        return Tutorial(entry, actions)
+    except (files.ReadError, OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def has_progress(entry: Entry) -> bool:
+    try:
+        return progress_path(entry).is_file()
+    except OSError:
+        return False
+
+
+def forget_progress(entry: Entry) -> None:
+    try:
+        progress_path(entry).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+__all__ = ["PLAYER", "Tutorial", "checked", "forget_progress", "has_progress", "load_progress", "progress_path",
+           "save_progress", "scripted"]
