@@ -9,8 +9,9 @@ import pytest
 from flamme_tui.bots import POLICIES
 from flamme_tui.config import ConfigError
 from flamme_tui.engine.events import Exhaustion, Slipstream
+from flamme_tui.lessonprogress import load_progress, save_progress
 from flamme_tui.play import lessons
-from flamme_tui.play.tutorial import Tutorial, load_progress, save_progress, scripted
+from flamme_tui.play.tutorial import Tutorial, scripted
 
 SHIPPED = lessons.lessons_dir()
 

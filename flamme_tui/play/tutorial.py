@@ -9,16 +9,14 @@ the player looks again.  `report` says, for the round just revealed, what
 each of the player's riders did and why, from the engine's typed events
 (Move, Slipstream, Exhaustion, Finish), then the step's check.
 
-Progress is the log of actions (the race is the lesson's set-up, its seed
-and these actions): `progress_path`/`save_progress`/`load_progress` keep it
-between visits, so a lesson can be left and resumed.  No Textual here.
+Progress is the log of the player's actions (the race is the lesson's
+set-up, its seed and these actions; the scripted teams follow from them):
+flamme_tui/lessonprogress.py keeps it between visits.  No Textual here.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ..engine.actions import Action, Draw, Play
@@ -33,7 +31,6 @@ from .races import RaceSpec
 from .session import Session
 
 PLAYER = 0  # the player's seat: first, so it acts first in every round
-MAX_PROGRESS = 64 * 1024  # bytes of a progress file
 
 
 class Tutorial:
@@ -251,57 +248,4 @@ def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool:
     raise ValueError(f"unknown check {check!r}")
 
 
-# ------------------------------------------------------------------ progress files
-
-def progress_path(entry: Entry) -> Path:
-    from ..config import user_data_dir
-
-    return user_data_dir() / "lessons" / f"{entry.id}.json"
-
-
-def save_progress(tutorial: Tutorial, path: Path | None = None) -> None:
-    """The player's actions so far, written atomically (a lesson over: the file goes)."""
-    from ..saves import write_atomic
-
-    path = progress_path(tutorial.entry) if path is None else path
-    if tutorial.over:
-        path.unlink(missing_ok=True)
-        return
-    data = {"lesson": tutorial.entry.id, "actions": tutorial.actions_text()}
-    write_atomic(path, json.dumps(data).encode("ascii"), keep=1)
-
-
-def load_progress(entry: Entry, path: Path | None = None) -> Tutorial | None:
-    """The lesson as it was left (None: not started, or a file that does not replay:
-    the lesson starts again rather than fail)."""
-    from .. import files
-
-    path = progress_path(entry) if path is None else path
-    try:
-        text, _ = files.read_text(path, files.FileKind("lesson progress file", MAX_PROGRESS, 4))
-        data = json.loads(text)
-        actions = data["actions"]
-        if data.get("lesson") != entry.id or not isinstance(actions, list) or not all(
-                isinstance(a, str) for a in actions):
-            return None
-        return Tutorial(entry, actions)
-    except (files.ReadError, OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def has_progress(entry: Entry) -> bool:
-    try:
-        return progress_path(entry).is_file()
-    except OSError:
-        return False
-
-
-def forget_progress(entry: Entry) -> None:
-    try:
-        progress_path(entry).unlink(missing_ok=True)
-    except OSError:
-        pass
-
-
-__all__ = ["PLAYER", "Tutorial", "checked", "forget_progress", "has_progress", "load_progress", "progress_path",
-           "save_progress", "scripted"]
+__all__ = ["PLAYER", "Tutorial", "checked", "scripted"]

@@ -480,12 +480,13 @@ async def hint(pilot) -> None:
 async def tutorial(pilot) -> None:
     """Learn to play, the Classic lesson: past its intro, round 2 (blocking), the
     first round's reveal explained (a lesson started afresh: no progress kept)."""
+    from ..lessonprogress import forget_progress
     from ..play.lessons import catalogue
-    from ..play.tutorial import forget_progress
 
-    entry = next(e for e in catalogue() if e.id == "classic")
+    entry = catalogue()[0]  # the first lesson: Classic
     forget_progress(entry)
-    await pilot.press("down", "down", "enter")  # Learn to play
+    menu = pilot.app.screen.query_one("#title-menu")
+    await pilot.press(*["down"] * menu.get_option_index("learn"), "enter")  # Learn to play
     await pilot.pause()
     await pilot.press("enter")  # the first lesson
     await pilot.pause()

@@ -126,7 +126,8 @@ async def test_the_classic_lesson_is_played_from_the_title_menu_to_its_end_by_ke
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("down", "down")
+        menu = app.screen.query_one("#title-menu")
+        await pilot.press(*["down"] * menu.get_option_index("learn"))
         await pilot.press("enter")  # Learn to play
         await pilot.pause()
         assert screen_name(app) == "LessonsScreen" and lesson.title in screen_text(app)

@@ -1,5 +1,5 @@
 """The title menu: Resume (when a race is in progress), New race, New tour,
-Saved races, Rules reference, Settings, Quit (entries are easy to add: see `entries`)."""
+Saved races, Rules reference, Settings, Learn to play, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
@@ -40,9 +40,8 @@ class TitleScreen(BaseScreen):
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
-        return [("new", "New race"), ("tour", "New tour"), ("learn", "Learn to play"), ("saved", "Saved races"),
-                ("rules", "Rules reference"),
-                ("settings", "Settings"), ("quit", "Quit")]
+        return [("new", "New race"), ("tour", "New tour"), ("saved", "Saved races"), ("rules", "Rules reference"),
+                ("settings", "Settings"), ("learn", "Learn to play"), ("quit", "Quit")]
 
     def offer_resume(self, race: SavedRace | None) -> None:
         """Offer "Resume" for the newest race not finished (a saves.SavedRace,

@@ -18,9 +18,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.cards import card_text
+from ...lessonprogress import forget_progress, has_progress, load_progress, save_progress
 from ...play import lessons
 from ...play.narrator import kind_name, label
-from ...play.tutorial import Tutorial, forget_progress, has_progress, load_progress, save_progress
+from ...play.tutorial import Tutorial
 from ..content import plain
 from ..palette import rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
@@ -183,6 +184,9 @@ class TutorialScreen(BaseScreen):
                 parts.append(f"[{k}] {kind_name(rider.kind)} (on {label(course, rider.square)})")
             return "Which rider draws first?  " + "   ".join(parts)
         rider = t.rider_of(options[0].action)
+        hand = " ".join(card_text(c) for c in sorted(view.hands.get(rider.index, ())))
+        down = [f"your {kind_name(view.board.riders[i].kind)} plays {card_text(c)}, face down"
+                for i, c in view.chosen.items() if isinstance(c, int)]
         parts = []
         for k, o in enumerate(options, 1):
             p = o.preview
@@ -192,7 +196,9 @@ class TutorialScreen(BaseScreen):
                 note += f" ({p.terrain})" if p.terrain else ""
             card = card_text(getattr(o.action, "card", 0))
             parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}")
-        return f"Your {kind_name(rider.kind)} (on {label(course, rider.square)}) plays:  " + "   ".join(parts)
+        head = f"Your {kind_name(rider.kind)} (on {label(course, rider.square)}) drew {hand}"
+        head += f" ({'; '.join(down)})" if down else ""
+        return f"{head}. Play:\n" + "   ".join(parts)
 
     # ------------------------------------------------------------ keys
 
