@@ -26,7 +26,7 @@ MODEL = ConfigDict(extra="forbid", frozen=True)  # Strict* fields: no number fro
 MAX_TEXT = 1200  # characters of a step's text: it must fit beside the track at 80x24
 # what a step can check of the round the player just played (see play/tutorial.py, `checked`)
 Check = Literal["draw_rouleur_first", "no_exhaustion", "slipstream", "not_blocked", "no_card_wasted_on_climb",
-                "descent_gained", "finish"]
+                "descent_gained", "finish", "no_crash", "supply_gained"]
 CHECKS = get_args(Check)
 Kind = Literal["S", "R"]
 Colour = Literal["red", "blue", "green", "black", "white", "pink"]
@@ -50,11 +50,14 @@ class Step(_Texts):
     """What one round teaches: the round given (`round`), or the first round
     in which the player's riders reach a kind of place (`at`: "climb": a climb
     within 9 squares ahead of one of them; "descent": one within 6;
-    "finish": the line within 9 squares), whichever comes first of the steps
-    not taught yet, in the file's order."""
+    "finish": the line within 9 squares; "wet": a wet square within 9 (meteo);
+    "wind": one of them under a tailwind or headwind (meteo); "supply",
+    "cobbles": a supply zone, cobblestones within 9 (Peloton tiles)).  The
+    step of round 1 comes first in round 1, then a step of a place (it will
+    not wait), then a step of a round (it may come a round or two late)."""
 
     round: StrictInt | None = Field(None, ge=1, le=30)
-    at: Literal["climb", "descent", "finish"] | None = None
+    at: Literal["climb", "descent", "finish", "wet", "wind", "supply", "cobbles"] | None = None
     recycled: bool = False  # after the reveal, also say which cards went back under each deck
     idea: Annotated[StrictStr, Field(min_length=1, max_length=40)]  # "The energy draw"
     text: Text  # before the player chooses: what to look at on the track and in the hand
@@ -82,7 +85,7 @@ class Lesson(_Texts):
 
     title: Annotated[StrictStr, Field(min_length=1, max_length=60)]
     order: StrictInt = Field(ge=0, le=999)  # place in the menu
-    rules: Literal["classic"] = "classic"
+    rules: Literal["classic", "meteo"] = "classic"  # (a Peloton lesson: classic rules on a Peloton stage)
     stage: Annotated[StrictStr, Field(min_length=1, max_length=200)]  # a stage id, or a stage file beside the lesson
     seed: StrictInt = Field(ge=0, le=999_999)
     player: Player = Player()

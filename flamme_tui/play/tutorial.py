@@ -21,10 +21,12 @@ from typing import Any
 
 from ..engine.actions import Action, Draw, Play
 from ..engine.cards import ROULEUR, SPRINTEUR, card_text
-from ..engine.events import Exhaustion, Finish, Move, Slipstream
+from ..engine.course import HEADWIND, TAILWIND, WET
+from ..engine.events import Crash, Exhaustion, Finish, Move, Slipstream, StandUp
 from ..engine.options import Option
 from ..engine.phase import Phase
 from ..engine.race import Team
+from ..engine.terrain import COBBLE, DESCENT, SUPPLY
 from .lessons import Entry, Lesson, Opponent, Step, stage_ref
 from .narrator import kind_name, label, where
 from .races import RaceSpec
@@ -83,8 +85,11 @@ class Tutorial:
         if round_ not in self.steps:
             taught = set(self.steps.values())
             due = [k for k, s in enumerate(self.lesson.steps) if k not in taught and self._due(s)]
-            # a place on the track first: the climb is taught on the climb, a round's idea can wait
-            k = next((k for k in due if self.lesson.steps[k].at is not None), due[0] if due else None)
+            # the first round's step first (it starts the race), then a place on the track (the
+            # climb is taught on the climb: it will not wait), then a round's idea, that can wait
+            steps = self.lesson.steps
+            k = next((k for k in due if steps[k].round == round_ == 1),
+                     next((k for k in due if steps[k].at is not None), due[0] if due else None))
             if k is None:
                 return None
             self.steps[round_] = k
@@ -99,6 +104,15 @@ class Tutorial:
             return any("^" in course.terrain[sq + 1:sq + 10] for sq in ahead)
         if step.at == "descent":
             return any("v" in course.terrain[sq:sq + 7] for sq in ahead)
+        if step.at in ("wet", "wind"):
+            weather = course.weather or ()
+            if step.at == "wind":
+                return any(sq < len(weather) and weather[sq] in (TAILWIND, HEADWIND) for sq in ahead)
+            return any(WET in weather[sq + 1:sq + 10] for sq in ahead)
+        if step.at == "supply":
+            return any(SUPPLY in course.terrain[sq + 1:sq + 10] for sq in ahead)
+        if step.at == "cobbles":
+            return any(COBBLE in course.terrain[sq + 1:sq + 10] for sq in ahead)
         return any(course.finish - sq <= 9 for sq in ahead)  # "finish"
 
     def choose(self, action: Action, replaying: bool = False) -> None:
@@ -146,7 +160,8 @@ class Tutorial:
                 if e.moves < e.value:
                     line += f" The climb held it to {e.moves} squares."
                 elif e.moves > e.value:
-                    line += f" The descent made it worth {e.moves} squares."
+                    what = "supply zone" if course.terrain[e.start] == SUPPLY else "descent"
+                    line += f" The {what} made it worth {e.moves} squares."
                 if e.blocked:
                     line += (f" Riders filled the squares ahead: it stopped short, "
                              f"{e.start + e.moves - e.square} square(s) before where the card would go.")
@@ -157,6 +172,11 @@ class Tutorial:
             elif type(e) is Exhaustion and e.rider in ours:
                 lines.append(f"{self.Name(e.rider)} took an exhaustion card: nobody was just ahead "
                              f"of it (in the wind, it worked hardest).")
+            elif type(e) is Crash and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} crashed: it lost squares to blocking on a wet road. It lies "
+                             f"there; its next move stands it up, 2 squares less.")
+            elif type(e) is StandUp and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} stood up: its card moved it 2 squares less.")
             elif type(e) is Finish and e.rider in ours:
                 lines.append(f"{self.Name(e.rider)} crossed the finish line!")
         others = [f"{game.setup.teams[r.seat].name} {kind_name(r.kind)} {card_text(r.history[-1])}"
@@ -241,7 +261,11 @@ def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool:
     if check == "no_card_wasted_on_climb":
         return not any(e.moves < e.value for e in moves)
     if check == "descent_gained":
-        return any(e.moves > e.value for e in moves)
+        return any(e.moves > e.value and game.course.terrain[e.start] == DESCENT for e in moves)
+    if check == "no_crash":
+        return not any(type(e) is Crash and e.rider in ours for e in events)
+    if check == "supply_gained":
+        return any(e.moves > e.value and game.course.terrain[e.start] == SUPPLY for e in moves)
     if check == "finish":
         return any(type(e) is Finish and e.rider in ours for e in events) or (
             game.phase == Phase.OVER and game.riders[game.winner].seat == PLAYER)
