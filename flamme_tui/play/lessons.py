@@ -26,7 +26,7 @@ MODEL = ConfigDict(extra="forbid", frozen=True)  # Strict* fields: no number fro
 MAX_TEXT = 1200  # characters of a step's text: it must fit beside the track at 80x24
 # what a step can check of the round the player just played (see play/tutorial.py, `checked`)
 Check = Literal["draw_rouleur_first", "no_exhaustion", "slipstream", "not_blocked", "no_card_wasted_on_climb",
-                "descent_gained", "finish", "no_crash", "supply_gained"]
+                "descent_gained", "finish", "no_crash", "supply_gained", "catch_up"]
 CHECKS = get_args(Check)
 Kind = Literal["S", "R"]
 Colour = Literal["red", "blue", "green", "black", "white", "pink"]
@@ -85,8 +85,9 @@ class Lesson(_Texts):
 
     title: Annotated[StrictStr, Field(min_length=1, max_length=60)]
     order: StrictInt = Field(ge=0, le=999)  # place in the menu
-    rules: Literal["classic", "meteo"] = "classic"  # (a Peloton lesson: classic rules on a Peloton stage)
-    stage: Annotated[StrictStr, Field(min_length=1, max_length=200)]  # a stage id, or a stage file beside the lesson
+    rules: Literal["classic", "meteo", "bmx"] = "classic"  # (a Peloton lesson: classic rules on a Peloton stage)
+    # classic, meteo: a stage id, or a stage file beside the lesson; bmx: the circuit's sides ("ABCD", "aBcD")
+    stage: Annotated[StrictStr, Field(min_length=1, max_length=200)]
     seed: StrictInt = Field(ge=0, le=999_999)
     player: Player = Player()
     opponents: tuple[Opponent, ...] = Field(min_length=1, max_length=3)

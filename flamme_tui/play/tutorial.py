@@ -22,13 +22,14 @@ from typing import Any
 from ..engine.actions import Action, Draw, Play
 from ..engine.cards import ROULEUR, SPRINTEUR, card_text
 from ..engine.course import HEADWIND, TAILWIND, WET
-from ..engine.events import Crash, Exhaustion, Finish, Move, Slipstream, StandUp
+from ..engine.events import CatchUp, Crash, Die, Exhaustion, Fatigue, Finish, Move, Slipstream, StandUp
 from ..engine.options import Option
 from ..engine.phase import Phase
 from ..engine.race import Team
+from ..engine.rules import find
 from ..engine.terrain import COBBLE, DESCENT, SUPPLY
 from .lessons import Entry, Lesson, Opponent, Step, stage_ref
-from .narrator import kind_name, label, where
+from .narrator import kind_name, label, played_text, where
 from .races import RaceSpec
 from .session import Session
 
@@ -43,7 +44,11 @@ class Tutorial:
         self.lesson: Lesson = lesson
         teams = [Team(lesson.player.name, lesson.player.colour)]
         teams += [Team(o.name, o.colour) for o in lesson.opponents]
-        spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams))
+        if find(lesson.rules).uses_tokens:  # BMX: one rider a seat, on a circuit
+            teams = [Team(t.name, t.colour, "S") for t in teams]
+            spec = RaceSpec(variant=lesson.rules, circuit=lesson.stage, teams=tuple(teams))
+        else:
+            spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams))
         self.session = Session.new(spec, lesson.seed)
         self.reports: dict[int, list[str]] = {}  # round -> the reveal in words, and the check
         self.steps: dict[int, int] = {}  # round -> the index of the step it taught
@@ -140,11 +145,22 @@ class Tutorial:
 
     # ------------------------------------------------------------ words
 
+    def kind_of(self, i: int) -> str:
+        """ "Sprinteur", "Rouleur"; "rider" in BMX (one a seat)."""
+        return kind_name(getattr(self.game.riders[i], "kind", ""))
+
     def name(self, i: int) -> str:
-        return f"your {kind_name(self.game.riders[i].kind)}"
+        return f"your {self.kind_of(i)}"
 
     def Name(self, i: int) -> str:  # noqa: N802 - the same, at the start of a sentence
-        return f"Your {kind_name(self.game.riders[i].kind)}"
+        return f"Your {self.kind_of(i)}"
+
+    def played(self, e: Move) -> str:
+        """The card or tokens of a move, in words."""
+        if e.card is None:
+            return "tokens " + played_text(self.game, e.tokens) if len(e.tokens) > 1 else \
+                "token " + played_text(self.game, e.tokens)
+        return "an exhaustion card" if not e.card else card_text(e.card)
 
     def _report(self, step: Step | None, mine: list[Action]) -> list[str]:
         """The round just revealed, in words, from its events; then the step's check."""
@@ -154,8 +170,7 @@ class Tutorial:
         lines: list[str] = []
         for e in game.events:
             if type(e) is Move and e.rider in ours:
-                card = "an exhaustion card" if not e.card else card_text(e.card)
-                line = (f"{self.Name(e.rider)} played {card}: "
+                line = (f"{self.Name(e.rider)} played {self.played(e)}: "
                         f"{label(course, e.start)} to {label(course, e.square)}.")
                 if e.moves < e.value:
                     line += f" The climb held it to {e.moves} squares."
@@ -172,6 +187,15 @@ class Tutorial:
             elif type(e) is Exhaustion and e.rider in ours:
                 lines.append(f"{self.Name(e.rider)} took an exhaustion card: nobody was just ahead "
                              f"of it (in the wind, it worked hardest).")
+            elif type(e) is CatchUp and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} caught up: the die allowed the gap, it joined the riders "
+                             f"ahead on {label(course, e.square)}.")
+            elif type(e) is Fatigue and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} took {e.tokens} fatigue token(s) into its bag: nobody was "
+                             f"just ahead of it.")
+            elif type(e) is Die:
+                lines.append(f"The die showed {e.face or 'nothing'}: groups {e.face} square(s) behind others "
+                             f"catch up." if e.face else "The die showed nothing: nobody catches up this round.")
             elif type(e) is Crash and e.rider in ours:
                 lines.append(f"{self.Name(e.rider)} crashed: it lost squares to blocking on a wet road. It lies "
                              f"there; its next move stands it up, 2 squares less.")
@@ -179,7 +203,8 @@ class Tutorial:
                 lines.append(f"{self.Name(e.rider)} stood up: its card moved it 2 squares less.")
             elif type(e) is Finish and e.rider in ours:
                 lines.append(f"{self.Name(e.rider)} crossed the finish line!")
-        others = [f"{game.setup.teams[r.seat].name} {kind_name(r.kind)} {card_text(r.history[-1])}"
+        others = [f"{game.setup.teams[r.seat].name}"
+                  f"{'' if game.rules.uses_tokens else ' ' + self.kind_of(i)} {played_text(game, r.history[-1])}"
                   for i, r in enumerate(game.riders) if i not in ours and r.history]
         if others:
             lines.append("The others played: " + ", ".join(others) + ".")
@@ -204,7 +229,7 @@ class Tutorial:
         for i in game.ranking():
             r = game.riders[i]
             mark = "▸" if r.seat == PLAYER else " "
-            out.append(f"{mark}{game.setup.teams[r.seat].name} {kind_name(r.kind)}: "
+            out.append(f"{mark}{game.setup.teams[r.seat].name} {self.kind_of(i)}: "
                        f"{where(game.course, game.pos[i][0])}")
         return out
 
@@ -213,7 +238,8 @@ class Tutorial:
         winner = game.winner if game.winner is not None else game.ranking()[0]
         team = game.setup.teams[game.riders[winner].seat].name
         place = game.outcome().place_of(PLAYER)
-        return f"{team} {kind_name(game.riders[winner].kind)} won. Your team finished {place} of {len(game.seats)}."
+        who = team if game.rules.uses_tokens else f"{team} {self.kind_of(winner)}"
+        return f"{who} won. Your team finished {place} of {len(game.seats)}."
 
     # ------------------------------------------------------------ progress
 
@@ -251,9 +277,9 @@ def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool:
     moves = [e for e in events if type(e) is Move and e.rider in ours]
     if check == "draw_rouleur_first":
         first = next((a for a in mine if isinstance(a, Draw)), None)
-        return first is not None and game.riders[game.index[first.rider]].kind == ROULEUR
+        return first is not None and getattr(game.riders[game.index[first.rider]], "kind", "") == ROULEUR
     if check == "no_exhaustion":
-        return not any(type(e) is Exhaustion and e.rider in ours for e in events)
+        return not any(type(e) in (Exhaustion, Fatigue) and e.rider in ours for e in events)
     if check == "slipstream":
         return any(type(e) is Slipstream and e.rider in ours for e in events)
     if check == "not_blocked":
@@ -262,6 +288,8 @@ def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool:
         return not any(e.moves < e.value for e in moves)
     if check == "descent_gained":
         return any(e.moves > e.value and game.course.terrain[e.start] == DESCENT for e in moves)
+    if check == "catch_up":
+        return any(type(e) is CatchUp and e.rider in ours for e in events)
     if check == "no_crash":
         return not any(type(e) is Crash and e.rider in ours for e in events)
     if check == "supply_gained":

@@ -119,7 +119,7 @@ async def test_the_podium_marks_a_result_reached_with_hints():
 
 # ------------------------------------------------------------------ the tutorial
 
-@pytest.mark.parametrize("lesson_id", ["classic", "meteo", "peloton"])
+@pytest.mark.parametrize("lesson_id", ["classic", "meteo", "peloton", "bmx"])
 async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data_dir, lesson_id):
     from flamme_tui.play.lessons import catalogue
 
@@ -145,8 +145,13 @@ async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data
                 break
             title = screen.query_one("#lesson-title").render().plain
             ideas |= {s.idea for s in lesson.steps if s.idea in title}
-            keys = "2" if screen.tutorial.kind() == "draw" else str(len(screen.tutorial.options()))
-            await pilot.press(keys)  # the Rouleur draws first; the highest card
+            options = screen.tutorial.options()
+            if screen.tutorial.kind() == "draw":
+                key = "2"  # the Rouleur draws first
+            else:  # the card (tokens) that goes furthest
+                best = max(range(len(options)), key=lambda k: (options[k].preview.square, -k))
+                key = str(best + 1)
+            await pilot.press(key)
             reports += "Last round:" in screen_text(app)
         assert screen.tutorial.over
         assert ideas == {s.idea for s in lesson.steps}  # every step was taught

@@ -20,11 +20,12 @@ from textual.widgets.option_list import Option
 from ...engine.cards import card_text
 from ...lessonprogress import forget_progress, has_progress, load_progress, save_progress
 from ...play import lessons
-from ...play.narrator import kind_name, label
+from ...play.narrator import kind_name, label, played_text
 from ...play.tutorial import Tutorial
 from ..content import plain
 from ..palette import rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
+from ..widgets.lap import LapStrip
 from ..widgets.track import RiderMark, Scene, TrackStrip
 from .base import BaseScreen
 
@@ -107,7 +108,7 @@ class TutorialScreen(BaseScreen):
     TutorialScreen #lesson-report { height: auto; margin-top: 1; }
     """
     BINDINGS: ClassVar[Bindings] = [
-        *(Binding(str(k), f"choose({k - 1})", f"Choose {k}", show=False) for k in range(1, 6)),
+        *(Binding(str(k), f"choose({k - 1})", f"Choose {k}", show=False) for k in range(1, 10)),
         Binding("enter", "go_on", "Go on", show=False),
         Binding("escape", "leave", "Leave (kept)"),
         Binding("x", "skip", "Skip the lesson"),
@@ -125,12 +126,16 @@ class TutorialScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         yield Static(id="lesson-title")
-        yield TrackStrip(self.tutorial.game.course, id="lesson-track")
+        course = self.tutorial.game.course
+        if self.tutorial.view().board.rules.uses_tokens:
+            yield LapStrip(course, id="lesson-track")
+        else:
+            yield TrackStrip(course, id="lesson-track")
         with VerticalScroll(id="lesson-body"):
             yield Static(id="lesson-step")
             yield Static(id="lesson-choices")
             yield Static(id="lesson-report")
-        yield KeyBar([("1-5", "choose"), ("esc", "leave (kept)"), ("x", "skip lesson"), (self.help_key, "help")],
+        yield KeyBar([("1-9", "choose"), ("esc", "leave (kept)"), ("x", "skip lesson"), (self.help_key, "help")],
                      id="lesson-keys")
 
     def on_mount(self) -> None:
@@ -140,11 +145,12 @@ class TutorialScreen(BaseScreen):
     # ------------------------------------------------------------ drawing
 
     def scene(self) -> Scene:
-        game = self.tutorial.game
-        marks = tuple(RiderMark(i, rider_label(r.id, r.kind), team_of_rider(r.id).hex, game.pos[i][0], game.pos[i][1])
-                      for i, r in enumerate(game.riders) if game.pos[i][0] >= 0)
+        board = self.tutorial.view().board  # what the player sees: the public board
+        lap = board.rules.uses_tokens
+        marks = tuple(RiderMark(r.index, rider_label(r.id, "" if lap else r.kind), team_of_rider(r.id).hex,
+                                r.square, r.lane, r.crashed) for r in board.riders if r.square >= 0)
         previews = tuple(o.preview.square for o in self.tutorial.options() if o.preview is not None)
-        mine = tuple(game.pos[i][0] for i, r in enumerate(game.riders) if r.seat == 0)
+        mine = tuple(r.square for r in board.riders if r.seat == 0)
         return Scene(marks, previews=previews, focus=mine)
 
     def show(self) -> None:
@@ -154,7 +160,7 @@ class TutorialScreen(BaseScreen):
         where = "over" if t.over else f"round {t.game.round}"
         idea = f" · {step.idea}" if step is not None and not t.over else ""
         self.query_one("#lesson-title", Static).update(plain(f"Learn to play · {lesson.title} · {where}{idea}"))
-        self.query_one("#lesson-track", TrackStrip).show(self.scene())
+        self.query_one("#lesson-track").show(self.scene())  # type: ignore[attr-defined]
         last = t.reports.get(t.game.round - 1 if not t.over else t.game.round, [])
         if not self.started:
             text, choices = lesson.intro, "Enter: start the race"
@@ -184,7 +190,8 @@ class TutorialScreen(BaseScreen):
                 parts.append(f"[{k}] {kind_name(rider.kind)} (on {label(course, rider.square)})")
             return "Which rider draws first?  " + "   ".join(parts)
         rider = t.rider_of(options[0].action)
-        hand = " ".join(card_text(c) for c in sorted(view.hands.get(rider.index, ())))
+        hand = " ".join(played_text(view.board, (c,)) if view.board.rules.uses_tokens else card_text(c)
+                        for c in sorted(view.hands.get(rider.index, ())))
         down = [f"your {kind_name(view.board.riders[i].kind)} plays {card_text(c)}, face down"
                 for i, c in view.chosen.items() if isinstance(c, int)]
         parts = []
@@ -194,9 +201,12 @@ class TutorialScreen(BaseScreen):
             if p is not None:
                 note = " finish" if p.finish else " blocked" if p.blocked else " front" if p.front else ""
                 note += f" ({p.terrain})" if p.terrain else ""
-            card = card_text(getattr(o.action, "card", 0))
+            pieces = getattr(o.action, "tokens", None)
+            card = played_text(view.board, pieces if pieces is not None else getattr(o.action, "card", 0))
             parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}")
         head = f"Your {kind_name(rider.kind)} (on {label(course, rider.square)}) drew {hand}"
+        if view.board.rules.uses_tokens and view.keep.get(rider.index, 1) > 1:
+            head += f" (a descent: keep {view.keep[rider.index]}, move their sum)"
         head += f" ({'; '.join(down)})" if down else ""
         return f"{head}. Play:\n" + "   ".join(parts)
 
