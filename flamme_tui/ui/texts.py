@@ -264,12 +264,14 @@ You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: 
   1-4 or ← →   select a token (select both on a descent, then Enter)
   Enter        play the selected token (face down until all have played)
   click        select; click the selected token again to play it
+  h            a hint: what the expert would play and why (Settings: Hint key in races)
 Then a review: Enter passes the keyboard, u takes the token back to change it (the log and the table are told that you changed it, never to what).
 [b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up."""
     text = """[b]Pick a card[/b]
   1-5 or ← →   select a card (a heavy border marks it)
   Enter        play the selected card (face down until all have played)
   click        select; click the selected card again to play it
+  h            a hint: what the expert would play and why (Settings: Hint key in races)
   s            the stage profile, with every rider on it
 After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) takes the second card back to change it; the race log and the next players are told that you changed it, never to what. The first card is down once the second rider has drawn, as at the table; after Enter nothing changes any more.
 [b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards."""
