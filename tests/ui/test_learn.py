@@ -58,10 +58,12 @@ async def test_the_podium_s_coach_shows_each_person_s_costliest_cards_and_replay
 
 # ------------------------------------------------------------------ the hint
 
-async def test_a_hint_shows_the_expert_s_card_is_noted_in_the_session_and_any_key_goes_back():
+async def test_a_hint_shows_the_expert_s_card_is_noted_in_the_save_and_any_key_goes_back(data_dir):
+    import json
+
     from flamme_tui.ui.scenarios import SCENARIOS
 
-    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    app = FlammeApp(seed=7, autoplay=False, autosave=True)
     async with app.run_test(size=(80, 24)) as pilot:
         await SCENARIOS["hint"](pilot)
         assert screen_name(app) == "HintScreen"
@@ -69,6 +71,9 @@ async def test_a_hint_shows_the_expert_s_card_is_noted_in_the_session_and_any_ke
         assert "The expert would play " in text and "with the Rouleur" in text
         session = app.flow.session
         assert session.hints == [(0, len(session.entries))]
+        await app.workers.wait_for_complete()  # the autosave's write
+        saved = json.loads(session.save_path.read_text())
+        assert saved["hints"] == [{"seat": 0, "at": len(session.entries)}]  # on disk at once, no action since
         assert "Hint" in [c.title for c in app.get_system_commands(app.screen_stack[-2])]
         await pilot.press("x")
         await pilot.pause()

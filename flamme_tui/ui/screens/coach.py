@@ -65,11 +65,19 @@ class CoachScreen(BaseScreen):
         with VerticalScroll(id="coach-body"):
             yield Static(plain(f"Coach: every card a person played, looked at again by the expert from that "
                                f"seat's view ({self.rollouts} simulated races a card)."), id="coach-head")
-            yield Static(plain("Looking at the cards again..."), id="coach-text")
+            yield Static(plain(f"Looking at {self.cards()} cards again (a second or so for every ten)..."),
+                         id="coach-text")
         keys = [("↑↓", "scroll"), ("esc", "back")]
         if self.session.save_path is not None:
             keys.insert(0, ("1-9", "replay that round"))
         yield KeyBar(keys)
+
+    def cards(self) -> int:
+        """The cards the people played (what the coach looks at again)."""
+        game = self.session.game
+        seats = set(self.seats)
+        return sum(1 for a in game.actions if getattr(a, "card", None) is not None or hasattr(a, "tokens")
+                   if game.riders[game.index[a.rider]].seat in seats)
 
     def on_mount(self) -> None:
         super().on_mount()
