@@ -22,11 +22,11 @@ def progress_path(entry: Entry) -> Path:
 
 
 def save_progress(tutorial: Tutorial, path: Path | None = None) -> None:
-    """The player's actions so far, written atomically (a lesson over: the file goes)."""
+    """The player's actions so far, written atomically (a lesson over or not begun: the file goes)."""
     from .saves import write_atomic
 
     path = progress_path(tutorial.entry) if path is None else path
-    if tutorial.over:
+    if tutorial.over or not tutorial.actions_text():  # over, or not begun: nothing to go on from
         path.unlink(missing_ok=True)
         return
     data = {"lesson": tutorial.entry.id, "actions": tutorial.actions_text()}

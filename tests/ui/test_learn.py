@@ -192,3 +192,30 @@ async def test_a_lesson_left_is_resumed_where_it_was_and_a_skipped_one_starts_ag
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.tutorial.actions_text() == [] and "Enter: start the race" in screen_text(app)
+
+
+async def test_the_tutorial_command_opens_the_lesson_over_the_lessons_and_the_title_menu(data_dir):
+    from flamme_tui.play.lessons import catalogue
+    from flamme_tui.ui.screens.tutorial import tutorial_app
+
+    app = tutorial_app(next(e for e in catalogue() if e.id == "bmx"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_name(app) == "TutorialScreen" and "BMX" in screen_text(app)
+        await pilot.press("escape")  # left before anything was played: nothing kept
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and "in progress" not in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+
+def test_the_tutorial_command_refuses_an_unknown_lesson_in_one_line():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "flamme_tui", "tutorial", "nope"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == "flamme-tui: tutorial: no lesson 'nope' (lessons: classic, meteo, peloton, bmx)"

@@ -251,11 +251,32 @@ class TutorialScreen(BaseScreen):
         return True
 
 
-def run(lesson: str | None = None) -> int:
-    """`flamme-tui tutorial [LESSON]`: the app, on the lessons menu (on LESSON if
-    given); leaving it goes on to the title menu."""
+def tutorial_app(entry: lessons.Entry | None = None):
+    """The app, opened on the lessons menu (on `entry`'s lesson if given), over the title menu."""
+    from pathlib import Path
+
+    from .. import app as app_module
     from ..app import FlammeApp
 
+    class TutorialApp(FlammeApp):
+        # Textual finds a relative CSS_PATH beside the class's own module: the app's, here
+        CSS_PATH = str(Path(app_module.__file__).parent / str(FlammeApp.CSS_PATH))
+
+        def on_mount(self) -> None:
+            # (Textual calls FlammeApp's on_mount too: the title menu goes first, under the lessons)
+            self.call_after_refresh(self.open_lessons)
+
+        def open_lessons(self) -> None:
+            self.push_screen(LessonsScreen())
+            if entry is not None:
+                self.push_screen(TutorialScreen(entry))
+
+    return TutorialApp()
+
+
+def run(lesson: str | None = None) -> int:
+    """`flamme-tui tutorial [LESSON]`: the app, on the lessons menu (on LESSON if
+    given); leaving it goes on to the title menu.  An unknown or broken lesson: one line, exit 2."""
     entry = None
     if lesson is not None:
         entry = next((e for e in lessons.catalogue() if e.id == lesson), None)
@@ -268,14 +289,6 @@ def run(lesson: str | None = None) -> int:
             why = f"no lesson {lesson!r} (lessons: {known})" if entry is None else str(entry.problem)
             print(clean(f"flamme-tui: tutorial: {why}", multiline=False), file=sys.stderr)
             return 2
-
-    class TutorialApp(FlammeApp):
-        def on_mount(self) -> None:
-            super().on_mount()
-            self.push_screen(LessonsScreen())
-            if entry is not None:
-                self.push_screen(TutorialScreen(entry))
-
-    app = TutorialApp()
+    app = tutorial_app(entry)
     result = app.run()
     return int(app.return_code or 0) if result is None else int(result)
