@@ -27,13 +27,14 @@ from ..engine.options import Option
 from ..engine.phase import Phase
 from ..engine.race import Team
 from ..engine.rules import find
-from ..engine.terrain import COBBLE, DESCENT, SUPPLY
+from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
 from .lessons import Entry, Lesson, Opponent, Step, stage_ref
 from .narrator import kind_name, label, played_text, where
 from .races import RaceSpec
 from .session import Session
 
 PLAYER = 0  # the player's seat: first, so it acts first in every round
+MAX_STEPS = 2  # steps taught in one round, at most (a short race: two ideas may fall due at once)
 
 
 class Tutorial:
@@ -51,7 +52,9 @@ class Tutorial:
             spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams))
         self.session = Session.new(spec, lesson.seed)
         self.reports: dict[int, list[str]] = {}  # round -> the reveal in words, and the check
-        self.steps: dict[int, int] = {}  # round -> the index of the step it taught
+        self.steps: dict[int, tuple[int, ...]] = {}  # round -> the indexes of the steps it taught
+        # (round, step index) whose check did not apply that round: the step comes again
+        self.retry: set[tuple[int, int]] = set()
         self.mine: list[Action] = []  # the player's actions of the round in progress
         self._hands: dict[str, tuple[int, ...]] = {}  # rider id -> the hand its card this round came from
         self._opponents()
@@ -83,22 +86,26 @@ class Tutorial:
     def rider_of(self, action: Action) -> Any:
         return next(r for r in self.view().board.riders if r.id == action.rider)
 
-    def step(self) -> Step | None:
-        """The step of the round being played (None: a round the lesson leaves to
-        the player): the first step not taught yet whose round (or place) this is."""
+    def round_steps(self) -> list[Step]:
+        """The steps of the round being played (none: a round the lesson leaves to the
+        player): the steps not taught yet whose round (or place) this is, at most
+        MAX_STEPS: the first round's own step first (it starts the race), then places
+        on the track (the climb is taught on the climb: it will not wait), then the
+        rounds' ideas, that can wait."""
         round_ = self.game.round
         if round_ not in self.steps:
-            taught = set(self.steps.values())
-            due = [k for k, s in enumerate(self.lesson.steps) if k not in taught and self._due(s)]
-            # the first round's step first (it starts the race), then a place on the track (the
-            # climb is taught on the climb: it will not wait), then a round's idea, that can wait
+            taught = {(r, k) for r, ks in self.steps.items() for k in ks}
+            done = {k for r, k in taught if (r, k) not in self.retry}
             steps = self.lesson.steps
-            k = next((k for k in due if steps[k].round == round_ == 1),
-                     next((k for k in due if steps[k].at is not None), due[0] if due else None))
-            if k is None:
-                return None
-            self.steps[round_] = k
-        return self.lesson.steps[self.steps[round_]]
+            due = [k for k, s in enumerate(steps) if k not in done and self._due(s)]
+            due.sort(key=lambda k: (steps[k].round != 1 or round_ != 1, steps[k].at is None, k))
+            self.steps[round_] = tuple(due[:MAX_STEPS])
+        return [self.lesson.steps[k] for k in self.steps[round_]]
+
+    def step(self) -> Step | None:
+        """The first step of the round being played (None: none)."""
+        steps = self.round_steps()
+        return steps[0] if steps else None
 
     def _due(self, step: Step) -> bool:
         if step.round is not None:
@@ -126,14 +133,14 @@ class Tutorial:
             raise ValueError(f"not on offer now: {action}")
         round_ = self.game.round
         done = self.game.rounds_done
-        step = self.step()
+        self.round_steps()  # (fixed at the round's first choice, as the player saw them)
         if isinstance(action, Play):  # the hand it came from (said after the reveal, `recycled`)
             self._hands[action.rider] = self.view().hands[self.game.index[action.rider]]
         self.session.apply(action)
         self.mine.append(action)
         self._opponents()
         if self.game.rounds_done > done or self.over:
-            self.reports[round_] = self._report(step, self.mine)
+            self.reports[round_] = self._report(self.mine, round_)
             self.mine = []
 
     def _opponents(self) -> None:
@@ -162,7 +169,7 @@ class Tutorial:
                 "token " + played_text(self.game, e.tokens)
         return "an exhaustion card" if not e.card else card_text(e.card)
 
-    def _report(self, step: Step | None, mine: list[Action]) -> list[str]:
+    def _report(self, mine: list[Action], round_: int) -> list[str]:
         """The round just revealed, in words, from its events; then the step's check."""
         game = self.game
         course = game.course
@@ -208,15 +215,21 @@ class Tutorial:
                   for i, r in enumerate(game.riders) if i not in ours and r.history]
         if others:
             lines.append("The others played: " + ", ".join(others) + ".")
-        if step is not None and step.recycled:
+        steps = [(k, self.lesson.steps[k]) for k in self.steps.get(round_, ())]
+        if any(step.recycled for _, step in steps):
             for a in mine:
                 if isinstance(a, Play) and a.rider in self._hands:
                     rest = list(self._hands[a.rider])
                     rest.remove(a.card)
                     lines.append(f"{self.Name(game.index[a.rider])} kept its {card_text(a.card)}; "
                                  f"{' '.join(card_text(c) for c in rest)} went face up under its deck.")
-        if step is not None and step.check is not None:
+        for k, step in steps:
+            if step.check is None:
+                continue
             passed = checked(step.check, game, ours, mine)
+            if passed is None:  # the round never came to the step's place: it is taught again
+                self.retry.add((round_, k))
+                continue
             said = step.passed if passed else step.missed
             if said:
                 lines.append(("Well done: " if passed else "Next time: ") + said)
@@ -271,10 +284,19 @@ def scripted(view: Any, opponent: Opponent) -> Action:
     return min(plays, key=lambda a: (a.card != 0, a.card))  # an exhaustion card first: it is worth least
 
 
-def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool:
-    """Whether the player did what a step asked (lessons.CHECKS), from the round's events and actions."""
+def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool | None:
+    """Whether the player did what a step asked (lessons.CHECKS), from the round's events and
+    actions; None when the round never came to the step's place (no move of the player's from
+    a descent or a supply square, nor on or onto a climb): the step is taught again."""
     events = game.events
     moves = [e for e in events if type(e) is Move and e.rider in ours]
+    terrain = game.course.terrain
+    starts = {terrain[e.start] for e in moves}
+    if check == "descent_gained" and DESCENT not in starts or check == "supply_gained" and SUPPLY not in starts:
+        return None
+    if check == "no_card_wasted_on_climb" and not any(
+            e.moves < e.value or ASCENT in (terrain[e.start], terrain[e.square]) for e in moves):
+        return None
     if check == "draw_rouleur_first":
         first = next((a for a in mine if isinstance(a, Draw)), None)
         return first is not None and getattr(game.riders[game.index[first.rider]], "kind", "") == ROULEUR

@@ -104,7 +104,7 @@ class TutorialScreen(BaseScreen):
     TutorialScreen #lesson-track { margin: 0 0 0 0; }
     TutorialScreen #lesson-body { height: 1fr; padding: 0 1; }
     TutorialScreen #lesson-step { border: round $accent; padding: 0 1; height: auto; }
-    TutorialScreen #lesson-choices { height: auto; margin-top: 1; text-style: bold; }
+    TutorialScreen #lesson-choices { height: auto; text-style: bold; }
     TutorialScreen #lesson-report { height: auto; margin-top: 1; }
     """
     BINDINGS: ClassVar[Bindings] = [
@@ -132,8 +132,9 @@ class TutorialScreen(BaseScreen):
         else:
             yield TrackStrip(course, id="lesson-track")
         with VerticalScroll(id="lesson-body"):
-            yield Static(id="lesson-step")
+            # the choices first, under the track: never scrolled out of sight by a long step
             yield Static(id="lesson-choices")
+            yield Static(id="lesson-step")
             yield Static(id="lesson-report")
         yield KeyBar([("1-9", "choose"), ("esc", "leave (kept)"), ("x", "skip lesson"), (self.help_key, "help")],
                      id="lesson-keys")
@@ -156,9 +157,9 @@ class TutorialScreen(BaseScreen):
     def show(self) -> None:
         t = self.tutorial
         lesson = t.lesson
-        step = t.step()
+        steps = [] if t.over else t.round_steps()
         where = "over" if t.over else f"round {t.game.round}"
-        idea = f" · {step.idea}" if step is not None and not t.over else ""
+        idea = "".join(f" · {step.idea}" for step in steps)
         self.query_one("#lesson-title", Static).update(plain(f"Learn to play · {lesson.title} · {where}{idea}"))
         self.query_one("#lesson-track").show(self.scene())  # type: ignore[attr-defined]
         last = t.reports.get(t.game.round - 1 if not t.over else t.game.round, [])
@@ -169,7 +170,7 @@ class TutorialScreen(BaseScreen):
             text = f"{t.outcome_line()}\n\n{lesson.outro}"
             choices = "Enter: back to the lessons"
         else:
-            text = step.text if step is not None else "Race on: choose as you learned."
+            text = "\n\n".join(step.text for step in steps) if steps else "Race on: choose as you learned."
             choices = self.choices_text()
         self.query_one("#lesson-step", Static).update(plain(text))
         self.query_one("#lesson-choices", Static).update(plain(choices))
