@@ -219,3 +219,41 @@ def test_the_tutorial_command_refuses_an_unknown_lesson_in_one_line():
                          timeout=60)
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.strip() == "flamme-tui: tutorial: no lesson 'nope' (lessons: classic, meteo, peloton, bmx)"
+
+
+async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch):
+    """The hint is worked out off the screen's thread (the bots' thinking process; a
+    thread here, with a hint that takes a second): a key that changes the screen is
+    answered at once meanwhile, then the hint shows."""
+    import time
+
+    import flamme_tui.ui.hints as hints
+    from flamme_tui.play.thinker import Thinker
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    from .test_workers import wait_for
+
+    def slow_hint(*args):
+        time.sleep(1.0)
+        return "The expert would play 5 with the Rouleur: a slow answer"
+
+    monkeypatch.setattr(hints, "hint_job", slow_hint)
+    app = FlammeApp(seed=7, autoplay=False, autosave=False, thinker=Thinker(processes=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.settings = app.settings.model_copy(update={"hints": True})
+        app.start_race(one_human())
+        await settle(pilot)
+        await pilot.press("2", "enter")  # the Rouleur draws: its cards
+        await settle(pilot)
+        screen = app.screen
+        t0 = time.monotonic()
+        await pilot.press("h")
+        before = screen_text(app)
+        await pilot.press("right")  # select another card
+        await wait_for(lambda: screen_text(app) != before, timeout=0.5)
+        assert screen_name(app) == "RaceScreen" and time.monotonic() - t0 < 0.5  # the hint still thinks
+        await wait_for(lambda: screen_name(app) == "HintScreen", timeout=10)
+        assert time.monotonic() - t0 >= 1.0
+        await pilot.pause()
+        assert "a slow answer" in screen_text(app)
+        assert screen.turn.kind == "pick"
