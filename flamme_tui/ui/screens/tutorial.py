@@ -160,7 +160,8 @@ class TutorialScreen(BaseScreen):
         steps = [] if t.over else t.round_steps()
         where = "over" if t.over else f"round {t.game.round}"
         idea = "".join(f" · {step.idea}" for step in steps)
-        self.query_one("#lesson-title", Static).update(plain(f"Learn to play · {lesson.title} · {where}{idea}"))
+        title = lesson.title if not self.started or t.over else "Learn to play"  # the ideas need the room
+        self.query_one("#lesson-title", Static).update(plain(f"{title} · {where}{idea}"))
         self.query_one("#lesson-track").show(self.scene())  # type: ignore[attr-defined]
         last = t.reports.get(t.game.round - 1 if not t.over else t.game.round, [])
         if not self.started:
