@@ -194,6 +194,13 @@ You see the first rider's cards, pick one, and only then draw for the other ride
   Enter        confirm
   click        select, then confirm
 [b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
+    "learn": """[b]Learn to play[/b]
+A short race against scripted teams that teaches one idea a round.  Read the step, then choose: every card says where it takes your rider (→ square) and the one thing to know about it (front: in the wind; blocked: a full square; finish).  After each reveal the lesson says what happened to your riders and why.
+  1-9          choose (a rider to draw first, a card)
+  Enter        start the race; at the end, back to the lessons
+  Escape       leave the lesson: Learn to play goes on from there
+  x            skip the lesson
+On the lessons menu, r starts the highlighted lesson again.""",
     "podium": """[b]Race over[/b]
 The podium, then the full ranking with where each rider stopped (how many squares past the line, or still to go), each team's statistics, a few awards and the race chart: how many squares each rider was behind the leader, round by round.
 Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.

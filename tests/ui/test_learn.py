@@ -257,3 +257,18 @@ async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch)
         await pilot.pause()
         assert "a slow answer" in screen_text(app)
         assert screen.turn.kind == "pick"
+
+
+async def test_the_lesson_s_help_says_its_keys(data_dir):
+    from flamme_tui.ui.screens.tutorial import LessonsScreen
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(LessonsScreen())
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Learn to play" in text and "skip the lesson" in text

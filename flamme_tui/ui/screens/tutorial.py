@@ -35,6 +35,7 @@ Bindings = list[Binding | tuple[str, str] | tuple[str, str, str]]
 class LessonsScreen(BaseScreen):
     """The title menu's "Learn to play": every lesson, a started one resumed."""
 
+    HELP_TOPIC = "learn"
     DEFAULT_CSS = """
     LessonsScreen #lessons-body { padding: 1 2; height: 1fr; }
     LessonsScreen #lessons-menu { height: auto; max-height: 12; margin: 1 0; }
@@ -99,6 +100,7 @@ class LessonsScreen(BaseScreen):
 class TutorialScreen(BaseScreen):
     """One lesson, played by keys."""
 
+    HELP_TOPIC = "learn"
     DEFAULT_CSS = """
     TutorialScreen #lesson-title { height: 1; padding: 0 1; text-style: reverse; }
     TutorialScreen #lesson-track { margin: 0 0 0 0; }
