@@ -159,6 +159,15 @@ class RoundCheck(BaseModel):
     state: Hex
 
 
+class HintTaken(BaseModel):
+    """A hint a seat was shown (play.session.Session.hints): not an action, so
+    replays and the round checks do not see it; the podium says "with hints"."""
+
+    model_config = MODEL
+    seat: StrictInt = Field(ge=0, lt=lim.MAX_TEAMS)
+    at: StrictInt = Field(ge=0, le=lim.MAX_ACTIONS)  # entries in the log when it was shown
+
+
 class TourSummary(BaseModel):
     """A tour's line in the menus: its name, the stage being raced (1 = the
     first) of how many, and once it is over the winning team."""
@@ -255,6 +264,7 @@ class SaveData(BaseModel):
     rounds: tuple[RoundCheck, ...] = Field(max_length=lim.MAX_ROUNDS)
     state: Hex  # the game after the last action
     tour: TourData | None = None  # format 2: the race is a stage of this tour
+    hints: tuple[HintTaken, ...] = Field(default=(), max_length=lim.MAX_ACTIONS)  # written only when there are some
     checksum: Hex
 
     @model_validator(mode="after")
@@ -268,6 +278,8 @@ class SaveData(BaseModel):
             raise ValueError("tour: its stages are classic or meteo races")
         if any(int(seat) >= len(self.setup.teams) for seat in self.bots):
             raise ValueError("bots: a seat number past the last team")
+        if any(h.seat >= len(self.setup.teams) or h.at > len(self.actions) for h in self.hints):
+            raise ValueError("hints: a seat past the last team, or past the end of the log")
         if find(self.summary.variant) is not find(self.setup.variant):
             raise ValueError("summary: another variant than the setup's")
         last = (0, 0)
@@ -363,6 +375,7 @@ class _Snapshot:
     undo: bool
     tour: Any  # play.tours.Tour (the stages before this one), or None
     done: tuple  # the tour's finished stages, as they were at the snapshot
+    hints: tuple[tuple[int, int], ...] = ()  # (seat, log entries then) of each hint shown
 
 
 def _snapshot(session: Session, *, race: str = "", created: str = "", rounds: list[dict] | None = None) -> _Snapshot:
@@ -375,7 +388,8 @@ def _snapshot(session: Session, *, race: str = "", created: str = "", rounds: li
     undo = session.has_undo or any(UNDO in d.entries for d in done)
     return _Snapshot(race or _race_id(session), created or now, now, _summary(game, tour), session.setup,
                      session.seed, {str(seat): name for seat, name in sorted(session.bots.items())},
-                     session.actions_text(), rounds, state_digest(game), undo, tour, done)
+                     session.actions_text(), rounds, state_digest(game), undo, tour, done,
+                     tuple(getattr(session, "hints", ())))
 
 
 def _body(snap: _Snapshot, setup: dict) -> dict:
@@ -394,6 +408,8 @@ def _body(snap: _Snapshot, setup: dict) -> dict:
         "actions": snap.actions,
         "rounds": snap.rounds,
         "state": snap.state,
+        # only when a hint was shown: a save without hints reads in a flamme-tui without them
+        **({"hints": [{"seat": seat, "at": at} for seat, at in snap.hints]} if snap.hints else {}),
     }
 
 
@@ -946,6 +962,7 @@ def load(path: str | Path) -> Session:
     record = load_record(path)
     session = Session(record.setup, record.seed, record.bots, record.actions)
     session.tour = record.tour
+    session.hints = [(h.seat, h.at) for h in record.data.hints]
     session.branch_of = None
     session.race_id = record.data.race
     if is_backup(path):

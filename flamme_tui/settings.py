@@ -59,6 +59,7 @@ class Settings(BaseModel):
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
     # the language the app speaks: "" = the environment's (i18n.from_environment); --lang beats it
     language: Literal["", "en", "fr", "es"] = ""
+    hints: StrictBool = False  # the race's hint key (what the expert would play), one person at the table only
 
     @property
     def step_delay(self) -> float | None:

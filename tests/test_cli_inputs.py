@@ -128,6 +128,8 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
                                         "192.0.2.1"]),
     (("serve",), "port"): (["--port"], ["0", "65536", "http", "-1"]),
     (("replay",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
+    (("coach",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
+    (("tutorial",), "lesson"): ([], ["no-such-lesson", "", "x\x1b]0;pwned\x07", "a" * 300, "../classic"]),
     (("stages", "check"), "paths"): ([], ["{missing}", "{loop}", "{long}", *HOSTILE_FILES, "fr1:abcb",
                                           "fr1:" + "b" * 5000, "fr1:a\x1b]0;pwned\x07u"]),
     (("stages", "random"), "boxes"): (["--boxes"], ["peloton", "base,meteo", "", ",", "x" * 300, "base\x1b[2J"]),

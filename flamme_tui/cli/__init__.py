@@ -102,6 +102,16 @@ def build_parser() -> Parser:
     replay.add_argument("file", metavar="FILE", help=_("a save file"))
     replay.add_argument("--text", action="store_true", help=_("print the whole replay as text, without the app"))
 
+    tutorial = sub.add_parser("tutorial", help=_("learn to play: a short race that teaches one idea a round"))
+    tutorial.add_argument("lesson", nargs="?", metavar="LESSON",
+                          help=_("a lesson's id (the name of its file in stages/lessons: classic); default: the menu"))
+
+    coach = sub.add_parser("coach", help=_("after a race: each human seat's three costliest cards against the "
+                                           "expert's choice, with the reason"))
+    coach.add_argument("file", metavar="FILE", help=_("the save file of a finished race"))
+    coach.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=200, metavar="N",
+                       help=_("the expert's simulated races per decision (default 200; the same N, the same answer)"))
+
     stages = sub.add_parser("stages", help=_("list the stages, check stage files"))
     stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", required=True)
     stages_sub.add_parser("list", help=_("the built-in and user stages"))
@@ -152,6 +162,9 @@ def build_parser() -> Parser:
     bench.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
                        help=_("time this bot's decisions instead (seats: BOT, medium, medium, easy; "
                             "hard-before: hard as it was, for comparison)"))
+    bench.add_argument("--hint", action="store_true",
+                       help=_("time the hint key's answers as the app gets them (the thinking process), at every "
+                              "decision of one seat over N races (default 3; budget: the expert's, 1 s)"))
     bench.add_argument("--readers", action="store_true",
                        help=_("time every reader of user files (save, settings, stage, tour, case and data files) "
                             "on crafted files of 1x, 4x and 16x a size: CPU ms per KB"))
@@ -400,6 +413,14 @@ def cmd_bench(args) -> int:
         return run()
     if args.bot:
         return bench_bot(args)
+    if args.hint:
+        from ..play.hintbench import run as bench_hint
+        from ..play.races import make_setup
+
+        given = any(a in ("-n", "--races") or a.startswith("--races=") for a in getattr(args, "argv", ()))
+        races = args.races if given else 3  # a hint takes up to its budget: 2000 races would take days
+        print(bench_hint(make_setup(_spec(args)), args.variant, races, budget_of(args)))
+        return 0
     given = any(a.split("=")[0] in RACE_OPTIONS for a in getattr(args, "argv", ()))
     variants = [args.variant] if given else ["classic", "meteo", "bmx"]
     for variant in variants:
@@ -620,6 +641,15 @@ def _command(args: argparse.Namespace) -> int:
         from .saves import cmd_replay
 
         return cmd_replay(args.file, text=args.text)
+    if args.command == "tutorial":
+        from ..ui.screens.tutorial import run as run_tutorial
+
+        return run_tutorial(args.lesson)
+    if args.command == "coach":
+        from ..bots.budget import Budget
+        from .coach import cmd_coach
+
+        return cmd_coach(args.file, Budget(rollouts=args.rollouts))
     if args.command == "tours":
         from . import tours as tours_cli
 

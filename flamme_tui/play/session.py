@@ -105,6 +105,9 @@ class Session:
         self.created: str | None = None
         self.branch_of: Path | None = None
         self.tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
+        # (seat, len(entries) then) of each hint shown (play/coach.py's `hint`): saved, never
+        # an action, so replays do not see it; the podium marks those seats "with hints"
+        self.hints: list[tuple[int, int]] = []
         for entry in actions:  # a saved log: actions and undos
             if entry == UNDO:
                 self.undo(replaying=True)
@@ -220,6 +223,17 @@ class Session:
             # the full reason may name hidden cards: for headless output, never the table
             done.append((seat, decision.action, decision.full))
         return done
+
+    def took_hint(self, seat: int) -> None:
+        """A hint was shown to `seat` now (see `hints`)."""
+        self.hints.append((seat, len(self.entries)))
+
+    def hinted(self) -> dict[int, int]:
+        """Seat -> hints shown to it."""
+        out: dict[int, int] = {}
+        for seat, _ in self.hints:
+            out[seat] = out.get(seat, 0) + 1
+        return out
 
     def actions_text(self) -> list[str]:
         """The log as text: every action and undo (what a save holds)."""

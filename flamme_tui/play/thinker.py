@@ -180,6 +180,20 @@ class Thinker:
         decision = await asyncio.to_thread(move.think)
         return decision.action, decision.public
 
+    async def call(self, fn: Any, *args: Any) -> Any:
+        """`fn(*args)` in the thinking process (a thread if there is none): the
+        hint and the coach, which think as long as a bot.  `fn` and its
+        arguments must be plain data a process can be handed (module-level, picklable)."""
+        pool = self._executor()
+        future = None if pool is None else self._submit(pool, fn, *args)
+        if future is not None:
+            try:
+                return await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                self.processes = False
+                self._pool = None
+        return await asyncio.to_thread(fn, *args)
+
     def close(self) -> None:
         """Stop the thinking process at once (a move it is thinking about is
         dropped): the app's process would otherwise wait for it as it exits."""

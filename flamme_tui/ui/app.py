@@ -689,6 +689,9 @@ class FlammeApp(App[int]):
         yield SystemCommand(_("Settings"), _("Language, aids, step speed, theme, bot reasons, keys"), self.show_settings)
         yield SystemCommand(_("Theme"), _("Change the colours (saved in the settings)"), self.search_themes)
         yield SystemCommand(_("Help"), _("The keys and rules of this screen"), self.show_help)
+        from .hints import commands as hint_commands
+
+        yield from hint_commands(self, screen)
         yield SystemCommand(_("Screenshot"), _("Save an SVG picture of this screen (in Downloads, else the data folder)"),
                             lambda: self.set_timer(0.1, self.take_screenshot))
         yield SystemCommand(_("Quit"), _("Leave flamme-tui (a race in progress asks first)"), self.action_request_quit)

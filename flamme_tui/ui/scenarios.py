@@ -448,6 +448,68 @@ async def peloton_bids(pilot) -> None:
     await settle(pilot)
 
 
+async def coach(pilot) -> None:
+    """The coach after a finished 2-team race (two people), on a small budget."""
+    from ..play.flow import RaceFlow
+    from .screens.coach import CoachScreen
+
+    app = pilot.app
+    app.choices = choices("classic", 2, seed=SEED)
+    session = app.choices.session()
+    advance(session, 100)
+    app.show_podium(RaceFlow(session))
+    await pilot.pause()
+    app.push_screen(CoachScreen(session, rollouts=16))
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def one_human(variant: str = "classic"):
+    """One person (Blue) against a medium bot: a race where hints may be offered."""
+    from .choices import SeatChoice
+
+    c = choices(variant, 2, seed=SEED)
+    c.seats = [c.seats[0], SeatChoice(c.seats[1].name, c.seats[1].colour, "medium")]
+    return c
+
+
+async def hint(pilot) -> None:
+    """Hints on, one person against a bot: `h` at the first card pick, the expert's
+    answer shown (on a rollout budget: the same answer every time)."""
+    from ..bots.budget import Budget
+
+    app = pilot.app
+    app.settings = app.settings.model_copy(update={"hints": True})
+    app.start_race(one_human())
+    await settle(pilot)
+    app.flow.session.budget = Budget(rollouts=32)
+    await pilot.press("2", "enter")  # the Rouleur draws first
+    await settle(pilot)
+    await pilot.press("h")
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    for _ in range(3):  # the toast is drawn after the refresh that follows the answer
+        await pilot.pause()
+
+
+async def tutorial(pilot) -> None:
+    """Learn to play, the Classic lesson: past its intro, round 2 (blocking), the
+    first round's reveal explained (a lesson started afresh: no progress kept)."""
+    from ..lessonprogress import forget_progress
+    from ..play.lessons import catalogue
+
+    entry = catalogue()[0]  # the first lesson: Classic
+    forget_progress(entry)
+    menu = pilot.app.screen.query_one("#title-menu")
+    await pilot.press(*["down"] * menu.get_option_index("learn"), "enter")  # Learn to play
+    await pilot.pause()
+    await pilot.press("enter")  # the first lesson
+    await pilot.pause()
+    await pilot.press("enter", "2", "1", "1")  # the intro; the Rouleur draws first; a card each
+    await pilot.pause()
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -485,4 +547,7 @@ SCENARIOS = {
     "peloton-reveal": peloton_reveal,
     "peloton-bid": peloton_bid,
     "peloton-bids": peloton_bids,
+    "coach": coach,
+    "hint": hint,
+    "tutorial": tutorial,
 }

@@ -47,6 +47,9 @@ SHOTS = [  # (file name, scenario, size)
     ("peloton-120x40", "peloton-race", (120, 40)),
     ("peloton-bid", "peloton-bid", (80, 24)),
     ("peloton-bids", "peloton-bids", (80, 24)),
+    ("tutorial", "tutorial", (80, 24)),
+    ("hint", "hint", (80, 24)),
+    ("coach", "coach", (80, 24)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
 

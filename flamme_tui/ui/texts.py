@@ -184,6 +184,7 @@ HELP = {  # the prose of each topic; the keys of the screen are listed from its 
     "settings": N_("""[b]Settings[/b]
 Saved at once in the settings file (its path is shown on the screen).
   Space or Enter  switch, open a list
+Hint key in races: h (or Hint in the palette) shows what the expert would play and why; only when one person races, and the podium says "with hints".
 Key bindings: type the new keys (comma-separated Textual key names, e.g. "f5" or "ctrl+s,f5") and press Enter; empty restores the default."""),
     "saved": N_("""[b]Saved races[/b]
 Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking."""),
@@ -224,9 +225,17 @@ You see the first rider's cards, pick one, and only then draw for the other ride
   Enter        confirm
   click        select, then confirm
 [b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line."""),
+    "learn": N_("""[b]Learn to play[/b]
+A short race against scripted teams that teaches one idea a round.  Read the step, then choose: every card says where it takes your rider (→ square) and the one thing to know about it (front: in the wind; blocked: a full square; finish).  After each reveal the lesson says what happened to your riders and why.
+  1-9          choose (a rider to draw first, a card)
+  Enter        start the race; at the end, back to the lessons
+  Escape       leave the lesson: Learn to play goes on from there
+  x            skip the lesson
+On the lessons menu, r starts the highlighted lesson again."""),
     "podium": N_("""[b]Race over[/b]
 The podium, then the full ranking with where each rider stopped (how many squares past the line, or still to go), each team's statistics, a few awards and the race chart: how many squares each rider was behind the leader, round by round.
-Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu."""),
+Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.
+Coach (c): each person's three costliest cards against the expert bot's choice, judged from that seat's view then, with squares, exhaustion, win chance and why; 1-9 replay that round."""),
     "tour": N_("""[b]New tour[/b]
 A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 for each stage's first three and for the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first.
 Choose a tour, or pick the stages yourself."""),
@@ -300,12 +309,14 @@ You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: 
   1-4 or ← →   select a token (select both on a descent, then Enter)
   Enter        play the selected token (face down until all have played)
   click        select; click the selected token again to play it
+  h            a hint: what the expert would play and why (Settings: Hint key in races)
 Then a review: Enter passes the keyboard, u takes the token back to change it (the log and the table are told that you changed it, never to what).
 [b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up.""")
     text = _("""[b]Pick a card[/b]
   1-5 or ← →   select a card (a heavy border marks it)
   Enter        play the selected card (face down until all have played)
   click        select; click the selected card again to play it
+  h            a hint: what the expert would play and why (Settings: Hint key in races)
   s            the stage profile, with every rider on it
 After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) takes the second card back to change it; the race log and the next players are told that you changed it, never to what. The first card is down once the second rider has drawn, as at the table; after Enter nothing changes any more.
 [b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards.""")

@@ -312,6 +312,11 @@ def results_controls(screen: BaseScreen, scope: str, what: str, replay: bool) ->
     return buttons, keys
 
 
+def hints_words(hinted: dict[int, int], names: list[str]) -> str:
+    """ "Blue (3 hints)": the seats a hint was shown to."""
+    return ", ".join(f"{names[seat]} ({plural(n, 'hint')})" for seat, n in sorted(hinted.items()))
+
+
 class PodiumScreen(BaseScreen):
     """The race is over: what happened, and where to go from here (race
     again, a new race, its replay, the title menu, or quit after asking)."""
@@ -321,6 +326,7 @@ class PodiumScreen(BaseScreen):
         Binding("r", "again", "Race again", id="podium.again"),
         Binding("n", "new", "New race", id="podium.new"),
         Binding("p", "replay", "Replay this race", id="podium.replay"),
+        Binding("c", "coach", "Coach: your costliest cards", id="podium.coach"),
         Binding("t,escape", "title", "Title menu", id="podium.title"),
         Binding("q", "quit", "Quit", id="podium.quit"),
     ]
@@ -342,6 +348,9 @@ class PodiumScreen(BaseScreen):
             head.append_text(rider_text(game, winner, names))
             head.append(f" · {clean(game.course.name)} · {plural(game.round, 'round')} · seed {flow.session.seed}")
             yield Static(head, id="podium-title")
+            hinted = flow.session.hinted()
+            if hinted:  # a result reached with the expert's hints says so
+                yield Static(Text(f"With hints: {hints_words(hinted, names)}", style="italic"), id="podium-hints")
             with Horizontal(id="podium-top"):
                 yield Static(podium_text(game, names), id="podium")
                 yield Static(Ranking(game, names), id="ranking")
@@ -355,6 +364,7 @@ class PodiumScreen(BaseScreen):
                 yield Static(awards_text(game, names, history), id="awards")
                 yield Static(chart_text(game, names, history, width=max(60, self.app.size.width - 4)), id="chart")
             buttons, keys = results_controls(self, "podium", "race", self.saved is not None)
+            keys.insert(-2, (self.key_of("podium.coach", "c"), "coach"))
             yield Horizontal(*buttons, id="podium-buttons")
         yield KeyBar(keys)
 
@@ -412,6 +422,11 @@ class PodiumScreen(BaseScreen):
     def action_replay(self) -> None:
         if self.saved is not None:
             self.app.show_replay(self.saved)
+
+    def action_coach(self) -> None:
+        from .coach import CoachScreen
+
+        self.app.push_screen(CoachScreen(self.flow.session))
 
     def action_title(self) -> None:
         self.app.to_title()

@@ -97,6 +97,7 @@ class RaceScreen(BaseScreen):
         Binding("u,backspace", "change", "Change the last card before passing", show=False, id="race.change"),
         Binding("r", "random_place", "A random place on the grid", id="race.random"),
         Binding("s", "profile", "The stage profile", id="race.profile"),
+        Binding("h", "hint", "Hint: what the expert would play (Settings)", show=False, id="race.hint"),
         Binding("left_square_bracket", "pan(-16)", "Scroll the track back", show=False, id="race.back"),
         Binding("right_square_bracket", "pan(16)", "Scroll the track on", show=False, id="race.on"),
         Binding("q", "app.request_quit", "Quit", id="race.quit"),
@@ -1008,6 +1009,11 @@ class RaceScreen(BaseScreen):
         self.update_reveal()
 
     # ------------------------------------------------------------ actions
+
+    def action_hint(self) -> None:
+        from ..hints import ask
+
+        ask(self)
 
     def check_action(self, action: str, parameters) -> bool | None:
         kind = self.turn.kind if self.turn else None

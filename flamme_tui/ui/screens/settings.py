@@ -80,6 +80,10 @@ class SettingsScreen(BaseScreen):
                 yield Switch(s.bot_reasons, id="bot_reasons")
                 yield Static(self.on_off(s.bot_reasons), id="bot_reasons-word", classes="switch-word")
             with Horizontal(classes="form-row"):
+                yield Static(_("Hint key in races"), classes="settings-label")
+                yield Switch(s.hints, id="hints")
+                yield Static(self.on_off(s.hints, *self.DETAILS["hints"]), id="hints-word", classes="switch-word")
+            with Horizontal(classes="form-row"):
                 yield Static(_("Expert bot thinks (s, Enter)"), classes="settings-label")
                 yield Input(i18n.short(s.bot_seconds), compact=True, max_length=8, id="bot_seconds",
                             classes="seconds-input")
@@ -102,7 +106,7 @@ class SettingsScreen(BaseScreen):
                       (self.key_of("settings.back", "escape"), _("back"))])
 
     # what a switch's state means, beside its on/off (N_: translated when shown)
-    DETAILS = {"aids": (N_("where each card goes"), N_("the real table"))}
+    DETAILS = {"aids": (N_("where each card goes"), N_("the real table")), "hints": (N_("one person racing only"), "")}
 
     @staticmethod
     def on_off(value: bool, on: str = "", off: str = "") -> str:

@@ -1,5 +1,5 @@
 """The title menu: Resume (when a race is in progress), New race, New tour,
-Saved races, Rules reference, Settings, Quit (entries are easy to add: see `entries`)."""
+Saved races, Rules reference, Settings, Learn to play, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ class TitleScreen(BaseScreen):
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
         return [("new", _("New race")), ("tour", _("New tour")), ("saved", _("Saved races")),
-                ("rules", _("Rules reference")), ("settings", _("Settings")), ("quit", _("Quit"))]
+                ("rules", _("Rules reference")), ("settings", _("Settings")), ("learn", _("Learn to play")),
+                ("quit", _("Quit"))]
 
     def offer_resume(self, race: SavedRace | None) -> None:
         """Offer "Resume" for the newest race not finished (a saves.SavedRace,
@@ -152,6 +153,10 @@ class TitleScreen(BaseScreen):
             self.app.new_race()
         elif key == "tour":
             self.app.new_tour()
+        elif key == "learn":
+            from .tutorial import LessonsScreen
+
+            self.app.push_screen(LessonsScreen())
         elif key == "rules":
             self.app.show_rules()
         elif key == "saved":

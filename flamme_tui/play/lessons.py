@@ -1,0 +1,149 @@
+"""Lessons of the tutorial, as data: `stages/lessons/*.yaml`.
+
+A lesson is a short race on a fixed stage and seed: the player's team
+against scripted opponents (for each round, the cards each of their riders
+plays if it holds one), and for the rounds it teaches, one step each: the
+idea, what to look at, and a check of what the player did (`check`: one of
+CHECKS, said after the reveal as `passed` or `missed`).  What the reveal did is
+explained from the engine's events (play/tutorial.py), not written here.
+A lesson is added by adding a file: no code.
+
+A file with a mistake gives one line naming the file, the line and the
+field (config.ConfigError), as stage files do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+
+from .. import files, usertext
+from ..config import ConfigError, data_dir
+
+MODEL = ConfigDict(extra="forbid", frozen=True)  # Strict* fields: no number from a string
+MAX_TEXT = 1200  # characters of a step's text: it must fit beside the track at 80x24
+# what a step can check of the round the player just played (see play/tutorial.py, `checked`)
+Check = Literal["draw_rouleur_first", "no_exhaustion", "slipstream", "not_blocked", "no_card_wasted_on_climb",
+                "descent_gained", "finish", "no_crash", "supply_gained", "catch_up"]
+CHECKS = get_args(Check)
+Kind = Literal["S", "R"]
+Colour = Literal["red", "blue", "green", "black", "white", "pink"]
+Text = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT)]
+Card = Annotated[StrictInt, Field(ge=0, le=9)]  # 0: an exhaustion card
+
+
+class _Texts(BaseModel):
+    model_config = MODEL
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _printable(cls, value: object) -> object:
+        # shown in the app: nothing may reach the terminal as a control character
+        if isinstance(value, str):
+            return usertext.check(value, multiline=True)
+        return value
+
+
+class Step(_Texts):
+    """What one round teaches: the round given (`round`), or the first round
+    in which the player's riders reach a kind of place (`at`: "climb": a climb
+    within 9 squares ahead of one of them; "descent": one within 6;
+    "finish": the line within 9 squares; "wet": a wet square within 9 (meteo);
+    "wind": one of them under a tailwind or headwind (meteo); "supply",
+    "cobbles": a supply zone, cobblestones within 9 (Peloton tiles)).  The
+    step of round 1 comes first in round 1, then a step of a place (it will
+    not wait), then a step of a round (it may come a round or two late)."""
+
+    round: StrictInt | None = Field(None, ge=1, le=30)
+    at: Literal["climb", "descent", "finish", "wet", "wind", "supply", "cobbles"] | None = None
+    recycled: bool = False  # after the reveal, also say which cards went back under each deck
+    idea: Annotated[StrictStr, Field(min_length=1, max_length=40)]  # "The energy draw"
+    text: Text  # before the player chooses: what to look at on the track and in the hand
+    check: Check | None = None  # what the player is asked to do, checked after the reveal
+    passed: StrictStr = Field("", max_length=MAX_TEXT)  # said when the check passed
+    missed: StrictStr = Field("", max_length=MAX_TEXT)  # ... when it did not
+
+
+class Opponent(_Texts):
+    """A scripted team: per round, for each rider, the cards it plays if it holds
+    one (the first it holds); else (or after the last round listed) its lowest card."""
+
+    name: Annotated[StrictStr, Field(min_length=1, max_length=20)]
+    colour: Colour
+    rounds: tuple[dict[Kind, tuple[Card, ...]], ...] = Field((), max_length=30)
+
+
+class Player(_Texts):
+    name: Annotated[StrictStr, Field(min_length=1, max_length=20)] = "You"
+    colour: Colour = "blue"
+
+
+class Lesson(_Texts):
+    """One lesson file."""
+
+    title: Annotated[StrictStr, Field(min_length=1, max_length=60)]
+    order: StrictInt = Field(ge=0, le=999)  # place in the menu
+    rules: Literal["classic", "meteo", "bmx"] = "classic"  # (a Peloton lesson: classic rules on a Peloton stage)
+    # classic, meteo: a stage id, or a stage file beside the lesson; bmx: the circuit's sides ("ABCD", "aBcD")
+    stage: Annotated[StrictStr, Field(min_length=1, max_length=200)]
+    seed: StrictInt = Field(ge=0, le=999_999)
+    player: Player = Player()
+    opponents: tuple[Opponent, ...] = Field(min_length=1, max_length=3)
+    intro: Text
+    steps: tuple[Step, ...] = Field(min_length=1, max_length=30)
+    outro: Text
+
+
+class Entry:
+    """A lesson as the menu lists it: its id (the file's name), and the lesson
+    or the one line that says what is wrong with its file."""
+
+    def __init__(self, id: str, path: Path, lesson: Lesson | None, problem: str | None) -> None:
+        self.id = id
+        self.path = path
+        self.lesson = lesson
+        self.problem = problem
+
+
+def lessons_dir() -> Path:
+    return data_dir() / "lessons"
+
+
+def load(path: Path) -> Lesson:
+    """The lesson in `path` (ConfigError: one line, file, line and field)."""
+    from ..config import _first, _problems  # the stage files' reader: the same lines for the same mistakes
+
+    lesson, problems = _problems(Lesson, path, None, files.DATA_FILE)
+    if problems or lesson is None:
+        raise _first(path, problems)
+    for k, step in enumerate(lesson.steps):
+        if (step.round is None) == (step.at is None):
+            raise ConfigError("give a step either a round or an `at` (climb, descent, finish)", file=path,
+                              field=f"steps.{k}")
+    colours = [lesson.player.colour, *(o.colour for o in lesson.opponents)]
+    if len(set(colours)) != len(colours):
+        raise ConfigError("opponents: each team a colour of its own", file=path, field="opponents")
+    return lesson
+
+
+def stage_ref(entry_path: Path, stage: str) -> str:
+    """The stage a lesson names: a file beside the lesson, else a stage id."""
+    beside = entry_path.parent / stage
+    return str(beside) if stage.endswith((".yaml", ".yml")) else stage
+
+
+def catalogue(folder: Path | None = None) -> list[Entry]:
+    """Every lesson file, in the lessons' order (bad files last, with their line)."""
+    folder = lessons_dir() if folder is None else folder
+    out: list[Entry] = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            out.append(Entry(path.stem, path, load(path), None))
+        except ConfigError as exc:
+            out.append(Entry(path.stem, path, None, str(exc)))
+    return sorted(out, key=lambda e: (e.lesson is None, e.lesson.order if e.lesson else 0, e.id))
+
+
+__all__ = ["CHECKS", "Entry", "Lesson", "Opponent", "Step", "catalogue", "load", "lessons_dir", "stage_ref"]

@@ -1,0 +1,325 @@
+"""The tutorial's race: a lesson (play/lessons.py) played by the player's
+keys, its opponents played by their script, and each reveal explained.
+
+`Tutorial(entry)` builds the race from the lesson (stage, seed, the
+player's team in seat 0, the scripted teams after it).  The player acts
+first in every round (seat order); each `choose` then plays the scripted
+teams until the player is due again, so the round is resolved by the time
+the player looks again.  `report` says, for the round just revealed, what
+each of the player's riders did and why, from the engine's typed events
+(Move, Slipstream, Exhaustion, Finish), then the step's check.
+
+Progress is the log of the player's actions (the race is the lesson's
+set-up, its seed and these actions; the scripted teams follow from them):
+flamme_tui/lessonprogress.py keeps it between visits.  No Textual here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..engine.actions import Action, Draw, Play
+from ..engine.cards import ROULEUR, SPRINTEUR, card_text
+from ..engine.course import HEADWIND, TAILWIND, WET
+from ..engine.events import CatchUp, Crash, Die, Exhaustion, Fatigue, Finish, Move, Slipstream, StandUp
+from ..engine.options import Option
+from ..engine.phase import Phase
+from ..engine.race import Team
+from ..engine.rules import find
+from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
+from .lessons import Entry, Lesson, Opponent, Step, stage_ref
+from .narrator import kind_name, label, played_text, where
+from .races import RaceSpec
+from .session import Session
+
+PLAYER = 0  # the player's seat: first, so it acts first in every round
+MAX_STEPS = 2  # steps taught in one round, at most (a short race: two ideas may fall due at once)
+
+
+class Tutorial:
+    def __init__(self, entry: Entry, actions: Sequence[str] = ()) -> None:
+        lesson = entry.lesson
+        assert lesson is not None
+        self.entry = entry
+        self.lesson: Lesson = lesson
+        teams = [Team(lesson.player.name, lesson.player.colour)]
+        teams += [Team(o.name, o.colour) for o in lesson.opponents]
+        if find(lesson.rules).uses_tokens:  # BMX: one rider a seat, on a circuit
+            teams = [Team(t.name, t.colour, "S") for t in teams]
+            spec = RaceSpec(variant=lesson.rules, circuit=lesson.stage, teams=tuple(teams))
+        else:
+            spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams))
+        self.session = Session.new(spec, lesson.seed)
+        self.reports: dict[int, list[str]] = {}  # round -> the reveal in words, and the check
+        self.steps: dict[int, tuple[int, ...]] = {}  # round -> the indexes of the steps it taught
+        # (round, step index) whose check did not apply that round: the step comes again
+        self.retry: set[tuple[int, int]] = set()
+        self.mine: list[Action] = []  # the player's actions of the round in progress
+        self._hands: dict[str, tuple[int, ...]] = {}  # rider id -> the hand its card this round came from
+        self._opponents()
+        for text in actions:
+            self.choose(Action.parse(text), replaying=True)
+
+    # ------------------------------------------------------------ the race
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    @property
+    def over(self) -> bool:
+        return self.session.over
+
+    def view(self) -> Any:
+        return self.game.view(PLAYER)
+
+    def kind(self) -> str:
+        """What the player does now: "draw" (which rider draws first), "pick" or "over"."""
+        if self.over:
+            return "over"
+        return "pick" if self.view().hands else "draw"
+
+    def options(self) -> list[Option]:
+        return [] if self.over else self.view().options()
+
+    def rider_of(self, action: Action) -> Any:
+        return next(r for r in self.view().board.riders if r.id == action.rider)
+
+    def round_steps(self) -> list[Step]:
+        """The steps of the round being played (none: a round the lesson leaves to the
+        player): the steps not taught yet whose round (or place) this is, at most
+        MAX_STEPS: the first round's own step first (it starts the race), then places
+        on the track (the climb is taught on the climb: it will not wait), then the
+        rounds' ideas, that can wait."""
+        round_ = self.game.round
+        if round_ not in self.steps:
+            taught = {(r, k) for r, ks in self.steps.items() for k in ks}
+            done = {k for r, k in taught if (r, k) not in self.retry}
+            steps = self.lesson.steps
+            due = [k for k, s in enumerate(steps) if k not in done and self._due(s)]
+            due.sort(key=lambda k: (steps[k].round != 1 or round_ != 1, steps[k].at is None, k))
+            self.steps[round_] = tuple(due[:MAX_STEPS])
+        return [self.lesson.steps[k] for k in self.steps[round_]]
+
+    def step(self) -> Step | None:
+        """The first step of the round being played (None: none)."""
+        steps = self.round_steps()
+        return steps[0] if steps else None
+
+    def _due(self, step: Step) -> bool:
+        if step.round is not None:
+            return step.round <= self.game.round
+        course, game = self.game.course, self.game
+        ahead = [game.pos[i][0] for i, r in enumerate(game.riders) if r.seat == PLAYER and game.pos[i][0] >= 0]
+        if step.at == "climb":
+            return any("^" in course.terrain[sq + 1:sq + 10] for sq in ahead)
+        if step.at == "descent":
+            return any("v" in course.terrain[sq:sq + 7] for sq in ahead)
+        if step.at in ("wet", "wind"):
+            weather = course.weather or ()
+            if step.at == "wind":
+                return any(sq < len(weather) and weather[sq] in (TAILWIND, HEADWIND) for sq in ahead)
+            return any(WET in weather[sq + 1:sq + 10] for sq in ahead)
+        if step.at == "supply":
+            return any(SUPPLY in course.terrain[sq + 1:sq + 10] for sq in ahead)
+        if step.at == "cobbles":
+            return any(COBBLE in course.terrain[sq + 1:sq + 10] for sq in ahead)
+        return any(course.finish - sq <= 9 for sq in ahead)  # "finish"
+
+    def choose(self, action: Action, replaying: bool = False) -> None:
+        """The player's action (ValueError if it is not on offer); the scripted teams then play."""
+        if self.session.due() != PLAYER or action not in [o.action for o in self.options()]:
+            raise ValueError(f"not on offer now: {action}")
+        round_ = self.game.round
+        done = self.game.rounds_done
+        self.round_steps()  # (fixed at the round's first choice, as the player saw them)
+        if isinstance(action, Play):  # the hand it came from (said after the reveal, `recycled`)
+            self._hands[action.rider] = self.view().hands[self.game.index[action.rider]]
+        self.session.apply(action)
+        self.mine.append(action)
+        self._opponents()
+        if self.game.rounds_done > done or self.over:
+            self.reports[round_] = self._report(self.mine, round_)
+            self.mine = []
+
+    def _opponents(self) -> None:
+        """The scripted teams, until the player is due (or the race is over)."""
+        game = self.game
+        while not self.over and (seat := self.session.due()) != PLAYER:
+            assert seat is not None
+            self.session.apply(scripted(game.view(seat), self.lesson.opponents[seat - 1]))
+
+    # ------------------------------------------------------------ words
+
+    def kind_of(self, i: int) -> str:
+        """ "Sprinteur", "Rouleur"; "rider" in BMX (one a seat)."""
+        return kind_name(getattr(self.game.riders[i], "kind", ""))
+
+    def name(self, i: int) -> str:
+        return f"your {self.kind_of(i)}"
+
+    def Name(self, i: int) -> str:  # noqa: N802 - the same, at the start of a sentence
+        return f"Your {self.kind_of(i)}"
+
+    def played(self, e: Move) -> str:
+        """The card or tokens of a move, in words."""
+        if e.card is None:
+            return "tokens " + played_text(self.game, e.tokens) if len(e.tokens) > 1 else \
+                "token " + played_text(self.game, e.tokens)
+        return "an exhaustion card" if not e.card else card_text(e.card)
+
+    def _report(self, mine: list[Action], round_: int) -> list[str]:
+        """The round just revealed, in words, from its events; then the step's check."""
+        game = self.game
+        course = game.course
+        ours = {i for i, r in enumerate(game.riders) if r.seat == PLAYER}
+        lines: list[str] = []
+        for e in game.events:
+            if type(e) is Move and e.rider in ours:
+                line = (f"{self.Name(e.rider)} played {self.played(e)}: "
+                        f"{label(course, e.start)} to {label(course, e.square)}.")
+                if e.moves < e.value:
+                    line += f" The climb held it to {e.moves} squares."
+                elif e.moves > e.value:
+                    what = "supply zone" if course.terrain[e.start] == SUPPLY else "descent"
+                    line += f" The {what} made it worth {e.moves} squares."
+                if e.blocked:
+                    line += (f" Riders filled the squares ahead: it stopped short, "
+                             f"{e.start + e.moves - e.square} square(s) before where the card would go.")
+                lines.append(line)
+            elif type(e) is Slipstream and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} took the slipstream: from {label(course, e.start)} "
+                             f"up to {label(course, e.square)}, just behind the riders ahead (a free square).")
+            elif type(e) is Exhaustion and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} took an exhaustion card: nobody was just ahead "
+                             f"of it (in the wind, it worked hardest).")
+            elif type(e) is CatchUp and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} caught up: the die allowed the gap, it joined the riders "
+                             f"ahead on {label(course, e.square)}.")
+            elif type(e) is Fatigue and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} took {e.tokens} fatigue token(s) into its bag: nobody was "
+                             f"just ahead of it.")
+            elif type(e) is Die:
+                lines.append(f"The die showed {e.face or 'nothing'}: groups {e.face} square(s) behind others "
+                             f"catch up." if e.face else "The die showed nothing: nobody catches up this round.")
+            elif type(e) is Crash and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} crashed: it lost squares to blocking on a wet road. It lies "
+                             f"there; its next move stands it up, 2 squares less.")
+            elif type(e) is StandUp and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} stood up: its card moved it 2 squares less.")
+            elif type(e) is Finish and e.rider in ours:
+                lines.append(f"{self.Name(e.rider)} crossed the finish line!")
+        others = [f"{game.setup.teams[r.seat].name}"
+                  f"{'' if game.rules.uses_tokens else ' ' + self.kind_of(i)} {played_text(game, r.history[-1])}"
+                  for i, r in enumerate(game.riders) if i not in ours and r.history]
+        if others:
+            lines.append("The others played: " + ", ".join(others) + ".")
+        steps = [(k, self.lesson.steps[k]) for k in self.steps.get(round_, ())]
+        if any(step.recycled for _, step in steps):
+            for a in mine:
+                if isinstance(a, Play) and a.rider in self._hands:
+                    rest = list(self._hands[a.rider])
+                    rest.remove(a.card)
+                    lines.append(f"{self.Name(game.index[a.rider])} kept its {card_text(a.card)}; "
+                                 f"{' '.join(card_text(c) for c in rest)} went face up under its deck.")
+        for k, step in steps:
+            if step.check is None:
+                continue
+            passed = checked(step.check, game, ours, mine)
+            if passed is None:  # the round never came to the step's place: it is taught again
+                self.retry.add((round_, k))
+                continue
+            said = step.passed if passed else step.missed
+            if said:
+                lines.append(("Well done: " if passed else "Next time: ") + said)
+        return lines
+
+    def board_lines(self) -> list[str]:
+        """Where each rider stands, front first, the player's riders marked."""
+        game = self.game
+        out = []
+        for i in game.ranking():
+            r = game.riders[i]
+            mark = "▸" if r.seat == PLAYER else " "
+            out.append(f"{mark}{game.setup.teams[r.seat].name} {self.kind_of(i)}: "
+                       f"{where(game.course, game.pos[i][0])}")
+        return out
+
+    def outcome_line(self) -> str:
+        game = self.game
+        winner = game.winner if game.winner is not None else game.ranking()[0]
+        team = game.setup.teams[game.riders[winner].seat].name
+        place = game.outcome().place_of(PLAYER)
+        who = team if game.rules.uses_tokens else f"{team} {self.kind_of(winner)}"
+        return f"{who} won. Your team finished {place} of {len(game.seats)}."
+
+    # ------------------------------------------------------------ progress
+
+    def actions_text(self) -> list[str]:
+        """The player's actions so far (the scripted teams' follow from them)."""
+        game = self.game
+        return [str(a) for a in game.actions if game.riders[game.index[a.rider]].seat == PLAYER]
+
+
+def scripted(view: Any, opponent: Opponent) -> Action:
+    """A scripted team's action from its view: the Rouleur draws first; a rider
+    plays the first card its round's list names that it holds, else its lowest."""
+    options = [o.action for o in view.options()]
+    if not view.hands:
+        riders = {a.rider: a for a in options if isinstance(a, Draw)}
+        kinds = {r.id: r.kind for r in view.board.riders}
+        return next((a for rid, a in riders.items() if kinds[rid] == ROULEUR), options[0])
+    plays = [a for a in options if isinstance(a, Play)]
+    if not plays:
+        return options[0]
+    rider = next(r for r in view.board.riders if r.id == plays[0].rider)
+    wanted: tuple[int, ...] = ()
+    if 0 < view.board.round <= len(opponent.rounds):
+        wanted = opponent.rounds[view.board.round - 1].get("S" if rider.kind == SPRINTEUR else "R", ())
+    held = {a.card: a for a in plays}
+    for card in wanted:
+        if card in held:
+            return held[card]
+    return min(plays, key=lambda a: (a.card != 0, a.card))  # an exhaustion card first: it is worth least
+
+
+def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool | None:
+    """Whether the player did what a step asked (lessons.CHECKS), from the round's events and
+    actions; None when the round never came to the step's place (no move of the player's from
+    a descent or a supply square, nor on or onto a climb): the step is taught again."""
+    events = game.events
+    moves = [e for e in events if type(e) is Move and e.rider in ours]
+    terrain = game.course.terrain
+    starts = {terrain[e.start] for e in moves}
+    if check == "descent_gained" and DESCENT not in starts or check == "supply_gained" and SUPPLY not in starts:
+        return None
+    if check == "no_card_wasted_on_climb" and not any(
+            e.moves < e.value or ASCENT in (terrain[e.start], terrain[e.square]) for e in moves):
+        return None
+    if check == "draw_rouleur_first":
+        first = next((a for a in mine if isinstance(a, Draw)), None)
+        return first is not None and getattr(game.riders[game.index[first.rider]], "kind", "") == ROULEUR
+    if check == "no_exhaustion":
+        return not any(type(e) in (Exhaustion, Fatigue) and e.rider in ours for e in events)
+    if check == "slipstream":
+        return any(type(e) is Slipstream and e.rider in ours for e in events)
+    if check == "not_blocked":
+        return not any(e.blocked for e in moves)
+    if check == "no_card_wasted_on_climb":
+        return not any(e.moves < e.value for e in moves)
+    if check == "descent_gained":
+        return any(e.moves > e.value and game.course.terrain[e.start] == DESCENT for e in moves)
+    if check == "catch_up":
+        return any(type(e) is CatchUp and e.rider in ours for e in events)
+    if check == "no_crash":
+        return not any(type(e) is Crash and e.rider in ours for e in events)
+    if check == "supply_gained":
+        return any(e.moves > e.value and game.course.terrain[e.start] == SUPPLY for e in moves)
+    if check == "finish":
+        return any(type(e) is Finish and e.rider in ours for e in events) or (
+            game.phase == Phase.OVER and game.riders[game.winner].seat == PLAYER)
+    raise ValueError(f"unknown check {check!r}")
+
+
+__all__ = ["PLAYER", "Tutorial", "checked", "scripted"]

@@ -1,0 +1,115 @@
+"""The hint key in a race (`h`, and the palette's "Hint"): what the expert
+would play now and why, for the seat whose turn it is, in a box over its cards.
+
+The hint is worked out in the bots' thinking process (play/thinker.py:
+`Thinker.call`), which replays the race from its set-up, seed and actions
+and hands `play.coach.hint` that seat's view, nothing else: the screen
+answers keys while it thinks.  It is shown in a box over the cards; the
+seat it was shown to is recorded in the save (`Session.took_hint`), and the
+podium marks that seat's result "with hints".
+
+When hints are offered: the Settings switch is on (off by default) and
+exactly one person races, against bots or scripted teams.  At a hot-seat
+table of several people one settings file cannot tell that every one of
+them turned hints on, nor would the others know that a hint was taken
+while they look away: so never there (the key says why).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.screen import ModalScreen
+
+from ..play.coach import hint_job, humans
+
+HINT_KINDS = ("draw", "pick")  # the turns a hint is for: which rider draws first, which card
+
+
+def refusal(screen: Any) -> str | None:
+    """Why no hint now (None: one can be asked for)."""
+    app = screen.app
+    if not getattr(app.settings, "hints", False):
+        return "Hints are off: turn them on in Settings (hint key in races)."
+    session = screen.flow.session
+    if len(humans(session.setup, session.seed, session.bots)) != 1:
+        return "No hints when several people race: the others could not know."
+    turn = screen.turn
+    if turn is None or turn.kind not in HINT_KINDS:
+        return "A hint is for choosing a card, or the rider that draws first."
+    seat = session.due()
+    if seat is None or session.is_bot(seat):
+        return "A hint is for your own turn."
+    return None
+
+
+def ask(screen: Any) -> None:
+    """The race screen's hint key: ask the thinking process, or say why not."""
+    why = refusal(screen)
+    if why is not None:
+        screen.notify(why, title="Hint", severity="warning", timeout=6, markup=False)
+        return
+    screen.notify("The expert is looking at your cards...", title="Hint", timeout=3, markup=False)
+    screen.run_worker(_think(screen), group="hint", exclusive=True, exit_on_error=False)
+
+
+async def _think(screen: Any) -> None:
+    from ..setupdata import setup_json
+
+    session = screen.flow.session
+    seat = session.due()
+    logged = len(session.entries)
+    budget = session.budget
+    text = await screen.app.thinker.call(hint_job, setup_json(session.setup), session.seed,
+                                         tuple(str(a) for a in session.game.actions), seat,
+                                         budget.seconds, budget.rollouts)
+    if len(session.entries) != logged or session.due() != seat or not screen.is_current:
+        return  # the player chose meanwhile: the hint is for a position that is gone
+    session.took_hint(seat)
+    autosaver = getattr(screen.app, "autosaver", None)
+    if autosaver is not None and autosaver.session is session:
+        autosaver(session, "hint")  # saved now: a hint is no action, the next one may never come
+    screen.app.push_screen(HintScreen(text))
+
+
+class HintScreen(ModalScreen[None]):
+    """The hint over the seat's own cards (its own turn: nothing another seat
+    holds is behind it); any key goes back to the cards."""
+
+    DEFAULT_CSS = """
+    HintScreen { align: center bottom; background: $background 30%; }
+    HintScreen #hint-box { width: 64; max-width: 100%; height: auto; border: round $accent;
+                           padding: 0 1; background: $surface; }
+    HintScreen #hint-keys { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self):
+        from textual.containers import Vertical
+        from textual.widgets import Static
+
+        from .content import plain
+
+        with Vertical(id="hint-box") as box:
+            box.border_title = "Hint"
+            yield Static(plain(self.text), id="hint-text")
+            yield Static(plain("Any key: back to your cards. Noted in the save: the podium says \"with hints\"."), id="hint-keys")
+
+    def on_key(self, event) -> None:
+        event.stop()
+        self.dismiss()
+
+    def on_click(self, event) -> None:
+        self.dismiss()
+
+
+def commands(app: Any, screen: Any):
+    """The palette's entry on the race screen (app.get_system_commands)."""
+    from textual.app import SystemCommand
+
+    if type(screen).__name__ == "RaceScreen":
+        yield SystemCommand("Hint", "What the expert would play now, and why (Settings: hint key)",
+                            lambda: ask(screen))

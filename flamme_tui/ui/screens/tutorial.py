@@ -1,0 +1,298 @@
+"""Learn to play: the lessons menu and a lesson's screen.
+
+The lesson (play/tutorial.py) is a real race on a short stage against
+scripted teams; this screen shows its track, the step's text, the player's
+choices with where each card goes, and after each reveal what happened in
+words.  A number key chooses at once.  Every choice is kept
+(`save_progress`): Escape leaves the lesson and Learn to play resumes it;
+`x` skips it (its progress is forgotten).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...engine.cards import card_text
+from ...lessonprogress import forget_progress, has_progress, load_progress, save_progress
+from ...play import lessons
+from ...play.narrator import kind_name, label, played_text
+from ...play.tutorial import Tutorial
+from ..content import plain
+from ..palette import rider_label, team_of_rider
+from ..widgets.keybar import KeyBar
+from ..widgets.lap import LapStrip
+from ..widgets.track import RiderMark, Scene, TrackStrip
+from .base import BaseScreen
+
+Bindings = list[Binding | tuple[str, str] | tuple[str, str, str]]
+
+
+class LessonsScreen(BaseScreen):
+    """The title menu's "Learn to play": every lesson, a started one resumed."""
+
+    HELP_TOPIC = "learn"
+    DEFAULT_CSS = """
+    LessonsScreen #lessons-body { padding: 1 2; height: 1fr; }
+    LessonsScreen #lessons-menu { height: auto; max-height: 12; margin: 1 0; }
+    """
+    BINDINGS: ClassVar[Bindings] = [Binding("escape,q", "app.pop_screen", "Back"),
+                                    Binding("r", "restart", "Start the highlighted lesson again")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries = lessons.catalogue()
+
+    def compose(self):
+        yield from self.compose_notice()
+        with VerticalScroll(id="lessons-body"):
+            yield Static(plain("Learn to play: a short race that teaches one idea a round. Leave any time "
+                               "(Escape): it goes on from there next time."), id="lessons-head")
+            yield OptionList(*self.options(), id="lessons-menu")
+            yield Static("", id="lessons-message")
+        yield KeyBar([("↑↓", "move"), ("⏎", "start or resume"), ("r", "start again"), ("esc", "back")])
+
+    def options(self) -> list[Option]:
+        out = []
+        for entry in self.entries:
+            if entry.lesson is None:
+                out.append(Option(plain(f"{entry.id}: cannot be used: {entry.problem}"), id=entry.id, disabled=True))
+                continue
+            state = " (in progress: Enter resumes)" if has_progress(entry) else ""
+            out.append(Option(plain(entry.lesson.title + state), id=entry.id))
+        return out
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#lessons-menu", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        menu = self.query_one("#lessons-menu", OptionList)
+        highlighted = menu.highlighted
+        menu.clear_options()
+        menu.add_options(self.options())
+        menu.highlighted = highlighted
+
+    def entry(self, id: str | None) -> lessons.Entry | None:
+        return next((e for e in self.entries if e.id == id and e.lesson is not None), None)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        entry = self.entry(event.option.id)
+        if entry is not None:
+            self.app.push_screen(TutorialScreen(entry))
+
+    def action_restart(self) -> None:
+        menu = self.query_one("#lessons-menu", OptionList)
+        if menu.highlighted is None:
+            return
+        entry = self.entry(menu.get_option_at_index(menu.highlighted).id)
+        if entry is not None:
+            forget_progress(entry)
+            self.app.push_screen(TutorialScreen(entry))
+
+
+class TutorialScreen(BaseScreen):
+    """One lesson, played by keys."""
+
+    HELP_TOPIC = "learn"
+    DEFAULT_CSS = """
+    TutorialScreen #lesson-title { height: 1; padding: 0 1; text-style: reverse; }
+    TutorialScreen #lesson-track { margin: 0 0 0 0; }
+    TutorialScreen #lesson-body { height: 1fr; padding: 0 1; }
+    TutorialScreen #lesson-step { border: round $accent; padding: 0 1; height: auto; }
+    TutorialScreen #lesson-choices { height: auto; text-style: bold; }
+    TutorialScreen #lesson-report { height: auto; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[Bindings] = [
+        *(Binding(str(k), f"choose({k - 1})", f"Choose {k}", show=False) for k in range(1, 10)),
+        Binding("enter", "go_on", "Go on", show=False),
+        Binding("escape", "leave", "Leave (kept)"),
+        Binding("x", "skip", "Skip the lesson"),
+    ]
+
+    def __init__(self, entry: lessons.Entry) -> None:
+        super().__init__()
+        self.entry = entry
+        resumed = load_progress(entry)
+        self.resumed = resumed is not None
+        self.tutorial: Tutorial = resumed if resumed is not None else Tutorial(entry)
+        self.started = self.resumed  # the intro is shown once, before the first choice
+        self.saved_problem = ""
+
+    def compose(self):
+        yield from self.compose_notice()
+        yield Static(id="lesson-title")
+        course = self.tutorial.game.course
+        if self.tutorial.view().board.rules.uses_tokens:
+            yield LapStrip(course, id="lesson-track")
+        else:
+            yield TrackStrip(course, id="lesson-track")
+        with VerticalScroll(id="lesson-body"):
+            # the choices first, under the track: never scrolled out of sight by a long step
+            yield Static(id="lesson-choices")
+            yield Static(id="lesson-step")
+            yield Static(id="lesson-report")
+        yield KeyBar([("1-9", "choose"), ("esc", "leave (kept)"), ("x", "skip lesson"), (self.help_key, "help")],
+                     id="lesson-keys")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.show()
+
+    # ------------------------------------------------------------ drawing
+
+    def scene(self) -> Scene:
+        board = self.tutorial.view().board  # what the player sees: the public board
+        lap = board.rules.uses_tokens
+        marks = tuple(RiderMark(r.index, rider_label(r.id, "" if lap else r.kind), team_of_rider(r.id).hex,
+                                r.square, r.lane, r.crashed) for r in board.riders if r.square >= 0)
+        previews = tuple(o.preview.square for o in self.tutorial.options() if o.preview is not None)
+        mine = tuple(r.square for r in board.riders if r.seat == 0)
+        return Scene(marks, previews=previews, focus=mine)
+
+    def show(self) -> None:
+        t = self.tutorial
+        lesson = t.lesson
+        steps = [] if t.over else t.round_steps()
+        where = "over" if t.over else f"round {t.game.round}"
+        idea = "".join(f" · {step.idea}" for step in steps)
+        title = lesson.title if not self.started or t.over else "Learn to play"  # the ideas need the room
+        self.query_one("#lesson-title", Static).update(plain(f"{title} · {where}{idea}"))
+        self.query_one("#lesson-track").show(self.scene())  # type: ignore[attr-defined]
+        last = t.reports.get(t.game.round - 1 if not t.over else t.game.round, [])
+        if not self.started:
+            text, choices = lesson.intro, "Enter: start the race"
+            last = []
+        elif t.over:
+            text = f"{t.outcome_line()}\n\n{lesson.outro}"
+            choices = "Enter: back to the lessons"
+        else:
+            text = "\n\n".join(step.text for step in steps) if steps else "Race on: choose as you learned."
+            choices = self.choices_text()
+        self.query_one("#lesson-step", Static).update(plain(text))
+        self.query_one("#lesson-choices", Static).update(plain(choices))
+        report = ("Last round:\n" + "\n".join(f"· {line}" for line in last)) if last else ""
+        if self.saved_problem:
+            report = f"{report}\n(progress not kept: {self.saved_problem})".strip()
+        self.query_one("#lesson-report", Static).update(plain(report))
+
+    def choices_text(self) -> str:
+        t = self.tutorial
+        view = t.view()
+        course = view.board.course
+        options = t.options()
+        if t.kind() == "draw":
+            parts = []
+            for k, o in enumerate(options, 1):
+                rider = t.rider_of(o.action)
+                parts.append(f"[{k}] {kind_name(rider.kind)} (on {label(course, rider.square)})")
+            return "Which rider draws first?  " + "   ".join(parts)
+        rider = t.rider_of(options[0].action)
+        hand = " ".join(played_text(view.board, (c,)) if view.board.rules.uses_tokens else card_text(c)
+                        for c in sorted(view.hands.get(rider.index, ())))
+        down = [f"your {kind_name(view.board.riders[i].kind)} plays {card_text(c)}, face down"
+                for i, c in view.chosen.items() if isinstance(c, int)]
+        parts = []
+        for k, o in enumerate(options, 1):
+            p = o.preview
+            note = ""
+            if p is not None:
+                note = " finish" if p.finish else " blocked" if p.blocked else " front" if p.front else ""
+                note += f" ({p.terrain})" if p.terrain else ""
+            pieces = getattr(o.action, "tokens", None)
+            card = played_text(view.board, pieces if pieces is not None else getattr(o.action, "card", 0))
+            parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}")
+        head = f"Your {kind_name(rider.kind)} (on {label(course, rider.square)}) drew {hand}"
+        if view.board.rules.uses_tokens and view.keep.get(rider.index, 1) > 1:
+            head += f" (a descent: keep {view.keep[rider.index]}, move their sum)"
+        head += f" ({'; '.join(down)})" if down else ""
+        return f"{head}. Play:\n" + "   ".join(parts)
+
+    # ------------------------------------------------------------ keys
+
+    def action_choose(self, k: int) -> None:
+        t = self.tutorial
+        if not self.started or t.over:
+            return
+        options = t.options()
+        if not 0 <= k < len(options):
+            return
+        t.choose(options[k].action)
+        self.keep()
+        self.show()
+
+    def action_go_on(self) -> None:
+        if not self.started:
+            self.started = True
+            self.show()
+        elif self.tutorial.over:
+            self.keep()
+            self.dismiss()
+
+    def keep(self) -> None:
+        try:
+            save_progress(self.tutorial)
+            self.saved_problem = ""
+        except OSError as exc:
+            self.saved_problem = exc.strerror or type(exc).__name__
+
+    def action_leave(self) -> None:
+        self.keep()
+        self.dismiss()
+
+    def action_skip(self) -> None:
+        forget_progress(self.entry)
+        self.app.notify("Lesson skipped: Learn to play starts it again any time.", timeout=4)
+        self.dismiss()
+
+    def check_action(self, action: str, parameters: Any) -> bool | None:
+        return True
+
+
+def tutorial_app(entry: lessons.Entry | None = None):
+    """The app, opened on the lessons menu (on `entry`'s lesson if given), over the title menu."""
+    from pathlib import Path
+
+    from .. import app as app_module
+    from ..app import FlammeApp
+
+    class TutorialApp(FlammeApp):
+        # Textual finds a relative CSS_PATH beside the class's own module: the app's, here
+        CSS_PATH = str(Path(app_module.__file__).parent / str(FlammeApp.CSS_PATH))
+
+        def on_mount(self) -> None:
+            # (Textual calls FlammeApp's on_mount too: the title menu goes first, under the lessons)
+            self.call_after_refresh(self.open_lessons)
+
+        def open_lessons(self) -> None:
+            self.push_screen(LessonsScreen())
+            if entry is not None:
+                self.push_screen(TutorialScreen(entry))
+
+    return TutorialApp()
+
+
+def run(lesson: str | None = None) -> int:
+    """`flamme-tui tutorial [LESSON]`: the app, on the lessons menu (on LESSON if
+    given); leaving it goes on to the title menu.  An unknown or broken lesson: one line, exit 2."""
+    entry = None
+    if lesson is not None:
+        entry = next((e for e in lessons.catalogue() if e.id == lesson), None)
+        if entry is None or entry.lesson is None:
+            import sys
+
+            from ...usertext import clean
+
+            known = ", ".join(e.id for e in lessons.catalogue() if e.lesson is not None)
+            why = f"no lesson {lesson!r} (lessons: {known})" if entry is None else str(entry.problem)
+            print(clean(f"flamme-tui: tutorial: {why}", multiline=False), file=sys.stderr)
+            return 2
+    app = tutorial_app(entry)
+    result = app.run()
+    return int(app.return_code or 0) if result is None else int(result)

@@ -1,0 +1,147 @@
+"""The coach (`play.coach`, `flamme-tui coach SAVE`): each human seat's
+costliest cards against the expert's choice, judged from that seat's view
+at that moment only, the same on every run with a rollout budget."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from test_bots import decision_points, scramble_others
+
+from flamme_tui import saves
+from flamme_tui.bots import POLICIES, Budget
+from flamme_tui.bots.expert import explain
+from flamme_tui.engine.actions import Play, PlayTokens
+from flamme_tui.play import coach
+from flamme_tui.play.races import RaceSpec
+from flamme_tui.play.session import Session
+
+BUDGET = Budget(rollouts=24)  # small and deterministic
+
+
+def finished(variant: str, seed: int = 4, over: bool = True) -> Session:
+    """A two-team race: seat 0 a person (played here by `medium`), seat 1 the easy bot."""
+    session = Session.new(RaceSpec(variant=variant, teams=RaceSpec().teams[:2]), seed, bots={1: "easy"})
+    while not session.over and (over or session.game.round < 4):
+        if session.due() == 0:
+            session.apply(POLICIES["medium"](session.game.view(0)))
+        else:
+            session.play_bots()
+    return session
+
+
+def hidden(game, seat: int) -> list:
+    """What the seat cannot see: the other seats' hands, face-down piles (bags) and chosen cards."""
+    return [(r.hand, getattr(r, "deck", None) or getattr(r, "bag", None), r.played)
+            for r in game.riders if r.seat != seat]
+
+
+def other_card(view, action):
+    """A card of the same rider the expert would not play (None if it has one choice only)."""
+    for option in view.options():
+        a = option.action
+        if isinstance(a, (Play, PlayTokens)) and a.rider == action.rider and a != action:
+            return a
+    return None
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+def test_hidden_cards_never_change_a_verdict_or_a_hint(variant):
+    checked = 0
+    for game, seat in decision_points(variant, 3, limit=3):
+        view = game.view(seat)
+        if not view.hands:
+            continue
+        best = explain(view, BUDGET).action
+        played = other_card(view, best) or best
+        verdict = coach.judge(view, played, BUDGET)
+        said = coach.hint(view, BUDGET)
+        for k in range(2):
+            twin = game.clone()
+            scramble_others(twin, seat, random.Random(k))
+            # the same view of a game whose hidden cards differ
+            assert hidden(twin, seat) != hidden(game, seat)
+            assert twin.view(seat) == view
+            assert coach.judge(twin.view(seat), played, BUDGET) == verdict
+            assert coach.hint(twin.view(seat), BUDGET) == said
+        checked += 1
+    assert checked >= 2
+
+
+def test_the_expert_s_own_card_costs_nothing_and_another_is_compared():
+    game, seat = next((g, s) for g, s in decision_points("classic", 5, limit=6)
+                      if other_card(g.view(s), explain(g.view(s), BUDGET).action))
+    view = game.view(seat)
+    best = explain(view, BUDGET).action
+    same = coach.judge(view, best, BUDGET)
+    assert same.worlds == 0 and same.cost == 0.0
+    other = coach.judge(view, other_card(view, best), BUDGET)
+    assert other.worlds == coach.worlds_for(BUDGET) and other.played != other.best
+    assert 0.0 <= other.win_played <= 1.0 and 0.0 <= other.win_best <= 1.0
+    assert other.reason and "\n" not in other.reason
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+def test_a_race_is_coached_alike_twice_in_every_rule_set(variant):
+    session = finished(variant)
+    seats = coach.humans(session.setup, session.seed, session.bots)
+    assert seats == [0]
+    first = coach.coach(session.setup, session.seed, session.entries, seats, BUDGET)
+    again = coach.coach(session.setup, session.seed, session.entries, seats, BUDGET)
+    assert first == again
+    (lessons,) = first
+    assert lessons.looked_at == sum(1 for a in session.game.actions if isinstance(a, (Play, PlayTokens))
+                                    and session.game.riders[session.game.index[a.rider]].seat == 0)
+    assert len(lessons.verdicts) <= coach.TOP
+    costs = [v.cost for v in lessons.verdicts]
+    assert costs == sorted(costs, reverse=True) and all(c > 0 for c in costs)
+    assert lessons.verdicts, "medium never matched the expert everywhere"
+    lines = coach.report_lines(first)
+    assert lines[0].startswith("Red:") and any("Why: the " in line for line in lines)
+
+
+def test_the_coach_command_prints_the_lessons_and_refuses_a_race_in_progress(tmp_path):
+    done = saves.save(finished("classic"), tmp_path / "done.json")
+    going = saves.save(finished("classic", over=False), tmp_path / "going.json")
+    run = [sys.executable, "-m", "flamme_tui", "coach", "--rollouts", "16"]
+    out = subprocess.run([*run, str(done)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "Red: " in out.stdout and "1. Round " in out.stdout and "Why: the " in out.stdout
+    assert "Blue:" not in out.stdout  # a bot's seat is not coached
+    refused = subprocess.run([*run, str(going)], capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "in progress" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ hints in the save
+
+def test_hints_taken_are_saved_and_loaded_and_change_no_replay(tmp_path):
+    import json
+
+    plain = finished("classic", over=False)
+    path = saves.save(plain, tmp_path / "plain.json")
+    assert "hints" not in json.loads(path.read_text())  # a race without hints is saved as before
+    hinted = finished("classic", over=False)
+    hinted.took_hint(0)
+    assert hinted.hints == [(0, len(hinted.entries))]
+    again = saves.load(saves.save(hinted, tmp_path / "hinted.json"))
+    assert again.hints == hinted.hints and again.hinted() == {0: 1}
+    assert saves.load_replay(tmp_path / "hinted.json").frames == saves.load_replay(path).frames
+
+
+def test_a_save_whose_hints_name_no_seat_is_refused_in_one_line(tmp_path):
+    import json
+
+    session = finished("classic", over=False)
+    session.took_hint(0)
+    path = saves.save(session, tmp_path / "race.json")
+    doc = json.loads(path.read_text())
+    doc["hints"] = [{"seat": 5, "at": 0}]
+    doc["checksum"] = saves._checksum(doc)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(saves.SaveError) as err:
+        saves.load(path)
+    assert "hints" in str(err.value) and "\n" not in str(err.value)

@@ -1,0 +1,274 @@
+"""Learning by playing, in the app: the coach after a race (the podium's `c`),
+the hint key, the tutorial."""
+
+from __future__ import annotations
+
+import pytest
+
+from flamme_tui import saves
+from flamme_tui.play.flow import RaceFlow
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import advance, choices
+from flamme_tui.ui.textshot import screen_text
+
+from .driver import screen_name
+
+pytestmark = pytest.mark.usefixtures("fast_pilot")
+
+
+# ------------------------------------------------------------------ the coach
+
+async def test_the_podium_s_coach_shows_each_person_s_costliest_cards_and_replays_their_round(
+        data_dir, monkeypatch, tmp_path):
+    import flamme_tui.ui.screens.coach as coach_screen
+
+    monkeypatch.setattr(coach_screen, "ROLLOUTS", 12)  # a small budget: the same lessons, sooner
+    race = choices("classic", 2, seed=7)
+    session = race.session()
+    advance(session, 200)
+    assert session.over
+    session.save_path = saves.save(session, tmp_path / "race.json")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.choices = race
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        assert "coach" in screen_text(app)  # the key bar offers it
+        await pilot.press("c")
+        await pilot.pause()
+        assert screen_name(app) == "CoachScreen"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert screen.lessons is not None and [s.name for s in screen.lessons] == ["Blue", "Orange"]
+        text = screen_text(app)
+        assert "[1] Round " in text and "Why: the " in text
+        first = screen.lessons[0].verdicts[0]
+        await pilot.press("1")
+        await pilot.pause()
+        assert screen_name(app) == "ReplayScreen"
+        frame = app.screen.replay.frames[app.screen.index]
+        # the replay opens on the position the card was chosen in: the round before its reveal
+        assert frame.title == ("Start" if first.round == 1 else f"Round {first.round - 1}")
+        await pilot.press("escape")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "PodiumScreen"
+
+
+# ------------------------------------------------------------------ the hint
+
+async def test_a_hint_shows_the_expert_s_card_is_noted_in_the_save_and_any_key_goes_back(data_dir):
+    import json
+
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["hint"](pilot)
+        assert screen_name(app) == "HintScreen"
+        text = screen_text(app)
+        assert "The expert would play " in text and "with the Rouleur" in text
+        session = app.flow.session
+        assert session.hints == [(0, len(session.entries))]
+        await app.workers.wait_for_complete()  # the autosave's write
+        saved = json.loads(session.save_path.read_text())
+        assert saved["hints"] == [{"seat": 0, "at": len(session.entries)}]  # on disk at once, no action since
+        assert "Hint" in [c.title for c in app.get_system_commands(app.screen_stack[-2])]
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen_name(app) == "RaceScreen" and app.screen.turn.kind == "pick"
+
+
+@pytest.mark.parametrize("case", ["off", "several people"])
+async def test_no_hint_when_hints_are_off_or_several_people_race(case):
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        if case == "several people":
+            app.settings = app.settings.model_copy(update={"hints": True})
+            app.start_race(choices("classic", 2, seed=7))  # two people at one keyboard
+            await settle(pilot)
+            await pilot.press("enter")  # the curtain
+        else:
+            app.start_race(one_human())
+        await settle(pilot)
+        await pilot.press("2", "enter")
+        await settle(pilot)
+        assert app.screen.turn.kind == "pick"
+        await pilot.press("h")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen_name(app) == "RaceScreen"
+        assert app.flow.session.hints == []
+        said = [n.message for n in app._notifications]
+        assert said == (["Hints are off: turn them on in Settings (hint key in races)."] if case == "off"
+                        else ["No hints when several people race: the others could not know."])
+
+
+async def test_the_podium_marks_a_result_reached_with_hints():
+    race = choices("classic", 2, seed=7)
+    session = race.session()
+    session.took_hint(0)
+    advance(session, 200)
+    session.took_hint(0)
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.choices = race
+        app.show_podium(RaceFlow(session))
+        await pilot.pause()
+        assert "With hints: Blue (2 hints)" in screen_text(app)
+
+
+# ------------------------------------------------------------------ the tutorial
+
+@pytest.mark.parametrize("lesson_id", ["classic", "meteo", "peloton", "bmx"])
+async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data_dir, lesson_id):
+    from flamme_tui.play.lessons import catalogue
+
+    entries = catalogue()
+    lesson = next(e for e in entries if e.id == lesson_id).lesson
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#title-menu")
+        await pilot.press(*["down"] * menu.get_option_index("learn"))
+        await pilot.press("enter")  # Learn to play
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and lesson.title in screen_text(app)
+        await pilot.press(*["down"] * [e.id for e in entries].index(lesson_id), "enter")
+        await pilot.pause()
+        assert screen_name(app) == "TutorialScreen" and app.screen.tutorial.lesson == lesson
+        assert "Enter: start the race" in screen_text(app)
+        await pilot.press("enter")
+        screen = app.screen
+        ideas, reports = set(), 0
+        for _ in range(200):
+            if screen.tutorial.over:
+                break
+            title = screen.query_one("#lesson-title").render().plain
+            ideas |= {s.idea for s in lesson.steps if s.idea in title}
+            options = screen.tutorial.options()
+            if screen.tutorial.kind() == "draw":
+                key = "2"  # the Rouleur draws first
+            else:  # the card (tokens) that goes furthest
+                best = max(range(len(options)), key=lambda k: (options[k].preview.square, -k))
+                key = str(best + 1)
+            await pilot.press(key)
+            reports += "Last round:" in screen_text(app)
+        assert screen.tutorial.over
+        assert ideas == {s.idea for s in lesson.steps}  # every step was taught
+        assert reports >= screen.tutorial.game.round - 1  # every reveal explained
+        text = screen_text(app)
+        assert "won. Your team finished" in text and "Enter: back to the lessons" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen"
+
+
+async def test_a_lesson_left_is_resumed_where_it_was_and_a_skipped_one_starts_again(data_dir):
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        from flamme_tui.ui.screens.tutorial import LessonsScreen
+
+        app.push_screen(LessonsScreen())
+        await pilot.pause()
+        await pilot.press("enter", "enter", "2", "1", "2")  # the Rouleur draws first, a card each
+        await pilot.pause()
+        played = app.screen.tutorial.actions_text()
+        assert played[0] == "draw blue.R" and app.screen.tutorial.game.round == 2
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and "in progress" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.tutorial.actions_text() == played  # resumed: no intro, the same race
+        assert "Last round:" in screen_text(app) and app.screen.tutorial.reports[1]
+        await pilot.press("x")
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and "in progress" not in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.tutorial.actions_text() == [] and "Enter: start the race" in screen_text(app)
+
+
+async def test_the_tutorial_command_opens_the_lesson_over_the_lessons_and_the_title_menu(data_dir):
+    from flamme_tui.play.lessons import catalogue
+    from flamme_tui.ui.screens.tutorial import tutorial_app
+
+    app = tutorial_app(next(e for e in catalogue() if e.id == "bmx"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert screen_name(app) == "TutorialScreen" and "BMX" in screen_text(app)
+        await pilot.press("escape")  # left before anything was played: nothing kept
+        await pilot.pause()
+        assert screen_name(app) == "LessonsScreen" and "in progress" not in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+
+def test_the_tutorial_command_refuses_an_unknown_lesson_in_one_line():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "flamme_tui", "tutorial", "nope"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == "flamme-tui: tutorial: no lesson 'nope' (lessons: classic, meteo, peloton, bmx)"
+
+
+async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch):
+    """The hint is worked out off the screen's thread (the bots' thinking process; a
+    thread here, with a hint that takes a second): a key that changes the screen is
+    answered at once meanwhile, then the hint shows."""
+    import time
+
+    import flamme_tui.ui.hints as hints
+    from flamme_tui.play.thinker import Thinker
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    from .test_workers import wait_for
+
+    def slow_hint(*args):
+        time.sleep(1.0)
+        return "The expert would play 5 with the Rouleur: a slow answer"
+
+    monkeypatch.setattr(hints, "hint_job", slow_hint)
+    app = FlammeApp(seed=7, autoplay=False, autosave=False, thinker=Thinker(processes=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.settings = app.settings.model_copy(update={"hints": True})
+        app.start_race(one_human())
+        await settle(pilot)
+        await pilot.press("2", "enter")  # the Rouleur draws: its cards
+        await settle(pilot)
+        screen = app.screen
+        t0 = time.monotonic()
+        await pilot.press("h")
+        before = screen_text(app)
+        await pilot.press("right")  # select another card
+        await wait_for(lambda: screen_text(app) != before, timeout=0.5)
+        assert screen_name(app) == "RaceScreen" and time.monotonic() - t0 < 0.5  # the hint still thinks
+        await wait_for(lambda: screen_name(app) == "HintScreen", timeout=10)
+        assert time.monotonic() - t0 >= 1.0
+        await pilot.pause()
+        assert "a slow answer" in screen_text(app)
+        assert screen.turn.kind == "pick"
+
+
+async def test_the_lesson_s_help_says_its_keys(data_dir):
+    from flamme_tui.ui.screens.tutorial import LessonsScreen
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(LessonsScreen())
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Learn to play" in text and "skip the lesson" in text
