@@ -42,6 +42,7 @@ __all__ = [
     "ReadError",
     "check_json_depth",
     "load_yaml",
+    "make_folder",
     "paused_gc",
     "read_bytes",
     "read_text",
@@ -341,3 +342,17 @@ def check_json_depth(text: str, kind: FileKind) -> None:
                 raise ReadError(f"nested too deeply (more than {kind.max_depth} levels)")
         else:
             depth -= 1
+
+
+def make_folder(folder: Path) -> None:
+    """The folder a race file goes in, made if missing; OSError saying why it
+    cannot be (a file in its way, a read-only disk, no permission)."""
+    try:
+        st = os.stat(folder)  # through symlinks: a loop raises ELOOP, naming the folder
+    except FileNotFoundError:
+        if os.path.islink(folder):  # mkdir would say "exists", and the problem be told as a file in the way
+            raise FileNotFoundError(errno.ENOENT, "a symbolic link to nothing", str(folder)) from None
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))

@@ -34,7 +34,6 @@ import os
 import re
 import secrets
 import socket
-import stat
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,6 +57,7 @@ from .engine.actions import Action, ActionError
 from .engine.phase import Phase
 from .engine.race import Race, RuleError
 from .engine.rules import find
+from .files import make_folder
 from .pathtext import served, show_path
 from .play.session import UNDO, Session, UndoRefused, parse_entry
 from .setupdata import (
@@ -565,20 +565,6 @@ def write_atomic(path: Path, data: bytes, keep: int = KEEP) -> None:
             pass
         raise
     _fsync_dir(folder)
-
-
-def make_folder(folder: Path) -> None:
-    """The folder a race file goes in, made if missing; OSError saying why it
-    cannot be (a file in its way, a read-only disk, no permission)."""
-    try:
-        st = os.stat(folder)  # through symlinks: a loop raises ELOOP, naming the folder
-    except FileNotFoundError:
-        if os.path.islink(folder):  # mkdir would say "exists", and the problem be told as a file in the way
-            raise FileNotFoundError(errno.ENOENT, "a symbolic link to nothing", str(folder)) from None
-        folder.mkdir(parents=True, exist_ok=True)
-        return
-    if not stat.S_ISDIR(st.st_mode):
-        raise NotADirectoryError(errno.ENOTDIR, "not a folder", str(folder))
 
 
 def save_problem(exc: BaseException) -> str:

@@ -88,7 +88,10 @@ def categories() -> list[Category]:
 
 def entrants(category: Category, bots: Iterable[str]) -> list[str]:
     """Who enters the category: the bots, and the scripted teams where they race."""
-    return [b for b in bots if b not in SCRIPTED_TEAMS or category.variant != "bmx"]
+    from ..engine.rules import find
+
+    cards = not find(category.variant).uses_tokens  # the scripted teams play from decks of cards
+    return [b for b in bots if b not in SCRIPTED_TEAMS or cards]
 
 
 def pairs(names: list[str]) -> list[tuple[str, str]]:

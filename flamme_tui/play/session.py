@@ -231,7 +231,7 @@ class Session:
     def hinted(self) -> dict[int, int]:
         """Seat -> hints shown to it."""
         out: dict[int, int] = {}
-        for seat, _ in self.hints:
+        for seat, _at in self.hints:
             out[seat] = out.get(seat, 0) + 1
         return out
 

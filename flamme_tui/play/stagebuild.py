@@ -22,7 +22,7 @@ import yaml
 from .. import config, stagegen
 from .. import limits as lim
 from ..config import ConfigError, StageSpec, TileCatalog
-from ..course import Course
+from ..engine.course import Course
 from ..engine.terrain import ASCENT, DESCENT
 
 BOX_CHOICES: Final = (("base",), ("base", "peloton"))  # the boxes a player says they own
@@ -239,7 +239,7 @@ def write_new(path: Path, data: bytes) -> None:
     (which fails if anything is there, even a file made a moment ago) and
     removed.  A crash leaves the name absent or complete.  ConfigError if the
     name is taken."""
-    from ..saves import make_folder
+    from ..files import make_folder
 
     folder = path.parent
     make_folder(folder)

@@ -257,9 +257,9 @@ class StageScreen(BaseScreen):
             return
         if stage_id == self.BUILD:
             self.query_one("#stage-about", Static).update(Content.from_markup(
-                "[b]Build a stage[/b]\nLay the tiles one by one, each side up as you choose, and see the track "
-                "grow; save it among your stages and race it, or share its code. "
-                "e on any stage edits a copy of it."))
+                _("[b]Build a stage[/b]\nLay the tiles one by one, each side up as you choose, and see the track "
+                  "grow; save it among your stages and race it, or share its code. "
+                  "e on any stage edits a copy of it.")))
             self.query_one("#stage-profile", StageProfile).set_course(None)
             self.query_one("#stage-preview", TrackStrip).set_course(None)
             return
@@ -336,7 +336,7 @@ class StageScreen(BaseScreen):
             else:
                 stage = config.load_stage(option.id)
         except config.ConfigError as exc:  # the file broke since the menu was drawn
-            self.notify(f"Cannot edit this stage: {exc}", severity="error", timeout=8)
+            self.notify(_("Cannot edit this stage: {problem}").format(problem=exc), severity="error", timeout=8)
             return
         self.open_editor(stage)
 

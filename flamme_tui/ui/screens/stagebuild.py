@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...course import TILE_SQUARES
+from ...engine.course import TILE_SQUARES
 from ...usertext import NO_CONTROL, clean
 from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile

@@ -219,7 +219,7 @@ class TourStagesScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.legs: list[tuple[str, str]] = []  # (stage id or a random stage's code, variant)
-        self.tour_name = "Your tour"  # the name it was saved under, if it was
+        self.tour_name = _("Your tour")  # the name it was saved under, if it was
 
     def compose(self):
         from ... import config
@@ -333,7 +333,7 @@ class TourStagesScreen(BaseScreen):
         from ...play.tours import MAX_STAGES
 
         if len(self.legs) >= MAX_STAGES:
-            self.show(f"A tour has at most {MAX_STAGES} stages.")
+            self.show(_("A tour has at most {n} stages.").format(n=MAX_STAGES))
             return
         code = tourbuild.random_leg()
         self.names[code] = tourbuild.leg_name(code)
@@ -349,7 +349,7 @@ class TourStagesScreen(BaseScreen):
         from .stagebuild import TextPrompt
 
         if not self.legs:
-            self.show("Add at least one stage first (Enter or m).")
+            self.show(_("Add at least one stage first (Enter or {key}).").format(key=self.key_of("tour-stages.meteo", "m")))
             return
 
         def named(name: str | None) -> None:
@@ -359,15 +359,17 @@ class TourStagesScreen(BaseScreen):
                 spec = tourbuild.tour_spec(name.strip(), self.legs)
                 tid, path = tourbuild.save_tour(spec)
             except ConfigError as exc:
-                self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+                self.notify(_("Not saved: {problem}").format(problem=exc), severity="error", timeout=8)
                 return
             except OSError as exc:
-                self.notify(f"Not saved: {exc.strerror or exc}: {exc.filename or ''}", severity="error", timeout=8)
+                self.notify(_("Not saved: {problem}").format(problem=f"{exc.strerror or exc}: {exc.filename or ''}"),
+                            severity="error", timeout=8)
                 return
             self.tour_name = spec.name
-            self.show(f"Saved as {tid} ({clean(path, multiline=False)}): in the tour menu from now on")
+            self.show(_("Saved as {id} ({path}): in the tour menu from now on").format(
+                id=tid, path=clean(path, multiline=False)))
 
-        self.app.push_screen(TextPrompt("Name of the tour", self.tour_name, max_length=lim.MAX_TOUR_NAME), named)
+        self.app.push_screen(TextPrompt(_("Name of the tour"), self.tour_name, max_length=lim.MAX_TOUR_NAME), named)
 
     def action_drop(self) -> None:
         if self.legs:
