@@ -65,12 +65,15 @@ def test_bad_peloton_options_are_one_line(args, words, capsys):
     assert err.count("\n") == 1 and words in err and "Traceback" not in err
 
 
-def test_stages_list_shows_all_nineteen_with_their_lengths(capsys):
+def test_stages_list_shows_the_nineteen_stage_cards_first_with_their_lengths(capsys):
+    from flamme_tui import config
+
     out = out_of(capsys, "stages", "list")
     rows = [line.split() for line in out.splitlines()[1:] if line and not line.startswith("user stages")]
     ids = [row[0] for row in rows]
-    assert len(ids) == 19 and ids[7] == "peloton-7" and ids[-1] == "peloton-12-5-6"
-    lengths = {row[0]: int(row[-4]) for row in rows}
+    # the base game's and the expansion's stage cards first, then the rest of the library
+    assert ids[7] == "peloton-7" and ids[18] == "peloton-12-5-6" and ids == config.stage_ids()
+    lengths = {row[0]: int(row[-6]) for row in rows}  # (then climb, descent, kind, boxes, source)
     assert lengths["peloton-7"] == 68 and lengths["peloton-7-5-6"] == 71 and lengths["peloton-12-5-6"] == 76
 
 

@@ -706,3 +706,72 @@ def final_report(tour: Any) -> list[str]:
                         for t in classification)
     lines.append(_("Team classification: {teams}").format(teams=gaps))
     return lines
+
+
+# ------------------------------------------------------------ a lesson's words
+
+
+def lesson_played(game: Any, e: Move) -> str:
+    """The card or tokens of a move, in a lesson's words: "an exhaustion card", "9", "token 3"."""
+    if e.card is None:
+        return ngettext("token {tokens}", "tokens {tokens}", len(e.tokens)).format(tokens=played_text(game, e.tokens))
+    return card_text(e.card) if e.card else _("an exhaustion card")
+
+
+def lesson_events(game: Any, ours: set[int], who: Callable[[int], str]) -> list[str]:
+    """The round just revealed as a lesson explains it (play/tutorial.py): what
+    happened to the player's riders (`ours`; `who(i)`: "Your Rouleur") and why,
+    from the engine's typed events."""
+    from ..engine.terrain import SUPPLY
+
+    course = game.course
+    lines: list[str] = []
+    for e in game.events:
+        kind = type(e)
+        if kind is Die:
+            lines.append(ngettext("The die showed {face}: groups {face} square behind others catch up.",
+                                  "The die showed {face}: groups {face} squares behind others catch up.",
+                                  e.face).format(face=e.face) if e.face
+                         else _("The die showed nothing: nobody catches up this round."))
+            continue
+        if getattr(e, "rider", None) not in ours:
+            continue
+        rider = who(e.rider)
+        if kind is Move:
+            line = _("{rider} played {card}: {start} to {square}.").format(
+                rider=rider, card=lesson_played(game, e), start=label(course, e.start), square=label(course, e.square))
+            if e.moves < e.value:
+                line += _(" The climb held it to {n} squares.").format(n=e.moves)
+            elif e.moves > e.value:
+                line += (_(" The supply zone made it worth {n} squares.") if course.terrain[e.start] == SUPPLY
+                         else _(" The descent made it worth {n} squares.")).format(n=e.moves)
+            if e.blocked:
+                short = e.start + e.moves - e.square
+                line += ngettext(" Riders filled the squares ahead: it stopped short, {n} square before where the "
+                                 "card would go.",
+                                 " Riders filled the squares ahead: it stopped short, {n} squares before where the "
+                                 "card would go.", short).format(n=short)
+            lines.append(line)
+        elif kind is Slipstream:
+            lines.append(_("{rider} took the slipstream: from {start} up to {square}, just behind the riders ahead "
+                           "(a free square).").format(rider=rider, start=label(course, e.start),
+                                                      square=label(course, e.square)))
+        elif kind is Exhaustion:
+            lines.append(_("{rider} took an exhaustion card: nobody was just ahead of it (in the wind, it worked "
+                           "hardest).").format(rider=rider))
+        elif kind is CatchUp:
+            lines.append(_("{rider} caught up: the die allowed the gap, it joined the riders ahead on {square}.").format(
+                rider=rider, square=label(course, e.square)))
+        elif kind is Fatigue:
+            lines.append(ngettext("{rider} took {n} fatigue token into its bag: nobody was just ahead of it.",
+                                  "{rider} took {n} fatigue tokens into its bag: nobody was just ahead of it.",
+                                  e.tokens).format(rider=rider, n=e.tokens))
+        elif kind is Crash:
+            lines.append(_("{rider} crashed: it lost squares to blocking on a wet road. It lies there; its next move "
+                           "stands it up, 2 squares less.").format(rider=rider))
+        elif kind is StandUp:
+            lines.append(_("{rider} stood up: its card moved it 2 squares less.").format(rider=rider))
+        elif kind is Finish:
+            lines.append(_("{rider} crossed the finish line!").format(rider=rider))
+    return lines
+

@@ -22,14 +22,14 @@ from typing import Any
 from ..engine.actions import Action, Draw, Play
 from ..engine.cards import ROULEUR, SPRINTEUR, card_text
 from ..engine.course import HEADWIND, TAILWIND, WET
-from ..engine.events import CatchUp, Crash, Die, Exhaustion, Fatigue, Finish, Move, Slipstream, StandUp
+from ..engine.events import CatchUp, Crash, Exhaustion, Fatigue, Finish, Move, Slipstream
 from ..engine.options import Option
 from ..engine.phase import Phase
 from ..engine.race import Team
 from ..engine.rules import find
 from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
 from .lessons import Entry, Lesson, Opponent, Step, stage_ref
-from .narrator import kind_name, label, played_text, where
+from .narrator import kind_name, lesson_events, played_text, where
 from .races import RaceSpec
 from .session import Session
 
@@ -162,54 +162,11 @@ class Tutorial:
     def Name(self, i: int) -> str:  # noqa: N802 - the same, at the start of a sentence
         return f"Your {self.kind_of(i)}"
 
-    def played(self, e: Move) -> str:
-        """The card or tokens of a move, in words."""
-        if e.card is None:
-            return "tokens " + played_text(self.game, e.tokens) if len(e.tokens) > 1 else \
-                "token " + played_text(self.game, e.tokens)
-        return "an exhaustion card" if not e.card else card_text(e.card)
-
     def _report(self, mine: list[Action], round_: int) -> list[str]:
         """The round just revealed, in words, from its events; then the step's check."""
         game = self.game
-        course = game.course
         ours = {i for i, r in enumerate(game.riders) if r.seat == PLAYER}
-        lines: list[str] = []
-        for e in game.events:
-            if type(e) is Move and e.rider in ours:
-                line = (f"{self.Name(e.rider)} played {self.played(e)}: "
-                        f"{label(course, e.start)} to {label(course, e.square)}.")
-                if e.moves < e.value:
-                    line += f" The climb held it to {e.moves} squares."
-                elif e.moves > e.value:
-                    what = "supply zone" if course.terrain[e.start] == SUPPLY else "descent"
-                    line += f" The {what} made it worth {e.moves} squares."
-                if e.blocked:
-                    line += (f" Riders filled the squares ahead: it stopped short, "
-                             f"{e.start + e.moves - e.square} square(s) before where the card would go.")
-                lines.append(line)
-            elif type(e) is Slipstream and e.rider in ours:
-                lines.append(f"{self.Name(e.rider)} took the slipstream: from {label(course, e.start)} "
-                             f"up to {label(course, e.square)}, just behind the riders ahead (a free square).")
-            elif type(e) is Exhaustion and e.rider in ours:
-                lines.append(f"{self.Name(e.rider)} took an exhaustion card: nobody was just ahead "
-                             f"of it (in the wind, it worked hardest).")
-            elif type(e) is CatchUp and e.rider in ours:
-                lines.append(f"{self.Name(e.rider)} caught up: the die allowed the gap, it joined the riders "
-                             f"ahead on {label(course, e.square)}.")
-            elif type(e) is Fatigue and e.rider in ours:
-                lines.append(f"{self.Name(e.rider)} took {e.tokens} fatigue token(s) into its bag: nobody was "
-                             f"just ahead of it.")
-            elif type(e) is Die:
-                lines.append(f"The die showed {e.face or 'nothing'}: groups {e.face} square(s) behind others "
-                             f"catch up." if e.face else "The die showed nothing: nobody catches up this round.")
-            elif type(e) is Crash and e.rider in ours:
-                lines.append(f"{self.Name(e.rider)} crashed: it lost squares to blocking on a wet road. It lies "
-                             f"there; its next move stands it up, 2 squares less.")
-            elif type(e) is StandUp and e.rider in ours:
-                lines.append(f"{self.Name(e.rider)} stood up: its card moved it 2 squares less.")
-            elif type(e) is Finish and e.rider in ours:
-                lines.append(f"{self.Name(e.rider)} crossed the finish line!")
+        lines = lesson_events(game, ours, self.Name)
         others = [f"{game.setup.teams[r.seat].name}"
                   f"{'' if game.rules.uses_tokens else ' ' + self.kind_of(i)} {played_text(game, r.history[-1])}"
                   for i, r in enumerate(game.riders) if i not in ours and r.history]

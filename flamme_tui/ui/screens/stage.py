@@ -89,6 +89,7 @@ class StageScreen(BaseScreen):
         self.kind = "all"  # the filter: a kind of stagemenu.KIND_FILTERS, a box of BOX_FILTERS
         self.box = "all"
         self.rows: list = []
+        self.specs: dict = {}  # stage id -> StageSpec, of the rows
         self.read_again = False  # read the stage files again on resume (the editor was opened)
 
     def compose(self):
@@ -132,6 +133,8 @@ class StageScreen(BaseScreen):
 
         self.rows = stagemenu.rows_for(self.variant, stages)
         self.ids = [row.id for row in self.rows]
+        # the stages as read: a highlight draws from these, never reading a file on the UI thread
+        self.specs = dict(stages)
 
     def menu_options(self) -> list[Option]:
         """Random stage first, then the stages the filter keeps under a line per
@@ -264,7 +267,8 @@ class StageScreen(BaseScreen):
             self.query_one("#stage-preview", TrackStrip).set_course(None)
             return
         try:
-            name, description, summary, course = stage_info(stage_id)
+            spec = self.specs.get(stage_id)
+            name, description, summary, course = _compiled(spec) if spec is not None else stage_info(stage_id)
         except config.ConfigError as exc:  # the file broke since the menu was drawn
             self.query_one("#stage-about", Static).update(Content(_("Cannot use this stage: {problem}").format(problem=exc)))
             return
