@@ -129,11 +129,11 @@ async def test_terminal_too_small_swallows_every_key_but_quit():
         await settle(pilot)
         screen = app.screen
         assert screen.turn.kind == "pick"
-        actions = len(screen.game.actions)
+        actions = len(screen.flow.game.actions)
         await _shrink(pilot, (60, 18), True)
         await pilot.press("1", "enter", "2", "right", "enter", "a")  # no card is played blind
         await settle(pilot)
-        assert len(screen.game.actions) == actions and screen.sel is None
+        assert len(screen.flow.game.actions) == actions and screen.sel is None
         await pilot.press("q")  # quitting still works
         assert screen_name(app) == "ConfirmQuit"
 
@@ -211,7 +211,7 @@ async def test_pick_can_change_until_confirmed_and_reveal_steps_back_and_forth()
         await settle(pilot)
         screen = app.screen
         assert screen.turn.kind == "pick"
-        assert screen.game.riders[screen.turn.rider].kind == "R"
+        assert screen.flow.game.riders[screen.turn.rider].kind == "R"
         await pilot.press("enter")  # nothing selected yet: nothing happens
         assert screen.turn.kind == "pick"
         await pilot.press("1", "3", "right", "left", "left")
@@ -221,7 +221,7 @@ async def test_pick_can_change_until_confirmed_and_reveal_steps_back_and_forth()
         card = screen.options[1]
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.game.riders[0 + 1].played == card  # blue.R
+        assert screen.flow.game.riders[0 + 1].played == card  # blue.R
         await pilot.press("1", "enter", "enter")  # the Sprinteur, and pass
         await settle(pilot)
         await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Orange
@@ -236,7 +236,7 @@ async def test_pick_can_change_until_confirmed_and_reveal_steps_back_and_forth()
         assert replay.at_end
         await pilot.press("enter")  # on to round 2
         await settle(pilot)
-        assert screen.flow.replay is None and screen.game.round == 2
+        assert screen.flow.replay is None and screen.flow.game.round == 2
 
 
 async def test_grid_placement_with_keys_and_mouse():
@@ -250,7 +250,7 @@ async def test_grid_placement_with_keys_and_mouse():
         assert screen.turn.kind == "place"
         first = screen.cursor
         await pilot.press("left", "enter")  # one place back
-        assert screen.game.pos[0] != [-1, -1] and tuple(screen.game.pos[0]) != first
+        assert screen.flow.game.pos[0] != [-1, -1] and tuple(screen.flow.game.pos[0]) != first
         # click a free place on the track twice: select, then place
         track = screen.query_one("#track")
         target = screen.places[0]
@@ -268,10 +268,10 @@ async def test_grid_placement_with_keys_and_mouse():
         assert screen.cursor == target
         await pilot.click(track, offset=(x, y))
         await settle(pilot)
-        assert tuple(screen.game.pos[1]) == target
+        assert tuple(screen.flow.game.pos[1]) == target
         await pilot.press("r", "r")  # Orange places at random
         await settle(pilot)
-        assert screen.game.phase == "energy"
+        assert screen.flow.game.phase == "energy"
 
 
 async def test_bmx_builder_keys():

@@ -42,20 +42,20 @@ async def test_the_last_card_is_played_reviewed_and_taken_back_by_an_undo_in_the
         first = screen.options[0]
         await pilot.press("1", "enter")  # the Sprinteur's card is played, the Rouleur draws
         await settle(pilot)
-        assert screen.game.riders[0].played == first and screen.turn.rider == 1
+        assert screen.flow.game.riders[0].played == first and screen.turn.rider == 1
         hand = list(screen.options)
         second = hand[1]
         await pilot.press("2", "enter")  # the Rouleur's card: played at once, then the review
         assert screen.turn.kind == "review" and screen.pending == Play("blue.R", second)
-        assert session.entries[-1] == Play("blue.R", second) and screen.game.riders[1].played == second
+        assert session.entries[-1] == Play("blue.R", second) and screen.flow.game.riders[1].played == second
         text = screen_text(app)
         assert f"Sprinteur {first if first else 'E'} · Rouleur {second}" in text
         assert "change the Rouleur's card" in text.splitlines()[-1]
         await pilot.press("u")  # taken back: an undo in the log, the same cards, its card still selected
         assert screen.turn.kind == "pick" and screen.turn.rider == 1 and screen.sel == 1
         assert session.entries[-2:] == [Play("blue.R", second), UNDO]
-        assert screen.options == hand and screen.game.riders[1].played is None
-        assert screen.game.riders[0].played == first  # the first card stays down: never offered again
+        assert screen.options == hand and screen.flow.game.riders[1].played is None
+        assert screen.flow.game.riders[0].played == first  # the first card stays down: never offered again
         assert "Blue changed their last card before passing" in screen.log_w.text()
         third = hand[2]
         await pilot.press("3", "enter")
@@ -65,8 +65,8 @@ async def test_the_last_card_is_played_reviewed_and_taken_back_by_an_undo_in_the
         await pilot.press("3", "enter", "enter")  # picked again, and passed: the curtain
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen"
-        assert screen.game.riders[1].played == third and screen.game.riders[0].played == first
-        assert effective(session.entries) == screen.game.actions
+        assert screen.flow.game.riders[1].played == third and screen.flow.game.riders[0].played == first
+        assert effective(session.entries) == screen.flow.game.actions
 
 
 async def test_after_the_curtain_no_undo_can_show_or_change_a_hidden_card():
@@ -102,7 +102,7 @@ async def test_after_the_curtain_no_undo_can_show_or_change_a_hidden_card():
             flow.take_back()
         with pytest.raises(UndoRefused):  # the session says so too: the seat has a card left to play
             flow.session.undo()
-        assert screen.game.riders[2].played is not None
+        assert screen.flow.game.riders[2].played is not None
 
 
 async def test_the_round_resolved_by_the_last_pick_waits_for_the_review_and_no_undo_follows_a_reveal():
@@ -115,15 +115,15 @@ async def test_the_round_resolved_by_the_last_pick_waits_for_the_review_and_no_u
         screen = app.screen
         flow = screen.flow
         assert screen.turn.kind == "review"
-        assert screen.game.round == 2 and flow.replay is not None  # the engine resolved round 1 ...
+        assert screen.flow.game.round == 2 and flow.replay is not None  # the engine resolved round 1 ...
         assert shown_cards(app, "revealed") == []  # ... and the screen shows none of it
         text = screen_text(app)
         assert "round 1" in text and "cards revealed" not in text
         await pilot.press("u")  # taken back: round 1 again, nothing of its resolution kept
-        assert screen.turn.kind == "pick" and screen.game.round == 1 and flow.replay is None
+        assert screen.turn.kind == "pick" and screen.flow.game.round == 1 and flow.replay is None
         await pilot.press("2", "enter")
-        assert screen.turn.kind == "review" and screen.game.round == 2
-        orange_r = screen.game.riders[3].history[-1]
+        assert screen.turn.kind == "review" and screen.flow.game.round == 2
+        orange_r = screen.flow.game.riders[3].history[-1]
         await pilot.press("enter")  # passed: the reveal, with the card picked last
         await settle(pilot)
         assert screen.turn.kind == "reveal"
@@ -168,9 +168,9 @@ async def test_a_race_with_undos_saves_loads_and_replays_exactly(tmp_path, monke
                 screen = app.screen
                 assert screen.turn.kind == "review"
                 await pilot.press("u", "3", "enter", "u", "4", "enter")  # changed twice: the 4th card
-                rider, wanted = screen.game.riders[screen.turn.rider].id, screen.pending.card
+                rider, wanted = screen.flow.game.riders[screen.turn.rider].id, screen.pending.card
                 await pilot.press("enter")  # pass
-                assert screen.game.actions[-1] == Play(rider, wanted)  # the card chosen last
+                assert screen.flow.game.actions[-1] == Play(rider, wanted)  # the card chosen last
             await settle(pilot)
             await pilot.press("enter", "enter")  # the reveal, on to the next round
         await settle(pilot)
