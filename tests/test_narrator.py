@@ -25,7 +25,10 @@ PACKAGE = Path(narrator.__file__).resolve().parent.parent
 PHRASES = ("── Round", "── Breakaway", "places the ", "draws first;", "changed their last", "the breakaway\"",
            "wins the race", "wins the stage", "slipstream: ", "exhaustion: ", "crosses the line,", "has chosen their",
            ": bid down", "yellow jersey: ", "resumed at round", "placed so far", "Final ranking", "start:    ",
-           "break away to", "weather: fair", "GC after stage ", "goes on as the new race file")
+           "break away to", "weather: fair", "GC after stage ", "goes on as the new race file",
+           # the race screen's and the podium's tellings
+           "Most in the wind", "Best from the back", "move up to the group ahead", "drew first: its card is down",
+           "face up: the rider in front", "gained a place on the grid")
 
 
 def _string_constants(path: Path) -> list[tuple[int, str]]:

@@ -46,6 +46,7 @@ from ..engine.events import (
     Slipstream,
     StandUp,
 )
+from ..words import ordinal
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -818,3 +819,39 @@ def preview_note(p: Any) -> str:
     if p.blocked:
         words.append(_("blocked at {square}").format(square=p.square))
     return ", ".join(words)
+
+
+# ------------------------------------------------------------- the podium
+
+
+def award_lines(bmx: bool, wind: tuple[Sequence[str], int], shelter: tuple[Sequence[str], int],
+                back: tuple[str, int, int, bool] | None) -> list[tuple[str, str]]:
+    """The podium's awards, each (its name, who won it and why): the most
+    exhaustion cards (BMX: fatigue tokens) taken at the front (`wind`: the
+    riders' names and how many), the most squares of slipstream (catch-up),
+    the best finish from the back (`back`: the rider, its place on the grid,
+    at the finish, and whether others gained as many places)."""
+    who, n = wind
+    if who:
+        text = (_("{riders}: {n} fatigue token at the front") if n == 1 else _(
+            "{riders}: {n} fatigue tokens at the front")) if bmx else (_(
+                "{riders}: {n} exhaustion card at the front") if n == 1 else _(
+                "{riders}: {n} exhaustion cards at the front"))
+        rows = [(_("Most in the wind"), text.format(riders=", ".join(who), n=n))]
+    else:
+        rows = [(_("Most in the wind"), _("nobody (no rider alone at the front)"))]
+    who, n = shelter
+    award = _("Most catch-up") if bmx else _("Most slipstream")
+    if who:
+        text = _("{riders}: {n} square gained") if n == 1 else _("{riders}: {n} squares gained")
+        rows.append((award, text.format(riders=", ".join(who), n=n)))
+    else:
+        rows.append((award, _("nobody")))
+    if back is None:
+        rows.append((_("Best from the back"), _("nobody gained a place on the grid order")))
+    else:
+        rider, grid, place, others = back
+        text = _("{rider}: from {grid} on the grid to {place} (and others)") if others else _(
+            "{rider}: from {grid} on the grid to {place}")
+        rows.append((_("Best from the back"), text.format(rider=rider, grid=ordinal(grid), place=ordinal(place))))
+    return rows
