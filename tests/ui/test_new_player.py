@@ -61,7 +61,7 @@ async def play_round(pilot, check=None, until: str = "reveal") -> None:
         if turn.kind == until:
             return
         if turn.kind in ("draw", "pick"):
-            await pilot.press("1", "enter")
+            await pilot.press("1")
         elif turn.kind == "review":
             await pilot.press("enter")
         elif turn.kind == "place":

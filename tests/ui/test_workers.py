@@ -64,11 +64,9 @@ async def human_plays_round(app) -> None:
         await wait_for(lambda: screen.turn is not None and screen.turn.kind in ("draw", "pick", "bot"))
         if screen.turn.kind == "bot":
             return
-        kind = screen.turn.kind
-        send_key(app, "1")
-        await wait_for(lambda: screen.sel is not None)
-        send_key(app, "enter")
-        await wait_for(lambda k=kind: screen.turn.kind != k or screen.sel is None or screen.pending is not None)
+        turn = screen.turn
+        send_key(app, "1")  # (a number plays at once)
+        await wait_for(lambda t=turn: screen.turn is not t)
         if screen.pending is not None:  # the review of the seat's last pick: Enter passes
             send_key(app, "enter")
             await wait_for(lambda: screen.pending is None)

@@ -274,7 +274,8 @@ class RaceScreen(RaceKeys):
         elif isinstance(turn, t.Placing):
             keys = [("←→↑↓", "move"), (enter, "place"), (key("race.random"), "random")]
         elif isinstance(turn, (t.ChoosingFirst, t.ChoosingBidder)):
-            keys = [("1 2", "select"), ("←→", "move"), (enter, "confirm")]
+            keys = [("1 2", "choose"), ("←→", "select"), (enter, "confirm")] if isinstance(turn, t.ChoosingFirst) \
+                else [("1 2", "select"), ("←→", "move"), (enter, "confirm")]
         elif isinstance(turn, t.Bidding):
             keys = [(f"1-{len(self.options)}", "select"), ("←→", "move"), (enter, "bid")]
         elif isinstance(turn, t.BidsShown):
@@ -287,7 +288,7 @@ class RaceScreen(RaceKeys):
             if self.keep_size() > 1:
                 keys = [(f"1-{n}", "select/unselect"), ("←→", "move"), (key("race.next"), "select"), (enter, "play")]
             else:
-                keys = [(f"1-{n}", "select"), ("←→", "move"), (enter, "play")]
+                keys = [(f"1-{n}", "play"), ("←→", "select"), (enter, "play")]  # (the review catches a slip)
         elif isinstance(turn, t.Revealing):
             if turn.step >= len(turn.frames) - 1:
                 keys = [(enter, "continue"), ("←", "back")]

@@ -78,10 +78,19 @@ class RaceKeys(BaseScreen):
         return action not in ("choose", "lane", "random_place", "move")
 
     def action_choose(self, k: int) -> None:
+        """A number: the option k.  Who draws first and a card (a token) play at
+        once (the review before passing catches a slip: 5 keys a Classic turn);
+        a bid, the breakaway's bidder and a BMX descent's pair wait for Enter."""
         if self.turn is None or k >= len(self.options):
             return
         if isinstance(self.turn, t.Reviewing) and not self.action_change():
             return  # (a number during the review: change the pick to that card)
+        self.select(k)
+        if isinstance(self.turn, t.ChoosingFirst) or (isinstance(self.turn, t.Picking) and self.keep_size() == 1):
+            self.action_confirm()
+
+    def select(self, k: int) -> None:
+        """Select option k (a descent's token: select or unselect it)."""
         if self.keep_size() > 1:
             if k in self.multi:
                 self.multi.remove(k)
@@ -133,7 +142,7 @@ class RaceKeys(BaseScreen):
         if isinstance(self.turn, t.Revealing):
             self.step(1)
         elif isinstance(self.turn, t.Picking) and self.cursor_k is not None:
-            self.action_choose(self.cursor_k)
+            self.select(self.cursor_k)
 
     def action_autoplay(self) -> None:
         if not isinstance(self.turn, t.Revealing):
@@ -201,7 +210,7 @@ class RaceKeys(BaseScreen):
             chosen = self.selected_cards()
             keep = self.keep_size()
             if keep > 1 and len(chosen) < keep and self.cursor_k is not None:
-                self.action_choose(self.cursor_k)  # arrows + Enter: Enter selects, then plays
+                self.select(self.cursor_k)  # arrows + Enter: Enter selects, then plays
                 return
             if len(chosen) != keep:
                 what = "card" if not self.bmx else "token" if keep == 1 else "tokens"
@@ -274,7 +283,7 @@ class RaceKeys(BaseScreen):
         if already and (not multi or len(self.multi) == self.keep_size()):
             self.action_confirm()
             return
-        self.action_choose(event.index)
+        self.select(event.index)  # a click selects (a second click plays): a slip of the mouse costs nothing
 
     def on_track_clicked(self, event: TrackClicked) -> None:
         event.stop()

@@ -153,7 +153,11 @@ class ActionPanel:
         self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name}: {question}", view.board.round)
         what = ("the chosen rider draws 4 cards for each of its 2 bids" if bidding
                 else "the chosen rider draws and picks first")
-        hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{key('race.confirm')}[/b] confirm"
+        enter = key("race.confirm")
+        if bidding:  # a bid's rider waits for Enter
+            hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{enter}[/b] confirm"
+        else:  # a number chooses who draws at once
+            hint = f"{what} · [b]1[/b] [b]2[/b] choose (or ← → [b]{enter}[/b])"
         recap = self.recap(turn.seat)
         if recap:  # first: what happened since (the keys are in the key bar too)
             hint = self.fit_recap(recap) + "\n" + hint
@@ -214,8 +218,10 @@ class ActionPanel:
             notes.append(f"bag: {len(bag)} left ({' '.join(token_text(t) for t in bag) or 'empty'})")
             if view.board.die is not None:
                 notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
-        select = "select two" if keep == 2 else "or ← → select"
-        self.pick_keys = f"[b]1-{len(hand)}[/b] {select} · [b]{key('race.confirm')}[/b] play"
+        if keep == 2:
+            self.pick_keys = f"[b]1-{len(hand)}[/b] select two · [b]{key('race.confirm')}[/b] play"
+        else:  # the review before passing catches a slip
+            self.pick_keys = f"[b]1-{len(hand)}[/b] plays at once (or ← → [b]{key('race.confirm')}[/b])"
         self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name} picks", view.board.round)
         self.pick_notes = " · ".join(notes)
         self.screen.put(self.title_w, title)
