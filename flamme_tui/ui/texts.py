@@ -192,7 +192,7 @@ You see the first rider's cards, pick one, and only then draw for the other ride
   1 2          that rider draws at once
   ← → Enter    select, then confirm
   click        select, then confirm
-[b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
+[b]Since your last look[/b] (under the choice, then under the cards while there is room): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line.""",
     "podium": """[b]Race over[/b]
 The podium, then the full ranking with where each rider stopped (how many squares past the line, or still to go), each team's statistics, a few awards and the race chart: how many squares each rider was behind the leader, round by round.
 Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.""",

@@ -89,13 +89,15 @@ class ActionPanel:
         """ "Since your last look", for the seat at the screen (play.table.Table.since)."""
         return since_lines(self.drawing.table.since(seat), self.drawing.board, self.drawing.short)
 
-    def fit_recap(self, recap: tuple[str, ...]) -> str:
+    def fit_recap(self, recap: tuple[str, ...], room: int | None = None) -> str:
         """ "Since your last look: round 3: …", cut to the lines the panel has
-        (saying so: the race log on the right has every line)."""
+        (`room`, or all but one) saying so: the race log on the right has every line."""
         width, height = self.hint_w.size
         width = width or 48
         height = height or 3
-        if height > 2:  # a line stays for what to do (the key bar says it too)
+        if room is not None:
+            height = room
+        elif height > 2:  # a line stays for what to do (the key bar says it too)
             height -= 1
         head = "Since your last look: "
         lines = textwrap.wrap(head + " · ".join(recap), width) or [head]
@@ -239,10 +241,13 @@ class ActionPanel:
         said = aids.sentence(picked, self.course, self.bmx, tuple(chosen) if self.bmx else chosen[0]) \
             if picked is not None and self.screen.aids else ""
         lines = [escape_markup(line) for line in (said, self.pick_notes) if line]
-        recap = self.recap(turn.seat) if self.bmx and not chosen else ()
-        if recap:  # BMX has no rider to choose first: "since your last look" until a token is selected
+        recap = self.recap(turn.seat)
+        if recap and self.bmx and not chosen:  # BMX has no rider to choose first: the recap first
             lines = [self.fit_recap(recap)]
-        self.show_hint("\n".join(lines) + "\n" + self.pick_keys)
+        lines.append(self.pick_keys)
+        if recap and not (self.bmx and not chosen):
+            lines = self.with_recap(lines, recap)
+        self.show_hint("\n".join(lines))
         if not self.screen.aids:  # the real table: nobody shows where a card goes
             drawing.show_track(Scene(marks, focus=(rider.square,)))
             return
@@ -254,6 +259,14 @@ class ActionPanel:
                        if j != turn.rider and not self.bmx)
         focus = (rider.square,) + preview + others
         drawing.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
+
+    def with_recap(self, lines: list[str], recap: tuple[str, ...]) -> list[str]:
+        """ "Since your last look" kept in view through the turn: in the lines
+        the panel has left under `lines` (markup), if any."""
+        width, height = self.hint_w.size
+        used = sum(len(textwrap.wrap(Content.from_markup(line).plain, width or 48) or [""]) for line in lines)
+        room = (height or 3) - used - bool(self.nudged)
+        return lines + [self.fit_recap(recap, room)] if room >= 1 else lines
 
     # ------------------------------------------------------------- review
 
@@ -277,9 +290,11 @@ class ActionPanel:
         what = "pass" if hot_seat else "play"
         note = review_note(turn.view, turn.rider)
         # two lines that fit the panel at 80 columns (49 cells): the keys, then why only this card
-        self.panel(self.who(turn.seat, f": {self.review_text}"),
-                   f"[b]{key('race.confirm')}[/b] {what} · [b]{key('race.change')}[/b] change the "
-                   f"{self.change_what(turn)}" + (f"\n{note}" if note else ""))
+        lines = [f"[b]{key('race.confirm')}[/b] {what} · [b]{key('race.change')}[/b] change the "
+                 f"{self.change_what(turn)}"] + ([escape_markup(note)] if note else [])
+        recap = self.recap(turn.seat)
+        self.panel(self.who(turn.seat, f": {self.review_text}"), "\n".join(self.with_recap(lines, recap) if recap
+                                                                            else lines))
         self.drawing.set_status(f"{self.drawing.names[turn.seat]}: check your cards", round_no)
 
     # ---------------------------------------------------------- breakaway
