@@ -26,7 +26,8 @@ STATE = {"riders", "pos", "hands", "events", "index", "decks", "rng", "seats", "
 
 # the reads of a game's state left in the rest of ui/ (the podium's statistics
 # of a finished race, a tour's results): may go down, never up
-LEFT = {"screens/podium.py": 20, "screens/tour_results.py": 1, "scenarios.py": 2, "bench.py": 1}
+LEFT = {"screens/podium.py": 20, "screens/tour_results.py": 1, "scenarios.py": 2, "bench.py": 1,
+        "hints.py": 1, "screens/coach.py": 3}  # (the hint and the coach replay a finished or saved race)
 
 
 def is_game(node: ast.AST) -> bool:

@@ -5,9 +5,10 @@ picking, reviewing, the curtain, a reveal, a bot thinking, ...) with what may
 be done; this screen draws it and maps keys and clicks to `Table.choose`.
 It reads no game: what it shows comes from the turn (the seat's own view in
 that seat's turn, the public view otherwise) and the race's public board;
-the race in words is the narrator's.  The drawing is in widgets/racetable.py
-(status, track, boards), widgets/actionpanel.py (the panel of each turn) and
-widgets/reveal.py (a round step by step).
+the race in words is the narrator's.  The keys and clicks are in
+screens/racekeys.py (RaceKeys, this screen's base); the drawing is in
+widgets/racetable.py (status, track, boards), widgets/actionpanel.py (the
+panel of each turn) and widgets/reveal.py (a round step by step).
 
 Privacy: a seat's view is in the turns addressed to that seat only, shown
 after it lifted the curtain; between two players the panel is emptied
