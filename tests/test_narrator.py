@@ -25,7 +25,10 @@ PACKAGE = Path(narrator.__file__).resolve().parent.parent
 PHRASES = ("── Round", "── Breakaway", "places the ", "draws first;", "changed their last", "the breakaway\"",
            "wins the race", "wins the stage", "slipstream: ", "exhaustion: ", "crosses the line,", "has chosen their",
            ": bid down", "yellow jersey: ", "resumed at round", "placed so far", "Final ranking", "start:    ",
-           "break away to", "weather: fair", "GC after stage ", "goes on as the new race file")
+           "break away to", "weather: fair", "GC after stage ", "goes on as the new race file",
+           # the race screen's and the podium's tellings
+           "Most in the wind", "Best from the back", "move up to the group ahead", "drew first: its card is down",
+           "face up: the rider in front", "gained a place on the grid")
 
 
 def _string_constants(path: Path) -> list[tuple[int, str]]:
@@ -119,3 +122,42 @@ def test_the_log_is_kept_as_notes_and_told_when_shown():
     told = [narrator.note_line(note, flow.game) for note in history(session)]
     assert [line for line in told if line.startswith("── Round")] == ["── Round 1 ──", "── Round 2 ──", "── Round 3 ──"]
     assert [line for line in told if " plays " in line] == [line for line in flow.log if " plays " in line]
+
+
+def test_the_race_screen_s_words_are_the_narrator_s():
+    """The reveal's steps, "since your last look" and the review are told
+    here, from the table's data (play.table), with the screen's rider labels."""
+    from flamme_tui.play import table as t
+
+    table = t.Table(Session.new(RaceSpec(variant="classic"), 4, bots={1: "easy"}))
+    turn = table.turn()
+    for _ in range(200):
+        if isinstance(turn, t.Revealing):
+            break
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+        elif isinstance(turn, t.Reviewing):
+            table.choose(t.PassReview())
+        else:
+            table.choose(turn.options[0])
+        turn = table.turn()
+    assert isinstance(turn, t.Revealing)
+    board = turn.view.board
+    short = lambda i: board.riders[i].id  # noqa: E731 (the screen passes its labels)
+    assert narrator.frame_words(turn.frames[0], None, short, board) == "face up: the rider in front moves first"
+    for step, frame in enumerate(turn.frames):
+        before = turn.frames[step - 1].pos if step else None
+        words = narrator.frame_words(frame, before, short, board)
+        assert words and narrator.frame_title(frame.kind, False)
+        if frame.kind == "exhaust":
+            assert words.endswith(": exhaustion card (nobody just ahead)")
+            assert all(board.riders[i].id in words for i in frame.active)
+    table.choose(t.EndReveal())
+    seen = t.RoundSeen(turn.round, turn.revealed, turn.frames[0].pos, turn.frames[-1].pos, tuple(table.game.events))
+    line = narrator.round_in_short(seen, board.course, short, False)
+    assert line.startswith(f"round {turn.round}: ")
+    for i, card in turn.revealed:
+        assert f"{board.riders[i].id} {card}" in line
+    lines = narrator.since_lines((seen, t.CardChanged(1)), board, short)
+    assert lines == (line, f"{board.setup.teams[1].name} changed their last card before passing")
+    assert narrator.die_words(0) == "die: blank — no catch-up this turn"

@@ -145,3 +145,76 @@ def test_the_table_imports_no_textual():
     code = ("import sys, flamme_tui.play.table\n"
             "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_each_turn_carries_the_view_it_may_show():
+    """A seat's turn carries that seat's own view; every other turn the public
+    view (no hand, no card down, no own piles): a renderer needs nothing else."""
+    rng = random.Random(5)
+    table = t.Table(session(grid="choose", humans=2))
+    seen = set()
+    for _ in range(400):
+        turn = table.turn()
+        if isinstance(turn, t.Outcome):
+            break
+        view = turn.view
+        if isinstance(turn, (t.Placing, t.ChoosingFirst, t.Picking, t.Reviewing, t.ChoosingBidder, t.Bidding)):
+            assert view.seat == turn.seat
+            if isinstance(turn, t.Picking):
+                assert view.hands[turn.rider] == turn.hand
+        else:
+            assert (view.hands, view.chosen, view.own, view.keep) == ({}, {}, {}, {}), type(turn).__name__
+        seen.add(turn.kind)
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+        elif isinstance(turn, t.Revealing):
+            table.choose(t.EndReveal())
+        elif isinstance(turn, t.Reviewing):
+            table.choose(t.PassReview())
+        else:
+            table.choose(rng.choice(turn.options))
+    assert {"place", "curtain", "draw", "pick", "review", "reveal", "bot"} <= seen
+
+
+def test_the_table_says_which_cards_are_down_and_what_each_seat_missed():
+    """`ready`: riders whose card is down (public: that it is, not which);
+    `since`: what the table saw since a seat last lifted its curtain (the
+    rounds revealed, a card another seat changed, never its own)."""
+    rng = random.Random(6)
+    table = t.Table(session(humans=2))
+    assert table.since(0) == () and table.since(1) == ()
+    lifted: dict[int, int] = {}
+    took_back = False
+    for _ in range(600):
+        turn = table.turn()
+        if isinstance(turn, t.Curtain):
+            table.choose(t.LiftCurtain(turn.seat))
+            lifted[turn.seat] = lifted.get(turn.seat, 0) + 1
+            since = table.since(turn.seat)
+            if lifted[turn.seat] == 1:
+                assert since == ()  # the first look: nothing missed
+            else:
+                rounds = [s for s in since if isinstance(s, t.RoundSeen)]
+                assert len(rounds) == 1 and rounds[0].round == table.game.round - 1
+                assert all(s.seat != turn.seat for s in since if isinstance(s, t.CardChanged))
+                if took_back and turn.seat == 0:
+                    assert t.CardChanged(1) in since
+                    return
+            continue
+        if isinstance(turn, t.Picking):
+            assert not table.ready() & set(turn.view.hands)
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+        elif isinstance(turn, t.Revealing):
+            assert table.ready() == frozenset()
+            table.choose(t.EndReveal())
+        elif isinstance(turn, t.Reviewing):
+            assert turn.rider in table.ready()  # its card is down
+            if turn.seat == 1 and table.game.round >= 2 and not took_back:
+                took_back = True
+                table.choose(t.TakeBack())
+            else:
+                table.choose(t.PassReview())
+        else:
+            table.choose(rng.choice(turn.options))
+    raise AssertionError("seat 0 never saw seat 1's change")

@@ -61,20 +61,6 @@ class Preview:
         """Squares the rider would actually advance."""
         return self.square - self.start
 
-    def note(self) -> str:
-        """A few words on what changes the card's value, "" when nothing does:
-        "9 plays as 5: climb", "stands up: 2 less", "ramp +3", "blocked at 12"."""
-        words = []
-        if self.terrain:
-            words.append(f"{self.value} plays as {self.plays_as}: {self.terrain}")
-        if self.standup:
-            words.append(f"stands up: {self.standup} less")
-        if self.ramp:
-            words.append(f"ramp +{self.ramp}")
-        if self.blocked:
-            words.append(f"blocked at {self.square}")
-        return ", ".join(words)
-
 
 @dataclass(frozen=True, slots=True)
 class Option:

@@ -48,6 +48,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext
+from ..words import ordinal
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -775,3 +776,172 @@ def lesson_events(game: Any, ours: set[int], who: Callable[[int], str]) -> list[
             lines.append(_("{rider} crossed the finish line!").format(rider=rider))
     return lines
 
+
+
+# ------------------------------------------------------ the race screen's words
+#
+# What the race screen tells of the race as it is shown: each step of a
+# revealed round, "since your last look", the review of a seat's cards, the
+# words under a card.  `board` is the public board (engine.view.Board) or
+# anything with its `riders`, `setup`, `rules` and `course`; `short` names a
+# rider as the track labels it ("BS", or the team's letter in BMX).
+
+
+def die_words(face: int | None) -> str:
+    """BMX: the die of the round, in words."""
+    if face == 1:
+        return _("die: 1 — gaps of 1 square close up")
+    if face == 2:
+        return _("die: 2 — gaps of 1 or 2 squares close up")
+    if face == 0:
+        return _("die: blank — no catch-up this turn")
+    return _("die: blank — ")
+
+
+def frame_title(kind: str, bmx: bool) -> str:
+    """The name of a step of the movement ("slipstream", "the die")."""
+    titles = {
+        "reveal": _("tokens revealed") if bmx else _("cards revealed"),
+        "move": _("movement"),
+        "slip": _("slipstream"),
+        "exhaust": _("exhaustion"),
+        "catchup": _("catch-up"),
+        "fatigue": _("fatigue"),
+        "die": _("the die"),
+        "finish": _("finish!"),
+        "crossed": _("across the line"),
+    }
+    return titles.get(kind, kind)
+
+
+def frame_words(frame: Any, before: Sequence[tuple[int, int]] | None, short: Namer, board: Any) -> str:
+    """What a step of the movement does, in a few words (`before`: the
+    positions at the step before, None at the first step)."""
+    active = list(dict.fromkeys(frame.active))
+    who = " ".join(short(i) for i in active)
+    if frame.kind == "reveal":
+        return _("face up: the rider in front moves first")
+    if frame.kind == "die":
+        return die_words(frame.die)
+    if frame.kind in ("slip", "catchup") and before is not None:
+        # riders making the same move together ("OS KS 5→6"): twelve riders' slipstream
+        # stays within the panel's two lines at 80x24
+        moves: dict[tuple[int, int], list[str]] = {}
+        for i in active:
+            moves.setdefault((before[i][0], frame.pos[i][0]), []).append(short(i))
+        shown = ", ".join(f"{' '.join(names)} {a}→{b}" for (a, b), names in moves.items())
+        text = _("move up to the group ahead: {moves}") if frame.kind == "slip" else _("close the gap: {moves}")
+        return text.format(moves=shown)
+    if frame.kind == "exhaust":
+        return _("{riders}: exhaustion card (nobody just ahead)").format(riders=who)
+    if frame.kind == "fatigue":
+        return _("{riders}: fatigue token (both lanes ahead empty)").format(riders=who)
+    return " · ".join(note_line(note, board).strip() for note in frame.notes)
+
+
+def round_in_short(seen: Any, course: Course, short: Namer, bmx: bool) -> str:
+    """A round revealed in one line (table.RoundSeen): "round 3: BS 9 G2→9 ·
+    BR 5 4→9 … · +E BS OR" (front riders first; +F fatigue in BMX; down: crashed)."""
+    start, end = seen.start, seen.end
+    played = dict(seen.revealed)
+    parts = []
+    for i in sorted(played, key=lambda i: (-end[i][0], -end[i][1])):
+        card = "+".join(token_text(t) for t in played[i]) if bmx else card_text(played[i])
+        parts.append(f"{short(i)} {card} {label(course, start[i][0])}→{label(course, end[i][0])}")
+    tired = [short(e.rider) for e in seen.events if e.kind in ("exhaust", "fatigue")]
+    if tired:
+        parts.append((_("+F {riders}") if bmx else _("+E {riders}")).format(riders=" ".join(tired)))
+    down = [short(e.rider) for e in seen.events if e.kind == "crash"]
+    if down:
+        parts.append(_("down: {riders}").format(riders=" ".join(down)))
+    return _("round {n}: {what}").format(n=seen.round, what=" · ".join(parts))
+
+
+def since_lines(seen: Sequence[Any], board: Any, short: Namer) -> tuple[str, ...]:
+    """ "Since your last look" (table.Table.since): each round revealed in
+    short, each card another seat changed before passing."""
+    bmx = board.rules.uses_tokens
+    return tuple(round_in_short(s, board.course, short, bmx) if hasattr(s, "revealed")
+                 else changed_words(board, s.seat) for s in seen)
+
+
+def review_parts(view: Any, rider: int, action: Any) -> list[tuple[str, str]]:
+    """The seat's cards this round, in race order, as (what, value): the pick
+    under review (`action` on `rider`) and its other rider's card already down
+    (read from the seat's view before the pick is played)."""
+    bmx = view.board.rules.uses_tokens
+    parts = []
+    for r in view.mine():
+        if r.index == rider:
+            played = action.tokens if bmx else action.card
+        elif r.index in view.chosen:
+            played = view.chosen[r.index]
+        else:
+            continue
+        value = "+".join(token_text(t) for t in played) if isinstance(played, tuple) else card_text(played)
+        what = kind_name(r.kind) if r.kind else _("tokens") if "+" in value else _("token")
+        parts.append((what, value))
+    return parts
+
+
+def review_note(view: Any, rider: int) -> str:
+    """Why only the last card can change (a seat of two riders racing): its
+    other rider drew first, and its card is down."""
+    first = [r for r in view.mine() if r.index not in view.board.crossed and r.index != rider]
+    if first:
+        kind = kind_name(first[0].kind) if first[0].kind else _("other rider")
+        return _("(the {kind} drew first: its card is down)").format(kind=kind)
+    return ""
+
+
+def preview_note(p: Any) -> str:
+    """A few words on what changes a card's value (engine.options.Preview),
+    "" when nothing does: "9 plays as 5: climb", "stands up: 2 less",
+    "ramp +3", "blocked at 12" (engine squares)."""
+    words = []
+    if p.terrain:
+        words.append(_("{value} plays as {plays_as}: {terrain}").format(
+            value=p.value, plays_as=p.plays_as, terrain=p.terrain))
+    if p.standup:
+        words.append(_("stands up: {n} less").format(n=p.standup))
+    if p.ramp:
+        words.append(_("ramp +{n}").format(n=p.ramp))
+    if p.blocked:
+        words.append(_("blocked at {square}").format(square=p.square))
+    return ", ".join(words)
+
+
+# ------------------------------------------------------------- the podium
+
+
+def award_lines(bmx: bool, wind: tuple[Sequence[str], int], shelter: tuple[Sequence[str], int],
+                back: tuple[str, int, int, bool] | None) -> list[tuple[str, str]]:
+    """The podium's awards, each (its name, who won it and why): the most
+    exhaustion cards (BMX: fatigue tokens) taken at the front (`wind`: the
+    riders' names and how many), the most squares of slipstream (catch-up),
+    the best finish from the back (`back`: the rider, its place on the grid,
+    at the finish, and whether others gained as many places)."""
+    who, n = wind
+    if who:
+        text = (_("{riders}: {n} fatigue token at the front") if n == 1 else _(
+            "{riders}: {n} fatigue tokens at the front")) if bmx else (_(
+                "{riders}: {n} exhaustion card at the front") if n == 1 else _(
+                "{riders}: {n} exhaustion cards at the front"))
+        rows = [(_("Most in the wind"), text.format(riders=", ".join(who), n=n))]
+    else:
+        rows = [(_("Most in the wind"), _("nobody (no rider alone at the front)"))]
+    who, n = shelter
+    award = _("Most catch-up") if bmx else _("Most slipstream")
+    if who:
+        text = _("{riders}: {n} square gained") if n == 1 else _("{riders}: {n} squares gained")
+        rows.append((award, text.format(riders=", ".join(who), n=n)))
+    else:
+        rows.append((award, _("nobody")))
+    if back is None:
+        rows.append((_("Best from the back"), _("nobody gained a place on the grid order")))
+    else:
+        rider, grid, place, others = back
+        text = _("{rider}: from {grid} on the grid to {place} (and others)") if others else _(
+            "{rider}: from {grid} on the grid to {place}")
+        rows.append((_("Best from the back"), text.format(rider=rider, grid=ordinal(grid), place=ordinal(place))))
+    return rows

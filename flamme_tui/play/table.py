@@ -21,12 +21,13 @@ The race in words is the narrator's (play/narrator.py): a turn holds data.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from ..engine.actions import Action, Bid, Draw, Place
 from ..engine.events import Event
 from ..engine.options import Option, dominated
+from ..engine.phase import Phase
 from .flow import Frame, RaceFlow
 from .session import BotMove, Session
 
@@ -83,17 +84,21 @@ Choice = Option | TableOption
 class Placing:
     """A seat places a rider on the grid: `options` are the free places."""
 
+    kind: ClassVar[str] = "place"  # its name on the wire (and in tests)
     seat: int
     rider: int
     options: tuple[Option, ...]
+    view: Any = field(default=None, compare=False, repr=False)  # the seat's own view (engine.view.View)
 
 
 @dataclass(frozen=True, slots=True)
 class ChoosingFirst:
     """A seat chooses which of its riders draws (and plays) first this round."""
 
+    kind: ClassVar[str] = "draw"  # its name on the wire (and in tests)
     seat: int
     options: tuple[Option, ...]
+    view: Any = field(default=None, compare=False, repr=False)  # the seat's own view (engine.view.View)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,21 +107,25 @@ class Picking:
     hand, the seat's own; each option carries its preview, and `dominated`
     marks a play another one beats for less."""
 
+    kind: ClassVar[str] = "pick"  # its name on the wire (and in tests)
     seat: int
     rider: int
     hand: tuple[int, ...]
     options: tuple[Option, ...]
     dominated: tuple[bool, ...]
+    view: Any = field(default=None, compare=False, repr=False)  # the seat's own view (engine.view.View)
 
 
 @dataclass(frozen=True, slots=True)
 class Reviewing:
     """A seat's last pick of the round is down: it passes or takes it back."""
 
+    kind: ClassVar[str] = "review"  # its name on the wire (and in tests)
     seat: int
     rider: int
     action: Action
     options: tuple[TableOption, ...] = (PassReview(), TakeBack())
+    view: Any = field(default=None, compare=False, repr=False)  # the seat's own view (engine.view.View)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,60 +133,79 @@ class Curtain:
     """Between two players at one screen: the next seat comes to the screen.
     Only the public table is shown (`board`: the positions and public piles)."""
 
+    kind: ClassVar[str] = "curtain"  # its name on the wire (and in tests)
     seat: int
     board: Any  # engine.view.Board: public to every seat
     options: tuple[TableOption, ...]
+    bid: int = 0  # the breakaway's bid to come (1, 2), 0 outside it
+    view: Any = field(default=None, compare=False, repr=False)  # the public view: no hand, no card down
 
 
 @dataclass(frozen=True, slots=True)
 class ChoosingBidder:
     """The breakaway: a seat chooses which rider bids (or passes, by the engine's options)."""
 
+    kind: ClassVar[str] = "bidder"  # its name on the wire (and in tests)
     seat: int
     options: tuple[Option, ...]
+    view: Any = field(default=None, compare=False, repr=False)  # the seat's own view (engine.view.View)
 
 
 @dataclass(frozen=True, slots=True)
 class Bidding:
     """The breakaway: the chosen rider's bid card, from its hand (the seat's own)."""
 
+    kind: ClassVar[str] = "bid"  # its name on the wire (and in tests)
     seat: int
     rider: int
     hand: tuple[int, ...]
     options: tuple[Option, ...]
+    bid: int = 1  # which of the breakaway's bids (1, 2)
+    view: Any = field(default=None, compare=False, repr=False)  # the seat's own view (engine.view.View)
 
 
 @dataclass(frozen=True, slots=True)
 class BidsShown:
     """Bids face up together (and after the last one, who broke away)."""
 
+    kind: ClassVar[str] = "bids"  # its name on the wire (and in tests)
+    seat: ClassVar[None] = None  # the whole table's turn, no seat's
     events: tuple[Event, ...]
     options: tuple[TableOption, ...] = (ReadBids(),)
+    view: Any = field(default=None, compare=False, repr=False)  # the public view: no hand, no card down
 
 
 @dataclass(frozen=True, slots=True)
 class Revealing:
     """A resolved round, frame by frame (each frame from the engine's events)."""
 
+    kind: ClassVar[str] = "reveal"  # its name on the wire (and in tests)
+    seat: ClassVar[None] = None  # the whole table's turn, no seat's
     round: int
     frames: tuple[Frame, ...]
     step: int
     options: tuple[TableOption, ...]
+    revealed: tuple[tuple[int, Any], ...] = ()  # (rider, card or tokens played) for every rider
+    view: Any = field(default=None, compare=False, repr=False)  # the public view: no hand, no card down
 
 
 @dataclass(frozen=True, slots=True)
 class BotThinking:
     """A bot seat is to act: the renderer lets it think (Table.bot_move)."""
 
+    kind: ClassVar[str] = "bot"  # its name on the wire (and in tests)
     seat: int
     policy: str
     options: tuple[TableOption, ...] = ()
+    view: Any = field(default=None, compare=False, repr=False)  # the public view: no hand, no card down
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """The race is over: the ranking, best first, and the winner (rider indexes)."""
 
+    kind: ClassVar[str] = "over"  # its name on the wire (and in tests)
+    seat: ClassVar[None] = None  # the whole table's turn, no seat's
     ranking: tuple[int, ...]
     winner: int | None
     options: tuple[TableOption, ...] = ()
@@ -191,11 +219,37 @@ class NotOffered(ValueError):
     """`Table.choose` was given something the turn did not offer."""
 
 
+@dataclass(frozen=True, slots=True)
+class RoundSeen:
+    """A round the table saw revealed (for "since your last look"): what each
+    rider played, where each stood before and after, the round's events."""
+
+    round: int
+    revealed: tuple[tuple[int, Any], ...]
+    start: tuple[tuple[int, int], ...]
+    end: tuple[tuple[int, int], ...]
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardChanged:
+    """A seat took back its last card before passing (never which card)."""
+
+    seat: int
+
+
+Seen = RoundSeen | CardChanged
+
+
 class Table:
     """A race at the table, over a RaceFlow (itself over a Session)."""
 
     def __init__(self, session: Session | RaceFlow) -> None:
         self.flow = session if isinstance(session, RaceFlow) else RaceFlow(session)
+        # what the table saw, in order (public), and per seat where it was at its last look
+        self._seen: list[Seen] = []
+        self._looked: dict[int, int] = {}
+        self._since: dict[int, tuple[Seen, ...]] = {}
 
     @property
     def session(self) -> Session:
@@ -204,6 +258,27 @@ class Table:
     @property
     def game(self) -> Any:
         return self.flow.game
+
+    # ------------------------------------------------------- public facts
+
+    def public(self) -> Any:
+        """The view anybody at the table may see: the public board, no seat's
+        hand, chosen card or own piles (everybody's piles as the table saw them
+        before this round's draws)."""
+        return self.game.view(0).replace(hands={}, chosen={}, own={}, first_drawn=None, keep={})
+
+    def ready(self) -> frozenset[int]:
+        """Riders whose card (tokens) for this round lie face down: that they do
+        is public at the table (what they are is not, and is not read here)."""
+        game = self.game
+        if game.phase in (Phase.GRID, Phase.OVER) or self.flow.replay is not None:
+            return frozenset()
+        return frozenset(i for i, r in enumerate(game.riders) if r.played is not None)
+
+    def since(self, seat: int) -> tuple[Seen, ...]:
+        """What the table saw since `seat` last looked (at its last curtain):
+        the rounds revealed, the cards others changed (the narrator says it)."""
+        return self._since.get(seat, ())
 
     # ------------------------------------------------------------ the turn
 
@@ -214,7 +289,8 @@ class Table:
         game = self.game
         kind = now.kind
         if kind == "review" and flow.review is not None:
-            return Reviewing(flow.review.seat, flow.review.rider, flow.review.action)
+            review = flow.review
+            return Reviewing(review.seat, review.rider, review.action, view=game.view(review.seat))
         if kind == "reveal" and flow.replay is not None:
             replay = flow.replay
             options: tuple[TableOption, ...] = ()
@@ -223,32 +299,34 @@ class Table:
             if not replay.at_end:
                 options += (Step(1), SkipReveal())
             options += (EndReveal(),)
-            return Revealing(replay.round, tuple(replay.frames), replay.step, options)
+            return Revealing(replay.round, tuple(replay.frames), replay.step, options, tuple(replay.revealed),
+                             view=self.public())
         if kind == "bids" and flow.bids is not None:
-            return BidsShown(flow.bids)
+            return BidsShown(flow.bids, view=self.public())
         if kind == "over":
             return Outcome(tuple(game.ranking()), game.winner)
         seat = now.seat
         assert seat is not None
         if kind == "bot":
-            return BotThinking(seat, self.session.bots[seat])
+            return BotThinking(seat, self.session.bots[seat], view=self.public())
         if kind == "curtain":
-            return Curtain(seat, game.view(seat).board, (LiftCurtain(seat),))
+            bid = game.bid_round if game.phase == Phase.BREAKAWAY else 0
+            return Curtain(seat, game.view(seat).board, (LiftCurtain(seat),), bid, view=self.public())
         view = game.view(seat)
         offered = tuple(view.options())
         if kind == "place":
             assert now.rider is not None
-            return Placing(seat, now.rider, offered)
+            return Placing(seat, now.rider, offered, view=view)
         if kind == "draw":
-            return ChoosingFirst(seat, offered)
+            return ChoosingFirst(seat, offered, view=view)
         if kind == "bidder":
-            return ChoosingBidder(seat, offered)
+            return ChoosingBidder(seat, offered, view=view)
         rider = now.rider
         assert rider is not None
         hand = tuple(view.hands.get(rider, ()))
         if kind == "bid":
-            return Bidding(seat, rider, hand, offered)
-        return Picking(seat, rider, hand, offered, tuple(dominated(list(offered))))
+            return Bidding(seat, rider, hand, offered, game.bid_round, view=view)
+        return Picking(seat, rider, hand, offered, tuple(dominated(list(offered))), view=view)
 
     # ------------------------------------------------------------ choosing
 
@@ -263,15 +341,27 @@ class Table:
             flow.act(choice.action)
         elif isinstance(choice, LiftCurtain):
             flow.lift_curtain(choice.seat)
+            seat = choice.seat
+            start = self._looked.get(seat)
+            self._looked[seat] = len(self._seen)
+            self._since[seat] = () if start is None else tuple(
+                seen for seen in self._seen[start:] if not (isinstance(seen, CardChanged) and seen.seat == seat))
         elif isinstance(choice, PassReview):
             flow.pass_review()
         elif isinstance(choice, TakeBack):
+            changed = flow.review.seat if flow.review is not None else None
             flow.take_back()
+            if changed is not None:
+                self._seen.append(CardChanged(changed))
         elif isinstance(choice, Step):
             flow.step(choice.delta)
         elif isinstance(choice, SkipReveal):
             flow.skip()
         elif isinstance(choice, EndReveal):
+            replay = flow.replay
+            if replay is not None:
+                self._seen.append(RoundSeen(replay.round, tuple(replay.revealed), replay.frames[0].pos,
+                                            replay.frames[-1].pos, tuple(self.game.events)))
             flow.finish_replay()
         elif isinstance(choice, ReadBids):
             flow.bids_read()
@@ -300,7 +390,8 @@ class Table:
 
 
 __all__ = [
-    "Bid", "Bidding", "BidsShown", "BotThinking", "ChoosingBidder", "ChoosingFirst", "Choice", "Curtain", "Draw",
+    "Bid", "Bidding", "CardChanged", "RoundSeen", "Seen",
+    "BidsShown", "BotThinking", "ChoosingBidder", "ChoosingFirst", "Choice", "Curtain", "Draw",
     "EndReveal", "LiftCurtain", "NotOffered", "Outcome", "PassReview", "Picking", "Place", "Placing", "ReadBids",
     "Revealing", "Reviewing", "SkipReveal", "Step", "Table", "TableOption", "TakeBack", "Turn",
 ]

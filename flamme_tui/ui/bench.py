@@ -166,12 +166,11 @@ async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "class
                 break
             turn = screen.turn
             if turn.kind == "draw":
-                await press("select (rider)", "2")
-                await press("confirm: draw, cards appear", "enter")
+                await press("choose (rider): cards appear", "2")
             elif turn.kind == "review":
                 await press("review: pass", "enter")
             elif turn.kind == "pick":
-                for key in ("1", "2", "3", "right", "left"):
+                for key in ("right", "right", "right", "left", "left"):  # (a number plays at once)
                     await press("select a card", key)
                 await press("confirm: play the card", "enter")
             elif turn.kind == "reveal":

@@ -99,9 +99,9 @@ async def rider_choice(pilot) -> None:
 
 async def card_pick(pilot) -> None:
     await rider_choice(pilot)
-    await pilot.press("2", "enter")
+    await pilot.press("2")  # (a number chooses at once)
     await settle(pilot)
-    await pilot.press("3")
+    await pilot.press("right", "right", "right")  # the third card selected, not played
 
 
 async def _play_round_by_keys(pilot) -> None:
@@ -117,12 +117,12 @@ async def _play_round_by_keys(pilot) -> None:
         if turn.kind == "reveal":
             return
         if turn.kind == "draw":
-            await pilot.press("1", "enter")
+            await pilot.press("1")
         elif turn.kind == "review":
             await pilot.press("enter")  # the review: pass
         elif turn.kind == "pick":
-            keep = app.screen.keep_size()
-            await pilot.press(*[str(k + 1) for k in range(keep)], "enter")
+            keep = app.screen.keep_size()  # (a number plays one card at once; a descent's pair waits for Enter)
+            await pilot.press(*[str(k + 1) for k in range(keep)], *(["enter"] if keep > 1 else []))
         elif turn.kind == "place":
             await pilot.press("enter")
 
@@ -137,11 +137,11 @@ async def reveal(pilot) -> None:
 async def review(pilot) -> None:
     """Both of Blue's cards picked: the review before passing the keyboard."""
     await curtain(pilot)
-    await pilot.press("enter", "1", "enter")
+    await pilot.press("enter", "1")
     await settle(pilot)
-    await pilot.press("4", "enter")
+    await pilot.press("4")
     await settle(pilot)
-    await pilot.press("2", "enter")
+    await pilot.press("2")
 
 
 async def curtain_table(pilot) -> None:
@@ -193,7 +193,7 @@ async def bmx_pick(pilot) -> None:
     await settle(pilot)
     await pilot.press("enter")
     await settle(pilot)
-    await pilot.press("2")
+    await pilot.press("right", "right")  # the second token selected, not played
 
 
 async def bmx_die(pilot) -> None:
@@ -375,9 +375,12 @@ async def tour_race(pilot) -> None:
     await settle(pilot)
     await pilot.press("enter")  # lift the curtain
     await settle(pilot)
-    await pilot.press("1", "enter")
+    await pilot.press("1")  # (a number plays at once)
     await settle(pilot)
-    await pilot.press("2")
+    if app.screen.turn.kind == "review":
+        await pilot.press("u", "right")  # taken back, the second token selected
+    else:
+        await pilot.press("right", "right")
 
 
 # ---------------------------------------------------------------- peloton
@@ -404,9 +407,9 @@ async def peloton_race(pilot) -> None:
     await settle(pilot)
     await pilot.press("enter")  # the curtain
     await settle(pilot)
-    await pilot.press("1", "enter")
+    await pilot.press("1")  # (a number chooses at once)
     await settle(pilot)
-    await pilot.press("2")
+    await pilot.press("right", "right")  # the second card selected, not played
 
 
 async def peloton_reveal(pilot) -> None:
@@ -484,7 +487,7 @@ async def hint(pilot) -> None:
     app.start_race(one_human())
     await settle(pilot)
     app.flow.session.budget = Budget(rollouts=32)
-    await pilot.press("2", "enter")  # the Rouleur draws first
+    await pilot.press("2")  # the Rouleur draws first (a number chooses at once)
     await settle(pilot)
     await pilot.press("h")
     await pilot.pause()

@@ -221,10 +221,10 @@ Each team of players picks the rider it bids with, which draws 4 cards and keeps
   click        select, then confirm"""),
     "draw": N_("""[b]Which rider draws first?[/b]
 You see the first rider's cards, pick one, and only then draw for the other rider.
-  1 2 or ← →   select
-  Enter        confirm
+  1 2          that rider draws at once
+  ← → Enter    select, then confirm
   click        select, then confirm
-[b]Since your last look[/b] (under the choice): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line."""),
+[b]Since your last look[/b] (under the choice, then under the cards while there is room): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line."""),
     "learn": N_("""[b]Learn to play[/b]
 A short race against scripted teams that teaches one idea a round.  Read the step, then choose: every card says where it takes your rider (→ square) and the one thing to know about it (front: in the wind; blocked: a full square; finish).  After each reveal the lesson says what happened to your riders and why.
   1-9          choose (a rider to draw first, a card)
@@ -306,15 +306,15 @@ def _pick_help(variant: str | None) -> str:
     if _tokens(variant):
         return _("""[b]Pick a token[/b]
 You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: their values add up).  The others go back into the bag.
-  1-4 or ← →   select a token (select both on a descent, then Enter)
-  Enter        play the selected token (face down until all have played)
+  1-4          play that token at once (the review catches a slip); on a descent select two, then Enter
+  ← → Enter    select, then play (face down until all have played)
   click        select; click the selected token again to play it
   h            a hint: what the expert would play and why (Settings: Hint key in races)
 Then a review: Enter passes the keyboard, u takes the token back to change it (the log and the table are told that you changed it, never to what).
 [b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up.""")
     text = _("""[b]Pick a card[/b]
-  1-5 or ← →   select a card (a heavy border marks it)
-  Enter        play the selected card (face down until all have played)
+  1-5          play that card at once (the review catches a slip)
+  ← → Enter    select (a heavy border marks it), then play (face down until all have played)
   click        select; click the selected card again to play it
   h            a hint: what the expert would play and why (Settings: Hint key in races)
   s            the stage profile, with every rider on it

@@ -128,7 +128,7 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
                 for t in wanted:
                     k = next(k for k, c in enumerate(options) if c == t and str(k + 1) not in keys)
                     keys.append(str(k + 1))
-                await pilot.press(*keys, "enter")
+                await pilot.press(*keys, *(["enter"] if len(keys) > 1 else []))  # (one token plays at once)
             else:
                 assert isinstance(action, Play)
                 k = screen.options.index(action.card)
@@ -173,4 +173,5 @@ async def choose(pilot, screen, k: int, mouse: bool, seen: Seen) -> None:
         await pilot.click(row, offset=(x + width // 2, 1))  # select
         await pilot.click(row, offset=(x + width // 2, 1))  # the selected one again: confirm
     else:
-        await pilot.press(str(k + 1), "enter")
+        # a number plays a card and chooses who draws at once; a bid and its bidder wait for Enter
+        await pilot.press(str(k + 1), *(["enter"] if screen.turn.kind in ("bidder", "bid") else []))

@@ -67,7 +67,8 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
             return
         i = turn.rider
         for k, card in enumerate(list(screen.options)):
-            await pilot.press(str(k + 1))
+            await pilot.press("right")  # card k selected (a number would play it)
+            assert screen.sel == k
             square, lane, blocked = moved_alone(game, i, card)
             scene = screen.track.scene
             assert scene.previews[0] == square, (card, scene.previews)
@@ -98,13 +99,13 @@ async def test_the_real_table_setting_shows_no_aid(tmp_path, monkeypatch):
     app = FlammeApp(seed=11, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "classic", stage_downs=3)
-        await pilot.press("ctrl+s", "enter", "1", "enter")  # the curtain, the Sprinteur draws first
+        await pilot.press("ctrl+s", "enter", "1")  # the curtain, the Sprinteur draws first
         await pilot.pause()
         screen = app.screen
         assert screen.turn.kind == "pick"
-        await pilot.press("2")
+        await pilot.press("right", "right")
         assert all(len(card.lines) == 1 and "→" not in card.lines[0] for card in screen.cards.cards)
         assert screen.track.scene.previews == () and "▼" not in screen_text(app)
         assert "to go)" not in screen_text(app)  # no sentence on what the card does
-        await pilot.press("enter", "1")  # the Rouleur: the Sprinteur's card is not previewed either
+        await pilot.press("enter", "right")  # the Rouleur: the Sprinteur's card is not previewed either
         assert screen.track.scene.previews == ()

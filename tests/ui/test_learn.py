@@ -94,7 +94,7 @@ async def test_no_hint_when_hints_are_off_or_several_people_race(case):
         else:
             app.start_race(one_human())
         await settle(pilot)
-        await pilot.press("2", "enter")
+        await pilot.press("2")  # (a number chooses at once)
         await settle(pilot)
         assert app.screen.turn.kind == "pick"
         await pilot.press("h")
@@ -243,7 +243,7 @@ async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch)
         app.settings = app.settings.model_copy(update={"hints": True})
         app.start_race(one_human())
         await settle(pilot)
-        await pilot.press("2", "enter")  # the Rouleur draws: its cards
+        await pilot.press("2")  # the Rouleur draws: its cards
         await settle(pilot)
         screen = app.screen
         t0 = time.monotonic()

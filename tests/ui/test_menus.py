@@ -568,7 +568,7 @@ async def test_race_keys_are_rebindable_and_the_key_bar_and_help_follow(config_d
         await new_race_menus(pilot, "classic")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Blue: both cards, the review
+        await pilot.press("enter", "1", "1", "1")  # Blue: both cards, the review
         screen = app.screen
         assert screen.pending is not None
         keys = screen_text(app).splitlines()[-1]
@@ -671,7 +671,7 @@ async def test_help_lists_every_key_of_the_race_screen_even_brackets():
         await new_race_menus(pilot, "classic")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        await pilot.press("enter", "1", "enter")  # the curtain, then the Sprinteur draws
+        await pilot.press("enter", "1")  # the curtain, then the Sprinteur draws
         await settle(pilot)
         race = app.screen
         wanted = {a.binding.description for a in race.active_bindings.values()

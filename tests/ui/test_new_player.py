@@ -61,7 +61,7 @@ async def play_round(pilot, check=None, until: str = "reveal") -> None:
         if turn.kind == until:
             return
         if turn.kind in ("draw", "pick"):
-            await pilot.press("1", "enter")
+            await pilot.press("1")
         elif turn.kind == "review":
             await pilot.press("enter")
         elif turn.kind == "place":
@@ -82,7 +82,7 @@ async def test_every_revealed_card_is_on_screen_at_80x24_with_twelve_riders(fiel
         screen = app.screen
         assert screen.turn.kind == "reveal"
         revealed = shown_cards(app, "revealed")
-        assert len(revealed) == len(screen.game.riders) == 12
+        assert len(revealed) == len(screen.flow.game.riders) == 12
         row = screen.query_one("#cards", CardRow)
         log = screen.query_one("#log")
         assert row.region.right <= log.region.x  # the row ends before the log
@@ -197,7 +197,7 @@ async def test_the_review_says_which_card_can_change_and_why_in_two_lines():
         app.start_race(four_teams())
         await play_round(pilot, until="review")
         screen = app.screen
-        game, turn = screen.game, screen.turn
+        game, turn = screen.flow.game, screen.turn
         last = game.riders[turn.rider].kind
         first = next(r.kind for i, r in enumerate(game.riders) if r.seat == turn.seat and i != turn.rider)
         kinds = {"S": "Sprinteur", "R": "Rouleur"}

@@ -139,7 +139,7 @@ async def test_help_over_a_curtain_shows_no_hand():
         from flamme_tui.ui.scenarios import settle
 
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "2", "enter", "1", "enter", "enter")  # Blue plays both riders
+        await pilot.press("enter", "1", "2", "1", "enter")  # Blue plays both riders
         await settle(pilot)
         assert type(app.screen).__name__ == "CurtainScreen"
         await pilot.press("question_mark")

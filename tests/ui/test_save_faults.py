@@ -46,7 +46,7 @@ async def pick(pilot, times: int) -> None:
         if screen_name(app) == "RaceScreen" and getattr(app.screen, "pending", None) is not None:
             await pilot.press("enter")  # the review of the seat's last pick: pass
         elif screen_name(app) == "RaceScreen" and app.screen.turn.kind in ("draw", "pick"):
-            await pilot.press("1", "enter")
+            await pilot.press("1")
         else:  # a curtain, a placement, a reveal
             await pilot.press("enter")
         await settle(pilot)

@@ -75,7 +75,7 @@ async def test_random_stage_races_a_new_stage_by_its_code():
         await pilot.pause()
         assert screen_name(app) == "RaceScreen"
         # the code's tiles (the start side may change to give every rider a place: PELOTON.md)
-        assert [t.letter for t in app.screen.game.course.tiles][1:] == config.split_tiles(stage.tiles)[1:]
+        assert [t.letter for t in app.screen.flow.game.course.tiles][1:] == config.split_tiles(stage.tiles)[1:]
 
 
 def test_the_menu_offers_no_stage_to_a_rule_set_that_races_none():

@@ -98,13 +98,13 @@ async def play_tour(pilot, *, stop_at=None, max_keys: int = 4000) -> dict:
         elif turn.kind == "draw":
             action = easy(game.view(turn.seat))
             assert isinstance(action, Draw)
-            await pilot.press(str(screen.options.index(game.index[action.rider]) + 1), "enter")
+            await pilot.press(str(screen.options.index(game.index[action.rider]) + 1))
         elif turn.kind == "review":
             await pilot.press("enter")  # the review: pass the keyboard
         elif turn.kind == "pick":
             action = easy(game.view(turn.seat))
             assert isinstance(action, Play)
-            await pilot.press(str(screen.options.index(action.card) + 1), "enter")
+            await pilot.press(str(screen.options.index(action.card) + 1))
         elif turn.kind == "reveal":
             await pilot.press("enter")
             if screen.flow.replay is not None:

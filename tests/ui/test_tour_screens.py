@@ -234,13 +234,13 @@ async def one_step(pilot, seen) -> None:
         await pilot.press("enter")
     elif turn.kind == "draw":
         action = easy(game.view(turn.seat))
-        await pilot.press(str(screen.options.index(game.index[action.rider]) + 1), "enter")
+        await pilot.press(str(screen.options.index(game.index[action.rider]) + 1))
     elif turn.kind == "review":
         await pilot.press("enter")
     elif turn.kind == "pick":
         seen.picks += 1
         action = easy(game.view(turn.seat))
-        await pilot.press(str(screen.options.index(action.card) + 1), "enter")
+        await pilot.press(str(screen.options.index(action.card) + 1))
     elif turn.kind == "reveal":
         await pilot.press("enter")
         if screen.flow.replay is not None:

@@ -33,47 +33,47 @@ async def test_the_last_card_is_played_reviewed_and_taken_back_by_an_undo_in_the
     app = FlammeApp(seed=9, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_classic(pilot)
-        await pilot.press("enter", "1", "enter")  # Blue: the curtain, the Sprinteur draws first
+        await pilot.press("enter", "1")  # Blue: the curtain, the Sprinteur draws first
         await settle(pilot)
         screen = app.screen
         session = screen.flow.session
         await pilot.press("u")  # nothing to change yet: the first pick is not reviewed
         assert screen.turn.kind == "pick" and UNDO not in session.entries
         first = screen.options[0]
-        await pilot.press("1", "enter")  # the Sprinteur's card is played, the Rouleur draws
+        await pilot.press("1")  # the Sprinteur's card is played, the Rouleur draws
         await settle(pilot)
-        assert screen.game.riders[0].played == first and screen.turn.rider == 1
+        assert screen.flow.game.riders[0].played == first and screen.turn.rider == 1
         hand = list(screen.options)
         second = hand[1]
-        await pilot.press("2", "enter")  # the Rouleur's card: played at once, then the review
+        await pilot.press("2")  # the Rouleur's card: played at once, then the review
         assert screen.turn.kind == "review" and screen.pending == Play("blue.R", second)
-        assert session.entries[-1] == Play("blue.R", second) and screen.game.riders[1].played == second
+        assert session.entries[-1] == Play("blue.R", second) and screen.flow.game.riders[1].played == second
         text = screen_text(app)
         assert f"Sprinteur {first if first else 'E'} · Rouleur {second}" in text
         assert "change the Rouleur's card" in text.splitlines()[-1]
         await pilot.press("u")  # taken back: an undo in the log, the same cards, its card still selected
         assert screen.turn.kind == "pick" and screen.turn.rider == 1 and screen.sel == 1
         assert session.entries[-2:] == [Play("blue.R", second), UNDO]
-        assert screen.options == hand and screen.game.riders[1].played is None
-        assert screen.game.riders[0].played == first  # the first card stays down: never offered again
+        assert screen.options == hand and screen.flow.game.riders[1].played is None
+        assert screen.flow.game.riders[0].played == first  # the first card stays down: never offered again
         assert "Blue changed their last card before passing" in screen.log_w.text()
         third = hand[2]
-        await pilot.press("3", "enter")
+        await pilot.press("3")
         assert screen.turn.kind == "review"
         await pilot.press("backspace")  # the other key for it
         assert screen.turn.kind == "pick" and session.entries.count(UNDO) == 2
-        await pilot.press("3", "enter", "enter")  # picked again, and passed: the curtain
+        await pilot.press("3", "enter")  # picked again, and passed: the curtain
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen"
-        assert screen.game.riders[1].played == third and screen.game.riders[0].played == first
-        assert effective(session.entries) == screen.game.actions
+        assert screen.flow.game.riders[1].played == third and screen.flow.game.riders[0].played == first
+        assert effective(session.entries) == screen.flow.game.actions
 
 
 async def test_after_the_curtain_no_undo_can_show_or_change_a_hidden_card():
     app = FlammeApp(seed=9, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_classic(pilot)
-        await pilot.press("enter", "1", "enter", "1", "enter", "2", "enter")  # Blue's cards, the review
+        await pilot.press("enter", "1", "1", "2")  # Blue's cards, the review
         screen = app.screen
         flow = screen.flow
         entries = list(flow.session.entries)
@@ -94,7 +94,7 @@ async def test_after_the_curtain_no_undo_can_show_or_change_a_hidden_card():
         assert screen.turn.kind == "draw" and flow.session.entries == entries
         text = svg_text(app.export_screenshot())
         assert "Blue" in text and "changed" not in text  # Blue changed nothing
-        await pilot.press("1", "enter", "1", "enter")  # Orange's Sprinteur, then its Rouleur's pick
+        await pilot.press("1", "1")  # Orange's Sprinteur, then its Rouleur's pick
         assert screen.turn.kind == "pick" and screen.turn.rider == 3
         await pilot.press("u")  # the first card is down: the second rider has drawn
         assert screen.turn.kind == "pick" and flow.session.entries[-1] != UNDO
@@ -102,28 +102,28 @@ async def test_after_the_curtain_no_undo_can_show_or_change_a_hidden_card():
             flow.take_back()
         with pytest.raises(UndoRefused):  # the session says so too: the seat has a card left to play
             flow.session.undo()
-        assert screen.game.riders[2].played is not None
+        assert screen.flow.game.riders[2].played is not None
 
 
 async def test_the_round_resolved_by_the_last_pick_waits_for_the_review_and_no_undo_follows_a_reveal():
     app = FlammeApp(seed=9, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_classic(pilot)
-        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter", "enter")  # Blue, passed
+        await pilot.press("enter", "1", "1", "1", "enter")  # Blue, passed
         await settle(pilot)
-        await pilot.press("enter", "1", "enter", "1", "enter", "1", "enter")  # Orange's last card
+        await pilot.press("enter", "1", "1", "1")  # Orange's last card
         screen = app.screen
         flow = screen.flow
         assert screen.turn.kind == "review"
-        assert screen.game.round == 2 and flow.replay is not None  # the engine resolved round 1 ...
+        assert screen.flow.game.round == 2 and flow.replay is not None  # the engine resolved round 1 ...
         assert shown_cards(app, "revealed") == []  # ... and the screen shows none of it
         text = screen_text(app)
         assert "round 1" in text and "cards revealed" not in text
         await pilot.press("u")  # taken back: round 1 again, nothing of its resolution kept
-        assert screen.turn.kind == "pick" and screen.game.round == 1 and flow.replay is None
-        await pilot.press("2", "enter")
-        assert screen.turn.kind == "review" and screen.game.round == 2
-        orange_r = screen.game.riders[3].history[-1]
+        assert screen.turn.kind == "pick" and screen.flow.game.round == 1 and flow.replay is None
+        await pilot.press("2")
+        assert screen.turn.kind == "review" and screen.flow.game.round == 2
+        orange_r = screen.flow.game.riders[3].history[-1]
         await pilot.press("enter")  # passed: the reveal, with the card picked last
         await settle(pilot)
         assert screen.turn.kind == "reveal"
@@ -164,13 +164,13 @@ async def test_a_race_with_undos_saves_loads_and_replays_exactly(tmp_path, monke
         for _ in range(3):  # three rounds, each seat changing its mind at every review
             for _seat in range(2):
                 await settle(pilot)
-                await pilot.press("enter", "1", "enter", "1", "enter", "2", "enter")  # curtain, draw, two cards
+                await pilot.press("enter", "1", "1", "2")  # curtain, draw, two cards
                 screen = app.screen
                 assert screen.turn.kind == "review"
-                await pilot.press("u", "3", "enter", "u", "4", "enter")  # changed twice: the 4th card
-                rider, wanted = screen.game.riders[screen.turn.rider].id, screen.pending.card
+                await pilot.press("u", "3", "u", "4")  # changed twice: the 4th card
+                rider, wanted = screen.flow.game.riders[screen.turn.rider].id, screen.pending.card
                 await pilot.press("enter")  # pass
-                assert screen.game.actions[-1] == Play(rider, wanted)  # the card chosen last
+                assert screen.flow.game.actions[-1] == Play(rider, wanted)  # the card chosen last
             await settle(pilot)
             await pilot.press("enter", "enter")  # the reveal, on to the next round
         await settle(pilot)

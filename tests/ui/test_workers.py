@@ -64,11 +64,9 @@ async def human_plays_round(app) -> None:
         await wait_for(lambda: screen.turn is not None and screen.turn.kind in ("draw", "pick", "bot"))
         if screen.turn.kind == "bot":
             return
-        kind = screen.turn.kind
-        send_key(app, "1")
-        await wait_for(lambda: screen.sel is not None)
-        send_key(app, "enter")
-        await wait_for(lambda k=kind: screen.turn.kind != k or screen.sel is None or screen.pending is not None)
+        turn = screen.turn
+        send_key(app, "1")  # (a number plays at once)
+        await wait_for(lambda t=turn: screen.turn is not t)
         if screen.pending is not None:  # the review of the seat's last pick: Enter passes
             send_key(app, "enter")
             await wait_for(lambda: screen.pending is None)
@@ -87,7 +85,7 @@ async def test_the_screen_answers_keys_while_a_slow_bot_thinks(slow_bot):
         screen = app.screen
         await human_plays_round(app)
         assert screen.turn.kind == "bot"
-        actions = len(screen.game.actions)
+        actions = len(screen.flow.game.actions)
         thinking_since = time.monotonic()
         await wait_for(lambda: "Orange (slow bot) is thinking" in screen_text(app), timeout=2)
         # a key that changes the screen is answered at once, while the bot still thinks
@@ -104,12 +102,12 @@ async def test_the_screen_answers_keys_while_a_slow_bot_thinks(slow_bot):
         await wait_for(lambda: any("is thinking" in str(n.message) for n in app._notifications), timeout=THINK / 2)
         assert screen.cards.cards == cards and screen.turn.kind == "bot"
         with pytest.raises(RuntimeError):  # nor can a human act meanwhile
-            screen.flow.act(easy(screen.game.view(0)))
+            screen.flow.act(easy(screen.flow.game.view(0)))
         # quit still asks; the bot's answer waits under the dialog
         send_key(app, "q")
         await wait_for(lambda: type(app.screen).__name__ == "ConfirmQuit", timeout=THINK / 2)
         assert time.monotonic() - thinking_since < THINK
-        await wait_for(lambda: len(screen.game.actions) > actions, timeout=10)  # its answer is in
+        await wait_for(lambda: len(screen.flow.game.actions) > actions, timeout=10)  # its answer is in
         await asyncio.sleep(THINK + 0.2)
         assert type(app.screen).__name__ == "ConfirmQuit"  # not covered by the next turn
         assert slow_bot["calls"] == 1  # which waits for this screen
@@ -128,13 +126,13 @@ async def test_leaving_the_race_while_a_bot_thinks_drops_its_answer(slow_bot):
         await wait_for(lambda: type(app.screen).__name__ == "RaceScreen")
         screen = app.screen
         await human_plays_round(app)
-        actions = len(screen.game.actions)
+        actions = len(screen.flow.game.actions)
         send_key(app, "q")
         await wait_for(lambda: type(app.screen).__name__ == "ConfirmQuit")
         send_key(app, "t")
         await wait_for(lambda: type(app.screen).__name__ == "TitleScreen")
         await asyncio.sleep(THINK + 0.3)  # the worker ends meanwhile: nothing is applied
-        assert len(screen.game.actions) == actions
+        assert len(screen.flow.game.actions) == actions
         assert type(app.screen).__name__ == "TitleScreen"
 
 

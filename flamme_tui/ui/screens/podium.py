@@ -14,11 +14,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
+from ...play.narrator import award_lines, lane_word, to_go_text
 from ...play.narrator import label as square_label
-from ...play.narrator import lane_word, to_go_text
 from ...play.narrator import where as square_where
 from ...usertext import cells, clean, fit
-from ...words import ordinal, plural
+from ...words import plural
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -147,30 +147,19 @@ def awards_text(game, names, history: History) -> Group:
     bmx = game.rules.uses_tokens
     ranking = game.ranking()
 
-    def who(riders: list[int]) -> str:
-        return ", ".join(rider_words(game, i, names) for i in riders)
-
     def best(values: list[int]) -> tuple[list[int], int]:
         top = max(values) if values else 0
         return [i for i, v in enumerate(values) if v == top and top > 0], top
 
-    rows = []
     riders, n = best(history.wind)
-    token = "fatigue token" if bmx else "exhaustion card"
-    rows.append(("Most in the wind", f"{who(riders)}: {plural(n, token)} at the front" if riders
-                 else "nobody (no rider alone at the front)"))
+    wind = ([rider_words(game, i, names) for i in riders], n)
     riders, n = best(history.shelter)
-    rows.append((f"Most {'catch-up' if bmx else 'slipstream'}", f"{who(riders)}: {plural(n, 'square')} gained"
-                 if riders else "nobody"))
+    shelter = ([rider_words(game, i, names) for i in riders], n)
     gained = [history.grid_place[i] - (ranking.index(i) + 1) for i in range(len(game.riders))]
     riders, n = best(gained)
-    if riders:
-        i = riders[0]
-        others = " (and others)" if len(riders) > 1 else ""
-        rows.append(("Best from the back", f"{who([i])}: from {ordinal(history.grid_place[i])} on the grid "
-                                           f"to {ordinal(ranking.index(i) + 1)}{others}"))
-    else:
-        rows.append(("Best from the back", "nobody gained a place on the grid order"))
+    back = None if not riders else (rider_words(game, riders[0], names), history.grid_place[riders[0]],
+                                     ranking.index(riders[0]) + 1, len(riders) > 1)
+    rows = award_lines(bmx, wind, shelter, back)
     table = Table.grid(padding=(0, 2, 0, 0))
     table.add_column(no_wrap=True)
     table.add_column(overflow="fold")

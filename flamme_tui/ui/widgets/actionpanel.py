@@ -1,0 +1,360 @@
+"""The race screen's action panel: its title line, the row of cards and the
+hint under them, for each turn of the table (play.table's turn model).
+
+Each `show_*` draws one kind of turn from the turn alone (its seat's view,
+its options with their previews, or the public view); the words of the race
+are the narrator's (play.narrator), the words of what to press are here.
+Keys and clicks are the screen's: it keeps the selection (`screen.sel`,
+`multi`, `cursor_k`, `cursor`) and this panel shows it.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import replace
+from typing import Any
+
+from textual.content import Content
+
+from ...engine.cards import card_text
+from ...engine.events import BidsRevealed, Breakaway, token_text
+from ...engine.options import spent
+from ...play.narrator import kind_name, review_note, review_parts, rider_name, since_lines
+from ...play.narrator import where as square_where
+from ...usertext import cells, escape_markup, fit
+from .. import aids
+from ..palette import WEATHER, rider_style, team_colour, team_markup, team_of_rider
+from .cards import Card, CardRow
+from .lines import TextLines
+from .track import Scene
+
+KIND = {"S": "Sprinteur", "R": "Rouleur"}
+
+
+class ActionPanel:
+    """The panel's title, cards and hint, drawn for the turn on screen."""
+
+    def __init__(self, screen: Any, drawing: Any) -> None:
+        self.screen = screen
+        self.drawing = drawing  # widgets.racetable.RaceTable: the track, boards and status
+        self.bmx = drawing.bmx
+        self.course = drawing.board.course
+        self.title_w = screen.query_one("#panel-title", TextLines)
+        self.hint_w = screen.query_one("#panel-hint", TextLines)
+        self.cards = screen.query_one("#cards", CardRow)
+        self.base_cards: tuple[Card, ...] = ()  # the cards on offer, before selection marks
+        self.hint = ""  # the hint as the turn shows it (under a nudge, see `nudge`)
+        self.nudged = ""  # Enter with nothing selected: what to press, over the hint until a selection
+        self.pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
+        self.pick_keys = ""
+        self.review_text = ""  # the review's words, read from the seat's view before its pick
+
+    # ------------------------------------------------------------- common
+
+    def panel(self, title: str, hint: str) -> None:
+        self.screen.put(self.title_w, title)
+        self.show_hint(hint)
+
+    def show_hint(self, hint: str) -> None:
+        """The hint, under the nudge if there is one (its first line: seen even
+        when the panel has room for one line only)."""
+        self.hint = hint
+        self.screen.put(self.hint_w, f"[b]▶ {self.nudged}[/b]\n{hint}" if self.nudged else hint)
+
+    def nudge(self, what: str) -> None:
+        """Enter with nothing selected: say what to press, under the cards where
+        the player looks (never a selection made for them: an accidental play
+        stays impossible).  Gone with the next selection."""
+        self.nudged = what
+        self.show_hint(self.hint)
+
+    def clear(self) -> None:
+        """Empty the panel: no card of anybody stays on this screen."""
+        self.base_cards = ()
+        self.cards.show("hand", ())
+        self.panel("", "")
+
+    def who(self, seat: int, rest: str = "") -> str:
+        """The seat's badge and name, then `rest` (markup): the panel's title line.
+        A long name is cut (…) so that `rest`, what to do, is whole on the line."""
+        team = self.drawing.board.setup.teams[seat]
+        colour = team_colour(team.colour)
+        label = team.name if team.name == colour.name else f"{team.name} ({colour.name})"
+        room = (self.title_w.size.width or 49) - 4 - Content.from_markup(rest).cell_length
+        if cells(label) > room:
+            label = fit(label, max(room, 6))
+        return team_markup(colour.id, f" {colour.letter} ") + f" [b]{escape_markup(label)}[/b]" + rest
+
+    def recap(self, seat: int) -> tuple[str, ...]:
+        """ "Since your last look", for the seat at the screen (play.table.Table.since)."""
+        return since_lines(self.drawing.table.since(seat), self.drawing.board, self.drawing.short)
+
+    def fit_recap(self, recap: tuple[str, ...], room: int | None = None) -> str:
+        """ "Since your last look: round 3: …", cut to the lines the panel has
+        (`room`, or all but one) saying so: the race log on the right has every line."""
+        width, height = self.hint_w.size
+        width = width or 48
+        height = height or 3
+        if room is not None:
+            height = room
+        elif height > 2:  # a line stays for what to do (the key bar says it too)
+            height -= 1
+        head = "Since your last look: "
+        lines = textwrap.wrap(head + " · ".join(recap), width) or [head]
+        if len(lines) > height:
+            more = " …(log)"
+            lines = lines[:height]
+            lines[-1] = lines[-1][: max(0, width - len(more))].rstrip() + more
+        return escape_markup("\n".join(lines)).replace(head.rstrip(), f"[b]{head.rstrip()}[/b]", 1)
+
+    def mark_selection(self, chosen: set[int], cursor: int | None, multi: bool) -> None:
+        if self.nudged:  # a selection: what to press is said no more
+            self.nudged = ""
+            self.show_hint(self.hint)
+        cards = [replace(c, selected=k in chosen, cursor=multi and k == cursor) for k, c in enumerate(self.base_cards)]
+        self.cards.show(self.cards.kind, cards)
+
+    def weather_note(self, square: int) -> str:
+        weather = self.course.weather
+        kind = weather[square] if weather and square < len(weather) else ""
+        if kind in ("tailwind", "headwind"):
+            w = WEATHER[kind]
+            return f"{w.glyph} {w.name}: {w.effect}"
+        return ""
+
+    # --------------------------------------------------------------- grid
+
+    def show_place(self, turn, key) -> None:
+        view = turn.view
+        kind = kind_name(view.board.riders[turn.rider].kind)
+        self.cards.show("hand", ())
+        self.panel(self.who(turn.seat, f": place your [b]{kind}[/b] on the grid"),
+                   "← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)\n"
+                   f"[b]{key('race.confirm')}[/b] place it there · [b]{key('race.random')}[/b] a random place")
+        self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name} places a rider", view.board.round)
+        self.drawing.show_boards(view)
+
+    # --------------------------------------------------------------- draw
+
+    def show_draw(self, turn, key, bidding: bool = False) -> list[int]:
+        """Which rider draws first (or, in the breakaway, which rider bids): the riders on offer."""
+        view = turn.view
+        # (in a tour a rider across the line has left the track: the other one draws)
+        mine = [r for r in view.board.riders if r.seat == turn.seat and r.index not in view.board.crossed]
+        cards = []
+        for k, r in enumerate(mine):
+            deck, recycled = view.own[r.index]
+            weather = self.weather_note(r.square).split(":")[0]
+            where = square_where(self.course, r.square) + (f" {weather}" if weather else "") + (
+                " · crashed" if r.crashed else "")
+            cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({self.drawing.label(r.index)})",
+                              (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
+        self.base_cards = tuple(cards)
+        self.cards.show("riders", cards)
+        question = "which rider bids for the breakaway?" if bidding else "which rider draws first?"
+        self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name}: {question}", view.board.round)
+        what = ("the chosen rider draws 4 cards for each of its 2 bids" if bidding
+                else "the chosen rider draws and picks first")
+        enter = key("race.confirm")
+        if bidding:  # a bid's rider waits for Enter
+            hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{enter}[/b] confirm"
+        else:  # a number chooses who draws at once
+            hint = f"{what} · [b]1[/b] [b]2[/b] choose (or ← → [b]{enter}[/b])"
+        recap = self.recap(turn.seat)
+        if recap:  # first: what happened since (the keys are in the key bar too)
+            hint = self.fit_recap(recap) + "\n" + hint
+        self.panel(self.who(turn.seat, f": {question}"), hint)
+        self.drawing.show_boards(view)
+        riders = [r.index for r in mine]
+        self.drawing.show_track(Scene(self.drawing.view_marks(view, active=set(riders)),
+                                      focus=tuple(r.square for r in mine)))
+        return riders
+
+    # --------------------------------------------------------------- pick
+
+    @staticmethod
+    def preview(turn, cards) -> Any:
+        """The preview of the rider's play of `cards` (a card, or the tokens
+        kept): the turn's own, counting the seat's card already down."""
+        want = tuple(sorted(cards))
+        for option in turn.options:
+            if spent(option.action) == want and option.preview is not None:
+                return option.preview
+        bmx = turn.view.board.rules.uses_tokens
+        return turn.view.preview(turn.rider, tuple(cards) if bmx else cards[0])
+
+    def show_pick(self, turn, key, keep: int) -> list[int]:
+        """The rider's hand (with the aids) and what goes with it: the cards on offer."""
+        view = turn.view
+        rider = view.board.riders[turn.rider]
+        previews = {c: self.preview(turn, [c]) for c in set(turn.hand)}
+        hand = sorted(turn.hand, key=lambda c: (previews[c].value, c))
+        # the aids from the engine's previews (where each card takes the rider, and
+        # what stops or changes it), unless the player races as at the real table;
+        # on a BMX descent a token alone says nothing: the pair kept is previewed
+        per_card = self.screen.aids and keep == 1
+        self.base_cards = tuple(
+            Card(str(k + 1), aids.card_lines(previews[c], self.course, self.bmx, c, per_card),
+                 data=(turn.seat, turn.rider, c), big=aids.value_text(previews[c], self.bmx, c))
+            for k, c in enumerate(hand))
+        self.cards.show("hand", self.base_cards)
+        kind = KIND.get(rider.kind, "")
+        title = self.who(turn.seat, f": pick a card for your [b]{kind}[/b]" if kind else ": pick your token")
+        if keep == 2:
+            title = self.who(turn.seat, ": descent, keep [b]2[/b] tokens (they add up)")
+        notes = []
+        if not self.bmx:
+            w = self.weather_note(rider.square)
+            if w:
+                notes.append(f"{w} ({len(hand)} cards drawn)")
+            if rider.crashed:
+                notes.append(f"lying down: stands up and moves {previews[hand[0]].standup} less")
+            for j, card in view.chosen.items():
+                if j != turn.rider:
+                    notes.append(f"your {KIND.get(view.board.riders[j].kind)} plays {card_text(card)} (face down)")
+            if not notes:
+                notes.append(f"the other {len(hand) - 1} cards go face up under the deck")
+        else:
+            own = view.own.get(turn.rider, ())
+            bag = own[2] if len(own) > 2 and isinstance(own[2], tuple) else tuple(view.unseen(turn.rider))
+            notes.append(f"bag: {len(bag)} left ({' '.join(token_text(t) for t in bag) or 'empty'})")
+            if view.board.die is not None:
+                notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
+        if keep == 2:
+            self.pick_keys = f"[b]1-{len(hand)}[/b] select two · [b]{key('race.confirm')}[/b] play"
+        else:  # the review before passing catches a slip
+            self.pick_keys = f"[b]1-{len(hand)}[/b] plays at once (or ← → [b]{key('race.confirm')}[/b])"
+        self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name} picks", view.board.round)
+        self.pick_notes = " · ".join(notes)
+        self.screen.put(self.title_w, title)
+        self.drawing.show_boards(view)
+        return hand
+
+    def update_pick(self, turn, chosen: list[int], keep: int) -> None:
+        """The track and the hint for the cards selected: where they would take the rider."""
+        view = turn.view
+        drawing = self.drawing
+        rider = view.board.riders[turn.rider]
+        marks = drawing.view_marks(view, active={turn.rider} | set(view.chosen))
+        # the hint: what the selected card does, in words (aids on), then the notes and keys
+        picked = self.preview(turn, chosen) if chosen and len(chosen) == keep else None
+        said = aids.sentence(picked, self.course, self.bmx, tuple(chosen) if self.bmx else chosen[0]) \
+            if picked is not None and self.screen.aids else ""
+        lines = [escape_markup(line) for line in (said, self.pick_notes) if line]
+        recap = self.recap(turn.seat)
+        if recap and self.bmx and not chosen:  # BMX has no rider to choose first: the recap first
+            lines = [self.fit_recap(recap)]
+        lines.append(self.pick_keys)
+        if recap and not (self.bmx and not chosen):
+            lines = self.with_recap(lines, recap)
+        self.show_hint("\n".join(lines))
+        if not self.screen.aids:  # the real table: nobody shows where a card goes
+            drawing.show_track(Scene(marks, focus=(rider.square,)))
+            return
+        # where the card would take the rider, blocking included (the others standing still)
+        preview = (picked.square,) if picked is not None else ()
+        blocked = aids.blocked_squares(picked) if picked is not None else ()
+        # the seat's other rider, its card already down: both picks shown together
+        others = tuple(view.preview(j, card).square for j, card in view.chosen.items()
+                       if j != turn.rider and not self.bmx)
+        focus = (rider.square,) + preview + others
+        drawing.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
+
+    def with_recap(self, lines: list[str], recap: tuple[str, ...]) -> list[str]:
+        """ "Since your last look" kept in view through the turn: in the lines
+        the panel has left under `lines` (markup), if any."""
+        width, height = self.hint_w.size
+        used = sum(len(textwrap.wrap(Content.from_markup(line).plain, width or 48) or [""]) for line in lines)
+        room = (height or 3) - used - bool(self.nudged)
+        return lines + [self.fit_recap(recap, room)] if room >= 1 else lines
+
+    # ------------------------------------------------------------- review
+
+    def review_words(self, turn, action) -> None:
+        """The review's words, read from the seat's view before the pick is played."""
+        self.review_text = " · ".join(f"{what} [b]{value}[/b]" for what, value in
+                                      review_parts(turn.view, turn.rider, action))
+
+    def change_what(self, turn) -> str:
+        """ "Rouleur's card", "tokens": what the change key takes back."""
+        action = turn.action
+        several = len(getattr(action, "tokens", ())) > 1
+        what = "tokens" if self.bmx and several else "token" if self.bmx else "card"
+        kind = KIND.get(turn.view.board.riders[turn.rider].kind)
+        return f"{kind}'s {what}" if kind else what
+
+    def show_review(self, turn, key, hot_seat: bool, round_no: int) -> None:
+        """The seat's cards, its last pick played: Enter passes, the change key
+        takes the pick back.  The pick's cards, track and boards stay on
+        screen as they were: nothing the pick led to (a reveal) is shown."""
+        what = "pass" if hot_seat else "play"
+        note = review_note(turn.view, turn.rider)
+        # two lines that fit the panel at 80 columns (49 cells): the keys, then why only this card
+        lines = [f"[b]{key('race.confirm')}[/b] {what} · [b]{key('race.change')}[/b] change the "
+                 f"{self.change_what(turn)}"] + ([escape_markup(note)] if note else [])
+        recap = self.recap(turn.seat)
+        self.panel(self.who(turn.seat, f": {self.review_text}"), "\n".join(self.with_recap(lines, recap) if recap
+                                                                            else lines))
+        self.drawing.set_status(f"{self.drawing.names[turn.seat]}: check your cards", round_no)
+
+    # ---------------------------------------------------------- breakaway
+
+    def show_bid(self, turn, key, bid: int) -> list[int]:
+        """The breakaway: the bidding rider's draw, one card to keep face down as its bid."""
+        view = turn.view
+        rider = view.board.riders[turn.rider]
+        hand = sorted(turn.hand, key=lambda c: (card_text(c) != "E", c))
+        self.base_cards = tuple(Card(str(k + 1), (card_text(c), "worth 2" if c == 0 else ""),
+                                     data=(turn.seat, turn.rider, c), big=card_text(c)) for k, c in enumerate(hand))
+        self.cards.show("hand", self.base_cards)
+        notes = [f"keep 1 face down, {len(hand) - 1} go face up"]
+        if rider.bids:
+            notes.append("bid 1: " + " + ".join(card_text(c) for c in rider.bids))
+        recap = self.recap(turn.seat)
+        if recap:
+            notes.append("since your last look: " + " · ".join(recap))
+        self.drawing.set_status(f"{self.drawing.names[turn.seat]} bids", view.board.round)
+        self.panel(self.who(turn.seat, f": [b]{kind_name(rider.kind)}[/b], breakaway bid {bid} of "
+                                       f"{view.board.setup.breakaway_bids}"),
+                   escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] bid")
+        self.drawing.show_boards(view)
+        self.drawing.show_track(Scene(self.drawing.view_marks(view, active={turn.rider}),
+                                      focus=(rider.square, self.course.breakaway)))
+        return hand
+
+    def show_bids(self, turn) -> None:
+        """Bids face up together (public), and after the last one who breaks away."""
+        drawing = self.drawing
+        board = turn.view.board
+        result = next((e for e in turn.events if isinstance(e, Breakaway)), None)
+        shown = [e for e in turn.events if isinstance(e, BidsRevealed)]
+        cards = []
+
+        def card(i: int, lines: tuple[str, ...], **more) -> Card:
+            colour = rider_style(team_of_rider(board.riders[i].id).hex)
+            return Card(drawing.label(i), lines, title_style=colour, data=(i,), **more)
+
+        if result is not None:
+            winners = set(result.winners)
+            for i, bids, total in result.bids:
+                cards.append(card(i, ("+".join(card_text(c) for c in bids) + f"={total}",), active=i in winners))
+            names = " and ".join(escape_markup(rider_name(board, i)) for i in result.winners)
+            title = f"[b]Enter[/b] on to round 1 · [b]breakaway:[/b] {names} " \
+                    f"{'break' if len(winners) > 1 else 'breaks'} away"
+            hint = "to " + square_where(self.course, result.square) + ("; their two bid cards leave the game, "
+                                                                       "2 exhaustion cards each")
+        else:
+            winners = set()
+            bid = shown[-1] if shown else None
+            for i, played in (bid.cards if bid is not None else ()):
+                cards.append(card(i, (card_text(played),), big=card_text(played)))
+            number = bid.bid if bid is not None else 1
+            title = f"[b]Enter[/b] on to bid {number + 1} · [b]breakaway, bid {number}[/b] revealed"
+            hint = "every bid of this turn, face up together; the next bid is drawn now"
+        self.base_cards = tuple(cards)
+        self.cards.show("revealed", cards)
+        self.panel(title, hint)
+        drawing.set_status("breakaway", board.round)
+        drawing.show_track(Scene(drawing.view_marks(turn.view, active=winners),
+                                 focus=(self.course.breakaway,) if result is not None else ()))
+        drawing.show_boards(turn.view, public=True)

@@ -1,0 +1,116 @@
+"""The public table on the race screen: its status line, the track (with the
+stage overview and profile of a classic or meteo stage) and the boards.
+
+Drawn from views only (the turn's: engine.view.View), never from the game:
+a seat's own piles show on the boards only in that seat's turn, and during a
+reveal the squares and numbers are those of the step on screen (the frame's
+positions and tally, play.flow.Frame).  A helper of the race screen, not a
+widget: it holds the widgets it draws in and repaints only what changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ...play.narrator import to_go as square_to_go
+from ...usertext import escape_markup
+from ..palette import rider_label, team_of_rider
+from .board import Boards, board_rows
+from .lap import LapStrip
+from .lines import TextLines
+from .profile import StageProfile
+from .track import RiderMark, Scene, StageOverview, TrackStrip
+
+
+class RaceTable:
+    """The status line, track, overview, profile and boards of one race."""
+
+    def __init__(self, screen: Any, table: Any, board: Any) -> None:
+        self.screen = screen  # for its classes (-profile) and the texts it shows once
+        self.table = table  # play.table.Table: the jersey, the cards down, the names
+        self.board = board  # the race's public board at the start: course, rules, teams, riders
+        self.bmx = bool(board.rules.uses_tokens)
+        self.status = screen.query_one("#status", TextLines)
+        self.track = screen.query_one("#track")
+        self.boards = screen.query_one("#boards", Boards)
+        self.overview = None if self.bmx else screen.query_one("#overview", StageOverview)
+        self.profile = None if self.bmx else screen.query_one("#profile", StageProfile)
+        self.names = [t.name for t in board.setup.teams]
+
+    def set_status(self, what: str, round_no: int) -> None:
+        """ "Stage name · rules (or tour stage) · round 3 · what happens"."""
+        flow = self.table.flow
+        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", flow.header_rules, f"round {round_no}",
+                 escape_markup(what)]
+        self.screen.put(self.status, " · ".join(part for part in parts if part))
+
+    def marks(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
+        """The riders on the track at `positions` (a rider not yet placed: none)."""
+        jersey = self.table.flow.jersey
+        marks = []
+        for r in self.board.riders:
+            i = r.index
+            square, lane = positions[i]
+            if square < 0:
+                continue
+            kind = "" if self.bmx else r.kind
+            marks.append(RiderMark(i, rider_label(r.id, kind), team_of_rider(r.id).hex, square, lane,
+                                   bool(crashed[i]), i in active, i == jersey))
+        return tuple(marks)
+
+    def view_marks(self, view, active=()) -> tuple[RiderMark, ...]:
+        riders = view.board.riders
+        return self.marks([(r.square, r.lane) for r in riders], [r.crashed for r in riders], active)
+
+    def short(self, i: int) -> str:
+        """A rider as the track labels it ("BS"; BMX: its team's letter)."""
+        r = self.board.riders[i]
+        return team_of_rider(r.id).letter if self.bmx else rider_label(r.id, r.kind)
+
+    def label(self, i: int) -> str:
+        """A rider's label on a card ("BS"; BMX "B")."""
+        r = self.board.riders[i]
+        return rider_label(r.id, "" if self.bmx else r.kind)
+
+    def show_track(self, scene: Scene) -> None:
+        track = self.track
+        assert isinstance(track, (TrackStrip, LapStrip))
+        track.show(scene)
+        if self.overview is not None and isinstance(track, TrackStrip):
+            self.overview.show(scene, track.in_view())
+        if self.profile is not None and self.screen.has_class("-profile"):
+            self.profile.show_riders(scene.riders)
+
+    def rows(self, view) -> list:
+        return board_rows(view, self.names, self.table.ready(), self.table.flow.jersey)
+
+    def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
+        """The boards of `view`; during a replay with the squares of the step
+        shown and the numbers as they stand at that step (`tally`)."""
+        rows = self.rows(view)
+        supply = view.board.supply
+        if public or positions:
+            course = self.board.course
+            rows = [replace(r, own=False if public else r.own,
+                            square=positions[r.index][0] if positions else r.square,
+                            to_go=square_to_go(course, positions[r.index][0]) if positions else r.to_go,
+                            crashed=bool(crashed[r.index]) if crashed else r.crashed) for r in rows]
+        if tally is not None:
+            supply = tally.supply
+            for i, row in enumerate(rows):
+                if self.bmx:
+                    rows[i] = replace(row, exhaustion=tally.exhaustion[i], deck=tally.bag[i])
+                    continue
+                recycled = list(row.recycled)  # the exhaustion cards still to come are not there yet
+                for _ in range(row.exhaustion - tally.exhaustion[i]):
+                    if 0 in recycled:
+                        recycled.remove(0)
+                rows[i] = replace(row, exhaustion=tally.exhaustion[i], recycled=tuple(recycled))
+        self.boards.show(rows, self.board.variant, supply, self.board.course)
+
+    def show_public(self, what: str, view) -> None:
+        """The public table (`view`: the turn's public view) and what happens."""
+        self.set_status(what, view.board.round)
+        self.show_track(Scene(self.view_marks(view)))
+        self.show_boards(view, public=True)

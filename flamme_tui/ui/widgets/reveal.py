@@ -1,0 +1,57 @@
+"""A resolved round on the race screen, step by step (play.table.Revealing):
+the cards face up, the track and boards as they stand at the step on screen,
+and what the step does in words (the narrator's).  Public: drawn from the
+turn's frames and public view only."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ...engine.cards import card_text
+from ...engine.phase import Phase
+from ...play.narrator import frame_title, frame_words
+from ...usertext import escape_markup
+from ..palette import rider_style, team_of_rider
+from .board import token_str
+from .cards import Card
+from .track import Scene
+
+
+def revealed_cards(turn, drawing) -> tuple[Card, ...]:
+    """Every rider's card (tokens) face up, in rider order."""
+    cards = []
+    for i, played in sorted(turn.revealed, key=lambda p: p[0]):
+        value = token_str(played) if drawing.bmx else card_text(played)
+        colour = rider_style(team_of_rider(drawing.board.riders[i].id).hex)
+        cards.append(Card(drawing.label(i), (value,), big=value, title_style=colour, data=(i,)))
+    return tuple(cards)
+
+
+def show_reveal(panel: Any, turn, keys: str) -> None:
+    """The step `turn.step` of the round: `keys` say what Enter (and the other keys) do now."""
+    drawing = panel.drawing
+    frame = turn.frames[turn.step]
+    title = frame_title(frame.kind, drawing.bmx)
+    before = turn.frames[turn.step - 1].pos if turn.step > 0 else None
+    words = frame_words(frame, before, drawing.label, turn.view.board)
+    # (the round is on the status line: the step's name fits at 80 columns)
+    panel.panel(f"{keys} · step {turn.step + 1}/{len(turn.frames)}: [b]{title}[/b]", escape_markup(words))
+    cards = [replace(c, active=c.data[0] in frame.active) for c in panel.base_cards]
+    die = None
+    if drawing.bmx:
+        rolled = next((f.die for f in turn.frames[: turn.step + 1] if f.kind == "die"), None)
+        die = " " if rolled is None else (str(rolled) if rolled else "-")
+    panel.cards.show("revealed", cards, die=die)
+    focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
+    slips = tuple(frame.pos[i][0] for i in frame.active) if frame.kind in ("slip", "catchup") else ()
+    drawing.show_track(Scene(drawing.marks(frame.pos, frame.crashed, set(frame.active)), trail=frame.trail,
+                             marks=frame.marks, mark_glyph="+F" if drawing.bmx else "+E", slips=slips, focus=focus))
+    drawing.show_boards(turn.view, public=True, positions=frame.pos, crashed=frame.crashed, tally=frame.tally)
+    drawing.set_status("reveal and movement", turn.round)
+
+
+def after_words(turn) -> str:
+    """What follows the round: "the results" or "round 4"."""
+    board = turn.view.board
+    return "the results" if board.phase == Phase.OVER else f"round {board.round}"
