@@ -77,7 +77,7 @@ async def test_build_a_stage_save_it_and_race_it(data_dir):
         await pilot.press("ctrl+f", "ctrl+s")  # bots everywhere, start
         await pilot.pause()
         assert screen_name(app) == "RaceScreen"
-        assert [t.letter for t in app.screen.game.course.tiles][1:] == ["B", "C", "e", "u"]
+        assert [t.letter for t in app.screen.flow.game.course.tiles][1:] == ["B", "C", "e", "u"]
 
 
 async def go_to_option(pilot, option_id: str) -> None:

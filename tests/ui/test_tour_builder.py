@@ -54,4 +54,4 @@ async def test_build_a_tour_save_it_and_race_it(data_dir):
         await pilot.pause()
         assert screen_name(app) == "RaceScreen"
         # the first stage's tiles (the start side may change to give every rider a place: PELOTON.md)
-        assert [t.letter for t in app.screen.game.course.tiles][1:] == list("bcdefghijklmnopqrstu")
+        assert [t.letter for t in app.screen.flow.game.course.tiles][1:] == list("bcdefghijklmnopqrstu")
