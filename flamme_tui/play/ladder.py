@@ -28,9 +28,7 @@ from __future__ import annotations
 import fcntl
 import json
 import math
-import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -321,12 +319,9 @@ def run_games(jobs: list[tuple[Category, Game, Budget]], workers: int) -> Iterat
             yield play(job)
         return
     # ctrl+c is for the parent alone, as in the tournament: the games already written stay
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        pool = multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    with pool:
+    from .tournament import quiet_pool
+
+    with quiet_pool(workers) as pool:
         yield from pool.imap_unordered(play, jobs, chunksize=1)
 
 

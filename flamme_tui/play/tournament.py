@@ -209,6 +209,17 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
     return lines
 
 
+def quiet_pool(workers: int) -> Any:
+    """A process pool whose workers ignore ctrl+c: it is for the parent alone (the
+    workers are born ignoring it, so no moment is left where one could print a
+    traceback); leaving the pool's `with` on it stops the workers at once."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def tournament(bots: list[str], races: int, variant: str = "classic", stages: list[str] | None = None,
                workers: int | None = None, out=print, tour: str | None = None, breakaway: bool = False,
                budget: Budget = DEFAULT) -> dict:
@@ -222,15 +233,7 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1:
-        # ctrl+c is for the parent alone (the workers are born ignoring it, so no
-        # moment is left where one could print a traceback); leaving the `with`
-        # on it stops the workers at once
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            pool = multiprocessing.Pool(workers, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        with pool:
+        with quiet_pool(workers) as pool:
             outcomes = pool.map(run, jobs, chunksize=max(1, races // (workers * 8)))
     else:
         outcomes = [run(job) for job in jobs]
