@@ -218,3 +218,37 @@ def test_the_table_says_which_cards_are_down_and_what_each_seat_missed():
         else:
             table.choose(rng.choice(turn.options))
     raise AssertionError("seat 0 never saw seat 1's change")
+
+
+def test_a_breakaway_bid_is_reviewed_like_a_card():
+    """Issue 24 item 10: the bid played at once goes under review; taking it back
+    gives the same hand again, and nothing the bid led to (the bids face up) is
+    shown before the seat passes."""
+    rng = random.Random(5)
+    table = t.Table(session(variant="classic", breakaway=True, humans=4))
+    for _ in range(2):  # both bids of a seat's rider: the first, then the one that reveals the round's bids
+        bidding = _first(table, t.Bidding, rng)
+        table.choose(bidding.options[0])
+        review = table.turn()
+        assert isinstance(review, t.Reviewing) and review.seat == bidding.seat
+        assert review.action == bidding.options[0].action
+        table.choose(t.TakeBack())
+        again = table.turn()
+        assert again == bidding and again.hand == bidding.hand  # the same hand, the same choices
+        table.choose(bidding.options[-1])
+        assert table.turn().action == bidding.options[-1].action
+        table.choose(t.PassReview())
+    # the last seat's bid of a round: the bids face up only after its review
+    for _ in range(20):
+        turn = _first(table, t.Bidding, rng)
+        table.choose(turn.options[0])
+        assert isinstance(table.turn(), t.Reviewing)
+        if table.flow.bids is not None:  # this bid revealed the round's bids: still under review
+            table.choose(t.TakeBack())
+            assert table.flow.bids is None and table.turn() == turn
+            table.choose(turn.options[0])
+            table.choose(t.PassReview())
+            assert isinstance(table.turn(), t.BidsShown)
+            return
+        table.choose(t.PassReview())
+    raise AssertionError("no bid revealed the bids")

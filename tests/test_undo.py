@@ -15,7 +15,7 @@ import pytest
 
 from flamme_tui import saves
 from flamme_tui.bots.easy import easy
-from flamme_tui.engine.actions import Play, PlayTokens
+from flamme_tui.engine.actions import Bid, Play, PlayTokens
 from flamme_tui.play import tours
 from flamme_tui.play.flow import RaceFlow
 from flamme_tui.play.races import COLOURS, Team, new_game
@@ -69,7 +69,8 @@ def play_with_undos(flow: RaceFlow, rng: random.Random, chance: float = 0.4, max
                 assert shown[0][-1] == (f"{flow.team_name(turn.seat)} changed their last "
                                         f"{flow.game.rules.piece_word} before passing")
                 assert shown[0][:-1] == seen["pick"][0] and shown[1:] == seen["pick"][1:]
-                assert (shown[1].kind, shown[1].seat, shown[1].rider) == ("pick", turn.seat, turn.rider)
+                pick = "bid" if isinstance(action, Bid) else "pick"
+                assert (shown[1].kind, shown[1].seat, shown[1].rider) == (pick, turn.seat, turn.rider)
                 # the game is the one of the effective actions
                 again = new_game(flow.session.setup, flow.session.seed)
                 for a in effective(flow.session.entries):
@@ -85,7 +86,7 @@ def play_with_undos(flow: RaceFlow, rng: random.Random, chance: float = 0.4, max
                 flow.pass_review()
         else:
             action = random_action(flow.game, turn.seat, rng)
-            if isinstance(action, (Play, PlayTokens)):
+            if isinstance(action, (Play, PlayTokens, Bid)):
                 seen["pick"] = public(flow)
             flow.act(action)
             if flow.review is not None:
@@ -131,7 +132,7 @@ def test_random_races_with_random_undos_are_the_games_of_their_effective_actions
 
 def test_one_rider_players_and_the_breakaway_with_undos(data_dir):
     """Peloton 7-12 players (one rider each: the only card is the last) and
-    the breakaway (bids are never taken back)."""
+    the breakaway (a bid is reviewed, and taken back, as a card is)."""
     flow = flow_of("classic", 5, players=7, stage="peloton-8")
     assert len(flow.game.riders) == 7
     assert play_with_undos(flow, random.Random(5)) > 0

@@ -377,7 +377,7 @@ class RaceFlow:
             raise RuntimeError(f"{self.bot_name(seat)} is to play, not a human")
         if self.review is not None:
             raise RuntimeError(f"{self.team_name(self.review.seat)} reviews its cards: pass or take back first")
-        kept = self._keep() if isinstance(action, (Play, PlayTokens)) else None
+        kept = self._keep() if isinstance(action, (Play, PlayTokens, Bid)) else None
         self._snapshot()
         before = (self.game.round, self.game.phase)
         events = self.game.events

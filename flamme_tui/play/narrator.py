@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.actions import Bid
 from ..engine.bmx import token_text
 from ..engine.cards import ATTACK, ROULEUR, SPRINTEUR, card_text
 from ..engine.course import Course
@@ -870,6 +871,9 @@ def review_parts(view: Any, rider: int, action: Any) -> list[tuple[str, str]]:
     under review (`action` on `rider`) and its other rider's card already down
     (read from the seat's view before the pick is played)."""
     bmx = view.board.rules.uses_tokens
+    if isinstance(action, Bid):  # a breakaway bid: the one card down
+        kind = view.board.riders[rider].kind
+        return [(_("the {kind}'s bid").format(kind=kind_name(kind)), card_text(action.card))]
     parts = []
     for r in view.mine():
         if r.index == rider:

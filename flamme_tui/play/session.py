@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..bots import DEFAULT, Budget, Decision, decide
-from ..engine.actions import Action, Play, PlayTokens
+from ..engine.actions import Action, Bid, Play, PlayTokens
 from ..engine.phase import Phase
 from ..engine.turns import next_seat, turns
 from ..engine.view import View
@@ -145,7 +145,8 @@ class Session:
 
         The hot-seat table's rule (not Flamme Rouge's, so not the engine's): a
         human seat may take back the last card (tokens) of its turn in the
-        round, the pick after which it has nothing left to choose, and only
+        round, the pick after which it has nothing left to choose (or its
+        breakaway bid: the review catches a slip there too), and only
         while that pick is the log's last entry.  So never the first rider's
         card once the second rider has drawn (the seat still had a card to
         pick), never a bot's action, never twice in a row (that would reach
@@ -157,7 +158,7 @@ class Session:
         if last is None or last == UNDO:
             return _("there is no card to take back")
         assert isinstance(last, Action)
-        if not isinstance(last, (Play, PlayTokens)):
+        if not isinstance(last, (Play, PlayTokens, Bid)):
             return _("only a card (tokens) just played can be taken back")
         game = self.game
         i = game.index[last.rider]

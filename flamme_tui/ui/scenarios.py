@@ -434,7 +434,7 @@ async def peloton_bid(pilot) -> None:
     await settle(pilot)
     await pilot.press("2", "enter")  # the Rouleur bids
     await settle(pilot)
-    await pilot.press("3")
+    await pilot.press("right", "right", "right")  # the third card selected (a number would bid at once)
 
 
 async def peloton_bids(pilot) -> None:

@@ -173,5 +173,5 @@ async def choose(pilot, screen, k: int, mouse: bool, seen: Seen) -> None:
         await pilot.click(row, offset=(x + width // 2, 1))  # select
         await pilot.click(row, offset=(x + width // 2, 1))  # the selected one again: confirm
     else:
-        # a number plays a card and chooses who draws at once; a bid and its bidder wait for Enter
-        await pilot.press(str(k + 1), *(["enter"] if screen.turn.kind in ("bidder", "bid") else []))
+        # a number plays a card, a bid, and chooses who draws at once; the bidder waits for Enter
+        await pilot.press(str(k + 1), *(["enter"] if screen.turn.kind == "bidder" else []))

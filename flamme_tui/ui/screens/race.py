@@ -278,7 +278,7 @@ class RaceScreen(RaceKeys):
             keys = [("1 2", "choose"), ("←→", "select"), (enter, "confirm")] if isinstance(turn, t.ChoosingFirst) \
                 else [("1 2", "select"), ("←→", "move"), (enter, "confirm")]
         elif isinstance(turn, t.Bidding):
-            keys = [(f"1-{len(self.options)}", "select"), ("←→", "move"), (enter, "bid")]
+            keys = [(f"1-{len(self.options)}", "bid"), ("←→", "select"), (enter, "bid")]
         elif isinstance(turn, t.BidsShown):
             keys = [(enter, "continue")]
         elif isinstance(turn, t.Reviewing):

@@ -80,14 +80,16 @@ class RaceKeys(BaseScreen):
 
     def action_choose(self, k: int) -> None:
         """A number: the option k.  Who draws first and a card (a token) play at
-        once (the review before passing catches a slip: 5 keys a Classic turn);
-        a bid, the breakaway's bidder and a BMX descent's pair wait for Enter."""
+        once (the review before passing catches a slip: 5 keys a Classic turn),
+        and so does a breakaway bid; the breakaway's bidder and a BMX descent's
+        pair wait for Enter."""
         if self.turn is None or k >= len(self.options):
             return
         if isinstance(self.turn, t.Reviewing) and not self.action_change():
             return  # (a number during the review: change the pick to that card)
         self.select(k)
-        if isinstance(self.turn, t.ChoosingFirst) or (isinstance(self.turn, t.Picking) and self.keep_size() == 1):
+        if isinstance(self.turn, (t.ChoosingFirst, t.Bidding)) or (isinstance(self.turn, t.Picking)
+                                                                   and self.keep_size() == 1):
             self.action_confirm()
 
     def select(self, k: int) -> None:
@@ -212,6 +214,8 @@ class RaceKeys(BaseScreen):
                 return
             chosen = self.options[self.sel]
             action = Bid(riders[turn.rider].id, chosen) if isinstance(turn, t.Bidding) else Draw(riders[chosen].id)
+            if isinstance(turn, t.Bidding):  # the review's words, as for a card
+                self.panel.review_words(turn, action)
         elif isinstance(turn, t.Picking):
             chosen = self.selected_cards()
             keep = self.keep_size()

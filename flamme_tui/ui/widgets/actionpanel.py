@@ -16,6 +16,7 @@ from typing import Any
 
 from textual.content import Content
 
+from ...engine.actions import Bid
 from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.options import spent
@@ -279,7 +280,8 @@ class ActionPanel:
         """ "Rouleur's card", "tokens": what the change key takes back."""
         action = turn.action
         several = len(getattr(action, "tokens", ())) > 1
-        what = "tokens" if self.bmx and several else "token" if self.bmx else "card"
+        what = "tokens" if self.bmx and several else "token" if self.bmx else "bid" if isinstance(action, Bid) \
+            else "card"
         kind = KIND.get(turn.view.board.riders[turn.rider].kind)
         return f"{kind}'s {what}" if kind else what
 
@@ -288,7 +290,7 @@ class ActionPanel:
         takes the pick back.  The pick's cards, track and boards stay on
         screen as they were: nothing the pick led to (a reveal) is shown."""
         what = "pass" if hot_seat else "play"
-        note = review_note(turn.view, turn.rider)
+        note = "" if isinstance(turn.action, Bid) else review_note(turn.view, turn.rider)
         # two lines that fit the panel at 80 columns (49 cells): the keys, then why only this card
         lines = [f"[b]{key('race.confirm')}[/b] {what} · [b]{key('race.change')}[/b] change the "
                  f"{self.change_what(turn)}"] + ([escape_markup(note)] if note else [])
@@ -316,7 +318,7 @@ class ActionPanel:
         self.drawing.set_status(f"{self.drawing.names[turn.seat]} bids", view.board.round)
         self.panel(self.who(turn.seat, f": [b]{kind_name(rider.kind)}[/b], breakaway bid {bid} of "
                                        f"{view.board.setup.breakaway_bids}"),
-                   escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] or ← → select · [b]Enter[/b] bid")
+                   escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] bid · ← → select · [b]Enter[/b] bid")
         self.drawing.show_boards(view)
         self.drawing.show_track(Scene(self.drawing.view_marks(view, active={turn.rider}),
                                       focus=(rider.square, self.course.breakaway)))
