@@ -176,6 +176,26 @@ def build_parser() -> Parser:
     serve.add_argument("--port", type=_port, default=8000, help=_("port to listen on (default 8000)"))
     serve.add_argument("--max-sessions", type=Whole(1, 64), default=4, metavar="N",
                        help=_("browser tabs playing at once, 1 to 64 (default 4): each runs its own flamme-tui"))
+    # flamme-tui host / join: each player's hand on their own device (net/, docs/PROTOCOL.md)
+    host = sub.add_parser("host", help=_("host a race whose seats play on their own devices (flamme-tui join)"))
+    _race_options(host)
+    host.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
+                      help=_("0 to {max} (default 1): the same seed and options give the same race").format(
+                          max=MAX_SEED))
+    host.add_argument("--bots", default="", metavar="WHO,WHO,...",
+                      help=_("who plays each seat: device (a player on their own device, the default) or a bot "
+                           "(easy, medium, hard, expert)"))
+    _budget_options(host)
+    host.add_argument("--host", default="127.0.0.1",
+                      help=_("address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the network)"))
+    host.add_argument("--port", type=_port, default=8765, help=_("port to listen on (default 8765)"))
+    host.add_argument("--from", dest="from_file", metavar="FILE",
+                      help=_("reopen the table of a hosted race from its save (the devices keep their codes)"))
+    host.add_argument("--saves", metavar="DIR", help=_("folder of the race file (default: the saves folder)"))
+    join = sub.add_parser("join", help=_("play your seat of a hosted race on this terminal, or watch it"))
+    join.add_argument("address", metavar="ADDRESS", help=_("the host's address, HOST:PORT, as it printed it"))
+    join.add_argument("code", nargs="?", metavar="CODE", help=_("your seat's code (or the room code with --watch)"))
+    join.add_argument("--watch", action="store_true", help=_("watch the public table (no hand) with the room code"))
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help=_("seeded races between bots, win shares with 95%% intervals"))
     tour.add_argument("bots", nargs="+", metavar="BOT",
@@ -637,6 +657,14 @@ def _command(args: argparse.Namespace) -> int:
         from ..ui.serve import serve
 
         return serve(args.host, args.port, args.max_sessions)
+    if args.command == "host":
+        from .host import cmd_host
+
+        return cmd_host(args)
+    if args.command == "join":
+        from .host import cmd_join
+
+        return cmd_join(args)
     if args.command == "replay":
         from .saves import cmd_replay
 

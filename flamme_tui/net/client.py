@@ -151,7 +151,15 @@ class DeviceTable:
         """Read one message from the host; its type (ProtocolError if it is not as the protocol says)."""
         message = parse(data, MAX_FROM_HOST)
         kind = message["type"]
-        if kind == "welcome":
+        if kind == "error":  # (a refused hello comes before any welcome)
+            code = message.get("code")
+            self.error = code[:40] if isinstance(code, str) else "bad-message"
+            if self.error in ("replaced", "bot", "closing"):
+                self.closed = self.error
+                if self.error == "bot":
+                    self.seat = None
+                    self.turn = None
+        elif kind == "welcome":
             self._welcome(message)
         elif self.setup is None:
             raise ProtocolError("bad-message", "no welcome yet")
@@ -161,14 +169,6 @@ class DeviceTable:
             self._turn(message)
         elif kind == "reveal":
             self._reveal(message)
-        elif kind == "error":
-            code = message.get("code")
-            self.error = code if isinstance(code, str) else "bad-message"
-            if self.error in ("replaced", "bot", "closing"):
-                self.closed = self.error
-                if self.error == "bot":
-                    self.seat = None
-                    self.turn = None
         else:
             raise ProtocolError("bad-message", "unknown type")
         return str(kind)
@@ -295,7 +295,7 @@ class DeviceTable:
         return f"{text}  {mark}" if mark else text
 
     def track_line(self) -> str:
-        return narrator.track_picture(self)
+        return narrator.track_picture(self) if self.riders else ""  # (the welcome comes before the table)
 
     def status(self) -> str:
         """Whose turn it is, in words (the bell rings on this device when it is this seat's)."""

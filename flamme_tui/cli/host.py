@@ -1,0 +1,250 @@
+"""`flamme-tui host`: a race whose seats play on their own devices.
+
+The race is set up as `race` takes it; `--bots` names who plays each seat,
+`device` for a seat played on its own device (`flamme-tui join`).  The host
+prints the join address, the room code (for watchers), each device seat's
+code and a QR code of the address, then tells who joins, whom the table
+waits for and each round revealed, and reads a few commands on its standard
+input: `bot N [BOT]` gives seat N to a bot (a player who left), `quit`.
+The race is autosaved as every race is, and the codes beside it: `host
+--from SAVE` reopens the table and the devices come back with their codes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import saves
+from ..i18n import _
+from ..usertext import clean
+
+DEVICE = "device"  # the seat name (in --bots) of a seat played on its own device
+DEFAULT_PORT = 8765
+
+
+def say(line: str) -> None:
+    print(clean(line), flush=True)
+
+
+def complain(message: str) -> int:
+    print(clean(f"flamme-tui: {message}", multiline=False), file=sys.stderr)
+    return 2
+
+
+def lan_address() -> str:
+    """This machine's address on its network (no packet is sent: a UDP socket
+    is only pointed somewhere), 127.0.0.1 if it has none."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def join_address(host: str, port: int) -> str:
+    shown = lan_address() if host in ("", "0.0.0.0", "::") else host
+    return f"{f'[{shown}]' if ':' in shown else shown}:{port}"
+
+
+def qr_lines(text: str) -> list[str] | None:
+    """A QR code of `text` in block characters (segno), None if segno is missing."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    import io
+
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue().splitlines()
+
+
+def plan(args: Any) -> tuple[dict[int, str], tuple[str, ...], set[int]] | str:
+    """Bots, scripted teams and device seats from --bots (a problem in words otherwise)."""
+    from ..play.races import seat_plan
+    from . import _seat_names, seat_count
+
+    seats = seat_count(args)
+    names = [b for b in args.bots.split(",") if b] or [DEVICE]
+    if len(names) == 1:
+        names *= seats
+    # a device seat is checked as a bot's would be (the engine's rules of who may race)
+    problem = _seat_names(["easy" if n == DEVICE else n for n in names], args.variant, seats, "host: --bots")
+    if problem:
+        return problem
+    devices = {s for s, n in enumerate(names) if n == DEVICE}
+    if not devices:
+        return _("host: --bots: name at least one seat `device` (played on its own device)")
+    bots, scripted = seat_plan(["easy" if n == DEVICE else n for n in names])
+    return {s: b for s, b in bots.items() if s not in devices}, scripted, devices
+
+
+def cmd_host(args: Any) -> int:
+    from ..net.guard import cannot_listen
+    from ..net.host import HostTable, read_codes
+    from ..play.session import Session
+    from . import _spec, budget_of
+
+    problem = cannot_listen(args.host, args.port)
+    if problem:
+        return complain(_("cannot listen on {host}:{port}: {problem}").format(host=args.host, port=args.port,
+                                                                            problem=problem))
+    if args.from_file:
+        try:
+            session = saves.load(args.from_file)
+        except saves.SaveError as exc:
+            return complain(str(exc))
+        if session.over:
+            return complain(_("{file} holds a finished race").format(file=args.from_file))
+        codes_path = Path(args.from_file).with_name(Path(args.from_file).name + ".seats")
+        try:
+            room, codes = read_codes(codes_path, len(session.setup.teams))
+        except ValueError as exc:
+            return complain(str(exc))
+        devices = {s for s in codes if s not in session.bots}
+        table = HostTable(session, devices, codes, room)
+        target: Path | None = Path(args.from_file)
+    else:
+        planned = plan(args)
+        if isinstance(planned, str):
+            return complain(planned)
+        bots, scripted, devices = planned
+        session = Session.new(_spec(args, scripted), args.seed, bots=bots)
+        table = HostTable(session, devices)
+        target = None
+    session.budget = budget_of(args)
+
+    def failed(exc: Exception) -> None:
+        print(f"flamme-tui: could not save the race: {saves.save_problem(exc)}; the race goes on",
+              file=sys.stderr, flush=True)
+
+    try:
+        autosave = saves.attach_autosave(session, target, directory=args.saves, on_error=failed)
+    except saves.SaveLocked as exc:
+        return complain(str(exc))
+    try:
+        table.save_codes()
+        return asyncio.run(_serve(table, args, autosave.path))
+    finally:
+        autosave.stop()
+
+
+def _announce(table: Any, address: str, path: Path) -> None:
+    teams = table.session.setup.teams
+    say(_("Hosting a table of flamme-tui on {address}").format(address=address))
+    say(_("The race is saved in {path}").format(path=path))
+    say(_("Room code (to watch): {code}").format(code=table.room))
+    from ..net.host import show_code
+
+    for seat in sorted(table.devices):
+        say(_("  {team}: flamme-tui join {address} {code}").format(team=teams[seat].name, address=address,
+                                                                  code=show_code(table.codes[seat])))
+    say(_("  watch: flamme-tui join {address} {code} --watch").format(address=address, code=table.room))
+    qr = qr_lines(f"http://{address}/")
+    if qr is None:
+        say(_("(no QR code: install the segno package to show one)"))
+    else:
+        for line in qr:
+            print(line)
+    say(_("Commands: `bot N` gives seat N to a bot, `quit` ends hosting (the race stays saved)."))
+
+
+async def _serve(table: Any, args: Any, path: Path) -> int:
+    from ..net.host import HostServer
+    from ..play import narrator
+
+    session = table.session
+    teams = session.setup.teams
+    last: list[str] = [""]
+
+    def tell(kind: str, seat: int | None = None, **facts: Any) -> None:
+        name = teams[seat].name if seat is not None else ""
+        if kind == "joined":
+            line = _("{team} joined").format(team=name)
+        elif kind == "away":
+            line = _("{team} is away (its device dropped)").format(team=name)
+        elif kind == "watcher":
+            line = _("a watcher joined")
+        elif kind == "bot":
+            line = _("{team} is played by a bot ({bot}) from now on").format(team=name, bot=facts.get("policy"))
+        elif kind == "waiting":
+            line = _("waiting for {team}").format(team=name) + (_(" (away)") if facts.get("away") else "")
+        elif kind == "over":
+            line = _("The race is over.")
+        else:
+            return
+        if line != last[0]:  # the table is told after every change: say each thing once
+            last[0] = line
+            say(line)
+
+    server = HostServer(table, args.host, args.port, say=tell)
+    await server.start()
+    address = join_address(args.host, server.port)
+    _announce(table, address, path)
+    rounds = [session.game.rounds_done]
+
+    def read_command() -> None:
+        line = sys.stdin.readline()
+        if not line:  # no more input (closed, or none given): hosting goes on
+            asyncio.get_running_loop().remove_reader(sys.stdin)
+            return
+        words = line.split()
+        if words[:1] == ["quit"]:
+            server.done.set()
+        elif words[:1] == ["bot"] and len(words) in (2, 3) and words[1].isdigit():
+            seat = int(words[1]) - 1
+            from ..bots import POLICIES
+
+            policy = words[2] if len(words) == 3 else "easy"
+            if seat not in table.devices or policy not in POLICIES:
+                say(_("bot N [BOT]: N is a device seat (1-{n}), BOT one of {bots}").format(
+                    n=len(teams), bots=", ".join(POLICIES)))
+            else:
+                asyncio.ensure_future(server.hand_to_bot(seat, policy))
+        elif words:
+            say(_("Commands: `bot N` gives seat N to a bot, `quit` ends hosting (the race stays saved)."))
+
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_reader(sys.stdin, read_command)
+    except (OSError, ValueError, NotImplementedError):  # no stdin to read (or not a pollable one)
+        pass
+    try:
+        while not server.done.is_set():
+            try:
+                await asyncio.wait_for(server.done.wait(), 0.5)
+            except TimeoutError:
+                pass
+            if session.game.rounds_done != rounds[0]:
+                rounds[0] = session.game.rounds_done
+                say(_("Round {n} revealed").format(n=rounds[0]))
+    finally:
+        try:
+            loop.remove_reader(sys.stdin)
+        except (OSError, ValueError, NotImplementedError):
+            pass
+        await server.stop()
+    if session.over:
+        say(narrator.cli_says("final ranking"))
+        for line in narrator.ranking_lines(session.game):
+            say(line)
+    return 0
+
+
+def cmd_join(args: Any) -> int:
+    from ..net.client import ws_url
+
+    try:
+        ws_url(args.address)
+    except ValueError as exc:
+        return complain(str(exc))
+    if not args.code:
+        return complain(_("join: give the code the host printed (a seat's code, or the room code with --watch)"))
+    from ..ui.join import run
+
+    return run(args.address, args.code, args.watch)

@@ -1,0 +1,106 @@
+"""`flamme-tui join` (issue 25): a seat of a real host on 127.0.0.1, played by keys at 80x24.
+
+The other seat is played through net.client (the device side without
+Textual), a third by a bot; a watcher's screen shows the public table only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from flamme_tui.net.client import DeviceTable, Line, choice
+from flamme_tui.net.host import HostServer, HostTable
+from flamme_tui.play.races import RaceSpec, Team
+from flamme_tui.play.session import Session
+from flamme_tui.ui.join import JoinApp
+
+TEAMS = tuple(Team(c.capitalize(), c) for c in ("red", "blue", "green"))
+
+
+async def play_line(address: str, code: str) -> DeviceTable:
+    """A device without a screen: the first option of every turn."""
+    line, table = Line(address), DeviceTable()
+    await line.open(code)
+    async for data in line.messages():
+        table.take(data)
+        if table.over:
+            break
+        turn = table.turn
+        if turn is not None:
+            table.turn = None
+            await line.send(choice(turn, len(turn.options) - 1))
+    await line.close()
+    return table
+
+
+def screen_text(app) -> str:
+    return "\n".join(str(w.render()) for w in app.query("Static"))
+
+
+async def test_a_seat_plays_a_whole_race_by_number_keys_at_80x24_and_a_watcher_sees_no_hand():
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    address = f"127.0.0.1:{port}"
+    blue = asyncio.ensure_future(play_line(address, table.codes[1]))
+    app = JoinApp(address, table.codes[0])
+    bells = []
+    app.bell = lambda: bells.append(app.table.turn.at)  # the terminal bell: counted here
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            seen_hand = False
+            for _ in range(3000):
+                await pilot.pause(0.01)
+                if app.table.over:
+                    break
+                if app.table.turn is not None:
+                    text = screen_text(app)
+                    seen_hand = seen_hand or ("hand:" in text and "Red" in text)
+                    await pilot.press("1")
+            await pilot.pause(0.1)
+            assert session.over and app.table.over
+            assert seen_hand
+            assert "The race is over" in screen_text(app)
+            assert len(bells) >= 10  # the bell rang for the seat's turns
+            assert app.query_one("#log").line_count > 20  # the rounds told in words
+        blue_table = await asyncio.wait_for(blue, 30)
+        assert blue_table.over and blue_table.outcome[0] == tuple(session.game.ranking())
+    finally:
+        await server.stop()
+
+
+async def test_a_watcher_sees_the_public_table_and_no_hand():
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    address = f"127.0.0.1:{port}"
+    app = JoinApp(address, table.room, watch=True)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.table.riders:
+                    break
+            text = screen_text(app)
+            assert "watching" in text and "Red Sprinteur" in text and "hand:" not in text
+            assert app.table.turn is None and app.table.seat is None
+    finally:
+        await server.stop()
+
+
+async def test_a_wrong_code_is_said_in_one_line_and_the_app_stops_trying():
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    server = HostServer(HostTable(session, {0, 1}))
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", "WRONG-CODE-XX")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if "no seat has that code" in screen_text(app):
+                    break
+            assert "no seat has that code" in screen_text(app)
+    finally:
+        await server.stop()
