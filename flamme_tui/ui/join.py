@@ -26,6 +26,7 @@ from textual.binding import Binding
 from textual.widgets import Log, Static
 
 from ..engine.cards import card_text
+from ..engine.events import token_text
 from ..i18n import _
 from ..net.client import DeviceTable, Line, choice
 from ..net.wire import ProtocolError, error_words
@@ -54,7 +55,7 @@ class JoinApp(App[int]):
 
     def __init__(self, address: str, code: str, watch: bool = False) -> None:
         super().__init__()
-        self.address, self.code, self.watch = address, code, watch
+        self.address, self.code, self.watching = address, code, watch
         self.table = DeviceTable()
         self.line: Line | None = None
         self.cursor = 0
@@ -82,7 +83,7 @@ class JoinApp(App[int]):
             line = Line(self.address)
             self.line = line
             try:
-                await line.open(self.code, self.watch)
+                await line.open(self.code, self.watching)
                 self.note = ""
                 async for data in line.messages():
                     try:
@@ -201,8 +202,8 @@ class JoinApp(App[int]):
         }
         out = Text(titles.get(turn.kind, turn.kind) + "\n", style="bold")
         if turn.hand:
-            out.append(_("hand: {cards}").format(cards=" ".join(card_text(c) if not isinstance(c, tuple)
-                                                               else str(c) for c in turn.hand)) + "\n")
+            say = token_text if t.rules.uses_tokens else card_text
+            out.append(_("hand: {cards}").format(cards=" ".join(say(c) for c in turn.hand)) + "\n")
         for k, option in enumerate(turn.options):
             key = str(k + 1) if k < 9 else ("0" if k == 9 else " ")
             mark = ">" if k == self.cursor else " "
