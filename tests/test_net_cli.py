@@ -142,3 +142,14 @@ def test_without_segno_the_host_says_there_is_no_qr_code(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_segno)
     assert host.qr_lines("http://x:1/") is None
+
+
+def test_the_host_bench_plays_whole_races_and_prints_latency_cpu_and_memory():
+    from flamme_tui.net.bench import bench
+
+    lines = bench(races=1, seats=3, watchers=2, seed=2)
+    text = "\n".join(lines)
+    assert "3 seats on their own devices, 2 watchers" in text
+    assert re.search(r"reveal latency .*: median \d+\.\d ms, p99 \d+\.\d ms", text), text
+    assert re.search(r"host CPU per round: \d+\.\d ms", text) and re.search(r"peak memory \(VmHWM\): \d+ MB", text)
+    assert re.search(r"race 1: \d+ rounds, \d+ choices", text)

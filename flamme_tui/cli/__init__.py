@@ -168,6 +168,9 @@ def build_parser() -> Parser:
     bench.add_argument("--readers", action="store_true",
                        help=_("time every reader of user files (save, settings, stage, tour, case and data files) "
                             "on crafted files of 1x, 4x and 16x a size: CPU ms per KB"))
+    bench.add_argument("--net", action="store_true",
+                       help=_("time a hosted table over loopback: 12 seats on their own devices and 20 watchers, "
+                              "N races (default 1): reveal latency, the host's CPU per round and memory"))
     _budget_options(bench)
     # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
     serve = sub.add_parser("serve", help=_("play in a browser tab (serves the app with textual-serve)"))
@@ -427,6 +430,13 @@ RACE_OPTIONS = ("--variant", "--stage", "--circuit", "--teams", "--players", "--
 
 
 def cmd_bench(args) -> int:
+    if args.net:
+        from ..net.bench import bench as bench_net
+
+        given = any(a in ("-n", "--races") or a.startswith("--races=") for a in getattr(args, "argv", ()))
+        for line in bench_net(races=args.races if given else 1):
+            print(line, flush=True)
+        return 0
     if args.readers:
         from ..bench_readers import run
 

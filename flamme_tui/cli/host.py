@@ -174,6 +174,9 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
             line = _("{team} is played by a bot ({bot}) from now on").format(team=name, bot=facts.get("policy"))
         elif kind == "waiting":
             line = _("waiting for {team}").format(team=name) + (_(" (away)") if facts.get("away") else "")
+        elif kind == "revealed":
+            line = _("Round {n} revealed").format(n=facts.get("round")) if facts.get("round") else _(
+                "Breakaway bids revealed")
         elif kind == "over":
             line = _("The race is over.")
         else:
@@ -186,8 +189,6 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     await server.start()
     address = join_address(args.host, server.port)
     _announce(table, address, path)
-    rounds = [session.game.rounds_done]
-
     def read_command() -> None:
         line = sys.stdin.readline()
         if not line:  # no more input (closed, or none given): hosting goes on
@@ -215,14 +216,7 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     except (OSError, ValueError, NotImplementedError):  # no stdin to read (or not a pollable one)
         pass
     try:
-        while not server.done.is_set():
-            try:
-                await asyncio.wait_for(server.done.wait(), 0.5)
-            except TimeoutError:
-                pass
-            if session.game.rounds_done != rounds[0]:
-                rounds[0] = session.game.rounds_done
-                say(_("Round {n} revealed").format(n=rounds[0]))
+        await server.done.wait()
     finally:
         try:
             loop.remove_reader(sys.stdin)

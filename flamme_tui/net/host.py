@@ -414,20 +414,24 @@ class HostServer:
         return tuple(s for s in sorted(self.table.devices) if s not in self.seated)
 
     async def broadcast(self, revealed: bool = False) -> None:
-        """Every device: the reveal just made (if any), the public table, and to
-        the seat whose turn it is its turn (with `bell`: a device rings)."""
+        """Every device: the reveal just made (if any, to all first: it is what
+        everybody waits for), the public table, and to the seat whose turn it
+        is its turn (a device rings its bell for a new one).  Each message is
+        encoded once for all."""
         table = self.table.table(self.away())
         due = self.table.device_due()
-        for peer in list(self.peers):
-            if peer.seat is None and not peer.watcher:
-                continue
-            if revealed and self.table.last_reveal is not None:
-                await self._send(peer, self.table.last_reveal)
-            await self._send(peer, table)
-            if peer.seat is not None and peer.seat == due:
-                turn = self.table.turn_for(due)
-                if turn is not None:
-                    await self._send(peer, turn)
+        peers = [p for p in self.peers if p.seat is not None or p.watcher]
+        if revealed and self.table.last_reveal is not None:
+            self.say("revealed", round=self.table.last_reveal["round"])
+            text = dumps(self.table.last_reveal)
+            await asyncio.gather(*(self._send_text(p, text) for p in peers))
+        text = dumps(table)
+        await asyncio.gather(*(self._send_text(p, text) for p in peers))
+        peer = self.seated.get(due) if due is not None else None
+        if peer is not None and due is not None:
+            turn = self.table.turn_for(due)
+            if turn is not None:
+                await self._send(peer, turn)
         if due is not None:
             self.say("waiting", seat=due, away=due not in self.seated)
         if self.table.session.over:
@@ -435,10 +439,13 @@ class HostServer:
             self.done.set()
 
     async def _send(self, peer: Peer, message: dict[str, Any]) -> None:
+        await self._send_text(peer, dumps(message))
+
+    async def _send_text(self, peer: Peer, text: str) -> None:
         if peer.ws.closed:
             return
         try:
-            await peer.ws.send_str(dumps(message))
+            await peer.ws.send_str(text)
         except (ConnectionError, RuntimeError):  # the line dropped meanwhile: its seat is away
             pass
 
