@@ -28,7 +28,7 @@ def free_port() -> int:
 
 def start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, dict[str, str]]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), FLAMME_TUI_DATA_DIR=str(tmp_path / "data"))
-    proc = subprocess.Popen([sys.executable, "-m", "flamme_tui", "host", *args], cwd=ROOT, env=env, text=True,
+    proc = subprocess.Popen([sys.executable, "-m", "flamme_tui", "host", "--lang", "en", *args], cwd=ROOT, env=env, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     facts: dict[str, str] = {}
     deadline = time.monotonic() + 30

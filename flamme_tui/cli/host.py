@@ -120,8 +120,8 @@ def cmd_host(args: Any) -> int:
     session.budget = budget_of(args)
 
     def failed(exc: Exception) -> None:
-        print(f"flamme-tui: could not save the race: {saves.save_problem(exc)}; the race goes on",
-              file=sys.stderr, flush=True)
+        print(_("flamme-tui: could not save the race: {problem}; the race goes on").format(
+            problem=saves.save_problem(exc)), file=sys.stderr, flush=True)
 
     try:
         autosave = saves.attach_autosave(session, target, directory=args.saves, on_error=failed)
