@@ -172,24 +172,35 @@ class JoinApp(App[int]):
             self.bell()  # the seat must choose (a table may wait days between rounds)
 
     def boards(self) -> Text:
+        """One line a rider, best placed first, in columns that fit 80 cells:
+        where it is, its face-down pile, recycled cards and exhaustion cards
+        (counts everybody sees); ▣ when its card lies face down."""
         t = self.table
-        out = Text(no_wrap=True, overflow="ellipsis")
+        heads = (_("deck"), _("recycled"), _("exhaustion"))
+        out = Text(f"{'':2}{'':26} {'':12} " + " ".join(f"{h[:10]:>10}" for h in heads) + "\n", style="dim",
+                   no_wrap=True, overflow="ellipsis")
         for i in t.ranking():
             r = t.riders[i]
             mine = t.seat is not None and r.seat == t.seat
-            where = narrator.where(t.course, r.square) if i not in t.crossed else _("across the line")
+            if i in t.crossed:
+                where = _("across the line")
+            else:
+                where = f"{narrator.label(t.course, r.square)} {narrator.to_go_text(t.course, r.square, short=True)}"
+            name = t.rider_name(i)
+            name = name if len(name) <= 26 else name[:25] + "…"
             down = " ▣" if i in t.ready else ""
-            line = _("{rider} · {where} · deck {deck} · recycled {recycled} · exhaustion {exhaustion}").format(
-                rider=t.rider_name(i), where=where, deck=r.deck, recycled=len(r.recycled), exhaustion=r.exhaustion)
-            out.append(("> " if mine else "  ") + line + down + "\n", style="bold" if mine else "")
+            line = f"{name:<26} {where[:12]:<12} {r.deck:>10} {len(r.recycled):>10} {r.exhaustion:>10}{down}"
+            out.append(("> " if mine else "  ") + line + "\n", style="bold" if mine else "")
         out.rstrip()
         return out
 
     def hand(self) -> Text:
         t = self.table
         turn = t.turn
+        if t.seat is None:
+            return Text(_("Watching the public table: no hand is shown here."))
         if turn is None:
-            if t.seat is not None and t.over:
+            if t.over:
                 return Text(_("The race is over."))
             return Text(_("Nothing to choose now."))
         rider = t.rider_name(turn.rider) if turn.rider is not None else ""
