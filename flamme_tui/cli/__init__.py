@@ -192,6 +192,9 @@ def build_parser() -> Parser:
     host.add_argument("--host", default="127.0.0.1",
                       help=_("address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the network)"))
     host.add_argument("--port", type=_port, default=8765, help=_("port to listen on (default 8765)"))
+    host.add_argument("--web-port", type=_web_port, default=0, metavar="N",
+                      help=_("also serve a page on port N for browsers and phones (each tab plays one seat by "
+                             "its code; 0, the default: no page)"))
     host.add_argument("--from", dest="from_file", metavar="FILE",
                       help=_("reopen the table of a hosted race from its save (the devices keep their codes)"))
     host.add_argument("--saves", metavar="DIR", help=_("folder of the race file (default: the saves folder)"))
@@ -257,6 +260,11 @@ def _port(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(_("not a port number (1-65535): {text!r}").format(text=text))
     return int(text)
+
+
+def _web_port(text: str) -> int:
+    """host --web-port: a TCP port, or 0 for none."""
+    return 0 if text == "0" else _port(text)
 
 
 def _race_options(p: argparse.ArgumentParser) -> None:

@@ -13,6 +13,7 @@ The race is autosaved as every race is, and the codes beside it: `host
 from __future__ import annotations
 
 import asyncio
+import shlex
 import socket
 import sys
 from pathlib import Path
@@ -134,7 +135,28 @@ def cmd_host(args: Any) -> int:
         autosave.stop()
 
 
-def _announce(table: Any, address: str, path: Path) -> None:
+async def _start_page(args: Any, port: int, devices: int) -> Any:
+    """The page for browsers and phones (textual-serve running `flamme-tui join`
+    in each tab, which asks for the code): its runner, or None (no --web-port,
+    no textual-serve, or the port cannot be used: said in one line)."""
+    if not args.web_port:
+        return None
+    try:
+        from ..ui.serve import start_page
+    except ImportError:
+        say(_("(no page for browsers: textual-serve is not installed)"))
+        return None
+    local = "127.0.0.1" if args.host in ("", "0.0.0.0", "::") else args.host  # where the tabs' apps reach the table
+    command = f"{shlex.quote(sys.executable)} -m flamme_tui join {shlex.quote(join_address(local, port))}"
+    try:
+        return await start_page(command, args.host, args.web_port, max_sessions=devices + 4)
+    except (OSError, ImportError) as exc:
+        say(_("(no page for browsers on port {port}: {why})").format(port=args.web_port,
+                                                                   why=getattr(exc, "strerror", None) or exc))
+        return None
+
+
+def _announce(table: Any, address: str, path: Path, page: str | None = None) -> None:
     teams = table.session.setup.teams
     say(_("Hosting a table of flamme-tui on {address}").format(address=address))
     say(_("The race is saved in {path}").format(path=path))
@@ -145,7 +167,9 @@ def _announce(table: Any, address: str, path: Path) -> None:
         say(_("  {team}: flamme-tui join {address} {code}").format(team=teams[seat].name, address=address,
                                                                   code=show_code(table.codes[seat])))
     say(_("  watch: flamme-tui join {address} {code} --watch").format(address=address, code=table.room))
-    qr = qr_lines(f"http://{address}/")
+    if page is not None:
+        say(_("  in a browser or on a phone: http://{page}/ (then type the code)").format(page=page))
+    qr = qr_lines(f"http://{page or address}/")
     if qr is None:
         say(_("(no QR code: install the segno package to show one)"))
     else:
@@ -188,7 +212,8 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     server = HostServer(table, args.host, args.port, say=tell)
     await server.start()
     address = join_address(args.host, server.port)
-    _announce(table, address, path)
+    page = await _start_page(args, server.port, len(table.devices))
+    _announce(table, address, path, None if page is None else join_address(args.host, args.web_port))
     def read_command() -> None:
         line = sys.stdin.readline()
         if not line:  # no more input (closed, or none given): hosting goes on
@@ -223,6 +248,8 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
         except (OSError, ValueError, NotImplementedError):
             pass
         await server.stop()
+        if page is not None:
+            await page.cleanup()
     if session.over:
         say(narrator.cli_says("final ranking"))
         for line in narrator.ranking_lines(session.game):
@@ -237,8 +264,6 @@ def cmd_join(args: Any) -> int:
         ws_url(args.address)
     except ValueError as exc:
         return complain(str(exc))
-    if not args.code:
-        return complain(_("join: give the code the host printed (a seat's code, or the room code with --watch)"))
-    from ..ui.join import run
+    from ..ui.join import run  # (no code given: the app asks for it)
 
     return run(args.address, args.code, args.watch)

@@ -315,6 +315,13 @@ class DeviceTable:
         return _("Waiting for {team}.").format(team=self.team(self.due))
 
 
+def is_room_code(code: str) -> bool:
+    """A room code (watchers) is shorter than any seat's code: a device need not be told which it got."""
+    from .host import ROOM_CODE, norm_code
+
+    return len(norm_code(code)) == ROOM_CODE
+
+
 def hello(code: str, watch: bool = False) -> str:
     return dumps({"v": PROTOCOL, "type": "hello", "code": code[:32], "watch": watch})
 

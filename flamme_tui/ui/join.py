@@ -23,12 +23,12 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Log, Static
+from textual.widgets import Input, Log, Static
 
 from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..i18n import _
-from ..net.client import DeviceTable, Line, choice
+from ..net.client import DeviceTable, Line, choice, is_room_code
 from ..net.wire import ProtocolError, error_words
 from ..play import narrator
 
@@ -45,6 +45,7 @@ class JoinApp(App[int]):
     #hand { height: auto; max-height: 10; border-top: solid $accent; }
     #log { height: 1fr; min-height: 3; border-top: solid $panel; }
     #status { height: 1; background: $boost; }
+    #code { display: none; }
     """
     BINDINGS = [
         Binding("q", "quit", _("Quit")),
@@ -62,17 +63,40 @@ class JoinApp(App[int]):
         self.rung_at = -1  # the turn the bell rang for
         self.shown_rounds = 0
         self.note = ""  # the last problem, said in the status line
+        self.first_option = 0  # the line of the hand panel where the options start (a tap picks one)
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
         yield Static(id="track")
         yield Static(id="boards")
         yield Static(id="hand")
+        yield Input(id="code", placeholder=_("your seat's code, or the room code to watch"), max_length=20)
         yield Log(id="log", highlight=False)
         yield Static(id="status")
 
     def on_mount(self) -> None:
         self.title = "flamme-tui"
+        if not self.code:  # (a browser tab, from the host's page: the player types the code it was given)
+            self.ask_code()
+            return
+        self.start()
+
+    def ask_code(self) -> None:
+        box = self.query_one("#code", Input)
+        box.display = True
+        box.focus()
+        self.query_one("#status", Static).update(Text(_("Type the code the host gave you, then Enter.")))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        code = event.value.strip()
+        if not code:
+            return
+        self.code = code
+        event.input.display = False
+        self.start()
+
+    def start(self) -> None:
+        self.watching = self.watching or is_room_code(self.code)
         self.query_one("#status", Static).update(Text(_("Joining {address}...").format(address=self.address)))
         self.run_worker(self.listen(), exclusive=True)
 
@@ -100,6 +124,12 @@ class JoinApp(App[int]):
             if self.table.error in FATAL and self.table.setup is None:
                 self.note = error_words(self.table.error)
                 self.show()
+                if self.table.error == "unknown-code":  # a typo: type it again
+                    self.table.error = None
+                    self.code, self.watching = "", False
+                    self.query_one("#code", Input).value = ""
+                    self.ask_code()
+                    self.query_one("#status", Static).update(Text(self.note))
                 return  # a code that will not do: trying again would not help
             if self.table.closed == "replaced" or self.table.over:
                 self.show()
@@ -119,6 +149,18 @@ class JoinApp(App[int]):
         index = 9 if n == 0 else n - 1
         if index < len(turn.options):
             event.stop()
+            self.cursor = index
+            self.action_send()
+
+    def on_click(self, event: Any) -> None:
+        """A tap (a click) on an option chooses it: every step can be done by taps."""
+        turn = self.table.turn
+        hand = self.query_one("#hand", Static)
+        offset = event.get_content_offset(hand)
+        if turn is None or offset is None:
+            return
+        index = offset.y - self.first_option
+        if 0 <= index < len(turn.options):
             self.cursor = index
             self.action_send()
 
@@ -212,7 +254,9 @@ class JoinApp(App[int]):
             "bid": _("Breakaway, bid {n}: {rider} picks a card").format(n=turn.bid, rider=rider),
         }
         out = Text(titles.get(turn.kind, turn.kind) + "\n", style="bold")
+        self.first_option = 1
         if turn.hand:
+            self.first_option = 2
             say = token_text if t.rules.uses_tokens else card_text
             out.append(_("hand: {cards}").format(cards=" ".join(say(c) for c in turn.hand)) + "\n")
         for k, option in enumerate(turn.options):

@@ -188,6 +188,25 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
     return FlammeServer()
 
 
+async def start_page(command: str, host: str, port: int, max_sessions: int = MAX_SESSIONS) -> Any:
+    """The same page and checks, serving `command` in each tab, started in the
+    running event loop (`flamme-tui host` serves `flamme-tui join` beside its
+    table); its aiohttp runner, to `cleanup()` when done (ImportError without
+    textual-serve, OSError if it cannot listen)."""
+    from aiohttp import web
+
+    server = make_server(command, host, port, max_sessions)
+    os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
+    runner = web.AppRunner(await server._make_app(), handle_signals=False, shutdown_timeout=1.0)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    return runner
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SESSIONS) -> int:
     problem = cannot_listen(host, port)
     if problem is not None:  # one line, before the server's banner says it is serving

@@ -104,3 +104,47 @@ async def test_a_wrong_code_is_said_in_one_line_and_the_app_stops_trying():
             assert "no seat has that code" in screen_text(app)
     finally:
         await server.stop()
+
+
+async def test_without_a_code_the_app_asks_for_it_and_an_option_is_chosen_by_a_tap(tmp_path):
+    """As in a browser tab from the host's page: the code typed, then a click on an option."""
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", "")
+    app.bell = lambda: None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            assert "Type the code" in screen_text(app)
+            await pilot.press(*"WRONGCODEXYZ", "enter")  # a typo first: said, and asked again
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if "no seat has that code" in screen_text(app):
+                    break
+            assert "no seat has that code" in screen_text(app) and app.query_one("#code").display
+            await pilot.press(*table.codes[0].lower(), "enter")  # any case
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.table.turn is not None:
+                    break
+            turn = app.table.turn
+            assert turn is not None and turn.kind == "draw"
+            before = len(session.entries)
+            # the second option's line in the hand panel: its title, then the options
+            await pilot.click("#hand", offset=(4, 1 + app.first_option + 1))
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if len(session.entries) > before:
+                    break
+            assert str(session.entries[before]) == turn.options[1].action
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.table.turn is not None and app.table.turn.kind == "pick":
+                    break
+            app.save_screenshot(str(tmp_path / "join.svg"))
+            shot = (tmp_path / "join.svg").read_text()
+            assert "pick a card" in shot.replace("&#160;", " ")
+    finally:
+        await server.stop()
