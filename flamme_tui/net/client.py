@@ -124,6 +124,7 @@ class DeviceTable:
         self.ready: frozenset[int] = frozenset()
         self.bots: dict[int, str] = {}
         self.turn: DeviceTurn | None = None
+        self.answered = -1  # the `at` of the last turn this device answered
         self.at = -1
         self.outcome: tuple[tuple[int, ...], int | None] | None = None
         self.rounds: list[tuple[tuple[int, int], tuple[Event, ...]]] = []  # ((round, at), events) as received
@@ -222,6 +223,8 @@ class DeviceTable:
     def _turn(self, message: dict[str, Any]) -> None:
         if self.seat is None or message.get("seat") != self.seat:
             raise ProtocolError("bad-message", "a turn for another seat")
+        if message.get("at") == self.answered:
+            return  # sent again with the table while the answer is on its way: answered once
         options = message.get("options")
         hand = message.get("hand")
         if not isinstance(options, list) or len(options) > 200 or not isinstance(hand, list):
@@ -243,6 +246,13 @@ class DeviceTable:
         if self.rounds and self.rounds[-1][0] == (round_no, at):
             return  # the same reveal again (sent on a reconnect)
         self.rounds.append(((round_no, at), tuple(event_from(e) for e in events)))
+
+    def answer(self, index: int) -> str:
+        """The `choose` message for option `index` of the turn now; the turn is then answered."""
+        turn = self.turn
+        assert turn is not None
+        self.turn, self.answered = None, turn.at
+        return choice(turn, index)
 
     # ---------------------------------------------------------- words
 
@@ -327,6 +337,7 @@ def hello(code: str, watch: bool = False) -> str:
 
 
 def choice(turn: DeviceTurn, index: int) -> str:
+    """The `choose` message for option `index` of `turn` (DeviceTable.answer keeps it from being sent twice)."""
     return dumps({"v": PROTOCOL, "type": "choose", "at": turn.at, "option": index,
                   "action": turn.options[index].action})
 

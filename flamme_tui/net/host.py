@@ -60,6 +60,7 @@ REFUSED_RATE, REFUSED_BURST = 5.0, 20.0
 WRONG_CODES = 10  # wrong codes from one address in WRONG_WINDOW seconds, then it is refused a while
 WRONG_WINDOW = 60.0
 MAX_WATCHERS = 32
+MAX_PEERS = 64  # lines at once, joined or not: 12 seats, 32 watchers and room for reconnects
 HELLO_SECONDS = 10.0  # a connection that says no hello in this time is closed
 SEATS_FILE = ".seats"  # beside the race file: the room and seat codes, so a restarted host keeps them
 
@@ -305,6 +306,8 @@ class HostServer:
         why = refusal(request.headers.get("Origin"), request.headers.get("Host"), self.names, allow_no_origin=True)
         if why is not None:
             raise web.HTTPForbidden(text=f"flamme-tui: refused: {why}\n")
+        if len(self.peers) >= MAX_PEERS:  # lines not joined yet count too (each waits HELLO_SECONDS at most)
+            raise web.HTTPServiceUnavailable(text="flamme-tui: the table has no room for another line\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_FROM_DEVICE, heartbeat=30)
         await ws.prepare(request)
         peer = Peer(ws, request.remote or "?")
@@ -315,8 +318,13 @@ class HostServer:
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     await self.receive(peer, msg.data)
-                elif msg.type == WSMsgType.BINARY:
-                    await self._send(peer, error_message("bad-message", "text frames only"))
+                elif msg.type == WSMsgType.BINARY:  # (counted as any message: a flood of them is one too)
+                    if not peer.bucket.take():
+                        await self._too_fast(peer)
+                    elif peer.mistakes.take():
+                        await self._send(peer, error_message("bad-message", "text frames only"))
+                    else:
+                        await self._too_fast(peer)
                 elif msg.type == WSMsgType.ERROR:
                     break
             hello.cancel()
@@ -370,6 +378,8 @@ class HostServer:
         now = time.monotonic()
         recent = [t for t in self.wrong.get(address, []) if now - t < WRONG_WINDOW]
         self.wrong[address] = recent
+        if len(self.wrong) > 1000:  # many addresses: forget those with no recent wrong code
+            self.wrong = {a: ts for a, ts in self.wrong.items() if ts or a == address}
         return len(recent) >= WRONG_CODES
 
     async def hello(self, peer: Peer, message: dict[str, Any]) -> None:

@@ -28,7 +28,7 @@ from textual.widgets import Input, Log, Static
 from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..i18n import _
-from ..net.client import DeviceTable, Line, choice, is_room_code
+from ..net.client import DeviceTable, Line, is_room_code
 from ..net.wire import ProtocolError, error_words
 from ..play import narrator
 
@@ -37,6 +37,7 @@ FATAL = ("unknown-code", "too-many-tries", "version", "full")  # refusals of a h
 
 
 class JoinApp(App[int]):
+    AUTO_FOCUS = None  # the keys are the app's (numbers, arrows, Enter), but in the code field
     CSS = """
     Screen { layout: vertical; }
     #head { height: 1; text-style: bold; }
@@ -70,7 +71,9 @@ class JoinApp(App[int]):
         yield Static(id="track")
         yield Static(id="boards")
         yield Static(id="hand")
-        yield Input(id="code", placeholder=_("your seat's code, or the room code to watch"), max_length=20)
+        # (disabled but when the code is asked for: a hidden field must not take the number keys)
+        yield Input(id="code", placeholder=_("your seat's code, or the room code to watch"), max_length=20,
+                    disabled=True)
         yield Log(id="log", highlight=False)
         yield Static(id="status")
 
@@ -83,7 +86,7 @@ class JoinApp(App[int]):
 
     def ask_code(self) -> None:
         box = self.query_one("#code", Input)
-        box.display = True
+        box.display, box.disabled = True, False
         box.focus()
         self.query_one("#status", Static).update(Text(_("Type the code the host gave you, then Enter.")))
 
@@ -92,7 +95,8 @@ class JoinApp(App[int]):
         if not code:
             return
         self.code = code
-        event.input.display = False
+        event.input.display, event.input.disabled = False, True
+        self.set_focus(None)
         self.start()
 
     def start(self) -> None:
@@ -174,8 +178,7 @@ class JoinApp(App[int]):
         turn = self.table.turn
         if turn is None or self.line is None or not 0 <= self.cursor < len(turn.options):
             return
-        text = choice(turn, self.cursor)
-        self.table.turn = None  # answered: the host's next message says what follows
+        text = self.table.answer(self.cursor)  # answered: the host's next message says what follows
         self.cursor = 0
         self.run_worker(self.line.send(text))
         self.show()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from flamme_tui.net.client import DeviceTable, Line, choice
+from flamme_tui.net.client import DeviceTable, Line
 from flamme_tui.net.host import HostServer, HostTable
 from flamme_tui.play.races import RaceSpec, Team
 from flamme_tui.play.session import Session
@@ -27,8 +27,7 @@ async def play_line(address: str, code: str) -> DeviceTable:
             break
         turn = table.turn
         if turn is not None:
-            table.turn = None
-            await line.send(choice(turn, len(turn.options) - 1))
+            await line.send(table.answer(len(turn.options) - 1))
     await line.close()
     return table
 
