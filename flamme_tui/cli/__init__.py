@@ -195,6 +195,8 @@ def build_parser() -> Parser:
     host.add_argument("--web-port", type=_web_port, default=0, metavar="N",
                       help=_("also serve a page on port N for browsers and phones (each tab plays one seat by "
                              "its code; 0, the default: no page)"))
+    host.add_argument("--here", type=Whole(1, 12), metavar="SEAT",
+                      help=_("play seat SEAT (1-12, a device seat) on this terminal, as `join` would"))
     host.add_argument("--from", dest="from_file", metavar="FILE",
                       help=_("reopen the table of a hosted race from its save (the devices keep their codes)"))
     host.add_argument("--saves", metavar="DIR", help=_("folder of the race file (default: the saves folder)"))

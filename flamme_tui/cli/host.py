@@ -119,6 +119,9 @@ def cmd_host(args: Any) -> int:
         table = HostTable(session, devices)
         target = None
     session.budget = budget_of(args)
+    if args.here and args.here - 1 not in table.devices:
+        return complain(_("host: --here: seat {n} is not played on a device (name it `device` in --bots)").format(
+            n=args.here))
 
     def failed(exc: Exception) -> None:
         print(_("flamme-tui: could not save the race: {problem}; the race goes on").format(
@@ -156,7 +159,14 @@ async def _start_page(args: Any, port: int, devices: int) -> Any:
         return None
 
 
-def _announce(table: Any, address: str, path: Path, page: str | None = None) -> None:
+def _announce(table: Any, address: str, path: Path, page: str | None = None) -> list[str]:
+    """Print (and return, for the host's own seat screen) the address, the codes and the QR code."""
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        print(clean(line), flush=True)
+
     teams = table.session.setup.teams
     say(_("Hosting a table of flamme-tui on {address}").format(address=address))
     say(_("The race is saved in {path}").format(path=path))
@@ -176,6 +186,7 @@ def _announce(table: Any, address: str, path: Path, page: str | None = None) -> 
         for line in qr:
             print(line)
     say(_("Commands: `bot N` gives seat N to a bot, `quit` ends hosting (the race stays saved)."))
+    return said
 
 
 async def _serve(table: Any, args: Any, path: Path) -> int:
@@ -185,6 +196,7 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     session = table.session
     teams = session.setup.teams
     last: list[str] = [""]
+    screen: list[Any] = []  # the host's own seat screen while it runs: what the host says goes to its log
 
     def tell(kind: str, seat: int | None = None, **facts: Any) -> None:
         name = teams[seat].name if seat is not None else ""
@@ -207,13 +219,17 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
             return
         if line != last[0]:  # the table is told after every change: say each thing once
             last[0] = line
-            say(line)
+            if screen:
+                screen[0].host_note(line)
+            else:
+                say(line)
 
     server = HostServer(table, args.host, args.port, say=tell)
     await server.start()
     address = join_address(args.host, server.port)
     page = await _start_page(args, server.port, len(table.devices))
-    _announce(table, address, path, None if page is None else join_address(args.host, args.web_port))
+    intro = _announce(table, address, path, None if page is None else join_address(args.host, args.web_port))
+
     def read_command() -> None:
         line = sys.stdin.readline()
         if not line:  # no more input (closed, or none given): hosting goes on
@@ -241,6 +257,8 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     except (OSError, ValueError, NotImplementedError):  # no stdin to read (or not a pollable one)
         pass
     try:
+        if args.here:
+            await _here(table, args.here - 1, server, intro, screen, read_command)
         await server.done.wait()
     finally:
         try:
@@ -255,6 +273,35 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
         for line in narrator.ranking_lines(session.game):
             say(line)
     return 0
+
+
+async def _here(table: Any, seat: int, server: Any, intro: list[str], screen: list[Any], read_command: Any) -> None:
+    """The host's own seat (--here): its screen in this terminal, joined over
+    loopback like any device (its code, its own view only), what the host
+    says written in its log meanwhile.  Quitting it leaves the table hosted
+    (the seat waits, or `bot N` gives it away); Textual has the keyboard
+    until then, so the host's commands wait too."""
+    from ..net.host import show_code
+    from ..ui.join import JoinApp
+
+    loop = asyncio.get_running_loop()
+    try:
+        loop.remove_reader(sys.stdin)
+    except (OSError, ValueError, NotImplementedError):
+        pass
+    app = JoinApp(join_address("127.0.0.1" if server.host in ("", "0.0.0.0", "::") else server.host, server.port),
+                  show_code(table.codes[seat]), intro=intro)
+    screen.append(app)
+    try:
+        await app.run_async()
+    finally:
+        screen.clear()
+    if not server.done.is_set():
+        say(_("Your seat's screen is closed; the table is still hosted."))
+        try:
+            loop.add_reader(sys.stdin, read_command)
+        except (OSError, ValueError, NotImplementedError):
+            pass
 
 
 def cmd_join(args: Any) -> int:

@@ -18,6 +18,7 @@ from the host.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -55,8 +56,9 @@ class JoinApp(App[int]):
         Binding("enter", "send", _("Choose"), show=False),
     ]
 
-    def __init__(self, address: str, code: str, watch: bool = False) -> None:
+    def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = ()) -> None:
         super().__init__()
+        self.intro = tuple(intro)  # lines for the log first (the host's own seat: the codes to give out)
         self.address, self.code, self.watching = address, code, watch
         self.table = DeviceTable()
         self.line: Line | None = None
@@ -79,10 +81,16 @@ class JoinApp(App[int]):
 
     def on_mount(self) -> None:
         self.title = "flamme-tui"
+        for line in self.intro:
+            self.host_note(line)
         if not self.code:  # (a browser tab, from the host's page: the player types the code it was given)
             self.ask_code()
             return
         self.start()
+
+    def host_note(self, line: str) -> None:
+        """A line in the log from the host this app runs in (`host --here`)."""
+        self.query_one("#log", Log).write_line(line)
 
     def ask_code(self) -> None:
         box = self.query_one("#code", Input)

@@ -147,3 +147,37 @@ async def test_without_a_code_the_app_asks_for_it_and_an_option_is_chosen_by_a_t
             assert "pick a card" in shot.replace("&#160;", " ")
     finally:
         await server.stop()
+
+
+async def test_the_hosts_own_seat_plays_on_the_hosts_screen_with_the_codes_in_its_log(monkeypatch, tmp_path, capsys):
+    """`host --here 1`: seat 1 on the host's terminal (the same screen as join, over loopback)."""
+    from types import SimpleNamespace
+
+    from flamme_tui.cli import host as cli_host
+
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 3, bots={1: "easy"})
+    table = HostTable(session, {0})
+    seen = {}
+
+    async def headless(app):  # the app as it runs in the host's terminal, keys pressed by the test
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(3000):
+                await pilot.pause(0.01)
+                if app.table.over:
+                    break
+                if app.table.turn is not None:
+                    await pilot.press("1")
+            await pilot.pause(0.1)
+            seen["log"] = "\n".join(app.query_one("#log").lines)
+            seen["over"] = app.table.over
+
+    monkeypatch.setattr(JoinApp, "run_async", headless)
+    args = SimpleNamespace(host="127.0.0.1", port=0, web_port=0, here=1)
+    assert await cli_host._serve(table, args, tmp_path / "race.json") == 0
+    assert session.over and seen["over"]
+    from flamme_tui.net.host import show_code
+
+    assert "Red: flamme-tui join 127.0.0.1:" in seen["log"] and show_code(table.codes[0]) in seen["log"]
+    assert "Round 1 revealed" in seen["log"]  # what the host says goes to the screen's log
+    out = capsys.readouterr().out
+    assert "Round 1 revealed" not in out  # not printed over the screen
