@@ -155,9 +155,9 @@ def race() -> Run:
     return asyncio.run(_race())
 
 
-def hot_seat(actions: list[str]) -> t.Table:
+def hot_seat(actions: list[str], make=new_session) -> t.Table:
     """The same actions played at one screen through the table model (curtains, reviews, reveals passed)."""
-    table = t.Table(new_session())
+    table = t.Table(make())
     todo = list(actions)
     for _ in range(10_000):
         turn = table.turn()

@@ -215,6 +215,9 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
                 "Breakaway bids revealed")
         elif kind == "over":
             line = _("The race is over.")
+        elif kind == "bot-failed":
+            line = _("the bot of {team} failed ({why}): give the seat to another bot with `bot N BOT`").format(
+                team=name, why=facts.get("why"))
         else:
             return
         if line != last[0]:  # the table is told after every change: say each thing once
@@ -243,7 +246,7 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
             from ..bots import POLICIES
 
             policy = words[2] if len(words) == 3 else "easy"
-            if seat not in table.devices or policy not in POLICIES:
+            if (seat not in table.devices and seat not in session.bots) or policy not in POLICIES:
                 say(_("bot N [BOT]: N is a device seat (1-{n}), BOT one of {bots}").format(
                     n=len(teams), bots=", ".join(POLICIES)))
             else:

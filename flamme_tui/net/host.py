@@ -161,9 +161,10 @@ class HostTable:
         game = self.game
         before = game.events
         self.session.apply(action)
-        return self._revealed(before)
+        return self.revealed_since(before)
 
-    def _revealed(self, before: Any) -> bool:
+    def revealed_since(self, before: Any) -> bool:
+        """Whether the game's events changed since `before` (a round resolved, bids shown): `last_reveal` then."""
         events = self.session.game.events
         if events is before or not events:
             return False
@@ -181,7 +182,7 @@ class HostTable:
         decision = move.think() if think is None else think(move)
         before = self.game.events
         self.session.play(move, decision.action)
-        return self._revealed(before)
+        return self.revealed_since(before)
 
     # --------------------------------------------------- across a restart
 
@@ -470,10 +471,14 @@ class HostServer:
         while self.table.bot_due():
             async with self.lock:
                 move = self.table.session.bot_move()
-                decision = await asyncio.to_thread(move.think)
-                before = self.table.game.events
-                self.table.session.play(move, decision.action)
-                revealed = self.table._revealed(before)
+                try:
+                    decision = await asyncio.to_thread(move.think)
+                    before = self.table.game.events
+                    self.table.session.play(move, decision.action)
+                except Exception as exc:  # a bot that fails must not stop the table unheard
+                    self.say("bot-failed", seat=move.seat, why=type(exc).__name__)
+                    return
+                revealed = self.table.revealed_since(before)
             await self.broadcast(revealed)
 
     async def hand_to_bot(self, seat: int, policy: str = "easy") -> None:

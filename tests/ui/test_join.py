@@ -65,6 +65,14 @@ async def test_a_seat_plays_a_whole_race_by_number_keys_at_80x24_and_a_watcher_s
             assert app.query_one("#log").line_count > 20  # the rounds told in words
         blue_table = await asyncio.wait_for(blue, 30)
         assert blue_table.over and blue_table.outcome[0] == tuple(session.game.ranking())
+        # the same choices of the two human seats, made hot-seat at one screen: the same race
+        from test_net import hot_seat
+
+        game = session.game
+        humans = [str(e) for e in session.entries if game.riders[game.index[e.rider]].seat in (0, 1)]
+        same = hot_seat(humans, lambda: Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"}))
+        assert [str(e) for e in same.session.entries] == [str(e) for e in session.entries]
+        assert same.game.ranking() == game.ranking()
     finally:
         await server.stop()
 
