@@ -452,3 +452,24 @@ def test_every_turn_of_a_random_race_offers_what_the_seats_own_view_offers():
         k = rng.randrange(len(turn["options"]))
         table.choose(seat, {"at": turn["at"], "option": k, "action": turn["options"][k]["action"]})
     assert kinds >= {"bidder", "bid", "draw", "pick"}
+
+
+def test_a_bot_that_fails_is_said_and_its_seat_given_to_another_bot_finishes_the_race():
+    said = []
+
+    async def body(table, server, device):
+        server.say = lambda kind, **facts: said.append((kind, facts))
+        red, blue = await device(table.codes[0]), await device(table.codes[1])
+        playing = asyncio.ensure_future(asyncio.gather(play_device(red), play_device(blue)))
+        for _ in range(200):  # the devices play round 1's first cards; then the broken bot is due
+            await asyncio.sleep(0.05)
+            if any(kind == "bot-failed" for kind, _ in said):
+                break
+        assert any(kind == "bot-failed" and facts["seat"] == 2 for kind, facts in said)
+        assert not table.session.over
+        await server.hand_to_bot(2, "easy")
+        await asyncio.wait_for(playing, 60)
+        assert table.session.over
+        return True
+
+    assert asyncio.run(_with_host(body, bots={2: "no-such-bot"}))
