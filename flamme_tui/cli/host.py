@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import saves
 from ..i18n import _
+from ..net.qr import qr_lines
 from ..usertext import clean
 
 DEVICE = "device"  # the seat name (in --bots) of a seat played on its own device
@@ -50,19 +51,6 @@ def lan_address() -> str:
 def join_address(host: str, port: int) -> str:
     shown = lan_address() if host in ("", "0.0.0.0", "::") else host
     return f"{f'[{shown}]' if ':' in shown else shown}:{port}"
-
-
-def qr_lines(text: str) -> list[str] | None:
-    """A QR code of `text` in block characters (segno), None if segno is missing."""
-    try:
-        import segno
-    except ImportError:
-        return None
-    import io
-
-    out = io.StringIO()
-    segno.make(text, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue().splitlines()
 
 
 def plan(args: Any) -> tuple[dict[int, str], tuple[str, ...], set[int]] | str:
