@@ -125,6 +125,11 @@ class HostScreen(Screen[None]):
             self.server = None
         self.app.pop_screen()
 
-    async def on_unmount(self) -> None:
+    def on_unmount(self) -> None:
+        # the app is ending (quit, a signal): the lines are closed on the way out, not
+        # waited for (the race is saved after every action: nothing is lost)
         if self.server is not None:
-            await self.server.stop()
+            import asyncio
+
+            asyncio.ensure_future(self.server.stop())
+            self.server = None
