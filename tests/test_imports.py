@@ -7,6 +7,8 @@ command) and a change above never reaches down.
     bots     imports the engine only
     play     imports neither ui/ nor cli/, nor saves.py (which is above it:
              it rebuilds sessions and tours)
+    net      (the host and a device's line) imports neither ui/ nor cli/: a
+             host runs headless; play does not import net (it is above play)
     ui       does not import cli/ (the command line is above the app)
     Textual  is imported by ui/ only
 
@@ -91,8 +93,10 @@ def problems(source: str, module: str, is_package: bool = False) -> list[str]:
             found.append(f"line {line}: {target} (the engine imports only itself)")
         elif layer == "bots" and not (_within(target, "engine") or _within(target, "bots") or _root_constant(target)):
             found.append(f"line {line}: {target} (bots import only the engine)")
-        elif layer == "play" and any(_within(target, above) for above in ("ui", "cli", "saves")):
-            found.append(f"line {line}: {target} (play imports neither ui, cli nor saves)")
+        elif layer == "play" and any(_within(target, above) for above in ("ui", "cli", "saves", "net")):
+            found.append(f"line {line}: {target} (play imports neither ui, cli, net nor saves)")
+        elif layer == "net" and any(_within(target, above) for above in ("ui", "cli")):
+            found.append(f"line {line}: {target} (net imports neither ui nor cli)")
         elif layer == "ui" and _within(target, "cli"):
             found.append(f"line {line}: {target} (ui does not import cli)")
     return found
@@ -109,6 +113,7 @@ PLANTED = {
     "flamme_tui.ui.bench": "def parser():\n    from ..cli import Parser\n    from ..arguments import Whole\n",
     "flamme_tui.usertext": "def plain():\n    from textual.content import Content\n",
     "flamme_tui.ui.screens.race": "from textual.screen import Screen\nfrom ...play.narrator import label\n",
+    "flamme_tui.net.host": "from ..play.session import Session\ndef show():\n    from ..ui.join import JoinApp\n",
 }
 
 
@@ -124,12 +129,13 @@ def test_the_checker_finds_planted_imports_that_run_the_wrong_way():
             "line 5: flamme_tui.config (bots import only the engine)",
         ],
         "flamme_tui.play.flow": [
-            "line 1: flamme_tui.ui.widgets.squares.label (play imports neither ui, cli nor saves)",
-            "line 3: flamme_tui.saves.load_record (play imports neither ui, cli nor saves)",
+            "line 1: flamme_tui.ui.widgets.squares.label (play imports neither ui, cli, net nor saves)",
+            "line 3: flamme_tui.saves.load_record (play imports neither ui, cli, net nor saves)",
         ],
         "flamme_tui.ui.bench": ["line 2: flamme_tui.cli.Parser (ui does not import cli)"],
         "flamme_tui.usertext": ["line 2: textual.content.Content (only ui/ imports Textual)"],
         "flamme_tui.ui.screens.race": [],
+        "flamme_tui.net.host": ["line 3: flamme_tui.ui.join.JoinApp (net imports neither ui nor cli)"],
     }
 
 

@@ -168,6 +168,9 @@ def build_parser() -> Parser:
     bench.add_argument("--readers", action="store_true",
                        help=_("time every reader of user files (save, settings, stage, tour, case and data files) "
                             "on crafted files of 1x, 4x and 16x a size: CPU ms per KB"))
+    bench.add_argument("--net", action="store_true",
+                       help=_("time a hosted table over loopback: 12 seats on their own devices and 20 watchers, "
+                              "N races (default 1): reveal latency, the host's CPU per round and memory"))
     _budget_options(bench)
     # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
     serve = sub.add_parser("serve", help=_("play in a browser tab (serves the app with textual-serve)"))
@@ -176,6 +179,31 @@ def build_parser() -> Parser:
     serve.add_argument("--port", type=_port, default=8000, help=_("port to listen on (default 8000)"))
     serve.add_argument("--max-sessions", type=Whole(1, 64), default=4, metavar="N",
                        help=_("browser tabs playing at once, 1 to 64 (default 4): each runs its own flamme-tui"))
+    # flamme-tui host / join: each player's hand on their own device (net/, docs/PROTOCOL.md)
+    host = sub.add_parser("host", help=_("host a race whose seats play on their own devices (flamme-tui join)"))
+    _race_options(host)
+    host.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
+                      help=_("0 to {max} (default 1): the same seed and options give the same race").format(
+                          max=MAX_SEED))
+    host.add_argument("--bots", default="", metavar="WHO,WHO,...",
+                      help=_("who plays each seat: device (a player on their own device, the default) or a bot "
+                           "(easy, medium, hard, expert)"))
+    _budget_options(host)
+    host.add_argument("--host", default="127.0.0.1",
+                      help=_("address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the network)"))
+    host.add_argument("--port", type=_port, default=8765, help=_("port to listen on (default 8765)"))
+    host.add_argument("--web-port", type=_web_port, default=0, metavar="N",
+                      help=_("also serve a page on port N for browsers and phones (each tab plays one seat by "
+                             "its code; 0, the default: no page)"))
+    host.add_argument("--here", type=Whole(1, 12), metavar="SEAT",
+                      help=_("play seat SEAT (1-12, a device seat) on this terminal, as `join` would"))
+    host.add_argument("--from", dest="from_file", metavar="FILE",
+                      help=_("reopen the table of a hosted race from its save (the devices keep their codes)"))
+    host.add_argument("--saves", metavar="DIR", help=_("folder of the race file (default: the saves folder)"))
+    join = sub.add_parser("join", help=_("play your seat of a hosted race on this terminal, or watch it"))
+    join.add_argument("address", metavar="ADDRESS", help=_("the host's address, HOST:PORT, as it printed it"))
+    join.add_argument("code", nargs="?", metavar="CODE", help=_("your seat's code (or the room code with --watch)"))
+    join.add_argument("--watch", action="store_true", help=_("watch the public table (no hand) with the room code"))
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help=_("seeded races between bots, win shares with 95%% intervals"))
     tour.add_argument("bots", nargs="+", metavar="BOT",
@@ -234,6 +262,11 @@ def _port(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(_("not a port number (1-65535): {text!r}").format(text=text))
     return int(text)
+
+
+def _web_port(text: str) -> int:
+    """host --web-port: a TCP port, or 0 for none."""
+    return 0 if text == "0" else _port(text)
 
 
 def _race_options(p: argparse.ArgumentParser) -> None:
@@ -407,6 +440,13 @@ RACE_OPTIONS = ("--variant", "--stage", "--circuit", "--teams", "--players", "--
 
 
 def cmd_bench(args) -> int:
+    if args.net:
+        from ..net.bench import bench as bench_net
+
+        given = any(a in ("-n", "--races") or a.startswith("--races=") for a in getattr(args, "argv", ()))
+        for line in bench_net(races=args.races if given else 1):
+            print(line, flush=True)
+        return 0
     if args.readers:
         from ..bench_readers import run
 
@@ -637,6 +677,14 @@ def _command(args: argparse.Namespace) -> int:
         from ..ui.serve import serve
 
         return serve(args.host, args.port, args.max_sessions)
+    if args.command == "host":
+        from .host import cmd_host
+
+        return cmd_host(args)
+    if args.command == "join":
+        from .host import cmd_join
+
+        return cmd_join(args)
     if args.command == "replay":
         from .saves import cmd_replay
 

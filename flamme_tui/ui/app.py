@@ -317,9 +317,10 @@ class FlammeApp(App[int]):
             self.choices = RaceChoices()
         return self.choices
 
-    def new_race(self, from_podium: bool = False) -> None:
+    def new_race(self, from_podium: bool = False, hosting: bool = False) -> None:
         from .screens.variant import VariantScreen
 
+        self.hosting = hosting  # "Host a table": the human seats play on their own devices
         if from_podium:
             self.back_to_title()
         self._choices().seed = self.fresh_seed()
@@ -443,7 +444,25 @@ class FlammeApp(App[int]):
         # what the set-up said (a colour swap, a seat changed) stays with the set-up:
         # its toast covered the standings on the race's first curtain
         self.clear_notifications()
+        if getattr(self, "hosting", False):
+            self.host_table(session)
+            return
         self.start_flow(RaceFlow(session))
+
+    def host_a_table(self) -> None:
+        """The palette's "Host a table": a race set up as any, then hosted (screens/host.py)."""
+        self.new_race(from_podium=True, hosting=True)
+
+    def host_table(self, session) -> None:
+        from .screens.host import HostScreen
+
+        self.hosting = False
+        self.flush_saves()
+        self._let_go_of_save()
+        if self.autosave:
+            self._attach_autosave(session)
+        self.back_to_title()
+        self.push_screen(HostScreen(session))
 
     def start_flow(self, flow) -> None:
         """Show a race (a new one, or one rebuilt from a save)."""
@@ -681,6 +700,9 @@ class FlammeApp(App[int]):
         # (Textual's own system commands are not offered: only these, in the player's language)
         yield SystemCommand(_("New race"), _("Set up a new race (a race in progress asks first)"),
                             lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
+        yield SystemCommand(_("Host a table"), _("Set up a race whose players each play on their own device "
+                                                 "(flamme-tui join)"),
+                            lambda: self.leave_race_then(self.host_a_table))
         yield SystemCommand(_("New tour"), _("Set up a tour: stages raced in turn, with times and Tour Points"),
                             lambda: self.leave_race_then(lambda: self.new_tour(from_podium=True)))
         yield SystemCommand(_("Saved races"), _("Every race in progress and finished: resume, replay, delete"),

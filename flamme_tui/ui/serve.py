@@ -19,7 +19,7 @@ keeps its page and process handling and checks what comes in:
 - at most `max_sessions` tabs play at once (each is a process);
 - a terminal size is clamped to MAX_COLUMNS x MAX_ROWS;
 - one message is at most MAX_MESSAGE bytes (a bigger one ends the session);
-  past RATE a second on average, messages are dropped, as is any that is
+  past net.guard.RATE a second on average, messages are dropped, as is any that is
   not what the page sends.
 
 The app in a browser tab says no absolute path, pid or host name of the
@@ -29,16 +29,14 @@ server (pathtext.served).
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import os
 import shlex
-import socket
 import sys
-import time
 from typing import Any
 
+from ..net.guard import Bucket, cannot_listen, host_name, is_ip, own_names, refusal  # the checks, shared with `flamme-tui host`
 from ..pathtext import SERVED_ENV
 from ..usertext import clean
 
@@ -48,7 +46,6 @@ LIMIT_SESSIONS = 64  # --max-sessions at most
 MAX_COLUMNS, MAX_ROWS = 400, 150  # a larger terminal is no screen: 400 x 150 cells is a frame of a few MB at most
 MIN_COLUMNS, MIN_ROWS = 20, 8
 MAX_MESSAGE = 64 * 1024  # bytes of one message from the page (a key, a paste, a resize)
-RATE, BURST = 200.0, 400.0  # messages a second from one page, on average and at once
 
 log = logging.getLogger("flamme-tui.serve")
 
@@ -57,78 +54,6 @@ def app_command() -> str:
     """The command each browser tab runs: this Python, this flamme-tui (told
     it is served by the environment it inherits: `serve` sets SERVED_ENV)."""
     return f"{shlex.quote(sys.executable)} -m flamme_tui"
-
-
-def cannot_listen(host: str, port: int) -> str | None:
-    """Why nothing can listen on host:port (an unknown name, not this
-    machine's address, a port taken), tried before anything is printed;
-    None if it can."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
-            probe.bind(address)
-    except OSError as exc:
-        return str(exc.strerror or exc)
-    except (UnicodeError, ValueError) as exc:  # a name no resolver takes
-        return f"not a host name ({type(exc).__name__})"
-    return None
-
-
-def _host_name(host_header: str) -> str | None:
-    """The name in a Host header ("127.0.0.1:8000", "[::1]:8000", "pc"), lower case; None if malformed."""
-    host = host_header.strip().lower()
-    if host.startswith("["):  # an IPv6 address
-        end = host.find("]")
-        rest = host[end + 1:]
-        if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
-            return None
-        return host[1:end] or None
-    name, _, port = host.partition(":")
-    if port and not port.isdigit():
-        return None
-    return name or None
-
-
-def _is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
-def own_names(listen_host: str) -> set[str]:
-    """The host names this server answers to besides IP addresses: the loopback
-    names, the name it listens on, and this machine's name."""
-    names = {"localhost", listen_host.lower().strip("[]")}
-    try:
-        machine = socket.gethostname().lower()
-    except OSError:
-        machine = ""
-    if machine:
-        names |= {machine, f"{machine}.local"}
-    return names
-
-
-def refusal(origin: str | None, host_header: str | None, names: set[str]) -> str | None:
-    """Why a WebSocket from this Origin, asking for this Host, is refused; None
-    if it comes from the server's own page.  A page from elsewhere sends its own
-    Origin; a page of a site whose name was pointed at this machine sends a Host
-    that is none of the server's names."""
-    if not host_header:
-        return "no Host"
-    name = _host_name(host_header)
-    if name is None:
-        return "a malformed Host"
-    if not (_is_ip(name) or name in names):
-        return "a Host that is not this server's name"
-    if not origin:
-        return "no Origin (not from the server's page)"
-    if origin.strip().lower() not in (f"http://{host_header.lower()}", f"https://{host_header.lower()}"):
-        return "an Origin that is not the server's page"
-    return None
 
 
 def clamp_size(width: object, height: object) -> tuple[int, int] | None:
@@ -146,24 +71,6 @@ def _query_size(query: Any) -> tuple[int, int]:
     size = clamp_size(number("width", 80), number("height", 24))
     assert size is not None
     return size
-
-
-class Bucket:
-    """At most `rate` events a second on average, `burst` at once."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.last = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESSIONS) -> Any:
@@ -201,8 +108,8 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
         async def handle_index(self, request: web.Request) -> dict[str, Any]:
             """The page, with its WebSocket on the Host the browser asked for
             (so that its Origin and that Host agree, localhost or 127.0.0.1)."""
-            name = _host_name(request.host)
-            if name is None or not (_is_ip(name) or name in self.names):
+            name = host_name(request.host)
+            if name is None or not (is_ip(name) or name in self.names):
                 raise web.HTTPMisdirectedRequest(text="flamme-tui: not this server's name\n")
             font_size = request.query.get("fontsize", "16")[:3]
             return {
@@ -279,6 +186,25 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                     await service.focus()
 
     return FlammeServer()
+
+
+async def start_page(command: str, host: str, port: int, max_sessions: int = MAX_SESSIONS) -> Any:
+    """The same page and checks, serving `command` in each tab, started in the
+    running event loop (`flamme-tui host` serves `flamme-tui join` beside its
+    table); its aiohttp runner, to `cleanup()` when done (ImportError without
+    textual-serve, OSError if it cannot listen)."""
+    from aiohttp import web
+
+    server = make_server(command, host, port, max_sessions)
+    os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
+    runner = web.AppRunner(await server._make_app(), handle_signals=False, shutdown_timeout=1.0)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    return runner
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SESSIONS) -> int:

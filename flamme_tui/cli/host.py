@@ -1,0 +1,307 @@
+"""`flamme-tui host`: a race whose seats play on their own devices.
+
+The race is set up as `race` takes it; `--bots` names who plays each seat,
+`device` for a seat played on its own device (`flamme-tui join`).  The host
+prints the join address, the room code (for watchers), each device seat's
+code and a QR code of the address, then tells who joins, whom the table
+waits for and each round revealed, and reads a few commands on its standard
+input: `bot N [BOT]` gives seat N to a bot (a player who left), `quit`.
+The race is autosaved as every race is, and the codes beside it: `host
+--from SAVE` reopens the table and the devices come back with their codes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import saves
+from ..i18n import _
+from ..net.qr import qr_lines
+from ..usertext import clean
+
+DEVICE = "device"  # the seat name (in --bots) of a seat played on its own device
+DEFAULT_PORT = 8765
+
+
+def say(line: str) -> None:
+    print(clean(line), flush=True)
+
+
+def complain(message: str) -> int:
+    print(clean(f"flamme-tui: {message}", multiline=False), file=sys.stderr)
+    return 2
+
+
+def lan_address() -> str:
+    """This machine's address on its network (no packet is sent: a UDP socket
+    is only pointed somewhere), 127.0.0.1 if it has none."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def join_address(host: str, port: int) -> str:
+    shown = lan_address() if host in ("", "0.0.0.0", "::") else host
+    return f"{f'[{shown}]' if ':' in shown else shown}:{port}"
+
+
+def plan(args: Any) -> tuple[dict[int, str], tuple[str, ...], set[int]] | str:
+    """Bots, scripted teams and device seats from --bots (a problem in words otherwise)."""
+    from ..play.races import seat_plan
+    from . import _seat_names, seat_count
+
+    seats = seat_count(args)
+    names = [b for b in args.bots.split(",") if b] or [DEVICE]
+    if len(names) == 1:
+        names *= seats
+    # a device seat is checked as a bot's would be (the engine's rules of who may race)
+    problem = _seat_names(["easy" if n == DEVICE else n for n in names], args.variant, seats, "host: --bots")
+    if problem:
+        return problem
+    devices = {s for s, n in enumerate(names) if n == DEVICE}
+    if not devices:
+        return _("host: --bots: name at least one seat `device` (played on its own device)")
+    bots, scripted = seat_plan(["easy" if n == DEVICE else n for n in names])
+    return {s: b for s, b in bots.items() if s not in devices}, scripted, devices
+
+
+def cmd_host(args: Any) -> int:
+    from ..net.guard import cannot_listen
+    from ..net.host import HostTable, read_codes
+    from ..play.session import Session
+    from . import _spec, budget_of
+
+    problem = cannot_listen(args.host, args.port)
+    if problem:
+        return complain(_("cannot listen on {host}:{port}: {problem}").format(host=args.host, port=args.port,
+                                                                            problem=problem))
+    if args.from_file:
+        try:
+            session = saves.load(args.from_file)
+        except saves.SaveError as exc:
+            return complain(str(exc))
+        if session.over:
+            return complain(_("{file} holds a finished race").format(file=args.from_file))
+        codes_path = Path(args.from_file).with_name(Path(args.from_file).name + ".seats")
+        try:
+            room, codes = read_codes(codes_path, len(session.setup.teams))
+        except ValueError as exc:
+            return complain(str(exc))
+        devices = {s for s in codes if s not in session.bots}
+        table = HostTable(session, devices, codes, room)
+        target: Path | None = Path(args.from_file)
+    else:
+        planned = plan(args)
+        if isinstance(planned, str):
+            return complain(planned)
+        bots, scripted, devices = planned
+        session = Session.new(_spec(args, scripted), args.seed, bots=bots)
+        table = HostTable(session, devices)
+        target = None
+    session.budget = budget_of(args)
+    if args.here and args.here - 1 not in table.devices:
+        return complain(_("host: --here: seat {n} is not played on a device (name it `device` in --bots)").format(
+            n=args.here))
+
+    def failed(exc: Exception) -> None:
+        print(_("flamme-tui: could not save the race: {problem}; the race goes on").format(
+            problem=saves.save_problem(exc)), file=sys.stderr, flush=True)
+
+    try:
+        autosave = saves.attach_autosave(session, target, directory=args.saves, on_error=failed)
+    except saves.SaveLocked as exc:
+        return complain(str(exc))
+    try:
+        table.save_codes()
+        return asyncio.run(_serve(table, args, autosave.path))
+    finally:
+        autosave.stop()
+
+
+async def _start_page(args: Any, port: int, devices: int) -> Any:
+    """The page for browsers and phones (textual-serve running `flamme-tui join`
+    in each tab, which asks for the code): its runner, or None (no --web-port,
+    no textual-serve, or the port cannot be used: said in one line)."""
+    if not args.web_port:
+        return None
+    try:
+        from ..ui.serve import start_page
+    except ImportError:
+        say(_("(no page for browsers: textual-serve is not installed)"))
+        return None
+    local = "127.0.0.1" if args.host in ("", "0.0.0.0", "::") else args.host  # where the tabs' apps reach the table
+    command = " ".join((shlex.quote(sys.executable), "-m", "flamme_tui", "join", shlex.quote(join_address(local, port))))
+    try:
+        return await start_page(command, args.host, args.web_port, max_sessions=devices + 4)
+    except (OSError, ImportError) as exc:
+        say(_("(no page for browsers on port {port}: {why})").format(port=args.web_port,
+                                                                   why=getattr(exc, "strerror", None) or exc))
+        return None
+
+
+def _announce(table: Any, address: str, path: Path, page: str | None = None) -> list[str]:
+    """Print (and return, for the host's own seat screen) the address, the codes and the QR code."""
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        print(clean(line), flush=True)
+
+    teams = table.session.setup.teams
+    say(_("Hosting a table of flamme-tui on {address}").format(address=address))
+    say(_("The race is saved in {path}").format(path=path))
+    say(_("Room code (to watch): {code}").format(code=table.room))
+    from ..net.host import show_code
+
+    for seat in sorted(table.devices):
+        say(_("  {team}: flamme-tui join {address} {code}").format(team=teams[seat].name, address=address,
+                                                                  code=show_code(table.codes[seat])))
+    say(_("  watch: flamme-tui join {address} {code} --watch").format(address=address, code=table.room))
+    if page is not None:
+        say(_("  in a browser or on a phone: http://{page}/ (then type the code)").format(page=page))
+    qr = qr_lines(f"http://{page or address}/")
+    if qr is None:
+        say(_("(no QR code: install the segno package to show one)"))
+    else:
+        for line in qr:
+            print(line)
+    say(_("Commands: `bot N` gives seat N to a bot, `quit` ends hosting (the race stays saved)."))
+    return said
+
+
+async def _serve(table: Any, args: Any, path: Path) -> int:
+    from ..net.host import HostServer
+    from ..play import narrator
+
+    session = table.session
+    teams = session.setup.teams
+    last: list[str] = [""]
+    screen: list[Any] = []  # the host's own seat screen while it runs: what the host says goes to its log
+
+    def tell(kind: str, seat: int | None = None, **facts: Any) -> None:
+        name = teams[seat].name if seat is not None else ""
+        if kind == "joined":
+            line = _("{team} joined").format(team=name)
+        elif kind == "away":
+            line = _("{team} is away (its device dropped)").format(team=name)
+        elif kind == "watcher":
+            line = _("a watcher joined")
+        elif kind == "bot":
+            line = _("{team} is played by a bot ({bot}) from now on").format(team=name, bot=facts.get("policy"))
+        elif kind == "waiting":
+            line = _("waiting for {team}").format(team=name) + (_(" (away)") if facts.get("away") else "")
+        elif kind == "revealed":
+            line = _("Round {n} revealed").format(n=facts.get("round")) if facts.get("round") else _(
+                "Breakaway bids revealed")
+        elif kind == "over":
+            line = _("The race is over.")
+        elif kind == "bot-failed":
+            line = _("the bot of {team} failed ({why}): give the seat to another bot with `bot N BOT`").format(
+                team=name, why=facts.get("why"))
+        else:
+            return
+        if line != last[0]:  # the table is told after every change: say each thing once
+            last[0] = line
+            if screen:
+                screen[0].host_note(line)
+            else:
+                say(line)
+
+    server = HostServer(table, args.host, args.port, say=tell)
+    await server.start()
+    address = join_address(args.host, server.port)
+    page = await _start_page(args, server.port, len(table.devices))
+    intro = _announce(table, address, path, None if page is None else join_address(args.host, args.web_port))
+
+    def read_command() -> None:
+        line = sys.stdin.readline()
+        if not line:  # no more input (closed, or none given): hosting goes on
+            asyncio.get_running_loop().remove_reader(sys.stdin)
+            return
+        words = line.split()
+        if words[:1] == ["quit"]:
+            server.done.set()
+        elif words[:1] == ["bot"] and len(words) in (2, 3) and words[1].isdigit():
+            seat = int(words[1]) - 1
+            from ..bots import POLICIES
+
+            policy = words[2] if len(words) == 3 else "easy"
+            if (seat not in table.devices and seat not in session.bots) or policy not in POLICIES:
+                say(_("bot N [BOT]: N is a device seat (1-{n}), BOT one of {bots}").format(
+                    n=len(teams), bots=", ".join(POLICIES)))
+            else:
+                asyncio.ensure_future(server.hand_to_bot(seat, policy))
+        elif words:
+            say(_("Commands: `bot N` gives seat N to a bot, `quit` ends hosting (the race stays saved)."))
+
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_reader(sys.stdin, read_command)
+    except (OSError, ValueError, NotImplementedError):  # no stdin to read (or not a pollable one)
+        pass
+    try:
+        if args.here:
+            await _here(table, args.here - 1, server, intro, screen, read_command)
+        await server.done.wait()
+    finally:
+        try:
+            loop.remove_reader(sys.stdin)
+        except (OSError, ValueError, NotImplementedError):
+            pass
+        await server.stop()
+        if page is not None:
+            await page.cleanup()
+    if session.over:
+        say(narrator.cli_says("final ranking"))
+        for line in narrator.ranking_lines(session.game):
+            say(line)
+    return 0
+
+
+async def _here(table: Any, seat: int, server: Any, intro: list[str], screen: list[Any], read_command: Any) -> None:
+    """The host's own seat (--here): its screen in this terminal, joined over
+    loopback like any device (its code, its own view only), what the host
+    says written in its log meanwhile.  Quitting it leaves the table hosted
+    (the seat waits, or `bot N` gives it away); Textual has the keyboard
+    until then, so the host's commands wait too."""
+    from ..net.host import show_code
+    from ..ui.join import JoinApp
+
+    loop = asyncio.get_running_loop()
+    try:
+        loop.remove_reader(sys.stdin)
+    except (OSError, ValueError, NotImplementedError):
+        pass
+    app = JoinApp(join_address("127.0.0.1" if server.host in ("", "0.0.0.0", "::") else server.host, server.port),
+                  show_code(table.codes[seat]), intro=intro)
+    screen.append(app)
+    try:
+        await app.run_async()
+    finally:
+        screen.clear()
+    if not server.done.is_set():
+        say(_("Your seat's screen is closed; the table is still hosted."))
+        try:
+            loop.add_reader(sys.stdin, read_command)
+        except (OSError, ValueError, NotImplementedError):
+            pass
+
+
+def cmd_join(args: Any) -> int:
+    from ..net.client import ws_url
+
+    try:
+        ws_url(args.address)
+    except ValueError as exc:
+        return complain(str(exc))
+    from ..ui.join import run  # (no code given: the app asks for it)
+
+    return run(args.address, args.code, args.watch)

@@ -1,0 +1,494 @@
+"""The host: the one process that holds the game, serving each seat's hand to its own device.
+
+`HostTable` is the table without the network: the session (set-up, seed,
+action log, autosaved as every race is), which seats play on their own
+device, their codes, and the checks every choice passes: the seat's code
+names it, it is that seat's turn (the one turn order of the engine, so the
+log is the one a hot-seat table would make), the choice names the turn it
+was made for (`at`: a repeated or late one is stale) and one of the options
+that seat's own view offers now, by its index and its action.  Anything
+else is refused to that device alone, and the race goes on.
+
+`HostServer` serves a HostTable over WebSockets (aiohttp): at most one
+device per seat (a new one with the seat's code takes over: a reconnect),
+watchers with the room code, the Origin checked (a browser page must be the
+host's own; a terminal client sends none), each message bounded in size and
+each peer in rate, wrong codes counted per address.  After every change it
+sends each device the public table, a revealed round's events, and to the
+seat whose turn it is that seat's turn: nothing more (tests/test_net.py
+captures every byte to check it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine.actions import Action
+from ..play.session import Session
+from .guard import Bucket, own_names, refusal
+from .wire import (
+    MAX_FROM_DEVICE,
+    PROTOCOL,
+    ProtocolError,
+    dumps,
+    error_message,
+    parse,
+    reveal_message,
+    seat_turn,
+    table_message,
+    text_field,
+    turn_message,
+    whole,
+)
+
+# codes: no letters that read alike (0/O, 1/I/L)
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+SEAT_CODE = 12  # characters of a seat's code: 31**12 (59 bits), with wrong tries bounded per address
+ROOM_CODE = 5  # characters of the room code (watchers: a watcher sees only the public table)
+# messages a second from one device, on average and at once: any message, and refused ones (a device
+# sends a choice only when it gets a turn, so play never comes near; a flood or a guesser does)
+RATE, BURST = 100.0, 200.0
+REFUSED_RATE, REFUSED_BURST = 5.0, 20.0
+WRONG_CODES = 10  # wrong codes from one address in WRONG_WINDOW seconds, then it is refused a while
+WRONG_WINDOW = 60.0
+MAX_WATCHERS = 32
+MAX_PEERS = 64  # lines at once, joined or not: 12 seats, 32 watchers and room for reconnects
+HELLO_SECONDS = 10.0  # a connection that says no hello in this time is closed
+SEATS_FILE = ".seats"  # beside the race file: the room and seat codes, so a restarted host keeps them
+
+
+def new_code(length: int) -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(length))
+
+
+def show_code(code: str) -> str:
+    """A seat code in groups of four, as printed ("K7QM-4XPD-9RTA"); `norm_code` reads it back."""
+    return "-".join(code[k:k + 4] for k in range(0, len(code), 4))
+
+
+def norm_code(text: str) -> str:
+    """A code as typed: any case, dashes and spaces left out."""
+    return "".join(ch for ch in text.upper() if ch not in "- ")
+
+
+class Refused(ProtocolError):
+    """A choice the host does not take (the code says why)."""
+
+
+@dataclass
+class HostTable:
+    """The race and who plays where; every change goes through `choose` or `hand_to_bot`."""
+
+    session: Session
+    devices: set[int]  # seats played on their own device
+    codes: dict[int, str] = field(default_factory=dict)  # seat -> its code (secret)
+    room: str = ""
+    last_reveal: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        self.devices = set(self.devices)
+        for seat in sorted(self.devices):
+            self.codes.setdefault(seat, new_code(SEAT_CODE))
+        self.room = self.room or new_code(ROOM_CODE)
+
+    @property
+    def game(self) -> Any:
+        return self.session.game
+
+    @property
+    def at(self) -> int:
+        """The turn's number: the log's length (a choice names it)."""
+        return len(self.session.entries)
+
+    def seat_of(self, code: str) -> int | None:
+        """The device seat whose code this is (compared in constant time), else None."""
+        code = norm_code(code)
+        found = None
+        for seat, secret in self.codes.items():
+            if secrets.compare_digest(code.encode(), secret.encode()) and seat in self.devices:
+                found = seat
+        return found
+
+    def due(self) -> int | None:
+        return self.session.due()
+
+    def device_due(self) -> int | None:
+        """The device seat whose turn it is (None: a bot's, or the race is over)."""
+        seat = self.due()
+        return seat if seat is not None and seat in self.devices and not self.session.is_bot(seat) else None
+
+    def bot_due(self) -> bool:
+        seat = self.due()
+        return seat is not None and self.session.is_bot(seat)
+
+    def turn_for(self, seat: int) -> dict[str, Any] | None:
+        """The `turn` message for `seat` if it must choose now (from its own view only)."""
+        if self.device_due() != seat:
+            return None
+        return turn_message(seat_turn(self.game, seat), self.at)
+
+    def table(self, away: Iterable[int] = ()) -> dict[str, Any]:
+        due = self.due()
+        waiting = (due,) if due is not None else ()
+        return table_message(self.game, due, waiting, tuple(sorted(away)), dict(self.session.bots), self.at)
+
+    def choose(self, seat: int, message: dict[str, Any]) -> bool:
+        """Play `seat`'s choice (Refused, changing nothing, unless it is on offer
+        now); True when it resolved a round (or revealed bids): `last_reveal`."""
+        at = whole(message, "at")
+        index = whole(message, "option", 0, 10_000)
+        action_text = text_field(message, "action")
+        if self.session.is_bot(seat):
+            raise Refused("bot")
+        if self.device_due() != seat:
+            raise Refused("not-your-turn")
+        if at != self.at:
+            raise Refused("stale")
+        turn = seat_turn(self.game, seat)
+        if index >= len(turn.options) or str(turn.options[index].action) != action_text:
+            raise Refused("not-offered")
+        return self._apply(turn.options[index].action)
+
+    def _apply(self, action: Action) -> bool:
+        game = self.game
+        before = game.events
+        self.session.apply(action)
+        return self.revealed_since(before)
+
+    def revealed_since(self, before: Any) -> bool:
+        """Whether the game's events changed since `before` (a round resolved, bids shown): `last_reveal` then."""
+        events = self.session.game.events
+        if events is before or not events:
+            return False
+        self.last_reveal = reveal_message(self.game.rounds_done, tuple(events), self.at)
+        return True
+
+    def hand_to_bot(self, seat: int, policy: str = "easy") -> None:
+        """The host's player gives a seat (a waiting one, say) to a bot for the rest of the race."""
+        self.session.bots[seat] = policy
+        self.devices.discard(seat)
+
+    def play_bot(self, think: Callable[[Any], Any] | None = None) -> bool:
+        """Play the due bot's action here (tests; the server thinks in a thread)."""
+        move = self.session.bot_move()
+        decision = move.think() if think is None else think(move)
+        before = self.game.events
+        self.session.play(move, decision.action)
+        return self.revealed_since(before)
+
+    # --------------------------------------------------- across a restart
+
+    def seats_path(self) -> Path | None:
+        path = self.session.save_path
+        return None if path is None else path.with_name(path.name + SEATS_FILE)
+
+    def save_codes(self) -> Path | None:
+        """Write the room and seat codes beside the race file (readable by its owner
+        only): a host restarted on the save keeps them, and the devices come back."""
+        path = self.seats_path()
+        if path is None:
+            return None
+        data = json.dumps({"v": PROTOCOL, "room": self.room,
+                           "seats": {str(s): self.codes[s] for s in sorted(self.devices)}}).encode()
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        return path
+
+
+def read_codes(path: Path, seats: int) -> tuple[str, dict[int, str]]:
+    """The room and seat codes a host wrote beside a race file (ValueError, one line, if unusable)."""
+    try:
+        if path.stat().st_size > 4096:
+            raise ValueError(f"{path.name}: too large for a seats file")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path.name}: cannot be read ({type(exc).__name__})") from None
+    if not isinstance(data, dict) or data.get("v") != PROTOCOL:
+        raise ValueError(f"{path.name}: not a seats file of this version")
+    room, codes = data.get("room"), data.get("seats")
+    if not isinstance(room, str) or not isinstance(codes, dict):
+        raise ValueError(f"{path.name}: room and seats expected")
+    out: dict[int, str] = {}
+    for key, code in codes.items():
+        if not (isinstance(key, str) and key.isdigit() and int(key) < seats and isinstance(code, str)
+                and len(code) == SEAT_CODE and set(code) <= set(ALPHABET)):
+            raise ValueError(f"{path.name}: seats: a seat number and its code expected")
+        out[int(key)] = code
+    if len(room) != ROOM_CODE or not set(room) <= set(ALPHABET):
+        raise ValueError(f"{path.name}: room: a {ROOM_CODE}-character code expected")
+    return room, out
+
+
+# ------------------------------------------------------------ the server
+
+
+@dataclass(eq=False)
+class Peer:
+    ws: Any  # aiohttp.web.WebSocketResponse
+    address: str
+    seat: int | None = None  # None: not joined yet, or a watcher
+    watcher: bool = False
+    bucket: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
+    mistakes: Bucket = field(default_factory=lambda: Bucket(REFUSED_RATE, REFUSED_BURST))
+    refused: int = 0
+
+
+class HostServer:
+    """A HostTable on a port; `say(kind, **facts)` hears what the host's screen tells."""
+
+    def __init__(self, table: HostTable, host: str = "127.0.0.1", port: int = 0,
+                 say: Callable[..., None] | None = None) -> None:
+        self.table = table
+        self.host, self.port = host, port
+        self.say = say or (lambda kind, **facts: None)
+        self.names = own_names(host)
+        self.peers: set[Peer] = set()
+        self.seated: dict[int, Peer] = {}
+        self.wrong: dict[str, list[float]] = {}
+        self.lock = asyncio.Lock()
+        self.runner: Any = None
+        self.bots_task: asyncio.Task[None] | None = None
+        self.done = asyncio.Event()
+
+    # ------------------------------------------------------ start, stop
+
+    async def start(self) -> int:
+        """Listen; the port (a free one if 0 was asked)."""
+        from aiohttp import web
+
+        app = web.Application(client_max_size=MAX_FROM_DEVICE)
+        app.router.add_get("/", self.handle_page)
+        app.router.add_get("/ws", self.handle_ws)
+        # stop() closes every line first: nothing is left to wait for on the way out
+        self.runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, self.host, self.port)
+        await site.start()
+        sockets = site._server.sockets if site._server is not None else ()  # type: ignore[union-attr,attr-defined]
+        if sockets:
+            self.port = sockets[0].getsockname()[1]
+        self.kick_bots()
+        return self.port
+
+    async def stop(self) -> None:
+        for peer in list(self.peers):
+            await self._send(peer, error_message("closing"))
+            await peer.ws.close()
+        if self.bots_task is not None:
+            self.bots_task.cancel()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    # ------------------------------------------------------ pages
+
+    async def handle_page(self, request: Any) -> Any:
+        from aiohttp import web
+
+        # no code, no game here: how to join, in the words of the command line
+        return web.Response(text="flamme-tui host: join with `flamme-tui join ADDRESS CODE`\n")
+
+    async def handle_ws(self, request: Any) -> Any:
+        from aiohttp import WSMsgType, web
+
+        why = refusal(request.headers.get("Origin"), request.headers.get("Host"), self.names, allow_no_origin=True)
+        if why is not None:
+            raise web.HTTPForbidden(text=f"flamme-tui: refused: {why}\n")
+        if len(self.peers) >= MAX_PEERS:  # lines not joined yet count too (each waits HELLO_SECONDS at most)
+            raise web.HTTPServiceUnavailable(text="flamme-tui: the table has no room for another line\n")
+        ws = web.WebSocketResponse(max_msg_size=MAX_FROM_DEVICE, heartbeat=30)
+        await ws.prepare(request)
+        peer = Peer(ws, request.remote or "?")
+        self.peers.add(peer)
+        try:
+            hello = asyncio.get_running_loop().call_later(HELLO_SECONDS, lambda: asyncio.ensure_future(
+                ws.close()) if peer.seat is None and not peer.watcher else None)
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self.receive(peer, msg.data)
+                elif msg.type == WSMsgType.BINARY:  # (counted as any message: a flood of them is one too)
+                    if not peer.bucket.take():
+                        await self._too_fast(peer)
+                    elif peer.mistakes.take():
+                        await self._send(peer, error_message("bad-message", "text frames only"))
+                    else:
+                        await self._too_fast(peer)
+                elif msg.type == WSMsgType.ERROR:
+                    break
+            hello.cancel()
+        finally:
+            self.peers.discard(peer)
+            if peer.seat is not None and self.seated.get(peer.seat) is peer:
+                del self.seated[peer.seat]
+                self.say("away", seat=peer.seat)
+                await self.broadcast()
+        return ws
+
+    # ------------------------------------------------------ messages
+
+    async def receive(self, peer: Peer, data: str) -> None:
+        if not peer.bucket.take():
+            await self._too_fast(peer)
+            return
+        try:
+            message = parse(data, MAX_FROM_DEVICE)
+            kind = message["type"]
+            if kind == "hello":
+                await self.hello(peer, message)
+            elif kind == "choose":
+                if peer.watcher:
+                    raise Refused("watcher")
+                if peer.seat is None:
+                    raise Refused("not-joined")
+                async with self.lock:
+                    seat = peer.seat
+                    revealed = self.table.choose(seat, message)
+                self.say("chose", seat=seat)
+                await self.broadcast(revealed)
+                self.kick_bots()
+            else:
+                raise ProtocolError("bad-message", f"unknown type {kind[:20]!r}")
+        except ProtocolError as exc:
+            if peer.mistakes.take():
+                await self._send(peer, error_message(exc.code, exc.detail))
+            else:
+                await self._too_fast(peer)
+
+    async def _too_fast(self, peer: Peer) -> None:
+        """Past the rate: the message is dropped, the device told now and then, a flood's line closed."""
+        peer.refused += 1
+        if peer.refused > 200:
+            await peer.ws.close()
+        elif peer.refused % 10 == 1:
+            await self._send(peer, error_message("too-fast"))
+
+    def _too_many_wrong(self, address: str) -> bool:
+        now = time.monotonic()
+        recent = [t for t in self.wrong.get(address, []) if now - t < WRONG_WINDOW]
+        self.wrong[address] = recent
+        if len(self.wrong) > 1000:  # many addresses: forget those with no recent wrong code
+            self.wrong = {a: ts for a, ts in self.wrong.items() if ts or a == address}
+        return len(recent) >= WRONG_CODES
+
+    async def hello(self, peer: Peer, message: dict[str, Any]) -> None:
+        if peer.seat is not None or peer.watcher:
+            raise ProtocolError("bad-message", "hello twice")
+        if self._too_many_wrong(peer.address):
+            raise Refused("too-many-tries")
+        code = norm_code(text_field(message, "code", 32))
+        if message.get("watch") is True:
+            if not secrets.compare_digest(code.encode(), self.table.room.encode()):
+                self.wrong[peer.address].append(time.monotonic())
+                raise Refused("unknown-code")
+            if sum(1 for p in self.peers if p.watcher) >= MAX_WATCHERS:
+                raise Refused("full")
+            peer.watcher = True
+            self.say("watcher")
+        else:
+            seat = self.table.seat_of(code)
+            if seat is None:
+                self.wrong[peer.address].append(time.monotonic())
+                raise Refused("unknown-code")
+            old = self.seated.get(seat)
+            peer.seat = seat
+            self.seated[seat] = peer
+            if old is not None:  # the seat came back on another line: the old one is closed
+                await self._send(old, error_message("replaced"))
+                old.seat = None
+                await old.ws.close()
+            self.say("joined", seat=seat)
+        await self._send(peer, self.welcome(peer.seat))
+        if self.table.last_reveal is not None:
+            await self._send(peer, self.table.last_reveal)
+        await self.broadcast()
+
+    def welcome(self, seat: int | None) -> dict[str, Any]:
+        from ..setupdata import setup_data
+
+        return {"v": PROTOCOL, "type": "welcome", "seat": seat, "room": self.table.room,
+                "setup": setup_data(self.table.session.setup)}
+
+    def away(self) -> tuple[int, ...]:
+        return tuple(s for s in sorted(self.table.devices) if s not in self.seated)
+
+    async def broadcast(self, revealed: bool = False) -> None:
+        """Every device: the reveal just made (if any, to all first: it is what
+        everybody waits for), the public table, and to the seat whose turn it
+        is its turn (a device rings its bell for a new one).  Each message is
+        encoded once for all."""
+        table = self.table.table(self.away())
+        due = self.table.device_due()
+        peers = [p for p in self.peers if p.seat is not None or p.watcher]
+        if revealed and self.table.last_reveal is not None:
+            self.say("revealed", round=self.table.last_reveal["round"])
+            text = dumps(self.table.last_reveal)
+            await asyncio.gather(*(self._send_text(p, text) for p in peers))
+        text = dumps(table)
+        await asyncio.gather(*(self._send_text(p, text) for p in peers))
+        peer = self.seated.get(due) if due is not None else None
+        if peer is not None and due is not None:
+            turn = self.table.turn_for(due)
+            if turn is not None:
+                await self._send(peer, turn)
+        if due is not None:
+            self.say("waiting", seat=due, away=due not in self.seated)
+        if self.table.session.over:
+            self.say("over")
+            self.done.set()
+
+    async def _send(self, peer: Peer, message: dict[str, Any]) -> None:
+        await self._send_text(peer, dumps(message))
+
+    async def _send_text(self, peer: Peer, text: str) -> None:
+        if peer.ws.closed:
+            return
+        try:
+            await peer.ws.send_str(text)
+        except (ConnectionError, RuntimeError):  # the line dropped meanwhile: its seat is away
+            pass
+
+    # ------------------------------------------------------ bots
+
+    def kick_bots(self) -> None:
+        """Let the bots whose turn it is play, one after another, thinking in a thread."""
+        if self.table.bot_due() and (self.bots_task is None or self.bots_task.done()):
+            self.bots_task = asyncio.ensure_future(self._play_bots())
+
+    async def _play_bots(self) -> None:
+        while self.table.bot_due():
+            async with self.lock:
+                move = self.table.session.bot_move()
+                try:
+                    decision = await asyncio.to_thread(move.think)
+                    before = self.table.game.events
+                    self.table.session.play(move, decision.action)
+                except Exception as exc:  # a bot that fails must not stop the table unheard
+                    self.say("bot-failed", seat=move.seat, why=type(exc).__name__)
+                    return
+                revealed = self.table.revealed_since(before)
+            await self.broadcast(revealed)
+
+    async def hand_to_bot(self, seat: int, policy: str = "easy") -> None:
+        async with self.lock:
+            self.table.hand_to_bot(seat, policy)
+        peer = self.seated.pop(seat, None)
+        if peer is not None:
+            await self._send(peer, error_message("bot"))
+            peer.seat = None
+            peer.watcher = True  # it may go on watching the public table
+        self.say("bot", seat=seat, policy=policy)
+        await self.broadcast()
+        self.kick_bots()

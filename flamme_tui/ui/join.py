@@ -1,0 +1,283 @@
+"""`flamme-tui join`: one seat of a hosted race on this terminal (or the public table with --watch).
+
+The screen draws a net.client.DeviceTable: the public table (track, boards
+as everybody sees them, who has a card face down), this seat's hand and
+options when it must choose, the revealed rounds in words (this device's
+language), whom the table waits for.  No curtain: nobody else looks at this
+screen.  A number key (or the arrows and Enter) sends the choice; the host
+checks it.  The terminal bell rings when the seat must choose.  A line that
+drops is opened again with the same code every few seconds (the host may
+have been restarted on its save): the hand comes back as it was.
+
+Readable at 80x24: one line each for the race, the track and the status, the
+boards and the options as many lines as they need, the log the rest.  Every
+text is drawn as plain text (rich Text), never as markup: team names come
+from the host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Input, Log, Static
+
+from ..engine.cards import card_text
+from ..engine.events import token_text
+from ..i18n import _
+from ..net.client import DeviceTable, Line, is_room_code
+from ..net.wire import ProtocolError, error_words
+from ..play import narrator
+
+RETRY_SECONDS = 2.0  # a dropped line is opened again this often
+FATAL = ("unknown-code", "too-many-tries", "version", "full")  # refusals of a hello: trying again would not help
+
+
+class JoinApp(App[int]):
+    AUTO_FOCUS = None  # the keys are the app's (numbers, arrows, Enter), but in the code field
+    CSS = """
+    Screen { layout: vertical; }
+    #head { height: 1; text-style: bold; }
+    #track { height: 1; }
+    #boards { height: auto; max-height: 9; }
+    #hand { height: auto; max-height: 10; border-top: solid $accent; }
+    #log { height: 1fr; min-height: 3; border-top: solid $panel; }
+    #status { height: 1; background: $boost; }
+    #code { display: none; }
+    """
+    BINDINGS = [
+        Binding("q", "quit", _("Quit")),
+        Binding("up", "move(-1)", _("Up"), show=False),
+        Binding("down", "move(1)", _("Down"), show=False),
+        Binding("enter", "send", _("Choose"), show=False),
+    ]
+
+    def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.intro = tuple(intro)  # lines for the log first (the host's own seat: the codes to give out)
+        self.address, self.code, self.watching = address, code, watch
+        self.table = DeviceTable()
+        self.line: Line | None = None
+        self.cursor = 0
+        self.rung_at = -1  # the turn the bell rang for
+        self.shown_rounds = 0
+        self.note = ""  # the last problem, said in the status line
+        self.first_option = 0  # the line of the hand panel where the options start (a tap picks one)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="head")
+        yield Static(id="track")
+        yield Static(id="boards")
+        yield Static(id="hand")
+        # (disabled but when the code is asked for: a hidden field must not take the number keys)
+        yield Input(id="code", placeholder=_("your seat's code, or the room code to watch"), max_length=20,
+                    disabled=True)
+        yield Log(id="log", highlight=False)
+        yield Static(id="status")
+
+    def on_mount(self) -> None:
+        self.title = "flamme-tui"
+        for line in self.intro:
+            self.host_note(line)
+        if not self.code:  # (a browser tab, from the host's page: the player types the code it was given)
+            self.ask_code()
+            return
+        self.start()
+
+    def host_note(self, line: str) -> None:
+        """A line in the log from the host this app runs in (`host --here`)."""
+        self.query_one("#log", Log).write_line(line)
+
+    def ask_code(self) -> None:
+        box = self.query_one("#code", Input)
+        box.display, box.disabled = True, False
+        box.focus()
+        self.query_one("#status", Static).update(Text(_("Type the code the host gave you, then Enter.")))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        code = event.value.strip()
+        if not code:
+            return
+        self.code = code
+        event.input.display, event.input.disabled = False, True
+        self.set_focus(None)
+        self.start()
+
+    def start(self) -> None:
+        self.watching = self.watching or is_room_code(self.code)
+        self.query_one("#status", Static).update(Text(_("Joining {address}...").format(address=self.address)))
+        self.run_worker(self.listen(), exclusive=True)
+
+    # ------------------------------------------------------------ the line
+
+    async def listen(self) -> None:
+        while True:
+            line = Line(self.address)
+            self.line = line
+            try:
+                await line.open(self.code, self.watching)
+                self.note = ""
+                async for data in line.messages():
+                    try:
+                        self.table.take(data)
+                    except ProtocolError:
+                        continue  # not as the protocol says: dropped
+                    if self.table.setup is None and self.table.error in FATAL:
+                        break
+                    self.show()
+            except Exception as exc:  # OSError, a timeout, aiohttp's own (a refused handshake): said, tried again
+                self.note = _("cannot reach the host: {why}").format(why=type(exc).__name__)
+            finally:
+                await line.close()
+            if self.table.error in FATAL and self.table.setup is None:
+                self.note = error_words(self.table.error)
+                self.show()
+                if self.table.error == "unknown-code":  # a typo: type it again
+                    self.table.error = None
+                    self.code, self.watching = "", False
+                    self.query_one("#code", Input).value = ""
+                    self.ask_code()
+                    self.query_one("#status", Static).update(Text(self.note))
+                return  # a code that will not do: trying again would not help
+            if self.table.closed == "replaced" or self.table.over:
+                self.show()
+                return
+            if not self.note:
+                self.note = _("the line to the host dropped: trying again")
+            self.show()
+            await asyncio.sleep(RETRY_SECONDS)
+
+    # ------------------------------------------------------------ keys
+
+    def on_key(self, event: Any) -> None:
+        turn = self.table.turn
+        if turn is None or not event.character or not event.character.isdigit():
+            return
+        n = int(event.character)
+        index = 9 if n == 0 else n - 1
+        if index < len(turn.options):
+            event.stop()
+            self.cursor = index
+            self.action_send()
+
+    def on_click(self, event: Any) -> None:
+        """A tap (a click) on an option chooses it: every step can be done by taps."""
+        turn = self.table.turn
+        hand = self.query_one("#hand", Static)
+        offset = event.get_content_offset(hand)
+        if turn is None or offset is None:
+            return
+        index = offset.y - self.first_option
+        if 0 <= index < len(turn.options):
+            self.cursor = index
+            self.action_send()
+
+    def action_move(self, delta: int) -> None:
+        turn = self.table.turn
+        if turn is not None and turn.options:
+            self.cursor = (self.cursor + delta) % len(turn.options)
+            self.show()
+
+    def action_send(self) -> None:
+        turn = self.table.turn
+        if turn is None or self.line is None or not 0 <= self.cursor < len(turn.options):
+            return
+        text = self.table.answer(self.cursor)  # answered: the host's next message says what follows
+        self.cursor = 0
+        self.run_worker(self.line.send(text))
+        self.show()
+
+    # ------------------------------------------------------------ drawing
+
+    def show(self) -> None:
+        t = self.table
+        if t.setup is None:
+            self.query_one("#status", Static).update(Text(self.note or _("Joining {address}...").format(
+                address=self.address)))
+            return
+        who = _("watching") if t.seat is None else _("you: {team}").format(team=t.team(t.seat))
+        head = _("{stage} · round {n} · {who}").format(stage=t.course.name, n=max(t.round, 1), who=who)
+        self.query_one("#head", Static).update(Text(head))
+        self.query_one("#track", Static).update(Text(t.track_line(), no_wrap=True, overflow="ellipsis"))
+        self.query_one("#boards", Static).update(self.boards())
+        self.query_one("#hand", Static).update(self.hand())
+        log = self.query_one("#log", Log)
+        for (round_no, _at), events in t.rounds[self.shown_rounds:]:
+            lines = t.round_lines(events)
+            if lines:
+                log.write_line(_("Round {n}").format(n=round_no) if round_no else _("Breakaway"))
+                for line in lines:
+                    log.write_line(line)
+        self.shown_rounds = len(t.rounds)
+        if t.error and t.error not in ("replaced", "bot", "closing"):
+            self.note = error_words(t.error)
+            t.error = None
+        elif t.closed:
+            self.note = error_words(t.closed)
+        status = t.status()
+        self.query_one("#status", Static).update(Text(f"{status}  {self.note}".strip()))
+        if t.turn is not None and t.turn.at != self.rung_at:
+            self.rung_at = t.turn.at
+            self.bell()  # the seat must choose (a table may wait days between rounds)
+
+    def boards(self) -> Text:
+        """One line a rider, best placed first, in columns that fit 80 cells:
+        where it is, its face-down pile, recycled cards and exhaustion cards
+        (counts everybody sees); ▣ when its card lies face down."""
+        t = self.table
+        heads = (_("deck"), _("recycled"), _("exhaustion"))
+        out = Text(f"{'':2}{'':26} {'':12} " + " ".join(f"{h[:10]:>10}" for h in heads) + "\n", style="dim",
+                   no_wrap=True, overflow="ellipsis")
+        for i in t.ranking():
+            r = t.riders[i]
+            mine = t.seat is not None and r.seat == t.seat
+            if i in t.crossed:
+                where = _("across the line")
+            else:
+                where = f"{narrator.label(t.course, r.square)} {narrator.to_go_text(t.course, r.square, short=True)}"
+            name = t.rider_name(i)
+            name = name if len(name) <= 26 else name[:25] + "…"
+            down = " ▣" if i in t.ready else ""
+            line = f"{name:<26} {where[:12]:<12} {r.deck:>10} {len(r.recycled):>10} {r.exhaustion:>10}{down}"
+            out.append(("> " if mine else "  ") + line + "\n", style="bold" if mine else "")
+        out.rstrip()
+        return out
+
+    def hand(self) -> Text:
+        t = self.table
+        turn = t.turn
+        if t.seat is None:
+            return Text(_("Watching the public table: no hand is shown here."))
+        if turn is None:
+            if t.over:
+                return Text(_("The race is over."))
+            return Text(_("Nothing to choose now."))
+        rider = t.rider_name(turn.rider) if turn.rider is not None else ""
+        titles = {
+            "place": _("Place {rider} on the grid").format(rider=rider),
+            "draw": _("Which of your riders draws first?"),
+            "pick": _("{rider}: pick a card").format(rider=rider),
+            "bidder": _("Breakaway: which rider bids?"),
+            "bid": _("Breakaway, bid {n}: {rider} picks a card").format(n=turn.bid, rider=rider),
+        }
+        out = Text(titles.get(turn.kind, turn.kind) + "\n", style="bold")
+        self.first_option = 1
+        if turn.hand:
+            self.first_option = 2
+            say = token_text if t.rules.uses_tokens else card_text
+            out.append(_("hand: {cards}").format(cards=" ".join(say(c) for c in turn.hand)) + "\n")
+        for k, option in enumerate(turn.options):
+            key = str(k + 1) if k < 9 else ("0" if k == 9 else " ")
+            mark = ">" if k == self.cursor else " "
+            faint = _(" (another card does the same for less)") if option.dominated else ""
+            out.append(f"{mark}{key}  {t.option_words(option)}{faint}\n", style="reverse" if k == self.cursor else "")
+        out.rstrip()
+        return out
+
+
+def run(address: str, code: str, watch: bool = False) -> int:
+    return JoinApp(address, code, watch).run() or 0

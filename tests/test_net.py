@@ -1,0 +1,475 @@
+"""Each player's hand on their own device (issue 25): a real host on 127.0.0.1.
+
+Devices here are plain WebSocket clients (aiohttp) that record every byte the
+host sends them: two seats on their own device, a bot, a watcher, a whole
+race to the podium.  The same actions played hot-seat through the table
+model give the same race.  Every byte to every device is then searched for
+what it must not see (another seat's hand, any face-down deck order).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import random
+from dataclasses import dataclass, field
+
+import aiohttp
+import pytest
+
+from flamme_tui.engine.options import Option
+from flamme_tui.net import wire
+from flamme_tui.net.host import HostServer, HostTable, read_codes
+from flamme_tui.play import table as t
+from flamme_tui.play.races import RaceSpec, Team
+from flamme_tui.play.session import Session
+
+TEAMS = tuple(Team(c.capitalize(), c) for c in ("red", "blue", "green"))
+SEED = 5
+
+
+def new_session(bots=None) -> Session:
+    return Session.new(RaceSpec(teams=TEAMS), SEED, bots={2: "easy"} if bots is None else bots)
+
+
+@dataclass
+class Device:
+    """A device's line, recording every message it gets."""
+
+    port: int
+    code: str
+    watch: bool = False
+    got: list[str] = field(default_factory=list)
+    chose: list[tuple[int, str]] = field(default_factory=list)  # (at, action)
+    errors: list[str] = field(default_factory=list)
+    seat: int | None = None
+    http: aiohttp.ClientSession | None = None
+    ws: aiohttp.ClientWebSocketResponse | None = None
+
+    async def open(self, headers=None) -> None:
+        self.http = aiohttp.ClientSession()
+        self.ws = await self.http.ws_connect(f"ws://127.0.0.1:{self.port}/ws", headers=headers)
+        await self.send({"v": 1, "type": "hello", "code": self.code, "watch": self.watch})
+
+    async def send(self, message) -> None:
+        await self.ws.send_str(json.dumps(message) if not isinstance(message, str) else message)
+
+    async def next(self, timeout=10.0) -> dict:
+        msg = await asyncio.wait_for(self.ws.receive(), timeout)
+        assert msg.type == aiohttp.WSMsgType.TEXT, msg
+        self.got.append(msg.data)
+        message = json.loads(msg.data)
+        if message["type"] == "welcome":
+            self.seat = message["seat"]
+        if message["type"] == "error":
+            self.errors.append(message["code"])
+        return message
+
+    async def until(self, kind: str, timeout=10.0) -> dict:
+        while True:
+            message = await self.next(timeout)
+            if message["type"] == kind:
+                return message
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.http is not None:
+            await self.http.close()
+
+
+def pick(message: dict) -> int:
+    """A device's choice: varied, and the same for the same turn."""
+    return (message["at"] * 7 + message["seat"]) % len(message["options"])
+
+
+async def play_device(device: Device, stop_after: int | None = None) -> None:
+    """Answer every turn until the race is over (or `stop_after` choices)."""
+    while True:
+        message = await device.next(30)
+        if message["type"] == "table" and message["ranking"] is not None:
+            return
+        if message["type"] == "turn" and (not device.chose or device.chose[-1][0] != message["at"]):
+            # (the host sends the turn again on every change of the table: answered once)
+            k = pick(message)
+            action = message["options"][k]["action"]
+            device.chose.append((message["at"], action))
+            await device.send({"v": 1, "type": "choose", "at": message["at"], "option": k, "action": action})
+            if stop_after is not None and len(device.chose) >= stop_after:
+                return
+
+
+@dataclass
+class Run:
+    session: Session
+    devices: list[Device]
+    watcher: Device
+    private: list[tuple[int, str]]  # (seat, JSON text of something only that seat may see)
+
+
+def secrets_of(game, seat_count: int) -> list[tuple[int, str]]:
+    """What each seat alone may see now: its hands; every rider's face-down deck order (nobody's)."""
+    out = []
+    for seat in range(seat_count):
+        view = game.view(seat)
+        for cards in view.hands.values():
+            out.append((seat, '"hand":' + json.dumps(list(cards), separators=(",", ":"))))
+    for r in game.riders:
+        if len(r.deck) >= 8:  # long enough not to be some public list by chance
+            out.append((-1, json.dumps(list(r.deck), separators=(",", ":"))))
+    return out
+
+
+async def _race() -> Run:
+    session = new_session()
+    table = HostTable(session, {0, 1})
+    private: list[tuple[int, str]] = []
+    session.listeners.append(lambda s, entry: private.extend(secrets_of(s.game, 3)))
+    server = HostServer(table)
+    port = await server.start()
+    try:
+        devices = [Device(port, table.codes[0]), Device(port, table.codes[1])]
+        watcher = Device(port, table.room, watch=True)
+        for d in (*devices, watcher):
+            await d.open()
+        watching = asyncio.ensure_future(_watch(watcher))
+        await asyncio.gather(*(play_device(d) for d in devices))
+        await asyncio.wait_for(watching, 30)
+        for d in (*devices, watcher):
+            await d.close()
+    finally:
+        await server.stop()
+    return Run(session, devices, watcher, private)
+
+
+async def _watch(watcher: Device) -> None:
+    while True:
+        message = await watcher.next(30)
+        if message["type"] == "table" and message["ranking"] is not None:
+            return
+
+
+@functools.cache
+def race() -> Run:
+    return asyncio.run(_race())
+
+
+def hot_seat(actions: list[str], make=new_session) -> t.Table:
+    """The same actions played at one screen through the table model (curtains, reviews, reveals passed)."""
+    table = t.Table(make())
+    todo = list(actions)
+    for _ in range(10_000):
+        turn = table.turn()
+        if isinstance(turn, t.Outcome):
+            break
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+            continue
+        options = turn.options
+        engine = [o for o in options if isinstance(o, Option)]
+        if engine:
+            table.choose(next(o for o in engine if str(o.action) == todo[0]))
+            todo.pop(0)
+        else:
+            table.choose(next(o for o in options if not isinstance(o, (t.TakeBack, t.Step))))
+    assert not todo
+    return table
+
+
+def test_a_whole_race_on_two_devices_a_bot_and_a_watcher_ends_as_it_would_hot_seat():
+    run = race()
+    game = run.session.game
+    assert run.session.over
+    assert all(d.chose for d in run.devices)
+    # what the devices chose is what the host's log holds for their seats, in turn order
+    device_actions = sorted(run.devices[0].chose + run.devices[1].chose)
+    assert [a for _, a in device_actions] == [str(e) for e in run.session.entries
+                                              if game.riders[game.index[e.rider]].seat in (0, 1)]
+    same = hot_seat([str(e) for e in run.session.entries if game.riders[game.index[e.rider]].seat in (0, 1)])
+    assert [str(e) for e in same.session.entries] == [str(e) for e in run.session.entries]
+    assert same.game.ranking() == game.ranking() and same.game.winner == game.winner
+    final = json.loads(run.watcher.got[-1])
+    assert final["ranking"] == game.ranking() and final["winner"] == game.winner
+    assert not any(d.errors for d in run.devices)
+
+
+def leaks(run_devices, watcher, private) -> list[str]:
+    """What a device got that it must not see: another seat's hand, any deck order;
+    a turn for another seat; a watcher's turn."""
+    found = []
+    for device in (*run_devices, watcher):
+        mine = None if device.watch else device.seat
+        # a hand another seat holds may hold the same cards as one of this seat's own
+        own = {secret for seat, secret in private if seat == mine}
+        for text in device.got:
+            message = json.loads(text)
+            if message["type"] == "turn" and message["seat"] != mine:
+                found.append(f"seat {mine}: a turn of seat {message['seat']}")
+            for seat, secret in private:
+                if seat != mine and secret not in own and secret in text:
+                    found.append(f"seat {mine}: {secret} of seat {seat}")
+    return found
+
+
+def test_no_device_ever_gets_another_seats_hand_or_a_deck_order():
+    run = race()
+    hands = [s for s in run.private if s[0] >= 0]
+    decks = [s for s in run.private if s[0] < 0]
+    assert len(hands) > 50 and len(decks) > 50  # the race dealt and the check looked for them
+    total = sum(len(x) for d in (*run.devices, run.watcher) for x in d.got)
+    assert total > 10_000
+    assert leaks(run.devices, run.watcher, run.private) == []
+    # each device did get its own hands (so the search would find a hand where it is)
+    for device in run.devices:
+        own = [s for seat, s in run.private if seat == device.seat]
+        assert any(s in text for s in own for text in device.got)
+
+
+def test_the_leak_search_finds_a_hand_sent_to_the_wrong_device():
+    run = race()
+    seat, secret = next(s for s in run.private if s[0] == 1)
+    planted = Device(0, "", got=[json.dumps({"type": "turn", "seat": 0}), '{"type":"table",' + secret + "}"])
+    planted.seat = 0
+    assert leaks([planted], Device(0, "", watch=True), [(seat, secret)]) == [f"seat 0: {secret} of seat 1"]
+
+
+# ------------------------------------------------------------ hostile devices
+
+
+async def _with_host(body, bots=None, devices=(0, 1)):
+    session = new_session(bots)
+    table = HostTable(session, set(devices))
+    server = HostServer(table)
+    port = await server.start()
+    opened: list[Device] = []
+
+    async def device(code, watch=False, headers=None) -> Device:
+        d = Device(port, code, watch)
+        await d.open(headers)
+        opened.append(d)
+        return d
+
+    try:
+        return await body(table, server, device)
+    finally:
+        for d in opened:
+            await d.close()
+        await server.stop()
+
+
+def test_forged_repeated_out_of_turn_and_malformed_choices_are_refused_to_that_device_alone():
+    async def body(table, server, device):
+        red, blue = await device(table.codes[0]), await device(table.codes[1])
+        turn = await red.until("turn")
+        assert table.due() == 0
+        before = list(table.session.entries)
+        # blue plays out of turn, with red's own option
+        await blue.send({"v": 1, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]})
+        assert (await blue.until("error"))["code"] == "not-your-turn"
+        # red forges an action that is not on offer, and names an option that does not exist
+        await red.send({"v": 1, "type": "choose", "at": turn["at"], "option": 0, "action": "play blue.S 9"})
+        assert (await red.until("error"))["code"] == "not-offered"
+        await red.send({"v": 1, "type": "choose", "at": turn["at"], "option": 99, "action": turn["options"][0]["action"]})
+        assert (await red.until("error"))["code"] == "not-offered"
+        # malformed: not JSON, no type, another version, a number that is text, too deep, too long
+        for bad, code in (("{nope", "bad-message"), ('{"v":1}', "bad-message"),
+                          ('{"v":2,"type":"choose"}', "version"),
+                          ({"v": 1, "type": "choose", "at": str(turn["at"]), "option": 0, "action": "x"}, "bad-message"),
+                          ('{"v":1,"type":"choose","at":' + "[" * 40 + "]" * 40 + "}", "bad-message"),
+                          ({"v": 1, "type": "what"}, "bad-message")):
+            await red.send(bad)
+            assert (await red.until("error"))["code"] == code, bad
+        assert table.session.entries == before  # nothing was played
+        # the real choice, then the same one again (a repeat): stale
+        good = {"v": 1, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]}
+        await red.send(good)
+        await red.until("table")
+        assert len(table.session.entries) == len(before) + 1
+        await red.send(good)
+        code = (await red.until("error"))["code"]
+        assert code in ("stale", "not-your-turn")
+        assert len(table.session.entries) == len(before) + 1
+        assert blue.errors == ["not-your-turn"]  # blue heard only of its own mistake
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
+def test_a_wrong_code_is_refused_and_too_many_tries_are_stopped():
+    async def body(table, server, device):
+        d = await device("AAAA-AAAA-AAAA")
+        assert (await d.until("error"))["code"] == "unknown-code"
+        w = await device("ZZZZZ", watch=True)
+        assert (await w.until("error"))["code"] == "unknown-code"
+        for _ in range(10):
+            await d.send({"v": 1, "type": "hello", "code": "BBBB", "watch": False})
+        codes = [(await d.until("error"))["code"] for _ in range(10)]
+        assert "too-many-tries" in codes
+        # even the right code is refused from that address for a while
+        late = await device(table.codes[0])
+        assert (await late.until("error"))["code"] == "too-many-tries"
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
+def test_a_page_from_another_origin_is_refused_and_a_flood_is_slowed():
+    async def body(table, server, device):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await device(table.codes[0], headers={"Origin": "http://evil.example"})
+        assert refused.value.status == 403
+        own = await device(table.codes[0], headers={"Origin": f"http://127.0.0.1:{server.port}"})
+        await own.until("welcome")
+        for _ in range(60):
+            await own.send({"v": 1, "type": "choose", "at": 0, "option": 0, "action": "x"})
+        codes = []
+        while True:
+            try:
+                codes.append((await own.until("error", timeout=1))["code"])
+            except TimeoutError:
+                break
+        assert "too-fast" in codes
+        # a message over the size bound ends that line
+        big = await device(table.codes[1])
+        await big.until("welcome")
+        await big.send("x" * (wire.MAX_FROM_DEVICE + 1))
+        msg = await asyncio.wait_for(big.ws.receive(), 5)
+        while msg.type == aiohttp.WSMsgType.TEXT:
+            msg = await asyncio.wait_for(big.ws.receive(), 5)
+        assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
+def test_a_seat_that_drops_comes_back_with_its_code_to_the_hand_it_had():
+    async def body(table, server, device):
+        red = await device(table.codes[0])
+        turn = await red.until("turn")
+        await red.close()
+        await asyncio.sleep(0.1)
+        assert 0 in server.away()
+        again = await device(table.codes[0])
+        turn2 = await again.until("turn")
+        assert turn2 == turn  # the same turn, the same hand and options
+        # a second device with the same code takes the seat over; the first is told
+        third = await device(table.codes[0])
+        await third.until("turn")
+        assert (await again.until("error"))["code"] == "replaced"
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
+def test_the_host_hands_a_waiting_seat_to_a_bot_and_the_race_goes_on():
+    async def body(table, server, device):
+        red = await device(table.codes[0])
+        await red.until("turn")
+        blue = await device(table.codes[1])
+        play = asyncio.ensure_future(play_device(blue))
+        await server.hand_to_bot(0, "easy")  # red's player went home
+        assert (await red.until("error"))["code"] == "bot"
+        await asyncio.wait_for(play, 60)
+        assert table.session.over
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
+def test_a_killed_host_restarted_on_its_save_reopens_the_table(tmp_path):
+    from flamme_tui import saves
+
+    async def first():
+        session = new_session()
+        saves.attach_autosave(session, directory=tmp_path)
+        table = HostTable(session, {0, 1})
+        table.save_codes()
+        server = HostServer(table)
+        port = await server.start()
+        red, blue = Device(port, table.codes[0]), Device(port, table.codes[1])
+        await red.open()
+        await blue.open()
+        await asyncio.gather(play_device(red, stop_after=6), play_device(blue, stop_after=6))
+        await asyncio.sleep(0.2)
+        # the host dies here: no goodbye, no last save (the autosave wrote every action)
+        await server.runner.cleanup()
+        await red.close()
+        await blue.close()
+        return session, table
+
+    session, table = asyncio.run(first())
+    path = session.save_path
+    entries = [str(e) for e in session.entries]
+    for listener in session.listeners:  # the dead process's lock goes with it
+        if hasattr(listener, "stop"):
+            listener.stop()
+
+    async def second():
+        again = saves.load(path)
+        room, codes = read_codes(table.seats_path(), 3)
+        assert (room, codes) == (table.room, table.codes)
+        reopened = HostTable(again, set(codes), codes, room)
+        assert [str(e) for e in again.entries] == entries
+        server = HostServer(reopened)
+        port = await server.start()
+        devices = [Device(port, codes[0]), Device(port, codes[1])]
+        for d in devices:
+            await d.open()
+        await asyncio.gather(*(play_device(d) for d in devices))
+        for d in devices:
+            await d.close()
+        await server.stop()
+        return again
+
+    again = asyncio.run(second())
+    assert again.over and [str(e) for e in again.entries][:len(entries)] == entries
+
+
+def test_seat_codes_are_secret_unguessable_and_bound_to_one_seat():
+    tables = [HostTable(new_session(), {0, 1}) for _ in range(20)]
+    codes = [c for tb in tables for c in tb.codes.values()]
+    assert len(set(codes)) == len(codes) and all(len(c) == 12 for c in codes)
+    tb = tables[0]
+    assert tb.seat_of(tb.codes[1]) == 1 and tb.seat_of(tb.codes[1].lower()) == 1
+    assert tb.seat_of(tables[1].codes[1]) is None and tb.seat_of(tb.room) is None
+    tb.hand_to_bot(1)
+    assert tb.seat_of(tb.codes[1]) is None  # a seat given to a bot takes no device
+
+
+def test_every_turn_of_a_random_race_offers_what_the_seats_own_view_offers():
+    """The host's turn model is the seat's view's options, whatever the phase."""
+    session = Session.new(RaceSpec(teams=TEAMS, stage="peloton-7", breakaway=True), 2, bots={})
+    table = HostTable(session, {0, 1, 2})
+    rng = random.Random(1)
+    kinds = set()
+    while not session.over:
+        seat = table.due()
+        turn = table.turn_for(seat)
+        assert turn is not None and turn["seat"] == seat
+        kinds.add(turn["kind"])
+        assert [o["action"] for o in turn["options"]] == [str(o.action) for o in session.game.view(seat).options()]
+        k = rng.randrange(len(turn["options"]))
+        table.choose(seat, {"at": turn["at"], "option": k, "action": turn["options"][k]["action"]})
+    assert kinds >= {"bidder", "bid", "draw", "pick"}
+
+
+def test_a_bot_that_fails_is_said_and_its_seat_given_to_another_bot_finishes_the_race():
+    said = []
+
+    async def body(table, server, device):
+        server.say = lambda kind, **facts: said.append((kind, facts))
+        red, blue = await device(table.codes[0]), await device(table.codes[1])
+        playing = asyncio.ensure_future(asyncio.gather(play_device(red), play_device(blue)))
+        for _ in range(200):  # the devices play round 1's first cards; then the broken bot is due
+            await asyncio.sleep(0.05)
+            if any(kind == "bot-failed" for kind, _ in said):
+                break
+        assert any(kind == "bot-failed" and facts["seat"] == 2 for kind, facts in said)
+        assert not table.session.over
+        await server.hand_to_bot(2, "easy")
+        await asyncio.wait_for(playing, 60)
+        assert table.session.over
+        return True
+
+    assert asyncio.run(_with_host(body, bots={2: "no-such-bot"}))

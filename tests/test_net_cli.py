@@ -1,0 +1,155 @@
+"""`flamme-tui host` as a player starts it (issue 25): a real process, killed
+with SIGKILL mid-race and restarted on its save; the devices come back with
+their codes and the race ends as the log says.  Also: a seat handed to a bot
+from the host's input, and the one-line refusals of bad options."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from test_net import Device, play_device
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, dict[str, str]]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAMME_TUI_DATA_DIR=str(tmp_path / "data"))
+    proc = subprocess.Popen([sys.executable, "-m", "flamme_tui", "host", "--lang", "en", *args], cwd=ROOT, env=env, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    facts: dict[str, str] = {}
+    deadline = time.monotonic() + 30
+    while "commands" not in facts and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if m := re.search(r"on (127\.0\.0\.1:\d+)", line):
+            facts["address"] = m.group(1)
+        if m := re.search(r"saved in (\S+)", line):
+            facts["save"] = m.group(1)
+        if m := re.search(r"^  (\w+): flamme-tui join \S+ ([A-Z0-9-]+)$", line):
+            facts[m.group(1)] = m.group(2)
+        if line.startswith("Commands:"):
+            facts["commands"] = line
+    assert "commands" in facts, (facts, proc.stderr.read() if proc.poll() is not None else "")
+    return proc, facts
+
+
+async def devices_play(address: str, codes: list[str], stop_after: int | None = None) -> list[Device]:
+    port = int(address.rsplit(":", 1)[1])
+    devices = [Device(port, code) for code in codes]
+    for d in devices:
+        await d.open()
+    try:
+        await asyncio.gather(*(play_device(d, stop_after) for d in devices))
+    finally:
+        for d in devices:
+            await d.close()
+    return devices
+
+
+def test_a_host_killed_mid_race_restarts_on_its_save_and_the_devices_finish_it(tmp_path):
+    port = str(free_port())
+    saves = tmp_path / "saves"
+    proc, facts = start_host(tmp_path, "--teams", "3", "--bots", "device,device,easy", "--seed", "4",
+                             "--port", port, "--saves", str(saves))
+    try:
+        asyncio.run(devices_play(facts["address"], [facts["Red"], facts["Blue"]], stop_after=9))
+        time.sleep(0.3)
+    finally:
+        proc.send_signal(signal.SIGKILL)  # no goodbye: whatever is on disk is what there is
+        proc.wait(10)
+    save = facts["save"]
+    held = Path(save).read_text()
+    assert '"actions"' in held
+    proc, again = start_host(tmp_path, "--from", save, "--port", port)
+    try:
+        assert again["Red"] == facts["Red"] and again["Blue"] == facts["Blue"]  # the same codes
+        asyncio.run(devices_play(again["address"], [again["Red"], again["Blue"]]))
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert proc.returncode == 0, err
+    assert "The race is over." in out and "1." in out
+
+
+def test_the_hosts_player_hands_a_seat_to_a_bot_from_its_input(tmp_path):
+    proc, facts = start_host(tmp_path, "--teams", "2", "--bots", "device,device", "--port", str(free_port()),
+                             "--saves", str(tmp_path / "saves"))
+    try:
+        proc.stdin.write("bot 1\n")  # Red's player never came: a bot plays Red
+        proc.stdin.flush()
+        asyncio.run(devices_play(facts["address"], [facts["Blue"]]))
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert "Red is played by a bot (easy) from now on" in out
+    assert "The race is over." in out, err
+
+
+def test_a_host_without_a_device_seat_or_with_a_bad_option_says_so_in_one_line(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAMME_TUI_DATA_DIR=str(tmp_path / "data"))
+    for args, words in ((["--bots", "easy,easy,easy,easy"], "name at least one seat `device`"),
+                        (["--bots", "device,banana"], "host: --bots: give 4 of"),
+                        (["--from", str(tmp_path / "none.json")], "none.json")):
+        run = subprocess.run([sys.executable, "-m", "flamme_tui", "host", *args], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2 and words in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    run = subprocess.run([sys.executable, "-m", "flamme_tui", "join", "not an address:xx", "CODE"], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2 and "not a host address" in run.stderr
+
+
+def test_the_join_address_is_printed_as_a_qr_code_that_reads_back():
+    segno = __import__("pytest").importorskip("segno")  # a dependency (pyproject.toml); optional at run time
+    from flamme_tui.cli.host import qr_lines
+
+    lines = qr_lines("http://192.168.1.20:8765/")
+    assert lines and all(set(line) <= set("█▀▄ ") for line in lines)
+    # the same symbol segno makes for the address (the drawing is segno's own)
+    code = segno.make("http://192.168.1.20:8765/", error="m")
+    assert len(lines) == (code.symbol_size(border=2)[1] + 1) // 2
+
+
+def test_without_segno_the_host_says_there_is_no_qr_code(monkeypatch):
+    import builtins
+
+    from flamme_tui.cli import host
+
+    real = builtins.__import__
+
+    def no_segno(name, *args, **kwargs):
+        if name == "segno":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_segno)
+    assert host.qr_lines("http://x:1/") is None
+
+
+def test_the_host_bench_plays_whole_races_and_prints_latency_cpu_and_memory():
+    from flamme_tui.net.bench import bench
+
+    lines = bench(races=1, seats=3, watchers=2, seed=2)
+    text = "\n".join(lines)
+    assert "3 seats on their own devices, 2 watchers" in text
+    assert re.search(r"reveal latency .*: median \d+\.\d ms, p99 \d+\.\d ms", text), text
+    assert re.search(r"host CPU per round: \d+\.\d ms", text) and re.search(r"peak memory \(VmHWM\): \d+ MB", text)
+    assert re.search(r"race 1: \d+ rounds, \d+ choices", text)

@@ -1,0 +1,191 @@
+"""`flamme-tui join` (issue 25): a seat of a real host on 127.0.0.1, played by keys at 80x24.
+
+The other seat is played through net.client (the device side without
+Textual), a third by a bot; a watcher's screen shows the public table only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from flamme_tui.net.client import DeviceTable, Line
+from flamme_tui.net.host import HostServer, HostTable
+from flamme_tui.play.races import RaceSpec, Team
+from flamme_tui.play.session import Session
+from flamme_tui.ui.join import JoinApp
+
+TEAMS = tuple(Team(c.capitalize(), c) for c in ("red", "blue", "green"))
+
+
+async def play_line(address: str, code: str) -> DeviceTable:
+    """A device without a screen: the first option of every turn."""
+    line, table = Line(address), DeviceTable()
+    await line.open(code)
+    async for data in line.messages():
+        table.take(data)
+        if table.over:
+            break
+        turn = table.turn
+        if turn is not None:
+            await line.send(table.answer(len(turn.options) - 1))
+    await line.close()
+    return table
+
+
+def screen_text(app) -> str:
+    return "\n".join(str(w.render()) for w in app.query("Static"))
+
+
+async def test_a_seat_plays_a_whole_race_by_number_keys_at_80x24_and_a_watcher_sees_no_hand():
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    address = f"127.0.0.1:{port}"
+    blue = asyncio.ensure_future(play_line(address, table.codes[1]))
+    app = JoinApp(address, table.codes[0])
+    bells = []
+    app.bell = lambda: bells.append(app.table.turn.at)  # the terminal bell: counted here
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            seen_hand = False
+            for _ in range(3000):
+                await pilot.pause(0.01)
+                if app.table.over:
+                    break
+                if app.table.turn is not None:
+                    text = screen_text(app)
+                    seen_hand = seen_hand or ("hand:" in text and "Red" in text)
+                    await pilot.press("1")
+            await pilot.pause(0.1)
+            assert session.over and app.table.over
+            assert seen_hand
+            assert "The race is over" in screen_text(app)
+            assert len(bells) >= 10  # the bell rang for the seat's turns
+            assert app.query_one("#log").line_count > 20  # the rounds told in words
+        blue_table = await asyncio.wait_for(blue, 30)
+        assert blue_table.over and blue_table.outcome[0] == tuple(session.game.ranking())
+        # the same choices of the two human seats, made hot-seat at one screen: the same race
+        from test_net import hot_seat
+
+        game = session.game
+        humans = [str(e) for e in session.entries if game.riders[game.index[e.rider]].seat in (0, 1)]
+        same = hot_seat(humans, lambda: Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"}))
+        assert [str(e) for e in same.session.entries] == [str(e) for e in session.entries]
+        assert same.game.ranking() == game.ranking()
+    finally:
+        await server.stop()
+
+
+async def test_a_watcher_sees_the_public_table_and_no_hand():
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    address = f"127.0.0.1:{port}"
+    app = JoinApp(address, table.room, watch=True)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.table.riders:
+                    break
+            text = screen_text(app)
+            assert "watching" in text and "Red Sprinteur" in text and "hand:" not in text
+            assert app.table.turn is None and app.table.seat is None
+    finally:
+        await server.stop()
+
+
+async def test_a_wrong_code_is_said_in_one_line_and_the_app_stops_trying():
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    server = HostServer(HostTable(session, {0, 1}))
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", "WRONG-CODE-XX")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if "no seat has that code" in screen_text(app):
+                    break
+            assert "no seat has that code" in screen_text(app)
+    finally:
+        await server.stop()
+
+
+async def test_without_a_code_the_app_asks_for_it_and_an_option_is_chosen_by_a_tap(tmp_path):
+    """As in a browser tab from the host's page: the code typed, then a click on an option."""
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", "")
+    app.bell = lambda: None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            assert "Type the code" in screen_text(app)
+            await pilot.press(*"WRONGCODEXYZ", "enter")  # a typo first: said, and asked again
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if "no seat has that code" in screen_text(app):
+                    break
+            assert "no seat has that code" in screen_text(app) and app.query_one("#code").display
+            await pilot.press(*table.codes[0].lower(), "enter")  # any case
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.table.turn is not None:
+                    break
+            turn = app.table.turn
+            assert turn is not None and turn.kind == "draw"
+            before = len(session.entries)
+            # the second option's line in the hand panel: its title, then the options
+            await pilot.click("#hand", offset=(4, 1 + app.first_option + 1))
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if len(session.entries) > before:
+                    break
+            assert str(session.entries[before]) == turn.options[1].action
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.table.turn is not None and app.table.turn.kind == "pick":
+                    break
+            app.save_screenshot(str(tmp_path / "join.svg"))
+            shot = (tmp_path / "join.svg").read_text()
+            assert "pick a card" in shot.replace("&#160;", " ")
+    finally:
+        await server.stop()
+
+
+async def test_the_hosts_own_seat_plays_on_the_hosts_screen_with_the_codes_in_its_log(monkeypatch, tmp_path, capsys):
+    """`host --here 1`: seat 1 on the host's terminal (the same screen as join, over loopback)."""
+    from types import SimpleNamespace
+
+    from flamme_tui.cli import host as cli_host
+
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 3, bots={1: "easy"})
+    table = HostTable(session, {0})
+    seen = {}
+
+    async def headless(app):  # the app as it runs in the host's terminal, keys pressed by the test
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(3000):
+                await pilot.pause(0.01)
+                if app.table.over:
+                    break
+                if app.table.turn is not None:
+                    await pilot.press("1")
+            await pilot.pause(0.1)
+            seen["log"] = "\n".join(app.query_one("#log").lines)
+            seen["over"] = app.table.over
+
+    monkeypatch.setattr(JoinApp, "run_async", headless)
+    args = SimpleNamespace(host="127.0.0.1", port=0, web_port=0, here=1)
+    assert await cli_host._serve(table, args, tmp_path / "race.json") == 0
+    assert session.over and seen["over"]
+    from flamme_tui.net.host import show_code
+
+    assert "Red: flamme-tui join 127.0.0.1:" in seen["log"] and show_code(table.codes[0]) in seen["log"]
+    assert "Round 1 revealed" in seen["log"]  # what the host says goes to the screen's log
+    out = capsys.readouterr().out
+    assert "Round 1 revealed" not in out  # not printed over the screen
