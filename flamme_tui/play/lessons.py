@@ -26,7 +26,7 @@ MODEL = ConfigDict(extra="forbid", frozen=True)  # Strict* fields: no number fro
 MAX_TEXT = 1200  # characters of a step's text: it must fit beside the track at 80x24
 # what a step can check of the round the player just played (see play/tutorial.py, `checked`)
 Check = Literal["draw_rouleur_first", "no_exhaustion", "slipstream", "not_blocked", "no_card_wasted_on_climb",
-                "descent_gained", "finish", "no_crash", "supply_gained", "catch_up"]
+                "descent_gained", "finish", "no_crash", "supply_gained", "catch_up", "broke_away"]
 CHECKS = get_args(Check)
 Kind = Literal["S", "R"]
 Colour = Literal["red", "blue", "green", "black", "white", "pink"]
@@ -52,12 +52,14 @@ class Step(_Texts):
     within 9 squares ahead of one of them; "descent": one within 6;
     "finish": the line within 9 squares; "wet": a wet square within 9 (meteo);
     "wind": one of them under a tailwind or headwind (meteo); "supply",
-    "cobbles": a supply zone, cobblestones within 9 (Peloton tiles)).  The
-    step of round 1 comes first in round 1, then a step of a place (it will
-    not wait), then a step of a round (it may come a round or two late)."""
+    "cobbles": a supply zone, cobblestones within 9 (Peloton tiles);
+    "breakaway": the Peloton breakaway's bids, before round 1, in a lesson
+    with `breakaway: true`, and then only).  The step of round 1 comes first
+    in round 1, then a step of a place (it will not wait), then a step of a
+    round (it may come a round or two late)."""
 
     round: StrictInt | None = Field(None, ge=1, le=30)
-    at: Literal["climb", "descent", "finish", "wet", "wind", "supply", "cobbles"] | None = None
+    at: Literal["climb", "descent", "finish", "wet", "wind", "supply", "cobbles", "breakaway"] | None = None
     recycled: bool = False  # after the reveal, also say which cards went back under each deck
     idea: Annotated[StrictStr, Field(min_length=1, max_length=40)]  # "The energy draw"
     text: Text  # before the player chooses: what to look at on the track and in the hand
@@ -73,6 +75,9 @@ class Opponent(_Texts):
     name: Annotated[StrictStr, Field(min_length=1, max_length=20)]
     colour: Colour
     rounds: tuple[dict[Kind, tuple[Card, ...]], ...] = Field((), max_length=30)
+    # the breakaway (a lesson with `breakaway: true`): its Rouleur bids, keeping at
+    # each bid the first of these cards it holds, else its lowest
+    bids: tuple[Card, ...] = Field((), max_length=10)
 
 
 class Player(_Texts):
@@ -89,6 +94,8 @@ class Lesson(_Texts):
     # classic, meteo: a stage id, or a stage file beside the lesson; bmx: the circuit's sides ("ABCD", "aBcD")
     stage: Annotated[StrictStr, Field(min_length=1, max_length=200)]
     seed: StrictInt = Field(ge=0, le=999_999)
+    # the Peloton breakaway before round 1 (classic rules, a stage whose second tile is tile 2)
+    breakaway: bool = False
     player: Player = Player()
     opponents: tuple[Opponent, ...] = Field(min_length=1, max_length=3)
     intro: Text
@@ -122,10 +129,35 @@ def load(path: Path) -> Lesson:
         if (step.round is None) == (step.at is None):
             raise ConfigError("give a step either a round or an `at` (climb, descent, finish)", file=path,
                               field=f"steps.{k}")
+        if step.check is not None and (step.check == "broke_away") != (step.at == "breakaway"):
+            raise ConfigError("the check broke_away belongs to a step `at: breakaway`", file=path,
+                              field=f"steps.{k}.check")
+        if step.at == "breakaway" and not lesson.breakaway:
+            raise ConfigError("a step `at: breakaway` needs `breakaway: true` (the race has none)", file=path,
+                              field=f"steps.{k}.at")
+    if lesson.breakaway:
+        _check_breakaway(path, lesson)
     colours = [lesson.player.colour, *(o.colour for o in lesson.opponents)]
     if len(set(colours)) != len(colours):
         raise ConfigError("opponents: each team a colour of its own", file=path, field="opponents")
     return lesson
+
+
+def _check_breakaway(path: Path, lesson: Lesson) -> None:
+    """A lesson with a breakaway races classic or meteo rules on a stage that has the breakaway square."""
+    if lesson.rules == "bmx":
+        raise ConfigError("BMX has no breakaway", file=path, field="breakaway")
+    from ..engine.race import Team
+    from .races import RaceSpec, make_setup
+
+    teams = (Team(lesson.player.name, lesson.player.colour), *(Team(o.name, o.colour) for o in lesson.opponents))
+    try:
+        setup = make_setup(RaceSpec(variant=lesson.rules, stage=stage_ref(path, lesson.stage), teams=teams))
+    except (ConfigError, ValueError):
+        return  # the stage's own problem is told when the lesson is started, as for any stage
+    if setup.course.breakaway < 0:
+        raise ConfigError("this stage has no breakaway square (its second tile must be Peloton tile 2)",
+                          file=path, field="breakaway")
 
 
 def stage_ref(entry_path: Path, stage: str) -> str:

@@ -719,16 +719,65 @@ def lesson_played(game: Any, e: Move) -> str:
     return card_text(e.card) if e.card else _("an exhaustion card")
 
 
-def lesson_events(game: Any, ours: set[int], who: Callable[[int], str]) -> list[str]:
+def lesson_bid_card(card: int) -> str:
+    return card_text(card) if card else _("an exhaustion card")
+
+
+def lesson_breakaway(game: Any, e: Breakaway, ours: set[int], who: Callable[[int], str],
+                     other: Callable[[int], str]) -> list[str]:
+    """The breakaway's result as a lesson explains it: who broke away with what, where
+    it starts and what it cost; what the player's bidder keeps."""
+    course = game.course
+    setup = game.setup
+    lines = []
+    totals = {rider: (cards, total) for rider, cards, total in e.bids}
+    for i in e.winners:
+        cards, total = totals[i]
+        values = dict(cards=_(" and ").join(lesson_bid_card(c) for c in cards), total=total,
+                      square=label(course, e.square), n=setup.breakaway_exhaustion)
+        if i in ours:
+            lines.append(ngettext(
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack. The price: "
+                "its two bid cards left the game and it took {n} exhaustion card into its deck.",
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack. The price: "
+                "its two bid cards left the game and it took {n} exhaustion cards into its deck.",
+                setup.breakaway_exhaustion).format(rider=who(i), **values))
+        else:
+            lines.append(ngettext(
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack, without "
+                "those two cards and with {n} exhaustion card in its deck.",
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack, without "
+                "those two cards and with {n} exhaustion cards in its deck.",
+                setup.breakaway_exhaustion).format(rider=other(i), **values))
+    for i in totals:
+        if i in ours and i not in e.winners:
+            lines.append(_("{rider} bid {total}, not enough: it takes its bid cards back and starts from the grid.")
+                         .format(rider=who(i), total=totals[i][1]))
+    lines.append(_("Every bidder shuffled all its cards into a new deck. Round 1 starts."))
+    return lines
+
+
+def lesson_events(game: Any, ours: set[int], who: Callable[[int], str],
+                  other: Callable[[int], str] | None = None) -> list[str]:
     """The round just revealed as a lesson explains it (play/tutorial.py): what
     happened to the player's riders (`ours`; `who(i)`: "Your Rouleur") and why,
-    from the engine's typed events."""
+    from the engine's typed events; the breakaway's bids and result too
+    (`other(i)`: another team's rider, "Red Rouleur")."""
     from ..engine.terrain import SUPPLY
 
     course = game.course
     lines: list[str] = []
+    name = other or who
     for e in game.events:
         kind = type(e)
+        if kind is BidsRevealed:
+            bids = _(", ").join(_("{rider} {card}").format(rider=who(i) if i in ours else name(i),
+                                                          card=lesson_bid_card(c)) for i, c in e.cards)
+            lines.append(_("Bid {n}, face up together: {bids}.").format(n=e.bid, bids=bids))
+            continue
+        if kind is Breakaway:
+            lines += lesson_breakaway(game, e, ours, who, name)
+            continue
         if kind is Die:
             lines.append(ngettext("The die showed {face}: groups {face} square behind others catch up.",
                                   "The die showed {face}: groups {face} squares behind others catch up.",

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.actions import Action, Draw, Play
+from ..engine.actions import Action, Bid, Draw, Play
 from ..engine.cards import ROULEUR, SPRINTEUR, card_text
 from ..engine.course import HEADWIND, TAILWIND, WET
-from ..engine.events import CatchUp, Crash, Exhaustion, Fatigue, Finish, Move, Slipstream
+from ..engine.events import Breakaway, CatchUp, Crash, Exhaustion, Fatigue, Finish, Move, Slipstream
 from ..engine.options import Option
 from ..engine.phase import Phase
 from ..engine.race import Team
@@ -49,10 +49,12 @@ class Tutorial:
             teams = [Team(t.name, t.colour, "S") for t in teams]
             spec = RaceSpec(variant=lesson.rules, circuit=lesson.stage, teams=tuple(teams))
         else:
-            spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams))
+            spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams),
+                            breakaway=lesson.breakaway)
         self.session = Session.new(spec, lesson.seed)
-        self.reports: dict[int, list[str]] = {}  # round -> the reveal in words, and the check
-        self.steps: dict[int, tuple[int, ...]] = {}  # round -> the indexes of the steps it taught
+        # round -> the reveal in words, and the check (0: the breakaway's bids, before round 1)
+        self.reports: dict[int, list[str]] = {}
+        self.steps: dict[int, tuple[int, ...]] = {}  # round (0: the breakaway) -> the indexes of the steps it taught
         # (round, step index) whose check did not apply that round: the step comes again
         self.retry: set[tuple[int, int]] = set()
         self.mine: list[Action] = []  # the player's actions of the round in progress
@@ -74,10 +76,21 @@ class Tutorial:
     def view(self) -> Any:
         return self.game.view(PLAYER)
 
+    @property
+    def in_breakaway(self) -> bool:
+        return self.game.phase == Phase.BREAKAWAY
+
+    def moment(self) -> int:
+        """The round being played; 0 during the breakaway's bids (before round 1)."""
+        return 0 if self.in_breakaway else int(self.game.round)
+
     def kind(self) -> str:
-        """What the player does now: "draw" (which rider draws first), "pick" or "over"."""
+        """What the player does now: "draw" (which rider draws first), "pick", in the
+        breakaway "bidder" (which rider bids) and "bid", or "over"."""
         if self.over:
             return "over"
+        if self.in_breakaway:
+            return "bid" if self.view().hands else "bidder"
         return "pick" if self.view().hands else "draw"
 
     def options(self) -> list[Option]:
@@ -92,7 +105,7 @@ class Tutorial:
         MAX_STEPS: the first round's own step first (it starts the race), then places
         on the track (the climb is taught on the climb: it will not wait), then the
         rounds' ideas, that can wait."""
-        round_ = self.game.round
+        round_ = self.moment()
         if round_ not in self.steps:
             taught = {(r, k) for r, ks in self.steps.items() for k in ks}
             done = {k for r, k in taught if (r, k) not in self.retry}
@@ -108,6 +121,8 @@ class Tutorial:
         return steps[0] if steps else None
 
     def _due(self, step: Step) -> bool:
+        if self.in_breakaway or step.at == "breakaway":  # the bids teach the breakaway, and nothing else
+            return self.in_breakaway and step.at == "breakaway"
         if step.round is not None:
             return step.round <= self.game.round
         course, game = self.game.course, self.game
@@ -131,15 +146,20 @@ class Tutorial:
         """The player's action (ValueError if it is not on offer); the scripted teams then play."""
         if self.session.due() != PLAYER or action not in [o.action for o in self.options()]:
             raise ValueError(f"not on offer now: {action}")
-        round_ = self.game.round
+        round_ = self.moment()
         done = self.game.rounds_done
+        bid = getattr(self.game, "bid_round", 0)  # (BMX has no breakaway)
         self.round_steps()  # (fixed at the round's first choice, as the player saw them)
         if isinstance(action, Play):  # the hand it came from (said after the reveal, `recycled`)
             self._hands[action.rider] = self.view().hands[self.game.index[action.rider]]
         self.session.apply(action)
         self.mine.append(action)
         self._opponents()
-        if self.game.rounds_done > done or self.over:
+        if round_ == 0 and (not self.in_breakaway or getattr(self.game, "bid_round", 0) != bid):
+            # a bid revealed (and after the last, who broke away): told as it comes, the check at the end
+            self.reports[0] = self.reports.get(0, []) + self._report(self.mine, 0)
+            self.mine = []
+        elif self.game.rounds_done > done or self.over:
             self.reports[round_] = self._report(self.mine, round_)
             self.mine = []
 
@@ -162,12 +182,19 @@ class Tutorial:
     def Name(self, i: int) -> str:  # noqa: N802 - the same, at the start of a sentence
         return f"Your {self.kind_of(i)}"
 
+    def other_name(self, i: int) -> str:
+        """Another team's rider: "Red Rouleur" (the team alone in BMX)."""
+        team = self.game.setup.teams[self.game.riders[i].seat].name
+        return team if self.game.rules.uses_tokens else f"{team} {self.kind_of(i)}"
+
     def _report(self, mine: list[Action], round_: int) -> list[str]:
         """The round just revealed, in words, from its events; then the step's check."""
         game = self.game
         ours = {i for i, r in enumerate(game.riders) if r.seat == PLAYER}
-        lines = lesson_events(game, ours, self.Name)
-        others = [f"{game.setup.teams[r.seat].name}"
+        lines = lesson_events(game, ours, self.Name, self.other_name)
+        if round_ == 0 and self.in_breakaway:
+            return lines  # a first bid: the check waits for the last
+        others = [] if round_ == 0 else [f"{game.setup.teams[r.seat].name}"
                   f"{'' if game.rules.uses_tokens else ' ' + self.kind_of(i)} {played_text(game, r.history[-1])}"
                   for i, r in enumerate(game.riders) if i not in ours and r.history]
         if others:
@@ -220,13 +247,17 @@ class Tutorial:
 
 
 def scripted(view: Any, opponent: Opponent) -> Action:
-    """A scripted team's action from its view: the Rouleur draws first; a rider
-    plays the first card its round's list names that it holds, else its lowest."""
+    """A scripted team's action from its view: the Rouleur draws first (and bids in
+    the breakaway); a rider plays (bids) the first card its round's list (its `bids`)
+    names that it holds, else its lowest."""
     options = [o.action for o in view.options()]
     if not view.hands:
         riders = {a.rider: a for a in options if isinstance(a, Draw)}
         kinds = {r.id: r.kind for r in view.board.riders}
         return next((a for rid, a in riders.items() if kinds[rid] == ROULEUR), options[0])
+    bids = {a.card: a for a in options if isinstance(a, Bid)}
+    if bids:  # the breakaway: the first card of its list it holds, else its lowest
+        return next((bids[c] for c in opponent.bids if c in bids), bids[min(bids, key=lambda c: (c != 0, c))])
     plays = [a for a in options if isinstance(a, Play)]
     if not plays:
         return options[0]
@@ -273,6 +304,9 @@ def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool |
         return not any(type(e) is Crash and e.rider in ours for e in events)
     if check == "supply_gained":
         return any(e.moves > e.value and game.course.terrain[e.start] == SUPPLY for e in moves)
+    if check == "broke_away":
+        result = next((e for e in events if type(e) is Breakaway), None)
+        return None if result is None else any(i in ours for i in result.winners)
     if check == "finish":
         return any(type(e) is Finish and e.rider in ours for e in events) or (
             game.phase == Phase.OVER and game.riders[game.winner].seat == PLAYER)

@@ -151,8 +151,10 @@ async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data
             title = screen.query_one("#lesson-title").render().plain
             ideas |= {s.idea for s in lesson.steps if s.idea in title}
             options = screen.tutorial.options()
-            if screen.tutorial.kind() == "draw":
-                key = "2"  # the Rouleur draws first
+            if screen.tutorial.kind() in ("draw", "bidder"):
+                key = "2"  # the Rouleur draws first (bids in the breakaway)
+            elif screen.tutorial.kind() == "bid":  # the highest card
+                key = str(max(range(len(options)), key=lambda k: options[k].action.card) + 1)
             else:  # the card (tokens) that goes furthest
                 best = max(range(len(options)), key=lambda k: (options[k].preview.square, -k))
                 key = str(best + 1)
@@ -161,6 +163,9 @@ async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data
         assert screen.tutorial.over
         assert ideas == {s.idea for s in lesson.steps}  # every step was taught
         assert reports >= screen.tutorial.game.round - 1  # every reveal explained
+        if lesson.breakaway:  # the bids were played by keys, and their result explained
+            assert any(a.startswith("bid blue.R ") for a in screen.tutorial.actions_text())
+            assert "Your Rouleur broke away with " in "\n".join(screen.tutorial.reports[0])
         text = screen_text(app)
         assert "won. Your team finished" in text and "Enter: back to the lessons" in text
         await pilot.press("enter")

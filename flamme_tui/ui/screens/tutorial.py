@@ -160,12 +160,13 @@ class TutorialScreen(BaseScreen):
         t = self.tutorial
         lesson = t.lesson
         steps = [] if t.over else t.round_steps()
-        where = "over" if t.over else f"round {t.game.round}"
+        where = "over" if t.over else "breakaway" if t.in_breakaway else f"round {t.game.round}"
         idea = "".join(f" · {step.idea}" for step in steps)
         title = lesson.title if not self.started or t.over else "Learn to play"  # the ideas need the room
         self.query_one("#lesson-title", Static).update(plain(f"{title} · {where}{idea}"))
         self.query_one("#lesson-track").show(self.scene())  # type: ignore[attr-defined]
-        last = t.reports.get(t.game.round - 1 if not t.over else t.game.round, [])
+        shown = t.game.round - 1 if not t.over else t.game.round  # 0: the breakaway's bids
+        last = t.reports.get(shown, [])
         if not self.started:
             text, choices = lesson.intro, "Enter: start the race"
             last = []
@@ -177,7 +178,8 @@ class TutorialScreen(BaseScreen):
             choices = self.choices_text()
         self.query_one("#lesson-step", Static).update(plain(text))
         self.query_one("#lesson-choices", Static).update(plain(choices))
-        report = ("Last round:\n" + "\n".join(f"· {line}" for line in last)) if last else ""
+        heading = "The breakaway:" if shown == 0 else "Last round:"
+        report = (heading + "\n" + "\n".join(f"· {line}" for line in last)) if last else ""
         if self.saved_problem:
             report = f"{report}\n(progress not kept: {self.saved_problem})".strip()
         self.query_one("#lesson-report", Static).update(plain(report))
@@ -187,13 +189,19 @@ class TutorialScreen(BaseScreen):
         view = t.view()
         course = view.board.course
         options = t.options()
-        if t.kind() == "draw":
+        if t.kind() in ("draw", "bidder"):
             parts = []
             for k, o in enumerate(options, 1):
                 rider = t.rider_of(o.action)
                 parts.append(f"[{k}] {kind_name(rider.kind)} (on {label(course, rider.square)})")
-            return "Which rider draws first?  " + "   ".join(parts)
+            ask = "Which rider bids for the breakaway?" if t.kind() == "bidder" else "Which rider draws first?"
+            return ask + "  " + "   ".join(parts)
         rider = t.rider_of(options[0].action)
+        if t.kind() == "bid":
+            hand = " ".join(card_text(c) for c in sorted(view.hands.get(rider.index, ())))
+            bids = "   ".join(f"[{k}] {card_text(getattr(o.action, "card", 0))}" for k, o in enumerate(options, 1))
+            return (f"Breakaway, bid {t.game.bid_round}: your {kind_name(rider.kind)} drew {hand}. "
+                    f"Keep as its bid:\n{bids}")
         hand = " ".join(played_text(view.board, (c,)) if view.board.rules.uses_tokens else card_text(c)
                         for c in sorted(view.hands.get(rider.index, ())))
         down = [f"your {kind_name(view.board.riders[i].kind)} plays {card_text(c)}, face down"
