@@ -145,3 +145,46 @@ def test_a_save_whose_hints_name_no_seat_is_refused_in_one_line(tmp_path):
     with pytest.raises(saves.SaveError) as err:
         saves.load(path)
     assert "hints" in str(err.value) and "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------------ a tour's stages
+
+def tour_stage(stages: str = "avenue-corso-paseo,firenze-milano:meteo", seed: int = 4) -> Session:
+    """A two-stage tour's first stage, finished: seat 0 a person (played by `medium`), seat 1 the easy bot."""
+    from flamme_tui.play import tours
+
+    tour = tours.Tour.new(tours.stages_option(stages), RaceSpec().teams[:2], seed)
+    session = tours.stage_session(tour, {1: "easy"})
+    while not session.over:
+        if session.due() == 0:
+            session.apply(POLICIES["medium"](session.game.view(0)))
+        else:
+            session.play_bots()
+    return session
+
+
+def test_the_coach_command_coaches_a_tour_s_finished_stage_and_refuses_one_not_over(tmp_path):
+    from flamme_tui.play import tours
+
+    first = tour_stage()
+    path = saves.save(first, tmp_path / "tour.json")  # stage 1 over, stage 2 not begun
+    expected = coach.report_lines(coach.coach(first.setup, first.seed, first.entries, [0], Budget(rollouts=16)))
+    run = [sys.executable, "-m", "flamme_tui", "coach", "--rollouts", "16"]
+    out = subprocess.run([*run, str(path)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "stage 1 of 2: Avenue Corso Paseo" in out.stdout.splitlines()[0]
+    assert out.stdout.splitlines()[2:] == expected  # the stage's own set-up, seed and log
+    assert "Red: " in out.stdout and "Blue:" not in out.stdout
+    # the next stage begun: stage 1 is still coached (by --stage), stage 2 is not over
+    second = tours.next_session(first)
+    second.apply(POLICIES["easy"](second.game.view(second.due())))
+    saves.save(second, path)
+    again = subprocess.run([*run, "--stage", "1", str(path)], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and again.stdout.splitlines()[2:] == expected
+    refused = subprocess.run([*run, "--stage", "2", str(path)], capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip().endswith("stage 2 of the tour is not over (finished: 1 to 1)")
+    race = saves.save(finished("classic"), tmp_path / "race.json")
+    no_tour = subprocess.run([*run, "--stage", "1", str(race)], capture_output=True, text=True, timeout=300)
+    assert no_tour.returncode == 2 and "not a tour" in no_tour.stderr
+    assert len(no_tour.stderr.strip().splitlines()) == 1

@@ -333,12 +333,15 @@ def coach_job(setup_text: str, seed: int, entries: tuple[str, ...], seats: tuple
     return coach(setup, seed, [parse_entry(e) for e in entries], seats, Budget(rollouts=rollouts))
 
 
-def replay_frame(titles: list[str], round: int) -> int:
+def replay_frame(titles: list[str], round: int, stage: int | None = None) -> int:
     """The frame of a replay (play.replay.frames, by title) a card of `round` was
-    chosen in: the one before the round's reveal (0 if no frame reveals it)."""
+    chosen in: the one before the round's reveal (0 if no frame reveals it).  In a
+    tour's replay (stage by stage), the round of stage `stage` (1-based)."""
     from .narrator import replay_says
 
     wanted = {replay_says("round", n=round), replay_says("round finish", n=round)}
+    if stage is not None:
+        wanted = {replay_says("stage", k=stage, title=title) for title in wanted}
     return max(0, next((k for k, title in enumerate(titles) if title in wanted), 0) - 1)
 
 

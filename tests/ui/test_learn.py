@@ -277,3 +277,36 @@ async def test_the_lesson_s_help_says_its_keys(data_dir):
         await pilot.pause()
         text = screen_text(app)
         assert "Learn to play" in text and "skip the lesson" in text
+
+
+async def test_a_tour_stage_s_results_offer_the_coach_for_that_stage_and_its_round_in_the_tour_replay(
+        data_dir, monkeypatch, tmp_path):
+    from test_coach import tour_stage
+
+    import flamme_tui.ui.screens.coach as coach_screen
+
+    monkeypatch.setattr(coach_screen, "ROLLOUTS", 12)  # a small budget: the same lessons, sooner
+    session = tour_stage()
+    session.save_path = saves.save(session, tmp_path / "tour.json")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_podium(RaceFlow(session))  # a tour's stage: its results
+        await pilot.pause()
+        assert screen_name(app) == "StageResultScreen" and "c coach" in screen_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert screen_name(app) == "CoachScreen" and "Stage 1, Avenue Corso Paseo." in screen_text(app)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert [s.name for s in screen.lessons] == ["Red"]  # the person's seat, not the bot's
+        first = screen.lessons[0].verdicts[0]
+        await pilot.press("1")
+        await pilot.pause()
+        assert screen_name(app) == "ReplayScreen"
+        frame = app.screen.replay.frames[app.screen.index]
+        # the tour's replay, on stage 1 at the position the card was chosen in
+        assert frame.title == ("Stage 1: Start" if first.round == 1 else f"Stage 1: Round {first.round - 1}")
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert screen_name(app) == "StageResultScreen"

@@ -199,7 +199,7 @@ class TutorialScreen(BaseScreen):
         rider = t.rider_of(options[0].action)
         if t.kind() == "bid":
             hand = " ".join(card_text(c) for c in sorted(view.hands.get(rider.index, ())))
-            bids = "   ".join(f"[{k}] {card_text(getattr(o.action, "card", 0))}" for k, o in enumerate(options, 1))
+            bids = "   ".join(f"[{k}] {card_text(getattr(o.action, 'card', 0))}" for k, o in enumerate(options, 1))
             return (f"Breakaway, bid {t.game.bid_round}: your {kind_name(rider.kind)} drew {hand}. "
                     f"Keep as its bid:\n{bids}")
         hand = " ".join(played_text(view.board, (c,)) if view.board.rules.uses_tokens else card_text(c)
