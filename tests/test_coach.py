@@ -188,3 +188,60 @@ def test_the_coach_command_coaches_a_tour_s_finished_stage_and_refuses_one_not_o
     no_tour = subprocess.run([*run, "--stage", "1", str(race)], capture_output=True, text=True, timeout=300)
     assert no_tour.returncode == 2 and "not a tour" in no_tour.stderr
     assert len(no_tour.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ the Peloton expansion
+
+PELOTON = RaceSpec(variant="classic", stage="peloton-8", teams=RaceSpec().teams[:3], scripted=("", "", "peloton"),
+                   breakaway=True)  # three lanes, supply zones, cobbles, the breakaway, a scripted team
+
+
+def peloton_points(seed: int, limit: int = 3) -> list:
+    """(game, seat) where a person's seat picks a card, in a Peloton race played by easy bots."""
+    from flamme_tui.engine.turns import turns
+    from flamme_tui.play.races import make_setup, new_game
+
+    game = new_game(make_setup(PELOTON), seed)
+    found = []
+    while game.phase != "over" and len(found) < limit:
+        for seat in turns(game):
+            if game.phase == "energy" and game.view(seat).hands and random.Random(seed + game.round).random() < 0.4:
+                found.append((game.clone(), seat))
+            game.apply(POLICIES["easy"](game.view(seat)))
+    return found
+
+
+def test_hidden_cards_never_change_a_verdict_or_a_hint_on_a_peloton_stage():
+    checked = 0
+    for game, seat in peloton_points(5):
+        view = game.view(seat)
+        assert max(game.course.lanes) == 3 and view.board.riders  # three-lane squares
+        best = explain(view, BUDGET).action
+        played = other_card(view, best) or best
+        verdict = coach.judge(view, played, BUDGET)
+        said = coach.hint(view, BUDGET)
+        for k in range(2):
+            twin = game.clone()
+            scramble_others(twin, seat, random.Random(k))
+            assert hidden(twin, seat) != hidden(game, seat) and twin.view(seat) == view
+            assert coach.judge(twin.view(seat), played, BUDGET) == verdict
+            assert coach.hint(twin.view(seat), BUDGET) == said
+        checked += 1
+    assert checked >= 2
+
+
+def test_a_peloton_race_is_coached_for_its_people_only_and_its_bids_are_no_decision():
+    session = Session.new(PELOTON, 6, bots={1: "easy"})
+    while not session.over:
+        if session.due() == 0:
+            session.apply(POLICIES["medium"](session.game.view(0)))
+        else:
+            session.play_bots()
+    game = session.game
+    assert any(type(a).__name__ == "Bid" for a in game.actions)  # the breakaway was bid
+    seats = coach.humans(session.setup, session.seed, session.bots)
+    assert seats == [0]  # not the bot, not the scripted Peloton
+    (lessons,) = coach.coach(session.setup, session.seed, session.entries, seats, BUDGET)
+    assert lessons.looked_at == sum(1 for a in game.actions if isinstance(a, Play) and a.rider.startswith("red."))
+    assert lessons.verdicts and all(v.reason for v in lessons.verdicts)
+    assert coach.coach(session.setup, session.seed, session.entries, seats, BUDGET) == [lessons]

@@ -310,3 +310,48 @@ async def test_a_tour_stage_s_results_offer_the_coach_for_that_stage_and_its_rou
         await pilot.press("escape", "escape")
         await pilot.pause()
         assert screen_name(app) == "StageResultScreen"
+
+
+@pytest.mark.parametrize("race", ["meteo", "bmx", "peloton"])
+async def test_the_hint_works_in_every_rule_set_and_on_a_peloton_stage_from_the_seat_s_view(race):
+    """`h` at the person's first card pick: the expert's card, as `hint` gives it from
+    that seat's view (the app's thinking process is handed the race and the seat)."""
+    from flamme_tui.bots.budget import Budget
+    from flamme_tui.play.coach import hint
+    from flamme_tui.ui.choices import DEFAULT_COLOURS, SeatChoice
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.settings = app.settings.model_copy(update={"hints": True})
+        race_choices = one_human("classic" if race == "peloton" else race)
+        if race == "peloton":  # three lanes, the breakaway, a scripted team
+            race_choices.stage, race_choices.breakaway = "peloton-8", True
+            race_choices.seats.append(SeatChoice("", DEFAULT_COLOURS[2], "peloton"))
+        app.start_race(race_choices)
+        await settle(pilot)
+        app.flow.session.budget = Budget(rollouts=16)
+        kinds = []
+        for _ in range(20):  # on to the person's first card: the breakaway's bids first, the rider that draws
+            kind = app.screen.turn.kind
+            kinds.append(kind)
+            if kind == "pick":
+                break
+            # a number chooses at once; a bid and its bidder wait for Enter
+            await pilot.press(*(["1"] if kind in ("place", "draw", "bidder", "bid") else []),
+                              *(["enter"] if kind not in ("place", "draw") else []))
+            await settle(pilot)
+        assert app.screen.turn.kind == "pick", kinds
+        if race == "peloton":
+            assert "bid" in kinds and max(app.flow.game.course.lanes) == 3  # three-lane squares
+        session = app.flow.session
+        seat = session.due()
+        await pilot.press("h")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for _ in range(3):
+            await pilot.pause()
+        assert screen_name(app) == "HintScreen"
+        said = app.screen.text
+        assert said == hint(session.game.view(seat), Budget(rollouts=16)) and said.startswith("The expert would play ")
+        assert session.hints == [(seat, len(session.entries))]
