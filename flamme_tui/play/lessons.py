@@ -8,6 +8,15 @@ CHECKS, said after the reveal as `passed` or `missed`).  What the reveal did is
 explained from the engine's events (play/tutorial.py), not written here.
 A lesson is added by adding a file: no code.
 
+Its words are data too: each text (a lesson's title, intro and outro, a
+step's idea, text, passed and missed, a team's name) may come in French and
+Spanish beside the English, in a block `fr:` or `es:` with the same field
+names (validated as the English is: lengths, no control character).  The
+lesson speaks the player's language (i18n) where its file does, and English
+where it does not (`said`).  The words the tutorial adds around them (the
+reveal explained, the keys) go through the gettext catalogs as every other
+text of the game.
+
 A file with a mistake gives one line naming the file, the line and the
 field (config.ConfigError), as stage files do.
 """
@@ -21,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_v
 
 from .. import files, usertext
 from ..config import ConfigError, data_dir
+from ..i18n import language
 
 MODEL = ConfigDict(extra="forbid", frozen=True)  # Strict* fields: no number from a string
 MAX_TEXT = 1200  # characters of a step's text: it must fit beside the track at 80x24
@@ -45,6 +55,37 @@ class _Texts(BaseModel):
             return usertext.check(value, multiline=True)
         return value
 
+    def said(self, field: str) -> str:
+        """The text `field` in the player's language: its `fr:`/`es:` block's, else the English."""
+        words = getattr(self, language(), None) if language() in LANGUAGES else None
+        text = getattr(words, field, None) if words is not None else None
+        return text or str(getattr(self, field))
+
+
+LANGUAGES = ("fr", "es")  # the languages a lesson file may speak besides English
+Name = Annotated[StrictStr, Field(min_length=1, max_length=20)]
+Idea = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+Said = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+
+
+class StepWords(_Texts):
+    """A step's words in another language (every field may be left to the English)."""
+
+    idea: Idea | None = None
+    text: Text | None = None
+    passed: Said | None = None
+    missed: Said | None = None
+
+
+class NameWords(_Texts):
+    name: Name | None = None
+
+
+class LessonWords(_Texts):
+    title: Annotated[StrictStr, Field(min_length=1, max_length=60)] | None = None
+    intro: Text | None = None
+    outro: Text | None = None
+
 
 class Step(_Texts):
     """What one round teaches: the round given (`round`), or the first round
@@ -61,19 +102,23 @@ class Step(_Texts):
     round: StrictInt | None = Field(None, ge=1, le=30)
     at: Literal["climb", "descent", "finish", "wet", "wind", "supply", "cobbles", "breakaway"] | None = None
     recycled: bool = False  # after the reveal, also say which cards went back under each deck
-    idea: Annotated[StrictStr, Field(min_length=1, max_length=40)]  # "The energy draw"
+    idea: Idea  # "The energy draw"
     text: Text  # before the player chooses: what to look at on the track and in the hand
     check: Check | None = None  # what the player is asked to do, checked after the reveal
-    passed: StrictStr = Field("", max_length=MAX_TEXT)  # said when the check passed
-    missed: StrictStr = Field("", max_length=MAX_TEXT)  # ... when it did not
+    passed: Said = ""  # said when the check passed
+    missed: Said = ""  # ... when it did not
+    fr: StepWords | None = None  # the same words in French, Spanish
+    es: StepWords | None = None
 
 
 class Opponent(_Texts):
     """A scripted team: per round, for each rider, the cards it plays if it holds
     one (the first it holds); else (or after the last round listed) its lowest card."""
 
-    name: Annotated[StrictStr, Field(min_length=1, max_length=20)]
+    name: Name
     colour: Colour
+    fr: NameWords | None = None  # its name in French, Spanish ("Rouge", "Rojo")
+    es: NameWords | None = None
     rounds: tuple[dict[Kind, tuple[Card, ...]], ...] = Field((), max_length=30)
     # the breakaway (a lesson with `breakaway: true`): its Rouleur bids, keeping at
     # each bid the first of these cards it holds, else its lowest
@@ -81,8 +126,10 @@ class Opponent(_Texts):
 
 
 class Player(_Texts):
-    name: Annotated[StrictStr, Field(min_length=1, max_length=20)] = "You"
+    name: Name = "You"
     colour: Colour = "blue"
+    fr: NameWords | None = None
+    es: NameWords | None = None
 
 
 class Lesson(_Texts):
@@ -101,6 +148,8 @@ class Lesson(_Texts):
     intro: Text
     steps: tuple[Step, ...] = Field(min_length=1, max_length=30)
     outro: Text
+    fr: LessonWords | None = None  # its title, intro and outro in French, Spanish
+    es: LessonWords | None = None
 
 
 class Entry:
@@ -178,4 +227,4 @@ def catalogue(folder: Path | None = None) -> list[Entry]:
     return sorted(out, key=lambda e: (e.lesson is None, e.lesson.order if e.lesson else 0, e.id))
 
 
-__all__ = ["CHECKS", "Entry", "Lesson", "Opponent", "Step", "catalogue", "load", "lessons_dir", "stage_ref"]
+__all__ = ["CHECKS", "LANGUAGES", "Entry", "Lesson", "Opponent", "Step", "catalogue", "load", "lessons_dir", "stage_ref"]

@@ -28,6 +28,7 @@ from ..engine.phase import Phase
 from ..engine.race import Team
 from ..engine.rules import find
 from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
+from ..i18n import _
 from .lessons import Entry, Lesson, Opponent, Step, stage_ref
 from .narrator import kind_name, lesson_events, played_text, where
 from .races import RaceSpec
@@ -43,8 +44,9 @@ class Tutorial:
         assert lesson is not None
         self.entry = entry
         self.lesson: Lesson = lesson
-        teams = [Team(lesson.player.name, lesson.player.colour)]
-        teams += [Team(o.name, o.colour) for o in lesson.opponents]
+        # the teams' names in the player's language (the lesson's file may give them: "Rouge")
+        teams = [Team(lesson.player.said("name"), lesson.player.colour)]
+        teams += [Team(o.said("name"), o.colour) for o in lesson.opponents]
         if find(lesson.rules).uses_tokens:  # BMX: one rider a seat, on a circuit
             teams = [Team(t.name, t.colour, "S") for t in teams]
             spec = RaceSpec(variant=lesson.rules, circuit=lesson.stage, teams=tuple(teams))
@@ -177,15 +179,15 @@ class Tutorial:
         return kind_name(getattr(self.game.riders[i], "kind", ""))
 
     def name(self, i: int) -> str:
-        return f"your {self.kind_of(i)}"
+        return _("your {kind}").format(kind=self.kind_of(i))
 
     def Name(self, i: int) -> str:  # noqa: N802 - the same, at the start of a sentence
-        return f"Your {self.kind_of(i)}"
+        return _("Your {kind}").format(kind=self.kind_of(i))
 
     def other_name(self, i: int) -> str:
         """Another team's rider: "Red Rouleur" (the team alone in BMX)."""
         team = self.game.setup.teams[self.game.riders[i].seat].name
-        return team if self.game.rules.uses_tokens else f"{team} {self.kind_of(i)}"
+        return team if self.game.rules.uses_tokens else _("{team} {kind}").format(team=team, kind=self.kind_of(i))
 
     def _report(self, mine: list[Action], round_: int) -> list[str]:
         """The round just revealed, in words, from its events; then the step's check."""
@@ -194,19 +196,23 @@ class Tutorial:
         lines = lesson_events(game, ours, self.Name, self.other_name)
         if round_ == 0 and self.in_breakaway:
             return lines  # a first bid: the check waits for the last
-        others = [] if round_ == 0 else [f"{game.setup.teams[r.seat].name}"
-                  f"{'' if game.rules.uses_tokens else ' ' + self.kind_of(i)} {played_text(game, r.history[-1])}"
-                  for i, r in enumerate(game.riders) if i not in ours and r.history]
+        others = [] if round_ == 0 else [
+            _("{rider} {card}").format(rider=self.other_name(i), card=played_text(game, r.history[-1]))
+            for i, r in enumerate(game.riders) if i not in ours and r.history]
         if others:
-            lines.append("The others played: " + ", ".join(others) + ".")
+            lines.append(_("The others played: {cards}.").format(cards=_(", ").join(others)))
         steps = [(k, self.lesson.steps[k]) for k in self.steps.get(round_, ())]
-        if any(step.recycled for _, step in steps):
+        if any(step.recycled for _k, step in steps):
+            # the draw came first: what was kept and what went under the deck, before the moves
+            kept = []
             for a in mine:
                 if isinstance(a, Play) and a.rider in self._hands:
                     rest = list(self._hands[a.rider])
                     rest.remove(a.card)
-                    lines.append(f"{self.Name(game.index[a.rider])} kept its {card_text(a.card)}; "
-                                 f"{' '.join(card_text(c) for c in rest)} went face up under its deck.")
+                    kept.append(_("{rider} kept its {card}; {rest} went face up under its deck.").format(
+                        rider=self.Name(game.index[a.rider]), card=card_text(a.card),
+                        rest=" ".join(card_text(c) for c in rest)))
+            lines[:0] = kept
         for k, step in steps:
             if step.check is None:
                 continue
@@ -214,9 +220,9 @@ class Tutorial:
             if passed is None:  # the round never came to the step's place: it is taught again
                 self.retry.add((round_, k))
                 continue
-            said = step.passed if passed else step.missed
+            said = step.said("passed" if passed else "missed")
             if said:
-                lines.append(("Well done: " if passed else "Next time: ") + said)
+                lines.append((_("Well done: {said}") if passed else _("Next time: {said}")).format(said=said))
         return lines
 
     def board_lines(self) -> list[str]:
@@ -226,17 +232,16 @@ class Tutorial:
         for i in game.ranking():
             r = game.riders[i]
             mark = "▸" if r.seat == PLAYER else " "
-            out.append(f"{mark}{game.setup.teams[r.seat].name} {self.kind_of(i)}: "
-                       f"{where(game.course, game.pos[i][0])}")
+            out.append(mark + _("{rider}: {where}").format(rider=self.other_name(i),
+                                                           where=where(game.course, game.pos[i][0])))
         return out
 
     def outcome_line(self) -> str:
         game = self.game
         winner = game.winner if game.winner is not None else game.ranking()[0]
-        team = game.setup.teams[game.riders[winner].seat].name
         place = game.outcome().place_of(PLAYER)
-        who = team if game.rules.uses_tokens else f"{team} {self.kind_of(winner)}"
-        return f"{who} won. Your team finished {place} of {len(game.seats)}."
+        who = self.Name(winner) if game.riders[winner].seat == PLAYER else self.other_name(winner)
+        return _("{who} won. Your team finished {place} of {n}.").format(who=who, place=place, n=len(game.seats))
 
     # ------------------------------------------------------------ progress
 
