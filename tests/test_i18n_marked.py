@@ -38,6 +38,7 @@ TRANSLATED = [
     "ui/screens/bmx_builder.py", "ui/app.py", "ui/widgets/cards.py",
     "cli/__init__.py", "cli/tours.py", "cli/stages.py", "play/tournament.py", "play/replay.py", "play/tours.py",
     "play/session.py", "play/flow.py", "usertext.py",
+    "ui/screens/tutorial.py", "ui/screens/coach.py", "play/tutorial.py", "play/lessons.py", "cli/coach.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_v
 
 from .. import files, usertext
 from ..config import ConfigError, data_dir
-from ..i18n import language
+from ..i18n import N_, _, language
 
 MODEL = ConfigDict(extra="forbid", frozen=True)  # Strict* fields: no number from a string
 MAX_TEXT = 1200  # characters of a step's text: it must fit beside the track at 80x24
@@ -126,10 +126,15 @@ class Opponent(_Texts):
 
 
 class Player(_Texts):
-    name: Name = "You"
+    name: Name = N_("You")  # (a file that names no player: "You" in the player's language, `team_name`)
     colour: Colour = "blue"
     fr: NameWords | None = None
     es: NameWords | None = None
+
+
+def team_name(player: Player) -> str:
+    """The player's team's name: the file's (in the player's language where it gives one), else "You"."""
+    return player.said("name") if "name" in player.model_fields_set else _(player.name)
 
 
 class Lesson(_Texts):

@@ -827,6 +827,95 @@ def lesson_events(game: Any, ours: set[int], who: Callable[[int], str],
 
 
 
+# ------------------------------------------------------------- the coach's words
+#
+# The coach (play/coach.py) judges a card as data (play.coach.Verdict: the
+# card played, the expert's, the mean figures, what the expert's card does
+# better); its words are said here, when shown, in the player's language.
+
+
+def percent(x: float) -> str:
+    return _("{n}%").format(n=round(100 * x))
+
+
+def decimal(x: float) -> str:
+    """0.5 (0,5 in French and Spanish)."""
+    from ..i18n import decimal as written
+
+    return written(x)
+
+
+def signed(x: float) -> str:
+    """+0.5, -1.0."""
+    return ("-" if x < 0 else "+") + decimal(abs(x))
+
+
+def coach_heading(v: Any) -> str:
+    """ "Round 5, Red Rouleur on 12: you played 3, the expert 7"."""
+    rider = _("{team} {kind}").format(team=v.team, kind=kind_name(v.kind)) if v.kind else v.team or v.rider_name
+    return _("Round {n}, {rider} on {square}: you played {played}, the expert {best}").format(
+        n=v.round, rider=rider, square=v.square, played=v.played, best=v.best)
+
+
+def coach_figures(v: Any) -> str:
+    """ "Yours: 2.3 squares shorter, +0.5 exhaustion; won 31% of 100 sampled races, the expert's card 45%"."""
+    ahead = -v.squares
+    went = (_("{n} squares further") if ahead >= 0 else _("{n} squares shorter")).format(n=decimal(abs(ahead)))
+    tired = (_("{n} fatigue") if v.tired == "fatigue" else _("{n} exhaustion")).format(n=signed(v.exhaustion))
+    return _("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's card {best}").format(
+        went=went, tired=tired, won=percent(v.win_played), worlds=v.worlds, best=percent(v.win_best))
+
+
+def coach_reason(v: Any) -> str:
+    """One line: what the expert's card does better, in public facts."""
+    values = dict(best=v.best, played=v.played, n=decimal(abs(v.exhaustion)), squares=decimal(abs(v.squares)))
+    if v.why == "same":
+        return _("the expert's choice too")
+    if v.why == "tired":
+        main = (_("the {best} takes {n} fewer fatigue tokens on average") if v.tired == "fatigue"
+                else _("the {best} takes {n} fewer exhaustion cards on average")).format(**values)
+    elif v.why == "further":
+        main = _("the {best} goes {squares} squares further this round").format(**values)
+    elif v.why == "keeps":
+        main = _("the {best} goes about as far and keeps the {played} for later").format(**values)
+    elif v.why == "keeps_less":
+        main = _("the {best} goes {squares} squares less far but keeps the {played} for later").format(**values)
+    else:
+        main = _("the {best} leaves a better race after it").format(**values)
+    # the expert's own facts ("plays 7: lands ... (if the others stood still)") are the bots' English
+    # (bots/ write no words of the player's language): said in English only
+    from ..i18n import language
+
+    if not v.public or language() != "en":
+        return main
+    public = v.public.split(": ", 1)[-1].replace(" (if the others stood still)", ", if the others stood still")
+    return f"{main}; it {public}"
+
+
+def coach_seat_line(seat: Any) -> str:
+    """ "Blue: 12 cards looked at again, 7 the expert's choice too"."""
+    return ngettext("{seat}: {n} card looked at again, {same} the expert's choice too",
+                    "{seat}: {n} cards looked at again, {same} the expert's choice too",
+                    seat.looked_at).format(seat=seat.name, n=seat.looked_at, same=seat.same)
+
+
+def coach_report(lessons: Sequence[Any]) -> list[str]:
+    """The coach's words, for the command line: each seat's costliest cards."""
+    if not lessons:
+        return [_("No human seat in this race: nothing to coach.")]
+    out: list[str] = []
+    for seat in lessons:
+        out.append(coach_seat_line(seat))
+        if not seat.verdicts:
+            out.append("  " + _("No card cost anything against the expert's choice: well raced."))
+        for k, v in enumerate(seat.verdicts, 1):
+            out.append(f"  {k}. {v.heading()}")
+            out.append(f"     {v.figures()}")
+            out.append("     " + _("Why: {reason}").format(reason=v.reason))
+        out.append("")
+    return out[:-1] if out and out[-1] == "" else out
+
+
 # ------------------------------------------------------ the race screen's words
 #
 # What the race screen tells of the race as it is shown: each step of a

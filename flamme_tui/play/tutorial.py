@@ -29,7 +29,7 @@ from ..engine.race import Team
 from ..engine.rules import find
 from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
 from ..i18n import _
-from .lessons import Entry, Lesson, Opponent, Step, stage_ref
+from .lessons import Entry, Lesson, Opponent, Step, stage_ref, team_name
 from .narrator import kind_name, lesson_events, played_text, where
 from .races import RaceSpec
 from .session import Session
@@ -45,7 +45,7 @@ class Tutorial:
         self.entry = entry
         self.lesson: Lesson = lesson
         # the teams' names in the player's language (the lesson's file may give them: "Rouge")
-        teams = [Team(lesson.player.said("name"), lesson.player.colour)]
+        teams = [Team(team_name(lesson.player), lesson.player.colour)]
         teams += [Team(o.said("name"), o.colour) for o in lesson.opponents]
         if find(lesson.rules).uses_tokens:  # BMX: one rider a seat, on a circuit
             teams = [Team(t.name, t.colour, "S") for t in teams]

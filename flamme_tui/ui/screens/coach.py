@@ -18,19 +18,13 @@ from textual.widgets import Static
 
 from ...i18n import N_, _, ngettext
 from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, replay_frame
+from ...play.narrator import coach_seat_line
 from ...usertext import clean
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 MOST = 9  # lessons a key can replay: 1 to 9
-
-
-def seat_line(seat: Lessons) -> str:
-    """ "Blue: 12 cards looked at again, 7 the expert's choice too"."""
-    return ngettext("{seat}: {n} card looked at again, {same} the expert's choice too",
-                    "{seat}: {n} cards looked at again, {same} the expert's choice too",
-                    seat.looked_at).format(seat=seat.name, n=seat.looked_at, same=seat.same)
 
 
 def lessons_blocks(lessons: list[Lessons], replayable: bool) -> list[tuple[str, str]]:
@@ -41,7 +35,7 @@ def lessons_blocks(lessons: list[Lessons], replayable: bool) -> list[tuple[str, 
     out: list[tuple[str, str]] = []
     n = 0
     for seat in lessons:
-        out.append(("coach-seat", seat_line(seat)))
+        out.append(("coach-seat", coach_seat_line(seat)))
         if not seat.verdicts:
             out.append(("coach-lesson", _("No card cost anything against the expert's choice: well raced.")))
         for v in seat.verdicts:

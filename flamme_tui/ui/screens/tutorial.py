@@ -121,7 +121,7 @@ class TutorialScreen(BaseScreen):
     TutorialScreen #lesson-report { height: auto; margin-top: 1; }
     """
     BINDINGS: ClassVar[Bindings] = [
-        *(Binding(str(k), f"choose({k - 1})", f"Choose {k}", show=False) for k in range(1, 10)),
+        *(Binding(str(k), f"choose({k - 1})", N_("Choose (1-9)"), show=False) for k in range(1, 10)),
         Binding("enter", "go_on", N_("Go on"), show=False),
         Binding("escape", "leave", N_("Leave (kept)")),
         Binding("x", "skip", N_("Skip the lesson")),
