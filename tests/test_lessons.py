@@ -220,3 +220,55 @@ def test_a_breakaway_lesson_with_a_mistake_gives_one_clear_line(tmp_path, change
         lessons.load(bad)
     line = str(err.value)
     assert "\n" not in line and "bad.yaml" in line and words in line
+
+
+# ------------------------------------------------------------------ the lessons' words in French and Spanish
+
+@pytest.mark.parametrize("lang", lessons.LANGUAGES)
+def test_every_shipped_lesson_speaks_french_and_spanish_in_full(lang):
+    """Each text of each shipped lesson has its translation (else that text shows in English)."""
+    for entry in lessons.catalogue():
+        lesson = entry.lesson
+        pairs = [(lesson, f) for f in ("title", "intro", "outro")]
+        pairs += [(t, "name") for t in (lesson.player, *lesson.opponents)]
+        pairs += [(s, f) for s in lesson.steps for f in ("idea", "text", "passed", "missed") if getattr(s, f)]
+        for model, field in pairs:
+            words = getattr(model, lang)
+            said = getattr(words, field, None) if words is not None else None
+            assert said and said != getattr(model, field), (entry.id, field, getattr(model, field))
+
+
+def test_a_lesson_speaks_the_player_s_language_and_english_where_its_file_does_not():
+    from flamme_tui import i18n
+
+    step = classic().lesson.steps[1]
+    try:
+        i18n.set_language("fr")
+        assert step.said("idea") == "Le blocage" and classic().lesson.opponents[0].said("name") == "Rouge"
+        assert Tutorial(classic()).game.setup.teams[1].name == "Rouge"  # the team's name on the track's words
+        bare = step.model_copy(update={"fr": None})
+        assert bare.said("idea") == "Blocking"
+        i18n.set_language("es")
+        assert step.said("text").startswith("Una casilla admite dos ciclistas")
+    finally:
+        i18n.set_language("en")
+    assert step.said("idea") == "Blocking"
+
+
+@pytest.mark.parametrize("change, words", [
+    (('    fr:\n      idea: "Le blocage"', '    fr:\n      idee: "Le blocage"'), "steps[1].fr.idee: unknown key"),
+    (('  fr: {name: "Vous"}', '  fr: {name: ""}'), "player.fr.name"),
+    (('fr:\n  title: ', 'de:\n  title: '), "de"),
+])
+def test_a_lesson_file_with_a_mistake_in_its_translations_gives_one_clear_line(tmp_path, change, words):
+    import shutil
+
+    old, new = change
+    assert old in GOOD
+    shutil.copytree(SHIPPED / "courses", tmp_path / "courses")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(GOOD.replace(old, new, 1))
+    with pytest.raises(ConfigError) as err:
+        lessons.load(bad)
+    line = str(err.value)
+    assert "\n" not in line and "bad.yaml" in line and words in line
