@@ -66,3 +66,10 @@ async def test_the_coach_speaks_the_player_s_language(speak, lang):  # noqa: F81
         assert english_words(app, lang) == set()
         why = {"fr": "Pourquoi", "es": "Por qué"}[lang]
         assert why in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_a_tutorial_step_in_another_language_at_80x24(snap_compare, data_dir, speak, lang):  # noqa: F811
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    assert snap_compare(app, run_before=SCENARIOS["tutorial"], terminal_size=SMALL)
