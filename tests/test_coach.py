@@ -145,3 +145,103 @@ def test_a_save_whose_hints_name_no_seat_is_refused_in_one_line(tmp_path):
     with pytest.raises(saves.SaveError) as err:
         saves.load(path)
     assert "hints" in str(err.value) and "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------------ a tour's stages
+
+def tour_stage(stages: str = "avenue-corso-paseo,firenze-milano:meteo", seed: int = 4) -> Session:
+    """A two-stage tour's first stage, finished: seat 0 a person (played by `medium`), seat 1 the easy bot."""
+    from flamme_tui.play import tours
+
+    tour = tours.Tour.new(tours.stages_option(stages), RaceSpec().teams[:2], seed)
+    session = tours.stage_session(tour, {1: "easy"})
+    while not session.over:
+        if session.due() == 0:
+            session.apply(POLICIES["medium"](session.game.view(0)))
+        else:
+            session.play_bots()
+    return session
+
+
+def test_the_coach_command_coaches_a_tour_s_finished_stage_and_refuses_one_not_over(tmp_path):
+    from flamme_tui.play import tours
+
+    first = tour_stage()
+    path = saves.save(first, tmp_path / "tour.json")  # stage 1 over, stage 2 not begun
+    expected = coach.report_lines(coach.coach(first.setup, first.seed, first.entries, [0], Budget(rollouts=16)))
+    run = [sys.executable, "-m", "flamme_tui", "coach", "--rollouts", "16"]
+    out = subprocess.run([*run, str(path)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "stage 1 of 2: Avenue Corso Paseo" in out.stdout.splitlines()[0]
+    assert out.stdout.splitlines()[2:] == expected  # the stage's own set-up, seed and log
+    assert "Red: " in out.stdout and "Blue:" not in out.stdout
+    # the next stage begun: stage 1 is still coached (by --stage), stage 2 is not over
+    second = tours.next_session(first)
+    second.apply(POLICIES["easy"](second.game.view(second.due())))
+    saves.save(second, path)
+    again = subprocess.run([*run, "--stage", "1", str(path)], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and again.stdout.splitlines()[2:] == expected
+    refused = subprocess.run([*run, "--stage", "2", str(path)], capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip().endswith("stage 2 of the tour is not over (finished: 1 to 1)")
+    race = saves.save(finished("classic"), tmp_path / "race.json")
+    no_tour = subprocess.run([*run, "--stage", "1", str(race)], capture_output=True, text=True, timeout=300)
+    assert no_tour.returncode == 2 and "not a tour" in no_tour.stderr
+    assert len(no_tour.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------ the Peloton expansion
+
+PELOTON = RaceSpec(variant="classic", stage="peloton-8", teams=RaceSpec().teams[:3], scripted=("", "", "peloton"),
+                   breakaway=True)  # three lanes, supply zones, cobbles, the breakaway, a scripted team
+
+
+def peloton_points(seed: int, limit: int = 3) -> list:
+    """(game, seat) where a person's seat picks a card, in a Peloton race played by easy bots."""
+    from flamme_tui.engine.turns import turns
+    from flamme_tui.play.races import make_setup, new_game
+
+    game = new_game(make_setup(PELOTON), seed)
+    found = []
+    while game.phase != "over" and len(found) < limit:
+        for seat in turns(game):
+            if game.phase == "energy" and game.view(seat).hands and random.Random(seed + game.round).random() < 0.4:
+                found.append((game.clone(), seat))
+            game.apply(POLICIES["easy"](game.view(seat)))
+    return found
+
+
+def test_hidden_cards_never_change_a_verdict_or_a_hint_on_a_peloton_stage():
+    checked = 0
+    for game, seat in peloton_points(5):
+        view = game.view(seat)
+        assert max(game.course.lanes) == 3 and view.board.riders  # three-lane squares
+        best = explain(view, BUDGET).action
+        played = other_card(view, best) or best
+        verdict = coach.judge(view, played, BUDGET)
+        said = coach.hint(view, BUDGET)
+        for k in range(2):
+            twin = game.clone()
+            scramble_others(twin, seat, random.Random(k))
+            assert hidden(twin, seat) != hidden(game, seat) and twin.view(seat) == view
+            assert coach.judge(twin.view(seat), played, BUDGET) == verdict
+            assert coach.hint(twin.view(seat), BUDGET) == said
+        checked += 1
+    assert checked >= 2
+
+
+def test_a_peloton_race_is_coached_for_its_people_only_and_its_bids_are_no_decision():
+    session = Session.new(PELOTON, 6, bots={1: "easy"})
+    while not session.over:
+        if session.due() == 0:
+            session.apply(POLICIES["medium"](session.game.view(0)))
+        else:
+            session.play_bots()
+    game = session.game
+    assert any(type(a).__name__ == "Bid" for a in game.actions)  # the breakaway was bid
+    seats = coach.humans(session.setup, session.seed, session.bots)
+    assert seats == [0]  # not the bot, not the scripted Peloton
+    (lessons,) = coach.coach(session.setup, session.seed, session.entries, seats, BUDGET)
+    assert lessons.looked_at == sum(1 for a in game.actions if isinstance(a, Play) and a.rider.startswith("red."))
+    assert lessons.verdicts and all(v.reason for v in lessons.verdicts)
+    assert coach.coach(session.setup, session.seed, session.entries, seats, BUDGET) == [lessons]

@@ -39,6 +39,7 @@ TRANSLATED = [
     "cli/__init__.py", "cli/tours.py", "cli/stages.py", "play/tournament.py", "play/replay.py", "play/tours.py",
     "play/session.py", "play/flow.py", "usertext.py",
     "ui/join.py", "net/client.py", "net/wire.py", "cli/host.py", "ui/screens/host.py",
+    "ui/screens/tutorial.py", "ui/screens/coach.py", "play/tutorial.py", "play/lessons.py", "cli/coach.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}

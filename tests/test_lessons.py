@@ -125,3 +125,150 @@ def test_scripted_teams_play_the_first_card_listed_that_they_hold_else_their_low
             checked += 1
         game.apply(scripted(view, red) if seat == 1 else POLICIES["easy"](view))
     assert checked == 4
+
+
+# ------------------------------------------------------------------ the breakaway (Peloton)
+
+def peloton() -> lessons.Entry:
+    return next(e for e in lessons.catalogue() if e.id == "peloton")
+
+
+def bid_with(t: Tutorial, bidder: str, pick) -> None:
+    """Play the breakaway: `bidder` ("S", "R") bids, keeping `pick(cards)` each time."""
+    while t.kind() in ("bidder", "bid"):
+        options = [o.action for o in t.options()]
+        if t.kind() == "bidder":
+            t.choose(next(a for a in options if a.rider.endswith("." + bidder)))
+        else:
+            t.choose(next(a for a in options if a.card == pick([a.card for a in options])))
+
+
+@pytest.mark.parametrize("bidder, pick, won", [("R", max, True), ("R", min, False), ("S", max, True)])
+def test_the_peloton_lesson_teaches_the_breakaway_checks_it_and_explains_its_result(bidder, pick, won):
+    from flamme_tui.engine.events import Breakaway
+
+    t = Tutorial(peloton())
+    assert t.kind() == "bidder" and t.moment() == 0
+    assert [s.idea for s in t.round_steps()] == ["The breakaway"]  # before round 1, the bids and nothing else
+    bid_with(t, bidder, pick)
+    assert t.kind() == "draw" and t.game.round == 1
+    result = next(e for e in t.game.events if type(e) is Breakaway)
+    ours = {i for i, r in enumerate(t.game.riders) if r.seat == 0}
+    assert any(i in ours for i in result.winners) == won
+    report = t.reports[0]
+    kind = "Rouleur" if bidder == "R" else "Sprinteur"
+    # each bid told as it was revealed, then the result and what it cost, then the check
+    assert report[0].startswith(f"Bid 1, face up together: Your {kind} ") and "Red Rouleur" in report[0]
+    assert report[1].startswith("Bid 2, face up together: ")
+    said = "\n".join(report)
+    if won:
+        assert f"Your {kind} broke away with " in said and "took 2 exhaustion cards" in said
+        assert report[-1].startswith("Well done: you won the breakaway")
+        i = next(i for i in result.winners if i in ours)
+        assert t.game.pos[i][0] == t.game.course.breakaway and t.game.riders[i].exhaustion == 2
+    else:
+        assert "Red Rouleur broke away with " in said and f"Your {kind} bid " in said
+        assert report[-1].startswith("Next time: another bid was higher")
+    # round 1 then teaches the lanes, not the breakaway again
+    assert "The breakaway" not in [s.idea for s in t.round_steps()]
+    again = Tutorial(peloton(), t.actions_text())  # the bids are kept with the rest: resumed alike
+    again.round_steps()
+    assert again.reports == t.reports and again.steps == t.steps
+
+
+def test_the_scripted_teams_bid_the_first_card_listed_that_they_hold_else_their_lowest():
+    from flamme_tui.engine.actions import Bid
+    from flamme_tui.engine.phase import Phase
+
+    t = Tutorial(peloton())
+    red = t.lesson.opponents[0]
+    game = t.game.clone()
+    seen = 0
+    from flamme_tui.engine.turns import next_seat
+    while game.phase == Phase.BREAKAWAY:
+        seat = next_seat(game)
+        view = game.view(seat)
+        if seat == 0:
+            game.apply(POLICIES["easy"](view))
+            continue
+        action = scripted(view, t.lesson.opponents[seat - 1])
+        if seat == 1 and view.hands:
+            (hand,) = view.hands.values()
+            held = [c for c in red.bids if c in hand]
+            assert isinstance(action, Bid) and action.card == (held[0] if held else min(hand))
+            assert game.riders[game.index[action.rider]].kind == "R"
+            seen += 1
+        game.apply(action)
+    assert seen == 2
+
+
+@pytest.mark.parametrize("change, words", [
+    (("breakaway: true\n", ""), "steps.0.at: a step `at: breakaway` needs `breakaway: true`"),
+    (("    check: broke_away\n", "    check: finish\n"), "steps.0.check"),
+    (("stage: courses/peloton-first.yaml", "stage: firenze-milano"), "breakaway: this stage has no breakaway square"),
+])
+def test_a_breakaway_lesson_with_a_mistake_gives_one_clear_line(tmp_path, change, words):
+    import shutil
+
+    old, new = change
+    text = (SHIPPED / "peloton.yaml").read_text()
+    assert old in text
+    shutil.copytree(SHIPPED / "courses", tmp_path / "courses")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace(old, new, 1))
+    with pytest.raises(ConfigError) as err:
+        lessons.load(bad)
+    line = str(err.value)
+    assert "\n" not in line and "bad.yaml" in line and words in line
+
+
+# ------------------------------------------------------------------ the lessons' words in French and Spanish
+
+@pytest.mark.parametrize("lang", lessons.LANGUAGES)
+def test_every_shipped_lesson_speaks_french_and_spanish_in_full(lang):
+    """Each text of each shipped lesson has its translation (else that text shows in English)."""
+    for entry in lessons.catalogue():
+        lesson = entry.lesson
+        pairs = [(lesson, f) for f in ("title", "intro", "outro")]
+        pairs += [(t, "name") for t in (lesson.player, *lesson.opponents)]
+        pairs += [(s, f) for s in lesson.steps for f in ("idea", "text", "passed", "missed") if getattr(s, f)]
+        for model, field in pairs:
+            words = getattr(model, lang)
+            said = getattr(words, field, None) if words is not None else None
+            assert said and said != getattr(model, field), (entry.id, field, getattr(model, field))
+
+
+def test_a_lesson_speaks_the_player_s_language_and_english_where_its_file_does_not():
+    from flamme_tui import i18n
+
+    step = classic().lesson.steps[1]
+    try:
+        i18n.set_language("fr")
+        assert step.said("idea") == "Le blocage" and classic().lesson.opponents[0].said("name") == "Rouge"
+        assert Tutorial(classic()).game.setup.teams[1].name == "Rouge"  # the team's name on the track's words
+        bare = step.model_copy(update={"fr": None})
+        assert bare.said("idea") == "Blocking"
+        i18n.set_language("es")
+        assert step.said("text").startswith("Una casilla admite dos ciclistas")
+    finally:
+        i18n.set_language("en")
+    assert step.said("idea") == "Blocking"
+
+
+@pytest.mark.parametrize("change, words", [
+    (('    fr:\n      idea: "Le blocage"', '    fr:\n      idee: "Le blocage"'), "steps[1].fr.idee: unknown key"),
+    (('  fr: {name: "Vous"}', '  fr: {name: ""}'), "player.fr.name"),
+    (('fr:\n  title: ', 'de:\n  title: '), "de"),
+])
+def test_a_lesson_file_with_a_mistake_in_its_translations_gives_one_clear_line(tmp_path, change, words):
+    import shutil
+
+    old, new = change
+    assert old in GOOD
+    shutil.copytree(SHIPPED / "courses", tmp_path / "courses")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(GOOD.replace(old, new, 1))
+    with pytest.raises(ConfigError) as err:
+        lessons.load(bad)
+    line = str(err.value)
+    assert "\n" not in line and "bad.yaml" in line and words in line

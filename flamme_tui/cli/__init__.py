@@ -13,6 +13,7 @@ from typing import Any
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
 from ..arguments import Parser, Whole, add_lang, lang_asked
 from ..i18n import _, decimal, short
+from ..limits import MAX_TOUR_STAGES
 from ..usertext import clean
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
@@ -108,7 +109,9 @@ def build_parser() -> Parser:
 
     coach = sub.add_parser("coach", help=_("after a race: each human seat's three costliest cards against the "
                                            "expert's choice, with the reason"))
-    coach.add_argument("file", metavar="FILE", help=_("the save file of a finished race"))
+    coach.add_argument("file", metavar="FILE", help=_("the save file of a finished race, or of a tour"))
+    coach.add_argument("--stage", type=Whole(1, MAX_TOUR_STAGES), metavar="K",
+                       help=_("a tour: coach its stage K (default: the last stage finished)"))
     coach.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=200, metavar="N",
                        help=_("the expert's simulated races per decision (default 200; the same N, the same answer)"))
 
@@ -697,7 +700,7 @@ def _command(args: argparse.Namespace) -> int:
         from ..bots.budget import Budget
         from .coach import cmd_coach
 
-        return cmd_coach(args.file, Budget(rollouts=args.rollouts))
+        return cmd_coach(args.file, Budget(rollouts=args.rollouts), args.stage)
     if args.command == "tours":
         from . import tours as tours_cli
 

@@ -43,7 +43,7 @@ from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.turns import next_seat
 from ..engine.view import View
-from .narrator import kind_name, label, played_text, team_name
+from .narrator import coach_figures, coach_heading, coach_reason, kind_name, label, played_text, team_name
 from .races import new_game
 from .session import effective
 
@@ -71,21 +71,27 @@ class Verdict:
     exhaustion: float  # exhaustion cards (fatigue tokens) more than with the expert's card (mean)
     win_played: float  # win chance with the card played
     win_best: float  # ... with the expert's card
-    reason: str  # one line, public facts only
+    # why the expert's card is better, as data (the words are the narrator's, when shown):
+    # "same" (it is the card played), "tired", "further", "keeps", "keeps_less" or "better"
+    why: str
+    public: str  # the expert's own public facts about its card ("lands ..."), "" if none
     at: int  # actions in force before this decision (where a replay of it starts)
     tired: str = "exhaustion"  # what a tired rider takes: "exhaustion" (cards) or "fatigue" (BMX tokens)
+    kind: str = ""  # the rider's kind ("S", "R"; "" in BMX): its name is said in the player's language
+    team: str = ""  # its team's name
+
+    @property
+    def reason(self) -> str:
+        """One line, public facts only: what the expert's card does better."""
+        return coach_reason(self)
 
     def figures(self) -> str:
         """ "Yours: 2.3 squares shorter, +0.5 exhaustion; won 31% of 100 sampled races, the expert's card 45%"."""
-        ahead = -self.squares
-        went = f"{abs(ahead):.1f} squares {'further' if ahead >= 0 else 'shorter'}"
-        return (f"Yours: {went}, {self.exhaustion:+.1f} {self.tired}; "
-                f"won {self.win_played:.0%} of {self.worlds} sampled races, the expert's card {self.win_best:.0%}")
+        return coach_figures(self)
 
     def heading(self) -> str:
         """ "Round 5, Red Rouleur on 12: you played 3, the expert 7"."""
-        return (f"Round {self.round}, {self.rider_name} on {self.square}: "
-                f"you played {self.played}, the expert {self.best}")
+        return coach_heading(self)
 
 
 def _model(view: View, rng: Rng) -> list[Rollout]:
@@ -173,22 +179,15 @@ def compare(view: View, played: Action, best: Action, worlds: int) -> tuple[floa
     return cost / n, squares / n, tired / n, wins[0] / n, wins[1] / n
 
 
-def _reason(view: View, played: str, best: str, squares: float, tired: float, saved: bool, public: str) -> str:
-    """One line: what the expert's card does better, in public facts."""
-    # "plays 7: lands ... (if the others stood still)": the card is said once, no brackets in brackets
-    public = public.split(": ", 1)[-1].replace(" (if the others stood still)", ", if the others stood still")
-    words = "fatigue tokens" if view.board.rules.uses_tokens else "exhaustion cards"
+def _why(squares: float, tired: float, saved: bool) -> str:
+    """What the expert's card does better, as data (narrator.coach_reason says it)."""
     if tired >= 0.25:
-        main = f"the {best} takes {tired:.1f} fewer {words} on average"
-    elif squares >= 0.5:
-        main = f"the {best} goes {squares:.1f} squares further this round"
-    elif saved and squares > -0.5:
-        main = f"the {best} goes about as far and keeps the {played} for later"
-    elif saved:
-        main = f"the {best} goes {-squares:.1f} squares less far but keeps the {played} for later"
-    else:
-        main = f"the {best} leaves a better race after it"
-    return f"{main}; it {public}" if public else main
+        return "tired"
+    if squares >= 0.5:
+        return "further"
+    if saved:
+        return "keeps" if squares > -0.5 else "keeps_less"
+    return "better"
 
 
 def judge(view: View, played: Action, budget: Budget, at: int = 0) -> Verdict:
@@ -203,16 +202,16 @@ def judge(view: View, played: Action, budget: Budget, at: int = 0) -> Verdict:
     mine, theirs = played_text(board, _pieces(played)), played_text(board, _pieces(best))
     common = dict(seat=view.seat, round=board.round, rider=i, rider_name=name,
                   square=label(board.course, rider.square), played=mine, best=theirs, at=at,
-                  tired="fatigue" if board.rules.uses_tokens else "exhaustion")
+                  tired="fatigue" if board.rules.uses_tokens else "exhaustion",
+                  kind="" if board.rules.uses_tokens else rider.kind, team=team_name(board, rider.seat))
     if best == played:
         return Verdict(worlds=0, cost=0.0, squares=0.0, exhaustion=0.0, win_played=0.0, win_best=0.0,
-                       reason="the expert's choice too", **common)  # type: ignore[arg-type]
+                       why="same", public="", **common)  # type: ignore[arg-type]
     worlds = worlds_for(budget)
     cost, squares, tired, win_played, win_best = compare(view, played, best, worlds)
-    saved = _spent(best) < _spent(played)
-    reason = _reason(view, mine, theirs, squares, tired, saved, decision.public)
+    why = _why(squares, tired, _spent(best) < _spent(played))
     return Verdict(worlds=worlds, cost=cost, squares=squares, exhaustion=tired, win_played=win_played,
-                   win_best=win_best, reason=reason, **common)  # type: ignore[arg-type]
+                   win_best=win_best, why=why, public=decision.public, **common)  # type: ignore[arg-type]
 
 
 def decisions(setup: Any, seed: int, entries: Iterable[Any], seats: set[int]) -> list[tuple[int, View, Action]]:
@@ -271,21 +270,10 @@ def coach(setup: Any, seed: int, entries: Iterable[Any], seats: Iterable[int], b
 
 
 def report_lines(lessons: list[Lessons]) -> list[str]:
-    """The coach's words, for the command line and the podium's coach screen."""
-    if not lessons:
-        return ["No human seat in this race: nothing to coach."]
-    out: list[str] = []
-    for seat in lessons:
-        out.append(f"{seat.name}: {seat.looked_at} cards looked at again, "
-                   f"{seat.same} the expert's choice too")
-        if not seat.verdicts:
-            out.append("  No card cost anything against the expert's choice: well raced.")
-        for k, v in enumerate(seat.verdicts, 1):
-            out.append(f"  {k}. {v.heading()}")
-            out.append(f"     {v.figures()}")
-            out.append(f"     Why: {v.reason}")
-        out.append("")
-    return out[:-1] if out and out[-1] == "" else out
+    """The coach's words, for the command line (the narrator's: coach_report)."""
+    from .narrator import coach_report
+
+    return coach_report(lessons)
 
 
 def hint(view: View, budget: Budget) -> str:
@@ -333,12 +321,15 @@ def coach_job(setup_text: str, seed: int, entries: tuple[str, ...], seats: tuple
     return coach(setup, seed, [parse_entry(e) for e in entries], seats, Budget(rollouts=rollouts))
 
 
-def replay_frame(titles: list[str], round: int) -> int:
+def replay_frame(titles: list[str], round: int, stage: int | None = None) -> int:
     """The frame of a replay (play.replay.frames, by title) a card of `round` was
-    chosen in: the one before the round's reveal (0 if no frame reveals it)."""
+    chosen in: the one before the round's reveal (0 if no frame reveals it).  In a
+    tour's replay (stage by stage), the round of stage `stage` (1-based)."""
     from .narrator import replay_says
 
     wanted = {replay_says("round", n=round), replay_says("round finish", n=round)}
+    if stage is not None:
+        wanted = {replay_says("stage", k=stage, title=title) for title in wanted}
     return max(0, next((k for k, title in enumerate(titles) if title in wanted), 0) - 1)
 
 

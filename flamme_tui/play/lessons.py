@@ -8,6 +8,15 @@ CHECKS, said after the reveal as `passed` or `missed`).  What the reveal did is
 explained from the engine's events (play/tutorial.py), not written here.
 A lesson is added by adding a file: no code.
 
+Its words are data too: each text (a lesson's title, intro and outro, a
+step's idea, text, passed and missed, a team's name) may come in French and
+Spanish beside the English, in a block `fr:` or `es:` with the same field
+names (validated as the English is: lengths, no control character).  The
+lesson speaks the player's language (i18n) where its file does, and English
+where it does not (`said`).  The words the tutorial adds around them (the
+reveal explained, the keys) go through the gettext catalogs as every other
+text of the game.
+
 A file with a mistake gives one line naming the file, the line and the
 field (config.ConfigError), as stage files do.
 """
@@ -21,12 +30,13 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_v
 
 from .. import files, usertext
 from ..config import ConfigError, data_dir
+from ..i18n import N_, _, language
 
 MODEL = ConfigDict(extra="forbid", frozen=True)  # Strict* fields: no number from a string
 MAX_TEXT = 1200  # characters of a step's text: it must fit beside the track at 80x24
 # what a step can check of the round the player just played (see play/tutorial.py, `checked`)
 Check = Literal["draw_rouleur_first", "no_exhaustion", "slipstream", "not_blocked", "no_card_wasted_on_climb",
-                "descent_gained", "finish", "no_crash", "supply_gained", "catch_up"]
+                "descent_gained", "finish", "no_crash", "supply_gained", "catch_up", "broke_away"]
 CHECKS = get_args(Check)
 Kind = Literal["S", "R"]
 Colour = Literal["red", "blue", "green", "black", "white", "pink"]
@@ -45,6 +55,37 @@ class _Texts(BaseModel):
             return usertext.check(value, multiline=True)
         return value
 
+    def said(self, field: str) -> str:
+        """The text `field` in the player's language: its `fr:`/`es:` block's, else the English."""
+        words = getattr(self, language(), None) if language() in LANGUAGES else None
+        text = getattr(words, field, None) if words is not None else None
+        return text or str(getattr(self, field))
+
+
+LANGUAGES = ("fr", "es")  # the languages a lesson file may speak besides English
+Name = Annotated[StrictStr, Field(min_length=1, max_length=20)]
+Idea = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+Said = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+
+
+class StepWords(_Texts):
+    """A step's words in another language (every field may be left to the English)."""
+
+    idea: Idea | None = None
+    text: Text | None = None
+    passed: Said | None = None
+    missed: Said | None = None
+
+
+class NameWords(_Texts):
+    name: Name | None = None
+
+
+class LessonWords(_Texts):
+    title: Annotated[StrictStr, Field(min_length=1, max_length=60)] | None = None
+    intro: Text | None = None
+    outro: Text | None = None
+
 
 class Step(_Texts):
     """What one round teaches: the round given (`round`), or the first round
@@ -52,32 +93,48 @@ class Step(_Texts):
     within 9 squares ahead of one of them; "descent": one within 6;
     "finish": the line within 9 squares; "wet": a wet square within 9 (meteo);
     "wind": one of them under a tailwind or headwind (meteo); "supply",
-    "cobbles": a supply zone, cobblestones within 9 (Peloton tiles)).  The
-    step of round 1 comes first in round 1, then a step of a place (it will
-    not wait), then a step of a round (it may come a round or two late)."""
+    "cobbles": a supply zone, cobblestones within 9 (Peloton tiles);
+    "breakaway": the Peloton breakaway's bids, before round 1, in a lesson
+    with `breakaway: true`, and then only).  The step of round 1 comes first
+    in round 1, then a step of a place (it will not wait), then a step of a
+    round (it may come a round or two late)."""
 
     round: StrictInt | None = Field(None, ge=1, le=30)
-    at: Literal["climb", "descent", "finish", "wet", "wind", "supply", "cobbles"] | None = None
+    at: Literal["climb", "descent", "finish", "wet", "wind", "supply", "cobbles", "breakaway"] | None = None
     recycled: bool = False  # after the reveal, also say which cards went back under each deck
-    idea: Annotated[StrictStr, Field(min_length=1, max_length=40)]  # "The energy draw"
+    idea: Idea  # "The energy draw"
     text: Text  # before the player chooses: what to look at on the track and in the hand
     check: Check | None = None  # what the player is asked to do, checked after the reveal
-    passed: StrictStr = Field("", max_length=MAX_TEXT)  # said when the check passed
-    missed: StrictStr = Field("", max_length=MAX_TEXT)  # ... when it did not
+    passed: Said = ""  # said when the check passed
+    missed: Said = ""  # ... when it did not
+    fr: StepWords | None = None  # the same words in French, Spanish
+    es: StepWords | None = None
 
 
 class Opponent(_Texts):
     """A scripted team: per round, for each rider, the cards it plays if it holds
     one (the first it holds); else (or after the last round listed) its lowest card."""
 
-    name: Annotated[StrictStr, Field(min_length=1, max_length=20)]
+    name: Name
     colour: Colour
+    fr: NameWords | None = None  # its name in French, Spanish ("Rouge", "Rojo")
+    es: NameWords | None = None
     rounds: tuple[dict[Kind, tuple[Card, ...]], ...] = Field((), max_length=30)
+    # the breakaway (a lesson with `breakaway: true`): its Rouleur bids, keeping at
+    # each bid the first of these cards it holds, else its lowest
+    bids: tuple[Card, ...] = Field((), max_length=10)
 
 
 class Player(_Texts):
-    name: Annotated[StrictStr, Field(min_length=1, max_length=20)] = "You"
+    name: Name = N_("You")  # (a file that names no player: "You" in the player's language, `team_name`)
     colour: Colour = "blue"
+    fr: NameWords | None = None
+    es: NameWords | None = None
+
+
+def team_name(player: Player) -> str:
+    """The player's team's name: the file's (in the player's language where it gives one), else "You"."""
+    return player.said("name") if "name" in player.model_fields_set else _(player.name)
 
 
 class Lesson(_Texts):
@@ -89,11 +146,15 @@ class Lesson(_Texts):
     # classic, meteo: a stage id, or a stage file beside the lesson; bmx: the circuit's sides ("ABCD", "aBcD")
     stage: Annotated[StrictStr, Field(min_length=1, max_length=200)]
     seed: StrictInt = Field(ge=0, le=999_999)
+    # the Peloton breakaway before round 1 (classic rules, a stage whose second tile is tile 2)
+    breakaway: bool = False
     player: Player = Player()
     opponents: tuple[Opponent, ...] = Field(min_length=1, max_length=3)
     intro: Text
     steps: tuple[Step, ...] = Field(min_length=1, max_length=30)
     outro: Text
+    fr: LessonWords | None = None  # its title, intro and outro in French, Spanish
+    es: LessonWords | None = None
 
 
 class Entry:
@@ -122,10 +183,37 @@ def load(path: Path) -> Lesson:
         if (step.round is None) == (step.at is None):
             raise ConfigError("give a step either a round or an `at` (climb, descent, finish)", file=path,
                               field=f"steps.{k}")
+        if step.check is not None and (step.check == "broke_away") != (step.at == "breakaway"):
+            raise ConfigError("the check broke_away belongs to a step `at: breakaway`", file=path,
+                              field=f"steps.{k}.check")
+        if step.at == "breakaway" and not lesson.breakaway:
+            raise ConfigError("a step `at: breakaway` needs `breakaway: true` (the race has none)", file=path,
+                              field=f"steps.{k}.at")
+    if lesson.breakaway:
+        _check_breakaway(path, lesson)
     colours = [lesson.player.colour, *(o.colour for o in lesson.opponents)]
     if len(set(colours)) != len(colours):
         raise ConfigError("opponents: each team a colour of its own", file=path, field="opponents")
     return lesson
+
+
+def _check_breakaway(path: Path, lesson: Lesson) -> None:
+    """A lesson with a breakaway races classic or meteo rules on a stage that has the breakaway square."""
+    from ..engine.rules import find
+
+    if find(lesson.rules).uses_tokens:  # BMX: one rider a seat on a circuit
+        raise ConfigError("BMX has no breakaway", file=path, field="breakaway")
+    from ..engine.race import Team
+    from .races import RaceSpec, make_setup
+
+    teams = (Team(lesson.player.name, lesson.player.colour), *(Team(o.name, o.colour) for o in lesson.opponents))
+    try:
+        setup = make_setup(RaceSpec(variant=lesson.rules, stage=stage_ref(path, lesson.stage), teams=teams))
+    except (ConfigError, ValueError):
+        return  # the stage's own problem is told when the lesson is started, as for any stage
+    if setup.course.breakaway < 0:
+        raise ConfigError("this stage has no breakaway square (its second tile must be Peloton tile 2)",
+                          file=path, field="breakaway")
 
 
 def stage_ref(entry_path: Path, stage: str) -> str:
@@ -146,4 +234,4 @@ def catalogue(folder: Path | None = None) -> list[Entry]:
     return sorted(out, key=lambda e: (e.lesson is None, e.lesson.order if e.lesson else 0, e.id))
 
 
-__all__ = ["CHECKS", "Entry", "Lesson", "Opponent", "Step", "catalogue", "load", "lessons_dir", "stage_ref"]
+__all__ = ["CHECKS", "LANGUAGES", "Entry", "Lesson", "Opponent", "Step", "catalogue", "load", "lessons_dir", "stage_ref"]

@@ -720,16 +720,65 @@ def lesson_played(game: Any, e: Move) -> str:
     return card_text(e.card) if e.card else _("an exhaustion card")
 
 
-def lesson_events(game: Any, ours: set[int], who: Callable[[int], str]) -> list[str]:
+def lesson_bid_card(card: int) -> str:
+    return card_text(card) if card else _("an exhaustion card")
+
+
+def lesson_breakaway(game: Any, e: Breakaway, ours: set[int], who: Callable[[int], str],
+                     other: Callable[[int], str]) -> list[str]:
+    """The breakaway's result as a lesson explains it: who broke away with what, where
+    it starts and what it cost; what the player's bidder keeps."""
+    course = game.course
+    setup = game.setup
+    lines = []
+    totals = {rider: (cards, total) for rider, cards, total in e.bids}
+    for i in e.winners:
+        cards, total = totals[i]
+        values = dict(cards=_(" and ").join(lesson_bid_card(c) for c in cards), total=total,
+                      square=label(course, e.square), n=setup.breakaway_exhaustion)
+        if i in ours:
+            lines.append(ngettext(
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack. The price: "
+                "its two bid cards left the game and it took {n} exhaustion card into its deck.",
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack. The price: "
+                "its two bid cards left the game and it took {n} exhaustion cards into its deck.",
+                setup.breakaway_exhaustion).format(rider=who(i), **values))
+        else:
+            lines.append(ngettext(
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack, without "
+                "those two cards and with {n} exhaustion card in its deck.",
+                "{rider} broke away with {total} ({cards}): it starts on {square}, ahead of the pack, without "
+                "those two cards and with {n} exhaustion cards in its deck.",
+                setup.breakaway_exhaustion).format(rider=other(i), **values))
+    for i in totals:
+        if i in ours and i not in e.winners:
+            lines.append(_("{rider} bid {total}, not enough: it takes its bid cards back and starts from the grid.")
+                         .format(rider=who(i), total=totals[i][1]))
+    lines.append(_("Every bidder shuffled all its cards into a new deck. Round 1 starts."))
+    return lines
+
+
+def lesson_events(game: Any, ours: set[int], who: Callable[[int], str],
+                  other: Callable[[int], str] | None = None) -> list[str]:
     """The round just revealed as a lesson explains it (play/tutorial.py): what
     happened to the player's riders (`ours`; `who(i)`: "Your Rouleur") and why,
-    from the engine's typed events."""
+    from the engine's typed events; the breakaway's bids and result too
+    (`other(i)`: another team's rider, "Red Rouleur")."""
     from ..engine.terrain import SUPPLY
 
     course = game.course
     lines: list[str] = []
+    name = other or who
     for e in game.events:
         kind = type(e)
+        if kind is BidsRevealed:
+            bids = _(", ").join(_("{rider} {card}").format(rider=who(i) if i in ours else name(i),
+                                                          card=lesson_bid_card(c)) for i, c in e.cards)
+            lines.append(_("Bid {n}, face up together: {bids}.").format(n=e.bid, bids=bids))
+            continue
+        if kind is Breakaway:
+            lines += lesson_breakaway(game, e, ours, who, name)
+            continue
         if kind is Die:
             lines.append(ngettext("The die showed {face}: groups {face} square behind others catch up.",
                                   "The die showed {face}: groups {face} squares behind others catch up.",
@@ -777,6 +826,95 @@ def lesson_events(game: Any, ours: set[int], who: Callable[[int], str]) -> list[
             lines.append(_("{rider} crossed the finish line!").format(rider=rider))
     return lines
 
+
+
+# ------------------------------------------------------------- the coach's words
+#
+# The coach (play/coach.py) judges a card as data (play.coach.Verdict: the
+# card played, the expert's, the mean figures, what the expert's card does
+# better); its words are said here, when shown, in the player's language.
+
+
+def percent(x: float) -> str:
+    return _("{n}%").format(n=round(100 * x))
+
+
+def decimal(x: float) -> str:
+    """0.5 (0,5 in French and Spanish)."""
+    from ..i18n import decimal as written
+
+    return written(x)
+
+
+def signed(x: float) -> str:
+    """+0.5, -1.0."""
+    return ("-" if x < 0 else "+") + decimal(abs(x))
+
+
+def coach_heading(v: Any) -> str:
+    """ "Round 5, Red Rouleur on 12: you played 3, the expert 7"."""
+    rider = _("{team} {kind}").format(team=v.team, kind=kind_name(v.kind)) if v.kind else v.team or v.rider_name
+    return _("Round {n}, {rider} on {square}: you played {played}, the expert {best}").format(
+        n=v.round, rider=rider, square=v.square, played=v.played, best=v.best)
+
+
+def coach_figures(v: Any) -> str:
+    """ "Yours: 2.3 squares shorter, +0.5 exhaustion; won 31% of 100 sampled races, the expert's card 45%"."""
+    ahead = -v.squares
+    went = (_("{n} squares further") if ahead >= 0 else _("{n} squares shorter")).format(n=decimal(abs(ahead)))
+    tired = (_("{n} fatigue") if v.tired == "fatigue" else _("{n} exhaustion")).format(n=signed(v.exhaustion))
+    return _("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's card {best}").format(
+        went=went, tired=tired, won=percent(v.win_played), worlds=v.worlds, best=percent(v.win_best))
+
+
+def coach_reason(v: Any) -> str:
+    """One line: what the expert's card does better, in public facts."""
+    values = dict(best=v.best, played=v.played, n=decimal(abs(v.exhaustion)), squares=decimal(abs(v.squares)))
+    if v.why == "same":
+        return _("the expert's choice too")
+    if v.why == "tired":
+        main = (_("the {best} takes {n} fewer fatigue tokens on average") if v.tired == "fatigue"
+                else _("the {best} takes {n} fewer exhaustion cards on average")).format(**values)
+    elif v.why == "further":
+        main = _("the {best} goes {squares} squares further this round").format(**values)
+    elif v.why == "keeps":
+        main = _("the {best} goes about as far and keeps the {played} for later").format(**values)
+    elif v.why == "keeps_less":
+        main = _("the {best} goes {squares} squares less far but keeps the {played} for later").format(**values)
+    else:
+        main = _("the {best} leaves a better race after it").format(**values)
+    # the expert's own facts ("plays 7: lands ... (if the others stood still)") are the bots' English
+    # (bots/ write no words of the player's language): said in English only
+    from ..i18n import language
+
+    if not v.public or language() != "en":
+        return main
+    public = v.public.split(": ", 1)[-1].replace(" (if the others stood still)", ", if the others stood still")
+    return f"{main}; it {public}"
+
+
+def coach_seat_line(seat: Any) -> str:
+    """ "Blue: 12 cards looked at again, 7 the expert's choice too"."""
+    return ngettext("{seat}: {n} card looked at again, {same} the expert's choice too",
+                    "{seat}: {n} cards looked at again, {same} the expert's choice too",
+                    seat.looked_at).format(seat=seat.name, n=seat.looked_at, same=seat.same)
+
+
+def coach_report(lessons: Sequence[Any]) -> list[str]:
+    """The coach's words, for the command line: each seat's costliest cards."""
+    if not lessons:
+        return [_("No human seat in this race: nothing to coach.")]
+    out: list[str] = []
+    for seat in lessons:
+        out.append(coach_seat_line(seat))
+        if not seat.verdicts:
+            out.append("  " + _("No card cost anything against the expert's choice: well raced."))
+        for k, v in enumerate(seat.verdicts, 1):
+            out.append(f"  {k}. {v.heading()}")
+            out.append(f"     {v.figures()}")
+            out.append("     " + _("Why: {reason}").format(reason=v.reason))
+        out.append("")
+    return out[:-1] if out and out[-1] == "" else out
 
 
 # ------------------------------------------------------ the race screen's words

@@ -19,16 +19,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.actions import Action, Draw, Play
+from ..engine.actions import Action, Bid, Draw, Play
 from ..engine.cards import ROULEUR, SPRINTEUR, card_text
 from ..engine.course import HEADWIND, TAILWIND, WET
-from ..engine.events import CatchUp, Crash, Exhaustion, Fatigue, Finish, Move, Slipstream
+from ..engine.events import Breakaway, CatchUp, Crash, Exhaustion, Fatigue, Finish, Move, Slipstream
 from ..engine.options import Option
 from ..engine.phase import Phase
 from ..engine.race import Team
 from ..engine.rules import find
 from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
-from .lessons import Entry, Lesson, Opponent, Step, stage_ref
+from ..i18n import _
+from .lessons import Entry, Lesson, Opponent, Step, stage_ref, team_name
 from .narrator import kind_name, lesson_events, played_text, where
 from .races import RaceSpec
 from .session import Session
@@ -43,16 +44,19 @@ class Tutorial:
         assert lesson is not None
         self.entry = entry
         self.lesson: Lesson = lesson
-        teams = [Team(lesson.player.name, lesson.player.colour)]
-        teams += [Team(o.name, o.colour) for o in lesson.opponents]
+        # the teams' names in the player's language (the lesson's file may give them: "Rouge")
+        teams = [Team(team_name(lesson.player), lesson.player.colour)]
+        teams += [Team(o.said("name"), o.colour) for o in lesson.opponents]
         if find(lesson.rules).uses_tokens:  # BMX: one rider a seat, on a circuit
             teams = [Team(t.name, t.colour, "S") for t in teams]
             spec = RaceSpec(variant=lesson.rules, circuit=lesson.stage, teams=tuple(teams))
         else:
-            spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams))
+            spec = RaceSpec(variant=lesson.rules, stage=stage_ref(entry.path, lesson.stage), teams=tuple(teams),
+                            breakaway=lesson.breakaway)
         self.session = Session.new(spec, lesson.seed)
-        self.reports: dict[int, list[str]] = {}  # round -> the reveal in words, and the check
-        self.steps: dict[int, tuple[int, ...]] = {}  # round -> the indexes of the steps it taught
+        # round -> the reveal in words, and the check (0: the breakaway's bids, before round 1)
+        self.reports: dict[int, list[str]] = {}
+        self.steps: dict[int, tuple[int, ...]] = {}  # round (0: the breakaway) -> the indexes of the steps it taught
         # (round, step index) whose check did not apply that round: the step comes again
         self.retry: set[tuple[int, int]] = set()
         self.mine: list[Action] = []  # the player's actions of the round in progress
@@ -74,10 +78,21 @@ class Tutorial:
     def view(self) -> Any:
         return self.game.view(PLAYER)
 
+    @property
+    def in_breakaway(self) -> bool:
+        return self.game.phase == Phase.BREAKAWAY
+
+    def moment(self) -> int:
+        """The round being played; 0 during the breakaway's bids (before round 1)."""
+        return 0 if self.in_breakaway else int(self.game.round)
+
     def kind(self) -> str:
-        """What the player does now: "draw" (which rider draws first), "pick" or "over"."""
+        """What the player does now: "draw" (which rider draws first), "pick", in the
+        breakaway "bidder" (which rider bids) and "bid", or "over"."""
         if self.over:
             return "over"
+        if self.in_breakaway:
+            return "bid" if self.view().hands else "bidder"
         return "pick" if self.view().hands else "draw"
 
     def options(self) -> list[Option]:
@@ -92,7 +107,7 @@ class Tutorial:
         MAX_STEPS: the first round's own step first (it starts the race), then places
         on the track (the climb is taught on the climb: it will not wait), then the
         rounds' ideas, that can wait."""
-        round_ = self.game.round
+        round_ = self.moment()
         if round_ not in self.steps:
             taught = {(r, k) for r, ks in self.steps.items() for k in ks}
             done = {k for r, k in taught if (r, k) not in self.retry}
@@ -108,6 +123,8 @@ class Tutorial:
         return steps[0] if steps else None
 
     def _due(self, step: Step) -> bool:
+        if self.in_breakaway or step.at == "breakaway":  # the bids teach the breakaway, and nothing else
+            return self.in_breakaway and step.at == "breakaway"
         if step.round is not None:
             return step.round <= self.game.round
         course, game = self.game.course, self.game
@@ -131,15 +148,20 @@ class Tutorial:
         """The player's action (ValueError if it is not on offer); the scripted teams then play."""
         if self.session.due() != PLAYER or action not in [o.action for o in self.options()]:
             raise ValueError(f"not on offer now: {action}")
-        round_ = self.game.round
+        round_ = self.moment()
         done = self.game.rounds_done
+        bid = getattr(self.game, "bid_round", 0)  # (BMX has no breakaway)
         self.round_steps()  # (fixed at the round's first choice, as the player saw them)
         if isinstance(action, Play):  # the hand it came from (said after the reveal, `recycled`)
             self._hands[action.rider] = self.view().hands[self.game.index[action.rider]]
         self.session.apply(action)
         self.mine.append(action)
         self._opponents()
-        if self.game.rounds_done > done or self.over:
+        if round_ == 0 and (not self.in_breakaway or getattr(self.game, "bid_round", 0) != bid):
+            # a bid revealed (and after the last, who broke away): told as it comes, the check at the end
+            self.reports[0] = self.reports.get(0, []) + self._report(self.mine, 0)
+            self.mine = []
+        elif self.game.rounds_done > done or self.over:
             self.reports[round_] = self._report(self.mine, round_)
             self.mine = []
 
@@ -157,29 +179,40 @@ class Tutorial:
         return kind_name(getattr(self.game.riders[i], "kind", ""))
 
     def name(self, i: int) -> str:
-        return f"your {self.kind_of(i)}"
+        return _("your {kind}").format(kind=self.kind_of(i))
 
     def Name(self, i: int) -> str:  # noqa: N802 - the same, at the start of a sentence
-        return f"Your {self.kind_of(i)}"
+        return _("Your {kind}").format(kind=self.kind_of(i))
+
+    def other_name(self, i: int) -> str:
+        """Another team's rider: "Red Rouleur" (the team alone in BMX)."""
+        team = self.game.setup.teams[self.game.riders[i].seat].name
+        return team if self.game.rules.uses_tokens else _("{team} {kind}").format(team=team, kind=self.kind_of(i))
 
     def _report(self, mine: list[Action], round_: int) -> list[str]:
         """The round just revealed, in words, from its events; then the step's check."""
         game = self.game
         ours = {i for i, r in enumerate(game.riders) if r.seat == PLAYER}
-        lines = lesson_events(game, ours, self.Name)
-        others = [f"{game.setup.teams[r.seat].name}"
-                  f"{'' if game.rules.uses_tokens else ' ' + self.kind_of(i)} {played_text(game, r.history[-1])}"
-                  for i, r in enumerate(game.riders) if i not in ours and r.history]
+        lines = lesson_events(game, ours, self.Name, self.other_name)
+        if round_ == 0 and self.in_breakaway:
+            return lines  # a first bid: the check waits for the last
+        others = [] if round_ == 0 else [
+            _("{rider} {card}").format(rider=self.other_name(i), card=played_text(game, r.history[-1]))
+            for i, r in enumerate(game.riders) if i not in ours and r.history]
         if others:
-            lines.append("The others played: " + ", ".join(others) + ".")
+            lines.append(_("The others played: {cards}.").format(cards=_(", ").join(others)))
         steps = [(k, self.lesson.steps[k]) for k in self.steps.get(round_, ())]
-        if any(step.recycled for _, step in steps):
+        if any(step.recycled for _k, step in steps):
+            # the draw came first: what was kept and what went under the deck, before the moves
+            kept = []
             for a in mine:
                 if isinstance(a, Play) and a.rider in self._hands:
                     rest = list(self._hands[a.rider])
                     rest.remove(a.card)
-                    lines.append(f"{self.Name(game.index[a.rider])} kept its {card_text(a.card)}; "
-                                 f"{' '.join(card_text(c) for c in rest)} went face up under its deck.")
+                    kept.append(_("{rider} kept its {card}; {rest} went face up under its deck.").format(
+                        rider=self.Name(game.index[a.rider]), card=card_text(a.card),
+                        rest=" ".join(card_text(c) for c in rest)))
+            lines[:0] = kept
         for k, step in steps:
             if step.check is None:
                 continue
@@ -187,9 +220,9 @@ class Tutorial:
             if passed is None:  # the round never came to the step's place: it is taught again
                 self.retry.add((round_, k))
                 continue
-            said = step.passed if passed else step.missed
+            said = step.said("passed" if passed else "missed")
             if said:
-                lines.append(("Well done: " if passed else "Next time: ") + said)
+                lines.append((_("Well done: {said}") if passed else _("Next time: {said}")).format(said=said))
         return lines
 
     def board_lines(self) -> list[str]:
@@ -199,17 +232,16 @@ class Tutorial:
         for i in game.ranking():
             r = game.riders[i]
             mark = "▸" if r.seat == PLAYER else " "
-            out.append(f"{mark}{game.setup.teams[r.seat].name} {self.kind_of(i)}: "
-                       f"{where(game.course, game.pos[i][0])}")
+            out.append(mark + _("{rider}: {where}").format(rider=self.other_name(i),
+                                                           where=where(game.course, game.pos[i][0])))
         return out
 
     def outcome_line(self) -> str:
         game = self.game
         winner = game.winner if game.winner is not None else game.ranking()[0]
-        team = game.setup.teams[game.riders[winner].seat].name
         place = game.outcome().place_of(PLAYER)
-        who = team if game.rules.uses_tokens else f"{team} {self.kind_of(winner)}"
-        return f"{who} won. Your team finished {place} of {len(game.seats)}."
+        who = self.Name(winner) if game.riders[winner].seat == PLAYER else self.other_name(winner)
+        return _("{who} won. Your team finished {place} of {n}.").format(who=who, place=place, n=len(game.seats))
 
     # ------------------------------------------------------------ progress
 
@@ -220,13 +252,17 @@ class Tutorial:
 
 
 def scripted(view: Any, opponent: Opponent) -> Action:
-    """A scripted team's action from its view: the Rouleur draws first; a rider
-    plays the first card its round's list names that it holds, else its lowest."""
+    """A scripted team's action from its view: the Rouleur draws first (and bids in
+    the breakaway); a rider plays (bids) the first card its round's list (its `bids`)
+    names that it holds, else its lowest."""
     options = [o.action for o in view.options()]
     if not view.hands:
         riders = {a.rider: a for a in options if isinstance(a, Draw)}
         kinds = {r.id: r.kind for r in view.board.riders}
         return next((a for rid, a in riders.items() if kinds[rid] == ROULEUR), options[0])
+    bids = {a.card: a for a in options if isinstance(a, Bid)}
+    if bids:  # the breakaway: the first card of its list it holds, else its lowest
+        return next((bids[c] for c in opponent.bids if c in bids), bids[min(bids, key=lambda c: (c != 0, c))])
     plays = [a for a in options if isinstance(a, Play)]
     if not plays:
         return options[0]
@@ -273,6 +309,9 @@ def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool |
         return not any(type(e) is Crash and e.rider in ours for e in events)
     if check == "supply_gained":
         return any(e.moves > e.value and game.course.terrain[e.start] == SUPPLY for e in moves)
+    if check == "broke_away":
+        result = next((e for e in events if type(e) is Breakaway), None)
+        return None if result is None else any(i in ours for i in result.winners)
     if check == "finish":
         return any(type(e) is Finish and e.rider in ours for e in events) or (
             game.phase == Phase.OVER and game.riders[game.winner].seat == PLAYER)

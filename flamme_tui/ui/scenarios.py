@@ -492,8 +492,15 @@ async def hint(pilot) -> None:
     await pilot.press("h")
     await pilot.pause()
     await app.workers.wait_for_complete()
-    for _ in range(3):  # the toast is drawn after the refresh that follows the answer
+    for _ in range(3):  # the hint is drawn after the refresh that follows the answer
         await pilot.pause()
+    # the "looking at your cards" toast lasts 3 s: whether it is still up depends on how long the
+    # expert took (the machine's load); the picture is of the hint alone
+    app.clear_notifications()
+    for _ in range(50):  # (each screen's toasts go on a later refresh)
+        await pilot.pause()
+        if not any(screen.query("Toast") for screen in app.screen_stack):
+            break
 
 
 async def tutorial(pilot) -> None:

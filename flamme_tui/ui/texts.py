@@ -227,7 +227,8 @@ You see the first rider's cards, pick one, and only then draw for the other ride
 [b]Since your last look[/b] (under the choice, then under the cards while there is room): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line."""),
     "learn": N_("""[b]Learn to play[/b]
 A short race against scripted teams that teaches one idea a round.  Read the step, then choose: every card says where it takes your rider (→ square) and the one thing to know about it (front: in the wind; blocked: a full square; finish).  After each reveal the lesson says what happened to your riders and why.
-  1-9          choose (a rider to draw first, a card)
+  1-9          choose (a rider to draw first, a card; in the breakaway a rider to bid, a bid)
+  ↑↓           scroll the step's text and what happened
   Enter        start the race; at the end, back to the lessons
   Escape       leave the lesson: Learn to play goes on from there
   x            skip the lesson
@@ -241,6 +242,7 @@ A tour is a series of stages raced by the same teams.  Each stage goes on until 
 Choose a tour, or pick the stages yourself."""),
     "tour-result": N_("""[b]Stage result[/b]
 The stage's times are gaps to its winner (+0:40: forty seconds behind).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 for each stage's first three teams, and for the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
+Coach (c): each person's three costliest cards of this stage against the expert bot's choice, with why; 1-9 replay that round in the tour's replay.
 The tour is saved: from the title menu, Resume goes on with the next stage."""),
     "tour-podium": N_("""[b]Tour over[/b]
 The GC's podium, the winner by Tour Points (a tie goes to the team of the better GC rider) and every classification.  Tour again keeps the teams and the stages, with a new seed; the replay shows the whole tour, stage by stage."""),

@@ -151,8 +151,10 @@ async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data
             title = screen.query_one("#lesson-title").render().plain
             ideas |= {s.idea for s in lesson.steps if s.idea in title}
             options = screen.tutorial.options()
-            if screen.tutorial.kind() == "draw":
-                key = "2"  # the Rouleur draws first
+            if screen.tutorial.kind() in ("draw", "bidder"):
+                key = "2"  # the Rouleur draws first (bids in the breakaway)
+            elif screen.tutorial.kind() == "bid":  # the highest card
+                key = str(max(range(len(options)), key=lambda k: options[k].action.card) + 1)
             else:  # the card (tokens) that goes furthest
                 best = max(range(len(options)), key=lambda k: (options[k].preview.square, -k))
                 key = str(best + 1)
@@ -161,6 +163,9 @@ async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data
         assert screen.tutorial.over
         assert ideas == {s.idea for s in lesson.steps}  # every step was taught
         assert reports >= screen.tutorial.game.round - 1  # every reveal explained
+        if lesson.breakaway:  # the bids were played by keys, and their result explained
+            assert any(a.startswith("bid blue.R ") for a in screen.tutorial.actions_text())
+            assert "Your Rouleur broke away with " in "\n".join(screen.tutorial.reports[0])
         text = screen_text(app)
         assert "won. Your team finished" in text and "Enter: back to the lessons" in text
         await pilot.press("enter")
@@ -272,3 +277,81 @@ async def test_the_lesson_s_help_says_its_keys(data_dir):
         await pilot.pause()
         text = screen_text(app)
         assert "Learn to play" in text and "skip the lesson" in text
+
+
+async def test_a_tour_stage_s_results_offer_the_coach_for_that_stage_and_its_round_in_the_tour_replay(
+        data_dir, monkeypatch, tmp_path):
+    from test_coach import tour_stage
+
+    import flamme_tui.ui.screens.coach as coach_screen
+
+    monkeypatch.setattr(coach_screen, "ROLLOUTS", 12)  # a small budget: the same lessons, sooner
+    session = tour_stage()
+    session.save_path = saves.save(session, tmp_path / "tour.json")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_podium(RaceFlow(session))  # a tour's stage: its results
+        await pilot.pause()
+        assert screen_name(app) == "StageResultScreen" and "c coach" in screen_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert screen_name(app) == "CoachScreen" and "Stage 1, Avenue Corso Paseo." in screen_text(app)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert [s.name for s in screen.lessons] == ["Red"]  # the person's seat, not the bot's
+        first = screen.lessons[0].verdicts[0]
+        await pilot.press("1")
+        await pilot.pause()
+        assert screen_name(app) == "ReplayScreen"
+        frame = app.screen.replay.frames[app.screen.index]
+        # the tour's replay, on stage 1 at the position the card was chosen in
+        assert frame.title == ("Stage 1: Start" if first.round == 1 else f"Stage 1: Round {first.round - 1}")
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert screen_name(app) == "StageResultScreen"
+
+
+@pytest.mark.parametrize("race", ["meteo", "bmx", "peloton"])
+async def test_the_hint_works_in_every_rule_set_and_on_a_peloton_stage_from_the_seat_s_view(race):
+    """`h` at the person's first card pick: the expert's card, as `hint` gives it from
+    that seat's view (the app's thinking process is handed the race and the seat)."""
+    from flamme_tui.bots.budget import Budget
+    from flamme_tui.play.coach import hint
+    from flamme_tui.ui.choices import DEFAULT_COLOURS, SeatChoice
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.settings = app.settings.model_copy(update={"hints": True})
+        race_choices = one_human("classic" if race == "peloton" else race)
+        if race == "peloton":  # three lanes, the breakaway, a scripted team
+            race_choices.stage, race_choices.breakaway = "peloton-8", True
+            race_choices.seats.append(SeatChoice("", DEFAULT_COLOURS[2], "peloton"))
+        app.start_race(race_choices)
+        await settle(pilot)
+        app.flow.session.budget = Budget(rollouts=16)
+        kinds = []
+        for _ in range(20):  # on to the person's first card: the breakaway's bids first, the rider that draws
+            kind = app.screen.turn.kind
+            kinds.append(kind)
+            if kind == "pick":
+                break
+            # a number chooses at once; a bid and its bidder wait for Enter
+            await pilot.press(*(["1"] if kind in ("place", "draw", "bidder", "bid") else []),
+                              *(["enter"] if kind not in ("place", "draw") else []))
+            await settle(pilot)
+        assert app.screen.turn.kind == "pick", kinds
+        if race == "peloton":
+            assert "bid" in kinds and max(app.flow.game.course.lanes) == 3  # three-lane squares
+        session = app.flow.session
+        seat = session.due()
+        await pilot.press("h")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        for _ in range(3):
+            await pilot.pause()
+        assert screen_name(app) == "HintScreen"
+        said = app.screen.text
+        assert said == hint(session.game.view(seat), Budget(rollouts=16)) and said.startswith("The expert would play ")
+        assert session.hints == [(seat, len(session.entries))]

@@ -1,6 +1,8 @@
 """The coach after a race (the podium's `c`): each human seat's three
 costliest cards against the expert's choice, with a reason each, and a key
-to replay that round.
+to replay that round.  After a tour's stage (the stage's results, `c`) it
+coaches that stage, and its replay keys open the tour's replay on that
+stage's round.
 
 The judging (play/coach.py) runs in the bots' thinking process, so the
 screen answers keys while it thinks; leaving the screen drops the answer.
@@ -14,7 +16,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from ...i18n import N_, _, ngettext
 from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, replay_frame
+from ...play.narrator import coach_seat_line
+from ...usertext import clean
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -26,19 +31,18 @@ def lessons_blocks(lessons: list[Lessons], replayable: bool) -> list[tuple[str, 
     """The lessons in words, as (class, text) blocks: a seat's heading, then
     each lesson numbered across seats (the replay keys' numbers)."""
     if not lessons:
-        return [("coach-seat", "No human seat raced: nothing to coach.")]
+        return [("coach-seat", _("No human seat raced: nothing to coach."))]
     out: list[tuple[str, str]] = []
     n = 0
     for seat in lessons:
-        out.append(("coach-seat", f"{seat.name}: {seat.looked_at} cards looked at again, "
-                                  f"{seat.same} the expert's choice too"))
+        out.append(("coach-seat", coach_seat_line(seat)))
         if not seat.verdicts:
-            out.append(("coach-lesson", "No card cost anything against the expert's choice: well raced."))
+            out.append(("coach-lesson", _("No card cost anything against the expert's choice: well raced.")))
         for v in seat.verdicts:
             n += 1
             key = f"[{n}] " if replayable and n <= MOST else ""
-            out.append(("coach-lesson", f"{key}{v.heading()}\n{v.figures()}\n"
-                                        f"Why: {v.reason}"))
+            out.append(("coach-lesson", f"{key}{v.heading()}\n{v.figures()}\n" + _("Why: {reason}").format(
+                reason=v.reason)))
     return out
 
 
@@ -50,27 +54,39 @@ class CoachScreen(BaseScreen):
     """
     HELP_TOPIC = "podium"
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("escape,q", "app.pop_screen", "Back"),
-        *(Binding(str(k), f"replay({k})", f"Replay lesson {k}", show=False) for k in range(1, MOST + 1))]
+        Binding("escape,q", "app.pop_screen", N_("Back")),
+        *(Binding(str(k), f"replay({k})", N_("Replay that lesson's round"), show=False) for k in range(1, MOST + 1))]
 
     def __init__(self, session, rollouts: int | None = None) -> None:
         super().__init__()
-        self.session = session
+        self.session = session  # a finished race, or a tour's finished stage (its `tour`: the stages before it)
         self.rollouts = ROLLOUTS if rollouts is None else rollouts
         self.lessons: list[Lessons] | None = None
         self.seats = humans(session.setup, session.seed, session.bots)
+        tour = getattr(session, "tour", None)
+        self.stage = None if tour is None else len(tour.done) + 1
 
     def compose(self):
         yield from self.compose_notice()
         with VerticalScroll(id="coach-body"):
-            yield Static(plain(f"Coach: every card a person played, looked at again by the expert from that "
-                               f"seat's view ({self.rollouts} simulated races a card)."), id="coach-head")
-            yield Static(plain(f"Looking at {self.cards()} cards again (a second or so for every ten)..."),
-                         id="coach-text")
-        keys = [("↑↓", "scroll"), ("esc", "back")]
+            yield Static(plain(self.head()), id="coach-head")
+            yield Static(plain(ngettext("Looking at {n} card again (a second or so for every ten)...",
+                                        "Looking at {n} cards again (a second or so for every ten)...",
+                                        self.cards()).format(n=self.cards())), id="coach-text")
+        keys = [("↑↓", _("scroll")), ("esc", _("back"))]
         if self.session.save_path is not None:
-            keys.insert(0, ("1-9", "replay that round"))
+            keys.insert(0, ("1-9", _("replay that round")))
         yield KeyBar(keys)
+
+    def head(self) -> str:
+        what = ngettext("Coach: every card a person played, looked at again by the expert from that seat's view "
+                        "({n} simulated race a card).",
+                        "Coach: every card a person played, looked at again by the expert from that seat's view "
+                        "({n} simulated races a card).", self.rollouts).format(n=self.rollouts)
+        if self.stage is None:
+            return what
+        name = clean(self.session.game.course.name, multiline=False)
+        return _("Stage {k}, {stage}. {coach}").format(k=self.stage, stage=name, coach=what)
 
     def cards(self) -> int:
         """The cards the people played (what the coach looks at again)."""
@@ -109,5 +125,5 @@ class CoachScreen(BaseScreen):
             self.notify(str(exc), severity="error", timeout=8)
             return
         screen = ReplayScreen(replay)
-        screen.index = replay_frame([f.title for f in replay.frames], verdicts[k - 1].round)
+        screen.index = replay_frame([f.title for f in replay.frames], verdicts[k - 1].round, self.stage)
         self.app.push_screen(screen)

@@ -283,6 +283,7 @@ class StageResultScreen(BaseScreen):
     """
     BINDINGS = [
         Binding("enter", "next", N_("Next stage"), id="tour-result.next"),
+        Binding("c", "coach", N_("Coach: your costliest cards of this stage"), id="tour-result.coach"),
         Binding("t,escape", "title", N_("Title menu"), id="tour-result.title"),
         Binding("q", "quit", N_("Quit"), id="tour-result.quit"),
     ]
@@ -313,6 +314,7 @@ class StageResultScreen(BaseScreen):
             yield Static("", id="result-next")
         what = _("the tour's podium") if self.final else _("stage {k}").format(k=len(tour.done) + 1)
         yield KeyBar([(self.key_of("tour-result.next", "enter"), what),
+                      (self.key_of("tour-result.coach", "c"), _("coach")),
                       (self.key_of("tour-result.title", "t"), _("title menu")), (self.help_key, _("help")),
                       (self.key_of("tour-result.quit", "q"), _("quit"))])
 
@@ -364,6 +366,15 @@ class StageResultScreen(BaseScreen):
             self.app.show_tour_podium(self.tour, self.saved)
         else:
             self.app.next_stage(self.session)
+
+    def action_coach(self) -> None:
+        """The coach for the stage just raced (the stage's session: its set-up, seed and log)."""
+        from .coach import CoachScreen
+
+        self.app.push_screen(CoachScreen(self.session))
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        return self.session is not None if action == "coach" else True
 
     def action_title(self) -> None:
         self.app.to_title()

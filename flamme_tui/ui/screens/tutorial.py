@@ -18,6 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.cards import card_text
+from ...i18n import N_, _
 from ...lessonprogress import forget_progress, has_progress, load_progress, save_progress
 from ...play import lessons
 from ...play.narrator import kind_name, label, played_text
@@ -30,6 +31,12 @@ from ..widgets.track import RiderMark, Scene, TrackStrip
 from .base import BaseScreen
 
 Bindings = list[Binding | tuple[str, str] | tuple[str, str, str]]
+# the terrain that changed a card's value (engine.options.Option.preview), as a card's note says it
+TERRAIN = {"climb": N_("climb"), "descent": N_("descent"), "supply": N_("supply zone")}
+
+
+def terrain_word(terrain: str) -> str:
+    return _(TERRAIN[terrain]) if terrain in TERRAIN else terrain
 
 
 class LessonsScreen(BaseScreen):
@@ -40,8 +47,8 @@ class LessonsScreen(BaseScreen):
     LessonsScreen #lessons-body { padding: 1 2; height: 1fr; }
     LessonsScreen #lessons-menu { height: auto; max-height: 12; margin: 1 0; }
     """
-    BINDINGS: ClassVar[Bindings] = [Binding("escape,q", "app.pop_screen", "Back"),
-                                    Binding("r", "restart", "Start the highlighted lesson again")]
+    BINDINGS: ClassVar[Bindings] = [Binding("escape,q", "app.pop_screen", N_("Back")),
+                                    Binding("r", "restart", N_("Start the highlighted lesson again"))]
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,20 +57,24 @@ class LessonsScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with VerticalScroll(id="lessons-body"):
-            yield Static(plain("Learn to play: a short race that teaches one idea a round. Leave any time "
-                               "(Escape): it goes on from there next time."), id="lessons-head")
+            yield Static(plain(_("Learn to play: a short race that teaches one idea a round. Start with the "
+                                 "Classic lesson. Leave any time (Escape): it goes on from there next time.")),
+                         id="lessons-head")
             yield OptionList(*self.options(), id="lessons-menu")
             yield Static("", id="lessons-message")
-        yield KeyBar([("↑↓", "move"), ("⏎", "start or resume"), ("r", "start again"), ("esc", "back")])
+        yield KeyBar([("↑↓", _("move")), ("⏎", _("start or resume")), ("r", _("start again")), ("esc", _("back"))])
 
     def options(self) -> list[Option]:
         out = []
         for entry in self.entries:
             if entry.lesson is None:
-                out.append(Option(plain(f"{entry.id}: cannot be used: {entry.problem}"), id=entry.id, disabled=True))
+                out.append(Option(plain(_("{lesson}: cannot be used: {problem}").format(
+                    lesson=entry.id, problem=entry.problem)), id=entry.id, disabled=True))
                 continue
-            state = " (in progress: Enter resumes)" if has_progress(entry) else ""
-            out.append(Option(plain(entry.lesson.title + state), id=entry.id))
+            title = entry.lesson.said("title")
+            if has_progress(entry):
+                title = _("{lesson} (in progress: Enter resumes)").format(lesson=title)
+            out.append(Option(plain(title), id=entry.id))
         return out
 
     def on_mount(self) -> None:
@@ -110,10 +121,10 @@ class TutorialScreen(BaseScreen):
     TutorialScreen #lesson-report { height: auto; margin-top: 1; }
     """
     BINDINGS: ClassVar[Bindings] = [
-        *(Binding(str(k), f"choose({k - 1})", f"Choose {k}", show=False) for k in range(1, 10)),
-        Binding("enter", "go_on", "Go on", show=False),
-        Binding("escape", "leave", "Leave (kept)"),
-        Binding("x", "skip", "Skip the lesson"),
+        *(Binding(str(k), f"choose({k - 1})", N_("Choose (1-9)"), show=False) for k in range(1, 10)),
+        Binding("enter", "go_on", N_("Go on"), show=False),
+        Binding("escape", "leave", N_("Leave (kept)")),
+        Binding("x", "skip", N_("Skip the lesson")),
     ]
 
     def __init__(self, entry: lessons.Entry) -> None:
@@ -138,8 +149,8 @@ class TutorialScreen(BaseScreen):
             yield Static(id="lesson-choices")
             yield Static(id="lesson-step")
             yield Static(id="lesson-report")
-        yield KeyBar([("1-9", "choose"), ("esc", "leave (kept)"), ("x", "skip lesson"), (self.help_key, "help")],
-                     id="lesson-keys")
+        yield KeyBar([("1-9", _("choose")), ("↑↓", _("scroll")), ("esc", _("leave (kept)")), ("x", _("skip lesson")),
+                      (self.help_key, _("help"))], id="lesson-keys")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -160,26 +171,29 @@ class TutorialScreen(BaseScreen):
         t = self.tutorial
         lesson = t.lesson
         steps = [] if t.over else t.round_steps()
-        where = "over" if t.over else f"round {t.game.round}"
-        idea = "".join(f" · {step.idea}" for step in steps)
-        title = lesson.title if not self.started or t.over else "Learn to play"  # the ideas need the room
+        where = _("over") if t.over else _("breakaway") if t.in_breakaway else _("round {n}").format(
+            n=t.game.round)
+        idea = "".join(" · " + step.said("idea") for step in steps)
+        title = lesson.said("title") if not self.started or t.over else _("Learn to play")  # the ideas need the room
         self.query_one("#lesson-title", Static).update(plain(f"{title} · {where}{idea}"))
         self.query_one("#lesson-track").show(self.scene())  # type: ignore[attr-defined]
-        last = t.reports.get(t.game.round - 1 if not t.over else t.game.round, [])
+        shown = t.game.round - 1 if not t.over else t.game.round  # 0: the breakaway's bids
+        last = t.reports.get(shown, [])
         if not self.started:
-            text, choices = lesson.intro, "Enter: start the race"
+            text, choices = lesson.said("intro"), _("Enter: start the race")
             last = []
         elif t.over:
-            text = f"{t.outcome_line()}\n\n{lesson.outro}"
-            choices = "Enter: back to the lessons"
+            text = f"{t.outcome_line()}\n\n{lesson.said('outro')}"
+            choices = _("Enter: back to the lessons")
         else:
-            text = "\n\n".join(step.text for step in steps) if steps else "Race on: choose as you learned."
+            text = "\n\n".join(step.said("text") for step in steps) if steps else _("Race on: choose as you learned.")
             choices = self.choices_text()
         self.query_one("#lesson-step", Static).update(plain(text))
         self.query_one("#lesson-choices", Static).update(plain(choices))
-        report = ("Last round:\n" + "\n".join(f"· {line}" for line in last)) if last else ""
+        heading = _("The breakaway:") if shown == 0 else _("Last round:")
+        report = (heading + "\n" + "\n".join(f"· {line}" for line in last)) if last else ""
         if self.saved_problem:
-            report = f"{report}\n(progress not kept: {self.saved_problem})".strip()
+            report = (report + "\n" + _("(progress not kept: {why})").format(why=self.saved_problem)).strip()
         self.query_one("#lesson-report", Static).update(plain(report))
 
     def choices_text(self) -> str:
@@ -187,32 +201,42 @@ class TutorialScreen(BaseScreen):
         view = t.view()
         course = view.board.course
         options = t.options()
-        if t.kind() == "draw":
+        if t.kind() in ("draw", "bidder"):
             parts = []
             for k, o in enumerate(options, 1):
                 rider = t.rider_of(o.action)
-                parts.append(f"[{k}] {kind_name(rider.kind)} (on {label(course, rider.square)})")
-            return "Which rider draws first?  " + "   ".join(parts)
+                parts.append(f"[{k}] " + _("{kind} (on {square})").format(kind=kind_name(rider.kind),
+                                                                          square=label(course, rider.square)))
+            ask = _("Which rider bids for the breakaway?") if t.kind() == "bidder" else _("Which rider draws first?")
+            return ask + "  " + "   ".join(parts)
         rider = t.rider_of(options[0].action)
+        if t.kind() == "bid":
+            hand = " ".join(card_text(c) for c in sorted(view.hands.get(rider.index, ())))
+            bids = "   ".join(f"[{k}] {card_text(getattr(o.action, 'card', 0))}" for k, o in enumerate(options, 1))
+            return _("Breakaway, bid {n}: your {kind} drew {hand}. Keep as its bid:").format(
+                n=t.game.bid_round, kind=kind_name(rider.kind), hand=hand) + "\n" + bids
         hand = " ".join(played_text(view.board, (c,)) if view.board.rules.uses_tokens else card_text(c)
                         for c in sorted(view.hands.get(rider.index, ())))
-        down = [f"your {kind_name(view.board.riders[i].kind)} plays {card_text(c)}, face down"
+        down = [_("your {kind} plays {card}, face down").format(kind=kind_name(view.board.riders[i].kind),
+                                                               card=card_text(c))
                 for i, c in view.chosen.items() if isinstance(c, int)]
         parts = []
         for k, o in enumerate(options, 1):
             p = o.preview
             note = ""
             if p is not None:
-                note = " finish" if p.finish else " blocked" if p.blocked else " front" if p.front else ""
-                note += f" ({p.terrain})" if p.terrain else ""
+                note = (" " + _("finish") if p.finish else " " + _("blocked") if p.blocked
+                        else " " + _("front") if p.front else "")
+                note += f" ({terrain_word(p.terrain)})" if p.terrain else ""
             pieces = getattr(o.action, "tokens", None)
             card = played_text(view.board, pieces if pieces is not None else getattr(o.action, "card", 0))
             parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}")
-        head = f"Your {kind_name(rider.kind)} (on {label(course, rider.square)}) drew {hand}"
+        head = _("Your {kind} (on {square}) drew {hand}").format(kind=kind_name(rider.kind),
+                                                                 square=label(course, rider.square), hand=hand)
         if view.board.rules.uses_tokens and view.keep.get(rider.index, 1) > 1:
-            head += f" (a descent: keep {view.keep[rider.index]}, move their sum)"
+            head += " " + _("(a descent: keep {n}, move their sum)").format(n=view.keep[rider.index])
         head += f" ({'; '.join(down)})" if down else ""
-        return f"{head}. Play:\n" + "   ".join(parts)
+        return head + _(". Play:") + "\n" + "   ".join(parts)
 
     # ------------------------------------------------------------ keys
 
@@ -248,7 +272,7 @@ class TutorialScreen(BaseScreen):
 
     def action_skip(self) -> None:
         forget_progress(self.entry)
-        self.app.notify("Lesson skipped: Learn to play starts it again any time.", timeout=4)
+        self.app.notify(_("Lesson skipped: Learn to play starts it again any time."), timeout=4)
         self.dismiss()
 
     def check_action(self, action: str, parameters: Any) -> bool | None:
@@ -290,8 +314,9 @@ def run(lesson: str | None = None) -> int:
             from ...usertext import clean
 
             known = ", ".join(e.id for e in lessons.catalogue() if e.lesson is not None)
-            why = f"no lesson {lesson!r} (lessons: {known})" if entry is None else str(entry.problem)
-            print(clean(f"flamme-tui: tutorial: {why}", multiline=False), file=sys.stderr)
+            why = _("no lesson {lesson!r} (lessons: {known})").format(lesson=lesson, known=known) if entry is None \
+                else str(entry.problem)
+            print(clean(_("flamme-tui: tutorial: {why}").format(why=why), multiline=False), file=sys.stderr)
             return 2
     app = tutorial_app(entry)
     result = app.run()
