@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.bmx import token_choices
+from ..engine.classic import classic_setup
 from ..engine.phase import Phase
 from ..engine.view import View
 from .breakaway import breakaway
@@ -88,7 +89,7 @@ def medium(view: View) -> Action:
         return PlayTokens(rider.id, _bmx_choice(view, i, hand, others, keep))
     best, best_score = hand[0], None
     for card in sorted(set(hand)):
-        value = card or board.setup.exhaustion_value
+        value = card or classic_setup(board).exhaustion_value
         moves = view.reach(i, card)
         dest = rider.square + moves
         if dest >= course.finish:

@@ -50,13 +50,15 @@ def one_rider_seats(n: int) -> tuple[Team, ...]:
     return tuple(Team(f"Player {k}", colour, kind) for k, (colour, kind) in enumerate(riders[:n], 1))
 
 
-def make_setup(spec: RaceSpec):
+def make_setup(spec: RaceSpec, *, classic: config.ClassicRules | None = None, bmx: config.BmxRules | None = None):
     """The engine's set-up for the spec: ValueError in one line when two seats
-    race one rider (the game's constructor checks the rest), ConfigError for bad data."""
+    race one rider (the game's constructor checks the rest), ConfigError for bad data.
+    The rule sets' numbers are the data files' (stages/variants/*.yaml) unless
+    `classic` or `bmx` gives them (tests of a number that comes from the data)."""
     ruleset = find(spec.variant)
     check_riders(spec.teams, ruleset.riders_per_seat)  # first: the course's version counts the colours
     if ruleset.uses_tokens:
-        rules = config.load_bmx_rules()
+        rules = bmx or config.load_bmx_rules()
         course = config.compile_bmx_circuit(spec.circuit, len(spec.teams), spec.ramp)
         return BmxSetup(
             course=course,
@@ -72,7 +74,7 @@ def make_setup(spec: RaceSpec):
             young=spec.young,
             forecast=spec.forecast,
         )
-    classic = config.load_classic_rules()
+    classic = classic or config.load_classic_rules()
     # the stage card's version for the colours racing, on a start with room for every rider (PELOTON.md)
     riders = sum(len(t.riders) for t in spec.teams)
     course = config.load_course(spec.stage, colours=len({t.colour for t in spec.teams}), riders=riders)
