@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..engine.actions import Action, Place, draw, play, play_tokens
 from ..engine.bmx import token_choices
-from ..engine.classic import classic_setup
+from ..engine.classic import ClassicSetup
 from ..engine.phase import Phase
 from ..engine.race import Race
 from ..engine.view import View
@@ -26,7 +26,8 @@ def easy(view: View) -> Action:
     holding = view.in_hand()
     if holding is None:
         # classic: the rider further back draws first (its choice matters more)
-        setup = classic_setup(board)  # typed: direct field reads
+        setup = board.setup
+        assert isinstance(setup, ClassicSetup)  # typed: direct field reads
         if setup.tour:  # a tour: a rider across the line has left, maybe one draw left
             draws = view.options()
             if len(draws) == 1:
@@ -38,7 +39,8 @@ def easy(view: View) -> Action:
     rider = board.riders[i]
     if board.rules.uses_tokens:
         return play_tokens(rider.id, best_tokens(view, i, hand, keep))
-    classic = classic_setup(board)
+    classic = board.setup
+    assert isinstance(classic, ClassicSetup)
     return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
 
 
