@@ -70,6 +70,7 @@ from .setupdata import (
     no_control,
     setup_data,
     setup_from_data,
+    stage_from_data,
 )
 from .words import plural
 
@@ -862,7 +863,7 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
     from .play.tours import Tour, stage_seed
 
     try:
-        tour = Tour(data.name, tuple(setup_from_data(leg) for leg in data.legs), data.seed)
+        tour = Tour(data.name, tuple(stage_from_data(leg) for leg in data.legs), data.seed)
     except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
         raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
     for k, stage in enumerate(data.done, 1):

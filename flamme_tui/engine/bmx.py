@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar, Final, cast
 
 from .actions import Action, Choice, PlayTokens, play_tokens
@@ -76,20 +76,26 @@ def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[in
 
 @dataclass(frozen=True, slots=True)
 class BmxSetup:
+    """Everything a bmx race is built from, besides the seed; each field's
+    `save` kind is what the save format derives from (see ClassicSetup)."""
+
+    course: Course = field(metadata={"save": "course"})
+    teams: tuple[Team, ...] = field(metadata={"save": "teams"})
     # the defaults are the rulebook's numbers, for tests; races are built from stages/variants/bmx.yaml
-    course: Course
-    teams: tuple[Team, ...]
-    bag: tuple[int, ...] = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
-    fatigue_supply: int = 15
-    die_faces: tuple[int, ...] = (1, 1, 2, 2, NO_CATCH_UP, NO_CATCH_UP)
-    draw: int = 3  # draw 3 keep 1
-    descent_draw: int = 4  # on a descent draw 4 keep 2
-    descent_keep: int = 2
-    fatigue: int = 1  # fatigue tokens a tired rider takes
-    bumpy_fatigue: int = 2  # ... on a bumpy passage
-    young: tuple[int, ...] = ()  # young-children variant: fatigue tokens added to each seat's bag
-    forecast: bool = False  # weather-forecast variant: roll the die before drawing
-    variant: str = "bmx"
+    bag: tuple[int, ...] = field(default=(1, 1, 2, 2, 3, 3, 4, 4, 5, 5), metadata={"save": "bag"})
+    fatigue_supply: int = field(default=15, metadata={"save": "count"})
+    # 0 (NO_CATCH_UP): no catch-up
+    die_faces: tuple[int, ...] = field(default=(1, 1, 2, 2, NO_CATCH_UP, NO_CATCH_UP), metadata={"save": "die"})
+    draw: int = field(default=3, metadata={"save": "draw"})  # draw 3 keep 1
+    descent_draw: int = field(default=4, metadata={"save": "draw"})  # on a descent draw 4 keep 2
+    descent_keep: int = field(default=2, metadata={"save": "draw"})
+    fatigue: int = field(default=1, metadata={"save": "count"})  # fatigue tokens a tired rider takes
+    bumpy_fatigue: int = field(default=2, metadata={"save": "count"})  # ... on a bumpy passage
+    # young-children variant: fatigue tokens added to each seat's bag
+    young: tuple[int, ...] = field(default=(), metadata={"save": "young"})
+    # weather-forecast variant: roll the die before drawing
+    forecast: bool = field(default=False, metadata={"save": "flag"})
+    variant: str = field(default="bmx", metadata={"save": "bmx variant"})
 
 
 class BmxRider:

@@ -64,50 +64,69 @@ def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> 
 
 @dataclass(frozen=True, slots=True)
 class ClassicSetup:
-    """Everything a classic or meteo race is built from, besides the seed."""
+    """Everything a classic or meteo race is built from, besides the seed.
 
-    course: Course
-    teams: tuple[Team, ...]
+    Each field is written here once: its metadata's `save` names the kind of
+    value it is, from which setupdata.py derives the save format's bounds and
+    codec (`before`: what a save written before the field existed means).
+    A new set-up option is a field here, with its kind."""
+
+    course: Course = field(metadata={"save": "course"})
+    teams: tuple[Team, ...] = field(metadata={"save": "teams"})
     # the defaults are the rulebook's numbers, for tests; races are built from stages/variants/*.yaml
     decks: dict[str, tuple[int, ...]] = field(
-        default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3})
-    hand_size: int = 4
-    exhaustion_value: int = EXHAUSTION_VALUE
-    grid: str = "random"  # "random" or "choose" (players place their riders)
-    handicap: tuple[int, ...] = ()  # extra exhaustion cards in each rider deck, per team
-    variant: str = "classic"
+        default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3},
+        metadata={"save": "decks"})
+    hand_size: int = field(default=4, metadata={"save": "draw"})
+    exhaustion_value: int = field(default=EXHAUSTION_VALUE, metadata={"save": "card"})
+    # "random" or "choose" (players place their riders)
+    grid: str = field(default="random", metadata={"save": "grid"})
+    # extra exhaustion cards in each rider deck, per team
+    handicap: tuple[int, ...] = field(default=(), metadata={"save": "handicaps"})
+    variant: str = field(default="classic", metadata={"save": "classic variant"})
     # meteo: the token pool (one entry per token, FAIR = ""), draws under wind, stand-up cost
-    weather_tokens: tuple[str, ...] = ()
-    tailwind_draw: int = 5
-    headwind_draw: int = 3
-    standup_penalty: int = 2
+    weather_tokens: tuple[str, ...] = field(default=(), metadata={"save": "weather tokens"})
+    tailwind_draw: int = field(default=5, metadata={"save": "draw"})
+    headwind_draw: int = field(default=3, metadata={"save": "draw"})
+    standup_penalty: int = field(default=2, metadata={"save": "penalty"})
+    # (the fields below came later: `before` is what a save written without one was played with)
     # the Peloton expansion's scripted teams, per seat: "" (a player), PELOTON or MUSCLE
-    scripted: tuple[str, ...] = ()
-    muscle_extra: tuple[int, ...] = (5,)  # added to the Muscle team's Sprinteur deck
-    peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
-    attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
-    scripted_exhaustion: bool = False  # whether scripted teams take exhaustion cards (the rules: never)
-    out_of_cards: int = 2  # what a scripted rider with no cards left moves by, each round
-    solo_handicap: tuple[int, int] = (1, 2)  # exhaustion cards of a lone team of players (S, R) vs Peloton + Muscle
+    scripted: tuple[str, ...] = field(default=(), metadata={"save": "scripted", "before": ()})
+    # added to the Muscle team's Sprinteur deck
+    muscle_extra: tuple[int, ...] = field(default=(5,), metadata={"save": "cards", "before": (5,)})
+    # Attack cards in the Peloton team's one deck (a Rouleur deck)
+    peloton_attacks: int = field(default=2, metadata={"save": "deck count", "before": 2})
+    # what an Attack card moves the Peloton's front and rear rider
+    attack: tuple[int, int] = field(default=(2, 9), metadata={"save": "card pair", "before": (2, 9)})
+    # whether scripted teams take exhaustion cards (the rules: never)
+    scripted_exhaustion: bool = field(default=False, metadata={"save": "flag", "before": False})
+    # what a scripted rider with no cards left moves by, each round
+    out_of_cards: int = field(default=2, metadata={"save": "card", "before": 2})
+    # exhaustion cards of a lone team of players (S, R) vs Peloton + Muscle
+    solo_handicap: tuple[int, int] = field(default=(1, 2), metadata={"save": "count pair", "before": (1, 2)})
     # 2: the Peloton expansion's pinned readings (grid squares, a card from nowhere, the solo handicap);
     # 1: how flamme-tui 0.1.0 read them (races saved by it replay as they were played)
-    scripted_readings: int = 2
+    scripted_readings: int = field(default=2, metadata={"save": "version", "before": 1})
     # the Peloton breakaway, before round 1 on a course with a breakaway square
-    breakaway: bool = False
-    breakaway_bids: int = 2  # bids per rider: draw hand_size, keep 1, revealed before the next
-    breakaway_exhaustion: int = 2  # exhaustion cards each winner takes
-    breakaway_pair_from: int = 5  # with this many teams (scripted ones too) the best two break away, else one
+    breakaway: bool = field(default=False, metadata={"save": "flag", "before": False})
+    # bids per rider: draw hand_size, keep 1, revealed before the next
+    breakaway_bids: int = field(default=2, metadata={"save": "bids", "before": 2})
+    breakaway_exhaustion: int = field(default=2, metadata={"save": "count", "before": 2})  # each winner takes
+    # with this many teams (scripted ones too) the best two break away, else one
+    breakaway_pair_from: int = field(default=5, metadata={"save": "team count", "before": 5})
     # a stage of a tour: the race goes on until every rider has crossed the line
-    tour: bool = False
-    carried: tuple[int, ...] = ()  # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
-    grid_order: tuple[int, ...] = ()  # tour: the order teams take the grid in (seats), from the second stage
+    tour: bool = field(default=False, metadata={"save": "flag", "before": False})
+    # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
+    carried: tuple[int, ...] = field(default=(), metadata={"save": "carried", "before": ()})
+    # tour: the order teams take the grid in (seats), from the second stage
+    grid_order: tuple[int, ...] = field(default=(), metadata={"save": "seat order", "before": ()})
     # tour: the standing before this stage, public (what bots weigh, engine.tour.stage_value):
     # each rider's GC time in seconds (seat by seat, S then R) and each seat's Tour Points
-    tour_times: tuple[int, ...] = ()
-    tour_points: tuple[int, ...] = ()
+    tour_times: tuple[int, ...] = field(default=(), metadata={"save": "times", "before": ()})
+    tour_points: tuple[int, ...] = field(default=(), metadata={"save": "points", "before": ()})
     # 2: the rulings added 2026-12-04 (a random grid takes the front-most places; a tour deals its
     # handicaps once, at its first stage); 1: as flamme-tui read them before (races saved then replay as played)
-    rulings: int = 2
+    rulings: int = field(default=2, metadata={"save": "version", "before": 1})
 
 
 class Rider:
