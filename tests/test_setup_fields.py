@@ -7,7 +7,6 @@ copied by name in make_setup) are derived from it."""
 from __future__ import annotations
 
 import json
-
 from dataclasses import dataclass, field, fields, replace
 
 import pytest
