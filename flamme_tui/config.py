@@ -54,6 +54,7 @@ from .engine.course import (
     TilePlace,
 )
 from .engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
+from .i18n import _
 from .pathtext import show_path
 
 __all__ = [
@@ -196,7 +197,7 @@ def _known_terrain(squares: str, known: frozenset[str], legend: str) -> str:
     letters that are not, and the ones to use (`legend`)."""
     bad = sorted(set(squares) - known)
     if bad:
-        raise ValueError(f"unknown terrain {''.join(bad)!r} (use {legend})")
+        raise ValueError(_("unknown terrain {letters} (use {legend})").format(letters=repr("".join(bad)), legend=legend))
     return squares
 
 
@@ -215,8 +216,8 @@ class TileSide(BaseModel):
     @field_validator("squares")
     @classmethod
     def _terrain(cls, squares: str) -> str:
-        return _known_terrain(squares, frozenset(TILE_SQUARES), "'.' flat, '^' ascent, 'v' descent; "
-                              "Peloton: 'w' wide, 's' supply zone, 'c' cobbles, 'i' single-file cobbles")
+        return _known_terrain(squares, frozenset(TILE_SQUARES), _(
+            "'.' flat, '^' ascent, 'v' descent; Peloton: 'w' wide, 's' supply zone, 'c' cobbles, 'i' single-file cobbles"))
 
     @model_validator(mode="after")
     def _line(self) -> TileSide:
@@ -478,7 +479,7 @@ class BmxSide(BaseModel):
     @field_validator("squares")
     @classmethod
     def _terrain(cls, squares: str) -> str:
-        return _known_terrain(squares, BMX_TERRAIN, "'.' track, 'b' bumpy, 'k' canyon, 'v' descent, 'm' marsh")
+        return _known_terrain(squares, BMX_TERRAIN, _("'.' track, 'b' bumpy, 'k' canyon, 'v' descent, 'm' marsh"))
 
     @model_validator(mode="after")
     def _lanes(self) -> BmxSide:
@@ -644,10 +645,10 @@ _SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlong = 2, 40, 40, 
 def _message(error: Any, model: type[BaseModel]) -> str:
     kind, loc = error["type"], tuple(error["loc"])
     if kind == "missing":
-        return "field required"
+        return _("field required")
     if kind == "extra_forbidden":
         allowed = _allowed_keys(model, loc[:-1])
-        return "unknown key" + (f" (allowed: {', '.join(allowed)})" if allowed else "")
+        return _("unknown key (allowed: {keys})").format(keys=", ".join(allowed)) if allowed else _("unknown key")
     msg = error["msg"]
     msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     msg = msg[:1].lower() + msg[1:]
@@ -655,7 +656,7 @@ def _message(error: Any, model: type[BaseModel]) -> str:
         got = error.get("input")
         shown = _SHORT.repr(got)  # never the whole of a large value, for each of many errors
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        msg += f" (got {type(got).__name__} {shown})"
+        msg += _(" (got {type} {value})").format(type=type(got).__name__, value=shown)
     return msg
 
 
@@ -667,13 +668,13 @@ def _problems(
     A file that cannot be read or parsed has exactly one problem.
     """
     try:
-        data, node, _ = _read(path, kind)
+        data, node, _stat = _read(path, kind)
     except ConfigError as exc:
         return None, [exc]
     if not isinstance(data, dict):
-        got = "an empty file" if data is None else f"a {type(data).__name__}"
+        got = _("an empty file") if data is None else _("a {type}").format(type=type(data).__name__)
         return None, [ConfigError(
-            f"expected a mapping of keys ({', '.join(model.model_fields)}), got {got}",
+            _("expected a mapping of keys ({keys}), got {got}").format(keys=", ".join(model.model_fields), got=got),
             file=path,
             line=None if node is None else node.start_mark.line + 1,
         )]
@@ -718,7 +719,7 @@ def _first(path: Path, problems: list[ConfigError]) -> ConfigError:
     first = problems[0]
     if len(problems) > 1:
         first = ConfigError(
-            f"{first.message} (and {len(problems) - 1} more)", file=path, line=first.line, field=first.field
+            _("{problem} (and {n} more)").format(problem=first.message, n=len(problems) - 1), file=path, line=first.line, field=first.field
         )
     return first
 
@@ -847,7 +848,7 @@ def id_problem(entry: StageEntry) -> ConfigError | None:
     of such a stage)."""
     if entry.source != "user" or not _NOT_UTF8.search(entry.id):
         return None
-    return ConfigError("the file name is not UTF-8 text: it cannot be a stage id (rename the file)", file=entry.path)
+    return ConfigError(_("the file name is not UTF-8 text: it cannot be a stage id (rename the file)"), file=entry.path)
 
 
 _NOT_UTF8 = re.compile("[\ud800-\udfff]")  # the bytes of a name that were not UTF-8 (surrogateescape)
@@ -889,10 +890,11 @@ def user_stages_problem() -> ConfigError | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return ConfigError(f"cannot list folder: {exc.strerror or exc}", file=folder)
+        return ConfigError(_("cannot list folder: {why}").format(why=exc.strerror or exc), file=folder)
     found = len(_user_stage_files(every=True))
     if found > lim.MAX_USER_STAGES:
-        return ConfigError(f"{found} stage files: only the first {lim.MAX_USER_STAGES} by name are read", file=folder)
+        return ConfigError(_("{n} stage files: only the first {most} by name are read").format(
+            n=found, most=lim.MAX_USER_STAGES), file=folder)
     return None
 
 
@@ -930,9 +932,9 @@ def _stage_path(ref: str, user_stages: dict[str, Path] | None = None) -> Path:
         return user
     # the user's own stages first: with a large library they would not be among those named
     ids = sorted(stage_ids(), key=lambda sid: sid in _builtin_stage_ids())
-    known = ", ".join(ids[:KNOWN_SHOWN]) + (f" and {len(ids) - KNOWN_SHOWN} more: see `flamme-tui stages list`"
-                                            if len(ids) > KNOWN_SHOWN else "")
-    raise ConfigError(f"unknown stage {ref!r} (known: {known})", field="stage")
+    known = ", ".join(ids[:KNOWN_SHOWN]) + (_(" and {n} more: see `flamme-tui stages list`").format(
+        n=len(ids) - KNOWN_SHOWN) if len(ids) > KNOWN_SHOWN else "")
+    raise ConfigError(_("unknown stage {stage} (known: {known})").format(stage=repr(ref), known=known), field="stage")
 
 
 def load_stage(ref: str | Path, *, catalog: TileCatalog | None = None,

@@ -185,7 +185,7 @@ def _field_path(loc: tuple, raw: dict) -> str:
 
 def load_cases(path: Path) -> list[Case]:
     try:
-        raw, _, _ = files.load_yaml(path, files.CASE_FILE)
+        raw, _node, _stat = files.load_yaml(path, files.CASE_FILE)
     except files.ReadError as exc:  # bounded: size, nesting, no aliases or tags, regular files only
         line = f":{exc.line}" if exc.line else ""
         field = f" {exc.field}:" if exc.field else ""
@@ -198,7 +198,8 @@ def load_cases(path: Path) -> list[Case]:
             if n is not None and not isinstance(n, (dict, list)):
                 (dupes if n in seen else seen).add(n)
         if dupes:
-            raise CaseFileError(f'{path}: case "{sorted(dupes, key=str)[0]}": name: not unique in its file')
+            raise CaseFileError(_('{file}: case "{name}": name: not unique in its file').format(
+                file=path, name=sorted(dupes, key=str)[0]))
         return CaseFile.model_validate(raw).cases
     except ValidationError as exc:
         err = exc.errors()[0]
@@ -206,7 +207,7 @@ def load_cases(path: Path) -> list[Case]:
         message = err["msg"].removeprefix("Value error, ")
         raise CaseFileError(f"{path}: {where}: {message}" if where else f"{path}: {message}") from None
     except (AttributeError, TypeError):
-        raise CaseFileError(f"{path}: cases: expected a mapping with a list of cases") from None
+        raise CaseFileError(_("{file}: cases: expected a mapping with a list of cases").format(file=path)) from None
 
 
 def build_course(case: Case) -> Course:
@@ -274,11 +275,11 @@ def run_case(case: Case) -> list[str]:
     if exp.draw is not None:
         for rid, n in exp.draw.items():
             if rid not in game.index:
-                diffs.append(f"draw: no rider {rid}")
+                diffs.append(_("draw: no rider {rider}").format(rider=rid))
                 continue
             got = game.draw_size(game.index[rid])  # from a full deck (bag): all it asks for
             if got != n:
-                diffs.append(f"draw {rid}: expected {n}, got {got}")
+                diffs.append(_("draw {rider}: expected {want}, got {got}").format(rider=rid, want=n, got=got))
     if case.play is None:
         return diffs
     die = None if case.die is None else (0 if case.die == "none" else case.die)
@@ -295,24 +296,26 @@ def run_case(case: Case) -> list[str]:
         elif isinstance(e, Fatigue):
             tired[ids[e.rider]] += e.tokens
     if exp.order is not None and exp.order != order:
-        diffs.append(f"order: expected {exp.order}, got {order}")
+        diffs.append(_("order: expected {want}, got {got}").format(want=exp.order, got=order))
     for key, want, places in (("moved", exp.moved, moved), ("final", exp.final, final)):
         for rid, place in (want or {}).items():
             if places.get(rid) != tuple(place):
-                shown = list(places[rid]) if rid in places else "no such rider"
-                diffs.append(f"{key} {rid}: expected {list(place)}, got {shown}")
+                shown = list(places[rid]) if rid in places else _("no such rider")
+                diffs.append(_("{key} {rider}: expected {want}, got {got}").format(
+                    key=key, rider=rid, want=list(place), got=shown))
     if exp.exhausted is not None:
         for rid in ids:
             if exp.exhausted.get(rid, 0) != tired[rid]:
-                diffs.append(f"exhausted {rid}: expected {exp.exhausted.get(rid, 0)}, got {tired[rid]}")
+                diffs.append(_("exhausted {rider}: expected {want}, got {got}").format(
+                    rider=rid, want=exp.exhausted.get(rid, 0), got=tired[rid]))
     if exp.crashed is not None:
         down = sorted(r.id for r in game.public_board().riders if r.crashed)
         if sorted(exp.crashed) != down:
-            diffs.append(f"crashed: expected {sorted(exp.crashed)}, got {down}")
+            diffs.append(_("crashed: expected {want}, got {got}").format(want=sorted(exp.crashed), got=down))
     if "winner" in exp.model_fields_set:
         got_winner = ids[game.winner] if game.winner is not None else None
         if got_winner != exp.winner:
-            diffs.append(f"winner: expected {exp.winner}, got {got_winner}")
+            diffs.append(_("winner: expected {want}, got {got}").format(want=exp.winner, got=got_winner))
     return diffs
 
 

@@ -692,15 +692,15 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     return out
 
 
-def _unreadable(reason: str) -> str:
-    """A files.ReadError reason, said of a save file."""
-    if reason == "file not found":
+def _unreadable(exc: files.ReadError) -> str:
+    """A files.ReadError, said of a save file."""
+    if exc.code == files.MISSING:
         return "does not exist"
-    if reason.startswith("cannot read file: "):
-        return f"cannot be read ({reason.removeprefix('cannot read file: ')})"
-    if reason.startswith("too big"):
-        return f"is {reason}"
-    return f"cannot be used ({reason})"
+    if exc.code == files.UNREADABLE:
+        return f"cannot be read ({exc.reason.split(': ', 1)[-1]})"  # why, without "cannot read file"
+    if exc.code == files.TOO_BIG:
+        return f"is {exc.reason}"
+    return f"cannot be used ({exc.reason})"
 
 
 def _read_checked(path: Path) -> tuple[SaveData, str]:
@@ -709,7 +709,7 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     try:
         raw, _ = files.read_bytes(path, files.SAVE_FILE)  # a regular file, bounded in size
     except files.ReadError as exc:
-        raise SaveError(path, _unreadable(exc.reason)) from None
+        raise SaveError(path, _unreadable(exc)) from None
     if not raw.strip():
         raise SaveError(path, "is damaged (empty file)")
     try:

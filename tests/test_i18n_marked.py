@@ -38,6 +38,7 @@ TRANSLATED = [
     "ui/screens/bmx_builder.py", "ui/app.py", "ui/widgets/cards.py",
     "cli/__init__.py", "cli/tours.py", "cli/stages.py", "play/tournament.py", "play/replay.py", "play/tours.py",
     "play/session.py", "play/flow.py", "usertext.py",
+    "files.py", "settings.py", "config.py", "setupdata.py", "conformance.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
@@ -52,7 +53,8 @@ NOT_TEXT_CALLS = {"query", "query_one", "set_class", "has_class", "add_class", "
                   "get_screen", "set_styles", "styled", "rstrip", "strip", "partition", "keys_text", "key_of",
                   "keys_of", "stage_info", "choose_stage", "isinstance", "Option", "run_worker", "set_timer",
                   "call_later", "Path", "rich_style", "Terrain", "Weather", "TeamColour", "find", "count",
-                  "help_for", "topic_text", "reading_line", "cast", "cli_says", "replay_says"}
+                  "help_for", "topic_text", "reading_line", "cast", "cli_says", "replay_says",
+                  "removeprefix", "create_model"}
 # whole strings that are no words to translate: key names as bound and shown, symbols, layouts
 ALLOWED = {
     "home end", "a-d", "+ -", "[ ]", "← →", "↑↓", "⏎", "esc", "tab", "space", "Enter", "Esc", "ctrl+p",
