@@ -719,7 +719,8 @@ def _first(path: Path, problems: list[ConfigError]) -> ConfigError:
     first = problems[0]
     if len(problems) > 1:
         first = ConfigError(
-            _("{problem} (and {n} more)").format(problem=first.message, n=len(problems) - 1), file=path, line=first.line, field=first.field
+            _("{problem} (and {n} more)").format(problem=first.message, n=len(problems) - 1),
+            file=path, line=first.line, field=first.field,
         )
     return first
 
