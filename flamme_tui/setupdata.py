@@ -1,8 +1,8 @@
 """A race's set-up as plain data and back: the set-up's part of the save
 format (pydantic models, every number and text bounded) and its codec.
 
-saves.py writes and reads it inside a save; the bots' thinker process gets a
-set-up in this form (play/thinker.py).  It is kept out of saves.py because
+saves/ writes and reads it inside a save; the bots' thinker process gets a
+set-up in this form (play/thinker.py).  It is kept out of saves/ because
 saves is above play/ (it rebuilds sessions and tours) while play/ needs the
 codec: tests/test_imports.py keeps the layers apart.
 
