@@ -29,6 +29,7 @@ import Textual.
 from __future__ import annotations
 
 from ..files import make_folder
+from ..setupdata import setup_data  # (the set-up as a save holds it)
 from .autosave import Autosave, attach_autosave, new_save_path, saves_dir
 from .listing import DAMAGED, FINISHED, IN_PROGRESS, NEWER, Backup, SavedRace, folder_problem, latest_in_progress, list_saves
 from .locks import RaceLock
@@ -50,6 +51,7 @@ from .writing import _canonical, _checksum, _json_text, _serialise, save, save_d
 
 # the package's surface: what the rest of flamme-tui (and its tests) use
 __all__ = [
+    "setup_data",
     "Autosave",
     "Backup",
     "DAMAGED",
