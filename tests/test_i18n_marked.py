@@ -38,7 +38,9 @@ TRANSLATED = [
     "ui/screens/bmx_builder.py", "ui/app.py", "ui/widgets/cards.py",
     "cli/__init__.py", "cli/tours.py", "cli/stages.py", "play/tournament.py", "play/replay.py", "play/tours.py",
     "play/session.py", "play/flow.py", "usertext.py",
-    "files.py", "settings.py", "config.py", "setupdata.py", "conformance.py",
+    "files.py", "settings.py", "setupdata.py", "conformance.py",
+    "config/errors.py", "config/models.py", "config/reading.py", "config/loading.py", "config/compiling.py",
+    "config/summaries.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
