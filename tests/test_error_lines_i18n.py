@@ -5,9 +5,11 @@ whatever the language (ReadError.code, not its words)."""
 
 from __future__ import annotations
 
+import errno
+
 import pytest
 
-from flamme_tui import conformance, files, i18n, settings
+from flamme_tui import conformance, files, i18n, saves, settings
 
 
 @pytest.fixture(autouse=True)
@@ -62,3 +64,14 @@ def test_a_conformance_failure_names_its_field_as_written(tmp_path):
     lines: list[str] = []
     assert conformance.main([str(path)], out=lines.append) == 1
     assert "final red.S: se esperaba [4, 0], se obtuvo [3, 0]" in lines[0]
+
+
+def test_a_save_that_is_not_there_is_said_in_spanish(tmp_path):
+    i18n.set_language("es")
+    with pytest.raises(saves.SaveError, match="gone.json.*no existe"):
+        saves.load(tmp_path / "gone.json")
+
+
+def test_a_full_disk_is_said_in_french():
+    i18n.set_language("fr")
+    assert saves.save_problem(OSError(errno.ENOSPC, "No space left on device")) == "le disque est plein"

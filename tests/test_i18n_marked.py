@@ -40,7 +40,8 @@ TRANSLATED = [
     "play/session.py", "play/flow.py", "usertext.py",
     "files.py", "settings.py", "setupdata.py", "conformance.py",
     "config/errors.py", "config/models.py", "config/reading.py", "config/loading.py", "config/compiling.py",
-    "config/summaries.py",
+    "config/summaries.py", "saves/model.py", "saves/writing.py", "saves/reading.py", "saves/locks.py",
+    "saves/autosave.py", "saves/listing.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}

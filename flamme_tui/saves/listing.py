@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import usertext
-from ..words import plural
+from ..i18n import N_, _, ngettext
 from .autosave import saves_dir
 from .model import FORMAT, SUFFIX, SaveError, _show
 from .reading import _BACKUP, SaveInfo, _base_of, _family, _where, peek
@@ -16,10 +16,11 @@ from .writing import _file_in_the_way, _printable, save_problem
 
 # ---------------------------------------------------------------- listing
 
-IN_PROGRESS = "in progress"
-FINISHED = "finished"
-DAMAGED = "damaged"
-NEWER = "newer version"
+# a saved race's status (marked: the words are shown, translated, where it is listed)
+IN_PROGRESS = N_("in progress")
+FINISHED = N_("finished")
+DAMAGED = N_("damaged")
+NEWER = N_("newer version")
 
 
 class Backup(NamedTuple):
@@ -29,8 +30,11 @@ class Backup(NamedTuple):
     info: SaveInfo
 
     def describe(self) -> str:
-        state = "finished" if self.info.over else _where(self.info)
-        return f"{self.path.name} ({state}, {plural(self.info.actions, 'action')}, saved {_clock(self.info.saved)})"
+        state = _("finished") if self.info.over else _where(self.info)
+        n = self.info.actions
+        actions = ngettext("{n} action", "{n} actions", n).format(n=n)
+        return _("{file} ({state}, {actions}, saved {when})").format(
+            file=self.path.name, state=state, actions=actions, when=_clock(self.info.saved))
 
 
 class SavedRace(NamedTuple):
@@ -59,7 +63,8 @@ class SavedRace(NamedTuple):
         """One line: the race and its state, or what is wrong and what is left."""
         if self.info is not None:
             return self.info.describe()
-        left = ("; backups: " + ", ".join(b.describe() for b in self.backups)) if self.backups else "; no usable backup"
+        left = _("; backups: {backups}").format(backups=", ".join(b.describe() for b in self.backups)) if self.backups \
+            else _("; no usable backup")
         return f"{self.path.name} {self.reason}{left}"
 
 
@@ -84,7 +89,7 @@ def _race_file(base: Path) -> SavedRace | None:
     if not base.is_file():
         if base.exists() or base.is_symlink():
             return None  # a folder or some other thing named like a save
-        return SavedRace(base, DAMAGED, "is missing", None, tuple(backups), changed)
+        return SavedRace(base, DAMAGED, _("is missing"), None, tuple(backups), changed)
     try:
         info = peek(base)
     except SaveError as exc:
@@ -93,7 +98,8 @@ def _race_file(base: Path) -> SavedRace | None:
         status = NEWER if "newer flamme-tui" in exc.reason else DAMAGED
         return SavedRace(base, status, exc.reason, None, tuple(backups), changed)
     except OSError as exc:
-        return SavedRace(base, DAMAGED, f"cannot be read ({save_problem(exc)})", None, tuple(backups), changed)
+        return SavedRace(base, DAMAGED, _("cannot be read ({why})").format(why=save_problem(exc)), None, tuple(backups),
+                         changed)
     return SavedRace(base, FINISHED if info.over else IN_PROGRESS, "", info, tuple(backups), changed)
 
 
@@ -119,14 +125,15 @@ def folder_problem(directory: str | Path | None = None) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        why = {errno.EACCES: "permission denied", errno.EPERM: "permission denied",
-               errno.ELOOP: "too many levels of symbolic links (a symlink loop?)"}.get(exc.errno or 0)
+        why = {errno.EACCES: _("permission denied"), errno.EPERM: _("permission denied"),
+               errno.ELOOP: _("too many levels of symbolic links (a symlink loop?)")}.get(exc.errno or 0)
         if exc.errno == errno.ENOTDIR:
-            why = f"not a folder ({_show(_file_in_the_way(folder) or folder)} is a file)"
-        return usertext.clean(f"cannot list the saves folder {_show(folder)}: {why or _printable(exc.strerror or str(exc))}",
-                              multiline=False)
+            why = _("not a folder ({file} is a file)").format(file=_show(_file_in_the_way(folder) or folder))
+        return usertext.clean(_("cannot list the saves folder {folder}: {why}").format(
+            folder=_show(folder), why=why or _printable(exc.strerror or str(exc))), multiline=False)
     except Exception as exc:  # noqa: BLE001 - a name the system refuses: said, never raised
-        return usertext.clean(f"cannot list the saves folder {_show(folder)}: {type(exc).__name__}", multiline=False)
+        return usertext.clean(_("cannot list the saves folder {folder}: {why}").format(
+            folder=_show(folder), why=type(exc).__name__), multiline=False)
     return None
 
 

@@ -11,6 +11,7 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..i18n import _
 from ..pathtext import served
 from .model import SaveLocked
 
@@ -56,7 +57,7 @@ class RaceLock:
             return held
         lock_file = _lock_path(race)
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        for _ in range(20):
+        for _attempt in range(20):
             fd = os.open(lock_file, flags, 0o644)
             try:
                 if not _os_lock(fd):
@@ -124,9 +125,9 @@ def _read_holder(fd: int) -> str:
         pid = int(doc["pid"])
         host = re.sub(r"[^A-Za-z0-9._-]", "", str(doc.get("host", "")))[:64] or "?"
         since = re.sub(r"[^0-9T:+-]", "", str(doc.get("started", "")))[:25]
-        when = f", since {since.replace('T', ' ')[:16]}" if since else ""
-        return f"pid {pid} on {host}{when}"
+        when = _(", since {when}").format(when=since.replace("T", " ")[:16]) if since else ""
+        return _("pid {pid} on {host}{when}").format(pid=pid, host=host, when=when)
     except Exception:  # noqa: BLE001 - being written this very moment, or not ours
-        return "another process"
+        return _("another process")
 
 

@@ -15,6 +15,7 @@ from .. import files
 from ..engine.actions import Action, ActionError
 from ..engine.phase import Phase
 from ..engine.race import RuleError
+from ..i18n import _, ngettext
 from ..play.session import UNDO, Session, UndoRefused, parse_entry
 from ..setupdata import (
     setup_from_data,
@@ -45,12 +46,16 @@ class SaveInfo(NamedTuple):
     stages: int = 0
 
     def describe(self) -> str:
+        teams = ngettext("{n} team", "{n} teams", len(self.teams)).format(n=len(self.teams))
         if self.tour:
-            at = f"stage {self.stage}/{self.stages} ({self.title}), round {self.round}"
-            state = f"won by {self.winner}" if self.over else at
-            return f"{self.tour} (tour), {len(self.teams)} teams, {state}, saved {self.saved}"
-        state = f"won by {self.winner}" if self.over else f"round {self.round}"
-        return f"{self.title} ({self.variant}), {len(self.teams)} teams, {state}, saved {self.saved}"
+            at = _("stage {stage}/{stages} ({title}), round {round}").format(
+                stage=self.stage, stages=self.stages, title=self.title, round=self.round)
+            state = _("won by {winner}").format(winner=self.winner) if self.over else at
+            return _("{tour} (tour), {teams}, {state}, saved {saved}").format(
+                tour=self.tour, teams=teams, state=state, saved=self.saved)
+        state = _("won by {winner}").format(winner=self.winner) if self.over else _("round {round}").format(round=self.round)
+        return _("{title} ({variant}), {teams}, {state}, saved {saved}").format(
+            title=self.title, variant=self.variant, teams=teams, state=state, saved=self.saved)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
@@ -65,19 +70,19 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
 def _unreadable(exc: files.ReadError) -> str:
     """A files.ReadError, said of a save file."""
     if exc.code == files.MISSING:
-        return "does not exist"
-    if exc.code == files.UNREADABLE:
-        return f"cannot be read ({exc.reason.split(': ', 1)[-1]})"  # why, without "cannot read file"
+        return _("does not exist")
+    if exc.code == files.UNREADABLE:  # why, without "cannot read file"
+        return _("cannot be read ({why})").format(why=exc.reason.split(": ", 1)[-1])
     if exc.code == files.TOO_BIG:
-        return f"is {exc.reason}"
-    return f"cannot be used ({exc.reason})"
+        return _("is {problem}").format(problem=exc.reason)
+    return _("cannot be used ({problem})").format(problem=exc.reason)
 
 
 def _read_checked(path: Path) -> tuple[SaveData, str]:
     """Parse and verify the file's checksum and version; SaveError (without
     backups) if anything is wrong.  Returns the data and its raw text."""
     try:
-        raw, _ = files.read_bytes(path, files.SAVE_FILE)  # a regular file, bounded in size
+        raw, _stat = files.read_bytes(path, files.SAVE_FILE)  # a regular file, bounded in size
     except files.ReadError as exc:
         raise SaveError(path, _unreadable(exc)) from None
     if not raw.strip():
@@ -91,7 +96,7 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
         raise SaveError(path, f"is damaged ({exc.reason})") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         # a save always ends with its closing brace: without it, the end is missing
-        reason = "not valid JSON" if raw.rstrip().endswith(b"}") else "truncated"
+        reason = _("not valid JSON") if raw.rstrip().endswith(b"}") else _("truncated")
         raise SaveError(path, f"is damaged ({reason})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         if isinstance(doc, dict) and isinstance(doc.get("format"), str) and "checksum" in doc:
@@ -134,7 +139,7 @@ def _info(path: Path, data: SaveData) -> SaveInfo:
 def peek(path: str | Path) -> SaveInfo:
     """The header of a save, checksum verified, without replaying (SaveError)."""
     path = Path(path)
-    data, _ = _read_checked(path)
+    data, _text = _read_checked(path)
     return _info(path, data)
 
 
@@ -170,7 +175,9 @@ def usable_backups(path: Path) -> list[tuple[Path, str]]:
 
 def _where(info: SaveInfo) -> str:
     """How far a race (a tour: its stage) had gone: "round 7", "stage 2, round 7"."""
-    return f"stage {info.stage}, round {info.round}" if info.tour else f"round {info.round}"
+    if info.tour:
+        return _("stage {stage}, round {round}").format(stage=info.stage, round=info.round)
+    return _("round {round}").format(round=info.round)
 
 
 def _fail(path: Path, reason: str) -> SaveError:
@@ -197,7 +204,7 @@ def load_record(path: str | Path) -> Record:
 
     path = Path(path)
     try:
-        data, _ = _read_checked(path)
+        data, _text = _read_checked(path)
     except SaveError as exc:
         raise _fail(path, exc.reason) from None
     try:

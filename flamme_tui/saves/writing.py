@@ -15,6 +15,7 @@ from typing import Any
 from .. import __version__, usertext
 from ..engine.phase import Phase
 from ..files import make_folder
+from ..i18n import _
 from ..play.session import UNDO, Session
 from ..setupdata import (
     setup_data,
@@ -163,7 +164,7 @@ class _Encoder:
         if self._tour is None or self._tour[0] is not snap.tour or self._tour[1] != len(snap.done):
             data = _tour_data(snap.tour, snap.done)
             self._tour = (snap.tour, len(snap.done), _canonical(data).decode("ascii"), _json_text(data, " "))
-        _, _, canonical, laid_out = self._tour
+        _made, _done, canonical, laid_out = self._tour
         body["tour"] = _SPLICE
         spliced = json.dumps(_SPLICE)
         body["checksum"] = hashlib.sha256(_canonical(body).decode("ascii").replace(spliced, canonical, 1)
@@ -280,19 +281,20 @@ def _save_problem(exc: BaseException) -> str:
         if isinstance(exc, SaveLocked):
             return str(exc)
         if code == errno.ELOOP:
-            return f"the saves folder is a symlink loop ({_show(Path(where))})" if where else "a symlink loop"
+            return _("the saves folder is a symlink loop ({folder})").format(folder=_show(Path(where))) if where \
+                else _("a symlink loop")
         if code == errno.ENOENT and where and os.path.islink(where):
-            return f"the saves folder is a symbolic link to nothing ({_show(Path(where))})"
+            return _("the saves folder is a symbolic link to nothing ({folder})").format(folder=_show(Path(where)))
         if code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
-            return f"the disk is full{folder}"
+            return _("the disk is full{folder}").format(folder=folder)
         if code == errno.EROFS:
-            return f"the disk is read-only{folder}"
+            return _("the disk is read-only{folder}").format(folder=folder)
         if code in (errno.EACCES, errno.EPERM):
-            return f"no permission to write there{folder}"
+            return _("no permission to write there{folder}").format(folder=folder)
         if code in (errno.ENOTDIR, errno.EEXIST) or isinstance(exc, (NotADirectoryError, FileExistsError)):
             blocker = _file_in_the_way(Path(where)) if where else None
-            return f"the saves folder is not a folder ({_show(blocker)} is a file)" if blocker else \
-                f"the saves folder is not a folder{folder}"
+            return _("the saves folder is not a folder ({file} is a file)").format(file=_show(blocker)) if blocker \
+                else _("the saves folder is not a folder{folder}").format(folder=folder)
         text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         return f"{_printable(text)}{folder}"
     except Exception:  # noqa: BLE001 - the message itself must never fail
