@@ -75,3 +75,12 @@ def test_a_save_that_is_not_there_is_said_in_spanish(tmp_path):
 def test_a_full_disk_is_said_in_french():
     i18n.set_language("fr")
     assert saves.save_problem(OSError(errno.ENOSPC, "No space left on device")) == "le disque est plein"
+
+
+def test_serve_says_it_cannot_listen_in_french(capsys):
+    from flamme_tui.ui.serve import serve
+
+    i18n.set_language("fr")
+    assert serve("256.256.256.256", 8000) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("flamme-tui\u00a0: impossible de servir sur 256.256.256.256:8000\u00a0: ") and err.count("\n") == 1

@@ -39,6 +39,7 @@ import sys
 import time
 from typing import Any
 
+from ..i18n import _
 from ..pathtext import SERVED_ENV
 from ..usertext import clean
 
@@ -56,7 +57,7 @@ log = logging.getLogger("flamme-tui.serve")
 def app_command() -> str:
     """The command each browser tab runs: this Python, this flamme-tui (told
     it is served by the environment it inherits: `serve` sets SERVED_ENV)."""
-    return f"{shlex.quote(sys.executable)} -m flamme_tui"
+    return " ".join([shlex.quote(sys.executable), "-m", "flamme_tui"])
 
 
 def cannot_listen(host: str, port: int) -> str | None:
@@ -65,14 +66,14 @@ def cannot_listen(host: str, port: int) -> str | None:
     None if it can."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
+        family, kind, proto, _name, address = infos[0]
         with socket.socket(family, kind, proto) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
             probe.bind(address)
     except OSError as exc:
         return str(exc.strerror or exc)
     except (UnicodeError, ValueError) as exc:  # a name no resolver takes
-        return f"not a host name ({type(exc).__name__})"
+        return _("not a host name ({problem})").format(problem=type(exc).__name__)
     return None
 
 
@@ -85,7 +86,7 @@ def _host_name(host_header: str) -> str | None:
         if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
             return None
         return host[1:end] or None
-    name, _, port = host.partition(":")
+    name, _colon, port = host.partition(":")
     if port and not port.isdigit():
         return None
     return name or None
@@ -118,16 +119,16 @@ def refusal(origin: str | None, host_header: str | None, names: set[str]) -> str
     Origin; a page of a site whose name was pointed at this machine sends a Host
     that is none of the server's names."""
     if not host_header:
-        return "no Host"
+        return _("no Host")
     name = _host_name(host_header)
     if name is None:
-        return "a malformed Host"
+        return _("a malformed Host")
     if not (_is_ip(name) or name in names):
-        return "a Host that is not this server's name"
+        return _("a Host that is not this server's name")
     if not origin:
-        return "no Origin (not from the server's page)"
-    if origin.strip().lower() not in (f"http://{host_header.lower()}", f"https://{host_header.lower()}"):
-        return "an Origin that is not the server's page"
+        return _("no Origin (not from the server's page)")
+    if origin.strip().lower() not in ("http://" + host_header.lower(), "https://" + host_header.lower()):
+        return _("an Origin that is not the server's page")
     return None
 
 
@@ -207,8 +208,8 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
             font_size = request.query.get("fontsize", "16")[:3]
             return {
                 "font_size": int(font_size) if font_size.isdigit() and 6 <= int(font_size) <= 64 else 16,
-                "app_websocket_url": f"ws://{request.host}/ws",
-                "config": {"static": {"url": f"http://{request.host}/static/"}},
+                "app_websocket_url": "".join(["ws://", request.host, "/ws"]),
+                "config": {"static": {"url": "".join(["http://", request.host, "/static/"])}},
                 "application": {"name": self.title},
             }
 
@@ -284,24 +285,26 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
 def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SESSIONS) -> int:
     problem = cannot_listen(host, port)
     if problem is not None:  # one line, before the server's banner says it is serving
-        print(clean(f"flamme-tui: cannot serve on {host}:{port}: {problem}", multiline=False), file=sys.stderr)
+        print(clean(_("flamme-tui: cannot serve on {host}:{port}: {problem}").format(host=host, port=port, problem=problem),
+                    multiline=False), file=sys.stderr)
         return 2
     try:
         server = make_server(app_command(), host, port, max_sessions)
     except ImportError:
-        print("flamme-tui serve needs textual-serve: pip install textual-serve", file=sys.stderr)
+        print(_("flamme-tui serve needs textual-serve: pip install textual-serve"), file=sys.stderr)
         return 2
-    where = "this computer only" if host in LOCAL else f"every machine that can reach {host}"
-    print(clean(f"flamme-tui: serving on http://{host}:{port} ({where}), at most {max_sessions} tabs at once; "
-                f"ctrl+c stops the server", multiline=False), flush=True)
+    where = _("this computer only") if host in LOCAL else _("every machine that can reach {host}").format(host=host)
+    print(clean(_("flamme-tui: serving on http://{host}:{port} ({where}), at most {n} tabs at once; "
+                  "ctrl+c stops the server").format(host=host, port=port, where=where, n=max_sessions),
+                multiline=False), flush=True)
     if host in LOCAL:
-        print("flamme-tui: to let other machines in, use --host 0.0.0.0 (anyone on the network can then play)",
+        print(_("flamme-tui: to let other machines in, use --host 0.0.0.0 (anyone on the network can then play)"),
               flush=True)
     os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
     try:
         server.serve()
     except OSError as exc:  # the port is taken, the address is not this machine's
-        print(clean(f"flamme-tui: cannot serve on {host}:{port}: {exc.strerror or exc}", multiline=False),
-              file=sys.stderr)
+        print(clean(_("flamme-tui: cannot serve on {host}:{port}: {problem}").format(
+            host=host, port=port, problem=exc.strerror or exc), multiline=False), file=sys.stderr)
         return 2
     return 0
