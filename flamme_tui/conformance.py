@@ -1,8 +1,9 @@
 """`flamme-tui conformance PATH...`: run rules cases (YAML, the `Case` model below;
 tests/conformance/ holds the project's).
 
-Each case becomes a real game position; the round is resolved by the same
-engine methods the game uses (move_phase, end_phase).
+Each case becomes a real game position (Race.from_position); the round is
+resolved by the engine's entry point for one made-up round (Race.resolve),
+which runs the same move and end phases as a game.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from . import files
-from .engine.bmx import FATIGUE
+from .engine.actions import Choice
+from .engine.bmx import FATIGUE, BmxSetup
 from .engine.cards import EXHAUSTION, card_value
+from .engine.classic import ClassicSetup
 from .engine.course import WEATHER_KINDS, Course
 from .engine.events import Exhaustion, Fatigue, Move
+from .engine.race import Placed
 from .engine.rules import find
 from .i18n import _
 from .limits import MAX_COLOURS
@@ -181,7 +185,7 @@ def _field_path(loc: tuple, raw: dict) -> str:
 
 def load_cases(path: Path) -> list[Case]:
     try:
-        raw, _, _ = files.load_yaml(path, files.CASE_FILE)
+        raw, _node, _stat = files.load_yaml(path, files.CASE_FILE)
     except files.ReadError as exc:  # bounded: size, nesting, no aliases or tags, regular files only
         line = f":{exc.line}" if exc.line else ""
         field = f" {exc.field}:" if exc.field else ""
@@ -194,7 +198,8 @@ def load_cases(path: Path) -> list[Case]:
             if n is not None and not isinstance(n, (dict, list)):
                 (dupes if n in seen else seen).add(n)
         if dupes:
-            raise CaseFileError(f'{path}: case "{sorted(dupes, key=str)[0]}": name: not unique in its file')
+            raise CaseFileError(_('{file}: case "{name}": name: not unique in its file').format(
+                file=path, name=sorted(dupes, key=str)[0]))
         return CaseFile.model_validate(raw).cases
     except ValidationError as exc:
         err = exc.errors()[0]
@@ -202,7 +207,7 @@ def load_cases(path: Path) -> list[Case]:
         message = err["msg"].removeprefix("Value error, ")
         raise CaseFileError(f"{path}: {where}: {message}" if where else f"{path}: {message}") from None
     except (AttributeError, TypeError):
-        raise CaseFileError(f"{path}: cases: expected a mapping with a list of cases") from None
+        raise CaseFileError(_("{file}: cases: expected a mapping with a list of cases").format(file=path)) from None
 
 
 def build_course(case: Case) -> Course:
@@ -229,79 +234,88 @@ def build_course(case: Case) -> Course:
 
 
 @functools.cache
-def _rules(variant: str):
+def _rules(variant: str) -> ClassicSetup | BmxSetup:
     """The variant's decks and numbers from the data files (stages/variants/*.yaml)."""
     return make_setup(RaceSpec(variant=variant))
 
 
-def _code(variant: str, rid: str, value) -> int:
-    if find(variant).uses_tokens:
-        return FATIGUE if value == "F" else value
-    # a rouleur has no 2 in its deck: its 2 is an exhaustion card
-    return EXHAUSTION if value == 2 and rid.endswith(".R") else value
+def _code(variant: str, rid: str, value: int | str) -> int:
+    """A case's card (token) as the engine's code: F (a fatigue token) and a
+    rouleur's 2 (it has no 2 in its deck: an exhaustion card) are 0."""
+    if value == "F":
+        return FATIGUE
+    assert isinstance(value, int)  # Case checked it
+    if not find(variant).uses_tokens and value == 2 and rid.endswith(".R"):
+        return EXHAUSTION
+    return value
+
+
+def _choice(case: Case, rid: str, value: Token | list[Token]) -> Choice:
+    """What the rider plays, as the engine takes it: a card, or a set of tokens."""
+    if find(case.variant).uses_tokens:
+        values = value if isinstance(value, list) else [value]
+        return tuple(_code(case.variant, rid, v) for v in values)
+    assert not isinstance(value, list)  # Case checked it
+    card = _code(case.variant, rid, value)
+    assert card_value(card) == value
+    return card
 
 
 def run_case(case: Case) -> list[str]:
-    """What differed from the expectation (empty when the case passes)."""
+    """What differed from the expectation (empty when the case passes).  The
+    round is resolved by the engine's own entry point for a made-up round
+    (Race.resolve): the same move and end phases as a game's."""
     course = build_course(case)  # every rider stands in a lane of its square (Case checked it)
     rules = find(case.variant)
-    game = rules.game.from_position(course, [r.model_dump() for r in case.riders], rules=_rules(case.variant))
+    placed = [Placed(r.id, r.square, r.lane, r.crashed) for r in case.riders]
+    game = rules.game.from_position(course, placed, rules=_rules(case.variant))
     exp = case.expect
     diffs: list[str] = []
-    ids = [r.id for r in game.riders]
+    ids = [r.id for r in case.riders]  # rider index -> id (from_position keeps the case's order)
     if exp.draw is not None:
         for rid, n in exp.draw.items():
             if rid not in game.index:
-                diffs.append(f"draw: no rider {rid}")
+                diffs.append(_("draw: no rider {rider}").format(rider=rid))
                 continue
-            i = game.index[rid]
-            game.draw_hand(i)
-            got = len(game.riders[i].hand)
-            game.riders[i].hand.clear()
+            got = game.draw_size(game.index[rid])  # from a full deck (bag): all it asks for
             if got != n:
-                diffs.append(f"draw {rid}: expected {n}, got {got}")
+                diffs.append(_("draw {rider}: expected {want}, got {got}").format(rider=rid, want=n, got=got))
     if case.play is None:
         return diffs
-    for rid, value in case.play.items():
-        rider = game.riders[game.index[rid]]
-        if rules.uses_tokens:
-            values = value if isinstance(value, list) else [value]
-            rider.played = tuple(_code(case.variant, rid, v) for v in values)
-        else:
-            rider.played = _code(case.variant, rid, value)
-            assert card_value(rider.played) == value
-    if rules.uses_tokens:
-        game.die = 0 if case.die == "none" else case.die
-    game.move_phase()
-    order = [ids[e.rider] for e in game.events if isinstance(e, Move)]
-    moved = {ids[i]: tuple(p) for i, p in enumerate(game.pos)}
-    game.end_phase()
-    final = {ids[i]: tuple(p) for i, p in enumerate(game.pos)}
+    die = None if case.die is None else (0 if case.die == "none" else case.die)
+    events = game.resolve({rid: _choice(case, rid, value) for rid, value in case.play.items()}, die)
+    # every rider moves once, and a move never pushes a rider that moved before it
+    moves = [e for e in events if isinstance(e, Move)]
+    order = [ids[e.rider] for e in moves]
+    moved = {ids[e.rider]: (e.square, e.lane) for e in moves}
+    final = {ids[i]: (p[0], p[1]) for i, p in enumerate(game.pos)}
     tired = {rid: 0 for rid in ids}
-    for e in game.events:
+    for e in events:
         if isinstance(e, Exhaustion):
             tired[ids[e.rider]] += 1
         elif isinstance(e, Fatigue):
             tired[ids[e.rider]] += e.tokens
     if exp.order is not None and exp.order != order:
-        diffs.append(f"order: expected {exp.order}, got {order}")
+        diffs.append(_("order: expected {want}, got {got}").format(want=exp.order, got=order))
     for key, want, places in (("moved", exp.moved, moved), ("final", exp.final, final)):
         for rid, place in (want or {}).items():
             if places.get(rid) != tuple(place):
-                shown = list(places[rid]) if rid in places else "no such rider"
-                diffs.append(f"{key} {rid}: expected {list(place)}, got {shown}")
+                shown = list(places[rid]) if rid in places else _("no such rider")
+                diffs.append(_("{key} {rider}: expected {want}, got {got}").format(
+                    key=key, rider=rid, want=list(place), got=shown))
     if exp.exhausted is not None:
         for rid in ids:
             if exp.exhausted.get(rid, 0) != tired[rid]:
-                diffs.append(f"exhausted {rid}: expected {exp.exhausted.get(rid, 0)}, got {tired[rid]}")
+                diffs.append(_("exhausted {rider}: expected {want}, got {got}").format(
+                    rider=rid, want=exp.exhausted.get(rid, 0), got=tired[rid]))
     if exp.crashed is not None:
-        down = sorted(r.id for r in game.riders if getattr(r, "crashed", False))
+        down = sorted(r.id for r in game.public_board().riders if r.crashed)
         if sorted(exp.crashed) != down:
-            diffs.append(f"crashed: expected {sorted(exp.crashed)}, got {down}")
+            diffs.append(_("crashed: expected {want}, got {got}").format(want=sorted(exp.crashed), got=down))
     if "winner" in exp.model_fields_set:
         got_winner = ids[game.winner] if game.winner is not None else None
         if got_winner != exp.winner:
-            diffs.append(f"winner: expected {exp.winner}, got {got_winner}")
+            diffs.append(_("winner: expected {want}, got {got}").format(want=exp.winner, got=got_winner))
     return diffs
 
 

@@ -33,6 +33,8 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from .i18n import N_, _
+
 __all__ = [
     "CASE_FILE",
     "DATA_FILE",
@@ -60,21 +62,27 @@ class FileKind(NamedTuple):
 KIB = 1024
 # A built-in stage is ~150 bytes, tiles.yaml 2 KB, a variant 2 KB, the
 # largest conformance file 42 KB, a long race's save 150 KB.
-STAGE_FILE = FileKind("stage file", 64 * KIB, 8)
-DATA_FILE = FileKind("data file", 64 * KIB, 8)  # tiles.yaml, variants/*.yaml
-CASE_FILE = FileKind("case file", 512 * KIB, 12)
-SAVE_FILE = FileKind("save file", 4 * KIB * KIB, 12)
+STAGE_FILE = FileKind(N_("stage file"), 64 * KIB, 8)  # names marked: translated when shown
+DATA_FILE = FileKind(N_("data file"), 64 * KIB, 8)  # tiles.yaml, variants/*.yaml
+CASE_FILE = FileKind(N_("case file"), 512 * KIB, 12)
+SAVE_FILE = FileKind(N_("save file"), 4 * KIB * KIB, 12)
 
 
 class ReadError(Exception):
-    """A file that cannot be used: `reason` is one line; `line` (1-based) and
-    `field` say where when known."""
+    """A file that cannot be used: `reason` is one line, in the player's
+    language; `line` (1-based) and `field` say where when known; `code` what
+    the program may test (MISSING, UNREADABLE, TOO_BIG, or "")."""
 
-    def __init__(self, reason: str, *, line: int | None = None, field: str | None = None) -> None:
+    def __init__(self, reason: str, *, line: int | None = None, field: str | None = None, code: str = "") -> None:
         self.reason = " ".join(str(reason).split())
         self.line = line
         self.field = field
+        self.code = code
         super().__init__(self.reason)
+
+
+# ReadError.code: what a reader may act on, whatever the language of the reason
+MISSING, UNREADABLE, TOO_BIG = "missing", "unreadable", "too-big"
 
 
 def _size(n: int) -> str:
@@ -82,11 +90,11 @@ def _size(n: int) -> str:
 
 
 _KINDS = (
-    (stat.S_ISDIR, "a directory"),
-    (stat.S_ISFIFO, "a FIFO"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISDIR, N_("a directory")),
+    (stat.S_ISFIFO, N_("a FIFO")),
+    (stat.S_ISSOCK, N_("a socket")),
+    (stat.S_ISCHR, N_("a character device")),
+    (stat.S_ISBLK, N_("a block device")),
 )
 
 
@@ -94,19 +102,19 @@ def _not_regular(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     what = next((name for test, name in _KINDS if test(mode)), None)
-    return f"not a regular file ({what})" if what else "not a regular file"
+    return _("not a regular file ({what})").format(what=_(what)) if what else _("not a regular file")
 
 
-def _os_reason(exc: OSError) -> str:
+def _os_error(exc: OSError) -> ReadError:
     if exc.errno == errno.ENOENT:
-        return "file not found"
+        return ReadError(_("file not found"), code=MISSING)
     if exc.errno == errno.ELOOP:
-        return "cannot read file: too many levels of symbolic links (a symlink loop?)"
+        return ReadError(_("cannot read file: too many levels of symbolic links (a symlink loop?)"), code=UNREADABLE)
     if exc.errno in (errno.EACCES, errno.EPERM):
-        return "cannot read file: permission denied"
+        return ReadError(_("cannot read file: permission denied"), code=UNREADABLE)
     if exc.errno == errno.EISDIR:
-        return "not a regular file (a directory)"
-    return f"cannot read file: {exc.strerror or type(exc).__name__}"
+        return ReadError(_("not a regular file ({what})").format(what=_("a directory")))
+    return ReadError(_("cannot read file: {why}").format(why=exc.strerror or type(exc).__name__), code=UNREADABLE)
 
 
 def read_bytes(path: Path, kind: FileKind) -> tuple[bytes, os.stat_result]:
@@ -122,13 +130,14 @@ def read_bytes(path: Path, kind: FileKind) -> tuple[bytes, os.stat_result]:
         if problem:
             raise ReadError(problem)
         if before.st_size > kind.max_bytes:
-            raise ReadError(f"too big for a {kind.name} ({_size(before.st_size)}; at most {_size(kind.max_bytes)})")
+            raise ReadError(_("too big for a {kind} ({size}; at most {most})").format(
+                kind=_(kind.name), size=_size(before.st_size), most=_size(kind.max_bytes)), code=TOO_BIG)
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(path, flags)
     except OSError as exc:
-        raise ReadError(_os_reason(exc)) from None
+        raise _os_error(exc) from None
     except ValueError:  # a NUL byte in the path
-        raise ReadError("not a valid file name") from None
+        raise ReadError(_("not a valid file name")) from None
     try:
         st = os.fstat(fd)
         problem = _not_regular(st.st_mode)
@@ -143,12 +152,13 @@ def read_bytes(path: Path, kind: FileKind) -> tuple[bytes, os.stat_result]:
             chunks.append(chunk)
             left -= len(chunk)
     except OSError as exc:
-        raise ReadError(_os_reason(exc)) from None
+        raise _os_error(exc) from None
     finally:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > kind.max_bytes:
-        raise ReadError(f"too big for a {kind.name} (more than {_size(kind.max_bytes)})")
+        raise ReadError(_("too big for a {kind} (more than {most})").format(kind=_(kind.name), most=_size(kind.max_bytes)),
+                        code=TOO_BIG)
     return data, st
 
 
@@ -159,7 +169,7 @@ def read_text(path: Path, kind: FileKind) -> tuple[str, os.stat_result]:
         return data.decode("utf-8-sig"), st
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise ReadError(f"not UTF-8 text (byte {exc.start + 1})", line=line) from None
+        raise ReadError(_("not UTF-8 text (byte {n})").format(n=exc.start + 1), line=line) from None
 
 
 @contextlib.contextmanager
@@ -204,17 +214,17 @@ class _Checks:
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()  # type: ignore[attr-defined]
         if isinstance(event, yaml.AliasEvent):
-            self._refuse(event, f"aliases (*{event.anchor}) are not allowed")
+            self._refuse(event, _("aliases (*{name}) are not allowed").format(name=event.anchor))
         if getattr(event, "anchor", None) is not None:
-            self._refuse(event, f"anchors (&{event.anchor}) are not allowed")
+            self._refuse(event, _("anchors (&{name}) are not allowed").format(name=event.anchor))
         if getattr(event, "tag", None) is not None:
             shown = event.tag.replace("tag:yaml.org,2002:", "!!", 1)
-            self._refuse(event, f"tags ({shown[:40]}) are not allowed")
+            self._refuse(event, _("tags ({tag}) are not allowed").format(tag=shown[:40]))
         nested = isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent))
         if nested:
             self.depth += 1
             if self.depth > self.max_depth:
-                self._refuse(event, f"nested too deeply (more than {self.max_depth} levels)")
+                self._refuse(event, _("nested too deeply (more than {n} levels)").format(n=self.max_depth))
         try:
             return super().compose_node(parent, index)  # type: ignore[misc]
         finally:
@@ -265,10 +275,11 @@ else:  # pragma: no cover - PyYAML built without libyaml: the pure-Python parser
 def _yaml_error(exc: yaml.YAMLError) -> ReadError:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
-    prefix = "" if isinstance(exc, _Refused) else "invalid YAML: "
+    # (PyYAML's own problem is in English, as it says it)
+    said = problem if isinstance(exc, _Refused) else _("invalid YAML: {problem}").format(problem=problem)
     if mark is None:
-        return ReadError(f"{prefix}{problem}")
-    return ReadError(f"{prefix}{problem} (column {mark.column + 1})", line=mark.line + 1)
+        return ReadError(said)
+    return ReadError(_("{problem} (column {n})").format(problem=said, n=mark.column + 1), line=mark.line + 1)
 
 
 def _check_duplicate_keys(node: yaml.Node, where: str = "") -> None:
@@ -281,7 +292,7 @@ def _check_duplicate_keys(node: yaml.Node, where: str = "") -> None:
             name = str(key.value)
             field = f"{where}.{name}" if where else name
             if name in seen:
-                raise ReadError("duplicate key", line=key.start_mark.line + 1, field=field)
+                raise ReadError(_("duplicate key"), line=key.start_mark.line + 1, field=field)
             seen.add(name)
             _check_duplicate_keys(value, field)
     elif isinstance(node, yaml.SequenceNode):

@@ -1,7 +1,7 @@
 """The bounds of every number and text that game data can hold.
 
-One home for each limit: the data-file models (config.py) and the save
-models (saves.py) both take them from here, so anything the data files can
+One home for each limit: the data-file models (config/) and the save
+models (saves/) both take them from here, so anything the data files can
 describe a save can hold, and a crafted save can ask for nothing larger.
 The bounds are far above what the rulebooks use and far below what would
 make building a race slow: the point is that nothing is built from an

@@ -30,11 +30,12 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError
 
 from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS, files, usertext
+from .i18n import N_, _
 from .pathtext import show_path
 
 FILE_NAME = "settings.json"
 # a settings file is a few hundred bytes: anything bigger is not one
-SETTINGS_FILE = files.FileKind("settings file", 64 * 1024, 8)
+SETTINGS_FILE = files.FileKind(N_("settings file"), 64 * 1024, 8)
 
 # seconds between two movement steps when they play by themselves ("off": each
 # step waits for a key); the race screen's `p` key goes through them in order
@@ -83,8 +84,8 @@ def settings_path() -> Path:
 
 def _problem(exc: ValidationError) -> str:
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "the file"
-    return f"{where}: {err['msg']}"
+    where = ".".join(str(p) for p in err["loc"]) or _("the file")
+    return f"{where}: {err['msg']}"  # the key as written, pydantic's words as they are
 
 
 def load(path: Path | None = None) -> tuple[Settings, str | None]:
@@ -96,10 +97,10 @@ def load(path: Path | None = None) -> tuple[Settings, str | None]:
     except OSError:
         pass  # reading it says why
     try:
-        raw, _ = files.read_bytes(path, SETTINGS_FILE)
+        raw, _stat = files.read_bytes(path, SETTINGS_FILE)
         files.check_json_depth(raw.decode("utf-8", "replace"), SETTINGS_FILE)
     except files.ReadError as exc:  # a loop, a FIFO, a device, too big, too deep: said, never hidden
-        if exc.reason == "file not found":
+        if exc.code == files.MISSING:
             return Settings(), None
         return Settings(), _defaults_because(path, exc.reason)
     try:
@@ -132,15 +133,16 @@ def _salvaged(raw: bytes, exc: ValidationError, path: Path) -> tuple[Settings, s
         kept = Settings.model_validate_json(json.dumps(data))
     except ValidationError:
         return Settings(), _defaults_because(path, _problem(exc))
-    more = f" (and {len(left_out) - 1} more)" if len(left_out) > 1 else ""
-    why = f"{_problem(exc)}{more}; left out, the other settings are used"
+    more = _(" (and {n} more)").format(n=len(left_out) - 1) if len(left_out) > 1 else ""
+    why = _("{problem}{more}; left out, the other settings are used").format(problem=_problem(exc), more=more)
     return kept, usertext.clean(f"{show_path(path)}: {why}", multiline=False)
 
 
 def _defaults_because(path: Path, why: str) -> str:
     """The one line the app shows: the file, what is wrong with it, what is done
     (control characters, of a key in the file or of its name, written out)."""
-    return usertext.clean(f"{show_path(path)}: {why}; using the default settings", multiline=False)
+    return usertext.clean(_("{file}: {why}; using the default settings").format(file=show_path(path), why=why),
+                          multiline=False)
 
 
 class SettingsFileError(OSError):
@@ -180,22 +182,22 @@ def save(settings: Settings, path: Path | None = None, *, before: Settings | Non
 def _on_disk(path: Path) -> dict:
     """The settings file's JSON object ({} when there is none), or SettingsFileError."""
     try:
-        raw, _ = files.read_bytes(path, SETTINGS_FILE)
+        raw, _stat = files.read_bytes(path, SETTINGS_FILE)
         if not raw.strip():
             return {}
         text = raw.decode("utf-8")
         files.check_json_depth(text, SETTINGS_FILE)
         data = json.loads(text)
     except files.ReadError as exc:
-        if exc.reason == "file not found":
+        if exc.code == files.MISSING:
             return {}
         why = exc.reason
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        why = f"not valid JSON ({str(exc).split(':')[0][:60]})"
+        why = _("not valid JSON ({problem})").format(problem=str(exc).split(":")[0][:60])
     else:
         if isinstance(data, dict):
             return data
-        why = "not a JSON object"
+        why = _("not a JSON object")
     raise SettingsFileError(
         errno.EINVAL,
         usertext.clean(f"{show_path(path)}: {why}; fix or delete it (the change holds until you quit)", multiline=False),
@@ -214,7 +216,7 @@ def _lock(path: Path) -> Iterator[None]:
         return
     fd = os.open(path.with_name(f".{path.name}.lock"), os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
-        for _ in range(200):
+        for _attempt in range(200):
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break

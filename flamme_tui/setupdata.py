@@ -1,8 +1,8 @@
 """A race's set-up as plain data and back: the set-up's part of the save
 format (pydantic models, every number and text bounded) and its codec.
 
-saves.py writes and reads it inside a save; the bots' thinker process gets a
-set-up in this form (play/thinker.py).  It is kept out of saves.py because
+saves/ writes and reads it inside a save; the bots' thinker process gets a
+set-up in this form (play/thinker.py).  It is kept out of saves/ because
 saves is above play/ (it rebuilds sessions and tours) while play/ needs the
 codec: tests/test_imports.py keeps the layers apart.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import fields
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -24,6 +24,7 @@ from pydantic import (
     StrictInt,
     StrictStr,
     TypeAdapter,
+    create_model,
     field_validator,
     model_validator,
 )
@@ -38,7 +39,7 @@ from .engine.rules import find
 
 __all__ = [
     "MODEL", "BmxSetupData", "ClassicSetupData", "CourseData", "Label", "SetupData", "TeamData", "TeamName",
-    "a_name", "no_control", "setup_data", "setup_from_data", "setup_from_json", "setup_json",
+    "a_name", "no_control", "setup_data", "setup_from_data", "setup_from_json", "setup_json", "stage_from_data",
 ]
 
 MODEL = ConfigDict(extra="forbid", frozen=True, strict=True)
@@ -168,91 +169,113 @@ def _teams_ok(teams: tuple[TeamData, ...], riders_per_team: int, course: CourseD
 Teams = Annotated[tuple[TeamData, ...], Field(min_length=lim.MIN_TEAMS, max_length=lim.MAX_TEAMS)]
 
 
-class ClassicSetupData(BaseModel):
-    model_config = MODEL
-    variant: Literal["classic", "meteo"]
-    course: CourseData
-    teams: Teams
-    decks: dict[Literal["S", "R"], Deck]
-    hand_size: Draw
-    exhaustion_value: Card
-    grid: Literal["random", "choose"]
-    handicap: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_HANDICAP)], ...] = Field(max_length=lim.MAX_TEAMS)
-    weather_tokens: tuple[Weather, ...] = Field(max_length=lim.MAX_TOKENS)
-    tailwind_draw: Draw
-    headwind_draw: Draw
-    standup_penalty: StrictInt = Field(ge=0, le=lim.MAX_CARD)
-    # the scripted teams came later: saves written before them have none
-    scripted: tuple[Literal["", "peloton", "muscle"], ...] = Field((), max_length=lim.MAX_TEAMS)
-    muscle_extra: tuple[Card, ...] = Field((5,), max_length=lim.MAX_DECK)
-    peloton_attacks: StrictInt = Field(default=2, ge=0, le=lim.MAX_DECK)
-    attack: tuple[Card, Card] = (2, 9)
-    scripted_exhaustion: StrictBool = False
-    # the Peloton expansion's pinned readings and breakaway came later still: a save
-    # without them was played with flamme-tui 0.1.0's readings (1) and no breakaway
-    out_of_cards: Card = 2
-    solo_handicap: tuple[Count, Count] = (1, 2)
-    scripted_readings: Literal[1, 2] = 1
-    breakaway: StrictBool = False
-    breakaway_bids: StrictInt = Field(default=2, ge=1, le=lim.MAX_BIDS)
-    breakaway_exhaustion: Count = 2
-    breakaway_pair_from: StrictInt = Field(default=5, ge=1, le=lim.MAX_TEAMS + 1)
-    # a stage of a tour (engine.tour); races saved before tours are none
-    tour: StrictBool = False
+def _many(item: Any, most: int, least: int = 0) -> Any:
+    return Annotated[tuple[item, ...], Field(min_length=least, max_length=most)]
+
+
+def _bounded(least: int, most: int) -> Any:
+    return Annotated[StrictInt, Field(ge=least, le=most)]
+
+
+# The save format of each kind of set-up field (the `save` of the field's
+# metadata in engine.classic.ClassicSetup and engine.bmx.BmxSetup): every
+# number and text bounded (limits.py).  The set-up models below are derived
+# from the engine's fields, so a set-up option is written once, in the engine.
+KINDS: dict[str, Any] = {
+    "course": CourseData,
+    "teams": Teams,
+    "classic variant": Literal["classic", "meteo"],
+    "bmx variant": Literal["bmx"],
+    "decks": dict[Literal["S", "R"], Deck],
+    "draw": Draw,
+    "card": Card,
+    "cards": _many(Card, lim.MAX_DECK),
+    "card pair": tuple[Card, Card],
+    "count": Count,
+    "count pair": tuple[Count, Count],
+    "deck count": _bounded(0, lim.MAX_DECK),
+    "penalty": _bounded(0, lim.MAX_CARD),
+    "flag": StrictBool,
+    "version": Literal[1, 2],  # a reading of the rules: 1 before a ruling, 2 after it
+    "grid": Literal["random", "choose"],
+    "handicaps": _many(_bounded(0, lim.MAX_HANDICAP), lim.MAX_TEAMS),
+    "weather tokens": _many(Weather, lim.MAX_TOKENS),
+    "scripted": _many(Literal["", "peloton", "muscle"], lim.MAX_TEAMS),
+    "bids": _bounded(1, lim.MAX_BIDS),
+    "team count": _bounded(1, lim.MAX_TEAMS + 1),
     # per rider (up to six teams of two, or twelve players racing one rider each) and per seat
-    carried: tuple[Annotated[StrictInt, Field(ge=0, le=100)], ...] = Field(default=(), max_length=lim.MAX_RIDERS)
-    grid_order: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_TEAMS - 1)], ...] = Field(
-        default=(), max_length=lim.MAX_TEAMS)
-    tour_times: tuple[Annotated[StrictInt, Field(ge=0, le=10**7)], ...] = Field(default=(), max_length=lim.MAX_RIDERS)
-    tour_points: tuple[Annotated[StrictInt, Field(ge=0, le=1000)], ...] = Field(default=(), max_length=lim.MAX_TEAMS)
-    # the rulings added 2026-12-04 (front-most random grid, a tour's handicaps dealt once):
-    # a save without them was played before them
-    rulings: Literal[1, 2] = 1
+    "carried": _many(_bounded(0, 100), lim.MAX_RIDERS),
+    "seat order": _many(_bounded(0, lim.MAX_TEAMS - 1), lim.MAX_TEAMS),
+    "times": _many(_bounded(0, 10**7), lim.MAX_RIDERS),
+    "points": _many(_bounded(0, 1000), lim.MAX_TEAMS),
+    "bag": _many(Card, lim.MAX_TOKENS, 1),
+    "die": _many(_bounded(0, lim.MAX_CARD), lim.MAX_DIE_FACES, 1),  # 0: no catch-up
+    "young": _many(_bounded(0, lim.MAX_YOUNG), lim.MAX_TEAMS),
+}
+
+
+def schema_fields(setup_class: type) -> dict[str, Any]:
+    """The save model's fields of a set-up dataclass, from its fields' metadata:
+    each field's kind (KINDS) and, for a field added after saves were first
+    written, what an older save without it means (`before`)."""
+    out: dict[str, Any] = {}
+    for f in fields(setup_class):
+        kind = f.metadata.get("save")
+        if kind not in KINDS:
+            raise TypeError(f"{setup_class.__name__}.{f.name}: its metadata names no save kind ({sorted(KINDS)})")
+        out[f.name] = (KINDS[kind], f.metadata["before"] if "before" in f.metadata else ...)
+    return out
+
+
+class _ClassicChecks(BaseModel):
+    """What the fields of a classic set-up must agree on."""
+
+    model_config = MODEL
 
     @model_validator(mode="after")
-    def _consistent(self) -> ClassicSetupData:
-        _teams_ok(self.teams, 2, self.course)
-        if set(self.decks) != {"S", "R"}:
+    def _consistent(self) -> Any:
+        data: Any = self  # the derived model's fields
+        _teams_ok(data.teams, 2, data.course)
+        if set(data.decks) != {"S", "R"}:
             raise ValueError("decks: need the S and R decks")
-        if len(self.handicap) > len(self.teams):
+        if len(data.handicap) > len(data.teams):
             raise ValueError("handicap: more entries than teams")
-        if self.scripted and (
-            not find(self.variant).scripted_teams or len(self.scripted) != len(self.teams) or all(self.scripted)
+        if data.scripted and (
+            not find(data.variant).scripted_teams or len(data.scripted) != len(data.teams) or all(data.scripted)
         ):
             raise ValueError("scripted: one entry per team, classic only, and not every team")
         return self
 
 
-class BmxSetupData(BaseModel):
+class _BmxChecks(BaseModel):
+    """What the fields of a bmx set-up must agree on."""
+
     model_config = MODEL
-    variant: Literal["bmx"]
-    course: CourseData
-    teams: Teams
-    bag: tuple[Card, ...] = Field(min_length=1, max_length=lim.MAX_TOKENS)
-    fatigue_supply: Count
-    die_faces: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_CARD)], ...] = Field(
-        min_length=1, max_length=lim.MAX_DIE_FACES
-    )  # 0: no catch-up
-    draw: Draw
-    descent_draw: Draw
-    descent_keep: Draw
-    fatigue: Count
-    bumpy_fatigue: Count
-    young: tuple[Annotated[StrictInt, Field(ge=0, le=lim.MAX_YOUNG)], ...] = Field(max_length=lim.MAX_TEAMS)
-    forecast: StrictBool
 
     @model_validator(mode="after")
-    def _consistent(self) -> BmxSetupData:
-        _teams_ok(self.teams, 1, self.course)
-        if len(self.teams) > lim.MAX_BMX_RIDERS:
+    def _consistent(self) -> Any:
+        data: Any = self
+        _teams_ok(data.teams, 1, data.course)
+        if len(data.teams) > lim.MAX_BMX_RIDERS:
             raise ValueError(f"teams: at most {lim.MAX_BMX_RIDERS} riders race bmx")
-        if self.course.tail is None:
+        if data.course.tail is None:
             raise ValueError("course: a bmx course needs its lap (tail)")
-        if self.descent_keep > self.descent_draw:
+        if data.descent_keep > data.descent_draw:
             raise ValueError("descent_keep: more than descent_draw")
-        if len(self.young) > len(self.teams):
+        if len(data.young) > len(data.teams):
             raise ValueError("young: more entries than teams")
         return self
+
+
+if TYPE_CHECKING:  # the derived models, as mypy sees them: their fields are the set-up's
+    class ClassicSetupData(_ClassicChecks):
+        def __getattr__(self, name: str) -> Any: ...
+
+    class BmxSetupData(_BmxChecks):
+        def __getattr__(self, name: str) -> Any: ...
+else:
+    ClassicSetupData = create_model("ClassicSetupData", __base__=_ClassicChecks, **schema_fields(ClassicSetup))
+    BmxSetupData = create_model("BmxSetupData", __base__=_BmxChecks, **schema_fields(BmxSetup))
 
 
 SetupData = Annotated[ClassicSetupData | BmxSetupData, Field(discriminator="variant")]
@@ -305,40 +328,34 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def setup_data(setup) -> dict:
-    """A ClassicSetup or BmxSetup as plain JSON data, every field of it."""
-    data = {f.name: _plain(getattr(setup, f.name)) for f in fields(setup)}
-    model = BmxSetupData if isinstance(setup, BmxSetup) else ClassicSetupData
-    missing = set(data) - set(model.model_fields)
-    if missing:  # a new setup field that the save format does not know yet
-        raise TypeError(f"save format lacks setup fields {sorted(missing)}")
-    return data
+def setup_data(setup: ClassicSetup | BmxSetup) -> dict[str, Any]:
+    """A ClassicSetup or BmxSetup as plain JSON data, every field of it (the
+    save model has the same fields: it is derived from them)."""
+    return {f.name: _plain(getattr(setup, f.name)) for f in fields(setup)}
 
 
-def setup_from_data(data: ClassicSetupData | BmxSetupData):
-    course = _course(data.course)
-    teams = tuple(Team(t.name, t.colour, t.riders) for t in data.teams)
-    if isinstance(data, BmxSetupData):
-        return BmxSetup(
-            course=course, teams=teams, bag=data.bag, fatigue_supply=data.fatigue_supply,
-            die_faces=data.die_faces, draw=data.draw, descent_draw=data.descent_draw,
-            descent_keep=data.descent_keep, fatigue=data.fatigue, bumpy_fatigue=data.bumpy_fatigue,
-            young=data.young, forecast=data.forecast, variant="bmx",
-        )
-    return ClassicSetup(
-        course=course, teams=teams, decks={k: tuple(v) for k, v in data.decks.items()},
-        hand_size=data.hand_size, exhaustion_value=data.exhaustion_value, grid=data.grid,
-        handicap=data.handicap, variant=data.variant,
-        weather_tokens=data.weather_tokens, tailwind_draw=data.tailwind_draw,
-        headwind_draw=data.headwind_draw, standup_penalty=data.standup_penalty,
-        scripted=data.scripted, muscle_extra=data.muscle_extra,
-        peloton_attacks=data.peloton_attacks, attack=data.attack, scripted_exhaustion=data.scripted_exhaustion,
-        out_of_cards=data.out_of_cards, solo_handicap=data.solo_handicap, scripted_readings=data.scripted_readings,
-        breakaway=data.breakaway, breakaway_bids=data.breakaway_bids,
-        breakaway_exhaustion=data.breakaway_exhaustion, breakaway_pair_from=data.breakaway_pair_from,
-        tour=data.tour, carried=data.carried, grid_order=data.grid_order,
-        tour_times=data.tour_times, tour_points=data.tour_points, rulings=data.rulings,
-    )
+def _from_plain(kind: str, value: Any) -> Any:
+    """A saved field's value as the set-up holds it (the inverse of _plain)."""
+    if kind == "course":
+        return _course(value)
+    if kind == "teams":
+        return tuple(Team(t.name, t.colour, t.riders) for t in value)
+    if kind == "decks":
+        return {k: tuple(v) for k, v in value.items()}
+    return value
+
+
+def setup_from_data(data: ClassicSetupData | BmxSetupData) -> ClassicSetup | BmxSetup:
+    """The set-up a checked save holds: every field of the set-up class, by its kind."""
+    cls = BmxSetup if isinstance(data, BmxSetupData) else ClassicSetup
+    return cls(**{f.name: _from_plain(f.metadata["save"], getattr(data, f.name)) for f in fields(cls)})
+
+
+def stage_from_data(data: ClassicSetupData) -> ClassicSetup:
+    """A tour stage's set-up (a tour's legs are classic or meteo)."""
+    setup = setup_from_data(data)
+    assert isinstance(setup, ClassicSetup)  # ClassicSetupData made it
+    return setup
 
 
 def setup_json(setup) -> str:

@@ -39,8 +39,8 @@ def test_the_ui_thread_only_takes_a_snapshot(tmp_path, monkeypatch):
     autosave.defer = deferred.append
     encoded = []
     real = saves._json_text
-    monkeypatch.setattr(saves, "_json_text", lambda *a, **k: encoded.append(1) or real(*a, **k))
-    monkeypatch.setattr(saves, "setup_data", lambda *a, **k: (_ for _ in ()).throw(AssertionError("setup encoded")))
+    monkeypatch.setattr(saves.writing, "_json_text", lambda *a, **k: encoded.append(1) or real(*a, **k))
+    monkeypatch.setattr(saves.writing, "setup_data", lambda *a, **k: (_ for _ in ()).throw(AssertionError("setup encoded")))
     play(session, 5)  # each action: encode on this thread, the store deferred
     assert deferred and not encoded  # nothing laid out as JSON, no set-up encoded on the playing thread
 

@@ -10,6 +10,7 @@ import pytest
 
 from flamme_tui import config
 from flamme_tui.bots import EXPLAINERS, POLICIES, Budget, policy
+from flamme_tui.engine.race import Placed
 from flamme_tui.engine.rng import Rng
 from flamme_tui.engine.turns import turns
 from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
@@ -237,8 +238,8 @@ def lost_position():
 
     course = config.load_course("avenue-corso-paseo")
     finish = course.finish
-    riders = [{"id": "red.S", "square": finish - 40, "lane": 0}, {"id": "red.R", "square": finish - 41, "lane": 0},
-              {"id": "blue.S", "square": finish - 2, "lane": 0}, {"id": "blue.R", "square": finish - 2, "lane": 1}]
+    riders = [Placed("red.S", finish - 40, 0), Placed("red.R", finish - 41, 0),
+              Placed("blue.S", finish - 2, 0), Placed("blue.R", finish - 2, 1)]
     game = ClassicGame.from_position(course, riders, seed=3, rules=make_setup(RaceSpec()))
     game.apply("draw red.S")
     return game

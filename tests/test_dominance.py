@@ -14,6 +14,7 @@ from flamme_tui.bots import POLICIES, Budget, policy
 from flamme_tui.engine.actions import Play, PlayTokens
 from flamme_tui.engine.classic import ClassicGame
 from flamme_tui.engine.options import Option, dominated, spent
+from flamme_tui.engine.race import Placed
 from flamme_tui.engine.turns import turns
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
@@ -24,8 +25,8 @@ def climb_game(hand: list[int], exhaustion_value: int = 2) -> tuple[ClassicGame,
     """Red's Sprinteur at the foot of a climb (La Haut Montagne), holding `hand`."""
     course = config.load_course("la-haut-montagne")
     start = next(sq for sq in range(course.grid, course.finish) if course.terrain[sq + 1] == "^")
-    riders = [{"id": "red.S", "square": start, "lane": 0}, {"id": "red.R", "square": start - 3, "lane": 0},
-              {"id": "blue.S", "square": 2, "lane": 0}, {"id": "blue.R", "square": 1, "lane": 0}]
+    riders = [Placed("red.S", start, 0), Placed("red.R", start - 3, 0),
+              Placed("blue.S", 2, 0), Placed("blue.R", 1, 0)]
     rules = dataclasses.replace(make_setup(RaceSpec()), exhaustion_value=exhaustion_value)
     game = ClassicGame.from_position(course, riders, seed=1, rules=rules)
     game.riders[0].deck.extend(hand)

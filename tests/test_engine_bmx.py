@@ -12,6 +12,7 @@ from flamme_tui.engine.actions import Draw, PlayTokens
 from flamme_tui.engine.bmx import FATIGUE, BmxGame, BmxSetup
 from flamme_tui.engine.classic import ENERGY, OVER, RuleError, Team
 from flamme_tui.engine.course import Course
+from flamme_tui.engine.race import Placed
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 F = FATIGUE
@@ -24,7 +25,7 @@ def course(squares: str, finish: int | None = None, single=(), ramp=None) -> Cou
 
 
 def position(squares, riders, finish=None, single=(), ramp=None, seed=0) -> BmxGame:
-    specs = [{"id": r[0], "square": r[1], "lane": r[2]} for r in riders]
+    specs = [Placed(r[0], r[1], r[2]) for r in riders]
     return BmxGame.from_position(course(squares, finish, single, ramp), specs, seed=seed)
 
 
@@ -37,12 +38,8 @@ def where(game, rid):
 
 
 def play_round(game, plays: dict[str, tuple[int, ...]], die: int) -> None:
-    """Like the conformance runner: chosen tokens set directly, the die fixed."""
-    for rid, tokens in plays.items():
-        rider(game, rid).played = tuple(tokens)
-    game.die = die
-    game.move_phase()
-    game.end_phase()
+    """Like the conformance runner (Race.resolve): these tokens, this die."""
+    game.resolve({rid: tuple(tokens) for rid, tokens in plays.items()}, die)
 
 
 def fatigue_events(game) -> dict[str, int]:
@@ -171,7 +168,7 @@ def test_bumpy_rider_gets_what_is_left():
     play_round(game, {"back": (3,), "front": (2,)}, 0)
     assert fatigue_events(game) == {"front": 1, "back": 2}
     assert game.supply == 12
-    assert Counter(rider(game, "back").bag)[F] == 2
+    assert Counter(rider(game, "back").bag + rider(game, "back").hand)[F] == 2  # bag or the next turn's draw
 
 
 def test_fatigue_only_when_both_lanes_ahead_are_empty():
@@ -328,7 +325,7 @@ def test_no_ramp_bonus_during_catch_up():
 def test_ramp_on_a_real_circuit():
     c = compile_bmx_circuit("ABCD", 4, ramp=(5, 4))
     assert c.ramp == (c.grid + 5, 4)
-    game = BmxGame.from_position(c, [{"id": "a", "square": c.grid + 3, "lane": 0}])
+    game = BmxGame.from_position(c, [Placed("a", c.grid + 3, 0)])
     play_round(game, {"a": (4,)}, 0)
     assert where(game, "a") == (c.grid + 3 + 4 + 4, 0)
 
@@ -438,17 +435,15 @@ def test_random_start_grid(teams):
     assert len(grids) > 1
 
 
-def test_normal_fatigue_comes_from_the_config(monkeypatch):
+def test_normal_fatigue_comes_from_the_config():
     from flamme_tui import config
 
     rules = config.load_bmx_rules()
     taken = rules.fatigue_taken.model_copy(update={"normal": 2})
-    monkeypatch.setattr(config, "load_bmx_rules", lambda: rules.model_copy(update={"fatigue_taken": taken}))
-    setup = make_setup(RaceSpec(variant="bmx", teams=(Team("red", "red"), Team("blue", "blue"))))
-    game = BmxGame.from_position(setup.course, [{"id": "a", "square": 3, "lane": 0}])
-    game.setup = setup
-    game.die = 0
-    game.end_phase()
+    setup = make_setup(RaceSpec(variant="bmx", teams=(Team("red", "red"), Team("blue", "blue"))),
+                       bmx=rules.model_copy(update={"fatigue_taken": taken}))
+    game = BmxGame.from_position(course("." * 20), [Placed("a", 3, 0)], rules=setup)
+    game.resolve({"a": (1,)}, 0)  # alone at the front, on a flat square
     assert fatigue_events(game) == {"a": 2}
 
 

@@ -27,6 +27,7 @@ from flamme_tui.engine.classic import (
     effective_move,
 )
 from flamme_tui.engine.course import Course
+from flamme_tui.engine.race import Placed
 from flamme_tui.engine.track import LANES
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
@@ -43,10 +44,7 @@ def course(squares: str, finish: int | None = None, grid: int = 0, **kw) -> Cour
 
 def position(squares: str, riders, finish: int | None = None, seed: int = 0, cls=ClassicGame, **kw):
     """riders: (id, square, lane[, crashed]) tuples."""
-    specs = [
-        {"id": r[0], "square": r[1], "lane": r[2], "crashed": bool(r[3]) if len(r) > 3 else False}
-        for r in riders
-    ]
+    specs = [Placed(r[0], r[1], r[2], bool(r[3]) if len(r) > 3 else False) for r in riders]
     return cls.from_position(course(squares, finish, **kw), specs, seed=seed)
 
 
@@ -60,11 +58,8 @@ def where(game, rid) -> tuple[int, int]:
 
 def play_round(game, cards: dict[str, int]) -> None:
     """Resolve one round with the given cards (0 = exhaustion card), as the
-    conformance runner does: set the chosen cards, then move and end phase."""
-    for rid, card in cards.items():
-        rider(game, rid).played = card
-    game.move_phase()
-    game.end_phase()
+    conformance runner does (Race.resolve)."""
+    game.resolve(cards)
 
 
 def moves_in_order(game) -> list[str]:
@@ -646,19 +641,14 @@ def test_stage_data_feeds_the_engine():
     assert config.stage_ids()[0] == "avenue-corso-paseo"
 
 
-def test_exhaustion_value_comes_from_the_config(monkeypatch):
-    rules = config.load_classic_rules()
-    monkeypatch.setattr(config, "load_classic_rules", lambda: rules.model_copy(update={"exhaustion_value": 3}))
-    setup = _setup(2)
-    game = new_game(setup, 1)
+def test_exhaustion_value_comes_from_the_config():
+    rules = config.load_classic_rules().model_copy(update={"exhaustion_value": 3})
+    teams = tuple(Team(c.capitalize(), c) for c in ("red", "blue"))
+    game = new_game(make_setup(RaceSpec(teams=teams), classic=rules), 1)
     i = game.index["red.S"]
-    game.riders[i].played = EXHAUSTION
     start = game.pos[i][0]
-    for j, r in enumerate(game.riders):
-        if j != i:
-            r.played = 9
-    game.move_phase()
-    move = [e for e in game.events if e.kind == "move" and e.rider == i][0]
+    events = game.resolve({r.id: EXHAUSTION if j == i else 9 for j, r in enumerate(game.riders)})
+    move = [e for e in events if e.kind == "move" and e.rider == i][0]
     assert move.value == 3 and move.start == start
 
 

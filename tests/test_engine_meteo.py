@@ -11,6 +11,7 @@ from flamme_tui import config
 from flamme_tui.engine.classic import ClassicSetup, Team
 from flamme_tui.engine.course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.meteo import MeteoGame
+from flamme_tui.engine.race import Placed
 from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 
@@ -23,10 +24,7 @@ def course(squares: str, weather: dict[str, tuple[int, int]] | None = None, fini
 
 
 def position(squares, riders, weather=None, finish=None, seed=0) -> MeteoGame:
-    specs = [
-        {"id": r[0], "square": r[1], "lane": r[2], "crashed": bool(r[3]) if len(r) > 3 else False}
-        for r in riders
-    ]
+    specs = [Placed(r[0], r[1], r[2], bool(r[3]) if len(r) > 3 else False) for r in riders]
     return MeteoGame.from_position(course(squares, weather, finish), specs, seed=seed)
 
 
@@ -39,10 +37,7 @@ def crashed(game) -> list[str]:
 
 
 def play_round(game, cards):
-    for rid, card in cards.items():
-        game.riders[game.index[rid]].played = card
-    game.move_phase()
-    game.end_phase()
+    game.resolve(cards)
 
 
 def events(game, kind) -> list[str]:

@@ -40,6 +40,10 @@ TRANSLATED = [
     "play/session.py", "play/flow.py", "usertext.py",
     "ui/join.py", "net/client.py", "net/wire.py", "cli/host.py", "ui/screens/host.py",
     "ui/screens/tutorial.py", "ui/screens/coach.py", "play/tutorial.py", "play/lessons.py", "cli/coach.py",
+    "files.py", "settings.py", "setupdata.py", "conformance.py",
+    "config/errors.py", "config/models.py", "config/reading.py", "config/loading.py", "config/compiling.py",
+    "config/summaries.py", "saves/model.py", "saves/writing.py", "saves/reading.py", "saves/locks.py",
+    "saves/autosave.py", "saves/listing.py", "ui/serve.py", "net/guard.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
@@ -54,7 +58,9 @@ NOT_TEXT_CALLS = {"query", "query_one", "set_class", "has_class", "add_class", "
                   "get_screen", "set_styles", "styled", "rstrip", "strip", "partition", "keys_text", "key_of",
                   "keys_of", "stage_info", "choose_stage", "isinstance", "Option", "run_worker", "set_timer",
                   "call_later", "Path", "rich_style", "Terrain", "Weather", "TeamColour", "find", "count",
-                  "help_for", "topic_text", "reading_line", "cast", "cli_says", "replay_says"}
+                  "help_for", "topic_text", "reading_line", "cast", "cli_says", "replay_says",
+                  "removeprefix", "create_model",
+                  "warning", "info", "debug"}  # a log's lines are the operator's, in English
 # whole strings that are no words to translate: key names as bound and shown, symbols, layouts
 ALLOWED = {
     "home end", "a-d", "+ -", "[ ]", "← →", "↑↓", "⏎", "esc", "tab", "space", "Enter", "Esc", "ctrl+p",

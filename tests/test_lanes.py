@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flamme_tui.engine.classic import ClassicGame
 from flamme_tui.engine.course import Course
+from flamme_tui.engine.race import Placed
 from flamme_tui.engine.track import LANES, ranking
 
 
@@ -15,7 +16,7 @@ def game(lanes: str, riders, squares: str | None = None) -> ClassicGame:
     squares = squares or "." * len(lanes)
     course = Course.build("test", squares + "." * 20, len(squares) + 10, 0,
                           lanes=tuple(int(n) for n in lanes) + (2,) * 20)
-    return ClassicGame.from_position(course, [{"id": r, "square": s, "lane": ln} for r, s, ln in riders])
+    return ClassicGame.from_position(course, [Placed(r, s, ln) for r, s, ln in riders])
 
 
 def where(g: ClassicGame, rid: str) -> tuple[int, int]:
@@ -23,10 +24,7 @@ def where(g: ClassicGame, rid: str) -> tuple[int, int]:
 
 
 def play(g: ClassicGame, cards: dict[str, int]) -> None:
-    for rid, card in cards.items():
-        g.riders[g.index[rid]].played = card
-    g.move_phase()
-    g.end_phase()
+    g.resolve(cards)
 
 
 def test_three_riders_fill_a_three_lane_square_lane_by_lane():

@@ -17,6 +17,7 @@ from flamme_tui.engine.actions import Draw, Play, PlayTokens
 from flamme_tui.engine.course import CROSSWIND, HEADWIND, TAILWIND, WET, Course
 from flamme_tui.engine.events import Crash, Exhaustion, Fatigue, Move, Ramp, StandUp
 from flamme_tui.engine.phase import Phase
+from flamme_tui.engine.race import Placed
 from flamme_tui.engine.rules import find
 from flamme_tui.play.narrator import preview_note
 
@@ -47,10 +48,7 @@ def positions(draw, variant: str):
             rid = colours[k]
         else:
             rid = f"{colours[k // 2]}.{'SR'[k % 2]}"
-        rider = {"id": rid, "square": sq, "lane": ln}
-        if rules.has_weather:
-            rider["crashed"] = draw(st.booleans())
-        riders.append(rider)
+        riders.append(Placed(rid, sq, ln, draw(st.booleans()) if rules.has_weather else False))
     seed = draw(st.integers(0, 2**16))
     return rules.game.from_position(course, riders, seed)
 
@@ -108,7 +106,7 @@ def check_previews(game) -> int:
 
 def position(variant: str, terrain: str, riders, **course):
     built = Course.build("test", terrain + "." * 30, len(terrain) + 10, 0, **course)
-    return find(variant).game.from_position(built, riders)
+    return find(variant).game.from_position(built, [Placed(**r) for r in riders])
 
 
 def test_a_preview_says_what_changes_a_card():

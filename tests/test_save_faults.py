@@ -347,7 +347,7 @@ def test_race_from_reports_a_failed_save(tmp_path, monkeypatch, capsys):
             raise OSError(errno.ENOSPC, "No space left on device", str(target))
         real_write_atomic(target, data, keep)
 
-    monkeypatch.setattr(saves, "write_atomic", flaky)
+    monkeypatch.setattr(saves.autosave, "write_atomic", flaky)
     assert main(["race", "--from", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("could not save the race: the disk is full") == 1
@@ -365,8 +365,8 @@ def test_temporary_file_never_follows_a_planted_symlink(tmp_path, monkeypatch):
     session = new_session("classic", seed=2)
     path = tmp_path / "race.json"
     names = iter(["aaaaaaaaaaaa"])
-    real = saves.secrets.token_hex
-    monkeypatch.setattr(saves.secrets, "token_hex", lambda n: next(names, None) or real(n))
+    real = saves.writing.secrets.token_hex
+    monkeypatch.setattr(saves.writing.secrets, "token_hex", lambda n: next(names, None) or real(n))
     # a link at the name this process would take first (and at the old fixed name)
     for name in (f".race.json.{os.getpid()}-aaaaaaaaaaaa.tmp", f".race.json.{os.getpid()}.tmp"):
         (tmp_path / name).symlink_to(victim)
@@ -386,7 +386,7 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path, monkeypatch):
     def broken(fd, data):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(saves, "_write_all", broken)
+    monkeypatch.setattr(saves.writing, "_write_all", broken)
     with pytest.raises(OSError):
         saves.write_atomic(path, b"two\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["race.json"] and path.read_bytes() == b"one\n"
@@ -509,7 +509,7 @@ def test_tour_on_a_full_disk_says_what_the_file_on_disk_holds(tmp_path, monkeypa
         writes[0] += second
         return real_write_atomic(path, data, keep)
 
-    monkeypatch.setattr(saves, "write_atomic", filling)
+    monkeypatch.setattr(saves.autosave, "write_atomic", filling)
     assert main(["tour", "--stages", "avenue-corso-paseo,firenze-milano", "--seed", "2",
                  "--autosave", str(out_dir)]) == 1
     out, err = capsys.readouterr()

@@ -214,7 +214,7 @@ def test_no_free_race_file_name_is_one_clear_error(tmp_path, monkeypatch):
     # every new name offered is taken (a file is there): after trying, one line says so
     taken = tmp_path / "race.json"
     taken.write_text("{}")
-    monkeypatch.setattr(saves, "new_save_path", lambda session, directory=None: taken)
+    monkeypatch.setattr(saves.autosave, "new_save_path", lambda session, directory=None: taken)
     with pytest.raises(saves.SaveLocked, match="has no free race file name") as caught:
         saves.attach_autosave(new_session("classic"))
     assert str(tmp_path) in str(caught.value) and "\n" not in str(caught.value)
@@ -259,7 +259,7 @@ def test_autosave_failure_does_not_stop_the_game(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(saves, "write_atomic", broken)
+    monkeypatch.setattr(saves.autosave, "write_atomic", broken)
     play(session, 2)
     assert len(session.game.actions) == 2
     assert autosave.error is not None and len(errors) == 1  # told once, not at every action
@@ -269,7 +269,7 @@ def test_autosave_failure_does_not_stop_the_game(tmp_path, monkeypatch):
     play(session, 1)
     assert autosave.error is None and saves.peek(autosave.path).actions == 3
     assert autosave.saved
-    monkeypatch.setattr(saves, "write_atomic", broken)
+    monkeypatch.setattr(saves.autosave, "write_atomic", broken)
     play(session, 1)
     assert len(errors) == 2  # a new run of failures is told again
 

@@ -12,6 +12,7 @@ from flamme_tui.engine.cards import EXHAUSTION
 from flamme_tui.engine.classic import ClassicGame, ClassicSetup
 from flamme_tui.engine.events import Crossed, Exhaustion, Slipstream
 from flamme_tui.engine.phase import Phase
+from flamme_tui.engine.race import Placed
 from flamme_tui.engine.track import EMPTY, LANES
 from flamme_tui.engine.turns import turns
 from flamme_tui.play.narrator import describe_round
@@ -25,7 +26,7 @@ def tour_setup(variant: str = "classic", scripted: tuple[str, ...] = (), **kw) -
 
 def position(riders, **kw) -> ClassicGame:
     base = tour_setup(**kw)
-    return ClassicGame.from_position(base.course, riders, rules=base)
+    return ClassicGame.from_position(base.course, [Placed(**r) for r in riders], rules=base)
 
 
 def play_round(game: ClassicGame, cards: dict[str, int]) -> None:

@@ -178,7 +178,7 @@ def test_a_race_without_undo_is_saved_as_before_and_one_with_an_undo_is_refused_
     doc = json.loads(autosave.path.read_text())
     assert doc["version"] == saves.UNDO_VERSION and doc["actions"][-1] == "undo"
     # an older release (it reads format 2 and older) says "newer", never "damaged"
-    monkeypatch.setattr(saves, "VERSION", 2)
+    monkeypatch.setattr(saves.reading, "VERSION", 2)
     with pytest.raises(saves.SaveError, match="newer flamme-tui"):
         saves.load(autosave.path)
     listed = saves.list_saves(autosave.path.parent)

@@ -10,7 +10,7 @@ it, the others only with a strong first bid.
 from __future__ import annotations
 
 from ..engine.actions import Action, Bid, Draw
-from ..engine.classic import fixed_worth
+from ..engine.classic import ClassicSetup, fixed_worth
 from ..engine.view import View
 
 STRONG = 6  # a first bid at least this high is worth backing with the second
@@ -25,6 +25,7 @@ def breakaway(view: View, eager: bool) -> Action:
         return (rouleurs or draws)[0]
     bids = [a for a in options if isinstance(a, Bid)]
     setup = view.board.setup
+    assert isinstance(setup, ClassicSetup)  # the breakaway is classic and meteo's
 
     def worth(action: Bid) -> int:
         return fixed_worth(setup, action.card)

@@ -26,7 +26,8 @@ def easy(view: View) -> Action:
     holding = view.in_hand()
     if holding is None:
         # classic: the rider further back draws first (its choice matters more)
-        setup: ClassicSetup = board.setup  # typed: direct field reads
+        setup = board.setup
+        assert isinstance(setup, ClassicSetup)  # typed: direct field reads
         if setup.tour:  # a tour: a rider across the line has left, maybe one draw left
             draws = view.options()
             if len(draws) == 1:
@@ -38,7 +39,8 @@ def easy(view: View) -> Action:
     rider = board.riders[i]
     if board.rules.uses_tokens:
         return play_tokens(rider.id, best_tokens(view, i, hand, keep))
-    classic: ClassicSetup = board.setup
+    classic = board.setup
+    assert isinstance(classic, ClassicSetup)
     return play(rider.id, best_card(view, i, hand, classic.exhaustion_value))
 
 

@@ -45,7 +45,7 @@ import math
 import time
 from typing import Any
 
-from ..engine.actions import Action, Place
+from ..engine.actions import Action, Bid, Choice, Place, Play, PlayTokens
 from ..engine.phase import Phase
 from ..engine.rng import Rng
 from ..engine.view import View
@@ -218,8 +218,14 @@ def public_reason(view: View, action: Action) -> str:
     """One line of public facts: the card(s) played and what the move does,
     from the engine's preview on the public board (every other rider still)."""
     rider = next(r for r in view.board.riders if r.id == action.rider)
-    choice = getattr(action, "tokens", None)
-    preview = view.preview(rider.index, getattr(action, "card", None) if choice is None else choice)
+    choice: Choice
+    if isinstance(action, PlayTokens):
+        choice = action.tokens
+    elif isinstance(action, (Play, Bid)):
+        choice = action.card
+    else:
+        raise ValueError(f"{action} plays no card")
+    preview = view.preview(rider.index, choice)
     course = view.board.course
     words = f"plays {what(action)}"
     if preview.square >= course.finish:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..engine.actions import Action, Draw, Place, Play, PlayTokens
 from ..engine.bmx import token_choices
+from ..engine.classic import ClassicSetup
 from ..engine.phase import Phase
 from ..engine.view import View
 from .breakaway import breakaway
@@ -86,9 +87,11 @@ def medium(view: View) -> Action:
     keep = _keep_weight(course, rider.square, not board.rules.uses_tokens)
     if board.rules.uses_tokens:
         return PlayTokens(rider.id, _bmx_choice(view, i, hand, others, keep))
+    setup = board.setup
+    assert isinstance(setup, ClassicSetup)  # a card: classic or meteo
     best, best_score = hand[0], None
     for card in sorted(set(hand)):
-        value = card or board.setup.exhaustion_value
+        value = card or setup.exhaustion_value
         moves = view.reach(i, card)
         dest = rider.square + moves
         if dest >= course.finish:

@@ -9,9 +9,13 @@ bmx:           `play green 3`, `play green 5 F` (two tokens on a descent; `F` = 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeAlias
 
 from .cards import NOWHERE
+
+# What a rider plays in a round: a card (classic, meteo; 0 is an exhaustion
+# card) or a set of tokens (bmx, highest first; 0 is a fatigue token).
+Choice: TypeAlias = int | tuple[int, ...]
 
 
 class ActionError(ValueError):

@@ -7,22 +7,26 @@ clone, ranking, events), same track functions (settle, close_gaps).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Final
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
-from .actions import Action, PlayTokens, play_tokens
+from .actions import Action, Choice, PlayTokens, play_tokens
 from .course import Course
 from .events import CatchUp, Die, Fatigue, Finish, Move, Ramp, Reveal
 from .events import token_text as token_text
 from .options import Option, Preview
 from .phase import Phase
-from .race import Race, RuleError, Team
+from .race import Placed, Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
 from .seating import check_riders
 from .terrain import BUMPY, DESCENT
 from .track import EMPTY, LANES, close_gaps, on_track, ranking, settle, square_empty
 from .view import Board, RiderView, View, board, seat_view
+
+if TYPE_CHECKING:
+    from .classic import ClassicSetup
 
 ENERGY: Final = Phase.ENERGY
 OVER: Final = Phase.OVER
@@ -72,20 +76,26 @@ def token_choices(hand: list[int] | tuple[int, ...], keep: int) -> list[tuple[in
 
 @dataclass(frozen=True, slots=True)
 class BmxSetup:
+    """Everything a bmx race is built from, besides the seed; each field's
+    `save` kind is what the save format derives from (see ClassicSetup)."""
+
+    course: Course = field(metadata={"save": "course"})
+    teams: tuple[Team, ...] = field(metadata={"save": "teams"})
     # the defaults are the rulebook's numbers, for tests; races are built from stages/variants/bmx.yaml
-    course: Course
-    teams: tuple[Team, ...]
-    bag: tuple[int, ...] = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)
-    fatigue_supply: int = 15
-    die_faces: tuple[int, ...] = (1, 1, 2, 2, NO_CATCH_UP, NO_CATCH_UP)
-    draw: int = 3  # draw 3 keep 1
-    descent_draw: int = 4  # on a descent draw 4 keep 2
-    descent_keep: int = 2
-    fatigue: int = 1  # fatigue tokens a tired rider takes
-    bumpy_fatigue: int = 2  # ... on a bumpy passage
-    young: tuple[int, ...] = ()  # young-children variant: fatigue tokens added to each seat's bag
-    forecast: bool = False  # weather-forecast variant: roll the die before drawing
-    variant: str = "bmx"
+    bag: tuple[int, ...] = field(default=(1, 1, 2, 2, 3, 3, 4, 4, 5, 5), metadata={"save": "bag"})
+    fatigue_supply: int = field(default=15, metadata={"save": "count"})
+    # 0 (NO_CATCH_UP): no catch-up
+    die_faces: tuple[int, ...] = field(default=(1, 1, 2, 2, NO_CATCH_UP, NO_CATCH_UP), metadata={"save": "die"})
+    draw: int = field(default=3, metadata={"save": "draw"})  # draw 3 keep 1
+    descent_draw: int = field(default=4, metadata={"save": "draw"})  # on a descent draw 4 keep 2
+    descent_keep: int = field(default=2, metadata={"save": "draw"})
+    fatigue: int = field(default=1, metadata={"save": "count"})  # fatigue tokens a tired rider takes
+    bumpy_fatigue: int = field(default=2, metadata={"save": "count"})  # ... on a bumpy passage
+    # young-children variant: fatigue tokens added to each seat's bag
+    young: tuple[int, ...] = field(default=(), metadata={"save": "young"})
+    # weather-forecast variant: roll the die before drawing
+    forecast: bool = field(default=False, metadata={"save": "flag"})
+    variant: str = field(default="bmx", metadata={"save": "bmx variant"})
 
 
 class BmxRider:
@@ -218,9 +228,9 @@ class BmxGame(Race):
         """(value, ramp bonus) of those tokens to rider i here."""
         return token_worth(self.course.ramp, self.pos[i][0], tokens)
 
-    def reach(self, i: int, tokens: tuple[int, ...]) -> int:
+    def reach(self, i: int, choice: Choice) -> int:
         """Squares the tokens move rider i before blocking, jump ramp included (View.reach)."""
-        value, bonus = self.worth(i, tokens)
+        value, bonus = self.worth(i, as_tokens(choice))
         return value + bonus
 
     def landing(self, i: int, tokens: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -238,10 +248,10 @@ class BmxGame(Race):
         cells[k] = me
         return value, bonus, square, lane
 
-    def preview(self, i: int, tokens: tuple[int, ...]) -> Preview:
+    def preview(self, i: int, choice: Choice) -> Preview:
         """Where the tokens would take rider i, every other rider standing still
         (engine.options.Preview), by the movement code of the round."""
-        tokens = tuple(sorted(tokens, reverse=True))
+        tokens = tuple(sorted(as_tokens(choice), reverse=True))
         start = self.pos[i][0]
         value, bonus, square, lane = self.landing(i, tokens)
         finish = square >= self.course.finish
@@ -334,6 +344,23 @@ class BmxGame(Race):
         self.riders[i].catch_up += to - frm
         self.events.append(CatchUp(i, frm, frm_lane, to, lane))
 
+    def check_choice(self, choice: Choice) -> None:
+        as_tokens(choice)
+
+    def check_die(self, die: int | None) -> None:
+        if die is not None and die not in self.setup.die_faces:
+            raise RuleError(f"the die has no face {die}")
+
+    def lay_down(self, i: int, choice: Choice) -> None:
+        rider = self.riders[i]
+        rider.bag.extend(rider.hand)  # what a play does with the tokens not kept
+        rider.hand.clear()
+        rider.played = as_tokens(choice)
+
+    def roll_as(self, die: int | None) -> None:
+        if die is not None:
+            self.die = die
+
     def resolve_round(self) -> None:
         self.move_phase()
         self.end_phase()
@@ -348,7 +375,8 @@ class BmxGame(Race):
     def blank(self) -> BmxGame:
         return type(self)(self.setup, self.seed, _blank=True)
 
-    def _clone_into(self, twin: Any) -> None:
+    def _clone_into(self, race: Race) -> None:
+        twin = cast(BmxGame, race)  # blank() made it
         twin.riders = [r.copy() for r in self.riders]
         twin.supply = self.supply
         twin.phase = self.phase
@@ -357,22 +385,24 @@ class BmxGame(Race):
         twin.seats = self.seats.copy()
 
     @classmethod
-    def from_position(cls, course: Course, riders: list[dict[str, Any]], seed: int = 0,
-                      rules: BmxSetup | None = None) -> BmxGame:
+    def from_position(cls, course: Course, riders: Sequence[Placed], seed: int = 0,
+                      rules: ClassicSetup | BmxSetup | None = None) -> BmxGame:
         """A turn about to be played with riders where the caller says, full bags,
         no hands.  `rules` gives the bag and numbers (the data files' set-up);
         by default the rulebook's."""
-        teams = tuple(Team(r["id"], r["id"]) for r in riders)
+        teams = tuple(Team(r.id, r.id) for r in riders)
         if rules is None:
             setup = BmxSetup(course=course, teams=teams)
-        else:
+        elif isinstance(rules, BmxSetup):
             setup = replace(rules, course=course, teams=teams, young=(), forecast=False)
+        else:
+            raise ValueError(f"bmx: not a {rules.variant} set-up")
         game = cls(setup, seed, _blank=True)
         game.rng = Rng(seed)
         for seat, r in enumerate(riders):
-            game.riders.append(BmxRider(r["id"], seat, list(setup.bag)))
+            game.riders.append(BmxRider(r.id, seat, list(setup.bag)))
             game.pos.append([-1, -1])
-            game._put(seat, r["square"], r["lane"])
+            game._put(seat, r.square, r.lane)
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [[i] for i in range(len(game.riders))]
         return game
@@ -382,7 +412,10 @@ class BmxGame(Race):
         """A game at the board's position: riders where the board shows them,
         empty bags, no hands.  What previews move riders on; `sample` fills
         in the hidden tokens."""
-        game = cls(shown.setup, 0, _blank=True)
+        setup = shown.setup
+        if not isinstance(setup, BmxSetup):
+            raise RuleError(f"not a bmx set-up: {setup.variant}")
+        game = cls(setup, 0, _blank=True)
         game.course = shown.course
         game.round = shown.round
         game.phase = shown.phase
@@ -391,7 +424,7 @@ class BmxGame(Race):
         for r in shown.riders:
             rider = BmxRider(r.id, r.seat, [])
             rider.fatigue = r.exhaustion
-            rider.history = list(r.history)
+            rider.history = [as_tokens(c) for c in r.history]
             game.riders.append(rider)
             game.pos.append([r.square, r.lane])
             game.cells[r.square * LANES + r.lane] = r.index
@@ -414,12 +447,12 @@ class BmxGame(Race):
             if i in view.own:
                 rider.hand = list(view.hands.get(i, ()))
                 chosen = view.chosen.get(i)
-                rider.played = tuple(chosen) if chosen is not None else None
+                rider.played = as_tokens(chosen) if chosen is not None else None
             else:
                 game.draw_hand(i)  # another seat's hand: drawn at random from what it may hold
         return game
 
-    def state_key(self) -> tuple[Any, ...]:
+    def state_key(self) -> tuple[object, ...]:
         """The game as the rules know it, as plain values in a fixed order
         (version 1 of the key, see Race.state_key): round, phase, winner,
         positions, every bag and hand, the fatigue supply and the die."""
@@ -442,11 +475,18 @@ class BmxGame(Race):
 class BmxBoard(Board):
     """The public board of a bmx race."""
 
-    def reach(self, i: int, choice: Any) -> int:
+    def reach(self, i: int, choice: Choice) -> int:
         """View.reach for bmx: the tokens' value and the jump ramp's bonus."""
-        tokens: tuple[int, ...] = choice
+        tokens = as_tokens(choice)
         value, bonus = token_worth(self.course.ramp, self.riders[i].square, tokens)
         return value + bonus
+
+
+def as_tokens(choice: Choice) -> tuple[int, ...]:
+    """The tokens a bmx choice is; RuleError for a card (classic)."""
+    if isinstance(choice, tuple):
+        return choice
+    raise RuleError(f"tokens, not a card {choice!r}")
 
 
 def bmx_board(game: BmxGame) -> Board:
@@ -476,11 +516,14 @@ def bmx_unseen(view: View, i: int) -> tuple[int, ...]:
     r = shown.riders[i]
     tokens = Counter(shown.decks[""])
     tokens[0] += r.exhaustion + (shown.handicap[r.seat] if r.seat < len(shown.handicap) else 0)
-    for played in r.history:
+    history = [as_tokens(c) for c in r.history]
+    for played in history:
         tokens.subtract(t for t in played if t)  # fatigue tokens played go back to the supply
-    tokens[0] -= sum(1 for played in r.history for t in played if t == 0)
+    tokens[0] -= sum(1 for played in history for t in played if t == 0)
     tokens.subtract(view.hands.get(i, ()))
-    tokens.subtract(view.chosen.get(i, ()))
+    chosen = view.chosen.get(i)
+    if chosen is not None:
+        tokens.subtract(as_tokens(chosen))
     return tuple(sorted(tokens.elements()))
 
 
@@ -488,5 +531,5 @@ BMX = RuleSet(
     name="bmx", title="BMX", game=BmxGame, setup=BmxSetup,
     uses_tokens=True, has_weather=False, scripted_teams=False, grid_choice=False, riders_per_seat=1, max_teams=4,
     catch_up_die=True, exhaustion_word="fatigue token", piece_word="token",
-    view=bmx_view, unseen=bmx_unseen,
+    unseen=bmx_unseen,
 )

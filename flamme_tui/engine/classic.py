@@ -12,10 +12,11 @@ they never appear in the action log and never wait for a key.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, cast
 
-from .actions import Action, Bid, Draw, Place, Play, draw, play
+from .actions import Action, Bid, Choice, Draw, Place, Play, draw, play
 from .breakaway import bid_order
 from .cards import (  # noqa: F401  (card names are re-exported for the rest of the app)
     ATTACK,
@@ -36,7 +37,7 @@ from .course import MOVE_TABLE, Course
 from .events import BidsRevealed, Breakaway, Crossed, Exhaustion, Finish, Move, Reveal, Slipstream
 from .options import Option, Preview
 from .phase import Phase
-from .race import Race, RuleError, Team
+from .race import Placed, Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
 from .seating import check_seats
@@ -44,6 +45,9 @@ from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, free_lane, on_track, ranking, settle, square_empty
 from .view import Board, RiderView, View, board, seat_view
+
+if TYPE_CHECKING:
+    from .bmx import BmxSetup
 
 GRID: Final = Phase.GRID
 BREAKAWAY: Final = Phase.BREAKAWAY
@@ -60,50 +64,69 @@ def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> 
 
 @dataclass(frozen=True, slots=True)
 class ClassicSetup:
-    """Everything a classic or meteo race is built from, besides the seed."""
+    """Everything a classic or meteo race is built from, besides the seed.
 
-    course: Course
-    teams: tuple[Team, ...]
+    Each field is written here once: its metadata's `save` names the kind of
+    value it is, from which setupdata.py derives the save format's bounds and
+    codec (`before`: what a save written before the field existed means).
+    A new set-up option is a field here, with its kind."""
+
+    course: Course = field(metadata={"save": "course"})
+    teams: tuple[Team, ...] = field(metadata={"save": "teams"})
     # the defaults are the rulebook's numbers, for tests; races are built from stages/variants/*.yaml
     decks: dict[str, tuple[int, ...]] = field(
-        default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3})
-    hand_size: int = 4
-    exhaustion_value: int = EXHAUSTION_VALUE
-    grid: str = "random"  # "random" or "choose" (players place their riders)
-    handicap: tuple[int, ...] = ()  # extra exhaustion cards in each rider deck, per team
-    variant: str = "classic"
+        default_factory=lambda: {SPRINTEUR: (2, 3, 4, 5, 9) * 3, ROULEUR: (3, 4, 5, 6, 7) * 3},
+        metadata={"save": "decks"})
+    hand_size: int = field(default=4, metadata={"save": "draw"})
+    exhaustion_value: int = field(default=EXHAUSTION_VALUE, metadata={"save": "card"})
+    # "random" or "choose" (players place their riders)
+    grid: str = field(default="random", metadata={"save": "grid"})
+    # extra exhaustion cards in each rider deck, per team
+    handicap: tuple[int, ...] = field(default=(), metadata={"save": "handicaps"})
+    variant: str = field(default="classic", metadata={"save": "classic variant"})
     # meteo: the token pool (one entry per token, FAIR = ""), draws under wind, stand-up cost
-    weather_tokens: tuple[str, ...] = ()
-    tailwind_draw: int = 5
-    headwind_draw: int = 3
-    standup_penalty: int = 2
+    weather_tokens: tuple[str, ...] = field(default=(), metadata={"save": "weather tokens"})
+    tailwind_draw: int = field(default=5, metadata={"save": "draw"})
+    headwind_draw: int = field(default=3, metadata={"save": "draw"})
+    standup_penalty: int = field(default=2, metadata={"save": "penalty"})
+    # (the fields below came later: `before` is what a save written without one was played with)
     # the Peloton expansion's scripted teams, per seat: "" (a player), PELOTON or MUSCLE
-    scripted: tuple[str, ...] = ()
-    muscle_extra: tuple[int, ...] = (5,)  # added to the Muscle team's Sprinteur deck
-    peloton_attacks: int = 2  # Attack cards in the Peloton team's one deck (a Rouleur deck)
-    attack: tuple[int, int] = (2, 9)  # what an Attack card moves the Peloton's front and rear rider
-    scripted_exhaustion: bool = False  # whether scripted teams take exhaustion cards (the rules: never)
-    out_of_cards: int = 2  # what a scripted rider with no cards left moves by, each round
-    solo_handicap: tuple[int, int] = (1, 2)  # exhaustion cards of a lone team of players (S, R) vs Peloton + Muscle
+    scripted: tuple[str, ...] = field(default=(), metadata={"save": "scripted", "before": ()})
+    # added to the Muscle team's Sprinteur deck
+    muscle_extra: tuple[int, ...] = field(default=(5,), metadata={"save": "cards", "before": (5,)})
+    # Attack cards in the Peloton team's one deck (a Rouleur deck)
+    peloton_attacks: int = field(default=2, metadata={"save": "deck count", "before": 2})
+    # what an Attack card moves the Peloton's front and rear rider
+    attack: tuple[int, int] = field(default=(2, 9), metadata={"save": "card pair", "before": (2, 9)})
+    # whether scripted teams take exhaustion cards (the rules: never)
+    scripted_exhaustion: bool = field(default=False, metadata={"save": "flag", "before": False})
+    # what a scripted rider with no cards left moves by, each round
+    out_of_cards: int = field(default=2, metadata={"save": "card", "before": 2})
+    # exhaustion cards of a lone team of players (S, R) vs Peloton + Muscle
+    solo_handicap: tuple[int, int] = field(default=(1, 2), metadata={"save": "count pair", "before": (1, 2)})
     # 2: the Peloton expansion's pinned readings (grid squares, a card from nowhere, the solo handicap);
     # 1: how flamme-tui 0.1.0 read them (races saved by it replay as they were played)
-    scripted_readings: int = 2
+    scripted_readings: int = field(default=2, metadata={"save": "version", "before": 1})
     # the Peloton breakaway, before round 1 on a course with a breakaway square
-    breakaway: bool = False
-    breakaway_bids: int = 2  # bids per rider: draw hand_size, keep 1, revealed before the next
-    breakaway_exhaustion: int = 2  # exhaustion cards each winner takes
-    breakaway_pair_from: int = 5  # with this many teams (scripted ones too) the best two break away, else one
+    breakaway: bool = field(default=False, metadata={"save": "flag", "before": False})
+    # bids per rider: draw hand_size, keep 1, revealed before the next
+    breakaway_bids: int = field(default=2, metadata={"save": "bids", "before": 2})
+    breakaway_exhaustion: int = field(default=2, metadata={"save": "count", "before": 2})  # each winner takes
+    # with this many teams (scripted ones too) the best two break away, else one
+    breakaway_pair_from: int = field(default=5, metadata={"save": "team count", "before": 5})
     # a stage of a tour: the race goes on until every rider has crossed the line
-    tour: bool = False
-    carried: tuple[int, ...] = ()  # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
-    grid_order: tuple[int, ...] = ()  # tour: the order teams take the grid in (seats), from the second stage
+    tour: bool = field(default=False, metadata={"save": "flag", "before": False})
+    # tour: exhaustion cards carried into this stage, per rider (seat by seat, S then R)
+    carried: tuple[int, ...] = field(default=(), metadata={"save": "carried", "before": ()})
+    # tour: the order teams take the grid in (seats), from the second stage
+    grid_order: tuple[int, ...] = field(default=(), metadata={"save": "seat order", "before": ()})
     # tour: the standing before this stage, public (what bots weigh, engine.tour.stage_value):
     # each rider's GC time in seconds (seat by seat, S then R) and each seat's Tour Points
-    tour_times: tuple[int, ...] = ()
-    tour_points: tuple[int, ...] = ()
+    tour_times: tuple[int, ...] = field(default=(), metadata={"save": "times", "before": ()})
+    tour_points: tuple[int, ...] = field(default=(), metadata={"save": "points", "before": ()})
     # 2: the rulings added 2026-12-04 (a random grid takes the front-most places; a tour deals its
     # handicaps once, at its first stage); 1: as flamme-tui read them before (races saved then replay as played)
-    rulings: int = 2
+    rulings: int = field(default=2, metadata={"save": "version", "before": 1})
 
 
 class Rider:
@@ -670,9 +693,9 @@ class ClassicGame(Race):
         the terrain (engine.terrain.terrain_move) and the stand-up penalty."""
         return effective_move(self.course, self.pos[i][0], value, self.standup_penalty(i))
 
-    def reach(self, i: int, card: int) -> int:
-        """Squares card `card` moves rider i before blocking (View.reach)."""
-        return self.moves_for(i, self.card_worth(i, card))
+    def reach(self, i: int, choice: Choice) -> int:
+        """Squares card `choice` moves rider i before blocking (View.reach)."""
+        return self.moves_for(i, self.card_worth(i, as_card(choice)))
 
     def card_worth(self, i: int, card: int) -> int:
         """The value card `card` moves rider i by: an exhaustion card its set-up
@@ -687,9 +710,10 @@ class ClassicGame(Race):
         """Hook: whether rider i, landing on `square` `lost` squares short, crashes (meteo)."""
         return False
 
-    def preview(self, i: int, card: int) -> Preview:
-        """Where card `card` would take rider i, every other rider standing still
+    def preview(self, i: int, choice: Choice) -> Preview:
+        """Where card `choice` would take rider i, every other rider standing still
         (engine.options.Preview), by the movement code of the round."""
+        card = as_card(choice)
         start = self.pos[i][0]
         value = self.card_worth(i, card)
         moves, square, lane = self.landing(i, value)
@@ -705,22 +729,24 @@ class ClassicGame(Race):
         return Preview(i, start, value, moves, plays_as, square, lane, lost > 0, terrain,
                        standup, 0, self.crashes(i, square, lost), not finish and self.in_front(i, square), finish)
 
-    def preview_counting(self, i: int, card: int, own: list[tuple[int, int]]) -> Preview:
+    def preview_counting(self, i: int, choice: Choice, own: list[tuple[int, Choice]]) -> Preview:
         """Rider i's preview of `card` counting the seat's own riders whose
         cards are down (`own`: rider, card): they move too, in the round's
         order (furthest first), every other rider still.  A rider of the seat
         that moves before rider i may take its square or open the road; one
         that moves after may land just ahead of it (then it is not in front)."""
+        card = as_card(choice)
         if not own:
             return self.preview(i, card)
         twin: ClassicGame = self.clone()
         rank = {k: n for n, k in enumerate(twin.movement_order())}
         mine = rank.get(i, -1)
-        for j, c in sorted(own, key=lambda jc: rank.get(jc[0], -1)):
+        down = [(j, as_card(c)) for j, c in own]
+        for j, c in sorted(down, key=lambda jc: rank.get(jc[0], -1)):
             if rank.get(j, -1) < mine:  # ahead: it moves first
                 twin.move_rider(j, twin.card_worth(j, c), c)
         shown = twin.preview(i, card)
-        behind = [(j, c) for j, c in own if rank.get(j, -1) > mine]
+        behind = [(j, c) for j, c in down if rank.get(j, -1) > mine]
         if not behind or shown.finish:
             return shown
         twin.move_rider(i, twin.card_worth(i, card), card)
@@ -752,7 +778,7 @@ class ClassicGame(Race):
             return []
         for i, hand in view.hands.items():
             rid = self.riders[i].id
-            own = [(j, c) for j, c in view.chosen.items() if j != i and c is not None]
+            own: list[tuple[int, Choice]] = [(j, c) for j, c in view.chosen.items() if j != i and c is not None]
             return [Option(play(rid, c), self.preview_counting(i, c, own)) for c in sorted(set(hand))]
         if view.first_drawn is not None:
             return []
@@ -870,6 +896,15 @@ class ClassicGame(Race):
         if self.scripted_out:
             self.play_scripted_out()
 
+    def check_choice(self, choice: Choice) -> None:
+        as_card(choice)
+
+    def lay_down(self, i: int, choice: Choice) -> None:
+        rider = self.riders[i]
+        rider.recycled.extend(rider.hand)  # what a play does with the cards not kept
+        rider.hand.clear()
+        rider.played = as_card(choice)
+
     def play_scripted_out(self) -> None:
         """A tour stage with only scripted riders left on the track: nobody is
         asked anything, they play their top cards by themselves until every
@@ -892,8 +927,8 @@ class ClassicGame(Race):
             self.round += 1
             self.begin_energy()
 
-    def clone(self, rng: Rng | None = None) -> Any:
-        twin = super().clone(rng)
+    def clone(self, rng: Rng | None = None) -> ClassicGame:
+        twin = cast(ClassicGame, super().clone(rng))  # blank() made it
         if PELOTON in self.script:
             twin.share_piles()
         return twin
@@ -903,7 +938,8 @@ class ClassicGame(Race):
     def blank(self) -> ClassicGame:
         return type(self)(self.setup, self.seed, _blank=True)
 
-    def _clone_into(self, twin: Any) -> None:
+    def _clone_into(self, race: Race) -> None:
+        twin = cast(ClassicGame, race)  # blank() made it
         twin.riders = [r.copy() for r in self.riders]
         twin.phase = self.phase
         twin.first_drawn = self.first_drawn.copy()
@@ -921,33 +957,35 @@ class ClassicGame(Race):
     # ------------------------------------------------- positions from data
 
     @classmethod
-    def from_position(cls, course: Course, riders: list[dict[str, Any]], seed: int = 0,
-                      rules: ClassicSetup | None = None) -> ClassicGame:
+    def from_position(cls, course: Course, riders: Sequence[Placed], seed: int = 0,
+                      rules: ClassicSetup | BmxSetup | None = None) -> ClassicGame:
         """A game in its energy phase with riders where the caller says
-        (conformance cases, tests): riders are {id, square, lane, crashed?},
-        each with a full deck of its type, shuffled.  `rules` gives the decks
-        and numbers (the data files' set-up); by default the rulebook's."""
+        (conformance cases, tests), each with a full deck of its type,
+        shuffled.  `rules` gives the decks and numbers (the data files'
+        set-up); by default the rulebook's."""
         colours: list[str] = []
         for r in riders:
-            colour = r["id"].split(".")[0]
+            colour = r.id.split(".")[0]
             if colour not in colours:
                 colours.append(colour)
         teams = tuple(Team(c, c) for c in colours)
         if rules is None:
             setup = ClassicSetup(course=course, teams=teams, variant=cls.variant)
-        else:
+        elif isinstance(rules, ClassicSetup):
             setup = replace(rules, course=course, teams=teams, variant=cls.variant, handicap=(), grid="random")
+        else:
+            raise ValueError(f"{cls.variant}: not a {rules.variant} set-up")
         game = cls(setup, seed, _blank=True)
         game.rng = Rng(seed)
         for r in riders:
-            colour, kind = r["id"].split(".")
-            rider = Rider(r["id"], colours.index(colour), kind)
+            colour, kind = r.id.split(".")
+            rider = Rider(r.id, colours.index(colour), kind)
             rider.deck = list(setup.decks[kind])
             game.rng.shuffle(rider.deck)
-            rider.crashed = bool(r.get("crashed", False))
+            rider.crashed = r.crashed
             game.riders.append(rider)
             game.pos.append([-1, -1])
-            game._put(len(game.riders) - 1, r["square"], r["lane"])
+            game._put(len(game.riders) - 1, r.square, r.lane)
         game.index = {r.id: i for i, r in enumerate(game.riders)}
         game.seats = [game.seat_riders_of(seat) for seat in range(len(colours))]
         game.phase = ENERGY
@@ -959,7 +997,7 @@ class ClassicGame(Race):
         """A game at the board's position: riders where the board shows them,
         crashed as shown, the public piles (no hands, no face-down cards).
         What previews move riders on; `sample` fills in the hidden cards."""
-        game = cls(shown.setup, 0, _blank=True)
+        game = cls(classic_setup(shown), 0, _blank=True)
         game.course = shown.course  # meteo: with this race's weather
         game.round = shown.round
         game.phase = shown.phase
@@ -968,7 +1006,7 @@ class ClassicGame(Race):
             rider.crashed = r.crashed
             rider.exhaustion = r.exhaustion
             rider.supply_played = r.from_supply
-            rider.history = list(r.history)
+            rider.history = cards_of(r.history)
             rider.recycled = list(r.recycled)
             rider.bids = list(r.bids)
             game.riders.append(rider)
@@ -1000,7 +1038,8 @@ class ClassicGame(Race):
             if i in view.own:
                 rider.recycled = list(view.own[i][1])
                 rider.hand = list(view.hands.get(i, ()))
-                rider.played = view.chosen.get(i)
+                chosen = view.chosen.get(i)
+                rider.played = None if chosen is None else as_card(chosen)
             # another seat's rider: its recycled pile as before this round's draw, and it draws again here
         game.first_drawn = {view.seat: view.first_drawn} if view.first_drawn is not None else {}
         scripted = [i for i, r in enumerate(game.riders) if game.script[r.seat]]
@@ -1015,7 +1054,7 @@ class ClassicGame(Race):
                 game.draw_lone(seat)
         return game
 
-    def state_key(self) -> tuple[Any, ...]:
+    def state_key(self) -> tuple[object, ...]:
         """The game as the rules know it, as plain values in a fixed order
         (version 1 of the key, see Race.state_key): round, phase, winner,
         positions, every rider's piles in order (hidden ones included),
@@ -1026,7 +1065,7 @@ class ClassicGame(Race):
              r.exhaustion, r.supply_played, r.slipstream, r.crashes, tuple(r.history))
             for r in self.riders
         )
-        key: tuple[Any, ...] = (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
+        key: tuple[object, ...] = (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
                riders, tuple(self.course.weather), tuple(sorted(self.first_drawn.items())), None,
                tuple(sorted(self.crossed.items())) if self.setup.tour else None)
         if self.setup.breakaway:
@@ -1048,14 +1087,14 @@ class ClassicGame(Race):
 class ClassicBoard(Board):
     """The public board of a classic race."""
 
-    def reach(self, i: int, choice: Any) -> int:
+    def reach(self, i: int, choice: Choice) -> int:
         """View.reach for classic: the terrain's effect on the card (a classic rider
         never lies down; meteo.MeteoBoard adds the stand-up penalty)."""
-        card: int = choice
+        card = as_card(choice)
         if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
             reach: int = self.position().reach(i, card)
             return reach
-        setup: ClassicSetup = self.setup  # typed: a direct field read
+        setup = cast(ClassicSetup, self.setup)  # a direct field read, compiled
         return effective_move(self.course, self.riders[i].square, fixed_worth(setup, card))
 
 
@@ -1084,7 +1123,7 @@ def classic_view(game: ClassicGame, seat: int) -> View:
         return seat_view(board(game), seat, first, (
             mine[0], tuple(a.hand), a.played, len(a.deck), tuple(a.recycled), None,
             mine[1], tuple(b.hand), b.played, len(b.deck), tuple(b.recycled), None))
-    seen: list[Any] = []
+    seen: list[object] = []
     for i in mine:
         r = riders[i]
         seen.extend((i, tuple(r.hand), r.played, len(r.deck), tuple(r.recycled), None))
@@ -1095,23 +1134,43 @@ def classic_unseen(view: View, i: int) -> tuple[int, ...]:
     """View.unseen for classic and meteo: the cards of rider i the seat cannot place."""
     shown = view.board
     r = shown.riders[i]
-    setup = shown.setup
+    setup = classic_setup(shown)
     cards = Counter(starting_deck(setup, r.seat, r.kind))
     if not cards:  # the Peloton's Rouleur: its cards are counted with its Sprinteur's
         return ()
     cards[0] += r.exhaustion + r.from_supply
     if scripted_kind(setup, r.seat) == PELOTON:  # one deck for both riders, one card played for both
         cards[0] += sum(m.exhaustion for m in shown.riders if m.seat == r.seat and m.index != i)
-    cards.subtract(c for c in r.history if c != NOWHERE)  # a card from nowhere was in no pile
+    cards.subtract(c for c in cards_of(r.history) if c != NOWHERE)  # a card from nowhere was in no pile
     cards.subtract(r.bids)  # revealed breakaway bids, out of its piles
     if i in view.own:
         cards.subtract(view.own[i][1])
         cards.subtract(view.hands.get(i, ()))
         if i in view.chosen:
-            cards.subtract([view.chosen[i]])
+            cards.subtract([as_card(view.chosen[i])])
     else:
         cards.subtract(r.recycled)
     return tuple(sorted(cards.elements()))
+
+
+def as_card(choice: Choice) -> int:
+    """The card a classic (meteo) choice is; RuleError for a set of tokens (bmx)."""
+    if isinstance(choice, int):
+        return choice
+    raise RuleError(f"a card, not tokens {choice!r}")
+
+
+def cards_of(history: tuple[Choice, ...]) -> list[int]:
+    """A classic rider's history (RiderView.history) as the cards it is."""
+    return [as_card(c) for c in history]
+
+
+def classic_setup(shown: Board) -> ClassicSetup:
+    """The board's set-up, of a classic or meteo race (RuleError for bmx)."""
+    setup = shown.setup
+    if isinstance(setup, ClassicSetup):
+        return setup
+    raise RuleError(f"not a classic set-up: {setup.variant}")
 
 
 def holds(hand: list[int], card: int) -> bool:
@@ -1133,5 +1192,5 @@ CLASSIC = RuleSet(
     name="classic", title="Classic", game=ClassicGame, setup=ClassicSetup,
     uses_tokens=False, has_weather=False, scripted_teams=True, grid_choice=True, riders_per_seat=2, max_teams=6,
     catch_up_die=False, exhaustion_word="exhaustion card", piece_word="card",
-    view=classic_view, unseen=classic_unseen,
+    unseen=classic_unseen,
 )

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from .classic import CLASSIC, ClassicBoard, ClassicGame, ClassicSetup, board_riders, effective_move, fixed_worth
+from .actions import Choice
+from .classic import (
+    CLASSIC,
+    ClassicBoard,
+    ClassicGame,
+    ClassicSetup,
+    as_card,
+    board_riders,
+    classic_setup,
+    effective_move,
+    fixed_worth,
+)
 from .course import CROSSWIND, FAIR, HEADWIND, TAILWIND, WET
 from .events import Crash, StandUp
 from .ruleset import RuleSet
@@ -13,9 +24,9 @@ from .track import EMPTY, LANES
 from .view import Board
 
 
-def standup_cost(setup: Any, crashed: bool) -> int:
+def standup_cost(setup: ClassicSetup, crashed: bool) -> int:
     """Squares standing up costs a crashed rider's move: the set-up's stand-up penalty."""
-    return int(setup.standup_penalty) if crashed else 0
+    return setup.standup_penalty if crashed else 0
 
 
 class MeteoGame(ClassicGame):
@@ -112,11 +123,11 @@ class MeteoGame(ClassicGame):
 class MeteoBoard(ClassicBoard):
     """The public board of a meteo race."""
 
-    def reach(self, i: int, choice: Any) -> int:
+    def reach(self, i: int, choice: Choice) -> int:
         """View.reach for meteo: the terrain's effect and the stand-up penalty."""
-        card: int = choice
+        card = as_card(choice)
         r = self.riders[i]
-        setup: ClassicSetup = self.setup
+        setup = classic_setup(self)
         return effective_move(self.course, r.square, fixed_worth(setup, card), standup_cost(setup, r.crashed))
 
 

@@ -6,10 +6,11 @@ The engine is typed for mypyc, which compiles it for the installed package
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from .actions import Action
+from .actions import Action, Choice
 from .course import Course
 from .events import Event
 from .options import Option, Preview
@@ -18,6 +19,10 @@ from .rng import Rng
 from .ruleset import RuleSet
 from .track import EMPTY, LANES, ranking
 from .view import Board, View
+
+if TYPE_CHECKING:  # the rule sets' modules import this one
+    from .bmx import BmxSetup
+    from .classic import ClassicSetup
 
 # The version of `Race.state_key`: save files keep the digest of each round's
 # key, so the key of a version never changes.  A change to the rules' state
@@ -39,6 +44,17 @@ class Team:
     # classic and meteo: the rider kinds the seat races, a team's Sprinteur and Rouleur
     # ("SR"), or one of them alone (7 to 12 players, PELOTON.md); bmx: one rider whatever this says
     riders: str = "SR"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A rider where a made-up position puts it (Race.from_position: conformance
+    cases, tests): its id (classic `red.S`, bmx `red`), square and lane."""
+
+    id: str
+    square: int
+    lane: int
+    crashed: bool = False  # meteo: it lies crashed
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +101,7 @@ class Race:
 
     variant: ClassVar[str] = ""
 
-    def __init__(self, setup: Any, seed: int, *, _blank: bool = False) -> None:
+    def __init__(self, setup: ClassicSetup | BmxSetup, seed: int, *, _blank: bool = False) -> None:
         self.course: Course = setup.course
         self.seed = seed
         # a blank game (copies, positions) gets its RNG from whoever builds it:
@@ -144,14 +160,23 @@ class Race:
     def options(self, view: View) -> list[Option]:
         raise NotImplementedError
 
-    def reach(self, i: int, choice: Any) -> int:
+    def reach(self, i: int, choice: Choice) -> int:
         """Squares that card (token tuple) moves rider i before blocking (View.reach)."""
         raise NotImplementedError
 
-    def preview(self, i: int, choice: Any) -> Preview:
+    def preview(self, i: int, choice: Choice) -> Preview:
+        """Where that card (token tuple) would take rider i, every other rider still."""
         raise NotImplementedError
 
-    def state_key(self) -> tuple[Any, ...]:
+    def preview_counting(self, i: int, choice: Choice, own: list[tuple[int, Choice]]) -> Preview:
+        """Hook: `preview` counting the seat's own cards already down (`own`: rider, card); View.preview."""
+        return self.preview(i, choice)
+
+    def draw_size(self, i: int) -> int:
+        """Hook: how many cards (tokens) rider i draws now."""
+        raise NotImplementedError
+
+    def state_key(self) -> tuple[object, ...]:
         """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""
         raise NotImplementedError
 
@@ -203,7 +228,7 @@ class Race:
             raise RuleError(f"no rider {action.rider!r} in this race")
         return action, i
 
-    def clone(self, rng: Rng | None = None) -> Any:
+    def clone(self, rng: Rng | None = None) -> Race:
         """An independent copy; with `rng`, the copy draws from that RNG instead
         of a copy of this game's (bots simulating a sampled future)."""
         twin = self.blank()
@@ -224,5 +249,71 @@ class Race:
         classes cannot be made by __new__ alone)."""
         raise NotImplementedError
 
-    def _clone_into(self, twin: Any) -> None:
+    def _clone_into(self, twin: Race) -> None:
         """Hook: copy the rule set's own attributes, riders included (each list and dict copied)."""
+
+    # ------------------------------------------------ positions and rounds
+
+    @classmethod
+    def from_position(cls, course: Course, riders: Sequence[Placed], seed: int = 0,
+                      rules: ClassicSetup | BmxSetup | None = None) -> Race:
+        """Hook: a game about to play a round with riders where the caller says
+        (conformance cases, tests), each with full piles; `rules` gives the decks
+        and numbers (the data files' set-up), by default the rulebook's."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_board(cls, shown: Board) -> Race:
+        """Hook: a game at the board's position, no hidden piles (what previews move riders on)."""
+        raise NotImplementedError
+
+    @classmethod
+    def sample(cls, view: View, rng: Rng) -> Race:
+        """Hook: a whole game consistent with the seat's view (View.sample)."""
+        raise NotImplementedError
+
+    def resolve(self, plays: Mapping[str, Choice], die: int | None = None) -> tuple[Event, ...]:
+        """Resolve the round now with these cards (bmx: token sets) and, in
+        bmx, this result of the die: every rider on the track plays the card
+        `plays` gives for its id (whatever it holds: the cards come from no
+        pile); then the round is resolved as the game does it (move phase,
+        end phase, the next round begun) and its events are returned.  The one
+        way conformance cases and tests play a made-up round; a game is played
+        with `apply`.  RuleError (nothing changed) for a rider left out or
+        unknown, a choice of the wrong kind, or a die the rule set has not."""
+        if self.phase != Phase.ENERGY:
+            raise RuleError(f"no round to resolve in the {self.phase} phase")
+        racing = {rid for rid, i in self.index.items() if self.pos[i][0] >= 0}
+        missing = sorted(racing - set(plays))
+        unknown = sorted(set(plays) - racing)
+        if missing or unknown:
+            raise RuleError(f"every rider on the track plays once (missing {missing}, unknown {unknown})")
+        for choice in plays.values():
+            self.check_choice(choice)
+        self.check_die(die)
+        for rid, choice in plays.items():
+            self.lay_down(self.index[rid], choice)
+        self.roll_as(die)
+        self.resolve_round()
+        return tuple(self.events)
+
+    def check_choice(self, choice: Choice) -> None:
+        """Hook: RuleError unless `choice` is what a rider of this rule set plays."""
+        raise NotImplementedError
+
+    def check_die(self, die: int | None) -> None:
+        """Hook: RuleError unless `die` may be given (None: the rule set rolls it, or has none)."""
+        if die is not None:
+            raise RuleError(f"{self.rules.title} has no die")
+
+    def lay_down(self, i: int, choice: Choice) -> None:
+        """Hook: rider i's card (tokens) face down for this round, from no pile
+        (`resolve`); cards (tokens) it drew go where a play puts those not kept."""
+        raise NotImplementedError
+
+    def roll_as(self, die: int | None) -> None:
+        """Hook: the die shows `die` this round (bmx; `resolve`)."""
+
+    def resolve_round(self) -> None:
+        """Hook: every choice is made: move phase, end phase, then the next round."""
+        raise NotImplementedError

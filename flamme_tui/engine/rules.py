@@ -1,7 +1,7 @@
 """The registry of rule sets: the one place a variant name is mapped to code.
 
     rules = find("meteo")
-    game = rules.new_game(setup, seed)     # rules.game, rules.setup, rules.view
+    game = rules.new_game(setup, seed)     # rules.game, rules.setup; game.view(seat)
     if rules.uses_tokens: ...              # capability flags, never `variant == "bmx"`
 
 Each rule set is defined beside its rules (classic.CLASSIC, meteo.METEO,

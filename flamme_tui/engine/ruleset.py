@@ -11,15 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the rule sets' modules import this one
+    from .bmx import BmxSetup
+    from .classic import ClassicSetup
+    from .race import Race
+    from .view import View
 
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     name: str  # "classic", "meteo", "bmx": the variant name in set-ups and saves
     title: str  # the name a player reads
-    game: type[Any]  # the game class: game(setup, seed)
-    setup: type[Any]  # the set-up class
+    game: type[Race]  # the game class: game(setup, seed)
+    setup: type[ClassicSetup] | type[BmxSetup]  # the set-up class
     uses_tokens: bool  # speed tokens from a bag (bmx), not cards from decks
     has_weather: bool  # weather on the straights, crashes, standing up (meteo)
     scripted_teams: bool  # the Peloton expansion's scripted teams may race (classic)
@@ -29,9 +35,9 @@ class RuleSet:
     catch_up_die: bool  # a die decides how far gaps close (bmx), else slipstream
     exhaustion_word: str  # "exhaustion card" / "fatigue token"
     piece_word: str  # "card" / "token": what a rider plays
-    view: Callable[[Any, int], Any]  # (game, seat) -> engine.view.View
     # (view, rider index) -> the pieces of that rider whose place the seat cannot know
-    unseen: Callable[[Any, int], tuple[int, ...]]
+    unseen: Callable[[View, int], tuple[int, ...]]
 
-    def new_game(self, setup: Any, seed: int) -> Any:
+    def new_game(self, setup: ClassicSetup | BmxSetup, seed: int) -> Race:
+        """A new race of this rule set (a seat's view: `game.view(seat)`)."""
         return self.game(setup, seed)

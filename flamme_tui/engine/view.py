@@ -16,13 +16,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from .actions import Choice
 from .course import Course
 from .phase import Phase
 from .ruleset import RuleSet
 
 if TYPE_CHECKING:
+    from typing import Self
+
+    from .bmx import BmxSetup
+    from .classic import ClassicSetup
     from .options import Option, Preview
     from .race import Race
+    from .rng import Rng
 
 
 class Shown:
@@ -39,7 +45,7 @@ class Shown:
     def __repr__(self) -> str:
         return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.fields) + ")"
 
-    def replace(self, **changes: Any) -> Any:
+    def replace(self, **changes: object) -> Self:
         """A copy with some fields changed (as NamedTuple._replace; public, so the UI may ask it)."""
         values = {f: getattr(self, f) for f in self.fields}
         values.update(changes)
@@ -51,7 +57,7 @@ class RiderView(Shown):
                                          "exhaustion", "history", "from_supply", "bids")
 
     def __init__(self, index: int, id: str, seat: int, kind: str, square: int, lane: int, crashed: bool,
-                 deck: int, recycled: tuple[int, ...], exhaustion: int, history: tuple[Any, ...],
+                 deck: int, recycled: tuple[int, ...], exhaustion: int, history: tuple[Choice, ...],
                  from_supply: int, bids: tuple[int, ...] = ()) -> None:
         self.index: Final = index
         self.id: Final = id
@@ -78,7 +84,7 @@ class Board(Shown):
 
     def __init__(self, variant: str, round: int, phase: Phase, course: Course, riders: tuple[RiderView, ...],
                  decks: dict[str, tuple[int, ...]], handicap: tuple[int, ...], supply: int | None, die: int | None,
-                 setup: Any, rules: RuleSet, crossed: dict[int, tuple[int, int, int]]) -> None:
+                 setup: ClassicSetup | BmxSetup, rules: RuleSet, crossed: dict[int, tuple[int, int, int]]) -> None:
         self.variant: Final = variant
         self.round: Final = round
         self.phase: Final = phase
@@ -93,16 +99,17 @@ class Board(Shown):
         # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
         self.crossed: Final = crossed
         # worked out from this board once, not part of what it shows: the position game of previews
-        self._position: Any = None
+        self._position: Race | None = None
 
-    def position(self) -> Any:
+    def position(self) -> Race:
         """A game of this rule set at this board's position (no hidden piles),
         built once per board: what previews move riders on."""
-        if self._position is None:
-            self._position = self.rules.game.from_board(self)
-        return self._position
+        position = self._position
+        if position is None:
+            position = self._position = self.rules.game.from_board(self)
+        return position
 
-    def reach(self, i: int, choice: Any) -> int:
+    def reach(self, i: int, choice: Choice) -> int:
         """View.reach: each rule set's board (classic.ClassicBoard, meteo.MeteoBoard,
         bmx.BmxBoard) computes it with its own rule, a compiled method call."""
         raise NotImplementedError
@@ -112,16 +119,17 @@ class View(Shown):
     fields: ClassVar[tuple[str, ...]] = ("board", "seat", "hands", "chosen", "own", "first_drawn", "keep")
 
     def __init__(self, board: Board, seat: int, hands: dict[int, tuple[int, ...]] | None,
-                 chosen: dict[int, Any] | None, own: dict[int, tuple[int, tuple[int, ...]]] | None,
+                 chosen: dict[int, Choice] | None, own: dict[int, tuple[int, tuple[int, ...]]] | None,
                  first_drawn: int | None, keep: dict[int, int] | None, seen: tuple[Any, ...] = ()) -> None:
         self.board: Final = board
         self.seat: Final = seat
         self.first_drawn: Final = first_drawn  # own rider drawn first this round (classic)
         # the seat's own riders, as `seen` lists them (see seat_view): a dict left
         # None is built from it when first read
+        # a flat tuple of mixed entries, read by position (SEEN): one tuple built per view is cheaper than a class
         self._seen: tuple[Any, ...] = seen
         self._hands: dict[int, tuple[int, ...]] | None = hands
-        self._chosen: dict[int, Any] | None = chosen
+        self._chosen: dict[int, Choice] | None = chosen
         self._own: dict[int, tuple[int, tuple[int, ...]]] | None = own
         self._keep: dict[int, int] | None = keep
 
@@ -143,7 +151,7 @@ class View(Shown):
         return hands
 
     @property
-    def chosen(self) -> dict[int, Any]:
+    def chosen(self) -> dict[int, Choice]:
         """Own riders: rider index -> card (token tuple) chosen this round."""
         chosen = self._chosen
         if chosen is None:
@@ -221,24 +229,24 @@ class View(Shown):
 
     def options(self) -> list[Option]:
         """What this seat may do now, each choice with its preview (engine.options)."""
-        return self.board.position().options(self)  # type: ignore[no-any-return]
+        return self.board.position().options(self)
 
-    def preview(self, i: int, choice: Any) -> Preview:
+    def preview(self, i: int, choice: Choice) -> Preview:
         """Where rider i would end with that card (token tuple), counting the
         seat's own cards already down this round (its other rider moves too,
         in the round's order), every other rider standing still
         (engine.options.Preview)."""
         own = [(j, c) for j, c in self.chosen.items() if j != i and c is not None]
         if own:
-            return self.board.position().preview_counting(i, choice, own)  # type: ignore[no-any-return]
-        return self.board.position().preview(i, choice)  # type: ignore[no-any-return]
+            return self.board.position().preview_counting(i, choice, own)
+        return self.board.position().preview(i, choice)
 
-    def reach(self, i: int, choice: Any) -> int:
+    def reach(self, i: int, choice: Choice) -> int:
         """Squares that card (token tuple) moves rider i before any blocking:
         terrain caps, stand-up penalty and ramp bonus included.  Cheap."""
         return self.board.reach(i, choice)
 
-    def sample(self, rng: Any) -> Any:
+    def sample(self, rng: Rng) -> Race:
         """A whole game consistent with this view: what the seat cannot see
         (deck orders, other seats' hands and chosen cards) drawn with `rng`
         from what it can deduce.  For bots that simulate ahead."""

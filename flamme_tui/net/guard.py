@@ -9,6 +9,8 @@ import ipaddress
 import socket
 import time
 
+from ..i18n import _
+
 RATE, BURST = 200.0, 400.0  # messages a second from one peer, on average and at once (serve's default)
 
 
@@ -18,14 +20,14 @@ def cannot_listen(host: str, port: int) -> str | None:
     None if it can."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
+        family, kind, proto, _name, address = infos[0]
         with socket.socket(family, kind, proto) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
             probe.bind(address)
     except OSError as exc:
         return str(exc.strerror or exc)
     except (UnicodeError, ValueError) as exc:  # a name no resolver takes
-        return f"not a host name ({type(exc).__name__})"
+        return _("not a host name ({problem})").format(problem=type(exc).__name__)
     return None
 
 
@@ -72,16 +74,16 @@ def refusal(origin: str | None, host_header: str | None, names: set[str], allow_
     that is none of the server's names.  `allow_no_origin`: a peer that is no
     browser (a terminal client) sends none, and a web page cannot leave it out."""
     if not host_header:
-        return "no Host"
+        return _("no Host")
     name = host_name(host_header)
     if name is None:
-        return "a malformed Host"
+        return _("a malformed Host")
     if not (is_ip(name) or name in names):
-        return "a Host that is not this server's name"
+        return _("a Host that is not this server's name")
     if not origin:
-        return None if allow_no_origin else "no Origin (not from the server's page)"
+        return None if allow_no_origin else _("no Origin (not from the server's page)")
     if origin and origin.strip().lower() not in (f"http://{host_header.lower()}", f"https://{host_header.lower()}"):
-        return "an Origin that is not the server's page"
+        return _("an Origin that is not the server's page")
     return None
 
 

@@ -5,7 +5,7 @@ and the tests."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .. import DEFAULT_STAGE, VARIANTS, config  # noqa: F401  (VARIANTS: re-exported)
@@ -50,17 +50,19 @@ def one_rider_seats(n: int) -> tuple[Team, ...]:
     return tuple(Team(f"Player {k}", colour, kind) for k, (colour, kind) in enumerate(riders[:n], 1))
 
 
-def make_setup(spec: RaceSpec):
+def make_setup(spec: RaceSpec, *, classic: config.ClassicRules | None = None, bmx: config.BmxRules | None = None):
     """The engine's set-up for the spec: ValueError in one line when two seats
-    race one rider (the game's constructor checks the rest), ConfigError for bad data."""
+    race one rider (the game's constructor checks the rest), ConfigError for bad data.
+    The rule sets' numbers are the data files' (stages/variants/*.yaml) unless
+    `classic` or `bmx` gives them (tests of a number that comes from the data)."""
     ruleset = find(spec.variant)
     check_riders(spec.teams, ruleset.riders_per_seat)  # first: the course's version counts the colours
     if ruleset.uses_tokens:
-        rules = config.load_bmx_rules()
+        rules = bmx or config.load_bmx_rules()
         course = config.compile_bmx_circuit(spec.circuit, len(spec.teams), spec.ramp)
         return BmxSetup(
             course=course,
-            teams=spec.teams,
+            **chosen(spec, BmxSetup),
             bag=tuple(rules.bag),
             fatigue_supply=rules.fatigue_supply,
             die_faces=tuple(f or 0 for f in rules.die),
@@ -69,10 +71,8 @@ def make_setup(spec: RaceSpec):
             descent_keep=rules.draw.descent.keep,
             fatigue=rules.fatigue_taken.normal,
             bumpy_fatigue=rules.fatigue_taken.bumpy,
-            young=spec.young,
-            forecast=spec.forecast,
         )
-    classic = config.load_classic_rules()
+    classic = classic or config.load_classic_rules()
     # the stage card's version for the colours racing, on a start with room for every rider (PELOTON.md)
     riders = sum(len(t.riders) for t in spec.teams)
     course = config.load_course(spec.stage, colours=len({t.colour for t in spec.teams}), riders=riders)
@@ -85,28 +85,36 @@ def make_setup(spec: RaceSpec):
             headwind_draw=meteo.draw.headwind,
             standup_penalty=meteo.stand_up_penalty,
         )
+    choices = chosen(spec, ClassicSetup)
+    if any(spec.scripted):  # one entry per seat
+        choices["scripted"] = (spec.scripted + ("",) * len(spec.teams))[: len(spec.teams)]
+    else:
+        choices["scripted"] = ()
     return ClassicSetup(
         course=course,
-        teams=spec.teams,
+        **choices,
         decks={SPRINTEUR: classic.deck("S"), ROULEUR: classic.deck("R")},
         hand_size=classic.hand_size,
         exhaustion_value=classic.exhaustion_value,
-        grid=spec.grid,
-        handicap=spec.handicap,
-        variant=spec.variant,
-        scripted=(spec.scripted + ("",) * len(spec.teams))[: len(spec.teams)] if any(spec.scripted) else (),
         muscle_extra=classic.scripted_teams.muscle.sprinteur_extra,
         peloton_attacks=classic.scripted_teams.peloton.attack_cards,
         attack=(classic.scripted_teams.peloton.attack_front, classic.scripted_teams.peloton.attack_rear),
         scripted_exhaustion=classic.scripted_teams.exhaustion,
         out_of_cards=classic.scripted_teams.out_of_cards,
         solo_handicap=(classic.scripted_teams.solo_handicap.sprinteur, classic.scripted_teams.solo_handicap.rouleur),
-        breakaway=spec.breakaway,
         breakaway_bids=classic.breakaway.bids,
         breakaway_exhaustion=classic.breakaway.exhaustion,
         breakaway_pair_from=classic.breakaway.pair_from,
         **extra,
     )
+
+
+def chosen(spec: RaceSpec, setup_class: type) -> dict[str, Any]:
+    """The player's choices that are set-up fields of that name (teams, grid,
+    handicap, breakaway, young, forecast, ...): each copied as chosen, so a
+    choice is a field of RaceSpec and of the engine's set-up, and nothing more."""
+    names = {f.name for f in fields(setup_class)}
+    return {f.name: getattr(spec, f.name) for f in fields(RaceSpec) if f.name in names}
 
 
 def new_game(setup, seed: int):

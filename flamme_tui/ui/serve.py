@@ -36,6 +36,7 @@ import shlex
 import sys
 from typing import Any
 
+from ..i18n import _
 from ..net.guard import Bucket, cannot_listen, host_name, is_ip, own_names, refusal  # the checks, shared with `flamme-tui host`
 from ..pathtext import SERVED_ENV
 from ..usertext import clean
@@ -53,7 +54,7 @@ log = logging.getLogger("flamme-tui.serve")
 def app_command() -> str:
     """The command each browser tab runs: this Python, this flamme-tui (told
     it is served by the environment it inherits: `serve` sets SERVED_ENV)."""
-    return f"{shlex.quote(sys.executable)} -m flamme_tui"
+    return " ".join([shlex.quote(sys.executable), "-m", "flamme_tui"])
 
 
 def clamp_size(width: object, height: object) -> tuple[int, int] | None:
@@ -114,8 +115,8 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
             font_size = request.query.get("fontsize", "16")[:3]
             return {
                 "font_size": int(font_size) if font_size.isdigit() and 6 <= int(font_size) <= 64 else 16,
-                "app_websocket_url": f"ws://{request.host}/ws",
-                "config": {"static": {"url": f"http://{request.host}/static/"}},
+                "app_websocket_url": "".join(["ws://", request.host, "/ws"]),
+                "config": {"static": {"url": "".join(["http://", request.host, "/static/"])}},
                 "application": {"name": self.title},
             }
 
@@ -210,24 +211,26 @@ async def start_page(command: str, host: str, port: int, max_sessions: int = MAX
 def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SESSIONS) -> int:
     problem = cannot_listen(host, port)
     if problem is not None:  # one line, before the server's banner says it is serving
-        print(clean(f"flamme-tui: cannot serve on {host}:{port}: {problem}", multiline=False), file=sys.stderr)
+        print(clean(_("flamme-tui: cannot serve on {host}:{port}: {problem}").format(host=host, port=port, problem=problem),
+                    multiline=False), file=sys.stderr)
         return 2
     try:
         server = make_server(app_command(), host, port, max_sessions)
     except ImportError:
-        print("flamme-tui serve needs textual-serve: pip install textual-serve", file=sys.stderr)
+        print(_("flamme-tui serve needs textual-serve: pip install textual-serve"), file=sys.stderr)
         return 2
-    where = "this computer only" if host in LOCAL else f"every machine that can reach {host}"
-    print(clean(f"flamme-tui: serving on http://{host}:{port} ({where}), at most {max_sessions} tabs at once; "
-                f"ctrl+c stops the server", multiline=False), flush=True)
+    where = _("this computer only") if host in LOCAL else _("every machine that can reach {host}").format(host=host)
+    print(clean(_("flamme-tui: serving on http://{host}:{port} ({where}), at most {n} tabs at once; "
+                  "ctrl+c stops the server").format(host=host, port=port, where=where, n=max_sessions),
+                multiline=False), flush=True)
     if host in LOCAL:
-        print("flamme-tui: to let other machines in, use --host 0.0.0.0 (anyone on the network can then play)",
+        print(_("flamme-tui: to let other machines in, use --host 0.0.0.0 (anyone on the network can then play)"),
               flush=True)
     os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
     try:
         server.serve()
     except OSError as exc:  # the port is taken, the address is not this machine's
-        print(clean(f"flamme-tui: cannot serve on {host}:{port}: {exc.strerror or exc}", multiline=False),
-              file=sys.stderr)
+        print(clean(_("flamme-tui: cannot serve on {host}:{port}: {problem}").format(
+            host=host, port=port, problem=exc.strerror or exc), multiline=False), file=sys.stderr)
         return 2
     return 0

@@ -83,7 +83,7 @@ def options(menu) -> list[str | None]:
 async def test_the_stage_menu_answers_keys_while_it_reads_many_user_stages(data_dir, monkeypatch):
     many_stages(data_dir)
     held = Held(config.check_stage_file, data_dir, after=filling.BATCH + 10)
-    monkeypatch.setattr(config, "check_stage_file", held)
+    monkeypatch.setattr(config.loading, "check_stage_file", held)
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter", "enter")  # New race, Classic
@@ -163,7 +163,8 @@ async def test_a_menu_opened_again_does_not_parse_its_files_again(data_dir, monk
             parsed[model.__name__] = parsed.get(model.__name__, 0) + 1
         return problems(model, path, *args, **kwargs)
 
-    monkeypatch.setattr(config, "_problems", counting)
+    monkeypatch.setattr(config.loading, "_problems", counting)  # the stages' reader
+    monkeypatch.setattr(config, "_problems", counting)  # the tours' (play/tours.py)
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(100, 30)) as pilot:
 

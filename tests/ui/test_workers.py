@@ -224,7 +224,7 @@ async def test_the_app_writes_autosaves_in_workers_and_flushes_on_quit(tmp_path,
         threads.add(threading.current_thread() is threading.main_thread())
         write(path, data, keep)
 
-    monkeypatch.setattr(saves, "write_atomic", traced)
+    monkeypatch.setattr(saves.autosave, "write_atomic", traced)
     seats = default_seats(2)
     seats[1].controller = "easy"
     app = FlammeApp(seed=3, autoplay=False)

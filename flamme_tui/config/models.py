@@ -1,0 +1,455 @@
+"""The data files' pydantic models: tiles, stages, the rule sets' numbers; the built-in stages' order."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from .. import limits as lim
+from .. import usertext
+from ..engine.course import (
+    BMX_TERRAIN,
+    CROSSWIND,
+    FAIR,
+    HEADWIND,
+    TAILWIND,
+    TILE_SQUARES,
+    WET,
+)
+from ..i18n import _
+
+# The built-in stages: the base game's in the rulebook's order (the first-race stage first), then the Peloton expansion's.
+STAGE_ORDER = (
+    "avenue-corso-paseo",
+    "firenze-milano",
+    "la-classicissima",
+    "la-haut-montagne",
+    "le-col-du-ballon",
+    "ronde-van-wevelgem",
+    "plateaux-de-wallonie",
+    # the Peloton expansion's stages 7 to 12, each in its 2-4 and 5-6 team versions
+    *(f"peloton-{n}{version}" for n in range(7, 13) for version in ("", "-5-6")),
+)
+
+# A stage shorter than this (start line to finish line) is not a race.
+MIN_STAGE_LENGTH = 10
+
+BMX_TILES = "ABCD"
+
+
+
+# ---------------------------------------------------------------------------
+# Models
+
+_MODEL = ConfigDict(extra="forbid", frozen=True)
+
+# "short": Peloton tile 9, three squares, which takes no weather token (PELOTON.md, Tiles)
+TileKind = Literal["start", "finish", "straight", "sharp", "soft", "short"]
+
+# A tile's name: a base tile's letter ("b", "B"), or a Peloton tile's number,
+# light side "2" and dark side "_2" (PELOTON.md).  In a stage's tiles, "_"
+# belongs to the digit after it: "a_23g" is a, _2, 3, g.
+TILE_NAME = re.compile(r"[A-Za-z]|_?[1-9]")
+
+
+def other_side(name: str) -> str:
+    """The name of the other side of the same physical tile."""
+    if name.isalpha():
+        return name.swapcase()
+    return name[1:] if name.startswith("_") else "_" + name
+
+
+def physical_tile(name: str) -> str:
+    """One name per physical tile: the lower-case letter or the digit."""
+    return name.lower() if name.isalpha() else name.lstrip("_")
+
+
+def tile_box(name: str) -> str:
+    """The box a tile (either side) comes in: the base box's tiles are
+    lettered, the Peloton box's numbered (stages/tiles.yaml)."""
+    return "base" if name.isalpha() else "peloton"
+
+
+def split_tiles(text: str) -> list[str]:
+    """The tile names of a stage's tiles string, in race order (ValueError
+    naming the first character that is no tile name)."""
+    names, at = [], 0
+    while at < len(text):
+        found = TILE_NAME.match(text, at)
+        if found is None:
+            raise ValueError(f"{text[at]!r} at position {at + 1} is not a tile name "
+                             "(a letter, a digit 1-9, or _ and a digit)")
+        names.append(found.group())
+        at = found.end()
+    return names
+
+
+def _known_terrain(squares: str, known: frozenset[str], legend: str) -> str:
+    """`squares` if every letter is a terrain code of `known`; else the
+    letters that are not, and the ones to use (`legend`)."""
+    bad = sorted(set(squares) - known)
+    if bad:
+        raise ValueError(_("unknown terrain {letters} (use {legend})").format(letters=repr("".join(bad)), legend=legend))
+    return squares
+
+
+class TileSide(BaseModel):
+    """One side of a classic tile."""
+
+    model_config = _MODEL
+
+    kind: TileKind
+    squares: StrictStr = Field(min_length=1, max_length=lim.MAX_TILE_SQUARES)
+    # start: squares behind the start line; finish: squares before the line
+    line: StrictInt | None = None
+    # the breakaway square of Peloton tile 2 (0 = the side's first square)
+    breakaway: StrictInt | None = None
+
+    @field_validator("squares")
+    @classmethod
+    def _terrain(cls, squares: str) -> str:
+        return _known_terrain(squares, frozenset(TILE_SQUARES), _(
+            "'.' flat, '^' ascent, 'v' descent; Peloton: 'w' wide, 's' supply zone, 'c' cobbles, 'i' single-file cobbles"))
+
+    @model_validator(mode="after")
+    def _line(self) -> TileSide:
+        n = len(self.squares)
+        if self.kind == "start":
+            # the grid needs at least one square behind the line
+            if self.line is None or not 1 <= self.line <= n:
+                raise ValueError(f"a start side needs 'line' between 1 and {n}")
+        elif self.kind == "finish":
+            if self.line is None or not 0 <= self.line <= n:
+                raise ValueError(f"a finish side needs 'line' between 0 and {n}")
+        elif self.line is not None:
+            raise ValueError(f"'line' only belongs to start and finish sides, not {self.kind}")
+        if self.breakaway is not None and not 0 <= self.breakaway < n:
+            raise ValueError(f"'breakaway' must be a square of the side, 0 to {n - 1}")
+        return self
+
+    def terrain(self) -> str:
+        """The side's squares as course terrain codes."""
+        return "".join(TILE_SQUARES[code][0] for code in self.squares)
+
+    def lanes(self) -> tuple[int, ...]:
+        """Lanes of each square (1, 2 or 3)."""
+        return tuple(TILE_SQUARES[code][1] for code in self.squares)
+
+    def grid_places(self) -> int:
+        """Places behind the start line (a start side), lanes of every grid square."""
+        return sum(self.lanes()[: self.line or 0])
+
+
+class TileCatalog(BaseModel):
+    """All tile sides by name; a tile's two sides are its lower and upper case
+    letter, or its digit and underscore-digit (Peloton)."""
+
+    model_config = _MODEL
+
+    tiles: dict[StrictStr, TileSide]
+
+    @field_validator("tiles")
+    @classmethod
+    def _pairs(cls, tiles: dict[str, TileSide]) -> dict[str, TileSide]:
+        for name, side in tiles.items():
+            if not name.isascii() or TILE_NAME.fullmatch(name) is None:
+                raise ValueError(f"tile name {name!r} is not a letter a-z or A-Z, a digit 1-9 or _ and a digit")
+            other = tiles.get(other_side(name))
+            if other is None:
+                raise ValueError(f"tile {name!r} has no other side {other_side(name)!r}")
+            # both sides of one physical tile have the same shape
+            if (other.kind, len(other.squares)) != (side.kind, len(side.squares)):
+                raise ValueError(
+                    f"sides {name!r} and {other_side(name)!r} differ in kind or length"
+                )
+        return tiles
+
+    def side(self, name: str) -> TileSide:
+        return self.tiles[name]
+
+    def physical_tiles(self) -> list[str]:
+        """One name per physical tile (its lower-case letter or digit), sorted."""
+        return sorted({physical_tile(name) for name in self.tiles})
+
+
+class StageSpec(BaseModel):
+    """A classic stage: tile names in race order.
+
+    Validated against the tile catalog passed as validation context
+    (`context={"catalog": ...}`), by default `load_tiles()`.
+    """
+
+    model_config = _MODEL
+
+    name: StrictStr = Field(min_length=1, max_length=lim.MAX_STAGE_NAME)
+    # the boxes whose tiles the stage needs; when given, every tile must be in
+    # one of them (before `tiles`, whose check reads it: a tile from another box
+    # is named first, as the stage editor lays tiles one by one)
+    boxes: tuple[Literal["base", "peloton"], ...] = Field((), max_length=2)
+    tiles: StrictStr = Field(max_length=lim.MAX_STAGE_TILES)
+    description: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
+    # a stage card with a version per number of teams (Peloton stages 7-12): the
+    # numbers of colours racing this version is for, and the id of the other version
+    colours: tuple[StrictInt, StrictInt] | None = None
+    other_version: StrictStr = Field("", max_length=lim.MAX_STAGE_NAME, pattern=r"^[a-z0-9-]*$")
+    # where the tile sequence comes from (a stage card, a public stage list)
+    source: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
+
+    @field_validator("name", "description", "source")
+    @classmethod
+    def _no_control(cls, text: str, info: ValidationInfo) -> str:
+        # shown in the app and printed by commands: nothing may reach the terminal as a control
+        if info.field_name == "name":
+            return usertext.check_name(text)  # nor be a blank of invisible characters
+        return usertext.check(text, multiline=True)
+
+    @field_validator("tiles")
+    @classmethod
+    def _layout(cls, tiles: str, info: ValidationInfo) -> str:
+        from .loading import load_tiles  # (loading reads files into these models)
+
+        catalog: TileCatalog = (info.context or {}).get("catalog") or load_tiles()
+        known = catalog.tiles
+        names = split_tiles(tiles)
+        for name in names:
+            if name not in known:
+                raise ValueError(f"unknown tile letter {name!r}")
+        boxes = info.data.get("boxes") or ()
+        outside = [n for n in names if tile_box(n) not in boxes]
+        if boxes and outside:
+            raise ValueError(f"tile {outside[0]!r} is in the {tile_box(outside[0])} box, "
+                             f"which the stage does not list in boxes ({', '.join(boxes)})")
+        seen: dict[str, str] = {}
+        for name in names:
+            # 'b' and 'B' (or '2' and '_2') are two sides of the same tile: one of them at most
+            tile = physical_tile(name)
+            if tile in seen:
+                raise ValueError(
+                    f"tile {name!r} used twice (as {seen[tile]!r} "
+                    f"and {name!r}; a tile has only one of its two sides up)"
+                )
+            seen[tile] = name
+        if len(names) < 2:
+            raise ValueError("a stage needs at least a start tile and a finish tile")
+        kinds = [known[name].kind for name in names]
+        if kinds[0] != "start":
+            raise ValueError(f"the first tile must be a start tile, not {names[0]!r}")
+        if kinds[-1] != "finish":
+            raise ValueError(f"the last tile must be a finish tile, not {names[-1]!r}")
+        for name, kind in zip(names[1:-1], kinds[1:-1]):
+            if kind in ("start", "finish"):
+                raise ValueError(f"{kind} tile {name!r} in the middle of the stage")
+        first, last = known[names[0]], known[names[-1]]
+        finish = sum(len(known[t].squares) for t in names[:-1]) + (last.line or 0)
+        length = finish - (first.line or 0)
+        if length < MIN_STAGE_LENGTH:
+            raise ValueError(
+                f"too short: {length} squares from start line to finish line, "
+                f"at least {MIN_STAGE_LENGTH} needed"
+            )
+        return tiles
+
+    @model_validator(mode="after")
+    def _versions(self) -> StageSpec:
+        if self.colours is not None and not 2 <= self.colours[0] <= self.colours[1] <= lim.MAX_COLOURS:
+            raise ValueError(f"colours: from 2 to {lim.MAX_COLOURS}, the lower number first")
+        if self.other_version and self.colours is None:
+            raise ValueError("other_version: say which numbers of colours this version is for (colours)")
+        return self
+
+    def tile_names(self) -> list[str]:
+        """The stage's tiles, one name each, in race order."""
+        return split_tiles(self.tiles)
+
+
+CardValue = Annotated[StrictInt, Field(ge=1, le=lim.MAX_CARD)]
+Count = Annotated[StrictInt, Field(ge=0, le=lim.MAX_TOKENS)]
+
+
+class Decks(BaseModel):
+    model_config = _MODEL
+
+    sprinteur: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_DECK)
+    rouleur: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_DECK)
+
+
+class MuscleTeam(BaseModel):
+    model_config = _MODEL
+
+    sprinteur_extra: tuple[CardValue, ...] = Field(max_length=lim.MAX_DECK)  # cards added to its Sprinteur's deck
+
+
+class PelotonTeam(BaseModel):
+    model_config = _MODEL
+
+    attack_cards: StrictInt = Field(ge=0, le=lim.MAX_DECK)  # added to its one deck, a Rouleur deck
+    attack_front: CardValue  # squares an Attack card moves its front rider
+    attack_rear: CardValue  # and its rear rider
+
+
+class SoloHandicap(BaseModel):
+    model_config = _MODEL
+
+    sprinteur: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+    rouleur: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+
+
+class ScriptedTeams(BaseModel):
+    model_config = _MODEL
+
+    exhaustion: StrictBool  # whether they take exhaustion cards
+    out_of_cards: CardValue  # what a rider with no cards left moves by
+    solo_handicap: SoloHandicap  # a lone team of players against a Peloton and a Muscle team
+    muscle: MuscleTeam
+    peloton: PelotonTeam
+
+
+class BreakawayRules(BaseModel):
+    model_config = _MODEL
+
+    bids: StrictInt = Field(ge=1, le=lim.MAX_BIDS)
+    exhaustion: StrictInt = Field(ge=0, le=lim.MAX_HANDICAP)
+    pair_from: StrictInt = Field(ge=1, le=lim.MAX_TEAMS + 1)
+
+
+class ClassicRules(BaseModel):
+    model_config = _MODEL
+
+    decks: Decks
+    hand_size: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+    exhaustion_value: CardValue
+    scripted_teams: ScriptedTeams
+    breakaway: BreakawayRules
+
+    def deck(self, rider: str) -> tuple[int, ...]:
+        """The starting deck of a rider type: 'R'/'rouleur' or 'S'/'sprinteur'."""
+        key = {"r": "rouleur", "s": "sprinteur"}.get(rider.lower(), rider.lower())
+        return getattr(self.decks, key)
+
+
+class WeatherTokens(BaseModel):
+    model_config = _MODEL
+
+    crosswind: Count
+    tailwind: Count
+    headwind: Count
+    wet: Count
+    fair: Count
+
+
+class WindDraw(BaseModel):
+    model_config = _MODEL
+
+    tailwind: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+    headwind: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+
+
+class MeteoRules(BaseModel):
+    model_config = _MODEL
+
+    tokens: WeatherTokens
+    draw: WindDraw
+    stand_up_penalty: StrictInt = Field(ge=0, le=lim.MAX_CARD)
+
+    def token_bag(self) -> tuple[str, ...]:
+        """Every token as a course weather code (fair is FAIR, the empty string)."""
+        t = self.tokens
+        return (
+            (CROSSWIND,) * t.crosswind
+            + (TAILWIND,) * t.tailwind
+            + (HEADWIND,) * t.headwind
+            + (WET,) * t.wet
+            + (FAIR,) * t.fair
+        )
+
+
+class BmxSide(BaseModel):
+    model_config = _MODEL
+
+    name: StrictStr = Field(min_length=1, max_length=lim.MAX_STAGE_NAME)
+    squares: StrictStr = Field(min_length=1, max_length=lim.MAX_TILE_SQUARES)
+    single_lane: tuple[StrictInt, ...] = ()  # indices into squares
+
+    @field_validator("squares")
+    @classmethod
+    def _terrain(cls, squares: str) -> str:
+        return _known_terrain(squares, BMX_TERRAIN, _("'.' track, 'b' bumpy, 'k' canyon, 'v' descent, 'm' marsh"))
+
+    @model_validator(mode="after")
+    def _lanes(self) -> BmxSide:
+        n = len(self.squares)
+        if any(not 0 <= i < n for i in self.single_lane):
+            raise ValueError(f"single_lane indices must be between 0 and {n - 1}")
+        if len(set(self.single_lane)) != len(self.single_lane):
+            raise ValueError("single_lane lists a square twice")
+        return self
+
+    def lanes(self) -> tuple[int, ...]:
+        return tuple(1 if i in self.single_lane else 2 for i in range(len(self.squares)))
+
+
+class BmxTile(BaseModel):
+    model_config = _MODEL
+
+    front: BmxSide
+    back: BmxSide
+
+
+class DrawKeep(BaseModel):
+    model_config = _MODEL
+
+    draw: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+    keep: StrictInt = Field(ge=1, le=lim.MAX_HAND)
+
+    @model_validator(mode="after")
+    def _keep(self) -> DrawKeep:
+        if self.keep > self.draw:
+            raise ValueError("cannot keep more tokens than drawn")
+        return self
+
+
+class BmxDraw(BaseModel):
+    model_config = _MODEL
+
+    normal: DrawKeep
+    descent: DrawKeep
+
+
+class FatigueTaken(BaseModel):
+    model_config = _MODEL
+
+    normal: Count
+    bumpy: Count
+
+
+class BmxRules(BaseModel):
+    model_config = _MODEL
+
+    tiles: dict[StrictStr, BmxTile]
+    bag: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_TOKENS)
+    fatigue_supply: Count
+    die: tuple[CardValue | None, ...] = Field(min_length=1, max_length=lim.MAX_DIE_FACES)  # None: no catch-up
+    ramp_numbers: tuple[CardValue, ...] = Field(min_length=1, max_length=lim.MAX_DIE_FACES)
+    draw: BmxDraw
+    fatigue_taken: FatigueTaken
+
+    @field_validator("tiles")
+    @classmethod
+    def _four_tiles(cls, tiles: dict[str, BmxTile]) -> dict[str, BmxTile]:
+        if sorted(tiles) != list(BMX_TILES):
+            raise ValueError(f"need exactly the tiles {', '.join(BMX_TILES)}, got {', '.join(tiles)}")
+        return tiles
+
+

@@ -1,0 +1,367 @@
+"""Reading a save: checked, replayed and compared round by round before anything is used."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pydantic import (
+    ValidationError,
+)
+
+from .. import files
+from ..engine.actions import Action, ActionError
+from ..engine.phase import Phase
+from ..engine.race import RuleError
+from ..i18n import _, ngettext
+from ..play.session import UNDO, Session, UndoRefused, parse_entry
+from ..setupdata import (
+    setup_from_data,
+    stage_from_data,
+)
+from .locks import _lock_path
+from .model import FORMAT, KEEP, SUFFIX, VERSION, SaveData, SaveError, TourData, state_digest
+from .writing import _backup, _checksum, _summary
+
+# ------------------------------------------------------------------ reading
+
+
+class SaveInfo(NamedTuple):
+    """A save file's header, read without replaying the race."""
+
+    path: Path
+    race: str
+    title: str
+    variant: str
+    teams: tuple[str, ...]
+    round: int
+    over: bool
+    winner: str | None
+    saved: str
+    actions: int
+    tour: str = ""  # a tour's name ("" for a race); then the stage being raced of how many
+    stage: int = 0
+    stages: int = 0
+
+    def describe(self) -> str:
+        teams = ngettext("{n} team", "{n} teams", len(self.teams)).format(n=len(self.teams))
+        if self.tour:
+            at = _("stage {stage}/{stages} ({title}), round {round}").format(
+                stage=self.stage, stages=self.stages, title=self.title, round=self.round)
+            state = _("won by {winner}").format(winner=self.winner) if self.over else at
+            return _("{tour} (tour), {teams}, {state}, saved {saved}").format(
+                tour=self.tour, teams=teams, state=state, saved=self.saved)
+        state = _("won by {winner}").format(winner=self.winner) if self.over else _("round {round}").format(round=self.round)
+        return _("{title} ({variant}), {teams}, {state}, saved {saved}").format(
+            title=self.title, variant=self.variant, teams=teams, state=state, saved=self.saved)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _unreadable(exc: files.ReadError) -> str:
+    """A files.ReadError, said of a save file."""
+    if exc.code == files.MISSING:
+        return _("does not exist")
+    if exc.code == files.UNREADABLE:  # why, without "cannot read file"
+        return _("cannot be read ({why})").format(why=exc.reason.split(": ", 1)[-1])
+    if exc.code == files.TOO_BIG:
+        return _("is {problem}").format(problem=exc.reason)
+    return _("cannot be used ({problem})").format(problem=exc.reason)
+
+
+def _read_checked(path: Path) -> tuple[SaveData, str]:
+    """Parse and verify the file's checksum and version; SaveError (without
+    backups) if anything is wrong.  Returns the data and its raw text."""
+    try:
+        raw, _stat = files.read_bytes(path, files.SAVE_FILE)  # a regular file, bounded in size
+    except files.ReadError as exc:
+        raise SaveError(path, _unreadable(exc)) from None
+    if not raw.strip():
+        raise SaveError(path, "is damaged (empty file)")
+    try:
+        text = raw.decode("utf-8")
+        files.check_json_depth(text, files.SAVE_FILE)
+        with files.paused_gc():  # up to 4 MB of objects without a cycle (files.paused_gc)
+            doc = json.loads(text, object_pairs_hook=_no_duplicates)
+    except files.ReadError as exc:
+        raise SaveError(path, f"is damaged ({exc.reason})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        # a save always ends with its closing brace: without it, the end is missing
+        reason = _("not valid JSON") if raw.rstrip().endswith(b"}") else _("truncated")
+        raise SaveError(path, f"is damaged ({reason})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        if isinstance(doc, dict) and isinstance(doc.get("format"), str) and "checksum" in doc:
+            raise SaveError(path, "is damaged (checksum mismatch)")
+        raise SaveError(path, "is not a flamme-tui save file")
+    try:
+        good = doc.get("checksum") == _checksum(doc)
+    except (TypeError, ValueError, RecursionError):
+        good = False
+    if not good:
+        raise SaveError(path, "is damaged (checksum mismatch)")
+    version = doc.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SaveError(path, "is damaged (no format version)")
+    if version > VERSION:
+        raise SaveError(
+            path,
+            f"was made by a newer flamme-tui (save format {version}; this version reads "
+            f"format {VERSION} and older): update flamme-tui to open it",
+        )
+    try:
+        data = SaveData.model_validate_json(text)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        message = err["msg"].removeprefix("Value error, ")
+        raise SaveError(path, f"is damaged ({where}: {message})") from None
+    return data, text
+
+
+def _info(path: Path, data: SaveData) -> SaveInfo:
+    s = data.summary
+    if s.tour is not None:  # a tour: its winner is a team
+        t = s.tour
+        return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, t.winner, data.saved,
+                        len(data.actions), t.name, t.stage, t.stages)
+    return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, s.winner, data.saved, len(data.actions))
+
+
+def peek(path: str | Path) -> SaveInfo:
+    """The header of a save, checksum verified, without replaying (SaveError)."""
+    path = Path(path)
+    data, _text = _read_checked(path)
+    return _info(path, data)
+
+
+_BACKUP = re.compile(r"^(?P<base>.+)\.(?P<n>[12])$")
+
+
+def _base_of(path: Path) -> Path:
+    m = _BACKUP.match(path.name)
+    return path.with_name(m["base"]) if m else path
+
+
+def _family(path: Path) -> list[Path]:
+    """The save and its backups, newest first."""
+    base = _base_of(path)
+    return [base] + [_backup(base, n) for n in range(1, KEEP)]
+
+
+def usable_backups(path: Path) -> list[tuple[Path, str]]:
+    out = []
+    for other in _family(path):
+        try:
+            if other == path or not other.exists():
+                continue
+        except OSError:  # a name too long, no permission: not a backup one can open
+            continue
+        try:
+            info = peek(other)
+        except SaveError:
+            continue
+        out.append((other, "finished" if info.over else _where(info)))
+    return out
+
+
+def _where(info: SaveInfo) -> str:
+    """How far a race (a tour: its stage) had gone: "round 7", "stage 2, round 7"."""
+    if info.tour:
+        return _("stage {stage}, round {round}").format(stage=info.stage, round=info.round)
+    return _("round {round}").format(round=info.round)
+
+
+def _fail(path: Path, reason: str) -> SaveError:
+    return SaveError(path, reason, backups=usable_backups(path))
+
+
+class Record(NamedTuple):
+    """A verified save: the data to rebuild the race and its header."""
+
+    setup: Any
+    seed: int
+    bots: dict[int, str]
+    actions: tuple[Action | str, ...]  # the log: actions and undos (play.session.UNDO)
+    data: SaveData
+    info: SaveInfo
+    tour: Any = None  # a tour's stage: the play.tours.Tour of the stages before it
+
+
+def load_record(path: str | Path) -> Record:
+    """Read and fully verify a save: checksum, format, setup, and a replay of
+    the log that must reach the recorded state after every round.  Raises
+    SaveError (naming usable backups) if anything is wrong."""
+    from ..bots import POLICIES
+
+    path = Path(path)
+    try:
+        data, _text = _read_checked(path)
+    except SaveError as exc:
+        raise _fail(path, exc.reason) from None
+    try:
+        setup = setup_from_data(data.setup)
+    except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
+        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
+    bots: dict[int, str] = {}
+    for seat, name in data.bots.items():
+        if not seat.isdigit() or int(seat) >= len(setup.teams):
+            raise _fail(path, f"is damaged (bots: no seat {seat!r})")
+        if name not in POLICIES:
+            raise _fail(path, f"needs the bot {name!r}, which this flamme-tui does not have")
+        bots[int(seat)] = name
+    try:
+        actions = tuple(parse_entry(a) for a in data.actions)
+    except ActionError as exc:
+        raise _fail(path, f"is damaged (actions: {exc})") from None
+    tour = None if data.tour is None else _verify_tour(path, data.tour, setup, data.seed)
+    return _verify_replay(path, setup, data, bots, actions, tour)
+
+
+def load_replay(path: str | Path):
+    """Load and verify a save (SaveError) and build its replay (play.replay.Replay)."""
+    from ..play.replay import replay_of
+
+    return replay_of(load_record(path))
+
+
+def _verify_tour(path: Path, data: TourData, setup, seed: int):
+    """The tour of a format 2 save, its finished stages replayed: each must
+    end as its digest says, and the save's race must be the tour's next
+    stage (its set-up: carry-over, grid order, standing; its seed)."""
+    from ..play.tours import Tour, stage_seed
+
+    try:
+        tour = Tour(data.name, tuple(stage_from_data(leg) for leg in data.legs), data.seed)
+    except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
+        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+    for k, stage in enumerate(data.done, 1):
+        try:
+            log = tuple(parse_entry(text) for text in stage.actions)
+            # replayed as a session: its undos too must keep the table's rule
+            game = Session(tour.next_setup(), stage_seed(tour.seed, len(tour.done)), None, log).game
+        except (RuleError, ActionError, UndoRefused):
+            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour)") from None
+        except Exception as exc:  # noqa: BLE001
+            raise _fail(path, f"does not replay with this flamme-tui (stage {k}: {type(exc).__name__})") from None
+        if game.phase != Phase.OVER or state_digest(game) != stage.state:
+            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour differs)")
+        tour.finish_stage(game, log if UNDO in log else ())
+    try:
+        following = tour.next_setup()
+    except Exception as exc:  # noqa: BLE001
+        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+    if following != setup or seed != stage_seed(tour.seed, len(tour.done)):
+        raise _fail(path, f"is damaged (its race is not stage {len(tour.done) + 1} of its tour)")
+    return tour
+
+
+def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) -> Record:
+
+    # The file passed its checksum, so it is what some flamme-tui wrote; still,
+    # whatever goes wrong while replaying it becomes a clean SaveError.
+    try:
+        session = Session(setup, data.seed, bots)
+    except Exception as exc:  # noqa: BLE001
+        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
+    rounds = [(r.round, r.actions, r.state) for r in data.rounds]
+    checks: list[tuple[int, int, str]] = []  # as _round_checks: a round taken back by an undo is dropped
+    undo = UNDO in actions
+    # Saved before the rulings of 2026-12-04, a tour stage left to scripted riders alone
+    # stopped there (nobody to play): such a save is checked as it was written, and
+    # goes on when loaded (the scripted riders play out the stage).
+    legacy = getattr(setup, "rulings", 2) < 2 and data.summary.phase != Phase.OVER
+    for n, entry in enumerate(actions, 1):
+        if legacy:
+            session.game.scripted_out = False
+        try:
+            if entry == UNDO:
+                session.undo(replaying=True)  # (a seat played by a person then may be a bot's now)
+                checks = [c for c in checks if c[0] <= session.game.rounds_done]
+                continue
+            assert isinstance(entry, Action)
+            session.apply(entry)
+        except (RuleError, UndoRefused):
+            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}, is not allowed)") from None
+        except Exception as exc:  # noqa: BLE001
+            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}: {type(exc).__name__})") from None
+        game = session.game
+        if game.rounds_done > (checks[-1][0] if checks else 0):  # as _round_checks
+            done = game.rounds_done
+            checks.append((done, n, state_digest(game)))
+            if not undo and (len(checks) > len(rounds) or rounds[len(checks) - 1] != checks[-1]):  # (said early)
+                raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
+    for done, (check, want) in enumerate(zip(checks, rounds, strict=False), 1):
+        if check != want:
+            raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
+    game = session.game
+    if len(checks) != len(rounds) or state_digest(game) != data.state:
+        raise _fail(path, "does not replay with this flamme-tui (the last position differs)")
+    summary = json.loads(data.summary.model_dump_json())
+    if summary.get("tour", 0) is None:  # a race: no tour in its summary
+        del summary["tour"]
+    if summary != _summary(game, tour):
+        raise _fail(path, "is damaged (its summary does not match the race)")
+    return Record(setup, data.seed, bots, actions, data, _info(path, data), tour)
+
+
+def load(path: str | Path) -> Session:
+    """The session saved in `path`, at the exact point it was saved (SaveError).
+
+    The session remembers where it goes on: `attach_autosave(session)` writes
+    to the same race file.  A backup (NAME.json.1, NAME.json.2) is an older
+    version of a race whose newer version must never be lost: going on from
+    it writes a new race file, a branch (`NAME-branch-1.json`, see
+    `branch_path`); `session.branch_of` is then the backup it came from.
+    """
+    path = Path(path)
+    record = load_record(path)
+    session = Session(record.setup, record.seed, record.bots, record.actions)
+    session.tour = record.tour
+    session.hints = [(h.seat, h.at) for h in record.data.hints]
+    session.branch_of = None
+    session.race_id = record.data.race
+    if is_backup(path):
+        session.branch_of = path
+        session.race_id = f"{record.data.race}-branch"
+        session.save_path = branch_path(path)
+    else:
+        session.save_path = path
+    session.created = record.data.created
+    return session
+
+
+def is_backup(path: Path) -> bool:
+    """NAME.json.1 or NAME.json.2: an older version of the race file NAME.json."""
+    return _base_of(Path(path)) != Path(path)
+
+
+def branch_path(backup: Path) -> Path:
+    """Where a race continued from a backup goes: NAME.json.2 -> NAME-branch-2.json
+    (then NAME-branch-2-2.json, ... if that race file is taken)."""
+    backup = Path(backup)
+    base = _base_of(backup)
+    stem = base.name[: -len(SUFFIX)] if base.name.endswith(SUFFIX) else base.name
+    n = backup.name.rsplit(".", 1)[-1]
+    return _free_name(base.parent, f"{stem}-branch-{n}")
+
+
+def _free_name(folder: Path, base: str) -> Path:
+    """folder/BASE.json, or BASE-2.json, BASE-3.json, ... : the first race
+    file name nobody uses (no file, backup or lock of that name)."""
+    path = folder / f"{base}{SUFFIX}"
+    n = 2
+    while any(p.exists() for p in (path, _backup(path, 1), _lock_path(path))):
+        path = folder / f"{base}-{n}{SUFFIX}"
+        n += 1
+    return path
+
+
