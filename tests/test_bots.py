@@ -195,6 +195,41 @@ def test_expert_keeps_to_its_time_budget():
         assert time.perf_counter() - start < 0.05 + 0.5  # one last world may run over, never a second budget
 
 
+def test_expert_starts_no_world_that_would_end_past_its_budget(monkeypatch):
+    """On a busy machine one world took up to 0.3 s by the clock in the thinking
+    process (a few ms of CPU): with a new world started until 90% of the budget,
+    1% of the hints took 1.1-1.7 s at 1 s.  A fake clock: between two reads of
+    it, 0.05 s, and 0.35 s every fifth time; the last world ends within the budget."""
+    import sys
+
+    from flamme_tui.bots import decide
+
+    expert = sys.modules["flamme_tui.bots.expert"]  # the module (the package names the function `expert`)
+
+    class FakeTime:
+        reads = 0
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls) -> float:
+            now = cls.now
+            cls.reads += 1
+            cls.now += 0.35 if cls.reads % 5 == 0 else 0.05
+            return now
+
+    monkeypatch.setattr(expert, "time", FakeTime)
+    weighed = 0
+    for game, seat in decision_points("classic", 3, limit=4):
+        view = game.view(seat)
+        if len(expert.candidates(view)) < 2:
+            continue
+        FakeTime.reads, FakeTime.now = 0, 0.0
+        decide("expert", view, Budget(seconds=1.0))
+        assert FakeTime.now <= 1.0
+        weighed += 1
+    assert weighed
+
+
 def test_expert_spends_a_rollout_budget_and_no_more():
     from flamme_tui.bots import decide
 
