@@ -63,7 +63,7 @@ MIN_WORLDS = 8  # worlds before a candidate may leave the race
 PRUNE_Z = 2.0  # standard errors behind the leader that put a candidate out
 SAME_WORLDS = 24  # worlds after which candidates that did exactly alike in each are called equal
 DRAW_SECONDS, DRAW_ROLLOUTS = 0.1, 2_000  # the most the draw order is weighed on (see the module's doc)
-DEADLINE = 0.8  # the share of a time budget after which no new world starts (see Clock)
+DEADLINE = 0.75  # the share of a time budget after which no new world starts (see Clock)
 
 
 def expert(view: View, budget: Budget = DEFAULT) -> Action:
@@ -78,7 +78,9 @@ class Clock:
     slowest world so far would not end before it: in a thinking process at a
     low priority on a busy machine one world (a few ms of CPU) took up to
     0.3 s by the clock, and with 90% of the budget and no such margin 1% of
-    the decisions ran over the budget (bench --hint, BMX: 1.7 s at 1 s)."""
+    the decisions ran over the budget; the rest of the budget is for what
+    comes before and after (the question handed to the thinking process, the
+    race replayed, the answer handed back: 0.1-0.2 s on a machine that busy)."""
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
