@@ -332,3 +332,35 @@ def test_hard_shares_its_simulated_races_among_the_plays_worth_weighing():
             assert f"/{worlds} sampled futures" in hard.explain(view).full
             seen.add(worlds)
     assert len(seen) > 1 and max(seen) > hard.WORLDS  # two or three candidates: more than 24 worlds
+
+
+def test_expert_models_the_other_seats_cards_of_the_round_as_a_search(monkeypatch):
+    """Decoupled UCT at the round being decided: another seat's card is picked by
+    UCB1 on that seat's own results: its policy's card first, every card tried,
+    then the card that does best for it, whatever its policy would play."""
+    import sys
+
+    from flamme_tui.bots.rollout import greedy
+
+    expert = sys.modules["flamme_tui.bots.expert"]
+    game = new_game(make_setup(RaceSpec(teams=RaceSpec().teams[:2])), 4)
+    while True:  # to a round where seat 1 holds cards of two values or more
+        seat = next(iter(turns(game)))
+        if seat == 1 and len(set(game.legal_actions(1))) >= 2 and game.view(1).hands:
+            break
+        game.apply(POLICIES["easy"](game.view(seat)))
+    cards = sorted({a.card for a in game.legal_actions(1)})
+    first = greedy(game, 1).card
+    target = next(c for c in cards if c != first)  # the card that wins for seat 1 here: not the greedy one
+    monkeypatch.setattr(expert, "value", lambda g, s: ((0, 0, 0), 1.0 if played[-1] == target else 0.0))
+    others = expert.Others(game.round, 0)
+    played: list[int] = []
+    for _ in range(40):
+        others.new_world([greedy, greedy])
+        world = game.clone()
+        played.append(others.policy(world, 1).card)
+        assert others.policy(world, 1).card == played[-1]  # one pick per world: every candidate meets it
+        others.learn(world)
+    assert played[0] == first
+    assert set(played[: len(cards)]) == set(cards)
+    assert played[-10:].count(target) >= 8
