@@ -196,6 +196,41 @@ def test_expert_keeps_to_its_time_budget():
         assert time.perf_counter() - start < 0.05 + 0.5  # one last world may run over, never a second budget
 
 
+def test_expert_starts_no_world_that_would_end_past_its_budget(monkeypatch):
+    """On a busy machine one world took up to 0.3 s by the clock in the thinking
+    process (a few ms of CPU): with a new world started until 90% of the budget,
+    1% of the hints took 1.1-1.7 s at 1 s.  A fake clock: between two reads of
+    it, 0.05 s, and 0.35 s every fifth time; the last world ends within the budget."""
+    import sys
+
+    from flamme_tui.bots import decide
+
+    expert = sys.modules["flamme_tui.bots.expert"]  # the module (the package names the function `expert`)
+
+    class FakeTime:
+        reads = 0
+        now = 0.0
+
+        @classmethod
+        def perf_counter(cls) -> float:
+            now = cls.now
+            cls.reads += 1
+            cls.now += 0.35 if cls.reads % 5 == 0 else 0.05
+            return now
+
+    monkeypatch.setattr(expert, "time", FakeTime)
+    weighed = 0
+    for game, seat in decision_points("classic", 3, limit=4):
+        view = game.view(seat)
+        if len(expert.candidates(view)) < 2:
+            continue
+        FakeTime.reads, FakeTime.now = 0, 0.0
+        decide("expert", view, Budget(seconds=1.0))
+        assert FakeTime.now <= 1.0
+        weighed += 1
+    assert weighed
+
+
 def test_expert_spends_a_rollout_budget_and_no_more():
     from flamme_tui.bots import decide
 
@@ -298,3 +333,35 @@ def test_hard_shares_its_simulated_races_among_the_plays_worth_weighing():
             assert f"/{worlds} sampled futures" in hard.explain(view).full
             seen.add(worlds)
     assert len(seen) > 1 and max(seen) > hard.WORLDS  # two or three candidates: more than 24 worlds
+
+
+def test_expert_models_the_other_seats_cards_of_the_round_as_a_search(monkeypatch):
+    """Decoupled UCT at the round being decided: another seat's card is picked by
+    UCB1 on that seat's own results: its policy's card first, every card tried,
+    then the card that does best for it, whatever its policy would play."""
+    import sys
+
+    from flamme_tui.bots.rollout import greedy
+
+    expert = sys.modules["flamme_tui.bots.expert"]
+    game = new_game(make_setup(RaceSpec(teams=RaceSpec().teams[:2])), 4)
+    while True:  # to a round where seat 1 holds cards of two values or more
+        seat = next(iter(turns(game)))
+        if seat == 1 and len(set(game.legal_actions(1))) >= 2 and game.view(1).hands:
+            break
+        game.apply(POLICIES["easy"](game.view(seat)))
+    cards = sorted({a.card for a in game.legal_actions(1)})
+    first = greedy(game, 1).card
+    target = next(c for c in cards if c != first)  # the card that wins for seat 1 here: not the greedy one
+    monkeypatch.setattr(expert, "value", lambda g, s: ((0, 0, 0), 1.0 if played[-1] == target else 0.0))
+    others = expert.Others(game.round, 0)
+    played: list[int] = []
+    for _ in range(40):
+        others.new_world([greedy, greedy])
+        world = game.clone()
+        played.append(others.policy(world, 1).card)
+        assert others.policy(world, 1).card == played[-1]  # one pick per world: every candidate meets it
+        others.learn(world)
+    assert played[0] == first
+    assert set(played[: len(cards)]) == set(cards)
+    assert played[-10:].count(target) >= 8

@@ -88,6 +88,21 @@ async def test_the_bot_thinks_in_another_process(monkeypatch):
         thinker.close()
 
 
+async def test_a_warm_thinking_process_has_loaded_what_its_answers_need():
+    """Loading the set-up reader and the hint took 1-1.7 s on a busy machine:
+    paid by the first hint (the 99th percentile of `bench --hint`) unless loaded
+    as the process starts."""
+    thinker = Thinker()
+    try:
+        thinker.warm()
+        await thinker.call(int, 0)  # the process has started and is ready
+        loaded = "all(m in __import__('sys').modules for m in ('flamme_tui.setupdata', 'flamme_tui.play.coach'))"
+        assert thinker.processes
+        assert await thinker.call(eval, loaded)
+    finally:
+        thinker.close()
+
+
 PARENT = """
 import sys, threading, time
 from flamme_tui.play.thinker import Thinker, _ready
