@@ -74,7 +74,7 @@ def key_words() -> dict[str, str]:
             "continue": pgettext("key bar", "continue"), "pass": pgettext("key bar", "pass"),
             "play": pgettext("key bar", "play"), "select/unselect": pgettext("key bar", "select/unselect"),
             "back": pgettext("key bar", "back"), "next": pgettext("key bar", "next"), "skip": pgettext("key bar", "skip"),
-            "stop": pgettext("key bar", "stop"), "profile": pgettext("key bar", "profile"),
+            "profile": pgettext("key bar", "profile"),
             "help": pgettext("key bar", "help"), "quit": pgettext("key bar", "quit")}
 
 
@@ -313,7 +313,8 @@ class RaceScreen(RaceKeys):
                 keys = [(enter, words["continue"]), ("←", words["back"])]
             else:
                 keys = [(key("race.next"), words["next"]), ("←", words["back"]), (enter, words["skip"]),
-                        (key("race.auto"), words["stop" if self.playing else "play"])]
+                        (key("race.auto"), pgettext("autoplay", "stop") if self.playing else pgettext(
+                            "autoplay", "play"))]
             keys.append((key("race.pace"), _("pace: {pace}").format(pace=pace_words(self.pace))))
         if isinstance(self.track, TrackStrip):
             keys.append((key("race.profile"), words["profile"]))

@@ -54,8 +54,8 @@ BINDINGS: list[BindingType] = [
 
 
 def pace_words(pace: str) -> str:
-    """The step-through's pace in words: "wait for keys", "slow", "normal", "fast"."""
-    words = {"off": _("wait for keys"), "slow": pgettext("pace", "slow"), "normal": pgettext("pace", "normal"),
+    """The step-through's pace in words: "off", "slow", "normal", "fast"."""
+    words = {"off": pgettext("pace", "off"), "slow": pgettext("pace", "slow"), "normal": pgettext("pace", "normal"),
              "fast": pgettext("pace", "fast")}
     return words.get(pace, pace)
 
@@ -167,7 +167,8 @@ class RaceKeys(BaseScreen):
         pace = STEP_SPEEDS[(STEP_SPEEDS.index(self.pace) + 1) % len(STEP_SPEEDS)] \
             if self.pace in STEP_SPEEDS else "off"
         self.app.save_settings(self.app.settings.model_copy(update={"step_speed": pace}))
-        self.notify(_("Movement steps: {pace} (saved in the settings)").format(pace=pace_words(pace)), timeout=2)
+        self.notify(_("Movement steps: {pace} (saved in the settings)").format(
+            pace=_("wait for keys") if pace == "off" else pace_words(pace)), timeout=2)
         if isinstance(self.turn, t.Revealing):
             if self.pace == "off":
                 self.stop_timer()
