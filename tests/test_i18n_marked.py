@@ -41,6 +41,7 @@ TRANSLATED = [
     "play/session.py", "play/flow.py", "usertext.py",
     "ui/widgets/actionpanel.py", "ui/widgets/racetable.py", "ui/widgets/reveal.py", "ui/screens/racekeys.py",
     "ui/screens/race.py", "ui/screens/podium.py", "play/table.py", "ui/hints.py", "ui/commandpalette.py",
+    "ui/widgets/lap.py", "ui/widgets/keybar.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
