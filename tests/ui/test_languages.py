@@ -286,3 +286,25 @@ async def test_the_palette_speaks_the_language(lang, speak):
         await pilot.pause(0.8)
         assert {"fr": "Aucun", "es": "Sin"}[lang] in words_on(app)
         assert "matches" not in words_on(app)
+
+
+def test_the_key_bar_closes_up_when_its_words_run_long():
+    """Two spaces between keys where the line has room, one where it has not: French and
+    Spanish key bars hold at 80 columns, the last key (quit) whole."""
+    from rich.console import Console
+
+    from flamme_tui.ui.widgets.keybar import KeysLine
+
+    def drawn(keys, width: int) -> str:
+        console = Console(width=width, file=None, record=True, color_system=None)
+        with console.capture() as out:
+            console.print(KeysLine(keys))
+        return out.get().rstrip()
+
+    english = [("space", "next"), ("←", "back"), ("⏎", "skip"), ("q", "quit")]
+    assert drawn(english, 80) == " space next  ← back  ⏎ skip  q quit"
+    french = [("space", "suite"), ("←", "retour"), ("⏎", "sauter"), ("a", "auto"), ("p", "rythme manuel"),
+              ("s", "profil"), ("?", "aide"), ("q", "quitter")]
+    line = drawn(french, 80)
+    assert line == " space suite ← retour ⏎ sauter a auto p rythme manuel s profil ? aide q quitter", line
+    assert drawn(french, 100).endswith("  ? aide  q quitter")
