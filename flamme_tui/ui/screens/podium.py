@@ -123,9 +123,8 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
     text.append("       " + "".join(axis) + "  " + _("round") + "\n")
     # the legend: whole entries to a line, each line under the chart (never "o Orange" on one
     # line and "Rouleur" at the start of the next)
-    entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", f" {names[r.seat]}{kind}")
-               for r in game.riders
-               for kind in [" " + kind_name(r.kind) if getattr(r, "kind", "") in ("S", "R") else ""]]
+    entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", " " + rider_words(game, i, names))
+               for i, r in enumerate(game.riders)]
     entries.append(("x", "underline", " " + _("with others (the best placed shown)")))
     used = 7
     text.append("       ")
@@ -170,10 +169,10 @@ def awards_text(game, names, history: History) -> Group:
 
 
 def rider_words(game, i: int, names) -> str:
-    """ "Bob Rouleur": the rider's team and kind (a BMX rider: its team)."""
+    """ "Bob Rouleur": the rider's team and kind (a BMX rider: its team), in the language's order."""
+    name = clean(names[game.riders[i].seat], multiline=False)
     kind = getattr(game.riders[i], "kind", "")
-    kind = " " + kind_name(kind) if kind in ("S", "R") else ""
-    return f"{clean(names[game.riders[i].seat], multiline=False)}{kind}"
+    return _("{seat} {kind}").format(seat=name, kind=kind_name(kind)) if kind in ("S", "R") else name
 
 
 def tie_text(game, names) -> Text:
@@ -198,10 +197,9 @@ def rider_text(game, i: int, names) -> Text:
     r = game.riders[i]
     colour = team_of_rider(r.id)
     label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
-    kind = kind_name(r.kind) if getattr(r, "kind", "") in ("S", "R") else ""
     text = Text()
     text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-    text.append(f" {clean(names[r.seat])}" + (f" {kind}" if kind else ""))
+    text.append(" " + rider_words(game, i, names))
     return text
 
 

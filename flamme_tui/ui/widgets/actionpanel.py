@@ -309,8 +309,8 @@ class ActionPanel:
         lines = [keys.format(enter=key("race.confirm"), change=key("race.change"), what=self.change_what(turn))] + (
             [escape_markup(note)] if note else [])
         recap = self.recap(turn.seat)
-        self.panel(self.who(turn.seat, f": {self.review_text}"), "\n".join(self.with_recap(lines, recap) if recap
-                                                                            else lines))
+        lines = self.with_recap(lines, recap) if recap else lines
+        self.panel(self.who(turn.seat, _(": {cards}").format(cards=self.review_text)), "\n".join(lines))
         self.drawing.set_status(_("{team}: check your cards").format(team=self.drawing.names[turn.seat]), round_no)
 
     # ---------------------------------------------------------- breakaway
