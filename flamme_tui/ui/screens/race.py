@@ -295,7 +295,7 @@ class RaceScreen(RaceKeys):
         elif isinstance(turn, t.ChoosingBidder):
             keys = [("1 2", words["select"]), ("←→", words["move"]), (enter, words["confirm"])]
         elif isinstance(turn, t.Bidding):
-            keys = [(f"1-{len(self.options)}", words["select"]), ("←→", words["move"]), (enter, words["bid"])]
+            keys = [(f"1-{len(self.options)}", words["bid"]), ("←→", words["select"]), (enter, words["bid"])]
         elif isinstance(turn, t.BidsShown):
             keys = [(enter, words["continue"])]
         elif isinstance(turn, t.Reviewing):

@@ -16,6 +16,7 @@ from typing import Any
 
 from textual.content import Content
 
+from ...engine.actions import Bid
 from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.options import spent
@@ -296,6 +297,8 @@ class ActionPanel:
             several = len(getattr(action, "tokens", ())) > 1
             return _("change the tokens") if several else _("change the token")
         kind = KIND.get(turn.view.board.riders[turn.rider].kind)
+        if isinstance(action, Bid):  # a breakaway bid under review
+            return _("change the {kind}'s bid").format(kind=kind) if kind else _("change the bid")
         return _("change the {kind}'s card").format(kind=kind) if kind else _("change the card")
 
     def show_review(self, turn, key, hot_seat: bool, round_no: int) -> None:
@@ -304,7 +307,7 @@ class ActionPanel:
         screen as they were: nothing the pick led to (a reveal) is shown."""
         keys = _("[b]{enter}[/b] pass · [b]{change}[/b] {what}") if hot_seat else _(
             "[b]{enter}[/b] play · [b]{change}[/b] {what}")
-        note = review_note(turn.view, turn.rider)
+        note = "" if isinstance(turn.action, Bid) else review_note(turn.view, turn.rider)
         # two lines that fit the panel at 80 columns (49 cells): the keys, then why only this card
         lines = [keys.format(enter=key("race.confirm"), change=key("race.change"), what=self.change_what(turn))] + (
             [escape_markup(note)] if note else [])
@@ -333,7 +336,7 @@ class ActionPanel:
         self.drawing.set_status(_("{team} bids").format(team=self.drawing.names[turn.seat]), view.board.round)
         self.panel(self.who(turn.seat, _(": [b]{kind}[/b], breakaway bid {bid} of {bids}").format(
                        kind=kind_name(rider.kind), bid=bid, bids=view.board.setup.breakaway_bids)),
-                   escape_markup(" · ".join(notes)) + "\n" + _("[b]1-{n}[/b] or ← → select · [b]{enter}[/b] bid").format(
+                   escape_markup(" · ".join(notes)) + "\n" + _("[b]1-{n}[/b] bid · ← → select · [b]{enter}[/b] bid").format(
                        n=len(hand), enter=key("race.confirm")))
         self.drawing.show_boards(view)
         self.drawing.show_track(Scene(self.drawing.view_marks(view, active={turn.rider}),
