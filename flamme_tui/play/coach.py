@@ -281,14 +281,19 @@ def hint(view: View, budget: Budget) -> str:
     decision = explain(view, budget)
     board = view.board
     action = decision.action
+    from ..i18n import _
+    from .narrator import move_words, reason_words
+
     if not isinstance(action, (Play, PlayTokens)):  # which rider draws first, a place on the grid
-        return f"The expert: {decision.public or action}."
+        return _("The expert: {what}.").format(what=reason_words(decision.public) if decision.public else action)
     rider = next(r for r in board.riders if r.id == action.rider)
     card = played_text(board, _pieces(action))
-    why = decision.public.split(": ", 1)[-1]  # "plays 7: lands ...": the card is said once
+    said = decision.public.split(": ", 1)[-1]  # "plays 7: lands ...": the card is said once
+    why = move_words(said) or said
     if board.rules.uses_tokens:
-        return f"The expert would play {card}: {why}"
-    return f"The expert would play {card} with the {kind_name(rider.kind)}: {why}"
+        return _("The expert would play {card}: {why}").format(card=card, why=why)
+    return _("The expert would play {card} with the {kind}: {why}").format(card=card, kind=kind_name(rider.kind),
+                                                                            why=why)
 
 
 # ------------------------------------------------ for the app's thinking process
@@ -304,9 +309,14 @@ def _game_at(setup_text: str, seed: int, actions: tuple[str, ...]) -> tuple[Any,
 
 
 def hint_job(setup_text: str, seed: int, actions: tuple[str, ...], seat: int, seconds: float,
-             rollouts: int | None) -> str:
+             rollouts: int | None, language: str = "en") -> str:
     """`hint` as plain data in, plain text out (play.thinker.Thinker.call): the race
-    is replayed to its position and the hint is given the seat's view, nothing else."""
+    is replayed to its position and the hint is given the seat's view, nothing else;
+    told in `language` (the thinking process is another interpreter: the app's
+    language is not its own)."""
+    from ..i18n import set_language
+
+    set_language(language)
     _, game = _game_at(setup_text, seed, actions)
     return hint(game.view(seat), Budget(seconds, rollouts))
 

@@ -26,6 +26,7 @@ from typing import Any
 from ..engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ..engine.events import Event, Exhaustion, Fatigue, Move, Reveal
 from ..engine.phase import Phase
+from ..i18n import _
 from .narrator import (
     Bidder,
     BidDown,
@@ -43,6 +44,7 @@ from .narrator import (
     kind_name,
     note_line,
     played_text,
+    rules_title,
 )
 from .session import BotMove, Session, UndoRefused
 
@@ -305,7 +307,7 @@ class RaceFlow:
     def stage_text(self) -> str:
         """"stage 2/3" in a tour, else ""."""
         tour = self.session.tour
-        return "" if tour is None else f"stage {len(tour.done) + 1}/{tour.stages}"
+        return "" if tour is None else _("stage {n}/{stages}").format(n=len(tour.done) + 1, stages=tour.stages)
 
     @property
     def header_rules(self) -> str:
@@ -315,7 +317,7 @@ class RaceFlow:
         if self.stage_text:
             return self.stage_text
         words = self.game.course.name.split()
-        return "" if words[:1] == [self.variant_name] else self.variant_name
+        return "" if words[:1] == [self.variant_name] else rules_title(self.game.rules)
 
     @property
     def jersey(self) -> int | None:
@@ -334,7 +336,7 @@ class RaceFlow:
 
     def bot_name(self, seat: int) -> str:
         """"Green (hard bot)": a bot seat as the screen names it while it thinks."""
-        return f"{self.team_name(seat)} ({self.session.bots[seat]} bot)"
+        return _("{team} ({policy} bot)").format(team=self.team_name(seat), policy=self.session.bots[seat])
 
     def current(self) -> Turn:
         """What happens now (asks the session whose turn it is; plays nothing)."""

@@ -23,6 +23,7 @@ The engine's own index (square 0 = the rearmost grid square) never shows.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +49,7 @@ from ..engine.events import (
     Slipstream,
     StandUp,
 )
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, ngettext, pgettext
 from ..words import ordinal
 
 Namer = Callable[[int], str]  # rider index -> its name
@@ -462,7 +463,7 @@ def note_line(note: Note, game: Any) -> str:
         return changed_words(game, note.seat)
     if isinstance(note, Reason):
         return _("{seat} (bot, {policy}): {reason}").format(
-            seat=team_name(game, note.seat), policy=note.policy, reason=note.reason)
+            seat=team_name(game, note.seat), policy=note.policy, reason=reason_words(note.reason))
     if isinstance(note, Heading):
         if note.tour:
             return _("{tour}, stage {stage}/{stages}: {course} ({rules})").format(
@@ -476,6 +477,63 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Branched):
         return _("({words})").format(words=branched_words(note.old, note.new))
     raise TypeError(f"not a note of the race log: {note!r}")
+
+
+def terrain_word(terrain: str) -> str:
+    """The terrain that changed a card's value (engine.options.Preview.terrain), in words."""
+    words = {"climb": _("climb"), "descent": _("descent"), "supply": pgettext("terrain", "supply zone")}
+    return words.get(terrain, terrain)
+
+
+# A bot's public reason is the bot's own English (bots/ import nothing but the
+# engine, so they cannot speak the player's language): a few fixed shapes,
+# told again here in the player's language when shown.  A reason of another
+# shape (a bot added later) is shown as it is.
+_PLAYS = re.compile(r"plays (?P<cards>[^:]+?)(?:: (?P<rest>.+))?")
+_DRAWS = re.compile(r"the (?P<kind>Rouleur|Sprinteur|rouleur|sprinteur) draws(?P<first> first)?")
+_LANDS = re.compile(r"lands (?P<where>in the wind at the front of its group|behind a rider, out of the wind)"
+                    r"(?P<why>, on a climb that caps the card|, held up by riders in the way)?"
+                    r" \(if the others stood still\)")
+
+
+def move_words(text: str) -> str | None:
+    """What a bot's card does, from its public reason ("over the line", "lands
+    behind a rider, out of the wind (if the others stood still)"), in the
+    player's language; None if the words are not the bots' own."""
+    if text == "over the line":
+        return _("over the line")
+    m = _LANDS.fullmatch(text)
+    if m is None:
+        return None
+    front, why = m["where"].startswith("in the wind"), m["why"] or ""
+    if "climb" in why:
+        return _("lands in the wind at the front of its group, on a climb that caps the card (if the others "
+                 "stood still)") if front else _("lands behind a rider, out of the wind, on a climb that caps the "
+                                                 "card (if the others stood still)")
+    if "held up" in why:
+        return _("lands in the wind at the front of its group, held up by riders in the way (if the others "
+                 "stood still)") if front else _("lands behind a rider, out of the wind, held up by riders in the "
+                                                 "way (if the others stood still)")
+    return _("lands in the wind at the front of its group (if the others stood still)") if front else _(
+        "lands behind a rider, out of the wind (if the others stood still)")
+
+
+def reason_words(text: str) -> str:
+    """A bot's public reason (bots/: "plays 7: over the line", "the Rouleur
+    draws first", "front-most free place") in the player's language."""
+    if text == "front-most free place":
+        return _("front-most free place")
+    m = _PLAYS.fullmatch(text)
+    if m is not None:
+        if m["rest"] is None:
+            return _("plays {cards}").format(cards=m["cards"])
+        rest = move_words(m["rest"])
+        return text if rest is None else _("plays {cards}: {what}").format(cards=m["cards"], what=rest)
+    m = _DRAWS.fullmatch(text)
+    if m is not None:
+        kind = kind_name(ROULEUR if m["kind"].lower() == "rouleur" else SPRINTEUR)
+        return (_("the {kind} draws first") if m["first"] else _("the {kind} draws")).format(kind=kind)
+    return text
 
 
 def branched_words(old: str, new: str) -> str:
@@ -1043,7 +1101,7 @@ def preview_note(p: Any) -> str:
     words = []
     if p.terrain:
         words.append(_("{value} plays as {plays_as}: {terrain}").format(
-            value=p.value, plays_as=p.plays_as, terrain=p.terrain))
+            value=p.value, plays_as=p.plays_as, terrain=terrain_word(p.terrain)))
     if p.standup:
         words.append(_("stands up: {n} less").format(n=p.standup))
     if p.ramp:

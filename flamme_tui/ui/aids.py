@@ -17,7 +17,7 @@ from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..engine.options import Preview
 from ..i18n import _
-from ..play.narrator import label, to_go
+from ..play.narrator import label, terrain_word, to_go
 from .widgets.board import token_str
 
 
@@ -62,9 +62,9 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     where = _("{n} to go").format(n=gone) if gone > 0 else _("over the line")
     words = [_("{value} → square {square} ({where})").format(value=value, square=label(course, preview.square),
                                                             where=where)]
-    if preview.terrain:  # (the terrain's word is the engine's, in English)
+    if preview.terrain:  # (the engine's word for it, told in the player's language)
         words.append(_("{value} plays as {plays_as}: {terrain}").format(value=preview.value, plays_as=preview.plays_as,
-                                                                        terrain=preview.terrain))
+                                                                        terrain=terrain_word(preview.terrain)))
     if preview.standup:
         words.append(_("standing up costs {n}").format(n=preview.standup))
     if preview.ramp:

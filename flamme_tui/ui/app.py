@@ -18,7 +18,7 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -717,6 +717,21 @@ class FlammeApp(App[int]):
         yield SystemCommand(_("Screenshot"), _("Save an SVG picture of this screen (in Downloads, else the data folder)"),
                             lambda: self.set_timer(0.1, self.take_screenshot))
         yield SystemCommand(_("Quit"), _("Leave flamme-tui (a race in progress asks first)"), self.action_request_quit)
+
+    def action_command_palette(self) -> None:
+        """ctrl+p: the palette of the app's commands, in the player's language."""
+        from textual.command import CommandPalette
+
+        from .commandpalette import commands_palette
+
+        if self.use_command_palette and not CommandPalette.is_open(cast(Any, self)):
+            self.push_screen(commands_palette())
+
+    def search_themes(self) -> None:
+        """The "Theme" command: the themes to choose from, searched in the player's language."""
+        from .commandpalette import themes_palette
+
+        self.push_screen(themes_palette())
 
     def screenshot_folder(self) -> tuple[Path, str]:
         """Where a screenshot goes, and that place in words: the Downloads

@@ -21,6 +21,7 @@ from typing import Any
 
 from textual.screen import ModalScreen
 
+from ..i18n import _, language
 from ..play.coach import hint_job, humans
 
 HINT_KINDS = ("draw", "pick")  # the turns a hint is for: which rider draws first, which card
@@ -30,16 +31,16 @@ def refusal(screen: Any) -> str | None:
     """Why no hint now (None: one can be asked for)."""
     app = screen.app
     if not getattr(app.settings, "hints", False):
-        return "Hints are off: turn them on in Settings (hint key in races)."
+        return _("Hints are off: turn them on in Settings (hint key in races).")
     session = screen.flow.session
     if len(humans(session.setup, session.seed, session.bots)) != 1:
-        return "No hints when several people race: the others could not know."
+        return _("No hints when several people race: the others could not know.")
     turn = screen.turn
     if turn is None or turn.kind not in HINT_KINDS:
-        return "A hint is for choosing a card, or the rider that draws first."
+        return _("A hint is for choosing a card, or the rider that draws first.")
     seat = session.due()
     if seat is None or session.is_bot(seat):
-        return "A hint is for your own turn."
+        return _("A hint is for your own turn.")
     return None
 
 
@@ -47,9 +48,9 @@ def ask(screen: Any) -> None:
     """The race screen's hint key: ask the thinking process, or say why not."""
     why = refusal(screen)
     if why is not None:
-        screen.notify(why, title="Hint", severity="warning", timeout=6, markup=False)
+        screen.notify(why, title=_("Hint"), severity="warning", timeout=6, markup=False)
         return
-    screen.notify("The expert is looking at your cards...", title="Hint", timeout=3, markup=False)
+    screen.notify(_("The expert is looking at your cards..."), title=_("Hint"), timeout=3, markup=False)
     screen.run_worker(_think(screen), group="hint", exclusive=True, exit_on_error=False)
 
 
@@ -62,7 +63,7 @@ async def _think(screen: Any) -> None:
     budget = session.budget
     text = await screen.app.thinker.call(hint_job, setup_json(session.setup), session.seed,
                                          tuple(str(a) for a in session.game.actions), seat,
-                                         budget.seconds, budget.rollouts)
+                                         budget.seconds, budget.rollouts, language())
     if len(session.entries) != logged or session.due() != seat or not screen.is_current:
         return  # the player chose meanwhile: the hint is for a position that is gone
     session.took_hint(seat)
@@ -94,9 +95,10 @@ class HintScreen(ModalScreen[None]):
         from .content import plain
 
         with Vertical(id="hint-box") as box:
-            box.border_title = "Hint"
+            box.border_title = _("Hint")
             yield Static(plain(self.text), id="hint-text")
-            yield Static(plain("Any key: back to your cards. Noted in the save: the podium says \"with hints\"."), id="hint-keys")
+            yield Static(plain(_("Any key: back to your cards. Noted in the save: the podium says \"with hints\".")),
+                         id="hint-keys")
 
     def on_key(self, event) -> None:
         event.stop()
@@ -111,5 +113,5 @@ def commands(app: Any, screen: Any):
     from textual.app import SystemCommand
 
     if type(screen).__name__ == "RaceScreen":
-        yield SystemCommand("Hint", "What the expert would play now, and why (Settings: hint key)",
+        yield SystemCommand(_("Hint"), _("What the expert would play now, and why (Settings: hint key)"),
                             lambda: ask(screen))

@@ -1,4 +1,4 @@
-"""Write SVG screenshots of the main screens: `python -m flamme_tui.ui.screenshots [DIR]`.
+"""Write SVG screenshots of the main screens: `python -m flamme_tui.ui.screenshots [DIR] [--only NAME,...]`.
 
 Deterministic: fixed seed, no animations, fixed terminal sizes.  The README
 shows the files this writes into screenshots/.
@@ -50,8 +50,11 @@ SHOTS = [  # (file name, scenario, size)
     ("tutorial", "tutorial", (80, 24)),
     ("hint", "hint", (80, 24)),
     ("coach", "coach", (80, 24)),
+    ("race-fr-80x24", "card-pick", (80, 24)),
+    ("race-es-80x24", "card-pick", (80, 24)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
+LANGUAGE = {"race-fr-80x24": "fr", "race-es-80x24": "es"}  # the others: English (as `--lang en` gives)
 
 
 async def shoot(scenario: str, size: tuple[int, int], title: str) -> str:
@@ -66,7 +69,12 @@ async def shoot(scenario: str, size: tuple[int, int], title: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    args = sys.argv[1:] if argv is None else list(argv)
+    only: set[str] = set()
+    if "--only" in args:  # a few shots only (by file name, without .svg)
+        k = args.index("--only")
+        only = set(args[k + 1].split(",")) if k + 1 < len(args) else set()
+        del args[k: k + 2]
     os.environ["TEXTUAL_ANIMATIONS"] = "none"
     out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
@@ -76,9 +84,14 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["FLAMME_TUI_DATA_DIR"] = tempfile.mkdtemp(prefix="flamme-tui-shots-")
     # the defaults (a folder that cannot be made: never written; the settings screen shows its path)
     os.environ["FLAMME_TUI_CONFIG_DIR"] = "/dev/null/flamme-tui-config"
+    from .. import i18n
+
     for name, scenario, size in SHOTS:
+        if only and name not in only:
+            continue
         if name in NO_COLOUR:
             os.environ["NO_COLOR"] = "1"
+        i18n.choose(flag=LANGUAGE.get(name, "en"))  # as `--lang` would: the settings do not change it
         svg = asyncio.run(shoot(scenario, size, f"flamme-tui: {name.replace('-', ' ')}"))
         os.environ.pop("NO_COLOR", None)
         path = out / f"{name}.svg"

@@ -178,3 +178,133 @@ async def test_a_saved_language_is_spoken_from_the_start(tmp_path, monkeypatch):
             assert english_words(app, "es") == set()
     finally:
         i18n.set_language("en")
+
+
+# ------------------------------------------------- the race screen and the podium
+
+# English words of the race (the screens' and the narrator's) that a French or Spanish
+# player must not meet from the first card to the podium: none is a French or Spanish
+# word too ("place", "continue", "face", "total", "normal", "final" are, and are left out)
+RACE_ENGLISH = ENGLISH + (
+    "energy", "deck", "recycled", "wind", "climb", "descent", "breakaway", "your", "turn", "reveal", "winner",
+    "step", "next", "skip", "pick", "picks", "draws", "first", "thinking", "awards", "ranking", "statistics",
+    "chart", "behind", "leader", "front", "takes", "moves", "blocked", "again", "title", "replay", "token",
+    "tokens", "select", "confirm", "play", "profile", "random", "hint", "hints", "with", "drawn", "gained",
+    "most", "best", "nobody", "over", "line", "wait", "stops", "since", "last", "look", "crashed", "left",
+    "right", "up", "down", "shelter", "catch", "winner", "wins", "lands", "stood", "still", "movement", "to",
+    "go", "is", "it", "its")
+# a stage of its own for a short race (the tutorial's tiles: a flat start, a climb, a descent,
+# a flat finish) under a name with no English in it: the data's names stay as written
+SHORT_STAGE = """\
+name: Jalhay
+tiles: abclMFdu
+description: "Court."
+boxes: [base]
+"""
+
+
+def race_english(app, lang: str) -> set[str]:
+    found = {w.lower() for w in words_on(app)} & set(RACE_ENGLISH)
+    return found - (FRENCH_TOO if lang == "fr" else set())
+
+
+@pytest.mark.usefixtures("fast_pilot", "data_dir")
+@pytest.mark.parametrize("lang", ["fr", "es"])
+async def test_a_whole_race_to_the_podium_has_no_english_game_word(lang, speak, tmp_path):
+    """One person against two easy bots on a short stage, every screen looked at
+    (each pick, each step of each reveal, the bots thinking, the podium), by keys."""
+    from flamme_tui.ui.choices import SeatChoice
+
+    from .driver import play_race
+
+    stage = tmp_path / "jalhay.yaml"
+    stage.write_text(SHORT_STAGE, encoding="utf-8")
+    speak(lang)
+    race = choices_for(str(stage), seed=3)
+    race.seats = [race.seats[0]] + [SeatChoice(s.name, s.colour, "easy") for s in race.seats[1:]]
+    app = FlammeApp(seed=3, autoplay=False)
+    app.settings = app.settings.model_copy(update={"bot_reasons": True})
+    found: dict[str, set[str]] = {}
+    screens: set[str] = set()
+
+    async def look(pilot, seen) -> None:
+        screen = pilot.app.screen
+        kind = getattr(getattr(screen, "turn", None), "kind", screen_name(pilot.app))
+        screens.add(kind)
+        for word in race_english(pilot.app, lang):
+            found.setdefault(word, set()).add(kind)
+        if kind == "reveal":  # every step of the round, one by one
+            while not screen.flow.replay.at_end:
+                await pilot.press("space")
+                for word in race_english(pilot.app, lang):
+                    found.setdefault(word, set()).add("reveal step")
+
+    async with app.run_test(size=SMALL) as pilot:
+        app.start_race(race)
+        await settle(pilot)
+        await play_race(pilot, on_state=look)
+        game = app.screen.flow.game
+        assert game.phase == "over"
+        assert {"pick", "reveal", "PodiumScreen"} <= screens, screens
+        assert found == {}, found
+        # the log of the whole race, bots' reasons included, is in the language too
+        log = " ".join(app.screen.flow.log)
+        words = {w.lower() for w in re.findall(r"[^\W\d_]+", log)} & set(RACE_ENGLISH)
+        assert words - (FRENCH_TOO if lang == "fr" else set()) == set(), words
+
+
+def choices_for(stage: str, seed: int):
+    from flamme_tui.ui.scenarios import choices
+
+    race = choices("classic", 3, seed=seed)
+    race.stage = stage
+    return race
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("scenario", ["card-pick", "reveal", "podium"])
+def test_race_screens_in_other_languages(snap_compare, speak, lang, scenario):
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    assert snap_compare(app, run_before=SCENARIOS[scenario], terminal_size=SMALL)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+async def test_the_palette_speaks_the_language(lang, speak):
+    """ctrl+p: the search field's words and every command in the language, Textual's own
+    commands (Keys, Maximize...) not offered; and "No matches found" in words of the language."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        words = set(words_on(app))
+        assert {"fr": "commande", "es": "comando"}[lang] in words  # ("Chercher": its first letter under the cursor)
+        assert not words & {"Search", "Keys", "Maximize", "Minimize", "commands", "Screenshot", "Quit", "Theme"}
+        assert english_words(app, lang) == set()
+        await pilot.press(*"zzzq")
+        await pilot.pause(0.8)
+        assert {"fr": "Aucun", "es": "Sin"}[lang] in words_on(app)
+        assert "matches" not in words_on(app)
+
+
+def test_the_key_bar_closes_up_when_its_words_run_long():
+    """Two spaces between keys where the line has room, one where it has not: French and
+    Spanish key bars hold at 80 columns, the last key (quit) whole."""
+    from rich.console import Console
+
+    from flamme_tui.ui.widgets.keybar import KeysLine
+
+    def drawn(keys, width: int) -> str:
+        console = Console(width=width, file=None, record=True, color_system=None)
+        with console.capture() as out:
+            console.print(KeysLine(keys))
+        return out.get().rstrip()
+
+    english = [("space", "next"), ("←", "back"), ("⏎", "skip"), ("q", "quit")]
+    assert drawn(english, 80) == " space next  ← back  ⏎ skip  q quit"
+    french = [("space", "suite"), ("←", "retour"), ("⏎", "sauter"), ("a", "auto"), ("p", "rythme manuel"),
+              ("s", "profil"), ("?", "aide"), ("q", "quitter")]
+    line = drawn(french, 80)
+    assert line == " space suite ← retour ⏎ sauter a auto p rythme manuel s profil ? aide q quitter", line
+    assert drawn(french, 100).endswith("  ? aide  q quitter")

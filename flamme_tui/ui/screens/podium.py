@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from rich.console import Group
 from rich.measure import Measurement
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual.binding import Binding
@@ -14,11 +15,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
-from ...play.narrator import award_lines, lane_word, to_go_text
+from ...i18n import N_, _, ngettext, pgettext
+from ...play.narrator import award_lines, kind_name, lane_word, to_go_text
 from ...play.narrator import label as square_label
 from ...play.narrator import where as square_where
 from ...usertext import cells, clean, fit
-from ...words import plural
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -104,7 +105,7 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
             x = k * step
             shared = grid[row][x][0] != " "
             grid[row][x] = (mark, f"bold {colour.hex}" + (" underline" if shared else ""))
-    text = Text("Race chart: squares behind the leader, round by round\n", style="bold")
+    text = Text(_("Race chart: squares behind the leader, round by round") + "\n", style="bold")
     for row, line in enumerate(grid):
         value = round(row * worst / (height - 1)) if height > 1 else 0
         labelled = row in (0, height - 1) or row == (height - 1) // 2
@@ -119,13 +120,12 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
         for j, ch in enumerate(str(k)):
             if k * step + j < cols:
                 axis[k * step + j] = ch
-    text.append("       " + "".join(axis) + "  round\n")
+    text.append("       " + "".join(axis) + "  " + _("round") + "\n")
     # the legend: whole entries to a line, each line under the chart (never "o Orange" on one
     # line and "Rouleur" at the start of the next)
-    entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", f" {names[r.seat]}{kind}")
-               for r in game.riders
-               for kind in [{"S": " Sprinteur", "R": " Rouleur"}.get(getattr(r, "kind", ""), "")]]
-    entries.append(("x", "underline", " with others (the best placed shown)"))
+    entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", " " + rider_words(game, i, names))
+               for i, r in enumerate(game.riders)]
+    entries.append(("x", "underline", " " + _("with others (the best placed shown)")))
     used = 7
     text.append("       ")
     for mark, style, words in entries:
@@ -165,13 +165,14 @@ def awards_text(game, names, history: History) -> Group:
     table.add_column(overflow="fold")
     for award, text in rows:
         table.add_row(Text(f"  {award}"), Text(text))
-    return Group(Text("Awards", style="bold"), table)
+    return Group(Text(_("Awards"), style="bold"), table)
 
 
 def rider_words(game, i: int, names) -> str:
-    """ "Bob Rouleur": the rider's team and kind (a BMX rider: its team)."""
-    kind = {"S": " Sprinteur", "R": " Rouleur"}.get(getattr(game.riders[i], "kind", ""), "")
-    return f"{clean(names[game.riders[i].seat], multiline=False)}{kind}"
+    """ "Bob Rouleur": the rider's team and kind (a BMX rider: its team), in the language's order."""
+    name = clean(names[game.riders[i].seat], multiline=False)
+    kind = getattr(game.riders[i], "kind", "")
+    return _("{seat} {kind}").format(seat=name, kind=kind_name(kind)) if kind in ("S", "R") else name
 
 
 def tie_text(game, names) -> Text:
@@ -185,9 +186,10 @@ def tie_text(game, names) -> Text:
     for a, b in zip(ranking, ranking[1:]):
         if game.pos[a][0] == game.pos[b][0] and ranking.index(a) < 3:
             ahead, behind = lane_word(game.variant, game.pos[a][1]), lane_word(game.variant, game.pos[b][1])
-            lines.append(f"{who(a)} and {who(b)} stopped on the same square "
-                         f"({square_label(game.course, game.pos[a][0])}): {who(a)} ranks ahead, in the {ahead} "
-                         f"against the {behind} (on one square the {lane_word(game.variant, 0)} ranks first).")
+            lines.append(_("{a} and {b} stopped on the same square ({square}): {a} ranks ahead, in the {ahead} "
+                           "against the {behind} (on one square the {first} ranks first).").format(
+                a=who(a), b=who(b), square=square_label(game.course, game.pos[a][0]), ahead=ahead, behind=behind,
+                first=lane_word(game.variant, 0)))
     return Text("\n".join(lines))
 
 
@@ -195,10 +197,9 @@ def rider_text(game, i: int, names) -> Text:
     r = game.riders[i]
     colour = team_of_rider(r.id)
     label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
-    kind = {"S": "Sprinteur", "R": "Rouleur"}.get(getattr(r, "kind", ""), "")
     text = Text()
     text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-    text.append(f" {clean(names[r.seat])}" + (f" {kind}" if kind else ""))
+    text.append(" " + rider_words(game, i, names))
     return text
 
 
@@ -231,7 +232,7 @@ class Ranking:
         table.add_column(no_wrap=True)
         for place, rider, forms in self.rows:
             table.add_row(place, rider, " " + forms[form])
-        yield Text("Ranking", style="bold")
+        yield Text(_("Ranking"), style="bold")
         yield table
 
     def __rich_measure__(self, console, options) -> Measurement:
@@ -262,7 +263,7 @@ def podium_blocks(top: list[tuple[str, str]]) -> Text:
             continue
         label, hex_colour = top[place]
         frame = f"{hex_colour}"
-        fill = f"bold {contrast_text(hex_colour)} on {hex_colour}"
+        fill = Style(bold=True, color=contrast_text(hex_colour), bgcolor=hex_colour)
         first = top_row - heights[place] - 1  # the frame's top row
         for row, line in enumerate(lines):
             if row == first - 1:
@@ -287,23 +288,28 @@ def results_controls(screen: BaseScreen, scope: str, what: str, replay: bool) ->
     """A results screen's buttons and key bar (the podium's, a tour's): again,
     new, the replay (when it was saved), the title menu, quit; `scope`: the
     bindings' ids (`podium.again`...), `what`: "race" or "tour"."""
-    entries = [("again", "r", f"{what.capitalize()} again", f"{what} again"), ("new", "n", f"New {what}", f"new {what}")]
+    entries = [("again", "r", _("Race again"), pgettext("key bar", "race again")),
+               ("new", "n", _("New race"), pgettext("key bar", "new race"))] if what == "race" else [
+        ("again", "r", _("Tour again"), pgettext("key bar", "tour again")),
+        ("new", "n", _("New tour"), pgettext("key bar", "new tour"))]
     if replay:
-        entries.append(("replay", "p", "Replay", "replay"))
-    entries += [("title", "t", "Title", "title menu"), ("quit", "q", "Quit", "quit")]
+        entries.append(("replay", "p", _("Replay"), pgettext("key bar", "replay")))
+    entries += [("title", "t", _("Title"), pgettext("key bar", "title menu")), ("quit", "q", _("Quit"),
+                                                                               pgettext("key bar", "quit"))]
     variants: dict[str, ButtonVariant] = {"again": "success", "quit": "error"}
     buttons, keys = [], []
     for name, default, label, words in entries:
         key = screen.key_of(f"{scope}.{name}", default)
         buttons.append(Button(f"{label} ({key})", id=name, variant=variants.get(name, "default"), compact=True))
         keys.append((key, words))
-    keys.insert(-1, (screen.help_key, "help"))
+    keys.insert(-1, (screen.help_key, pgettext("key bar", "help")))
     return buttons, keys
 
 
 def hints_words(hinted: dict[int, int], names: list[str]) -> str:
     """ "Blue (3 hints)": the seats a hint was shown to."""
-    return ", ".join(f"{names[seat]} ({plural(n, 'hint')})" for seat, n in sorted(hinted.items()))
+    return ", ".join(ngettext("{seat} ({n} hint)", "{seat} ({n} hints)", n).format(seat=names[seat], n=n)
+                     for seat, n in sorted(hinted.items()))
 
 
 class PodiumScreen(BaseScreen):
@@ -312,12 +318,12 @@ class PodiumScreen(BaseScreen):
 
     HELP_TOPIC = "podium"
     BINDINGS = [
-        Binding("r", "again", "Race again", id="podium.again"),
-        Binding("n", "new", "New race", id="podium.new"),
-        Binding("p", "replay", "Replay this race", id="podium.replay"),
-        Binding("c", "coach", "Coach: your costliest cards", id="podium.coach"),
-        Binding("t,escape", "title", "Title menu", id="podium.title"),
-        Binding("q", "quit", "Quit", id="podium.quit"),
+        Binding("r", "again", N_("Race again"), id="podium.again"),
+        Binding("n", "new", N_("New race"), id="podium.new"),
+        Binding("p", "replay", N_("Replay this race"), id="podium.replay"),
+        Binding("c", "coach", N_("Coach: your costliest cards"), id="podium.coach"),
+        Binding("t,escape", "title", N_("Title menu"), id="podium.title"),
+        Binding("q", "quit", N_("Quit"), id="podium.quit"),
     ]
 
     def __init__(self, flow) -> None:
@@ -333,13 +339,15 @@ class PodiumScreen(BaseScreen):
         winner = game.winner if game.winner is not None else game.ranking()[0]
         yield from self.compose_notice()
         with VerticalScroll(id="podium-body"):
-            head = Text("Winner: ", style="bold")
+            head = Text(_("Winner:") + " ", style="bold")
             head.append_text(rider_text(game, winner, names))
-            head.append(f" · {clean(game.course.name)} · {plural(game.round, 'round')} · seed {flow.session.seed}")
+            head.append(" · ".join(("", clean(game.course.name), ngettext("{n} round", "{n} rounds", game.round).format(
+                n=game.round), _("seed {seed}").format(seed=flow.session.seed))))
             yield Static(head, id="podium-title")
             hinted = flow.session.hinted()
             if hinted:  # a result reached with the expert's hints says so
-                yield Static(Text(f"With hints: {hints_words(hinted, names)}", style="italic"), id="podium-hints")
+                yield Static(Text(_("With hints: {who}").format(who=hints_words(hinted, names)), style="italic"),
+                             id="podium-hints")
             with Horizontal(id="podium-top"):
                 yield Static(podium_text(game, names), id="podium")
                 yield Static(Ranking(game, names), id="ranking")
@@ -348,12 +356,12 @@ class PodiumScreen(BaseScreen):
             try:
                 history = podium_data(flow)
             except Exception as exc:  # noqa: BLE001 - the podium itself must show
-                yield Static(Text(f"(no race chart: {type(exc).__name__})"), id="chart")
+                yield Static(Text(_("(no race chart: {error})").format(error=type(exc).__name__)), id="chart")
             else:
                 yield Static(awards_text(game, names, history), id="awards")
                 yield Static(chart_text(game, names, history, width=max(60, self.app.size.width - 4)), id="chart")
             buttons, keys = results_controls(self, "podium", "race", self.saved is not None)
-            keys.insert(-2, (self.key_of("podium.coach", "c"), "coach"))
+            keys.insert(-2, (self.key_of("podium.coach", "c"), pgettext("key bar", "coach")))
             yield Horizontal(*buttons, id="podium-buttons")
         yield KeyBar(keys)
 
@@ -369,13 +377,18 @@ class PodiumScreen(BaseScreen):
         bmx = game.rules.uses_tokens
         meteo = game.rules.has_weather
         outcome = game.outcome()
+        # each column as wide as its heading in the player's language (at least as in English)
         if bmx:
-            head = f"{'Team':<{w + 4}}{'fatigue taken':>14}{'catch-up squares':>18}{'tokens left':>13}"
+            columns = [(_("fatigue taken"), 14), (_("catch-up squares"), 18), (_("tokens left"), 13)]
         else:
-            head = f"{'Team':<{w + 4}}{'exhaustion':>11}{'slipstream sq.':>15}{'cards left':>12}"
+            columns = [(_("exhaustion"), 11), (_("slipstream sq."), 15), (_("cards left"), 12)]
             if meteo:
-                head += f"{'crashes':>9}"
-        text = Text("Team statistics\n", style="bold")
+                columns.append((_("crashes"), 9))
+        widths = [max(least, cells(heading) + 1) for heading, least in columns]
+        team_heading = _("Team")
+        head = team_heading + " " * max(1, w + 4 - cells(team_heading)) + "".join(
+            " " * (width - cells(heading)) + heading for (heading, _least), width in zip(columns, widths))
+        text = Text(_("Team statistics") + "\n", style="bold")
         text.append(head + "\n", style="#bbbbbb")
         for seat in range(n):
             riders = [i for i, r in enumerate(game.riders) if r.seat == seat]
@@ -383,12 +396,8 @@ class PodiumScreen(BaseScreen):
             text.append(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
             text.append(f" {fit(clean(names[seat]), w)}")
             team = outcome.teams[seat]
-            if bmx:
-                text.append(f"{team.exhaustion:>14}{team.slipstream:>18}{team.left:>13}")
-            else:
-                text.append(f"{team.exhaustion:>11}{team.slipstream:>15}{team.left:>12}")
-                if meteo:
-                    text.append(f"{team.crashes:>9}")
+            values = [team.exhaustion, team.slipstream, team.left] + ([team.crashes] if meteo and not bmx else [])
+            text.append("".join(f"{value:>{width}}" for value, width in zip(values, widths)))
             text.append("\n")
         text.rstrip()
         return text
@@ -421,5 +430,5 @@ class PodiumScreen(BaseScreen):
         self.app.to_title()
 
     def action_quit(self) -> None:
-        note = "The race is saved: replay it from Saved races." if self.saved is not None else ""
+        note = _("The race is saved: replay it from Saved races.") if self.saved is not None else ""
         self.app.ask_quit(note)

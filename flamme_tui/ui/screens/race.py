@@ -31,9 +31,10 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ...engine.actions import Action, Place, Play, PlayTokens
+from ...i18n import _, pgettext
 from ...play import table as t
 from ...play.flow import history
-from ...play.narrator import RoundStarts
+from ...play.narrator import Reason, RoundStarts
 from ...play.session import BotMove
 from ...settings import STEP_DELAYS
 from ...usertext import escape_markup
@@ -49,7 +50,7 @@ from ..widgets.racelog import RaceLog
 from ..widgets.racetable import RaceTable
 from ..widgets.reveal import after_words, revealed_cards, show_reveal
 from ..widgets.track import Scene, StageOverview, TrackStrip
-from .racekeys import RaceKeys
+from .racekeys import RaceKeys, pace_words
 
 LARGE_CARDS = 48  # lines from which the cards are drawn large (their values in big digits)
 HELP = {t.Placing: "place", t.ChoosingFirst: "draw", t.Picking: "pick", t.Reviewing: "pick", t.Curtain: "curtain",
@@ -61,6 +62,20 @@ def animations_allowed() -> bool:
     import os
 
     return os.environ.get("TEXTUAL_ANIMATIONS", "").lower() not in ("none", "disabled")
+
+
+def key_words() -> dict[str, str]:
+    """The key bar's words in the player's language: short verbs ("key bar"
+    tells them from the same English words elsewhere: "play" a card, "pass" the keyboard)."""
+    return {"try again": pgettext("key bar", "try again"), "move": pgettext("key bar", "move"),
+            "place": pgettext("key bar", "place"), "random": pgettext("key bar", "random"),
+            "choose": pgettext("key bar", "choose"), "select": pgettext("key bar", "select"),
+            "confirm": pgettext("key bar", "confirm"), "bid": pgettext("key bar", "bid"),
+            "continue": pgettext("key bar", "continue"), "pass": pgettext("key bar", "pass"),
+            "play": pgettext("key bar", "play"), "select/unselect": pgettext("key bar", "select/unselect"),
+            "back": pgettext("key bar", "back"), "next": pgettext("key bar", "next"), "skip": pgettext("key bar", "skip"),
+            "profile": pgettext("key bar", "profile"),
+            "help": pgettext("key bar", "help"), "quit": pgettext("key bar", "quit")}
 
 
 class RaceScreen(RaceKeys):
@@ -249,7 +264,7 @@ class RaceScreen(RaceKeys):
         seat, view, drawing = turn.seat, turn.view, self.drawing
         public = PublicTable(self.board.course, self.board.variant, Scene(drawing.view_marks(view)),
                              drawing.rows(view), view.board.supply)
-        heading = f"Breakaway, bid {turn.bid}" if turn.bid else None
+        heading = _("Breakaway, bid {n}").format(n=turn.bid) if turn.bid else None
         team = self.board.setup.teams[seat]
         if self._curtain is None:
             self._curtain = CurtainScreen(seat, team.name, team.colour, view.board.round, self.bmx,
@@ -263,43 +278,47 @@ class RaceScreen(RaceKeys):
         # the hand and the previews leave this screen before any frame, under the
         # curtain already: its parts are drawn once, when the curtain lifts (lines.py)
         self.panel.clear()
-        drawing.show_public("Waiting for " + team.name, view)
+        drawing.show_public(_("Waiting for {team}").format(team=team.name), view)
 
     def show_keys(self) -> None:
         """The footer: the keys that apply now."""
         turn, key = self.turn, self.key
         enter = key("race.confirm")
-        keys = []
+        keys: list[tuple[str, str]] = []
+        words = key_words()
         if isinstance(turn, t.BotThinking):
-            keys = [(enter, "try again")] if self._bot_failed else [("…", "a bot is thinking")]
+            keys = [(enter, words["try again"])] if self._bot_failed else [("…", _("a bot is thinking"))]
         elif isinstance(turn, t.Placing):
-            keys = [("←→↑↓", "move"), (enter, "place"), (key("race.random"), "random")]
-        elif isinstance(turn, (t.ChoosingFirst, t.ChoosingBidder)):
-            keys = [("1 2", "choose"), ("←→", "select"), (enter, "confirm")] if isinstance(turn, t.ChoosingFirst) \
-                else [("1 2", "select"), ("←→", "move"), (enter, "confirm")]
+            keys = [("←→↑↓", words["move"]), (enter, words["place"]), (key("race.random"), words["random"])]
+        elif isinstance(turn, t.ChoosingFirst):
+            keys = [("1 2", words["choose"]), ("←→", words["select"]), (enter, words["confirm"])]
+        elif isinstance(turn, t.ChoosingBidder):
+            keys = [("1 2", words["select"]), ("←→", words["move"]), (enter, words["confirm"])]
         elif isinstance(turn, t.Bidding):
-            keys = [(f"1-{len(self.options)}", "bid"), ("←→", "select"), (enter, "bid")]
+            keys = [(f"1-{len(self.options)}", words["bid"]), ("←→", words["select"]), (enter, words["bid"])]
         elif isinstance(turn, t.BidsShown):
-            keys = [(enter, "continue")]
+            keys = [(enter, words["continue"])]
         elif isinstance(turn, t.Reviewing):
-            keys = [(enter, "pass" if self.flow.hot_seat else "play"),
-                    (key("race.change"), "change the " + self.panel.change_what(turn))]
+            keys = [(enter, words["pass" if self.flow.hot_seat else "play"]),
+                    (key("race.change"), self.panel.change_what(turn))]
         elif isinstance(turn, t.Picking):
             n = len(self.options)
             if self.keep_size() > 1:
-                keys = [(f"1-{n}", "select/unselect"), ("←→", "move"), (key("race.next"), "select"), (enter, "play")]
-            else:
-                keys = [(f"1-{n}", "play"), ("←→", "select"), (enter, "play")]  # (the review catches a slip)
+                keys = [(f"1-{n}", words["select/unselect"]), ("←→", words["move"]), (key("race.next"), words["select"]),
+                        (enter, words["play"])]
+            else:  # (the review catches a slip)
+                keys = [(f"1-{n}", words["play"]), ("←→", words["select"]), (enter, words["play"])]
         elif isinstance(turn, t.Revealing):
             if turn.step >= len(turn.frames) - 1:
-                keys = [(enter, "continue"), ("←", "back")]
+                keys = [(enter, words["continue"]), ("←", words["back"])]
             else:
-                keys = [(key("race.next"), "next"), ("←", "back"), (enter, "skip"),
-                        (key("race.auto"), "stop" if self.playing else "play")]
-            keys.append((key("race.pace"), f"pace: {self.pace}"))
+                keys = [(key("race.next"), words["next"]), ("←", words["back"]), (enter, words["skip"]),
+                        (key("race.auto"), pgettext("autoplay", "stop") if self.playing else pgettext(
+                            "autoplay", "play"))]
+            keys.append((key("race.pace"), _("pace: {pace}").format(pace=pace_words(self.pace))))
         if isinstance(self.track, TrackStrip):
-            keys.append((key("race.profile"), "profile"))
-        keys += [(self.key_of("help", "question_mark"), "help"), (key("race.quit"), "quit")]
+            keys.append((key("race.profile"), words["profile"]))
+        keys += [(self.key_of("help", "question_mark"), words["help"]), (key("race.quit"), words["quit"])]
         self.keybar.show(keys)
 
     def _curtain_lifted(self, seat: int) -> None:
@@ -315,8 +334,10 @@ class RaceScreen(RaceKeys):
             new = lines[self._logged:]
             if not getattr(getattr(self.app, "settings", None), "bot_reasons", False):
                 # a bot's reasons only when the settings ask for them (the flow keeps
-                # them out of its log too when the race starts with them off)
-                new = [line for line in new if "(bot, " not in line]
+                # them out of its log too when the race starts with them off); told
+                # apart by their notes, not their words (which depend on the language)
+                notes = self.flow.notes[self._logged:]
+                new = [line for line, note in zip(new, notes) if not isinstance(note, Reason)]
             self.log_w.write_lines(new)
             self._logged = len(lines)
 
@@ -337,10 +358,10 @@ class RaceScreen(RaceKeys):
         self._bot_failed = None
         name = escape_markup(self.flow.bot_name(turn.seat))
         self.panel.clear()
-        self.drawing.show_public(f"{name} is thinking…", turn.view)
-        self.panel.panel(self.panel.who(turn.seat, " [dim](bot)[/dim] is thinking…"),
-                         f"the game keys wait for it · [b]{self.key('race.quit')}[/b] quit · "
-                         f"[b]{self.key_of('help', '?')}[/b] help")
+        self.drawing.show_public(_("{bot} is thinking…").format(bot=name), turn.view)
+        self.panel.panel(self.panel.who(turn.seat, " " + _("[dim](bot)[/dim] is thinking…")),
+                         _("the game keys wait for it · [b]{quit}[/b] quit · [b]{help}[/b] help").format(
+                             quit=self.key("race.quit"), help=self.key_of("help", "?")))
         move = self.table.bot_move()
         self.run_worker(self._think(move), name=f"bot seat {move.seat}", group="bot",
                         exclusive=True, exit_on_error=False)
@@ -360,7 +381,8 @@ class RaceScreen(RaceKeys):
         if self.app.animation_level == "none" or not isinstance(self.turn, t.BotThinking):
             return
         self.put(self.panel.title_w,
-                 self.panel.who(self.turn.seat, f" [dim](bot)[/dim] is thinking {self.SPINNER[k % 10]}"))
+                 self.panel.who(self.turn.seat, " " + _("[dim](bot)[/dim] is thinking {spinner}").format(
+                     spinner=self.SPINNER[k % 10])))
         self._bot_timer = self.set_timer(0.1, partial(self._spin, k + 1))
 
     def _stop_spinner(self) -> None:
@@ -383,11 +405,13 @@ class RaceScreen(RaceKeys):
         elif event.state == WorkerState.ERROR:
             self._stop_spinner()
             self._bot_failed = f"{type(worker.error).__name__}: {worker.error}"
-            self.notify(f"{self.flow.bot_name(turn.seat)} could not play ({self._bot_failed})", severity="error",
+            self.notify(_("{bot} could not play ({why})").format(bot=self.flow.bot_name(turn.seat),
+                                                                 why=self._bot_failed), severity="error",
                         timeout=10, markup=False)
-            self.panel.panel(self.panel.who(turn.seat, " [dim](bot)[/dim] could not play"),
-                             f"{escape_markup(self._bot_failed)}\n[b]{self.key('race.confirm')}[/b] try again · "
-                             f"[b]{self.key('race.quit')}[/b] quit")
+            self.panel.panel(self.panel.who(turn.seat, " " + _("[dim](bot)[/dim] could not play")),
+                             escape_markup(self._bot_failed) + "\n" +
+                             _("[b]{enter}[/b] try again · [b]{quit}[/b] quit").format(
+                                 enter=self.key("race.confirm"), quit=self.key("race.quit")))
             self.show_keys()
 
     def on_screen_resume(self) -> None:
@@ -431,11 +455,13 @@ class RaceScreen(RaceKeys):
         # the line fits the panel beside the log at 80 columns (49 cells), the key bar
         # has the other keys
         if turn.step >= len(turn.frames) - 1:
-            keys = f"[b]{self.key('race.confirm')}[/b] on to {after_words(turn)}"
+            keys = f"[b]{self.key('race.confirm')}[/b] {after_words(turn)}"
         elif self.playing:  # the steps play by themselves: the key that stops them instead of "next"
-            keys = f"[b]{self.key('race.auto')}[/b] stops · [b]{self.key('race.confirm')}[/b] skip"
+            keys = _("[b]{auto}[/b] stops · [b]{enter}[/b] skip").format(auto=self.key("race.auto"),
+                                                                        enter=self.key("race.confirm"))
         else:
-            keys = f"[b]{self.key('race.next')}[/b] next · [b]{self.key('race.confirm')}[/b] skip"
+            keys = _("[b]{next}[/b] next · [b]{enter}[/b] skip").format(next=self.key("race.next"),
+                                                                       enter=self.key("race.confirm"))
         show_reveal(self.panel, turn, keys)
         self.show_keys()
         self.write_log()

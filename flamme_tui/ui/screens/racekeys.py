@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 
 from ...engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ...engine.race import RuleError
+from ...i18n import N_, _, pgettext
 from ...play import table as t
 from ...play.session import UndoRefused
 from ...settings import STEP_SPEEDS
@@ -27,7 +28,7 @@ from .base import BaseScreen
 CHOOSING = (t.ChoosingFirst, t.Picking, t.ChoosingBidder, t.Bidding)  # a number or an arrow selects an option
 
 BINDINGS: list[BindingType] = [
-    Binding("1", "choose(0)", "Select", key_display="1-5"),
+    Binding("1", "choose(0)", N_("Select"), key_display="1-5"),
     Binding("2", "choose(1)", show=False),
     Binding("3", "choose(2)", show=False),
     Binding("4", "choose(3)", show=False),
@@ -38,18 +39,25 @@ BINDINGS: list[BindingType] = [
     Binding("down", "lane(0)", show=False),
     # an id makes a key rebindable in the settings (keys.py); the key bar and
     # the panel's hints name each key as it is bound now (`key`)
-    Binding("enter", "confirm", "Confirm: place, draw, play, pass, skip, continue", id="race.confirm"),
-    Binding("space", "next_step", "Next step", id="race.next"),
-    Binding("a", "autoplay", "Steps play by themselves (on/off)", id="race.auto"),
-    Binding("p", "pace", "Pace of the steps: off, slow, normal, fast", show=False, id="race.pace"),
-    Binding("u,backspace", "change", "Change the last card before passing", show=False, id="race.change"),
-    Binding("r", "random_place", "A random place on the grid", id="race.random"),
-    Binding("s", "profile", "The stage profile", id="race.profile"),
-    Binding("h", "hint", "Hint: what the expert would play (Settings)", show=False, id="race.hint"),
-    Binding("left_square_bracket", "pan(-16)", "Scroll the track back", show=False, id="race.back"),
-    Binding("right_square_bracket", "pan(16)", "Scroll the track on", show=False, id="race.on"),
-    Binding("q", "app.request_quit", "Quit", id="race.quit"),
+    Binding("enter", "confirm", N_("Confirm: place, draw, play, pass, skip, continue"), id="race.confirm"),
+    Binding("space", "next_step", N_("Next step"), id="race.next"),
+    Binding("a", "autoplay", N_("Steps play by themselves (on/off)"), id="race.auto"),
+    Binding("p", "pace", N_("Pace of the steps: off, slow, normal, fast"), show=False, id="race.pace"),
+    Binding("u,backspace", "change", N_("Change the last card before passing"), show=False, id="race.change"),
+    Binding("r", "random_place", N_("A random place on the grid"), id="race.random"),
+    Binding("s", "profile", N_("The stage profile"), id="race.profile"),
+    Binding("h", "hint", N_("Hint: what the expert would play (Settings)"), show=False, id="race.hint"),
+    Binding("left_square_bracket", "pan(-16)", N_("Scroll the track back"), show=False, id="race.back"),
+    Binding("right_square_bracket", "pan(16)", N_("Scroll the track on"), show=False, id="race.on"),
+    Binding("q", "app.request_quit", N_("Quit"), id="race.quit"),
 ]
+
+
+def pace_words(pace: str) -> str:
+    """The step-through's pace in words: "off", "slow", "normal", "fast"."""
+    words = {"off": pgettext("pace", "off"), "slow": pgettext("pace", "slow"), "normal": pgettext("pace", "normal"),
+             "fast": pgettext("pace", "fast")}
+    return words.get(pace, pace)
 
 
 class RaceKeys(BaseScreen):
@@ -161,8 +169,8 @@ class RaceKeys(BaseScreen):
         pace = STEP_SPEEDS[(STEP_SPEEDS.index(self.pace) + 1) % len(STEP_SPEEDS)] \
             if self.pace in STEP_SPEEDS else "off"
         self.app.save_settings(self.app.settings.model_copy(update={"step_speed": pace}))
-        self.notify(f"Movement steps: {'wait for keys' if pace == 'off' else pace} (saved in the settings)",
-                    timeout=2)
+        self.notify(_("Movement steps: {pace} (saved in the settings)").format(
+            pace=_("wait for keys") if pace == "off" else pace_words(pace)), timeout=2)
         if isinstance(self.turn, t.Revealing):
             if self.pace == "off":
                 self.stop_timer()
@@ -190,7 +198,7 @@ class RaceKeys(BaseScreen):
     def option_keys(self) -> str:
         """The number keys of the options on offer: "1 or 2", "1-4"."""
         n = len(self.options)
-        return "1" if n == 1 else "1 or 2" if n == 2 else f"1-{n}"
+        return "1" if n == 1 else _("1 or 2") if n == 2 else f"1-{n}"
 
     def action_confirm(self) -> None:
         """Enter: the selection made a choice the table offered (or the turn's own: pass, skip, continue)."""
@@ -201,7 +209,8 @@ class RaceKeys(BaseScreen):
             if self._bot_failed:
                 self.start_bot(turn)
             else:
-                self.notify(f"Wait: {self.flow.bot_name(turn.seat)} is thinking", timeout=2, markup=False)
+                self.notify(_("Wait: {bot} is thinking").format(bot=self.flow.bot_name(turn.seat)), timeout=2,
+                            markup=False)
             return
         riders = self.board.riders
         action: Action | None = None
@@ -209,8 +218,9 @@ class RaceKeys(BaseScreen):
             action = Place(riders[turn.rider].id, *self.cursor)
         elif isinstance(turn, (t.ChoosingFirst, t.ChoosingBidder, t.Bidding)):
             if self.sel is None:
-                what = "card" if isinstance(turn, t.Bidding) else "rider"
-                self.panel.nudge(f"press {self.option_keys()} to choose a {what} first")
+                what = _("press {keys} to choose a card first") if isinstance(turn, t.Bidding) else _(
+                    "press {keys} to choose a rider first")
+                self.panel.nudge(what.format(keys=self.option_keys()))
                 return
             chosen = self.options[self.sel]
             action = Bid(riders[turn.rider].id, chosen) if isinstance(turn, t.Bidding) else Draw(riders[chosen].id)
@@ -223,8 +233,10 @@ class RaceKeys(BaseScreen):
                 self.select(self.cursor_k)  # arrows + Enter: Enter selects, then plays
                 return
             if len(chosen) != keep:
-                what = "card" if not self.bmx else "token" if keep == 1 else "tokens"
-                self.panel.nudge(f"press {self.option_keys()} to choose {'a' if keep == 1 else keep} {what} first")
+                what = _("press {keys} to choose a card first") if not self.bmx else _(
+                    "press {keys} to choose a token first") if keep == 1 else _(
+                    "press {keys} to choose {n} tokens first")
+                self.panel.nudge(what.format(keys=self.option_keys(), n=keep))
                 return
             rid = riders[turn.rider].id
             action = PlayTokens(rid, tuple(sorted(chosen, reverse=True))) if self.bmx else Play(rid, chosen[0])

@@ -20,6 +20,7 @@ from ...engine.actions import Bid
 from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.options import spent
+from ...i18n import _, ngettext
 from ...play.narrator import kind_name, review_note, review_parts, rider_name, since_lines
 from ...play.narrator import where as square_where
 from ...usertext import cells, escape_markup, fit
@@ -100,10 +101,10 @@ class ActionPanel:
             height = room
         elif height > 2:  # a line stays for what to do (the key bar says it too)
             height -= 1
-        head = "Since your last look: "
+        head = _("Since your last look:") + " "
         lines = textwrap.wrap(head + " · ".join(recap), width) or [head]
         if len(lines) > height:
-            more = " …(log)"
+            more = " …({log})".format(log=_("log"))
             lines = lines[:height]
             lines[-1] = lines[-1][: max(0, width - len(more))].rstrip() + more
         return escape_markup("\n".join(lines)).replace(head.rstrip(), f"[b]{head.rstrip()}[/b]", 1)
@@ -120,7 +121,7 @@ class ActionPanel:
         kind = weather[square] if weather and square < len(weather) else ""
         if kind in ("tailwind", "headwind"):
             w = WEATHER[kind]
-            return f"{w.glyph} {w.name}: {w.effect}"
+            return _("{glyph} {name}: {effect}").format(glyph=w.glyph, name=_(w.name), effect=_(w.effect))
         return ""
 
     # --------------------------------------------------------------- grid
@@ -129,10 +130,12 @@ class ActionPanel:
         view = turn.view
         kind = kind_name(view.board.riders[turn.rider].kind)
         self.cards.show("hand", ())
-        self.panel(self.who(turn.seat, f": place your [b]{kind}[/b] on the grid"),
-                   "← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)\n"
-                   f"[b]{key('race.confirm')}[/b] place it there · [b]{key('race.random')}[/b] a random place")
-        self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name} places a rider", view.board.round)
+        self.panel(self.who(turn.seat, _(": place your [b]{kind}[/b] on the grid").format(kind=kind)),
+                   _("← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)") + "\n" +
+                   _("[b]{confirm}[/b] place it there · [b]{random}[/b] a random place").format(
+                       confirm=key("race.confirm"), random=key("race.random")))
+        self.drawing.set_status(_("{team} places a rider").format(team=view.board.setup.teams[turn.seat].name),
+                                view.board.round)
         self.drawing.show_boards(view)
 
     # --------------------------------------------------------------- draw
@@ -147,24 +150,26 @@ class ActionPanel:
             deck, recycled = view.own[r.index]
             weather = self.weather_note(r.square).split(":")[0]
             where = square_where(self.course, r.square) + (f" {weather}" if weather else "") + (
-                " · crashed" if r.crashed else "")
+                " · " + _("crashed") if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({self.drawing.label(r.index)})",
-                              (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
+                              (where, _("deck {deck}, {up} face up").format(deck=deck, up=len(recycled))),
+                              data=(turn.seat, r.index)))
         self.base_cards = tuple(cards)
         self.cards.show("riders", cards)
-        question = "which rider bids for the breakaway?" if bidding else "which rider draws first?"
-        self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name}: {question}", view.board.round)
-        what = ("the chosen rider draws 4 cards for each of its 2 bids" if bidding
-                else "the chosen rider draws and picks first")
+        question = _("which rider bids for the breakaway?") if bidding else _("which rider draws first?")
+        self.drawing.set_status(_("{team}: {question}").format(team=view.board.setup.teams[turn.seat].name,
+                                                              question=question), view.board.round)
         enter = key("race.confirm")
         if bidding:  # a bid's rider waits for Enter
-            hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{enter}[/b] confirm"
+            hint = _("the chosen rider draws 4 cards for each of its 2 bids · [b]1[/b] [b]2[/b] or ← → select · "
+                     "[b]{enter}[/b] confirm").format(enter=enter)
         else:  # a number chooses who draws at once
-            hint = f"{what} · [b]1[/b] [b]2[/b] choose (or ← → [b]{enter}[/b])"
+            hint = _("the chosen rider draws and picks first · [b]1[/b] [b]2[/b] choose (or ← → "
+                     "[b]{enter}[/b])").format(enter=enter)
         recap = self.recap(turn.seat)
         if recap:  # first: what happened since (the keys are in the key bar too)
             hint = self.fit_recap(recap) + "\n" + hint
-        self.panel(self.who(turn.seat, f": {question}"), hint)
+        self.panel(self.who(turn.seat, _(": {question}").format(question=question)), hint)
         self.drawing.show_boards(view)
         riders = [r.index for r in mine]
         self.drawing.show_track(Scene(self.drawing.view_marks(view, active=set(riders)),
@@ -200,32 +205,41 @@ class ActionPanel:
             for k, c in enumerate(hand))
         self.cards.show("hand", self.base_cards)
         kind = KIND.get(rider.kind, "")
-        title = self.who(turn.seat, f": pick a card for your [b]{kind}[/b]" if kind else ": pick your token")
+        title = self.who(turn.seat, _(": pick a card for your [b]{kind}[/b]").format(kind=kind) if kind
+                         else _(": pick your token"))
         if keep == 2:
-            title = self.who(turn.seat, ": descent, keep [b]2[/b] tokens (they add up)")
+            title = self.who(turn.seat, _(": descent, keep [b]2[/b] tokens (they add up)"))
         notes = []
         if not self.bmx:
             w = self.weather_note(rider.square)
             if w:
-                notes.append(f"{w} ({len(hand)} cards drawn)")
+                notes.append(ngettext("{weather} ({n} card drawn)", "{weather} ({n} cards drawn)",
+                                      len(hand)).format(weather=w, n=len(hand)))
             if rider.crashed:
-                notes.append(f"lying down: stands up and moves {previews[hand[0]].standup} less")
+                notes.append(_("lying down: stands up and moves {n} less").format(n=previews[hand[0]].standup))
             for j, card in view.chosen.items():
                 if j != turn.rider:
-                    notes.append(f"your {KIND.get(view.board.riders[j].kind)} plays {card_text(card)} (face down)")
+                    notes.append(_("your {kind} plays {card} (face down)").format(
+                        kind=KIND.get(view.board.riders[j].kind), card=card_text(card)))
             if not notes:
-                notes.append(f"the other {len(hand) - 1} cards go face up under the deck")
+                notes.append(ngettext("the other card goes face up under the deck",
+                                      "the other {n} cards go face up under the deck", len(hand) - 1).format(
+                    n=len(hand) - 1))
         else:
             own = view.own.get(turn.rider, ())
             bag = own[2] if len(own) > 2 and isinstance(own[2], tuple) else tuple(view.unseen(turn.rider))
-            notes.append(f"bag: {len(bag)} left ({' '.join(token_text(t) for t in bag) or 'empty'})")
+            notes.append(_("bag: {n} left ({tokens})").format(
+                n=len(bag), tokens=" ".join(token_text(t) for t in bag) or _("empty")))
             if view.board.die is not None:
-                notes.append(f"forecast: the die shows {view.board.die or 'no catch-up'}")
+                notes.append(_("forecast: the die shows {face}").format(face=view.board.die or _("no catch-up")))
         if keep == 2:
-            self.pick_keys = f"[b]1-{len(hand)}[/b] select two · [b]{key('race.confirm')}[/b] play"
+            self.pick_keys = _("[b]1-{n}[/b] select two · [b]{enter}[/b] play").format(
+                n=len(hand), enter=key("race.confirm"))
         else:  # the review before passing catches a slip
-            self.pick_keys = f"[b]1-{len(hand)}[/b] plays at once (or ← → [b]{key('race.confirm')}[/b])"
-        self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name} picks", view.board.round)
+            self.pick_keys = _("[b]1-{n}[/b] plays at once (or ← → [b]{enter}[/b])").format(
+                n=len(hand), enter=key("race.confirm"))
+        self.drawing.set_status(_("{team} picks").format(team=view.board.setup.teams[turn.seat].name),
+                                view.board.round)
         self.pick_notes = " · ".join(notes)
         self.screen.put(self.title_w, title)
         self.drawing.show_boards(view)
@@ -277,27 +291,30 @@ class ActionPanel:
                                       review_parts(turn.view, turn.rider, action))
 
     def change_what(self, turn) -> str:
-        """ "Rouleur's card", "tokens": what the change key takes back."""
+        """ "change the Rouleur's card", "change the tokens": what the change key does."""
         action = turn.action
-        several = len(getattr(action, "tokens", ())) > 1
-        what = "tokens" if self.bmx and several else "token" if self.bmx else "bid" if isinstance(action, Bid) \
-            else "card"
+        if self.bmx:
+            several = len(getattr(action, "tokens", ())) > 1
+            return _("change the tokens") if several else _("change the token")
         kind = KIND.get(turn.view.board.riders[turn.rider].kind)
-        return f"{kind}'s {what}" if kind else what
+        if isinstance(action, Bid):  # a breakaway bid under review
+            return _("change the {kind}'s bid").format(kind=kind) if kind else _("change the bid")
+        return _("change the {kind}'s card").format(kind=kind) if kind else _("change the card")
 
     def show_review(self, turn, key, hot_seat: bool, round_no: int) -> None:
         """The seat's cards, its last pick played: Enter passes, the change key
         takes the pick back.  The pick's cards, track and boards stay on
         screen as they were: nothing the pick led to (a reveal) is shown."""
-        what = "pass" if hot_seat else "play"
+        keys = _("[b]{enter}[/b] pass · [b]{change}[/b] {what}") if hot_seat else _(
+            "[b]{enter}[/b] play · [b]{change}[/b] {what}")
         note = "" if isinstance(turn.action, Bid) else review_note(turn.view, turn.rider)
         # two lines that fit the panel at 80 columns (49 cells): the keys, then why only this card
-        lines = [f"[b]{key('race.confirm')}[/b] {what} · [b]{key('race.change')}[/b] change the "
-                 f"{self.change_what(turn)}"] + ([escape_markup(note)] if note else [])
+        lines = [keys.format(enter=key("race.confirm"), change=key("race.change"), what=self.change_what(turn))] + (
+            [escape_markup(note)] if note else [])
         recap = self.recap(turn.seat)
-        self.panel(self.who(turn.seat, f": {self.review_text}"), "\n".join(self.with_recap(lines, recap) if recap
-                                                                            else lines))
-        self.drawing.set_status(f"{self.drawing.names[turn.seat]}: check your cards", round_no)
+        lines = self.with_recap(lines, recap) if recap else lines
+        self.panel(self.who(turn.seat, _(": {cards}").format(cards=self.review_text)), "\n".join(lines))
+        self.drawing.set_status(_("{team}: check your cards").format(team=self.drawing.names[turn.seat]), round_no)
 
     # ---------------------------------------------------------- breakaway
 
@@ -306,19 +323,21 @@ class ActionPanel:
         view = turn.view
         rider = view.board.riders[turn.rider]
         hand = sorted(turn.hand, key=lambda c: (card_text(c) != "E", c))
-        self.base_cards = tuple(Card(str(k + 1), (card_text(c), "worth 2" if c == 0 else ""),
+        self.base_cards = tuple(Card(str(k + 1), (card_text(c), _("worth 2") if c == 0 else ""),
                                      data=(turn.seat, turn.rider, c), big=card_text(c)) for k, c in enumerate(hand))
         self.cards.show("hand", self.base_cards)
-        notes = [f"keep 1 face down, {len(hand) - 1} go face up"]
+        notes = [ngettext("keep 1 face down, {n} goes face up", "keep 1 face down, {n} go face up",
+                          len(hand) - 1).format(n=len(hand) - 1)]
         if rider.bids:
-            notes.append("bid 1: " + " + ".join(card_text(c) for c in rider.bids))
+            notes.append(_("bid 1: {cards}").format(cards=" + ".join(card_text(c) for c in rider.bids)))
         recap = self.recap(turn.seat)
         if recap:
-            notes.append("since your last look: " + " · ".join(recap))
-        self.drawing.set_status(f"{self.drawing.names[turn.seat]} bids", view.board.round)
-        self.panel(self.who(turn.seat, f": [b]{kind_name(rider.kind)}[/b], breakaway bid {bid} of "
-                                       f"{view.board.setup.breakaway_bids}"),
-                   escape_markup(" · ".join(notes)) + f"\n[b]1-{len(hand)}[/b] bid · ← → select · [b]Enter[/b] bid")
+            notes.append(_("since your last look: {what}").format(what=" · ".join(recap)))
+        self.drawing.set_status(_("{team} bids").format(team=self.drawing.names[turn.seat]), view.board.round)
+        self.panel(self.who(turn.seat, _(": [b]{kind}[/b], breakaway bid {bid} of {bids}").format(
+                       kind=kind_name(rider.kind), bid=bid, bids=view.board.setup.breakaway_bids)),
+                   escape_markup(" · ".join(notes)) + "\n" + _("[b]1-{n}[/b] bid · ← → select · [b]{enter}[/b] bid").format(
+                       n=len(hand), enter=key("race.confirm")))
         self.drawing.show_boards(view)
         self.drawing.show_track(Scene(self.drawing.view_marks(view, active={turn.rider}),
                                       focus=(rider.square, self.course.breakaway)))
@@ -340,23 +359,25 @@ class ActionPanel:
             winners = set(result.winners)
             for i, bids, total in result.bids:
                 cards.append(card(i, ("+".join(card_text(c) for c in bids) + f"={total}",), active=i in winners))
-            names = " and ".join(escape_markup(rider_name(board, i)) for i in result.winners)
-            title = f"[b]Enter[/b] on to round 1 · [b]breakaway:[/b] {names} " \
-                    f"{'break' if len(winners) > 1 else 'breaks'} away"
-            hint = "to " + square_where(self.course, result.square) + ("; their two bid cards leave the game, "
-                                                                       "2 exhaustion cards each")
+            names = _(" and ").join(escape_markup(rider_name(board, i)) for i in result.winners)
+            title = ngettext("[b]Enter[/b] on to round 1 · [b]breakaway:[/b] {names} breaks away",
+                             "[b]Enter[/b] on to round 1 · [b]breakaway:[/b] {names} break away",
+                             len(winners)).format(names=names)
+            hint = _("to {where}; their two bid cards leave the game, 2 exhaustion cards each").format(
+                where=square_where(self.course, result.square))
         else:
             winners = set()
             bid = shown[-1] if shown else None
             for i, played in (bid.cards if bid is not None else ()):
                 cards.append(card(i, (card_text(played),), big=card_text(played)))
             number = bid.bid if bid is not None else 1
-            title = f"[b]Enter[/b] on to bid {number + 1} · [b]breakaway, bid {number}[/b] revealed"
-            hint = "every bid of this turn, face up together; the next bid is drawn now"
+            title = _("[b]Enter[/b] on to bid {next} · [b]breakaway, bid {n}[/b] revealed").format(
+                next=number + 1, n=number)
+            hint = _("every bid of this turn, face up together; the next bid is drawn now")
         self.base_cards = tuple(cards)
         self.cards.show("revealed", cards)
         self.panel(title, hint)
-        drawing.set_status("breakaway", board.round)
+        drawing.set_status(_("breakaway"), board.round)
         drawing.show_track(Scene(drawing.view_marks(turn.view, active=winners),
                                  focus=(self.course.breakaway,) if result is not None else ()))
         drawing.show_boards(turn.view, public=True)

@@ -21,6 +21,7 @@ from textual.events import Click
 from textual.strip import Strip
 from textual.widget import Widget
 
+from ...i18n import pgettext
 from ..palette import NO_LANE, START_GLYPH, TILE_GLYPH, rider_style, terrain
 from .track import (
     BLANK,
@@ -144,11 +145,13 @@ class LapStrip(Widget):
             put(sep, y, TILE_GLYPH, TILE)
         # the middle: a legend of the terrain on this circuit
         words = []
-        for code, short in (("b", "bumpy"), ("k", "canyon"), ("v", "descent"), ("m", "marsh")):
+        shorts = {"b": pgettext("lap legend", "bumpy"), "k": pgettext("lap legend", "canyon"),
+                  "v": pgettext("lap legend", "descent"), "m": pgettext("lap legend", "marsh")}
+        for code, short in shorts.items():
             if code in course.terrain[g: g + lap]:
                 words.append((terrain(code).glyph, short))
         if course.ramp is not None:
-            words.append((f"/{course.ramp[1]}", "ramp"))
+            words.append((f"/{course.ramp[1]}", pgettext("lap legend", "ramp")))
         inner = x_right - x_line - 3
         lines, line = [], ""
         for glyph, short in words:

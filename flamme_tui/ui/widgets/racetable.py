@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ...i18n import _
 from ...play.narrator import to_go as square_to_go
 from ...usertext import escape_markup
 from ..palette import rider_label, team_of_rider
@@ -41,7 +42,7 @@ class RaceTable:
     def set_status(self, what: str, round_no: int) -> None:
         """ "Stage name · rules (or tour stage) · round 3 · what happens"."""
         flow = self.table.flow
-        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", flow.header_rules, f"round {round_no}",
+        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", flow.header_rules, _("round {round}").format(round=round_no),
                  escape_markup(what)]
         self.screen.put(self.status, " · ".join(part for part in parts if part))
 

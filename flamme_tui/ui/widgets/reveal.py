@@ -10,6 +10,7 @@ from typing import Any
 
 from ...engine.cards import card_text
 from ...engine.phase import Phase
+from ...i18n import _
 from ...play.narrator import frame_title, frame_words
 from ...usertext import escape_markup
 from ..palette import rider_style, team_of_rider
@@ -36,7 +37,9 @@ def show_reveal(panel: Any, turn, keys: str) -> None:
     before = turn.frames[turn.step - 1].pos if turn.step > 0 else None
     words = frame_words(frame, before, drawing.label, turn.view.board)
     # (the round is on the status line: the step's name fits at 80 columns)
-    panel.panel(f"{keys} · step {turn.step + 1}/{len(turn.frames)}: [b]{title}[/b]", escape_markup(words))
+    panel.panel(_("{keys} · step {n}/{steps}: [b]{title}[/b]").format(keys=keys, n=turn.step + 1,
+                                                                       steps=len(turn.frames), title=title),
+                escape_markup(words))
     cards = [replace(c, active=c.data[0] in frame.active) for c in panel.base_cards]
     die = None
     if drawing.bmx:
@@ -48,10 +51,10 @@ def show_reveal(panel: Any, turn, keys: str) -> None:
     drawing.show_track(Scene(drawing.marks(frame.pos, frame.crashed, set(frame.active)), trail=frame.trail,
                              marks=frame.marks, mark_glyph="+F" if drawing.bmx else "+E", slips=slips, focus=focus))
     drawing.show_boards(turn.view, public=True, positions=frame.pos, crashed=frame.crashed, tally=frame.tally)
-    drawing.set_status("reveal and movement", turn.round)
+    drawing.set_status(_("reveal and movement"), turn.round)
 
 
 def after_words(turn) -> str:
-    """What follows the round: "the results" or "round 4"."""
+    """What Enter leads to after the round: "on to the results" or "on to round 4"."""
     board = turn.view.board
-    return "the results" if board.phase == Phase.OVER else f"round {board.round}"
+    return _("on to the results") if board.phase == Phase.OVER else _("on to round {n}").format(n=board.round)

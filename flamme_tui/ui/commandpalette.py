@@ -1,0 +1,45 @@
+"""The command palette (ctrl+p) in the player's language: Textual's own
+palette speaks English in its search field ("Search for commands…") and
+when nothing matches ("No matches found"); this one says both in the
+player's language.  Its commands are the app's (FlammeApp.get_system_commands:
+Textual's own system commands are not offered)."""
+
+from __future__ import annotations
+
+from rich.align import Align
+from rich.text import Text
+from textual.command import CommandList, CommandPalette
+from textual.widgets.option_list import Option
+
+from ..i18n import _
+
+
+class Palette(CommandPalette):
+    """Textual's command palette, its own words translated."""
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        # as Textual's, but "No matches found" in the player's language
+        self._stop_no_matches_countdown()
+
+        def show_no_matches() -> None:
+            if search_value:  # (an empty search is the palette's discovery mode: nothing to say)
+                self.query_one(CommandList).add_option(
+                    Option(Align.center(Text(_("No matches found"), style="not bold")), disabled=True,
+                           id=self._NO_MATCHES))
+                self._list_visible = True
+            else:
+                self._list_visible = False
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
+
+
+def commands_palette() -> Palette:
+    """The palette of the app's commands (ctrl+p)."""
+    return Palette(id="--command-palette", placeholder=_("Search for commands…"))
+
+
+def themes_palette() -> Palette:
+    """The palette of the themes (the "Theme" command)."""
+    from textual.theme import ThemeProvider
+
+    return Palette(providers=[ThemeProvider], placeholder=_("Search for themes…"))
