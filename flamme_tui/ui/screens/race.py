@@ -31,6 +31,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from ...engine.actions import Action, Place, Play, PlayTokens
+from ...i18n import _
 from ...play import table as t
 from ...play.flow import history
 from ...play.narrator import RoundStarts
@@ -299,6 +300,8 @@ class RaceScreen(RaceKeys):
             keys.append((key("race.pace"), f"pace: {self.pace}"))
         if isinstance(self.track, TrackStrip):
             keys.append((key("race.profile"), "profile"))
+        if self.table.in_tour:
+            keys.append((key("race.standings"), _("standings")))
         keys += [(self.key_of("help", "question_mark"), "help"), (key("race.quit"), "quit")]
         self.keybar.show(keys)
 

@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 
 from ...engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ...engine.race import RuleError
+from ...i18n import N_
 from ...play import table as t
 from ...play.session import UndoRefused
 from ...settings import STEP_SPEEDS
@@ -45,6 +46,8 @@ BINDINGS: list[BindingType] = [
     Binding("u,backspace", "change", "Change the last card before passing", show=False, id="race.change"),
     Binding("r", "random_place", "A random place on the grid", id="race.random"),
     Binding("s", "profile", "The stage profile", id="race.profile"),
+    Binding("g", "standings", N_("Tour standings: the GC before the stage, who has finished, the live GC"),
+            show=False, id="race.standings"),
     Binding("h", "hint", "Hint: what the expert would play (Settings)", show=False, id="race.hint"),
     Binding("left_square_bracket", "pan(-16)", "Scroll the track back", show=False, id="race.back"),
     Binding("right_square_bracket", "pan(16)", "Scroll the track on", show=False, id="race.on"),
@@ -76,6 +79,8 @@ class RaceKeys(BaseScreen):
             return isinstance(turn, t.Revealing)
         if action == "profile":
             return not self.bmx
+        if action == "standings":
+            return self.table.in_tour
         return action not in ("choose", "lane", "random_place", "move")
 
     def action_choose(self, k: int) -> None:
@@ -180,6 +185,14 @@ class RaceKeys(BaseScreen):
 
         if isinstance(self.track, TrackStrip):  # a classic or meteo stage (BMX has its lap on screen)
             self.app.push_screen(ProfileScreen(self.board.course, self.track.scene.riders))
+
+    def action_standings(self) -> None:
+        """A tour's standings now (public: the GC before the stage, who has finished, the live GC)."""
+        from .standings import StandingsScreen
+
+        standings = self.table.standings()
+        if standings is not None:
+            self.app.push_screen(StandingsScreen(standings, self.board))
 
     def action_pan(self, cells: int) -> None:
         if isinstance(self.track, TrackStrip):
