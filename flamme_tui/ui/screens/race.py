@@ -149,7 +149,10 @@ class RaceScreen(RaceKeys):
             # wrapped onto several bands when there is room for them
             strip.tall = height >= 32
             strip.max_lines = 15 if height >= 40 else strip.rows
-        self.set_class(width >= 160, "-vast")
+        vast = width >= 160
+        self.set_class(vast, "-vast")
+        for overview in self.query("#overview").results(StageOverview):
+            overview.set_wide(vast)  # a large window: two cells a square, the riders' labels in full
         # a window this tall has the room: the cards' values in big digits (classic and meteo;
         # BMX keeps its lap and die at the top)
         large = height >= LARGE_CARDS and not self.bmx
@@ -167,7 +170,9 @@ class RaceScreen(RaceKeys):
             used = 1 + 2 + tall + track_rows + (tall and meteo) + boards + tall + 1
             room = height - used - (1 + 4 + 3 * large + 4)  # the panel's title, the cards, four lines of hints
             self.set_class(room >= 6, "-profile")
-            profile.set_bars(max(3, min(12, room - 3)))
+            # a large window: the chart at its full width and as tall as the room allows
+            profile.set_stretch(vast)
+            profile.set_bars(max(3, min(20 if vast else 12, room - 3)))
             if isinstance(strip, TrackStrip):
                 profile.show_riders(strip.scene.riders)
 
