@@ -89,6 +89,7 @@ class RaceScreen(RaceKeys):
         self._refresh_on_resume = False  # a bot played while a dialog covered this screen
         self._curtain: Any = None  # the race's curtain (CurtainScreen), installed: shown for every player
         self._texts: dict[TextLines, str] = {}
+        self._sized: tuple[int, int] | None = None  # the window size the parts were last sized for
 
     # ------------------------------------------------------------- layout
 
@@ -143,6 +144,9 @@ class RaceScreen(RaceKeys):
         yield KeyBar(id="keys")
 
     def size_changed(self, width: int, height: int) -> None:
+        if self._sized == (width, height):
+            return  # (every return from a dialog asks again: the same size lays out the same)
+        self._sized = (width, height)
         strip = self.query("#track").first() if self.query("#track") else None
         if isinstance(strip, TrackStrip):
             # taller windows: ruler, weather and terrain rows, and the stage
@@ -399,7 +403,8 @@ class RaceScreen(RaceKeys):
             self.show_keys()
 
     def on_screen_resume(self) -> None:
-        super().on_screen_resume()
+        # (no super() call: Textual calls every class's handler of the event, BaseScreen's
+        # too; calling it here as well showed the changes and sized the screen twice a resume)
         if self._refresh_on_resume:
             self._refresh_on_resume = False
             self.next_turn()
