@@ -366,11 +366,14 @@ def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) ->
 RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium", "breakaway"}
 
 
-def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound) -> str:
-    """The help of one screen or phase, for one rule set (markup), its keys as bound now (`key`)."""
+def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound, tour: bool = False) -> str:
+    """The help of one screen or phase, for one rule set (markup), its keys as bound now (`key`);
+    `tour`: a tour's stage (the Grand Tour rules too)."""
     parts = [topic_text(topic, variant, key)]
     if variant and topic in RACE_TOPICS:
         parts.append(track_legend(variant))
         parts.append(_({"classic": RULES_CLASSIC, "meteo": RULES_METEO, "bmx": RULES_BMX}.get(variant, "")))
+        if tour:
+            parts.append(_(RULES_TOUR))
     parts.append(_global_keys(key))
     return "\n\n".join(p for p in parts if p)

@@ -121,3 +121,12 @@ async def test_a_tour_replay_is_drawn_like_a_race_replay_with_the_gc_after_each_
         await pilot.pause()
         assert screen.query_one(TrackStrip).course is courses[0]
         assert "GC after stage 1" in screen_text(pilot.app)
+
+
+async def test_the_help_of_a_tour_stage_has_the_grand_tour_rules_and_a_race_does_not():
+    async with app().run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tour-race"](pilot)
+        assert "[b]Grand Tour[/b]" in pilot.app.screen.help_text()
+    async with app().run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["card-pick"](pilot)
+        assert "Grand Tour" not in pilot.app.screen.help_text()

@@ -500,7 +500,7 @@ class RaceScreen(RaceKeys):
         self.update_reveal()
 
     def help_text(self) -> str:
-        return help_for(self.HELP_TOPIC, self.board.variant, self.keys_text)
+        return help_for(self.HELP_TOPIC, self.board.variant, self.keys_text, tour=self.table.in_tour)
 
     def on_unmount(self) -> None:
         self.stop_timer()
