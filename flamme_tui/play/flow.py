@@ -26,6 +26,7 @@ from typing import Any
 from ..engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ..engine.events import Event, Exhaustion, Fatigue, Move, Reveal
 from ..engine.phase import Phase
+from ..engine.tour import GcLine
 from ..i18n import _
 from .narrator import (
     Bidder,
@@ -232,6 +233,8 @@ class RaceFlow:
 
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._gc_key: tuple[int, int] | None = None
+        self._gc: list[GcLine] = []
         self.notes: list[Note] = []  # the race log, told in words when shown (`log`)
         self._words: dict[Note, str] = {}  # each note's words, once told
         self.passed: int | None = None  # seat whose curtain is lifted
@@ -320,11 +323,23 @@ class RaceFlow:
         return "" if words[:1] == [self.variant_name] else rules_title(self.game.rules)
 
     @property
+    def gc_before(self) -> list[GcLine]:
+        """A tour's GC before this stage (empty at the first stage and outside
+        a tour), worked out once per stage: the screen asks for its jersey at
+        every repaint, and a long tour's GC adds up every stage."""
+        tour = self.session.tour
+        if tour is None:
+            return []
+        key = (id(tour), len(tour.done))
+        if self._gc_key != key:
+            self._gc_key, self._gc = key, tour.gc()
+        return self._gc
+
+    @property
     def jersey(self) -> int | None:
         """The rider in the yellow jersey (the GC leader before this stage), in a tour from its second stage."""
-        tour = self.session.tour
-        leader = None if tour is None else tour.leader()
-        return None if leader is None else self.game.index.get(leader)
+        gc = self.gc_before
+        return self.game.index.get(gc[0].rider) if gc else None
 
     def rider_name(self, i: int) -> str:
         return f"{self.team_name(self.game.riders[i].seat)} {self.kind_name(i)}"

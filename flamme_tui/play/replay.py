@@ -45,6 +45,8 @@ class Frame(NamedTuple):
     ranking: tuple[str, ...]
     pos: tuple[tuple[int, int], ...] = ()  # per rider (square, lane) in the engine's squares (-1: not placed)
     crashed: tuple[bool, ...] = ()
+    course: object = None  # a tour: the course of this frame's stage (else the Replay's)
+    jersey: int = -1  # a tour: the rider in the yellow jersey during this stage (-1: none)
 
 
 class Replay(NamedTuple):
@@ -146,14 +148,19 @@ def _tour_frames(record) -> list[Frame]:
     stages.append((record.setup, record.seed, record.actions))
     for k, (setup, seed, entries) in enumerate(stages, 1):
         staged = frames(setup, seed, entries)
-        out += [f._replace(title=replay_says("stage", k=k, title=f.title)) for f in staged]
         game = new_game(setup, seed)
+        # drawn as a race's replay: each stage on its own course (its weather), the jersey on its leader
+        leader = so_far.leader()
+        jersey = game.index.get(leader, -1) if leader is not None else -1
+        staged = [f._replace(course=game.course, jersey=jersey) for f in staged]
+        out += [f._replace(title=replay_says("stage", k=k, title=f.title)) for f in staged]
         for action in effective(entries):
             game.apply(action)
         if game.phase == Phase.OVER:
             so_far.finish_stage(game)
             last = staged[-1]
-            out.append(last._replace(title=replay_says("stage result", k=k), log=tuple(stage_report(so_far))))
+            out.append(last._replace(title=replay_says("stage result", k=k), log=tuple(stage_report(so_far)),
+                                     jersey=game.index.get(so_far.leader() or "", -1)))
     return out
 
 
@@ -167,7 +174,9 @@ def replay_of(record) -> Replay:
         else:
             state = replay_says("stage in progress", k=info.stage, n=info.stages)
         heading = replay_says("tour heading", tour=info.tour, stages=stages_word(info.stages), teams=teams, state=state)
-        return Replay(heading, tuple(_tour_frames(record)), info.over)
+        first = new_game(record.tour.legs[0], record.tour.seed)
+        riders = tuple((r.id, getattr(r, "kind", "")) for r in first.riders)
+        return Replay(heading, tuple(_tour_frames(record)), info.over, first.course, riders, first.variant)
     game_frames = frames(record.setup, record.seed, record.actions)
     teams = ", ".join(info.teams)
     if info.over:

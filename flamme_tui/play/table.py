@@ -30,6 +30,7 @@ from ..engine.options import Option, dominated
 from ..engine.phase import Phase
 from .flow import Frame, RaceFlow
 from .session import BotMove, Session
+from .standings import Standings, standings
 
 # ------------------------------------------------------- the table's options
 
@@ -266,6 +267,21 @@ class Table:
         hand, chosen card or own piles (everybody's piles as the table saw them
         before this round's draws)."""
         return self.game.view(0).replace(hands={}, chosen={}, own={}, first_drawn=None, keep={})
+
+    @property
+    def in_tour(self) -> bool:
+        """A stage of a tour (the standings can be shown)."""
+        return self.session.tour is not None
+
+    def standings(self, board: Any = None) -> Standings | None:
+        """A tour stage's standings (play.standings: the GC before it, who has
+        finished and in what time, the live GC from the gaps on the road) on
+        `board` (the public one by default); None outside a tour."""
+        tour = self.session.tour
+        if tour is None:
+            return None
+        board = self.public().board if board is None else board
+        return standings(board, tour.name, len(tour.done) + 1, tour.stages, self.flow.gc_before)
 
     def ready(self) -> frozenset[int]:
         """Riders whose card (tokens) for this round lie face down: that they do

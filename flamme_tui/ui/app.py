@@ -711,6 +711,9 @@ class FlammeApp(App[int]):
         yield SystemCommand(_("Settings"), _("Language, aids, step speed, theme, bot reasons, keys"), self.show_settings)
         yield SystemCommand(_("Theme"), _("Change the colours (saved in the settings)"), self.search_themes)
         yield SystemCommand(_("Help"), _("The keys and rules of this screen"), self.show_help)
+        if getattr(getattr(screen, "table", None), "in_tour", False):  # a tour's stage on screen
+            yield SystemCommand(_("Standings"), _("The tour: the GC before this stage, who has finished, the live GC"),
+                                screen.action_standings)
         from .hints import commands as hint_commands
 
         yield from hint_commands(self, screen)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -28,6 +28,7 @@ from .widgets.track import RiderMark, Scene, StageOverview, TrackStrip
 CSS = """
 ReplayScreen { layout: vertical; }
 ReplayScreen #replay-heading { height: auto; padding: 0 1; text-style: bold; }
+ReplayScreen #replay-course { height: auto; }
 ReplayScreen #title { height: 1; padding: 0 1; text-style: reverse; }
 ReplayScreen #replay-overview { margin: 1 0 0 0; }
 ReplayScreen #replay-track { margin: 1 0 0 0; }
@@ -66,17 +67,31 @@ class ReplayScreen(Screen):
         course = self.replay.course
         yield Static(plain(self.replay.heading), id="replay-heading")
         yield Static(id="title")
-        if course is not None and self.lap:
-            yield LapStrip(course, id="replay-track")
-        elif course is not None:
-            yield StageOverview(course, id="replay-overview")
-            yield TrackStrip(course, id="replay-track")
+        with Vertical(id="replay-course"):
+            yield from self.course_widgets(course)
         with VerticalScroll(id="replay-body"):
             yield Static(id="replay-log")
             yield Static(id="replay-ranking")
         yield KeyBar([("← →", _("round by round")), ("home end", _("first, last")), ("q", _("close"))])
 
+    def course_widgets(self, course) -> list:
+        """The course as the race draws it: the BMX lap, else the overview and the strip."""
+        if course is None:
+            return []
+        if self.lap:
+            return [LapStrip(course, id="replay-track")]
+        return [StageOverview(course, id="replay-overview"), TrackStrip(course, id="replay-track")]
+
     def on_mount(self) -> None:
+        self.shown_course = self.replay.course
+        self.on_resize()
+        self.show()
+
+    async def _new_course(self, course) -> None:
+        """A tour's next stage: its own course (and weather) drawn instead."""
+        box = self.query_one("#replay-course")
+        await box.remove_children()
+        await box.mount_all(self.course_widgets(course))
         self.on_resize()
         self.show()
 
@@ -93,7 +108,7 @@ class ReplayScreen(Screen):
                 continue
             crashed = bool(frame.crashed[i]) if i < len(frame.crashed) else False
             out.append(RiderMark(i, rider_label(rid, "" if self.lap else kind), team_of_rider(rid).hex,
-                                 square, lane, crashed))
+                                 square, lane, crashed, jersey=i == frame.jersey))
         return tuple(out)
 
     def show(self) -> None:
@@ -102,9 +117,13 @@ class ReplayScreen(Screen):
             self.query_one("#title", Static).update(plain(_("nothing to replay yet")))
             return
         f = frames[self.index]
+        if f.course is not None and f.course is not self.shown_course:
+            self.shown_course = f.course
+            self.call_later(self._new_course, f.course)
+            return
         self.query_one("#title", Static).update(plain(f"{f.title}   ({self.index + 1}/{len(frames)})"))
         log = "\n".join(f.log) or "-"
-        if self.replay.course is not None and f.pos:
+        if self.shown_course is not None and f.pos:
             scene = Scene(self.marks(f))
             for lap in self.query("#replay-track").results(LapStrip):
                 lap.show(scene)

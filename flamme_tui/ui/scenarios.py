@@ -383,6 +383,23 @@ async def tour_race(pilot) -> None:
         await pilot.press("right", "right")
 
 
+async def tour_standings(pilot) -> None:
+    """The second stage, some riders across the line: the standings (`g`),
+    the GC before the stage, who has finished and the live GC."""
+    from ..play.flow import RaceFlow
+    from ..play.tours import next_session
+
+    app = pilot.app
+    session = next_session(tour_after(1))
+    advance(session, 200, until=lambda g: len(g.view(0).board.crossed) >= 3)  # (the public board)
+    app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await pilot.press("enter")  # lift the curtain
+    await settle(pilot)
+    await pilot.press("g")
+    await pilot.pause()
+
+
 # ---------------------------------------------------------------- peloton
 
 def peloton_choices(humans: int = 3):
@@ -553,6 +570,7 @@ SCENARIOS = {
     "tour-gc": tour_gc,
     "tour-podium": tour_podium,
     "tour-race": tour_race,
+    "tour-standings": tour_standings,
     "peloton-race": peloton_race,
     "peloton-reveal": peloton_reveal,
     "peloton-bid": peloton_bid,

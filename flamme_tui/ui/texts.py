@@ -75,9 +75,17 @@ Peloton and Muscle teams play their top card each round; a deck that runs out mo
 [b]Breakaway[/b] (optional, before round 1): each team picks a rider, draws 4 of its cards and keeps 1 face down, twice; each bid is revealed before the next. The best total (the best two with 5 or 6 teams) starts on the breakaway square, loses its two bid cards and takes 2 exhaustion cards; the others take their bids back. Ties go to the rider further back on the grid.
 7 to 12 players: each races one rider, drawing 4 and keeping 1 each round.""")
 
+RULES_TOUR = N_("""[b]Grand Tour[/b] (stages of classic or meteo raced in turn by the same teams)
+[b]A stage[/b] goes on until every rider has crossed the line. A rider across the line at the end of movement has finished: it gives and takes no slipstream, takes no exhaustion card and leaves the track at the end of the round.
+[b]Stage time:[/b] a minute for each round after the round the first rider crossed in, less 10 seconds for each square past the line (up to the end of the finish tile). Riders that cross in one round on an unbroken run of squares take the time of its front rider (pack time). The 1st and 2nd take 10 seconds off. Times are gaps to the stage's winner (+1:20).
+[b]General classification (GC):[/b] the sum of a rider's stage times, lowest first (a tie: the better placing in the last stage); its leader wears the yellow jersey ◆. During a stage, g shows the standings: the GC before the stage, who has finished and in what time, and the live GC from the gaps on the road (10 seconds a square).
+[b]Tour Points:[/b] 3/2/1 to the teams of each stage's first three, and of the GC's top three after the last stage; the most points win the tour (a tie: the team of the better GC rider). The team classification adds a team's two GC times (no points).
+[b]Between stages:[/b] every rider keeps half of its exhaustion cards, rounded up (handicaps are dealt at the first stage only). From the second stage the teams take the grid fewest Tour Points first.""")
+
+
 def rules_text() -> str:
     """The whole rules reference, in the player's language."""
-    return "\n\n".join(_(text) for text in (RULES_CLASSIC, RULES_METEO, RULES_PELOTON, RULES_BMX))
+    return "\n\n".join(_(text) for text in (RULES_CLASSIC, RULES_METEO, RULES_PELOTON, RULES_BMX, RULES_TOUR))
 
 
 # the Peloton expansion's scripted teams in a line each (the teams screen: its help, and
@@ -360,11 +368,14 @@ def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) ->
 RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium", "breakaway"}
 
 
-def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound) -> str:
-    """The help of one screen or phase, for one rule set (markup), its keys as bound now (`key`)."""
+def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound, tour: bool = False) -> str:
+    """The help of one screen or phase, for one rule set (markup), its keys as bound now (`key`);
+    `tour`: a tour's stage (the Grand Tour rules too)."""
     parts = [topic_text(topic, variant, key)]
     if variant and topic in RACE_TOPICS:
         parts.append(track_legend(variant))
         parts.append(_({"classic": RULES_CLASSIC, "meteo": RULES_METEO, "bmx": RULES_BMX}.get(variant, "")))
+        if tour:
+            parts.append(_(RULES_TOUR))
     parts.append(_global_keys(key))
     return "\n\n".join(p for p in parts if p)

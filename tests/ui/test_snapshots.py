@@ -107,3 +107,14 @@ def test_tour_race_without_colour(snap_compare, monkeypatch):
     """The second stage: the yellow jersey ◆ on the track and the boards, readable without colour."""
     monkeypatch.setenv("NO_COLOR", "1")
     assert snap_compare(app(), run_before=SCENARIOS["tour-race"], terminal_size=SMALL)
+
+
+def test_tour_standings(snap_compare):
+    """A tour's standings mid-stage (`g`): the GC before, who has finished and in what time, the live GC."""
+    assert snap_compare(app(), run_before=SCENARIOS["tour-standings"], terminal_size=SMALL)
+
+
+def test_a_tour_race_at_200x60(snap_compare):
+    """A large window used (a tour's second stage on a hilly course): the overview two cells a square,
+    the profile and the boards at full width, the log wide."""
+    assert snap_compare(app(), run_before=SCENARIOS["tour-race"], terminal_size=HUGE)

@@ -103,6 +103,7 @@ class RaceScreen(RaceKeys):
         self._refresh_on_resume = False  # a bot played while a dialog covered this screen
         self._curtain: Any = None  # the race's curtain (CurtainScreen), installed: shown for every player
         self._texts: dict[TextLines, str] = {}
+        self._sized: tuple[int, int] | None = None  # the window size the parts were last sized for
 
     # ------------------------------------------------------------- layout
 
@@ -157,13 +158,19 @@ class RaceScreen(RaceKeys):
         yield KeyBar(id="keys")
 
     def size_changed(self, width: int, height: int) -> None:
+        if self._sized == (width, height):
+            return  # (every return from a dialog asks again: the same size lays out the same)
+        self._sized = (width, height)
         strip = self.query("#track").first() if self.query("#track") else None
         if isinstance(strip, TrackStrip):
             # taller windows: ruler, weather and terrain rows, and the stage
             # wrapped onto several bands when there is room for them
             strip.tall = height >= 32
             strip.max_lines = 15 if height >= 40 else strip.rows
-        self.set_class(width >= 160, "-vast")
+        vast = width >= 160
+        self.set_class(vast, "-vast")
+        for overview in self.query("#overview").results(StageOverview):
+            overview.set_wide(vast)  # a large window: two cells a square, the riders' labels in full
         # a window this tall has the room: the cards' values in big digits (classic and meteo;
         # BMX keeps its lap and die at the top)
         large = height >= LARGE_CARDS and not self.bmx
@@ -181,7 +188,9 @@ class RaceScreen(RaceKeys):
             used = 1 + 2 + tall + track_rows + (tall and meteo) + boards + tall + 1
             room = height - used - (1 + 4 + 3 * large + 4)  # the panel's title, the cards, four lines of hints
             self.set_class(room >= 6, "-profile")
-            profile.set_bars(max(3, min(12, room - 3)))
+            # a large window: the chart at its full width and as tall as the room allows
+            profile.set_stretch(vast)
+            profile.set_bars(max(3, min(20 if vast else 12, room - 3)))
             if isinstance(strip, TrackStrip):
                 profile.show_riders(strip.scene.riders)
 
@@ -318,6 +327,8 @@ class RaceScreen(RaceKeys):
             keys.append((key("race.pace"), _("pace: {pace}").format(pace=pace_words(self.pace))))
         if isinstance(self.track, TrackStrip):
             keys.append((key("race.profile"), words["profile"]))
+        if self.table.in_tour:
+            keys.append((key("race.standings"), _("standings")))
         keys += [(self.key_of("help", "question_mark"), words["help"]), (key("race.quit"), words["quit"])]
         self.keybar.show(keys)
 
@@ -415,7 +426,8 @@ class RaceScreen(RaceKeys):
             self.show_keys()
 
     def on_screen_resume(self) -> None:
-        super().on_screen_resume()
+        # (no super() call: Textual calls every class's handler of the event, BaseScreen's
+        # too; calling it here as well showed the changes and sized the screen twice a resume)
         if self._refresh_on_resume:
             self._refresh_on_resume = False
             self.next_turn()
@@ -513,7 +525,7 @@ class RaceScreen(RaceKeys):
         self.update_reveal()
 
     def help_text(self) -> str:
-        return help_for(self.HELP_TOPIC, self.board.variant, self.keys_text)
+        return help_for(self.HELP_TOPIC, self.board.variant, self.keys_text, tour=self.table.in_tour)
 
     def on_unmount(self) -> None:
         self.stop_timer()

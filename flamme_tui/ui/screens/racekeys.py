@@ -46,6 +46,8 @@ BINDINGS: list[BindingType] = [
     Binding("u,backspace", "change", N_("Change the last card before passing"), show=False, id="race.change"),
     Binding("r", "random_place", N_("A random place on the grid"), id="race.random"),
     Binding("s", "profile", N_("The stage profile"), id="race.profile"),
+    Binding("g", "standings", N_("Tour standings: the GC before the stage, who has finished, the live GC"),
+            show=False, id="race.standings"),
     Binding("h", "hint", N_("Hint: what the expert would play (Settings)"), show=False, id="race.hint"),
     Binding("left_square_bracket", "pan(-16)", N_("Scroll the track back"), show=False, id="race.back"),
     Binding("right_square_bracket", "pan(16)", N_("Scroll the track on"), show=False, id="race.on"),
@@ -84,6 +86,8 @@ class RaceKeys(BaseScreen):
             return isinstance(turn, t.Revealing)
         if action == "profile":
             return not self.bmx
+        if action == "standings":
+            return self.table.in_tour
         return action not in ("choose", "lane", "random_place", "move")
 
     def action_choose(self, k: int) -> None:
@@ -190,6 +194,14 @@ class RaceKeys(BaseScreen):
 
         if isinstance(self.track, TrackStrip):  # a classic or meteo stage (BMX has its lap on screen)
             self.app.push_screen(ProfileScreen(self.board.course, self.track.scene.riders))
+
+    def action_standings(self) -> None:
+        """A tour's standings now (public: the GC before the stage, who has finished, the live GC)."""
+        from .standings import StandingsScreen
+
+        standings = self.table.standings()
+        if standings is not None:
+            self.app.push_screen(StandingsScreen(standings, self.board))
 
     def action_pan(self, cells: int) -> None:
         if isinstance(self.track, TrackStrip):

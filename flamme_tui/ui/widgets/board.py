@@ -22,6 +22,7 @@ from textual.content import Content
 from ...engine.cards import card_text, starting_deck
 from ...engine.course import Course
 from ...engine.events import token_text
+from ...engine.tour import gap_text
 from ...i18n import _, pgettext
 from ...play.narrator import label as square_label
 from ...play.narrator import to_go
@@ -50,6 +51,7 @@ class BoardRow:
     to_go: int = 0  # squares to the finish line
     jersey: bool = False  # a tour: the rider in the yellow jersey (the GC leader), marked ◆
     finished: bool = False  # a tour: across the line, it has left the track
+    stage_time: int | None = None  # a tour: a finished rider's stage time (a gap to the stage's first)
 
     @property
     def exhaustion_held(self) -> int:
@@ -63,6 +65,13 @@ class BoardRow:
 
 
 JERSEY = "bold #F0E442"  # the yellow jersey's mark (◆: readable without colour too)
+
+
+def stage_time_text(seconds: int) -> str:
+    """A finished rider's stage time in five cells at most: "0:00", "+1:20",
+    whole minutes from ten ("+12'")."""
+    text = gap_text(seconds)
+    return text if len(text) <= 5 else f"+{seconds // 60}'"
 
 
 def token_str(tokens: tuple[int, ...]) -> str:
@@ -163,7 +172,7 @@ class Boards(TextLines):
     @staticmethod
     def _to_go(row: BoardRow) -> str:
         if row.finished:
-            return "in"
+            return "in" if row.stage_time is None else stage_time_text(row.stage_time)
         if row.square < 0:
             return "-"
         return str(row.to_go) if row.to_go > 0 else "over"

@@ -51,6 +51,7 @@ class StageProfile(LineWidget):
         self.course = course
         self.bars = bars
         self.with_riders = riders
+        self.stretch = False
         self.riders: tuple[RiderMark, ...] = ()
         self._profile: tuple | None = None  # ((width, bars), the bars and the axis): the course alone
 
@@ -84,13 +85,23 @@ class StageProfile(LineWidget):
         course = self.course
         squares = list(range(course.grid, course.finish))
         n = len(squares)
+        if self.stretch and width - 2 > n:  # a large window: the chart at its full width, a square a column or two
+            cols = width - 2
+            return [(squares[c * n // cols],) for c in range(cols)]
         cols = max(1, min(n, width - 2))  # as many columns as there is room for: a square or two each
         return [tuple(squares[c * n // cols:(c + 1) * n // cols]) for c in range(cols)]
+
+    def set_stretch(self, stretch: bool) -> None:
+        """Draw the chart at the widget's full width (a square over several columns)."""
+        if stretch != self.stretch:
+            self.stretch = stretch
+            self._profile = None
+            self.redraw()
 
     def draw(self, width: int, height: int) -> list[Strip]:
         if self.course is None or width <= 0:
             return []
-        key = (width, self.bars)
+        key = (width, self.bars, self.stretch)
         if self._profile is None or self._profile[0] != key:
             self._profile = (key, self._bars(width))
         lines = list(self._profile[1])
@@ -140,7 +151,7 @@ class StageProfile(LineWidget):
         course = self.course
         cells = [" "] * len(cols)
         labels = [(k, next((n for n in (number(course, s) for s in chunk) if n % 10 == 0), None))
-                  for k, chunk in enumerate(cols)]
+                  for k, chunk in enumerate(cols) if k == 0 or cols[k - 1] != chunk]  # (a square's first column)
         last = str(number(course, cols[-1][-1]))
         end = len(cols) - len(last)  # the last square's number ends at the finish line
         for k, n in labels:
@@ -156,7 +167,10 @@ class StageProfile(LineWidget):
         """Every rider's team letter under its square (a count when several share a column)."""
         course = self.course
         at: dict[int, list[RiderMark]] = {}
-        column = {sq: k for k, chunk in enumerate(cols) for sq in chunk}
+        column: dict[int, int] = {}
+        for k, chunk in enumerate(cols):
+            for sq in chunk:
+                column.setdefault(sq, k)  # (a square over several columns: its first)
         for r in self.riders:
             if r.square < 0:
                 continue

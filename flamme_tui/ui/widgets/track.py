@@ -547,6 +547,12 @@ class StageOverview(LineWidget):
         self.course = course
         self.scene = Scene()
         self.window: tuple[int, int] | None = None
+        self.wide = False  # a large window: two cells a square when they fit (the riders' labels in full)
+
+    def set_wide(self, wide: bool) -> None:
+        if wide != self.wide:
+            self.wide = wide
+            self.redraw()
 
     def show(self, scene: Scene, window: tuple[int, int] | None = None) -> None:
         # the overview draws the riders only: a new preview or mark repaints nothing here
@@ -597,9 +603,12 @@ class StageOverview(LineWidget):
         if self.course is None or width <= 0:
             return []
         cells = self._cells(width)
-        return [self._line(kind, width, cells) for kind in self.row_kinds()]
+        squares = sum(1 for what, chunk in cells if what == "sq")
+        span = 2 if self.wide and len(cells) + squares <= width and all(len(c) <= 1 for _, c in cells) else 1
+        return [self._line(kind, width, cells, span) for kind in self.row_kinds()]
 
-    def _line(self, kind: str, width: int, cells: list[tuple[str, tuple[int, ...]]]) -> Strip:
+    def _line(self, kind: str, width: int, cells: list[tuple[str, tuple[int, ...]]], span: int = 1) -> Strip:
+        """One row of the overview; `span`: cells a square takes (2: a rider's label in full)."""
         course = self.course
         riders: dict[tuple[int, int], list[RiderMark]] = {}
         for r in self.scene.riders:
@@ -619,23 +628,24 @@ class StageOverview(LineWidget):
             seen = window is not None and window[0] <= sq <= window[1]
             if kind == "weather":
                 kinds = [weather[s] for s in chunk if s < len(weather) and weather[s] in WEATHER]
-                segs.append(Segment(WEATHER[kinds[0]].glyph, _weather_style(kinds[0])) if kinds
-                            else Segment(" ", BLANK))
+                segs.append(Segment(WEATHER[kinds[0]].glyph * span, _weather_style(kinds[0])) if kinds
+                            else Segment(" " * span, BLANK))
                 continue
             lane = lane_of(kind)
             here = [r for s in chunk for r in riders.get((s, lane), ())]
             if here:
                 r = here[0]
-                letter = str(len(here)) if len(here) > 1 else r.label[0]
+                letter = str(len(here)) if len(here) > 1 else r.label[:span]
+                letter = f"{letter:<{span}}"[:span]
                 style = rider_style(r.hex, r.crashed, r.active)
                 segs.append(Segment(letter.lower() if r.crashed else letter, style))
                 continue
             codes = [course.terrain[s] for s in chunk]
             code = next((c for c in "^vcs" if c in codes), codes[0])
             if sq >= course.length:
-                segs.append(Segment(" ", PAST_END))
+                segs.append(Segment(" " * span, PAST_END))
             elif lane >= min(course.lanes[s] for s in chunk):
-                segs.append(Segment(NO_LANE.glyph, NO_LANE_STYLE))
+                segs.append(Segment(NO_LANE.glyph * span, NO_LANE_STYLE))
             else:
-                segs.append(Segment(terrain(code).glyph, _lane_style(code, seen and lane == 0)))
+                segs.append(Segment(terrain(code).glyph * span, _lane_style(code, seen and lane == 0)))
         return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)

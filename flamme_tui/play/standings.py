@@ -1,0 +1,114 @@
+"""A tour's standings during a stage: the GC before it, the stage as it
+stands (who has finished, in what time, and the gaps on the road) and the
+live GC those make.  Data from the public board only (positions, who crossed
+the line and where, the set-up's tour times): what every player may see.
+A renderer draws it (ui/screens/standings.py); no words here.
+
+The stage times of finished riders are the engine's (engine.tour: pack
+time, the finish cap, the bonus): they are final once a rider is across,
+since the winner is the first across.  A rider still on the road is timed
+as if the clock went on at the rules' rate past the line, 10 seconds a
+square and a minute a round: a rider standing d squares before the line
+after round R is timed as one d squares past it, a minute a round later
+than the riders who crossed in round R (so at the end of the stage its time
+is the one the rules give).  Riders on an unbroken run of occupied squares
+on the road are a group: they take the time of its front rider, as pack
+time does at the line.  The bonus goes to the first two as they stand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import tour as rules
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    """One rider in the live GC.  `rider` is its index in the race; times in
+    seconds.  `stage`: its stage time (gap to the stage's first), final when
+    `finished`, else from the road; None before it stands on the grid."""
+
+    rider: int
+    team: int
+    place: int  # in the live GC
+    total: int  # live GC time: before + stage
+    gap: int  # to the live GC's leader
+    before: int  # GC time before this stage
+    before_place: int  # 0 at the first stage (no GC yet)
+    before_gap: int
+    stage: int | None
+    stage_place: int  # place in the stage as it stands (0 when not on the road yet)
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The live GC of a tour stage, in order; `finished`: the riders across
+    the line, in their stage placing."""
+
+    tour: str
+    stage: int  # 1-based
+    stages: int
+    round: int
+    lines: tuple[StandingLine, ...]
+    finished: tuple[StandingLine, ...]
+
+    def line(self, rider: int) -> StandingLine | None:
+        return next((line for line in self.lines if line.rider == rider), None)
+
+
+def road_clock(board: Any) -> dict[int, tuple[int, int]]:
+    """Each placed rider's raw time as the stage stands: (seconds, order key);
+    the key sorts the stage placing (finished riders first, in their placing)."""
+    course = board.course
+    finish = course.finish
+    last = course.tiles[-1]
+    cap = rules.finish_cap(last.first + last.length, finish)
+    riders = board.riders
+    crossed = board.crossed
+    done = [rules.Crossing(str(i), riders[i].seat, *crossed[i]) for i in crossed]
+    raw = {int(k): v for k, v in rules.raw_times(done, finish, cap).items()} if done else {}
+    first = min((c.round for c in done), default=0)
+    out: dict[int, tuple[int, int]] = {}
+    for k, c in enumerate(rules.placing(done)):
+        out[int(c.rider)] = (raw[int(c.rider)], k)
+    # on the road: the positions are those after the movement of round `board.round - 1`
+    after = board.round - 1
+    road = sorted((i for i, r in enumerate(riders) if i not in crossed and r.square >= 0),
+                  key=lambda i: (-riders[i].square, riders[i].lane))
+    front_time, ahead = 0, None
+    for n, i in enumerate(road):
+        square = riders[i].square
+        if ahead is None or ahead - square > 1:  # an empty square ahead of it: the front of a group
+            front_time = rules.ROUND_SECONDS * (after - first) - rules.SQUARE_SECONDS * rules.squares_past(square, finish)
+        ahead = square
+        out[i] = (front_time, len(done) + n)
+    return out
+
+
+def standings(board: Any, name: str, stage: int, stages: int, gc_before: list[rules.GcLine]) -> Standings:
+    """The standings of a tour stage from its public `board`, the tour's name,
+    the stage's number of `stages` and the GC before it (empty at the first)."""
+    clock = road_clock(board)
+    order = sorted(clock, key=lambda i: clock[i][1])
+    bonus = {i: (rules.BONUS[k] if k < len(rules.BONUS) else 0) for k, i in enumerate(order)}
+    net = {i: clock[i][0] - bonus[i] for i in order}
+    best = min(net.values(), default=0)
+    riders = board.riders
+    index = {r.id: i for i, r in enumerate(riders)}
+    before = {index[g.rider]: g for g in gc_before if g.rider in index}
+    stage_place = {i: k + 1 for k, i in enumerate(order)}
+    totals = {i: (before[i].time if i in before else 0) + (net[i] - best if i in net else 0) for i in range(len(riders))}
+    live = sorted(totals, key=lambda i: (totals[i], stage_place.get(i, len(riders) + 1),
+                                          before[i].place if i in before else 0, i))
+    lead = totals[live[0]] if live else 0
+    lines = tuple(StandingLine(
+        i, riders[i].seat, k + 1, totals[i], totals[i] - lead,
+        before[i].time if i in before else 0, before[i].place if i in before else 0,
+        before[i].gap if i in before else 0,
+        net[i] - best if i in net else None, stage_place.get(i, 0), i in board.crossed,
+    ) for k, i in enumerate(live))
+    finished = tuple(sorted((line for line in lines if line.finished), key=lambda line: line.stage_place))
+    return Standings(name, stage, stages, board.round, lines, finished)

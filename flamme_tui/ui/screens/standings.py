@@ -1,0 +1,119 @@
+"""A tour's standings during a stage (the race screen's `g`, and the palette):
+the GC before the stage, the stage as it stands (who has finished and in
+what time, the others' gaps on the road) and the live GC they make.  Drawn
+from play.standings (Table.standings: the public board only)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ...engine.tour import gap_text
+from ...i18n import N_, _
+from ...play.standings import StandingLine, Standings
+from ...usertext import cells, clean, fit
+from ..palette import contrast_text, rider_label, team_of_rider
+from ..widgets.board import JERSEY
+from .tour_results import KIND, behind
+
+HEAD = "bold"
+MUTED = "#bbbbbb"
+
+
+def standings_text(standings: Standings, board, width: int = 76) -> Text:
+    """The live GC as a table `width` cells wide (at least 56): place, rider,
+    GC before the stage, the stage as it stands, the live GC."""
+    teams = board.setup.teams
+    riders = board.riders
+
+    def name(i: int) -> str:
+        r = riders[i]
+        kind = _(KIND[r.kind]) if r.kind in KIND else ""
+        return f"{clean(teams[r.seat].name, multiline=False)} {kind}".strip()
+
+    room = max(8, min(max(cells(name(line.rider)) for line in standings.lines), width - 47))
+    text = Text(no_wrap=True, overflow="ellipsis")
+    before_head, stage_head, live_head = _("Before"), _("Stage"), _("Live GC")
+    text.append(f"{'':4}{'':3} {_('Rider'):<{room}} {before_head:>10} {stage_head:>13} {live_head:>10}\n",
+                style=HEAD)
+    leader = next((line.rider for line in standings.lines if line.before_place == 1), None)
+    for line in standings.lines:
+        text.append(f"{line.place:>3}.")
+        r = riders[line.rider]
+        hex_ = team_of_rider(r.id).hex
+        text.append("◆" if line.rider == leader else " ", style=JERSEY)
+        text.append(rider_label(r.id, r.kind), style=f"bold {contrast_text(hex_)} on {hex_}")
+        text.append(f" {fit(name(line.rider), room)} ")
+        text.append(f"{before_words(line):>10} ", style=MUTED)
+        text.append(f"{stage_words(line):>13} ", style="bold" if line.finished else "")
+        text.append(f"{behind(line.place, line.total, line.gap):>10}", style="bold" if line.place == 1 else "")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def before_words(line: StandingLine) -> str:
+    """The GC before the stage: "3. +1:20" (nothing at the first stage)."""
+    if not line.before_place:
+        return "-"
+    return f"{line.before_place}. {gap_text(line.before_gap) if line.before_place > 1 else '0:00'}"
+
+
+def stage_words(line: StandingLine) -> str:
+    """The stage as it stands: "✓ 2. +0:10" across the line (its final time),
+    "~ +0:40" on the road (its gap now), "-" not on the grid yet."""
+    if line.stage is None:
+        return "-"
+    if line.finished:
+        return f"✓ {line.stage_place}. {gap_text(line.stage)}"
+    return f"~ {gap_text(line.stage)}"
+
+
+def finished_text(standings: Standings, board) -> Text:
+    """Who has finished, in their stage placing, with their stage times."""
+    text = Text(_("Across the line ({n} of {total}): ").format(n=len(standings.finished), total=len(standings.lines)),
+                style=HEAD)
+    if not standings.finished:
+        text.append(_("nobody yet"), style=MUTED)
+    for k, line in enumerate(standings.finished):
+        r = board.riders[line.rider]
+        hex_ = team_of_rider(r.id).hex
+        if k:
+            text.append(" · ")
+        text.append(f"{line.stage_place}. ")
+        text.append(rider_label(r.id, r.kind), style=f"bold {contrast_text(hex_)} on {hex_}")
+        text.append(f" {gap_text(line.stage or 0)}")
+    return text
+
+
+class StandingsScreen(ModalScreen[None]):
+    """The standings of the tour stage on screen (public: every player may see them)."""
+
+    BINDINGS = [Binding("escape,g,q", "close", N_("Close"))]
+
+    def __init__(self, standings: Standings, board) -> None:
+        super().__init__(classes="dialog-screen")
+        self.standings = standings
+        self.board = board
+
+    def compose(self) -> ComposeResult:
+        s = self.standings
+        title = _("{tour}: standings, stage {k}/{n}, round {round}").format(
+            tour=clean(s.tour, multiline=False), k=s.stage, n=s.stages, round=s.round)
+        with Vertical(id="standings-box", classes="dialog"):
+            yield Static(Content(title), id="standings-title")
+            with VerticalScroll(id="standings-scroll"):
+                yield Static(standings_text(s, self.board), id="standings-table")
+                yield Static(finished_text(s, self.board), id="standings-finished")
+            yield Static(_("Before: the GC before this stage · Stage: ✓ across the line, its final time; "
+                           "~ on the road, its gap now · Live GC: the GC if the stage ended as the road stands"),
+                         id="standings-legend")
+            yield Static(_("[b]Esc[/b] or [b]g[/b] close"), classes="dialog-hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
