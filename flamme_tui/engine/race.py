@@ -151,6 +151,10 @@ class Race:
     def preview(self, i: int, choice: Any) -> Preview:
         raise NotImplementedError
 
+    def wind(self, view: View, i: int, choice: Any) -> str:
+        """Preview.wind of rider i's card (tokens), from the seat's view (View.wind)."""
+        raise NotImplementedError
+
     def state_key(self) -> tuple[Any, ...]:
         """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""
         raise NotImplementedError

@@ -17,11 +17,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .course import Course
+from .options import Option, choice_of
 from .phase import Phase
 from .ruleset import RuleSet
 
 if TYPE_CHECKING:
-    from .options import Option, Preview
+    from .options import Preview
     from .race import Race
 
 
@@ -219,9 +220,21 @@ class View(Shown):
         its face-down deck plus (for another seat's rider) what it drew this round."""
         return self.board.rules.unseen(self, i)
 
-    def options(self) -> list[Option]:
-        """What this seat may do now, each choice with its preview (engine.options)."""
-        return self.board.position().options(self)  # type: ignore[no-any-return]
+    def options(self, wind: bool = False) -> list[Option]:
+        """What this seat may do now, each choice with its preview (engine.options).
+        With `wind`, each preview also says who will be in the wind (Preview.wind):
+        a simulated end of round per card, which the table shows and bots skip."""
+        position = self.board.position()
+        out: list[Option] = position.options(self)
+        if not wind:
+            return out
+        return [o if o.preview is None else
+                Option(o.action, o.preview.with_wind(position.wind(self, o.preview.rider, choice_of(o.action))))
+                for o in out]
+
+    def wind(self, i: int, choice: Any) -> str:
+        """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""
+        return self.board.position().wind(self, i, choice)  # type: ignore[no-any-return]
 
     def preview(self, i: int, choice: Any) -> Preview:
         """Where rider i would end with that card (token tuple), counting the
