@@ -177,8 +177,8 @@ def test_a_card_over_the_line_says_finish_not_front():
     riders = [{"id": "red.S", "square": 12, "lane": 0}, {"id": "red.R", "square": 0, "lane": 0}]
     game = position("classic", "." * 10, riders)  # the finish line before square 20
     near, over = game.view(0).preview(0, 5), game.view(0).preview(0, 9)
-    assert (near.finish, near.front, flag(near, False)) == (False, True, "front")
-    assert (over.finish, over.front, flag(over, False)) == (True, False, "finish")
+    assert (near.finish, near.front, flag(near, False), game.view(0).wind(0, 5)) == (False, True, "", "wind")
+    assert (over.finish, over.front, flag(over, False), game.view(0).wind(0, 9)) == (True, False, "finish", "")
 
 
 def test_a_crashed_meteo_rider_stands_up_and_a_wet_block_crashes_it():

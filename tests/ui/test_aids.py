@@ -109,3 +109,39 @@ async def test_the_real_table_setting_shows_no_aid(tmp_path, monkeypatch):
         assert "to go)" not in screen_text(app)  # no sentence on what the card does
         await pilot.press("enter", "right")  # the Rouleur: the Sprinteur's card is not previewed either
         assert screen.track.scene.previews == ()
+
+
+async def test_the_cards_wind_marks_are_the_engines_and_the_reveal_marks_who_took_exhaustion():
+    """Item 9: before the reveal each card's bottom border says who will be in
+    the wind (+E for sure, +E? maybe), the engine's Preview.wind counting the
+    first rider's card down; after it, "+E" under the card of each rider that
+    took an exhaustion card (none other)."""
+    from flamme_tui.engine.events import Exhaustion
+    from flamme_tui.ui.aids import wind_mark
+    from flamme_tui.ui.scenarios import SCENARIOS, SEED
+
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["wind"](pilot)
+        screen = app.screen
+        turn = screen.table.turn()
+        assert turn.kind == "pick" and turn.view.chosen  # the second rider, the first one's card down
+        shown = [card.foot for card in screen.cards.cards]
+        want = {o.preview.value: wind_mark(o.preview, False) for o in turn.options}
+        assert shown == [want[c] for c in screen.options] and all(shown)
+        assert "+E?" in screen_text(app)
+        await pilot.press("1")  # the card plays; the review
+        await pilot.press("enter")
+        for _ in range(20):  # the other seat's turn by keys, then the reveal to its end
+            await pilot.pause()
+            kind = getattr(getattr(app.screen, "turn", None), "kind", None)
+            if kind == "reveal":
+                break
+            await pilot.press({"draw": "1", "pick": "1", "review": "enter"}.get(kind, "enter"))
+        assert app.screen.turn.kind == "reveal"
+        await pilot.press(*["space"] * (len(screen.table.turn().frames) - 1))  # step by step to the last
+        await pilot.pause()
+        assert screen.table.turn().step == len(screen.table.turn().frames) - 1
+        tired = {e.rider for e in screen.flow.game.events if isinstance(e, Exhaustion)}
+        marked = {card.data[0] for card in screen.cards.cards if card.foot == "+E"}
+        assert tired and marked == tired

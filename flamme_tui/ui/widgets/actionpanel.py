@@ -47,6 +47,7 @@ class ActionPanel:
         self.nudged = ""  # Enter with nothing selected: what to press, over the hint until a selection
         self.pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
         self.pick_keys = ""
+        self.pick_legend = ""
         self.review_text = ""  # the review's words, read from the seat's view before its pick
 
     # ------------------------------------------------------------- common
@@ -195,7 +196,8 @@ class ActionPanel:
         per_card = self.screen.aids and keep == 1
         self.base_cards = tuple(
             Card(str(k + 1), aids.card_lines(previews[c], self.course, self.bmx, c, per_card),
-                 data=(turn.seat, turn.rider, c), big=aids.value_text(previews[c], self.bmx, c))
+                 data=(turn.seat, turn.rider, c), big=aids.value_text(previews[c], self.bmx, c),
+                 foot=aids.wind_mark(previews[c], self.bmx) if per_card else "")
             for k, c in enumerate(hand))
         self.cards.show("hand", self.base_cards)
         kind = KIND.get(rider.kind, "")
@@ -224,6 +226,8 @@ class ActionPanel:
             self.pick_keys = f"[b]1-{len(hand)}[/b] select two · [b]{key('race.confirm')}[/b] play"
         else:  # the review before passing catches a slip
             self.pick_keys = f"[b]1-{len(hand)}[/b] plays at once (or ← → [b]{key('race.confirm')}[/b])"
+        # what the cards' wind marks say (+E, +E?), under the rest where the panel has room
+        self.pick_legend = aids.wind_legend(self.bmx) if any(card.foot for card in self.base_cards) else ""
         self.drawing.set_status(f"{view.board.setup.teams[turn.seat].name} picks", view.board.round)
         self.pick_notes = " · ".join(notes)
         self.screen.put(self.title_w, title)
@@ -247,6 +251,8 @@ class ActionPanel:
         lines.append(self.pick_keys)
         if recap and not (self.bmx and not chosen):
             lines = self.with_recap(lines, recap)
+        if self.pick_legend:
+            lines = self.with_room(lines, escape_markup(self.pick_legend))
         self.show_hint("\n".join(lines))
         if not self.screen.aids:  # the real table: nobody shows where a card goes
             drawing.show_track(Scene(marks, focus=(rider.square,)))
@@ -259,6 +265,12 @@ class ActionPanel:
                        if j != turn.rider and not self.bmx)
         focus = (rider.square,) + preview + others
         drawing.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
+
+    def with_room(self, lines: list[str], more: str) -> list[str]:
+        """`lines` and then `more` (markup) if the panel has room for all of it."""
+        width, height = self.hint_w.size
+        used = sum(len(textwrap.wrap(Content.from_markup(line).plain, width or 48) or [""]) for line in lines + [more])
+        return lines + [more] if used + bool(self.nudged) <= (height or 3) else lines
 
     def with_recap(self, lines: list[str], recap: tuple[str, ...]) -> list[str]:
         """ "Since your last look" kept in view through the turn: in the lines

@@ -37,7 +37,11 @@ def show_reveal(panel: Any, turn, keys: str) -> None:
     words = frame_words(frame, before, drawing.label, turn.view.board)
     # (the round is on the status line: the step's name fits at 80 columns)
     panel.panel(f"{keys} · step {turn.step + 1}/{len(turn.frames)}: [b]{title}[/b]", escape_markup(words))
-    cards = [replace(c, active=c.data[0] in frame.active) for c in panel.base_cards]
+    # who took an exhaustion card (fatigue token) so far: "+E" under its card, from that step on
+    tired = {i for f in turn.frames[: turn.step + 1] if f.kind in ("exhaust", "fatigue") for i in f.active}
+    mark = "+F" if drawing.bmx else "+E"
+    cards = [replace(c, active=c.data[0] in frame.active, foot=mark if c.data[0] in tired else "")
+             for c in panel.base_cards]
     die = None
     if drawing.bmx:
         rolled = next((f.die for f in turn.frames[: turn.step + 1] if f.kind == "die"), None)
