@@ -526,7 +526,13 @@ def ranking_line(game: Any, place: int, i: int, finished: dict[int, str] | None 
         return _("{place:>2}. {rider}: {finish}").format(place=place, rider=rider_name(game, i), finish=done)
     return _("{place:>2}. {rider}: {where} ({lane})").format(
         place=place, rider=rider_name(game, i), where=where(game.course, game.pos[i][0]),
-        lane=lane_word(game.variant, game.pos[i][1]))
+        lane=lane_word(game.variant, game.pos[i][1], lanes_at(game.course, game.pos[i][0])))
+
+
+def lanes_at(course: Course, square: int) -> int:
+    """The lanes of a square (past the last tile: two, RULES.md), for its lane's word."""
+    lanes = course.lanes
+    return lanes[square] if 0 <= square < len(lanes) else 2
 
 
 # what a replay's frames say in a word or a sentence: whole, each with its placeholders
