@@ -327,7 +327,18 @@ async def test_races_are_autosaved_and_resume_behind_the_curtain(tmp_path, monke
                 break
         menu = app.screen.query_one("#title-menu")
         assert menu.get_option_at_index(0).id == "resume"  # first: what a player coming back wants
-        await pilot.press("up", "enter")  # the cursor stays on New race: Resume is just above
+        assert menu.highlighted == 0  # and the cursor on it (issue 24, item 13)
+        await pilot.press("down", "enter")  # New race, then back with Esc
+        await pilot.pause()
+        assert screen_name(app) != "TitleScreen"
+        await pilot.press("escape")
+        for _ in range(20):  # the saves are looked at again, Resume offered again
+            await pilot.pause(0.05)
+        assert screen_name(app) == "TitleScreen"
+        race = app.screen.resume_info
+        app.screen.offer_resume(race._replace(changed=race.changed + 1))  # the save written again meanwhile
+        assert menu.get_option_at_index(menu.highlighted).id == "new"  # not one item low (New tour)
+        await pilot.press("up", "enter")
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 1
 
@@ -349,7 +360,7 @@ async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, m
             if app.screen.resume_info is not None:
                 break
         assert "Resume: Avenue Corso Paseo, round 1" in screen_text(app)
-        await pilot.press("up", "enter")  # Resume, first in the menu
+        await pilot.press("enter")  # Resume, first in the menu, under the cursor
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 0  # never a hand first
         await pilot.press("enter")
