@@ -177,3 +177,22 @@ def test_a_ranking_calls_the_middle_lane_of_a_three_lane_square_the_middle_lane(
     game = find("classic").game.from_position(course, riders)
     lines = [ranking_line(game, k + 1, i) for k, i in enumerate(game.ranking())]
     assert [line.rsplit("(", 1)[1] for line in lines] == ["right lane)", "middle lane)", "left lane)"]
+
+
+def test_a_bots_reason_says_which_rider_played():
+    """Issue 24 item 13: a bot's line in the log said its reason, not which of its riders played."""
+    from flamme_tui.play.narrator import Reason, note_line
+    from flamme_tui.play.races import Team
+
+    teams = tuple(Team(c.capitalize(), c) for c in ("red", "blue"))
+    flow = RaceFlow(Session.new(RaceSpec(variant="classic", teams=teams), 4, bots={0: "hard", 1: "hard"}))
+    for _ in range(3):
+        flow.play_bots()
+        if flow.current().kind == "reveal":
+            flow.finish_replay()
+    reasons = [n for n in flow.notes if isinstance(n, Reason)]
+    assert reasons
+    game = flow.game
+    for note in reasons:
+        kind = narrator.kind_name(game.riders[note.rider].kind)
+        assert note_line(note, game).startswith(f"{teams[note.seat].name} (bot, hard), {kind}: "), note_line(note, game)

@@ -390,6 +390,7 @@ class Reason:
     seat: int
     policy: str
     reason: str
+    rider: int | None = None  # the rider it played for (said when the seat has more than one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,6 +461,9 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Changed):
         return changed_words(game, note.seat)
     if isinstance(note, Reason):
+        if note.rider is not None and len(game.seats[note.seat]) > 1:  # which rider played
+            return _("{seat} (bot, {policy}), {kind}: {reason}").format(
+                seat=team_name(game, note.seat), policy=note.policy, kind=_kind_of(game, note.rider), reason=note.reason)
         return _("{seat} (bot, {policy}): {reason}").format(
             seat=team_name(game, note.seat), policy=note.policy, reason=note.reason)
     if isinstance(note, Heading):
