@@ -507,3 +507,19 @@ async def test_the_race_header_says_the_rules_once(scenario, header):
         await SCENARIOS[scenario](pilot)
         first = screen_text(app).splitlines()[0]
     assert first.strip().startswith(header), first
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_the_profile_legend_names_no_colour_under_no_color(monkeypatch, no_color):
+    """Issue 24 item 13: under NO_COLOR the stage profile's legend named colours nobody sees."""
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["profile"](pilot)
+        legend = str(app.screen.query_one("#profile-legend").render())
+        named = [c for c in ("red", "blue", "yellow") if c in legend]
+        assert named == ([] if no_color else ["red", "blue", "yellow"]), legend
+        assert "start" in legend and "finish" in legend
