@@ -523,3 +523,32 @@ async def test_the_profile_legend_names_no_colour_under_no_color(monkeypatch, no
         named = [c for c in ("red", "blue", "yellow") if c in legend]
         assert named == ([] if no_color else ["red", "blue", "yellow"]), legend
         assert "start" in legend and "finish" in legend
+
+
+async def test_the_rider_choice_says_the_weather_under_each_rider():
+    """Issue 24 item 13: the weather where the seat's riders stand (a tailwind draws 5,
+    a headwind 3) was not shown on the rider-choice screen (cut off the card, or never said)."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.palette import WEATHER
+    from flamme_tui.ui.scenarios import advance, choices, settle
+
+    app = FlammeApp(seed=92, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = choices("meteo", 2, seed=92).session()
+        game = session.game
+
+        def weather_of(i: int) -> str:
+            square = game.pos[i][0]
+            return game.course.weather[square] if 0 <= square < len(game.course.weather) else ""
+
+        advance(session, 12, until=lambda g: all(weather_of(i) for i in g.seats[0]))
+        kinds = [weather_of(i) for i in game.seats[0]]
+        assert all(kinds)
+        app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        await pilot.press("enter")  # the curtain
+        await settle(pilot)
+        assert app.screen.turn.kind == "draw" and app.screen.turn.seat == 0
+        text = " ".join(screen_text(app).split())
+        for kind in kinds:
+            assert f"{WEATHER[kind].glyph} {WEATHER[kind].name} ({WEATHER[kind].effect})" in text, (kind, text)

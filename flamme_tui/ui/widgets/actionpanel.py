@@ -19,6 +19,7 @@ from textual.content import Content
 from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.options import spent
+from ...i18n import _
 from ...play.narrator import kind_name, review_note, review_parts, rider_name, since_lines
 from ...play.narrator import where as square_where
 from ...usertext import cells, escape_markup, fit
@@ -115,9 +116,13 @@ class ActionPanel:
         cards = [replace(c, selected=k in chosen, cursor=multi and k == cursor) for k, c in enumerate(self.base_cards)]
         self.cards.show(self.cards.kind, cards)
 
-    def weather_note(self, square: int) -> str:
+    def weather_at(self, square: int) -> str:
+        """The weather of a square ("" for fair weather or off the track)."""
         weather = self.course.weather
-        kind = weather[square] if weather and square < len(weather) else ""
+        return weather[square] if weather and 0 <= square < len(weather) else ""
+
+    def weather_note(self, square: int) -> str:
+        kind = self.weather_at(square)
         if kind in ("tailwind", "headwind"):
             w = WEATHER[kind]
             return f"{w.glyph} {w.name}: {w.effect}"
@@ -143,10 +148,15 @@ class ActionPanel:
         # (in a tour a rider across the line has left the track: the other one draws)
         mine = [r for r in view.board.riders if r.seat == turn.seat and r.index not in view.board.crossed]
         cards = []
+        told = []  # the weather under each rider, in words under the cards (a card is too narrow for them)
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
-            weather = self.weather_note(r.square).split(":")[0]
-            where = square_where(self.course, r.square) + (f" {weather}" if weather else "") + (
+            kind = self.weather_at(r.square)
+            if kind:
+                w = WEATHER[kind]
+                told.append(_("{rider}: {glyph} {weather} ({effect})").format(
+                    rider=kind_name(r.kind), glyph=w.glyph, weather=_(w.name), effect=_(w.effect)))
+            where = square_where(self.course, r.square) + (f" {WEATHER[kind].glyph}" if kind else "") + (
                 " · crashed" if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({self.drawing.label(r.index)})",
                               (where, f"deck {deck}, {len(recycled)} face up"), data=(turn.seat, r.index)))
@@ -161,6 +171,8 @@ class ActionPanel:
             hint = f"{what} · [b]1[/b] [b]2[/b] or ← → select · [b]{enter}[/b] confirm"
         else:  # a number chooses who draws at once
             hint = f"{what} · [b]1[/b] [b]2[/b] choose (or ← → [b]{enter}[/b])"
+        if told:  # the weather where the riders stand: a tailwind draws 5, a headwind 3
+            hint = escape_markup(" · ".join(told)) + "\n" + hint
         recap = self.recap(turn.seat)
         if recap:  # first: what happened since (the keys are in the key bar too)
             hint = self.fit_recap(recap) + "\n" + hint
