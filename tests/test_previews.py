@@ -171,6 +171,23 @@ def test_the_second_riders_preview_counts_the_first_riders_card_behind():
     assert [o.preview for o in view.options()] == [p]
 
 
+def test_the_first_riders_mark_counts_the_second_riders_card_selected():
+    # red.R (behind, on 0) drew first and played 5; square 5 is full (red.S, blue.S):
+    # alone it stops on 4.  red.S, ahead, moves first: with its 3 selected (to 8) a
+    # lane of square 5 is free, and the screen's mark for red.R's card says 5
+    riders = [{"id": "red.S", "square": 5, "lane": 0}, {"id": "blue.S", "square": 5, "lane": 1},
+              {"id": "red.R", "square": 0, "lane": 0}, {"id": "blue.R", "square": 30, "lane": 0}]
+    game, view, j = _first_card_down(riders, "red.R", 5, 3)
+    i = game.index["red.R"]
+    assert view.preview(i, 5).square == 4 and view.preview(i, 5).blocked
+    p = view.preview(i, 5, ((j, 3),))
+    assert (p.square, p.blocked) == (5, False)
+    twin = game.clone()  # what the round does, blue standing still
+    twin.move_rider(j, 3, 3)
+    twin.move_rider(i, 5, 5)
+    assert twin.pos[i][0] == 5
+
+
 def test_a_card_over_the_line_says_finish_not_front():
     from flamme_tui.ui.aids import flag
 

@@ -236,12 +236,14 @@ class View(Shown):
         """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""
         return self.board.position().wind(self, i, choice)  # type: ignore[no-any-return]
 
-    def preview(self, i: int, choice: Any) -> Preview:
+    def preview(self, i: int, choice: Any, also: tuple[tuple[int, Any], ...] = ()) -> Preview:
         """Where rider i would end with that card (token tuple), counting the
         seat's own cards already down this round (its other rider moves too,
-        in the round's order), every other rider standing still
-        (engine.options.Preview)."""
+        in the round's order), and `also` (rider, card): a card of the seat
+        not yet down but selected (the screen shows both picks together);
+        every other rider standing still (engine.options.Preview)."""
         own = [(j, c) for j, c in self.chosen.items() if j != i and c is not None]
+        own += [(j, c) for j, c in also if j != i and j not in self.chosen]
         if own:
             return self.board.position().preview_counting(i, choice, own)  # type: ignore[no-any-return]
         return self.board.position().preview(i, choice)  # type: ignore[no-any-return]

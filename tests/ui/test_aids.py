@@ -47,7 +47,7 @@ def moved_alone(game, i: int, card: int) -> tuple[int, int, bool]:
 async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, seed):
     app = FlammeApp(seed=seed, autoplay=False, autosave=False)
     promised: dict[int, tuple[int, bool]] = {}  # rider -> (square, blocked) shown for the card it plays
-    counts = {"cards": 0, "blocked": 0, "checked moves": 0}
+    counts = {"cards": 0, "blocked": 0, "checked moves": 0, "first riders": 0}
 
     async def on_state(pilot, seen) -> None:
         screen = app.screen
@@ -72,6 +72,14 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
             square, lane, blocked = moved_alone(game, i, card)
             scene = screen.track.scene
             assert scene.previews[0] == square, (card, scene.previews)
+            for j, down in game.view(turn.seat).chosen.items():  # the first rider's mark counts this card
+                twin = game.clone()
+                for r in twin.movement_order():
+                    if r in (i, j):
+                        c = card if r == i else down
+                        twin.move_rider(r, twin.card_worth(r, c), c)
+                assert twin.pos[j][0] in scene.previews[1:], (card, down, scene.previews)
+                counts["first riders"] += 1
             shown = screen.cards.cards[k]
             assert shown.lines[0].endswith(f"→{label(game.course, square)}"), shown.lines
             assert (shown.lines[1] == "blocked") is blocked or shown.lines[1] in ("crash!", "finish"), shown.lines
@@ -89,7 +97,7 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
         await set_players(pilot, 4)
         await pilot.press("ctrl+s")
         await play_race(pilot, on_state=on_state)
-    assert counts["cards"] > 100 and counts["checked moves"] > 50
+    assert counts["cards"] > 100 and counts["checked moves"] > 50 and counts["first riders"] > 40
     assert counts["blocked"] > 0, "no blocked card in this race: pick another seed"
 
 

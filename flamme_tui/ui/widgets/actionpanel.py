@@ -273,7 +273,9 @@ class ActionPanel:
         preview = (picked.square,) if picked is not None else ()
         blocked = aids.blocked_squares(picked) if picked is not None else ()
         # the seat's other rider, its card already down: both picks shown together
-        others = tuple(view.preview(j, card).square for j, card in view.chosen.items()
+        # (counting the card selected now: a rider ahead moves first and may free its road)
+        selected = ((turn.rider, chosen[0]),) if picked is not None and not self.bmx else ()
+        others = tuple(view.preview(j, card, selected).square for j, card in view.chosen.items()
                        if j != turn.rider and not self.bmx)
         focus = (rider.square,) + preview + others
         drawing.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
