@@ -98,8 +98,8 @@ def wind_words(preview: Preview, bmx: bool) -> str:
             else _("in the wind: an exhaustion card whatever the others play")
     if preview.wind == MAY:
         if preview.front:
-            return _("in front: a fatigue token, unless the others' tokens or the die change it") \
-                if bmx else _("in front: an exhaustion card, unless the others' cards change it")
+            return _("in front for now: the others' tokens or the die decide") \
+                if bmx else _("in front for now: the others' cards decide")
         return _("sheltered for now: the others' tokens or the die decide") if bmx \
             else _("sheltered for now: the others' cards decide")
     return _("no fatigue token whatever the others play") if bmx \
