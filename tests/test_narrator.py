@@ -163,3 +163,36 @@ def test_the_race_screen_s_words_are_the_narrator_s():
     lines = narrator.since_lines((seen, t.CardChanged(1)), board, short)
     assert lines == (line, f"{board.setup.teams[1].name} changed their last card before passing")
     assert narrator.die_words(0) == "die: blank — no catch-up this turn"
+
+
+def test_a_ranking_calls_the_middle_lane_of_a_three_lane_square_the_middle_lane():
+    """Issue 24 item 13: lane 1 of a three-lane square is the middle lane in the rankings (it said 'left lane')."""
+    from flamme_tui.engine.course import Course
+    from flamme_tui.engine.rules import find
+    from flamme_tui.play.narrator import ranking_line
+
+    course = Course.build("wide", "." * 40, 30, 0, lanes=(3,) * 40)
+    riders = [{"id": "red.S", "square": 5, "lane": 0}, {"id": "red.R", "square": 5, "lane": 1},
+              {"id": "blue.S", "square": 5, "lane": 2}]
+    game = find("classic").game.from_position(course, riders)
+    lines = [ranking_line(game, k + 1, i) for k, i in enumerate(game.ranking())]
+    assert [line.rsplit("(", 1)[1] for line in lines] == ["right lane)", "middle lane)", "left lane)"]
+
+
+def test_a_bots_reason_says_which_rider_played():
+    """Issue 24 item 13: a bot's line in the log said its reason, not which of its riders played."""
+    from flamme_tui.play.narrator import Reason, note_line
+    from flamme_tui.play.races import Team
+
+    teams = tuple(Team(c.capitalize(), c) for c in ("red", "blue"))
+    flow = RaceFlow(Session.new(RaceSpec(variant="classic", teams=teams), 4, bots={0: "hard", 1: "hard"}))
+    for _ in range(3):
+        flow.play_bots()
+        if flow.current().kind == "reveal":
+            flow.finish_replay()
+    reasons = [n for n in flow.notes if isinstance(n, Reason)]
+    assert reasons
+    game = flow.game
+    for note in reasons:
+        kind = narrator.kind_name(game.riders[note.rider].kind)
+        assert note_line(note, game).startswith(f"{teams[note.seat].name} (bot, hard), {kind}: "), note_line(note, game)

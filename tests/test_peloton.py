@@ -446,3 +446,19 @@ def test_a_peloton_race_saves_in_the_breakaway_and_resumes(spec, tmp_path):
     if spec.breakaway:
         assert "Breakaway, bid 1" in titles and "Breakaway" in titles
         assert titles.index("Breakaway") < titles.index("Round 1")
+
+
+def test_the_replay_names_the_breakaways_square_as_the_race_does():
+    """Issue 24 item 13: the replay said the breakaway goes "to 9" (the engine's
+    square) where the race log says square 6 (the public number)."""
+    from flamme_tui.play.narrator import label
+    from flamme_tui.play.replay import frames
+
+    setup = setup_of("peloton-11-5-6", COLOURS, breakaway=True)
+    game = new_game(setup, 21)
+    play_out(game, {seat: POLICIES["easy"] for seat in range(6)})
+    square = game.course.breakaway
+    public = label(game.course, square)
+    assert public != str(square)  # the grid before square 1: the two numbers differ
+    lines = [line for f in frames(setup, 21, game.actions) for line in f.log if "away to" in line]
+    assert lines and all(line.endswith(f"away to {public}") for line in lines), lines

@@ -169,14 +169,31 @@ def test_the_second_riders_preview_counts_the_first_riders_card_behind():
     assert [o.preview for o in view.options()] == [p]
 
 
+def test_the_first_riders_mark_counts_the_second_riders_card_selected():
+    # red.R (behind, on 0) drew first and played 5; square 5 is full (red.S, blue.S):
+    # alone it stops on 4.  red.S, ahead, moves first: with its 3 selected (to 8) a
+    # lane of square 5 is free, and the screen's mark for red.R's card says 5
+    riders = [{"id": "red.S", "square": 5, "lane": 0}, {"id": "blue.S", "square": 5, "lane": 1},
+              {"id": "red.R", "square": 0, "lane": 0}, {"id": "blue.R", "square": 30, "lane": 0}]
+    game, view, j = _first_card_down(riders, "red.R", 5, 3)
+    i = game.index["red.R"]
+    assert view.preview(i, 5).square == 4 and view.preview(i, 5).blocked
+    p = view.preview(i, 5, ((j, 3),))
+    assert (p.square, p.blocked) == (5, False)
+    twin = game.clone()  # what the round does, blue standing still
+    twin.move_rider(j, 3, 3)
+    twin.move_rider(i, 5, 5)
+    assert twin.pos[i][0] == 5
+
+
 def test_a_card_over_the_line_says_finish_not_front():
     from flamme_tui.ui.aids import flag
 
     riders = [{"id": "red.S", "square": 12, "lane": 0}, {"id": "red.R", "square": 0, "lane": 0}]
     game = position("classic", "." * 10, riders)  # the finish line before square 20
     near, over = game.view(0).preview(0, 5), game.view(0).preview(0, 9)
-    assert (near.finish, near.front, flag(near, False)) == (False, True, "front")
-    assert (over.finish, over.front, flag(over, False)) == (True, False, "finish")
+    assert (near.finish, near.front, flag(near, False), game.view(0).wind(0, 5)) == (False, True, "", "wind")
+    assert (over.finish, over.front, flag(over, False), game.view(0).wind(0, 9)) == (True, False, "finish", "")
 
 
 def test_a_crashed_meteo_rider_stands_up_and_a_wet_block_crashes_it():

@@ -102,7 +102,7 @@ def test_choose_takes_only_what_the_turn_offered():
         table.choose(t.LiftCurtain(placing.seat))  # not a curtain
     picking = _first(table, t.Picking, rng)
     view = table.game.view(picking.seat)
-    assert list(picking.options) == view.options()  # the engine's options, previews and all
+    assert list(picking.options) == view.options(wind=True)  # the engine's options, previews and all
     rider_id = table.game.riders[picking.rider].id
     not_in_hand = next(c for c in range(2, 10) if c not in picking.hand)
     for wrong in (Option(Play(rider_id, not_in_hand)), t.PassReview(), t.EndReveal(), t.Step(1)):
@@ -252,3 +252,37 @@ def test_a_breakaway_bid_is_reviewed_like_a_card():
             return
         table.choose(t.PassReview())
     raise AssertionError("no bid revealed the bids")
+
+
+def test_a_pick_says_who_will_be_in_the_wind():
+    """Item 9: each card on offer carries the engine's Preview.wind, counting
+    the seat's own card already down; the same answer whatever another seat holds."""
+    from flamme_tui.engine.options import MAY, WIND
+
+    rng = random.Random(2)
+    seen: set[str] = set()
+    second = 0
+    for seed in range(3, 9):
+        table = t.Table(session(seed=seed))
+        for _ in range(400):
+            turn = table.turn()
+            if isinstance(turn, t.Outcome):
+                break
+            if isinstance(turn, t.Picking):
+                view = table.game.view(turn.seat)
+                assert turn.wind == tuple(view.wind(turn.rider, o.action.card) for o in turn.options)
+                assert turn.wind == tuple(o.preview.wind for o in view.options(wind=True))
+                assert all(o.preview.wind == "" for o in view.options())  # the bots' options skip it
+                for o, w in zip(turn.options, turn.wind):
+                    assert w in (WIND, MAY, "")
+                    assert w != WIND or (o.preview.front and not o.preview.finish)
+                second += bool(view.chosen)
+                seen.update(turn.wind)
+            if isinstance(turn, t.BotThinking):
+                move = table.bot_move()
+                table.play_bot_move(move, move.think().action)
+                continue
+            options = turn.options
+            table.choose(t.PassReview() if isinstance(turn, t.Reviewing) else
+                         t.EndReveal() if isinstance(turn, t.Revealing) else rng.choice(options))
+    assert {WIND, MAY, ""} <= seen and second > 10

@@ -15,7 +15,7 @@ from .actions import Action, Choice, PlayTokens, play_tokens
 from .course import Course
 from .events import CatchUp, Die, Fatigue, Finish, Move, Ramp, Reveal
 from .events import token_text as token_text
-from .options import Option, Preview
+from .options import MAY, WIND, Option, Preview
 from .phase import Phase
 from .race import Placed, Race, RuleError, Team
 from .rng import Rng
@@ -258,6 +258,64 @@ class BmxGame(Race):
         front = not finish and square_empty(self.cells, square + 1, i)
         return Preview(i, start, value, value + bonus, value, square, lane, square < start + value + bonus,
                        "", 0, bonus, False, front, finish)
+
+    def wind(self, view: View, i: int, choice: Choice) -> str:
+        """Preview.wind of rider i's tokens, from the seat's view: WIND (a fatigue
+        token whatever the others play), MAY (their tokens or the die decide) or "".
+
+        The rider moves, then the round's own step 3 runs on that, once for
+        each face the die may show (the forecast's face alone, once rolled).
+        Every other rider's tokens are hidden: it could end anywhere from its
+        square to the furthest its possible tokens take it.  If none of them
+        could stand from the rider's start to 4 squares past where it reaches
+        (catch-up closes gaps of up to 2), the answer is exact: WIND or "" if
+        every face agrees, MAY if not.  A fatigue supply too small for every
+        rider on the track may run out before its turn: MAY."""
+        tokens = as_tokens(choice)
+        twin = cast(BmxGame, self.clone())
+        start = twin.pos[i][0]
+        hi = start + twin.reach(i, tokens)
+        twin.move_rider(i, tuple(sorted(tokens, reverse=True)))
+        if twin.pos[i][0] >= self.course.finish:
+            return ""  # over the line: the preview says "finish"
+        hi = max(hi, twin.pos[i][0]) + 4
+        setup: BmxSetup = self.setup
+        faces = (view.board.die,) if view.board.die is not None else tuple(sorted(set(setup.die_faces)))
+        tired: set[bool] = set()
+        for face in faces:
+            after = cast(BmxGame, twin.clone())
+            after.die = face
+            after.events = []
+            after.end_phase()
+            got = False
+            for e in after.events:
+                if isinstance(e, Fatigue) and e.rider == i:
+                    got = True
+            tired.add(got)
+        if len(tired) > 1:
+            return MAY
+        for j in range(len(self.riders)):
+            square = self.pos[j][0]
+            if j == i:
+                continue
+            if square + self.furthest(view, j) >= start and square <= hi:
+                return MAY
+        if True in tired:
+            riders = sum(1 for p in self.pos if p[0] >= 0)
+            return WIND if self.supply >= riders * max(setup.fatigue, setup.bumpy_fatigue) else MAY
+        return ""
+
+    def furthest(self, view: View, j: int) -> int:
+        """The most squares rider j's tokens may move it this round, as the seat
+        may know it: one or two of the tokens it may hold (View.unseen), or a
+        fatigue token, jump ramp included."""
+        tokens = sorted(set(view.unseen(j)) | {FATIGUE}, reverse=True)
+        best = 0
+        for a in tokens:
+            best = max(best, self.reach(j, (a,)))
+            for b in tokens:
+                best = max(best, self.reach(j, (a, b)))
+        return best
 
     def apply(self, action: Action | str) -> None:
         action, i = self._actor(action)

@@ -35,7 +35,7 @@ from .cards import (  # noqa: F401  (card names are re-exported for the rest of 
 )
 from .course import MOVE_TABLE, Course
 from .events import BidsRevealed, Breakaway, Crossed, Exhaustion, Finish, Move, Reveal, Slipstream
-from .options import Option, Preview
+from .options import MAY, WIND, Option, Preview
 from .phase import Phase
 from .race import Placed, Race, RuleError, Team
 from .rng import Rng
@@ -755,6 +755,75 @@ class ClassicGame(Race):
         front = twin.in_front(i, twin.pos[i][0])
         return Preview(shown.rider, shown.start, shown.value, shown.moves, shown.plays_as, shown.square, shown.lane,
                        shown.blocked, shown.terrain, shown.standup, shown.ramp, shown.crash, front, shown.finish)
+
+    def wind(self, view: View, i: int, choice: Choice) -> str:
+        """Preview.wind of rider i's `card`, from the seat's view: WIND, MAY or "".
+
+        The seat's own riders whose cards are down move with it, in the round's
+        order, and the round's own end phase runs on that (slipstream, the
+        exhaustion rule, the race's end).  Every other rider's card is hidden:
+        such a rider could end anywhere from its square to the furthest its
+        possible cards take it (View.unseen, its face-up recycled cards, an
+        exhaustion card).  If none of them could stand, before or after moving,
+        on a square from the rearmost start of the riders moved to 3 squares
+        past the furthest they reach, nothing they play changes this answer: it
+        is exact.  Otherwise, or when one of them could end the race (no
+        exhaustion then), the others' cards decide: MAY."""
+        card = as_card(choice)
+        own = [(j, as_card(c)) for j, c in view.chosen.items() if j != i and c is not None]
+        moved = own + [(i, card)]
+        twin: ClassicGame = self.clone()
+        rank = {k: n for n, k in enumerate(twin.movement_order())}
+        lo = hi = twin.pos[i][0]
+        for j, c in sorted(moved, key=lambda jc: rank.get(jc[0], -1)):
+            start = twin.pos[j][0]
+            lo = min(lo, start)
+            hi = max(hi, start + twin.reach(j, c))
+            twin.move_rider(j, twin.card_worth(j, c), c)
+        finish = self.course.finish
+        if twin.pos[i][0] >= finish:
+            return ""  # over the line: the preview says "finish"
+        for j, _ in moved:
+            hi = max(hi, twin.pos[j][0])
+        hi += 3
+        twin.events = []
+        twin.end_phase()
+        tired = False
+        for e in twin.events:
+            if isinstance(e, Exhaustion) and e.rider == i:
+                tired = True
+        movers = {j for j, _ in moved}
+        for j in range(len(self.riders)):
+            square = self.pos[j][0]
+            if j in movers or square < 0:
+                continue
+            top = square + self.furthest(view, j)
+            if top >= lo and square <= hi:
+                return MAY
+            if tired and top >= finish and not self.setup.tour:
+                return MAY  # it may end the race: nobody takes exhaustion then
+        return WIND if tired else ""
+
+    def furthest(self, view: View, j: int) -> int:
+        """The most squares rider j's card may move it this round, as the seat
+        may know it: any card it may hold (View.unseen, its recycled cards,
+        which come back when its deck runs out), an exhaustion card, a card
+        from nowhere; a scripted team any card of its decks (and Attack)."""
+        rider = self.riders[j]
+        cards = set(view.unseen(j))
+        cards.update(view.board.riders[j].recycled)
+        cards.add(EXHAUSTION)
+        cards.add(NOWHERE)
+        script = self.script[rider.seat]
+        if script:
+            cards.update(starting_deck(self.setup, rider.seat, SPRINTEUR))
+            cards.update(starting_deck(self.setup, rider.seat, ROULEUR))
+            if script == PELOTON:
+                cards.add(ATTACK)
+        best = 0
+        for c in cards:
+            best = max(best, self.reach(j, c))
+        return best
 
     def in_front(self, i: int, square: int) -> bool:
         """Nobody but rider i on the square just ahead of `square`."""

@@ -12,9 +12,13 @@ since the others move too; with the others still, it ends exactly there
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action
+
+# Preview.wind: exhaustion (fatigue) at the end of the round for sure, or maybe
+WIND: Final = "wind"
+MAY: Final = "may"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +39,12 @@ class Preview:
         exhaustion (fatigue) at the end of the round unless slipstream (catch-up)
         carries it on; never for a card that crosses the line (`finish`)
     finish: it would cross the finish line
+    wind: who will be in the wind at the end of the round, the others' cards
+        counted as the seat may know them (View.options(wind=True) fills it,
+        "" otherwise): WIND, it takes an exhaustion card (fatigue token) whatever
+        the others play; MAY, the others' cards decide (they may land just
+        ahead of it, carry it on in slipstream or end the race); "" when it
+        takes none whatever they play (sheltered, over the line, the race over)
 
     The seat's own riders whose cards are down this round move too, in the
     round's order (View.preview): the second rider's previews count the
@@ -55,6 +65,12 @@ class Preview:
     crash: bool
     front: bool
     finish: bool = False
+    wind: str = ""
+
+    def with_wind(self, wind: str) -> Preview:
+        """This preview, saying who will be in the wind (`wind`)."""
+        return Preview(self.rider, self.start, self.value, self.moves, self.plays_as, self.square, self.lane,
+                       self.blocked, self.terrain, self.standup, self.ramp, self.crash, self.front, self.finish, wind)
 
     @property
     def gain(self) -> int:
@@ -69,6 +85,12 @@ class Option:
 
     action: Action
     preview: Preview | None = None
+
+
+def choice_of(action: Action) -> Any:
+    """The card (tokens) a play plays, as previews take it; None for another action."""
+    tokens: Any = getattr(action, "tokens", None)
+    return tokens if tokens is not None else getattr(action, "card", None)
 
 
 def spent(action: Action) -> tuple[int, ...]:

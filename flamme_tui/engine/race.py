@@ -176,6 +176,10 @@ class Race:
         """Hook: how many cards (tokens) rider i draws now."""
         raise NotImplementedError
 
+    def wind(self, view: View, i: int, choice: Choice) -> str:
+        """Preview.wind of rider i's card (tokens), from the seat's view (View.wind)."""
+        raise NotImplementedError
+
     def state_key(self) -> tuple[object, ...]:
         """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""
         raise NotImplementedError

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .actions import Choice
 from .course import Course
+from .options import Option, choice_of
 from .phase import Phase
 from .ruleset import RuleSet
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
     from .bmx import BmxSetup
     from .classic import ClassicSetup
-    from .options import Option, Preview
+    from .options import Preview
     from .race import Race
     from .rng import Rng
 
@@ -227,16 +228,30 @@ class View(Shown):
         its face-down deck plus (for another seat's rider) what it drew this round."""
         return self.board.rules.unseen(self, i)
 
-    def options(self) -> list[Option]:
-        """What this seat may do now, each choice with its preview (engine.options)."""
-        return self.board.position().options(self)
+    def options(self, wind: bool = False) -> list[Option]:
+        """What this seat may do now, each choice with its preview (engine.options).
+        With `wind`, each preview also says who will be in the wind (Preview.wind):
+        a simulated end of round per card, which the table shows and bots skip."""
+        position = self.board.position()
+        out: list[Option] = position.options(self)
+        if not wind:
+            return out
+        return [o if o.preview is None else
+                Option(o.action, o.preview.with_wind(position.wind(self, o.preview.rider, choice_of(o.action))))
+                for o in out]
 
-    def preview(self, i: int, choice: Choice) -> Preview:
+    def wind(self, i: int, choice: Choice) -> str:
+        """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""
+        return self.board.position().wind(self, i, choice)
+
+    def preview(self, i: int, choice: Choice, also: tuple[tuple[int, Choice], ...] = ()) -> Preview:
         """Where rider i would end with that card (token tuple), counting the
         seat's own cards already down this round (its other rider moves too,
-        in the round's order), every other rider standing still
-        (engine.options.Preview)."""
+        in the round's order), and `also` (rider, card): a card of the seat
+        not yet down but selected (the screen shows both picks together);
+        every other rider standing still (engine.options.Preview)."""
         own = [(j, c) for j, c in self.chosen.items() if j != i and c is not None]
+        own += [(j, c) for j, c in also if j != i and j not in self.chosen]
         if own:
             return self.board.position().preview_counting(i, choice, own)
         return self.board.position().preview(i, choice)

@@ -463,7 +463,8 @@ class RaceFlow:
             self._note(action, bot=True)
         elif reason and self.show_reasons and not isinstance(action, Draw):
             # a reason may name the card: it waits for the reveal
-            self._reasons.append(Reason(seat, move.policy, reason))
+            rider = getattr(action, "rider", None)
+            self._reasons.append(Reason(seat, move.policy, reason, self.game.index.get(rider) if rider else None))
         if (self.game.round, self.game.phase) != before or self.session.due() != seat or self.bids_revealed(events):
             self._bot_done(seat)  # the seat has done all it had to do now
         self._after(before, events)

@@ -392,6 +392,7 @@ class Reason:
     seat: int
     policy: str
     reason: str
+    rider: int | None = None  # the rider it played for (said when the seat has more than one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,6 +463,9 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Changed):
         return changed_words(game, note.seat)
     if isinstance(note, Reason):
+        if note.rider is not None and len(game.seats[note.seat]) > 1:  # which rider played
+            return _("{seat} (bot, {policy}), {kind}: {reason}").format(
+                seat=team_name(game, note.seat), policy=note.policy, kind=_kind_of(game, note.rider), reason=note.reason)
         return _("{seat} (bot, {policy}): {reason}").format(
             seat=team_name(game, note.seat), policy=note.policy, reason=reason_words(note.reason))
     if isinstance(note, Heading):
@@ -585,7 +589,13 @@ def ranking_line(game: Any, place: int, i: int, finished: dict[int, str] | None 
         return _("{place:>2}. {rider}: {finish}").format(place=place, rider=rider_name(game, i), finish=done)
     return _("{place:>2}. {rider}: {where} ({lane})").format(
         place=place, rider=rider_name(game, i), where=where(game.course, game.pos[i][0]),
-        lane=lane_word(game.variant, game.pos[i][1]))
+        lane=lane_word(game.variant, game.pos[i][1], lanes_at(game.course, game.pos[i][0])))
+
+
+def lanes_at(course: Course, square: int) -> int:
+    """The lanes of a square (past the last tile: two, RULES.md), for its lane's word."""
+    lanes = course.lanes
+    return lanes[square] if 0 <= square < len(lanes) else 2
 
 
 # what a replay's frames say in a word or a sentence: whole, each with its placeholders

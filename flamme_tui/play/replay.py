@@ -115,7 +115,7 @@ def frames(setup, seed: int, entries) -> list[Frame]:
         if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
             title = replay_says("breakaway") if game.phase != Phase.BREAKAWAY else replay_says(
                 "breakaway bid", n=game.bid_round - 1)
-            out.append(_frame(game, title, describe_round(game)))
+            out.append(_frame(game, title, describe_round(game, lambda sq: label(game.course, sq))))  # as the race says
             picks = 0
             continue
         if game.rounds_done > done:

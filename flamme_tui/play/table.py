@@ -105,8 +105,8 @@ class ChoosingFirst:
 @dataclass(frozen=True, slots=True)
 class Picking:
     """A seat picks the card (BMX: tokens) of `rider`: `hand` is that rider's
-    hand, the seat's own; each option carries its preview, and `dominated`
-    marks a play another one beats for less."""
+    hand, the seat's own; each option carries its preview (with who will be
+    in the wind: `wind`), and `dominated` marks a play another one beats for less."""
 
     kind: ClassVar[str] = "pick"  # its name on the wire (and in tests)
     seat: int
@@ -115,6 +115,12 @@ class Picking:
     options: tuple[Option, ...]
     dominated: tuple[bool, ...]
     view: Any = field(default=None, compare=False, repr=False)  # the seat's own view (engine.view.View)
+
+    @property
+    def wind(self) -> tuple[str, ...]:
+        """For each option, who will be in the wind (engine.options.Preview.wind:
+        WIND for sure, MAY if the others' cards decide, "" for none)."""
+        return tuple(o.preview.wind if o.preview is not None else "" for o in self.options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,7 +335,8 @@ class Table:
             bid = game.bid_round if game.phase == Phase.BREAKAWAY else 0
             return Curtain(seat, game.view(seat).board, (LiftCurtain(seat),), bid, view=self.public())
         view = game.view(seat)
-        offered = tuple(view.options())
+        # a card's preview says who will be in the wind (Preview.wind: the table shows it, bots skip it)
+        offered = tuple(view.options(wind=kind == "pick"))
         if kind == "place":
             assert now.rider is not None
             return Placing(seat, now.rider, offered, view=view)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..engine.cards import card_text
 from ..engine.events import token_text
-from ..engine.options import Preview
+from ..engine.options import MAY, WIND, Preview
 from ..i18n import _
 from ..play.narrator import label, terrain_word, to_go
 from .widgets.board import token_str
@@ -31,7 +31,8 @@ def value_text(preview: Preview, bmx: bool, shown: object) -> str:
 def flag(preview: Preview, bmx: bool) -> str:
     """The one word a card has room for (7 cells), the most important first:
     it would crash, riders in the way stop it short, the terrain (or standing
-    up, or the ramp) changes how far it goes, it would be at the front."""
+    up, or the ramp) changes how far it goes.  Who will be in the wind is the
+    card's own mark (wind_mark), in its bottom border."""
     # (each translation fits the card's 7 cells too)
     if preview.crash:
         return _("crash!")
@@ -41,9 +42,20 @@ def flag(preview: Preview, bmx: bool) -> str:
         return _("blocked")
     if preview.moves != preview.value or preview.terrain or preview.standup or preview.ramp:
         return _("moves {n}").format(n=preview.moves)
-    if preview.front:
-        return _("front")
     return ""
+
+
+def wind_mark(preview: Preview, bmx: bool) -> str:
+    """The card's wind mark (engine.options.Preview.wind), as the reveal marks
+    the riders who take one: "+E" an exhaustion card (BMX "+F" a fatigue
+    token) whatever the others play, "+E?" if their cards decide, "" none."""
+    mark = "+F" if bmx else "+E"
+    return mark if preview.wind == WIND else mark + "?" if preview.wind == MAY else ""
+
+
+def wind_legend(bmx: bool) -> str:
+    """What the cards' wind marks say, for the hint under them."""
+    return _("+F: a fatigue token for sure, +F?: maybe") if bmx else _("+E: an exhaustion card for sure, +E?: maybe")
 
 
 def card_lines(preview: Preview, course, bmx: bool, shown: object, aids: bool) -> tuple[str, ...]:
@@ -75,12 +87,23 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     if preview.crash:
         words.append(_("it would crash on the wet road"))
     if gone > 0:
-        if preview.front:
-            words.append(_("in front: a fatigue token unless catch-up") if bmx
-                         else _("in front: an exhaustion card unless slipstream"))
-        else:
-            words.append(_("sheltered: a rider just ahead"))
+        words.append(wind_words(preview, bmx))
     return " · ".join(words)
+
+
+def wind_words(preview: Preview, bmx: bool) -> str:
+    """Who will be in the wind, in words (engine.options.Preview.wind)."""
+    if preview.wind == WIND:
+        return _("in the wind: a fatigue token whatever the others play") if bmx \
+            else _("in the wind: an exhaustion card whatever the others play")
+    if preview.wind == MAY:
+        if preview.front:
+            return _("in front for now: the others' tokens or the die decide") \
+                if bmx else _("in front for now: the others' cards decide")
+        return _("sheltered for now: the others' tokens or the die decide") if bmx \
+            else _("sheltered for now: the others' cards decide")
+    return _("no fatigue token whatever the others play") if bmx \
+        else _("no exhaustion card whatever the others play")
 
 
 def blocked_squares(preview: Preview) -> tuple[int, ...]:

@@ -537,6 +537,17 @@ async def tutorial(pilot) -> None:
     await pilot.pause()
 
 
+async def wind(pilot) -> None:
+    """Round 2, the second rider's pick: each card marked with who will be in
+    the wind (+E, +E?), counting the first rider's card already down."""
+    await recap(pilot)
+    await pilot.press("1")  # the Sprinteur draws first
+    await settle(pilot)
+    await pilot.press("4")  # its card; the Rouleur draws
+    await settle(pilot)
+    await pilot.press("right")
+
+
 SCENARIOS = {
     "title": title,
     "variants": variants,
@@ -551,6 +562,7 @@ SCENARIOS = {
     "review": review,
     "curtain-table": curtain_table,
     "recap": recap,
+    "wind": wind,
     "meteo": meteo_crash,
     "bmx-builder": bmx_builder,
     "bmx-pick": bmx_pick,

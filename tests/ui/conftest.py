@@ -35,3 +35,10 @@ def own_settings(tmp_path, monkeypatch):
     """Each test starts from the default settings, and what it saves stays with it
     (a theme picked in one test must not colour the next one's snapshots)."""
     monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / "own-config"))
+
+
+@pytest.fixture(autouse=True)
+def own_saves(tmp_path, monkeypatch):
+    """Each test its own saves folder: a race one test left in progress would be
+    offered on the next one's title menu, under the cursor (Resume comes first)."""
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))

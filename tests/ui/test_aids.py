@@ -47,7 +47,7 @@ def moved_alone(game, i: int, card: int) -> tuple[int, int, bool]:
 async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, seed):
     app = FlammeApp(seed=seed, autoplay=False, autosave=False)
     promised: dict[int, tuple[int, bool]] = {}  # rider -> (square, blocked) shown for the card it plays
-    counts = {"cards": 0, "blocked": 0, "checked moves": 0}
+    counts = {"cards": 0, "blocked": 0, "checked moves": 0, "first riders": 0}
 
     async def on_state(pilot, seen) -> None:
         screen = app.screen
@@ -72,6 +72,14 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
             square, lane, blocked = moved_alone(game, i, card)
             scene = screen.track.scene
             assert scene.previews[0] == square, (card, scene.previews)
+            for j, down in game.view(turn.seat).chosen.items():  # the first rider's mark counts this card
+                twin = game.clone()
+                for r in twin.movement_order():
+                    if r in (i, j):
+                        c = card if r == i else down
+                        twin.move_rider(r, twin.card_worth(r, c), c)
+                assert twin.pos[j][0] in scene.previews[1:], (card, down, scene.previews)
+                counts["first riders"] += 1
             shown = screen.cards.cards[k]
             assert shown.lines[0].endswith(f"→{label(game.course, square)}"), shown.lines
             assert (shown.lines[1] == "blocked") is blocked or shown.lines[1] in ("crash!", "finish"), shown.lines
@@ -89,7 +97,7 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
         await set_players(pilot, 4)
         await pilot.press("ctrl+s")
         await play_race(pilot, on_state=on_state)
-    assert counts["cards"] > 100 and counts["checked moves"] > 50
+    assert counts["cards"] > 100 and counts["checked moves"] > 50 and counts["first riders"] > 40
     assert counts["blocked"] > 0, "no blocked card in this race: pick another seed"
 
 
@@ -109,3 +117,39 @@ async def test_the_real_table_setting_shows_no_aid(tmp_path, monkeypatch):
         assert "to go)" not in screen_text(app)  # no sentence on what the card does
         await pilot.press("enter", "right")  # the Rouleur: the Sprinteur's card is not previewed either
         assert screen.track.scene.previews == ()
+
+
+async def test_the_cards_wind_marks_are_the_engines_and_the_reveal_marks_who_took_exhaustion():
+    """Item 9: before the reveal each card's bottom border says who will be in
+    the wind (+E for sure, +E? maybe), the engine's Preview.wind counting the
+    first rider's card down; after it, "+E" under the card of each rider that
+    took an exhaustion card (none other)."""
+    from flamme_tui.engine.events import Exhaustion
+    from flamme_tui.ui.aids import wind_mark
+    from flamme_tui.ui.scenarios import SCENARIOS, SEED
+
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["wind"](pilot)
+        screen = app.screen
+        turn = screen.table.turn()
+        assert turn.kind == "pick" and turn.view.chosen  # the second rider, the first one's card down
+        shown = [card.foot for card in screen.cards.cards]
+        want = {o.preview.value: wind_mark(o.preview, False) for o in turn.options}
+        assert shown == [want[c] for c in screen.options] and all(shown)
+        assert "+E?" in screen_text(app)
+        await pilot.press("1")  # the card plays; the review
+        await pilot.press("enter")
+        for _ in range(20):  # the other seat's turn by keys, then the reveal to its end
+            await pilot.pause()
+            kind = getattr(getattr(app.screen, "turn", None), "kind", None)
+            if kind == "reveal":
+                break
+            await pilot.press({"draw": "1", "pick": "1", "review": "enter"}.get(kind, "enter"))
+        assert app.screen.turn.kind == "reveal"
+        await pilot.press(*["space"] * (len(screen.table.turn().frames) - 1))  # step by step to the last
+        await pilot.pause()
+        assert screen.table.turn().step == len(screen.table.turn().frames) - 1
+        tired = {e.rider for e in screen.flow.game.events if isinstance(e, Exhaustion)}
+        marked = {card.data[0] for card in screen.cards.cards if card.foot == "+E"}
+        assert tired and marked == tired

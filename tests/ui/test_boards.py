@@ -166,3 +166,32 @@ async def test_the_to_go_heading_ends_where_its_numbers_do(variant, width):
     last = cells(head[:head.index("to go") + len("to go")]) - 1  # the heading's last cell
     for line in lines:
         assert char_at(line, last).isdigit() and not char_at(line, last + 1).isdigit(), (head, line)
+
+
+async def test_a_long_pile_in_the_left_column_never_runs_into_the_separator():
+    """Issue 24 item 13: with six teams at 80x24 the longest recycled pile, in
+    the left column, ended on the cell before the separator ("333│")."""
+    from dataclasses import replace
+
+    from textual.app import App
+
+    from flamme_tui.ui.widgets.board import Boards
+
+    session = choices("classic", 6, seed=5).session()
+    advance(session, 2)
+    rows = board_rows(session.game.view(0), ["Vermilion", "Blue", "Green", "Sky blue", "Purple", "Orange"])
+    rows[0] = replace(rows[0], recycled=(7, 6, 6, 5, 5, 4, 4, 4, 3, 3, 3, 0))  # the longest pile, left
+
+    class One(App):
+        def compose(self):
+            yield Boards(id="b")
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        boards = app.query_one(Boards)
+        boards.set_columns(2, len(rows))
+        boards.show(rows, "classic")
+        await pilot.pause()
+        for line in boards.lines()[1:]:
+            assert line.split("│")[0].endswith(" "), line
+        assert "7 66 55 444 333 E │" in boards.lines()[1]  # whole, then a blank

@@ -367,3 +367,26 @@ def _plain(group) -> list[str]:
     console = Console(width=200, record=True, color_system=None)
     console.print(group)
     return console.export_text().splitlines()
+
+
+def test_the_chart_round_axis_is_whole_within_its_width():
+    """Issue 24 item 13: the podium chart's round axis was cut (its last label
+    and "round" ran past the chart's width, a label cut to its first digit)."""
+    from flamme_tui.bots import POLICIES
+    from flamme_tui.play.races import RaceSpec, make_setup, new_game, play_out
+    from flamme_tui.ui.screens.podium import History, chart_text
+    from flamme_tui.usertext import cells
+
+    game = new_game(make_setup(RaceSpec()), 5)
+    play_out(game, {seat: POLICIES["easy"] for seat in range(len(game.seats))})
+    n = len(game.riders)
+    names = [f"P{k}" for k in range(len(game.seats))]
+    for width in (60, 76, 116):
+        for rounds in range(2, 41):
+            history = History([[(k * (i + 1)) % 7 for i in range(n)] for k in range(rounds)], [1] * n, [0] * n, [0] * n)
+            lines = chart_text(game, names, history, width=width).plain.splitlines()
+            assert all(cells(line) <= width for line in lines), (width, rounds, max(map(cells, lines)))
+            axis = next(line for line in lines if "round" in line and "┤" not in line and "Race chart" not in line)
+            labels = [int(w) for w in axis.split() if w.isdigit()]
+            spacing = labels[1] - labels[0] if len(labels) > 1 else rounds
+            assert labels[0] == 0 and labels == sorted(labels) and rounds - 1 - labels[-1] < spacing, (width, rounds, axis)

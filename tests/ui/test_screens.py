@@ -327,7 +327,18 @@ async def test_races_are_autosaved_and_resume_behind_the_curtain(tmp_path, monke
                 break
         menu = app.screen.query_one("#title-menu")
         assert menu.get_option_at_index(0).id == "resume"  # first: what a player coming back wants
-        await pilot.press("up", "enter")  # the cursor stays on New race: Resume is just above
+        assert menu.highlighted == 0  # and the cursor on it (issue 24, item 13)
+        await pilot.press("down", "enter")  # New race, then back with Esc
+        await pilot.pause()
+        assert screen_name(app) != "TitleScreen"
+        await pilot.press("escape")
+        for _ in range(20):  # the saves are looked at again, Resume offered again
+            await pilot.pause(0.05)
+        assert screen_name(app) == "TitleScreen"
+        race = app.screen.resume_info
+        app.screen.offer_resume(race._replace(changed=race.changed + 1))  # the save written again meanwhile
+        assert menu.get_option_at_index(menu.highlighted).id == "new"  # not one item low (New tour)
+        await pilot.press("up", "enter")
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 1
 
@@ -349,7 +360,7 @@ async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, m
             if app.screen.resume_info is not None:
                 break
         assert "Resume: Avenue Corso Paseo, round 1" in screen_text(app)
-        await pilot.press("up", "enter")  # Resume, first in the menu
+        await pilot.press("enter")  # Resume, first in the menu, under the cursor
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen" and app.screen.seat == 0  # never a hand first
         await pilot.press("enter")
@@ -496,3 +507,48 @@ async def test_the_race_header_says_the_rules_once(scenario, header):
         await SCENARIOS[scenario](pilot)
         first = screen_text(app).splitlines()[0]
     assert first.strip().startswith(header), first
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_the_profile_legend_names_no_colour_under_no_color(monkeypatch, no_color):
+    """Issue 24 item 13: under NO_COLOR the stage profile's legend named colours nobody sees."""
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["profile"](pilot)
+        legend = str(app.screen.query_one("#profile-legend").render())
+        named = [c for c in ("red", "blue", "yellow") if c in legend]
+        assert named == ([] if no_color else ["red", "blue", "yellow"]), legend
+        assert "start" in legend and "finish" in legend
+
+
+async def test_the_rider_choice_says_the_weather_under_each_rider():
+    """Issue 24 item 13: the weather where the seat's riders stand (a tailwind draws 5,
+    a headwind 3) was not shown on the rider-choice screen (cut off the card, or never said)."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.palette import WEATHER
+    from flamme_tui.ui.scenarios import advance, choices, settle
+
+    app = FlammeApp(seed=92, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = choices("meteo", 2, seed=92).session()
+        game = session.game
+
+        def weather_of(i: int) -> str:
+            square = game.pos[i][0]
+            return game.course.weather[square] if 0 <= square < len(game.course.weather) else ""
+
+        advance(session, 12, until=lambda g: all(weather_of(i) for i in g.seats[0]))
+        kinds = [weather_of(i) for i in game.seats[0]]
+        assert all(kinds)
+        app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        await pilot.press("enter")  # the curtain
+        await settle(pilot)
+        assert app.screen.turn.kind == "draw" and app.screen.turn.seat == 0
+        text = " ".join(screen_text(app).split())
+        for kind in kinds:
+            assert f"{WEATHER[kind].glyph} {WEATHER[kind].name} ({WEATHER[kind].effect})" in text, (kind, text)

@@ -51,6 +51,11 @@ def test_race_without_colour(snap_compare, monkeypatch, scenario):
     assert snap_compare(app(), run_before=SCENARIOS[scenario], terminal_size=SMALL)
 
 
+def test_wind_marks(snap_compare):
+    """Item 9: the second rider's cards, each marked with who will be in the wind (+E, +E?) at 80x24."""
+    assert snap_compare(app(), run_before=SCENARIOS["wind"], terminal_size=SMALL)
+
+
 def test_card_pick_without_colour(snap_compare, monkeypatch):
     """NO_COLOR: terrain, riders and the selected card stay readable (glyphs, letters, borders)."""
     monkeypatch.setenv("NO_COLOR", "1")

@@ -127,8 +127,12 @@ class ProfileScreen(ModalScreen[None]):
             yield Static(Content(_("{stage}: the stage profile").format(stage=clean(self.course.name, multiline=False))),
                          id="profile-title")
             yield StageProfile(self.course, bars=8, riders=True, id="profile-chart")
-            yield Static(_("climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
-                           "under it, the riders: team letter, or how many share a spot"), id="profile-legend")
+            # without colour the bars' terrain colours are not seen: the legend says what is
+            legend = _("bars: how high the road is, up on climbs · ║ start · ▓ finish\n"
+                       "under it, the riders: team letter, or how many share a spot") if self.app.no_color else _(
+                "climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
+                "under it, the riders: team letter, or how many share a spot")
+            yield Static(legend, id="profile-legend")
             yield Static(_("[b]Esc[/b] or [b]s[/b] close"), classes="dialog-hint")
 
     def on_mount(self) -> None:

@@ -88,7 +88,8 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
     gaps = [[d - min(per_round) for d in per_round] for per_round in history.distances]
     worst = max(max(g) for g in gaps) or 1
     height = min(max_height, worst + 1)
-    step = max(1, min(4, (width - 8) // rounds))
+    # room for the 7-cell margin, the columns and the last label's digits past the last column
+    step = max(1, min(4, (width - 10) // rounds))
     cols = step * (rounds - 1) + 1
 
     def mark_of(r) -> str:
@@ -114,13 +115,15 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
             text.append(ch, style=style)
         text.append("\n")
     text.append("      └" + "─" * cols + "\n")
-    axis = [" "] * cols
-    every = max(1, -(-5 // step))  # a label every few rounds, never crowded
+    # a label every few rounds, never crowded, each whole (the last may run past the last column);
+    # the axis's name in the margin before it, where it is never cut
+    every = max(1, -(-5 // step))
+    axis = [" "] * (cols + 3)
     for k in range(0, rounds, every):
         for j, ch in enumerate(str(k)):
-            if k * step + j < cols:
-                axis[k * step + j] = ch
-    text.append("       " + "".join(axis) + "  " + _("round") + "\n")
+            axis[k * step + j] = ch
+    # (the margin is 7 cells: the axis's name, in the player's language, right-aligned in it)
+    text.append(f"{_('round')[:6]:>6} " + "".join(axis).rstrip() + "\n")
     # the legend: whole entries to a line, each line under the chart (never "o Orange" on one
     # line and "Rouleur" at the start of the next)
     entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", " " + rider_words(game, i, names))

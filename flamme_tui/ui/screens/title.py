@@ -52,6 +52,12 @@ class TitleScreen(BaseScreen):
         if race == self.resume_info:
             return
         menu = self.query_one("#title-menu", OptionList)
+        # the entry under the cursor, by its id (an index moves when Resume comes or goes); a
+        # menu not yet moved through (the cursor on top) goes to Resume: what a player coming back wants
+        at = menu.highlighted
+        current = menu.get_option_at_index(at).id if at is not None and at < menu.option_count else None
+        if current is None or (self.resume_info is None and at == 0):
+            current = "resume"
         if self.resume_info is not None:
             menu.remove_option("resume")
         self.resume_info = race
@@ -72,11 +78,10 @@ class TitleScreen(BaseScreen):
         else:
             label = _("Resume: {file} (made by a newer flamme-tui)").format(file=race.path.name)
         # Resume goes first: it is what a player coming back wants
-        highlighted = menu.highlighted
         rest = [menu.get_option_at_index(k) for k in range(menu.option_count)]
         menu.clear_options()
         menu.add_options([Option(plain(label), id="resume"), *rest])
-        menu.highlighted = (highlighted or 0) + 1  # the entry under the cursor stays under it
+        menu.highlighted = menu.get_option_index(current)  # the entry under the cursor stays under it
         menu.styles.width = "auto"
 
     def redrawn(self) -> None:

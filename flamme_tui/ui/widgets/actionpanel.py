@@ -49,6 +49,7 @@ class ActionPanel:
         self.nudged = ""  # Enter with nothing selected: what to press, over the hint until a selection
         self.pick_notes = ""  # the pick's notes (weather, the other rider's card) and keys, under the aid
         self.pick_keys = ""
+        self.pick_legend = ""
         self.review_text = ""  # the review's words, read from the seat's view before its pick
 
     # ------------------------------------------------------------- common
@@ -116,9 +117,13 @@ class ActionPanel:
         cards = [replace(c, selected=k in chosen, cursor=multi and k == cursor) for k, c in enumerate(self.base_cards)]
         self.cards.show(self.cards.kind, cards)
 
-    def weather_note(self, square: int) -> str:
+    def weather_at(self, square: int) -> str:
+        """The weather of a square ("" for fair weather or off the track)."""
         weather = self.course.weather
-        kind = weather[square] if weather and square < len(weather) else ""
+        return weather[square] if weather and 0 <= square < len(weather) else ""
+
+    def weather_note(self, square: int) -> str:
+        kind = self.weather_at(square)
         if kind in ("tailwind", "headwind"):
             w = WEATHER[kind]
             return _("{glyph} {name}: {effect}").format(glyph=w.glyph, name=_(w.name), effect=_(w.effect))
@@ -146,10 +151,15 @@ class ActionPanel:
         # (in a tour a rider across the line has left the track: the other one draws)
         mine = [r for r in view.board.riders if r.seat == turn.seat and r.index not in view.board.crossed]
         cards = []
+        told = []  # the weather under each rider, in words under the cards (a card is too narrow for them)
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
-            weather = self.weather_note(r.square).split(":")[0]
-            where = square_where(self.course, r.square) + (f" {weather}" if weather else "") + (
+            kind = self.weather_at(r.square)
+            if kind:
+                w = WEATHER[kind]
+                told.append(_("{rider}: {glyph} {weather} ({effect})").format(
+                    rider=kind_name(r.kind), glyph=w.glyph, weather=_(w.name), effect=_(w.effect)))
+            where = square_where(self.course, r.square) + (f" {WEATHER[kind].glyph}" if kind else "") + (
                 " · " + _("crashed") if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({self.drawing.label(r.index)})",
                               (where, _("deck {deck}, {up} face up").format(deck=deck, up=len(recycled))),
@@ -166,6 +176,8 @@ class ActionPanel:
         else:  # a number chooses who draws at once
             hint = _("the chosen rider draws and picks first · [b]1[/b] [b]2[/b] choose (or ← → "
                      "[b]{enter}[/b])").format(enter=enter)
+        if told:  # the weather where the riders stand: a tailwind draws 5, a headwind 3
+            hint = escape_markup(" · ".join(told)) + "\n" + hint
         recap = self.recap(turn.seat)
         if recap:  # first: what happened since (the keys are in the key bar too)
             hint = self.fit_recap(recap) + "\n" + hint
@@ -201,7 +213,8 @@ class ActionPanel:
         per_card = self.screen.aids and keep == 1
         self.base_cards = tuple(
             Card(str(k + 1), aids.card_lines(previews[c], self.course, self.bmx, c, per_card),
-                 data=(turn.seat, turn.rider, c), big=aids.value_text(previews[c], self.bmx, c))
+                 data=(turn.seat, turn.rider, c), big=aids.value_text(previews[c], self.bmx, c),
+                 foot=aids.wind_mark(previews[c], self.bmx) if per_card else "")
             for k, c in enumerate(hand))
         self.cards.show("hand", self.base_cards)
         kind = KIND.get(rider.kind, "")
@@ -238,6 +251,8 @@ class ActionPanel:
         else:  # the review before passing catches a slip
             self.pick_keys = _("[b]1-{n}[/b] plays at once (or ← → [b]{enter}[/b])").format(
                 n=len(hand), enter=key("race.confirm"))
+        # what the cards' wind marks say (+E, +E?), under the rest where the panel has room
+        self.pick_legend = aids.wind_legend(self.bmx) if any(card.foot for card in self.base_cards) else ""
         self.drawing.set_status(_("{team} picks").format(team=view.board.setup.teams[turn.seat].name),
                                 view.board.round)
         self.pick_notes = " · ".join(notes)
@@ -262,6 +277,8 @@ class ActionPanel:
         lines.append(self.pick_keys)
         if recap and not (self.bmx and not chosen):
             lines = self.with_recap(lines, recap)
+        if self.pick_legend:
+            lines = self.with_room(lines, escape_markup(self.pick_legend))
         self.show_hint("\n".join(lines))
         if not self.screen.aids:  # the real table: nobody shows where a card goes
             drawing.show_track(Scene(marks, focus=(rider.square,)))
@@ -270,10 +287,18 @@ class ActionPanel:
         preview = (picked.square,) if picked is not None else ()
         blocked = aids.blocked_squares(picked) if picked is not None else ()
         # the seat's other rider, its card already down: both picks shown together
-        others = tuple(view.preview(j, card).square for j, card in view.chosen.items()
+        # (counting the card selected now: a rider ahead moves first and may free its road)
+        selected = ((turn.rider, chosen[0]),) if picked is not None and not self.bmx else ()
+        others = tuple(view.preview(j, card, selected).square for j, card in view.chosen.items()
                        if j != turn.rider and not self.bmx)
         focus = (rider.square,) + preview + others
         drawing.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
+
+    def with_room(self, lines: list[str], more: str) -> list[str]:
+        """`lines` and then `more` (markup) if the panel has room for all of it."""
+        width, height = self.hint_w.size
+        used = sum(len(textwrap.wrap(Content.from_markup(line).plain, width or 48) or [""]) for line in lines + [more])
+        return lines + [more] if used + bool(self.nudged) <= (height or 3) else lines
 
     def with_recap(self, lines: list[str], recap: tuple[str, ...]) -> list[str]:
         """ "Since your last look" kept in view through the turn: in the lines

@@ -268,7 +268,8 @@ class Boards(TextLines):
             # the recycled cards are never cut: the name gives way first (down to 3
             # letters; the rider's label, team letter on its colour, says whose row it is)
             fixed = 1 + 2 + 1 + 4 * self._with_square + 1 + 2 + 3 + 2 + 1
-            needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled))
+            # (and a blank cell after the pile: it never runs into the column separator)
+            needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled)) + 1
                          for r in self.rows)
             name_w = max(3, min(name_w, col_w - needed))
         sq, team, go = _("Sq"), _("Team"), _("go")
@@ -304,9 +305,9 @@ class Boards(TextLines):
                 if room >= 6:
                     text.append(" · " + (played if len(played) <= room else "…" + played[-(room - 1):]), style="#bbbbbb")
         used = cells(text.plain[start:])
-        if used > width:
-            text.right_crop(used - width + 1)
-            text.append("…")
+        if used > width - 1:  # a blank cell last: nothing runs into the column separator
+            text.right_crop(used - width + 2)
+            text.append("… ")
         else:
             text.append(" " * (width - used))
 

@@ -81,6 +81,7 @@ class Card:
     title_style: Style | None = None  # e.g. a rider's team colours
     data: tuple = ()  # what the card stands for (seat, rider, card): never drawn
     big: str = ""  # the value, drawn in big digits over the lines when the row is large
+    foot: str = ""  # in the bottom border: a hand card's wind mark ("+E", "+E?"), read without colour
 
 
 class CardClicked(Message):
@@ -216,7 +217,15 @@ class CardRow(LineWidget):
             put(y, x + 1, text, body + style)
             put(y, x + 1 + inner, vt, border)
         if h >= 2:
-            put(h - 1, x, bl + hz * inner + br, border)
+            foot = card.foot[: max(0, inner - 2)]
+            if foot:  # "╰─ +E? ─╯": the mark in the border, as the title is in the top one
+                left = hz if inner > len(foot) + 1 else ""
+                put(h - 1, x, bl + left + " ", border)
+                put(h - 1, x + 2 + len(left), foot, body + VALUE)
+                put(h - 1, x + 2 + len(left) + len(foot), " " + hz * max(0, inner - len(left) - len(foot) - 2) + br,
+                    border)
+            else:
+                put(h - 1, x, bl + hz * inner + br, border)
 
     # ---------------------------------------------------------------- mouse
 

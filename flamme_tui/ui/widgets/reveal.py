@@ -40,7 +40,11 @@ def show_reveal(panel: Any, turn, keys: str) -> None:
     panel.panel(_("{keys} · step {n}/{steps}: [b]{title}[/b]").format(keys=keys, n=turn.step + 1,
                                                                        steps=len(turn.frames), title=title),
                 escape_markup(words))
-    cards = [replace(c, active=c.data[0] in frame.active) for c in panel.base_cards]
+    # who took an exhaustion card (fatigue token) so far: "+E" under its card, from that step on
+    tired = {i for f in turn.frames[: turn.step + 1] if f.kind in ("exhaust", "fatigue") for i in f.active}
+    mark = "+F" if drawing.bmx else "+E"
+    cards = [replace(c, active=c.data[0] in frame.active, foot=mark if c.data[0] in tired else "")
+             for c in panel.base_cards]
     die = None
     if drawing.bmx:
         rolled = next((f.die for f in turn.frames[: turn.step + 1] if f.kind == "die"), None)
