@@ -168,12 +168,12 @@ def test_the_race_screen_s_words_are_the_narrator_s():
 def test_a_ranking_calls_the_middle_lane_of_a_three_lane_square_the_middle_lane():
     """Issue 24 item 13: lane 1 of a three-lane square is the middle lane in the rankings (it said 'left lane')."""
     from flamme_tui.engine.course import Course
+    from flamme_tui.engine.race import Placed
     from flamme_tui.engine.rules import find
     from flamme_tui.play.narrator import ranking_line
 
     course = Course.build("wide", "." * 40, 30, 0, lanes=(3,) * 40)
-    riders = [{"id": "red.S", "square": 5, "lane": 0}, {"id": "red.R", "square": 5, "lane": 1},
-              {"id": "blue.S", "square": 5, "lane": 2}]
+    riders = [Placed("red.S", 5, 0), Placed("red.R", 5, 1), Placed("blue.S", 5, 2)]
     game = find("classic").game.from_position(course, riders)
     lines = [ranking_line(game, k + 1, i) for k, i in enumerate(game.ranking())]
     assert [line.rsplit("(", 1)[1] for line in lines] == ["right lane)", "middle lane)", "left lane)"]

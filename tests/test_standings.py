@@ -8,6 +8,7 @@ from dataclasses import replace
 from flamme_tui.bots import POLICIES
 from flamme_tui.engine import tour as rules
 from flamme_tui.engine.classic import ClassicGame
+from flamme_tui.engine.race import Placed
 from flamme_tui.play import tours
 from flamme_tui.play.races import COLOURS, RaceSpec, Team, make_setup, play_out
 from flamme_tui.play.standings import standings
@@ -60,7 +61,7 @@ def test_standings_follow_a_whole_tour_round_by_round():
 
 def road_game(squares: dict[str, int]) -> ClassicGame:
     setup = replace(make_setup(RaceSpec(variant="classic", stage="avenue-corso-paseo")), tour=True)
-    riders = [{"id": rid, "square": sq, "lane": 0} for rid, sq in squares.items()]
+    riders = [Placed(rid, sq, 0) for rid, sq in squares.items()]
     return ClassicGame.from_position(setup.course, riders, rules=setup)
 
 
