@@ -96,9 +96,8 @@ def longest_first(items: list, workers: int) -> list:
 
 @pytest.hookimpl(trylast=True)  # after -m and -k have deselected: the shares are of what runs
 def pytest_collection_modifyitems(config, items):
-    # (the workers collect, and xdist tells each how many they are; their collections must agree)
-    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")
-    items[:] = longest_first(items, int(workers) if workers.isdigit() and int(workers) > 0 else 1)
+    workers = getattr(config.option, "numprocesses", None)
+    items[:] = longest_first(items, workers if isinstance(workers, int) and workers > 0 else 1)
     # the long property runs and sweeps (marked slow) run only when asked for: `-m slow`
     if "slow" in (config.getoption("markexpr") or ""):
         return
