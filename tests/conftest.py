@@ -53,54 +53,12 @@ def pytest_configure(config):
         os.environ["FLAMME_TUI_DATA_DIR"] = folder
 
 
-# The longest tests of the README's command (15-35 s each on a 2-core machine; --durations=15 lists
-# them), by node id prefix, longest first.  In a parallel run each worker first gets an equal share
-# of the tests in collection order (xdist's worksteal), and works through it from its head: a long test
-# left at the tail of a share starts when the others are done, and the run waits for it.  So they go
-# first, one at the head of each worker's share in turn.  A name no longer found is simply not moved.
-LONGEST = (
-    "tests/ui/test_tour.py::test_a_tour_from_the_title_menu_to_its_podium",
-    "tests/ui/test_peloton_ui.py::test_a_six_team_race_with_the_breakaway",
-    "tests/ui/test_aids.py::test_every_preview_shown_is_what_the_round_does",
-    "tests/test_tour_rulings.py::test_bots_place_the_rider_the_engine_asks_for",
-    "tests/ui/test_privacy.py::test_no_screen_shows_another_players_cards",
-    "tests/ui/test_races.py::test_four_player_classic_race_with_grid_placement",
-    "tests/ui/test_repaint.py::test_every_key_repaints_every_line_that_changed",
-    "tests/ui/test_hostile_text.py::test_hostile_names_typed_on_the_teams_screen",
-    "tests/ui/test_peloton_ui.py::test_nine_players_race_one_rider_each",
-    "tests/ui/test_tour_screens.py::test_a_tour_stage_shows_no_hidden_card",
-    "tests/test_fuzz.py::test_random_stage_text",
-    "tests/ui/test_races.py::test_two_player_classic_race_from_title_to_podium",
-)
-
-
-def longest_first(items: list, workers: int) -> list:
-    """`items` with the LONGEST dealt round the heads of the `workers` equal shares."""
-    rank = {}
-    for item in items:
-        k = next((k for k, prefix in enumerate(LONGEST) if item.nodeid.startswith(prefix)), None)
-        if k is not None:
-            rank[item] = k
-    long = sorted(rank, key=lambda item: rank[item])
-    rest = [item for item in items if item not in rank]
-    heads: list[list] = [long[w::workers] for w in range(workers)]
-    out: list = []
-    left = len(items)
-    others = iter(rest)
-    for w in range(workers):
-        share = left // (workers - w)  # as xdist's worksteal shares out the collection
-        left -= share
-        out += heads[w] + [item for _, item in zip(range(share - len(heads[w])), others)]
-    return out + list(others)
-
-
-@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: the shares are of what runs
 def pytest_collection_modifyitems(config, items):
-    workers = getattr(config.option, "numprocesses", None)
-    items[:] = longest_first(items, workers if isinstance(workers, int) and workers > 0 else 1)
     # the long property runs and sweeps (marked slow) run only when asked for: `-m slow`
     if "slow" in (config.getoption("markexpr") or ""):
         return
+    import pytest
+
     skip = pytest.mark.skip(reason="slow: run with -m slow")
     for item in items:
         if "slow" in item.keywords:
