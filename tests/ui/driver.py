@@ -155,6 +155,26 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
     raise AssertionError("the race did not end")
 
 
+def screenshot_text(app) -> str:
+    """What `svg_text(app.export_screenshot())` reads, without drawing the SVG (whose
+    styles and classes cost most of a whole-race test's time): the window title, then
+    every segment of the screen that is not only spaces, line after line, exactly as
+    Rich's export_svg writes them as <text> (tests/ui/test_privacy.py checks both agree)."""
+    import io
+
+    from rich.console import Console
+    from rich.segment import Segment
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system="truecolor",
+                      record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    segments = list(Segment.filter_control(console._record_buffer))
+    texts = [app.title] + [text for line in Segment.split_and_crop_lines(segments, length=width)
+                           for text, _, _ in line if text != " " * len(text)]
+    return "".join(texts).replace("\xa0", " ")
+
+
 def shown_cards(app, kind: str) -> list:
     """Every card of `kind` ("hand", "riders", "revealed") on any screen of the stack."""
     from flamme_tui.ui.widgets.cards import CardRow

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 
 import fuzzing
 import pytest
@@ -59,11 +60,11 @@ def assert_literal(text: str, shown: dict[str, str]) -> None:
             assert before == prefix, f"{word!r} shown without {prefix!r}: {text[max(0, found.start() - 30):found.end()]!r}"
 
 
-async def until(pilot, ready) -> None:
-    """Wait (at most about 2 s) until `ready()`: a toast is mounted a moment later."""
-    for _ in range(100):
-        if ready():
-            return
+async def until(pilot, ready, timeout: float = 60.0) -> None:
+    """Wait until `ready()`: a toast is mounted a moment later (a busy machine can take seconds: the
+    caller's assertion follows, so a time-out only bounds how long a failing test takes)."""
+    deadline = time.monotonic() + timeout
+    while not ready() and time.monotonic() < deadline:
         await pilot.pause(0.02)
 
 
@@ -437,9 +438,10 @@ async def test_toasts_are_plain_text_unless_asked():
     caller asks for it, control characters written out."""
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        app.notify(f"a [/] b [@click=app.quit]c[/] {ESC_TITLE}")
-        app.screen.notify("d [Dad] e", title="[b")
-        app.notify("[b]bold[/b] asked for", markup=True)
+        # (toasts that stay: on a busy machine they could time out before they are drawn)
+        app.notify(f"a [/] b [@click=app.quit]c[/] {ESC_TITLE}", timeout=600)
+        app.screen.notify("d [Dad] e", title="[b", timeout=600)
+        app.notify("[b]bold[/b] asked for", markup=True, timeout=600)
         await until(pilot, lambda: "asked for" in screen_text(app))
         text = screen_text(app)
         assert "a [/] b [@click=app.quit]c[/] \\x1b]0;pwned\\x07" in text

@@ -131,6 +131,10 @@ async def test_the_language_setting_redraws_and_is_saved(tmp_path, monkeypatch, 
         await settle(pilot)
         assert i18n.language() == "fr"
         assert json.loads((tmp_path / "settings.json").read_text())["language"] == "fr"
+        for _ in range(3000):  # the screen is composed again (a moment on a busy machine; at most a minute)
+            if "Réglages" in " ".join(words_on(app)):
+                break
+            await pilot.pause(0.02)
         assert "Réglages" in " ".join(words_on(app))  # the settings screen itself, drawn again
         await pilot.press("escape")
         await settle(pilot)

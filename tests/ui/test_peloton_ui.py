@@ -12,11 +12,10 @@ import pytest
 
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import SCENARIOS, SEED, settle
-from flamme_tui.ui.textshot import svg_text
 from flamme_tui.ui.widgets.board import Boards
 from flamme_tui.ui.widgets.cards import CardRow
 
-from .driver import go_to_stage, new_race_menus, pick_option, play_race, screen_name, set_players, shown_cards
+from .driver import go_to_stage, new_race_menus, pick_option, play_race, screen_name, screenshot_text, set_players, shown_cards
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -43,7 +42,7 @@ def fits(app) -> None:
         for wid in ("#curtain-title", "#lift", "#curtain-boards"):
             region = screen.query_one(wid).region
             assert region.height >= 1 and region.y + region.height <= height, (wid, region)
-    text = svg_text(app.export_screenshot())
+    text = screenshot_text(app)
     if name in ("RaceScreen", "CurtainScreen"):
         # every rider on the boards: twelve team letters + S/R
         assert len(set(re.findall(r"\b[BOGPVK][SR]\b", text))) == 12
@@ -53,7 +52,7 @@ async def setup_six(pilot) -> None:
     """Title -> New race -> Classic -> Peloton 9 (5-6) -> six teams, 3 bots, the breakaway."""
     await new_race_menus(pilot, "classic", stage_downs=STAGE_DOWNS)
     app = pilot.app
-    assert "Peloton 9 (5-6 teams)" in svg_text(app.export_screenshot())
+    assert "Peloton 9 (5-6 teams)" in screenshot_text(app)
     await set_players(pilot, 6)
     for seat in (3, 4, 5):
         await pick_option(pilot, f"controller-{seat}", 1)  # Bot: easy
@@ -79,7 +78,7 @@ async def test_a_six_team_race_with_the_breakaway_from_the_title_menu_to_the_pod
         assert len(game.riders) == 12 and game.course.name == "Peloton 9 (5-6 teams)"
         assert game.phase == "over"
         assert any(a.startswith("bid ") for a in map(str, game.actions))
-        text = svg_text(app.export_screenshot())
+        text = screenshot_text(app)
         winner = game.riders[game.winner]
         assert app.screen.query_one("#podium-title").region.y < 3  # the podium opens at its top
         assert app.screen.query_one("#podium-body").scroll_y == 0
@@ -97,7 +96,7 @@ async def test_bids_stay_secret_until_revealed():
         for _ in range(60):
             await settle(pilot)
             name = screen_name(app)
-            text = svg_text(app.export_screenshot())
+            text = screenshot_text(app)
             if name == "CurtainScreen":
                 if app.screen_stack[-2].flow.game.phase != "breakaway":
                     break  # round 1
@@ -209,7 +208,7 @@ async def test_the_track_draws_three_lanes_on_a_peloton_stage():
         track = app.screen.query_one("#track")
         assert track.row_kinds()[-3:] == ("lane2", "lane1", "lane0")
         assert app.screen.query_one("#overview").row_kinds()[:3] == ("lane2", "lane1", "lane0")
-        text = svg_text(app.export_screenshot())
+        text = screenshot_text(app)
         assert "#" in text and "░" in text and "s" in text
         rows = app.screen.query_one(CardRow).cards
         assert len(rows) == 4

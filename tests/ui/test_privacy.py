@@ -12,10 +12,11 @@ from textual.screen import ModalScreen
 
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.palette import rider_label
+from flamme_tui.ui.scenarios import settle
 from flamme_tui.ui.textshot import svg_text
 from flamme_tui.ui.widgets.board import Boards
 
-from .driver import new_race_menus, play_race, set_players, shown_cards
+from .driver import new_race_menus, play_race, screenshot_text, set_players, shown_cards
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -28,7 +29,7 @@ def check_curtain(app) -> None:
     assert not isinstance(screen, ModalScreen), "the curtain must be opaque (a plain Screen)"
     assert shown_cards(app, "hand") == []
     assert shown_cards(app, "riders") == []
-    text = svg_text(app.export_screenshot())
+    text = screenshot_text(app)
     assert "Pass to" in text
     assert not CARD_TITLE.search(text)
     for word in PRIVATE_WORDS:
@@ -89,7 +90,7 @@ def check_turn(app) -> None:
         assert done < game.round and "face down" not in line and "(bot, " not in line
         for label, card, _ in re.findall(r"\b([A-Z][SR]) (\w) (\S+→\S+)", moves):
             assert card == ("E" if labels[label].history[done - 1] == 0 else str(labels[label].history[done - 1]))
-    text = svg_text(app.export_screenshot())
+    text = screenshot_text(app)
     # a "plays N (face down)" note is only ever about the acting player's own choice
     view = game.view(seat)
     for value in re.findall(r"plays (\w) \(face down\)", text):
@@ -114,7 +115,7 @@ async def test_no_screen_shows_another_players_cards():
             if app.screen.turn.kind == "draw" and app.screen.recap:
                 checks["recap"] += 1
                 checks["changed"] += sum("changed their last card" in line for line in app.screen.recap)
-                assert "Since your last look" in svg_text(app.export_screenshot())
+                assert "Since your last look" in screenshot_text(app)
 
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "meteo")
@@ -136,8 +137,6 @@ async def test_help_over_a_curtain_shows_no_hand():
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "classic")
         await pilot.press("ctrl+s")
-        from flamme_tui.ui.scenarios import settle
-
         await settle(pilot)
         await pilot.press("enter", "1", "2", "1", "enter")  # Blue plays both riders
         await settle(pilot)
@@ -145,5 +144,34 @@ async def test_help_over_a_curtain_shows_no_hand():
         await pilot.press("question_mark")
         await pilot.pause()
         assert shown_cards(app, "hand") == []
-        text = svg_text(app.export_screenshot())
+        text = screenshot_text(app)
         assert not CARD_TITLE.search(text)
+
+
+async def test_the_screenshot_text_is_the_svg_screenshots_text():
+    """The checks above read the screen with driver.screenshot_text (drawing no SVG): it is
+    the text of the SVG screenshot, on every kind of screen they look at."""
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        looked = []
+
+        def same() -> None:
+            looked.append(type(app.screen).__name__)
+            assert screenshot_text(app) == svg_text(app.export_screenshot()), looked[-1]
+
+        same()  # the title menu
+        await new_race_menus(pilot, "meteo")
+        same()  # the teams screen
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        same()  # the curtain over the race
+        await pilot.press("enter")
+        await settle(pilot)
+        same()  # a draw
+        await pilot.press("1")
+        await pilot.pause()
+        same()  # a pick
+        await pilot.press("question_mark")
+        await pilot.pause()
+        same()  # the help over the race
+    assert looked == ["TitleScreen", "TeamsScreen", "CurtainScreen", "RaceScreen", "RaceScreen", "HelpScreen"]

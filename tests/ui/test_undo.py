@@ -14,9 +14,9 @@ from flamme_tui.play.session import UNDO, UndoRefused, effective
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.choices import RaceChoices, default_seats
 from flamme_tui.ui.scenarios import settle
-from flamme_tui.ui.textshot import screen_text, svg_text
+from flamme_tui.ui.textshot import screen_text
 
-from .driver import new_race_menus, screen_name, shown_cards
+from .driver import new_race_menus, screen_name, screenshot_text, shown_cards
 from .test_privacy import check_curtain
 from .test_workers import humans_play_until_a_bot_is_due
 
@@ -92,7 +92,7 @@ async def test_after_the_curtain_no_undo_can_show_or_change_a_hidden_card():
         assert screen.turn.kind == "draw" and screen.turn.seat == 1
         await pilot.press("u", "backspace")
         assert screen.turn.kind == "draw" and flow.session.entries == entries
-        text = svg_text(app.export_screenshot())
+        text = screenshot_text(app)
         assert "Blue" in text and "changed" not in text  # Blue changed nothing
         await pilot.press("1", "1")  # Orange's Sprinteur, then its Rouleur's pick
         assert screen.turn.kind == "pick" and screen.turn.rider == 3
