@@ -313,7 +313,8 @@ def test_race_with_a_missing_stage(capsys):
 @pytest.mark.parametrize(
     "args",
     [["--bogus"], ["race", "--bogus"], ["race", "--variant", "tandem"], ["race", "--seed", "x"],
-     ["race", "--teams", "7"], ["frobnicate"], ["bench", "-n"]],
+     ["race", "--teams", "7"], ["frobnicate"], ["bench", "-n"], ["host", "--bogus"], ["host", "--port", "x"],
+     ["join"], ["join", "127.0.0.1:8765", "K7QM", "extra"]],
 )
 def test_bad_command_line_exit_2_without_traceback(capsys, args):
     with pytest.raises(SystemExit) as exc:

@@ -206,11 +206,13 @@ def test_file_names_that_are_not_utf8(tmp_path, env):
         (["conformance", os.fsdecode(stages)], 2),
         (["race", "--stage", stage_id], 2), (["tour", "--stages", stage_id], 2),
         (["tour", "--tour", os.fsdecode(b"t\xff")], 0),
+        # refused before anything is hosted or joined (a hosted table or the join app would wait for players)
+        (["host", "--stage", stage_id], 2), (["join", stage_id + ":8765"], 2), (["join", "127.0.0.1:8765", stage_id], 2),
     ):
         proc = run(*args, env=env)
         assert proc.returncode == code, (args, proc.stderr)
         assert_clean(proc)
-        if code == 2 and args[0] in ("race", "tour"):
+        if code == 2 and args[0] in ("race", "tour", "host"):
             assert proc.stderr.count("\n") == 1
             assert "\\udcff\\udc9b.yaml: the file name is not UTF-8 text: it cannot be a stage id" in proc.stderr
     listing = run("stages", "list", env=env).stdout

@@ -127,6 +127,26 @@ FREE_TEXT: dict[tuple[tuple[str, ...], str], tuple[list[str], list[str]]] = {
     (("serve",), "host"): (["--host"], ["999.1.1.1", "no-such-host.invalid", "x\x1b]0;pwned\x07", "a" * 300, "",
                                         "192.0.2.1"]),
     (("serve",), "port"): (["--port"], ["0", "65536", "http", "-1"]),
+    # host takes race's set-up options (its --bots also `device`), serve's --host and --port: each refused
+    # before anything listens
+    (("host",), "stage"): (["--stage"], ["no-such-stage", "{missing}.yaml", "{loop}", "{dir}", "{long}.yaml",
+                                         "{long}", *HOSTILE_FILES, "bomb", "deep"]),
+    (("host",), "circuit"): (["--variant", "bmx", "--circuit"], ["zz", "ABCDE", ""]),
+    (("host",), "bots"): (["--bots"], ["nobody", "easy,easy", "easy,medium,hard,easy,easy", "peloton",
+                                       "hard-before,easy,easy,easy", "easy,easy,easy,easy", "device,device,nobody,easy",
+                                       "device,device,device,device,device", "x\x1b]0;pwned\x07"]),
+    (("host",), "from_file"): (["--from"], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
+    (("host",), "saves"): (["--saves"], ["{loop}", "{long}", "{zero}", "{fifo}", "{big}"]),
+    (("host",), "host"): (["--host"], ["999.1.1.1", "no-such-host.invalid", "x\x1b]0;pwned\x07", "a" * 300, "",
+                                       "192.0.2.1"]),
+    (("host",), "port"): (["--port"], ["0", "65536", "http", "-1", ""]),
+    (("host",), "web_port"): (["--web-port"], ["65536", "http", "-1", ""]),
+    # join: an address or a code not of the form the host prints, refused before the app opens
+    (("join",), "address"): ([], ["", "nohost", "ftp://127.0.0.1:9", "http://:9", "127.0.0.1:99999", "127.0.0.1:x",
+                                  "x\x1b]0;pwned\x07:9", "a" * 300 + ":9", "127.0.0.1:9/" + "a" * 5000,
+                                  "127.0.0.1:9\n"]),
+    (("join",), "code"): (["127.0.0.1:9"], ["", "ABC", "ABCDEF", "K7QM-4XPD-9RT", "K7QM-4XPD-9RTAA", "IIIII",
+                                            "x\x1b]0;pwned\x07", "A" * 300, "ÀBCDE"]),
     (("replay",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     (("coach",), "file"): ([], ["{missing}", "{loop}", "{dir}", "{long}", *HOSTILE_FILES]),
     (("tutorial",), "lesson"): ([], ["no-such-lesson", "", "x\x1b]0;pwned\x07", "a" * 300, "../classic"]),
@@ -287,8 +307,22 @@ def check_one_line(out: str, err: str) -> None:
     assert "\x1b" not in lines[0]
 
 
+@pytest.fixture
+def never_starts(monkeypatch):
+    """A bad value must be refused before a table is hosted or the join app opens:
+    either would wait for players, so here it fails at once instead of hanging."""
+    from flamme_tui.cli import host
+    from flamme_tui.ui import join
+
+    def started(*args, **kw):
+        raise AssertionError("started hosting or opened the app with a bad value")
+
+    monkeypatch.setattr(host, "_serve", started)
+    monkeypatch.setattr(join, "run", started)
+
+
 @pytest.mark.parametrize("prefix, argv", CASES)
-def test_a_bad_value_is_exit_2_and_one_line(prefix, argv, odd_paths, capsys):
+def test_a_bad_value_is_exit_2_and_one_line(prefix, argv, odd_paths, never_starts, capsys):
     assert run_main(prefix, fill(argv, odd_paths)) == 2
     out = capsys.readouterr()
     check_one_line(out.out, out.err)

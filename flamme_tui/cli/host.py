@@ -79,10 +79,6 @@ def cmd_host(args: Any) -> int:
     from ..play.session import Session
     from . import _spec, budget_of
 
-    problem = cannot_listen(args.host, args.port)
-    if problem:
-        return complain(_("cannot listen on {host}:{port}: {problem}").format(host=args.host, port=args.port,
-                                                                            problem=problem))
     if args.from_file:
         try:
             session = saves.load(args.from_file)
@@ -111,16 +107,29 @@ def cmd_host(args: Any) -> int:
         return complain(_("host: --here: seat {n} is not played on a device (name it `device` in --bots)").format(
             n=args.here))
 
+    # the set-up first (what the command line says), then the address: both before a race file is taken
+    problem = cannot_listen(args.host, args.port)
+    if problem:
+        return complain(_("cannot listen on {host}:{port}: {problem}").format(host=args.host, port=args.port,
+                                                                            problem=problem))
+
     def failed(exc: Exception) -> None:
         print(_("flamme-tui: could not save the race: {problem}; the race goes on").format(
             problem=saves.save_problem(exc)), file=sys.stderr, flush=True)
 
     try:
-        autosave = saves.attach_autosave(session, target, directory=args.saves, on_error=failed)
+        autosave = saves.attach_autosave(session, target, directory=args.saves)
     except saves.SaveLocked as exc:
         return complain(str(exc))
     try:
-        table.save_codes()
+        # a table whose race or codes cannot be saved could not be reopened: refused before it is hosted
+        if autosave.error is not None:
+            return complain(_("cannot save the race: {problem}").format(problem=saves.save_problem(autosave.error)))
+        try:
+            table.save_codes()
+        except OSError as exc:
+            return complain(_("cannot save the race: {problem}").format(problem=saves.save_problem(exc)))
+        autosave.on_error = failed  # later failures: said, and the race goes on
         return asyncio.run(_serve(table, args, autosave.path))
     finally:
         autosave.stop()
@@ -296,12 +305,16 @@ async def _here(table: Any, seat: int, server: Any, intro: list[str], screen: li
 
 
 def cmd_join(args: Any) -> int:
-    from ..net.client import ws_url
+    from ..net.client import code_problem, ws_url
 
+    # both checked before the app opens: a code that will not do is said here, not on a screen
     try:
         ws_url(args.address)
     except ValueError as exc:
         return complain(str(exc))
+    problem = None if args.code is None else code_problem(args.code)
+    if problem:
+        return complain(problem)
     from ..ui.join import run  # (no code given: the app asks for it)
 
     return run(args.address, args.code, args.watch)

@@ -12,6 +12,7 @@ Textual here: ui/join.py draws a DeviceTable.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -35,25 +36,33 @@ from .wire import (
     whole,
 )
 
+MAX_ADDRESS = 255  # characters of an address as typed (a host name is at most 253)
+_HOST_NAME = re.compile(r"[A-Za-z0-9.-]+")  # a host name (IDNA-encoded) or an IPv4 address
+_IPV6 = re.compile(r"[0-9A-Fa-f:.]+")
+
 
 def ws_url(address: str) -> str:
     """The host's WebSocket from what a player types: `HOST:PORT`, `http://HOST:PORT/...`
-    or `ws://...` (ValueError, one line, for anything else)."""
+    or `ws://...` (ValueError, one line, for anything else: checked before anything opens)."""
+    refused = ValueError(_("not a host address: {address!r} (give HOST:PORT, as the host printed it)").format(
+        address=address[:80]))
     text = address.strip()
-    if "://" not in text:
-        text = "http://" + text
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
-        raise ValueError(_("not a host address: {address!r} (give HOST:PORT, as the host printed it)").format(
-            address=address[:80]))
+    if len(text) > MAX_ADDRESS or not address.isprintable():  # a control character never belongs in an address
+        raise refused
+    bare = "://" not in text
     try:
+        parts = urlsplit("http://" + text if bare else text)
         port = parts.port
-    except ValueError:
-        port = None
-        raise ValueError(_("not a host address: {address!r} (give HOST:PORT, as the host printed it)").format(
-            address=address[:80])) from None
+        name = parts.hostname or ""
+        if ":" not in name:
+            name = name.encode("idna").decode("ascii")  # a name no resolver takes is refused here (UnicodeError)
+    except (ValueError, UnicodeError):  # a port that is no number or out of range, a broken [IPv6], a bad label
+        raise refused from None
+    if (parts.scheme not in ("http", "https", "ws", "wss") or not (_IPV6 if ":" in name else _HOST_NAME).fullmatch(name)
+            or (bare and (not port or parts.path or parts.query or parts.fragment))):  # bare: HOST:PORT, as printed
+        raise refused
     scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    host = f"[{name}]" if ":" in name else name
     return f"{scheme}://{host}{f':{port}' if port else ''}/ws"
 
 
@@ -323,6 +332,18 @@ class DeviceTable:
         if self.due in self.away:
             return _("Waiting for {team} (away: the host may hand the seat to a bot).").format(team=self.team(self.due))
         return _("Waiting for {team}.").format(team=self.team(self.due))
+
+
+def code_problem(code: str) -> str | None:
+    """Why `code` is no seat's code and no room code as the host prints them
+    (letters and digits of its alphabet, dashes and spaces left out), None if it may be one."""
+    from .host import ALPHABET, ROOM_CODE, SEAT_CODE, norm_code
+
+    plain = norm_code(code[:64])
+    if len(code) <= 64 and len(plain) in (SEAT_CODE, ROOM_CODE) and set(plain) <= set(ALPHABET):
+        return None
+    return _("not a code: {code!r} (a seat's code has {seat} letters and digits, as K7QM-4XPD-9RTA; "
+             "the room code {room})").format(code=code[:40], seat=SEAT_CODE, room=ROOM_CODE)
 
 
 def is_room_code(code: str) -> bool:
