@@ -153,3 +153,38 @@ def test_the_host_bench_plays_whole_races_and_prints_latency_cpu_and_memory():
     assert re.search(r"reveal latency .*: median \d+\.\d ms, p99 \d+\.\d ms", text), text
     assert re.search(r"host CPU per round: \d+\.\d ms", text) and re.search(r"peak memory \(VmHWM\): \d+ MB", text)
     assert re.search(r"race 1: \d+ rounds, \d+ choices", text)
+
+
+async def test_the_hosts_page_leaves_no_tab_running_when_it_closes(tmp_path, monkeypatch):
+    """A tab's app that does not quit when asked (stuck, or slow) is killed and
+    reaped when the host closes its page: before, aiohttp cancelled the tab's
+    handler after its shutdown timeout and the app ran on after the host."""
+    import aiohttp
+
+    pytest = __import__("pytest")
+    pytest.importorskip("textual_serve")
+    from flamme_tui.ui import serve
+
+    monkeypatch.setattr(serve, "TAB_SECONDS", 0.5)
+    pid_file = tmp_path / "pid"
+    # an "app" that starts as a Textual app does (its prelude line) and never reads its input
+    command = f"echo $$ > {pid_file}; echo __GANGLION__; printf 'D\\000\\000\\000\\002hi'; exec sleep 60"
+    port = free_port()
+    page = await serve.start_page(command, "127.0.0.1", port)
+    pid = None
+    try:
+        async with aiohttp.ClientSession() as http, http.ws_connect(
+                f"ws://127.0.0.1:{port}/ws", headers={"Origin": f"http://127.0.0.1:{port}"}) as tab:
+            shown = await asyncio.wait_for(tab.receive(), 20)  # what the app drew reached the page: it runs
+            assert shown.data == b"hi", shown
+            pid = int(pid_file.read_text())
+            os.kill(pid, 0)  # the tab's app runs
+            await page.cleanup()  # the host goes, the tab still open
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)  # gone, and reaped (a zombie would still answer)
+    finally:
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -45,6 +45,7 @@ MAX_SESSIONS = 4  # tabs playing at once: each is a flamme-tui process (about 40
 LIMIT_SESSIONS = 64  # --max-sessions at most
 MAX_COLUMNS, MAX_ROWS = 400, 150  # a larger terminal is no screen: 400 x 150 cells is a frame of a few MB at most
 MIN_COLUMNS, MIN_ROWS = 20, 8
+TAB_SECONDS = 5.0  # a tab's app has this long to quit when its page goes (then it is killed)
 MAX_MESSAGE = 64 * 1024  # bytes of one message from the page (a key, a paste, a resize)
 
 log = logging.getLogger("flamme-tui.serve")
@@ -87,6 +88,7 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                              public_url=f"http://{shown}:{port}")
             self.max_sessions = max_sessions
             self.sessions = 0
+            self.tabs: set[AppService] = set()  # the tabs' apps running now (each a process)
             self.names = own_names(host)
 
         async def _make_app(self) -> web.Application:
@@ -99,7 +101,29 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                 web.static("/static", self.statics_path, name="static"),
             ])
             app.on_startup.append(self.on_startup)
+            app.on_shutdown.append(self.close_tabs)
             return app
+
+        async def close_tabs(self, app: web.Application | None = None) -> None:
+            """Quit every tab's app and wait for its process (killed if it does not
+            go): on the way out nothing is left running, nor unreaped when the
+            event loop closes (aiohttp cancels the tabs' handlers after its
+            shutdown timeout, before they have waited for their processes)."""
+            await asyncio.gather(*(self._end(service) for service in list(self.tabs)))
+
+        async def _end(self, service: AppService) -> None:
+            self.tabs.discard(service)
+            process = service._process
+            try:
+                await asyncio.wait_for(service.stop(), TAB_SECONDS)
+            except (TimeoutError, OSError, RuntimeError):
+                pass
+            if process is not None and process.returncode is None:
+                try:
+                    await asyncio.wait_for(process.wait(), TAB_SECONDS)
+                except TimeoutError:
+                    process.kill()
+                    await process.wait()
 
         async def on_startup(self, app: web.Application) -> None:
             pass  # flamme-tui prints its own banner
@@ -147,14 +171,15 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                                      close=close, download_manager=self.download_manager,
                                      debug=self.debug)
                 await service.start(width, height)
+                self.tabs.add(service)
                 await self._process_messages(websocket, service)
             except asyncio.CancelledError:
                 await websocket.close()
             except Exception as error:  # noqa: BLE001 - one tab's trouble never stops the server
                 log.warning("a session ended: %s", type(error).__name__)
             finally:
-                if service is not None:
-                    await service.stop()
+                if service is not None and service in self.tabs:
+                    await self._end(service)
             return websocket
 
         async def _process_messages(self, websocket: web.WebSocketResponse, service: AppService) -> None:
