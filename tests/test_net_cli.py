@@ -156,9 +156,12 @@ def test_the_host_bench_plays_whole_races_and_prints_latency_cpu_and_memory():
 
 
 async def test_the_hosts_page_leaves_no_tab_running_when_it_closes(tmp_path, monkeypatch):
+    monkeypatch.delenv("FLAMME_TUI_SERVED", raising=False)
     """A tab's app that does not quit when asked (stuck, or slow) is killed and
     reaped when the host closes its page: before, aiohttp cancelled the tab's
-    handler after its shutdown timeout and the app ran on after the host."""
+    handler after its shutdown timeout and the app ran on after the host.
+    The tab's app is told it is served; the host's process is not (its own
+    seat's screen, `host --here`, showed no paths before)."""
     import aiohttp
 
     pytest = __import__("pytest")
@@ -168,7 +171,7 @@ async def test_the_hosts_page_leaves_no_tab_running_when_it_closes(tmp_path, mon
     monkeypatch.setattr(serve, "TAB_SECONDS", 0.5)
     pid_file = tmp_path / "pid"
     # an "app" that starts as a Textual app does (its prelude line) and never reads its input
-    command = f"echo $$ > {pid_file}; echo __GANGLION__; printf 'D\\000\\000\\000\\002hi'; exec sleep 60"
+    command = f"echo $$ $FLAMME_TUI_SERVED > {pid_file}; echo __GANGLION__; printf 'D\\000\\000\\000\\002hi'; exec sleep 60"
     port = free_port()
     page = await serve.start_page(command, "127.0.0.1", port)
     pid = None
@@ -177,7 +180,10 @@ async def test_the_hosts_page_leaves_no_tab_running_when_it_closes(tmp_path, mon
                 f"ws://127.0.0.1:{port}/ws", headers={"Origin": f"http://127.0.0.1:{port}"}) as tab:
             shown = await asyncio.wait_for(tab.receive(), 20)  # what the app drew reached the page: it runs
             assert shown.data == b"hi", shown
-            pid = int(pid_file.read_text())
+            pid_text, served = pid_file.read_text().split()
+            pid = int(pid_text)
+            assert served == "1"  # the tab's app is told it is served
+            assert "FLAMME_TUI_SERVED" not in os.environ  # the host's own screen (--here) is not
             os.kill(pid, 0)  # the tab's app runs
             await page.cleanup()  # the host goes, the tab still open
             with pytest.raises(ProcessLookupError):

@@ -220,8 +220,9 @@ async def start_page(command: str, host: str, port: int, max_sessions: int = MAX
     textual-serve, OSError if it cannot listen)."""
     from aiohttp import web
 
-    server = make_server(command, host, port, max_sessions)
-    os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
+    # each tab's app is told it is served (the command runs in a shell); not this process:
+    # the host's own screen (`host --here`) is its user's, paths and all
+    server = make_server(f"export {SERVED_ENV}=1; {command}", host, port, max_sessions)
     runner = web.AppRunner(await server._make_app(), handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:

@@ -33,7 +33,6 @@ from flamme_tui import saves
 from flamme_tui.cli import host as cli_host
 from flamme_tui.cli import main
 from flamme_tui.net.host import HostServer
-from flamme_tui.pathtext import SERVED_ENV
 from flamme_tui.play import narrator
 from flamme_tui.play.session import Session
 from flamme_tui.ui.join import JoinApp
@@ -81,7 +80,6 @@ async def play_terminal(app: JoinApp, by_taps: bool, deadline: float) -> str:
 async def test_a_whole_race_hosted_with_two_terminals_a_phone_browser_the_hosts_seat_a_bot_and_a_watcher(
         tmp_path, monkeypatch, capsys, fast_pilot):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the tabs' `flamme-tui join` run these sources
-    monkeypatch.delenv(SERVED_ENV, raising=False)  # the host's page sets it for its tabs: gone after the test
     stage = tmp_path / "sprint.yaml"
     stage.write_text("name: Sprint\ntiles: abcu\n")  # a short stage: three or four rounds
     saves_dir = tmp_path / "saves"
