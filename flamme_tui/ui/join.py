@@ -5,7 +5,9 @@ as everybody sees them, who has a card face down), this seat's hand and
 options when it must choose, the revealed rounds in words (this device's
 language), whom the table waits for.  No curtain: nobody else looks at this
 screen.  A number key (or the arrows and Enter) sends the choice; the host
-checks it.  The terminal bell rings when the seat must choose.  A line that
+checks it.  The terminal bell rings when the seat must choose, and a
+desktop notification says so where notify-send is installed (net/notify.py:
+once for the seat's choices in a row; not in a browser tab).  A line that
 drops is opened again with the same code every few seconds (the host may
 have been restarted on its save): the hand comes back as it was.
 
@@ -30,6 +32,7 @@ from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..i18n import _
 from ..net.client import DeviceTable, Line, is_room_code
+from ..net.notify import notify
 from ..net.wire import ProtocolError, error_words
 from ..play import narrator
 
@@ -223,6 +226,8 @@ class JoinApp(App[int]):
         if t.turn is not None and t.turn.at != self.rung_at:
             self.rung_at = t.turn.at
             self.bell()  # the seat must choose (a table may wait days between rounds)
+            if t.seat is not None and (t.answered < 0 or t.turn.at != t.answered + 1):  # not its next in a row
+                self.run_worker(notify(t.team(t.seat)), group="notify")  # and the desktop, where it can
 
     def boards(self) -> Text:
         """One line a rider, best placed first, in columns that fit 80 cells:
