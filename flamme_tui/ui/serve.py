@@ -81,6 +81,15 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
+    class TabApp(AppService):  # type: ignore[misc]
+        """A tab's app, told it is served by its own environment (not this
+        process's: the host's own screen, `host --here`, is its user's)."""
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            environment: dict[str, str] = super()._build_environment(width=width, height=height)
+            environment[SERVED_ENV] = "1"
+            return environment
+
     class FlammeServer(Server):  # type: ignore[misc]
         def __init__(self) -> None:
             shown = f"[{host}]" if ":" in host else host
@@ -88,7 +97,7 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                              public_url=f"http://{shown}:{port}")
             self.max_sessions = max_sessions
             self.sessions = 0
-            self.tabs: set[AppService] = set()  # the tabs' apps running now (each a process)
+            self.tabs: set[TabApp] = set()  # the tabs' apps running now (each a process)
             self.names = own_names(host)
 
         async def _make_app(self) -> web.Application:
@@ -111,7 +120,7 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
             shutdown timeout, before they have waited for their processes)."""
             await asyncio.gather(*(self._end(service) for service in list(self.tabs)))
 
-        async def _end(self, service: AppService) -> None:
+        async def _end(self, service: TabApp) -> None:
             self.tabs.discard(service)
             process = service._process
             try:
@@ -160,14 +169,14 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
         async def _session(self, request: web.Request) -> web.WebSocketResponse:
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
             width, height = _query_size(request.query)
-            service: AppService | None = None
+            service: TabApp | None = None
             try:
                 await websocket.prepare(request)
 
                 async def close() -> None:
                     await websocket.close()
 
-                service = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                service = TabApp(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                      close=close, download_manager=self.download_manager,
                                      debug=self.debug)
                 await service.start(width, height)
@@ -220,9 +229,7 @@ async def start_page(command: str, host: str, port: int, max_sessions: int = MAX
     textual-serve, OSError if it cannot listen)."""
     from aiohttp import web
 
-    # each tab's app is told it is served (the command runs in a shell); not this process:
-    # the host's own screen (`host --here`) is its user's, paths and all
-    server = make_server(f"export {SERVED_ENV}=1; {command}", host, port, max_sessions)
+    server = make_server(command, host, port, max_sessions)
     runner = web.AppRunner(await server._make_app(), handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:

@@ -76,7 +76,7 @@ async def play_terminal(app: JoinApp, by_taps: bool, deadline: float) -> str:
         return screen_text(app)
 
 
-@pytest.mark.slow  # about 30 s on a quiet machine: a browser, four apps and the host's
+@pytest.mark.slow  # 12 to 30 s here: a browser, four apps and the host
 async def test_a_whole_race_hosted_with_two_terminals_a_phone_browser_the_hosts_seat_a_bot_and_a_watcher(
         tmp_path, monkeypatch, capsys, fast_pilot):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the tabs' `flamme-tui join` run these sources
