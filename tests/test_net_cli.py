@@ -194,3 +194,54 @@ async def test_the_hosts_page_leaves_no_tab_running_when_it_closes(tmp_path, mon
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def tab_apps(port: int) -> list[int]:
+    """The pids of the `flamme-tui join` apps serving the host on `port` in browser tabs (Linux: /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and f"join 127.0.0.1:{port}" in (entry / "cmdline").read_text().replace("\0", " "):
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+async def test_a_browser_tabs_app_goes_when_its_host_is_killed(tmp_path):
+    """A host killed (SIGKILL, a crash) leaves no tab's app running: before, the
+    tab's `join` went on under a shell of its own, retrying a host that was gone."""
+    import aiohttp
+
+    pytest = __import__("pytest")
+    pytest.importorskip("textual_serve")
+    if not Path("/proc/self/cmdline").exists():
+        pytest.skip("no /proc to find the tab's process in")
+    port, web_port = free_port(), free_port()
+    proc, facts = start_host(tmp_path, "--teams", "2", "--port", str(port), "--web-port", str(web_port),
+                             "--saves", str(tmp_path / "saves"))
+    tabs: list[int] = []
+    try:
+        async with aiohttp.ClientSession() as http, http.ws_connect(
+                f"ws://127.0.0.1:{web_port}/ws", headers={"Origin": f"http://127.0.0.1:{web_port}"}) as tab:
+            await asyncio.wait_for(tab.receive(), 30)  # the tab's app drew its screen: it runs
+            try:
+                while True:  # until it is idle (then a host's death is not seen by a write failing)
+                    await asyncio.wait_for(tab.receive(), 1.0)
+            except TimeoutError:
+                pass
+            tabs = tab_apps(port)
+            assert tabs
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+            for _ in range(300):
+                if not tab_apps(port):
+                    break
+                await asyncio.sleep(0.1)
+            assert tab_apps(port) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for pid in tab_apps(port):
+            os.kill(pid, signal.SIGKILL)

@@ -20,6 +20,7 @@ from the host.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,9 +35,11 @@ from ..i18n import _
 from ..net.client import DeviceTable, Line, is_room_code
 from ..net.notify import notify
 from ..net.wire import ProtocolError, error_words
+from ..pathtext import served
 from ..play import narrator
 
 RETRY_SECONDS = 2.0  # a dropped line is opened again this often
+ORPHAN_SECONDS = 1.0  # a browser tab's app looks this often whether the host that started it is still there
 FATAL = ("unknown-code", "too-many-tries", "version", "full")  # refusals of a hello: trying again would not help
 
 
@@ -84,6 +87,9 @@ class JoinApp(App[int]):
 
     def on_mount(self) -> None:
         self.title = "flamme-tui"
+        if served():  # a browser tab's app, the host's child: it goes when the host goes, even killed
+            parent = os.getppid()
+            self.set_interval(ORPHAN_SECONDS, lambda: self.exit() if os.getppid() != parent else None)
         for line in self.intro:
             self.host_note(line)
         if not self.code:  # (a browser tab, from the host's page: the player types the code it was given)

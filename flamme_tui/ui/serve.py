@@ -98,6 +98,7 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
             self.max_sessions = max_sessions
             self.sessions = 0
             self.tabs: set[TabApp] = set()  # the tabs' apps running now (each a process)
+            self.ending: set[asyncio.Task[None]] = set()  # tabs whose page closed, their apps quitting
             self.names = own_names(host)
 
         async def _make_app(self) -> web.Application:
@@ -118,7 +119,8 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
             go): on the way out nothing is left running, nor unreaped when the
             event loop closes (aiohttp cancels the tabs' handlers after its
             shutdown timeout, before they have waited for their processes)."""
-            await asyncio.gather(*(self._end(service) for service in list(self.tabs)))
+            await asyncio.gather(*(self._end(service) for service in list(self.tabs)), *self.ending,
+                                 return_exceptions=True)
 
         async def _end(self, service: TabApp) -> None:
             self.tabs.discard(service)
@@ -188,7 +190,11 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                 log.warning("a session ended: %s", type(error).__name__)
             finally:
                 if service is not None and service in self.tabs:
-                    await self._end(service)
+                    # (shielded: aiohttp cancels this handler on the way out, close_tabs waits for it)
+                    ending = asyncio.ensure_future(self._end(service))
+                    self.ending.add(ending)
+                    ending.add_done_callback(self.ending.discard)
+                    await asyncio.shield(ending)
             return websocket
 
         async def _process_messages(self, websocket: web.WebSocketResponse, service: AppService) -> None:
