@@ -58,6 +58,7 @@ async def until(condition, what: str, deadline: float) -> None:
 async def play_terminal(app: JoinApp, by_taps: bool, deadline: float) -> str:
     """A `join` app on a terminal, playing every turn of its seat until the podium."""
     app.bell = lambda: None
+    tapped: list[int] = []  # the turns a tap was tried on
     async with app.run_test(size=(80, 24)) as pilot:
         while not app.table.over:
             assert time.monotonic() < deadline, "the race never ended on a terminal"
@@ -66,13 +67,17 @@ async def play_terminal(app: JoinApp, by_taps: bool, deadline: float) -> str:
             if turn is None:
                 continue
             k = turn.at % len(turn.options)
-            if by_taps and k < 6:  # a tap on the option's line (the hand panel: border, title, hand, options)
+            if by_taps and k < 6 and turn.at not in tapped:
+                # a tap on the option's line (the hand panel: its border, title, hand, then the options)
+                tapped.append(turn.at)
                 await pilot.click("#hand", offset=(4, 1 + app.first_option + k))
-            elif by_taps:
+            elif by_taps:  # (the arrows and Enter, and if a tap did nothing, as a player would then)
                 await pilot.press(*["down"] * k, "enter")
             else:
                 await pilot.press(str(k + 1) if k < 9 else "1")
         await pilot.pause(0.1)
+        if by_taps:
+            assert len(tapped) >= 3, tapped  # most of its turns were played by taps
         return screen_text(app)
 
 
