@@ -153,3 +153,95 @@ def test_the_host_bench_plays_whole_races_and_prints_latency_cpu_and_memory():
     assert re.search(r"reveal latency .*: median \d+\.\d ms, p99 \d+\.\d ms", text), text
     assert re.search(r"host CPU per round: \d+\.\d ms", text) and re.search(r"peak memory \(VmHWM\): \d+ MB", text)
     assert re.search(r"race 1: \d+ rounds, \d+ choices", text)
+
+
+async def test_the_hosts_page_leaves_no_tab_running_when_it_closes(tmp_path, monkeypatch):
+    monkeypatch.delenv("FLAMME_TUI_SERVED", raising=False)
+    """A tab's app that does not quit when asked (stuck, or slow) is killed and
+    reaped when the host closes its page: before, aiohttp cancelled the tab's
+    handler after its shutdown timeout and the app ran on after the host.
+    The tab's app is told it is served; the host's process is not (its own
+    seat's screen, `host --here`, showed no paths before)."""
+    import aiohttp
+
+    pytest = __import__("pytest")
+    pytest.importorskip("textual_serve")
+    from flamme_tui.ui import serve
+
+    monkeypatch.setattr(serve, "TAB_SECONDS", 0.5)
+    pid_file = tmp_path / "pid"
+    # an "app" that starts as a Textual app does (its prelude line) and never reads its input
+    command = f"echo $$ $FLAMME_TUI_SERVED > {pid_file}; echo __GANGLION__; printf 'D\\000\\000\\000\\002hi'; exec sleep 60"
+    port = free_port()
+    page = await serve.start_page(command, "127.0.0.1", port)
+    pid = None
+    try:
+        async with aiohttp.ClientSession() as http, http.ws_connect(
+                f"ws://127.0.0.1:{port}/ws", headers={"Origin": f"http://127.0.0.1:{port}"}) as tab:
+            shown = await asyncio.wait_for(tab.receive(), 20)  # what the app drew reached the page: it runs
+            assert shown.data == b"hi", shown
+            pid_text, served = pid_file.read_text().split()
+            pid = int(pid_text)
+            assert served == "1"  # the tab's app is told it is served
+            assert "FLAMME_TUI_SERVED" not in os.environ  # the host's own screen (--here) is not
+            os.kill(pid, 0)  # the tab's app runs
+            await page.cleanup()  # the host goes, the tab still open
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)  # gone, and reaped (a zombie would still answer)
+    finally:
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def tab_apps(port: int) -> list[int]:
+    """The pids of the `flamme-tui join` apps serving the host on `port` in browser tabs (Linux: /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and f"join 127.0.0.1:{port}" in (entry / "cmdline").read_text().replace("\0", " "):
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+async def test_a_browser_tabs_app_goes_when_its_host_is_killed(tmp_path):
+    """A host killed (SIGKILL, a crash) leaves no tab's app running: before, the
+    tab's `join` went on under a shell of its own, retrying a host that was gone."""
+    import aiohttp
+
+    pytest = __import__("pytest")
+    pytest.importorskip("textual_serve")
+    if not Path("/proc/self/cmdline").exists():
+        pytest.skip("no /proc to find the tab's process in")
+    port, web_port = free_port(), free_port()
+    proc, facts = start_host(tmp_path, "--teams", "2", "--port", str(port), "--web-port", str(web_port),
+                             "--saves", str(tmp_path / "saves"))
+    tabs: list[int] = []
+    try:
+        async with aiohttp.ClientSession() as http, http.ws_connect(
+                f"ws://127.0.0.1:{web_port}/ws", headers={"Origin": f"http://127.0.0.1:{web_port}"}) as tab:
+            await asyncio.wait_for(tab.receive(), 30)  # the tab's app drew its screen: it runs
+            try:
+                while True:  # until it is idle (then a host's death is not seen by a write failing)
+                    await asyncio.wait_for(tab.receive(), 1.0)
+            except TimeoutError:
+                pass
+            tabs = tab_apps(port)
+            assert tabs
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+            for _ in range(300):
+                if not tab_apps(port):
+                    break
+                await asyncio.sleep(0.1)
+            assert tab_apps(port) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for pid in tab_apps(port):
+            os.kill(pid, signal.SIGKILL)

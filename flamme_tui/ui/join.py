@@ -5,7 +5,9 @@ as everybody sees them, who has a card face down), this seat's hand and
 options when it must choose, the revealed rounds in words (this device's
 language), whom the table waits for.  No curtain: nobody else looks at this
 screen.  A number key (or the arrows and Enter) sends the choice; the host
-checks it.  The terminal bell rings when the seat must choose.  A line that
+checks it.  The terminal bell rings when the seat must choose, and a
+desktop notification says so where notify-send is installed (net/notify.py:
+once for the seat's choices in a row; not in a browser tab).  A line that
 drops is opened again with the same code every few seconds (the host may
 have been restarted on its save): the hand comes back as it was.
 
@@ -18,6 +20,7 @@ from the host.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,10 +33,13 @@ from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..i18n import _
 from ..net.client import DeviceTable, Line, is_room_code
+from ..net.notify import notify
 from ..net.wire import ProtocolError, error_words
+from ..pathtext import served
 from ..play import narrator
 
 RETRY_SECONDS = 2.0  # a dropped line is opened again this often
+ORPHAN_SECONDS = 1.0  # a browser tab's app looks this often whether the host that started it is still there
 FATAL = ("unknown-code", "too-many-tries", "version", "full")  # refusals of a hello: trying again would not help
 
 
@@ -81,6 +87,9 @@ class JoinApp(App[int]):
 
     def on_mount(self) -> None:
         self.title = "flamme-tui"
+        if served():  # a browser tab's app, the host's child: it goes when the host goes, even killed
+            parent = os.getppid()
+            self.set_interval(ORPHAN_SECONDS, lambda: self.exit() if os.getppid() != parent else None)
         for line in self.intro:
             self.host_note(line)
         if not self.code:  # (a browser tab, from the host's page: the player types the code it was given)
@@ -223,6 +232,8 @@ class JoinApp(App[int]):
         if t.turn is not None and t.turn.at != self.rung_at:
             self.rung_at = t.turn.at
             self.bell()  # the seat must choose (a table may wait days between rounds)
+            if t.seat is not None and (t.answered < 0 or t.turn.at != t.answered + 1):  # not its next in a row
+                self.run_worker(notify(t.team(t.seat)), group="notify")  # and the desktop, where it can
 
     def boards(self) -> Text:
         """One line a rider, best placed first, in columns that fit 80 cells:

@@ -46,6 +46,7 @@ MAX_SESSIONS = 4  # tabs playing at once: each is a flamme-tui process (about 40
 LIMIT_SESSIONS = 64  # --max-sessions at most
 MAX_COLUMNS, MAX_ROWS = 400, 150  # a larger terminal is no screen: 400 x 150 cells is a frame of a few MB at most
 MIN_COLUMNS, MIN_ROWS = 20, 8
+TAB_SECONDS = 5.0  # a tab's app has this long to quit when its page goes (then it is killed)
 MAX_MESSAGE = 64 * 1024  # bytes of one message from the page (a key, a paste, a resize)
 
 log = logging.getLogger("flamme-tui.serve")
@@ -81,6 +82,15 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
+    class TabApp(AppService):  # type: ignore[misc]
+        """A tab's app, told it is served by its own environment (not this
+        process's: the host's own screen, `host --here`, is its user's)."""
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            environment: dict[str, str] = super()._build_environment(width=width, height=height)
+            environment[SERVED_ENV] = "1"
+            return environment
+
     class FlammeServer(Server):  # type: ignore[misc]
         def __init__(self) -> None:
             shown = f"[{host}]" if ":" in host else host
@@ -88,6 +98,8 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                              public_url=f"http://{shown}:{port}")
             self.max_sessions = max_sessions
             self.sessions = 0
+            self.tabs: set[TabApp] = set()  # the tabs' apps running now (each a process)
+            self.ending: set[asyncio.Task[None]] = set()  # tabs whose page closed, their apps quitting
             self.names = own_names(host)
 
         async def _make_app(self) -> web.Application:
@@ -100,7 +112,30 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                 web.static("/static", self.statics_path, name="static"),
             ])
             app.on_startup.append(self.on_startup)
+            app.on_shutdown.append(self.close_tabs)
             return app
+
+        async def close_tabs(self, app: web.Application | None = None) -> None:
+            """Quit every tab's app and wait for its process (killed if it does not
+            go): on the way out nothing is left running, nor unreaped when the
+            event loop closes (aiohttp cancels the tabs' handlers after its
+            shutdown timeout, before they have waited for their processes)."""
+            await asyncio.gather(*(self._end(service) for service in list(self.tabs)), *self.ending,
+                                 return_exceptions=True)
+
+        async def _end(self, service: TabApp) -> None:
+            self.tabs.discard(service)
+            process = service._process
+            try:
+                await asyncio.wait_for(service.stop(), TAB_SECONDS)
+            except (TimeoutError, OSError, RuntimeError):
+                pass
+            if process is not None and process.returncode is None:
+                try:
+                    await asyncio.wait_for(process.wait(), TAB_SECONDS)
+                except TimeoutError:
+                    process.kill()
+                    await process.wait()
 
         async def on_startup(self, app: web.Application) -> None:
             pass  # flamme-tui prints its own banner
@@ -137,25 +172,30 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
         async def _session(self, request: web.Request) -> web.WebSocketResponse:
             websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
             width, height = _query_size(request.query)
-            service: AppService | None = None
+            service: TabApp | None = None
             try:
                 await websocket.prepare(request)
 
                 async def close() -> None:
                     await websocket.close()
 
-                service = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                service = TabApp(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                      close=close, download_manager=self.download_manager,
                                      debug=self.debug)
                 await service.start(width, height)
+                self.tabs.add(service)
                 await self._process_messages(websocket, service)
             except asyncio.CancelledError:
                 await websocket.close()
             except Exception as error:  # noqa: BLE001 - one tab's trouble never stops the server
                 log.warning("a session ended: %s", type(error).__name__)
             finally:
-                if service is not None:
-                    await service.stop()
+                if service is not None and service in self.tabs:
+                    # (shielded: aiohttp cancels this handler on the way out, close_tabs waits for it)
+                    ending = asyncio.ensure_future(self._end(service))
+                    self.ending.add(ending)
+                    ending.add_done_callback(self.ending.discard)
+                    await asyncio.shield(ending)
             return websocket
 
         async def _process_messages(self, websocket: web.WebSocketResponse, service: AppService) -> None:
@@ -197,7 +237,6 @@ async def start_page(command: str, host: str, port: int, max_sessions: int = MAX
     from aiohttp import web
 
     server = make_server(command, host, port, max_sessions)
-    os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
     runner = web.AppRunner(await server._make_app(), handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:

@@ -189,3 +189,61 @@ async def test_the_hosts_own_seat_plays_on_the_hosts_screen_with_the_codes_in_it
     assert "Round 1 revealed" in seen["log"]  # what the host says goes to the screen's log
     out = capsys.readouterr().out
     assert "Round 1 revealed" not in out  # not printed over the screen
+
+
+async def test_a_desktop_notification_tells_the_seat_it_must_choose_where_notify_send_is(tmp_path, monkeypatch):
+    """A fake notify-send on the PATH records what it is asked: once for each run of
+    the seat's turns (its draw and its two cards in a row are one call), the
+    team's name as one argument; in a browser tab's app, and without notify-send,
+    none (the bell alone)."""
+    import os
+    import stat
+
+    from flamme_tui.net import notify
+
+    told = tmp_path / "told"
+    fake = tmp_path / "bin" / "notify-send"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\nfor a in "$@"; do printf "%s|" "$a" >> {told}; done\necho >> {told}\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.delenv("FLAMME_TUI_SERVED", raising=False)
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    assert notify.notifier() == str(fake)
+
+    teams = (Team("Red <b>&", "red"), TEAMS[1])
+    stage = tmp_path / "sprint.yaml"
+    stage.write_text("name: Sprint\ntiles: abcu\n")  # three rounds or so
+    session = Session.new(RaceSpec(teams=teams, stage=str(stage)), 7, bots={1: "easy"})
+    server = HostServer(HostTable(session, {0}))
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", server.table.codes[0])
+    bells = []
+    app.bell = lambda: bells.append(app.table.turn.at)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(3000):
+                await pilot.pause(0.01)
+                if app.table.over:
+                    break
+                if app.table.turn is not None:
+                    await pilot.press("1")
+            assert session.over
+            for worker in list(app.workers):  # the notifications sent (the line itself stays open)
+                if worker.group == "notify":
+                    await worker.wait()
+    finally:
+        await server.stop()
+    game = session.game
+    seats = [game.riders[game.index[e.rider]].seat for e in session.entries]
+    runs = sum(1 for k, s in enumerate(seats) if s == 0 and (k == 0 or seats[k - 1] != 0))
+    calls = told.read_text().splitlines()
+    assert len(bells) == seats.count(0) > len(calls) == runs >= 2
+    assert set(calls) == {"--app-name=flamme-tui|--|flamme-tui|Red &lt;b&gt;&amp;: your turn to choose|"}
+
+    monkeypatch.setenv("FLAMME_TUI_SERVED", "1")  # a browser tab's app: its desktop is the host's
+    assert notify.notifier() is None and await notify.notify("Red") is False
+    monkeypatch.delenv("FLAMME_TUI_SERVED")
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))  # no notify-send: the bell alone
+    assert notify.notifier() is None and await notify.notify("Red") is False
+    assert len(told.read_text().splitlines()) == runs

@@ -77,5 +77,10 @@ async def test_a_phone_sized_browser_joins_by_its_code_and_plays(tmp_path):
                 assert "draw red" in log.read_text()  # the browser's choice is in the host's log
             blue_task.cancel()
     finally:
-        host.kill()
-        host.wait(10)
+        try:  # `quit`, as its player would: the page's tabs are closed with it (SIGKILL would leave them running)
+            host.stdin.write("quit\n")
+            host.stdin.flush()
+            host.wait(20)
+        except (OSError, subprocess.TimeoutExpired):
+            host.kill()
+            host.wait(10)
