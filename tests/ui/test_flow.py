@@ -69,7 +69,7 @@ def test_the_table_hears_only_the_public_reasons():
     flow = flow_of(n=2, bots=[(1, "hard")], seed=5)
     for _ in range(60):
         human_step(flow)
-    assert any("(bot, hard): plays " in line for line in flow.log)
+    assert any("(bot, hard), " in line and ": plays " in line for line in flow.log)  # (which rider: item 13)
     assert not any("next best" in line or "scores" in line or "no choice" in line for line in flow.log)
 
 

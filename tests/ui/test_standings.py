@@ -22,7 +22,7 @@ def data_dir(tmp_path, monkeypatch):
 
 
 def app() -> FlammeApp:
-    return FlammeApp(seed=SEED, autoplay=False)
+    return FlammeApp(seed=SEED, autoplay=False, autosave=False)  # (no Resume entry from one app to the next)
 
 
 async def test_g_shows_the_standings_mid_stage_and_the_boards_show_stage_times():

@@ -25,7 +25,7 @@ from flamme_tui.ui.bench import send_key
 from flamme_tui.ui.choices import RaceChoices, default_seats
 from flamme_tui.ui.textshot import screen_text
 
-THINK = 0.8  # seconds the slow bot sleeps for each action
+THINK = 1.6  # seconds the slow bot sleeps for each action (a UI it blocked would answer no key before)
 
 
 @pytest.fixture
