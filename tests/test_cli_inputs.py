@@ -399,8 +399,11 @@ def interrupt(argv: list[str], ready) -> subprocess.CompletedProcess:
     """Start the command in its own process group, wait until `ready(proc)`, then
     press ctrl+c (SIGINT to the whole group, as a terminal does) until it stops."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # ctrl+c as a terminal's shell starts a command: SIGINT at its default (an ignored
+    # signal is inherited through exec, and Python then never raises KeyboardInterrupt)
     proc = subprocess.Popen([sys.executable, "-m", "flamme_tui", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while not ready(proc):
