@@ -22,6 +22,7 @@ from typing import Any
 from .. import saves
 from ..i18n import _
 from ..net.qr import qr_lines
+from ..play.narrator import host_line
 from ..usertext import clean
 
 DEVICE = "device"  # the seat name (in --bots) of a seat played on its own device
@@ -198,26 +199,8 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     screen: list[Any] = []  # the host's own seat screen while it runs: what the host says goes to its log
 
     def tell(kind: str, seat: int | None = None, **facts: Any) -> None:
-        name = teams[seat].name if seat is not None else ""
-        if kind == "joined":
-            line = _("{team} joined").format(team=name)
-        elif kind == "away":
-            line = _("{team} is away (its device dropped)").format(team=name)
-        elif kind == "watcher":
-            line = _("a watcher joined")
-        elif kind == "bot":
-            line = _("{team} is played by a bot ({bot}) from now on").format(team=name, bot=facts.get("policy"))
-        elif kind == "waiting":
-            line = _("waiting for {team}").format(team=name) + (_(" (away)") if facts.get("away") else "")
-        elif kind == "revealed":
-            line = _("Round {n} revealed").format(n=facts.get("round")) if facts.get("round") else _(
-                "Breakaway bids revealed")
-        elif kind == "over":
-            line = _("The race is over.")
-        elif kind == "bot-failed":
-            line = _("the bot of {team} failed ({why}): give the seat to another bot with `bot N BOT`").format(
-                team=name, why=facts.get("why"))
-        else:
+        line = host_line(kind, teams[seat].name if seat is not None else "", **facts)
+        if line is None:
             return
         if line != last[0]:  # the table is told after every change: say each thing once
             last[0] = line

@@ -1155,3 +1155,31 @@ def award_lines(bmx: bool, wind: tuple[Sequence[str], int], shelter: tuple[Seque
             "{rider}: from {grid} on the grid to {place}")
         rows.append((_("Best from the back"), text.format(rider=rider, grid=ordinal(grid), place=ordinal(place))))
     return rows
+
+
+# ------------------------------------------------------------ a hosted table
+
+
+def host_line(kind: str, team: str = "", **facts: Any) -> str | None:
+    """What a host says of its table (net.host.HostServer's `say`: a device
+    joined, dropped, whom the table waits for...), on the host's terminal and
+    on the app's host screen alike; None for what it does not tell."""
+    if kind == "joined":
+        return _("{team} joined").format(team=team)
+    if kind == "away":
+        return _("{team} is away (its device dropped)").format(team=team)
+    if kind == "watcher":
+        return _("a watcher joined")
+    if kind == "bot":
+        return _("{team} is played by a bot ({bot}) from now on").format(team=team, bot=facts.get("policy"))
+    if kind == "waiting":
+        return _("waiting for {team}").format(team=team) + (_(" (away)") if facts.get("away") else "")
+    if kind == "revealed":
+        return (_("Round {n} revealed").format(n=facts.get("round")) if facts.get("round")
+                else _("Breakaway bids revealed"))
+    if kind == "over":
+        return _("The race is over.")
+    if kind == "bot-failed":
+        return _("the bot of {team} failed ({why}): give the seat to another bot with `bot N BOT`").format(
+            team=team, why=facts.get("why"))
+    return None

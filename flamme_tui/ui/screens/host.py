@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Log, Static
 
 from ...i18n import N_, _
+from ...play.narrator import host_line
 
 PORT = 8765  # the port asked first (another free one if it is taken)
 
@@ -89,24 +90,10 @@ class HostScreen(Screen[None]):
     def tell(self, kind: str, seat: int | None = None, **facts: Any) -> None:
         """What the host says (HostServer's `say`), in the log, each thing once."""
         teams = self.table.session.setup.teams
-        name = teams[seat].name if seat is not None else ""
         if kind == "waiting":
             self.waiting = seat
-            line = _("waiting for {team}").format(team=name) + (_(" (away)") if facts.get("away") else "")
-        elif kind == "joined":
-            line = _("{team} joined").format(team=name)
-        elif kind == "away":
-            line = _("{team} is away (its device dropped)").format(team=name)
-        elif kind == "watcher":
-            line = _("a watcher joined")
-        elif kind == "bot":
-            line = _("{team} is played by a bot ({bot}) from now on").format(team=name, bot=facts.get("policy"))
-        elif kind == "revealed":
-            line = _("Round {n} revealed").format(n=facts.get("round")) if facts.get("round") else _(
-                "Breakaway bids revealed")
-        elif kind == "over":
-            line = _("The race is over.")
-        else:
+        line = host_line(kind, teams[seat].name if seat is not None else "", **facts)
+        if line is None or kind == "bot-failed":  # (the screen offers `b` instead of the command)
             return
         if line != self.last:
             self.last = line
