@@ -518,6 +518,11 @@ async def hint(pilot) -> None:
         await pilot.pause()
         if not any(screen.query("Toast") for screen in app.screen_stack):
             break
+    # laid out afresh once the toasts are gone: the picture's text is cut where the widgets' regions
+    # were at the last layout (the same on screen, but whether a toast was still there is timing)
+    for screen in app.screen_stack:
+        screen.refresh(layout=True)
+    await pilot.pause()
 
 
 async def tutorial(pilot) -> None:

@@ -105,6 +105,8 @@ async def test_a_whole_race_hosted_with_two_terminals_a_phone_browser_the_hosts_
             await asyncio.to_thread(leave.wait, max(1.0, deadline - time.monotonic()))
 
     monkeypatch.setattr(JoinApp, "run_async", the_hosts_terminal)
+    notes: list[str] = []  # what the host said on its seat's screen (joined, away, waiting...): told on a failure
+    monkeypatch.setattr(JoinApp, "host_note", lambda app, line, real=JoinApp.host_note: (notes.append(line), real(app, line)))
     servers = []  # the host's server and its event loop: a failed test ends hosting as `quit` would
     start = HostServer.start
 
@@ -144,14 +146,20 @@ async def test_a_whole_race_hosted_with_two_terminals_a_phone_browser_the_hosts_
             await tools.call("Page.navigate", url=f"http://127.0.0.1:{web_port}/?fontsize=12")
             assert await tools.wait_for(b"Type the code", 60), "the code prompt never reached the page"
             await tools.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
-            await tools.call("Input.insertText", text=codes[BROWSER])
+            # typed key by key, as a thumb does (a text inserted at once reaches the terminal in the
+            # page on a later tick, and could come after an Enter sent at once)
+            for ch in codes[BROWSER]:
+                await tools.key(ch, "Minus" if ch == "-" else f"Digit{ch}" if ch.isdigit() else f"Key{ch}",
+                                189 if ch == "-" else ord(ch), text=ch)
             await tools.key("Enter", "Enter", 13, text="\r")
+            await until(lambda: BROWSER in servers[0][0].seated, "the phone's seat joined", deadline)
             # the phone's seat plays each of its turns by keys: when the table waits for it (as the
             # watcher sees), a number, or arrows and Enter; again if nothing came of it (the turn may
             # not have reached the tab yet: a key with no turn does nothing)
             pressed: tuple[int, float] = (-1, 0.0)
             while not watcher.table.over:
-                assert time.monotonic() < deadline, "the race never ended"
+                assert time.monotonic() < deadline, (f"the race never ended: {watcher.table.status()}; the host said "
+                                                     f"{notes[-12:]}; the phone's last bytes {tools.received[-600:]!r}")
                 assert not host.done(), capsys.readouterr()
                 await asyncio.sleep(0.05)
                 t = watcher.table
