@@ -355,10 +355,16 @@ class Boards(TextLines):
                             style=f"bold {contrast_text(row.hex)} on {row.hex}")
                 if square:
                     text.append(f" {self._square(row):>3}")
-                # (plain blanks: a styled one is not a blank to what reads the screen as text)
-                text.append(*(("_", "bold #D55E00") if row.crashed else (" ",)))
+                # (blanks unstyled: a styled one is not a blank to what reads the screen as text)
+                if row.crashed:
+                    text.append("_", style="bold #D55E00")
+                else:
+                    text.append(" ")
                 text.append(f"{gos[i]:>{go_w}}")
-                text.append(*((" ✓ ", "bold #009E73") if row.ready else ("   ",)))
+                if row.ready:
+                    text.append(" ✓ ", style="bold #009E73")
+                else:
+                    text.append("   ")
                 text.append(f"{row.deck:>2} {exhs[i]:<{exh_w}} ")
                 text.append(fit(shown[i], pile_w) if n == 0 else shown[i])
         self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
