@@ -13,7 +13,6 @@ is reported (`on_worker_state_changed`), never swallowed.
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import threading
 from collections.abc import Callable
@@ -102,6 +101,8 @@ class FlammeApp(App[int]):
     def open_help(self, text: str, keys: str) -> None:
         """The help (dialogs.HelpScreen).  A help shown before is kept built,
         so it comes back within a frame: building it took longer."""
+        import hashlib  # (here: loading OpenSSL's hashes is no part of the start-up)
+
         from .screens.dialogs import HelpScreen
 
         name = "help " + hashlib.sha256(f"{text}\0{keys}".encode()).hexdigest()

@@ -1,9 +1,10 @@
-"""How fast the app answers: `python -m flamme_tui.ui.bench [--runs N] [--rounds N] [--size WxH]
-[--variant classic|meteo|bmx] [--keys-only]`.
+"""How fast the app answers: `python -m flamme_tui.ui.bench [--runs N] [--rounds N] [--size WxH ...]
+[--variant classic|meteo|bmx] [--keys-only | --startup-only]`.
 
 1. Start-up to the title menu: `python -m flamme_tui` is started N times in a
    pseudo-terminal (80x24) with FLAMME_TUI_EXIT_AFTER_TITLE=1, which makes the
-   app quit as soon as the title menu has been drawn; wall time per run.
+   app quit as soon as the title menu has been drawn; wall time per run, and
+   the app's CPU time to the title (steadier than wall time on a busy machine).
 2. Key to screen: a 2-player race (classic unless --variant) driven by a
    Pilot (autosaving as in real play); for each key, the time from the key event to the first screen
    update handed to the terminal driver after it, and to the first frame that
@@ -20,6 +21,14 @@
    with the app's autosave (the save taken on the UI thread, built, encoded
    and written in a worker): per action, the UI thread's share and the
    worker's (--tour-stages N for another length).
+
+Parts 2 and 3 run at each --size (default 80x24 and 200x60), and a summary
+ends the report: per size, the median and 90th percentile of a key to its
+change shown, nobody thinking and bots thinking, against one frame (16.7 ms).
+The frames are looked at cheaply (their text from the compositor's strips,
+not a Rich export): the bench's own look at each frame runs on the app's
+thread and delayed the keys it measured.  "Race keys" are the keys of the
+race screen and its curtain (not the menu key that starts the race).
 """
 
 from __future__ import annotations
@@ -38,9 +47,10 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ start-up
 
-def startup_once(timeout: float = 20.0) -> tuple[float, float]:
+def startup_once(timeout: float = 20.0) -> tuple[float, float, float]:
     """One start of the app in a pseudo-terminal: (seconds to the title menu drawn,
-    seconds to the process gone, terminal restored)."""
+    seconds to the process gone, terminal restored, and the app's CPU seconds
+    to the title menu drawn)."""
     import fcntl
     import pty
     import select
@@ -82,14 +92,14 @@ def startup_once(timeout: float = 20.0) -> tuple[float, float]:
         if os.waitstatus_to_exitcode(status) != 0:
             raise RuntimeError(f"the app exited with {os.waitstatus_to_exitcode(status)}")
         with open(stamp.name, encoding="utf-8") as f:
-            drawn = float(f.read()) - wall
-        return drawn, total
+            stamped = [float(v) for v in f.read().split()]  # wall clock, the app's CPU time
+        return stamped[0] - wall, total, stamped[1] if len(stamped) > 1 else float("nan")
     finally:
         os.close(fd)
         os.unlink(stamp.name)
 
 
-def bench_startup(runs: int) -> list[tuple[float, float]]:
+def bench_startup(runs: int) -> list[tuple[float, float, float]]:
     return [startup_once() for _ in range(runs)]
 
 
@@ -114,16 +124,25 @@ def framed_app(frames: list[tuple[float, str]]) -> FlammeApp:
     from textual.screen import Screen
 
     from .app import FlammeApp
-    from .textshot import screen_text
 
     class FramedApp(FlammeApp):
         def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
             if renderable is not None:
-                # timed before looking at the screen (which takes a few ms itself)
-                frames.append((time.perf_counter(), screen_text(self)))
+                # timed before looking at the screen (which takes a little time itself)
+                frames.append((time.perf_counter(), frame_text(self)))
             super()._display(screen, renderable)
 
     return FramedApp(seed=7, autoplay=False)
+
+
+def frame_text(app: Any) -> str:
+    """The whole screen's characters, cheaply: the text of the compositor's
+    strips.  (textshot.screen_text exports them through a Rich console: twice
+    the time or more, 5.6-6.7 ms of CPU a frame at 200x60 against 2.0-2.8 ms,
+    on the app's thread, at every frame the bench looks at: the keys it
+    measured waited for it.)"""
+    update: Any = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return "\n".join("".join(strip.text for strip in line) for line in update.strips)
 
 
 Latency = tuple[float, float]  # seconds from a key to its first frame, and to the frame showing its whole change
@@ -135,7 +154,6 @@ async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "class
     from .scenarios import settle
     from .screens.curtain import CurtainScreen
     from .screens.race import RaceScreen
-    from .textshot import screen_text
 
     times: dict[str, list[Latency]] = {}
     async with app.run_test(size=size) as pilot:
@@ -145,7 +163,7 @@ async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "class
             t0 = time.perf_counter()
             await pilot.press(key)
             await settle(pilot)
-            final = screen_text(app)
+            final = frame_text(app)
             after = [(t, text) for t, text in frames if t > t0]
             if after:
                 # the first frame after the key, and the first one showing the
@@ -211,7 +229,6 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
     frames: list[tuple[float, str]] = []
     app = framed_app(frames)
     from .choices import RaceChoices, default_seats
-    from .textshot import screen_text
 
     seats = default_seats(1 + len(bots))
     for seat, name in zip(seats[1:], bots, strict=True):
@@ -237,7 +254,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                 start = time.perf_counter()
                 k = 0
                 while screen.turn is not None and screen.turn.kind == "bot":
-                    before = screen_text(app)
+                    before = frame_text(app)
                     frames.clear()
                     t0 = time.perf_counter()
                     send_key(app, keys[k % 2])
@@ -258,7 +275,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                 continue
             if turn.kind == "draw" and screen.sel is None and len(out["idle"]) < len(out["thinking"]) + 1:
                 # the same key with no bot thinking, to compare
-                before = screen_text(app)
+                before = frame_text(app)
                 frames.clear()
                 t0 = time.perf_counter()
                 send_key(app, keys[0])
@@ -357,15 +374,19 @@ def terminal_size(text: str) -> tuple[int, int]:
 def build_parser() -> argparse.ArgumentParser:
     from ..arguments import Parser, Whole
 
-    parser = Parser(prog="python -m flamme_tui.ui.bench", description=__doc__.split("\n")[0])
+    parser = Parser(prog="python -m flamme_tui.ui.bench",
+                    description="How fast the app answers: start-up to the title menu, key to screen at each "
+                                "size (bots thinking or not), autosave in a long tour.")
     parser.add_argument("--runs", type=Whole(1, 100), default=5, metavar="N", help="start-ups to time, 1 to 100 (default 5)")
     parser.add_argument("--rounds", type=Whole(1, 100), default=3, metavar="N",
                         help="race rounds to drive for key latency, 1 to 100 (default 3)")
-    parser.add_argument("--size", type=terminal_size, default=(80, 24), metavar="WxH",
-                        help="terminal size for the key latency, 40x12 to 500x200 (default 80x24)")
+    parser.add_argument("--size", type=terminal_size, action="append", metavar="WxH",
+                        help="terminal size for the key latency, 40x12 to 500x200; again for another size "
+                             "(default 80x24 and 200x60)")
     parser.add_argument("--variant", default="classic", choices=sorted(MENU_KEYS),
                         help="the race driven for the key latency (default classic)")
     parser.add_argument("--keys-only", action="store_true", help="skip the start-up runs")
+    parser.add_argument("--startup-only", action="store_true", help="time only the start-up")
     parser.add_argument("--tour-stages", type=Whole(1, 21), default=21, metavar="N",
                         help="stages of the tour whose last stage the autosave is timed in (default 21)")
     parser.add_argument("--autosave-only", action="store_true", help="time only the autosave in a long tour")
@@ -381,36 +402,71 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The value `share` of `values` (sorted) are at or under (nearest rank below)."""
+    return values[int(share * (len(values) - 1))]
+
+
 def measure(args: argparse.Namespace) -> int:
-    width, height = args.size
     if args.autosave_only:
         return measure_autosave(args.tour_stages)
 
     if not args.keys_only:
         print(f"Start-up to the title menu ({args.runs} runs, `python -m flamme_tui` in an 80x24 pseudo-terminal):")
         runs = bench_startup(args.runs)
-        for k, label in enumerate(("title menu drawn", "process gone")):
+        for k, label in enumerate(("title menu drawn", "process gone", "CPU to the title")):
             values = [r[k] for r in runs]
             print(f"  {label:<18} min {ms(min(values))}   median {ms(statistics.median(values))}   max {ms(max(values))}")
+    if args.startup_only:
+        return 0
 
+    summary: list[tuple[str, str, list[float]]] = []
+    for width, height in args.size or [(80, 24), (200, 60)]:
+        size = f"{width}x{height}"
+        every = measure_keys(args, (width, height))
+        summary.append((size, "nobody thinking (race keys)", every))
+        summary.append((size, "3 hard bots thinking (? Esc)", measure_bots(args, (width, height))))
+
+    print(f"Key to its change shown, per size (target: 90th percentile within one frame, {ms(FRAME).strip()}):")
+    print(f"  {'size':<8} {'':<29} {'n':>4}   {'median':>9}   {'p90':>9}   within one frame")
+    for size, label, values in summary:
+        values = sorted(values)
+        if values:
+            within = sum(1 for v in values if v <= FRAME)
+            print(f"  {size:<8} {label:<29} {len(values):>4}   {ms(statistics.median(values))}   "
+                  f"{ms(percentile(values, 0.9))}   {within}/{len(values)} ({100 * within / len(values):.0f}%)")
+        else:
+            print(f"  {size:<8} {label:<29}    0   no key measured")
+    return measure_autosave(args.tour_stages)
+
+
+def measure_keys(args: argparse.Namespace, size: tuple[int, int]) -> list[float]:
+    """Part 2 at one size: its table, and every key's time to its whole change shown."""
+    width, height = size
     print(f"Key to screen during a 2-player {args.variant} race ({args.rounds} rounds, {width}x{height}):")
-    times = bench_keys(args.rounds, (width, height), args.variant)
+    times = bench_keys(args.rounds, size, args.variant)
     print(f"  {'key':<30} {'n':>3}   first frame (median, max)   whole change shown (median, p90, max)")
     every = []
     for kind, latencies in times.items():
         first = sorted(v[0] for v in latencies)
         done = sorted(v[1] for v in latencies)
-        every += done
+        if not kind.startswith("menu"):  # (starting a race is no race key)
+            every += done
         print(f"  {kind:<30} {len(latencies):>3}   {ms(statistics.median(first))} {ms(max(first))}"
-              f"        {ms(statistics.median(done))} {ms(done[int(0.9 * (len(done) - 1))])} {ms(max(done))}")
+              f"        {ms(statistics.median(done))} {ms(percentile(done, 0.9))} {ms(max(done))}")
     every.sort()
     if every:
-        print(f"  whole change shown, all keys: median {ms(statistics.median(every))}   "
-              f"p90 {ms(every[int(0.9 * (len(every) - 1))])}   max {ms(max(every))}")
+        print(f"  whole change shown, every race key: median {ms(statistics.median(every))}   "
+              f"p90 {ms(percentile(every, 0.9))}   max {ms(max(every))}")
+    return every
 
+
+def measure_bots(args: argparse.Namespace, size: tuple[int, int]) -> list[float]:
+    """Part 3 at one size: its lines, and the times of the keys answered while the bots thought."""
+    width, height = size
     print(f"Keys while 3 hard bots think (1 human + 3 hard bots, {args.variant}, {args.rounds} rounds, "
           f"{width}x{height}):")
-    found = bench_bots(args.rounds, (width, height), args.variant)
+    found = bench_bots(args.rounds, size, args.variant)
     thinking, keys = sorted(found["thinking"]), sorted(found["key"])
     if thinking:
         print(f"  bots thinking after each human turn: n {len(thinking)}   median {ms(statistics.median(thinking))}"
@@ -418,7 +474,7 @@ def measure(args: argparse.Namespace) -> int:
     if keys:
         within = sum(1 for v in keys if v <= FRAME)
         print(f"  key to its change shown: n {len(keys)}   median {ms(statistics.median(keys))}   "
-              f"p90 {ms(keys[int(0.9 * (len(keys) - 1))])}   max {ms(max(keys))}   "
+              f"p90 {ms(percentile(keys, 0.9))}   max {ms(max(keys))}   "
               f"within one frame ({ms(FRAME).strip()}): {within}/{len(keys)}")
     else:
         print("  no key was answered while the bots thought")
@@ -426,7 +482,7 @@ def measure(args: argparse.Namespace) -> int:
     if idle:
         print(f"  the same key, nobody thinking:  n {len(idle)}   median {ms(statistics.median(idle))}   "
               f"max {ms(max(idle))}")
-    return measure_autosave(args.tour_stages)
+    return keys
 
 
 def measure_autosave(stages: int) -> int:

@@ -63,28 +63,96 @@ async def test_a_rider_whose_card_is_down_is_marked_for_everybody():
         assert sum(r.ready for r in rows if r.seat == 1) == 1
 
 
-async def test_six_teams_at_80x24_show_every_recycled_pile_whole():
-    """Two compact columns (12 riders, 80x24): the recycled cards were cut with
-    "…" once a pile grew ("55 44 33 222 …"); the team's name now gives way
-    first, the rider's label (team letter and colour) still says whose row it is."""
+def piled(cards) -> str:  # "9 5 44 333 E": each value as often as it is there, E last
+    order = sorted(set(c for c in cards if c > 0), reverse=True) + [0] * (0 in cards)
+    return " ".join(("E" if c == 0 else str(c)) * cards.count(c) for c in order) or "-"
+
+
+def team_rows_check(lines: list[str], rows, names: list[str]) -> None:
+    """The boards' rows of six teams at 80x24: a row a team, its name whole
+    (the text between the ▸ cell and the Sprinteur's label), each recycled pile
+    whole (with its spaces, or without them when the row has no room for them)."""
+    shown = "\n".join(lines)
+    assert all(name in shown for name in names), shown
+    assert len(lines) == 1 + len(rows) // 2, lines
+    for k, name in enumerate(names):
+        line = lines[1 + k]
+        s_row, r_row = rows[2 * k], rows[2 * k + 1]
+        s_at = line.index(f" {s_row.label} " if not s_row.crashed else f" {s_row.label.lower()}")
+        assert line[1:s_at].rstrip() == name, (name, line)  # not "Vermi…"
+        r_at = line.index(f"  {r_row.label} " if not r_row.crashed else f"  {r_row.label.lower()}")
+        for row, shown in ((s_row, line[s_at:r_at]), (r_row, line[r_at:])):
+            whole = piled(list(row.recycled))
+            assert shown.rstrip().endswith((" " + whole, " " + whole.replace(" ", ""))), (row.label, line)
+        assert "…" not in line, line
+
+
+@pytest.fixture
+def speak():
+    from flamme_tui import i18n
+
+    yield i18n.set_language
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_six_teams_at_80x24_show_every_team_name_whole(lang, speak):
+    """Issue 24 item 13: with six teams at 80x24 the boards, two rider rows of
+    a team in two narrow columns, cut the names ("Vermi…", in French and
+    Spanish more of them); a row a team now shows each name once, whole, and
+    every recycled pile whole (it was cut once piles grew: "55 44 33 222 …")."""
     from flamme_tui.ui.scenarios import SCENARIOS
     from flamme_tui.ui.widgets.board import Boards
 
-    def piled(cards) -> str:  # "9 5 44 333 E": each value as often as it is there, E last
-        order = sorted(set(c for c in cards if c > 0), reverse=True) + [0] * (0 in cards)
-        return " ".join(("E" if c == 0 else str(c)) * cards.count(c) for c in order) or "-"
-
+    speak(lang)
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await SCENARIOS["peloton-race"](pilot)
         await pilot.pause()
         boards = app.screen.query_one("#boards", Boards)
-        assert boards.columns == 2 and len(boards.rows) == 12
-        halves = [half for line in boards.lines()[1:] for half in line.split("│")]
-        assert max(len(row.recycled) for row in boards.rows) >= 9  # long piles: the case that was cut
-        for row in boards.rows:
-            shown = next(h for h in halves if h[1:3] in (row.label, row.label.lower()))
-            assert shown.rstrip().endswith(" " + piled(list(row.recycled))), (row.label, shown)
+        assert boards.columns == 2 and len(boards.rows) == 12 and boards.size.width == BOARDS_AT_80
+        assert max(len(row.recycled) for row in boards.rows) >= 9  # long piles, round 4
+        names = [seat.team_name() for seat in app.choices.seats]
+        assert "Vermillion" in names or "Vermillon" in names or "Bermellón" in names
+        team_rows_check(boards.lines(), boards.rows, names)
+
+
+BOARDS_AT_80 = 79  # the race screen's boards at 80x24 (a margin on their left)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_six_teams_names_stay_whole_through_whole_races(lang, speak):
+    """Every round of whole six-team races (piles grow, riders cross the line),
+    the boards at the width the race screen gives them at 80x24: no name cut,
+    no pile cut."""
+    from textual.app import App
+
+    from flamme_tui.ui.widgets.board import Boards
+
+    speak(lang)
+
+    class One(App):
+        CSS = f"Boards {{ width: {BOARDS_AT_80}; }}"
+
+        def compose(self):
+            yield Boards(id="b")
+
+    drawn = 0
+    async with One().run_test(size=(80, 24)) as pilot:
+        boards = pilot.app.query_one(Boards)
+        boards.set_columns(2, 12)
+        for stage, seed in (("peloton-9-5-6", 3), ("la-haut-montagne", 11), ("avenue-corso-paseo", 5)):
+            race = choices("classic", 6, seed=seed, stage=stage)
+            names = [seat.team_name() for seat in race.seats]
+            session = race.session()
+            while session.game.phase != "over":
+                advance(session, 1)
+                rows = board_rows(session.game.view(0), names)
+                boards.show(rows, "classic")
+                await pilot.pause()
+                team_rows_check(boards.lines(), rows, names)
+                drawn += 1
+    assert drawn > 30
 
 
 NAMES = ["李小龙车队", "Zoe\u0301 e\u0301\u0301", "🚴 Ana", "Plain", "日本のチーム名前です", "Équipe"]
@@ -132,9 +200,10 @@ async def test_wide_and_combining_names_keep_the_board_columns(size, columns):
             deck = cells(head[:head.index("Deck") + len("Deck")]) - 1  # the heading's last cell
             for line in lines:
                 assert char_at(line, deck).isdigit(), line
-        else:
-            widths = {tuple(cells(half) for half in line.split("│")) for line in lines}
-            assert len(widths) == 1, widths
+        else:  # a row a team: each rider's label in the same cell on every row
+            at = {tuple(cells(line[:line.index(row.label)]) for row in rows[2 * k:2 * k + 2])
+                  for k, line in enumerate(lines)}
+            assert len(at) == 1, (at, lines)
         shown = "\n".join(lines)
         assert "李小龙" in shown and "Zoe\u0301" in shown and "🚴" in shown
 
@@ -168,9 +237,11 @@ async def test_the_to_go_heading_ends_where_its_numbers_do(variant, width):
         assert char_at(line, last).isdigit() and not char_at(line, last + 1).isdigit(), (head, line)
 
 
-async def test_a_long_pile_in_the_left_column_never_runs_into_the_separator():
-    """Issue 24 item 13: with six teams at 80x24 the longest recycled pile, in
-    the left column, ended on the cell before the separator ("333│")."""
+async def test_long_piles_are_written_without_spaces_before_a_name_is_cut():
+    """Issue 24 item 13: with six teams at 80x24 a long recycled pile ran into
+    the separator of the two columns ("333│"), and long piles took the names'
+    cells.  Piles too long for the team's row lose their spaces first; the
+    names stay whole, and the Sprinteur's pile ends before the Rouleur's label."""
     from dataclasses import replace
 
     from textual.app import App
@@ -179,19 +250,26 @@ async def test_a_long_pile_in_the_left_column_never_runs_into_the_separator():
 
     session = choices("classic", 6, seed=5).session()
     advance(session, 2)
-    rows = board_rows(session.game.view(0), ["Vermilion", "Blue", "Green", "Sky blue", "Purple", "Orange"])
-    rows[0] = replace(rows[0], recycled=(7, 6, 6, 5, 5, 4, 4, 4, 3, 3, 3, 0))  # the longest pile, left
+    names = ["Vermillion", "Blue", "Green", "Sky blue", "Purple", "Orange"]
+    rows = board_rows(session.game.view(0), names)
+    long = (7, 6, 6, 5, 5, 4, 4, 4, 3, 3, 3, 0, 0)
+    rows[0] = replace(rows[0], recycled=long)  # the longest piles, both riders of a team
+    rows[1] = replace(rows[1], recycled=long)
 
     class One(App):
+        CSS = f"Boards {{ width: {BOARDS_AT_80}; }}"
+
         def compose(self):
             yield Boards(id="b")
 
-    app = One()
-    async with app.run_test(size=(80, 24)) as pilot:
-        boards = app.query_one(Boards)
+    async with One().run_test(size=(80, 24)) as pilot:
+        boards = pilot.app.query_one(Boards)
         boards.set_columns(2, len(rows))
         boards.show(rows, "classic")
         await pilot.pause()
-        for line in boards.lines()[1:]:
-            assert line.split("│")[0].endswith(" "), line
-        assert "7 66 55 444 333 E │" in boards.lines()[1]  # whole, then a blank
+        lines = boards.lines()
+        team_rows_check(lines, rows, names)
+        assert "76655444333EE  " in lines[1] and lines[1].endswith(" 76655444333EE"), lines[1]
+        boards.show([replace(r, name="Red") for r in rows[:2]] + rows[2:], "classic")  # room for the spaces
+        await pilot.pause()
+        assert "7 66 55 444 333 EE  " in boards.lines()[1], boards.lines()[1]

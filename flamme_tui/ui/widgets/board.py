@@ -254,9 +254,13 @@ class Boards(TextLines):
         """Two columns of compact rows: label, team, square, to go, card down,
         deck, exhaustion held/played and the recycled cards (values in a row:
         "9 5 44 333" is one 9, one 5, two 4s, three 3s).  The cards played are
-        in the race log."""
+        in the race log.  Teams of two riders in a narrow window: a row a team
+        (`_draw_teams`), its name written once and in full."""
         width = max(60, self.size.width or 80)
         col_w = (width - 1) // 2
+        if col_w < 56 and self._teams_of_two():
+            self._draw_teams(width)
+            return
         from ...engine.rules import find
 
         bmx = find(self.variant).uses_tokens
@@ -284,6 +288,95 @@ class Boards(TextLines):
                     text.append("│", style="#5a5a5a")
                 self._compact(text, row, col_w, name_w, bmx)
         self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
+
+    def _teams_of_two(self) -> bool:
+        """Every seat races a Sprinteur and a Rouleur, one after the other (not
+        the 7-12-player game, where each seat races one rider)."""
+        from ...engine.rules import find
+
+        rows = self.rows
+        return (len(rows) % 2 == 0 and not find(self.variant).uses_tokens
+                and all(a.seat == b.seat for a, b in zip(rows[::2], rows[1::2], strict=True))
+                and len({r.seat for r in rows}) == len(rows) // 2)
+
+    def _draw_teams(self, width: int) -> None:
+        """A row a team, its two riders side by side: the team's name once, in
+        full, then for each rider its label, to go, card down, deck, exhaustion
+        held/played and recycled cards.  Two rider rows of a team in two narrow
+        columns left 8 cells to a name ("Vermi…", longer in French and Spanish)
+        and the growing recycled piles took even those; a team's row has a name
+        written once and room for both piles.  Piles too long for the row are
+        written without their spaces ("766655444333E"); only then does the
+        name give way (the label, team letter on its colour, still says whose)."""
+        rows = self.rows
+        teams = [rows[k:k + 2] for k in range(0, len(rows), 2)]
+        names = [r.name.rsplit(" ", 1)[0] if r.name.endswith(("Sprinteur", "Rouleur")) else r.name
+                 for r in rows[::2]]
+        gos = ["--" if g == "over" else g for g in (self._to_go(r) for r in rows)]
+        go_w = max(2, *(cells(g) for g in gos))
+        exhs = [f"{r.exhaustion_held}/{r.exhaustion_played}" for r in rows]
+        exh_w = max(3, *(len(e) for e in exhs))
+        name_w = max(4, *(cells(n) for n in names))
+
+        def piles(spaced: bool) -> list[str]:
+            return [piled(r.recycled) if spaced else piled(r.recycled).replace(" ", "") for r in rows]
+
+        deck_head, exh_head, pile_head = self._cards_head()
+
+        def first_pile(shown: list[str]) -> int:  # the first rider's pile column (the second's is last)
+            return max(cells(pile_head), *(cells(p) for p in shown[::2]))
+
+        def room(square: bool, shown: list[str]) -> int:
+            """Cells the rows need besides the name, a blank cell last."""
+            block = 2 + 4 * square + 1 + go_w + 3 + 2 + 1 + exh_w + 1
+            return 1 + 1 + 2 * block + first_pile(shown) + 2 + max(cells(p) for p in shown[1::2]) + 1
+
+        # the square as in the rider rows: a narrow window leaves it to the track ("to go" says enough)
+        square, shown = (width - 1) // 2 >= 50, piles(True)
+        if room(square, shown) + name_w > width:
+            shown = piles(False)
+        name_w = max(3, min(name_w, width - room(square, shown)))
+        pile_w = first_pile(shown)
+        self._with_square = square
+        text = Text(no_wrap=True, overflow="ellipsis")
+        cards = f"{deck_head:>2} {exh_head:<{exh_w}} "
+        sq = f" {_('Sq'):>3}" if square else ""
+        block = f"{'':2}{sq} {_('go'):>{go_w}}   {cards}"
+        text.append(f" {_('Team'):<{name_w}} " + block + fit(pile_head, pile_w) + "  " + block + pile_head,
+                    style="bold #bbbbbb")
+        for k, team in enumerate(teams):
+            text.append("\n")
+            text.append("▸" if team[0].own else " ", style="bold")
+            text.append(fit(names[k], name_w))
+            for n, row in enumerate(team):
+                i = 2 * k + n
+                text.append("  " if n else " ")
+                text.append(row.label.lower() if row.crashed else row.label,
+                            style=f"bold {contrast_text(row.hex)} on {row.hex}")
+                if square:
+                    text.append(f" {self._square(row):>3}")
+                # (blanks unstyled: a styled one is not a blank to what reads the screen as text)
+                if row.crashed:
+                    text.append("_", style="bold #D55E00")
+                else:
+                    text.append(" ")
+                text.append(f"{gos[i]:>{go_w}}")
+                if row.ready:
+                    text.append(" ✓ ", style="bold #009E73")
+                else:
+                    text.append("   ")
+                text.append(f"{row.deck:>2} {exhs[i]:<{exh_w}} ")
+                text.append(fit(shown[i], pile_w) if n == 0 else shown[i])
+        self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
+
+    @staticmethod
+    def _cards_head() -> tuple[str, str, str]:
+        """The deck's, the exhaustion's and the recycled pile's headings, from
+        the compact board's one heading ("Dk E   Recycled") in the player's language."""
+        import re
+
+        found = re.fullmatch(r"(\S+) (\S+)\s+(.*)", _("Dk E   Recycled"))
+        return (found[1], found[2], found[3]) if found else ("", "", _("Dk E   Recycled"))
 
     def _compact(self, text: Text, row: BoardRow, width: int, name_w: int, bmx: bool) -> None:
         start = len(text.plain)
