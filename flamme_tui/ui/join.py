@@ -52,14 +52,19 @@ class SeatScreen(Screen[None]):
     it goes back to the host's screen (the line closed: the seat waits)."""
 
     AUTO_FOCUS = None  # the keys are the screen's (numbers, arrows, Enter), but in the code field
-    DEFAULT_CSS = """
+    # (CSS, not DEFAULT_CSS, and each rule under SeatScreen: in the app, app.tcss's rules for the
+    # race screen's #log, #boards, #track, #status would otherwise win)
+    CSS = """
     SeatScreen { layout: vertical; }
     SeatScreen #head { height: 1; text-style: bold; }
-    SeatScreen #track { height: 1; }
-    SeatScreen #boards { height: auto; max-height: 9; }
+    SeatScreen #track { height: 1; margin: 0; }
+    SeatScreen #boards { height: auto; max-height: 9; margin: 0; }
     SeatScreen #hand { height: auto; max-height: 10; border-top: solid $accent; }
-    SeatScreen #log { height: 1fr; min-height: 3; border-top: solid $panel; }
-    SeatScreen #status { height: 1; background: $boost; }
+    SeatScreen #log {
+        width: 1fr; height: 1fr; min-height: 3; border: none; border-top: solid $panel; padding: 0;
+        overflow-x: hidden; overflow-y: auto;  /* (a Log's default: both scrollbars, always) */
+    }
+    SeatScreen #status { height: 1; background: $boost; padding: 0; }
     SeatScreen #code { display: none; }
     """
     BINDINGS = [

@@ -52,6 +52,8 @@ SHOTS = [  # (file name, scenario, size)
     ("coach", "coach", (80, 24)),
     ("race-fr-80x24", "card-pick", (80, 24)),
     ("race-es-80x24", "card-pick", (80, 24)),
+    ("host-80x24", "host", (80, 24)),
+    ("host-seat-80x24", "host-seat", (80, 24)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
 LANGUAGE = {"race-fr-80x24": "fr", "race-es-80x24": "es"}  # the others: English (as `--lang en` gives)
