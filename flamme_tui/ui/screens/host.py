@@ -28,14 +28,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Log, Static
+from textual.widgets import Log, Static
 
 from ...i18n import N_, _
 from ...play.narrator import host_line
+from ..widgets.keybar import KeyBar
 
 PORT = 8765  # the table's port asked first (another free one if it is taken)
 LOCAL, NETWORK = "127.0.0.1", "0.0.0.0"
-NAME_WIDTH = 10  # a team's name in the seats' table (the left column is ~48 cells at 80x24)
+NAME_WIDTH = 10  # a team's name at most, in the seats' table (the left column is ~50 cells at 80x24)
 
 
 class HostScreen(Screen[None]):
@@ -49,10 +50,10 @@ class HostScreen(Screen[None]):
     }
     """
     BINDINGS = [
-        Binding("p", "play_here", N_("Play here")),
-        Binding("b", "give_to_bot", N_("Seat to a bot")),
-        Binding("n", "network", N_("Open to network")),
-        Binding("escape", "stop", N_("Stop hosting")),
+        Binding("p", "play_here", N_("Play your seat"), show=False),  # (the key bar shows them)
+        Binding("b", "give_to_bot", N_("Waiting seat to a bot"), show=False),
+        Binding("n", "network", N_("Open to the network"), show=False),
+        Binding("escape", "stop", N_("Stop hosting"), show=False),
     ]
 
     def __init__(self, session: Any, here: Iterable[int] = (), codes: dict[int, str] | None = None,
@@ -79,12 +80,14 @@ class HostScreen(Screen[None]):
             yield Static(id="host-info")
             yield Static(id="host-qr")
         yield Log(id="host-log", highlight=False)
-        yield Footer()
+        # (the app's key bar, in the player's language, as on the other screens)
+        yield KeyBar(self.key_list(), id="host-keys")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "play_here":
-            return bool(self.here - set(self.table.session.bots))  # (shown only when a seat is played here)
-        return True
+    def key_list(self) -> list[tuple[str, str]]:
+        keys = [("p", _("your seat"))] if self.here - set(self.table.session.bots) else []
+        return keys + [("b", _("give to a bot")),
+                       ("n", _("this computer") if self.listen == NETWORK else _("network")),
+                       ("esc", _("stop hosting"))]
 
     async def on_mount(self) -> None:
         try:
@@ -152,7 +155,6 @@ class HostScreen(Screen[None]):
     # ------------------------------------------------------------ what the screen shows
 
     def show_info(self) -> None:
-        from ...net.host import show_code
         from ...net.qr import qr_lines
 
         if self.server is None:
@@ -161,6 +163,9 @@ class HostScreen(Screen[None]):
         address = self.address(self.port)
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(_("Hosting a table · round {n}").format(n=max(session.game.round, 1)) + "\n", style="bold")
+        waiting = self.waiting_words()  # first: what the table needs now (12 seats' rows may not all fit)
+        if waiting:
+            t.append(waiting + "\n", style="bold")
         if self.listen == LOCAL:
             t.append(_("Only this computer can join (n: the network too)") + "\n")
         else:
@@ -169,18 +174,23 @@ class HostScreen(Screen[None]):
         if self.page is not None:
             t.append(_("Or a browser, a phone: http://{page}/").format(page=self.address(self.web_port)) + "\n")
         t.append(_("Watch: the room code {code}").format(code=self.table.room) + "\n")
-        t.append(f"{'':>2} {_('Team')[:NAME_WIDTH]:<{NAME_WIDTH}} {_('Plays')[:11]:<11} {_('Code')[:14]:<14}\n",
-                 style="dim")
-        for seat, team in enumerate(session.setup.teams):
-            name = team.name if len(team.name) <= NAME_WIDTH else team.name[:NAME_WIDTH - 1] + "…"
-            plays, code, state = self.seat_words(seat)
+        rows = [(seat, team.name if len(team.name) <= NAME_WIDTH else team.name[:NAME_WIDTH - 1] + "…",
+                 *self.seat_words(seat)) for seat, team in enumerate(session.setup.teams)]
+        heads = (_("Team"), _("Plays"), _("Code"))
+        # columns as wide as their longest word (French and Spanish run longer)
+        name_w = max(len(heads[0]), *(len(r[1]) for r in rows))
+        plays_w = max(len(heads[1]), *(len(r[2]) for r in rows))
+        t.append(f"{'':>2} {heads[0]:<{name_w}} {heads[1]:<{plays_w}} {heads[2]}\n", style="dim")
+        for seat, name, plays, code, state in rows:
             style = "bold" if seat == session.due() else ""
-            t.append(f"{seat + 1:>2} {name:<{NAME_WIDTH}} {plays:<11} {code:<14} {state}\n", style=style)
-        t.append(self.waiting_words())
+            t.append(f"{seat + 1:>2} {name:<{name_w}} {plays:<{plays_w}} {code:<14} {state}".rstrip() + "\n",
+                     style=style)
+        t.rstrip()
         self.query_one("#host-info", Static).update(t)
         qr = qr_lines(f"http://{self.address(self.web_port)}/") if self.page is not None else None
         self.query_one("#host-qr", Static).update(Text("\n".join(qr or ()), no_wrap=True))
-        self.refresh_bindings()
+        for bar in self.query("#host-keys").results(KeyBar):
+            bar.show(self.key_list())
 
     def seat_words(self, seat: int) -> tuple[str, str, str]:
         """Who plays a seat, its code, whether it is there: the columns of the seats' table."""

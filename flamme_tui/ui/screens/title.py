@@ -62,6 +62,8 @@ class TitleScreen(BaseScreen):
             menu.remove_option("resume")
         self.resume_info = race
         if race is None:
+            if current != "resume":  # the entry under the cursor stays under it (its index moved up one)
+                menu.highlighted = menu.get_option_index(current)
             return
         info = race.info
         if info is not None:
