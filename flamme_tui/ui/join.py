@@ -313,6 +313,8 @@ class SeatScreen(Screen[None]):
 class JoinApp(App[int]):
     """`flamme-tui join`: a SeatScreen and nothing else."""
 
+    CSS = SeatScreen.CSS  # (a screen's own CSS is read when it is pushed, not for the app's default screen)
+
     def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = ()) -> None:
         super().__init__()
         self.seat_screen = SeatScreen(address, code, watch, intro)

@@ -227,3 +227,27 @@ def test_host_screens_snapshot(snap_compare, scenario):
 
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
     assert snap_compare(app, run_before=shown, terminal_size=(80, 24))
+
+
+async def test_join_draws_its_seat_screen_with_its_own_layout():
+    """`flamme-tui join` shows the seat's screen laid out as SeatScreen says (its CSS is the
+    app's too): the code field hidden when a code was given, the hand under its rule."""
+    from flamme_tui.net.host import HostServer, HostTable
+    from flamme_tui.play.races import RaceSpec, Team
+    from flamme_tui.play.session import Session
+    from flamme_tui.ui.join import JoinApp
+
+    session = Session.new(RaceSpec(teams=(Team("Red", "red"), Team("Blue", "blue"))), 7, bots={1: "easy"})
+    server = HostServer(HostTable(session, {0}))
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", server.table.codes[0])
+    app.bell = lambda: None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.table.turn is not None, "the seat's turn")
+            await pilot.pause()
+            assert not app.screen.query_one("#code").display
+            assert app.screen.query_one("#hand").styles.border_top[0] == "solid"
+            assert app.screen.query_one("#log").region.width == 80  # the whole width, under the hand
+    finally:
+        await server.stop()
