@@ -1,5 +1,6 @@
 """The title menu: Resume (when a race is in progress), New race, New tour,
-Host a table (each player on their own device), Saved races, Rules reference, Settings, Learn to play, Quit (entries are easy to add: see `entries`)."""
+Host a table (each player on their own device), Saved races, Rules reference,
+Settings, Learn to play, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
