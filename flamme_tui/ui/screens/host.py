@@ -148,7 +148,7 @@ class HostScreen(Screen[None]):
             await page.cleanup()
 
     def address(self, port: int) -> str:
-        from ...cli.host import join_address
+        from ...net.guard import join_address
 
         return join_address(self.listen, port)
 
