@@ -118,6 +118,9 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
             await pilot.press("q")  # back to the host's screen: the table stays hosted
         await until(pilot, lambda: screen_name(app) == "HostScreen", "back on the host screen")
         assert "Round 1 revealed" in screen_text(app)
+        await until(pilot, lambda: 1 not in app.screen.server.seated, "the device gone")
+        await pilot.pause()
+        assert re.search(rf"own device +{rows['2']} +away", screen_text(app))  # it came, and went
         await pilot.press("escape")
         await pilot.pause()
         assert screen_name(app) == "TitleScreen"

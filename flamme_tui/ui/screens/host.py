@@ -73,6 +73,7 @@ class HostScreen(Screen[None]):
         self.page: Any = None  # the page for browsers (textual-serve running `flamme-tui join` in each tab)
         self.seat_screen: Any = None  # the screen of the seat played here that is open, if any
         self.open_seat: int | None = None
+        self.came: set[int] = set()  # the device seats that have joined once (not there now: away)
         self.last = ""
 
     def compose(self) -> ComposeResult:
@@ -203,8 +204,11 @@ class HostScreen(Screen[None]):
             return _("scripted"), "", ""
         if seat in self.here:
             return _("here"), "", ""
-        joined = self.server is not None and seat in self.server.seated
-        return _("own device"), show_code(self.table.codes[seat]), _("joined") if joined else _("not yet")
+        if self.server is not None and seat in self.server.seated:
+            state = _("joined")
+        else:
+            state = _("away") if seat in self.came else _("not yet")
+        return _("own device"), show_code(self.table.codes[seat]), state
 
     def waiting_words(self) -> str:
         session = self.table.session
@@ -219,6 +223,8 @@ class HostScreen(Screen[None]):
         if seat in self.table.devices:
             if self.server is not None and seat in self.server.seated:
                 return _("Waiting for {team} (b: a bot plays it).").format(team=team)
+            if seat in self.came:
+                return _("Waiting for {team}, away (b: a bot plays it).").format(team=team)
             return _("Waiting for {team} to join (b: a bot plays it).").format(team=team)
         return ""
 
@@ -227,6 +233,8 @@ class HostScreen(Screen[None]):
         teams = self.table.session.setup.teams
         if kind == "waiting" and seat is not None:
             self.curtain(seat)
+        if kind == "joined" and seat is not None:
+            self.came.add(seat)
         line = host_line(kind, teams[seat].name if seat is not None else "", **facts)
         if kind in ("joined", "away") and seat in self.here:
             line = None  # (a seat played here: its screen opened or closed, nobody came or went)
