@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 from .. import saves
 from ..i18n import _
+from ..net.guard import join_address
 from ..net.qr import qr_lines
 from ..play.narrator import host_line
 from ..usertext import clean
@@ -36,22 +36,6 @@ def say(line: str) -> None:
 def complain(message: str) -> int:
     print(clean(f"flamme-tui: {message}", multiline=False), file=sys.stderr)
     return 2
-
-
-def lan_address() -> str:
-    """This machine's address on its network (no packet is sent: a UDP socket
-    is only pointed somewhere), 127.0.0.1 if it has none."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
-            return str(probe.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
-
-
-def join_address(host: str, port: int) -> str:
-    shown = lan_address() if host in ("", "0.0.0.0", "::") else host
-    return f"{f'[{shown}]' if ':' in shown else shown}:{port}"
 
 
 def plan(args: Any) -> tuple[dict[int, str], tuple[str, ...], set[int]] | str:

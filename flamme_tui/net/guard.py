@@ -14,6 +14,22 @@ from ..i18n import _
 RATE, BURST = 200.0, 400.0  # messages a second from one peer, on average and at once (serve's default)
 
 
+def lan_address() -> str:
+    """This machine's address on its network (no packet is sent: a UDP socket
+    is only pointed somewhere), 127.0.0.1 if it has none."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere real
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def join_address(host: str, port: int) -> str:
+    shown = lan_address() if host in ("", "0.0.0.0", "::") else host
+    return f"{f'[{shown}]' if ':' in shown else shown}:{port}"
+
+
 def cannot_listen(host: str, port: int) -> str | None:
     """Why nothing can listen on host:port (an unknown name, not this
     machine's address, a port taken), tried before anything is printed;

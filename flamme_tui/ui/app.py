@@ -334,6 +334,7 @@ class FlammeApp(App[int]):
         """A tour: choose a shipped (or user) tour or pick the stages, then the teams."""
         from .screens.tour_menus import TourScreen
 
+        self.hosting = False  # (a table is hosted for one race, not a tour)
         if from_podium:
             self.back_to_title()
         self._choices().seed = self.fresh_seed()
@@ -428,7 +429,7 @@ class FlammeApp(App[int]):
     def _teams(self) -> None:
         from .screens.teams import TeamsScreen
 
-        self.push_screen(TeamsScreen(self._choices()))
+        self.push_screen(TeamsScreen(self._choices(), hosting=getattr(self, "hosting", False)))
 
     # ------------------------------------------------------------- the race
 
@@ -446,15 +447,15 @@ class FlammeApp(App[int]):
         # its toast covered the standings on the race's first curtain
         self.clear_notifications()
         if getattr(self, "hosting", False):
-            self.host_table(session)
+            self.host_table(session, choices.here())
             return
         self.start_flow(RaceFlow(session))
 
     def host_a_table(self) -> None:
-        """The palette's "Host a table": a race set up as any, then hosted (screens/host.py)."""
+        """The title menu's and the palette's "Host a table": a race set up as any, then hosted (screens/host.py)."""
         self.new_race(from_podium=True, hosting=True)
 
-    def host_table(self, session) -> None:
+    def host_table(self, session, here: tuple[int, ...] | set[int] = ()) -> None:
         from .screens.host import HostScreen
 
         self.hosting = False
@@ -463,7 +464,7 @@ class FlammeApp(App[int]):
         if self.autosave:
             self._attach_autosave(session)
         self.back_to_title()
-        self.push_screen(HostScreen(session))
+        self.push_screen(HostScreen(session, here))
 
     def start_flow(self, flow) -> None:
         """Show a race (a new one, or one rebuilt from a save)."""

@@ -14,7 +14,8 @@ from .. import MAX_SEED
 from ..usertext import clean
 from .palette import DEFAULT_COLOURS, team_colour
 
-HUMAN = "human"
+HUMAN = "human"  # hot-seat: at this keyboard; hosting a table: on the player's own device (flamme-tui join)
+HERE = "here"  # hosting a table: a seat played at the host's own keyboard (the others join from their devices)
 # the Peloton expansion's scripted teams (classic): they play themselves, by the rules
 SCRIPTED_NAMES = {"peloton": "Peloton", "muscle": "Muscle"}
 
@@ -33,7 +34,7 @@ class SeatChoice:
 
     @property
     def is_bot(self) -> bool:
-        return self.controller != HUMAN and not self.is_scripted
+        return self.controller not in (HUMAN, HERE) and not self.is_scripted
 
     @property
     def is_scripted(self) -> bool:
@@ -117,6 +118,10 @@ class RaceChoices:
         except (ValueError, ConfigError) as exc:
             return clean(str(exc), multiline=False)
         return ""
+
+    def here(self) -> set[int]:
+        """The seats played at the host's keyboard (hosting a table)."""
+        return {seat for seat, s in enumerate(self.seats) if s.controller == HERE}
 
     def bots(self) -> dict[int, str]:
         return {seat: s.controller for seat, s in enumerate(self.seats) if s.is_bot}

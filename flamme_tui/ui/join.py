@@ -27,6 +27,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Input, Log, Static
 
 from ..engine.cards import card_text
@@ -43,29 +44,42 @@ ORPHAN_SECONDS = 1.0  # a browser tab's app looks this often whether the host th
 FATAL = ("unknown-code", "too-many-tries", "version", "full")  # refusals of a hello: trying again would not help
 
 
-class JoinApp(App[int]):
-    AUTO_FOCUS = None  # the keys are the app's (numbers, arrows, Enter), but in the code field
+class SeatScreen(Screen[None]):
+    """One seat (or the public table) of a hosted race: `flamme-tui join`'s
+    screen, and in the app the host's own seats ("Host a table": a seat
+    played here, joined over loopback like any device).  `standalone`: the
+    screen is the whole app (join), and leaving it ends the app; in the app
+    it goes back to the host's screen (the line closed: the seat waits)."""
+
+    AUTO_FOCUS = None  # the keys are the screen's (numbers, arrows, Enter), but in the code field
+    # (CSS, not DEFAULT_CSS, and each rule under SeatScreen: in the app, app.tcss's rules for the
+    # race screen's #log, #boards, #track, #status would otherwise win)
     CSS = """
-    Screen { layout: vertical; }
-    #head { height: 1; text-style: bold; }
-    #track { height: 1; }
-    #boards { height: auto; max-height: 9; }
-    #hand { height: auto; max-height: 10; border-top: solid $accent; }
-    #log { height: 1fr; min-height: 3; border-top: solid $panel; }
-    #status { height: 1; background: $boost; }
-    #code { display: none; }
+    SeatScreen { layout: vertical; }
+    SeatScreen #head { height: 1; text-style: bold; }
+    SeatScreen #track { height: 1; margin: 0; }
+    SeatScreen #boards { height: auto; max-height: 9; margin: 0; }
+    SeatScreen #hand { height: auto; max-height: 10; border-top: solid $accent; }
+    SeatScreen #log {
+        width: 1fr; height: 1fr; min-height: 3; border: none; border-top: solid $panel; padding: 0;
+        overflow-x: hidden; overflow-y: auto;  /* (a Log's default: both scrollbars, always) */
+    }
+    SeatScreen #status { height: 1; background: $boost; padding: 0; }
+    SeatScreen #code { display: none; }
     """
     BINDINGS = [
-        Binding("q", "quit", _("Quit")),
+        Binding("q", "leave", _("Quit")),
         Binding("up", "move(-1)", _("Up"), show=False),
         Binding("down", "move(1)", _("Down"), show=False),
         Binding("enter", "send", _("Choose"), show=False),
     ]
 
-    def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = ()) -> None:
+    def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = (),
+                 standalone: bool = True) -> None:
         super().__init__()
         self.intro = tuple(intro)  # lines for the log first (the host's own seat: the codes to give out)
         self.address, self.code, self.watching = address, code, watch
+        self.standalone = standalone
         self.table = DeviceTable()
         self.line: Line | None = None
         self.cursor = 0
@@ -86,10 +100,9 @@ class JoinApp(App[int]):
         yield Static(id="status")
 
     def on_mount(self) -> None:
-        self.title = "flamme-tui"
-        if served():  # a browser tab's app, the host's child: it goes when the host goes, even killed
+        if served() and self.standalone:  # a browser tab's app, the host's child: it goes when the host goes, even killed
             parent = os.getppid()
-            self.set_interval(ORPHAN_SECONDS, lambda: self.exit() if os.getppid() != parent else None)
+            self.set_interval(ORPHAN_SECONDS, lambda: self.app.exit() if os.getppid() != parent else None)
         for line in self.intro:
             self.host_note(line)
         if not self.code:  # (a browser tab, from the host's page: the player types the code it was given)
@@ -159,6 +172,13 @@ class JoinApp(App[int]):
                 self.note = _("the line to the host dropped: trying again")
             self.show()
             await asyncio.sleep(RETRY_SECONDS)
+
+    def action_leave(self) -> None:
+        if self.standalone:
+            self.app.exit()
+        else:  # back to the host's screen: the line closes (the seat waits; it can be opened again)
+            self.workers.cancel_node(self)
+            self.dismiss()
 
     # ------------------------------------------------------------ keys
 
@@ -231,7 +251,7 @@ class JoinApp(App[int]):
         self.query_one("#status", Static).update(Text(f"{status}  {self.note}".strip()))
         if t.turn is not None and t.turn.at != self.rung_at:
             self.rung_at = t.turn.at
-            self.bell()  # the seat must choose (a table may wait days between rounds)
+            self.app.bell()  # the seat must choose (a table may wait days between rounds)
             if t.seat is not None and (t.answered < 0 or t.turn.at != t.answered + 1):  # not its next in a row
                 self.run_worker(notify(t.team(t.seat)), group="notify")  # and the desktop, where it can
 
@@ -288,6 +308,34 @@ class JoinApp(App[int]):
             out.append(f"{mark}{key}  {t.option_words(option)}{faint}\n", style="reverse" if k == self.cursor else "")
         out.rstrip()
         return out
+
+
+class JoinApp(App[int]):
+    """`flamme-tui join`: a SeatScreen and nothing else."""
+
+    CSS = SeatScreen.CSS  # (a screen's own CSS is read when it is pushed, not for the app's default screen)
+
+    def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.seat_screen = SeatScreen(address, code, watch, intro)
+
+    def get_default_screen(self) -> Screen[Any]:
+        return self.seat_screen
+
+    def on_mount(self) -> None:
+        self.title = "flamme-tui"
+
+    @property
+    def table(self) -> DeviceTable:
+        return self.seat_screen.table
+
+    @property
+    def first_option(self) -> int:
+        return self.seat_screen.first_option
+
+    def host_note(self, line: str) -> None:
+        """A line in the log from the host this app runs in (`host --here`)."""
+        self.seat_screen.host_note(line)
 
 
 def run(address: str, code: str, watch: bool = False) -> int:

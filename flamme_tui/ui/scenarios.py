@@ -235,7 +235,8 @@ async def help_teams(pilot) -> None:
 
 
 async def settings_screen(pilot) -> None:
-    await pilot.press("down", "down", "down", "down", "enter")
+    menu = pilot.app.screen.query_one("#title-menu")
+    await pilot.press(*["down"] * menu.get_option_index("settings"), "enter")  # (by its id: entries come and go)
     await pilot.pause()
 
 
@@ -553,7 +554,52 @@ async def wind(pilot) -> None:
     await pilot.press("right")
 
 
+# a hosted table's fixed codes and port (the host screen shows them: the screenshot and its snapshot
+# stay the same; a real host draws new secret codes and asks for port 8765)
+HOST_PORT = 47651
+HOST_CODES = {1: "K7QM4XPD9RTA"}
+HOST_ROOM = "787B9"
+
+
+async def host(pilot) -> None:
+    """"Host a table": seat 1 played here, seat 2 on its own device (not joined yet),
+    seat 3 a bot; the table serves on HOST_PORT (and its page for browsers on the next)."""
+    import time
+
+    from .choices import HERE
+    from .screens.host import HostScreen
+
+    c = choices(n=3)
+    c.seats[0].controller = HERE
+    c.seats[2].controller = "easy"
+    pilot.app.push_screen(HostScreen(c.session(), c.here(), codes=HOST_CODES, room=HOST_ROOM, port=HOST_PORT))
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        await pilot.pause(0.05)
+        screen = pilot.app.screen
+        if getattr(screen, "server", None) is not None and screen.table.device_due() is not None:
+            break
+    await pilot.pause(0.2)
+
+
+async def host_seat(pilot) -> None:
+    """The hosted table's seat played here (`p`): its own screen, joined over loopback, its turn."""
+    import time
+
+    await host(pilot)
+    await pilot.press("p")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        await pilot.pause(0.05)
+        table = getattr(pilot.app.screen, "table", None)
+        if table is not None and getattr(table, "turn", None) is not None:
+            break
+    await pilot.pause(0.2)
+
+
 SCENARIOS = {
+    "host": host,
+    "host-seat": host_seat,
     "title": title,
     "variants": variants,
     "stages": stages,

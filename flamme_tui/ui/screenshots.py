@@ -52,6 +52,9 @@ SHOTS = [  # (file name, scenario, size)
     ("coach", "coach", (80, 24)),
     ("race-fr-80x24", "card-pick", (80, 24)),
     ("race-es-80x24", "card-pick", (80, 24)),
+    ("host-80x24", "host", (80, 24)),
+    ("join-80x24", "join", (80, 24)),
+    ("host-seat-80x24", "host-seat", (80, 24)),
 ]
 NO_COLOUR = {"teams-focus-no-colour"}
 LANGUAGE = {"race-fr-80x24": "fr", "race-es-80x24": "es"}  # the others: English (as `--lang en` gives)
@@ -61,11 +64,46 @@ async def shoot(scenario: str, size: tuple[int, int], title: str) -> str:
     from .app import FlammeApp
     from .scenarios import SCENARIOS, SEED
 
+    if scenario == "join":
+        return await shoot_join(size, title)
+
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
     async with app.run_test(size=size) as pilot:
         await SCENARIOS[scenario](pilot)
         await pilot.pause()
         return app.export_screenshot(title=title)
+
+
+async def shoot_join(size: tuple[int, int], title: str) -> str:
+    """`flamme-tui join` (its own app, not the game's) on a seat of a table hosted
+    here on a free port: its first card to pick (the port is never on its screen)."""
+    import time
+
+    from ..net.host import HostServer, HostTable
+    from .join import JoinApp
+    from .scenarios import choices
+
+    c = choices(n=3)
+    c.seats[1].controller = c.seats[2].controller = "easy"
+    table = HostTable(c.session(), {0})
+    server = HostServer(table, "127.0.0.1", 0)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    app.bell = lambda: None  # type: ignore[method-assign]
+    try:
+        async with app.run_test(size=size) as pilot:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                await pilot.pause(0.05)
+                turn = app.table.turn
+                if turn is not None and turn.kind == "pick":
+                    break
+                if turn is not None:
+                    await pilot.press("1")  # (which rider draws first: the Sprinteur)
+            await pilot.pause(0.2)
+            return app.export_screenshot(title=title)
+    finally:
+        await server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:

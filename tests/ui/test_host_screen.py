@@ -43,9 +43,11 @@ async def test_host_a_table_from_the_palette_then_a_device_joins_and_a_seat_goes
         table = app.screen.table
         seats = sorted(table.devices)
         assert len(seats) >= 2
-        codes = re.findall(r"flamme-tui join (127\.0\.0\.1:\d+) ([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})", text)
+        # the command once, then each seat's row with its code
+        address = re.search(r"flamme-tui join (127\.0\.0\.1:\d+) CODE", text).group(1)
+        codes = re.findall(r"own device +([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}) +not yet", text)
         assert len(codes) == len(seats)
-        address, code = codes[0]
+        code = codes[0]
         async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://{address}/ws") as ws:
             await ws.send_str(json.dumps({"v": 1, "type": "hello", "code": code, "watch": False}))
             chose = 0

@@ -42,7 +42,7 @@ def test_every_default_key_is_a_key():
 async def test_a_name_that_is_no_key_is_refused_on_the_settings_screen(config_dir):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("down", "down", "down", "down", "enter")
+        await pilot.press(*["down"] * app.screen.query_one("#title-menu").get_option_index("settings"), "enter")
         assert screen_name(app) == "SettingsScreen"
         field = app.screen.query_one("#key-teams-start")
         field.value = "banana"

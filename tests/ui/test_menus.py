@@ -366,7 +366,7 @@ def test_the_tour_stages_help_names_its_keys_as_bound():
 async def test_settings_screen_changes_are_saved(config_dir):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("down", "down", "down", "down", "enter")
+        await pilot.press(*["down"] * app.screen.query_one("#title-menu").get_option_index("settings"), "enter")
         assert screen_name(app) == "SettingsScreen"
         assert app.focused.id == "aids"
         assert "on: where each card goes" in screen_text(app)  # the state in words, not in grey shades

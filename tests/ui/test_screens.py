@@ -18,9 +18,10 @@ async def test_title_menu_rules_and_back():
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
         text = screen_text(app)
-        for entry in ("New race", "New tour", "Saved races", "Rules reference", "Settings", "Learn to play", "Quit"):
+        for entry in ("New race", "New tour", "Host a table", "Saved races", "Rules reference", "Settings",
+                      "Learn to play", "Quit"):
             assert entry in text
-        await pilot.press("down", "down", "down", "enter")
+        await pilot.press("down", "down", "down", "down", "enter")
         assert screen_name(app) == "RulesScreen"
         assert "Slipstream" in screen_text(app) or "slipstream" in screen_text(app)
         await pilot.press("escape")

@@ -1,103 +1,280 @@
-"""Host a table from the app (the palette's "Host a table"): the race set up as any
-race, its human seats played on their own devices (`flamme-tui join`).
+"""Host a table from the app (the title menu's and the palette's "Host a table"):
+the race set up as any race, each human seat played on its own device
+(`flamme-tui join`, or a browser: the page the screen serves) or here, at the
+host's keyboard.
 
 The screen serves the table (net.host.HostServer, in the app's own event
 loop) and shows what `flamme-tui host` prints: the join address, the room
-code, each device seat's code, the QR code of the address, then who joins,
-whom the table waits for and each round revealed.  `b` gives the seat the
-table waits for to a bot (a player who left); Escape stops hosting (the race
-is autosaved as every race is, its codes beside it: `flamme-tui host --from`
-reopens it).  Nobody's hand is ever on this screen: it may face the room.
+code, each seat and who plays it (its code, joined or not), the QR code of
+the page for browsers and phones, then whom the table waits for and each
+round revealed.  `p` opens a seat played here (its own screen, joined over
+loopback like any device: its hand is never on this screen, which may face
+the room; with two seats here the screen goes back here between them, as a
+curtain).  `b` gives the seat the table waits for to a bot (a player who
+left); `n` opens the table to the local network (it listens on this computer
+only until then); Escape stops hosting (the race is autosaved as every race
+is, its codes beside it: `flamme-tui host --from` reopens it).
 """
 
 from __future__ import annotations
 
+import shlex
+import sys
+from collections.abc import Iterable
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Log, Static
+from textual.widgets import Log, Static
 
 from ...i18n import N_, _
 from ...play.narrator import host_line
+from ..widgets.keybar import KeyBar
 
-PORT = 8765  # the port asked first (another free one if it is taken)
+PORT = 8765  # the table's port asked first (another free one if it is taken)
+LOCAL, NETWORK = "127.0.0.1", "0.0.0.0"
+NAME_WIDTH = 10  # a team's name at most, in the seats' table (the left column is ~50 cells at 80x24)
 
 
 class HostScreen(Screen[None]):
-    CSS = """
-    #host-info { height: auto; max-height: 60%; overflow-y: auto; }
-    #host-log { height: 1fr; border-top: solid $accent; }
+    DEFAULT_CSS = """
+    HostScreen #host-top { height: auto; max-height: 70%; }
+    HostScreen #host-info { width: 1fr; height: auto; }
+    HostScreen #host-qr { width: auto; height: auto; }
+    HostScreen #host-log {
+        height: 1fr; min-height: 3; border-top: solid $accent;
+        overflow-x: hidden; overflow-y: auto;  /* (a Log's default: both scrollbars, always) */
+    }
     """
     BINDINGS = [
-        Binding("b", "give_to_bot", N_("Give the waiting seat to a bot")),
-        Binding("escape", "stop", N_("Stop hosting")),
+        Binding("p", "play_here", N_("Play your seat"), show=False),  # (the key bar shows them)
+        Binding("b", "give_to_bot", N_("Waiting seat to a bot"), show=False),
+        Binding("n", "network", N_("Open to the network"), show=False),
+        Binding("escape", "stop", N_("Stop hosting"), show=False),
     ]
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Any, here: Iterable[int] = (), codes: dict[int, str] | None = None,
+                 room: str = "", port: int = PORT) -> None:
         super().__init__()
         from ...net.host import HostTable
 
         scripted = getattr(session.game, "script", None)  # the Peloton's scripted teams play themselves
         devices = {s for s in range(len(session.setup.teams))
                    if s not in session.bots and not (scripted is not None and scripted[s])}
-        self.table = HostTable(session, devices)
+        # (codes and room given: the screenshots' fixed ones; else new secret ones)
+        self.table = HostTable(session, devices, dict(codes or {}), room)
+        self.here = {s for s in here if s in devices}  # played at this keyboard (the rest: on their own devices)
+        self.port, self.web_port = port, 0
+        self.listen = LOCAL
         self.server: Any = None
-        self.waiting: int | None = None
+        self.page: Any = None  # the page for browsers (textual-serve running `flamme-tui join` in each tab)
+        self.seat_screen: Any = None  # the screen of the seat played here that is open, if any
+        self.open_seat: int | None = None
+        self.came: set[int] = set()  # the device seats that have joined once (not there now: away)
         self.last = ""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="host-info")
+        with Horizontal(id="host-top"):
+            yield Static(id="host-info")
+            yield Static(id="host-qr")
         yield Log(id="host-log", highlight=False)
-        yield Footer()
+        # (the app's key bar, in the player's language, as on the other screens)
+        yield KeyBar(self.key_list(), id="host-keys")
+
+    def key_list(self) -> list[tuple[str, str]]:
+        keys = [("p", _("your seat"))] if self.here - set(self.table.session.bots) else []
+        return keys + [("b", _("give to a bot")),
+                       ("n", _("this computer") if self.listen == NETWORK else _("network")),
+                       ("esc", _("stop hosting"))]
 
     async def on_mount(self) -> None:
-        from ...net.host import HostServer
-
         try:
             self.table.save_codes()
         except OSError:
             pass  # the race itself is saved as any race; a restart would need new codes
-        for port in (PORT, 0):
-            self.server = HostServer(self.table, "127.0.0.1", port, say=self.tell)
+        await self.start_serving()
+        self.query_one("#host-log", Log).write_line(_("Give each player their seat's code."))
+
+    # ------------------------------------------------------------ serving
+
+    async def start_serving(self) -> None:
+        """The table on its port (PORT, else a free one), and the page for browsers beside it."""
+        from ...net.host import HostServer
+
+        for port in dict.fromkeys((self.port, PORT, 0)):
+            server = HostServer(self.table, self.listen, port, say=self.tell)
             try:
-                await self.server.start()
-                break
+                await server.start()
             except OSError:
                 continue
+            self.server, self.port = server, server.port
+            break
+        await self.start_page()
         self.show_info()
 
-    def show_info(self) -> None:
-        from ...net.host import show_code
+    async def start_page(self) -> None:
+        """textual-serve running `flamme-tui join` in each tab (it asks for the code), on
+        the port after the table's (else a free one); none without textual-serve."""
+        try:
+            from ..serve import start_page
+        except ImportError:
+            return
+        command = " ".join(("exec", shlex.quote(sys.executable), "-m", "flamme_tui", "join",
+                            shlex.quote(f"{LOCAL}:{self.port}")))
+        for port in dict.fromkeys((self.web_port or self.port + 1, 0)):
+            try:
+                self.page = await start_page(command, self.listen, port, max_sessions=len(self.table.devices) + 4)
+            except (OSError, ImportError):
+                continue
+            self.web_port = port or self._page_port()
+            return
 
-        address = f"127.0.0.1:{self.server.port}"
-        teams = self.table.session.setup.teams
-        lines = [_("Hosting a table of flamme-tui on {address}").format(address=address),
-                 _("Room code (to watch): {code}").format(code=self.table.room)]
-        lines += [_("  {team}: flamme-tui join {address} {code}").format(
-            team=teams[s].name, address=address, code=show_code(self.table.codes[s])) for s in sorted(self.table.devices)]
-        lines.append(_("  watch: flamme-tui join {address} {code} --watch").format(address=address, code=self.table.room))
+    def _page_port(self) -> int:
+        sites = getattr(self.page, "sites", ())
+        for site in sites:
+            server = getattr(site, "_server", None)
+            if server is not None and server.sockets:
+                return int(server.sockets[0].getsockname()[1])
+        return 0
+
+    async def stop_serving(self) -> None:
+        server, page = self.server, self.page
+        self.server = self.page = None
+        if server is not None:
+            await server.stop()
+        if page is not None:
+            await page.cleanup()
+
+    def address(self, port: int) -> str:
+        from ...net.guard import join_address
+
+        return join_address(self.listen, port)
+
+    # ------------------------------------------------------------ what the screen shows
+
+    def show_info(self) -> None:
         from ...net.qr import qr_lines
 
-        qr = qr_lines(f"http://{address}/")
-        text = Text("\n".join(lines) + "\n")
-        if qr:
-            text.append("\n".join(qr) + "\n")
-        self.query_one("#host-info", Static).update(text)
+        if self.server is None:
+            return
+        session = self.table.session
+        address = self.address(self.port)
+        t = Text(no_wrap=True, overflow="ellipsis")
+        t.append(_("Hosting a table · round {n}").format(n=max(session.game.round, 1)) + "\n", style="bold")
+        waiting = self.waiting_words()  # first: what the table needs now (12 seats' rows may not all fit)
+        if waiting:
+            t.append(waiting + "\n", style="bold")
+        if self.listen == LOCAL:
+            t.append(_("Only this computer can join (n: the network too)") + "\n")
+        else:
+            t.append(_("Open to your network") + "\n")
+        t.append(_("Join: flamme-tui join {address} CODE").format(address=address) + "\n")
+        if self.page is not None:
+            t.append(_("Or a browser, a phone: http://{page}/").format(page=self.address(self.web_port)) + "\n")
+        t.append(_("Watch: the room code {code}").format(code=self.table.room) + "\n")
+        rows = [(seat, team.name if len(team.name) <= NAME_WIDTH else team.name[:NAME_WIDTH - 1] + "…",
+                 *self.seat_words(seat)) for seat, team in enumerate(session.setup.teams)]
+        heads = (_("Team"), _("Plays"), _("Code"))
+        # columns as wide as their longest word (French and Spanish run longer)
+        name_w = max(len(heads[0]), *(len(r[1]) for r in rows))
+        plays_w = max(len(heads[1]), *(len(r[2]) for r in rows))
+        t.append(f"{'':>2} {heads[0]:<{name_w}} {heads[1]:<{plays_w}} {heads[2]}\n", style="dim")
+        for seat, name, plays, code, state in rows:
+            style = "bold" if seat == session.due() else ""
+            t.append(f"{seat + 1:>2} {name:<{name_w}} {plays:<{plays_w}} {code:<14} {state}".rstrip() + "\n",
+                     style=style)
+        t.rstrip()
+        self.query_one("#host-info", Static).update(t)
+        qr = qr_lines(f"http://{self.address(self.web_port)}/") if self.page is not None else None
+        self.query_one("#host-qr", Static).update(Text("\n".join(qr or ()), no_wrap=True))
+        for bar in self.query("#host-keys").results(KeyBar):
+            bar.show(self.key_list())
+
+    def seat_words(self, seat: int) -> tuple[str, str, str]:
+        """Who plays a seat, its code, whether it is there: the columns of the seats' table."""
+        from ...net.host import show_code
+
+        session = self.table.session
+        if seat in session.bots:
+            return _("bot: {name}").format(name=session.bots[seat]), "", ""
+        if seat not in self.table.devices:
+            return _("scripted"), "", ""
+        if seat in self.here:
+            return _("here"), "", ""
+        if self.server is not None and seat in self.server.seated:
+            state = _("joined")
+        else:
+            state = _("away") if seat in self.came else _("not yet")
+        return _("own device"), show_code(self.table.codes[seat]), state
+
+    def waiting_words(self) -> str:
+        session = self.table.session
+        if session.over:
+            return _("The race is over.")
+        seat = session.due()
+        if seat is None or seat in session.bots:
+            return ""
+        team = session.setup.teams[seat].name
+        if seat in self.here:
+            return _("{team} (here) must choose: p shows their hand.").format(team=team)
+        if seat in self.table.devices:
+            if self.server is not None and seat in self.server.seated:
+                return _("Waiting for {team} (b: a bot plays it).").format(team=team)
+            if seat in self.came:
+                return _("Waiting for {team}, away (b: a bot plays it).").format(team=team)
+            return _("Waiting for {team} to join (b: a bot plays it).").format(team=team)
+        return ""
 
     def tell(self, kind: str, seat: int | None = None, **facts: Any) -> None:
         """What the host says (HostServer's `say`), in the log, each thing once."""
         teams = self.table.session.setup.teams
-        if kind == "waiting":
-            self.waiting = seat
+        if kind == "waiting" and seat is not None:
+            self.curtain(seat)
+        if kind == "joined" and seat is not None:
+            self.came.add(seat)
         line = host_line(kind, teams[seat].name if seat is not None else "", **facts)
-        if line is None or kind == "bot-failed":  # (the screen offers `b` instead of the command)
-            return
-        if line != self.last:
+        if kind in ("joined", "away") and seat in self.here:
+            line = None  # (a seat played here: its screen opened or closed, nobody came or went)
+        if line is not None and kind not in ("bot-failed", "waiting") and line != self.last:
+            # (the screen offers `b` instead of the command; whom it waits for is on the line above the log)
             self.last = line
             self.query_one("#host-log", Log).write_line(line)
+            if self.seat_screen is not None:
+                self.seat_screen.host_note(line)
+        self.show_info()
+
+    def curtain(self, due: int) -> None:
+        """Another seat played here must choose: its hand is not shown to the player before
+        (back to this screen, whose `p` shows it)."""
+        if self.seat_screen is not None and due in self.here and due != self.open_seat:
+            self.seat_screen.action_leave()
+
+    # ------------------------------------------------------------ keys
+
+    def action_play_here(self) -> None:
+        from ...net.host import show_code
+        from ..join import SeatScreen
+
+        session = self.table.session
+        seats = sorted(self.here - set(session.bots))
+        if not seats or self.server is None:
+            self.app.bell()
+            return
+        due = session.due()
+        seat = due if due in seats else seats[0]
+        team = session.setup.teams[seat].name
+        intro = (_("{team}, played here. q goes back to the host's screen (the codes, the table).").format(team=team),)
+        self.seat_screen = SeatScreen(f"{LOCAL}:{self.port}", show_code(self.table.codes[seat]), intro=intro,
+                                      standalone=False)
+        self.open_seat = seat
+        self.app.push_screen(self.seat_screen, callback=self.seat_closed)
+
+    def seat_closed(self, _result: object = None) -> None:
+        self.seat_screen = self.open_seat = None
+        self.show_info()
 
     async def action_give_to_bot(self) -> None:
         seat = self.table.device_due()
@@ -106,17 +283,24 @@ class HostScreen(Screen[None]):
             return
         await self.server.hand_to_bot(seat, "easy")
 
+    async def action_network(self) -> None:
+        """This computer only, or every machine of the network (the devices joined come back on their own)."""
+        self.listen = NETWORK if self.listen == LOCAL else LOCAL
+        await self.stop_serving()
+        await self.start_serving()
+        self.query_one("#host-log", Log).write_line(
+            _("Open to your network: other computers and phones join at {address}.").format(
+                address=self.address(self.port)) if self.listen == NETWORK else
+            _("On this computer only again."))
+
     async def action_stop(self) -> None:
-        if self.server is not None:
-            await self.server.stop()
-            self.server = None
+        await self.stop_serving()
         self.app.pop_screen()
 
     def on_unmount(self) -> None:
         # the app is ending (quit, a signal): the lines are closed on the way out, not
         # waited for (the race is saved after every action: nothing is lost)
-        if self.server is not None:
+        if self.server is not None or self.page is not None:
             import asyncio
 
-            asyncio.ensure_future(self.server.stop())
-            self.server = None
+            asyncio.ensure_future(self.stop_serving())

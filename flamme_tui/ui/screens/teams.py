@@ -30,6 +30,7 @@ from ...engine.rules import find
 from ...i18n import N_, _, ngettext
 from ...usertext import NO_CONTROL, clean, visible
 from ..choices import (
+    HERE,
     HUMAN,
     SCRIPTED_NAMES,
     RaceChoices,
@@ -131,9 +132,10 @@ class TeamsScreen(BaseScreen):
         Binding("escape", "back", N_("Back"), id="teams.back"),
     ]
 
-    def __init__(self, choices: RaceChoices) -> None:
+    def __init__(self, choices: RaceChoices, hosting: bool = False) -> None:
         super().__init__()
         self.choices = choices
+        self.hosting = hosting  # "Host a table": a human seat plays on its own device or here
         self.changes: list[str] = []  # what the screen changed on its own, said on the message line
         # what the player chose here, which filling with bots keeps: seats whose Plays they
         # chose, the number of players, the bot level last chosen (the level of the fill)
@@ -161,6 +163,8 @@ class TeamsScreen(BaseScreen):
             self.changes.append(_("{n} players, a colour each: 7 to 12 players racing one rider each "
                                   "is a classic and meteo game.").format(n=self.count))
         for n, seat in enumerate(self.seats):
+            if seat.controller == HERE and not hosting:  # (a hosted race's set-up, offered again for hot-seat)
+                seat.controller = HUMAN
             if seat.is_scripted and not find(choices.variant).scripted_teams:  # not in bmx
                 if n < self.count:
                     self.changes.append(_("Seat {n} ({team}) is now a human player: the {scripted} team races in "
@@ -181,7 +185,11 @@ class TeamsScreen(BaseScreen):
         from .variant import variant_title
 
         bmx = find(self.choices.variant).uses_tokens
-        controllers = [(_("Human"), HUMAN)] + [(_("Bot: {name}").format(name=name), name) for name in POLICIES]
+        if self.hosting:  # each human plays on their own device (flamme-tui join), or here, at the host's keys
+            humans = [(_("Own device"), HUMAN), (_("Here"), HERE)]
+        else:
+            humans = [(_("Human"), HUMAN)]
+        controllers = humans + [(_("Bot: {name}").format(name=name), name) for name in POLICIES]
         if find(self.choices.variant).scripted_teams:
             controllers += [(_("{name} team").format(name=name), kind) for kind, name in SCRIPTED_NAMES.items()]
         if bmx:
@@ -194,6 +202,9 @@ class TeamsScreen(BaseScreen):
         yield from self.compose_notice()
         with VerticalScroll(classes="menu-body", id="teams-body"):
             yield Static(title + Content(where) + Content(_(" · teams")), classes="screen-title")
+            if self.hosting:
+                yield Static(_("Hosting a table. Plays: \"Own device\" joins from a terminal or a phone with the "
+                               "code the next screen shows; \"Here\" plays on this keyboard."), id="hosting-note")
             with Horizontal(classes="form-row"):
                 yield Static(_("Players"), id="label-players", classes="form-label")
                 yield CycleSelect([(_("{n} players, 1 rider").format(n=n) if n > self.max_teams
@@ -226,14 +237,18 @@ class TeamsScreen(BaseScreen):
             with Horizontal(classes="form-row", id="teams-buttons"):
                 tour = self.choices.tour is not None
                 start = self.key_of("teams.start", "ctrl+s")
-                yield Button(_("Start tour ({key})").format(key=start) if tour else _("Start race ({key})").format(key=start),
-                             id="start", compact=True)
+                if self.hosting:
+                    label = _("Host the table ({key})").format(key=start)
+                else:
+                    label = _("Start tour ({key})").format(key=start) if tour else _("Start race ({key})").format(key=start)
+                yield Button(label, id="start", compact=True)
                 yield Button(_("Fill with bots ({key})").format(key=self.key_of("teams.fill", "ctrl+f")), id="fill",
                              compact=True)
                 yield Button(_("New seed"), id="reseed", compact=True)
                 yield Button(_("Back"), id="back", compact=True)
         yield KeyBar([("tab", _("next field")), ("← →", _("change")),
-                      (self.key_of("teams.start", "ctrl+s"), _("start tour") if tour else _("start race")),
+                      (self.key_of("teams.start", "ctrl+s"),
+                       _("host") if self.hosting else _("start tour") if tour else _("start race")),
                       (self.key_of("teams.fill", "ctrl+f"), _("fill with bots")), (self.help_key, _("help")),
                       (self.key_of("teams.back", "escape"), _("back"))])
 
@@ -385,7 +400,7 @@ class TeamsScreen(BaseScreen):
                 return  # (a Select says its first value too)
             self.seats[seat].controller = controller
             self.plays_chosen.add(seat)
-            if controller != HUMAN and controller not in SCRIPTED_NAMES:
+            if controller not in (HUMAN, HERE) and controller not in SCRIPTED_NAMES:
                 self.level = controller
             if controller in SCRIPTED_NAMES:  # what a scripted team is, where it is chosen
                 self.say(_("Seat {n} is the {scripted} team, scripted: {about}.").format(
@@ -579,6 +594,10 @@ class TeamsScreen(BaseScreen):
             return
         if all(s.is_scripted for s in choices.seats):
             self.say(_("The Peloton and Muscle teams need a human or a bot to race against."), warning=True)
+            return
+        if self.hosting and not any(s.controller == HUMAN for s in choices.seats):
+            self.say(_("A hosted table needs a seat played on its own device: set a seat's Plays to "
+                       "\"Own device\" (or start a race from New race to play at this keyboard)."), warning=True)
             return
         problem = choices.problem()
         if problem:

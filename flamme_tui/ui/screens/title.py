@@ -1,5 +1,6 @@
 """The title menu: Resume (when a race is in progress), New race, New tour,
-Saved races, Rules reference, Settings, Learn to play, Quit (entries are easy to add: see `entries`)."""
+Host a table (each player on their own device), Saved races, Rules reference,
+Settings, Learn to play, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ class TitleScreen(BaseScreen):
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
         and handles it in `choose`; Resume comes first once a save is found."""
-        return [("new", _("New race")), ("tour", _("New tour")), ("saved", _("Saved races")),
+        return [("new", _("New race")), ("tour", _("New tour")), ("host", _("Host a table")), ("saved", _("Saved races")),
                 ("rules", _("Rules reference")), ("settings", _("Settings")), ("learn", _("Learn to play")),
                 ("quit", _("Quit"))]
 
@@ -62,6 +63,8 @@ class TitleScreen(BaseScreen):
             menu.remove_option("resume")
         self.resume_info = race
         if race is None:
+            if current != "resume":  # the entry under the cursor stays under it (its index moved up one)
+                menu.highlighted = menu.get_option_index(current)
             return
         info = race.info
         if info is not None:
@@ -158,6 +161,8 @@ class TitleScreen(BaseScreen):
             self.app.new_race()
         elif key == "tour":
             self.app.new_tour()
+        elif key == "host":
+            self.app.host_a_table()
         elif key == "learn":
             from .tutorial import LessonsScreen
 

@@ -50,7 +50,8 @@ class VariantScreen(BaseScreen):
 
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
-            yield Static(_("[b]New race[/b] · choose the rule set"), classes="screen-title")
+            yield Static(_("[b]Host a table[/b] · choose the rule set") if getattr(self.app, "hosting", False)
+                         else _("[b]New race[/b] · choose the rule set"), classes="screen-title")
             yield OptionList(*(Option(about(v), id=v) for v in VARIANTS), id="variant-menu")
         yield KeyBar([("↑↓", _("move")), ("⏎", _("choose")), (self.help_key, _("help")), ("esc", _("back"))])
 

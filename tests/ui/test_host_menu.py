@@ -1,0 +1,256 @@
+"""Host a table from the title menu (issue 25), as a new player would: the entry,
+the teams screen's Own device / Here, the host screen at 80x24 with the codes,
+a device joining, the host's own seat played here (a curtain between two such
+seats), and the host screen's snapshot (fixed codes and port)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import time
+
+import pytest
+
+from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import HOST_PORT, SCENARIOS, SEED
+
+from .driver import screen_name
+
+CODE = r"[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}"
+
+
+def screen_text(app) -> str:
+    logs = app.screen.query("Log")
+    return "\n".join(str(w.render()) for w in app.screen.query("Static")) + "\n" + "\n".join(
+        line for log in logs for line in log.lines)
+
+
+async def until(pilot, condition, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"never: {what}"
+        await pilot.pause(0.02)
+
+
+async def to_teams_by_keys(pilot) -> None:
+    """Title -> Host a table (by the arrows) -> Classic -> the first stage -> the teams."""
+    app = pilot.app
+    menu = app.screen.query_one("#title-menu")
+    await pilot.press(*["down"] * menu.get_option_index("host"), "enter")
+    await pilot.pause()
+    assert screen_name(app) == "VariantScreen" and "Host a table" in screen_text(app)
+    await pilot.press("enter", "enter")  # Classic, its first stage
+    await until(pilot, lambda: screen_name(app) == "TeamsScreen", "the teams screen")
+    await pilot.pause()
+    assert "Hosting a table" in screen_text(app)
+    assert app.focused.id == "name-0"
+
+
+async def set_plays(pilot, seat: int, presses: int) -> None:
+    """The seat's Plays, by keys: Tab from its name to its colour, then to Plays; Right steps."""
+    app = pilot.app
+    app.screen.query_one(f"#name-{seat}").focus()
+    await pilot.press("tab", "tab", *["right"] * presses)
+    await pilot.pause()
+    assert app.focused.id == f"controller-{seat}"
+
+
+async def answer(ws) -> dict:
+    """A device's next message; a turn is answered with its first option."""
+    message = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
+    if message["type"] == "turn":
+        await ws.send_str(json.dumps({"v": 1, "type": "choose", "at": message["at"], "option": 0,
+                                      "action": message["options"][0]["action"]}))
+    return message
+
+
+async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_plays_the_seat_here(data_dir):
+    import aiohttp
+
+    app = FlammeApp(seed=7, autoplay=False)
+    app.bell = lambda: None
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_teams_by_keys(pilot)
+        await set_plays(pilot, 0, 1)  # seat 1: Here (the host's own seat); seat 2 stays Own device
+        assert "Here" in str(app.screen.query_one("#controller-0").render()) or \
+            app.screen.query_one("#controller-0").value == "here"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: screen_name(app) == "HostScreen" and "flamme-tui join" in screen_text(app),
+                    "the host screen with the codes")
+        text = screen_text(app)
+        table = app.screen.table
+        address = re.search(r"flamme-tui join (127\.0\.0\.1:\d+) CODE", text).group(1)
+        rows = dict(re.findall(rf" (\d) \S+ +(?:here|own device +({CODE}))", text))
+        assert set(rows) == {"1", "2"} and rows["1"] == "" and rows["2"]  # only the device seat has a code
+        from flamme_tui.net.host import show_code
+
+        assert rows["2"] == show_code(table.codes[1])
+        assert f"the room code {table.room}" in text and "http://127.0.0.1:" in text
+        assert len(str(app.screen.query_one("#host-qr").render()).splitlines()) > 10  # the QR code is drawn
+        assert table.devices == {0, 1} and app.screen.here == {0}
+
+        async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://{address}/ws") as ws:
+            await ws.send_str(json.dumps({"v": 1, "type": "hello", "code": rows["2"], "watch": False}))
+            await until(pilot, lambda: 1 in app.screen.server.seated, "the device joined")
+            await pilot.pause()
+            assert re.search(rf"own device +{rows['2']} +joined", screen_text(app))
+            device = asyncio.ensure_future(asyncio.sleep(0))
+            played_here = 0
+            deadline = time.monotonic() + 60
+            while not table.last_reveal:  # round 1: seat 1 here by keys, seat 2 from its device
+                assert time.monotonic() < deadline, "round 1 never revealed"
+                await pilot.pause(0.02)
+                if device.done():
+                    device = asyncio.ensure_future(answer(ws))
+                due = table.session.due()
+                if due == 0 and screen_name(app) == "HostScreen":
+                    assert "(here) must choose: p shows their hand" in screen_text(app)
+                    await pilot.press("p")
+                elif screen_name(app) == "SeatScreen" and app.screen.table.turn is not None:
+                    assert app.screen.table.seat == 0  # its own hand only
+                    await pilot.press("1")
+                    played_here += 1
+            device.cancel()
+        assert played_here >= 2  # its draw and its cards, by number keys
+        if screen_name(app) == "SeatScreen":
+            await pilot.press("q")  # back to the host's screen: the table stays hosted
+        await until(pilot, lambda: screen_name(app) == "HostScreen", "back on the host screen")
+        assert "Round 1 revealed" in screen_text(app)
+        await until(pilot, lambda: 1 not in app.screen.server.seated, "the device gone")
+        await pilot.pause()
+        assert re.search(rf"own device +{rows['2']} +away", screen_text(app))  # it came, and went
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
+
+
+async def test_two_seats_here_the_host_screen_comes_back_between_them(data_dir):
+    """Two players at the host's keyboard: when the other one must choose, the first
+    one's hand goes (back to the host screen, which names who must choose next)."""
+    from flamme_tui.ui.choices import HERE
+    from flamme_tui.ui.scenarios import choices
+    from flamme_tui.ui.screens.host import HostScreen
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    app.bell = lambda: None
+    c = choices(n=3)
+    c.seats[0].controller = c.seats[1].controller = HERE
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(HostScreen(c.session(), c.here(), port=0))
+        await until(pilot, lambda: getattr(app.screen, "server", None) is not None, "hosting")
+        host = app.screen
+        table = host.table
+        seen: dict[int, set[int]] = {0: set(), 1: set()}  # seat -> the seats whose hand its screen showed
+        curtains = 0
+        deadline = time.monotonic() + 60
+        while table.session.due() in (0, 1):  # round 1's choices of the two seats here
+            assert time.monotonic() < deadline
+            await pilot.pause(0.02)
+            due = table.session.due()
+            if screen_name(app) == "HostScreen":
+                if host.open_seat is None and due in (0, 1) and f"{table.session.setup.teams[due].name} (here) " \
+                        "must choose" in screen_text(app):
+                    curtains += 1
+                    await pilot.press("p")
+            elif app.screen.table.turn is not None and app.screen.table.seat is not None:
+                seen[host.open_seat].add(app.screen.table.seat)
+                await pilot.press("1")
+        assert seen == {0: {0}, 1: {1}}  # each screen showed its own seat only
+        assert curtains >= 2  # before each seat's hand: the host screen between them
+        await host.stop_serving()
+
+
+async def test_the_teams_screen_when_hosting_and_after(data_dir):
+    """Hosting: Plays offers Own device and Here, and a table with no device seat is
+    refused in words; the next New race (hot-seat) offers a Here seat as Human."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_teams_by_keys(pilot)
+        await set_plays(pilot, 0, 1)
+        await set_plays(pilot, 1, 1)
+        assert [app.screen.query_one(f"#controller-{s}").value for s in (0, 1)] == ["here", "here"]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+        assert "needs a seat played on its own device" in screen_text(app)
+        await pilot.press("escape", "escape", "escape")  # (the set-up is kept for the next race)
+        await until(pilot, lambda: screen_name(app) == "TitleScreen", "the title menu")
+        await pilot.press("home", "enter", "enter", "enter")  # New race: hot-seat
+        await until(pilot, lambda: screen_name(app) == "TeamsScreen", "the teams screen")
+        await pilot.pause()
+        assert "Hosting" not in screen_text(app)
+        assert [app.screen.query_one(f"#controller-{s}").value for s in (0, 1)] == ["human", "human"]
+
+
+async def test_the_title_menu_keeps_host_a_table_under_the_cursor_when_resume_comes(data_dir):
+    """Resume goes first; the entry under the cursor stays there (here: Host a table)."""
+    from flamme_tui import saves
+    from flamme_tui.ui.scenarios import advance, choices
+
+    session = choices().session()
+    advance(session, 1)
+    saves.save(session, data_dir / "saves" / "running.json")
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen.query_one("#title-menu")
+        await until(pilot, lambda: app.screen.resume_info is not None, "Resume offered")
+        ids = [menu.get_option_at_index(k).id for k in range(menu.option_count)]
+        assert ids == ["resume", "new", "tour", "host", "saved", "rules", "settings", "learn", "quit"]
+        await pilot.press("down", "down", "down")
+        assert menu.get_option_at_index(menu.highlighted).id == "host"
+        race = app.screen.resume_info
+        app.screen.offer_resume(None)  # Resume goes (the race finished elsewhere) and comes back
+        assert menu.get_option_at_index(menu.highlighted).id == "host"
+        app.screen.offer_resume(race)
+        assert menu.get_option_at_index(menu.highlighted).id == "host"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "VariantScreen" and "Host a table" in screen_text(app)
+
+
+def port_free(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("scenario", ["host", "host-seat"])
+def test_host_screens_snapshot(snap_compare, scenario):
+    """The host screen at 80x24 (fixed codes and port: scenarios.HOST_*), and the seat played here."""
+    if not (port_free(HOST_PORT) and port_free(HOST_PORT + 1)):
+        pytest.skip(f"port {HOST_PORT} or {HOST_PORT + 1} is in use: the screen would show another")
+
+    async def shown(pilot) -> None:
+        await SCENARIOS[scenario](pilot)
+
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    assert snap_compare(app, run_before=shown, terminal_size=(80, 24))
+
+
+async def test_join_draws_its_seat_screen_with_its_own_layout():
+    """`flamme-tui join` shows the seat's screen laid out as SeatScreen says (its CSS is the
+    app's too): the code field hidden when a code was given, the hand under its rule."""
+    from flamme_tui.net.host import HostServer, HostTable
+    from flamme_tui.play.races import RaceSpec, Team
+    from flamme_tui.play.session import Session
+    from flamme_tui.ui.join import JoinApp
+
+    session = Session.new(RaceSpec(teams=(Team("Red", "red"), Team("Blue", "blue"))), 7, bots={1: "easy"})
+    server = HostServer(HostTable(session, {0}))
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", server.table.codes[0])
+    app.bell = lambda: None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.table.turn is not None, "the seat's turn")
+            await pilot.pause()
+            assert not app.screen.query_one("#code").display
+            assert app.screen.query_one("#hand").styles.border_top[0] == "solid"
+            assert app.screen.query_one("#log").region.width == 80  # the whole width, under the hand
+    finally:
+        await server.stop()
