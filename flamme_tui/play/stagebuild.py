@@ -24,6 +24,7 @@ from .. import limits as lim
 from ..config import ConfigError, StageSpec, TileCatalog
 from ..engine.course import Course
 from ..engine.terrain import ASCENT, DESCENT
+from ..i18n import _
 
 BOX_CHOICES: Final = (("base",), ("base", "peloton"))  # the boxes a player says they own
 DEFAULT_NAME: Final = "My stage"
@@ -204,9 +205,9 @@ class StageBuild:
         ConfigError if the name gives none or is a shipped stage's id."""
         sid = config.slugify(self.name)
         if not sid:
-            raise ConfigError("the name needs a letter or a digit (the file is named after it)", field="name")
+            raise ConfigError(_("the name needs a letter or a digit (the file is named after it)"), field="name")
         if (config.data_dir() / "courses" / f"{sid}.yaml").exists():
-            raise ConfigError(f"{sid!r} is a shipped stage's id: choose another name", field="name")
+            raise ConfigError(_("{id} is a shipped stage's id: choose another name").format(id=repr(sid)), field="name")
         return sid
 
     def yaml_text(self) -> str:
@@ -228,7 +229,8 @@ class StageBuild:
         sid = self.stage_id()
         path = folder / f"{sid}.yaml"
         if os.path.lexists(path) or os.path.lexists(folder / f"{sid}.yml"):
-            raise ConfigError(f"a stage file {path.name!r} is already there: choose another name", field="name")
+            raise ConfigError(_("a stage file {name} is already there: choose another name").format(name=repr(path.name)),
+                              field="name")
         write_new(path, text.encode())
         return sid, path
 
@@ -254,7 +256,7 @@ def write_new(path: Path, data: bytes) -> None:
         try:
             os.link(tmp, path)
         except FileExistsError:
-            raise ConfigError(f"a file {path.name!r} is already there: choose another name",
+            raise ConfigError(_("a file {name} is already there: choose another name").format(name=repr(path.name)),
                               field="name") from None
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):

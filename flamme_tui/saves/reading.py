@@ -11,7 +11,7 @@ from pydantic import (
     ValidationError,
 )
 
-from .. import files
+from .. import files, pydantic_words
 from ..engine.actions import Action, ActionError
 from ..engine.phase import Phase
 from ..engine.race import RuleError
@@ -22,7 +22,7 @@ from ..setupdata import (
     stage_from_data,
 )
 from .locks import _lock_path
-from .model import FORMAT, KEEP, SUFFIX, VERSION, SaveData, SaveError, TourData, state_digest
+from .model import FORMAT, KEEP, NEWER, SUFFIX, VERSION, SaveData, SaveError, TourData, damaged, state_digest
 from .writing import _backup, _checksum, _summary
 
 # ------------------------------------------------------------------ reading
@@ -86,44 +86,45 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     except files.ReadError as exc:
         raise SaveError(path, _unreadable(exc)) from None
     if not raw.strip():
-        raise SaveError(path, "is damaged (empty file)")
+        raise damaged(path, _("empty file"))
     try:
         text = raw.decode("utf-8")
         files.check_json_depth(text, files.SAVE_FILE)
         with files.paused_gc():  # up to 4 MB of objects without a cycle (files.paused_gc)
             doc = json.loads(text, object_pairs_hook=_no_duplicates)
     except files.ReadError as exc:
-        raise SaveError(path, f"is damaged ({exc.reason})") from None
+        raise damaged(path, exc.reason) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         # a save always ends with its closing brace: without it, the end is missing
         reason = _("not valid JSON") if raw.rstrip().endswith(b"}") else _("truncated")
-        raise SaveError(path, f"is damaged ({reason})") from None
+        raise damaged(path, reason) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         if isinstance(doc, dict) and isinstance(doc.get("format"), str) and "checksum" in doc:
-            raise SaveError(path, "is damaged (checksum mismatch)")
-        raise SaveError(path, "is not a flamme-tui save file")
+            raise damaged(path, _("checksum mismatch"))
+        raise SaveError(path, _("is not a flamme-tui save file"))
     try:
         good = doc.get("checksum") == _checksum(doc)
     except (TypeError, ValueError, RecursionError):
         good = False
     if not good:
-        raise SaveError(path, "is damaged (checksum mismatch)")
+        raise damaged(path, _("checksum mismatch"))
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SaveError(path, "is damaged (no format version)")
+        raise damaged(path, _("no format version"))
     if version > VERSION:
         raise SaveError(
             path,
-            f"was made by a newer flamme-tui (save format {version}; this version reads "
-            f"format {VERSION} and older): update flamme-tui to open it",
+            _("was made by a newer flamme-tui (save format {version}; this version reads "
+              "format {known} and older): update flamme-tui to open it").format(version=version, known=VERSION),
+            kind=NEWER,
         )
     try:
         data = SaveData.model_validate_json(text)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
-        message = err["msg"].removeprefix("Value error, ")
-        raise SaveError(path, f"is damaged ({where}: {message})") from None
+        message = pydantic_words.message(err)  # in the player's language
+        raise damaged(path, f"{where}: {message}" if where else message) from None
     return data, text
 
 
@@ -169,7 +170,7 @@ def usable_backups(path: Path) -> list[tuple[Path, str]]:
             info = peek(other)
         except SaveError:
             continue
-        out.append((other, "finished" if info.over else _where(info)))
+        out.append((other, _("finished") if info.over else _where(info)))
     return out
 
 
@@ -180,8 +181,18 @@ def _where(info: SaveInfo) -> str:
     return _("round {round}").format(round=info.round)
 
 
-def _fail(path: Path, reason: str) -> SaveError:
-    return SaveError(path, reason, backups=usable_backups(path))
+def _fail(path: Path, reason: str, kind: str = "") -> SaveError:
+    return SaveError(path, reason, backups=usable_backups(path), kind=kind)
+
+
+def _damaged(path: Path, reason: str) -> SaveError:
+    """The file is damaged, its usable backups named."""
+    return damaged(path, reason, backups=usable_backups(path))
+
+
+def _replays_not(path: Path, reason: str) -> SaveError:
+    """A good file this flamme-tui cannot replay (written by another version's rules)."""
+    return _fail(path, _("does not replay with this flamme-tui ({reason})").format(reason=reason))
 
 
 class Record(NamedTuple):
@@ -206,22 +217,22 @@ def load_record(path: str | Path) -> Record:
     try:
         data, _text = _read_checked(path)
     except SaveError as exc:
-        raise _fail(path, exc.reason) from None
+        raise _fail(path, exc.reason, exc.kind) from None
     try:
         setup = setup_from_data(data.setup)
     except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
-        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("setup: {problem}").format(problem=exc or type(exc).__name__)) from None
     bots: dict[int, str] = {}
     for seat, name in data.bots.items():
         if not seat.isdigit() or int(seat) >= len(setup.teams):
-            raise _fail(path, f"is damaged (bots: no seat {seat!r})")
+            raise _damaged(path, _("bots: no seat {seat}").format(seat=repr(seat)))
         if name not in POLICIES:
-            raise _fail(path, f"needs the bot {name!r}, which this flamme-tui does not have")
+            raise _fail(path, _("needs the bot {name}, which this flamme-tui does not have").format(name=repr(name)))
         bots[int(seat)] = name
     try:
         actions = tuple(parse_entry(a) for a in data.actions)
     except ActionError as exc:
-        raise _fail(path, f"is damaged (actions: {exc})") from None
+        raise _damaged(path, _("actions: {problem}").format(problem=exc)) from None
     tour = None if data.tour is None else _verify_tour(path, data.tour, setup, data.seed)
     return _verify_replay(path, setup, data, bots, actions, tour)
 
@@ -242,25 +253,25 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
     try:
         tour = Tour(data.name, tuple(stage_from_data(leg) for leg in data.legs), data.seed)
     except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
-        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("tour: {problem}").format(problem=exc or type(exc).__name__)) from None
     for k, stage in enumerate(data.done, 1):
         try:
             log = tuple(parse_entry(text) for text in stage.actions)
             # replayed as a session: its undos too must keep the table's rule
             game = Session(tour.next_setup(), stage_seed(tour.seed, len(tour.done)), None, log).game
         except (RuleError, ActionError, UndoRefused):
-            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour)") from None
+            raise _replays_not(path, _("stage {k} of the tour").format(k=k)) from None
         except Exception as exc:  # noqa: BLE001
-            raise _fail(path, f"does not replay with this flamme-tui (stage {k}: {type(exc).__name__})") from None
+            raise _replays_not(path, _("stage {k}: {problem}").format(k=k, problem=type(exc).__name__)) from None
         if game.phase != Phase.OVER or state_digest(game) != stage.state:
-            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour differs)")
+            raise _replays_not(path, _("stage {k} of the tour differs").format(k=k))
         tour.finish_stage(game, log if UNDO in log else ())
     try:
         following = tour.next_setup()
     except Exception as exc:  # noqa: BLE001
-        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("tour: {problem}").format(problem=exc or type(exc).__name__)) from None
     if following != setup or seed != stage_seed(tour.seed, len(tour.done)):
-        raise _fail(path, f"is damaged (its race is not stage {len(tour.done) + 1} of its tour)")
+        raise _damaged(path, _("its race is not stage {k} of its tour").format(k=len(tour.done) + 1))
     return tour
 
 
@@ -271,7 +282,7 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     try:
         session = Session(setup, data.seed, bots)
     except Exception as exc:  # noqa: BLE001
-        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("setup: {problem}").format(problem=exc or type(exc).__name__)) from None
     rounds = [(r.round, r.actions, r.state) for r in data.rounds]
     checks: list[tuple[int, int, str]] = []  # as _round_checks: a round taken back by an undo is dropped
     undo = UNDO in actions
@@ -290,26 +301,27 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
             assert isinstance(entry, Action)
             session.apply(entry)
         except (RuleError, UndoRefused):
-            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}, is not allowed)") from None
+            raise _replays_not(path, _("action {n}, {entry}, is not allowed").format(n=n, entry=entry)) from None
         except Exception as exc:  # noqa: BLE001
-            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}: {type(exc).__name__})") from None
+            raise _replays_not(path, _("action {n}, {entry}: {problem}").format(
+                n=n, entry=entry, problem=type(exc).__name__)) from None
         game = session.game
         if game.rounds_done > (checks[-1][0] if checks else 0):  # as _round_checks
             done = game.rounds_done
             checks.append((done, n, state_digest(game)))
             if not undo and (len(checks) > len(rounds) or rounds[len(checks) - 1] != checks[-1]):  # (said early)
-                raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
+                raise _replays_not(path, _("round {round} differs").format(round=done))
     for done, (check, want) in enumerate(zip(checks, rounds, strict=False), 1):
         if check != want:
-            raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
+            raise _replays_not(path, _("round {round} differs").format(round=done))
     game = session.game
     if len(checks) != len(rounds) or state_digest(game) != data.state:
-        raise _fail(path, "does not replay with this flamme-tui (the last position differs)")
+        raise _replays_not(path, _("the last position differs"))
     summary = json.loads(data.summary.model_dump_json())
     if summary.get("tour", 0) is None:  # a race: no tour in its summary
         del summary["tour"]
     if summary != _summary(game, tour):
-        raise _fail(path, "is damaged (its summary does not match the race)")
+        raise _damaged(path, _("its summary does not match the race"))
     return Record(setup, data.seed, bots, actions, data, _info(path, data), tour)
 
 
