@@ -172,7 +172,7 @@ def random_stage(seed: int, length: str = "medium", kind: str = "hilly",
     """The random stage of those choices, validated as a stage file is."""
     catalog = catalog or config.load_tiles()
     tiles = random_tiles(seed, length, kind, boxes, catalog=catalog)
-    name = f"Random {seed} ({length}, {kind})"
+    name = _("Random {seed} ({length}, {kind})").format(seed=seed, length=length, kind=kind)
     return StageSpec.model_validate(
         {"name": name[: lim.MAX_STAGE_NAME], "tiles": tiles, "boxes": list(boxes_needed(config.split_tiles(tiles))),
          "source": f"flamme-tui stages random --seed {seed} --length {length} --kind {kind} "

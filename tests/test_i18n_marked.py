@@ -48,6 +48,7 @@ TRANSLATED = [
     "ui/widgets/actionpanel.py", "ui/widgets/racetable.py", "ui/widgets/reveal.py", "ui/screens/racekeys.py",
     "ui/screens/race.py", "ui/screens/podium.py", "play/table.py", "ui/hints.py", "ui/commandpalette.py",
     "ui/widgets/lap.py", "ui/widgets/keybar.py", "play/coach.py",
+    "pydantic_words.py", "cli/saves.py", "play/stagebuild.py", "play/tourbuild.py", "stagegen.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}
@@ -73,6 +74,7 @@ ALLOWED = {
     "Language · Langue · Idioma", " · Language",  # the Language row names itself in English too, on purpose
     "flamme-tui", "textual-dark", "Flamme Rouge",
     "Sprinteur", "Rouleur", "Peloton", "Muscle",  # the boxes' own words, the same in every language (GLOSSARY.md)
+    "flamme-tui stages random --seed {x} --length {x} --kind {x} --boxes {x}",  # a command line (stagegen's source)
 }
 
 

@@ -24,11 +24,11 @@ from .. import limits as lim
 from ..config import ConfigError, StageSpec, TileCatalog
 from ..engine.course import Course
 from ..engine.terrain import ASCENT, DESCENT
-from ..i18n import _
+from ..i18n import N_, _
 
 BOX_CHOICES: Final = (("base",), ("base", "peloton"))  # the boxes a player says they own
-DEFAULT_NAME: Final = "My stage"
-SOURCE: Final = "built in the flamme-tui stage editor"
+DEFAULT_NAME: Final = N_("My stage")  # in the builder's language when a build starts
+SOURCE: Final = N_("built in the flamme-tui stage editor")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class StageBuild:
 
     catalog: TileCatalog
     names: list[str] = field(default_factory=list)
-    name: str = DEFAULT_NAME
+    name: str = field(default_factory=lambda: _(DEFAULT_NAME))
     boxes: tuple[str, ...] = ("base",)
     up: dict[str, str] = field(default_factory=dict)  # tile -> the side laid next (default: its first)
 
@@ -140,7 +140,7 @@ class StageBuild:
         return "".join(self.names)
 
     def _data(self, boxes: tuple[str, ...]) -> dict:
-        return {"name": self.name, "tiles": self.tiles, "boxes": list(boxes), "source": SOURCE}
+        return {"name": self.name, "tiles": self.tiles, "boxes": list(boxes), "source": _(SOURCE)}
 
     def stage(self) -> StageSpec:
         """The stage as a file would hold it: checked by StageSpec with the
@@ -153,7 +153,7 @@ class StageBuild:
     def problem(self) -> str | None:
         """What keeps the build from being a stage, in one line (None: it is one)."""
         if not self.names:
-            return "lay a start tile first"
+            return _("lay a start tile first")
         try:
             self.stage()
         except ConfigError as exc:
@@ -215,7 +215,7 @@ class StageBuild:
         and tiles quoted by the YAML writer, whatever they hold)."""
         stage = self.stage()
         data = {"name": stage.name, "tiles": stage.tiles, "boxes": list(stage.boxes), "source": stage.source}
-        head = "# A stage built in the flamme-tui stage editor (tile sides in race order: see stages/tiles.yaml).\n"
+        head = "# " + _("A stage built in the flamme-tui stage editor (tile sides in race order: see stages/tiles.yaml).") + "\n"
         return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
 
     def save(self, folder: Path | None = None) -> tuple[str, Path]:

@@ -34,7 +34,7 @@ def random_leg(kind: str = "hilly", seed: int | None = None) -> str:
 def leg_name(stage: str) -> str:
     """A tour leg in words: its stage's name, or "Random stage fr1:..." for a code."""
     if stagegen.is_code(stage):
-        return f"Random stage {stage}"
+        return _("Random stage {code}").format(code=stage)
     try:
         return config.load_stage(stage).name
     except ConfigError:
@@ -72,7 +72,7 @@ def tour_yaml(spec: tours.TourSpec) -> str:
     if spec.description:
         data["description"] = spec.description
     data["stages"] = [{"stage": leg.stage, "variant": leg.variant} for leg in spec.stages]
-    head = "# A tour built in flamme-tui: stage ids (or codes, fr1:...) in race order, each classic or meteo.\n"
+    head = "# " + _("A tour built in flamme-tui: stage ids (or codes, fr1:...) in race order, each classic or meteo.") + "\n"
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
 
 
