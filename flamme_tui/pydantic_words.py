@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .i18n import N_, _, integer, ngettext
+from .i18n import N_, _, integer, language, ngettext
 
 # pydantic's `field_type` of a too short or too long value (a YAML list is a tuple or a list to the models)
 _FIELD_TYPES = {
@@ -68,7 +68,9 @@ _INVALID = N_("invalid value")  # any other type: never pydantic's English
 
 def _number(value: Any) -> str:
     """A bound of the ctx as the language writes it (12 345 in French); anything else as it is."""
-    return integer(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    if language() == "en" or not isinstance(value, int) or isinstance(value, bool):
+        return str(value)  # (English: as pydantic writes it, 100000)
+    return integer(value)
 
 
 def _alternatives(expected: str) -> str:
