@@ -833,7 +833,7 @@ def tour_report(tour: Any, done: Any) -> list[str]:
 
     rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
     lines = [_("Stage {k}/{n}: {course} ({variant}), {rounds}").format(
-        k=k, n=tour.stages, course=game.course.name, variant=game.variant, rounds=rounds)]
+        k=k, n=tour.stages, course=game.course.name, variant=variant_word(game.variant), rounds=rounds)]
     for line in done.result:
         lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(
             place=line.place, rider=name(line.rider), time=gap_text(line.time)))

@@ -21,6 +21,7 @@ from ..setupdata import (
     setup_from_data,
     stage_from_data,
 )
+from ..words import variant_word
 from .locks import _lock_path
 from .model import FORMAT, KEEP, NEWER, SUFFIX, VERSION, SaveData, SaveError, TourData, damaged, state_digest
 from .writing import _backup, _checksum, _summary
@@ -55,7 +56,7 @@ class SaveInfo(NamedTuple):
                 tour=self.tour, teams=teams, state=state, saved=self.saved)
         state = _("won by {winner}").format(winner=self.winner) if self.over else _("round {round}").format(round=self.round)
         return _("{title} ({variant}), {teams}, {state}, saved {saved}").format(
-            title=self.title, variant=self.variant, teams=teams, state=state, saved=self.saved)
+            title=self.title, variant=variant_word(self.variant), teams=teams, state=state, saved=self.saved)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
