@@ -68,9 +68,9 @@ _INVALID = N_("invalid value")  # any other type: never pydantic's English
 
 def _number(value: Any) -> str:
     """A bound of the ctx as the language writes it (12 345 in French); anything else as it is."""
-    if language() == "en" or not isinstance(value, int) or isinstance(value, bool):
-        return str(value)  # (English: as pydantic writes it, 100000)
-    return integer(value)
+    if language() == "en" or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)  # (English: as pydantic writes it, 100000, 0.01)
+    return integer(value) if isinstance(value, int) else str(value).replace(".", ",")
 
 
 def _alternatives(expected: str) -> str:

@@ -142,3 +142,25 @@ def test_the_headless_tour_and_bmx_race_have_no_english_game_word(lang, data_dir
             {w.lower() for w in text_words(text)} & CLI_ENGLISH)
         assert found == set(), (name, found, [line for line in text.splitlines()
                                                if english_in(text_words(NOT_WORDS.sub(" ", line)), lang)][:5])
+
+
+@pytest.mark.parametrize("lang, said", [("fr", "bot_seconds: valeur supérieure ou égale à 0,01 attendue"),
+                                        ("es", "bot_seconds: se esperaba un valor mayor o igual que 0,01")])
+async def test_a_settings_file_that_chooses_the_language_is_said_wrong_in_it(tmp_path, monkeypatch, lang, said):
+    """settings.json says French and holds a bad value: the line that says so is French
+    (the file is read before its language is known: its line is said again)."""
+    from flamme_tui import i18n
+
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text(f'{{"language": "{lang}", "bot_seconds": -3}}', encoding="utf-8")
+    app = FlammeApp(seed=3, autoplay=False, autosave=False)
+    try:
+        async with app.run_test(size=SMALL) as pilot:
+            app.load_settings()
+            await settle(pilot)
+            assert i18n.language() == lang
+            messages = " ".join(str(n.message) for n in app._notifications)
+            assert said.replace("\u00a0", " ") in messages.replace("\u00a0", " "), messages
+            assert "should" not in messages
+    finally:
+        i18n.set_language("en")
