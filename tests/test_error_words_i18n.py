@@ -237,3 +237,33 @@ def test_resume_with_nothing_to_resume_is_said_in_french(tmp_path, data_dir, cap
     assert main(["--lang", "fr", "--resume"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("flamme-tui\u00a0: aucune course en cours à reprendre dans "), err
+
+
+def a_finished_save(tmp_path: Path) -> Path:
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:2])
+    session = Session.new(RaceSpec(variant="classic", teams=teams), 3, {0: "easy", 1: "easy"})
+    autosave = saves.attach_autosave(session, tmp_path / "won.json")
+    while not session.over:
+        session.play_bots()
+    autosave.detach()
+    return autosave.path
+
+
+def test_a_race_won_and_saved_in_french_opens_in_english_and_spanish(tmp_path, data_dir):
+    """The summary names the winner in words of the language it was saved in
+    ("Rouleur Blue"; English says "Blue Rouleur"): another language's player opens it all the same."""
+    i18n.set_language("fr")
+    path = a_finished_save(tmp_path)
+    winner = json.loads(path.read_text())["summary"]["winner"]
+    assert winner.startswith(("Rouleur ", "Sprinteur ")), winner  # French words' order
+    for lang in ("en", "es"):
+        i18n.set_language(lang)
+        assert saves.load(path).over
+        assert i18n.language() == lang  # (each language's words were tried, the player's kept)
+    # a winner that is no rider of the race, in any language, is still refused
+    doc = json.loads(path.read_text())
+    doc["summary"]["winner"] = "Rouleur Green"
+    doc["checksum"] = saves._checksum(doc)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(saves.SaveError, match="su resumen no corresponde a la carrera"):
+        saves.load(path)

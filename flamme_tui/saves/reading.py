@@ -321,9 +321,29 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     summary = json.loads(data.summary.model_dump_json())
     if summary.get("tour", 0) is None:  # a race: no tour in its summary
         del summary["tour"]
-    if summary != _summary(game, tour):
+    if not _same_summary(summary, game, tour):
         raise _damaged(path, _("its summary does not match the race"))
     return Record(setup, data.seed, bots, actions, data, _info(path, data), tour)
+
+
+def _same_summary(saved: dict, game, tour) -> bool:
+    """Whether a save's summary is its race's.  The winner is a name in words
+    ("Rouleur Rouge"), written in the language of whoever saved the race: a
+    race saved in French opens in Spanish, so each language's words are tried."""
+    if saved == _summary(game, tour):
+        return True
+    from .. import i18n
+
+    current = i18n.language()
+    try:
+        for code in i18n.LANGUAGES:
+            if code != current:
+                i18n.set_language(code)
+                if saved == _summary(game, tour):
+                    return True
+    finally:
+        i18n.set_language(current)
+    return False
 
 
 def load(path: str | Path) -> Session:
