@@ -164,3 +164,30 @@ async def test_a_settings_file_that_chooses_the_language_is_said_wrong_in_it(tmp
             assert "should" not in messages
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang, too_new", [("fr", "trop récente"), ("es", "demasiado nueva")])
+async def test_saved_races_in_the_language_know_a_newer_save(lang, too_new, speak, data_dir):  # noqa: F811
+    """The saved races list a save from a newer flamme-tui as too new, not damaged, in French
+    and Spanish too (known by its kind, not by the English words of its reason)."""
+    import json
+
+    from flamme_tui import saves
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    speak(lang)
+    app = FlammeApp(seed=3, autoplay=False, autosave=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await SCENARIOS["saved-races"](pilot)
+        path = saves.saves_dir() / "future.json"
+        doc = json.loads((saves.saves_dir() / "finished.json").read_text())
+        doc["version"] = saves.VERSION + 1
+        doc["checksum"] = saves._checksum(doc)
+        path.write_text(json.dumps(doc))
+        await pilot.press("escape")
+        await settle(pilot)
+        app.show_saved_races()
+        await settle(pilot)
+        text = screen_text(app)
+        assert "future.json" in text and too_new in text, text
+        assert english_in(text_words(text), lang) == set(), text
