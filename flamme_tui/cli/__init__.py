@@ -15,6 +15,7 @@ from ..arguments import Parser, Whole, add_lang, lang_asked
 from ..i18n import _, decimal, short
 from ..limits import MAX_TOUR_STAGES
 from ..usertext import clean
+from ..words import variant_word
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
 MAX_RACES = 100_000
@@ -501,7 +502,7 @@ def bench_races(args) -> None:
     cpu = max(time.process_time() - start_cpu, 1e-9)
     print(_("{races} {variant} races of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU second); "
             "{elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)").format(
-        races=args.races, variant=args.variant, teams=len(setup.teams), course=setup.course.name,
+        races=args.races, variant=variant_word(args.variant), teams=len(setup.teams), course=setup.course.name,
         cpu=decimal(cpu / args.races * 1000, 3), per_cpu=decimal(args.races / cpu, 0), elapsed=decimal(elapsed, 2),
         per_s=decimal(args.races / elapsed, 0), rounds=decimal(rounds / args.races, 1), build=engine_build()))
 

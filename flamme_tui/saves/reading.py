@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from pathlib import Path
@@ -15,7 +16,7 @@ from .. import files, pydantic_words
 from ..engine.actions import Action, ActionError
 from ..engine.phase import Phase
 from ..engine.race import RuleError
-from ..i18n import _, ngettext
+from ..i18n import _, day_and_time, ngettext
 from ..play.session import UNDO, Session, UndoRefused, parse_entry
 from ..setupdata import (
     setup_from_data,
@@ -53,10 +54,18 @@ class SaveInfo(NamedTuple):
                 stage=self.stage, stages=self.stages, title=self.title, round=self.round)
             state = _("won by {winner}").format(winner=self.winner) if self.over else at
             return _("{tour} (tour), {teams}, {state}, saved {saved}").format(
-                tour=self.tour, teams=teams, state=state, saved=self.saved)
+                tour=self.tour, teams=teams, state=state, saved=_when(self.saved))
         state = _("won by {winner}").format(winner=self.winner) if self.over else _("round {round}").format(round=self.round)
         return _("{title} ({variant}), {teams}, {state}, saved {saved}").format(
-            title=self.title, variant=variant_word(self.variant), teams=teams, state=state, saved=self.saved)
+            title=self.title, variant=variant_word(self.variant), teams=teams, state=state, saved=_when(self.saved))
+
+
+def _when(stamp: str) -> str:
+    """When a save was written, as the language writes a date: "04 déc. 17:15"."""
+    try:
+        return day_and_time(datetime.datetime.fromisoformat(stamp).astimezone())
+    except ValueError:
+        return stamp[:16]
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
