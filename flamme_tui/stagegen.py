@@ -21,10 +21,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from . import config, pydantic_words
+from . import config, pydantic_words, words
 from . import limits as lim
 from .config import ConfigError, StageSpec, TileCatalog, physical_tile, tile_box
-from .i18n import _
+from .i18n import _, pgettext
 
 BOXES: Final = ("base", "peloton")
 LENGTHS: Final = ("short", "medium", "long")
@@ -172,7 +172,10 @@ def random_stage(seed: int, length: str = "medium", kind: str = "hilly",
     """The random stage of those choices, validated as a stage file is."""
     catalog = catalog or config.load_tiles()
     tiles = random_tiles(seed, length, kind, boxes, catalog=catalog)
-    name = _("Random {seed} ({length}, {kind})").format(seed=seed, length=length, kind=kind)
+    lengths = {"short": pgettext("stage length", "short"), "medium": pgettext("stage length", "medium"),
+               "long": pgettext("stage length", "long")}
+    name = _("Random {seed} ({length}, {kind})").format(seed=seed, length=lengths.get(length, length),
+                                                        kind=words.stage_kind(kind))
     return StageSpec.model_validate(
         {"name": name[: lim.MAX_STAGE_NAME], "tiles": tiles, "boxes": list(boxes_needed(config.split_tiles(tiles))),
          "source": f"flamme-tui stages random --seed {seed} --length {length} --kind {kind} "
