@@ -29,6 +29,7 @@ ENGLISH = {"input", "should", "valid", "integer", "string", "field", "required",
 @pytest.fixture(autouse=True)
 def english_after():
     yield
+    i18n.forget_flag()  # (`--lang fr` given to main() is kept for the run: not for the next test)
     i18n.set_language("en")
 
 
