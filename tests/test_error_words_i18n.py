@@ -268,3 +268,16 @@ def test_a_race_won_and_saved_in_french_opens_in_english_and_spanish(tmp_path, d
     path.write_text(json.dumps(doc))
     with pytest.raises(saves.SaveError, match="su resumen no corresponde a la carrera"):
         saves.load(path)
+
+
+def test_the_winner_of_a_race_saved_in_french_is_listed_in_the_player_s_words(tmp_path, data_dir):
+    i18n.set_language("fr")
+    path = a_finished_save(tmp_path)
+    said = json.loads(path.read_text())["summary"]["winner"]  # "Rouleur Blue": the French words' order
+    kind, team = said.split(" ", 1)
+    i18n.set_language("en")
+    assert saves.peek(path).winner == f"{team} {kind}"
+    assert f"won by {team} {kind}" in saves.peek(path).describe()
+    i18n.set_language("es")
+    assert saves.peek(path).winner == f"{kind} {team}"
+    assert saves.reading.winner_words("Somebody", ("Blue",)) == "Somebody"  # not a rider's words: as it is

@@ -144,7 +144,31 @@ def _info(path: Path, data: SaveData) -> SaveInfo:
         t = s.tour
         return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, t.winner, data.saved,
                         len(data.actions), t.name, t.stage, t.stages)
-    return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, s.winner, data.saved, len(data.actions))
+    return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, winner_words(s.winner, s.teams),
+                    data.saved, len(data.actions))
+
+
+def winner_words(winner: str | None, teams: tuple[str, ...]) -> str | None:
+    """The winner a race's summary names, in the player's language.  The summary
+    is written in the words of whoever saved the race ("Blue Rouleur", French
+    "Rouleur Blue"): each language's words are matched against the teams as set
+    up and said again in the player's (a name not matched is shown as it is)."""
+    if not winner:
+        return winner
+    from .. import i18n
+    from ..play.narrator import COLOUR_NAMES
+
+    for code in i18n.LANGUAGES:
+        words = i18n._catalog(code)
+        two, one = words.gettext("{seat} {kind}"), words.gettext("{seat} ({colour} {kind})")
+        for seat in teams:
+            for kind in ("Sprinteur", "Rouleur"):
+                if winner == two.format(seat=seat, kind=words.gettext(kind)):
+                    return _("{seat} {kind}").format(seat=seat, kind=_(kind))
+                for colour in COLOUR_NAMES.values():
+                    if winner == one.format(seat=seat, colour=words.gettext(colour), kind=words.gettext(kind)):
+                        return _("{seat} ({colour} {kind})").format(seat=seat, colour=_(colour), kind=_(kind))
+    return winner
 
 
 def peek(path: str | Path) -> SaveInfo:
