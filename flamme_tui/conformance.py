@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from . import files
+from . import files, pydantic_words
 from .engine.actions import Choice
 from .engine.bmx import FATIGUE, BmxSetup
 from .engine.cards import EXHAUSTION, card_value
@@ -23,11 +23,10 @@ from .engine.course import WEATHER_KINDS, Course
 from .engine.events import Exhaustion, Fatigue, Move
 from .engine.race import Placed
 from .engine.rules import find
-from .i18n import _
+from .i18n import _, ngettext
 from .limits import MAX_COLOURS
 from .play.races import COLOURS, RaceSpec, make_setup
 from .usertext import clean
-from .words import plural
 
 # The colours a rider id may have (FORMAT.md, riders).  BMX also knows yellow:
 # the shared BMX cases race a yellow rider.
@@ -63,9 +62,10 @@ class TrackSpec(_Model):
     def _lanes(self) -> TrackSpec:
         if self.lanes is not None:
             if len(self.lanes) != len(self.squares):
-                raise ValueError(f"track.lanes: one digit per square ({len(self.squares)}), got {len(self.lanes)}")
+                raise ValueError(_("track.lanes: one digit per square ({n}), got {got}").format(
+                    n=len(self.squares), got=len(self.lanes)))
             if self.single_lane:
-                raise ValueError("track: give lanes or single_lane, not both")
+                raise ValueError(_("track: give lanes or single_lane, not both"))
         return self
 
 
@@ -103,49 +103,54 @@ class Case(_Model):
         tokens = find(self.variant).uses_tokens
         terrain = ".bkmv" if tokens else ".^vsc"
         if tokens and self.track.lanes is not None:
-            raise ValueError("track.lanes: classic and meteo only (bmx: single_lane)")
+            raise ValueError(_("track.lanes: classic and meteo only (bmx: single_lane)"))
         unknown = sorted(set(self.track.squares) - set(terrain))
         if unknown:
-            raise ValueError(f"track.squares: unknown terrain {unknown[0]!r} for {self.variant} (use {' '.join(terrain)})")
+            raise ValueError(_("track.squares: unknown terrain {letter} for {variant} (use {terrain})").format(
+                letter=repr(unknown[0]), variant=self.variant, terrain=" ".join(terrain)))
         ids = [r.id for r in self.riders]
         if len(set(ids)) != len(ids):
-            raise ValueError("riders: a rider id appears twice")
+            raise ValueError(_("riders: a rider id appears twice"))
         places = [(r.square, r.lane) for r in self.riders]
         if len(set(places)) != len(places):
-            raise ValueError("riders: two riders in one lane")
+            raise ValueError(_("riders: two riders in one lane"))
         for r in self.riders:
             if tokens:
                 if "." in r.id:
-                    raise ValueError(f"riders: bmx rider ids are colours, not {r.id!r}")
+                    raise ValueError(_("riders: bmx rider ids are colours, not {id}").format(id=repr(r.id)))
             elif not (r.id.count(".") == 1 and r.id.split(".")[1] in ("S", "R")):
-                raise ValueError(f"riders: {r.id!r} is not colour.S or colour.R")
+                raise ValueError(_("riders: {id} is not colour.S or colour.R").format(id=repr(r.id)))
             colours = BMX_COLOURS if tokens else CLASSIC_COLOURS
             if r.id.split(".")[0] not in colours:
-                raise ValueError(f"riders: {r.id!r}: unknown colour (use {', '.join(colours)})")
+                raise ValueError(_("riders: {id}: unknown colour (use {colours})").format(
+                    id=repr(r.id), colours=", ".join(colours)))
         for r in self.riders:
             lanes = lanes_of(self.track, r.square)
             if r.lane >= lanes:
-                raise ValueError(f"riders: {r.id} stands in lane {r.lane} of square {r.square}, "
-                                 f"which has {plural(lanes, 'lane')}")
+                raise ValueError(ngettext("riders: {id} stands in lane {lane} of square {square}, which has {n} lane",
+                                          "riders: {id} stands in lane {lane} of square {square}, which has {n} lanes",
+                                          lanes).format(id=r.id, lane=r.lane, square=r.square, n=lanes))
         teams = {r.id.split(".")[0] for r in self.riders}
         most = 4 if tokens else MAX_COLOURS
         if len(teams) > most:
-            raise ValueError(f"riders: at most {most} {'riders' if tokens else 'colours'} in {self.variant}")
+            raise ValueError((_("riders: at most {most} riders in {variant}") if tokens else
+                              _("riders: at most {most} colours in {variant}")).format(most=most, variant=self.variant))
         if self.play is not None:
             missing = set(ids) - set(self.play)
             extra = set(self.play) - set(ids)
             if missing or extra:
-                raise ValueError(f"play: must name every rider once (missing {sorted(missing)}, unknown {sorted(extra)})")
+                raise ValueError(_("play: must name every rider once (missing {missing}, unknown {extra})").format(
+                    missing=sorted(missing), extra=sorted(extra)))
             for rid, value in self.play.items():
                 values = value if isinstance(value, list) else [value]
                 for v in values:
                     if tokens:
                         if v != "F" and not 1 <= v <= 5:
-                            raise ValueError(f"play: {rid}: a token is 1 to 5 or F")
+                            raise ValueError(_("play: {id}: a token is 1 to 5 or F").format(id=rid))
                     elif v == "F" or not 2 <= v <= 9 or isinstance(value, list):
-                        raise ValueError(f"play: {rid}: a card is 2 to 9")
+                        raise ValueError(_("play: {id}: a card is 2 to 9").format(id=rid))
             if tokens and self.die is None:
-                raise ValueError("die: bmx cases with a play need the die's result")
+                raise ValueError(_("die: bmx cases with a play need the die's result"))
         return self
 
 
@@ -174,13 +179,13 @@ def _field_path(loc: tuple, raw: dict) -> str:
     where = ""
     if len(parts) >= 2 and parts[0] == "cases" and isinstance(parts[1], int):
         try:
-            where = f'case "{raw["cases"][parts[1]]["name"]}"'
+            where = _('case "{name}"').format(name=raw["cases"][parts[1]]["name"])
         except (KeyError, IndexError, TypeError):
-            where = f"case #{parts[1] + 1}"
+            where = _("case #{n}").format(n=parts[1] + 1)
         parts = parts[2:]
     # drop pydantic's union-branch labels, keep real keys
     field = ".".join(str(p) for p in parts if not str(p).startswith(("function-", "literal[", "int", "list[")))
-    return f"{where}: {field}" if where and field else where or field
+    return _("{case}: {field}").format(case=where, field=field) if where and field else where or field
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -204,8 +209,9 @@ def load_cases(path: Path) -> list[Case]:
     except ValidationError as exc:
         err = exc.errors()[0]
         where = _field_path(err["loc"], raw if isinstance(raw, dict) else {})
-        message = err["msg"].removeprefix("Value error, ")
-        raise CaseFileError(f"{path}: {where}: {message}" if where else f"{path}: {message}") from None
+        message = pydantic_words.message(err)  # in the player's language
+        raise CaseFileError(_("{file}: {where}: {problem}").format(file=path, where=where, problem=message) if where
+                            else _("{file}: {problem}").format(file=path, problem=message)) from None
     except (AttributeError, TypeError):
         raise CaseFileError(_("{file}: cases: expected a mapping with a list of cases").format(file=path)) from None
 

@@ -29,7 +29,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError
 
-from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS, files, usertext
+from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS, files, pydantic_words, usertext
 from .i18n import N_, _
 from .pathtext import show_path
 
@@ -85,7 +85,7 @@ def settings_path() -> Path:
 def _problem(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"]) or _("the file")
-    return f"{where}: {err['msg']}"  # the key as written, pydantic's words as they are
+    return f"{where}: {pydantic_words.message(err)}"  # the key as written, the words in the player's language
 
 
 def load(path: Path | None = None) -> tuple[Settings, str | None]:

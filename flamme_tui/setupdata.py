@@ -36,6 +36,7 @@ from .engine.classic import ClassicSetup
 from .engine.course import BMX_TERRAIN, CLASSIC_TERRAIN, Course, TilePlace
 from .engine.race import Team
 from .engine.rules import find
+from .i18n import _
 
 __all__ = [
     "MODEL", "BmxSetupData", "ClassicSetupData", "CourseData", "Label", "SetupData", "TeamData", "TeamName",
@@ -130,19 +131,19 @@ class CourseData(BaseModel):
     def _consistent(self) -> CourseData:
         n = len(self.terrain)
         if len(self.lanes) != n:
-            raise ValueError("lanes and terrain differ in length")
+            raise ValueError(_("lanes and terrain differ in length"))
         if not self.grid < self.finish <= n:
-            raise ValueError("grid and finish out of order")
+            raise ValueError(_("grid and finish out of order"))
         if len(self.weather) > n:
-            raise ValueError("weather longer than the course")
+            raise ValueError(_("weather longer than the course"))
         if any(t.first + t.length > n for t in self.tiles):
-            raise ValueError("a tile runs past the end of the course")
+            raise ValueError(_("a tile runs past the end of the course"))
         if self.ramp is not None and self.ramp[0] >= n:
-            raise ValueError("the ramp is past the end of the course")
+            raise ValueError(_("the ramp is past the end of the course"))
         if self.tail is not None and len(self.tail[0]) != len(self.tail[1]):
-            raise ValueError("bad tail")
+            raise ValueError(_("bad tail"))
         if not -1 <= self.breakaway < self.finish:
-            raise ValueError("the breakaway square is past the finish")
+            raise ValueError(_("the breakaway square is past the finish"))
         return self
 
     def grid_places(self) -> int:
@@ -159,11 +160,11 @@ def _teams_ok(teams: tuple[TeamData, ...], riders_per_team: int, course: CourseD
     colours, and a place on the grid for every rider."""
     riders = [f"{t.colour}.{kind}" for t in teams for kind in (t.riders if riders_per_team == 2 else "B")]
     if len(set(riders)) != len(riders):
-        raise ValueError("two teams have the same colour and race the same rider")
+        raise ValueError(_("two teams have the same colour and race the same rider"))
     if len({t.colour for t in teams}) > lim.MAX_COLOURS:
-        raise ValueError(f"teams: more than {lim.MAX_COLOURS} colours")
+        raise ValueError(_("teams: more than {n} colours").format(n=lim.MAX_COLOURS))
     if course.grid_places() < len(riders):
-        raise ValueError("the starting grid has too few places for the riders")
+        raise ValueError(_("the starting grid has too few places for the riders"))
 
 
 Teams = Annotated[tuple[TeamData, ...], Field(min_length=lim.MIN_TEAMS, max_length=lim.MAX_TEAMS)]
@@ -237,13 +238,13 @@ class _ClassicChecks(BaseModel):
         data: Any = self  # the derived model's fields
         _teams_ok(data.teams, 2, data.course)
         if set(data.decks) != {"S", "R"}:
-            raise ValueError("decks: need the S and R decks")
+            raise ValueError(_("decks: need the S and R decks"))
         if len(data.handicap) > len(data.teams):
-            raise ValueError("handicap: more entries than teams")
+            raise ValueError(_("handicap: more entries than teams"))
         if data.scripted and (
             not find(data.variant).scripted_teams or len(data.scripted) != len(data.teams) or all(data.scripted)
         ):
-            raise ValueError("scripted: one entry per team, classic only, and not every team")
+            raise ValueError(_("scripted: one entry per team, classic only, and not every team"))
         return self
 
 
@@ -257,13 +258,13 @@ class _BmxChecks(BaseModel):
         data: Any = self
         _teams_ok(data.teams, 1, data.course)
         if len(data.teams) > lim.MAX_BMX_RIDERS:
-            raise ValueError(f"teams: at most {lim.MAX_BMX_RIDERS} riders race bmx")
+            raise ValueError(_("teams: at most {n} riders race bmx").format(n=lim.MAX_BMX_RIDERS))
         if data.course.tail is None:
-            raise ValueError("course: a bmx course needs its lap (tail)")
+            raise ValueError(_("course: a bmx course needs its lap (tail)"))
         if data.descent_keep > data.descent_draw:
-            raise ValueError("descent_keep: more than descent_draw")
+            raise ValueError(_("descent_keep: more than descent_draw"))
         if len(data.young) > len(data.teams):
-            raise ValueError("young: more entries than teams")
+            raise ValueError(_("young: more entries than teams"))
         return self
 
 

@@ -21,9 +21,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from . import config
+from . import config, pydantic_words, words
 from . import limits as lim
 from .config import ConfigError, StageSpec, TileCatalog, physical_tile, tile_box
+from .i18n import _, pgettext
 
 BOXES: Final = ("base", "peloton")
 LENGTHS: Final = ("short", "medium", "long")
@@ -86,17 +87,21 @@ def random_tiles(seed: int, length: str = "medium", kind: str = "hilly",
     same arguments give the same string.  ConfigError for a choice that no
     stage can meet (an unknown word, no base box: the finish tile is in it)."""
     if length not in LENGTHS:
-        raise ConfigError(f"length must be one of {', '.join(LENGTHS)}, not {length!r}", field="--length")
+        raise ConfigError(_("length must be one of {choices}, not {value}").format(
+            choices=", ".join(LENGTHS), value=repr(length)), field="--length")
     if kind not in CLIMB_KINDS:
-        raise ConfigError(f"kind must be one of {', '.join(CLIMB_KINDS)}, not {kind!r}", field="--kind")
+        raise ConfigError(_("kind must be one of {choices}, not {value}").format(
+            choices=", ".join(CLIMB_KINDS), value=repr(kind)), field="--kind")
     unknown = [b for b in boxes if b not in BOXES]
     if unknown or not boxes:
-        raise ConfigError(f"boxes are {', '.join(BOXES)} (comma-separated), not {','.join(boxes)!r}",
+        raise ConfigError(_("boxes are {choices} (comma-separated), not {value}").format(
+            choices=", ".join(BOXES), value=repr(",".join(boxes))),
                           field="--boxes")
     if "base" not in boxes:
-        raise ConfigError("a stage needs the base box: its finish tile is the only one", field="--boxes")
+        raise ConfigError(_("a stage needs the base box: its finish tile is the only one"), field="--boxes")
     if not -lim.MAX_SEED <= seed <= lim.MAX_SEED:
-        raise ConfigError(f"seed must be between {-lim.MAX_SEED} and {lim.MAX_SEED}", field="--seed")
+        raise ConfigError(_("seed must be between {least} and {most}").format(least=-lim.MAX_SEED, most=lim.MAX_SEED),
+                          field="--seed")
     catalog = catalog or config.load_tiles()
     boxes = tuple(b for b in BOXES if b in boxes)  # order and repeats play no part
     rng = random.Random(f"flamme-tui stage {seed} {length} {kind} {','.join(boxes)}")
@@ -167,7 +172,10 @@ def random_stage(seed: int, length: str = "medium", kind: str = "hilly",
     """The random stage of those choices, validated as a stage file is."""
     catalog = catalog or config.load_tiles()
     tiles = random_tiles(seed, length, kind, boxes, catalog=catalog)
-    name = f"Random {seed} ({length}, {kind})"
+    lengths = {"short": pgettext("stage length", "short"), "medium": pgettext("stage length", "medium"),
+               "long": pgettext("stage length", "long")}
+    name = _("Random {seed} ({length}, {kind})").format(seed=seed, length=lengths.get(length, length),
+                                                        kind=words.stage_kind(kind))
     return StageSpec.model_validate(
         {"name": name[: lim.MAX_STAGE_NAME], "tiles": tiles, "boxes": list(boxes_needed(config.split_tiles(tiles))),
          "source": f"flamme-tui stages random --seed {seed} --length {length} --kind {kind} "
@@ -194,21 +202,22 @@ def stage_from_code(text: str, *, catalog: TileCatalog | None = None) -> StageSp
     length bounded first); ConfigError in one line if it is not a stage."""
     code = text.strip()
     if len(code) > MAX_CODE:
-        raise ConfigError(f"a stage code has at most {MAX_CODE} characters, this one {len(code)}", field="code")
+        raise ConfigError(_("a stage code has at most {most} characters, this one {n}").format(most=MAX_CODE, n=len(code)),
+                          field="code")
     if not code.lower().startswith(CODE_PREFIX):
-        raise ConfigError(f"a stage code starts with {CODE_PREFIX!r}", field="code")
+        raise ConfigError(_("a stage code starts with {prefix}").format(prefix=repr(CODE_PREFIX)), field="code")
     tiles = code[len(CODE_PREFIX):]
     catalog = catalog or config.load_tiles()
     try:
         names = config.split_tiles(tiles)
         stage = StageSpec.model_validate(
-            {"name": f"Stage {code}"[: lim.MAX_STAGE_NAME], "tiles": tiles,
-             "boxes": list(boxes_needed(names)), "source": "a shared stage code"},
+            {"name": _("Stage {code}").format(code=code)[: lim.MAX_STAGE_NAME], "tiles": tiles,
+             "boxes": list(boxes_needed(names)), "source": _("a shared stage code")},
             context={"catalog": catalog})
     except ValueError as exc:  # pydantic's ValidationError is one
         errors = getattr(exc, "errors", None)
-        message = errors()[0]["msg"] if callable(errors) else str(exc)
-        raise ConfigError(message.removeprefix("Value error, "), field="code") from None
+        message = pydantic_words.message(errors()[0]) if callable(errors) else str(exc)  # in the player's language
+        raise ConfigError(message, field="code") from None
     return stage
 
 

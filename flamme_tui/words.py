@@ -28,6 +28,11 @@ def source(where: str) -> str:
     return {"built-in": i18n._("built-in"), "user": i18n._("user")}.get(where, where)
 
 
+def variant_word(variant: str) -> str:
+    """A rule set as a word in a sentence or a list: "classic", "meteo" (French "classique", "météo")."""
+    return {"classic": i18n._("classic"), "meteo": i18n._("meteo")}.get(variant, variant)
+
+
 def ordinal(n: int) -> str:
     """A place in the active language: "1st", "2nd", "11th", "21st" (en);
     "1er", "2e" (fr); "1.º", "2.º" (es)."""

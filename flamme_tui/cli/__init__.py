@@ -15,6 +15,7 @@ from ..arguments import Parser, Whole, add_lang, lang_asked
 from ..i18n import _, decimal, short
 from ..limits import MAX_TOUR_STAGES
 from ..usertext import clean
+from ..words import variant_word
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
 MAX_RACES = 100_000
@@ -397,7 +398,16 @@ def seat_count(args) -> int:
 
 
 def cmd_race(args) -> int:
-    from ..play.narrator import cli_says, picture_lines, race_heading, ranking_lines, round_report, start_lines
+    from ..play.narrator import (
+        action_words,
+        cli_says,
+        measure_words,
+        picture_lines,
+        race_heading,
+        ranking_lines,
+        round_report,
+        start_lines,
+    )
     from ..play.races import seat_plan
     from ..play.session import Session
 
@@ -411,7 +421,7 @@ def cmd_race(args) -> int:
         names *= seats
     problem = _seat_names(names, args.variant, seats, "race: --bots")
     if problem:
-        print(f"flamme-tui: {problem}", file=sys.stderr)
+        print(_("flamme-tui: {problem}").format(problem=problem), file=sys.stderr)
         return 2
     bots, scripted = seat_plan(names)
     if args.autosave:
@@ -428,7 +438,8 @@ def cmd_race(args) -> int:
         for line in play_breakaway(session) + picture_lines(game):
             print(clean(line))
     while not session.over:
-        reasons = [cli_says("bot reason", seat=session.setup.teams[seat].name, action=a, why=why)
+        reasons = [cli_says("bot reason", seat=session.setup.teams[seat].name, action=action_words(game, a),
+                            why=measure_words(why))
                    for seat, a, why in session.play_bots() if why]
         print(clean("\n".join(round_report(game, reasons))))
     print(cli_says("final ranking"))
@@ -491,7 +502,7 @@ def bench_races(args) -> None:
     cpu = max(time.process_time() - start_cpu, 1e-9)
     print(_("{races} {variant} races of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU second); "
             "{elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)").format(
-        races=args.races, variant=args.variant, teams=len(setup.teams), course=setup.course.name,
+        races=args.races, variant=variant_word(args.variant), teams=len(setup.teams), course=setup.course.name,
         cpu=decimal(cpu / args.races * 1000, 3), per_cpu=decimal(args.races / cpu, 0), elapsed=decimal(elapsed, 2),
         per_s=decimal(args.races / elapsed, 0), rounds=decimal(rounds / args.races, 1), build=engine_build()))
 
@@ -565,7 +576,7 @@ def cmd_tournament(args) -> int:
             return 2
     problem = _seat_names(args.bots, variant, len(args.bots), "tournament", references=True)
     if problem:
-        print(f"flamme-tui: {problem}", file=sys.stderr)
+        print(_("flamme-tui: {problem}").format(problem=problem), file=sys.stderr)
         return 2
     if args.tour is None and not find(variant).uses_tokens:  # the engine's word on these seats, on every stage
         from ..play.races import COLOURS, RaceSpec, Team, seat_plan
@@ -604,7 +615,7 @@ def cmd_ladder(args) -> int:
         lad.ladder(path, args.games, [b for b in known if b in bots], only, args.jobs or os.cpu_count() or 1,
                    args.rollouts or lad.LADDER_ROLLOUTS)
     except lad.LadderFileError as exc:
-        print(f"flamme-tui: ladder: {clean(str(exc), multiline=False)}", file=sys.stderr)
+        print(_("flamme-tui: ladder: {problem}").format(problem=clean(str(exc), multiline=False)), file=sys.stderr)
         return 2
     return 0
 
@@ -637,19 +648,19 @@ def _main(argv: list[str] | None) -> int:
     try:
         return _command(args)
     except ConfigError as exc:
-        print(clean(f"flamme-tui: {exc}", multiline=False), file=sys.stderr)
+        print(clean(_("flamme-tui: {problem}").format(problem=exc), multiline=False), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (`flamme-tui race | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:  # a path that cannot be used: a loop, no permission, too long, a folder...
-        print(f"flamme-tui: {os_problem(exc)}", file=sys.stderr)
+        print(_("flamme-tui: {problem}").format(problem=os_problem(exc)), file=sys.stderr)
         return 2
     except RuntimeError as exc:
         if not str(exc).startswith("Symlink loop"):  # pathlib's word for a loop (Python < 3.13)
             raise
-        print(f"flamme-tui: {clean(exc, multiline=False)}", file=sys.stderr)
+        print(_("flamme-tui: {problem}").format(problem=clean(exc, multiline=False)), file=sys.stderr)
         return 2
 
 

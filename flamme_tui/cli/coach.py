@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from .. import saves
-from ..i18n import _
+from ..i18n import _, ngettext, short
 from ..usertext import clean
 
 
@@ -60,7 +60,9 @@ def cmd_coach(target: str, budget, stage: int | None = None) -> int:
         heading = _("{tour}, stage {k} of {n}: {stage}").format(tour=record.tour.name, k=k, n=record.tour.stages,
                                                                stage=name)
     seats = humans(setup, seed, record.bots)
-    print(clean(_("Coach: {race} (the expert on {budget})").format(race=heading, budget=budget)))
+    spent = (ngettext("{n} rollout", "{n} rollouts", budget.rollouts).format(n=budget.rollouts)
+             if budget.rollouts is not None else _("{s} s").format(s=short(budget.seconds)))
+    print(clean(_("Coach: {race} (the expert on {budget})").format(race=heading, budget=spent)))
     print()
     lessons = coach(setup, seed, actions, seats, budget)
     print(clean("\n".join(report_lines(lessons))))

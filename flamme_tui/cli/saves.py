@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING
 
 from .. import saves
 from ..engine.rules import find
+from ..i18n import N_, _, ngettext
 from ..usertext import clean
-from ..words import plural
 
 if TYPE_CHECKING:
     from ..play.session import Session
 
 
 def _complain(message: str) -> int:
-    print(clean(f"flamme-tui: {message}", multiline=False), file=sys.stderr)
+    print(clean(_("flamme-tui: {problem}").format(problem=message), multiline=False), file=sys.stderr)
     return 2
 
 
@@ -34,36 +34,38 @@ def _branch_note(session: Session) -> str:
     backup = session.branch_of
     assert backup is not None
     base = saves._base_of(backup)
-    return (f"{backup.name} is an older version of {base.name}: going on from it as the new race file "
-            f"{session.save_path} ({base.name} and its backups are left as they are)")
+    return _("{backup} is an older version of {base}: going on from it as the new race file {path} ({base} and "
+             "its backups are left as they are)").format(backup=backup.name, base=base.name, path=session.save_path)
 
 
 def cmd_resume(target: str | None) -> int:
     """Open the app on a saved race (the newest one not finished by default)."""
     path: Path | None = Path(target) if target else saves.latest_in_progress()
     if path is None:  # a folder that cannot be listed is not an empty one
-        return _complain(saves.folder_problem() or f"no race in progress to resume in {saves.saves_dir()}")
+        return _complain(saves.folder_problem() or _("no race in progress to resume in {folder}").format(
+            folder=saves.saves_dir()))
     try:
         session = saves.load(path)
     except saves.SaveError as exc:
         hint = ""
         if exc.backups:
-            hint = (f"; `flamme-tui --resume {exc.backups[0][0]}` goes on from that backup "
-                    f"as a new race file")
+            hint = _("; `flamme-tui --resume {backup}` goes on from that backup as a new race file").format(
+                backup=exc.backups[0][0])
         return _complain(f"{exc}{hint}")
     if session.over and (session.tour is None or len(session.tour.done) + 1 == session.tour.stages):
-        what = "race" if session.tour is None else "tour"
-        print(clean(f"flamme-tui: {path} holds a finished {what}; showing its replay", multiline=False), file=sys.stderr)
+        held = (_("{path} holds a finished race; showing its replay") if session.tour is None
+                else _("{path} holds a finished tour; showing its replay")).format(path=path)
+        print(clean(_("flamme-tui: {problem}").format(problem=held), multiline=False), file=sys.stderr)
         return cmd_replay(str(path), text=False)
     if session.branch_of is not None:
-        print(clean(f"flamme-tui: {_branch_note(session)}", multiline=False), file=sys.stderr)
+        print(clean(_("flamme-tui: {problem}").format(problem=_branch_note(session)), multiline=False), file=sys.stderr)
     try:
         autosave = saves.attach_autosave(session)
     except saves.SaveLocked as exc:
         return _complain(str(exc))
     if autosave.error is not None:
-        print(f"flamme-tui: warning: could not save the race: {saves.save_problem(autosave.error)}",
-              file=sys.stderr)
+        print(_("flamme-tui: warning: could not save the race: {problem}").format(
+            problem=saves.save_problem(autosave.error)), file=sys.stderr)
     import inspect
 
     from ..ui.app import run
@@ -71,8 +73,8 @@ def cmd_resume(target: str | None) -> int:
     params = inspect.signature(run).parameters
     if "session" not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
         autosave.detach()
-        return _complain(f"this app cannot open a saved race yet; try `flamme-tui race --from {path}` "
-                         f"or `flamme-tui replay {path}`")
+        return _complain(_("this app cannot open a saved race yet; try `flamme-tui race --from {path}` "
+                           "or `flamme-tui replay {path}`").format(path=path))
     return run(session=session) or 0
 
 
@@ -95,12 +97,12 @@ def cmd_replay(target: str, text: bool = False) -> int:
 
 # what `race` options mean next to --from: a saved race keeps its setup
 _KEPT = {
-    "seed": "a saved race keeps its seed",
-    "stage": "a saved race keeps its course",
-    "circuit": "a saved race keeps its course",
-    "ramp": "a saved race keeps its course",
-    "young": "a saved race keeps its rules",
-    "forecast": "a saved race keeps its rules",
+    "seed": N_("a saved race keeps its seed"),
+    "stage": N_("a saved race keeps its course"),
+    "circuit": N_("a saved race keeps its course"),
+    "ramp": N_("a saved race keeps its course"),
+    "young": N_("a saved race keeps its rules"),
+    "forecast": N_("a saved race keeps its rules"),
 }
 
 
@@ -129,20 +131,22 @@ def _finish_plan(args: argparse.Namespace, session: Session) -> str | None:
     setup, game = session.setup, session.game
     for name, why in _KEPT.items():
         if name in given:
-            return f"race --from: --{name} cannot be used: {why}"
+            return _("race --from: --{option} cannot be used: {why}").format(option=name, why=_(why))
     if "variant" in given and find(args.variant) is not game.rules:
-        return f"race --from: --variant {args.variant}: the saved race is {game.variant}"
+        return _("race --from: --variant {variant}: the saved race is {saved}").format(
+            variant=args.variant, saved=game.variant)
     # --teams and --players say who races, --breakaway how it starts: each must agree with the saved race
-    seats_of = f"{len(setup.teams)} teams"
+    n = len(setup.teams)
+    seats_of = ngettext("{n} team", "{n} teams", n).format(n=n)
     one_rider = not game.rules.uses_tokens and all(len(t.riders) == 1 for t in setup.teams)
     if one_rider:
-        seats_of = f"{len(setup.teams)} players racing one rider each"
+        seats_of = ngettext("{n} player racing one rider each", "{n} players racing one rider each", n).format(n=n)
     if "teams" in given and (one_rider or args.teams != len(setup.teams)):
-        return f"race --from: --teams {args.teams}: the saved race has {seats_of}"
+        return _("race --from: --teams {n}: the saved race has {seats}").format(n=args.teams, seats=seats_of)
     if "players" in given and (not one_rider or args.players != len(setup.teams)):
-        return f"race --from: --players {args.players}: the saved race has {seats_of}"
+        return _("race --from: --players {n}: the saved race has {seats}").format(n=args.players, seats=seats_of)
     if "breakaway" in given and not getattr(setup, "breakaway", False):
-        return "race --from: --breakaway: the saved race has no breakaway (a saved race keeps its rules)"
+        return _("race --from: --breakaway: the saved race has no breakaway (a saved race keeps its rules)")
     seats = range(len(setup.teams))
     scripted = [bool(game.script[seat]) for seat in seats]
     humans = [seat for seat in seats if not scripted[seat] and seat not in session.bots]
@@ -151,16 +155,18 @@ def _finish_plan(args: argparse.Namespace, session: Session) -> str | None:
         names = [names[0] if not scripted[seat] else game.script[seat] for seat in seats]
     if names:
         if len(names) != len(setup.teams):
-            return f"race --from: --bots: give {len(setup.teams)} names, one per seat of the saved race"
+            return _("race --from: --bots: give {n} names, one per seat of the saved race").format(n=len(setup.teams))
         for seat, name in zip(seats, names, strict=True):
             if scripted[seat] and name != game.script[seat]:
-                return f"race --from: --bots: seat {seat + 1} is the scripted {game.script[seat]} team"
+                return _("race --from: --bots: seat {seat} is the scripted {team} team").format(
+                    seat=seat + 1, team=game.script[seat])
             if not scripted[seat] and name not in POLICIES:
-                return f"race --from: --bots: seat {seat + 1} needs a bot ({', '.join(POLICIES)}), got {name!r}"
+                return _("race --from: --bots: seat {seat} needs a bot ({bots}), got {name}").format(
+                    seat=seat + 1, bots=", ".join(POLICIES), name=repr(name))
     if humans and not args.bots_for_humans:
         who = ", ".join(setup.teams[seat].name for seat in humans)
-        return (f"race --from: {args.from_file} has human seats ({who}): add --bots-for-humans to let bots "
-                f"finish it in a new race file (the save is left as it is)")
+        return _("race --from: {file} has human seats ({who}): add --bots-for-humans to let bots finish it in a "
+                 "new race file (the save is left as it is)").format(file=args.from_file, who=who)
     for seat in seats:
         if not scripted[seat]:
             session.bots[seat] = names[seat] if names else session.bots.get(seat, "easy")
@@ -236,11 +242,12 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
             return _complain(str(exc))
         problem = _finish_plan(args, session)
         if session.tour is not None:
-            problem = f"race --from: {args.from_file} holds a tour: `flamme-tui tour --from {args.from_file}` finishes it"
+            problem = _("race --from: {file} holds a tour: `flamme-tui tour --from {file}` finishes it").format(
+                file=args.from_file)
         if problem:
             return _complain(problem)
         if session.over:
-            print(clean(f"{source} holds a finished race"))
+            print(clean(_("{path} holds a finished race").format(path=source)))
             for line in ranking_lines(session.game):
                 print(clean(line))
             return 0
@@ -259,17 +266,18 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     out = sys.stdout
 
     def failed(exc: Exception) -> None:  # once for each run of failed writes
-        print(f"flamme-tui: could not save the race: {saves.save_problem(exc)}; the race goes on",
-              file=sys.stderr, flush=True)
+        print(_("flamme-tui: could not save the race: {problem}; the race goes on").format(
+            problem=saves.save_problem(exc)), file=sys.stderr, flush=True)
 
     try:
         autosave = saves.attach_autosave(session, target, directory=args.autosave, on_error=failed)
     except saves.SaveLocked as exc:
         return _complain(str(exc))
     if args.from_file:
-        print(clean(f"flamme-tui: finishing {args.from_file} with bots in the new race file {autosave.path} "
-                    f"({args.from_file} is left as it is)", multiline=False), file=sys.stderr, flush=True)
-    print(clean(f"autosave: {autosave.path}", multiline=False), file=sys.stderr, flush=True)
+        print(clean(_("flamme-tui: finishing {file} with bots in the new race file {path} ({file} is left as it "
+                      "is)").format(file=args.from_file, path=autosave.path), multiline=False), file=sys.stderr,
+              flush=True)
+    print(clean(_("autosave: {path}").format(path=autosave.path), multiline=False), file=sys.stderr, flush=True)
     trace = args.trace
     pause = args.slow / 1000
 
@@ -304,7 +312,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
             print(clean(line))
     while not session.over:
         if game.round > 500:
-            return _complain("race did not end within 500 rounds")
+            return _complain(_("race did not end within 500 rounds"))
         before = game.round
         session.play_bots()
         if game.round != before or session.over:
@@ -319,9 +327,11 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     out.flush()
     if not autosave.saved:
         on_disk = autosave.saved_actions
-        held = "nothing" if on_disk is None else f"{on_disk} of {plural(len(session.entries), 'action')}"
-        print(clean(f"flamme-tui: the race was not fully saved: {autosave.path} holds {held} "
-                    f"({saves.save_problem(autosave.error) if autosave.error else 'not saved'})", multiline=False),
-              file=sys.stderr)
+        n = len(session.entries)
+        held = _("nothing") if on_disk is None else ngettext("{saved} of {n} action", "{saved} of {n} actions", n).format(
+            saved=on_disk, n=n)
+        problem = saves.save_problem(autosave.error) if autosave.error else _("not saved")
+        print(clean(_("flamme-tui: the race was not fully saved: {path} holds {held} ({problem})").format(
+            path=autosave.path, held=held, problem=problem), multiline=False), file=sys.stderr)
         return 1
     return 0

@@ -9,6 +9,7 @@ from ..engine.course import (
     Course,
     TilePlace,
 )
+from ..i18n import _
 from .errors import ConfigError
 from .loading import load_bmx_rules, load_stage, load_tiles
 from .models import BMX_TILES, BmxRules, StageSpec, TileCatalog, physical_tile
@@ -134,7 +135,7 @@ def compile_bmx_circuit(
             field="sides",
         )
     if n_riders < 1:
-        raise ConfigError(f"need at least one rider, got {n_riders}", field="n_riders")
+        raise ConfigError(_("need at least one rider, got {n}").format(n=n_riders), field="n_riders")
     grid = math.ceil(n_riders / 2)
     lap_terrain = ""
     lap_lanes: tuple[int, ...] = ()
@@ -150,10 +151,12 @@ def compile_bmx_circuit(
     if ramp is not None:
         square, number = ramp
         if not 0 <= square < lap:
-            raise ConfigError(f"ramp square must be a lap square 0..{lap - 1}, got {square}", field="ramp")
+            raise ConfigError(_("ramp square must be a lap square 0..{last}, got {square}").format(last=lap - 1, square=square),
+                              field="ramp")
         if number not in rules.ramp_numbers:
             raise ConfigError(
-                f"ramp number must be one of {list(rules.ramp_numbers)}, got {number}",
+                _("ramp number must be one of {numbers}, got {number}").format(
+                    numbers=list(rules.ramp_numbers), number=number),
                 field="ramp",
             )
         course_ramp = (grid + square, number)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .. import usertext
 from ..pathtext import show_path
+
+_SPACES = re.compile(r"[^\S\u00a0\u202f]+")  # whitespace but the no-break spaces
 
 # ---------------------------------------------------------------------------
 # Errors
@@ -29,7 +32,8 @@ class ConfigError(Exception):
     ) -> None:
         # one line, always, and safe to show anywhere: a file name or a value
         # from a file may hold control characters (written out, usertext)
-        self.message = usertext.clean(" ".join(str(message).split()), multiline=False)
+        # (spaces and line breaks made one space; a no-break space stays: French puts one before ":")
+        self.message = usertext.clean(" ".join(_SPACES.split(str(message).strip())), multiline=False)
         if shown_file is not None:  # the file as another error of it showed it: not resolved again
             self.file: str | None = shown_file
         else:

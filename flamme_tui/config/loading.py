@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from .. import files
 from .. import limits as lim
-from ..i18n import _
+from ..i18n import _, language
 from .errors import ConfigError
 from .models import STAGE_ORDER, BmxRules, ClassicRules, MeteoRules, StageSpec, TileCatalog
 from .reading import _first, _problems, _validate, data_dir
@@ -282,7 +282,8 @@ def _file_key(path: Path) -> tuple[Any, ...] | None:
         return None
     if not stat.S_ISREG(st.st_mode):
         return None  # never cache what is not a regular file
-    return (where, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    # the language too: a file's problems are kept in the words they were said in
+    return (where, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, language())
 
 
 def check_stage_file(path: str | Path, *, catalog: TileCatalog | None = None) -> tuple[StageSpec | None, list[ConfigError]]:

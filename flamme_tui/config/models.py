@@ -89,8 +89,8 @@ def split_tiles(text: str) -> list[str]:
     while at < len(text):
         found = TILE_NAME.match(text, at)
         if found is None:
-            raise ValueError(f"{text[at]!r} at position {at + 1} is not a tile name "
-                             "(a letter, a digit 1-9, or _ and a digit)")
+            raise ValueError(_("{char} at position {at} is not a tile name (a letter, a digit 1-9, or _ and a digit)")
+                             .format(char=repr(text[at]), at=at + 1))
         names.append(found.group())
         at = found.end()
     return names
@@ -129,14 +129,14 @@ class TileSide(BaseModel):
         if self.kind == "start":
             # the grid needs at least one square behind the line
             if self.line is None or not 1 <= self.line <= n:
-                raise ValueError(f"a start side needs 'line' between 1 and {n}")
+                raise ValueError(_("a start side needs 'line' between 1 and {n}").format(n=n))
         elif self.kind == "finish":
             if self.line is None or not 0 <= self.line <= n:
-                raise ValueError(f"a finish side needs 'line' between 0 and {n}")
+                raise ValueError(_("a finish side needs 'line' between 0 and {n}").format(n=n))
         elif self.line is not None:
-            raise ValueError(f"'line' only belongs to start and finish sides, not {self.kind}")
+            raise ValueError(_("'line' only belongs to start and finish sides, not {kind}").format(kind=self.kind))
         if self.breakaway is not None and not 0 <= self.breakaway < n:
-            raise ValueError(f"'breakaway' must be a square of the side, 0 to {n - 1}")
+            raise ValueError(_("'breakaway' must be a square of the side, 0 to {last}").format(last=n - 1))
         return self
 
     def terrain(self) -> str:
@@ -165,15 +165,15 @@ class TileCatalog(BaseModel):
     def _pairs(cls, tiles: dict[str, TileSide]) -> dict[str, TileSide]:
         for name, side in tiles.items():
             if not name.isascii() or TILE_NAME.fullmatch(name) is None:
-                raise ValueError(f"tile name {name!r} is not a letter a-z or A-Z, a digit 1-9 or _ and a digit")
+                raise ValueError(_("tile name {name} is not a letter a-z or A-Z, a digit 1-9 or _ and a digit").format(
+                    name=repr(name)))
             other = tiles.get(other_side(name))
             if other is None:
-                raise ValueError(f"tile {name!r} has no other side {other_side(name)!r}")
+                raise ValueError(_("tile {name} has no other side {other}").format(name=repr(name), other=repr(other_side(name))))
             # both sides of one physical tile have the same shape
             if (other.kind, len(other.squares)) != (side.kind, len(side.squares)):
-                raise ValueError(
-                    f"sides {name!r} and {other_side(name)!r} differ in kind or length"
-                )
+                raise ValueError(_("sides {name} and {other} differ in kind or length").format(
+                    name=repr(name), other=repr(other_side(name))))
         return tiles
 
     def side(self, name: str) -> TileSide:
@@ -225,48 +225,45 @@ class StageSpec(BaseModel):
         names = split_tiles(tiles)
         for name in names:
             if name not in known:
-                raise ValueError(f"unknown tile letter {name!r}")
+                raise ValueError(_("unknown tile letter {name}").format(name=repr(name)))
         boxes = info.data.get("boxes") or ()
         outside = [n for n in names if tile_box(n) not in boxes]
         if boxes and outside:
-            raise ValueError(f"tile {outside[0]!r} is in the {tile_box(outside[0])} box, "
-                             f"which the stage does not list in boxes ({', '.join(boxes)})")
+            raise ValueError(_("tile {name} is in the {box} box, which the stage does not list in boxes ({boxes})").format(
+                name=repr(outside[0]), box=tile_box(outside[0]), boxes=", ".join(boxes)))
         seen: dict[str, str] = {}
         for name in names:
             # 'b' and 'B' (or '2' and '_2') are two sides of the same tile: one of them at most
             tile = physical_tile(name)
             if tile in seen:
-                raise ValueError(
-                    f"tile {name!r} used twice (as {seen[tile]!r} "
-                    f"and {name!r}; a tile has only one of its two sides up)"
-                )
+                raise ValueError(_("tile {name} used twice (as {first} and {name}; a tile has only one of its "
+                                   "two sides up)").format(name=repr(name), first=repr(seen[tile])))
             seen[tile] = name
         if len(names) < 2:
-            raise ValueError("a stage needs at least a start tile and a finish tile")
+            raise ValueError(_("a stage needs at least a start tile and a finish tile"))
         kinds = [known[name].kind for name in names]
         if kinds[0] != "start":
-            raise ValueError(f"the first tile must be a start tile, not {names[0]!r}")
+            raise ValueError(_("the first tile must be a start tile, not {name}").format(name=repr(names[0])))
         if kinds[-1] != "finish":
-            raise ValueError(f"the last tile must be a finish tile, not {names[-1]!r}")
+            raise ValueError(_("the last tile must be a finish tile, not {name}").format(name=repr(names[-1])))
         for name, kind in zip(names[1:-1], kinds[1:-1]):
             if kind in ("start", "finish"):
-                raise ValueError(f"{kind} tile {name!r} in the middle of the stage")
+                raise ValueError((_("start tile {name} in the middle of the stage") if kind == "start" else
+                                  _("finish tile {name} in the middle of the stage")).format(name=repr(name)))
         first, last = known[names[0]], known[names[-1]]
         finish = sum(len(known[t].squares) for t in names[:-1]) + (last.line or 0)
         length = finish - (first.line or 0)
         if length < MIN_STAGE_LENGTH:
-            raise ValueError(
-                f"too short: {length} squares from start line to finish line, "
-                f"at least {MIN_STAGE_LENGTH} needed"
-            )
+            raise ValueError(_("too short: {length} squares from start line to finish line, at least {least} "
+                               "needed").format(length=length, least=MIN_STAGE_LENGTH))
         return tiles
 
     @model_validator(mode="after")
     def _versions(self) -> StageSpec:
         if self.colours is not None and not 2 <= self.colours[0] <= self.colours[1] <= lim.MAX_COLOURS:
-            raise ValueError(f"colours: from 2 to {lim.MAX_COLOURS}, the lower number first")
+            raise ValueError(_("colours: from 2 to {most}, the lower number first").format(most=lim.MAX_COLOURS))
         if self.other_version and self.colours is None:
-            raise ValueError("other_version: say which numbers of colours this version is for (colours)")
+            raise ValueError(_("other_version: say which numbers of colours this version is for (colours)"))
         return self
 
     def tile_names(self) -> list[str]:
@@ -391,9 +388,9 @@ class BmxSide(BaseModel):
     def _lanes(self) -> BmxSide:
         n = len(self.squares)
         if any(not 0 <= i < n for i in self.single_lane):
-            raise ValueError(f"single_lane indices must be between 0 and {n - 1}")
+            raise ValueError(_("single_lane indices must be between 0 and {last}").format(last=n - 1))
         if len(set(self.single_lane)) != len(self.single_lane):
-            raise ValueError("single_lane lists a square twice")
+            raise ValueError(_("single_lane lists a square twice"))
         return self
 
     def lanes(self) -> tuple[int, ...]:
@@ -416,7 +413,7 @@ class DrawKeep(BaseModel):
     @model_validator(mode="after")
     def _keep(self) -> DrawKeep:
         if self.keep > self.draw:
-            raise ValueError("cannot keep more tokens than drawn")
+            raise ValueError(_("cannot keep more tokens than drawn"))
         return self
 
 
@@ -449,7 +446,8 @@ class BmxRules(BaseModel):
     @classmethod
     def _four_tiles(cls, tiles: dict[str, BmxTile]) -> dict[str, BmxTile]:
         if sorted(tiles) != list(BMX_TILES):
-            raise ValueError(f"need exactly the tiles {', '.join(BMX_TILES)}, got {', '.join(tiles)}")
+            raise ValueError(_("need exactly the tiles {tiles}, got {got}").format(
+                tiles=", ".join(BMX_TILES), got=", ".join(tiles)))
         return tiles
 
 

@@ -15,7 +15,7 @@ from pydantic import (
     ValidationError,
 )
 
-from .. import files
+from .. import files, pydantic_words
 from ..i18n import _
 from .errors import ConfigError
 from .models import StageSpec, TileCatalog
@@ -122,14 +122,12 @@ def _message(error: Any, model: type[BaseModel]) -> str:
     if kind == "extra_forbidden":
         allowed = _allowed_keys(model, loc[:-1])
         return _("unknown key (allowed: {keys})").format(keys=", ".join(allowed)) if allowed else _("unknown key")
-    msg = error["msg"]
-    msg = msg.removeprefix("Value error, ").removeprefix("Assertion failed, ")
-    msg = msg[:1].lower() + msg[1:]
+    msg = pydantic_words.message(error)  # in the player's language, never pydantic's English
     if kind.endswith("_type") or kind.endswith("_parsing") or kind == "literal_error":
         got = error.get("input")
         shown = _SHORT.repr(got)  # never the whole of a large value, for each of many errors
         shown = shown if len(shown) <= 40 else shown[:37] + "..."
-        msg += _(" (got {type} {value})").format(type=type(got).__name__, value=shown)
+        msg += _(" (got {type} {value})").format(type=pydantic_words.type_name(got), value=shown)
     return msg
 
 

@@ -181,19 +181,19 @@ def load(path: Path) -> Lesson:
         raise _first(path, problems)
     for k, step in enumerate(lesson.steps):
         if (step.round is None) == (step.at is None):
-            raise ConfigError("give a step either a round or an `at` (climb, descent, finish)", file=path,
+            raise ConfigError(_("give a step either a round or an `at` (climb, descent, finish)"), file=path,
                               field=f"steps.{k}")
         if step.check is not None and (step.check == "broke_away") != (step.at == "breakaway"):
-            raise ConfigError("the check broke_away belongs to a step `at: breakaway`", file=path,
+            raise ConfigError(_("the check broke_away belongs to a step `at: breakaway`"), file=path,
                               field=f"steps.{k}.check")
         if step.at == "breakaway" and not lesson.breakaway:
-            raise ConfigError("a step `at: breakaway` needs `breakaway: true` (the race has none)", file=path,
+            raise ConfigError(_("a step `at: breakaway` needs `breakaway: true` (the race has none)"), file=path,
                               field=f"steps.{k}.at")
     if lesson.breakaway:
         _check_breakaway(path, lesson)
     colours = [lesson.player.colour, *(o.colour for o in lesson.opponents)]
     if len(set(colours)) != len(colours):
-        raise ConfigError("opponents: each team a colour of its own", file=path, field="opponents")
+        raise ConfigError(_("opponents: each team a colour of its own"), file=path, field="opponents")
     return lesson
 
 
@@ -202,7 +202,7 @@ def _check_breakaway(path: Path, lesson: Lesson) -> None:
     from ..engine.rules import find
 
     if find(lesson.rules).uses_tokens:  # BMX: one rider a seat on a circuit
-        raise ConfigError("BMX has no breakaway", file=path, field="breakaway")
+        raise ConfigError(_("BMX has no breakaway"), file=path, field="breakaway")
     from ..engine.race import Team
     from .races import RaceSpec, make_setup
 
@@ -212,7 +212,7 @@ def _check_breakaway(path: Path, lesson: Lesson) -> None:
     except (ConfigError, ValueError):
         return  # the stage's own problem is told when the lesson is started, as for any stage
     if setup.course.breakaway < 0:
-        raise ConfigError("this stage has no breakaway square (its second tile must be Peloton tile 2)",
+        raise ConfigError(_("this stage has no breakaway square (its second tile must be Peloton tile 2)"),
                           file=path, field="breakaway")
 
 

@@ -50,7 +50,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import ordinal
+from ..words import ordinal, variant_word
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -540,6 +540,92 @@ def reason_words(text: str) -> str:
     return text
 
 
+# The bots' full reasons (for the owner of a headless race: `flamme-tui race`), as bots/
+# writes them in English (bots import only the engine): each one's form, told again in words
+_NUM = r"-?\d+(?:\.\d+)?"
+_FULL_HARD = re.compile(
+    rf"(?P<card>.+?) wins (?P<wins>\d+)/(?P<n>\d+) sampled futures, place (?P<place>{_NUM}), worth (?P<worth>{_NUM}) "
+    rf"\(next best (?P<card2>.+?): (?P<wins2>\d+)/\d+, place (?P<place2>{_NUM}), worth (?P<worth2>{_NUM})\)")
+_FULL_EXPERT = re.compile(
+    rf"(?P<card>.+?) scores (?P<score>{_NUM}) over (?P<n>\d+) sampled races \(wins (?P<wins>\d+)\), next best "
+    rf"(?P<card2>.+?): (?P<score2>{_NUM}) over (?P<n2>\d+); (?P<rollouts>\d+) rollouts, (?P<candidates>\d+) "
+    rf"candidates, (?P<left>\d+) left")
+_FULL_BEFORE = re.compile(
+    rf"(?P<card>.+?) scores (?P<score>{_NUM}) over (?P<n>\d+) sampled futures \(next best (?P<card2>.+?): "
+    rf"(?P<score2>{_NUM})\)")
+_FULL_DRAW = re.compile(r"best answers over (?P<n>\d+) (?:futures|sampled worlds \((?P<rollouts>\d+) rollouts\)): "
+                        r"(?P<list>.+)")
+_DRAWER = re.compile(rf"the (?P<kind>Rouleur|Sprinteur) first (?P<value>{_NUM})")
+_FULL_PLAIN = {
+    "no choice worth weighing": N_("no choice worth weighing"),
+    "no choice": N_("no choice"),
+    "one rider to draw": N_("one rider to draw"),
+}
+
+
+def _numbers(text: str) -> str:
+    """Decimals as the language writes them (0,59 in French and Spanish)."""
+    return re.sub(r"(\d)\.(\d)", r"\1,\2", text) if decimal(0.5) != "0.5" else text
+
+
+def measure_words(text: str) -> str:
+    """A bot's full reason (its measures: wins over sampled futures, scores) in the
+    player's language; a form it does not know as it is."""
+    if text in _FULL_PLAIN:
+        return _(_FULL_PLAIN[text])
+    said = reason_words(text)
+    if said != text:
+        return said
+    m = _FULL_HARD.fullmatch(text)
+    if m is not None:
+        said = _("{card} wins {wins}/{n} sampled futures, place {place}, worth {worth} (next best {card2}: "
+                 "{wins2}/{n}, place {place2}, worth {worth2})").format(**m.groupdict())
+        return _numbers(said)
+    m = _FULL_EXPERT.fullmatch(text)
+    if m is not None:
+        said = _("{card} scores {score} over {n} sampled races (wins {wins}), next best {card2}: {score2} over "
+                 "{n2}; {rollouts} rollouts, {candidates} candidates, {left} left").format(**m.groupdict())
+        return _numbers(said)
+    m = _FULL_BEFORE.fullmatch(text)
+    if m is not None:
+        said = _("{card} scores {score} over {n} sampled futures (next best {card2}: {score2})").format(**m.groupdict())
+        return _numbers(said)
+    m = _FULL_DRAW.fullmatch(text)
+    if m is not None:
+        parts = [_DRAWER.fullmatch(p) for p in m["list"].split(" vs ")]
+        if all(parts):
+            listed = _(" vs ").join(
+                _("the {kind} first {value}").format(
+                    kind=kind_name(ROULEUR if p["kind"] == "Rouleur" else SPRINTEUR), value=p["value"])
+                for p in parts if p is not None)
+            said = (_("best answers over {n} futures: {list}") if m["rollouts"] is None else
+                    _("best answers over {n} sampled worlds ({rollouts} rollouts): {list}")).format(
+                n=m["n"], rollouts=m["rollouts"], list=listed)
+            return _numbers(said)
+    return text
+
+
+def action_words(game: Any, action: Any) -> str:
+    """A bot's action in words for the headless log: "Red Rouleur plays 5", "Red Sprinteur draws"."""
+    text = str(action)
+    verb, _sep, rest = text.partition(" ")
+    rider_id, _sep, values = rest.partition(" ")
+    index = next((i for i, r in enumerate(game.riders) if r.id == rider_id), None)
+    if index is None:
+        return text
+    rider = rider_name(game, index)
+    if verb == "play":
+        return _("{rider} plays {cards}").format(rider=rider, cards=values)
+    if verb == "draw":
+        return _("{rider} draws").format(rider=rider)
+    if verb == "bid":
+        return _("{rider} bids {cards}").format(rider=rider, cards=values)
+    if verb == "place":
+        square, _sep, lane = values.partition(" ")
+        return _("{rider} takes square {square}, lane {lane}").format(rider=rider, square=square, lane=lane)
+    return text
+
+
 def branched_words(old: str, new: str) -> str:
     return _("{old} goes on as the new race file {new}; the newer version is left as it is").format(old=old, new=new)
 
@@ -695,7 +781,7 @@ def cli_says(key: str, **values: Any) -> str:
 
 def race_heading(game: Any, seed: int, bots: Sequence[str] | None = None, players: bool = False) -> str:
     """The first line of `flamme-tui race`: the course, rules, seed and seats (with their bots)."""
-    values = dict(course=game.course.name, variant=game.variant, seed=seed, n=len(game.setup.teams))
+    values = dict(course=game.course.name, variant=variant_word(game.variant), seed=seed, n=len(game.setup.teams))
     if bots is None:
         return cli_says("heading", **values)
     seats = _(", ").join(cli_says("seat and bot", seat=t.name, bot=bots[s]) for s, t in enumerate(game.setup.teams))
@@ -714,7 +800,8 @@ def picture_lines(game: Any) -> list[str]:
 def resumed_words(game: Any) -> str:
     text = ngettext("resumed {course} ({variant}) in round {round} after {n} action",
                     "resumed {course} ({variant}) in round {round} after {n} actions", len(game.actions))
-    return text.format(course=game.course.name, variant=game.variant, round=game.round, n=len(game.actions))
+    return text.format(course=game.course.name, variant=variant_word(game.variant), round=game.round,
+                       n=len(game.actions))
 
 
 def hidden_breakaway(game: Any, choices: int, winners: Sequence[int]) -> str:
@@ -746,7 +833,7 @@ def tour_report(tour: Any, done: Any) -> list[str]:
 
     rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
     lines = [_("Stage {k}/{n}: {course} ({variant}), {rounds}").format(
-        k=k, n=tour.stages, course=game.course.name, variant=game.variant, rounds=rounds)]
+        k=k, n=tour.stages, course=game.course.name, variant=variant_word(game.variant), rounds=rounds)]
     for line in done.result:
         lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(
             place=line.place, rider=name(line.rider), time=gap_text(line.time)))

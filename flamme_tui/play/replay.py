@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..engine.phase import Phase
+from ..words import variant_word
 from .narrator import (
     changed_words,
     choices_made,
@@ -183,7 +184,7 @@ def replay_of(record) -> Replay:
         state = replay_says("won", winner=info.winner, seed=record.seed)
     else:
         state = replay_says("race in progress", n=info.round)
-    heading = replay_says("race heading", title=info.title, variant=info.variant, teams=teams, state=state)
+    heading = replay_says("race heading", title=info.title, variant=variant_word(info.variant), teams=teams, state=state)
     game = new_game(record.setup, record.seed)
     riders = tuple((r.id, getattr(r, "kind", "")) for r in game.riders)
     return Replay(heading, tuple(game_frames), info.over, game.course, riders, game.variant)

@@ -24,10 +24,11 @@ from .. import limits as lim
 from ..config import ConfigError, StageSpec, TileCatalog
 from ..engine.course import Course
 from ..engine.terrain import ASCENT, DESCENT
+from ..i18n import N_, _
 
 BOX_CHOICES: Final = (("base",), ("base", "peloton"))  # the boxes a player says they own
-DEFAULT_NAME: Final = "My stage"
-SOURCE: Final = "built in the flamme-tui stage editor"
+DEFAULT_NAME: Final = N_("My stage")  # in the builder's language when a build starts
+SOURCE: Final = N_("built in the flamme-tui stage editor")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class StageBuild:
 
     catalog: TileCatalog
     names: list[str] = field(default_factory=list)
-    name: str = DEFAULT_NAME
+    name: str = field(default_factory=lambda: _(DEFAULT_NAME))
     boxes: tuple[str, ...] = ("base",)
     up: dict[str, str] = field(default_factory=dict)  # tile -> the side laid next (default: its first)
 
@@ -139,7 +140,7 @@ class StageBuild:
         return "".join(self.names)
 
     def _data(self, boxes: tuple[str, ...]) -> dict:
-        return {"name": self.name, "tiles": self.tiles, "boxes": list(boxes), "source": SOURCE}
+        return {"name": self.name, "tiles": self.tiles, "boxes": list(boxes), "source": _(SOURCE)}
 
     def stage(self) -> StageSpec:
         """The stage as a file would hold it: checked by StageSpec with the
@@ -152,7 +153,7 @@ class StageBuild:
     def problem(self) -> str | None:
         """What keeps the build from being a stage, in one line (None: it is one)."""
         if not self.names:
-            return "lay a start tile first"
+            return _("lay a start tile first")
         try:
             self.stage()
         except ConfigError as exc:
@@ -204,9 +205,9 @@ class StageBuild:
         ConfigError if the name gives none or is a shipped stage's id."""
         sid = config.slugify(self.name)
         if not sid:
-            raise ConfigError("the name needs a letter or a digit (the file is named after it)", field="name")
+            raise ConfigError(_("the name needs a letter or a digit (the file is named after it)"), field="name")
         if (config.data_dir() / "courses" / f"{sid}.yaml").exists():
-            raise ConfigError(f"{sid!r} is a shipped stage's id: choose another name", field="name")
+            raise ConfigError(_("{id} is a shipped stage's id: choose another name").format(id=repr(sid)), field="name")
         return sid
 
     def yaml_text(self) -> str:
@@ -214,7 +215,7 @@ class StageBuild:
         and tiles quoted by the YAML writer, whatever they hold)."""
         stage = self.stage()
         data = {"name": stage.name, "tiles": stage.tiles, "boxes": list(stage.boxes), "source": stage.source}
-        head = "# A stage built in the flamme-tui stage editor (tile sides in race order: see stages/tiles.yaml).\n"
+        head = "# " + _("A stage built in the flamme-tui stage editor (tile sides in race order: see stages/tiles.yaml).") + "\n"
         return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
 
     def save(self, folder: Path | None = None) -> tuple[str, Path]:
@@ -228,7 +229,8 @@ class StageBuild:
         sid = self.stage_id()
         path = folder / f"{sid}.yaml"
         if os.path.lexists(path) or os.path.lexists(folder / f"{sid}.yml"):
-            raise ConfigError(f"a stage file {path.name!r} is already there: choose another name", field="name")
+            raise ConfigError(_("a stage file {name} is already there: choose another name").format(name=repr(path.name)),
+                              field="name")
         write_new(path, text.encode())
         return sid, path
 
@@ -254,7 +256,7 @@ def write_new(path: Path, data: bytes) -> None:
         try:
             os.link(tmp, path)
         except FileExistsError:
-            raise ConfigError(f"a file {path.name!r} is already there: choose another name",
+            raise ConfigError(_("a file {name} is already there: choose another name").format(name=repr(path.name)),
                               field="name") from None
         except OSError as exc:
             if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV, errno.EMLINK):

@@ -17,6 +17,7 @@ import yaml
 
 from .. import config, stagegen
 from ..config import ConfigError
+from ..i18n import _
 from . import tours
 from .stagebuild import write_new
 
@@ -33,7 +34,7 @@ def random_leg(kind: str = "hilly", seed: int | None = None) -> str:
 def leg_name(stage: str) -> str:
     """A tour leg in words: its stage's name, or "Random stage fr1:..." for a code."""
     if stagegen.is_code(stage):
-        return f"Random stage {stage}"
+        return _("Random stage {code}").format(code=stage)
     try:
         return config.load_stage(stage).name
     except ConfigError:
@@ -60,9 +61,9 @@ def tour_id(name: str) -> str:
     none or is a shipped tour's id (a user tour of that id would be hidden)."""
     tid = config.slugify(name)
     if not tid:
-        raise ConfigError("the name needs a letter or a digit (the file is named after it)", field="name")
+        raise ConfigError(_("the name needs a letter or a digit (the file is named after it)"), field="name")
     if (tours.builtin_tours_dir() / f"{tid}.yaml").exists():
-        raise ConfigError(f"{tid!r} is a shipped tour's id: choose another name", field="name")
+        raise ConfigError(_("{id} is a shipped tour's id: choose another name").format(id=repr(tid)), field="name")
     return tid
 
 
@@ -71,7 +72,7 @@ def tour_yaml(spec: tours.TourSpec) -> str:
     if spec.description:
         data["description"] = spec.description
     data["stages"] = [{"stage": leg.stage, "variant": leg.variant} for leg in spec.stages]
-    head = "# A tour built in flamme-tui: stage ids (or codes, fr1:...) in race order, each classic or meteo.\n"
+    head = "# " + _("A tour built in flamme-tui: stage ids (or codes, fr1:...) in race order, each classic or meteo.") + "\n"
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)
 
 
@@ -83,9 +84,10 @@ def save_tour(spec: tours.TourSpec, folder: Path | None = None) -> tuple[str, Pa
     path = folder / f"{tid}.yaml"
     for taken in (path, folder / f"{tid}.yml"):
         if taken.is_symlink() or taken.exists():
-            raise ConfigError(f"a tour file {taken.name!r} is already there: choose another name", field="name")
+            raise ConfigError(_("a tour file {name} is already there: choose another name").format(name=repr(taken.name)),
+                              field="name")
     write_new(path, tour_yaml(spec).encode())
     read, problems = tours.check_tour_file(path)  # what the tour menu will read
     if read is None:  # cannot happen for a spec checked above; said rather than hidden
-        raise ConfigError(f"saved, but the file does not read back: {problems[0]}", field="name")
+        raise ConfigError(_("saved, but the file does not read back: {problem}").format(problem=problems[0]), field="name")
     return tid, path

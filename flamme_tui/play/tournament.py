@@ -29,6 +29,7 @@ from .. import config
 from ..bots import DEFAULT, Budget, policy
 from ..engine.rules import find
 from ..i18n import _, decimal, ngettext
+from ..words import variant_word
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
 
@@ -249,7 +250,7 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
                                   thinking=thinking, seconds=decimal(elapsed))
     else:
         head = _("{races} {variant} races, {n} seats ({bots}), {stages}, {processes}{thinking}, {seconds} s").format(
-            races=races, variant=variant, n=n, bots=", ".join(bots),
+            races=races, variant=variant_word(variant), n=n, bots=", ".join(bots),
             stages=ngettext("{n} stage", "{n} stages", len(stages)).format(n=len(stages)), processes=processes,
             thinking=thinking, seconds=decimal(elapsed))
     lines = report(bots, results, stages, head)

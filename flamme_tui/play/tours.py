@@ -158,7 +158,7 @@ def check_tour_file(path: Path, user_stages: dict[str, Path] | None = None) -> t
 def _stage_ref(stage: str) -> str:
     """A tour names stages by id only (never a path): ids are file names."""
     if "/" in stage or "\\" in stage or stage.endswith((".yaml", ".yml")) or stage.startswith("."):
-        raise config.ConfigError(f"a stage id, not a path: {stage!r}")
+        raise config.ConfigError(_("a stage id, not a path: {stage}").format(stage=repr(stage)))
     return stage
 
 
@@ -170,7 +170,8 @@ def load_tour(ref: str) -> TourSpec:
         found = {e.id: e.path for e in reversed(tour_entries())}  # built-in wins over a user tour's id
         if ref not in found:
             known = ", ".join(e.id for e in tour_entries() if not e.shadowed)
-            raise config.ConfigError(f"unknown tour {ref!r} (known: {known})", field="--tour")
+            raise config.ConfigError(_("unknown tour {tour} (known: {known})").format(tour=repr(ref), known=known),
+                                     field="--tour")
         path = found[ref]
     spec, problems = check_tour_file(path)
     if spec is None:
@@ -192,18 +193,19 @@ def stages_option(text: str) -> TourSpec:
     """--stages a,b:meteo,c: a tour of those stages (each `id` or `id:variant`)."""
     legs = []
     for k, part in enumerate(p.strip() for p in text.split(",")):
-        stage, _, name = part.partition(":")
+        stage, _sep, name = part.partition(":")
         variant = LEG_VARIANTS.get(name)
         if variant is None:
-            raise config.ConfigError(f"variant of stage {k + 1} must be classic or meteo, got {name!r}", field="--stages")
+            raise config.ConfigError(_("variant of stage {k} must be classic or meteo, got {name}").format(
+                k=k + 1, name=repr(name)), field="--stages")
         try:
             config.load_stage(_stage_ref(stage))
         except config.ConfigError as exc:
             raise config.ConfigError(_stage_problem(exc), field="--stages") from None
         legs.append(TourStage(stage=stage, variant=variant))
     if not 1 <= len(legs) <= MAX_STAGES:
-        raise config.ConfigError(f"1 to {MAX_STAGES} stages, got {len(legs)}", field="--stages")
-    return TourSpec(name="Custom tour", stages=tuple(legs))
+        raise config.ConfigError(_("1 to {most} stages, got {n}").format(most=MAX_STAGES, n=len(legs)), field="--stages")
+    return TourSpec(name=_("Custom tour"), stages=tuple(legs))
 
 
 # ---------------------------------------------------------------- driver

@@ -11,9 +11,10 @@ from pathlib import Path
 from ..engine.actions import Action
 from ..engine.race import Race
 from ..files import make_folder
+from ..i18n import _
 from ..play.session import UNDO, Session
 from .locks import RaceLock
-from .model import KEEP, SaveError, SaveLocked, _round_checks, state_digest
+from .model import DAMAGED, KEEP, SaveError, SaveLocked, _round_checks, state_digest
 from .reading import _free_name, branch_path, is_backup, peek
 from .writing import _Encoder, _kind, _now, _Snapshot, _snapshot, _tmp_prefix, write_atomic
 
@@ -187,7 +188,7 @@ def _set_aside_if_damaged(path: Path) -> None:
     try:
         peek(path)
     except SaveError as exc:
-        if exc.reason.startswith("is damaged"):
+        if exc.kind == DAMAGED:
             aside = path.with_name(path.name + ".damaged")
             n = 2
             while aside.exists():
@@ -243,7 +244,7 @@ def attach_autosave(
     autosave = Autosave(session, path, on_error)
     try:
         make_folder(path.parent)
-        for _ in range(100):
+        for _attempt in range(100):
             try:
                 lock = RaceLock.take(path)
             except SaveLocked:
@@ -257,7 +258,7 @@ def attach_autosave(
             path = new_save_path(session, path.parent)
             autosave.path = path
         else:
-            raise SaveLocked(path.parent, "has no free race file name: every name tried is in use")
+            raise SaveLocked(path.parent, _("has no free race file name: every name tried is in use"))
         autosave.lock = lock
         lock.owner = autosave
         _clean_tmp(path)

@@ -11,6 +11,7 @@ from .. import usertext
 from ..i18n import N_, _, ngettext
 from .autosave import saves_dir
 from .model import FORMAT, SUFFIX, SaveError, _show
+from .model import NEWER as NEWER_KIND
 from .reading import _BACKUP, SaveInfo, _base_of, _family, _where, peek
 from .writing import _file_in_the_way, _printable, save_problem
 
@@ -95,7 +96,7 @@ def _race_file(base: Path) -> SavedRace | None:
     except SaveError as exc:
         if not backups and not _looks_like_save(base):
             return None  # some other file that happens to end in .json
-        status = NEWER if "newer flamme-tui" in exc.reason else DAMAGED
+        status = NEWER if exc.kind == NEWER_KIND else DAMAGED
         return SavedRace(base, status, exc.reason, None, tuple(backups), changed)
     except OSError as exc:
         return SavedRace(base, DAMAGED, _("cannot be read ({why})").format(why=save_problem(exc)), None, tuple(backups),

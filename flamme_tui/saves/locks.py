@@ -63,7 +63,7 @@ class RaceLock:
                 if not _os_lock(fd):
                     # a browser player (served) is told no pid or host name of the server
                     holder = "" if served() else f" ({_read_holder(fd)})"
-                    raise SaveLocked(race, f"is open in another flamme-tui{holder}: close it there first")
+                    raise SaveLocked(race, _("is open in another flamme-tui{holder}: close it there first").format(holder=holder))
                 try:
                     same = os.stat(lock_file, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
                 except FileNotFoundError:

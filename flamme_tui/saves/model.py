@@ -19,6 +19,7 @@ from pydantic import (
 from .. import limits as lim
 from .. import usertext
 from ..engine.rules import find
+from ..i18n import _
 from ..pathtext import show_path
 from ..play.session import UNDO
 from ..setupdata import (
@@ -46,9 +47,11 @@ class SaveError(Exception):
     """A save that cannot be used; str() is one line naming the file, what is
     wrong and the backups that can be used instead."""
 
-    def __init__(self, path: Path | str, reason: str, *, backups: list[tuple[Path, str]] | None = None) -> None:
+    def __init__(self, path: Path | str, reason: str, *, backups: list[tuple[Path, str]] | None = None,
+                 kind: str = "") -> None:
         self.path = Path(path)
-        self.reason = reason
+        self.reason = reason  # in the player's language: what it is, `kind` (DAMAGED, NEWER or "")
+        self.kind = kind
         self.backups = list(backups or [])  # (path, "round 7" / "finished")
         super().__init__(str(self))
 
@@ -59,8 +62,18 @@ class SaveError(Exception):
             shown = str(self.path)
         text = f"{shown} {self.reason}"
         if self.backups:
-            text += "; backups: " + ", ".join(f"{p.name} ({what})" for p, what in self.backups)
+            text += _("; backups: {backups}").format(backups=", ".join(f"{p.name} ({what})" for p, what in self.backups))
         return usertext.clean(text, multiline=False)  # file names may hold control characters: written out
+
+
+# what a SaveError is, whatever the language of its words
+DAMAGED = "damaged"  # the file is not a good save: set aside before the race file is written again
+NEWER = "newer"  # written by a newer flamme-tui
+
+
+def damaged(path: Path | str, reason: str, *, backups: list[tuple[Path, str]] | None = None) -> SaveError:
+    """The file is damaged: "save.json is damaged (truncated)", in the player's language."""
+    return SaveError(path, _("is damaged ({reason})").format(reason=reason), backups=backups, kind=DAMAGED)
 
 
 class SaveLocked(SaveError):
@@ -162,13 +175,13 @@ class TourData(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> TourData:
         if len(self.done) >= len(self.legs):
-            raise ValueError("done: a stage is raced after the last one")
+            raise ValueError(_("done: a stage is raced after the last one"))
         first = self.legs[0]
         for leg in self.legs:
             if leg.teams != first.teams or leg.scripted != first.scripted:
-                raise ValueError("legs: every stage has the same teams")
+                raise ValueError(_("legs: every stage has the same teams"))
             if leg.tour or leg.carried or leg.grid_order or leg.tour_times or leg.tour_points:
-                raise ValueError("legs: a stage's set-up before the tour's carry-over")
+                raise ValueError(_("legs: a stage's set-up before the tour's carry-over"))
         return self
 
 
@@ -196,22 +209,22 @@ class SaveData(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> SaveData:
         if (self.tour is None) != (self.summary.tour is None):
-            raise ValueError("tour: a tour's summary without its tour, or the other way round")
+            raise ValueError(_("tour: a tour's summary without its tour, or the other way round"))
         undo = UNDO in self.actions or (self.tour is not None and any(UNDO in d.actions for d in self.tour.done))
         if self.version != _version(self.tour is not None, undo):
-            raise ValueError("version: a tour is saved in format 2, a race in format 1, either with an undo in 3")
+            raise ValueError(_("version: a tour is saved in format 2, a race in format 1, either with an undo in 3"))
         if self.tour is not None and not isinstance(self.setup, ClassicSetupData):
-            raise ValueError("tour: its stages are classic or meteo races")
+            raise ValueError(_("tour: its stages are classic or meteo races"))
         if any(int(seat) >= len(self.setup.teams) for seat in self.bots):
-            raise ValueError("bots: a seat number past the last team")
+            raise ValueError(_("bots: a seat number past the last team"))
         if any(h.seat >= len(self.setup.teams) or h.at > len(self.actions) for h in self.hints):
-            raise ValueError("hints: a seat past the last team, or past the end of the log")
+            raise ValueError(_("hints: a seat past the last team, or past the end of the log"))
         if find(self.summary.variant) is not find(self.setup.variant):
-            raise ValueError("summary: another variant than the setup's")
+            raise ValueError(_("summary: another variant than the setup's"))
         last = (0, 0)
         for check in self.rounds:
             if check.round <= last[0] or check.actions <= last[1] or check.actions > len(self.actions):
-                raise ValueError("rounds: not in order, or past the end of the log")
+                raise ValueError(_("rounds: not in order, or past the end of the log"))
             last = (check.round, check.actions)
         return self
 

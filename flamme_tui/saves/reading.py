@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from pathlib import Path
@@ -11,18 +12,19 @@ from pydantic import (
     ValidationError,
 )
 
-from .. import files
+from .. import files, pydantic_words
 from ..engine.actions import Action, ActionError
 from ..engine.phase import Phase
 from ..engine.race import RuleError
-from ..i18n import _, ngettext
+from ..i18n import _, day_and_time, ngettext
 from ..play.session import UNDO, Session, UndoRefused, parse_entry
 from ..setupdata import (
     setup_from_data,
     stage_from_data,
 )
+from ..words import variant_word
 from .locks import _lock_path
-from .model import FORMAT, KEEP, SUFFIX, VERSION, SaveData, SaveError, TourData, state_digest
+from .model import FORMAT, KEEP, NEWER, SUFFIX, VERSION, SaveData, SaveError, TourData, damaged, state_digest
 from .writing import _backup, _checksum, _summary
 
 # ------------------------------------------------------------------ reading
@@ -52,10 +54,18 @@ class SaveInfo(NamedTuple):
                 stage=self.stage, stages=self.stages, title=self.title, round=self.round)
             state = _("won by {winner}").format(winner=self.winner) if self.over else at
             return _("{tour} (tour), {teams}, {state}, saved {saved}").format(
-                tour=self.tour, teams=teams, state=state, saved=self.saved)
+                tour=self.tour, teams=teams, state=state, saved=_when(self.saved))
         state = _("won by {winner}").format(winner=self.winner) if self.over else _("round {round}").format(round=self.round)
         return _("{title} ({variant}), {teams}, {state}, saved {saved}").format(
-            title=self.title, variant=self.variant, teams=teams, state=state, saved=self.saved)
+            title=self.title, variant=variant_word(self.variant), teams=teams, state=state, saved=_when(self.saved))
+
+
+def _when(stamp: str) -> str:
+    """When a save was written, as the language writes a date: "04 déc. 17:15"."""
+    try:
+        return day_and_time(datetime.datetime.fromisoformat(stamp).astimezone())
+    except ValueError:
+        return stamp[:16]
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
@@ -86,44 +96,45 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     except files.ReadError as exc:
         raise SaveError(path, _unreadable(exc)) from None
     if not raw.strip():
-        raise SaveError(path, "is damaged (empty file)")
+        raise damaged(path, _("empty file"))
     try:
         text = raw.decode("utf-8")
         files.check_json_depth(text, files.SAVE_FILE)
         with files.paused_gc():  # up to 4 MB of objects without a cycle (files.paused_gc)
             doc = json.loads(text, object_pairs_hook=_no_duplicates)
     except files.ReadError as exc:
-        raise SaveError(path, f"is damaged ({exc.reason})") from None
+        raise damaged(path, exc.reason) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         # a save always ends with its closing brace: without it, the end is missing
         reason = _("not valid JSON") if raw.rstrip().endswith(b"}") else _("truncated")
-        raise SaveError(path, f"is damaged ({reason})") from None
+        raise damaged(path, reason) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         if isinstance(doc, dict) and isinstance(doc.get("format"), str) and "checksum" in doc:
-            raise SaveError(path, "is damaged (checksum mismatch)")
-        raise SaveError(path, "is not a flamme-tui save file")
+            raise damaged(path, _("checksum mismatch"))
+        raise SaveError(path, _("is not a flamme-tui save file"))
     try:
         good = doc.get("checksum") == _checksum(doc)
     except (TypeError, ValueError, RecursionError):
         good = False
     if not good:
-        raise SaveError(path, "is damaged (checksum mismatch)")
+        raise damaged(path, _("checksum mismatch"))
     version = doc.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SaveError(path, "is damaged (no format version)")
+        raise damaged(path, _("no format version"))
     if version > VERSION:
         raise SaveError(
             path,
-            f"was made by a newer flamme-tui (save format {version}; this version reads "
-            f"format {VERSION} and older): update flamme-tui to open it",
+            _("was made by a newer flamme-tui (save format {version}; this version reads "
+              "format {known} and older): update flamme-tui to open it").format(version=version, known=VERSION),
+            kind=NEWER,
         )
     try:
         data = SaveData.model_validate_json(text)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
-        message = err["msg"].removeprefix("Value error, ")
-        raise SaveError(path, f"is damaged ({where}: {message})") from None
+        message = pydantic_words.message(err)  # in the player's language
+        raise damaged(path, f"{where}: {message}" if where else message) from None
     return data, text
 
 
@@ -133,7 +144,31 @@ def _info(path: Path, data: SaveData) -> SaveInfo:
         t = s.tour
         return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, t.winner, data.saved,
                         len(data.actions), t.name, t.stage, t.stages)
-    return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, s.winner, data.saved, len(data.actions))
+    return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, winner_words(s.winner, s.teams),
+                    data.saved, len(data.actions))
+
+
+def winner_words(winner: str | None, teams: tuple[str, ...]) -> str | None:
+    """The winner a race's summary names, in the player's language.  The summary
+    is written in the words of whoever saved the race ("Blue Rouleur", French
+    "Rouleur Blue"): each language's words are matched against the teams as set
+    up and said again in the player's (a name not matched is shown as it is)."""
+    if not winner:
+        return winner
+    from .. import i18n
+    from ..play.narrator import COLOUR_NAMES
+
+    for code in i18n.LANGUAGES:
+        words = i18n._catalog(code)
+        two, one = words.gettext("{seat} {kind}"), words.gettext("{seat} ({colour} {kind})")
+        for seat in teams:
+            for kind in ("Sprinteur", "Rouleur"):
+                if winner == two.format(seat=seat, kind=words.gettext(kind)):
+                    return _("{seat} {kind}").format(seat=seat, kind=_(kind))
+                for colour in COLOUR_NAMES.values():
+                    if winner == one.format(seat=seat, colour=words.gettext(colour), kind=words.gettext(kind)):
+                        return _("{seat} ({colour} {kind})").format(seat=seat, colour=_(colour), kind=_(kind))
+    return winner
 
 
 def peek(path: str | Path) -> SaveInfo:
@@ -169,7 +204,7 @@ def usable_backups(path: Path) -> list[tuple[Path, str]]:
             info = peek(other)
         except SaveError:
             continue
-        out.append((other, "finished" if info.over else _where(info)))
+        out.append((other, _("finished") if info.over else _where(info)))
     return out
 
 
@@ -180,8 +215,18 @@ def _where(info: SaveInfo) -> str:
     return _("round {round}").format(round=info.round)
 
 
-def _fail(path: Path, reason: str) -> SaveError:
-    return SaveError(path, reason, backups=usable_backups(path))
+def _fail(path: Path, reason: str, kind: str = "") -> SaveError:
+    return SaveError(path, reason, backups=usable_backups(path), kind=kind)
+
+
+def _damaged(path: Path, reason: str) -> SaveError:
+    """The file is damaged, its usable backups named."""
+    return damaged(path, reason, backups=usable_backups(path))
+
+
+def _replays_not(path: Path, reason: str) -> SaveError:
+    """A good file this flamme-tui cannot replay (written by another version's rules)."""
+    return _fail(path, _("does not replay with this flamme-tui ({reason})").format(reason=reason))
 
 
 class Record(NamedTuple):
@@ -206,22 +251,22 @@ def load_record(path: str | Path) -> Record:
     try:
         data, _text = _read_checked(path)
     except SaveError as exc:
-        raise _fail(path, exc.reason) from None
+        raise _fail(path, exc.reason, exc.kind) from None
     try:
         setup = setup_from_data(data.setup)
     except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
-        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("setup: {problem}").format(problem=exc or type(exc).__name__)) from None
     bots: dict[int, str] = {}
     for seat, name in data.bots.items():
         if not seat.isdigit() or int(seat) >= len(setup.teams):
-            raise _fail(path, f"is damaged (bots: no seat {seat!r})")
+            raise _damaged(path, _("bots: no seat {seat}").format(seat=repr(seat)))
         if name not in POLICIES:
-            raise _fail(path, f"needs the bot {name!r}, which this flamme-tui does not have")
+            raise _fail(path, _("needs the bot {name}, which this flamme-tui does not have").format(name=repr(name)))
         bots[int(seat)] = name
     try:
         actions = tuple(parse_entry(a) for a in data.actions)
     except ActionError as exc:
-        raise _fail(path, f"is damaged (actions: {exc})") from None
+        raise _damaged(path, _("actions: {problem}").format(problem=exc)) from None
     tour = None if data.tour is None else _verify_tour(path, data.tour, setup, data.seed)
     return _verify_replay(path, setup, data, bots, actions, tour)
 
@@ -242,25 +287,25 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
     try:
         tour = Tour(data.name, tuple(stage_from_data(leg) for leg in data.legs), data.seed)
     except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
-        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("tour: {problem}").format(problem=exc or type(exc).__name__)) from None
     for k, stage in enumerate(data.done, 1):
         try:
             log = tuple(parse_entry(text) for text in stage.actions)
             # replayed as a session: its undos too must keep the table's rule
             game = Session(tour.next_setup(), stage_seed(tour.seed, len(tour.done)), None, log).game
         except (RuleError, ActionError, UndoRefused):
-            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour)") from None
+            raise _replays_not(path, _("stage {k} of the tour").format(k=k)) from None
         except Exception as exc:  # noqa: BLE001
-            raise _fail(path, f"does not replay with this flamme-tui (stage {k}: {type(exc).__name__})") from None
+            raise _replays_not(path, _("stage {k}: {problem}").format(k=k, problem=type(exc).__name__)) from None
         if game.phase != Phase.OVER or state_digest(game) != stage.state:
-            raise _fail(path, f"does not replay with this flamme-tui (stage {k} of the tour differs)")
+            raise _replays_not(path, _("stage {k} of the tour differs").format(k=k))
         tour.finish_stage(game, log if UNDO in log else ())
     try:
         following = tour.next_setup()
     except Exception as exc:  # noqa: BLE001
-        raise _fail(path, f"is damaged (tour: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("tour: {problem}").format(problem=exc or type(exc).__name__)) from None
     if following != setup or seed != stage_seed(tour.seed, len(tour.done)):
-        raise _fail(path, f"is damaged (its race is not stage {len(tour.done) + 1} of its tour)")
+        raise _damaged(path, _("its race is not stage {k} of its tour").format(k=len(tour.done) + 1))
     return tour
 
 
@@ -271,7 +316,7 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     try:
         session = Session(setup, data.seed, bots)
     except Exception as exc:  # noqa: BLE001
-        raise _fail(path, f"is damaged (setup: {exc or type(exc).__name__})") from None
+        raise _damaged(path, _("setup: {problem}").format(problem=exc or type(exc).__name__)) from None
     rounds = [(r.round, r.actions, r.state) for r in data.rounds]
     checks: list[tuple[int, int, str]] = []  # as _round_checks: a round taken back by an undo is dropped
     undo = UNDO in actions
@@ -290,27 +335,48 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
             assert isinstance(entry, Action)
             session.apply(entry)
         except (RuleError, UndoRefused):
-            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}, is not allowed)") from None
+            raise _replays_not(path, _("action {n}, {entry}, is not allowed").format(n=n, entry=entry)) from None
         except Exception as exc:  # noqa: BLE001
-            raise _fail(path, f"does not replay with this flamme-tui (action {n}, {entry}: {type(exc).__name__})") from None
+            raise _replays_not(path, _("action {n}, {entry}: {problem}").format(
+                n=n, entry=entry, problem=type(exc).__name__)) from None
         game = session.game
         if game.rounds_done > (checks[-1][0] if checks else 0):  # as _round_checks
             done = game.rounds_done
             checks.append((done, n, state_digest(game)))
             if not undo and (len(checks) > len(rounds) or rounds[len(checks) - 1] != checks[-1]):  # (said early)
-                raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
+                raise _replays_not(path, _("round {round} differs").format(round=done))
     for done, (check, want) in enumerate(zip(checks, rounds, strict=False), 1):
         if check != want:
-            raise _fail(path, f"does not replay with this flamme-tui (round {done} differs)")
+            raise _replays_not(path, _("round {round} differs").format(round=done))
     game = session.game
     if len(checks) != len(rounds) or state_digest(game) != data.state:
-        raise _fail(path, "does not replay with this flamme-tui (the last position differs)")
+        raise _replays_not(path, _("the last position differs"))
     summary = json.loads(data.summary.model_dump_json())
     if summary.get("tour", 0) is None:  # a race: no tour in its summary
         del summary["tour"]
-    if summary != _summary(game, tour):
-        raise _fail(path, "is damaged (its summary does not match the race)")
+    if not _same_summary(summary, game, tour):
+        raise _damaged(path, _("its summary does not match the race"))
     return Record(setup, data.seed, bots, actions, data, _info(path, data), tour)
+
+
+def _same_summary(saved: dict, game, tour) -> bool:
+    """Whether a save's summary is its race's.  The winner is a name in words
+    ("Rouleur Rouge"), written in the language of whoever saved the race: a
+    race saved in French opens in Spanish, so each language's words are tried."""
+    if saved == _summary(game, tour):
+        return True
+    from .. import i18n
+
+    current = i18n.language()
+    try:
+        for code in i18n.LANGUAGES:
+            if code != current:
+                i18n.set_language(code)
+                if saved == _summary(game, tour):
+                    return True
+    finally:
+        i18n.set_language(current)
+    return False
 
 
 def load(path: str | Path) -> Session:

@@ -612,11 +612,17 @@ class FlammeApp(App[int]):
         """Read the settings file (once) and use it; an invalid one is said in one line."""
         if self._settings is not None:
             return self._settings
+        from .. import i18n
         from .. import settings as user_settings
 
+        before = i18n.language()
         settings, self.settings_problem = user_settings.load()
         self._settings = self._settings_saved = settings
         problems = self.apply_settings(settings)
+        if i18n.language() != before:  # the file chose the language: what is wrong with it, said in it
+            if self.settings_problem is not None:
+                _again, self.settings_problem = user_settings.load()
+            problems = self.apply_settings(settings)
         for problem in filter(None, [self.settings_problem, *problems]):
             self.notify(problem, severity="warning", timeout=10)
         for screen in self.screen_stack:  # key bars drawn before: the keys as bound now

@@ -81,9 +81,11 @@ async def set_players(pilot, n: int) -> None:
 
 
 async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_state=None,
-                    max_actions: int = 6000, undo_every: int = 0) -> Seen:
+                    max_actions: int = 6000, undo_every: int = 0, on_other=None) -> Seen:
     """Play from the first race screen to the podium (`undo_every`: take the
-    last card back at the 1st review, the 1+n-th, ..., then pick again)."""
+    last card back at the 1st review, the 1+n-th, ..., then pick again).
+    `on_other(pilot, name)`: called on any other screen (a tour's stage results,
+    its podium), it presses what goes on and returns True when the play is over."""
     app = pilot.app
     seen = Seen()
     for _ in range(max_actions):
@@ -91,6 +93,10 @@ async def play_race(pilot, *, use_mouse: bool = False, step_every: int = 0, on_s
         name = screen_name(app)
         if on_state is not None:
             await on_state(pilot, seen)
+        if on_other is not None and name not in ("CurtainScreen", "RaceScreen"):
+            if await on_other(pilot, name):
+                return seen
+            continue
         if name == "PodiumScreen":
             return seen
         if name == "CurtainScreen":

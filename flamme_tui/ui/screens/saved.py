@@ -95,7 +95,9 @@ def _plain(text: str) -> Text:
 
 def _state(race: SavedRace) -> Text:
     if race.problem:
-        too_new = "newer flamme-tui" in race.problem
+        from ... import saves
+
+        too_new = race.record is not None and race.record.status == saves.NEWER  # (its kind, not its words)
         return Text(_("too new: update flamme-tui") if too_new else _("damaged"), style="bold")
     # short, so the players fit an 80-column row: "won by" says finished, a round in progress
     if race.over:

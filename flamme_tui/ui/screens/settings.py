@@ -15,7 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Input, Select, Static, Switch
 
-from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS, i18n
+from ... import MAX_BOT_SECONDS, MIN_BOT_SECONDS, i18n, pydantic_words
 from ... import settings as user_settings
 from ...i18n import N_, _
 from ...pathtext import served, show_path
@@ -141,7 +141,7 @@ class SettingsScreen(BaseScreen):
         except ValidationError as exc:
             err = exc.errors()[0]
             self.say(_("Not changed: {field}: {problem}").format(field=".".join(str(p) for p in err["loc"]),
-                                                                 problem=err["msg"]), warning=True)
+                                                                 problem=pydantic_words.message(err)), warning=True)
             return
         if not self._ready or new == self.flamme.settings:
             return

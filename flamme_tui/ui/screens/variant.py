@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ... import words
 from ...i18n import N_, _
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -26,7 +27,7 @@ ABOUT = {
 
 def variant_word(variant: str) -> str:
     """A rule set as a word in a sentence or a list: "classic", "meteo" (French "classique", "météo")."""
-    return {"classic": _("classic"), "meteo": _("meteo")}.get(variant, variant)
+    return words.variant_word(variant)  # (the command line's words too)
 
 
 def variant_title(variant: str) -> str:
