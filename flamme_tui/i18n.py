@@ -23,7 +23,9 @@ from __future__ import annotations
 import datetime
 import gettext
 import os
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 DOMAIN = "flamme_tui"
@@ -36,6 +38,7 @@ _translations: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
 _loaded: dict[str, gettext.NullTranslations] = {}
 _flag: str | None = None  # --lang as given on the command line: it beats the setting for this run
+_here = threading.local()  # `speaking`: another language for this thread only, for a moment
 
 
 def N_(text: str) -> str:
@@ -45,22 +48,39 @@ def N_(text: str) -> str:
 
 def _(text: str) -> str:
     """The text in the active language (as it is when the catalog has none)."""
-    return _translations.gettext(text) if text else text  # gettext's "" is the catalog's header
+    return _active().gettext(text) if text else text  # gettext's "" is the catalog's header
 
 
 def ngettext(one: str, many: str, n: int) -> str:
     """The sentence for `n` things, by the active language's plural rule (French: 0 and 1 are singular)."""
-    return _translations.ngettext(one, many, n)
+    return _active().ngettext(one, many, n)
 
 
 def pgettext(context: str, text: str) -> str:
     """A text whose English word has more than one meaning, told apart by `context`."""
-    return _translations.pgettext(context, text)
+    return _active().pgettext(context, text)
 
 
 def language() -> str:
     """The active language's code: "en", "fr" or "es"."""
-    return _language
+    return getattr(_here, "language", None) or _language
+
+
+def _active() -> gettext.NullTranslations:
+    override = getattr(_here, "language", None)
+    return _translations if override is None else _catalog(override)
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Words in `code` in this thread meanwhile, the other threads (the app's
+    screens, while a worker reads a save) speaking on as they did."""
+    before = getattr(_here, "language", None)
+    _here.language = code if code in LANGUAGES else "en"
+    try:
+        yield
+    finally:
+        _here.language = before
 
 
 def _catalog(code: str) -> gettext.NullTranslations:
@@ -129,9 +149,9 @@ def integer(n: int) -> str:
     """A whole number as the language writes it: 12,345 (en), 12 345 (fr, a narrow
     no-break space), 12.345 (es; four digits stay together: 1234, as the RAE says)."""
     text = f"{n:,}"
-    if _language == "fr":
+    if language() == "fr":
         return text.replace(",", "\u202f")
-    if _language == "es":
+    if language() == "es":
         return text.replace(",", ".") if abs(n) >= 10_000 else str(n)
     return text
 
@@ -139,7 +159,7 @@ def integer(n: int) -> str:
 def decimal(x: float, digits: int = 1) -> str:
     """A number with `digits` decimals: 0.35 (en), 0,35 (fr, es)."""
     text = f"{x:.{digits}f}"
-    return text.replace(".", ",") if _language in ("fr", "es") else text
+    return text.replace(".", ",") if language() in ("fr", "es") else text
 
 
 # month abbreviations as each language writes them in a date ("02 déc. 21:03")
@@ -152,10 +172,10 @@ _MONTHS = {
 
 def day_and_time(when: datetime.datetime) -> str:
     """A date and time, short: "02 Dec 21:03" (en), "02 déc. 21:03" (fr), "02 dic. 21:03" (es)."""
-    return f"{when.day:02d} {_MONTHS[_language][when.month - 1]} {when.hour:02d}:{when.minute:02d}"
+    return f"{when.day:02d} {_MONTHS[language()][when.month - 1]} {when.hour:02d}:{when.minute:02d}"
 
 
 def short(x: float) -> str:
     """A number as short as it goes (`:g`), with the language's decimal mark: 1.2 / 1,2."""
     text = f"{x:g}"
-    return text.replace(".", ",") if _language in ("fr", "es") else text
+    return text.replace(".", ",") if language() in ("fr", "es") else text

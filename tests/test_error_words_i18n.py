@@ -270,6 +270,32 @@ def test_a_race_won_and_saved_in_french_opens_in_english_and_spanish(tmp_path, d
         saves.load(path)
 
 
+def test_a_worker_opening_a_race_saved_in_another_language_leaves_the_screens_words_alone(tmp_path, data_dir,
+                                                                                         monkeypatch):
+    """The app reads saves in a worker thread while its screens draw: trying each
+    language's words on a summary must not make the UI thread speak them meanwhile."""
+    import threading
+
+    i18n.set_language("fr")
+    path = a_finished_save(tmp_path)
+    i18n.set_language("en")
+    heard: list[str] = []
+    summary = saves.reading._summary
+
+    def summary_while_a_screen_draws(game, tour):
+        ui = threading.Thread(target=lambda: heard.append(i18n._("New race")))  # a screen drawing, meanwhile
+        ui.start()
+        ui.join()
+        return summary(game, tour)
+
+    monkeypatch.setattr(saves.reading, "_summary", summary_while_a_screen_draws)
+    worker = threading.Thread(target=lambda: saves.load(path))
+    worker.start()
+    worker.join()
+    assert len(heard) >= 2 and set(heard) == {"New race"}, heard  # French and Spanish were tried, never heard
+    assert i18n.language() == "en"
+
+
 def test_the_winner_of_a_race_saved_in_french_is_listed_in_the_player_s_words(tmp_path, data_dir):
     i18n.set_language("fr")
     path = a_finished_save(tmp_path)

@@ -368,14 +368,11 @@ def _same_summary(saved: dict, game, tour) -> bool:
     from .. import i18n
 
     current = i18n.language()
-    try:
-        for code in i18n.LANGUAGES:
-            if code != current:
-                i18n.set_language(code)
+    for code in i18n.LANGUAGES:
+        if code != current:
+            with i18n.speaking(code):  # (this thread only: a worker reads saves while the screens draw)
                 if saved == _summary(game, tour):
                     return True
-    finally:
-        i18n.set_language(current)
     return False
 
 
