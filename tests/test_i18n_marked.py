@@ -17,8 +17,7 @@ tests/ui/test_languages_tour_bmx.py).  A `raise` is not checked here (a
 model's check raises its words already translated: `raise ValueError(_(...))`,
 said by pydantic_words; tests/test_error_words_i18n.py reads those lines in
 French and Spanish).  Not converted (English whatever the language): the
-developers' measures (play/ladder.py, bench_readers.py, ui/bench.py) and
-the HTTP answers of ui/serve.py and net/host.py to a browser.
+developers' measures (play/ladder.py, bench_readers.py, ui/bench.py).
 """
 
 from __future__ import annotations
@@ -45,7 +44,7 @@ TRANSLATED = [
     "files.py", "settings.py", "setupdata.py", "conformance.py",
     "config/errors.py", "config/models.py", "config/reading.py", "config/loading.py", "config/compiling.py",
     "config/summaries.py", "saves/model.py", "saves/writing.py", "saves/reading.py", "saves/locks.py",
-    "saves/autosave.py", "saves/listing.py", "ui/serve.py", "net/guard.py",
+    "saves/autosave.py", "saves/listing.py", "ui/serve.py", "net/guard.py", "net/host.py",
     "ui/widgets/actionpanel.py", "ui/widgets/racetable.py", "ui/widgets/reveal.py", "ui/screens/racekeys.py",
     "ui/screens/race.py", "ui/screens/podium.py", "play/table.py", "ui/hints.py", "ui/commandpalette.py",
     "ui/widgets/lap.py", "ui/widgets/keybar.py", "play/coach.py",
@@ -67,7 +66,8 @@ NOT_TEXT_CALLS = {"query", "query_one", "set_class", "has_class", "add_class", "
                   "help_for", "topic_text", "reading_line", "cast", "cli_says", "replay_says",
                   "removeprefix", "create_model",
                   "warning", "info", "debug",  # a log's lines are the operator's, in English
-                  "compile"}  # (re.compile: a pattern matching words, not words shown)
+                  "compile",  # (re.compile: a pattern matching words, not words shown)
+                  "error_message"}  # a protocol error's detail, for developers: a device says its code in words
 # whole strings that are no words to translate: key names as bound and shown, symbols, layouts
 ALLOWED = {
     "home end", "a-d", "+ -", "[ ]", "← →", "↑↓", "⏎", "esc", "tab", "space", "Enter", "Esc", "ctrl+p",

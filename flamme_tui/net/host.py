@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.actions import Action
+from ..i18n import _
 from ..play.session import Session
 from .guard import Bucket, own_names, refusal
 from .wire import (
@@ -299,16 +300,16 @@ class HostServer:
         from aiohttp import web
 
         # no code, no game here: how to join, in the words of the command line
-        return web.Response(text="flamme-tui host: join with `flamme-tui join ADDRESS CODE`\n")
+        return web.Response(text=_("flamme-tui host: join with `flamme-tui join ADDRESS CODE`") + "\n")
 
     async def handle_ws(self, request: Any) -> Any:
         from aiohttp import WSMsgType, web
 
         why = refusal(request.headers.get("Origin"), request.headers.get("Host"), self.names, allow_no_origin=True)
         if why is not None:
-            raise web.HTTPForbidden(text=f"flamme-tui: refused: {why}\n")
+            raise web.HTTPForbidden(text=_("flamme-tui: refused: {why}").format(why=why) + "\n")
         if len(self.peers) >= MAX_PEERS:  # lines not joined yet count too (each waits HELLO_SECONDS at most)
-            raise web.HTTPServiceUnavailable(text="flamme-tui: the table has no room for another line\n")
+            raise web.HTTPServiceUnavailable(text=_("flamme-tui: the table has no room for another line") + "\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_FROM_DEVICE, heartbeat=30)
         await ws.prepare(request)
         peer = Peer(ws, request.remote or "?")

@@ -146,7 +146,7 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
             (so that its Origin and that Host agree, localhost or 127.0.0.1)."""
             name = host_name(request.host)
             if name is None or not (is_ip(name) or name in self.names):
-                raise web.HTTPMisdirectedRequest(text="flamme-tui: not this server's name\n")
+                raise web.HTTPMisdirectedRequest(text=_("flamme-tui: not this server's name") + "\n")
             font_size = request.query.get("fontsize", "16")[:3]
             return {
                 "font_size": int(font_size) if font_size.isdigit() and 6 <= int(font_size) <= 64 else 16,
@@ -159,10 +159,10 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
             why = refusal(request.headers.get("Origin"), request.headers.get("Host"), self.names)
             if why is not None:
                 log.warning("refused a WebSocket: %s", why)
-                raise web.HTTPForbidden(text=f"flamme-tui: refused: {why}\n")
+                raise web.HTTPForbidden(text=_("flamme-tui: refused: {why}").format(why=why) + "\n")
             if self.sessions >= self.max_sessions:
                 raise web.HTTPServiceUnavailable(
-                    text=f"flamme-tui: {self.max_sessions} tabs are playing already: close one first\n")
+                    text=_("flamme-tui: {n} tabs are playing already: close one first").format(n=self.max_sessions) + "\n")
             self.sessions += 1  # (no await since the test: one event loop, no race)
             try:
                 return await self._session(request)
