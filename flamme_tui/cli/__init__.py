@@ -477,14 +477,51 @@ def cmd_bench(args) -> int:
         return 0
     given = any(a.split("=")[0] in RACE_OPTIONS for a in getattr(args, "argv", ()))
     variants = [args.variant] if given else ["classic", "meteo", "bmx"]
+    classic_cpu = 0.0
     for variant in variants:
         args.variant = variant
-        bench_races(args)
+        cpu = bench_races(args)
+        if variant == "classic":
+            classic_cpu = cpu
+    if not given:  # the default classic race is the peer's: 4 teams on Avenue Corso Paseo
+        peer = bench_peer(min(args.races, PEER_RACES))
+        if peer is not None:
+            print(_("peer engine (flamme-rouge {version}, 4 Simple teams on Avenue Corso Paseo): {cpu} ms CPU per race; "
+                    "classic here runs {ratio} times its races per CPU second").format(
+                version=peer[0], cpu=decimal(peer[1] * 1000, 2), ratio=decimal(peer[1] / classic_cpu, 0)))
     return 0
 
 
-def bench_races(args) -> None:
-    """Time args.races whole races of the options' set-up, the easy bot in every seat."""
+PEER_RACES = 100  # the peer takes 13-20 ms a race: 100 races are 1-2 s
+
+
+def bench_peer(races: int) -> tuple[str, float] | None:
+    """(version, CPU seconds per race) of the peer engine, the `flamme-rouge`
+    package from PyPI (issue 29 compares with it), when it is installed: four
+    of its Simple strategies on its Avenue Corso Paseo; None without it."""
+    try:
+        import random
+        from importlib.metadata import version
+
+        from flamme_rouge import AVENUE_CORSO_PASEO  # type: ignore[import-not-found]
+        from flamme_rouge.core import Game  # type: ignore[import-not-found]
+        from flamme_rouge.strategies import Simple  # type: ignore[import-not-found]
+
+        random.seed(1)  # the peer draws from the random module
+        game = Game(AVENUE_CORSO_PASEO, [Simple(name=f"S{k}") for k in range(4)])
+        game.play()  # once first, as every engine here is timed warm
+        start = time.process_time()
+        for _k in range(races):
+            game.reset()
+            game.play()
+        return version("flamme-rouge"), max(time.process_time() - start, 1e-9) / races
+    except Exception:  # not installed, or another version that plays otherwise: no comparison
+        return None
+
+
+def bench_races(args) -> float:
+    """Time args.races whole races of the options' set-up, the easy bot in every seat;
+    prints the figures and returns the CPU seconds per race."""
     from ..bots import easy
     from ..play.races import make_setup, new_game, play_out
 
@@ -505,6 +542,7 @@ def bench_races(args) -> None:
         races=args.races, variant=variant_word(args.variant), teams=len(setup.teams), course=setup.course.name,
         cpu=decimal(cpu / args.races * 1000, 3), per_cpu=decimal(args.races / cpu, 0), elapsed=decimal(elapsed, 2),
         per_s=decimal(args.races / elapsed, 0), rounds=decimal(rounds / args.races, 1), build=engine_build()))
+    return cpu / args.races
 
 
 def engine_build() -> str:
