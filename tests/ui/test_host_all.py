@@ -35,9 +35,10 @@ from flamme_tui.cli import main
 from flamme_tui.net.host import HostServer
 from flamme_tui.play import narrator
 from flamme_tui.play.session import Session
+from flamme_tui.ui.browser import CHROMIUM, chromium
 from flamme_tui.ui.join import JoinApp
 
-from .test_serve import CHROMIUM, chromium, free_port
+from .test_serve import free_port
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed: no browser to test in")
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from .test_serve import CHROMIUM, chromium, free_port, wait_for_port
+from flamme_tui.ui.browser import CHROMIUM, chromium
+
+from .test_serve import free_port, wait_for_port
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed: no browser to test in")
 ROOT = Path(__file__).resolve().parent.parent.parent

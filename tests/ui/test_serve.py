@@ -2,7 +2,8 @@
 set up a race, and the page shows the privacy curtain.
 
 Chromium is driven over the Chrome DevTools protocol (a websocket, with
-aiohttp, which textual-serve depends on).  The page draws the terminal on a
+aiohttp, which textual-serve depends on) by flamme_tui/ui/browser.py, which the
+phone screenshot uses too.  The page draws the terminal on a
 canvas, so what it shows is read from the terminal output it receives over
 its own websocket (the DevTools Network events); a screenshot of the page is
 kept in the test's temporary folder for a human to look at.
@@ -13,19 +14,15 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
-import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import asynccontextmanager
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from flamme_tui.ui.browser import CHROMIUM, FLAGS, DevTools, chromium
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs Debian's "
                                                           "chromium where apt-get can): no browser to test serve in")
@@ -46,44 +43,6 @@ def wait_for_port(port: int, timeout: float = 20) -> None:
         except OSError:
             time.sleep(0.1)
     raise AssertionError(f"flamme-tui serve did not listen on port {port}")
-
-
-class DevTools:
-    """Just enough of the DevTools protocol: calls, and the page's websocket frames."""
-
-    def __init__(self, ws) -> None:
-        self.ws = ws
-        self.n = 0
-        self.received = bytearray()  # everything the page got from the app
-
-    async def call(self, method: str, **params):
-        self.n += 1
-        await self.ws.send_json({"id": self.n, "method": method, "params": params})
-        while True:
-            msg = await asyncio.wait_for(self.ws.receive_json(), 20)
-            if msg.get("method") == "Network.webSocketFrameReceived":
-                frame = msg["params"]["response"]
-                data = frame["payloadData"]
-                self.received += base64.b64decode(data) if frame["opcode"] == 2 else data.encode()
-            if msg.get("id") == self.n:
-                return msg
-
-    async def wait_for(self, text: bytes, timeout: float = 30) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if text in self.received:
-                return True
-            await asyncio.sleep(0.2)
-            await self.call("Runtime.evaluate", expression="1")  # collects the frames meanwhile
-        return text in self.received
-
-    async def key(self, key: str, code: str, vk: int, modifiers: int = 0, text: str | None = None) -> None:
-        down = {"type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": vk, "modifiers": modifiers}
-        if text:
-            down["text"] = text
-        await self.call("Input.dispatchKeyEvent", **down)
-        await self.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code, windowsVirtualKeyCode=vk,
-                        modifiers=modifiers)
 
 
 def test_serve_says_it_listens_on_localhost_only():
@@ -154,34 +113,6 @@ async def test_a_race_starts_in_headless_chromium(tmp_path):
             browser.wait(timeout=10)
         server.terminate()
         server.wait(timeout=10)
-
-
-@asynccontextmanager
-async def chromium(tmp_path):
-    """Headless Chromium's first page, driven over DevTools."""
-    import aiohttp
-
-    profile = tempfile.mkdtemp(prefix="flamme-chromium-", dir=tmp_path)
-    browser = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0",
-                                "--window-size=1200,800", "about:blank"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        active = os.path.join(profile, "DevToolsActivePort")
-        for _ in range(300):
-            if os.path.exists(active) and "\n" in open(active).read():
-                break
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError("chromium did not open its DevTools port")
-        devtools_port = open(active).read().split("\n")[0]
-        async with aiohttp.ClientSession() as http:
-            targets = await (await http.get(f"http://127.0.0.1:{devtools_port}/json")).json()
-            page = next(t for t in targets if t["type"] == "page")
-            async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                yield DevTools(ws)
-    finally:
-        browser.terminate()
-        browser.wait(timeout=10)
 
 
 ANOTHER_SITE = """<!doctype html><title>another site</title><script>
