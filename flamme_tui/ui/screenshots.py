@@ -1,13 +1,16 @@
-"""Write SVG screenshots of the main screens: `python -m flamme_tui.ui.screenshots [DIR] [--only NAME,...]`.
+"""Write the screenshots of the README: `python -m flamme_tui.ui.screenshots [DIR] [--only NAME,...]`.
 
-Deterministic: fixed seed, no animations, fixed terminal sizes.  The README
-shows the files this writes into screenshots/.
+SVGs of the main screens, and one PNG: a seat joined in a phone-sized
+browser (headless Chromium; without it, that one is skipped, said in a line).
+Deterministic: fixed seed, fixed codes, no animations, fixed sizes.  The
+README shows the files this writes into screenshots/.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -56,6 +59,9 @@ SHOTS = [  # (file name, scenario, size)
     ("join-80x24", "join", (80, 24)),
     ("host-seat-80x24", "host-seat", (80, 24)),
 ]
+# pictures of a browser, not of a terminal: (file name, CSS pixels of the page), written as PNG
+PHONE_SHOTS = [("join-phone", (412, 915))]
+PHONE_CODE = "K7QM4XPD9RTA"  # the seat's code, fixed (a real host draws a new secret one)
 NO_COLOUR = {"teams-focus-no-colour"}
 LANGUAGE = {"race-fr-80x24": "fr", "race-es-80x24": "es"}  # the others: English (as `--lang en` gives)
 
@@ -106,6 +112,58 @@ async def shoot_join(size: tuple[int, int], title: str) -> str:
         await server.stop()
 
 
+async def shoot_phone(size: tuple[int, int]) -> bytes:
+    """A seat of a table hosted here (free ports, with the page of `host --web-port`),
+    joined in headless Chromium at a phone's size: its code typed key by key, then
+    its first turn (which rider draws first: `1`) and its hand to pick from."""
+    import socket
+
+    from ..net.host import HostServer, HostTable, show_code
+    from .browser import chromium
+    from .scenarios import HOST_ROOM, choices
+    from .serve import start_page
+
+    c = choices(n=2)
+    c.seats[1].controller = "easy"
+    table = HostTable(c.session(), {0}, codes={0: PHONE_CODE}, room=HOST_ROOM)
+    server = HostServer(table, "127.0.0.1", 0)
+    port = await server.start()
+    with socket.socket() as s:  # a free port for the page (never on the picture)
+        s.bind(("127.0.0.1", 0))
+        web_port = s.getsockname()[1]
+    # each tab runs `join` (as `host --web-port` has it), in English, from these sources
+    root = str(Path(__file__).resolve().parents[2])
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    command = " ".join(("exec", shlex.quote(sys.executable), "-m", "flamme_tui", "join", "--lang", "en",
+                        f"127.0.0.1:{port}"))
+    runner = await start_page(command, "127.0.0.1", web_port, max_sessions=1)
+    try:
+        async with chromium() as tools:
+            await tools.call("Network.enable")
+            await tools.call("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1],
+                             deviceScaleFactor=2, mobile=True)
+            await tools.call("Page.navigate", url=f"http://127.0.0.1:{web_port}/?fontsize=12")
+            if not await tools.wait_for(b"Type the code"):
+                raise RuntimeError("the code prompt never reached the page")
+            await tools.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
+            await tools.type(show_code(PHONE_CODE))  # as a player types it, dashes and all
+            await tools.key("Enter", "Enter", 13, text="\r")
+            if not await tools.wait_for(b"Your turn"):
+                raise RuntimeError("the seat's turn never reached the page")
+            await tools.key("1", "Digit1", 49, text="1")  # who draws first: the first rider
+            if not await tools.wait_for(b"pick a card"):
+                raise RuntimeError("the hand never reached the page")
+            seen = -1
+            while seen != len(tools.received):  # until the page has drawn all it was sent
+                seen = len(tools.received)
+                await asyncio.sleep(0.5)
+                await tools.call("Runtime.evaluate", expression="1")  # (collects the frames meanwhile)
+            return await tools.screenshot()
+    finally:
+        await server.stop()  # as `host` ends: the table, then the page (and the tab's app with it)
+        await runner.cleanup()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     only: set[str] = set()
@@ -135,7 +193,34 @@ def main(argv: list[str] | None = None) -> int:
         path = out / f"{name}.svg"
         path.write_text(svg, encoding="utf-8")
         print(f"{path} ({size[0]}x{size[1]})")
-    return 0
+    missed = False
+    for name, size in PHONE_SHOTS:
+        if only and name not in only:
+            continue
+        i18n.choose(flag="en")
+        why = phone_problem()
+        if why is not None:  # one line, and the other pictures are made all the same
+            print(f"{name}.png skipped: {why}")
+            missed = True
+            continue
+        path = out / f"{name}.png"
+        path.write_bytes(asyncio.run(shoot_phone(size)))
+        print(f"{path} ({size[0]}x{size[1]} CSS pixels, in headless Chromium)")
+    return 1 if missed and only else 0
+
+
+def phone_problem() -> str | None:
+    """Why the browser's picture cannot be made here, else None."""
+    from .browser import CHROMIUM
+
+    if CHROMIUM is None:
+        return "chromium is not installed (Debian: apt-get install chromium)"
+    try:
+        import aiohttp  # noqa: F401
+        import textual_serve  # noqa: F401
+    except ImportError as exc:
+        return f"{exc.name} is not installed (pip install textual-serve)"
+    return None
 
 
 if __name__ == "__main__":
