@@ -256,24 +256,29 @@ class SeatScreen(Screen[None]):
                 self.run_worker(notify(t.team(t.seat)), group="notify")  # and the desktop, where it can
 
     def boards(self) -> Text:
-        """One line a rider, best placed first, in columns that fit 80 cells:
-        where it is, its face-down pile, recycled cards and exhaustion cards
-        (counts everybody sees); ▣ when its card lies face down."""
+        """One line a rider, best placed first, in columns no wider than they
+        need (a phone's browser is about 55 cells wide): where it is, its
+        face-down pile, recycled cards and exhaustion cards (counts everybody
+        sees); ▣ when its card lies face down."""
         t = self.table
+        order = t.ranking()
         heads = (_("deck"), _("recycled"), _("exhaustion"))
-        out = Text(f"{'':2}{'':26} {'':12} " + " ".join(f"{h[:10]:>10}" for h in heads) + "\n", style="dim",
-                   no_wrap=True, overflow="ellipsis")
-        for i in t.ranking():
+        widths = [max(len(h), 3) for h in heads]
+        names = {i: t.rider_name(i) for i in order}
+        name_width = min(26, max((len(n) for n in names.values()), default=0))
+        out = Text(f"{'':2}{'':{name_width}} {'':12} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths)) + "\n",
+                   style="dim", no_wrap=True, overflow="ellipsis")
+        for i in order:
             r = t.riders[i]
             mine = t.seat is not None and r.seat == t.seat
             if i in t.crossed:
                 where = _("across the line")
             else:
                 where = f"{narrator.label(t.course, r.square)} {narrator.to_go_text(t.course, r.square, short=True)}"
-            name = t.rider_name(i)
-            name = name if len(name) <= 26 else name[:25] + "…"
+            name = names[i] if len(names[i]) <= name_width else names[i][:name_width - 1] + "…"
             down = " ▣" if i in t.ready else ""
-            line = f"{name:<26} {where[:12]:<12} {r.deck:>10} {len(r.recycled):>10} {r.exhaustion:>10}{down}"
+            counts = " ".join(f"{n:>{w}}" for n, w in zip((r.deck, len(r.recycled), r.exhaustion), widths))
+            line = f"{name:<{name_width}} {where[:12]:<12} {counts}{down}"
             out.append(("> " if mine else "  ") + line + "\n", style="bold" if mine else "")
         out.rstrip()
         return out

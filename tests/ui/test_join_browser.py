@@ -63,7 +63,7 @@ async def test_a_phone_sized_browser_joins_by_its_code_and_plays(tmp_path):
                 assert await tools.wait_for(b"Type the code"), "the code prompt never reached the page"
                 await tools.call("Runtime.evaluate",
                                  expression="document.querySelector('.xterm-helper-textarea').focus()")
-                await tools.call("Input.insertText", text=codes["Red"])
+                await tools.type(codes["Red"])  # key by key: an inserted text could come after the Enter
                 await tools.key("Enter", "Enter", 13, text="\r")
                 assert await tools.wait_for(b"Your turn"), "the seat's turn never reached the page"
                 await tools.key("1", "Digit1", 49, text="1")  # who draws first, by a key
