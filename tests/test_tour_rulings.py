@@ -12,6 +12,7 @@ import pytest
 
 from flamme_tui import saves
 from flamme_tui.bots.budget import Budget
+from flamme_tui.engine.actions import Place
 from flamme_tui.engine.cards import EXHAUSTION
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.race import Team
@@ -62,14 +63,27 @@ def test_a_tour_saved_stuck_with_scripted_riders_alone_loads_and_finishes(tmp_pa
     assert tours.standing(again).results() == tours.standing(session).results()
 
 
-def test_bots_place_the_rider_the_engine_asks_for_at_every_stage():
-    spec = tours.stages_option("avenue-corso-paseo,firenze-milano,la-haut-montagne")
+# short stages (start, a straight or a climb, finish): every stage starts with the grid to place
+# as a long one does, and the hard bot's searches (rollouts to the finish) take seconds, not half a minute
+SHORT_STAGES = {"sprint": "name: Sprint\ntiles: abcu\n", "windy": "name: Windy Straights\ntiles: abfu\n",
+                "hill": "name: Hill\ntiles: aCdU\n"}
+
+
+def test_bots_place_the_rider_the_engine_asks_for_at_every_stage(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    (tmp_path / "stages").mkdir()
+    for sid, text in SHORT_STAGES.items():
+        (tmp_path / "stages" / f"{sid}.yaml").write_text(text)
+    spec = tours.stages_option("sprint,windy,hill")
     for seed in range(3):
         tour = tours.Tour.new(spec, teams(4), seed, grid="choose")
         session = tours.stage_session(tour, {0: "easy", 1: "medium", 2: "hard", 3: "expert"})
         session.budget = Budget(rollouts=4)  # the expert on a fixed small budget: quick, the same every run
         done = finish(session)
         assert done.over
+        # every stage began with each bot placing its two riders (not the random grid)
+        assert [sorted(str(a).split()[1].split(".")[0] for a in d.game.actions if isinstance(a, Place)) for d in done.done] \
+            == [sorted(c for c in COLOURS[:4] for _ in range(2))] * 3, seed
 
 
 @pytest.mark.parametrize("n", [5, 6])

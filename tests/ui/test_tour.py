@@ -127,26 +127,29 @@ def mid_second_stage(screen) -> bool:
     return len(flow.session.tour.done) == 1 and flow.game.round >= 2 and screen.turn.kind in ("pick", "draw")
 
 
-async def test_a_tour_from_the_title_menu_to_its_podium_with_a_quit_and_resume(data_dir, fast_pilot):
-    # the tour without interruption
-    app = FlammeApp(seed=SEED, autoplay=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await set_up_tour(pilot)
-        seen = await play_tour(pilot)
-    whole = seen["tour"]
-    assert whole.over and whole.stages == 3 and seen["results"] == 3
-    assert [d.game.variant for d in whole.done] == ["classic", "meteo", "classic"]
-    assert seen["curtains"] > 0  # two humans: the keyboard passes behind a curtain
-    assert seen["jersey"] == {1, 2}  # the yellow jersey from the second stage on
+def uninterrupted(tour):
+    """The same tour raced again from its set-up and seed, without the app and
+    without a break: every seat plays its policy (the humans in the app play
+    the easy policy from their own views, the bots easy and medium)."""
+    from flamme_tui.play import tours
 
-    # the same tour, quit in the middle of its second stage
+    session = tours.stage_session(tours.Tour(tour.name, tour.legs, tour.seed), {0: "easy", 1: "easy", 2: "easy", 3: "medium"})
+    while True:
+        while not session.over:
+            session.play_bots()
+        if tours.tour_over(session):
+            return tours.standing(session)
+        session = tours.next_session(session)
+
+
+async def test_a_tour_from_the_title_menu_to_its_podium_with_a_quit_and_resume(data_dir, fast_pilot):
+    # the tour, quit in the middle of its second stage (its first stage played in the app)
     saves_dir = data_dir / "saves"
-    for file in saves_dir.iterdir():
-        file.unlink()
     app = FlammeApp(seed=SEED, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await set_up_tour(pilot)
-        await play_tour(pilot, stop_at=mid_second_stage)
+        before = await play_tour(pilot, stop_at=mid_second_stage)
+        assert app.screen.flow.jersey is not None  # the yellow jersey from the second stage on
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert screen_name(app) == "ConfirmQuit"
@@ -154,7 +157,7 @@ async def test_a_tour_from_the_title_menu_to_its_podium_with_a_quit_and_resume(d
         await pilot.pause()
     [file] = [p for p in saves_dir.iterdir() if p.name.endswith(".json")]
 
-    # resumed from the title menu: the same tour to the end
+    # resumed from the title menu: the tour to its podium
     app = FlammeApp(seed=SEED, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(200):  # the title menu finds the race in the background
@@ -168,4 +171,10 @@ async def test_a_tour_from_the_title_menu_to_its_podium_with_a_quit_and_resume(d
         assert app.flow is not None, (screen_name(app), [n.message for n in app._notifications])
         assert len(app.flow.session.tour.done) == 1 and app.flow.game.round >= 2
         seen = await play_tour(pilot)
-    assert outcome(seen["tour"]) == outcome(whole)
+    whole = seen["tour"]
+    assert whole.over and whole.stages == 3 and before["results"] + seen["results"] == 3
+    assert [d.game.variant for d in whole.done] == ["classic", "meteo", "classic"]
+    assert before["curtains"] > 0 and seen["curtains"] > 0  # two humans: the keyboard passes behind a curtain
+    assert before["jersey"] == {1} and seen["jersey"] == {1, 2}  # the yellow jersey from the second stage on
+    # it ends as the tour raced without the interruption
+    assert outcome(whole) == outcome(uninterrupted(whole))
