@@ -250,15 +250,20 @@ async def light_teams(pilot) -> None:
 async def saved_races(pilot) -> None:
     """Three saves made here (in progress, finished, damaged) in $FLAMME_TUI_DATA_DIR/saves."""
     from .. import saves
+    from ..saves import writing
 
     folder = saves.saves_dir()
     folder.mkdir(parents=True, exist_ok=True)
     running = choices("classic", 3, seed=SEED).session()
     advance(running, 4)
-    saves.save(running, folder / "running.json")
     done = choices("bmx", 2, seed=SEED).session()
     advance(done, 200)
-    good = saves.save(done, folder / "finished.json")
+    now, writing._now = writing._now, lambda: "2026-12-02T21:03:00.000+00:00"  # the same picture every time
+    try:
+        saves.save(running, folder / "running.json")
+        good = saves.save(done, folder / "finished.json")
+    finally:
+        writing._now = now
     (folder / "damaged.json").write_text(good.read_text()[:-30])
     pilot.app.show_saved_races()
     await pilot.pause()
