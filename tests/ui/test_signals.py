@@ -104,3 +104,79 @@ def test_a_signal_saves_the_race_and_gives_the_terminal_back(tmp_path, name):
         assert not session.over and session.game.round >= 1
     finally:
         term.close()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"  # ended, not yet reaped
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the bots' process is found through /proc")
+@pytest.mark.parametrize("how", ["terminal closed", "SIGTERM"])
+def test_the_app_ends_when_its_terminal_goes_with_the_race_saved(tmp_path, how):
+    """A terminal window closed, a tmux pane killed: the app's pseudo-terminal
+    hangs up.  The kernel sends SIGHUP to the terminal's session leader only,
+    and this app is not one (as under a script, or here: a pty it does not
+    control): it must see the terminal go by itself.  It used to live on (a
+    core busy reading end-of-file), its race file locked; once a frame was
+    written, its writer thread died of EIO and SIGTERM was ignored too.  A
+    bot is thinking in its own process at that moment: that process goes too."""
+    term = Terminal(tmp_path)
+    try:
+        term.read(30, until=b"New race")
+        term.key(b"\r", "choose the rule set")  # New race
+        term.key(b"\r", "choose the stage")  # Classic
+        term.key(b"\r", "teams")  # the first stage
+        term.key(b"\x06", "Bot")  # ctrl+f: seats 2-6 are bots
+        term.key(b"\x13", "which rider draws first")  # ctrl+s: no curtain for the only human
+        term.key(b"1", "pick a card")
+        term.key(b"1", "Rouleur")
+        os.write(term.master, b"1")  # the last card: the bots think now, in their own process
+        folder = tmp_path / "data" / "saves"
+        end = time.monotonic() + 20
+        race = None
+        while race is None or len(saves.load(race).entries) < 3:
+            assert time.monotonic() < end, "the human's cards were never saved"
+            time.sleep(0.05)
+            race = next((p for p in folder.iterdir() if p.suffix == ".json"), None) if folder.is_dir() else None
+        thinkers = _children(term.process.pid)
+        assert thinkers, "no process of the bots was started"
+        if how == "SIGTERM":
+            term.process.send_signal(signal.SIGTERM)
+            term.read(10)  # (the terminal is still there: its output read, so nothing waits on it)
+        else:
+            os.close(term.master)
+            term.master = os.open(os.devnull, os.O_RDONLY)  # (for close())
+        code = term.process.wait(timeout=10)  # it used to wait for SIGKILL
+        signalled = signal.SIGTERM if how == "SIGTERM" else signal.SIGHUP
+        assert code == 128 + signalled, code  # the app's own exit, not the signal's default
+        end = time.monotonic() + 10
+        while not all(_gone(pid) for pid in thinkers):
+            assert time.monotonic() < end, "the bots' process lives on"
+            time.sleep(0.05)
+        assert not list(folder.glob("*.lock")), list(folder.iterdir())  # the race file let go
+        session = saves.load(race)  # the save checks its rounds and state as it loads
+        played = [str(action) for action in session.entries]
+        assert not session.over and played[0] == "draw blue.S", played
+        assert played[1].startswith("play blue.S ") and played[2].startswith("play blue.R "), played
+        lock = saves.RaceLock.take(race)  # nobody holds it: it can be taken at once
+        lock.release()
+    finally:
+        term.close()
