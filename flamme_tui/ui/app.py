@@ -195,6 +195,7 @@ class FlammeApp(App[int]):
             self._thinker.close()
 
     def on_unmount(self) -> None:
+        self._hangup.stop()
         if self._thinker is not None:
             self._thinker.close()
         self.flush_saves()

@@ -36,6 +36,7 @@ from typing import Any
 
 GRACE_SECONDS = 4.0  # the app's own exit takes well under a second; then it is ended by force
 SIGNALS = ("SIGTERM", "SIGHUP")  # (no SIGHUP on Windows)
+STOP = 255  # written to the watching thread: the app has ended (no signal has this number)
 
 
 def _numbers() -> list[int]:
@@ -56,7 +57,10 @@ class Hangup:
         self.terminal = terminal  # the terminal's file descriptor (stdin)
         self.grace = grace
         self.gone = False  # the terminal is gone
+        self.triggered = False  # the watching thread is ending the app
         self._wake = -1
+        self._before: list[tuple[int, Any]] = []  # the signals' handlers before start
+        self._wakeup_before = -1
 
     def start(self, loop: Any) -> bool:
         """Begin watching; False where it cannot (not the main thread, no
@@ -66,11 +70,24 @@ class Hangup:
         read, self._wake = os.pipe()
         os.set_blocking(self._wake, False)
         for number in _numbers():
-            signal.signal(number, self._on_signal)
+            self._before.append((number, signal.signal(number, self._on_signal)))
         # the C handler writes each caught signal's number there, whatever the main thread is doing
-        signal.set_wakeup_fd(self._wake, warn_on_full_buffer=False)
+        self._wakeup_before = signal.set_wakeup_fd(self._wake, warn_on_full_buffer=False)
         threading.Thread(target=self._watch, args=(loop, read), name="flamme-hangup", daemon=True).start()
         return True
+
+    def stop(self) -> None:
+        """The app has ended (main thread): the signals as they were before,
+        and the watching thread ends, unless it is ending the app (then it
+        still ends the process if the exit gets stuck)."""
+        if self._wake < 0 or threading.current_thread() is not threading.main_thread():
+            return
+        signal.set_wakeup_fd(self._wakeup_before)
+        for number, handler in self._before:
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        self._before = []
+        if not self.triggered:
+            self.trigger(STOP)
 
     def _on_signal(self, number: int, frame: Any) -> None:
         self.trigger(number)  # (in case another library took the wakeup fd meanwhile)
@@ -97,11 +114,15 @@ class Hangup:
         while not number:
             for fd, events in poller.poll():
                 if fd == read:
-                    number = next((n for n in os.read(read, 64) if n in wanted), 0)
+                    said = os.read(read, 64)
+                    if STOP in said:
+                        return
+                    number = next((n for n in said if n in wanted), 0)
                 elif events & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
                     poller.unregister(fd)
                     self.gone = True
                     number = int(getattr(signal, "SIGHUP", signal.SIGTERM))
+        self.triggered = True
         if self.gone or not self._terminal_there():
             self.gone = True
             self._output_to_null()

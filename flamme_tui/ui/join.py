@@ -63,6 +63,11 @@ class JoinApp(App[int]):
     ]
 
     def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = ()) -> None:
+        from .hangup import Hangup
+
+        # the terminal gone, SIGTERM or SIGHUP end the app (the host saves the race);
+        # made before Textual's constructor: it asks get_driver_class
+        self.hangup = Hangup(self.exit)
         super().__init__()
         self.intro = tuple(intro)  # lines for the log first (the host's own seat: the codes to give out)
         self.address, self.code, self.watching = address, code, watch
@@ -85,8 +90,18 @@ class JoinApp(App[int]):
         yield Log(id="log", highlight=False)
         yield Static(id="status")
 
+    def get_driver_class(self):
+        """Textual's driver, but for its writes to a terminal that is gone (hangup.GuardedOutput)."""
+        from .hangup import guarded_driver
+
+        default = super().get_driver_class()
+        guarded = guarded_driver(self.hangup)
+        return guarded if guarded is not None and issubclass(guarded, default) else default
+
     def on_mount(self) -> None:
         self.title = "flamme-tui"
+        if not self.is_headless and not served():  # (a browser tab's app: textual-serve's driver has the signals)
+            self.hangup.start(asyncio.get_running_loop())
         if served():  # a browser tab's app, the host's child: it goes when the host goes, even killed
             parent = os.getppid()
             self.set_interval(ORPHAN_SECONDS, lambda: self.exit() if os.getppid() != parent else None)
@@ -96,6 +111,9 @@ class JoinApp(App[int]):
             self.ask_code()
             return
         self.start()
+
+    def on_unmount(self) -> None:
+        self.hangup.stop()  # (host --here: the host goes on, its signals as before)
 
     def host_note(self, line: str) -> None:
         """A line in the log from the host this app runs in (`host --here`)."""

@@ -28,14 +28,14 @@ SHOW_CURSOR = b"\x1b[?25h"
 
 
 class Terminal:
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, tmp_path, args: tuple[str, ...] = ()) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
         self.cooked = termios.tcgetattr(slave)
         env = dict(os.environ, FLAMME_TUI_DATA_DIR=str(tmp_path / "data"),
                    FLAMME_TUI_CONFIG_DIR=str(tmp_path / "config"), TERM="xterm-256color", TEXTUAL_ANIMATIONS="none")
         env.pop("NO_COLOR", None)
-        self.process = subprocess.Popen([sys.executable, "-m", "flamme_tui"], stdin=slave, stdout=slave, stderr=slave,
+        self.process = subprocess.Popen([sys.executable, "-m", "flamme_tui", *args], stdin=slave, stdout=slave, stderr=slave,
                                         env=env, start_new_session=True, close_fds=True)
         os.close(slave)
         self.output = bytearray()
@@ -178,5 +178,33 @@ def test_the_app_ends_when_its_terminal_goes_with_the_race_saved(tmp_path, how):
         assert played[1].startswith("play blue.S ") and played[2].startswith("play blue.R "), played
         lock = saves.RaceLock.take(race)  # nobody holds it: it can be taken at once
         lock.release()
+    finally:
+        term.close()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_host_here_ends_when_its_terminal_goes(tmp_path):
+    """`host --here`: the host's own seat on its terminal.  The terminal
+    gone, it used to host on (its race file locked) until killed; now it
+    ends, the race saved and its file let go."""
+    folder = tmp_path / "saves"
+    term = Terminal(tmp_path, ("host", "--bots", "device,easy,easy,easy", "--here", "1", "--host", "127.0.0.1",
+                               "--port", str(_free_port()), "--saves", str(folder)))
+    try:
+        term.read(30, until=b"Your turn")
+        assert b"Your turn" in term.output, term.shown()[-500:]
+        race = next(p for p in folder.iterdir() if p.suffix == ".json")
+        os.close(term.master)
+        term.master = os.open(os.devnull, os.O_RDONLY)  # (for close())
+        assert term.process.wait(timeout=10) == 0  # hosting ended as `quit` ends it
+        assert not list(folder.glob("*.lock")), list(folder.iterdir())
+        assert not saves.load(race).over
     finally:
         term.close()
