@@ -208,3 +208,40 @@ def test_a_host_here_ends_when_its_terminal_goes(tmp_path):
         assert not saves.load(race).over
     finally:
         term.close()
+
+
+STUCK_APP = """
+import asyncio, queue, sys
+from flamme_tui.ui.hangup import Hangup
+
+async def main():
+    guard = Hangup(lambda code: None, lambda: open(sys.argv[1], "w").write("saved"), grace=0.5)
+    assert guard.start(asyncio.get_running_loop())
+    full = queue.Queue(1)
+    full.put("a frame")
+    print("stuck", flush=True)
+    full.put("the next frame")  # blocks for good, as on Textual's writer queue once its thread died
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_signal_ends_an_app_whose_thread_is_stuck(tmp_path, name):
+    """The app's thread blocked for good (it was: on the queue of Textual's
+    writer thread, dead of a write to a terminal gone) never runs asyncio's
+    signal handlers: SIGTERM was ignored.  The guard's own thread still hears
+    the signal, saves what it can (`last_resort`) and ends the process."""
+    marker = tmp_path / "last resort"
+    process = subprocess.Popen([sys.executable, "-c", STUCK_APP, str(marker)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    try:
+        assert process.stdout is not None and process.stdout.readline() == b"stuck\n", process.stderr
+        time.sleep(0.2)  # (already blocked, or about to: either way the signal must end it)
+        process.send_signal(getattr(signal, name))
+        assert process.wait(timeout=10) == 128 + getattr(signal, name)
+        assert marker.read_text() == "saved"
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=10)
