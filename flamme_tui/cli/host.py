@@ -117,6 +117,7 @@ def cmd_host(args: Any) -> int:
         autosave.on_error = failed  # later failures: said, and the race goes on
         return asyncio.run(_serve(table, args, autosave.path))
     finally:
+        autosave.detach()  # the race file let go (its lock)
         autosave.stop()
 
 
@@ -265,6 +266,9 @@ async def _here(table: Any, seat: int, server: Any, intro: list[str], screen: li
         await app.run_async()
     finally:
         screen.clear()
+    if app.hangup.triggered:  # the terminal is gone, or SIGTERM/SIGHUP: hosting ends (the race is saved)
+        server.done.set()
+        return
     if not server.done.is_set():
         say(_("Your seat's screen is closed; the table is still hosted."))
         try:

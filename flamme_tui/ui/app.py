@@ -65,6 +65,10 @@ class FlammeApp(App[int]):
 
     def __init__(self, *, autoplay: bool | None = None, seed: int | None = None,
                  autosave: bool = True, session=None, thinker: Thinker | None = None) -> None:
+        from .hangup import Hangup
+
+        # (before Textual's constructor: it asks get_driver_class)
+        self._hangup = Hangup(self._end_by_signal, self._last_resort)
         super().__init__()
         self._thinker = thinker
         self._helps: list[str] = []  # the help screens kept built (show_help), oldest first
@@ -153,33 +157,49 @@ class FlammeApp(App[int]):
 
         return isinstance(self.focused, Input)
 
+    def get_driver_class(self):
+        """Textual's driver, but for its writes to a terminal that is gone (hangup.GuardedOutput)."""
+        from .hangup import guarded_driver
+
+        default = super().get_driver_class()
+        guarded = guarded_driver(self._hangup)
+        return guarded if guarded is not None and issubclass(guarded, default) else default
+
     def _end_on_signals(self) -> None:
-        """SIGTERM and SIGHUP (`kill`, a terminal window closed) end the app as
-        a quit does: the pending save written, then Textual's exit gives the
-        terminal back (raw mode, alternate screen, mouse reporting undone).
-        Python's default for them killed the app on the spot, the terminal
-        left raw.  Not under tests (headless): the test runner's signals."""
+        """SIGTERM, SIGHUP and the terminal gone (a window closed: see
+        hangup.py for why this needs a thread of its own) end the app as a
+        quit does: the pending save written, then Textual's exit gives the
+        terminal back (raw mode, alternate screen, mouse reporting undone),
+        if it is still there.  Python's default for the signals killed the
+        app on the spot, the terminal left raw.  Not under tests (headless):
+        the test runner's signals."""
         if self.is_headless:
             return
         import asyncio
-        import signal
 
-        loop = asyncio.get_running_loop()
-        for name in ("SIGTERM", "SIGHUP"):
-            number = getattr(signal, name, None)  # no SIGHUP on Windows
-            if number is not None:
-                try:
-                    loop.add_signal_handler(number, self._end_by_signal, int(number))
-                except (NotImplementedError, RuntimeError, ValueError):  # Windows's loop; not the main thread
-                    pass
+        self._hangup.start(asyncio.get_running_loop())
 
-    def _end_by_signal(self, number: int) -> None:
+    def _end_by_signal(self, code: int) -> None:
         self.flush_saves()
-        self.exit(128 + number)  # the shell's code for "ended by this signal"
+        self.exit(code)  # 128 + the signal's number: the shell's code for "ended by this signal"
 
-    def on_unmount(self) -> None:
+    def _last_resort(self) -> None:
+        """The app did not end in time after a signal (hangup.Hangup, from its
+        thread, just before the process is ended): write the pending save,
+        let the race file go, stop the bots' process."""
+        saver = self.autosaver
+        if saver is not None:
+            saver.flush()
+            saver.close()
         if self._thinker is not None:
             self._thinker.close()
+
+    def on_unmount(self) -> None:
+        self._hangup.stop()
+        if self._thinker is not None:
+            self._thinker.close()
+        self.flush_saves()
+        self._let_go_of_save()  # the race file's lock: nobody holds it once the app is gone
 
     def preload(self) -> None:
         """Import the engine in the background while the title menu waits

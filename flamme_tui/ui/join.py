@@ -321,14 +321,32 @@ class JoinApp(App[int]):
     CSS = SeatScreen.CSS  # (a screen's own CSS is read when it is pushed, not for the app's default screen)
 
     def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = ()) -> None:
+        from .hangup import Hangup
+
+        # the terminal gone, SIGTERM or SIGHUP end the app (the host saves the race);
+        # made before Textual's constructor: it asks get_driver_class
+        self.hangup = Hangup(self.exit)
         super().__init__()
         self.seat_screen = SeatScreen(address, code, watch, intro)
 
     def get_default_screen(self) -> Screen[Any]:
         return self.seat_screen
 
+    def get_driver_class(self):
+        """Textual's driver, but for its writes to a terminal that is gone (hangup.GuardedOutput)."""
+        from .hangup import guarded_driver
+
+        default = super().get_driver_class()
+        guarded = guarded_driver(self.hangup)
+        return guarded if guarded is not None and issubclass(guarded, default) else default
+
     def on_mount(self) -> None:
         self.title = "flamme-tui"
+        if not self.is_headless and not served():  # (a browser tab's app: textual-serve's driver has the signals)
+            self.hangup.start(asyncio.get_running_loop())
+
+    def on_unmount(self) -> None:
+        self.hangup.stop()  # (host --here: the host goes on, its signals as before)
 
     @property
     def table(self) -> DeviceTable:
