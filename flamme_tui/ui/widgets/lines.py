@@ -149,7 +149,9 @@ class TextLines(LineWidget):
     def draw(self, width: int, height: int) -> list[Strip]:
         style = self.visual_style
         content = self._content
-        key = (content, width, height, style) if isinstance(content, str) and self.text_selection is None else None
+        styles = self.styles  # (what else the stylesheet says of the text: a class may change it)
+        key = (content, width, height, style, styles.text_wrap, styles.text_overflow, styles.text_align) \
+            if isinstance(content, str) and self.text_selection is None else None
         if key is not None and key in self._drawn:
             return list(self._drawn[key])
         lines = list(Visual.to_strips(self, self.visual, width, height, style))[:height]
