@@ -112,9 +112,9 @@ MENU_KEYS = {  # title menu -> teams screen of a 2-player race of the variant
 }
 
 
-def framed_app(frames: list[tuple[float, str]]) -> FlammeApp:
-    """A FlammeApp (seed 7, no autoplay) that adds (time, what the screen shows)
-    to `frames` for every frame it hands to the terminal driver.  The race is
+def framed_app(frames: list[tuple[float, str, float]]) -> FlammeApp:
+    """A FlammeApp (seed 7, no autoplay) that adds (time, what the screen shows,
+    the process's CPU time) to `frames` for every frame it hands to the terminal driver.  The race is
     autosaved after every action, as in real play, into a scratch directory."""
     import tempfile
 
@@ -129,7 +129,8 @@ def framed_app(frames: list[tuple[float, str]]) -> FlammeApp:
         def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
             if renderable is not None:
                 # timed before looking at the screen (which takes a little time itself)
-                frames.append((time.perf_counter(), frame_text(self)))
+                now, cpu = time.perf_counter(), time.process_time()
+                frames.append((now, frame_text(self), cpu))
             super()._display(screen, renderable)
 
     return FramedApp(seed=7, autoplay=False)
@@ -145,11 +146,13 @@ def frame_text(app: Any) -> str:
     return "\n".join("".join(strip.text for strip in line) for line in update.strips)
 
 
-Latency = tuple[float, float]  # seconds from a key to its first frame, and to the frame showing its whole change
+# seconds from a key to its first frame, to the frame showing its whole change, and the
+# process's CPU seconds to that frame (steadier than wall time on a busy machine)
+Latency = tuple[float, float, float]
 
 
 async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "classic") -> dict[str, list[Latency]]:
-    frames: list[tuple[float, str]] = []
+    frames: list[tuple[float, str, float]] = []
     app = framed_app(frames)
     from .scenarios import settle
     from .screens.curtain import CurtainScreen
@@ -160,16 +163,16 @@ async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "class
 
         async def press(kind: str, key: str) -> None:
             frames.clear()
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             await pilot.press(key)
             await settle(pilot)
             final = frame_text(app)
-            after = [(t, text) for t, text in frames if t > t0]
+            after = [frame for frame in frames if frame[0] > t0]
             if after:
                 # the first frame after the key, and the first one showing the
                 # screen as it is once everything settled
-                done = next((t for t, text in after if text == final), after[-1][0])
-                times.setdefault(kind, []).append((after[0][0] - t0, done - t0))
+                done = next((frame for frame in after if frame[1] == final), after[-1])
+                times.setdefault(kind, []).append((after[0][0] - t0, done[0] - t0, done[2] - cpu0))
 
         await pilot.press(*MENU_KEYS[variant])
         await press("menu: start the race", "ctrl+s")
@@ -226,7 +229,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                                  bots: tuple[str, ...] = ("hard", "hard", "hard")) -> dict[str, list[float]]:
     """Seconds from each key pressed while the bots think to the first frame showing
     its change ("key"), and how long the bots thought after each human turn ("thinking")."""
-    frames: list[tuple[float, str]] = []
+    frames: list[tuple[float, str, float]] = []
     app = framed_app(frames)
     from .choices import RaceChoices, default_seats
 
@@ -262,7 +265,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                     changed = None
                     while changed is None and screen.turn.kind == "bot" and time.perf_counter() - t0 < 2:
                         await asyncio.sleep(0.0005)
-                        changed = next((t for t, text in frames if text != before), None)
+                        changed = next((t for t, text, _ in frames if text != before), None)
                     if changed is not None and screen.turn.kind == "bot":
                         out["key"].append(changed - t0)
                     await asyncio.sleep(0.02)  # a player's pace, more or less
@@ -282,7 +285,7 @@ async def _keys_while_bots_think(rounds: int, size: tuple[int, int], variant: st
                 changed = None
                 while changed is None and time.perf_counter() - t0 < 2:
                     await asyncio.sleep(0.0005)
-                    changed = next((t for t, text in frames if text != before), None)
+                    changed = next((t for t, text, _ in frames if text != before), None)
                 if changed is not None:
                     out["idle"].append(changed - t0)
                 send_key(app, keys[1])
@@ -445,19 +448,28 @@ def measure_keys(args: argparse.Namespace, size: tuple[int, int]) -> list[float]
     width, height = size
     print(f"Key to screen during a 2-player {args.variant} race ({args.rounds} rounds, {width}x{height}):")
     times = bench_keys(args.rounds, size, args.variant)
-    print(f"  {'key':<30} {'n':>3}   first frame (median, max)   whole change shown (median, p90, max)")
-    every = []
+    print(f"  {'key':<30} {'n':>3}   first frame (median, max)   whole change shown (median, p90, max)"
+          "   CPU to it (median, p90)")
+    every, cpu = [], []
     for kind, latencies in times.items():
         first = sorted(v[0] for v in latencies)
         done = sorted(v[1] for v in latencies)
+        used = sorted(v[2] for v in latencies)
         if not kind.startswith("menu"):  # (starting a race is no race key)
             every += done
+            cpu += used
         print(f"  {kind:<30} {len(latencies):>3}   {ms(statistics.median(first))} {ms(max(first))}"
-              f"        {ms(statistics.median(done))} {ms(percentile(done, 0.9))} {ms(max(done))}")
+              f"        {ms(statistics.median(done))} {ms(percentile(done, 0.9))} {ms(max(done))}"
+              f"   {ms(statistics.median(used))} {ms(percentile(used, 0.9))}")
     every.sort()
+    cpu.sort()
     if every:
         print(f"  whole change shown, every race key: median {ms(statistics.median(every))}   "
               f"p90 {ms(percentile(every, 0.9))}   max {ms(max(every))}")
+        # the process's CPU time from the key to that frame (the Pilot's share included):
+        # what the machine's load changes least
+        print(f"  CPU to it, every race key:          median {ms(statistics.median(cpu))}   "
+              f"p90 {ms(percentile(cpu, 0.9))}   max {ms(max(cpu))}")
     return every
 
 

@@ -178,3 +178,53 @@ async def test_a_large_window_draws_the_cards_large(size):
         await settle(pilot)
         assert race.query_one("#cards", CardRow).kind == "revealed"
         assert race.query_one("#cards", CardRow).size.height == (7 if large else 4)
+
+
+async def test_a_card_selected_again_is_drawn_from_what_was_kept(monkeypatch):
+    """Moving the selection back to a card shows a scene and a hint already
+    drawn this turn: neither the track's rows nor the hint's lines are made again."""
+    from textual.visual import Visual
+
+    from flamme_tui.ui.widgets.lines import TextLines
+    from flamme_tui.ui.widgets.track import TrackStrip
+
+    rows: list[str] = []
+    texts: list[str] = []
+    row, to_strips = TrackStrip._row, Visual.to_strips
+
+    def counting_row(self, kind, cols):
+        rows.append(kind)
+        return row(self, kind, cols)
+
+    def counting_strips(widget, *args, **kwargs):
+        if isinstance(widget, TextLines) and widget.id == "panel-hint":
+            texts.append(str(widget.content))
+        return to_strips(widget, *args, **kwargs)
+
+    monkeypatch.setattr(TrackStrip, "_row", counting_row)
+    monkeypatch.setattr(Visual, "to_strips", staticmethod(counting_strips))
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "right", "enter")  # the curtain, a rider: its cards
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "pick"
+        shown = []  # (the hint, the screen) at each of the first four cards
+        for _ in range(4):
+            await pilot.press("right")
+            await settle(pilot)
+            shown.append((screen.hint_w.content, screen_text(app)))
+        # (the third and fourth cards take the rider to different squares: moving between them changes the screen)
+        assert shown[2][0] != shown[3][0] and screen.sel == 3
+        rows.clear()
+        texts.clear()
+        await pilot.press("left")  # back to the third card, then the second: both shown before
+        await settle(pilot)
+        assert screen_text(app) == shown[2][1]
+        await pilot.press("left")
+        await settle(pilot)
+        assert screen_text(app) == shown[1][1]
+        assert rows == [] and texts == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from textual.content import Content
@@ -31,6 +32,14 @@ from .lines import TextLines
 from .track import Scene
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
+
+
+@lru_cache(maxsize=256)
+def wrapped_height(markup: str, width: int) -> int:
+    """The lines `markup` takes wrapped at `width`.  Kept: the hint's notes, keys and
+    recap are measured again at every card selected (parsing the markup was a
+    good part of a selection key's time), and they stay the same through a turn."""
+    return len(textwrap.wrap(Content.from_markup(markup).plain, width) or [""])
 
 
 class ActionPanel:
@@ -297,14 +306,14 @@ class ActionPanel:
     def with_room(self, lines: list[str], more: str) -> list[str]:
         """`lines` and then `more` (markup) if the panel has room for all of it."""
         width, height = self.hint_w.size
-        used = sum(len(textwrap.wrap(Content.from_markup(line).plain, width or 48) or [""]) for line in lines + [more])
+        used = sum(wrapped_height(line, width or 48) for line in lines + [more])
         return lines + [more] if used + bool(self.nudged) <= (height or 3) else lines
 
     def with_recap(self, lines: list[str], recap: tuple[str, ...]) -> list[str]:
         """ "Since your last look" kept in view through the turn: in the lines
         the panel has left under `lines` (markup), if any."""
         width, height = self.hint_w.size
-        used = sum(len(textwrap.wrap(Content.from_markup(line).plain, width or 48) or [""]) for line in lines)
+        used = sum(wrapped_height(line, width or 48) for line in lines)
         room = (height or 3) - used - bool(self.nudged)
         return lines + [self.fit_recap(recap, room)] if room >= 1 else lines
 

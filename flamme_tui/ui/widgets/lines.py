@@ -110,6 +110,9 @@ class TextLines(LineWidget):
         super().__init__(id=id, classes=classes, markup=markup)
         self._content = content
         self._visual: Visual | None = None
+        # the lines of the texts shown lately: a hint comes back when the selection
+        # goes back to a card (wrapping and styling a text again took a few ms)
+        self._drawn: dict[tuple, list[Strip]] = {}
 
     @property
     def visual(self) -> Visual:
@@ -145,9 +148,20 @@ class TextLines(LineWidget):
 
     def draw(self, width: int, height: int) -> list[Strip]:
         style = self.visual_style
+        content = self._content
+        styles = self.styles  # (what else the stylesheet says of the text: a class may change it)
+        key = (content, width, height, style, styles.text_wrap, styles.text_overflow, styles.text_align) \
+            if isinstance(content, str) and self.text_selection is None else None
+        if key is not None and key in self._drawn:
+            return list(self._drawn[key])
         lines = list(Visual.to_strips(self, self.visual, width, height, style))[:height]
         # under the text, as a Static: blank lines in the widget's colours
-        return lines + [Strip.blank(width, style.rich_style)] * (height - len(lines))
+        lines += [Strip.blank(width, style.rich_style)] * (height - len(lines))
+        if key is not None:
+            if len(self._drawn) >= 16 or any(k[3] != style for k in self._drawn):  # (a new theme)
+                self._drawn.clear()
+            self._drawn[key] = list(lines)
+        return lines
 
     def selection_updated(self, selection: Any) -> None:
         self.redraw()

@@ -187,6 +187,9 @@ class TrackStrip(LineWidget):
         self._full_cache: tuple | None = None
         self._static_cache: tuple | None = None
         self._plan_cache: tuple | None = None
+        # the whole strips of the scenes shown lately: moving the selection among the
+        # cards goes back to scenes already drawn (the course being the same)
+        self._scenes: dict[tuple, tuple[list[Strip], list[Col], list[int]]] = {}
 
     # --------------------------------------------------------------- input
 
@@ -194,6 +197,7 @@ class TrackStrip(LineWidget):
         self.course = course
         self.pan = 0
         self._full_cache = self._plan_cache = self._static_cache = None
+        self._scenes.clear()
         self.relayout()
 
     def show(self, scene: Scene) -> None:
@@ -225,6 +229,7 @@ class TrackStrip(LineWidget):
 
     def watch_tall(self) -> None:
         self._plan_cache = self._full_cache = None
+        self._scenes.clear()
         self._kept = None
 
     # -------------------------------------------------------------- layout
@@ -267,13 +272,17 @@ class TrackStrip(LineWidget):
         """The whole stage as one long strip per row, with each column's x."""
         if self._full_cache is not None:
             return self._full_cache
+        # the rows of the course alone are kept while only the riders and marks change
+        key = (self._extent(), self.tall, self.mini)
+        drawn = self._scenes.get((key, self.scene))
+        if drawn is not None:
+            self._full_cache = drawn
+            return drawn
         cols = self._columns()
         xs, x = [], 0
         for c in cols:
             xs.append(x)
             x += c.width
-        # the rows of the course alone are kept while only the riders and marks change
-        key = (self._extent(), self.tall, self.mini)
         if self._static_cache is None or self._static_cache[0] != key:
             self._static_cache = (key, {})
         static = self._static_cache[1]
@@ -286,6 +295,9 @@ class TrackStrip(LineWidget):
             else:
                 strips.append(Strip(self._row(kind, cols), x))
         self._full_cache = (strips, cols, xs)
+        if len(self._scenes) >= 16:  # (a turn's cards and the step-through's frames, at most)
+            self._scenes.clear()
+        self._scenes[(key, self.scene)] = self._full_cache
         return self._full_cache
 
     def _plan(self, width: int) -> tuple[str, list[tuple[int, int]]]:
