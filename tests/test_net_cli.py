@@ -225,9 +225,12 @@ async def test_a_browser_tabs_app_goes_when_its_host_is_killed(tmp_path):
         async with aiohttp.ClientSession() as http, http.ws_connect(
                 f"ws://127.0.0.1:{web_port}/ws", headers={"Origin": f"http://127.0.0.1:{web_port}"}) as tab:
             await asyncio.wait_for(tab.receive(), 30)  # the tab's app drew its screen: it runs
-            try:
-                while True:  # until it is idle (then a host's death is not seen by a write failing)
-                    await asyncio.wait_for(tab.receive(), 1.0)
+            try:  # until it is idle (then a host's death is not seen by a write failing); bounded
+                for _ in range(30):
+                    frame = await asyncio.wait_for(tab.receive(), 1.0)
+                    assert frame.type in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY), frame  # (not closed)
+                else:
+                    raise AssertionError("the tab's app never stopped drawing (a blinking cursor?)")
             except TimeoutError:
                 pass
             tabs = tab_apps(port)

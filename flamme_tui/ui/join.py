@@ -94,8 +94,10 @@ class SeatScreen(Screen[None]):
         yield Static(id="boards")
         yield Static(id="hand")
         # (disabled but when the code is asked for: a hidden field must not take the number keys)
-        yield Input(id="code", placeholder=_("your seat's code, or the room code to watch"), max_length=20,
-                    disabled=True)
+        code = Input(id="code", placeholder=_("your seat's code, or the room code to watch"), max_length=20,
+                     disabled=True)
+        code.cursor_blink = False  # a phone waiting on this prompt would be sent a new frame twice a second
+        yield code
         yield Log(id="log", highlight=False)
         yield Static(id="status")
 
