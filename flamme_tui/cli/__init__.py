@@ -477,13 +477,12 @@ def cmd_bench(args) -> int:
         return 0
     given = any(a.split("=")[0] in RACE_OPTIONS for a in getattr(args, "argv", ()))
     variants = [args.variant] if given else ["classic", "meteo", "bmx"]
-    classic_cpu = 0.0
+    cpus = []
     for variant in variants:
         args.variant = variant
-        cpu = bench_races(args)
-        if variant == "classic":
-            classic_cpu = cpu
-    if not given:  # the default classic race is the peer's: 4 teams on Avenue Corso Paseo
+        cpus.append(bench_races(args))
+    if not given:  # the default classic race (the first) is the peer's: 4 teams on Avenue Corso Paseo
+        classic_cpu = cpus[0]
         peer = bench_peer(min(args.races, PEER_RACES))
         if peer is not None:
             print(_("peer engine (flamme-rouge {version}, 4 Simple teams on Avenue Corso Paseo): {cpu} ms CPU per race; "
