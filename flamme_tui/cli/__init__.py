@@ -56,6 +56,11 @@ def _kill_test_options(parser: argparse.ArgumentParser, step: bool = False) -> N
         parser.add_argument("--step", action="store_true", help=argparse.SUPPRESS)
 
 
+def _seed_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
+                   help=_("0 to {max} (default 1): the same seed and options give the same race").format(max=MAX_SEED))
+
+
 def _budget_options(p: argparse.ArgumentParser) -> None:
     """--budget and --rollouts: how long the expert bot thinks over each decision."""
     p.add_argument("--budget", type=seconds, default=BOT_SECONDS, metavar="SECONDS",
@@ -87,9 +92,7 @@ def build_parser() -> Parser:
 
     race = sub.add_parser("race", help=_("play a whole race headless and print its log"))
     _race_options(race)
-    race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
-                      help=_("0 to {max} (default 1): the same seed and options give the same race").format(
-                          max=MAX_SEED))
+    _seed_option(race)
     race.add_argument("--bots", default="", metavar="BOT,BOT,...",
                       help=_("who plays each seat: a bot (easy, medium, hard, expert) or, in classic, a scripted "
                            "team of the Peloton expansion (peloton, muscle); default: easy everywhere"))
@@ -186,9 +189,7 @@ def build_parser() -> Parser:
     # flamme-tui host / join: each player's hand on their own device (net/, docs/PROTOCOL.md)
     host = sub.add_parser("host", help=_("host a race whose seats play on their own devices (flamme-tui join)"))
     _race_options(host)
-    host.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
-                      help=_("0 to {max} (default 1): the same seed and options give the same race").format(
-                          max=MAX_SEED))
+    _seed_option(host)
     host.add_argument("--bots", default="", metavar="WHO,WHO,...",
                       help=_("who plays each seat: device (a player on their own device, the default) or a bot "
                            "(easy, medium, hard, expert)"))

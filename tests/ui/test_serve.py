@@ -12,17 +12,15 @@ kept in the test's temporary folder for a human to look at.
 from __future__ import annotations
 
 import asyncio
-import base64
 import os
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 
 import pytest
 
-from flamme_tui.ui.browser import CHROMIUM, FLAGS, DevTools, chromium
+from flamme_tui.ui.browser import CHROMIUM, chromium
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs Debian's "
                                                           "chromium where apt-get can): no browser to test serve in")
@@ -66,51 +64,28 @@ def test_serve_says_it_listens_on_localhost_only():
 
 
 async def test_a_race_starts_in_headless_chromium(tmp_path):
-    import aiohttp
-
     port = free_port()
     env = dict(os.environ, FLAMME_TUI_DATA_DIR=str(tmp_path / "data"), FLAMME_TUI_CONFIG_DIR=str(tmp_path / "config"))
     server = subprocess.Popen([sys.executable, "-m", "flamme_tui", "serve", "--port", str(port)], env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    profile = tempfile.mkdtemp(prefix="flamme-chromium-", dir=tmp_path)
-    browser = None
     try:
         wait_for_port(port)
-        browser = subprocess.Popen([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0",
-                                    "--window-size=1200,800", "about:blank"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        active = os.path.join(profile, "DevToolsActivePort")
-        for _ in range(300):
-            if os.path.exists(active) and "\n" in open(active).read():
-                break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("chromium did not open its DevTools port")
-        devtools_port = open(active).read().split("\n")[0]
-        async with aiohttp.ClientSession() as http:
-            targets = await (await http.get(f"http://127.0.0.1:{devtools_port}/json")).json()
-            page = next(t for t in targets if t["type"] == "page")
-            async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-                tools = DevTools(ws)
-                await tools.call("Network.enable")
-                await tools.call("Page.navigate", url=f"http://127.0.0.1:{port}/")
-                assert await tools.wait_for(b"New race"), "the title menu never reached the page"
-                await tools.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
-                for _ in range(3):  # New race, Classic, the first stage
-                    await tools.key("Enter", "Enter", 13, text="\r")
-                    await asyncio.sleep(0.6)
-                assert b"Pass to" not in tools.received  # Enter, Enter, Enter never starts a race
-                await tools.key("s", "KeyS", 83, modifiers=2)  # ctrl+s: start the race
-                assert await tools.wait_for(b"Pass to"), "the curtain never reached the page"
-                shot = await tools.call("Page.captureScreenshot")
-                (tmp_path / "curtain.png").write_bytes(base64.b64decode(shot["result"]["data"]))
-                ready = await tools.call("Runtime.evaluate",
-                                         expression="document.body.classList.contains('-first-byte')")
-                assert ready["result"]["result"]["value"] is True  # the terminal drew what it received
+        async with chromium(tmp_path) as tools:
+            await tools.call("Network.enable")
+            await tools.call("Page.navigate", url=f"http://127.0.0.1:{port}/")
+            assert await tools.wait_for(b"New race"), "the title menu never reached the page"
+            await tools.call("Runtime.evaluate", expression="document.querySelector('.xterm-helper-textarea').focus()")
+            for _ in range(3):  # New race, Classic, the first stage
+                await tools.key("Enter", "Enter", 13, text="\r")
+                await asyncio.sleep(0.6)
+            assert b"Pass to" not in tools.received  # Enter, Enter, Enter never starts a race
+            await tools.key("s", "KeyS", 83, modifiers=2)  # ctrl+s: start the race
+            assert await tools.wait_for(b"Pass to"), "the curtain never reached the page"
+            (tmp_path / "curtain.png").write_bytes(await tools.screenshot())
+            ready = await tools.call("Runtime.evaluate",
+                                     expression="document.body.classList.contains('-first-byte')")
+            assert ready["result"]["result"]["value"] is True  # the terminal drew what it received
     finally:
-        if browser is not None:
-            browser.terminate()
-            browser.wait(timeout=10)
         server.terminate()
         server.wait(timeout=10)
 
