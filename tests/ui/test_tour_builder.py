@@ -29,7 +29,14 @@ async def test_build_a_tour_save_it_and_race_it(data_dir):
         assert legs[0] == ("avenue-corso-paseo", "classic") and stagegen.is_code(legs[1][0])
         assert config.stage_summary(config.load_stage(legs[1][0])).length >= 53  # a medium stage
         # (the code is random, so its length is: the line may wrap anywhere in it)
-        assert f"2.Randomstage{legs[1][0]}" in "".join(screen_text(app).split())
+        # The list grows a line, drawn after a layout that the keys do not wait for (a loaded CI machine
+        # read the screen between the two once): wait for it, bounded.
+        line = f"2.Randomstage{legs[1][0]}"
+        for _ in range(100):
+            if line in "".join(screen_text(app).split()):
+                break
+            await pilot.pause(0.05)
+        assert line in "".join(screen_text(app).split())
         await pilot.press("w")
         await pilot.pause()
         await pilot.press(*"Le Weekend", "enter")  # typed over "Your tour"
