@@ -8,8 +8,13 @@ import re
 
 
 def screen_text(app) -> str:
-    """What the terminal shows now, as text lines (no colour)."""
+    """What the terminal shows once the frame now due is drawn, as text lines (no
+    colour). The frame is drawn first: Textual lays out and paints on a timer
+    after the keys are handled, and a test reading between the two (a loaded
+    machine) would see a line that grew cut at its old height."""
     from rich.console import Console
+
+    app.screen._on_timer_update()
 
     width, height = app.size
     console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,

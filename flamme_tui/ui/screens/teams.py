@@ -22,6 +22,7 @@ from typing import TypeVar, cast
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.widgets import Button, Input, Select, Static
 from textual.widgets.select import NoSelection
 
@@ -364,14 +365,18 @@ class TeamsScreen(BaseScreen):
         """A pointer beside the focused field's row or label: visible without colour.
         (Called after a refresh: the screen may be gone by then, its race started.)"""
         row = next((n for n in getattr(widget, "ancestors_with_self", ()) if isinstance(n, SeatRow)), None)
+        # (query_one by id is a lookup; a query's results walk and match the whole form: 70 ms a focus)
+        if not self.is_attached:
+            return
         for seat in range(MAX_SEATS):
             here = row is not None and row.seat == seat
-            for pointer in self.query(f"#pointer-{seat}").results(Static):
-                pointer.update(f"▶{seat + 1}" if here else f"{seat + 1:>2}")
+            self.query_one(f"#pointer-{seat}", Static).update(f"▶{seat + 1}" if here else f"{seat + 1:>2}")
         wid = getattr(widget, "id", None)
         for label in ("players", "grid", "breakaway", "seed"):
-            for node in self.query(f"#label-{label}"):
-                node.set_class(wid == label, "-focused")
+            try:
+                self.query_one(f"#label-{label}").set_class(wid == label, "-focused")
+            except NoMatches:  # no grid or breakaway line in this rule set
+                pass
 
     # ------------------------------------------------------------ changes
 
