@@ -9,7 +9,67 @@ os.environ["FLAMME_TUI_DATA_DIR"] = __import__("tempfile").mkdtemp(prefix="flamm
 # and the settings: the defaults, whatever the user's are
 os.environ["FLAMME_TUI_CONFIG_DIR"] = __import__("tempfile").mkdtemp(prefix="flamme-tui-tests-config-")
 
+import asyncio  # noqa: E402
+
 import pytest  # noqa: E402
+
+
+def _idle(node) -> bool:
+    """Whether a widget's message pump has nothing to do: no message queued, none
+    being handled (its task waits on its queue's event), no callback or refresh due."""
+    queue, task = node._message_queue, node._task
+    if queue.values or node._next_callbacks or node._pending_message is not None or task is None:
+        return False
+    if any(getattr(node, flag, False) for flag in
+           ("_repaint_required", "_layout_required", "_refresh_styles_required", "_scroll_required")):
+        return False
+    waiter = getattr(task, "_fut_waiter", None)
+    return waiter is not None and any(waiter is w for w in queue.ready_event._waiters or ())
+
+
+async def _wait_for_screen(self, timeout: float = 30.0) -> bool:
+    """Pilot's wait after a key (textual.pilot.Pilot._wait_for_screen), without the
+    idle widgets: Pilot posts a callback to every widget of the screen and waits
+    for all of them; a widget with nothing queued, nothing being handled and
+    nothing due runs its callback at once, so it adds no check, only cost (a
+    callback for each of the 100 to 400 widgets after every key: a fifth of a
+    whole-race test's CPU).  The app and the screen are always waited for."""
+    from textual.pilot import WaitForScreenTimeout
+
+    try:
+        screen = self.app.screen
+    except Exception:
+        return False
+    nodes = [self.app, screen, *(node for node in screen.walk_children() if not _idle(node))]
+    count = 0
+    done = asyncio.Event()
+
+    def decrement() -> None:
+        nonlocal count
+        count -= 1
+        if count == 0:
+            done.set()
+
+    for node in nodes:
+        if node.call_later(decrement):
+            count += 1
+    if count:
+        waits = [asyncio.create_task(done.wait()), asyncio.create_task(self.app._exception_event.wait())]
+        _, pending = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        if len(pending) == len(waits):
+            raise WaitForScreenTimeout("Timed out while waiting for widgets to process pending messages.")
+        if count > 0:
+            return False
+    return True
+
+
+@pytest.fixture(autouse=True)
+def pilot_waits_for_busy_widgets(monkeypatch):
+    from textual.pilot import Pilot
+
+    monkeypatch.setattr(Pilot, "_wait_for_screen", _wait_for_screen)
 
 
 @pytest.fixture
