@@ -313,8 +313,8 @@ def _spec(args, scripted: tuple[str, ...] = ()):
     """The race the options describe; an option of another variant is refused, not ignored."""
     from ..config import ConfigError
     from ..engine.rules import find
-    from ..play.narrator import colour_name
     from ..play.races import COLOURS, RaceSpec, Team, one_rider_seats
+    from ..words import colour_name
 
     bmx = find(args.variant).uses_tokens  # a circuit of tiles A-D, not a stage
     given = {"--stage": args.stage is not None, "--circuit": args.circuit is not None,

@@ -50,7 +50,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import ordinal, variant_word
+from ..words import bot_level, colour_name, ordinal, variant_word
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -58,16 +58,6 @@ SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts f
 
 # the rule sets' names as the engine writes them (RuleSet.title), to translate when shown
 RULES_TITLES = {"Classic": N_("Classic"), "Meteo": N_("Meteo"), "BMX": N_("BMX")}
-
-
-# the team colours (play.races.COLOURS): a team's default name, and a lone rider's colour
-COLOUR_NAMES = {"red": N_("Red"), "blue": N_("Blue"), "green": N_("Green"), "black": N_("Black"),
-                "white": N_("White"), "pink": N_("Pink")}
-
-
-def colour_name(colour: str) -> str:
-    """A team colour in the player's language, as a team's name: "Red" / "Rouge" / "Rojo"."""
-    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour.capitalize()
 
 
 def rules_title(rules: Any) -> str:
@@ -282,12 +272,24 @@ def track_picture(game: Any) -> str:
     return "".join(chars)
 
 
+def rider_colour(game: Any, i: int) -> str:
+    """A rider by its team's colour and its kind, in the player's language, whatever
+    the seat's name: "Red Sprinteur" / "Sprinteur Rouge" / "Sprinteur Rojo"; a BMX
+    rider by its colour ("Blue").  The command line's positions, short and alike
+    for every seat, where the race's rider ids ("red.S") are no words."""
+    r = game.riders[i]
+    colour = colour_name(game.setup.teams[r.seat].colour)
+    if game.rules.uses_tokens:
+        return colour
+    return _("{colour} {kind}").format(colour=colour, kind=kind_name(SPRINTEUR if r.kind == SPRINTEUR else ROULEUR))
+
+
 def positions_text(game: Any) -> str:
-    """Every rider by its id, ranked: "R.S 12/0  B.R across ..." (engine squares)."""
+    """Every rider by its colour and kind, ranked: "Red Sprinteur 12/0  Blue Rouleur across ..." (engine squares)."""
     crossed = getattr(game, "crossed", {})
     return "  ".join(
-        _("{rider} across").format(rider=game.riders[i].id) if i in crossed else
-        _("{rider} {square}/{lane}").format(rider=game.riders[i].id, square=game.pos[i][0], lane=game.pos[i][1])
+        _("{rider} across").format(rider=rider_colour(game, i)) if i in crossed else
+        _("{rider} {square}/{lane}").format(rider=rider_colour(game, i), square=game.pos[i][0], lane=game.pos[i][1])
         for i in game.ranking())
 
 
@@ -465,9 +467,10 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Reason):
         if note.rider is not None and len(game.seats[note.seat]) > 1:  # which rider played
             return _("{seat} (bot, {policy}), {kind}: {reason}").format(
-                seat=team_name(game, note.seat), policy=note.policy, kind=_kind_of(game, note.rider), reason=note.reason)
+                seat=team_name(game, note.seat), policy=bot_level(note.policy), kind=_kind_of(game, note.rider),
+                reason=reason_words(note.reason))
         return _("{seat} (bot, {policy}): {reason}").format(
-            seat=team_name(game, note.seat), policy=note.policy, reason=reason_words(note.reason))
+            seat=team_name(game, note.seat), policy=bot_level(note.policy), reason=reason_words(note.reason))
     if isinstance(note, Heading):
         if note.tour:
             return _("{tour}, stage {stage}/{stages}: {course} ({rules})").format(
@@ -784,7 +787,7 @@ def race_heading(game: Any, seed: int, bots: Sequence[str] | None = None, player
     values = dict(course=game.course.name, variant=variant_word(game.variant), seed=seed, n=len(game.setup.teams))
     if bots is None:
         return cli_says("heading", **values)
-    seats = _(", ").join(cli_says("seat and bot", seat=t.name, bot=bots[s]) for s, t in enumerate(game.setup.teams))
+    seats = _(", ").join(cli_says("seat and bot", seat=t.name, bot=bot_level(bots[s])) for s, t in enumerate(game.setup.teams))
     return cli_says("heading with bots", who=cli_says("players" if players else "teams"), seats=seats, **values)
 
 
@@ -1258,7 +1261,7 @@ def host_line(kind: str, team: str = "", **facts: Any) -> str | None:
     if kind == "watcher":
         return _("a watcher joined")
     if kind == "bot":
-        return _("{team} is played by a bot ({bot}) from now on").format(team=team, bot=facts.get("policy"))
+        return _("{team} is played by a bot ({bot}) from now on").format(team=team, bot=bot_level(str(facts.get("policy"))))
     if kind == "waiting":
         return _("waiting for {team}").format(team=team) + (_(" (away)") if facts.get("away") else "")
     if kind == "revealed":

@@ -29,6 +29,7 @@ from ... import MAX_SEED
 from ...engine.rules import find
 from ...i18n import N_, _, ngettext
 from ...usertext import NO_CONTROL, clean, visible
+from ...words import bot_level
 from ..choices import (
     HERE,
     HUMAN,
@@ -189,7 +190,7 @@ class TeamsScreen(BaseScreen):
             humans = [(_("Own device"), HUMAN), (_("Here"), HERE)]
         else:
             humans = [(_("Human"), HUMAN)]
-        controllers = humans + [(_("Bot: {name}").format(name=name), name) for name in POLICIES]
+        controllers = humans + [(_("Bot: {name}").format(name=bot_level(name)), name) for name in POLICIES]
         if find(self.choices.variant).scripted_teams:
             controllers += [(_("{name} team").format(name=name), kind) for kind, name in SCRIPTED_NAMES.items()]
         if bmx:
