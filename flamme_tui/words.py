@@ -47,6 +47,17 @@ def colour_name(colour: str) -> str:
     return i18n._(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour.capitalize()
 
 
+# Meteo's weather by its engine kind (N_: translated when shown): the track's legend (ui.palette)
+# and the narrator's "weather: ..." lines say the same words
+WEATHER_NAMES = {"tailwind": i18n.N_("tailwind"), "headwind": i18n.N_("headwind"),
+                 "crosswind": i18n.N_("crosswind"), "wet": i18n.N_("wet road")}
+
+
+def weather_name(kind: str) -> str:
+    """A weather kind in the player's language ("tailwind" / "vent arrière" / "viento a favor")."""
+    return i18n._(WEATHER_NAMES[kind]) if kind in WEATHER_NAMES else kind
+
+
 # the Peloton expansion's scripted teams (classic) by their names on the box, in every language
 SCRIPTED_NAMES = {"peloton": "Peloton", "muscle": "Muscle"}
 

@@ -274,7 +274,7 @@ def test_cli_race_with_scripted_teams_is_repeatable(capsys):
     first = capsys.readouterr().out
     assert main(args) == 0
     assert capsys.readouterr().out == first
-    assert "Red (peloton)" in first and "Green (muscle)" in first and "Final ranking" in first
+    assert "Red (Peloton)" in first and "Green (Muscle)" in first and "Final ranking" in first  # the box names
     assert "(Attack, moves" in first
 
 

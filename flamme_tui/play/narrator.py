@@ -50,7 +50,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import bot_level, colour_name, ordinal, variant_word
+from ..words import bot_level, colour_name, ordinal, variant_word, weather_name
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -647,7 +647,7 @@ def weather_lines(game: Any) -> list[str]:
         if kind:
             first, last = label(game.course, tile.first), label(game.course, tile.first + tile.length - 1)
             lines.append(_("weather: {kind} on tile {tile} (squares {first}-{last})").format(
-                kind=kind, tile=tile.letter, first=first, last=last))
+                kind=weather_name(kind), tile=tile.letter, first=first, last=last))
     return lines or [_("weather: fair everywhere")]
 
 
