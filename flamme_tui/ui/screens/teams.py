@@ -497,7 +497,7 @@ class TeamsScreen(BaseScreen):
         if filled:
             said = ngettext("{seats} is now a {level} bot; seat 1 and any seat you set stay as they are.",
                             "{seats} are now {level} bots; seat 1 and any seat you set stay as they are.",
-                            len(filled)).format(seats=seat_list(filled), level=self.level)
+                            len(filled)).format(seats=seat_list(filled), level=bot_level(self.level))
         else:
             said = _("no free seat to fill: each is yours (seat 1), a bot, or has a name typed or its Plays chosen.")
         notes = [_("{players}: {said}").format(players=players, said=said)]
