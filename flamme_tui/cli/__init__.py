@@ -351,12 +351,14 @@ def checked(spec):
     """The spec, if the engine builds a race from it; else ConfigError with the
     engine's reason (the rules of who may race live there, not here)."""
     from ..config import ConfigError
+    from ..play.narrator import setup_words
     from ..play.races import make_setup, new_game
 
     try:
         new_game(make_setup(spec), 0)
     except ValueError as exc:
-        raise ConfigError(str(exc), field="--bots" if spec.scripted else "--stage" if spec.breakaway else None) from None
+        raise ConfigError(setup_words(str(exc)), field="--bots" if spec.scripted else "--stage" if spec.breakaway
+                          else None) from None
     return spec
 
 

@@ -543,6 +543,43 @@ def reason_words(text: str) -> str:
     return text
 
 
+# The engine's reasons for refusing a set-up (engine.seating and engine.classic raise ValueError
+# in English: the engine imports no i18n), told in the player's language where a player meets
+# them: the command line's error line, the teams screen's problem line
+_SETUP_PLAIN = {
+    "every seat races a team, or every seat races one rider": N_(
+        "every seat races a team, or every seat races one rider"),
+    "a race with scripted teams needs at least one other team": N_(
+        "a race with scripted teams needs at least one other team"),
+    "the game of one rider per player has no scripted teams": N_(
+        "the game of one rider per player has no scripted teams"),
+    "at most one Peloton team races (there are two Attack cards)": N_(
+        "at most one Peloton team races (there are two Attack cards)"),
+    "the starting grid has too few places for the riders": N_("the starting grid has too few places for the riders"),
+    "this stage has no breakaway square (its second tile is not tile 2)": N_(
+        "this stage has no breakaway square (its second tile must be Peloton tile 2)"),
+    "the starting grid has no room behind the scripted team's front rider": N_(
+        "the starting grid has no room behind the scripted team's front rider"),
+}
+_SAME_RIDER = re.compile(r"two seats race the same rider \((?P<colour>[^).]+)(?:\.(?P<kind>[SR]))?\): "
+                         r"each seat needs a (?P<what>rider|colour) of its own")
+
+
+def setup_words(text: str) -> str:
+    """Why the engine refuses a set-up, in the player's language (a text it does not know: as it is)."""
+    if text in _SETUP_PLAIN:
+        return _(_SETUP_PLAIN[text])
+    m = _SAME_RIDER.fullmatch(text)
+    if m is not None:
+        colour = colour_name(m["colour"])
+        rider = colour if m["kind"] is None else _("{colour} {kind}").format(
+            colour=colour, kind=kind_name(SPRINTEUR if m["kind"] == SPRINTEUR else ROULEUR))
+        said = (_("two seats race the same rider ({rider}): each seat needs a rider of its own") if m["what"] == "rider"
+                else _("two seats race the same rider ({rider}): each seat needs a colour of its own"))
+        return said.format(rider=rider)
+    return text
+
+
 # The bots' full reasons (for the owner of a headless race: `flamme-tui race`), as bots/
 # writes them in English (bots import only the engine): each one's form, told again in words
 _NUM = r"-?\d+(?:\.\d+)?"

@@ -102,14 +102,15 @@ class RaceChoices:
 
     def problem(self) -> str:
         """Why the engine would not race these choices ("" if it would): its
-        own words (at most one Peloton team, a grid too small...)."""
+        reasons (at most one Peloton team, a grid too small...) in the player's language."""
         from ..config import ConfigError
+        from ..play.narrator import setup_words
         from ..play.races import make_setup, new_game
 
         try:
             new_game(make_setup(self.spec()), 0)
-        except (ValueError, ConfigError) as exc:
-            return clean(str(exc), multiline=False)
+        except (ValueError, ConfigError) as exc:  # the engine's words, in the player's language
+            return clean(setup_words(str(exc)), multiline=False)
         return ""
 
     def here(self) -> set[int]:
