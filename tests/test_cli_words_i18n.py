@@ -191,3 +191,12 @@ def test_every_set_up_reason_of_the_engine_is_told():
     sources = inspect.getsource(seating) + inspect.getsource(classic)
     for text in _SETUP_PLAIN:
         assert f'ValueError("{text}")' in sources, text
+
+
+@pytest.mark.parametrize("lang, said", [("fr", "moyen sur Jalhay (classique)"), ("es", "medio en Jalhay (clásico)")])
+def test_bench_names_the_bot_and_rules_in_the_language(lang, said, tmp_path):
+    (tmp_path / "stages").mkdir()
+    (tmp_path / "stages" / "jalhay.yaml").write_text(SHORT_STAGE, encoding="utf-8")
+    out = run(tmp_path, "bench", "--lang", lang, "--bot", "medium", "-n", "1", "--stage", "jalhay",
+              "--variant", "classic").stdout
+    assert out.startswith(said) and english_in(out, lang) == {}, out

@@ -562,6 +562,7 @@ def bench_bot(args) -> int:
     from ..engine.phase import Phase
     from ..engine.turns import turns
     from ..play.races import make_setup, new_game
+    from ..words import bot_level, variant_word
 
     setup = make_setup(_spec(args))
     budget = budget_of(args)
@@ -585,7 +586,8 @@ def bench_bot(args) -> int:
     thinking = _(", budget {budget}").format(budget=budget) if args.bot == "expert" else ""
     print(_("{bot} on {course} ({variant}), {races} races{thinking}, {n} decisions: median {median} ms, "
             "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)").format(
-        bot=args.bot, course=setup.course.name, variant=args.variant, races=args.races, thinking=thinking, n=len(times),
+        bot=bot_level(args.bot), course=setup.course.name, variant=variant_word(args.variant), races=args.races,
+        thinking=thinking, n=len(times),
         median=decimal(median(times) * 1000), p90=decimal(times[int(len(times) * 0.9)] * 1000),
         p99=decimal(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000), max=decimal(times[-1] * 1000),
         build=engine_build()))
