@@ -33,6 +33,52 @@ def variant_word(variant: str) -> str:
     return {"classic": i18n._("classic"), "meteo": i18n._("meteo")}.get(variant, variant)
 
 
+# Every team colour's name (N_: translated when shown): the board game's (play.races.COLOURS, the
+# command line's and the engine's ids) and the app's palette (ui.palette).  The one home of these
+# words: a team's default name, a lone rider's colour, a rider told by its colour and kind.
+COLOUR_NAMES = {"red": i18n.N_("Red"), "blue": i18n.N_("Blue"), "green": i18n.N_("Green"), "black": i18n.N_("Black"),
+                "white": i18n.N_("White"), "pink": i18n.N_("Pink"), "orange": i18n.N_("Orange"),
+                "purple": i18n.N_("Purple"), "vermillion": i18n.N_("Vermillion"), "yellow": i18n.N_("Yellow"),
+                "sky": i18n.N_("Sky blue")}
+
+
+def colour_name(colour: str) -> str:
+    """A team colour in the player's language, as a team's name: "Red" / "Rouge" / "Rojo"."""
+    return i18n._(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour.capitalize()
+
+
+# Meteo's weather by its engine kind (N_: translated when shown): the track's legend (ui.palette)
+# and the narrator's "weather: ..." lines say the same words
+WEATHER_NAMES = {"tailwind": i18n.N_("tailwind"), "headwind": i18n.N_("headwind"),
+                 "crosswind": i18n.N_("crosswind"), "wet": i18n.N_("wet road")}
+
+
+def weather_name(kind: str) -> str:
+    """A weather kind in the player's language ("tailwind" / "vent arrière" / "viento a favor")."""
+    return i18n._(WEATHER_NAMES[kind]) if kind in WEATHER_NAMES else kind
+
+
+# the Peloton expansion's scripted teams (classic) by their names on the box, in every language
+SCRIPTED_NAMES = {"peloton": "Peloton", "muscle": "Muscle"}
+
+
+def bot_level(policy: str) -> str:
+    """Who plays a seat that is not a person, as a player reads it: a bot's level
+    ("easy" / "facile" / "fácil") or a scripted team's box name ("Peloton").
+    The one home of these words: the teams screen, the race screen, the race
+    log, the host and the command line's headings all ask it; the command
+    line's options still take the ids (`--bots easy,hard`)."""
+    words = {"easy": i18n.pgettext("bot level", "easy"), "medium": i18n.pgettext("bot level", "medium"),
+             "hard": i18n.pgettext("bot level", "hard"), "expert": i18n.pgettext("bot level", "expert"),
+             "hard-before": i18n.pgettext("bot level", "hard-before")}
+    return words.get(policy) or SCRIPTED_NAMES.get(policy, policy)
+
+
+def player_name(seat: int) -> str:
+    """A lone rider's default name, "Player 3", in the player's language (seat counted from 0)."""
+    return i18n._("Player {n}").format(n=seat + 1)
+
+
 def ordinal(n: int) -> str:
     """A place in the active language: "1st", "2nd", "11th", "21st" (en);
     "1er", "2e" (fr); "1.º", "2.º" (es)."""

@@ -470,6 +470,6 @@ def test_the_choices_say_why_two_seats_of_one_colour_cannot_race():
 
     seats = [SeatChoice(t.name, t.colour) for t in TWO_BLUES]
     assert RaceChoices(variant="bmx", seats=seats).problem() == (
-        "two seats race the same rider (blue): each seat needs a colour of its own")
+        "two seats race the same rider (Blue): each seat needs a colour of its own")  # its colour in words
     seats[1].colour = "green"
     assert RaceChoices(variant="bmx", seats=seats).problem() == ""

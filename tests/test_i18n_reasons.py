@@ -74,3 +74,18 @@ def test_the_reasons_shapes(speak):
     assert reason_words("plays 7: a clever move") == "plays 7: a clever move"
     assert reason_words("waits") == "waits"
     assert move_words("somewhere") is None
+
+
+@pytest.mark.parametrize("lang, said", [("fr", "Rouge (bot fort), Sprinteur : joue 7"),
+                                        ("es", "Rojo (bot difícil), Sprinteur: juega 7")])
+def test_the_race_log_tells_a_team_s_bot_reason_and_level_in_the_language(speak, lang, said):
+    """A seat of two riders: the race log says which rider played, the bot's level and its reason,
+    all in the player's language (the reason was left in English, the level was the bot's id)."""
+    from flamme_tui.engine.race import Team
+    from flamme_tui.play.narrator import Reason, note_line
+
+    game = new_game(make_setup(RaceSpec(teams=(Team("Rouge" if lang == "fr" else "Rojo", "red"),
+                                               Team("Blue", "blue")))), 1)
+    speak(lang)
+    line = note_line(Reason(0, "hard", "plays 7", game.index["red.S"]), game)
+    assert line.replace("\u00a0", " ") == said, line

@@ -80,7 +80,7 @@ def test_stages_list_shows_the_nineteen_stage_cards_first_with_their_lengths(cap
 def test_tournament_and_bench_take_peloton_stages_and_six_teams(capsys):
     out = out_of(capsys, "tournament", "easy", "medium", "easy", "medium", "easy", "peloton",
                  "-n", "3", "-j", "1", "--stage", "peloton-11", "--breakaway")
-    assert "6 seats" in out and "peloton" in out
+    assert "6 seats" in out and "| Peloton |" in out  # the scripted team by its box name
     out = out_of(capsys, "bench", "-n", "5", "--teams", "6", "--stage", "peloton-7-5-6")
     assert "5 classic races of 6 teams on Peloton 7 (5-6 teams)" in out
     out = out_of(capsys, "bench", "-n", "3", "--teams", "5", "--variant", "meteo", "--stage", "peloton-12")

@@ -274,7 +274,7 @@ def test_cli_race_with_scripted_teams_is_repeatable(capsys):
     first = capsys.readouterr().out
     assert main(args) == 0
     assert capsys.readouterr().out == first
-    assert "Red (peloton)" in first and "Green (muscle)" in first and "Final ranking" in first
+    assert "Red (Peloton)" in first and "Green (Muscle)" in first and "Final ranking" in first  # the box names
     assert "(Attack, moves" in first
 
 
@@ -293,4 +293,4 @@ def test_cli_refuses_bad_seats(args, capsys):
 def test_tournament_against_scripted_teams(capsys):
     assert main(["tournament", "medium", "peloton", "muscle", "-n", "6", "-j", "1"]) == 0
     out = capsys.readouterr().out
-    assert "peloton" in out and "muscle" in out
+    assert "| Peloton |" in out and "| Muscle |" in out  # the scripted teams by their box names

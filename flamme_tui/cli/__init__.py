@@ -313,8 +313,8 @@ def _spec(args, scripted: tuple[str, ...] = ()):
     """The race the options describe; an option of another variant is refused, not ignored."""
     from ..config import ConfigError
     from ..engine.rules import find
-    from ..play.narrator import colour_name
     from ..play.races import COLOURS, RaceSpec, Team, one_rider_seats
+    from ..words import colour_name
 
     bmx = find(args.variant).uses_tokens  # a circuit of tiles A-D, not a stage
     given = {"--stage": args.stage is not None, "--circuit": args.circuit is not None,
@@ -351,12 +351,14 @@ def checked(spec):
     """The spec, if the engine builds a race from it; else ConfigError with the
     engine's reason (the rules of who may race live there, not here)."""
     from ..config import ConfigError
+    from ..play.narrator import setup_words
     from ..play.races import make_setup, new_game
 
     try:
         new_game(make_setup(spec), 0)
     except ValueError as exc:
-        raise ConfigError(str(exc), field="--bots" if spec.scripted else "--stage" if spec.breakaway else None) from None
+        raise ConfigError(setup_words(str(exc)), field="--bots" if spec.scripted else "--stage" if spec.breakaway
+                          else None) from None
     return spec
 
 
@@ -560,6 +562,7 @@ def bench_bot(args) -> int:
     from ..engine.phase import Phase
     from ..engine.turns import turns
     from ..play.races import make_setup, new_game
+    from ..words import bot_level, variant_word
 
     setup = make_setup(_spec(args))
     budget = budget_of(args)
@@ -583,7 +586,8 @@ def bench_bot(args) -> int:
     thinking = _(", budget {budget}").format(budget=budget) if args.bot == "expert" else ""
     print(_("{bot} on {course} ({variant}), {races} races{thinking}, {n} decisions: median {median} ms, "
             "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)").format(
-        bot=args.bot, course=setup.course.name, variant=args.variant, races=args.races, thinking=thinking, n=len(times),
+        bot=bot_level(args.bot), course=setup.course.name, variant=variant_word(args.variant), races=args.races,
+        thinking=thinking, n=len(times),
         median=decimal(median(times) * 1000), p90=decimal(times[int(len(times) * 0.9)] * 1000),
         p99=decimal(times[min(len(times) - 1, int(len(times) * 0.99))] * 1000), max=decimal(times[-1] * 1000),
         build=engine_build()))

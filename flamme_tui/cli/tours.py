@@ -74,8 +74,8 @@ def listing(out=print) -> int:
 def _new_tour(args):
     """The tour and bots the options ask for, or a problem in one line."""
     from ..engine.race import Team
-    from ..play.narrator import colour_name
     from ..play.races import COLOURS, RaceSpec, seat_plan
+    from ..words import bot_level, colour_name
     from . import _seat_names, checked
 
     if args.tour is not None and args.stages is not None:
@@ -94,7 +94,7 @@ def _new_tour(args):
     for leg in spec.stages:  # the engine's word on these seats, before the first stage is raced
         checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
     stages = ngettext("{n} stage", "{n} stages", len(spec.stages)).format(n=len(spec.stages))
-    seats = _(", ").join(_("{seat} ({bot})").format(seat=t.name, bot=names[s]) for s, t in enumerate(teams))
+    seats = _(", ").join(_("{seat} ({bot})").format(seat=t.name, bot=bot_level(names[s])) for s, t in enumerate(teams))
     print(clean(_("{tour}, {stages}, seed {seed}: {seats}").format(tour=spec.name, stages=stages, seed=args.seed,
                                                                   seats=seats), multiline=False))
     return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None

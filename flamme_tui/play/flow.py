@@ -28,6 +28,7 @@ from ..engine.events import Event, Exhaustion, Fatigue, Move, Reveal
 from ..engine.phase import Phase
 from ..engine.tour import GcLine
 from ..i18n import _
+from ..words import bot_level
 from .narrator import (
     Bidder,
     BidDown,
@@ -351,7 +352,7 @@ class RaceFlow:
 
     def bot_name(self, seat: int) -> str:
         """"Green (hard bot)": a bot seat as the screen names it while it thinks."""
-        return _("{team} ({policy} bot)").format(team=self.team_name(seat), policy=self.session.bots[seat])
+        return _("{team} ({policy} bot)").format(team=self.team_name(seat), policy=bot_level(self.session.bots[seat]))
 
     def current(self) -> Turn:
         """What happens now (asks the session whose turn it is; plays nothing)."""

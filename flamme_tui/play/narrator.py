@@ -50,7 +50,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import ordinal, variant_word
+from ..words import bot_level, colour_name, ordinal, variant_word, weather_name
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -58,16 +58,6 @@ SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts f
 
 # the rule sets' names as the engine writes them (RuleSet.title), to translate when shown
 RULES_TITLES = {"Classic": N_("Classic"), "Meteo": N_("Meteo"), "BMX": N_("BMX")}
-
-
-# the team colours (play.races.COLOURS): a team's default name, and a lone rider's colour
-COLOUR_NAMES = {"red": N_("Red"), "blue": N_("Blue"), "green": N_("Green"), "black": N_("Black"),
-                "white": N_("White"), "pink": N_("Pink")}
-
-
-def colour_name(colour: str) -> str:
-    """A team colour in the player's language, as a team's name: "Red" / "Rouge" / "Rojo"."""
-    return _(COLOUR_NAMES[colour]) if colour in COLOUR_NAMES else colour.capitalize()
 
 
 def rules_title(rules: Any) -> str:
@@ -282,12 +272,24 @@ def track_picture(game: Any) -> str:
     return "".join(chars)
 
 
+def rider_colour(game: Any, i: int) -> str:
+    """A rider by its team's colour and its kind, in the player's language, whatever
+    the seat's name: "Red Sprinteur" / "Sprinteur Rouge" / "Sprinteur Rojo"; a BMX
+    rider by its colour ("Blue").  The command line's positions, short and alike
+    for every seat, where the race's rider ids ("red.S") are no words."""
+    r = game.riders[i]
+    colour = colour_name(game.setup.teams[r.seat].colour)
+    if game.rules.uses_tokens:
+        return colour
+    return _("{colour} {kind}").format(colour=colour, kind=kind_name(SPRINTEUR if r.kind == SPRINTEUR else ROULEUR))
+
+
 def positions_text(game: Any) -> str:
-    """Every rider by its id, ranked: "R.S 12/0  B.R across ..." (engine squares)."""
+    """Every rider by its colour and kind, ranked: "Red Sprinteur 12/0  Blue Rouleur across ..." (engine squares)."""
     crossed = getattr(game, "crossed", {})
     return "  ".join(
-        _("{rider} across").format(rider=game.riders[i].id) if i in crossed else
-        _("{rider} {square}/{lane}").format(rider=game.riders[i].id, square=game.pos[i][0], lane=game.pos[i][1])
+        _("{rider} across").format(rider=rider_colour(game, i)) if i in crossed else
+        _("{rider} {square}/{lane}").format(rider=rider_colour(game, i), square=game.pos[i][0], lane=game.pos[i][1])
         for i in game.ranking())
 
 
@@ -465,9 +467,10 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Reason):
         if note.rider is not None and len(game.seats[note.seat]) > 1:  # which rider played
             return _("{seat} (bot, {policy}), {kind}: {reason}").format(
-                seat=team_name(game, note.seat), policy=note.policy, kind=_kind_of(game, note.rider), reason=note.reason)
+                seat=team_name(game, note.seat), policy=bot_level(note.policy), kind=_kind_of(game, note.rider),
+                reason=reason_words(note.reason))
         return _("{seat} (bot, {policy}): {reason}").format(
-            seat=team_name(game, note.seat), policy=note.policy, reason=reason_words(note.reason))
+            seat=team_name(game, note.seat), policy=bot_level(note.policy), reason=reason_words(note.reason))
     if isinstance(note, Heading):
         if note.tour:
             return _("{tour}, stage {stage}/{stages}: {course} ({rules})").format(
@@ -537,6 +540,43 @@ def reason_words(text: str) -> str:
     if m is not None:
         kind = kind_name(ROULEUR if m["kind"].lower() == "rouleur" else SPRINTEUR)
         return (_("the {kind} draws first") if m["first"] else _("the {kind} draws")).format(kind=kind)
+    return text
+
+
+# The engine's reasons for refusing a set-up (engine.seating and engine.classic raise ValueError
+# in English: the engine imports no i18n), told in the player's language where a player meets
+# them: the command line's error line, the teams screen's problem line
+_SETUP_PLAIN = {
+    "every seat races a team, or every seat races one rider": N_(
+        "every seat races a team, or every seat races one rider"),
+    "a race with scripted teams needs at least one other team": N_(
+        "a race with scripted teams needs at least one other team"),
+    "the game of one rider per player has no scripted teams": N_(
+        "the game of one rider per player has no scripted teams"),
+    "at most one Peloton team races (there are two Attack cards)": N_(
+        "at most one Peloton team races (there are two Attack cards)"),
+    "the starting grid has too few places for the riders": N_("the starting grid has too few places for the riders"),
+    "this stage has no breakaway square (its second tile is not tile 2)": N_(
+        "this stage has no breakaway square (its second tile must be Peloton tile 2)"),
+    "the starting grid has no room behind the scripted team's front rider": N_(
+        "the starting grid has no room behind the scripted team's front rider"),
+}
+_SAME_RIDER = re.compile(r"two seats race the same rider \((?P<colour>[^).]+)(?:\.(?P<kind>[SR]))?\): "
+                         r"each seat needs a (?P<what>rider|colour) of its own")
+
+
+def setup_words(text: str) -> str:
+    """Why the engine refuses a set-up, in the player's language (a text it does not know: as it is)."""
+    if text in _SETUP_PLAIN:
+        return _(_SETUP_PLAIN[text])
+    m = _SAME_RIDER.fullmatch(text)
+    if m is not None:
+        colour = colour_name(m["colour"])
+        rider = colour if m["kind"] is None else _("{colour} {kind}").format(
+            colour=colour, kind=kind_name(SPRINTEUR if m["kind"] == SPRINTEUR else ROULEUR))
+        said = (_("two seats race the same rider ({rider}): each seat needs a rider of its own") if m["what"] == "rider"
+                else _("two seats race the same rider ({rider}): each seat needs a colour of its own"))
+        return said.format(rider=rider)
     return text
 
 
@@ -644,7 +684,7 @@ def weather_lines(game: Any) -> list[str]:
         if kind:
             first, last = label(game.course, tile.first), label(game.course, tile.first + tile.length - 1)
             lines.append(_("weather: {kind} on tile {tile} (squares {first}-{last})").format(
-                kind=kind, tile=tile.letter, first=first, last=last))
+                kind=weather_name(kind), tile=tile.letter, first=first, last=last))
     return lines or [_("weather: fair everywhere")]
 
 
@@ -784,7 +824,7 @@ def race_heading(game: Any, seed: int, bots: Sequence[str] | None = None, player
     values = dict(course=game.course.name, variant=variant_word(game.variant), seed=seed, n=len(game.setup.teams))
     if bots is None:
         return cli_says("heading", **values)
-    seats = _(", ").join(cli_says("seat and bot", seat=t.name, bot=bots[s]) for s, t in enumerate(game.setup.teams))
+    seats = _(", ").join(cli_says("seat and bot", seat=t.name, bot=bot_level(bots[s])) for s, t in enumerate(game.setup.teams))
     return cli_says("heading with bots", who=cli_says("players" if players else "teams"), seats=seats, **values)
 
 
@@ -1258,7 +1298,7 @@ def host_line(kind: str, team: str = "", **facts: Any) -> str | None:
     if kind == "watcher":
         return _("a watcher joined")
     if kind == "bot":
-        return _("{team} is played by a bot ({bot}) from now on").format(team=team, bot=facts.get("policy"))
+        return _("{team} is played by a bot ({bot}) from now on").format(team=team, bot=bot_level(str(facts.get("policy"))))
     if kind == "waiting":
         return _("waiting for {team}").format(team=team) + (_(" (away)") if facts.get("away") else "")
     if kind == "revealed":

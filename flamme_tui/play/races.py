@@ -19,6 +19,7 @@ from ..engine.rules import find
 from ..engine.seating import check_riders
 from ..engine.turns import next_seat
 from ..engine.view import View
+from ..words import player_name
 
 # the board game's team colours, the Peloton expansion's white and pink last (the engine's rider ids)
 COLOURS = ("red", "blue", "green", "black", "white", "pink")
@@ -47,7 +48,8 @@ def one_rider_seats(n: int) -> tuple[Team, ...]:
     """N players racing one rider each (PELOTON.md, 7 to 12 players), taking the
     riders in seat order: red.S, red.R, blue.S, ... (worked example 4)."""
     riders = [(colour, kind) for colour in COLOURS for kind in (SPRINTEUR, ROULEUR)]
-    return tuple(Team(f"Player {k}", colour, kind) for k, (colour, kind) in enumerate(riders[:n], 1))
+    # named in the player's language as the teams screen names them (a name is data once the race is made)
+    return tuple(Team(player_name(k), colour, kind) for k, (colour, kind) in enumerate(riders[:n]))
 
 
 def make_setup(spec: RaceSpec, *, classic: config.ClassicRules | None = None, bmx: config.BmxRules | None = None):

@@ -29,7 +29,7 @@ from .. import config
 from ..bots import DEFAULT, Budget, policy
 from ..engine.rules import find
 from ..i18n import _, decimal, ngettext
-from ..words import variant_word
+from ..words import bot_level, variant_word
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
 
@@ -196,10 +196,10 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
     for j, row in enumerate(table):
         lo, hi = row.interval()
         timing = "-" if scripted[j] else f"{row.ms_per_decision:.3g} ms"
-        lines.append(f"| {j + 1} | {row.bot} | {row.wins} | {row.share:.1%} | [{lo:.1%}, {hi:.1%}] "
+        lines.append(f"| {j + 1} | {bot_level(row.bot)} | {row.wins} | {row.share:.1%} | [{lo:.1%}, {hi:.1%}] "
                      f"| {row.avg_place:.2f} | {timing} |")
     if len(stages) > 1:
-        names = [f"{j + 1}. {row.bot}" for j, row in enumerate(table)]
+        names = [f"{j + 1}. {bot_level(row.bot)}" for j, row in enumerate(table)]
         lines += ["", _("Win share per stage, with its {level} interval:").format(level="95%"), "",
                   _("| stage | races | {bots} |").format(bots=" | ".join(names)),
                   "| --- | ---: | " + " | ".join("---" for _ in names) + " |"]
@@ -244,13 +244,14 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     n = len(bots)
     thinking = _(", expert budget {budget}").format(budget=budget) if "expert" in bots else ""
     processes = ngettext("{n} process", "{n} processes", workers).format(n=workers)
+    seats = _(", ").join(bot_level(b) for b in bots)  # the levels in the player's language (the options take ids)
     if tour is not None:
         head = _("{races} tours of {tour}, {n} seats ({bots}), {processes}{thinking}, {seconds} s; a win: the most Tour "
-                 "Points").format(races=races, tour=tour, n=n, bots=", ".join(bots), processes=processes,
+                 "Points").format(races=races, tour=tour, n=n, bots=seats, processes=processes,
                                   thinking=thinking, seconds=decimal(elapsed))
     else:
         head = _("{races} {variant} races, {n} seats ({bots}), {stages}, {processes}{thinking}, {seconds} s").format(
-            races=races, variant=variant_word(variant), n=n, bots=", ".join(bots),
+            races=races, variant=variant_word(variant), n=n, bots=seats,
             stages=ngettext("{n} stage", "{n} stages", len(stages)).format(n=len(stages)), processes=processes,
             thinking=thinking, seconds=decimal(elapsed))
     lines = report(bots, results, stages, head)

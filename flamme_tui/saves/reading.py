@@ -156,7 +156,7 @@ def winner_words(winner: str | None, teams: tuple[str, ...]) -> str | None:
     if not winner:
         return winner
     from .. import i18n
-    from ..play.narrator import COLOUR_NAMES
+    from ..words import COLOUR_NAMES
 
     for code in i18n.LANGUAGES:
         words = i18n._catalog(code)

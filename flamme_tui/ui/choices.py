@@ -12,12 +12,12 @@ from typing import Any
 
 from .. import MAX_SEED
 from ..usertext import clean
+from ..words import SCRIPTED_NAMES, player_name
 from .palette import DEFAULT_COLOURS, team_colour
 
 HUMAN = "human"  # hot-seat: at this keyboard; hosting a table: on the player's own device (flamme-tui join)
 HERE = "here"  # hosting a table: a seat played at the host's own keyboard (the others join from their devices)
-# the Peloton expansion's scripted teams (classic): they play themselves, by the rules
-SCRIPTED_NAMES = {"peloton": "Peloton", "muscle": "Muscle"}
+# the Peloton expansion's scripted teams (classic, words.SCRIPTED_NAMES) play themselves, by the rules
 
 
 def random_seed() -> int:
@@ -56,13 +56,6 @@ def one_rider_seats(n: int) -> list[SeatChoice]:
     """N players racing one rider each (PELOTON.md, 7 to 12 players): in seat
     order the first colour's Sprinteur, its Rouleur, the next colour's..."""
     return [SeatChoice(player_name(k), DEFAULT_COLOURS[k // 2], rider="SR"[k % 2]) for k in range(n)]
-
-
-def player_name(seat: int) -> str:
-    """A lone rider's default name, "Player 3", in the player's language (seat counted from 0)."""
-    from ..i18n import _
-
-    return _("Player {n}").format(n=seat + 1)
 
 
 @dataclass(slots=True)
@@ -109,14 +102,15 @@ class RaceChoices:
 
     def problem(self) -> str:
         """Why the engine would not race these choices ("" if it would): its
-        own words (at most one Peloton team, a grid too small...)."""
+        reasons (at most one Peloton team, a grid too small...) in the player's language."""
         from ..config import ConfigError
+        from ..play.narrator import setup_words
         from ..play.races import make_setup, new_game
 
         try:
             new_game(make_setup(self.spec()), 0)
-        except (ValueError, ConfigError) as exc:
-            return clean(str(exc), multiline=False)
+        except (ValueError, ConfigError) as exc:  # the engine's words, in the player's language
+            return clean(setup_words(str(exc)), multiline=False)
         return ""
 
     def here(self) -> set[int]:

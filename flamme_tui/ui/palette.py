@@ -15,12 +15,13 @@ from rich.style import Style
 
 from ..i18n import N_, _
 from ..usertext import escape_markup
+from ..words import COLOUR_NAMES, WEATHER_NAMES
 
 
 @dataclass(frozen=True, slots=True)
 class TeamColour:
     id: str  # used in rider ids: "blue.S"
-    english: str  # its name in English (N_): `name` is the one players read
+    english: str  # its name in English (words.COLOUR_NAMES): `name` is the one players read
     hex: str  # Okabe-Ito
     letter: str  # on the track: "BS", "BR"
 
@@ -34,15 +35,15 @@ class TeamColour:
 # expansion's white and pink: white is told from every other by its lightness,
 # pink by its letter (I, "pInk") beside a purple that is close in hue.
 TEAM_COLOURS: tuple[TeamColour, ...] = (
-    TeamColour("blue", N_("Blue"), "#0072B2", "B"),
-    TeamColour("orange", N_("Orange"), "#E69F00", "O"),
-    TeamColour("green", N_("Green"), "#009E73", "G"),  # Okabe-Ito "bluish green"
-    TeamColour("purple", N_("Purple"), "#CC79A7", "P"),  # Okabe-Ito "reddish purple"
-    TeamColour("vermillion", N_("Vermillion"), "#D55E00", "V"),
-    TeamColour("yellow", N_("Yellow"), "#F0E442", "Y"),
-    TeamColour("sky", N_("Sky blue"), "#56B4E9", "K"),
-    TeamColour("white", N_("White"), "#F2F2F2", "W"),
-    TeamColour("pink", N_("Pink"), "#FFB3D9", "I"),
+    TeamColour("blue", COLOUR_NAMES["blue"], "#0072B2", "B"),
+    TeamColour("orange", COLOUR_NAMES["orange"], "#E69F00", "O"),
+    TeamColour("green", COLOUR_NAMES["green"], "#009E73", "G"),  # Okabe-Ito "bluish green"
+    TeamColour("purple", COLOUR_NAMES["purple"], "#CC79A7", "P"),  # Okabe-Ito "reddish purple"
+    TeamColour("vermillion", COLOUR_NAMES["vermillion"], "#D55E00", "V"),
+    TeamColour("yellow", COLOUR_NAMES["yellow"], "#F0E442", "Y"),
+    TeamColour("sky", COLOUR_NAMES["sky"], "#56B4E9", "K"),
+    TeamColour("white", COLOUR_NAMES["white"], "#F2F2F2", "W"),
+    TeamColour("pink", COLOUR_NAMES["pink"], "#FFB3D9", "I"),
 )
 BY_ID = {c.id: c for c in TEAM_COLOURS}
 # the seats' colours, in order, for up to six teams
@@ -149,10 +150,10 @@ class Weather:
 
 
 WEATHER = {
-    "tailwind": Weather("»", N_("tailwind"), N_("draw 5 cards"), "#000000", "#56B4E9"),
-    "headwind": Weather("«", N_("headwind"), N_("draw 3 cards"), "#000000", "#E69F00"),
-    "crosswind": Weather("≡", N_("crosswind"), N_("no slipstream"), "#000000", "#bbbbbb"),
-    "wet": Weather("~", N_("wet road"), N_("crash if blocked"), "#ffffff", "#0072B2"),
+    "tailwind": Weather("»", WEATHER_NAMES["tailwind"], N_("draw 5 cards"), "#000000", "#56B4E9"),
+    "headwind": Weather("«", WEATHER_NAMES["headwind"], N_("draw 3 cards"), "#000000", "#E69F00"),
+    "crosswind": Weather("≡", WEATHER_NAMES["crosswind"], N_("no slipstream"), "#000000", "#bbbbbb"),
+    "wet": Weather("~", WEATHER_NAMES["wet"], N_("crash if blocked"), "#ffffff", "#0072B2"),
 }
 
 # Lines drawn across the track.

@@ -32,6 +32,7 @@ from textual.widgets import Log, Static
 
 from ...i18n import N_, _
 from ...play.narrator import host_line
+from ...words import bot_level
 from ..widgets.keybar import KeyBar
 
 PORT = 8765  # the table's port asked first (another free one if it is taken)
@@ -199,7 +200,7 @@ class HostScreen(Screen[None]):
 
         session = self.table.session
         if seat in session.bots:
-            return _("bot: {name}").format(name=session.bots[seat]), "", ""
+            return _("bot: {name}").format(name=bot_level(session.bots[seat])), "", ""
         if seat not in self.table.devices:
             return _("scripted"), "", ""
         if seat in self.here:

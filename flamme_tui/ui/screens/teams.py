@@ -30,6 +30,7 @@ from ... import MAX_SEED
 from ...engine.rules import find
 from ...i18n import N_, _, ngettext
 from ...usertext import NO_CONTROL, clean, visible
+from ...words import bot_level
 from ..choices import (
     HERE,
     HUMAN,
@@ -190,7 +191,7 @@ class TeamsScreen(BaseScreen):
             humans = [(_("Own device"), HUMAN), (_("Here"), HERE)]
         else:
             humans = [(_("Human"), HUMAN)]
-        controllers = humans + [(_("Bot: {name}").format(name=name), name) for name in POLICIES]
+        controllers = humans + [(_("Bot: {name}").format(name=bot_level(name)), name) for name in POLICIES]
         if find(self.choices.variant).scripted_teams:
             controllers += [(_("{name} team").format(name=name), kind) for kind, name in SCRIPTED_NAMES.items()]
         if bmx:
@@ -501,7 +502,7 @@ class TeamsScreen(BaseScreen):
         if filled:
             said = ngettext("{seats} is now a {level} bot; seat 1 and any seat you set stay as they are.",
                             "{seats} are now {level} bots; seat 1 and any seat you set stay as they are.",
-                            len(filled)).format(seats=seat_list(filled), level=self.level)
+                            len(filled)).format(seats=seat_list(filled), level=bot_level(self.level))
         else:
             said = _("no free seat to fill: each is yours (seat 1), a bot, or has a name typed or its Plays chosen.")
         notes = [_("{players}: {said}").format(players=players, said=said)]
