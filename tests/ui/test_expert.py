@@ -43,8 +43,10 @@ async def test_the_expert_thinks_in_its_process_within_the_setting(monkeypatch):
         await wait_for(lambda: "(expert bot) is thinking" in screen_text(app), timeout=2)
         before = screen_text(app)
         t0 = time.monotonic()
-        send_key(app, "right_square_bracket")  # answered while the expert thinks
-        await wait_for(lambda: screen_text(app) != before, timeout=BUDGET / 2)
+        send_key(app, "question_mark")  # the help, answered while the expert thinks
+        await wait_for(lambda: screen_text(app) != before and app.screen is not screen, timeout=BUDGET / 2)
+        send_key(app, "escape")
+        await wait_for(lambda: app.screen is screen, timeout=BUDGET / 2)
         assert time.monotonic() - t0 < BUDGET / 2 and screen.turn.kind == "bot"
         await wait_for(lambda: screen.turn.kind == "reveal", timeout=20)
         done = time.perf_counter()
