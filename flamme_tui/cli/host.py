@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -226,6 +227,15 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
         loop.add_reader(sys.stdin, read_command)
     except (OSError, ValueError, NotImplementedError):  # no stdin to read (or not a pollable one)
         pass
+    # SIGTERM or SIGHUP (the terminal gone) end hosting as `quit` does: the devices are told,
+    # the race saved and its lock file removed (the default action killed the process at once)
+    # (--here: the seat's app has its own watch, ui/hangup.py, and hosting ends with it)
+    stops = [] if args.here else [n for n in (getattr(signal, name, None) for name in ("SIGTERM", "SIGHUP")) if n is not None]
+    for number in stops:
+        try:
+            loop.add_signal_handler(number, server.done.set)
+        except (NotImplementedError, RuntimeError, ValueError):  # (Windows; not the main thread)
+            pass
     try:
         if args.here:
             await _here(table, args.here - 1, server, intro, screen, read_command)
@@ -235,6 +245,11 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
             loop.remove_reader(sys.stdin)
         except (OSError, ValueError, NotImplementedError):
             pass
+        for number in stops:
+            try:
+                loop.remove_signal_handler(number)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass
         await server.stop()
         if page is not None:
             await page.cleanup()
