@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from .i18n import N_, _
+from .i18n import N_, _, decimal, ngettext
 
 __all__ = [
     "CASE_FILE",
@@ -86,7 +86,12 @@ MISSING, UNREADABLE, TOO_BIG = "missing", "unreadable", "too-big"
 
 
 def _size(n: int) -> str:
-    return f"{n / KIB / KIB:.1f} MB" if n >= KIB * KIB else f"{n / KIB:.0f} KB" if n >= KIB else f"{n} bytes"
+    """A file's size in the player's language: 1.5 MB, 1,5 Mo, 1,5 MB."""
+    if n >= KIB * KIB:
+        return _("{n} MB").format(n=decimal(n / KIB / KIB, 1))
+    if n >= KIB:
+        return _("{n} KB").format(n=f"{n / KIB:.0f}")
+    return ngettext("{n} byte", "{n} bytes", n).format(n=n)
 
 
 _KINDS = (

@@ -162,6 +162,14 @@ def decimal(x: float, digits: int = 1) -> str:
     return text.replace(".", ",") if language() in ("fr", "es") else text
 
 
+def percent(x: float, digits: int = 1) -> str:
+    """A share as a per cent: 25.0% (en), 25,0 % (fr, es: a no-break space before the sign)."""
+    text = f"{100 * x:.{digits}f}"
+    if language() in ("fr", "es"):
+        return text.replace(".", ",") + "\u00a0%"
+    return text + "%"
+
+
 # month abbreviations as each language writes them in a date ("02 déc. 21:03")
 _MONTHS = {
     "fr": ("janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."),

@@ -236,6 +236,21 @@ def test_numbers_by_language():
     assert (i18n.integer(1234), i18n.integer(12345), i18n.decimal(0.35, 2)) == ("1234", "12.345", "0,35")
 
 
+def test_shares_and_file_sizes_by_language():
+    """Per cents and sizes as each language writes them (the tournament's tables, the readers'
+    refusals): "25.0%" was printed in French and Spanish, and sizes in English words."""
+    from flamme_tui import files
+    from flamme_tui.play.tournament import share_text
+
+    said = {}
+    for lang in ("en", "fr", "es"):
+        i18n.set_language(lang)
+        said[lang] = (i18n.percent(0.25), share_text(1, 4), files._size(3 * 1024 * 1024 // 2), files._size(1))
+    assert said["en"] == ("25.0%", "25.0% [4.6%, 69.9%]", "1.5 MB", "1 byte")
+    assert said["fr"] == ("25,0\u00a0%", "25,0\u00a0% [4,6\u00a0%, 69,9\u00a0%]", "1,5 Mo", "1 octet")
+    assert said["es"] == ("25,0\u00a0%", "25,0\u00a0% [4,6\u00a0%, 69,9\u00a0%]", "1,5 MB", "1 byte")
+
+
 def test_a_race_told_at_display_time_changes_language_with_the_player():
     """The narrator keeps no words: the same notes read in each language when shown."""
     from flamme_tui.play import narrator

@@ -28,7 +28,7 @@ from typing import Any
 from .. import config
 from ..bots import DEFAULT, Budget, policy
 from ..engine.rules import find
-from ..i18n import _, decimal, ngettext
+from ..i18n import _, decimal, ngettext, percent, short
 from ..words import bot_level, variant_word
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
@@ -182,7 +182,7 @@ def standings(bots: list[str], results: list[RaceResult]) -> list[Standing]:
 
 def share_text(wins: int, races: int) -> str:
     lo, hi = wilson(wins, races)
-    return f"{wins / races:.1%} [{lo:.1%}, {hi:.1%}]" if races else "-"
+    return f"{percent(wins / races)} [{percent(lo)}, {percent(hi)}]" if races else "-"
 
 
 def report(bots: list[str], results: list[RaceResult], stages: list[str], head: str) -> list[str]:
@@ -191,16 +191,16 @@ def report(bots: list[str], results: list[RaceResult], stages: list[str], head: 
     scripted = [not any(r.decisions[j] for r in results) for j in range(len(bots))]  # peloton, muscle
     lines = [head, "",
              # ("95%" as a value: a per cent sign in a text makes Babel read it as a %-format)
-             _("| seat | bot | wins | share | {level} interval | avg place | avg decision |").format(level="95%"),
+             _("| seat | bot | wins | share | {level} interval | avg place | avg decision |").format(level=percent(0.95, 0)),
              "| ---: | --- | ---: | ---: | --- | ---: | ---: |"]
     for j, row in enumerate(table):
         lo, hi = row.interval()
-        timing = "-" if scripted[j] else f"{row.ms_per_decision:.3g} ms"
-        lines.append(f"| {j + 1} | {bot_level(row.bot)} | {row.wins} | {row.share:.1%} | [{lo:.1%}, {hi:.1%}] "
-                     f"| {row.avg_place:.2f} | {timing} |")
+        timing = "-" if scripted[j] else f"{short(float(f'{row.ms_per_decision:.3g}'))} ms"
+        lines.append(f"| {j + 1} | {bot_level(row.bot)} | {row.wins} | {percent(row.share)} | [{percent(lo)}, {percent(hi)}] "
+                     f"| {decimal(row.avg_place, 2)} | {timing} |")
     if len(stages) > 1:
         names = [f"{j + 1}. {bot_level(row.bot)}" for j, row in enumerate(table)]
-        lines += ["", _("Win share per stage, with its {level} interval:").format(level="95%"), "",
+        lines += ["", _("Win share per stage, with its {level} interval:").format(level=percent(0.95, 0)), "",
                   _("| stage | races | {bots} |").format(bots=" | ".join(names)),
                   "| --- | ---: | " + " | ".join("---" for _ in names) + " |"]
         for stage in stages:
@@ -256,7 +256,8 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
             thinking=thinking, seconds=decimal(elapsed))
     lines = report(bots, results, stages, head)
     table = []
-    for j, row in enumerate(standings(bots, results)):
+    rows = standings(bots, results)
+    for j, row in enumerate(rows):
         entry = {"bot": row.bot, "wins": row.wins, "share": row.share, "low": row.interval()[0],
                  "high": row.interval()[1], "avg_place": row.avg_place, "ms_per_decision": row.ms_per_decision,
                  "by_stage": {s: tuple(v) for s, v in row.by_stage.items()}}
@@ -265,7 +266,8 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
         table.append(entry)
     if tour is not None:  # the Tour Points, after the table
         lines += ["", _("Average Tour Points: {points}").format(
-            points=", ".join(f"{j + 1}. {e['bot']} {e['avg_points']:.2f}" for j, e in enumerate(table)))]
+            points=", ".join(f"{j + 1}. {bot_level(row.bot)} {decimal(sum(p[j] for p in points) / races, 2)}"
+                            for j, row in enumerate(rows)))]
     for line in lines:
         out(line)
     return {"table": table, "seconds": elapsed}
