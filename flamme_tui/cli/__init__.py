@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
 from ..arguments import Parser, Whole, add_lang, lang_asked
-from ..i18n import _, decimal, short
+from ..i18n import _, decimal, ngettext, short
 from ..limits import MAX_TOUR_STAGES
 from ..usertext import clean
 from ..words import variant_word
@@ -539,8 +539,11 @@ def bench_races(args) -> float:
     # the process's own CPU time first: on a busy machine the wall clock
     # counts the time other programs took, the CPU time does not
     cpu = max(time.process_time() - start_cpu, 1e-9)
-    print(_("{races} {variant} races of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU second); "
-            "{elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)").format(
+    print(ngettext("{races} {variant} race of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU "
+                   "second); {elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)",
+                   "{races} {variant} races of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU "
+                   "second); {elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)",
+                   args.races).format(
         races=args.races, variant=variant_word(args.variant), teams=len(setup.teams), course=setup.course.name,
         cpu=decimal(cpu / args.races * 1000, 3), per_cpu=decimal(args.races / cpu, 0), elapsed=decimal(elapsed, 2),
         per_s=decimal(args.races / elapsed, 0), rounds=decimal(rounds / args.races, 1), build=engine_build()))
@@ -584,8 +587,11 @@ def bench_bot(args) -> int:
         print(_("flamme-tui: bench: {bot} took no decision to time").format(bot=args.bot), file=sys.stderr)
         return 2
     thinking = _(", budget {budget}").format(budget=budget) if args.bot == "expert" else ""
-    print(_("{bot} on {course} ({variant}), {races} races{thinking}, {n} decisions: median {median} ms, "
-            "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)").format(
+    print(ngettext("{bot} on {course} ({variant}), {races} race{thinking}, {n} decisions: median {median} ms, "
+                   "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)",
+                   "{bot} on {course} ({variant}), {races} races{thinking}, {n} decisions: median {median} ms, "
+                   "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)",
+                   args.races).format(
         bot=bot_level(args.bot), course=setup.course.name, variant=variant_word(args.variant), races=args.races,
         thinking=thinking, n=len(times),
         median=decimal(median(times) * 1000), p90=decimal(times[int(len(times) * 0.9)] * 1000),

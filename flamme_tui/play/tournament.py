@@ -246,11 +246,15 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
     processes = ngettext("{n} process", "{n} processes", workers).format(n=workers)
     seats = _(", ").join(bot_level(b) for b in bots)  # the levels in the player's language (the options take ids)
     if tour is not None:
-        head = _("{races} tours of {tour}, {n} seats ({bots}), {processes}{thinking}, {seconds} s; a win: the most Tour "
-                 "Points").format(races=races, tour=tour, n=n, bots=seats, processes=processes,
+        head = ngettext("{races} tour of {tour}, {n} seats ({bots}), {processes}{thinking}, {seconds} s; a win: the most "
+                        "Tour Points",
+                        "{races} tours of {tour}, {n} seats ({bots}), {processes}{thinking}, {seconds} s; a win: the most "
+                        "Tour Points", races).format(races=races, tour=tour, n=n, bots=seats, processes=processes,
                                   thinking=thinking, seconds=decimal(elapsed))
     else:
-        head = _("{races} {variant} races, {n} seats ({bots}), {stages}, {processes}{thinking}, {seconds} s").format(
+        head = ngettext("{races} {variant} race, {n} seats ({bots}), {stages}, {processes}{thinking}, {seconds} s",
+                        "{races} {variant} races, {n} seats ({bots}), {stages}, {processes}{thinking}, {seconds} s",
+                        races).format(
             races=races, variant=variant_word(variant), n=n, bots=seats,
             stages=ngettext("{n} stage", "{n} stages", len(stages)).format(n=len(stages)), processes=processes,
             thinking=thinking, seconds=decimal(elapsed))
