@@ -30,7 +30,7 @@ import flamme_tui
 
 LOCALE = Path(flamme_tui.__file__).parent / "locale"
 STAGE = "Jalhay"  # the short stage's name: a name from the data, said as written
-NAMES = re.compile(rf"{STAGE}|BMX [A-Da-d]{{4}}")  # and the BMX circuit's (its tiles' sides)
+NAMES = re.compile(rf"{STAGE}|BMX [A-Da-d]{{4}}|\bABCD\b")  # and the BMX circuit's (its tiles' sides), its tiles
 SHORT_STAGE = f"""\
 name: {STAGE}
 tiles: abclMFdu
@@ -165,6 +165,7 @@ REFUSED = {  # a race the engine refuses (its reasons are written in English), a
     "no breakaway square": (["--breakaway"], {"fr": "échappée", "es": "escapada"}),
     "two Peloton teams": (["--stage", "peloton-7", "--bots", "peloton,peloton,easy,easy"],
                           {"fr": "Attaque", "es": "Ataque"}),
+    "a BMX circuit not of the four tiles": (["--variant", "bmx", "--circuit", "xyz"], {"fr": "tuile", "es": "tramo"}),
 }
 
 

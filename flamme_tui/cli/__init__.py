@@ -356,6 +356,10 @@ def checked(spec):
 
     try:
         new_game(make_setup(spec), 0)
+    except ConfigError as exc:
+        if exc.field == "sides":  # the BMX circuit's tiles: said of the option the player typed
+            raise ConfigError(exc.message, field="--circuit") from None
+        raise
     except ValueError as exc:
         raise ConfigError(setup_words(str(exc)), field="--bots" if spec.scripted else "--stage" if spec.breakaway
                           else None) from None

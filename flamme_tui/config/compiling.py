@@ -130,8 +130,8 @@ def compile_bmx_circuit(
     rules = rules or load_bmx_rules()
     if len(sides) != len(BMX_TILES) or sides.upper() != BMX_TILES:
         raise ConfigError(
-            f"expected one letter per tile in the order {BMX_TILES} "
-            f"(upper case front, lower case back), got {sides!r}",
+            _("expected one letter per tile in the order {tiles} (upper case front, lower case back), got {sides}").format(
+                tiles=BMX_TILES, sides=repr(sides)),
             field="sides",
         )
     if n_riders < 1:
