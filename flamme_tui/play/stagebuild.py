@@ -157,7 +157,7 @@ class StageBuild:
         try:
             self.stage()
         except ConfigError as exc:
-            return str(exc)
+            return exc.message  # (not the stage file's field name: the player lays tiles here, writes no file)
         return None
 
     # ------------------------------------------------------------ what it is so far

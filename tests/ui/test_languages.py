@@ -19,6 +19,7 @@ import pytest
 from flamme_tui import i18n
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import SCENARIOS, SEED, settle
+from flamme_tui.ui.textshot import screen_text
 
 from .driver import new_race_menus, play_race, screen_name
 
@@ -153,7 +154,8 @@ def test_screens_in_other_languages(snap_compare, speak, lang, scenario):
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-@pytest.mark.parametrize("scenario", ["title", "variants", "teams", "help-teams", "settings", "tour-menu"])
+@pytest.mark.parametrize("scenario", ["title", "variants", "teams", "help-teams", "settings", "tour-menu",
+                                      "stage-editor"])  # (the stage menus show the stages' names and texts as written)
 async def test_no_english_game_word_on_translated_screens(speak, lang, scenario):
     speak(lang)
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
@@ -165,6 +167,7 @@ async def test_no_english_game_word_on_translated_screens(speak, lang, scenario)
         exempt = not_words() if scenario in ("tour-menu", "settings") else set()
         found = english_words(app, lang, exempt)
         assert found == set(), (scenario, found)
+        assert not screen_text(app).splitlines()[-1].rstrip().endswith("…"), "the key bar is cut"
 
 
 async def test_a_saved_language_is_spoken_from_the_start(tmp_path, monkeypatch):

@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.course import TILE_SQUARES
+from ...i18n import N_, _, ngettext, pgettext
 from ...usertext import NO_CONTROL, clean
 from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile
@@ -42,7 +43,7 @@ class TextPrompt(ModalScreen[str | None]):
     #prompt-box { width: 70; }
     #prompt-input { margin: 1 0 0 0; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, title: str, value: str = "", *, max_length: int = 0) -> None:
         super().__init__()
@@ -52,7 +53,7 @@ class TextPrompt(ModalScreen[str | None]):
 
     def compose(self):
         with Vertical(id="prompt-box", classes="dialog"):
-            yield Static(Content.from_markup("[b]$title[/b]\nEnter: done · Esc: cancel", title=self.title_text))
+            yield Static(Content.from_markup("[b]$title[/b]\n$keys", title=self.title_text, keys=_("Enter: done · Esc: cancel")))
             yield Input(clean(self.value, multiline=False), max_length=self.max_length, restrict=NO_CONTROL,
                         compact=True, id="prompt-input")
 
@@ -83,15 +84,15 @@ class StageBuildScreen(BaseScreen):
     #build-track { margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("space", "turn", "Turn tile"),
-        Binding("backspace", "take_back", "Take back"),
-        Binding("f", "flip_last", "Flip last"),
-        Binding("x", "boxes", "Boxes"),
-        Binding("n", "rename", "Name"),
-        Binding("s", "save", "Save and race"),
-        Binding("c", "copy_code", "Copy code"),
-        Binding("p", "paste_code", "Paste code"),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("space", "turn", N_("Turn tile")),
+        Binding("backspace", "take_back", N_("Take back")),
+        Binding("f", "flip_last", N_("Flip last")),
+        Binding("x", "boxes", N_("Boxes")),
+        Binding("n", "rename", N_("Name")),
+        Binding("s", "save", N_("Save and race")),
+        Binding("c", "copy_code", N_("Copy code")),
+        Binding("p", "paste_code", N_("Paste code")),
     ]
 
     def __init__(self, variant: str, build=None) -> None:
@@ -116,9 +117,10 @@ class StageBuildScreen(BaseScreen):
                     yield Static(self.actions(), id="build-actions")
             yield StageProfile(None, bars=2, id="build-profile")
             yield TrackStrip(None, mini=True, id="build-track")
-        yield KeyBar([("⏎", "lay"), ("space", "turn"), ("⌫", "undo"), ("f", "flip"),
-                      ("n", "name"), ("s", "save"), ("c", "code"), (self.help_key, "help"),
-                      ("esc", "back")])
+        # (n names the stage, c copies its code: said by the words to click beside the tiles and by
+        # the help; the bar keeps what is used most, to fit 80 columns in French and Spanish too)
+        yield KeyBar([("⏎", _("lay")), ("space", _("turn")), ("⌫", _("undo")), ("f", _("flip")),
+                      ("s", _("save")), (self.help_key, _("help")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -142,8 +144,8 @@ class StageBuildScreen(BaseScreen):
         for row in self.build.inventory():
             if row.box != box:  # a line per box, which cannot be chosen
                 box = row.box
-                owned = "" if box in self.build.boxes else " · not owned (x)"
-                title = "base box" if box == "base" else "Peloton box"
+                owned = "" if box in self.build.boxes else _(" · not owned (x)")
+                title = _("base box") if box == "base" else _("Peloton box")
                 rows.append(Option(Content.styled(f"── {title}{owned}", "dim"), disabled=True))
             up = self.build.side_up(row.tile)
             text = Text(no_wrap=True, overflow="ellipsis")
@@ -154,30 +156,32 @@ class StageBuildScreen(BaseScreen):
                 text.append(f"{side:>2} ", style="bold reverse" if chosen else "dim")
                 text.append_text(side_text(squares) if chosen else Text(squares_glyphs(squares), style="dim"))
                 text.append(" " * (7 - len(squares)))
-            text.append(row.kind, style="dim" if count or row.box not in self.build.boxes else "")
+            text.append(tile_kind(row.kind), style="dim" if count or row.box not in self.build.boxes else "")
             rows.append(Option(text, id=f"tile-{row.tile}"))
         return rows
 
     @staticmethod
     def actions() -> Content:
         """The editor's actions as words to click (the mouse's way to every key)."""
-        words = [("turn", "turn"), ("take back", "take_back"), ("flip last", "flip_last"), ("boxes", "boxes"),
-                 ("name", "rename"), ("save and race", "save"), ("copy code", "copy_code"),
-                 ("paste code", "paste_code")]
-        return Content.from_markup(" · ".join(f"[@click=screen.{action}][u]{word}[/u][/]" for word, action in words))
+        words = [(_("turn"), "turn"), (_("take back"), "take_back"), (_("flip last"), "flip_last"),
+                 (_("boxes"), "boxes"), (_("name"), "rename"), (_("save and race"), "save"),
+                 (_("copy code"), "copy_code"), (_("paste code"), "paste_code")]
+        content = Content(" · ")
+        return content.join(Content.from_markup(f"[@click=screen.{action}][u]$word[/u][/]", word=word)
+                            for word, action in words)
 
     def redraw(self) -> None:
         """Everything that follows the build: title, check line, inventory marks, facts, drawings."""
-        from ...words import plural
+        from ...words import stage_kind
         from ..screens.variant import variant_title
 
         build = self.build
         self.query_one("#build-title", Static).update(Content.from_markup(
-            f"[b]{variant_title(self.variant)}[/b] · build a stage · $name", name=build.name))
+            "[b]$rules[/b] · $what · $name", rules=variant_title(self.variant), what=_("build a stage"), name=build.name))
         problem = build.problem()
         check = self.query_one("#build-check", Static)
         check.set_class(problem is None, "-ready")
-        check.update(Content("✓ a stage: s saves it and races it, c copies its code" if problem is None
+        check.update(Content(_("✓ a stage: s saves it and races it, c copies its code") if problem is None
                              else f"✗ {problem}"))
         menu = self.query_one("#build-tiles", OptionList)
         at = menu.highlighted
@@ -187,16 +191,19 @@ class StageBuildScreen(BaseScreen):
         climbs = build.climbs()
         boxes = " + ".join("Peloton" if b == "peloton" else b for b in build.boxes)
         code = self.shown_code or (build.code() if problem is None else "")
+        lines = [
+            ngettext("{n} square start to finish", "{n} squares start to finish", build.length()).format(
+                n=build.length()) + " · " + stage_kind(build.kind()),
+            ngettext("{n} climb of {squares} ascent squares", "{n} climbs of {squares} ascent squares",
+                     len(climbs)).format(n=len(climbs), squares=", ".join(map(str, climbs))) if climbs
+            else _("no climb"),
+            ngettext("{n} descent square", "{n} descent squares", build.descent()).format(n=build.descent()),
+            _("Boxes you own: {boxes} (x)").format(boxes=boxes),
+        ]
         about = Content.from_markup(
-            "[b]Tiles[/b] ($count): $tiles\n"
-            f"{plural(build.length(), 'square')} start to finish · {build.kind()}\n"
-            + (f"{plural(len(climbs), 'climb')} of {', '.join(map(str, climbs))} ascent squares\n" if climbs
-               else "no climb\n")
-            + f"{build.descent()} descent squares\n"
-            f"Boxes you own: {boxes} (x)\n"
-            "Code: $code",
-            count=str(len(build.names)), tiles=" ".join(build.names) or "none yet",
-            code=code or "(once it is a stage)")
+            "[b]$head[/b] ($count): $tiles\n$lines\n$code_is", head=_("Tiles"), lines="\n".join(lines),
+            count=str(len(build.names)), tiles=" ".join(build.names) or _("none yet"),
+            code_is=_("Code: {code}").format(code=code or _("(once it is a stage)")))
         self.query_one("#build-about", Static).update(about)
         course = build.course()
         self.query_one("#build-profile", StageProfile).set_course(course)
@@ -215,7 +222,7 @@ class StageBuildScreen(BaseScreen):
         if not tile:
             return
         if self.build.lay(tile) is None:
-            self.notify("a stage holds no more tiles", severity="warning")
+            self.notify(_("a stage holds no more tiles"), severity="warning")
             return
         self.changed()
         menu = self.query_one("#build-tiles", OptionList)
@@ -256,7 +263,7 @@ class StageBuildScreen(BaseScreen):
                 self.build.rename(name.strip())
                 self.changed()
 
-        self.app.push_screen(TextPrompt("Name of the stage", self.build.name, max_length=lim.MAX_STAGE_NAME),
+        self.app.push_screen(TextPrompt(_("Name of the stage"), self.build.name, max_length=lim.MAX_STAGE_NAME),
                              renamed)
 
     def action_save(self) -> None:
@@ -271,13 +278,14 @@ class StageBuildScreen(BaseScreen):
         try:
             sid, path = self.build.save()
         except ConfigError as exc:
-            self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+            self.notify(_("Not saved: {why}").format(why=exc), severity="error", timeout=8)
             return
         except OSError as exc:
-            self.notify(f"Not saved: {exc.strerror or exc}: {exc.filename or ''}", severity="error", timeout=8)
+            self.notify(_("Not saved: {why}: {file}").format(why=exc.strerror or exc, file=exc.filename or ""),
+                        severity="error", timeout=8)
             return
         self.saved = (*key, sid)
-        self.notify(f"Saved as {sid} ({clean(path, multiline=False)})", timeout=6)
+        self.notify(_("Saved as {id} ({path})").format(id=sid, path=clean(path, multiline=False)), timeout=6)
         self.app.choose_stage(sid)
 
     def action_copy_code(self) -> None:
@@ -286,12 +294,12 @@ class StageBuildScreen(BaseScreen):
         try:
             code = self.build.code()
         except ConfigError as exc:
-            self.notify(f"No code yet: {exc}", severity="warning", timeout=6)
+            self.notify(_("No code yet: {why}").format(why=exc), severity="warning", timeout=6)
             return
         self.app.copy_to_clipboard(code)
         self.shown_code = code
         self.redraw()
-        self.notify(f"Copied: {code}", timeout=6)
+        self.notify(_("Copied: {code}").format(code=code), timeout=6)
 
     def action_paste_code(self) -> None:
         from ... import stagegen
@@ -304,12 +312,20 @@ class StageBuildScreen(BaseScreen):
             try:
                 build = StageBuild.from_code(text, self.build.catalog)
             except ConfigError as exc:  # checked as a file is: one line says why
-                self.notify(f"Not a stage: {exc}", severity="error", timeout=8)
+                self.notify(_("Not a stage: {why}").format(why=exc), severity="error", timeout=8)
                 return
             self.build = build
             self.changed()
 
-        self.app.push_screen(TextPrompt("Paste a stage code (fr1:...)", max_length=stagegen.MAX_CODE + 8), pasted)
+        self.app.push_screen(TextPrompt(_("Paste a stage code (fr1:...)"), max_length=stagegen.MAX_CODE + 8), pasted)
+
+
+def tile_kind(kind: str) -> str:
+    """A tile's kind (config.models.TileKind) in the player's language, in the inventory."""
+    words = {"start": pgettext("tile", "start"), "finish": pgettext("tile", "finish"),
+             "straight": pgettext("tile", "straight"), "sharp": pgettext("tile", "sharp"),
+             "soft": pgettext("tile", "soft"), "short": pgettext("tile", "short")}
+    return words.get(kind, kind)
 
 
 def squares_glyphs(squares: str) -> str:

@@ -294,8 +294,8 @@ class TourStagesScreen(BaseScreen):
         if self.legs:
             lines = [clean(f"{k}. {self.names.get(sid, sid)} · {variant_word(variant)}", multiline=False)
                      for k, (sid, variant) in enumerate(self.legs, 1)]
-            chosen = Content.from_markup("[b]$name: $stages[/b]\n", name=self.tour_name, stages=ngettext(
-                "{n} stage", "{n} stages", len(self.legs)).format(n=len(self.legs)))
+            chosen = Content.from_markup("[b]$head[/b]\n", head=_("{name}: {stages}").format(
+                name=self.tour_name, stages=ngettext("{n} stage", "{n} stages", len(self.legs)).format(n=len(self.legs))))
             chosen += Content("\n".join(lines))
         else:
             meteo = self.key_of("tour-stages.meteo", "m")
