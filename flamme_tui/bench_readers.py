@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import files
+from .i18n import _
 
 KIB = 1024
 SCALES = (1, 4, 16)
@@ -143,7 +144,7 @@ def time_read(reader: Reader, path: Path) -> float:
     CPU time, not wall time: on a busy machine the wall clock counts the time
     other programs took."""
     best = float("inf")
-    for _ in range(2):
+    for _attempt in range(2):
         start = time.process_time()
         try:
             reader.read(path)
@@ -157,7 +158,7 @@ def run(base_kb: int | None = None, only: str | None = None, out: Callable[[str]
     """Print ms per KB for every reader and shape at 1x, 4x and 16x."""
     chosen = [r for r in readers() if only is None or r.name == only]
     if not chosen:
-        out(f"flamme-tui: bench: no reader called {only!r}")
+        out(_("flamme-tui: bench: no reader called {name}").format(name=repr(only)))
         return 2
     with tempfile.TemporaryDirectory() as folder:
         for reader in chosen:
@@ -165,8 +166,9 @@ def run(base_kb: int | None = None, only: str | None = None, out: Callable[[str]
             if base_kb is not None:
                 base = min(base, base_kb * KIB)
             sizes = [base * s for s in SCALES]
-            out(f"{reader.name} (bound {reader.kind.max_bytes // KIB} KB): ms per KB at "
-                + ", ".join(f"{size // KIB} KB" for size in sizes) + "; 16x/1x")
+            out(_("{reader} (bound {bound}): ms per KB at {sizes}; 16x/1x").format(
+                reader=reader.name, bound=_("{n} KB").format(n=reader.kind.max_bytes // KIB),
+                sizes=", ".join(_("{n} KB").format(n=size // KIB) for size in sizes)))
             for shape, make in reader.shapes.items():
                 per_kb: list[float] = []
                 for size in sizes:

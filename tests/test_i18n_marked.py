@@ -49,7 +49,7 @@ TRANSLATED = [
     "ui/screens/race.py", "ui/screens/podium.py", "play/table.py", "ui/hints.py", "ui/commandpalette.py",
     "ui/widgets/lap.py", "ui/widgets/keybar.py", "play/coach.py",
     "pydantic_words.py", "cli/saves.py", "play/stagebuild.py", "play/tourbuild.py", "stagegen.py",
-    "ui/screens/stagebuild.py",
+    "ui/screens/stagebuild.py", "play/hintbench.py",
 ]
 
 MARKERS = {"_", "N_", "ngettext", "pgettext"}

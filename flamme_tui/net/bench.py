@@ -32,6 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..i18n import _, decimal, ngettext
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -127,7 +129,9 @@ async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[
 
 
 def bench(races: int = 1, seats: int = 12, watchers: int = 20, seed: int = 1) -> list[str]:
-    lines = [f"host bench: {races} race(s), {seats} seats on their own devices, {watchers} watchers, loopback"]
+    lines = [ngettext("host bench: {races} race, {seats} seats on their own devices, {watchers} watchers, loopback",
+                      "host bench: {races} races, {seats} seats on their own devices, {watchers} watchers, loopback",
+                      races).format(races=races, seats=seats, watchers=watchers)]
     all_latencies: list[float] = []
     cpu_per_round: list[float] = []
     peaks: list[float] = []
@@ -150,16 +154,19 @@ def bench(races: int = 1, seats: int = 12, watchers: int = 20, seed: int = 1) ->
                 cpu_per_round.append((cpu1 - cpu0) / rounds)
             if peak is not None:
                 peaks.append(peak)
-            lines.append(f"  race {k + 1}: {rounds} rounds, {choices} choices, {messages} messages "
-                         f"({size / 1e6:.1f} MB) to the devices")
+            lines.append("  " + _("race {k}: {rounds} rounds, {choices} choices, {messages} messages ({size}) to the "
+                                  "devices").format(k=k + 1, rounds=rounds, choices=choices, messages=messages,
+                                                    size=_("{n} MB").format(n=decimal(size / 1e6, 1))))
     if all_latencies:
         ms = sorted(x * 1000 for x in all_latencies)
         p99 = ms[min(len(ms) - 1, int(round(0.99 * (len(ms) - 1))))]
-        lines.append(f"  reveal latency (last card sent -> reveal on each device, {len(ms)} receipts): "
-                     f"median {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms")
-    lines.append(f"  host CPU per round: {statistics.mean(cpu_per_round) * 1000:.1f} ms" if cpu_per_round
-                 else "  host CPU per round: unknown (no /proc)")
-    lines.append(f"  host peak memory (VmHWM): {max(peaks):.0f} MB" if peaks else "  host memory: unknown (no /proc)")
+        lines.append("  " + _("reveal latency (last card sent -> reveal on each device, {n} receipts): median {median} ms, "
+                              "p99 {p99} ms, max {max} ms").format(n=len(ms), median=decimal(statistics.median(ms), 1),
+                                                                   p99=decimal(p99, 1), max=decimal(ms[-1], 1)))
+    lines.append("  " + (_("host CPU per round: {ms} ms").format(ms=decimal(statistics.mean(cpu_per_round) * 1000, 1))
+                         if cpu_per_round else _("host CPU per round: unknown (no /proc)")))
+    lines.append("  " + (_("host peak memory (VmHWM): {n}").format(n=_("{n} MB").format(n=f"{max(peaks):.0f}"))
+                         if peaks else _("host memory: unknown (no /proc)")))
     return lines
 
 

@@ -17,6 +17,8 @@ from ..bots import POLICIES
 from ..bots.budget import Budget
 from ..engine.phase import Phase
 from ..engine.turns import turns
+from ..i18n import ngettext
+from ..words import variant_word
 from .coach import hint_job
 from .races import new_game
 from .thinker import Thinker
@@ -58,6 +60,10 @@ async def _time(setup: Any, races: int, budget: Budget, processes: bool) -> list
 def run(setup: Any, variant: str, races: int, budget: Budget, processes: bool = True) -> str:
     times = asyncio.run(_time(setup, races, budget, processes))
     ms = [t * 1000 for t in times]
-    return (f"hint on {setup.course.name} ({variant}), {races} races, budget {budget}, {len(ms)} hints, "
-            f"in the thinking process: median {median(ms):.0f} ms, 90th percentile {percentile(ms, 0.9):.0f} ms, "
-            f"99th percentile {percentile(ms, 0.99):.0f} ms, max {max(ms):.0f} ms")
+    return ngettext("hint on {course} ({variant}), {races} race, budget {budget}, {n} hints, in the thinking process: "
+                    "median {median} ms, 90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms",
+                    "hint on {course} ({variant}), {races} races, budget {budget}, {n} hints, in the thinking process: "
+                    "median {median} ms, 90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms",
+                    races).format(course=setup.course.name, variant=variant_word(variant), races=races, budget=budget,
+                                  n=len(ms), median=f"{median(ms):.0f}", p90=f"{percentile(ms, 0.9):.0f}",
+                                  p99=f"{percentile(ms, 0.99):.0f}", max=f"{max(ms):.0f}")
