@@ -24,7 +24,7 @@ from .. import limits as lim
 from ..config import ConfigError, StageSpec, TileCatalog
 from ..engine.course import Course
 from ..engine.terrain import ASCENT, DESCENT
-from ..i18n import N_, _
+from ..i18n import N_, _, pgettext
 
 BOX_CHOICES: Final = (("base",), ("base", "peloton"))  # the boxes a player says they own
 DEFAULT_NAME: Final = N_("My stage")  # in the builder's language when a build starts
@@ -157,7 +157,9 @@ class StageBuild:
         try:
             self.stage()
         except ConfigError as exc:
-            return exc.message  # (not the stage file's field name: the player lays tiles here, writes no file)
+            # the stage file's fields, in words
+            field = {"tiles": pgettext("stage field", "tiles"), "name": pgettext("stage field", "name")}.get(exc.field or "")
+            return str(exc) if field is None else _("{field}: {problem}").format(field=field, problem=exc.message)
         return None
 
     # ------------------------------------------------------------ what it is so far

@@ -40,7 +40,7 @@ async def test_build_a_stage_save_it_and_race_it(data_dir):
         await pilot.press("enter", "enter")  # c, d (the highlight moves on to the next tile)
         assert built(app) == ["a", "B", "c", "d"]
         text = screen_text(app)
-        assert "✗ the last tile must be a finish tile, not 'd'" in text
+        assert "✗ tiles: the last tile must be a finish tile, not 'd'" in text
         assert "Tiles (4): a B c d" in text and "19 squares start to finish" in text
         # the track and the profile are drawn as the stage grows
         assert [t.letter for t in app.screen.query_one("#build-track").course.tiles] == ["a", "B", "c", "d"]
@@ -57,7 +57,7 @@ async def test_build_a_stage_save_it_and_race_it(data_dir):
         menu = app.screen.query_one("#build-tiles")
         menu.highlighted = next(k for k in range(menu.option_count) if menu.get_option_at_index(k).id == "tile-2")
         await pilot.press("enter")
-        assert "✗ tile '2' is in the peloton box, which the stage does not list" in screen_text(app)
+        assert "✗ tiles: tile '2' is in the peloton box, which the stage does not list" in screen_text(app)
         await pilot.press("backspace")
         await go_to_option(pilot, "tile-u")
         await pilot.press("enter")
