@@ -147,6 +147,12 @@ _WITH_CTX: dict[str, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
+def where(error: Mapping[str, Any]) -> str:
+    """The field an error is about, as the file writes it: `keys.ctrl+x`
+    (pydantic adds a '[key]' step to the place of a bad dict key: left out)."""
+    return ".".join(str(p) for p in error["loc"] if p != "[key]")
+
+
 def message(error: Mapping[str, Any]) -> str:
     """The message of one of pydantic's errors (an item of ValidationError.errors())
     in the player's language, first letter lowercased as it follows a field's name.

@@ -84,7 +84,7 @@ def settings_path() -> Path:
 
 def _problem(exc: ValidationError) -> str:
     err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or _("the file")
+    where = pydantic_words.where(err) or _("the file")
     return f"{where}: {pydantic_words.message(err)}"  # the key as written, the words in the player's language
 
 
@@ -128,7 +128,7 @@ def _salvaged(raw: bytes, exc: ValidationError, path: Path) -> tuple[Settings, s
             data["keys"].pop(loc[1], None)  # one key binding, not the whole keymap
         elif loc:
             data.pop(loc[0], None)
-        left_out.append(".".join(str(p) for p in loc))
+        left_out.append(pydantic_words.where(err))
     try:
         kept = Settings.model_validate_json(json.dumps(data))
     except ValidationError:

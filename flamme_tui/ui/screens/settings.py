@@ -140,7 +140,7 @@ class SettingsScreen(BaseScreen):
             new = user_settings.Settings.model_validate(data)
         except ValidationError as exc:
             err = exc.errors()[0]
-            self.say(_("Not changed: {field}: {problem}").format(field=".".join(str(p) for p in err["loc"]),
+            self.say(_("Not changed: {field}: {problem}").format(field=pydantic_words.where(err),
                                                                  problem=pydantic_words.message(err)), warning=True)
             return
         if not self._ready or new == self.flamme.settings:
