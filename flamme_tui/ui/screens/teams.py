@@ -202,7 +202,9 @@ class TeamsScreen(BaseScreen):
         title = Content.from_markup("[b]$rules[/b] · ", rules=rules)
         where = _("circuit {circuit}").format(circuit=self.choices.circuit) if bmx else self._stage_name()
         yield from self.compose_notice()
-        with VerticalScroll(classes="menu-body", id="teams-body"):
+        # not focusable itself: focus on it restyled its 370 widgets (about 0.1 s) each time, and it
+        # was a Tab stop with nothing to do; its fields scroll it, as does the mouse wheel
+        with VerticalScroll(classes="menu-body", id="teams-body", can_focus=False):
             yield Static(title + Content(where) + Content(_(" · teams")), classes="screen-title")
             if self.hosting:
                 yield Static(_("Hosting a table. Plays: \"Own device\" joins from a terminal or a phone with the "
