@@ -13,6 +13,13 @@ The `slow` marker sets apart the longest property, fuzz and kill runs: the READM
 test command runs the rest (`-m "not slow"`), and .ci/run runs them after it
 (`-m slow`).
 
+The app's tidy_memory (ui/app.py) unfreezes every object and collects: in the
+app that walks the app (15-45 ms); in a test worker, the whole worker too
+(hypothesis, every test module: 0.1-0.5 s), three or four times a UI test, a
+sixth of their time.  So in tests gc.unfreeze waits for every UNFREEZE_EVERY
+tests: the app's collections walk what is new, as they do in the app, and what
+the tests left goes at the next unfreeze.
+
 The fuzz suite (modules marked `fuzz`, see tests/fuzzing.py) reports its
 case count and run time in one line at the end of the run (the workers'
 counts added up when run in parallel).
@@ -29,6 +36,8 @@ import pytest
 
 _made: list[str] = []
 _fuzz_seconds = [0.0]
+UNFREEZE_EVERY = 20
+_since_unfreeze = [0]
 
 
 def pytest_configure(config):
@@ -51,6 +60,21 @@ def pytest_configure(config):
         folder = tempfile.mkdtemp(prefix="flamme-tui-tests-" + (f"{worker}-" if worker else ""))
         _made.append(folder)
         os.environ["FLAMME_TUI_DATA_DIR"] = folder
+
+
+@pytest.fixture(autouse=True)
+def unfreeze_every_few_tests(monkeypatch):
+    import gc
+
+    unfreeze = gc.unfreeze
+    monkeypatch.setattr(gc, "unfreeze", lambda: None)
+    yield
+    _since_unfreeze[0] += 1
+    if _since_unfreeze[0] >= UNFREEZE_EVERY:
+        _since_unfreeze[0] = 0
+        unfreeze()
+        gc.collect()
+        gc.freeze()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -72,38 +72,6 @@ def pilot_waits_for_busy_widgets(monkeypatch):
     monkeypatch.setattr(Pilot, "_wait_for_screen", _wait_for_screen)
 
 
-_tests_since_unfreeze = 0
-UNFREEZE_EVERY = 20  # tests; what their apps left is then collected by Python as usual
-
-
-@pytest.fixture(autouse=True)
-def app_gc_spares_the_test_process(monkeypatch):
-    """The app's tidy_memory unfreezes every object and collects: in the app that
-    walks the app (15-45 ms), in a test worker the whole worker too (hypothesis,
-    every test module: 0.1-0.5 s), three or four times a test, a sixth of the UI
-    tests' time.  Here the app's unfreeze is left to every UNFREEZE_EVERY tests, so
-    the app's collections walk what is new, as they do in the app."""
-    global _tests_since_unfreeze
-    import gc
-
-    from flamme_tui.ui import app as app_module
-
-    class TestGc:
-        collect = staticmethod(gc.collect)
-        freeze = staticmethod(gc.freeze)
-
-        @staticmethod
-        def unfreeze() -> None:
-            pass
-
-    monkeypatch.setattr(app_module, "gc", TestGc)
-    yield
-    _tests_since_unfreeze += 1
-    if _tests_since_unfreeze >= UNFREEZE_EVERY:
-        _tests_since_unfreeze = 0
-        gc.unfreeze()
-
-
 @pytest.fixture
 def fast_pilot(monkeypatch):
     """Pilot waits for the app to be idle after every key with 20 ms sleeps; whole
