@@ -525,16 +525,21 @@ async def hint(pilot) -> None:
     for _ in range(3):  # the hint is drawn after the refresh that follows the answer
         await pilot.pause()
     # the "looking at your cards" toast lasts 3 s: whether it is still up depends on how long the
-    # expert took (the machine's load); the picture is of the hint alone
+    # expert took (the machine's load); the picture is of the hint alone.  The race screen under
+    # the hint is not drawn again while the hint is up (it showed through with the toast on it):
+    # the hint goes, the toasts go, the race screen is drawn, and the same hint comes back
+    from .hints import HintScreen
+
+    text = app.screen.text
+    app.pop_screen()
     app.clear_notifications()
     for _ in range(50):  # (each screen's toasts go on a later refresh)
         await pilot.pause()
         if not any(screen.query("Toast") for screen in app.screen_stack):
             break
-    # laid out afresh once the toasts are gone: the picture's text is cut where the widgets' regions
-    # were at the last layout (the same on screen, but whether a toast was still there is timing)
-    for screen in app.screen_stack:
-        screen.refresh(layout=True)
+    app.screen.refresh(layout=True)
+    await pilot.pause()
+    await app.push_screen(HintScreen(text))
     await pilot.pause()
 
 
