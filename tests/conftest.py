@@ -78,11 +78,21 @@ def unfreeze_every_few_tests(monkeypatch):
 
 
 def pytest_collection_modifyitems(config, items):
+    # .ci/run's slow step collects only the files that say `mark.slow` (grep): a test marked
+    # slow another way would never run in CI
+    said: dict[str, bool] = {}
+    for item in items:
+        if "slow" in item.keywords and item.get_closest_marker("slow") is not None:
+            path = str(item.path)
+            if path not in said:
+                with open(path, encoding="utf-8") as f:
+                    said[path] = "mark.slow" in f.read()
+            if not said[path]:
+                raise pytest.UsageError(f"{path}: a test marked slow in a file that does not say `mark.slow` "
+                                        "(.ci/run finds the slow tests' files by that text)")
     # the long property runs and sweeps (marked slow) run only when asked for: `-m slow`
     if "slow" in (config.getoption("markexpr") or ""):
         return
-    import pytest
-
     skip = pytest.mark.skip(reason="slow: run with -m slow")
     for item in items:
         if "slow" in item.keywords:
