@@ -365,3 +365,42 @@ def test_expert_models_the_other_seats_cards_of_the_round_as_a_search(monkeypatc
     assert played[0] == first
     assert set(played[: len(cards)]) == set(cards)
     assert played[-10:].count(target) >= 8
+
+
+@pytest.mark.parametrize("variant", ["classic", "bmx"])
+def test_a_seats_place_is_the_outcomes(variant):
+    """Bots score simulated races by `place_of`, which must say what `outcome` says."""
+    for seed in range(6):
+        game = new_game(make_setup(RaceSpec(variant=variant)), seed)
+        while game.phase != "over":
+            for seat in range(len(game.seats)):
+                assert game.place_of(seat) == game.outcome().place_of(seat)
+            for seat in turns(game):
+                game.apply(POLICIES["easy"](game.view(seat)))
+        assert [game.place_of(seat) for seat in range(len(game.seats))] == list(game.outcome().places)
+
+
+def test_the_expert_races_its_worlds_as_its_policy_says_throughout():
+    """`Others.race_on` (the searched round, then the fixed policies in compiled
+    code) races a world exactly as `Others.policy` at every action would."""
+    import sys
+
+    from flamme_tui.bots.rollout import greedy, play_to_end, saver
+
+    expert = sys.modules["flamme_tui.bots.expert"]
+    for seed in range(4):
+        game = new_game(make_setup(RaceSpec()), seed)
+        for _ in range(5 + seed):  # a few rounds in
+            for seat in turns(game):
+                game.apply(POLICIES["easy"](game.view(seat)))
+        others = expert.Others(game.round, 0)
+        for world in range(6):
+            others.new_world([saver, greedy, saver, greedy] if world % 2 else [greedy, saver, greedy, saver])
+            one, two = game.clone(rng=Rng(world)), game.clone(rng=Rng(world))
+            others.race_on(one)
+            picked = dict(others.picked)
+            others.picked = {}
+            play_to_end(two, [others.policy] * len(game.seats))
+            assert one.state_key() == two.state_key() and one.phase == "over"
+            assert others.picked == picked
+            others.learn(one)

@@ -24,6 +24,7 @@ from flamme_tui.engine.classic import (
     ClassicSetup,
     RuleError,
     Team,
+    distinct,
     effective_move,
 )
 from flamme_tui.engine.course import Course
@@ -695,3 +696,14 @@ def test_a_position_with_a_lone_rider_plays_round_after_round():
             while game.needs(seat) and game.round == start:
                 game.apply(game.legal_actions(seat)[0])
         assert game.round == start + 1
+
+
+@given(st.lists(st.integers(min_value=-2, max_value=9), max_size=8))
+def test_a_riders_plays_are_its_distinct_cards_lowest_first(hand):
+    assert distinct(hand) == sorted(set(hand))
+    game = new_game(make_setup(RaceSpec()), 1)
+    seat = next(iter(game.to_move()))
+    i = game.seats[seat][0]
+    game.riders[i].hand = list(hand)
+    if hand:
+        assert [a.card for a in game.legal_actions(seat)] == sorted(set(hand))

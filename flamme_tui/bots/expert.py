@@ -55,13 +55,14 @@ from typing import Any
 from ..engine.actions import Action, Bid, Choice, Place, Play, PlayTokens
 from ..engine.phase import Phase
 from ..engine.rng import Rng
+from ..engine.turns import turns
 from ..engine.view import View
 from .breakaway import breakaway
 from .budget import DEFAULT, Budget
 from .easy import grid_spot
 from .hard import respond
 from .reasons import Decision
-from .rollout import Rollout, greedy, play_to_end, saver
+from .rollout import MAX_ROUNDS, Rollout, greedy, play_to_end, saver
 from .search import MARGIN, MARGIN_SCALE, Tally, candidates, drawer_name, seed_of, what, worth
 
 OWN: Rollout = saver  # how its own riders race on in a simulated race
@@ -181,10 +182,23 @@ class Others:
         self.picked[i] = keys[best]
         return actions[best]
 
+    def race_on(self, game: Any) -> None:
+        """Race a simulated game to the line: the round being decided by `policy`,
+        the later rounds by the fixed policies alone, in compiled code (the same
+        race as `policy` at every action, in less than half the time)."""
+        while game.phase != Phase.OVER and game.round == self.round and game.round < MAX_ROUNDS:
+            for seat in turns(game):
+                game.apply(self.policy(game, seat))
+        play_to_end(game, self.fallback)
+
     def learn(self, game: Any) -> None:
         """The picks of this world, credited with their seat's result in this simulated race."""
+        by_seat: dict[int, float] = {}  # a seat's two riders share one result
         for i, key in self.picked.items():
-            got = value(game, game.riders[i].seat)[1]
+            seat = game.riders[i].seat
+            if seat not in by_seat:
+                by_seat[seat] = value(game, seat)[1]
+            got = by_seat[seat]
             self.n[key] = self.n.get(key, 0) + 1
             self.total[key] = self.total.get(key, 0.0) + got
             self.tries[i] = self.tries.get(i, 0) + 1
@@ -216,7 +230,6 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
     alive = list(range(len(actions)))
     worlds = 0
     others = Others(board.round, view.seat)
-    policies: list[Rollout] = [others.policy] * len(board.setup.teams)
     while len(alive) > 1 and (worlds < 2 or not clock.spent(len(alive))):
         world = view.sample(rng)
         future = rng.below(2**31)
@@ -225,7 +238,7 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
         for k in alive:
             game = world.clone(rng=Rng(future))
             game.apply(actions[k])
-            play_to_end(game, policies)
+            others.race_on(game)
             others.learn(game)
             res, values[k] = value(game, view.seat)
             tallies[k].add(res, values[k])
@@ -260,7 +273,7 @@ def _survivors(alive: list[int], values: dict[int, list[float]]) -> list[int]:
             continue
         d = [a - b for a, b in zip(values[k][-n:], values[leader][-n:])]
         mean = sum(d) / n
-        var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+        var = sum([(x - mean) ** 2 for x in d]) / max(1, n - 1)  # a list: a generator costs twice as much
         se = math.sqrt(var / n)
         if mean + PRUNE_Z * se >= 0 and not (se == 0 and mean < 0):
             keep.append(k)

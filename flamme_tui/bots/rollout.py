@@ -18,60 +18,76 @@ the grid, a bid) is played as the engine lists it first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..engine.actions import Action, Draw, Play, PlayTokens
+from ..engine.course import Course
 from ..engine.phase import Phase
-from ..engine.turns import turns
+from ..engine.race import Race
+from ..engine.turns import next_seat
 
-Rollout = Callable[[Any, int], Action]  # (game, seat) -> action
+# (game, seat) -> action.  The game is typed (a Race) so that, compiled, every
+# question to the engine is a direct method call: these run for every action
+# of every simulated race.
+Rollout = Callable[[Race, int], Action]
 MAX_ROUNDS = 60  # a simulated race longer than this is scored as it stands
 
 
-def _plays(actions: list[Action]) -> list[tuple[Action, Any, int]] | None:
-    """(action, its card or token tuple, what it spends) for plays; None for
-    other actions (places, bids)."""
-    first = actions[0]
-    if type(first) is Play:
-        return [(a, a.card, a.card) for a in actions]  # type: ignore[attr-defined]
-    if type(first) is PlayTokens:
-        return [(a, a.tokens, sum(a.tokens)) for a in actions]  # type: ignore[attr-defined]
-    return None
-
-
-def _first_draw(game: Any, actions: list[Action]) -> Action:
-    """The rider further back draws first (its choice matters more)."""
+def _first_draw(game: Race, actions: list[Action]) -> Action:
+    """The rider further back draws first (its choice matters more): the
+    first of the rearmost, lane 0 before lane 1 on a square."""
     pos, index = game.pos, game.index
-    return min(actions, key=lambda a: (pos[index[a.rider]][0], pos[index[a.rider]][1]))
-
-
-def _choices(game: Any, seat: int) -> tuple[Action, list[tuple[Action, Any, int]] | None]:
-    """The seat's action when no card is to be weighed (the only one, the
-    draw, a place or bid), with no plays; else its first action and its plays."""
-    actions = game.legal_actions(seat)
-    first = actions[0]
-    if len(actions) == 1:
-        return first, None
-    if type(first) is Draw:
-        return _first_draw(game, actions), None
-    return first, _plays(actions)
-
-
-def greedy(game: Any, seat: int) -> Action:
-    first, plays = _choices(game, seat)
-    if plays is None:
-        return first
-    i = game.index[first.rider]
-    reach = game.reach
-    best, best_key = first, None
-    for a, pieces, cost in plays:
-        key = (reach(i, pieces), -cost)
-        if best_key is None or key > best_key:
-            best, best_key = a, key
+    best = actions[0]
+    best_square, best_lane = pos[index[best.rider]]
+    for a in actions:
+        square, lane = pos[index[a.rider]]
+        if square < best_square or (square == best_square and lane < best_lane):
+            best, best_square, best_lane = a, square, lane
     return best
 
 
-def keep_weight(course: Any, start: int) -> float:
+def _first(game: Race, seat: int) -> tuple[Action, list[Action]]:
+    """The seat's action when no card is to be weighed (the only one, the
+    draw, a place or bid) with no plays; else its first play and every play
+    (Play or PlayTokens)."""
+    actions = game.legal_actions(seat)
+    first = actions[0]
+    if len(actions) == 1:
+        return first, []
+    if type(first) is Draw:
+        return _first_draw(game, actions), []
+    if type(first) is Play or type(first) is PlayTokens:
+        return first, actions
+    return first, []
+
+
+def _pieces(action: Action) -> tuple[int | tuple[int, ...], int]:
+    """A play's card (token tuple) and what it spends."""
+    if type(action) is Play:
+        card: int = action.card  # type: ignore[attr-defined]
+        return card, card
+    tokens: tuple[int, ...] = action.tokens  # type: ignore[attr-defined]
+    spend = 0
+    for t in tokens:
+        spend += t
+    return tokens, spend
+
+
+def greedy(game: Race, seat: int) -> Action:
+    first, plays = _first(game, seat)
+    if not plays:
+        return first
+    i = game.index[first.rider]
+    # the first of the greatest (reach, -spend), compared field by field
+    best, best_reach, best_spend = first, -(10**9), 0
+    for a in plays:
+        pieces, spend = _pieces(a)
+        reach = game.reach(i, pieces)
+        if reach > best_reach or (reach == best_reach and spend < best_spend):
+            best, best_reach, best_spend = a, reach, spend
+    return best
+
+
+def keep_weight(course: Course, start: int) -> float:
     """What one point of card value is worth keeping, in squares now."""
     left = course.finish - start
     if left <= 12:
@@ -83,30 +99,34 @@ def keep_weight(course: Any, start: int) -> float:
     return weight
 
 
-def saver(game: Any, seat: int) -> Action:
-    first, plays = _choices(game, seat)
-    if plays is None:
+def saver(game: Race, seat: int) -> Action:
+    first, plays = _first(game, seat)
+    if not plays:
         return first
     i = game.index[first.rider]
     start = game.pos[i][0]
     course = game.course
     finish = course.finish
     weight = keep_weight(course, start)
-    reach = game.reach
     best, best_score = first, -1e9
-    for a, pieces, cost in plays:
-        moves = reach(i, pieces)
+    for a in plays:
+        pieces, spend = _pieces(a)
+        moves = game.reach(i, pieces)
         if start + moves >= finish:
             score = 1000.0 + moves  # over the line: further is better, nothing else counts
         else:
-            score = moves - weight * cost
+            score = moves - weight * spend
         if score > best_score:
             best, best_score = a, score
     return best
 
 
-def play_to_end(game: Any, policies: list[Rollout]) -> None:
+def play_to_end(game: Race, policies: list[Rollout]) -> None:
     """Every seat plays its policy (`policies[seat]`) until the line (or MAX_ROUNDS)."""
     while game.phase != Phase.OVER and game.round < MAX_ROUNDS:
-        for seat in turns(game):
+        # what `turns` yields, without a generator: the seat next_seat names acts until the round is over
+        start = game.round
+        seat = next_seat(game)
+        while seat is not None:
             game.apply(policies[seat](game, seat))
+            seat = next_seat(game) if game.round == start else None

@@ -6,7 +6,7 @@ plays (`engine.options.dominated`: another card of the same rider moves
 exactly as far for less), cheapest first.  A bot's random numbers come from
 its view alone, so a hidden card it cannot see never changes its choice.
 Nothing here knows a rule: moves come from the engine's previews and reach,
-results from `game.outcome()`.
+results from the engine's places (`game.place_of`).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Tally:
 
 def result(game: Any, seat: int) -> tuple[int, int, int]:
     """(1 if the seat won else 0, its place, its margin in squares) in a simulated race."""
-    place = game.outcome().place_of(seat)
+    place = game.place_of(seat)
     mine = other = -1
     for i, p in enumerate(game.pos):
         if game.riders[i].seat == seat:

@@ -11,7 +11,6 @@ they never appear in the action log and never wait for a key.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar, Final, cast
@@ -403,9 +402,10 @@ class ClassicGame(Race):
             return []
         mine = self.seat_riders(seat)
         for i in mine:
-            if self.riders[i].hand:
+            hand = self.riders[i].hand
+            if hand:
                 rid = self.riders[i].id
-                return [play(rid, c) for c in sorted(set(self.riders[i].hand))]
+                return [play(rid, c) for c in distinct(hand)]
         if seat in self.first_drawn or all(self.riders[i].played is not None for i in mine):
             return []
         return [draw(self.riders[i].id) for i in mine]
@@ -1204,22 +1204,39 @@ def classic_unseen(view: View, i: int) -> tuple[int, ...]:
     shown = view.board
     r = shown.riders[i]
     setup = classic_setup(shown)
-    cards = Counter(starting_deck(setup, r.seat, r.kind))
-    if not cards:  # the Peloton's Rouleur: its cards are counted with its Sprinteur's
+    deck = starting_deck(setup, r.seat, r.kind)
+    if not deck:  # the Peloton's Rouleur: its cards are counted with its Sprinteur's
         return ()
-    cards[0] += r.exhaustion + r.from_supply
+    # card -> copies left unplaced (a typed dict: a Counter is called through Python,
+    # and every world a searching bot samples asks this for every rider)
+    cards: dict[int, int] = {}
+    _count(cards, deck, 1)
+    extra = r.exhaustion + r.from_supply
     if scripted_kind(setup, r.seat) == PELOTON:  # one deck for both riders, one card played for both
-        cards[0] += sum(m.exhaustion for m in shown.riders if m.seat == r.seat and m.index != i)
-    cards.subtract(c for c in cards_of(r.history) if c != NOWHERE)  # a card from nowhere was in no pile
-    cards.subtract(r.bids)  # revealed breakaway bids, out of its piles
+        for m in shown.riders:
+            if m.seat == r.seat and m.index != i:
+                extra += m.exhaustion
+    cards[EXHAUSTION] = cards.get(EXHAUSTION, 0) + extra
+    _count(cards, [c for c in cards_of(r.history) if c != NOWHERE], -1)  # a card from nowhere was in no pile
+    _count(cards, r.bids, -1)  # revealed breakaway bids, out of its piles
     if i in view.own:
-        cards.subtract(view.own[i][1])
-        cards.subtract(view.hands.get(i, ()))
+        _count(cards, view.own[i][1], -1)
+        _count(cards, view.hands.get(i, ()), -1)
         if i in view.chosen:
-            cards.subtract([as_card(view.chosen[i])])
+            _count(cards, [as_card(view.chosen[i])], -1)
     else:
-        cards.subtract(r.recycled)
-    return tuple(sorted(cards.elements()))
+        _count(cards, r.recycled, -1)
+    out: list[int] = []
+    for card in sorted(cards):
+        for _ in range(cards[card]):  # none when placed as often or more (as Counter.elements)
+            out.append(card)
+    return tuple(out)
+
+
+def _count(cards: dict[int, int], pile: Sequence[int], step: int) -> None:
+    """Add `step` to the count of each card of the pile."""
+    for card in pile:
+        cards[card] = cards.get(card, 0) + step
 
 
 def as_card(choice: Choice) -> int:
@@ -1249,6 +1266,19 @@ def take_top(deck: list[int], hand: list[int], n: int) -> None:
     for k in range(top - 1, top - n - 1, -1):
         hand.append(deck[k])
     del deck[top - n:]
+
+
+def distinct(hand: list[int]) -> list[int]:
+    """The hand's cards, each once, lowest first: `sorted(set(hand))` as a
+    typed insertion (a hand is a few cards; bots ask it for every play)."""
+    out: list[int] = []
+    for card in hand:
+        k = len(out)
+        while k > 0 and out[k - 1] > card:
+            k -= 1
+        if k == 0 or out[k - 1] != card:
+            out.insert(k, card)
+    return out
 
 
 def holds(hand: list[int], card: int) -> bool:

@@ -191,14 +191,24 @@ class Race:
     def outcome(self) -> Outcome:
         """The race's result so far (final once `finished`)."""
         order = self.ranking()
+        places = self._places(order)
+        teams = tuple(TeamResult(seat, places[seat], *self.team_piles(seat)) for seat in range(len(self.seats)))
+        return Outcome(self.phase == Phase.OVER, self.winner, tuple(order), teams)
+
+    def place_of(self, seat: int) -> int:
+        """The seat's place now, as `outcome` gives it, without the rest of
+        the outcome (bots score thousands of simulated races by it)."""
+        return self._places(self.ranking())[seat]
+
+    def _places(self, order: list[int]) -> dict[int, int]:
+        """Seat -> its place: a team is placed by its best rider in `order`."""
         seat_of = {i: seat for seat, mine in enumerate(self.seats) for i in mine}
         places: dict[int, int] = {}
         for i in order:
             seat = seat_of[i]
             if seat not in places:
                 places[seat] = len(places) + 1
-        teams = tuple(TeamResult(seat, places[seat], *self.team_piles(seat)) for seat in range(len(self.seats)))
-        return Outcome(self.phase == Phase.OVER, self.winner, tuple(order), teams)
+        return places
 
     def needs(self, seat: int) -> bool:
         raise NotImplementedError
@@ -221,6 +231,10 @@ class Race:
         raise NotImplementedError
 
     def apply(self, action: Action | str) -> None:
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """What the seat may do now (each rule set's own list)."""
         raise NotImplementedError
 
     def _actor(self, action: Action | str) -> tuple[Action, int]:
