@@ -245,7 +245,7 @@ def build_parser() -> Parser:
     ladder.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                         help=_("processes, 1 to {max} (default: all cores)").format(max=MAX_JOBS))
     ladder.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=None, metavar="N",
-                        help=_("the expert's simulated races per decision (default 8: a small fixed budget)"))
+                        help=_("the expert's simulated races per decision (default 100: a fixed budget)"))
     for command in _every_parser(sub):  # --lang after the command too: `flamme-tui race --lang fr`
         add_lang(command)
     return parser
