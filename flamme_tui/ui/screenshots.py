@@ -165,14 +165,18 @@ async def shoot_phone(size: tuple[int, int]) -> bytes:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else list(argv)
-    only: set[str] = set()
-    if "--only" in args:  # a few shots only (by file name, without .svg)
-        k = args.index("--only")
-        only = set(args[k + 1].split(",")) if k + 1 < len(args) else set()
-        del args[k: k + 2]
+    import argparse
+
+    # a parser, not a scan of argv: `--help` (or a mistyped option) must never become the folder written to
+    parser = argparse.ArgumentParser(prog="python -m flamme_tui.ui.screenshots",
+                                     description="Write the README's screenshots (fixed seed, fixed sizes).")
+    parser.add_argument("dir", nargs="?", type=Path, default=Path(__file__).resolve().parents[2] / "screenshots",
+                        help="where to write them (default: screenshots/ of the source tree)")
+    parser.add_argument("--only", default="", metavar="NAME,...", help="only these shots (file names without .svg)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else list(argv))
+    only = {name for name in args.only.split(",") if name}
     os.environ["TEXTUAL_ANIMATIONS"] = "none"
-    out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "screenshots"
+    out: Path = args.dir
     out.mkdir(parents=True, exist_ok=True)
     import tempfile
 
