@@ -43,7 +43,6 @@ from .narrator import (
     Reason,
     RoundStarts,
     Told,
-    kind_name,
     note_line,
     played_text,
     rules_title,
@@ -341,12 +340,6 @@ class RaceFlow:
         """The rider in the yellow jersey (the GC leader before this stage), in a tour from its second stage."""
         gc = self.gc_before
         return self.game.index.get(gc[0].rider) if gc else None
-
-    def rider_name(self, i: int) -> str:
-        return f"{self.team_name(self.game.riders[i].seat)} {self.kind_name(i)}"
-
-    def kind_name(self, i: int) -> str:
-        return kind_name(self.game.riders[i].kind)
 
     # -------------------------------------------------------------- turns
 
