@@ -29,7 +29,7 @@ def _remove_compiled() -> None:
 
 # C flags for the engine's build, added to the user's CFLAGS: calls within the extension go
 # straight to their target (it is never interposed) and calls into libpython skip the PLT stub.
-# The same C code; `flamme-tui bench` 11% less CPU per classic race, the bots' rollouts 13%.
+# The same C code; `flamme-tui bench` about 8% less CPU per classic race, the bots' rollouts 13%.
 ENGINE_CFLAGS = "-fno-semantic-interposition -fno-plt"
 
 
