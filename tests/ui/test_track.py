@@ -210,7 +210,10 @@ async def test_stage_profile_on_the_stage_list_and_during_the_race():
         await pilot.pause()
         assert app.screen is screen
         await pilot.resize_terminal(120, 40)
-        await pilot.pause()
+        for _ in range(20):  # the resize reaches the screen within a few frames
+            await pilot.pause(0.01)
+            if screen.has_class("-profile"):
+                break
         assert screen.has_class("-profile") and screen.profile.riders == screen.track.scene.riders
 
 
