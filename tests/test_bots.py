@@ -111,8 +111,8 @@ def test_sampled_worlds_agree_with_the_view(variant):
                 held = sorted(g.bag + g.hand + list(g.played or ()))
                 assert sorted(w.bag + w.hand + list(w.played or ())) == held
             else:
-                held = sorted(g.deck + g.hand + ([g.played] if g.played is not None else []) + g.recycled)
-                assert sorted(w.deck + w.hand + ([w.played] if w.played is not None else []) + w.recycled) == held
+                held = sorted(g.deck + g.hand + ([g.played] if g.played is not None else []) + list(g.recycled))
+                assert sorted(w.deck + w.hand + ([w.played] if w.played is not None else []) + list(w.recycled)) == held
 
 
 @pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])

@@ -31,7 +31,7 @@ def climb_game(hand: list[int], exhaustion_value: int = 2) -> tuple[ClassicGame,
     game = ClassicGame.from_position(course, riders, seed=1, rules=rules)
     game.riders[0].deck.extend(hand)
     game.apply("draw red.S")
-    game.riders[0].recycled.extend(game.riders[0].hand)
+    game.riders[0].recycled += tuple(game.riders[0].hand)
     game.riders[0].hand[:] = hand
     return game, 0
 

@@ -78,7 +78,7 @@ def snapshot(game):
         game.round,
         [p.copy() for p in game.pos],
         game.cells.copy(),
-        [(r.deck.copy(), r.recycled.copy(), r.hand.copy(), r.played, r.history.copy(), r.exhaustion,
+        [(r.deck.copy(), r.recycled, r.hand.copy(), r.played, r.history.copy(), r.exhaustion,
           r.supply_played) for r in game.riders],
         dict(game.first_drawn),
         list(game.actions),
@@ -96,7 +96,7 @@ def test_draw_four_keep_one_rest_face_up_to_recycled():
     s.deck = [9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 5, 4, 3, 2]  # top is the end of the list
     game.apply("draw red.S")
     assert sorted(s.hand) == [2, 3, 4, 5]
-    assert len(s.deck) == 11 and s.recycled == []
+    assert len(s.deck) == 11 and s.recycled == ()
     assert game.legal_actions(0) == [Play("red.S", c) for c in (2, 3, 4, 5)]
     game.apply("play red.S 4")
     assert s.played == 4
@@ -125,11 +125,11 @@ def test_reshuffle_when_the_deck_runs_out_mid_draw():
     game = position("." * 20, [("red.S", 0, 0)])
     s = rider(game, "red.S")
     s.deck = [5, 9]  # 9 on top
-    s.recycled = [2, 2, 3, 3, 4]
+    s.recycled = (2, 2, 3, 3, 4)
     game.draw_hand(0)
     assert s.hand[:2] == [9, 5]  # the old deck first, then the reshuffled recycled cards
     assert len(s.hand) == 4
-    assert s.recycled == []
+    assert s.recycled == ()
     assert len(s.deck) == 3
     assert Counter(s.hand[2:]) + Counter(s.deck) == Counter([2, 2, 3, 3, 4])
 
@@ -140,11 +140,11 @@ def test_reshuffle_is_seeded():
         game = position("." * 20, [("red.S", 0, 0)], seed=seed)
         s = rider(game, "red.S")
         s.deck = [5]
-        s.recycled = [2, 3, 4, 9, 9, 2, 3]
+        s.recycled = (2, 3, 4, 9, 9, 2, 3)
         game.draw_hand(0)
         again = position("." * 20, [("red.S", 0, 0)], seed=seed)
         t = rider(again, "red.S")
-        t.deck, t.recycled = [5], [2, 3, 4, 9, 9, 2, 3]
+        t.deck, t.recycled = [5], (2, 3, 4, 9, 9, 2, 3)
         again.draw_hand(0)
         assert t.hand == s.hand and t.deck == s.deck
         hands.add(tuple(s.hand))
@@ -155,35 +155,35 @@ def test_no_reshuffle_when_the_deck_is_exactly_used_up():
     game = position("." * 20, [("red.S", 0, 0)])
     s = rider(game, "red.S")
     s.deck = [2, 3, 4, 5]
-    s.recycled = [9, 9, 9]
+    s.recycled = (9, 9, 9)
     game.draw_hand(0)
     assert sorted(s.hand) == [2, 3, 4, 5]
-    assert s.deck == [] and s.recycled == [9, 9, 9]
+    assert s.deck == [] and s.recycled == (9, 9, 9)
 
 
 def test_no_reshuffle_while_the_deck_has_cards():
     game = position("." * 20, [("red.S", 0, 0)])
     s = rider(game, "red.S")
     s.deck = [2, 2, 3, 4, 5]
-    s.recycled = [9]
+    s.recycled = (9,)
     game.draw_hand(0)
-    assert s.hand == [5, 4, 3, 2] and s.deck == [2] and s.recycled == [9]
+    assert s.hand == [5, 4, 3, 2] and s.deck == [2] and s.recycled == (9,)
 
 
 def test_fewer_than_four_cards_in_all_draws_them_all():
     game = position("." * 20, [("red.S", 0, 0)])
     s = rider(game, "red.S")
     s.deck = [9]
-    s.recycled = [EXHAUSTION]
+    s.recycled = (EXHAUSTION,)
     game.draw_hand(0)
     assert sorted(s.hand) == [EXHAUSTION, 9]
-    assert s.deck == [] and s.recycled == [] and s.supply_played == 0
+    assert s.deck == [] and s.recycled == () and s.supply_played == 0
 
 
 def test_no_cards_at_all_plays_an_exhaustion_card_from_the_supply():
     game = position("." * 20, [("red.S", 0, 0), ("blue.R", 9, 0)])
     s = rider(game, "red.S")
-    s.deck, s.recycled = [], []
+    s.deck, s.recycled = [], ()
     game.apply("draw red.S")
     assert s.hand == [EXHAUSTION] and s.supply_played == 1
     assert game.legal_actions(0) == [Play("red.S", EXHAUSTION)]
@@ -194,7 +194,7 @@ def test_no_cards_at_all_plays_an_exhaustion_card_from_the_supply():
     game.apply("play blue.R 3")
     assert s.history == [EXHAUSTION]
     assert where(game, "red.S") == (2, 0)  # an exhaustion card moves 2
-    assert s.deck == [] and s.recycled == [EXHAUSTION]  # it led its group alone: tired again
+    assert s.deck == [] and s.recycled == (EXHAUSTION,)  # it led its group alone: tired again
 
 
 def test_exhaustion_received_goes_to_recycled():
@@ -202,7 +202,7 @@ def test_exhaustion_received_goes_to_recycled():
     deck_before = list(rider(game, "blue.R").deck)
     play_round(game, {"red.S": 2, "blue.R": 3})
     b = rider(game, "blue.R")
-    assert b.recycled == [EXHAUSTION] and b.exhaustion == 1
+    assert b.recycled == (EXHAUSTION,) and b.exhaustion == 1
     assert b.deck == deck_before  # not shuffled in, not on top of the deck
 
 
@@ -567,7 +567,7 @@ def test_exhaustion_only_with_an_empty_square_ahead():
     game.end_phase()
     # a.S has b.S (lane 1) ahead: an empty lane ahead is not enough
     assert exhausted(game) == ["b.S", "c.S", "d.S"]
-    assert rider(game, "c.S").exhaustion == 1 and rider(game, "c.S").recycled == [EXHAUSTION]
+    assert rider(game, "c.S").exhaustion == 1 and rider(game, "c.S").recycled == (EXHAUSTION,)
 
 
 def test_exhaustion_counted_after_slipstream():
@@ -678,7 +678,10 @@ def test_a_copy_has_every_attribute_and_shares_no_pile(spec):
         elif name == "riders":
             assert len(twin.riders) == len(game.riders)
             for a, b in zip(game.riders, twin.riders):
-                assert a is not b and _state(a) == _state(b)
+                mate = getattr(a, "pile_mate", None)  # classic: the Peloton rider sharing its piles, in its own game
+                if mate is not None:
+                    assert b.pile_mate is twin.riders[game.riders.index(mate)] and b.pile_mate.pile_mate is b
+                assert a is not b and {**_state(a), "pile_mate": 0} == {**_state(b), "pile_mate": 0}
                 for pile, held in _state(a).items():
                     if isinstance(held, list):
                         assert getattr(b, pile) is not held, f"{a.id}.{pile} is shared with the copy"

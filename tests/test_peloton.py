@@ -84,7 +84,7 @@ def run_dry(game, seat: int) -> None:
     for i in game.seats[seat]:
         r = game.riders[i]
         r.deck.clear()
-        r.recycled.clear()
+        r.recycled = ()
 
 
 
@@ -135,13 +135,13 @@ def test_a_scripted_deck_that_runs_out_moves_by_a_2_from_nowhere(script):
     mine = game.seats[0]
     assert [game.riders[i].played for i in mine] == [NOWHERE, NOWHERE]
     starts = {i: game.pos[i][0] for i in mine}
-    piles = {i: (list(game.riders[i].deck), list(game.riders[i].recycled)) for i in mine}
+    piles = {i: (list(game.riders[i].deck), game.riders[i].recycled) for i in mine}
     easy_round(game)
     for i in mine:
         move = next(e for e in game.events if e.kind == "move" and e.rider == i)
         assert move.value == 2 and move.card == NOWHERE and move.start == starts[i]
         r = game.riders[i]
-        assert (r.deck, r.recycled) == piles[i] == ([], [])  # no card added to any pile
+        assert (r.deck, r.recycled) == piles[i] == ([], ())  # no card added to any pile
         assert r.supply_played == 0 and r.history[-1] == NOWHERE
     assert card_text(NOWHERE) == "2"
     # others cannot place a card from nowhere: it is in nobody's unseen cards
@@ -277,7 +277,7 @@ def test_worked_example_3_breakaway_on_stage_8():
     # the others took their bids back: every card, reshuffled into one face-down deck
     for rid in ("red.R", "blue.S", "white.R"):
         r = game.riders[game.index[rid]]
-        assert Counter(r.deck) + Counter(r.hand) == decks_before[rid] and r.bids == [] and r.recycled == []
+        assert Counter(r.deck) + Counter(r.hand) == decks_before[rid] and r.bids == [] and r.recycled == ()
     text = event_line(result, lambda i: game.riders[i].id)
     assert text.startswith("breakaway: black.S 9+9 = 18, green.R 7+7 = 14, blue.S 9+5 = 14")
     assert "black.S and green.R break away" in text

@@ -669,7 +669,7 @@ def test_view_does_not_depend_on_when_the_board_was_cached():
     setup = classic_setup("classic", "avenue-corso-paseo", 2)
     game = new_game(setup, 3)
     red_s = game.riders[0]
-    red_s.deck, red_s.recycled = [], []  # no cards at all: the next draw comes from the supply
+    red_s.deck, red_s.recycled = [], ()  # no cards at all: the next draw comes from the supply
     cached = game.view(1)  # built before red draws
     game.apply("draw red.S")
     assert red_s.hand == [EXHAUSTION] and red_s.supply_played == 1

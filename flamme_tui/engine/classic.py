@@ -134,7 +134,7 @@ class Rider:
     __slots__ = (
         "id", "seat", "kind", "deck", "recycled", "hand", "played", "crashed",
         "exhaustion", "supply_played", "slipstream", "crashes", "history",
-        "shown_recycled", "shown_deck", "shown_supply", "bids",
+        "shown_recycled", "shown_deck", "shown_supply", "bids", "pile_mate",
     )
 
     def __init__(self, rid: str, seat: int, kind: str) -> None:
@@ -142,7 +142,9 @@ class Rider:
         self.seat = seat
         self.kind = kind
         self.deck: list[int] = []  # face down; the top is the end of the list
-        self.recycled: list[int] = []  # face up, public
+        # face up, public: a tuple, replaced when it changes, so that every view and
+        # board shows it as it is without a copy (a copy per view was a tenth of a race)
+        self.recycled: tuple[int, ...] = ()
         self.hand: list[int] = []  # drawn, not yet chosen from (private)
         self.played: int | None = None  # chosen face down this round (private)
         self.crashed = False
@@ -157,10 +159,19 @@ class Rider:
         self.shown_supply = 0
         # breakaway: its revealed bid cards not back in its piles (during the bids, and a winner's, which left the game)
         self.bids: list[int] = []
+        # the Peloton team's other rider, whose piles are this rider's (share_piles), else None
+        self.pile_mate: Rider | None = None
+
+    def set_recycled(self, pile: tuple[int, ...]) -> None:
+        """Its face-up recycled cards are now `pile` (the Peloton team's other rider's too)."""
+        self.recycled = pile
+        mate = self.pile_mate
+        if mate is not None:
+            mate.recycled = pile
 
     def copy(self) -> Rider:
         twin = Rider(self.id, self.seat, self.kind)
-        twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled[:], self.hand[:]
+        twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled, self.hand[:]
         twin.played, twin.crashed, twin.exhaustion = self.played, self.crashed, self.exhaustion
         twin.supply_played, twin.slipstream, twin.crashes = self.supply_played, self.slipstream, self.crashes
         twin.history = self.history[:]
@@ -330,7 +341,7 @@ class ClassicGame(Race):
         """Draw the rider's hand: n cards, or by default its draw size."""
         rider = self.riders[i]
         deck, hand = rider.deck, rider.hand
-        rider.shown_recycled = tuple(rider.recycled)
+        rider.shown_recycled = rider.recycled
         rider.shown_deck = len(deck)
         rider.shown_supply = rider.supply_played
         n = n or self.draw_size(i)
@@ -343,7 +354,7 @@ class ClassicGame(Race):
         take_top(deck, hand, top)
         if rider.recycled:
             deck.extend(rider.recycled)
-            rider.recycled.clear()
+            rider.set_recycled(())
             self.rng.shuffle(deck)
             take_top(deck, hand, min(n - top, len(deck)))
         if not hand:
@@ -453,13 +464,15 @@ class ClassicGame(Race):
         self.waiting -= 1
         # the rest of the hand goes face up to the recycled cards, in the order drawn
         # (one pass: list.remove then extend cost twice as much, compiled)
-        hand, recycled = rider.hand, rider.recycled
+        hand = rider.hand
+        rest: list[int] = []
         kept = False
         for c in hand:
             if c == card and not kept:
                 kept = True
             else:
-                recycled.append(c)
+                rest.append(c)
+        rider.set_recycled(rider.recycled + tuple(rest))
         hand.clear()
         # the other rider of the seat draws only now
         for j in self.seat_riders(rider.seat):
@@ -504,6 +517,7 @@ class ClassicGame(Race):
             if script == PELOTON:
                 owner, mate = (self.riders[i] for i in self.seats[seat])
                 mate.deck, mate.recycled = owner.deck, owner.recycled
+                owner.pile_mate, mate.pile_mate = mate, owner
 
     def begin_race(self) -> None:
         """The grid is placed: the breakaway if the race has one, then round 1."""
@@ -580,7 +594,7 @@ class ClassicGame(Race):
         rider = self.riders[i]
         rider.hand.remove(card)
         rider.played = card
-        rider.recycled.extend(rider.hand)
+        rider.set_recycled(rider.recycled + tuple(rider.hand))
         rider.hand.clear()
         bidders = self.bidders()
         if len(bidders) == sum(1 for s in self.script if not s) and all(
@@ -635,7 +649,7 @@ class ClassicGame(Race):
                 rider.deck.extend(rider.bids)
                 rider.bids.clear()
             rider.deck.extend(rider.recycled)
-            rider.recycled.clear()
+            rider.set_recycled(())
             self.rng.shuffle(rider.deck)
         self.events.append(Breakaway(result, tuple(winners), square))
         self.first_drawn.clear()
@@ -951,7 +965,7 @@ class ClassicGame(Race):
 
     def tire(self, i: int) -> None:
         rider = self.riders[i]
-        rider.recycled.append(EXHAUSTION)
+        rider.set_recycled(rider.recycled + (EXHAUSTION,))
         rider.exhaustion += 1
         self.events.append(Exhaustion(i))
 
@@ -970,7 +984,7 @@ class ClassicGame(Race):
 
     def lay_down(self, i: int, choice: Choice) -> None:
         rider = self.riders[i]
-        rider.recycled.extend(rider.hand)  # what a play does with the cards not kept
+        rider.set_recycled(rider.recycled + tuple(rider.hand))  # what a play does with the cards not kept
         rider.hand.clear()
         rider.played = as_card(choice)
 
@@ -1076,7 +1090,7 @@ class ClassicGame(Race):
             rider.exhaustion = r.exhaustion
             rider.supply_played = r.from_supply
             rider.history = cards_of(r.history)
-            rider.recycled = list(r.recycled)
+            rider.recycled = r.recycled
             rider.bids = list(r.bids)
             game.riders.append(rider)
             game.pos.append([r.square, r.lane])
@@ -1105,7 +1119,7 @@ class ClassicGame(Race):
             rider.deck = list(view.unseen(i))
             rng.shuffle(rider.deck)
             if i in view.own:
-                rider.recycled = list(view.own[i][1])
+                rider.recycled = view.own[i][1]
                 rider.hand = list(view.hands.get(i, ()))
                 chosen = view.chosen.get(i)
                 rider.played = None if chosen is None else as_card(chosen)
@@ -1130,7 +1144,7 @@ class ClassicGame(Race):
         crashes, meteo weather, who drew first; with the breakaway, its bids
         at the end (a race without one has the key it always had)."""
         riders = tuple(
-            (r.id, tuple(r.deck), tuple(r.recycled), tuple(r.hand), r.played, r.crashed,
+            (r.id, tuple(r.deck), r.recycled, tuple(r.hand), r.played, r.crashed,
              r.exhaustion, r.supply_played, r.slipstream, r.crashes, tuple(r.history))
             for r in self.riders
         )
@@ -1145,9 +1159,9 @@ class ClassicGame(Race):
         """(exhaustion taken, slipstream squares, crashes, cards left) of a seat's team."""
         riders = [self.riders[i] for i in self.seats[seat]]
         # each pile once: the Peloton team's two riders share theirs
-        piles = {id(p): p for r in riders for p in (r.deck, r.recycled)}
+        held = riders[:1] if self.script[seat] == PELOTON else riders
         return (sum(r.exhaustion for r in riders), sum(r.slipstream for r in riders),
-                sum(r.crashes for r in riders), sum(len(p) for p in piles.values()))
+                sum(r.crashes for r in riders), sum(len(r.deck) + len(r.recycled) for r in held))
 
 
 # ------------------------------------------------------------------- views
@@ -1176,7 +1190,7 @@ def board_riders(game: ClassicGame) -> tuple[RiderView, ...]:
         riders.append(RiderView(
             i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
             deck if deck is not None else len(r.deck),
-            recycled if recycled is not None else tuple(r.recycled),
+            recycled if recycled is not None else r.recycled,
             r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played, tuple(r.bids),
         ))
     return tuple(riders)
@@ -1190,12 +1204,12 @@ def classic_view(game: ClassicGame, seat: int) -> View:
     if len(mine) == 2:  # a team: its two riders in one tuple (engine.view.SEEN)
         a, b = riders[mine[0]], riders[mine[1]]
         return seat_view(board(game), seat, first, (
-            mine[0], tuple(a.hand), a.played, len(a.deck), tuple(a.recycled), None,
-            mine[1], tuple(b.hand), b.played, len(b.deck), tuple(b.recycled), None))
+            mine[0], tuple(a.hand), a.played, len(a.deck), a.recycled, None,
+            mine[1], tuple(b.hand), b.played, len(b.deck), b.recycled, None))
     seen: list[object] = []
     for i in mine:
         r = riders[i]
-        seen.extend((i, tuple(r.hand), r.played, len(r.deck), tuple(r.recycled), None))
+        seen.extend((i, tuple(r.hand), r.played, len(r.deck), r.recycled, None))
     return seat_view(board(game), seat, first, tuple(seen))
 
 
