@@ -710,3 +710,25 @@ def test_a_riders_plays_are_its_distinct_cards_lowest_first(hand):
     game.riders[i].hand = list(hand)
     if hand:
         assert [a.card for a in game.legal_actions(seat)] == sorted(set(hand))
+
+
+@pytest.mark.parametrize("spec", [RaceSpec(), RaceSpec(variant="meteo"), RaceSpec(scripted=("", "peloton", "muscle", ""))],
+                         ids=["classic", "meteo", "scripted"])
+def test_a_view_stays_as_it_was_shown_while_the_race_goes_on(spec):
+    """A view shares the riders' piles rather than copying them (recycled cards are
+    tuples, replaced when they change): what a seat was shown never changes later."""
+    from flamme_tui.bots import easy
+    from flamme_tui.engine.phase import Phase
+    from flamme_tui.engine.turns import next_seat
+
+    game = new_game(make_setup(spec), 11)
+    shown, longest = [], 0
+    while game.phase != Phase.OVER:
+        seat = next_seat(game)
+        view = game.view(seat)
+        shown.append((view, repr(view), repr(view.own), repr(view.hands)))
+        longest = max([longest] + [len(pile) for _deck, pile in view.own.values()])
+        game.apply(easy(view))
+    assert game.round > 5 and longest >= 5  # piles that changed many times
+    for view, board, own, hands in shown:
+        assert (repr(view), repr(view.own), repr(view.hands)) == (board, own, hands)
