@@ -169,6 +169,20 @@ class Rider:
         if mate is not None:
             mate.recycled = pile
 
+    def keep(self, card: int) -> None:
+        """It keeps `card` (one of its hand) face down; the rest of its hand goes face up
+        to its recycled cards, in the order drawn."""
+        self.played = card
+        rest: list[int] = []
+        kept = False
+        for c in self.hand:  # one pass: list.remove first cost twice as much, compiled
+            if c == card and not kept:
+                kept = True
+            else:
+                rest.append(c)
+        self.set_recycled(self.recycled + tuple(rest))
+        self.hand.clear()
+
     def copy(self) -> Rider:
         twin = Rider(self.id, self.seat, self.kind)
         twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled, self.hand[:]
@@ -460,20 +474,8 @@ class ClassicGame(Race):
 
     def _play(self, i: int, card: int) -> None:
         rider = self.riders[i]
-        rider.played = card
+        rider.keep(card)
         self.waiting -= 1
-        # the rest of the hand goes face up to the recycled cards, in the order drawn
-        # (one pass: list.remove then extend cost twice as much, compiled)
-        hand = rider.hand
-        rest: list[int] = []
-        kept = False
-        for c in hand:
-            if c == card and not kept:
-                kept = True
-            else:
-                rest.append(c)
-        rider.set_recycled(rider.recycled + tuple(rest))
-        hand.clear()
         # the other rider of the seat draws only now
         for j in self.seat_riders(rider.seat):
             if self.riders[j].played is None and not self.riders[j].hand:
@@ -591,11 +593,7 @@ class ClassicGame(Race):
 
     def keep_bid(self, i: int, card: int) -> None:
         """The rider keeps `card` face down; the rest of its draw goes face up to its recycled cards."""
-        rider = self.riders[i]
-        rider.hand.remove(card)
-        rider.played = card
-        rider.set_recycled(rider.recycled + tuple(rider.hand))
-        rider.hand.clear()
+        self.riders[i].keep(card)
         bidders = self.bidders()
         if len(bidders) == sum(1 for s in self.script if not s) and all(
                 self.riders[j].played is not None for j in bidders):
