@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -24,7 +24,7 @@ from .engine.events import Exhaustion, Fatigue, Move
 from .engine.race import Placed
 from .engine.rules import find
 from .i18n import _, ngettext
-from .limits import MAX_COLOURS
+from .limits import MAX_CASE_SQUARES, MAX_COLOURS, MAX_RIDERS
 from .play.races import COLOURS, RaceSpec, make_setup
 from .usertext import clean
 
@@ -38,24 +38,35 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+# Every square a case names is a square of the course built for it (build_course), so
+# each is bounded: nothing larger than MAX_CASE_SQUARES (limits.py) is built from a file.
+Square = Annotated[int, Field(ge=0, lt=MAX_CASE_SQUARES)]
+
+
 class WeatherRange(_Model):
     kind: Literal["crosswind", "tailwind", "headwind", "wet"]
-    from_: int = Field(alias="from", ge=0)
-    to: int = Field(ge=0)
+    from_: Square = Field(alias="from")
+    to: Square
+
+    @model_validator(mode="after")
+    def _order(self) -> WeatherRange:
+        if self.to < self.from_:
+            raise ValueError(_("to {to} comes before from {first}").format(to=self.to, first=self.from_))
+        return self
 
 
 class Ramp(_Model):
-    square: int = Field(ge=0)
+    square: Square
     number: int = Field(ge=1, le=5)
 
 
 class TrackSpec(_Model):
-    squares: str = Field(min_length=1)
-    finish: int = Field(ge=1)
-    single_lane: list[int] = []
+    squares: str = Field(min_length=1, max_length=MAX_CASE_SQUARES)
+    finish: int = Field(ge=1, lt=MAX_CASE_SQUARES)
+    single_lane: list[Square] = Field([], max_length=MAX_CASE_SQUARES)
     # lanes of each square, one digit 1-3 per square (Peloton: 3-lane, 1-lane cobbles)
     lanes: str | None = Field(None, pattern=r"^[123]+$")
-    weather: list[WeatherRange] = []
+    weather: list[WeatherRange] = Field([], max_length=100)  # each up to MAX_CASE_SQUARES squares long
     ramp: Ramp | None = None
 
     @model_validator(mode="after")
@@ -71,7 +82,7 @@ class TrackSpec(_Model):
 
 class RiderSpec(_Model):
     id: str
-    square: int = Field(ge=0)
+    square: Square
     lane: Literal[0, 1, 2]
     crashed: bool = False
 
@@ -93,7 +104,7 @@ class Case(_Model):
     name: str
     variant: Literal["classic", "meteo", "bmx"]
     track: TrackSpec
-    riders: list[RiderSpec] = Field(min_length=1)
+    riders: list[RiderSpec] = Field(min_length=1, max_length=MAX_RIDERS)
     play: dict[str, Token | list[Token]] | None = None
     die: Literal[1, 2, "none"] | None = None
     expect: Expect
@@ -195,8 +206,10 @@ def load_cases(path: Path) -> list[Case]:
         line = f":{exc.line}" if exc.line else ""
         field = f" {exc.field}:" if exc.field else ""
         raise CaseFileError(f"{path}{line}:{field} {exc.reason}") from None
+    if not isinstance(raw, dict):  # an empty file, a list, a number: no mapping to validate
+        raise CaseFileError(_("{file}: cases: expected a mapping with a list of cases").format(file=path))
     try:
-        names = [c.get("name") for c in raw.get("cases", [])] if isinstance(raw, dict) else []
+        names = [c.get("name") for c in raw.get("cases", [])]
         seen: set[object] = set()
         dupes: set[object] = set()
         for n in names:  # one pass (names.count per name took the square of the cases)

@@ -287,6 +287,9 @@ def _yaml_error(exc: yaml.YAMLError) -> ReadError:
     return ReadError(_("{problem} (column {n})").format(problem=said, n=mark.column + 1), line=mark.line + 1)
 
 
+MERGE = "tag:yaml.org,2002:merge"  # the resolver's tag of a plain `<<` key
+
+
 def _check_duplicate_keys(node: yaml.Node, where: str = "") -> None:
     # safe_load silently keeps the last of two equal keys; a typo'd copy of a
     # stage line would then win without a word.  Without aliases the nodes
@@ -296,6 +299,8 @@ def _check_duplicate_keys(node: yaml.Node, where: str = "") -> None:
         for key, value in node.value:
             name = str(key.value)
             field = f"{where}.{name}" if where else name
+            if key.tag == MERGE:  # `<<: {...}` would bring in keys that neither check above sees
+                raise ReadError(_("merge keys are not allowed"), line=key.start_mark.line + 1, field=field)
             if name in seen:
                 raise ReadError(_("duplicate key"), line=key.start_mark.line + 1, field=field)
             seen.add(name)

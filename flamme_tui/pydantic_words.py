@@ -138,8 +138,8 @@ _WITH_CTX: dict[str, Callable[[Mapping[str, Any]], str]] = {
     ).format(tag=c.get("tag"), discriminator=c.get("discriminator"), expected=c.get("expected_tags")),
     "union_tag_not_found": lambda c: _("unable to extract tag using discriminator {discriminator}").format(
         discriminator=c.get("discriminator")),
-    "model_type": lambda c: _("input should be a valid dictionary or instance of {name}").format(
-        name=c.get("class_name")),
+    # (data read from a file is never an instance of a model: its class name would mean nothing to a player)
+    "model_type": lambda c: _("input should be a valid dictionary"),
     "dataclass_type": lambda c: _("input should be a dictionary or an instance of {name}").format(
         name=c.get("class_name")),
     "is_instance_of": lambda c: _("input should be an instance of {name}").format(name=c.get("class")),

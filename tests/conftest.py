@@ -49,6 +49,10 @@ def pytest_configure(config):
     # the suite reads English (the source texts) whatever the machine's locale; a test of another
     # language says so (--lang, or an environment of its own); LANGUAGE beats LANG and LC_* (i18n)
     os.environ["LANGUAGE"] = "en"
+    # and the default settings, whatever the user's are (a Language setting beats LANGUAGE)
+    settings = tempfile.mkdtemp(prefix="flamme-tui-tests-config-")
+    _made.append(settings)
+    os.environ["FLAMME_TUI_CONFIG_DIR"] = settings
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     chosen = os.environ.get("FLAMME_TUI_DATA_DIR")
     if worker and chosen:

@@ -216,8 +216,20 @@ BROKEN_CASES = [
      ['case "a two-square gap', "riders: 'grey.S': unknown colour (use red, blue, green, black, white, pink)"]),
     ("unknown-bmx-colour", lambda t: BMX_CASE.replace("green", "grey"),
      ['case "bmx two riders', "riders: 'grey': unknown colour"]),
+    # every square a case names is bounded (the course is built that long): a hang or a MemoryError before
+    ("square-too-far", lambda t: t.replace("square: 2, lane: 0", "square: 100000000, lane: 0"),
+     ['case "a two-square gap', "riders.1.square", "less than 10000"]),
+    ("finish-too-far", lambda t: t.replace("finish: 18", "finish: 1000000000000"),
+     ['case "a two-square gap', "track.finish", "less than 10000"]),
+    ("weather-too-far", lambda t: t.replace("finish: 18}", "finish: 18, weather: [{kind: wet, from: 0, to: 100000000}]}"),
+     ['case "a two-square gap', "track.weather.0.to", "less than 10000"]),
+    ("weather-backwards", lambda t: t.replace("finish: 18}", "finish: 18, weather: [{kind: wet, from: 5, to: 3}]}"),
+     ['case "a two-square gap', "track.weather.0: to 3 comes before from 5"]),
+    ("single-lane-too-far", lambda t: BMX_CASE.replace("finish: 30}", "finish: 30, single_lane: [100000000000]}"),
+     ['case "bmx two riders', "track.single_lane.0", "less than 10000"]),
     ("not-a-list", lambda t: "cases: 5\n", ["cases"]),
-    ("empty", lambda t: "", []),
+    ("empty", lambda t: "", ["cases: expected a mapping with a list of cases"]),
+    ("a-list", lambda t: "- 1\n", ["cases: expected a mapping with a list of cases"]),
 ]
 
 

@@ -217,3 +217,18 @@ def test_file_names_that_are_not_utf8(tmp_path, env):
             assert "\\udcff\\udc9b.yaml: the file name is not UTF-8 text: it cannot be a stage id" in proc.stderr
     listing = run("stages", "list", env=env).stdout
     assert "\\udcff\\udc9b" in listing and "bad\\udcff.yaml" in listing
+
+
+def test_tournament_and_ladder_write_out_control_characters_in_the_paths_they_print(tmp_path, env):
+    """The tour file of `tournament --tour` and the results file of `ladder --file`
+    are printed in their first line: an escape sequence in either path reached the terminal."""
+    path = tour_file(tmp_path, "Fine", f"t{ESC_TITLE}.yaml")
+    tour = run("tournament", "--tour", str(path), "easy", "medium", "-n", "1", "-j", "1", env=env)
+    assert tour.returncode == 0, tour.stderr
+    assert_clean(tour)
+    assert "t\\x1b]0;pwned\\x07.yaml" in tour.stdout.splitlines()[0]
+    results = tmp_path / f"r{ESC_TITLE}.jsonl"
+    ladder = run("ladder", "--file", str(results), "--only", "bmx", "--bots", "easy,medium", "-n", "1", "-j", "1", env=env)
+    assert ladder.returncode == 0, ladder.stderr
+    assert_clean(ladder)
+    assert "r\\x1b]0;pwned\\x07.jsonl" in ladder.stdout.splitlines()[0]

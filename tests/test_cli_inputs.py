@@ -369,6 +369,20 @@ def test_control_characters_typed_are_shown_escaped(capsys):
     assert len(out.err.splitlines()) == 2
 
 
+def test_a_bot_name_not_known_is_named_as_typed(capsys):
+    # one name stands for every seat: the line said (got 'nope,nope,nope,nope')
+    for bots in ("nope", "easy,nope,easy,nope"):
+        assert run_main(("race",), ["--bots", bots]) == 2
+        assert capsys.readouterr().err.endswith("(got 'nope')\n")
+
+
+@pytest.mark.parametrize("modes", [["--bot", "easy", "--hint"], ["--readers", "--net"], ["--hint", "--net"]])
+def test_bench_measures_one_thing_a_run(capsys, modes):
+    # each of these ran one measure and dropped the other without a word
+    assert run_main(("bench",), modes) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
 # ----------------------------------------------------------------------- seeds
 
 

@@ -96,6 +96,8 @@ def test_both_yaml_loaders_refuse_the_same(tmp_path, monkeypatch, loader):
         "a: [" + "[" * 20 + "]" * 21 + "\n": "nested too deeply",
         "a: [" * 2000: "nested too deeply",
         "a: 1\na: 2\n": "duplicate key",
+        # a merge key brings in keys that the duplicate check and the models' unknown-key check never see
+        "name: X\n<<: [{name: Y}, {name: Z}]\n": "merge keys are not allowed",
         "a: 99999999999999999999999999e99999\n": "",
         "a: 2001-13-45\n": "bad value",
         "a: [1, 2\n": "invalid YAML",

@@ -198,6 +198,18 @@ def test_a_headless_race_speaks_the_language_asked():
         assert word not in fr.stdout and word not in es.stdout, word
 
 
+def test_a_command_speaks_the_language_setting_unless_told_otherwise(tmp_path):
+    """The Language setting (the app's settings screen) beats the environment for
+    the commands too, and --lang beats it (README, Languages)."""
+    (tmp_path / "settings.json").write_text('{"language": "fr"}')
+    env = {"FLAMME_TUI_CONFIG_DIR": str(tmp_path), "LANG": "es_ES.UTF-8"}
+    setting = run_cli("race", "--teams", "2", "--seed", "3", env=env)
+    flag = run_cli("race", "--teams", "2", "--seed", "3", "--lang", "en", env=env)
+    assert setting.returncode == flag.returncode == 0
+    assert "Manche 1" in setting.stdout and "Round 1" in flag.stdout
+    assert "usage\u00a0: flamme-tui race" in run_cli("race", "--help", env=env).stdout  # the help in it too
+
+
 def test_help_and_errors_in_french():
     shown = run_cli("race", "--help", "--lang", "fr")
     assert shown.returncode == 0

@@ -151,6 +151,17 @@ def test_a_file_that_is_no_ladder_is_refused(tmp_path, capsys):
     assert path.read_text() == '{"a": 1}\n'  # left as it was
 
 
+@pytest.mark.parametrize("text", ['{"precious": "data", "important": [1,2,3]}', '{"a": 1', '[1, 2'])
+def test_a_short_unfinished_line_that_is_no_result_is_refused_not_cut(tmp_path, capsys, text):
+    # only the start of a result line (a write cut short) is cut off; a last line of
+    # anything else, even JSON, is somebody's data
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    assert main(["ladder", "--bots", "easy,medium", "--only", "bmx", "--file", str(path)]) == 2
+    assert capsys.readouterr().err == f"flamme-tui: ladder: {path}:1: not a ladder result\n"
+    assert path.read_text() == text
+
+
 def test_a_file_with_a_long_unfinished_line_is_refused_not_cut(tmp_path, capsys):
     path = tmp_path / "x.jsonl"
     path.write_bytes(b"\0" * 10_000)

@@ -15,7 +15,7 @@ from flamme_tui.cli import main
 from flamme_tui.engine.turns import turns
 from flamme_tui.play.races import COLOURS, RaceSpec, Team
 from flamme_tui.play.session import Session
-from flamme_tui.saves import SaveError
+from flamme_tui.saves import SaveError, model
 
 VARIANTS = ("classic", "meteo", "bmx")
 
@@ -485,6 +485,17 @@ def test_not_a_save(tmp_path):
     path.write_text('{"name": "a stage?"}')
     with pytest.raises(SaveError, match="is not a flamme-tui save file"):
         saves.load(path)
+
+
+@pytest.mark.parametrize("text", [b"name: Mine\ntiles: abcdefghijklmnopqrstu\n", b"hello", b"\0" * 64])
+def test_a_file_that_is_no_json_object_is_not_a_save_not_a_truncated_one(tmp_path, text):
+    # a stage file given to `replay` was "damaged (truncated)"; still set aside before being written over
+    path = tmp_path / "x.json"
+    path.write_bytes(text)
+    with pytest.raises(SaveError) as err:
+        saves.load(path)
+    assert str(err.value).endswith("x.json is not a flamme-tui save file")
+    assert err.value.kind == model.DAMAGED  # autosave sets such a race file aside before writing it again
 
 
 def rewrite(path: Path, change) -> None:

@@ -107,4 +107,5 @@ def test_the_commands(capsys):
     assert main(["stages", "check", "fr1:abcb"]) == 2
     assert "used twice" in capsys.readouterr().out
     assert main(["stages", "random", "--boxes", "peloton"]) == 2
-    assert "needs the base box" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "needs the base box" in said.err and not said.out  # an error, on stderr as every command's

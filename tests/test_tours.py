@@ -48,6 +48,18 @@ def test_bad_tour_files_one_line_per_problem_naming_file_and_field(tmp_path, cap
     assert "Traceback" not in "\n".join(out)
 
 
+def test_a_tour_whose_every_stage_is_wrong_says_so_once_per_stage(tmp_path, capsys):
+    # pydantic also counts such a list as too short ("at least 1 item ... not 0"): a problem the file does not have
+    (tmp_path / "e.yaml").write_text("name: E\nstages:\n  - {stage: firenze-milano, variant: bmx}\n")
+    (tmp_path / "f.yaml").write_text("name: F\nstages: [3, 4]\n")
+    assert main(["tours", "check", str(tmp_path)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{tmp_path / 'e.yaml'}:3: stages[0].variant: input should be 'classic' or 'meteo' (got str 'bmx')",
+                   f"{tmp_path / 'f.yaml'}:2: stages[0]: input should be a valid dictionary (got int 3)",
+                   f"{tmp_path / 'f.yaml'}:2: stages[1]: input should be a valid dictionary (got int 4)",
+                   "2 of 2 tour files with problems"]
+
+
 def test_unknown_stage_in_a_tour_names_the_field(tmp_path, capsys):
     (tmp_path / "b.yaml").write_text("name: B\nstages:\n  - {stage: avenue-corso-paseo}\n  - {stage: no-such-stage}\n")
     assert main(["tours", "check", str(tmp_path / "b.yaml")]) == 2

@@ -166,16 +166,17 @@ def build_parser() -> Parser:
     _race_options(bench)
     bench.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=2000, metavar="N",
                        help=_("races to simulate, 1 to {max} (default 2000)").format(max=MAX_RACES))
-    bench.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
+    modes = bench.add_mutually_exclusive_group()  # one measure a run: a second one was dropped without a word
+    modes.add_argument("--bot", choices=("easy", "medium", "hard", "expert", "hard-before"),
                        help=_("time this bot's decisions instead (seats: BOT, medium, medium, easy; "
                             "hard-before: hard as it was, for comparison)"))
-    bench.add_argument("--hint", action="store_true",
+    modes.add_argument("--hint", action="store_true",
                        help=_("time the hint key's answers as the app gets them (the thinking process), at every "
                               "decision of one seat over N races (default 3; budget: the expert's, 1 s)"))
-    bench.add_argument("--readers", action="store_true",
+    modes.add_argument("--readers", action="store_true",
                        help=_("time every reader of user files (save, settings, stage, tour, case and data files) "
                             "on crafted files of 1x, 4x and 16x a size: CPU ms per KB"))
-    bench.add_argument("--net", action="store_true",
+    modes.add_argument("--net", action="store_true",
                        help=_("time a hosted table over loopback: 12 seats on their own devices and 20 watchers, "
                               "N races (default 1): reveal latency, the host's CPU per round and memory"))
     _budget_options(bench)
@@ -377,8 +378,10 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str, refere
     known += list(SCRIPTED) if find(variant).scripted_teams else []
     unknown = [b for b in names if b not in known]
     if unknown or len(names) != teams:
+        # the names not known, each once (one name given stands for every seat: 'nope', not 'nope,nope,nope,nope')
+        got = ",".join(dict.fromkeys(unknown)) if unknown else ",".join(names)
         return _("{command}: give {n} of {known} (got {names!r})").format(command=command, n=teams, known=", ".join(known),
-                                                                         names=",".join(names))
+                                                                         names=got)
     if all(b in SCRIPTED for b in names):
         return _("{command}: the Peloton and Muscle teams need at least one bot to race against").format(command=command)
     return None
@@ -654,13 +657,13 @@ def cmd_ladder(args) -> int:
     unknown = [b for b in bots if b not in known]
     if unknown or len(set(bots)) != len(bots) or lad.ANCHOR not in bots or len(bots) < 2:
         print(_("flamme-tui: ladder: --bots: give easy and at least one more of {known}, each once (got {got!r})").format(
-            known=", ".join(known), got=clean(args.bots or "", multiline=False)), file=sys.stderr)
+            known=", ".join(known), got=args.bots or ""), file=sys.stderr)  # repr writes out control characters
         return 2
     columns = [c.name for c in lad.categories()]
     only = None if args.only is None else [c for c in args.only.split(",") if c]
     if only is not None and (not only or any(c not in columns for c in only)):
         print(_("flamme-tui: ladder: --only: columns are {columns} (got {got!r})").format(
-            columns=", ".join(columns), got=clean(args.only, multiline=False)), file=sys.stderr)
+            columns=", ".join(columns), got=args.only), file=sys.stderr)
         return 2
     path = Path(args.file) if args.file else user_data_dir() / "ladder.jsonl"
     try:
@@ -685,9 +688,9 @@ def _main(argv: list[str] | None) -> int:
     from .. import i18n
 
     # the language first (before the parser, whose help and errors it speaks): --lang, else the
-    # environment; the app may take its own setting instead when there is no --lang
+    # Language setting, else the environment (the app, started below, reads its settings itself)
     flag = lang_asked(sys.argv[1:] if argv is None else argv)
-    i18n.choose(flag)
+    i18n.choose(flag, "" if flag else _setting_language())
     args = build_parser().parse_args(argv)
     args.argv = sys.argv[1:] if argv is None else list(argv)  # race --from: which options were given
     if args.command is None and args.resume is None:
@@ -714,6 +717,14 @@ def _main(argv: list[str] | None) -> int:
             raise
         print(_("flamme-tui: {problem}").format(problem=clean(exc, multiline=False)), file=sys.stderr)
         return 2
+
+
+def _setting_language() -> str:
+    """The Language setting, "" when none is chosen (or the settings cannot be
+    read: the app says why, a command speaks the environment's language)."""
+    from ..settings import load
+
+    return load()[0].language
 
 
 def os_problem(exc: OSError) -> str:

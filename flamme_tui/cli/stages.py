@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -123,7 +124,7 @@ def random_stage(seed: int | None, length: str, kind: str, boxes: str, out=print
         stage = stagegen.random_stage(seed, length, kind, tuple(b.strip() for b in boxes.split(",")))
         summary = config.stage_summary(stage)
     except config.ConfigError as exc:
-        out(clean(_("flamme-tui: stages random: {problem}").format(problem=exc), multiline=False))
+        print(clean(_("flamme-tui: stages random: {problem}").format(problem=exc), multiline=False), file=sys.stderr)
         return 2
     out(_("code: {code}").format(code=stagegen.stage_code(stage)))
     out(_("{length} squares, {ascent} climb, {descent} descent, {cobbles} cobbles ({kind}); race it: "

@@ -154,8 +154,14 @@ def _problems(
     except ValidationError as exc:
         problems: list[ConfigError] = []
         keys = _Keys()  # the nodes stay alive meanwhile: their ids stay theirs
-        for error in exc.errors():
+        errors = exc.errors()
+        # a list whose every item is wrong is also "too short" (pydantic counts the items that passed): said
+        # once, by the items' own problems
+        inner = {tuple(e["loc"][:n]) for e in errors for n in range(len(e["loc"]))}
+        for error in errors:
             loc = tuple(error["loc"])
+            if error["type"] == "too_short" and loc in inner:
+                continue
             line, found = _line_of(node, loc, keys)
             # pydantic puts '[key]' on the loc of a bad dict key: drop it
             loc = tuple(p for p in loc if p != "[key]")

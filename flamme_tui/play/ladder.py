@@ -37,6 +37,7 @@ from typing import Any
 from .. import config
 from ..bots import Budget
 from ..engine.terrain import ASCENT, COBBLE
+from ..usertext import clean
 from ..words import plural
 from .tournament import run_one
 
@@ -129,6 +130,9 @@ def play(job: tuple[Category, Game, Budget]) -> dict[str, Any]:
 # ------------------------------------------------------------ the file
 
 
+LINE_START = b'{"a": "'  # how every result line begins (json.dumps with sorted keys)
+
+
 class LadderFileError(Exception):
     """The results file cannot be used: one line saying why."""
 
@@ -149,9 +153,10 @@ def read_results(path: Path, budget: Budget) -> tuple[dict[tuple[str, str, str, 
     cut = bool(data) and not data.endswith(b"\n")
     lines = data.split(b"\n")
     if cut:
-        # a write cut short leaves the start of one of our lines; anything else is no ladder file
-        # (and must not be truncated)
-        if len(lines[-1]) > MAX_LINE or not lines[-1].startswith(b"{"):
+        # a write cut short leaves the start of one of our lines (Appender.add: sorted keys, "a"
+        # first); anything else is no ladder file, and must not be truncated
+        tail = lines[-1]
+        if len(tail) > MAX_LINE or tail[:len(LINE_START)] != LINE_START[:len(tail)]:
             raise LadderFileError(f"{path}:{len(lines)}: not a ladder result")
         lines = lines[:-1]
     games: dict[tuple[str, str, str, int], dict[str, Any]] = {}
@@ -335,8 +340,8 @@ def ladder(path: Path, games: int, bots: list[str], kinds: list[str] | None = No
     todo = [g for g in schedule(cats, bots, games) if g.key not in done]
     by_name = {c.name: c for c in cats}
     if other:
-        out(f"({plural(other, 'game')} in {path} played with another expert budget: left aside)")
-    out(f"{plural(len(done), 'game')} in {path}; {len(todo)} to play"
+        out(f"({plural(other, 'game')} in {clean(path, False)} played with another expert budget: left aside)")
+    out(f"{plural(len(done), 'game')} in {clean(path, False)}; {len(todo)} to play"
         + (f" on {plural(workers, 'process', 'processes')}" if todo else ""))
     if todo:
         appender = Appender(path, cut)

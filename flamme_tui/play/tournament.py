@@ -29,6 +29,7 @@ from .. import config
 from ..bots import DEFAULT, Budget, policy
 from ..engine.rules import find
 from ..i18n import _, decimal, ngettext, percent, short
+from ..usertext import clean
 from ..words import bot_level, variant_word
 from .races import COLOURS, RaceSpec, Team, make_setup, new_game, play_out, seat_plan
 
@@ -249,7 +250,7 @@ def tournament(bots: list[str], races: int, variant: str = "classic", stages: li
         head = ngettext("{races} tour of {tour}, {n} seats ({bots}), {processes}{thinking}, {seconds} s; a win: the most "
                         "Tour Points",
                         "{races} tours of {tour}, {n} seats ({bots}), {processes}{thinking}, {seconds} s; a win: the most "
-                        "Tour Points", races).format(races=races, tour=tour, n=n, bots=seats, processes=processes,
+                        "Tour Points", races).format(races=races, tour=clean(tour, False), n=n, bots=seats, processes=processes,
                                   thinking=thinking, seconds=decimal(elapsed))
     else:
         head = ngettext("{races} {variant} race, {n} seats ({bots}), {stages}, {processes}{thinking}, {seconds} s",

@@ -24,7 +24,7 @@ from ..setupdata import (
 )
 from ..words import variant_word
 from .locks import _lock_path
-from .model import FORMAT, KEEP, NEWER, SUFFIX, VERSION, SaveData, SaveError, TourData, damaged, state_digest
+from .model import DAMAGED, FORMAT, KEEP, NEWER, SUFFIX, VERSION, SaveData, SaveError, TourData, damaged, state_digest
 from .writing import _backup, _checksum, _summary
 
 # ------------------------------------------------------------------ reading
@@ -105,6 +105,9 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     except files.ReadError as exc:
         raise damaged(path, exc.reason) from None
     except (UnicodeDecodeError, ValueError, RecursionError):
+        if not raw.lstrip().startswith(b"{"):  # a save is one JSON object: this is some other file (a stage, a
+            # text), or one overwritten from its start: still set aside, never written over (autosave)
+            raise SaveError(path, _("is not a flamme-tui save file"), kind=DAMAGED) from None
         # a save always ends with its closing brace: without it, the end is missing
         reason = _("not valid JSON") if raw.rstrip().endswith(b"}") else _("truncated")
         raise damaged(path, reason) from None
