@@ -166,9 +166,11 @@ class DeviceTable:
             self.error = code[:40] if isinstance(code, str) else "bad-message"
             if self.error in ("replaced", "bot", "closing"):
                 self.closed = self.error
+                # nothing is asked of this device any more: no "Your turn" left on it, nobody waited for
+                self.turn = None
+                self.due = None
                 if self.error == "bot":
                     self.seat = None
-                    self.turn = None
         elif kind == "welcome":
             self._welcome(message)
         elif self.setup is None:

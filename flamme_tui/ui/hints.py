@@ -70,6 +70,7 @@ async def _think(screen: Any) -> None:
     autosaver = getattr(screen.app, "autosaver", None)
     if autosaver is not None and autosaver.session is session:
         autosaver(session, "hint")  # saved now: a hint is no action, the next one may never come
+    screen.app.clear_notifications()  # "looking at your cards" would lie over the answer for seconds
     screen.app.push_screen(HintScreen(text))
 
 

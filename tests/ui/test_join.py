@@ -247,3 +247,29 @@ async def test_a_desktop_notification_tells_the_seat_it_must_choose_where_notify
     monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))  # no notify-send: the bell alone
     assert notify.notifier() is None and await notify.notify("Red") is False
     assert len(told.read_text().splitlines()) == runs
+
+
+async def test_a_seat_whose_host_closes_the_table_is_no_longer_asked_to_choose():
+    """The host quit while this seat's turn was up: its device said "Your turn:
+    choose." beside "the host is closing the table" until it was closed by hand."""
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7)
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    line, device = Line(f"127.0.0.1:{port}"), DeviceTable()
+    try:
+        await line.open(table.codes[0])
+        messages = line.messages()
+        async for data in messages:
+            device.take(data)
+            if device.turn is not None:
+                break
+        assert device.status() == "Your turn: choose."
+        await server.stop()
+        async for data in messages:
+            device.take(data)
+        assert device.closed == "closing"
+        assert device.turn is None and device.status() == ""
+    finally:
+        await line.close()
+        await server.stop()

@@ -170,6 +170,21 @@ async def test_no_english_game_word_on_translated_screens(speak, lang, scenario)
         assert not screen_text(app).splitlines()[-1].rstrip().endswith("…"), "the key bar is cut"
 
 
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("scenario", ["meteo", "podium"])
+async def test_no_english_game_word_on_tall_race_screens(speak, lang, scenario):
+    """A tall window shows more: the weather legend under the track, the podium's race
+    chart (both were English in a French race)."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await SCENARIOS[scenario](pilot)
+        await settle(pilot)
+        shown = screen_text(app)
+        assert ("»" in shown) if scenario == "meteo" else ("█" in shown or "▇" in shown or "●" in shown), shown
+        assert english_words(app, lang, not_words()) == set()
+
+
 async def test_a_saved_language_is_spoken_from_the_start(tmp_path, monkeypatch):
     """settings.json says Spanish: the title menu is in Spanish once the settings are read
     (they are read after the menu is first drawn, start-up time counts: it is drawn again)."""

@@ -261,6 +261,8 @@ async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch)
         assert time.monotonic() - t0 >= 1.0
         await pilot.pause()
         assert "a slow answer" in screen_text(app)
+        # "looking at your cards" lay over the answer for seconds (Textual has no public list of its toasts)
+        assert not list(app._notifications)
         assert screen.turn.kind == "pick"
 
 

@@ -160,8 +160,12 @@ async def test_the_teams_screen_offers_six_teams_and_the_breakaway_only_where_th
         await new_race_menus(pilot, "classic")  # Avenue Corso Paseo: no tile 2
         assert not app.screen.query("#breakaway")
         await set_players(pilot, 6)
-        assert "starts on Peloton tile _1" in str(app.screen.query_one("#teams-message").render())
+        # the tile as the box numbers it ("_1" is the data's name of one of its sides)
+        assert "starts on Peloton tile 1 (" in str(app.screen.query_one("#teams-message").render())
         assert all(app.screen.query_one(f"#seat-{s}").display for s in range(6))
+        await set_players(pilot, 2)  # the line said what six players change: it goes
+        assert str(app.screen.query_one("#teams-message").render()).strip() == ""
+        await set_players(pilot, 6)
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("escape")

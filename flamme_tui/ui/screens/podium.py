@@ -123,7 +123,8 @@ def chart_text(game, names, history: History, width: int = 76, max_height: int =
         for j, ch in enumerate(str(k)):
             axis[k * step + j] = ch
     # (the margin is 7 cells: the axis's name, in the player's language, right-aligned in it)
-    text.append(f"{_('round')[:6]:>6} " + "".join(axis).rstrip() + "\n")
+    label = _("round")  # (marked outside the f-string: pybabel does not look inside one)
+    text.append(f"{label[:6]:>6} " + "".join(axis).rstrip() + "\n")
     # the legend: whole entries to a line, each line under the chart (never "o Orange" on one
     # line and "Rouleur" at the start of the next)
     entries = [(mark_of(r), f"bold {team_of_rider(r.id).hex}", " " + rider_words(game, i, names))

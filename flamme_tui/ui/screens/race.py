@@ -138,7 +138,7 @@ class RaceScreen(RaceKeys):
             yield StageOverview(board.course, id="overview")
             yield TrackStrip(board.course, id="track")
             if board.rules.has_weather:
-                yield Static(WEATHER_SHORT, id="legend")
+                yield Static(_(WEATHER_SHORT), id="legend")
         boards = Boards(id="boards")
         boards.styles.height = Boards.fixed_height(len(board.riders))
         with Horizontal(id="main"):

@@ -292,7 +292,8 @@ class TeamsScreen(BaseScreen):
             notes.append(_("{n} colours race {stage}.").format(n=colours, stage=version.name))
         if course.tiles and course.tiles[0].letter != config.split_tiles(version.tiles)[0]:
             notes.append(_("{n} riders: the stage starts on Peloton tile {tile} ({places} places).").format(
-                n=riders, tile=course.tiles[0].letter, places=sum(course.lanes[: course.grid])))
+                # the physical tile as the box numbers it ("_1" is a side of tile 1: the name the data file uses)
+                n=riders, tile=config.physical_tile(course.tiles[0].letter), places=sum(course.lanes[: course.grid])))
         return " ".join(notes)
 
     def _stage_name(self) -> str:
@@ -330,6 +331,13 @@ class TeamsScreen(BaseScreen):
         line.set_class(warning, "-warning")
         self.app.clear_notifications()
         self.notify(message, severity="warning" if warning else "information", timeout=6)
+
+    def unsay(self) -> None:
+        """The message line emptied, its toast gone."""
+        line = self.query_one("#teams-message", Static)
+        line.update(Content(""))
+        line.set_class(False, "-warning")
+        self.app.clear_notifications()
 
     @property
     def lone(self) -> bool:
@@ -401,6 +409,8 @@ class TeamsScreen(BaseScreen):
                          "(two players may share a colour, as rivals).").format(n=self.count) + " " + note
             if note:
                 self.say(note)
+            else:  # what the line said was of the number before (ctrl+f's six players, a bigger start)
+                self.unsay()
         elif sid.startswith("controller-"):
             seat = int(sid.split("-")[1])
             controller = cast(str, chosen(event.value))

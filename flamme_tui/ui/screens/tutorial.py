@@ -149,12 +149,20 @@ class TutorialScreen(BaseScreen):
             yield Static(id="lesson-choices")
             yield Static(id="lesson-step")
             yield Static(id="lesson-report")
-        yield KeyBar([("1-9", _("choose")), ("↑↓", _("scroll")), ("esc", _("leave (kept)")), ("x", _("skip lesson")),
-                      (self.help_key, _("help"))], id="lesson-keys")
+        yield KeyBar(self.keys(), id="lesson-keys")
 
     def on_mount(self) -> None:
         super().on_mount()
         self.show()
+
+    def keys(self) -> list[tuple[str, str]]:
+        """The keys that do something now: 1-9 only while the race is on."""
+        if not self.started:
+            return [("⏎", _("start race")), ("↑↓", _("scroll")), ("esc", _("back")), (self.help_key, _("help"))]
+        if self.tutorial.over:
+            return [("⏎", _("back")), ("↑↓", _("scroll")), (self.help_key, _("help"))]
+        return [("1-9", _("choose")), ("↑↓", _("scroll")), ("esc", _("leave (kept)")), ("x", _("skip lesson")),
+                (self.help_key, _("help"))]
 
     # ------------------------------------------------------------ drawing
 
@@ -188,6 +196,7 @@ class TutorialScreen(BaseScreen):
         else:
             text = "\n\n".join(step.said("text") for step in steps) if steps else _("Race on: choose as you learned.")
             choices = self.choices_text()
+        self.query_one("#lesson-keys", KeyBar).show(self.keys())
         self.query_one("#lesson-step", Static).update(plain(text))
         self.query_one("#lesson-choices", Static).update(plain(choices))
         heading = _("The breakaway:") if shown == 0 else _("Last round:")
