@@ -139,6 +139,7 @@ class TeamsScreen(BaseScreen):
         self.choices = choices
         self.hosting = hosting  # "Host a table": a human seat plays on its own device or here
         self.changes: list[str] = []  # what the screen changed on its own, said on the message line
+        self.said_of_count = False  # the message line says what the number of players changed (say)
         # what the player chose here, which filling with bots keeps: seats whose Plays they
         # chose, the number of players, the bot level last chosen (the level of the fill)
         self.plays_chosen: set[int] = set()
@@ -323,9 +324,11 @@ class TeamsScreen(BaseScreen):
         if self.changes:
             self.say(" ".join(self.changes))
 
-    def say(self, message: str, warning: bool = False) -> None:
+    def say(self, message: str, warning: bool = False, of_count: bool = False) -> None:
         """The message line under the form (and a toast, which goes by itself: only the
-        newest, as on the line, or stepping through a list piled them over the table)."""
+        newest, as on the line, or stepping through a list piled them over the table);
+        `of_count`: what the number of players changes, gone when it changes again."""
+        self.said_of_count = of_count
         line = self.query_one("#teams-message", Static)
         line.update(Content(message))
         line.set_class(warning, "-warning")
@@ -337,6 +340,7 @@ class TeamsScreen(BaseScreen):
         line = self.query_one("#teams-message", Static)
         line.update(Content(""))
         line.set_class(False, "-warning")
+        self.said_of_count = False
         self.app.clear_notifications()
 
     @property
@@ -408,8 +412,8 @@ class TeamsScreen(BaseScreen):
                 note = _("{n} players race one rider each: in seat order each takes a free rider "
                          "(two players may share a colour, as rivals).").format(n=self.count) + " " + note
             if note:
-                self.say(note)
-            else:  # what the line said was of the number before (ctrl+f's six players, a bigger start)
+                self.say(note, of_count=True)
+            elif self.said_of_count:  # the line said what the number before changed (ctrl+f's six players)
                 self.unsay()
         elif sid.startswith("controller-"):
             seat = int(sid.split("-")[1])
@@ -522,7 +526,7 @@ class TeamsScreen(BaseScreen):
             notes.append(_("Fewer players: the Players list, with ← →."))
             if not find(self.choices.variant).uses_tokens:
                 notes.append(self.version_note())  # 5 or 6 colours: another version of the stage
-        self.say(" ".join(n for n in notes if n))
+        self.say(" ".join(n for n in notes if n), of_count=True)
 
     def action_back(self) -> None:
         self.remember()
