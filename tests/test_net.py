@@ -314,6 +314,29 @@ def test_a_wrong_code_is_refused_and_too_many_tries_are_stopped():
     assert asyncio.run(_with_host(body))
 
 
+def test_one_address_cannot_hold_every_line_open_without_a_hello():
+    """A client kept 70 lines open and never said hello (each reopened as its hello time
+    ran out): every device was refused. Lines waiting for a hello are capped per address."""
+    from flamme_tui.net.host import MAX_WAITING_PER_ADDRESS
+
+    async def body(table, server, device):
+        async with aiohttp.ClientSession() as http:
+            url = f"ws://127.0.0.1:{server.port}/ws"
+            held = [await http.ws_connect(url) for _ in range(MAX_WAITING_PER_ADDRESS)]
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(url)
+            assert refused.value.status == 503
+            await held.pop().close()
+            await asyncio.sleep(0.1)
+            d = await device(table.codes[0])  # a place again: a device joins
+            assert (await d.until("welcome"))["seat"] == 0
+            for ws in held:
+                await ws.close()
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
 def test_a_page_from_another_origin_is_refused_and_a_flood_is_slowed():
     async def body(table, server, device):
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -435,6 +458,17 @@ def test_seat_codes_are_secret_unguessable_and_bound_to_one_seat():
     assert tb.seat_of(tables[1].codes[1]) is None and tb.seat_of(tb.room) is None
     tb.hand_to_bot(1)
     assert tb.seat_of(tb.codes[1]) is None  # a seat given to a bot takes no device
+    # a lone surrogate ("\ud800" in the hello's JSON) raised UnicodeEncodeError in the handler
+    assert tb.seat_of("\ud800") is None and tb.seat_of("K7QM-4XPD-9RT\u00e9") is None
+
+
+def test_only_the_protocol_s_version_as_a_number_is_understood():
+    from flamme_tui.net.wire import ProtocolError, parse
+
+    assert parse('{"v": 1, "type": "hello"}', 4096)["type"] == "hello"
+    for version in ("true", "1.0", '"1"', "2", "null"):  # true and 1.0 are equal to 1 in Python
+        with pytest.raises(ProtocolError):
+            parse(f'{{"v": {version}, "type": "hello"}}', 4096)
 
 
 def test_every_turn_of_a_random_race_offers_what_the_seats_own_view_offers():

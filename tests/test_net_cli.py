@@ -269,3 +269,26 @@ async def test_a_browser_tabs_app_goes_when_its_host_is_killed(tmp_path):
             proc.wait(10)
         for pid in tab_apps(port):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_hosted_race_s_seed_is_one_nobody_can_guess(tmp_path, monkeypatch):
+    """A race is its set-up, seed and actions, and a device is sent the set-up and sees the
+    grid and its own hands: with the seed 1 of `race` (or any small one) a device could
+    find it and deal every other hand itself. Without --seed, a random 63-bit seed."""
+    from flamme_tui.cli import host as host_cli
+    from flamme_tui.cli import main
+
+    seeds = []
+
+    async def hosted(table, args, path):
+        seeds.append(table.session.seed)
+        return 0
+
+    monkeypatch.setattr(host_cli, "_serve", hosted)
+    for k in range(3):
+        assert main(["host", "--teams", "2", "--bots", "device,easy", "--saves", str(tmp_path / str(k)),
+                     "--port", str(free_port())]) == 0
+    assert main(["host", "--teams", "2", "--bots", "device,easy", "--saves", str(tmp_path / "given"), "--seed", "4",
+                 "--port", str(free_port())]) == 0
+    assert seeds[3] == 4  # a seed given is used (the host chose to know it)
+    assert len(set(seeds[:3])) == 3 and min(seeds[:3]) > 2**40

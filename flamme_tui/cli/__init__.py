@@ -13,6 +13,7 @@ from typing import Any
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
 from ..arguments import Parser, Whole, add_lang, lang_asked
 from ..i18n import _, decimal, ngettext, short
+from ..limits import MAX_SEED as SAVED_SEEDS
 from ..limits import MAX_TOUR_STAGES
 from ..usertext import clean
 from ..words import variant_word
@@ -190,7 +191,11 @@ def build_parser() -> Parser:
     # flamme-tui host / join: each player's hand on their own device (net/, docs/PROTOCOL.md)
     host = sub.add_parser("host", help=_("host a race whose seats play on their own devices (flamme-tui join)"))
     _race_options(host)
-    _seed_option(host)
+    # the race is the set-up, the seed and the actions: a device that knew the seed could deal every hand
+    # itself (a small one by trying them all against its own first hand and the grid), so none by default
+    host.add_argument("--seed", type=Whole(0, SAVED_SEEDS), default=None, metavar="SEED",
+                      help=_("0 to {max} (default: a random one nobody is told; a player who knew the seed could "
+                             "work out every hand)").format(max=SAVED_SEEDS))
     host.add_argument("--bots", default="", metavar="WHO,WHO,...",
                       help=_("who plays each seat: device (a player on their own device, the default) or a bot "
                            "(easy, medium, hard, expert)"))

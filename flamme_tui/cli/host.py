@@ -62,7 +62,7 @@ def plan(args: Any) -> tuple[dict[int, str], tuple[str, ...], set[int]] | str:
 def cmd_host(args: Any) -> int:
     from ..net.guard import cannot_listen
     from ..net.host import HostTable, read_codes
-    from ..play.session import Session
+    from ..play.session import Session, secret_seed
     from . import _spec, budget_of
 
     if args.from_file:
@@ -85,7 +85,9 @@ def cmd_host(args: Any) -> int:
         if isinstance(planned, str):
             return complain(planned)
         bots, scripted, devices = planned
-        session = Session.new(_spec(args, scripted), args.seed, bots=bots)
+        # (a seat's device must not be able to deal the race itself: see --seed)
+        seed = args.seed if args.seed is not None else secret_seed()
+        session = Session.new(_spec(args, scripted), seed, bots=bots)
         table = HostTable(session, devices)
         target = None
     session.budget = budget_of(args)

@@ -112,11 +112,12 @@ class Bucket:
         self.tokens = burst
         self.last = time.monotonic()
 
-    def take(self) -> bool:
+    def take(self, cost: float = 1.0) -> bool:
+        """Whether an event of this cost (1, or its bytes) is allowed now; if so it is counted."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens < 1:
+        if self.tokens < cost:
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True

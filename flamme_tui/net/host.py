@@ -63,6 +63,10 @@ WRONG_WINDOW = 60.0
 MAX_WATCHERS = 32
 MAX_PEERS = 64  # lines at once, joined or not: 12 seats, 32 watchers and room for reconnects
 HELLO_SECONDS = 10.0  # a connection that says no hello in this time is closed
+# lines from one address that have not said hello yet: one client holding all MAX_PEERS open (each
+# reopened as its hello time ran out) kept every device out; the page's tabs all come from the host
+# itself, so a few at once are allowed (a reconnect after a restart)
+MAX_WAITING_PER_ADDRESS = 16
 SEATS_FILE = ".seats"  # beside the race file: the room and seat codes, so a restarted host keeps them
 
 
@@ -112,6 +116,8 @@ class HostTable:
     def seat_of(self, code: str) -> int | None:
         """The device seat whose code this is (compared in constant time), else None."""
         code = norm_code(code)
+        if not code.isascii():  # no code is (a lone surrogate, "\ud800" in JSON, cannot even be encoded)
+            return None
         found = None
         for seat, secret in self.codes.items():
             if secrets.compare_digest(code.encode(), secret.encode()) and seat in self.devices:
@@ -308,11 +314,14 @@ class HostServer:
         why = refusal(request.headers.get("Origin"), request.headers.get("Host"), self.names, allow_no_origin=True)
         if why is not None:
             raise web.HTTPForbidden(text=_("flamme-tui: refused: {why}").format(why=why) + "\n")
-        if len(self.peers) >= MAX_PEERS:  # lines not joined yet count too (each waits HELLO_SECONDS at most)
+        address = request.remote or "?"
+        waiting = sum(1 for p in self.peers if p.address == address and p.seat is None and not p.watcher)
+        # lines not joined yet count too (each waits HELLO_SECONDS at most)
+        if len(self.peers) >= MAX_PEERS or waiting >= MAX_WAITING_PER_ADDRESS:
             raise web.HTTPServiceUnavailable(text=_("flamme-tui: the table has no room for another line") + "\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_FROM_DEVICE, heartbeat=30)
         await ws.prepare(request)
-        peer = Peer(ws, request.remote or "?")
+        peer = Peer(ws, address)
         self.peers.add(peer)
         try:
             hello = asyncio.get_running_loop().call_later(HELLO_SECONDS, lambda: asyncio.ensure_future(

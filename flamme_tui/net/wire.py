@@ -104,7 +104,7 @@ def parse(data: str | bytes, limit: int) -> dict[str, Any]:
         raise ProtocolError("bad-message", "not JSON") from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError("bad-message", "not an object with a type")
-    if message.get("v") != PROTOCOL:
+    if type(message.get("v")) is not int or message["v"] != PROTOCOL:  # (true and 1.0 equal 1 in Python)
         raise ProtocolError("version", f"this end speaks version {PROTOCOL}")
     return message
 

@@ -13,10 +13,12 @@ two so the thinking can run in a worker thread (see `BotMove`).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .. import limits
 from ..bots import DEFAULT, Budget, Decision, decide
 from ..engine.actions import Action, Bid, Play, PlayTokens
 from ..engine.phase import Phase
@@ -24,6 +26,15 @@ from ..engine.turns import next_seat, turns
 from ..engine.view import View
 from ..i18n import _
 from .races import RaceSpec, make_setup, new_game
+
+
+def secret_seed() -> int:
+    """A seed nobody can guess, from the whole range a save holds: a hosted table's.  The
+    race is its set-up, seed and actions, and a device is sent the set-up and sees the grid
+    and its own hands: from a seed of the menus' range (a million) it found the seed in half
+    a minute by trying them all, then dealt every other hand itself."""
+    return 1 + secrets.randbelow(limits.MAX_SEED)
+
 
 UNDO = "undo"  # the log entry of a take-back: the action before it is withdrawn
 Entry = Action | str  # a log entry: an action, or UNDO

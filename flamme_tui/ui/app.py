@@ -456,17 +456,21 @@ class FlammeApp(App[int]):
     def start_race(self, choices) -> None:
         from ..config import ConfigError
         from ..play.flow import RaceFlow
+        from ..play.session import secret_seed
 
         self.choices = choices
+        hosting = getattr(self, "hosting", False)
         try:
-            session = choices.session()
+            # a hosted table's seed is one nobody is told: a device that knew it could deal every hand
+            # (play.session.secret_seed); the set-up screen shows no seed then
+            session = choices.with_seed(secret_seed()).session() if hosting else choices.session()
         except ConfigError as exc:  # the stage file broke after it was chosen
             self.notify(clean(exc), severity="error", timeout=8, markup=False)
             return
         # what the set-up said (a colour swap, a seat changed) stays with the set-up:
         # its toast covered the standings on the race's first curtain
         self.clear_notifications()
-        if getattr(self, "hosting", False):
+        if hosting:
             self.host_table(session, choices.here())
             return
         self.start_flow(RaceFlow(session))

@@ -81,6 +81,11 @@ class RaceChoices:
     def copy(self) -> RaceChoices:
         return replace(self, seats=[replace(s) for s in self.seats])
 
+    def with_seed(self, seed: int) -> RaceChoices:
+        twin = self.copy()
+        twin.seed = seed
+        return twin
+
     def spec(self):
         from ..play.races import RaceSpec, Team
 

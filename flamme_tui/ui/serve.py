@@ -20,7 +20,8 @@ keeps its page and process handling and checks what comes in:
 - a terminal size is clamped to MAX_COLUMNS x MAX_ROWS;
 - one message is at most MAX_MESSAGE bytes (a bigger one ends the session);
   past net.guard.RATE a second on average, messages are dropped, as is any that is
-  not what the page sends.
+  not what the page sends, and keys past STDIN_RATE bytes a second;
+- a tab whose app takes no keys for TAB_SECONDS is closed, and its app ended.
 
 The app in a browser tab says no absolute path, pid or host name of the
 server (pathtext.served).
@@ -48,6 +49,10 @@ MAX_COLUMNS, MAX_ROWS = 400, 150  # a larger terminal is no screen: 400 x 150 ce
 MIN_COLUMNS, MIN_ROWS = 20, 8
 TAB_SECONDS = 5.0  # a tab's app has this long to quit when its page goes (then it is killed)
 MAX_MESSAGE = 64 * 1024  # bytes of one message from the page (a key, a paste, a resize)
+# keys typed into a tab's app, in bytes: a person types a few a second, a paste is a name or a
+# seed; 459 messages of 2,000 arrow keys each (under the message rate) left the tab's app
+# working through 900,000 keys, at 1.7 GB, minutes after its page had gone
+STDIN_RATE, STDIN_BURST = 2048.0, 16384.0
 
 log = logging.getLogger("flamme-tui.serve")
 
@@ -200,7 +205,7 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
 
         async def _process_messages(self, websocket: web.WebSocketResponse, service: AppService) -> None:
             """What the page sends, checked: anything else is dropped."""
-            bucket = Bucket()
+            bucket, typed = Bucket(), Bucket(STDIN_RATE, STDIN_BURST)
             async for message in websocket:
                 if message.type != WSMsgType.TEXT:
                     continue
@@ -214,7 +219,14 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                     continue
                 kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
                 if kind == "stdin" and isinstance(data, str):
-                    await service.send_bytes(data.encode("utf-8", "replace"))
+                    keys = data.encode("utf-8", "replace")
+                    if not typed.take(len(keys)):  # more than anybody types: dropped
+                        continue
+                    try:  # an app that reads no more keys (its pipe full) ends the tab, which ends the app
+                        await asyncio.wait_for(service.send_bytes(keys), TAB_SECONDS)
+                    except TimeoutError:
+                        log.warning("a tab's app took no keys for %s s: the tab is closed", TAB_SECONDS)
+                        return
                 elif kind == "resize" and isinstance(data, dict):
                     size = clamp_size(data.get("width"), data.get("height"))
                     if size is not None:

@@ -148,6 +148,31 @@ def test_a_flood_of_messages_is_cut_to_the_rate():
     assert [bucket.take() for _ in range(6)] == [True] * 5 + [False]
 
 
+def test_keys_are_counted_in_bytes_too():
+    bucket = Bucket(rate=2048, burst=16384)
+    assert bucket.take(6000) and bucket.take(6000) and not bucket.take(6000)  # a paste, another, then too much
+    assert bucket.take(3)  # an arrow key still goes through
+
+
+async def test_a_flood_of_keys_then_a_closed_tab_leaves_no_app_behind(tmp_path):
+    """459 messages of 2,000 arrow keys each, under the message rate, then the tab closed:
+    its app went on working through 900,000 keys (1.7 GB) for minutes, holding the place."""
+    async with server(tmp_path, "--max-sessions", "1") as (http, port):
+        async with connect(http, port) as ws:
+            assert await Tab(ws).collect(30, until=b"New race")
+            for _ in range(300):
+                await ws.send_json(["stdin", "\x1b[A" * 2000])
+        end = time.monotonic() + 20  # TAB_SECONDS to take keys, TAB_SECONDS to quit: its place is free again
+        while True:
+            try:
+                async with connect(http, port) as again:
+                    assert await Tab(again).collect(30, until=b"New race")
+                    break
+            except aiohttp.WSServerHandshakeError:
+                assert time.monotonic() < end, "the flooded tab's app still holds its place"
+                await asyncio.sleep(0.3)
+
+
 async def test_a_websocket_from_another_page_is_refused(tmp_path):
     async with server(tmp_path) as (http, port):
         for origin in (None, "http://evil.example", f"http://127.0.0.1:{free_port()}", f"http://localhost:{port}"):

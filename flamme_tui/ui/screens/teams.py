@@ -234,7 +234,9 @@ class TeamsScreen(BaseScreen):
                 yield Static(self.extra_head(), id="extra-head", classes="seat-extra")
             for seat, choice in enumerate(self.seats):
                 yield SeatRow(seat, choice, controllers, extras)
-            with Horizontal(classes="form-row", id="seed-row"):
+            # a hosted table's seed is a secret one (FlammeApp.start_race): no seed to choose then
+            with Horizontal(classes="form-row", id="seed-row") as seed_row:
+                seed_row.display = not self.hosting
                 yield Static(_("Seed"), id="label-seed", classes="form-label")
                 yield Input(str(self.choices.seed), max_length=len(str(MAX_SEED)), compact=True, id="seed")
                 yield Static(_(SEED_NOTE), id="seed-note")
@@ -249,7 +251,8 @@ class TeamsScreen(BaseScreen):
                 yield Button(label, id="start", compact=True)
                 yield Button(_("Fill with bots ({key})").format(key=self.key_of("teams.fill", "ctrl+f")), id="fill",
                              compact=True)
-                yield Button(_("New seed"), id="reseed", compact=True)
+                if not self.hosting:
+                    yield Button(_("New seed"), id="reseed", compact=True)
                 yield Button(_("Back"), id="back", compact=True)
         yield KeyBar([("tab", _("next field")), ("← →", _("change")),
                       (self.key_of("teams.start", "ctrl+s"),
@@ -598,6 +601,8 @@ class TeamsScreen(BaseScreen):
         """The choices on the screen, or None (said on the message line) if the seed is not one."""
         choices = self.set_up()
         seed_text = self.query_one("#seed", Input).value.strip()
+        if self.hosting:  # (the field is hidden: the race gets a secret seed)
+            return choices
         if not seed_text:
             choices.seed = random_seed()
             return choices
