@@ -140,7 +140,10 @@ async def test_the_language_setting_redraws_and_is_saved(tmp_path, monkeypatch, 
         await pilot.press("escape")
         await settle(pilot)
         assert screen_name(app) == "TitleScreen"
-        assert str(app.screen.query_one("#title-menu").get_option_at_index(0).prompt) == "Nouvelle course"
+        menu = app.screen.query_one("#title-menu")
+        assert str(menu.get_option_at_index(0).prompt) == "Nouvelle course"
+        # the cursor still on Settings (it went to the top: Up, Enter then quit the app)
+        assert menu.get_option_at_index(menu.highlighted).id == "settings"
         assert english_words(app, "fr") == set()
     i18n.set_language("en")
 

@@ -20,6 +20,7 @@ from ... import settings as user_settings
 from ...i18n import N_, _
 from ...pathtext import served, show_path
 from ..content import plain
+from ..widgets.cycle import CycleSelect
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -63,17 +64,18 @@ class SettingsScreen(BaseScreen):
             with Horizontal(classes="form-row"):
                 # the word "Language" in every language: a player who cannot read the current one finds it
                 yield Static(_("Language") + ("" if i18n.language() == "en" else " · Language"), classes="settings-label")
-                yield Select(languages(), value=s.language, allow_blank=False, compact=True, id="language")
+                yield CycleSelect(languages(), value=s.language, allow_blank=False, compact=True, id="language")
             with Horizontal(classes="form-row"):
                 yield Static(_("Aids on the race screen"), classes="settings-label")
                 yield Switch(s.aids, id="aids")
                 yield Static(self.on_off(s.aids, *self.DETAILS["aids"]), id="aids-word", classes="switch-word")
             with Horizontal(classes="form-row"):
                 yield Static(_("Movement steps play by themselves"), classes="settings-label")
-                yield Select(speeds(), value=s.step_speed, allow_blank=False, compact=True, id="step_speed")
+                yield CycleSelect(speeds(), value=s.step_speed, allow_blank=False, compact=True, id="step_speed")
             with Horizontal(classes="form-row"):
                 yield Static(_("Theme"), classes="settings-label")
-                yield Select([(t, t) for t in THEMES], value=s.theme if s.theme in THEMES else THEMES[0],
+                # (← → step through each list, as on the teams screen)
+                yield CycleSelect([(t, t) for t in THEMES], value=s.theme if s.theme in THEMES else THEMES[0],
                              allow_blank=False, compact=True, id="theme")
             with Horizontal(classes="form-row"):
                 yield Static(_("Bots say why (race log)"), classes="settings-label")

@@ -4,13 +4,14 @@ Settings, Learn to play, Quit (entries are easy to add: see `entries`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from ...i18n import N_, _, ngettext
 from ..content import plain
@@ -38,6 +39,7 @@ class TitleScreen(BaseScreen):
         super().__init__()
         self.resume_info: SavedRace | None = None
         self._shown = False  # shown once already (the first time, preload looks for saves)
+        self.cursor_id: str | None = None  # the entry under the cursor while the menu is drawn again (relanguage)
 
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
@@ -87,11 +89,25 @@ class TitleScreen(BaseScreen):
         menu.highlighted = menu.get_option_index(current)  # the entry under the cursor stays under it
         menu.styles.width = "auto"
 
+    def relanguage(self) -> None:
+        # the entry under the cursor, kept over the new language's menu (it went to the top: Settings,
+        # Escape, then Up and Enter quit the app)
+        menu = self.query_one("#title-menu", OptionList)
+        at = menu.highlighted
+        self.cursor_id = menu.get_option_at_index(at).id if at is not None and at < menu.option_count else None
+        super().relanguage()
+
     def redrawn(self) -> None:
-        """Drawn again in another language: Resume comes back, the menu has the focus."""
+        """Drawn again in another language: Resume comes back, the menu has the focus
+        and its cursor on the entry it was on."""
         race, self.resume_info = self.resume_info, None
         self.offer_resume(race)
-        self.query_one("#title-menu", OptionList).focus()
+        menu = self.query_one("#title-menu", OptionList)
+        cursor, self.cursor_id = self.cursor_id, None
+        if cursor is not None:
+            with contextlib.suppress(OptionDoesNotExist):  # an entry the new menu has not: where it is
+                menu.highlighted = menu.get_option_index(cursor)
+        menu.focus()
 
     def compose(self):
         yield from self.compose_notice()

@@ -348,7 +348,8 @@ class ActionPanel:
         recap = self.recap(turn.seat)
         lines = self.with_recap(lines, recap) if recap else lines
         self.panel(self.who(turn.seat, _(": {cards}").format(cards=self.review_text)), "\n".join(lines))
-        self.drawing.set_status(_("{team}: check your cards").format(team=self.drawing.names[turn.seat]), round_no)
+        check = _("{team}: check your tokens") if turn.view.board.rules.uses_tokens else _("{team}: check your cards")
+        self.drawing.set_status(check.format(team=self.drawing.names[turn.seat]), round_no)
 
     # ---------------------------------------------------------- breakaway
 

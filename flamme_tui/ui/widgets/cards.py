@@ -208,10 +208,12 @@ class CardRow(LineWidget):
         for y in range(1, h - 1):
             k = y - 1
             text = lines[k] if k < len(lines) else ""
+            if len(text) > inner:  # cut with a mark: "faltan 1" for "faltan 17" read as a number
+                text = text[:max(0, inner - 1)] + "…" if inner > 1 else text[:inner]
             if align == "left":
-                text = (" " + text).ljust(inner) if len(text) < inner else text[:inner]
+                text = (" " + text).ljust(inner) if len(text) < inner else text
             else:
-                text = text[:inner].center(inner)
+                text = text.center(inner)
             style = VALUE if (k <= big or all_bold) else NOTE
             put(y, x, vt, border)
             put(y, x + 1, text, body + style)
