@@ -12,6 +12,9 @@ from pathlib import Path
 
 # set (to 1) by `flamme-tui serve` for the app it runs in each browser tab
 SERVED_ENV = "FLAMME_TUI_SERVED"
+# and to the browser's address: a tab's `join` names it in its hello (net/host.py counts wrong
+# codes per browser, not per the host's own address that every tab's join comes from)
+BROWSER_ENV = "FLAMME_TUI_BROWSER"
 
 
 def served() -> bool:

@@ -314,6 +314,45 @@ def test_a_wrong_code_is_refused_and_too_many_tries_are_stopped():
     assert asyncio.run(_with_host(body))
 
 
+def test_wrong_codes_from_one_tab_of_the_host_s_page_lock_out_that_browser_alone():
+    """Every tab of the host's page runs its join on the host's machine: one tab typing
+    wrong codes locked every tab out. A line from this machine may say for which browser
+    it speaks (pathtext.BROWSER_ENV); wrong codes are counted per browser then."""
+    async def body(table, server, device):
+        d = await device("AAAA-AAAA-AAAA")
+        assert (await d.until("error"))["code"] == "unknown-code"  # (a line of its own, no browser named)
+        tab = await device("BBBB")
+        for _ in range(12):
+            await tab.send({"v": 1, "type": "hello", "code": "CCCC", "watch": False, "browser": "10.0.0.5"})
+        codes = [(await tab.until("error"))["code"] for _ in range(12)]
+        assert codes[-1] == "too-many-tries"
+        other = Device(server.port, table.codes[0])
+        other.http = aiohttp.ClientSession()
+        other.ws = await other.http.ws_connect(f"ws://127.0.0.1:{server.port}/ws")
+        await other.send({"v": 1, "type": "hello", "code": table.codes[0], "watch": False, "browser": "10.0.0.6"})
+        assert (await other.until("welcome"))["seat"] == 0  # another browser's tab joins
+        again = Device(server.port, table.codes[1])
+        again.http = aiohttp.ClientSession()
+        again.ws = await again.http.ws_connect(f"ws://127.0.0.1:{server.port}/ws")
+        await again.send({"v": 1, "type": "hello", "code": table.codes[1], "watch": False, "browser": "10.0.0.5"})
+        assert (await again.until("error"))["code"] == "too-many-tries"  # that browser's still locked out
+        await other.close()
+        await again.close()
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
+def test_a_tab_s_join_names_its_browser_in_its_hello(monkeypatch):
+    from flamme_tui.net.client import hello
+    from flamme_tui.pathtext import BROWSER_ENV
+
+    monkeypatch.delenv(BROWSER_ENV, raising=False)
+    assert "browser" not in json.loads(hello("K7QM"))
+    monkeypatch.setenv(BROWSER_ENV, "192.168.1.7")  # as the host's page sets it for a tab's app
+    assert json.loads(hello("K7QM"))["browser"] == "192.168.1.7"
+
+
 def test_one_address_cannot_hold_every_line_open_without_a_hello():
     """A client kept 70 lines open and never said hello (each reopened as its hello time
     ran out): every device was refused. Lines waiting for a hello are capped per address."""

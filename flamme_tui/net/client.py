@@ -12,6 +12,7 @@ Textual here: ui/join.py draws a DeviceTable.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from ..engine.cards import card_text
 from ..engine.events import Event, Reveal
 from ..engine.rules import find
 from ..i18n import _
+from ..pathtext import BROWSER_ENV
 from ..play import narrator
 from .wire import (
     MAX_FROM_HOST,
@@ -356,7 +358,11 @@ def is_room_code(code: str) -> bool:
 
 
 def hello(code: str, watch: bool = False) -> str:
-    return dumps({"v": PROTOCOL, "type": "hello", "code": code[:32], "watch": watch})
+    message = {"v": PROTOCOL, "type": "hello", "code": code[:32], "watch": watch}
+    browser = os.environ.get(BROWSER_ENV, "")[:64]
+    if browser:  # a tab of the host's page: for whom this join on the host's machine speaks
+        message["browser"] = browser
+    return dumps(message)
 
 
 def choice(turn: DeviceTurn, index: int) -> str:

@@ -385,6 +385,18 @@ class HostServer:
         elif peer.refused % 10 == 1:
             await self._send(peer, error_message("too-fast"))
 
+    @staticmethod
+    def _who(peer: Peer, message: dict[str, Any]) -> str:
+        """Whom wrong codes are counted for: the line's address; for a line from this machine
+        that says it speaks for a browser (a tab of the host's page: every tab's join comes from
+        here), that browser's, so one tab typing wrong codes does not lock the others out.  A
+        line from elsewhere cannot say so."""
+        browser = message.get("browser")
+        local = peer.address in ("127.0.0.1", "::1")
+        if local and isinstance(browser, str) and 0 < len(browser) <= 64:
+            return f"{peer.address} for {browser}"
+        return peer.address
+
     def _too_many_wrong(self, address: str) -> bool:
         now = time.monotonic()
         recent = [t for t in self.wrong.get(address, []) if now - t < WRONG_WINDOW]
@@ -396,12 +408,13 @@ class HostServer:
     async def hello(self, peer: Peer, message: dict[str, Any]) -> None:
         if peer.seat is not None or peer.watcher:
             raise ProtocolError("bad-message", "hello twice")
-        if self._too_many_wrong(peer.address):
+        who = self._who(peer, message)
+        if self._too_many_wrong(who):
             raise Refused("too-many-tries")
         code = norm_code(text_field(message, "code", 32))
         if message.get("watch") is True:
             if not secrets.compare_digest(code.encode(), self.table.room.encode()):
-                self.wrong[peer.address].append(time.monotonic())
+                self.wrong[who].append(time.monotonic())
                 raise Refused("unknown-code")
             if sum(1 for p in self.peers if p.watcher) >= MAX_WATCHERS:
                 raise Refused("full")
@@ -410,7 +423,7 @@ class HostServer:
         else:
             seat = self.table.seat_of(code)
             if seat is None:
-                self.wrong[peer.address].append(time.monotonic())
+                self.wrong[who].append(time.monotonic())
                 raise Refused("unknown-code")
             old = self.seated.get(seat)
             peer.seat = seat

@@ -39,7 +39,7 @@ from typing import Any
 
 from ..i18n import _
 from ..net.guard import Bucket, cannot_listen, host_name, is_ip, own_names, refusal  # the checks, shared with `flamme-tui host`
-from ..pathtext import SERVED_ENV
+from ..pathtext import BROWSER_ENV, SERVED_ENV
 from ..usertext import clean
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -91,9 +91,13 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
         """A tab's app, told it is served by its own environment (not this
         process's: the host's own screen, `host --here`, is its user's)."""
 
+        browser = ""  # the address of the tab's browser (its join names it: see pathtext.BROWSER_ENV)
+
         def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
             environment: dict[str, str] = super()._build_environment(width=width, height=height)
             environment[SERVED_ENV] = "1"
+            if self.browser:
+                environment[BROWSER_ENV] = self.browser
             return environment
 
     class FlammeServer(Server):  # type: ignore[misc]
@@ -187,6 +191,7 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                 service = TabApp(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
                                      close=close, download_manager=self.download_manager,
                                      debug=self.debug)
+                service.browser = (request.remote or "")[:64]
                 await service.start(width, height)
                 self.tabs.add(service)
                 await self._process_messages(websocket, service)
