@@ -56,6 +56,29 @@ async def test_g_shows_the_standings_mid_stage_and_the_boards_show_stage_times()
         assert "Standings" in titles
 
 
+async def test_g_shows_the_standings_on_the_curtain_too():
+    """The standings are public: the next player may look before lifting the curtain."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.play.tours import next_session
+    from flamme_tui.ui.scenarios import advance, settle, tour_after
+    from flamme_tui.ui.screens.curtain import CurtainScreen
+
+    async with app().run_test(size=(80, 24)) as pilot:
+        session = next_session(tour_after(1))
+        advance(session, 3)
+        pilot.app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        curtain = pilot.app.screen
+        assert isinstance(curtain, CurtainScreen)
+        assert "g standings" in screen_text(pilot.app)
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, StandingsScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is curtain  # back behind the curtain: no hand shown
+
+
 async def test_no_standings_outside_a_tour():
     async with app().run_test(size=(80, 24)) as pilot:
         await SCENARIOS["card-pick"](pilot)

@@ -42,12 +42,17 @@ class CurtainScreen(BaseScreen):
     BINDINGS = [
         Binding("enter", "lift", N_("Show my cards or tokens"), id="curtain.lift"),
         Binding("q", "app.request_quit", N_("Quit"), id="curtain.quit"),
+        # the race screen's key (its id: one setting rebinds both); the standings are public
+        Binding("g", "standings", N_("Tour standings: the GC before the stage, who has finished, the live GC"),
+                show=False, id="race.standings"),
     ]
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
-                 table: PublicTable | None = None, heading: str | None = None, riders: str = "SR") -> None:
+                 table: PublicTable | None = None, heading: str | None = None, riders: str = "SR",
+                 on_standings=None) -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
+        self.on_standings = on_standings  # a tour's stage: shows its standings (the race screen's)
         self.seat = seat
         self.player = name
         self.colour = colour
@@ -88,8 +93,14 @@ class CurtainScreen(BaseScreen):
             boards = Boards(id="curtain-boards")
             boards.styles.height = Boards.fixed_height(len(table.rows))
             yield boards
-        yield KeyBar([(self.key_of("curtain.lift", "enter"), _("show my tokens") if self.tokens else _("show my cards")),
-                      (self.help_key, _("help")), (self.key_of("curtain.quit", "q"), _("quit"))])
+        keys = [(self.key_of("curtain.lift", "enter"), _("show my tokens") if self.tokens else _("show my cards"))]
+        if self.on_standings is not None:
+            keys.append((self.key_of("race.standings", "g"), _("standings")))
+        yield KeyBar(keys + [(self.help_key, _("help")), (self.key_of("curtain.quit", "q"), _("quit"))])
+
+    def action_standings(self) -> None:
+        if self.on_standings is not None:
+            self.on_standings()
 
     def next_turn(self, seat: int, name: str, colour: str, round_no: int, table: PublicTable | None,
                   heading: str | None = None, riders: str = "SR") -> None:

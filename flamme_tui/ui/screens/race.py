@@ -278,7 +278,8 @@ class RaceScreen(RaceKeys):
         if self._curtain is None:
             self._curtain = CurtainScreen(seat, team.name, team.colour, view.board.round, self.bmx,
                                           on_lift=self._curtain_lifted, table=public, heading=heading,
-                                          riders=team.riders)
+                                          riders=team.riders,
+                                          on_standings=self.action_standings if self.table.in_tour else None)
             self.app.install_screen(self._curtain, name=f"curtain-{id(self)}")
         else:
             self._curtain.next_turn(seat, team.name, team.colour, view.board.round, public, heading=heading,
