@@ -43,8 +43,9 @@ MAX_DESCRIPTION = 400
 MAX_TOUR_STAGES = 21  # stages of a tour (a grand tour has 21)
 MAX_TOUR_NAME = 80  # characters
 # a rules case (conformance.py) may put a rider far past its squares (flat road, FORMAT.md):
-# the course built for it is this long at most, still built in a few milliseconds
-MAX_CASE_SQUARES = 10_000
+# the course built for it is this long at most (over 12 times the longest stage), so that a
+# case file of its bound's size, every case so long, still runs in seconds
+MAX_CASE_SQUARES = 1_000
 MAX_USER_STAGES = 500  # stage files read from the user's folder (the first by name): a list stays quick
 
 # A race and its record

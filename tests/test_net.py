@@ -343,6 +343,16 @@ def test_wrong_codes_from_one_tab_of_the_host_s_page_lock_out_that_browser_alone
     assert asyncio.run(_with_host(body))
 
 
+def test_a_code_that_is_no_text_of_ours_is_a_wrong_code_for_a_seat_and_a_watcher():
+    async def body(table, server, device):
+        for watch in (False, True):  # a watcher's hello compared the code as bytes: UnicodeEncodeError
+            d = await device("\ud800", watch=watch)
+            assert (await d.until("error"))["code"] == "unknown-code"
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
 def test_a_tab_s_join_names_its_browser_in_its_hello(monkeypatch):
     from flamme_tui.net.client import hello
     from flamme_tui.pathtext import BROWSER_ENV
@@ -351,6 +361,42 @@ def test_a_tab_s_join_names_its_browser_in_its_hello(monkeypatch):
     assert "browser" not in json.loads(hello("K7QM"))
     monkeypatch.setenv(BROWSER_ENV, "192.168.1.7")  # as the host's page sets it for a tab's app
     assert json.loads(hello("K7QM"))["browser"] == "192.168.1.7"
+
+
+def test_a_connection_that_sends_no_whole_request_is_closed_and_one_address_holds_a_few(monkeypatch):
+    """300 sockets sending a header line every 10 s stayed open (aiohttp waits for a request
+    for ever) until the host ran out of files and took no device (net.guard.ConnectionGuard)."""
+    from flamme_tui.net import guard
+
+    monkeypatch.setattr(guard, "REQUEST_SECONDS", 0.5)
+    monkeypatch.setattr(guard, "CONNECTIONS_PER_ADDRESS", 4)
+
+    async def body(table, server, device):
+        loop = asyncio.get_running_loop()
+
+        async def slow() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the blank line
+            await writer.drain()
+            return reader, writer
+
+        lines = [await slow() for _ in range(4)]
+        extra = await slow()  # a fifth from this address: closed at once
+        assert await asyncio.wait_for(extra[0].read(), 2) == b""
+        start = loop.time()
+        for reader, _writer in lines:  # the four: closed once their time to send a request is over
+            assert await asyncio.wait_for(reader.read(), 5) == b""
+        assert 0.3 < loop.time() - start < 3
+        d = await device(table.codes[0])  # a device that says what it wants is served as before
+        assert (await d.until("welcome"))["seat"] == 0
+        await asyncio.sleep(0.8)  # past the time to send a request: a WebSocket stays open
+        await d.send({"v": 1, "type": "hello", "code": table.codes[0], "watch": False})
+        assert (await d.until("error"))["code"] == "bad-message"  # (a second hello: the line still answers)
+        for _reader, writer in [*lines, extra]:
+            writer.close()
+        return True
+
+    assert asyncio.run(_with_host(body))
 
 
 def test_one_address_cannot_hold_every_line_open_without_a_hello():
@@ -455,7 +501,7 @@ def test_a_killed_host_restarted_on_its_save_reopens_the_table(tmp_path):
         await asyncio.gather(play_device(red, stop_after=6), play_device(blue, stop_after=6))
         await asyncio.sleep(0.2)
         # the host dies here: no goodbye, no last save (the autosave wrote every action)
-        await server.runner.cleanup()
+        await server.listening.cleanup()
         await red.close()
         await blue.close()
         return session, table

@@ -487,7 +487,8 @@ def test_not_a_save(tmp_path):
         saves.load(path)
 
 
-@pytest.mark.parametrize("text", [b"name: Mine\ntiles: abcdefghijklmnopqrstu\n", b"hello", b"\0" * 64])
+@pytest.mark.parametrize("text", [b"name: Mine\ntiles: abcdefghijklmnopqrstu\n", b"hello", b"\0" * 64,
+                                  b'{"name": "Mine", "tiles": "abcdefghijklmnopqrstu"}'])
 def test_a_file_that_is_no_json_object_is_not_a_save_not_a_truncated_one(tmp_path, text):
     # a stage file given to `replay` was "damaged (truncated)"; still set aside before being written over
     path = tmp_path / "x.json"

@@ -5,13 +5,23 @@ a WebSocket, and how fast one peer may send.  Shared by `flamme-tui serve`
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 import time
+from collections import Counter
+from typing import Any
 
 from ..i18n import _
 
 RATE, BURST = 200.0, 400.0  # messages a second from one peer, on average and at once (serve's default)
+# A connection must send a whole request within REQUEST_SECONDS (aiohttp waits for one for ever:
+# 300 sockets sending a header line every 10 s held a host's files open until it could take no
+# device), one address holds at most CONNECTIONS_PER_ADDRESS at once, and a connection idle
+# after its answer is closed after KEEPALIVE_SECONDS (aiohttp's default: an hour).
+REQUEST_SECONDS = 10.0
+CONNECTIONS_PER_ADDRESS = 80  # (a host's 64 lines may all come from one machine: its page's tabs)
+KEEPALIVE_SECONDS = 15.0
 
 
 def lan_address() -> str:
@@ -121,3 +131,109 @@ class Bucket:
             return False
         self.tokens -= cost
         return True
+
+
+class ConnectionGuard:
+    """The protocol factory of a listening socket, around aiohttp's: it counts each
+    address's connections and closes one that sends no whole request in time.  The
+    app's middleware (`middleware`) says when a request has come."""
+
+    def __init__(self, factory: Any = None) -> None:
+        self.factory = factory  # aiohttp's (the runner's server), once the runner is set up
+        self.request_seconds = REQUEST_SECONDS
+        self.per_address = CONNECTIONS_PER_ADDRESS
+        self.open: Counter[str] = Counter()
+        self.waiting: dict[Any, asyncio.TimerHandle] = {}  # transport -> its deadline for a request
+
+    def __call__(self) -> asyncio.Protocol:
+        return _Guarded(self.factory(), self)
+
+    def started(self, transport: Any) -> None:
+        """A whole request came on this connection: it may stay (a WebSocket, keep-alive)."""
+        timer = self.waiting.pop(transport, None)
+        if timer is not None:
+            timer.cancel()
+
+    def middleware(self) -> Any:
+        from aiohttp import web
+
+        @web.middleware
+        async def request_came(request: Any, handler: Any) -> Any:
+            self.started(request.transport)
+            return await handler(request)
+
+        return request_came
+
+
+class _Guarded(asyncio.Protocol):
+    """aiohttp's protocol of one connection (its class has slots: wrapped, not patched)."""
+
+    def __init__(self, inner: Any, guard: ConnectionGuard) -> None:
+        self.inner, self.guard = inner, guard
+        self.transport: Any = None
+        self.address = "?"
+
+    def connection_made(self, transport: Any) -> None:
+        self.inner.connection_made(transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        guard = self.guard
+        guard.open[self.address] += 1
+        if guard.open[self.address] > guard.per_address:
+            transport.close()
+            return
+        guard.waiting[transport] = asyncio.get_running_loop().call_later(guard.request_seconds, transport.close)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        guard = self.guard
+        timer = guard.waiting.pop(self.transport, None)
+        if timer is not None:
+            timer.cancel()
+        guard.open[self.address] -= 1
+        if guard.open[self.address] <= 0:
+            del guard.open[self.address]
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        result: bool | None = self.inner.eof_received()
+        return result
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+class Listening:
+    """A server behind a ConnectionGuard: its port; `cleanup()` stops it."""
+
+    def __init__(self, runner: Any, server: Any, port: int) -> None:
+        self.runner, self.server, self.port = runner, server, port
+
+    async def cleanup(self) -> None:
+        self.server.close()  # no new connection, then aiohttp's shutdown of the open ones
+        await self.runner.cleanup()
+
+
+async def listen(app: Any, host: str, port: int) -> Listening:
+    """Serve the aiohttp `app` on host:port (a free port if 0) behind a ConnectionGuard."""
+    from aiohttp import web
+
+    guard = ConnectionGuard()
+    app.middlewares.append(guard.middleware())  # (before the runner freezes the app)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0,
+                           keepalive_timeout=KEEPALIVE_SECONDS)
+    await runner.setup()
+    guard.factory = runner.server
+    try:
+        server = await asyncio.get_running_loop().create_server(guard, host, port)
+    except OSError:
+        await runner.cleanup()
+        raise
+    sockets = server.sockets or ()
+    return Listening(runner, server, sockets[0].getsockname()[1] if sockets else port)

@@ -34,7 +34,7 @@ from typing import Any
 from ..engine.actions import Action
 from ..i18n import _
 from ..play.session import Session
-from .guard import Bucket, own_names, refusal
+from .guard import Bucket, Listening, listen, own_names, refusal
 from .wire import (
     MAX_FROM_DEVICE,
     PROTOCOL,
@@ -267,7 +267,7 @@ class HostServer:
         self.seated: dict[int, Peer] = {}
         self.wrong: dict[str, list[float]] = {}
         self.lock = asyncio.Lock()
-        self.runner: Any = None
+        self.listening: Listening | None = None
         self.bots_task: asyncio.Task[None] | None = None
         self.done = asyncio.Event()
 
@@ -281,13 +281,8 @@ class HostServer:
         app.router.add_get("/", self.handle_page)
         app.router.add_get("/ws", self.handle_ws)
         # stop() closes every line first: nothing is left to wait for on the way out
-        self.runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.port)
-        await site.start()
-        sockets = site._server.sockets if site._server is not None else ()  # type: ignore[union-attr,attr-defined]
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        self.listening = await listen(app, self.host, self.port)
+        self.port = self.listening.port
         self.kick_bots()
         return self.port
 
@@ -297,8 +292,8 @@ class HostServer:
             await peer.ws.close()
         if self.bots_task is not None:
             self.bots_task.cancel()
-        if self.runner is not None:
-            await self.runner.cleanup()
+        if self.listening is not None:
+            await self.listening.cleanup()
 
     # ------------------------------------------------------ pages
 
@@ -412,6 +407,9 @@ class HostServer:
         if self._too_many_wrong(who):
             raise Refused("too-many-tries")
         code = norm_code(text_field(message, "code", 32))
+        if not code.isascii():  # no code is; a lone surrogate ("\ud800") could not even be compared
+            self.wrong[who].append(time.monotonic())
+            raise Refused("unknown-code")
         if message.get("watch") is True:
             if not secrets.compare_digest(code.encode(), self.table.room.encode()):
                 self.wrong[who].append(time.monotonic())

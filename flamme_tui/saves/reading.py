@@ -114,7 +114,7 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         if isinstance(doc, dict) and isinstance(doc.get("format"), str) and "checksum" in doc:
             raise damaged(path, _("checksum mismatch"))
-        raise SaveError(path, _("is not a flamme-tui save file"))
+        raise SaveError(path, _("is not a flamme-tui save file"), kind=DAMAGED)  # set aside all the same
     try:
         good = doc.get("checksum") == _checksum(doc)
     except (TypeError, ValueError, RecursionError):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.notifications import Notification, Notify
 from textual.screen import ModalScreen
 
 from ..i18n import _, language
@@ -50,11 +51,14 @@ def ask(screen: Any) -> None:
     if why is not None:
         screen.notify(why, title=_("Hint"), severity="warning", timeout=6, markup=False)
         return
-    screen.notify(_("The expert is looking at your cards..."), title=_("Hint"), timeout=3, markup=False)
-    screen.run_worker(_think(screen), group="hint", exclusive=True, exit_on_error=False)
+    # posted as Textual's notify does, kept to be taken away alone when the answer comes (it lay over
+    # the answer for seconds; clearing every toast would also take a "could not save" said once)
+    looking = Notification(_("The expert is looking at your cards..."), _("Hint"), "information", 3, markup=False)
+    screen.app.post_message(Notify(looking))
+    screen.run_worker(_think(screen, looking), group="hint", exclusive=True, exit_on_error=False)
 
 
-async def _think(screen: Any) -> None:
+async def _think(screen: Any, looking: Notification) -> None:
     from ..setupdata import setup_json
 
     session = screen.flow.session
@@ -70,7 +74,8 @@ async def _think(screen: Any) -> None:
     autosaver = getattr(screen.app, "autosaver", None)
     if autosaver is not None and autosaver.session is session:
         autosaver(session, "hint")  # saved now: a hint is no action, the next one may never come
-    screen.app.clear_notifications()  # "looking at your cards" would lie over the answer for seconds
+    if looking in screen.app._notifications:  # (Textual 8.2.8, pinned: its own way to take one toast away)
+        screen.app._unnotify(looking)
     screen.app.push_screen(HintScreen(text))
 
 

@@ -16,12 +16,14 @@ keeps its page and process handling and checks what comes in:
   the name it listens on, this machine's name): a page elsewhere, or one of
   another site whose name was pointed at this address (DNS rebinding), is
   refused;
+- a connection sends a whole request within net.guard.REQUEST_SECONDS, and one address
+  holds at most net.guard.CONNECTIONS_PER_ADDRESS (net.guard.listen, as `host` does);
 - at most `max_sessions` tabs play at once (each is a process);
 - a terminal size is clamped to MAX_COLUMNS x MAX_ROWS;
 - one message is at most MAX_MESSAGE bytes (a bigger one ends the session);
   past net.guard.RATE a second on average, messages are dropped, as is any that is
   not what the page sends, and keys past STDIN_RATE bytes a second;
-- a tab whose app takes no keys for TAB_SECONDS is closed, and its app ended.
+- a tab whose app takes nothing (keys, a size) for TAB_SECONDS is closed, and its app ended.
 
 The app in a browser tab says no absolute path, pid or host name of the
 server (pathtext.served).
@@ -34,11 +36,12 @@ import json
 import logging
 import os
 import shlex
+import signal
 import sys
 from typing import Any
 
 from ..i18n import _
-from ..net.guard import Bucket, cannot_listen, host_name, is_ip, own_names, refusal  # the checks, shared with `flamme-tui host`
+from ..net.guard import Bucket, cannot_listen, host_name, is_ip, listen, own_names, refusal  # shared with `host`
 from ..pathtext import BROWSER_ENV, SERVED_ENV
 from ..usertext import clean
 
@@ -223,25 +226,29 @@ def make_server(command: str, host: str, port: int, max_sessions: int = MAX_SESS
                 if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
                     continue
                 kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+                sent: Any = None  # what is handed to the tab's app
                 if kind == "stdin" and isinstance(data, str):
                     keys = data.encode("utf-8", "replace")
                     if not typed.take(len(keys)):  # more than anybody types: dropped
                         continue
-                    try:  # an app that reads no more keys (its pipe full) ends the tab, which ends the app
-                        await asyncio.wait_for(service.send_bytes(keys), TAB_SECONDS)
-                    except TimeoutError:
-                        log.warning("a tab's app took no keys for %s s: the tab is closed", TAB_SECONDS)
-                        return
+                    sent = service.send_bytes(keys)
                 elif kind == "resize" and isinstance(data, dict):
                     size = clamp_size(data.get("width"), data.get("height"))
                     if size is not None:
-                        await service.set_terminal_size(*size)
+                        sent = service.set_terminal_size(*size)
                 elif kind == "ping" and isinstance(data, str) and len(data) <= 64:
                     await websocket.send_json(["pong", data])
                 elif kind == "blur":
-                    await service.blur()
+                    sent = service.blur()
                 elif kind == "focus":
-                    await service.focus()
+                    sent = service.focus()
+                if sent is None:
+                    continue
+                try:  # an app that reads no more (its pipe full) ends the tab, which ends the app
+                    await asyncio.wait_for(sent, TAB_SECONDS)
+                except TimeoutError:
+                    log.warning("a tab's app took nothing for %s s: the tab is closed", TAB_SECONDS)
+                    return
 
     return FlammeServer()
 
@@ -251,17 +258,8 @@ async def start_page(command: str, host: str, port: int, max_sessions: int = MAX
     running event loop (`flamme-tui host` serves `flamme-tui join` beside its
     table); its aiohttp runner, to `cleanup()` when done (ImportError without
     textual-serve, OSError if it cannot listen)."""
-    from aiohttp import web
-
     server = make_server(command, host, port, max_sessions)
-    runner = web.AppRunner(await server._make_app(), handle_signals=False, shutdown_timeout=1.0)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, host, port).start()
-    except OSError:
-        await runner.cleanup()
-        raise
-    return runner
+    return await listen(await server._make_app(), host, port)  # (net.guard: a request in time, a few per address)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SESSIONS) -> int:
@@ -284,9 +282,24 @@ def serve(host: str = "127.0.0.1", port: int = 8000, max_sessions: int = MAX_SES
               flush=True)
     os.environ[SERVED_ENV] = "1"  # each tab's app inherits it (textual-serve copies this environment)
     try:
-        server.serve()
+        asyncio.run(_serve_until_stopped(server, host, port))
     except OSError as exc:  # the port is taken, the address is not this machine's
         print(clean(_("flamme-tui: cannot serve on {host}:{port}: {problem}").format(
             host=host, port=port, problem=exc.strerror or exc), multiline=False), file=sys.stderr)
         return 2
     return 0
+
+
+async def _serve_until_stopped(server: Any, host: str, port: int) -> None:
+    """textual-serve's `serve()`, behind net.guard's listener (its own takes any connection
+    for ever): until ctrl+c or SIGTERM, then every tab's app ended."""
+    server.initialize_logging()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    listening = await listen(await server._make_app(), host, port)
+    try:
+        await stop.wait()
+    finally:
+        await listening.cleanup()

@@ -154,6 +154,44 @@ def test_keys_are_counted_in_bytes_too():
     assert bucket.take(3)  # an arrow key still goes through
 
 
+async def test_a_tab_whose_app_takes_nothing_more_is_closed(monkeypatch):
+    """A tab's app whose pipe is full (it works through keys) blocked the page's handler for
+    ever, so the tab was never ended: a send waits TAB_SECONDS at most."""
+    from aiohttp import WSMsgType
+
+    from flamme_tui.ui import serve
+
+    monkeypatch.setattr(serve, "TAB_SECONDS", 0.2)
+    server = serve.make_server("true", "127.0.0.1", 0)
+
+    class Message:
+        type = WSMsgType.TEXT
+
+        def __init__(self, data: str) -> None:
+            self.data = data
+
+    class Page:  # a page that sends a key, a size, then a key again
+        def __aiter__(self):
+            async def sent():
+                for data in (["stdin", "x"], ["resize", {"width": 90, "height": 30}], ["stdin", "y"]):
+                    yield Message(json.dumps(data))
+            return sent()
+
+    taken = []
+
+    class StuckApp:
+        async def send_bytes(self, data: bytes) -> None:
+            taken.append(data)
+            await asyncio.Event().wait()  # never read
+
+        async def set_terminal_size(self, width: int, height: int) -> None:
+            taken.append((width, height))
+
+    start = time.monotonic()
+    await asyncio.wait_for(server._process_messages(Page(), StuckApp()), 5)
+    assert taken == [b"x"] and time.monotonic() - start < 2  # the first key stuck: the tab ended there
+
+
 async def test_a_flood_of_keys_then_a_closed_tab_leaves_no_app_behind(tmp_path):
     """459 messages of 2,000 arrow keys each, under the message rate, then the tab closed:
     its app went on working through 900,000 keys (1.7 GB) for minutes, holding the place."""

@@ -529,7 +529,7 @@ class TeamsScreen(BaseScreen):
             notes.append(_("Fewer players: the Players list, with ← →."))
             if not find(self.choices.variant).uses_tokens:
                 notes.append(self.version_note())  # 5 or 6 colours: another version of the stage
-        self.say(" ".join(n for n in notes if n), of_count=True)
+        self.say(" ".join(n for n in notes if n), of_count=grown)  # (it says what six players change)
 
     def action_back(self) -> None:
         self.remember()
