@@ -116,6 +116,19 @@ def connect(http, port: int, origin: str | None = "own", query: str = "", host: 
     return http.ws_connect(f"http://127.0.0.1:{port}/ws{query}", headers=headers, max_msg_size=0)
 
 
+async def a_tab_opens(http, port: int, within: float, why: str) -> None:
+    """A new tab gets a place and its title menu within `within` seconds (refused until then)."""
+    end = time.monotonic() + within
+    while True:
+        try:
+            async with connect(http, port) as again:
+                assert await Tab(again).collect(30, until=b"New race")
+                return
+        except aiohttp.WSServerHandshakeError:
+            assert time.monotonic() < end, why
+            await asyncio.sleep(0.3)
+
+
 def test_only_the_page_of_the_server_itself_is_let_in():
     names = own_names("127.0.0.1")
     assert refusal("http://127.0.0.1:8000", "127.0.0.1:8000", names) is None
@@ -200,15 +213,8 @@ async def test_a_flood_of_keys_then_a_closed_tab_leaves_no_app_behind(tmp_path):
             assert await Tab(ws).collect(30, until=b"New race")
             for _ in range(300):
                 await ws.send_json(["stdin", "\x1b[A" * 2000])
-        end = time.monotonic() + 20  # TAB_SECONDS to take keys, TAB_SECONDS to quit: its place is free again
-        while True:
-            try:
-                async with connect(http, port) as again:
-                    assert await Tab(again).collect(30, until=b"New race")
-                    break
-            except aiohttp.WSServerHandshakeError:
-                assert time.monotonic() < end, "the flooded tab's app still holds its place"
-                await asyncio.sleep(0.3)
+        # TAB_SECONDS to take keys, TAB_SECONDS to quit: its place is free again
+        await a_tab_opens(http, port, within=20, why="the flooded tab's app still holds its place")
 
 
 async def test_a_websocket_from_another_page_is_refused(tmp_path):
@@ -239,15 +245,8 @@ async def test_sessions_are_capped(tmp_path):
                 async with connect(http, port):
                     pass
             assert refused.value.status == 503
-        end = time.monotonic() + 20  # the two tabs closed: their places are free again
-        while True:
-            try:
-                async with connect(http, port) as again:
-                    assert await Tab(again).collect(30, until=b"New race")
-                    break
-            except aiohttp.WSServerHandshakeError:
-                assert time.monotonic() < end, "a closed tab's place was never freed"
-                await asyncio.sleep(0.3)
+        # the two tabs closed: their places are free again
+        await a_tab_opens(http, port, within=20, why="a closed tab's place was never freed")
 
 
 async def test_a_huge_terminal_is_clamped(tmp_path):
