@@ -101,6 +101,13 @@ def test_a_race_is_coached_alike_twice_in_every_rule_set(variant):
     assert lessons.verdicts, "medium never matched the expert everywhere"
     lines = coach.report_lines(first)
     assert lines[0].startswith("Red:") and any("Why: the " in line for line in lines)
+    # BMX is played with tokens: the coach says so, never "cards"
+    said = "\n".join(lines)
+    if variant == "bmx":
+        assert "plays of tokens looked at again" in lines[0] and "the expert's tokens " in said
+        assert "card" not in said
+    else:
+        assert "cards looked at again" in lines[0] and "the expert's card " in said
 
 
 def test_the_coach_command_prints_the_lessons_and_refuses_a_race_in_progress(tmp_path):

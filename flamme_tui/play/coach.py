@@ -41,6 +41,7 @@ from ..engine.actions import Action, Play, PlayTokens
 from ..engine.events import Exhaustion, Fatigue
 from ..engine.phase import Phase
 from ..engine.rng import Rng
+from ..engine.rules import find
 from ..engine.turns import next_seat
 from ..engine.view import View
 from .narrator import coach_figures, coach_heading, coach_reason, kind_name, label, played_text, team_name
@@ -243,6 +244,7 @@ class Lessons:
     looked_at: int  # cards looked at again
     same: int  # ... of which the expert would have played the same
     verdicts: tuple[Verdict, ...]
+    tokens: bool = False  # BMX: plays of tokens, not cards (said so)
 
 
 Progress = Callable[[int, int], None]  # (cards looked at so far, of how many)
@@ -265,7 +267,7 @@ def coach(setup: Any, seed: int, entries: Iterable[Any], seats: Iterable[int], b
         verdicts = judged[s]
         worst = sorted((v for v in verdicts if v.worlds and v.cost > 0), key=lambda v: (-v.cost, v.at))[:top]
         same = sum(1 for v in verdicts if not v.worlds)
-        out.append(Lessons(s, setup.teams[s].name, len(verdicts), same, tuple(worst)))
+        out.append(Lessons(s, setup.teams[s].name, len(verdicts), same, tuple(worst), find(setup.variant).uses_tokens))
     return out
 
 

@@ -1058,8 +1058,10 @@ def coach_figures(v: Any) -> str:
     ahead = -v.squares
     went = (_("{n} squares further") if ahead >= 0 else _("{n} squares shorter")).format(n=decimal(abs(ahead)))
     tired = (_("{n} fatigue") if v.tired == "fatigue" else _("{n} exhaustion")).format(n=signed(v.exhaustion))
-    return _("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's card {best}").format(
-        went=went, tired=tired, won=percent(v.win_played), worlds=v.worlds, best=percent(v.win_best))
+    said = (_("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's tokens {best}")
+            if v.tired == "fatigue" else  # BMX
+            _("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's card {best}"))
+    return said.format(went=went, tired=tired, won=percent(v.win_played), worlds=v.worlds, best=percent(v.win_best))
 
 
 def coach_reason(v: Any) -> str:
@@ -1090,9 +1092,20 @@ def coach_reason(v: Any) -> str:
 
 def coach_seat_line(seat: Any) -> str:
     """ "Blue: 12 cards looked at again, 7 the expert's choice too"."""
+    if seat.tokens:  # BMX
+        return ngettext("{seat}: {n} play of tokens looked at again, {same} the expert's choice too",
+                        "{seat}: {n} plays of tokens looked at again, {same} the expert's choice too",
+                        seat.looked_at).format(seat=seat.name, n=seat.looked_at, same=seat.same)
     return ngettext("{seat}: {n} card looked at again, {same} the expert's choice too",
                     "{seat}: {n} cards looked at again, {same} the expert's choice too",
                     seat.looked_at).format(seat=seat.name, n=seat.looked_at, same=seat.same)
+
+
+def well_raced(seat: Any) -> str:
+    """A seat none of whose plays cost anything."""
+    if seat.tokens:  # BMX
+        return _("No play of tokens cost anything against the expert's choice: well raced.")
+    return _("No card cost anything against the expert's choice: well raced.")
 
 
 def coach_report(lessons: Sequence[Any]) -> list[str]:
@@ -1103,7 +1116,7 @@ def coach_report(lessons: Sequence[Any]) -> list[str]:
     for seat in lessons:
         out.append(coach_seat_line(seat))
         if not seat.verdicts:
-            out.append("  " + _("No card cost anything against the expert's choice: well raced."))
+            out.append("  " + well_raced(seat))
         for k, v in enumerate(seat.verdicts, 1):
             out.append(f"  {k}. {v.heading()}")
             out.append(f"     {v.figures()}")

@@ -55,6 +55,7 @@ class ReplayScreen(Screen):
         super().__init__()
         self.replay = replay
         self.index = 0
+        self.notes: dict[int, str] = {}  # frame index -> a note on its title line (the coach's lesson)
 
     @property
     def lap(self) -> bool:
@@ -121,7 +122,10 @@ class ReplayScreen(Screen):
             self.shown_course = f.course
             self.call_later(self._new_course, f.course)
             return
-        self.query_one("#title", Static).update(plain(f"{f.title}   ({self.index + 1}/{len(frames)})"))
+        title = f"{f.title}   ({self.index + 1}/{len(frames)})"
+        if self.index in self.notes:
+            title += "   · " + self.notes[self.index]
+        self.query_one("#title", Static).update(plain(title))
         log = "\n".join(f.log) or "-"
         if self.shown_course is not None and f.pos:
             scene = Scene(self.marks(f))

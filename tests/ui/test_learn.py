@@ -44,12 +44,21 @@ async def test_the_podium_s_coach_shows_each_person_s_costliest_cards_and_replay
         text = screen_text(app)
         assert "[1] Round " in text and "Why: the " in text
         first = screen.lessons[0].verdicts[0]
+        # the header's budget is the one the lessons spent: the expert's 12 races, then both cards in the same 8
+        assert "the expert chooses in 12 simulated races" in text and "in the same 8 sampled races" in text
+        assert f"of {first.worlds} sampled races" in text and first.worlds == 8
         await pilot.press("1")
         await pilot.pause()
         assert screen_name(app) == "ReplayScreen"
         frame = app.screen.replay.frames[app.screen.index]
-        # the replay opens on the position the card was chosen in: the round before its reveal
+        # the replay opens on the position the card was chosen in: the round before its reveal,
+        # and says so on its title line
         assert frame.title == ("Start" if first.round == 1 else f"Round {first.round - 1}")
+        assert f"lesson 1: round {first.round}'s cards chosen here, → plays it" in screen_text(app)
+        await pilot.press("right")
+        await pilot.pause()
+        assert "lesson 1" not in screen_text(app)  # the note is that frame's only
+        await pilot.press("left")
         await pilot.press("escape")
         await pilot.press("escape")
         await pilot.pause()

@@ -16,9 +16,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from ...bots.budget import Budget
 from ...i18n import N_, _, ngettext
-from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, replay_frame
-from ...play.narrator import coach_seat_line
+from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, replay_frame, worlds_for
+from ...play.narrator import coach_seat_line, well_raced
 from ...usertext import clean
 from ..content import plain
 from ..widgets.keybar import KeyBar
@@ -37,7 +38,7 @@ def lessons_blocks(lessons: list[Lessons], replayable: bool) -> list[tuple[str, 
     for seat in lessons:
         out.append(("coach-seat", coach_seat_line(seat)))
         if not seat.verdicts:
-            out.append(("coach-lesson", _("No card cost anything against the expert's choice: well raced.")))
+            out.append(("coach-lesson", well_raced(seat)))
         for v in seat.verdicts:
             n += 1
             key = f"[{n}] " if replayable and n <= MOST else ""
@@ -70,19 +71,33 @@ class CoachScreen(BaseScreen):
         yield from self.compose_notice()
         with VerticalScroll(id="coach-body"):
             yield Static(plain(self.head()), id="coach-head")
-            yield Static(plain(ngettext("Looking at {n} card again (a second or so for every ten)...",
-                                        "Looking at {n} cards again (a second or so for every ten)...",
-                                        self.cards()).format(n=self.cards())), id="coach-text")
+            n = self.cards()
+            looking = (ngettext("Looking at {n} play of tokens again (a second or so for every ten)...",
+                                "Looking at {n} plays of tokens again (a second or so for every ten)...", n)
+                       if self.tokens else
+                       ngettext("Looking at {n} card again (a second or so for every ten)...",
+                                "Looking at {n} cards again (a second or so for every ten)...", n))
+            yield Static(plain(looking.format(n=n)), id="coach-text")
         keys = [("↑↓", _("scroll")), ("esc", _("back"))]
         if self.session.save_path is not None:
             keys.insert(0, ("1-9", _("replay that round")))
         yield KeyBar(keys)
 
+    @property
+    def tokens(self) -> bool:
+        """BMX: plays of tokens, not cards."""
+        return bool(self.session.game.rules.uses_tokens)
+
     def head(self) -> str:
-        what = ngettext("Coach: every card a person played, looked at again by the expert from that seat's view "
-                        "({n} simulated race a card).",
-                        "Coach: every card a person played, looked at again by the expert from that seat's view "
-                        "({n} simulated races a card).", self.rollouts).format(n=self.rollouts)
+        # the budget as the lessons spend it: the expert's choice, then both plays raced on in the same worlds
+        # (each lesson's "of 100 sampled races")
+        numbers = dict(n=self.rollouts, m=worlds_for(Budget(rollouts=self.rollouts)))
+        what = (_("Coach: every play of tokens a person made, looked at again from that seat's view: the expert "
+                  "chooses in {n} simulated races, then its tokens and the tokens played race on in the same "
+                  "{m} sampled races.") if self.tokens else
+                _("Coach: every card a person played, looked at again from that seat's view: the expert chooses "
+                  "in {n} simulated races, then its card and the card played race on in the same {m} sampled "
+                  "races.")).format(**numbers)
         if self.stage is None:
             return what
         name = clean(self.session.game.course.name, multiline=False)
@@ -125,5 +140,11 @@ class CoachScreen(BaseScreen):
             self.notify(str(exc), severity="error", timeout=8)
             return
         screen = ReplayScreen(replay)
-        screen.index = replay_frame([f.title for f in replay.frames], verdicts[k - 1].round, self.stage)
+        verdict = verdicts[k - 1]
+        screen.index = replay_frame([f.title for f in replay.frames], verdict.round, self.stage)
+        # the frame is the table as it stood when the card was chosen, titled with the round before
+        # (what it shows the end of): said on it, so a lesson of round 2 does not seem to open round 1
+        note = (_("lesson {k}: round {n}'s tokens chosen here, → plays it") if self.tokens
+                else _("lesson {k}: round {n}'s cards chosen here, → plays it"))
+        screen.notes = {screen.index: note.format(k=k, n=verdict.round)}
         self.app.push_screen(screen)
