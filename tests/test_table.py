@@ -286,3 +286,37 @@ def test_a_pick_says_who_will_be_in_the_wind():
             table.choose(t.PassReview() if isinstance(turn, t.Reviewing) else
                          t.EndReveal() if isinstance(turn, t.Revealing) else rng.choice(options))
     assert {WIND, MAY, ""} <= seen and second > 10
+
+
+@pytest.mark.parametrize("variant", ["classic", "bmx"])
+def test_since_your_last_look_is_the_same_after_a_resume(variant):
+    """What the table saw lives in memory: a table opened on the same log (a
+    resume) tells each seat at its curtain the round it missed, as the table
+    that raced on would (the first look of a race excepted: nothing missed)."""
+    rng = random.Random(2)
+    live = t.Table(session(variant, humans=3))
+    compared = 0
+    for _ in range(3000):
+        turn = live.turn()
+        if isinstance(turn, t.Outcome):
+            break
+        if isinstance(turn, t.Curtain):
+            s = live.session
+            resumed = t.Table(Session(s.setup, s.seed, dict(s.bots), list(s.entries)))
+            assert resumed.turn() == turn
+            live.choose(t.LiftCurtain(turn.seat))
+            resumed.choose(t.LiftCurtain(turn.seat))
+            since = live.since(turn.seat)
+            if since:
+                assert resumed.since(turn.seat) == since
+                compared += 1
+            continue
+        if isinstance(turn, t.BotThinking):
+            live.play_bots()
+        elif isinstance(turn, t.Revealing):
+            live.choose(t.EndReveal())
+        elif isinstance(turn, t.Reviewing):
+            live.choose(t.PassReview())
+        else:
+            live.choose(rng.choice(turn.options))
+    assert compared >= 10

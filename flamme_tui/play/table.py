@@ -257,6 +257,46 @@ class Table:
         self._seen: list[Seen] = []
         self._looked: dict[int, int] = {}
         self._since: dict[int, tuple[Seen, ...]] = {}
+        self._resumed()
+
+    def _resumed(self) -> None:
+        """A race opened from its save (or any table over a race under way): what the
+        table saw lives in memory only, so the last revealed round is told again from
+        the log, as its reveal showed it.  A seat with a card (tokens) down this round
+        looked after that reveal (a turn at the table ends with its cards down); every
+        other seat's last look was before it, so its next curtain says "since your last
+        look" as it would have without the resume."""
+        from .flow import build_frames, tally_of
+        from .races import new_game
+        from .session import effective
+
+        session = self.session
+        if not session.entries:
+            return
+        game = new_game(session.setup, session.seed)
+        last: RoundSeen | None = None
+        start: tuple[list[Any], list[bool], Any] | None = None
+        for action in effective(session.entries):
+            if game.phase == Phase.ENERGY and start is None:
+                start = ([tuple(p) for p in game.pos], [bool(getattr(r, "crashed", False)) for r in game.riders],
+                         tally_of(game))
+            before = game.round, game.phase
+            game.apply(action)
+            if before[1] == Phase.ENERGY and (game.round != before[0] or game.phase == Phase.OVER):
+                assert start is not None
+                frames = build_frames(game, *start)
+                revealed = next((e.played for e in game.events if e.kind == "reveal"), ())
+                last = RoundSeen(before[0], tuple(revealed), frames[0].pos, frames[-1].pos, tuple(game.events))
+                start = None
+        if last is None:
+            return
+        self._seen.append(last)
+        for seat in range(len(game.seats)):
+            riders = [r for r in game.riders if r.seat == seat]
+            if any(r.played is not None for r in riders):
+                self._looked[seat] = len(self._seen)
+            else:
+                self._looked[seat] = 0
 
     @property
     def session(self) -> Session:
