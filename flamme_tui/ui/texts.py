@@ -368,13 +368,38 @@ def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) ->
 RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium", "breakaway"}
 
 
-def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound, tour: bool = False) -> str:
+def peloton_in(setup) -> bool:
+    """Whether a race's set-up uses the Peloton expansion: its scripted teams, the
+    breakaway, more than four teams, or a stage with three lanes, cobbles or supply zones."""
+    from ..engine.terrain import COBBLE, SUPPLY
+
+    if setup is None or not hasattr(setup, "scripted"):  # (BMX has none of it)
+        return False
+    course = setup.course
+    squares = course.terrain[:course.length]
+    return (any(setup.scripted) or setup.breakaway or len(setup.teams) > 4 or 3 in course.lanes[:course.length]
+            or COBBLE in squares or SUPPLY in squares)
+
+
+def scripted_rows(kinds) -> str:
+    """The scripted teams racing (kinds from a set-up's `scripted`), a key row each."""
+    shown = [kind for kind in SCRIPTED_NAMES if kind in kinds]
+    return "\n".join(key_row(_("{name} team").format(name=SCRIPTED_NAMES[kind]), _(SCRIPTED_ABOUT[kind]))
+                     for kind in shown)
+
+
+def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound, tour: bool = False, setup=None) -> str:
     """The help of one screen or phase, for one rule set (markup), its keys as bound now (`key`);
-    `tour`: a tour's stage (the Grand Tour rules too)."""
+    `tour`: a tour's stage (the Grand Tour rules too); `setup`: the race's (the Peloton
+    expansion's rules and its scripted teams when it uses them)."""
     parts = [topic_text(topic, variant, key)]
     if variant and topic in RACE_TOPICS:
         parts.append(track_legend(variant))
         parts.append(_({"classic": RULES_CLASSIC, "meteo": RULES_METEO, "bmx": RULES_BMX}.get(variant, "")))
+        if peloton_in(setup):
+            parts.append(_(RULES_PELOTON))
+            if any(setup.scripted):
+                parts.append(scripted_rows(setup.scripted))
         if tour:
             parts.append(_(RULES_TOUR))
     parts.append(_global_keys(key))

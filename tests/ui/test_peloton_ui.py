@@ -68,6 +68,8 @@ async def test_a_six_team_race_with_the_breakaway_from_the_title_menu_to_the_pod
 
         async def check(pilot, seen) -> None:
             fits(pilot.app)
+            if screen_name(pilot.app) == "RaceScreen":  # its help has the expansion's rules (cobbles, lanes)
+                assert "Cobbles (#)" in pilot.app.screen.help_text()
 
         seen = await play_race(pilot, on_state=check)
         assert screen_name(app) == "PodiumScreen"
@@ -260,3 +262,22 @@ def fits_lone(app) -> None:
             assert region.height >= 1 and region.y + region.height <= height, (wid, region)
         assert screen.query_one("#keys").region.y == height - 1
         assert len(screen.query_one(Boards).rows) == 9
+
+
+def test_a_race_s_help_has_the_peloton_rules_and_its_scripted_teams_only_when_it_uses_them():
+    from flamme_tui.engine.race import Team
+    from flamme_tui.play.races import COLOURS, RaceSpec, make_setup
+    from flamme_tui.ui.texts import help_for
+
+    base = help_for("pick", "classic", setup=make_setup(RaceSpec()))
+    assert "Cobbles (#)" not in base and "Muscle team  " not in base
+    # a base stage, four teams, one of them the Muscle team: the expansion's rules, that team's line only
+    muscle = make_setup(RaceSpec(scripted=("", "", "", "muscle")))
+    words = help_for("pick", "classic", setup=muscle)
+    assert "Cobbles (#)" in words and "Muscle team  a Sprinteur with a Sprinteur deck" in words
+    assert "Peloton team  two riders" not in words
+    # six teams on a Peloton stage, no scripted team
+    six = make_setup(RaceSpec(stage="peloton-9-5-6", teams=tuple(Team(c, c) for c in COLOURS)))
+    words = help_for("reveal", "meteo", setup=six)
+    assert "Cobbles (#)" in words and "Muscle team  " not in words
+    assert "Cobbles (#)" not in help_for("pick", "bmx", setup=make_setup(RaceSpec(variant="bmx")))

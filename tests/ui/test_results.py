@@ -266,7 +266,22 @@ async def test_the_set_up_s_messages_do_not_follow_into_the_race():
         await new_race_menus(pilot, "classic")
         app.screen.query_one("#colour-1").value = "blue"  # seat 1's colour: the two swap
         await pilot.pause()
+        # said on the message line, in sight: no toast over it
+        assert "swap" in str(app.screen.query_one("#teams-message").render())
+        assert not list(app._notifications)
+        # a window too small for the form: the line is out of sight, and a toast says it too
+        await pilot.resize_terminal(80, 16)
+        for _ in range(200):  # (the resize is laid out in its own time)
+            if not app.screen.query_one("#teams-message").region.area:
+                break
+            await pilot.pause(0.01)
+        app.screen.query_one("#colour-0").value = "blue"
+        await pilot.pause()
+        await pilot.pause()
+        assert "swap" in str(app.screen.query_one("#teams-message").render())
         assert any("swap" in n.message for n in app._notifications)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen"

@@ -347,9 +347,9 @@ async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, m
         await pilot.press("q")
         assert "It is saved" in screen_text(app)
         await pilot.press("t")
-        for _ in range(40):  # the saves are read in the background
+        for _ in range(100):  # the saves are read in the background, then the menu is laid out again
             await pilot.pause(0.05)
-            if app.screen.resume_info is not None:
+            if app.screen.resume_info is not None and "Resume:" in screen_text(app):
                 break
         assert "Resume: Avenue Corso Paseo, round 1" in screen_text(app)
         await pilot.press("enter")  # Resume, first in the menu, under the cursor

@@ -526,7 +526,8 @@ class RaceScreen(RaceKeys):
         self.update_reveal()
 
     def help_text(self) -> str:
-        return help_for(self.HELP_TOPIC, self.board.variant, self.keys_text, tour=self.table.in_tour)
+        return help_for(self.HELP_TOPIC, self.board.variant, self.keys_text, tour=self.table.in_tour,
+                        setup=self.board.setup)
 
     def on_unmount(self) -> None:
         self.stop_timer()

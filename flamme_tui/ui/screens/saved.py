@@ -7,6 +7,7 @@ The screen reads the saves through `saved_races()` and `delete_race()` only
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
@@ -159,13 +160,31 @@ class SavedRacesScreen(BaseScreen):
         row = table.cursor_row
         table.clear()
         self.races = saved_races()
-        for n, race in enumerate(self.races):
-            # names from save files (and file names) are plain text, never markup, control characters written out
-            table.add_row(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race),
-                          _plain(", ".join(race.teams)), key=str(n))
+        # names from save files (and file names) are plain text, never markup, control characters written out
+        rows = [(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race), _plain(", ".join(race.teams)))
+                for race in self.races]
+        room = self.players_room(rows)
+        for n, (*cells, players) in enumerate(rows):
+            if players.cell_len > room:  # cut with a mark: the line under the table names them all
+                players.truncate(room, overflow="ellipsis")
+            table.add_row(*cells, players, key=str(n))
         if self.races:
             table.move_cursor(row=min(row, len(self.races) - 1))
         self.show_detail()
+
+    def players_room(self, rows: Sequence[tuple[Text, ...]]) -> int:
+        """Columns left for the players once the other columns have theirs (at least their header):
+        the row never runs off the screen into a sideways scroll bar."""
+        table = self.query_one(DataTable)
+        headers = [column.label.cell_len for column in table.columns.values()]
+        widths = [max([headers[k], *(row[k].cell_len for row in rows)]) for k in range(len(headers) - 1)]
+        width = table.size.width or self.app.size.width - 2  # (before the first layout: the screen less the padding)
+        # each column has one space of padding a side; the vertical scroll bar takes 2 when the rows overflow
+        return max(headers[-1], width - 2 - sum(w + 2 * table.cell_padding for w in widths) - 2 * table.cell_padding)
+
+    def on_resize(self, event) -> None:
+        if self.races:
+            self.refresh_list()
 
     def current(self) -> SavedRace | None:
         table = self.query_one(DataTable)

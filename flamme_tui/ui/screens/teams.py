@@ -328,15 +328,19 @@ class TeamsScreen(BaseScreen):
             self.say(" ".join(self.changes))
 
     def say(self, message: str, warning: bool = False, of_count: bool = False) -> None:
-        """The message line under the form (and a toast, which goes by itself: only the
-        newest, as on the line, or stepping through a list piled them over the table);
+        """The message line under the form, and a toast when that line is out of sight
+        (scrolled away on a small screen: a toast over a line in sight hid it for 6 s);
+        only the newest toast, as on the line (stepping through a list piled them up);
         `of_count`: what the number of players changes, gone when it changes again."""
         self.said_of_count = of_count
         line = self.query_one("#teams-message", Static)
         line.update(Content(message))
         line.set_class(warning, "-warning")
         self.app.clear_notifications()
-        self.notify(message, severity="warning" if warning else "information", timeout=6)
+        # where the line is now (its words change its height by a line at most, never whether it is scrolled away)
+        body, shown = self.query_one("#teams-body").region, line.region
+        if not shown.area or not body.contains_region(shown):
+            self.notify(message, severity="warning" if warning else "information", timeout=6)
 
     def unsay(self) -> None:
         """The message line emptied, its toast gone."""

@@ -191,25 +191,33 @@ class Boards(TextLines):
         bmx = find(self.variant).uses_tokens
         names = [r.name if wide else r.name.rsplit(" ", 1)[0] if r.name.endswith(("Sprinteur", "Rouleur")) else r.name
                  for r in self.rows]
-        name_w = max(4, min(max(cells(n) for n in names), 20 if wide else 9))
         text = Text(no_wrap=True, overflow="ellipsis")
         # mark, label, name, square, to go, ready mark; "to go" is as wide as its
         # column (the crash mark's cell and 4 digits), so it ends where its numbers do
         # (the headings in the player's language: each translation keeps to its column's width)
         who, where, to_go_head = (_("Rider") if wide else _("Team")), (_("Square") if wide else _("Sq")), _("to go")
-        head = f"{'':3} {who:<{name_w}} {where:>{6 if wide else 3}} {to_go_head:>5}   "
         recycled_head = _("Recycled (face up)") if wide else _("Recycled")
         if bmx:
             cols = [(_("Bag"), 3), (_("Fatigue") if wide else _("Fat"), 7 if wide else 3)]
         else:
             cols = [(_("Deck"), 4), (_("Exhaustion held/played") if wide else _("E held/played"), 22 if wide else 13),
                     (recycled_head, 0)]
+        rec_texts = [summary(r.recycled) for r in self.rows] if not bmx else []
+        rec_w = max([len(t) for t in rec_texts] + [len(recycled_head)]) if not bmx else 0
+        longest = max(cells(n) for n in names)
+        if wide:
+            # a long name (up to 30 characters and the rider's kind) takes what the other columns
+            # leave it, the recycled piles counted at their usual longest and a few cards played
+            after = f" {where:>6} {to_go_head:>5}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
+            beside = 4 + len(after) + max(rec_w, 24) + 1 + 9
+            name_w = max(4, min(longest, max(20, width - beside)))
+        else:
+            name_w = max(4, min(longest, 9))
+        head = f"{'':3} {who:<{name_w}} {where:>{6 if wide else 3}} {to_go_head:>5}   "
         for title, w in cols:
             head += f"{title:>{w}} " if w else f"{title}"
         text.append(head, style="bold #bbbbbb")
         fixed = len(head) - (len(cols[-1][0]) if not bmx else 0)
-        rec_texts = [summary(r.recycled) for r in self.rows] if not bmx else []
-        rec_w = max([len(t) for t in rec_texts] + [len(recycled_head)]) if not bmx else 0
         play_x = fixed + rec_w + 1
         play_w = max(6, width - play_x)
         text.append(" " * max(0, play_x - len(head)) + _("Played"), style="bold #bbbbbb")
@@ -266,7 +274,8 @@ class Boards(TextLines):
         bmx = find(self.variant).uses_tokens
         half = -(-len(self.rows) // 2)
         longest = max(cells(r.name.rsplit(" ", 1)[0]) for r in self.rows)
-        name_w = max(4, min(longest, 8 if col_w < 50 else 12))
+        # a wide column gives a long name what the piles at their usual longest leave it
+        name_w = max(4, min(longest, 8 if col_w < 50 else max(12, col_w - 42)))
         self._with_square = col_w >= 50  # a narrow column leaves the square to the track: "to go" says enough
         if not bmx:
             # the recycled cards are never cut: the name gives way first (down to 3
