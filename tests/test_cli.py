@@ -378,3 +378,13 @@ def test_core_never_imports_textual():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert int(proc.stdout) >= len(CORE) + 8  # engine and bots modules were really imported
+
+
+def test_young_children_tokens_for_several_seats_and_a_seat_given_twice_refused(capsys):
+    from flamme_tui.cli import _spec, build_parser
+
+    args = build_parser().parse_args(["race", "--variant", "bmx", "--teams", "3", "--young", "1:2", "--young", "3:1"])
+    assert _spec(args).young == (2, 0, 1)
+    assert main(["race", "--variant", "bmx", "--teams", "3", "--young", "1:2", "--young", "1:3"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--young" in err[0] and "seat 1 is given twice" in err[0]

@@ -99,9 +99,9 @@ STAGE = 'name: Col\ntiles: "{tiles}"\nboxes: [base]\n{extra}'
 
 
 @pytest.mark.parametrize("lang, extra, tiles, said", [
-    ("fr", "colours: [1, 9]\n", "abcdefghijklmnopqrstu",
-     "colours\u00a0: de 2 à 6, le plus petit nombre d’abord"),
-    ("es", "colours: [1, 9]\n", "abcdefghijklmnopqrstu", "colours: de 2 a 6, el número menor primero"),
+    # (the field and its line, as the file names them: "col.yaml:4: colours: ...")
+    ("fr", "colours: [1, 9]\n", "abcdefghijklmnopqrstu", "col.yaml:4: colours: de 2 à 6, le plus petit nombre d’abord"),
+    ("es", "colours: [1, 9]\n", "abcdefghijklmnopqrstu", "col.yaml:4: colours: de 2 a 6, el número menor primero"),
     ("fr", "", "au", "trop courte\u00a0: 2 cases de la ligne de départ à la ligne d’arrivée, il en faut au moins 10"),
     ("es", "", "xbcu", "letra de tramo desconocida 'x'"),
     ("fr", "colours: abc\n", "abcdefghijklmnopqrstu", "(reçu texte 'abc')"),

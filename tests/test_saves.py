@@ -736,3 +736,26 @@ def test_every_setup_field_survives_a_save(spec, changes):
 
     back = setupdata.setup_from_data(TypeAdapter(data).validate_json(json.dumps(setupdata.setup_data(setup))))
     assert back == setup
+
+
+def test_resume_of_a_missing_backup_names_the_race_file_as_the_race_file(data_dir, capsys, fake_app):
+    session = new_session("classic", seed=3)
+    path = saves.attach_autosave(session).path
+    play(session, 9)
+    saves.attach_autosave(session).detach()
+    for n in (1, 2):
+        Path(f"{path}.{n}").unlink(missing_ok=True)
+    assert main(["--resume", f"{path}.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "backups:" not in err and "as a new race file" not in err
+    assert f"{path.name}.1 does not exist; the race file: {path.name} (round " in err
+    assert f"`flamme-tui --resume {path}` resumes the race file" in err
+    assert not fake_app
+
+
+def test_a_link_to_nothing_is_no_free_race_file_name(tmp_path):
+    """A dangling link at the name a new race file would take: that name is taken
+    (the race would be written over the link), the next one is used."""
+    (tmp_path / "race-bots.json").symlink_to(tmp_path / "gone" / "nowhere.json")
+    assert not (tmp_path / "race-bots.json").exists()
+    assert saves._free_name(tmp_path, "race-bots").name == "race-bots-2.json"

@@ -120,6 +120,10 @@ BAD = {
         "tiles: au\ncolour: red\n",
         ["several.yaml: name: field required", "several.yaml:1: tiles: too short", "several.yaml:2: colour: unknown key"],
     ),
+    "colours.yaml": ("name: X\ntiles: abcdefghijklmnopqrstu\ncolours: [5, 3]\n",
+                     ["colours.yaml:3: colours: from 2 to 6, the lower number first"]),
+    "version.yaml": ("name: X\ntiles: abcdefghijklmnopqrstu\nother_version: x-5-6\n",
+                     ["version.yaml:3: other_version: say which numbers of colours this version is for (colours)"]),
     "yaml.yaml": ("name: [oops\n", ["yaml.yaml:2: invalid YAML"]),
     "empty.yaml": ("", ["empty.yaml: expected a mapping"]),
     "evil.yaml": (

@@ -295,8 +295,9 @@ def _race_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--breakaway", action="store_true",
                    help=_("classic, meteo: the Peloton breakaway before round 1 (stages whose second tile is tile 2)"))
     p.add_argument("--ramp", type=_pair, metavar="SQUARE:NUMBER", help=_("bmx: jump ramp on a lap square (0-27), number 1-5"))
-    p.add_argument("--young", type=_pair, metavar="SEAT:TOKENS",
-                   help=_("bmx young-children variant: 1-3 fatigue tokens in the bag of seat 1-4"))
+    p.add_argument("--young", type=_pair, metavar="SEAT:TOKENS", action="append",
+                   help=_("bmx young-children variant: 1-3 fatigue tokens in the bag of seat 1-4 (again for "
+                          "another seat)"))
     p.add_argument("--forecast", action="store_true", help=_("bmx weather-forecast variant: roll the die before drawing"))
 
 
@@ -342,11 +343,15 @@ def _spec(args, scripted: tuple[str, ...] = ()):
         teams = tuple(Team(colour_name(c), c) for c in COLOURS[: args.teams])
     young: tuple[int, ...] = ()
     if args.young:
-        seat, tokens = args.young
-        if not (1 <= seat <= args.teams and 1 <= tokens <= 3):
-            raise ConfigError(_("seat 1-{teams} and 1 to 3 tokens, got {seat}:{tokens}").format(
-                teams=args.teams, seat=seat, tokens=tokens), field="--young")
-        young = tuple(tokens if s == seat - 1 else 0 for s in range(args.teams))
+        bags = [0] * args.teams
+        for seat, tokens in args.young:
+            if not (1 <= seat <= args.teams and 1 <= tokens <= 3):
+                raise ConfigError(_("seat 1-{teams} and 1 to 3 tokens, got {seat}:{tokens}").format(
+                    teams=args.teams, seat=seat, tokens=tokens), field="--young")
+            if bags[seat - 1]:  # (argparse would keep the last one given, silently)
+                raise ConfigError(_("seat {seat} is given twice").format(seat=seat), field="--young")
+            bags[seat - 1] = tokens
+        young = tuple(bags)
     where = {"stage": args.stage, "circuit": args.circuit}  # not given: the race's defaults
     spec = RaceSpec(variant=args.variant, teams=teams, ramp=args.ramp, young=young, forecast=args.forecast,
                     scripted=scripted, breakaway=args.breakaway, **{k: v for k, v in where.items() if v is not None})

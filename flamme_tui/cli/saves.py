@@ -48,7 +48,10 @@ def cmd_resume(target: str | None) -> int:
         session = saves.load(path)
     except saves.SaveError as exc:
         hint = ""
-        if exc.backups:
+        race = exc.race_file()
+        if race is not None:
+            hint = _("; `flamme-tui --resume {race}` resumes the race file").format(race=race[0])
+        elif exc.backups:
             hint = _("; `flamme-tui --resume {backup}` goes on from that backup as a new race file").format(
                 backup=exc.backups[0][0])
         return _complain(f"{exc}{hint}")

@@ -258,13 +258,21 @@ class StageSpec(BaseModel):
                                "needed").format(length=length, least=MIN_STAGE_LENGTH))
         return tiles
 
-    @model_validator(mode="after")
-    def _versions(self) -> StageSpec:
-        if self.colours is not None and not 2 <= self.colours[0] <= self.colours[1] <= lim.MAX_COLOURS:
-            raise ValueError(_("colours: from 2 to {most}, the lower number first").format(most=lim.MAX_COLOURS))
-        if self.other_version and self.colours is None:
-            raise ValueError(_("other_version: say which numbers of colours this version is for (colours)"))
-        return self
+    # field validators, not the model's: an error names its field, and so its line in the file
+    @field_validator("colours")
+    @classmethod
+    def _colours(cls, colours: tuple[int, int] | None) -> tuple[int, int] | None:
+        if colours is not None and not 2 <= colours[0] <= colours[1] <= lim.MAX_COLOURS:
+            raise ValueError(_("from 2 to {most}, the lower number first").format(most=lim.MAX_COLOURS))
+        return colours
+
+    @field_validator("other_version")
+    @classmethod
+    def _other_version(cls, other: str, info: ValidationInfo) -> str:
+        # (colours comes first: a wrong one is said on its own, not here again)
+        if other and "colours" in info.data and info.data["colours"] is None:
+            raise ValueError(_("say which numbers of colours this version is for (colours)"))
+        return other
 
     def tile_names(self) -> list[str]:
         """The stage's tiles, one name each, in race order."""

@@ -61,9 +61,20 @@ class SaveError(Exception):
         except RuntimeError:  # Path.resolve() on a symlink loop (Python < 3.13)
             shown = str(self.path)
         text = f"{shown} {self.reason}"
-        if self.backups:
-            text += _("; backups: {backups}").format(backups=", ".join(f"{p.name} ({what})" for p, what in self.backups))
+        race = self.race_file()
+        if race is not None:  # a backup asked for: the race file itself is no backup
+            text += _("; the race file: {file} ({what})").format(file=race[0].name, what=race[1])
+        older = [(p, what) for p, what in self.backups if (p, what) != race]
+        if older:
+            text += _("; backups: {backups}").format(backups=", ".join(f"{p.name} ({what})" for p, what in older))
         return usertext.clean(text, multiline=False)  # file names may hold control characters: written out
+
+    def race_file(self) -> tuple[Path, str] | None:
+        """The race file among `backups`, when this file is one of its backups (NAME.1, NAME.2)."""
+        suffix = self.path.suffix
+        if suffix not in (".1", ".2"):
+            return None
+        return next(((p, what) for p, what in self.backups if p.name + suffix == self.path.name), None)
 
 
 # what a SaveError is, whatever the language of its words

@@ -422,10 +422,11 @@ def branch_path(backup: Path) -> Path:
 
 def _free_name(folder: Path, base: str) -> Path:
     """folder/BASE.json, or BASE-2.json, BASE-3.json, ... : the first race
-    file name nobody uses (no file, backup or lock of that name)."""
+    file name nobody uses (no file, backup or lock of that name, nor a link, even one
+    to nothing: the race would be written over it)."""
     path = folder / f"{base}{SUFFIX}"
     n = 2
-    while any(p.exists() for p in (path, _backup(path, 1), _lock_path(path))):
+    while any(p.exists() or p.is_symlink() for p in (path, _backup(path, 1), _lock_path(path))):
         path = folder / f"{base}-{n}{SUFFIX}"
         n += 1
     return path
