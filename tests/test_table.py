@@ -288,35 +288,47 @@ def test_a_pick_says_who_will_be_in_the_wind():
     assert {WIND, MAY, ""} <= seen and second > 10
 
 
-@pytest.mark.parametrize("variant", ["classic", "bmx"])
-def test_since_your_last_look_is_the_same_after_a_resume(variant):
+@pytest.mark.parametrize("variant, spec", [("classic", {}), ("bmx", {}), ("classic", {"breakaway": True})])
+def test_since_your_last_look_is_the_same_after_a_resume(variant, spec):
     """What the table saw lives in memory: a table opened on the same log (a
-    resume) tells each seat at its curtain the round it missed, as the table
-    that raced on would (the first look of a race excepted: nothing missed)."""
+    resume) tells each seat at its curtain what it missed, the rounds revealed
+    and the cards others took back, as the table that raced on would (the first
+    look of a race excepted: nothing missed).  Opened in the middle of a turn,
+    that turn's curtain comes again with nothing new behind it."""
     rng = random.Random(2)
-    live = t.Table(session(variant, humans=3))
-    compared = 0
+    live = t.Table(session(variant, humans=3, **spec))
+    compared = changes = mid_turn = 0
     for _ in range(3000):
         turn = live.turn()
         if isinstance(turn, t.Outcome):
             break
+        s = live.session
         if isinstance(turn, t.Curtain):
-            s = live.session
             resumed = t.Table(Session(s.setup, s.seed, dict(s.bots), list(s.entries)))
             assert resumed.turn() == turn
             live.choose(t.LiftCurtain(turn.seat))
             resumed.choose(t.LiftCurtain(turn.seat))
             since = live.since(turn.seat)
-            if since:
-                assert resumed.since(turn.seat) == since
-                compared += 1
+            assert resumed.since(turn.seat) == since
+            compared += bool(since)
+            changes += any(isinstance(seen, t.CardChanged) for seen in since)
             continue
+        last = [e for e in s.entries[-2:] if e != "undo"][-1:]  # (a take-back's action is the seat's too)
+        acted = bool(last) and live.game.riders[live.game.index[last[0].rider]].seat == getattr(turn, "seat", None)
+        if acted and isinstance(turn, (t.Picking, t.Bidding)) and rng.random() < 0.3:
+            # saved in the middle of a turn the seat has acted in: its curtain again, nothing new behind it
+            resumed = t.Table(Session(s.setup, s.seed, dict(s.bots), list(s.entries)))
+            again = resumed.turn()
+            assert isinstance(again, t.Curtain) and again.seat == turn.seat
+            resumed.choose(t.LiftCurtain(turn.seat))
+            assert resumed.since(turn.seat) == ()
+            mid_turn += 1
         if isinstance(turn, t.BotThinking):
             live.play_bots()
         elif isinstance(turn, t.Revealing):
             live.choose(t.EndReveal())
         elif isinstance(turn, t.Reviewing):
-            live.choose(t.PassReview())
+            live.choose(t.TakeBack() if rng.random() < 0.3 else t.PassReview())
         else:
             live.choose(rng.choice(turn.options))
-    assert compared >= 10
+    assert compared >= 10 and changes >= 3 and mid_turn >= (1 if variant == "bmx" else 5)  # (BMX: one pick a turn)

@@ -29,7 +29,7 @@ from ..engine.events import Event
 from ..engine.options import Option, dominated
 from ..engine.phase import Phase
 from .flow import Frame, RaceFlow
-from .session import BotMove, Session
+from .session import UNDO, BotMove, Session
 from .standings import Standings, standings
 
 # ------------------------------------------------------- the table's options
@@ -261,42 +261,51 @@ class Table:
 
     def _resumed(self) -> None:
         """A race opened from its save (or any table over a race under way): what the
-        table saw lives in memory only, so the last revealed round is told again from
-        the log, as its reveal showed it.  A seat with a card (tokens) down this round
-        looked after that reveal (a turn at the table ends with its cards down); every
-        other seat's last look was before it, so its next curtain says "since your last
-        look" as it would have without the resume."""
+        table saw lives in memory only, so it is told again from the log, as the table
+        saw it: each revealed round (as its reveal showed it), each card a seat took
+        back (never which), and where each seat was at its last curtain, the start of
+        its last turn.  So its next curtain says "since your last look" as it would have
+        without the resume (a save made in the middle of a turn: that turn's curtain
+        again, with nothing new since)."""
         from .flow import build_frames, tally_of
         from .races import new_game
-        from .session import effective
 
         session = self.session
-        if not session.entries:
+        entries = session.entries
+        if not entries:
             return
         game = new_game(session.setup, session.seed)
-        last: RoundSeen | None = None
         start: tuple[list[Any], list[bool], Any] | None = None
-        for action in effective(session.entries):
+        passed: int | None = None  # the seat whose curtain is up (RaceFlow.passed)
+        for k, entry in enumerate(entries):
+            if entry == UNDO:  # (taken with the action before it)
+                continue
+            action = entry
+            seat = game.riders[game.index[action.rider]].seat
+            human = seat not in session.bots and not game.script[seat]
+            if human and game.phase != Phase.GRID and seat != passed:  # its curtain was lifted: a look
+                self._looked[seat] = len(self._seen)
+                passed = seat
+            if k + 1 < len(entries) and entries[k + 1] == UNDO:
+                # taken back at its review: the game as before it, the table told that the seat changed a card
+                self._seen.append(CardChanged(seat))
+                continue
             if game.phase == Phase.ENERGY and start is None:
                 start = ([tuple(p) for p in game.pos], [bool(getattr(r, "crashed", False)) for r in game.riders],
                          tally_of(game))
             before = game.round, game.phase
+            events = game.events
             game.apply(action)
             if before[1] == Phase.ENERGY and (game.round != before[0] or game.phase == Phase.OVER):
                 assert start is not None
                 frames = build_frames(game, *start)
                 revealed = next((e.played for e in game.events if e.kind == "reveal"), ())
-                last = RoundSeen(before[0], tuple(revealed), frames[0].pos, frames[-1].pos, tuple(game.events))
-                start = None
-        if last is None:
-            return
-        self._seen.append(last)
-        for seat in range(len(game.seats)):
-            riders = [r for r in game.riders if r.seat == seat]
-            if any(r.played is not None for r in riders):
-                self._looked[seat] = len(self._seen)
-            else:
-                self._looked[seat] = 0
+                self._seen.append(RoundSeen(before[0], tuple(revealed), frames[0].pos, frames[-1].pos,
+                                            tuple(game.events)))
+                start, passed = None, None
+            elif before[1] == Phase.BREAKAWAY and game.events is not events and any(
+                    e.kind == "bids" for e in game.events):
+                passed = None  # bids revealed: the next seat lifts its curtain again (RaceFlow._after)
 
     @property
     def session(self) -> Session:

@@ -29,7 +29,7 @@ CSS = """
 ReplayScreen { layout: vertical; }
 ReplayScreen #replay-heading { height: auto; padding: 0 1; text-style: bold; }
 ReplayScreen #replay-course { height: auto; }
-ReplayScreen #title { height: 1; padding: 0 1; text-style: reverse; }
+ReplayScreen #title { height: auto; padding: 0 1; text-style: reverse; }  /* a coach's note may take a second line */
 ReplayScreen #replay-overview { margin: 1 0 0 0; }
 ReplayScreen #replay-track { margin: 1 0 0 0; }
 ReplayScreen #replay-body { height: 1fr; padding: 0 1; margin: 1 0 0 0; }

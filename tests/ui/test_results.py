@@ -269,7 +269,8 @@ async def test_the_set_up_s_messages_do_not_follow_into_the_race():
         # said on the message line, in sight: no toast over it
         assert "swap" in str(app.screen.query_one("#teams-message").render())
         assert not list(app._notifications)
-        # a window too small for the form: the line is out of sight, and a toast says it too
+        # a window too small for the form (its notice hides the form, the line with it): a toast says it too.
+        # (At 80x24 and more the form, twelve players included, never scrolls the line out of sight.)
         await pilot.resize_terminal(80, 16)
         for _ in range(200):  # (the resize is laid out in its own time)
             if not app.screen.query_one("#teams-message").region.area:

@@ -544,3 +544,36 @@ async def test_the_rider_choice_says_the_weather_under_each_rider():
         text = " ".join(screen_text(app).split())
         for kind in kinds:
             assert f"{WEATHER[kind].glyph} {WEATHER[kind].name} ({WEATHER[kind].effect})" in text, (kind, text)
+
+
+async def test_the_saved_races_players_fit_the_window_as_it_is_resized(data_dir):
+    """Long names are cut with … to the window's width, never a sideways scroll
+    bar, after the window has been wider too (a column never narrowed by itself)."""
+    from flamme_tui import saves
+    from flamme_tui.ui.scenarios import advance, choices
+
+    folder = saves.saves_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    race = choices("classic", 4)
+    for k, seat in enumerate(race.seats):
+        seat.name = f"{'Alexandrina Valentina Longname'[:20]} {k + 1}"
+    session = race.session()
+    advance(session, 2)
+    saves.save(session, folder / "long.json")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_saved_races()
+        for width in (80, 160, 80):
+            await pilot.resize_terminal(width, 24)
+            for _ in range(100):  # (the resize is laid out in its own time)
+                await pilot.pause(0.01)
+                if app.screen.query_one("#saved-table").size.width <= width:
+                    break
+            await pilot.pause()
+            table = app.screen.query_one("#saved-table")
+            players = str(table.get_cell_at((0, 4)))
+            assert table.max_scroll_x == 0, (width, players)
+            assert players.endswith("…") == (width == 80), players
+            assert players.startswith("Alexandrina Valentin")
+            if width > 80:
+                assert players.endswith("Alexandrina Valentin 4")

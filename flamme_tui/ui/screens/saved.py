@@ -149,17 +149,19 @@ class SavedRacesScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        table = self.query_one(DataTable)
-        # the players last: a long list may run off an 80-column screen (the line under the table has them all)
-        table.add_columns(_("Stage"), _("Saved"), _("Rules"), _("State"), _("Players"))
         self.refresh_list()
-        table.focus()
+        self.query_one(DataTable).focus()
 
-    def refresh_list(self) -> None:
+    def refresh_list(self, reread: bool = True) -> None:
+        """The table of the saved races (`reread`: the folder read again), its players cut to the width."""
         table = self.query_one(DataTable)
         row = table.cursor_row
-        table.clear()
-        self.races = saved_races()
+        # the columns too: a column never narrows by itself, and the players' must fit the window as it is now
+        table.clear(columns=True)
+        # the players last: a long list is cut to fit (the line under the table has them all)
+        table.add_columns(_("Stage"), _("Saved"), _("Rules"), _("State"), _("Players"))
+        if reread:
+            self.races = saved_races()
         # names from save files (and file names) are plain text, never markup, control characters written out
         rows = [(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race), _plain(", ".join(race.teams)))
                 for race in self.races]
@@ -184,7 +186,7 @@ class SavedRacesScreen(BaseScreen):
 
     def on_resize(self, event) -> None:
         if self.races:
-            self.refresh_list()
+            self.refresh_list(reread=False)
 
     def current(self) -> SavedRace | None:
         table = self.query_one(DataTable)

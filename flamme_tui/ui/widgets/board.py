@@ -209,7 +209,7 @@ class Boards(TextLines):
             # a long name (up to 30 characters and the rider's kind) takes what the other columns
             # leave it, the recycled piles counted at their usual longest and a few cards played
             after = f" {where:>6} {to_go_head:>5}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
-            beside = 4 + len(after) + max(rec_w, 24) + 1 + 9
+            beside = 4 + len(after) + (0 if bmx else max(rec_w, 24)) + 1 + 9
             name_w = max(4, min(longest, max(20, width - beside)))
         else:
             name_w = max(4, min(longest, 9))
