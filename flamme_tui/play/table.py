@@ -278,7 +278,7 @@ class Table:
         start: tuple[list[Any], list[bool], Any] | None = None
         passed: int | None = None  # the seat whose curtain is up (RaceFlow.passed)
         for k, entry in enumerate(entries):
-            if entry == UNDO:  # (taken with the action before it)
+            if not isinstance(entry, Action):  # UNDO: taken with the action before it
                 continue
             action = entry
             seat = game.riders[game.index[action.rider]].seat
