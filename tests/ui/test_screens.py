@@ -571,6 +571,7 @@ async def test_the_saved_races_players_fit_the_window_as_it_is_resized(data_dir)
                     break
             await pilot.pause()
             table = app.screen.query_one("#saved-table")
+            assert "Avenue Corso Paseo" in screen_text(app)  # every column as wide as its words
             players = str(table.get_cell_at((0, 4)))
             assert table.max_scroll_x == 0, (width, players)
             assert players.endswith("…") == (width == 80), players

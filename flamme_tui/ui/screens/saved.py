@@ -135,6 +135,7 @@ class SavedRacesScreen(BaseScreen):
     def __init__(self) -> None:
         super().__init__()
         self.races: list[SavedRace] = []
+        self.laid_for = 0  # the screen width the table was laid out for
 
     def compose(self):
         yield from self.compose_notice()
@@ -162,6 +163,7 @@ class SavedRacesScreen(BaseScreen):
         table.add_columns(_("Stage"), _("Saved"), _("Rules"), _("State"), _("Players"))
         if reread:
             self.races = saved_races()
+        self.laid_for = self.app.size.width
         # names from save files (and file names) are plain text, never markup, control characters written out
         rows = [(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race), _plain(", ".join(race.teams)))
                 for race in self.races]
@@ -180,12 +182,14 @@ class SavedRacesScreen(BaseScreen):
         table = self.query_one(DataTable)
         headers = [column.label.cell_len for column in table.columns.values()]
         widths = [max([headers[k], *(row[k].cell_len for row in rows)]) for k in range(len(headers) - 1)]
-        width = table.size.width or self.app.size.width - 2  # (before the first layout: the screen less the padding)
+        width = self.laid_for - 2  # the screen less the body's padding (the table's own size lags a resize)
         # each column has one space of padding a side; the vertical scroll bar takes 2 when the rows overflow
         return max(headers[-1], width - 2 - sum(w + 2 * table.cell_padding for w in widths) - 2 * table.cell_padding)
 
     def on_resize(self, event) -> None:
-        if self.races:
+        # laid out again only for another width: twice in one go (at mount) left DataTable's columns
+        # as wide as their headers
+        if self.races and self.app.size.width != self.laid_for:
             self.refresh_list(reread=False)
 
     def current(self) -> SavedRace | None:
