@@ -273,3 +273,39 @@ async def test_long_piles_are_written_without_spaces_before_a_name_is_cut():
         boards.show([replace(r, name="Red") for r in rows[:2]] + rows[2:], "classic")  # room for the spaces
         await pilot.pause()
         assert "7 66 55 444 333 EE  " in boards.lines()[1], boards.lines()[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_long_names_of_six_teams_leave_the_heading_on_one_line_and_every_team_shown(lang, speak):
+    """Six long names at the start (every pile empty, shorter than its heading):
+    the heading row ran past 79 cells, wrapped, and the sixth team's row fell off
+    the boards.  The heading is as long as a rider row at most; a name gives way."""
+    from textual.app import App
+
+    from flamme_tui.ui.widgets.board import Boards
+
+    speak(lang)
+    session = choices("classic", 6, seed=5).session()
+    names = ["Alexandrina Montgomery-Smythe", "Bartolomeo", "Constantino Fernandez", "Dorotea",
+             "Jean-Baptiste Delacroix-Dupont", "Guadalupe Hernandez"]
+    rows = board_rows(session.game.view(0), names)
+
+    class One(App):
+        CSS = f"Boards {{ width: {BOARDS_AT_80}; }}"
+
+        def compose(self):
+            yield Boards(id="b")
+
+    async with One().run_test(size=(80, 24)) as pilot:
+        boards = pilot.app.query_one(Boards)
+        boards.set_columns(2, len(rows))
+        boards.show(rows, "classic")
+        await pilot.pause()
+        lines = boards.lines()
+        assert len(lines) == 7 and all(len(line.rstrip()) <= BOARDS_AT_80 for line in lines), lines
+        assert lines[0].rstrip().endswith(_heading_end(lang)), lines[0]
+        assert "Guadalupe Hernandez" in lines[6] and "Alexandrina Montgomer" in lines[1] and "…" in lines[1]
+
+
+def _heading_end(lang: str) -> str:
+    return {"en": "Recycled", "es": "Recicladas"}[lang]

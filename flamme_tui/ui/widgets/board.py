@@ -122,7 +122,7 @@ class Boards(TextLines):
     """The riders' boards as a small table (its rows repainted when they change)."""
 
     DEFAULT_CSS = """
-    Boards { height: auto; width: 1fr; }
+    Boards { height: auto; width: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, *, id=None, classes=None) -> None:
@@ -338,7 +338,8 @@ class Boards(TextLines):
         def room(square: bool, shown: list[str]) -> int:
             """Cells the rows need besides the name, a blank cell last."""
             block = 2 + 4 * square + 1 + go_w + 3 + 2 + 1 + exh_w + 1
-            return 1 + 1 + 2 * block + first_pile(shown) + 2 + max(cells(p) for p in shown[1::2]) + 1
+            # the second pile's column as wide as its heading too: the heading row is no longer than a rider's
+            return 1 + 1 + 2 * block + first_pile(shown) + 2 + max(cells(pile_head), *(cells(p) for p in shown[1::2])) + 1
 
         # the square as in the rider rows: a narrow window leaves it to the track ("to go" says enough)
         square, shown = (width - 1) // 2 >= 50, piles(True)
