@@ -117,6 +117,9 @@ def test_the_coach_command_prints_the_lessons_and_refuses_a_race_in_progress(tmp
     out = subprocess.run([*run, str(done)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "Red: " in out.stdout and "1. Round " in out.stdout and "Why: the " in out.stdout
+    # its header says the budget as the lessons spend it
+    assert "(the expert chooses in 16 simulated races, then its card and the card played race on in the same 8 " \
+           "sampled races)" in out.stdout.splitlines()[0] and "of 8 sampled races" in out.stdout
     assert "Blue:" not in out.stdout  # a bot's seat is not coached
     refused = subprocess.run([*run, str(going)], capture_output=True, text=True, timeout=300)
     assert refused.returncode == 2 and refused.stdout == ""

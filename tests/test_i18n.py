@@ -306,6 +306,9 @@ def test_the_curtain_legend_fits_80_columns_in_every_language(lang):
     from flamme_tui.usertext import cells
 
     i18n.set_language(lang)
-    long = [line for variant in ("classic", "meteo", "bmx") for line in curtain_legend(variant, jersey=True)
-            if cells(line) > 78]
+    legends = [curtain_legend(variant, jersey=True, no_lane=no_lane) for variant in ("classic", "meteo", "bmx")
+               for no_lane in (False, True)]
+    long = [line for legend in legends for line in legend if cells(line) > 78]
     assert long == []
+    # the ░ of a square with fewer lanes is said only where the track draws it
+    assert ["░" in "\n".join(legend) for legend in legends] == [False, True] * 3

@@ -59,10 +59,18 @@ def cmd_coach(target: str, budget, stage: int | None = None) -> int:
         setup, seed, actions, name = stages[k - 1]
         heading = _("{tour}, stage {k} of {n}: {stage}").format(tour=record.tour.name, k=k, n=record.tour.stages,
                                                                stage=name)
+    from ..engine.rules import find
+    from ..play.coach import worlds_for
+
     seats = humans(setup, seed, record.bots)
-    spent = (ngettext("{n} rollout", "{n} rollouts", budget.rollouts).format(n=budget.rollouts)
-             if budget.rollouts is not None else _("{s} s").format(s=short(budget.seconds)))
-    print(clean(_("Coach: {race} (the expert on {budget})").format(race=heading, budget=spent)))
+    spent = (ngettext("{n} simulated race", "{n} simulated races", budget.rollouts).format(n=budget.rollouts)
+             if budget.rollouts is not None else _("{s} s of simulated races").format(s=short(budget.seconds)))
+    # the budget as the lessons spend it (each lesson's "of M sampled races")
+    said = (_("Coach: {race} (the expert chooses in {budget}, then its tokens and the tokens played race on in "
+              "the same {m} sampled races)") if find(setup.variant).uses_tokens else
+            _("Coach: {race} (the expert chooses in {budget}, then its card and the card played race on in the "
+              "same {m} sampled races)"))
+    print(clean(said.format(race=heading, budget=spent, m=worlds_for(budget))))
     print()
     lessons = coach(setup, seed, actions, seats, budget)
     print(clean("\n".join(report_lines(lessons))))

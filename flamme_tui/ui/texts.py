@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.cells import cell_len
+
 from ..i18n import N_, _, pgettext
 from .choices import SCRIPTED_NAMES
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
@@ -97,6 +99,11 @@ SCRIPTED_ABOUT = {
 }
 
 
+SCRIPTED_RULES = N_("Scripted teams start at the front and take no exhaustion.  At most one Peloton team; a lone "
+                    "team of players against a Peloton and a Muscle team starts with 3 exhaustion cards "
+                    "(Sprinteur 1, Rouleur 2).")
+
+
 WEATHER_SHORT = N_("» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slipstream  ~ wet crash")
 
 
@@ -123,7 +130,7 @@ def track_legend(variant: str) -> str:
     return "\n".join(lines)
 
 
-def curtain_legend(variant: str, jersey: bool = False) -> list[str]:
+def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False) -> list[str]:
     """The symbols this race can show, in words, for the curtain (a new player
     reads them there between two turns): most needed first, every line within
     78 cells, so the curtain keeps as many whole lines as it has room for."""
@@ -144,9 +151,17 @@ def curtain_legend(variant: str, jersey: bool = False) -> list[str]:
     if jersey:
         lines.append(_("◆: the yellow jersey, the leader of the tour"))
     terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant))
-    lines.append(_("{terrain}  {start} start  {finish} finish").format(terrain=terrain, start=START_GLYPH,
-                                                                        finish=FINISH_GLYPH) if not rules.uses_tokens
-                 else _("Track: {terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH))
+    track = (_("{terrain}  {start} start  {finish} finish").format(terrain=terrain, start=START_GLYPH,
+                                                                   finish=FINISH_GLYPH) if not rules.uses_tokens
+             else _("Track: {terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH))
+    if no_lane:  # the track draws ░ where a square has fewer lanes than the widest
+        said = _("░ no lane there")
+        if cell_len(f"{track}  {said}") <= 78:
+            track = f"{track}  {said}"
+        else:
+            lines.append(track)
+            track = said  # (on a line of its own, after the terrain: the less needed)
+    lines.append(track)
     return lines
 
 
@@ -292,9 +307,7 @@ Seed: a whole number (0 or more); the same seed, teams and course give the same 
     if _scripted(variant):
         lines.append("\n".join(key_row(_("{name} team").format(name=name), _(SCRIPTED_ABOUT[kind]))
                                for kind, name in SCRIPTED_NAMES.items()))
-        lines.append(_("Scripted teams start at the front and take no exhaustion.  At most one Peloton team; a lone "
-                       "team of players against a Peloton and a Muscle team starts with 3 exhaustion cards "
-                       "(Sprinteur 1, Rouleur 2)."))
+        lines.append(_(SCRIPTED_RULES))
     if not _tokens(variant):
         lines.append(_("Up to 6 teams (the Peloton expansion): with 5 or 6 a Peloton stage races its 5-6 version, and a "
                        "start too small for every rider becomes tile 1.") + "\n"
@@ -399,7 +412,7 @@ def help_for(topic: str, variant: str | None = None, key: KeyOf = as_bound, tour
         if peloton_in(setup):
             parts.append(_(RULES_PELOTON))
             if any(setup.scripted):
-                parts.append(scripted_rows(setup.scripted))
+                parts.append(scripted_rows(setup.scripted) + "\n" + _(SCRIPTED_RULES))
         if tour:
             parts.append(_(RULES_TOUR))
     parts.append(_global_keys(key))

@@ -275,6 +275,7 @@ def test_a_race_s_help_has_the_peloton_rules_and_its_scripted_teams_only_when_it
     muscle = make_setup(RaceSpec(scripted=("", "", "", "muscle")))
     words = help_for("pick", "classic", setup=muscle)
     assert "Cobbles (#)" in words and "Muscle team  a Sprinteur with a Sprinteur deck" in words
+    assert "a lone team of players against a Peloton and a Muscle team starts with 3 exhaustion cards" in words
     assert "Peloton team  two riders" not in words
     # six teams on a Peloton stage, no scripted team
     six = make_setup(RaceSpec(stage="peloton-9-5-6", teams=tuple(Team(c, c) for c in COLOURS)))

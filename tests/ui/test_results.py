@@ -406,3 +406,30 @@ def test_the_chart_round_axis_is_whole_within_its_width():
             labels = [int(w) for w in axis.split() if w.isdigit()]
             spacing = labels[1] - labels[0] if len(labels) > 1 else rounds
             assert labels[0] == 0 and labels == sorted(labels) and rounds - 1 - labels[-1] < spacing, (width, rounds, axis)
+
+
+async def test_a_swap_said_goes_with_the_next_colour_change_and_a_long_name_brought_back_says_nothing():
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        line = app.screen.query_one("#teams-message")
+        app.screen.query_one("#colour-1").value = "blue"  # seat 2 takes seat 1's colour: a swap, said
+        await pilot.pause()
+        assert "swap" in str(line.render())
+        app.screen.query_one("#colour-1").value = "green"  # no swap: the line no longer tells the last one
+        await pilot.pause()
+        assert str(line.render()).strip() == ""
+        name = app.screen.query_one("#name-0")
+        name.focus()
+        await pilot.pause()
+        name.value = "A" * 30  # typed up to the limit: said
+        await pilot.pause()
+        assert "up to 30 characters" in str(line.render())
+        for _ in range(6):  # back to the title menu
+            if screen_name(app) == "TitleScreen":
+                break
+            await pilot.press("escape")
+            await pilot.pause()
+        await new_race_menus(pilot, "classic")  # the same names come back: nothing to say of them
+        assert app.screen.query_one("#name-0").value == "A" * 30
+        assert "up to 30" not in str(app.screen.query_one("#teams-message").render())

@@ -84,3 +84,31 @@ def test_the_menu_offers_no_stage_to_a_rule_set_that_races_none():
     stages = [(sid, config.load_stage(sid)) for sid in config.stage_ids()[:3]]
     assert len(stagemenu.rows_for("classic", stages)) == 3 == len(stagemenu.rows_for("meteo", stages))
     assert stagemenu.rows_for("bmx", stages) == []
+
+
+async def test_the_stage_chosen_before_is_highlighted_in_view_when_the_menu_comes_back():
+    from .driver import go_to_stage
+
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        await pilot.pause()
+        menu = app.screen.query_one("#stage-menu")
+        far = [o for o in shown(menu) if o.id and o.id not in ENTRIES][-1]  # the last stage, far below
+        await go_to_stage(pilot, far.id)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+        for _ in range(4):  # back to the rule sets, then Classic again: a new stage menu
+            await pilot.press("escape")
+            await pilot.pause()
+            if screen_name(app) == "VariantScreen":
+                break
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause(0.01)
+            menu = app.screen.query_one("#stage-menu")
+            if menu.highlighted_option is not None and str(far.prompt) in screen_text(app):
+                break
+        assert menu.highlighted_option.id == far.id
+        assert str(far.prompt) in screen_text(app)  # in view, not scrolled away below the menu's end

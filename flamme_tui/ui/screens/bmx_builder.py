@@ -15,6 +15,14 @@ from ..widgets.track import TrackClicked
 from .base import BaseScreen
 
 LAP = 28
+# the tile sides' names in the shipped rules file (stages/variants/bmx.yaml), for the catalogs: a
+# side's name is said in the player's language when it is one of these, as written otherwise
+SIDE_NAMES = (N_("classic track"), N_("bumpy passage"), N_("canyon"), N_("descent"), N_("marsh"))
+
+
+def side_name(name: str) -> str:
+    """A tile side's name from the rules file, in the player's language where the catalog has it."""
+    return _(name) if name else name  # (gettext of "" is the catalog's header)
 
 
 class TileToggle(Static):
@@ -83,8 +91,8 @@ class BmxBuilderScreen(BaseScreen):
         for toggle in self.query(TileToggle):
             side = self.circuit["ABCD".index(toggle.letter)]
             tile = rules.tiles[toggle.letter]
-            name = escape_markup((tile.front if side.isupper() else tile.back).name)  # from a data file
-            other = escape_markup((tile.back if side.isupper() else tile.front).name)
+            name = escape_markup(side_name((tile.front if side.isupper() else tile.back).name))  # from a data file
+            other = escape_markup(side_name((tile.back if side.isupper() else tile.front).name))
             flip = _("key {key} → {other}").format(key=toggle.letter.lower(), other=other)
             toggle.update(f"[b]{side}[/b] {name:<15}[dim]{flip}[/dim]")
         if self.ramp is None:

@@ -145,7 +145,10 @@ class CurtainScreen(BaseScreen):
             return
         from ..texts import curtain_legend
 
-        legend = curtain_legend(table.variant, jersey=any(row.jersey for row in table.rows))
+        course = table.course
+        # (a Peloton stage's two-lane squares among three-lane ones, single-file cobbles, BMX single lanes)
+        no_lane = course is not None and len(set(course.lanes[:course.length])) > 1
+        legend = curtain_legend(table.variant, jersey=any(row.jersey for row in table.rows), no_lane=no_lane)
         self.query_one("#curtain-legend", TextLines).update("\n".join(legend), layout=True)
         track = self.query_one("#curtain-track")
         if isinstance(track, TrackStrip | LapStrip):  # the stage's strip, or the BMX lap

@@ -178,6 +178,8 @@ class StageScreen(BaseScreen):
         except Exception:  # no longer shown: the first entry
             index = 0
         menu.highlighted = index
+        # (set before the menu is laid out, the highlight does not scroll itself into view)
+        self.call_after_refresh(menu.scroll_to_highlight)
         option = menu.get_option_at_index(index)
         if option.id:
             self.preview(option.id)

@@ -28,7 +28,7 @@ from textual.widgets.select import NoSelection
 
 from ... import MAX_SEED
 from ...engine.rules import find
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, ngettext, pgettext
 from ...usertext import NO_CONTROL, clean, visible
 from ...words import bot_level
 from ..choices import (
@@ -140,6 +140,7 @@ class TeamsScreen(BaseScreen):
         self.hosting = hosting  # "Host a table": a human seat plays on its own device or here
         self.changes: list[str] = []  # what the screen changed on its own, said on the message line
         self.said_of_count = False  # the message line says what the number of players changed (say)
+        self.said_about = ""  # what else the message line says, where a change must know it ("swap")
         # what the player chose here, which filling with bots keeps: seats whose Plays they
         # chose, the number of players, the bot level last chosen (the level of the fill)
         self.plays_chosen: set[int] = set()
@@ -194,7 +195,9 @@ class TeamsScreen(BaseScreen):
             humans = [(_("Human"), HUMAN)]
         controllers = humans + [(_("Bot: {name}").format(name=bot_level(name)), name) for name in POLICIES]
         if find(self.choices.variant).scripted_teams:
-            controllers += [(_("{name} team").format(name=name), kind) for kind, name in SCRIPTED_NAMES.items()]
+            # (the Plays list is 12 cells wide: "équipe Peloton" showed as "équipe", for both teams)
+            controllers += [(pgettext("the Plays list: a scripted team, 12 cells at most", "{name} team").format(
+                name=name), kind) for kind, name in SCRIPTED_NAMES.items()]
         if bmx:
             extras = [(_("no fatigue") if n == 0 else _("+{n} fatigue").format(n=n), n) for n in range(4)]
         else:
@@ -327,12 +330,13 @@ class TeamsScreen(BaseScreen):
         if self.changes:
             self.say(" ".join(self.changes))
 
-    def say(self, message: str, warning: bool = False, of_count: bool = False) -> None:
+    def say(self, message: str, warning: bool = False, of_count: bool = False, about: str = "") -> None:
         """The message line under the form, and a toast when that line is out of sight
         (scrolled away on a small screen: a toast over a line in sight hid it for 6 s);
         only the newest toast, as on the line (stepping through a list piled them up);
         `of_count`: what the number of players changes, gone when it changes again."""
         self.said_of_count = of_count
+        self.said_about = about
         line = self.query_one("#teams-message", Static)
         line.update(Content(message))
         line.set_class(warning, "-warning")
@@ -348,6 +352,7 @@ class TeamsScreen(BaseScreen):
         line.update(Content(""))
         line.set_class(False, "-warning")
         self.said_of_count = False
+        self.said_about = ""
         self.app.clear_notifications()
 
     @property
@@ -447,14 +452,18 @@ class TeamsScreen(BaseScreen):
                 return
             self._rename_default(seat, old, new)
             self.seats[seat].colour = new
+            swapped = False
             for other in range(self.max_teams):  # colours stay unique: swap with the seat that had it
                 if other != seat and self.seats[other].colour == new:
                     self.seats[other].colour = old
                     self._rename_default(other, new, old)
                     self.query_one(f"#colour-{other}", Select).value = old
                     if other < self.count:
+                        swapped = True
                         self.say(_("{new} was seat {n}'s colour: the two seats swap, seat {n} is now {old}.").format(
-                            new=team_colour(new).name, n=other + 1, old=team_colour(old).name))
+                            new=team_colour(new).name, n=other + 1, old=team_colour(old).name), about="swap")
+            if not swapped and self.said_about == "swap":  # a swap said before is no news of this change
+                self.unsay()
             self.show_rows()
 
     def switch_riders(self) -> None:
@@ -558,7 +567,8 @@ class TeamsScreen(BaseScreen):
             note = self.query_one("#seed-note", Static)
             note.update(_(SEED_NOTE) if ok else _("not a seed: digits only, 0 to {max}").format(max=MAX_SEED))
             note.set_class(not ok, "-warning")
-        elif (event.input.id or "").startswith("name-") and len(event.value) >= MAX_NAME:
+        elif (event.input.id or "").startswith("name-") and len(event.value) >= MAX_NAME and event.input.has_focus:
+            # (typed there: a long name the last set-up brings back says nothing)
             self.say(_("Names are up to {n} characters.").format(n=MAX_NAME))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
