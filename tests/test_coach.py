@@ -255,3 +255,18 @@ def test_a_peloton_race_is_coached_for_its_people_only_and_its_bids_are_no_decis
     assert lessons.looked_at == sum(1 for a in game.actions if isinstance(a, Play) and a.rider.startswith("red."))
     assert lessons.verdicts and all(v.reason for v in lessons.verdicts)
     assert coach.coach(session.setup, session.seed, session.entries, seats, BUDGET) == [lessons]
+
+
+def test_the_expert_s_own_fact_is_said_in_brackets_and_a_card_over_the_line_crosses_it():
+    from types import SimpleNamespace
+
+    from flamme_tui.play.narrator import coach_reason
+
+    base = dict(best="7", played="3", exhaustion=0.0, squares=2.0, why="further", tired="exhaustion")
+    over = SimpleNamespace(**base, public="plays 7: over the line")
+    assert coach_reason(over) == "the 7 goes 2.0 squares further this round (it crosses the finish line)"
+    lands = SimpleNamespace(**base, public="plays 7: lands in the wind at the front of its group (if the others "
+                                           "stood still)")
+    assert coach_reason(lands) == ("the 7 goes 2.0 squares further this round (it lands in the wind at the front "
+                                   "of its group, if the others stood still)")
+    assert coach_reason(SimpleNamespace(**base, public="")) == "the 7 goes 2.0 squares further this round"

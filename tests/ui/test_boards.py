@@ -305,6 +305,12 @@ async def test_long_names_of_six_teams_leave_the_heading_on_one_line_and_every_t
         assert len(lines) == 7 and all(len(line.rstrip()) <= BOARDS_AT_80 for line in lines), lines
         assert lines[0].rstrip().endswith(_heading_end(lang)), lines[0]
         assert "Guadalupe Hernandez" in lines[6] and "Alexandrina Montgomer" in lines[1] and "…" in lines[1]
+        # as drawn: seven rows, the last team's among them
+        from flamme_tui.ui.textshot import screen_text
+
+        assert boards.region.height == 7
+        drawn = screen_text(pilot.app).splitlines()[:7]
+        assert "Guadalupe Hernandez" in drawn[6] and drawn[0].rstrip().endswith(_heading_end(lang)), drawn
 
 
 def _heading_end(lang: str) -> str:

@@ -237,6 +237,11 @@ async def test_nine_players_race_one_rider_each_from_the_teams_screen():
         await pilot.pause()
         assert "swap" in str(screen.query_one("#teams-message").render())
         assert (screen.query_one("#rider-0").value, screen.query_one("#rider-1").value) == ("R", "S")
+        screen.query_one("#colour-1").value = "sky"  # a free rider: no swap, and the line no longer tells one
+        await pilot.pause()
+        assert str(screen.query_one("#teams-message").render()).strip() == ""
+        screen.query_one("#colour-1").value = "blue"  # (back to Blue Sprinteur, free again)
+        await pilot.pause()
         for seat in range(2, 9):
             await pick_option(pilot, f"controller-{seat}", 1)  # Bot: easy
         await pick_option(pilot, "breakaway", 1)

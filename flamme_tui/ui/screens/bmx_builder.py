@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Click
@@ -88,13 +89,18 @@ class BmxBuilderScreen(BaseScreen):
         rules = config.load_bmx_rules()
         course = config.compile_bmx_circuit("".join(self.circuit), 4, self.ramp)
         self.query_one("#builder-lap", LapStrip).set_course(course)
+        shown = {}  # letter -> (the side up, its name, the other side's name), names from a data file
+        for letter in "ABCD":
+            side, tile = self.circuit["ABCD".index(letter)], rules.tiles[letter]
+            up, down = (tile.front, tile.back) if side.isupper() else (tile.back, tile.front)
+            shown[letter] = side, side_name(up.name), side_name(down.name)
+        # the names in a column as wide as the longest, a space after it (French and Spanish run longer)
+        width = max(14, *(cell_len(name) for _side, name, _other in shown.values())) + 1
         for toggle in self.query(TileToggle):
-            side = self.circuit["ABCD".index(toggle.letter)]
-            tile = rules.tiles[toggle.letter]
-            name = escape_markup(side_name((tile.front if side.isupper() else tile.back).name))  # from a data file
-            other = escape_markup(side_name((tile.back if side.isupper() else tile.front).name))
-            flip = _("key {key} → {other}").format(key=toggle.letter.lower(), other=other)
-            toggle.update(f"[b]{side}[/b] {name:<15}[dim]{flip}[/dim]")
+            side, name, other = shown[toggle.letter]
+            flip = _("key {key} → {other}").format(key=toggle.letter.lower(), other=escape_markup(other))
+            pad = " " * (width - cell_len(name))
+            toggle.update(f"[b]{side}[/b] {escape_markup(name)}{pad}[dim]{flip}[/dim]")
         if self.ramp is None:
             ramp = _("[b]Jump ramp:[/b] none  [dim](r: place one)[/dim]")
         else:

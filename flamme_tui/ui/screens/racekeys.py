@@ -28,7 +28,7 @@ from .base import BaseScreen
 CHOOSING = (t.ChoosingFirst, t.Picking, t.ChoosingBidder, t.Bidding)  # a number or an arrow selects an option
 
 BINDINGS: list[BindingType] = [
-    Binding("1", "choose(0)", N_("Choose by number: the rider that draws first or bids (1 2), a card or tokens (1-5)"),
+    Binding("1", "choose(0)", N_("Choose by number: the rider that draws first or bids (1 2), what to play (1-5)"),
             key_display="1-5"),
     Binding("2", "choose(1)", show=False),
     Binding("3", "choose(2)", show=False),

@@ -486,7 +486,9 @@ class TeamsScreen(BaseScreen):
     def _keep_riders_unique(self, seat: int, colour: str, rider: str) -> None:
         """One rider, one player: choosing the colour and rider another seat has swaps the two seats' riders."""
         old = (self.seats[seat].colour, self.seats[seat].rider)
+        echo = old == (colour, rider)  # (a Select says its first value too)
         self.seats[seat].colour, self.seats[seat].rider = colour, rider
+        swapped = False
         for other in range(self.count):
             if other != seat and (self.seats[other].colour, self.seats[other].rider) == (colour, rider):
                 self.seats[other].colour, self.seats[other].rider = old
@@ -497,7 +499,10 @@ class TeamsScreen(BaseScreen):
                 self.say(_("{colour} {kind} was seat {n}'s rider: the two seats swap, seat {n} now races "
                            "{old_colour} {old_kind}.").format(colour=team_colour(colour).name, kind=kind[rider],
                                                                n=other + 1, old_colour=team_colour(old[0]).name,
-                                                               old_kind=kind[old[1]]))
+                                                               old_kind=kind[old[1]]), about="swap")
+                swapped = True
+        if not swapped and not echo and self.said_about == "swap":  # a swap said before is no news of this change
+            self.unsay()
         self.show_rows()
 
     def _rename_default(self, seat: int, old: str, new: str) -> None:
