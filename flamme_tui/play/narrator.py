@@ -1086,9 +1086,9 @@ def coach_reason(v: Any) -> str:
 
     if not v.public or language() != "en":
         return main
-    public = v.public.split(": ", 1)[-1].replace(" (if the others stood still)", ", if the others stood still")
-    if public == "over the line":  # (the bots' words for a card that crosses the finish line)
-        public = "crosses the finish line"
+    # (and the bots' "over the line", a card that crosses it)
+    public = v.public.split(": ", 1)[-1].replace(" (if the others stood still)", ", if the others stood still").replace(
+        "over the line", "crosses the finish line")
     # a side fact in brackets, not a second reason: where it lands may be in the wind, which is no gain
     return f"{main} (it {public})"
 
