@@ -98,6 +98,13 @@ def tally_of(game: Any) -> Tally:
 ATTACHED = {"crash", "standup", "ramp"}
 
 
+def round_start(game) -> tuple[list[tuple[int, int]], list[bool], Tally]:
+    """What `build_frames` starts a round's frames from: every place, who lies
+    crashed, the counts so far (taken as the round's energy phase begins)."""
+    return ([tuple(p) for p in game.pos], [bool(getattr(r, "crashed", False)) for r in game.riders],
+            tally_of(game))
+
+
 def build_frames(game, start_pos, start_crashed, start_tally: Tally | None = None) -> list[Frame]:
     """The last resolved round of `game` as frames, from the positions (and
     the boards' numbers) before it: each frame shows the state after its step."""
@@ -497,9 +504,7 @@ class RaceFlow:
         game = self.game
         if game.phase == Phase.ENERGY and self._start_round != game.round:
             self._start_round = game.round
-            self._start_pos = [tuple(p) for p in game.pos]
-            self._start_crashed = [bool(getattr(r, "crashed", False)) for r in game.riders]
-            self._start_tally = tally_of(game)
+            self._start_pos, self._start_crashed, self._start_tally = round_start(game)
             self.notes.append(RoundStarts(game.round))
 
     def bids_revealed(self, events_before) -> bool:

@@ -267,7 +267,7 @@ class Table:
         its last turn.  So its next curtain says "since your last look" as it would have
         without the resume (a save made in the middle of a turn: that turn's curtain
         again, with nothing new since)."""
-        from .flow import build_frames, tally_of
+        from .flow import build_frames, round_start
         from .races import new_game
 
         session = self.session
@@ -291,8 +291,7 @@ class Table:
                 self._seen.append(CardChanged(seat))
                 continue
             if game.phase == Phase.ENERGY and start is None:
-                start = ([tuple(p) for p in game.pos], [bool(getattr(r, "crashed", False)) for r in game.riders],
-                         tally_of(game))
+                start = round_start(game)
             before = game.round, game.phase
             events = game.events
             game.apply(action)

@@ -305,8 +305,7 @@ Seed: a whole number (0 or more); the same seed, teams and course give the same 
     lines.append(_("Plays: a person (Human), a bot (easy to expert), or one of the Peloton expansion's scripted teams:")
                  if _scripted(variant) else _("Plays: a person (Human), a bot (easy to expert)."))
     if _scripted(variant):
-        lines.append("\n".join(key_row(_("{name} team").format(name=name), _(SCRIPTED_ABOUT[kind]))
-                               for kind, name in SCRIPTED_NAMES.items()))
+        lines.append(scripted_rows(SCRIPTED_NAMES))
         lines.append(_(SCRIPTED_RULES))
     if not _tokens(variant):
         lines.append(_("Up to 6 teams (the Peloton expansion): with 5 or 6 a Peloton stage races its 5-6 version, and a "

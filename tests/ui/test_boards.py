@@ -120,25 +120,33 @@ async def test_six_teams_at_80x24_show_every_team_name_whole(lang, speak):
 BOARDS_AT_80 = 79  # the race screen's boards at 80x24 (a margin on their left)
 
 
+def boards_app(width: int | None = None):
+    """An app showing the boards alone (`width` cells wide, else the window's)."""
+    from textual.app import App
+
+    from flamme_tui.ui.widgets.board import Boards
+
+    class One(App):
+        CSS = f"Boards {{ width: {width}; }}" if width else ""
+
+        def compose(self):
+            yield Boards(id="b")
+
+    return One()
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 async def test_six_teams_names_stay_whole_through_whole_races(lang, speak):
     """Every round of whole six-team races (piles grow, riders cross the line),
     the boards at the width the race screen gives them at 80x24: no name cut,
     no pile cut."""
-    from textual.app import App
 
     from flamme_tui.ui.widgets.board import Boards
 
     speak(lang)
 
-    class One(App):
-        CSS = f"Boards {{ width: {BOARDS_AT_80}; }}"
-
-        def compose(self):
-            yield Boards(id="b")
-
     drawn = 0
-    async with One().run_test(size=(80, 24)) as pilot:
+    async with boards_app(BOARDS_AT_80).run_test(size=(80, 24)) as pilot:
         boards = pilot.app.query_one(Boards)
         boards.set_columns(2, 12)
         for stage, seed in (("peloton-9-5-6", 3), ("la-haut-montagne", 11), ("avenue-corso-paseo", 5)):
@@ -175,7 +183,6 @@ async def test_wide_and_combining_names_keep_the_board_columns(size, columns):
     """Team names with wide characters (Chinese, Japanese, emoji) and combining
     accents are cut and padded by terminal cells: the columns after the names
     still stand under their headings (by `len`, a wide name pushed its row right)."""
-    from textual.app import App
 
     from flamme_tui.ui.widgets.board import Boards
     from flamme_tui.usertext import cells
@@ -184,11 +191,7 @@ async def test_wide_and_combining_names_keep_the_board_columns(size, columns):
     advance(session, 2)
     rows = board_rows(session.game.view(0), NAMES)
 
-    class One(App):
-        def compose(self):
-            yield Boards(id="b")
-
-    app = One()
+    app = boards_app()
     async with app.run_test(size=size) as pilot:
         boards = app.query_one(Boards)
         boards.set_columns(columns, len(rows))
@@ -212,7 +215,6 @@ async def test_wide_and_combining_names_keep_the_board_columns(size, columns):
 @pytest.mark.parametrize("width", [80, 120])
 async def test_the_to_go_heading_ends_where_its_numbers_do(variant, width):
     """"to go" ended one cell right of its numbers (the one-column board)."""
-    from textual.app import App
 
     from flamme_tui.ui.widgets.board import Boards
     from flamme_tui.usertext import cells
@@ -221,11 +223,7 @@ async def test_the_to_go_heading_ends_where_its_numbers_do(variant, width):
     advance(session, 2)
     rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
 
-    class One(App):
-        def compose(self):
-            yield Boards(id="b")
-
-    app = One()
+    app = boards_app()
     async with app.run_test(size=(width, 30)) as pilot:
         boards = app.query_one(Boards)
         boards.set_columns(1, len(rows))
@@ -244,8 +242,6 @@ async def test_long_piles_are_written_without_spaces_before_a_name_is_cut():
     names stay whole, and the Sprinteur's pile ends before the Rouleur's label."""
     from dataclasses import replace
 
-    from textual.app import App
-
     from flamme_tui.ui.widgets.board import Boards
 
     session = choices("classic", 6, seed=5).session()
@@ -256,13 +252,7 @@ async def test_long_piles_are_written_without_spaces_before_a_name_is_cut():
     rows[0] = replace(rows[0], recycled=long)  # the longest piles, both riders of a team
     rows[1] = replace(rows[1], recycled=long)
 
-    class One(App):
-        CSS = f"Boards {{ width: {BOARDS_AT_80}; }}"
-
-        def compose(self):
-            yield Boards(id="b")
-
-    async with One().run_test(size=(80, 24)) as pilot:
+    async with boards_app(BOARDS_AT_80).run_test(size=(80, 24)) as pilot:
         boards = pilot.app.query_one(Boards)
         boards.set_columns(2, len(rows))
         boards.show(rows, "classic")
@@ -280,7 +270,6 @@ async def test_long_names_of_six_teams_leave_the_heading_on_one_line_and_every_t
     """Six long names at the start (every pile empty, shorter than its heading):
     the heading row ran past 79 cells, wrapped, and the sixth team's row fell off
     the boards.  The heading is as long as a rider row at most; a name gives way."""
-    from textual.app import App
 
     from flamme_tui.ui.widgets.board import Boards
 
@@ -290,13 +279,7 @@ async def test_long_names_of_six_teams_leave_the_heading_on_one_line_and_every_t
              "Jean-Baptiste Delacroix-Dupont", "Guadalupe Hernandez"]
     rows = board_rows(session.game.view(0), names)
 
-    class One(App):
-        CSS = f"Boards {{ width: {BOARDS_AT_80}; }}"
-
-        def compose(self):
-            yield Boards(id="b")
-
-    async with One().run_test(size=(80, 24)) as pilot:
+    async with boards_app(BOARDS_AT_80).run_test(size=(80, 24)) as pilot:
         boards = pilot.app.query_one(Boards)
         boards.set_columns(2, len(rows))
         boards.show(rows, "classic")
