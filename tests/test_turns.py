@@ -8,9 +8,10 @@ import dataclasses
 import pytest
 
 from flamme_tui.bots import POLICIES
+from flamme_tui.bots.rollout import greedy, play_to_end
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.turns import next_seat, turns
-from flamme_tui.play.races import RaceSpec, make_setup, new_game
+from flamme_tui.play.races import RaceSpec, make_setup, new_game, one_rider_seats, play_out
 
 TEAMS = RaceSpec().teams
 
@@ -45,3 +46,40 @@ def test_next_seat_is_the_first_seat_to_move(spec, tour):
                 game.apply(POLICIES["easy"](game.view(seat)))
                 steps += 1
         assert next_seat(game) is None and steps > 0
+
+
+# set-ups whose phases name seats in every way: a grid players choose, the breakaway's bids,
+# scripted teams, one rider a seat (7 to 12 players), bmx, a tour stage
+LOOPS = SPECS + [
+    RaceSpec(stage="peloton-7", grid="choose", breakaway=True, teams=TEAMS[:3]),
+    RaceSpec(teams=one_rider_seats(7)),
+]
+
+
+def turns_log(setup, seed: int, policy) -> list[str]:
+    """The action log of a race each seat plays as `turns` names it (next_seat from seat 0 every time)."""
+    game = new_game(setup, seed)
+    while game.phase != Phase.OVER:
+        for seat in turns(game):
+            game.apply(policy(game, seat))
+    return [str(a) for a in game.actions]
+
+
+@pytest.mark.parametrize("k", range(len(LOOPS)))
+def test_the_race_loops_name_the_seats_turns_names(k):
+    """`play_out` and the rollouts' `play_to_end` start next_seat's search at the seat that
+    has just acted in an energy phase: the same seats act in the same order as `turns` names them."""
+    setup = make_setup(LOOPS[k])
+    tour = dataclasses.replace(setup, tour=True) if LOOPS[k].variant != "bmx" and not LOOPS[k].scripted else None
+    for s in [setup] + ([tour] if tour else []):
+        for seed in range(4):
+            game = new_game(s, seed)
+            play_out(game, dict.fromkeys(range(len(game.seats)), POLICIES["easy"]))
+            assert [str(a) for a in game.actions] == turns_log(s, seed, lambda g, seat: POLICIES["easy"](g.view(seat)))
+            game = new_game(s, seed)
+            while game.phase != Phase.OVER and game.phase != Phase.ENERGY:  # the grid and the bids, as turns names them
+                seat = next_seat(game)
+                game.apply(POLICIES["easy"](game.view(seat)))
+            play_to_end(game, [greedy] * len(game.seats))
+            assert [str(a) for a in game.actions] == turns_log(
+                s, seed, lambda g, seat: POLICIES["easy"](g.view(seat)) if g.phase != Phase.ENERGY else greedy(g, seat))

@@ -232,6 +232,7 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
     others = Others(board.round, view.seat)
     while len(alive) > 1 and (worlds < 2 or not clock.spent(len(alive))):
         world = view.sample(rng)
+        world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         others.new_world(_policies(view, rng))
         values = {}
@@ -299,6 +300,7 @@ def _draw(view: View, budget: Budget) -> Decision:
     counter = [0]
     while worlds < 2 or not clock.spent():
         world = view.sample(rng)
+        world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         policies = _policies(view, rng)
         for k, action in enumerate(draws):

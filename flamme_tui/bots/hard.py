@@ -83,6 +83,7 @@ def explain(view: View, worlds: int | None = None) -> Decision:
     tallies = [Tally() for _ in options]
     for _ in range(worlds):
         world = view.sample(rng)
+        world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         for k, option in enumerate(options):
             game = world.clone(rng=Rng(future))
@@ -112,6 +113,7 @@ def _draw(view: View, worlds: int) -> Decision:
     values = [0.0] * len(draws)
     for _ in range(worlds):
         world = view.sample(rng)
+        world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         for k, action in enumerate(draws):
             game = world.clone(rng=Rng(future))

@@ -112,6 +112,7 @@ def explain(view: View, worlds: int = WORLDS) -> Decision:
     totals = [0.0] * len(candidates)
     for _ in range(worlds):
         world = view.sample(rng)
+        world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         for k, action in enumerate(candidates):
             game = world.clone(rng=Rng(future))

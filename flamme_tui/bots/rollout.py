@@ -128,5 +128,7 @@ def play_to_end(game: Race, policies: list[Rollout]) -> None:
         start = game.round
         seat = next_seat(game)
         while seat is not None:
+            named_in = game.phase
             game.apply(policies[seat](game, seat))
-            seat = next_seat(game) if game.round == start else None
+            # (no seat before it has anything left to do in this energy phase: see next_seat)
+            seat = next_seat(game, seat if named_in == Phase.ENERGY else 0) if game.round == start else None

@@ -550,6 +550,7 @@ def bench_races(args) -> float:
     start, start_cpu = time.perf_counter(), time.process_time()
     for seed in range(args.races):
         game = new_game(setup, seed)
+        game.narrated = False  # as the bots simulate races: no events made, nobody reads them
         play_out(game, policies)
         rounds += game.round
     elapsed = max(time.perf_counter() - start, 1e-9)

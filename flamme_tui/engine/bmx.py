@@ -286,6 +286,7 @@ class BmxGame(Race):
             after = cast(BmxGame, twin.clone())
             after.die = face
             after.events = []
+            after.narrated = True  # the answer is read from the end phase's events
             after.end_phase()
             got = False
             for e in after.events:
@@ -342,7 +343,7 @@ class BmxGame(Race):
     # ------------------------------------------------------------- step 2
 
     def move_phase(self) -> None:
-        self.events = [Reveal(tuple((i, r.played) for i, r in enumerate(self.riders)))]
+        self.events = [Reveal(tuple((i, r.played) for i, r in enumerate(self.riders)))] if self.narrated else []
         for i in on_track(self.cells, self.pos):  # every bmx rider is on the track
             rider = self.riders[i]
             tokens = rider.played
@@ -365,8 +366,9 @@ class BmxGame(Race):
         self.cells[square * LANES + lane] = i
         pos[0] = square  # in place, as classic moves do (Race._put makes a new list)
         pos[1] = lane
-        self.events.append(Move(i, start, square, lane, value, value + bonus, None, tokens))
-        if bonus:
+        if self.narrated:
+            self.events.append(Move(i, start, square, lane, value, value + bonus, None, tokens))
+        if bonus and self.narrated:
             self.events.append(Ramp(i, bonus))
 
     # ------------------------------------------------------------- step 3
@@ -378,7 +380,8 @@ class BmxGame(Race):
             crossed = crossed or p[0] >= finish
         die = self.die if self.die is not None else self.roll()
         self.die = die
-        self.events.append(Die(die))
+        if self.narrated:
+            self.events.append(Die(die))
         if die:
             close_gaps(self, die)
         cells = self.cells
@@ -392,15 +395,18 @@ class BmxGame(Race):
                 self.supply -= got
                 self.riders[i].bag.extend([FATIGUE] * got)
                 self.riders[i].fatigue += got
-                self.events.append(Fatigue(i, got))
+                if self.narrated:
+                    self.events.append(Fatigue(i, got))
         if crossed:
             self.phase = OVER
             self.winner = ranking(self.pos)[0]
-            self.events.append(Finish(self.winner))
+            if self.narrated:
+                self.events.append(Finish(self.winner))
 
     def gap_closed(self, i: int, frm: int, frm_lane: int, to: int, lane: int) -> None:
         self.riders[i].catch_up += to - frm
-        self.events.append(CatchUp(i, frm, frm_lane, to, lane))
+        if self.narrated:
+            self.events.append(CatchUp(i, frm, frm_lane, to, lane))
 
     def check_choice(self, choice: Choice) -> None:
         as_tokens(choice)

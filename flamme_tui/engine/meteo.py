@@ -98,11 +98,13 @@ class MeteoGame(ClassicGame):
         rider = self.riders[i]
         if rider.crashed:
             rider.crashed = False
-            self.events.append(StandUp(i))
+            if self.narrated:
+                self.events.append(StandUp(i))
         if self.crashes(i, self.pos[i][0], lost):
             rider.crashed = True
             rider.crashes += 1
-            self.events.append(Crash(i))
+            if self.narrated:
+                self.events.append(Crash(i))
 
     def crashes(self, i: int, square: int, lost: int) -> bool:
         """Blocked (short of its move) on a wet road: the rider falls."""

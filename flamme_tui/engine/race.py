@@ -112,6 +112,9 @@ class Race:
         self.cells: list[int] = [EMPTY] * (LANES * len(self.course.terrain))
         self.round = 1
         self.events: list[Event] = []  # what happened in the last resolved round (engine.events)
+        # whether the events are recorded: a simulated race nobody reads (the bots' sampled worlds,
+        # the bench and tournament) turns it off and skips making them, a tenth of its cost
+        self.narrated = True
         self.winner: int | None = None
         self.actions: list[Action] = []
         self.index: dict[str, int] = {}  # rider id -> rider index (set by each rule set)
@@ -256,6 +259,7 @@ class Race:
         twin.cells = self.cells.copy()
         twin.round = self.round
         twin.events = self.events.copy()
+        twin.narrated = self.narrated
         twin.winner = self.winner
         twin.actions = self.actions.copy()
         twin.public_cache = self.public_cache

@@ -17,11 +17,19 @@ from .phase import Phase
 from .race import Race
 
 
-def next_seat(game: Race) -> int | None:
-    """The seat that acts next (places a rider, draws, picks), None once the race is over."""
+def next_seat(game: Race, after: int = 0) -> int | None:
+    """The seat that acts next (places a rider, draws, picks), None once the race is over.
+
+    `after`: the seat that has just acted, when `next_seat` named it in the
+    energy phase of the round still being played (the caller knows; else 0).
+    No seat before it has anything left to do in that round (a seat's riders
+    stay chosen until the round is resolved), so the search starts there.  In
+    the other phases an earlier seat may have something to do again (a rider
+    to place, a bid after a reveal), and the grid and the breakaway end in
+    round 1's energy phase, where every seat draws again."""
     if game.phase == Phase.OVER:
         return None
-    for seat in range(len(game.seats)):  # the first of `to_move`, without building the list
+    for seat in range(after, len(game.seats)):  # the first of `to_move`, without building the list
         if game.needs(seat):
             return seat
     # cannot happen: the last choice of a round resolves it

@@ -146,7 +146,9 @@ def play_out(game: Race, policies: Mapping[int, Policy], on_round: Callable | No
             policy = plays[seat]
             if policy is None:
                 raise KeyError(seat)
+            named_in = game.phase
             game.apply(policy(game.view(seat)))
-            seat = next_seat(game) if game.round == before else None
+            # (no seat before it has anything left to do in this energy phase: see next_seat)
+            seat = next_seat(game, seat if named_in == Phase.ENERGY else 0) if game.round == before else None
         if on_round is not None and (game.round != before or game.phase == Phase.OVER):
             on_round(game)
