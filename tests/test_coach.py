@@ -270,3 +270,33 @@ def test_the_expert_s_own_fact_is_said_in_brackets_and_a_card_over_the_line_cros
     assert coach_reason(lands) == ("the 7 goes 2.0 squares further this round (it lands in the wind at the front "
                                    "of its group, if the others stood still)")
     assert coach_reason(SimpleNamespace(**base, public="")) == "the 7 goes 2.0 squares further this round"
+
+
+def test_the_expert_s_fact_never_contradicts_its_reason():
+    """Fewer exhaustion cards on average is not said beside "lands in the wind" (as if nobody
+    moved): the two read as opposites; out of the wind, the fact agrees and is said."""
+    from types import SimpleNamespace
+
+    from flamme_tui.play.narrator import coach_reason
+
+    base = dict(best="7", played="3", exhaustion=0.8, squares=0.0, why="tired", tired="exhaustion")
+    wind = SimpleNamespace(**base, public="plays 7: lands in the wind at the front of its group (if the others "
+                                          "stood still)")
+    assert coach_reason(wind) == "the 7 takes 0.8 fewer exhaustion cards on average"
+    sheltered = SimpleNamespace(**base, public="plays 7: lands behind a rider, out of the wind (if the others "
+                                               "stood still)")
+    assert coach_reason(sheltered) == ("the 7 takes 0.8 fewer exhaustion cards on average (it lands behind a rider, "
+                                       "out of the wind, if the others stood still)")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_difference_that_rounds_to_nothing_has_no_minus_sign(lang):
+    from flamme_tui import i18n
+    from flamme_tui.play.narrator import signed
+
+    i18n.set_language(lang)
+    try:
+        assert signed(-0.04).lstrip("+") == signed(0.0).lstrip("+") and not signed(-0.04).startswith("-")
+        assert signed(-0.5).startswith("-") and signed(0.5).startswith("+")
+    finally:
+        i18n.set_language("en")

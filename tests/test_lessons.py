@@ -272,3 +272,23 @@ def test_a_lesson_file_with_a_mistake_in_its_translations_gives_one_clear_line(t
         lessons.load(bad)
     line = str(err.value)
     assert "\n" not in line and "bad.yaml" in line and words in line
+
+
+def test_the_lessons_name_squares_by_what_the_track_draws():
+    """A stage file's letter that the track draws otherwise (cobbles c as #, bumpy b as ~...)
+    is never how a lesson points at those squares: the player looks for what is drawn."""
+    import re
+
+    from flamme_tui.ui.palette import TERRAIN
+
+    hidden = [letter for letter, t in TERRAIN.items() if t.glyph != letter and letter.isalpha()]
+    said = re.compile(r"\b(?:squares?|cases?|casillas?)\s+({0})\b|\b({0})\s+squares?\b".format("|".join(hidden)))
+    for entry in lessons.catalogue():
+        lesson = entry.lesson
+        for step in lesson.steps:
+            for words in (step, step.fr, step.es):
+                if words is None:
+                    continue
+                for field in ("idea", "text", "passed", "missed"):
+                    text = getattr(words, field, None) or ""
+                    assert not said.search(text), (entry.id, field, text)

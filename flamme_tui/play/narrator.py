@@ -1042,8 +1042,9 @@ def decimal(x: float) -> str:
 
 
 def signed(x: float) -> str:
-    """+0.5, -1.0."""
-    return ("-" if x < 0 else "+") + decimal(abs(x))
+    """+0.5, -1.0; +0.0 for what rounds to nothing (never -0.0)."""
+    shown = decimal(abs(x))
+    return ("-" if x < 0 and any(c in "123456789" for c in shown) else "+") + shown
 
 
 def coach_heading(v: Any) -> str:
@@ -1089,6 +1090,10 @@ def coach_reason(v: Any) -> str:
     # (and the bots' "over the line", a card that crosses it)
     public = v.public.split(": ", 1)[-1].replace(" (if the others stood still)", ", if the others stood still").replace(
         "over the line", "crosses the finish line")
+    if v.why == "tired" and "in the wind" in public:
+        # fewer exhaustion cards on average, yet in the wind if nobody moved: the side fact would read
+        # as the opposite of the reason (the others' cards shelter it), so it is left out
+        return main
     # a side fact in brackets, not a second reason: where it lands may be in the wind, which is no gain
     return f"{main} (it {public})"
 

@@ -130,6 +130,19 @@ def track_legend(variant: str) -> str:
     return "\n".join(lines)
 
 
+def rules_legend() -> str:
+    """The symbols of every rule set for the rules reference: each rule set's legend
+    in turn, every line once, and a line another one says more of left out (classic's
+    riders, which meteo's line says with its crashed riders)."""
+    lines: list[str] = []
+    for variant in ("classic", "meteo", "bmx"):
+        new = [line for line in track_legend(variant).split("\n") if line not in lines]
+        if variant == "bmx":  # its track line has no heading of its own: the rule set's name
+            new[0] = f"BMX: {new[0]}"
+        lines += new
+    return "\n".join(line for line in lines if not any(o != line and o.startswith(line) for o in lines))
+
+
 def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False) -> list[str]:
     """The symbols this race can show, in words, for the curtain (a new player
     reads them there between two turns): most needed first, every line within
@@ -261,10 +274,10 @@ The podium, then the full ranking with where each rider stopped (how many square
 Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.
 Coach (c): each person's three costliest cards against the expert bot's choice, judged from that seat's view then, with squares, exhaustion, win chance and why; 1-9 replay that round."""),
     "tour": N_("""[b]New tour[/b]
-A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 for each stage's first three and for the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first.
+A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 to the teams of each stage's first three riders, and of the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first.
 Choose a tour, or pick the stages yourself."""),
     "tour-result": N_("""[b]Stage result[/b]
-The stage's times are gaps to its winner (+0:40: forty seconds behind).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 for each stage's first three teams, and for the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
+The stage's times are gaps to its winner (+0:40: forty seconds behind).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 to the teams of each stage's first three riders (one team may score twice), and of the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
 Coach (c): each person's three costliest cards of this stage against the expert bot's choice, with why; 1-9 replay that round in the tour's replay.
 The tour is saved: from the title menu, Resume goes on with the next stage."""),
     "tour-podium": N_("""[b]Tour over[/b]

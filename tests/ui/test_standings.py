@@ -105,6 +105,23 @@ async def test_the_rules_reference_has_a_grand_tour_section():
             assert words in rules, words
 
 
+async def test_the_rules_reference_says_each_symbol_once():
+    """Its legend: the track, the no-lane squares, the weather, BMX's track, each line once."""
+    from flamme_tui.ui.texts import track_legend
+
+    async with app().run_test(size=(80, 24)) as pilot:
+        pilot.app.show_rules()
+        await pilot.pause()
+        group = pilot.app.screen.query_one("#rules-text").content
+        rules = "\n".join(getattr(part, "plain", "") for part in group.renderables)
+    lines = [line for line in rules.split("\n") if line.strip()]
+    for variant in ("classic", "meteo", "bmx"):  # every line of every legend is there
+        for line in track_legend(variant).split("\n"):
+            assert any(line in shown for shown in lines), line
+    legend = [line for line in lines if line.startswith(("Track:", "░", "Weather:", "Riders:", "BMX:"))]
+    assert len(legend) == len(set(legend)) and len([line for line in legend if line.startswith("░")]) == 2, legend
+
+
 async def test_a_tour_replay_is_drawn_like_a_race_replay_with_the_gc_after_each_stage(data_dir):
     """Each stage on its own track (the meteo stage with its weather), the
     yellow jersey on the track from stage 2, the GC after each stage."""

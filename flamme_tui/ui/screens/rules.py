@@ -7,7 +7,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...i18n import N_, _
-from ..texts import rules_text, track_legend
+from ..texts import rules_legend, rules_text
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 from .dialogs import help_layout
@@ -21,8 +21,7 @@ class RulesScreen(BaseScreen):
     def compose(self):
         yield from self.compose_notice()
         with VerticalScroll(id="rules-scroll"):
-            text = (rules_text() + "\n\n" + track_legend("classic") + "\n" + track_legend("meteo").split("\n")[1]
-                    + "\n" + track_legend("bmx").split("\n")[1])
+            text = rules_text() + "\n\n" + rules_legend()
             yield Static(help_layout(text), id="rules-text")  # laid out as the help is
         yield KeyBar([("↑↓", _("scroll")), ("esc", _("back"))])
 
