@@ -333,3 +333,51 @@ def test_the_key_bar_closes_up_when_its_words_run_long():
     line = drawn(french, 80)
     assert line == " space suite ← retour ⏎ sauter a auto p rythme manuel s profil ? aide q quitter", line
     assert drawn(french, 100).endswith("  ? aide  q quitter")
+
+
+@pytest.mark.parametrize("rounds", [0, 3])  # on the grid ("parrilla 4 · faltan 72"), on the road ("casilla 12 · …")
+async def test_a_riders_card_keeps_its_count_in_spanish_with_six_teams(speak, rounds):
+    """Six teams at 80x24: the two rider cards of "which rider draws first?" are 21
+    cells inside, and "parrilla 4 · faltan 72" (22) lost its count to the cut
+    ("parrilla 4 · faltan …").  The card's narrow form takes its place, the count whole."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.play.narrator import to_go
+    from flamme_tui.ui.scenarios import advance, choices
+    from flamme_tui.ui.widgets.cards import CardRow
+
+    speak("es")
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        app.choices = choices("classic", 6)
+        session = app.choices.session()
+        advance(session, rounds)
+        app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        await pilot.press("enter")  # lift the curtain
+        await settle(pilot)
+        row = app.screen.query_one("#cards", CardRow)
+        assert row.kind == "riders" and len(row.cards) == 2
+        game = session.game
+        inner = row.boxes()[0][1] - 2
+        assert inner == 21 and all(len(card.lines[0]) > inner for card in row.cards), row.cards  # (what was cut)
+        drawn = screen_text(app)
+        for card in row.cards:
+            square = game.pos[card.data[1]][0]
+            assert f"faltan {to_go(game.course, square)}" in drawn, (card, drawn)
+        assert not any("…│" in line for line in drawn.splitlines()), drawn
+
+
+def test_a_card_line_too_wide_takes_its_narrow_form():
+    """CardRow: a line wider than the card is drawn in its narrow form if it has one,
+    else cut with a mark; a line that fits stays as it is."""
+    from flamme_tui.ui.widgets.cards import Card, CardRow
+
+    row = CardRow()
+    row.kind = "riders"
+    row.cards = (Card("1 S", ("parrilla 4 · faltan 72", "mazo 15"), narrow=("G4 · faltan 72",)),
+                 Card("2 R", ("parrilla 3 · faltan 71", "mazo 15")))
+    lines = ["".join(seg.text for seg in strip) for strip in row.draw(47, 4)]
+    assert "│ G4 · faltan 72      │" in lines[1] and "│parrilla 3 · faltan …│" in lines[1], lines
+    wide = ["".join(seg.text for seg in strip) for strip in row.draw(60, 4)]
+    assert "parrilla 4 · faltan 72" in wide[1] and "G4" not in wide[1], wide

@@ -22,7 +22,8 @@ from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.options import spent
 from ...i18n import _, ngettext
-from ...play.narrator import kind_name, review_note, review_parts, rider_name, since_lines
+from ...play.narrator import kind_name, review_note, review_parts, rider_name, since_lines, to_go_text
+from ...play.narrator import label as square_label
 from ...play.narrator import where as square_where
 from ...usertext import cells, escape_markup, fit
 from .. import aids
@@ -168,11 +169,14 @@ class ActionPanel:
                 w = WEATHER[kind]
                 told.append(_("{rider}: {glyph} {weather} ({effect})").format(
                     rider=kind_name(r.kind), glyph=w.glyph, weather=_(w.name), effect=_(w.effect)))
-            where = square_where(self.course, r.square) + (f" {WEATHER[kind].glyph}" if kind else "") + (
-                " · " + _("crashed") if r.crashed else "")
+            more = (f" {WEATHER[kind].glyph}" if kind else "") + (" · " + _("crashed") if r.crashed else "")
+            where = square_where(self.course, r.square) + more
+            # a card too narrow for "parrilla 4 · faltan 72" (Spanish, 6 teams at 80x24): the place
+            # as the track's cards write it ("G4", "12"), so that the count of squares to go stays whole
+            narrow = f"{square_label(self.course, r.square)} · {to_go_text(self.course, r.square)}" + more
+            deck_line = _("deck {deck}, {up} face up").format(deck=deck, up=len(recycled))
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({self.drawing.label(r.index)})",
-                              (where, _("deck {deck}, {up} face up").format(deck=deck, up=len(recycled))),
-                              data=(turn.seat, r.index)))
+                              (where, deck_line), data=(turn.seat, r.index), narrow=(narrow,)))
         self.base_cards = tuple(cards)
         self.cards.show("riders", cards)
         question = _("which rider bids for the breakaway?") if bidding else _("which rider draws first?")

@@ -82,6 +82,10 @@ class Card:
     data: tuple = ()  # what the card stands for (seat, rider, card): never drawn
     big: str = ""  # the value, drawn in big digits over the lines when the row is large
     foot: str = ""  # in the bottom border: a hand card's wind mark ("+E", "+E?"), read without colour
+    # the body's lines in fewer words, each drawn instead of its line of `lines` when that
+    # one is wider than the card ("" or none: cut with a mark): a rider's place as
+    # "G4 · faltan 72" where "parrilla 4 · faltan 72" would lose its count to the cut
+    narrow: tuple[str, ...] = ()
 
 
 class CardClicked(Message):
@@ -189,7 +193,8 @@ class CardRow(LineWidget):
             border = SELECTED_BORDER if card.selected else ACTIVE_BORDER if card.active else BORDER
         body = SELECTED_BODY if card.selected else BLANK
         inner = w - 2
-        lines = card.lines
+        lines = tuple(card.narrow[k] if len(text) > inner and k < len(card.narrow) and card.narrow[k] else text
+                      for k, text in enumerate(card.lines))
         big = 0  # body lines drawn in big digits
         if self.large and card.big and h >= 5 and inner >= 3 * len(card.big):
             # the value large, then the lines under it (the first no longer if it is the value alone)
