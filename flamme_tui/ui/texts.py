@@ -13,6 +13,7 @@ its sentences freely.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rich.cells import cell_len
@@ -127,7 +128,9 @@ def track_legend(variant: str) -> str:
         lines.append(_("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed"))
     else:
         lines.append(_("Riders: team letter + S (Sprinteur) or R (Rouleur)"))
-    return "\n".join(lines)
+    # a symbol stays with its word where a line wraps ("▓ F finish", never "▓ F" then "finish"):
+    # the space after a word of one or two cells (a glyph, a letter) is a no-break one (ui/nobreak.py)
+    return "\n".join(re.sub(r"(?:(?<=\s)|^)(\S{1,2}) (?=\S)", "\\1\u00a0", line) for line in lines)
 
 
 def rules_legend() -> str:
