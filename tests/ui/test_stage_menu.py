@@ -117,3 +117,25 @@ async def test_the_stage_chosen_before_is_highlighted_in_view_when_the_menu_come
                 break
         assert menu.highlighted_option.id == far.id
         assert str(far.prompt) in in_menu()  # in view, not scrolled away below the menu's end
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+async def test_the_filter_line_keeps_its_count_in_every_language(lang):
+    """At 80x24 the French line ran past the screen and lost its second line: one line, cut
+    with "…" after the count (its keys are in the footer too)."""
+    from flamme_tui import i18n
+
+    i18n.choose(flag=lang)
+    try:
+        app = FlammeApp(seed=1, autoplay=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter", "enter")  # New race, Classic
+            await pilot.pause()
+            line = next(row for row in screen_text(app).splitlines()
+                        if row.strip().startswith(("Affichées", "Se ven")))
+            n = len(config.stage_ids())
+            assert f"{n} {'étape' if lang == 'fr' else 'etapa'}" in line, line  # the count, whole
+            assert line.rstrip().endswith(("…", ")")), line
+    finally:
+        i18n.forget_flag()
+        i18n.set_language("en")

@@ -94,6 +94,20 @@ def test_the_tables_fit_their_column_whatever_the_names(width):
 
 
 @pytest.mark.parametrize("width", [36, 38, 58])
+def test_a_long_stage_name_keeps_the_stage_heading_on_one_line(width):
+    """A player's stage named at length is cut on its heading: wrapped, it pushed the stage's
+    rows a line below the GC rows beside them."""
+    import dataclasses
+
+    session = tour_after(2, n=4)
+    tour = session.tour.with_stage(session.game)
+    game = tour.done[-1].game
+    game.course = dataclasses.replace(game.course, name="../../Col d'Été / test " * 4)
+    heading = TourTables(tour, width).stage().plain.splitlines()[0]
+    assert len(heading) <= width and heading.endswith("…") and heading.startswith("Stage 2/"), heading
+
+
+@pytest.mark.parametrize("width", [36, 38, 58])
 def test_the_gc_names_each_riders_kind_as_the_stage_does(width):
     """The GC said "Orange" for the Orange Sprinteur at 80x24 (a 38-cell column); with
     names too long for the column the team is cut, the kind kept."""

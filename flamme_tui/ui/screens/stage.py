@@ -71,7 +71,8 @@ class StageScreen(BaseScreen):
     HELP_TOPIC = "menus"
     DEFAULT_CSS = """
     #stage-notice { height: auto; color: $warning; margin: 0 0 1 0; }
-    #stage-filter { height: 1; color: $text-muted; }
+    /* one line, cut with …: the count comes first, the keys are in the footer too */
+    #stage-filter { height: 1; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     """
     BINDINGS = [
         Binding("escape", "app.pop_screen", N_("Back")),

@@ -116,7 +116,9 @@ class TourTables:
         done = tour.done[-1]
         k = len(tour.done)
         text = Text(_("Stage {k}/{n} times").format(k=k, n=tour.stages), style=HEAD)
-        text.append(f"  {clean(done.game.course.name, multiline=False)}\n", style=MUTED)
+        # the stage's name on the heading's one line: wrapped, it would push these rows below the GC's beside them
+        name = cut(clean(done.game.course.name, multiline=False), self.width - cells(text.plain) - 2)
+        text.append(f"  {name}\n" if name else "\n", style=MUTED)
         room = max(6, self.width - 19)  # place, jersey, label, time and bonus take 19 cells
         for line in done.result:
             row = self.rider_row(line.place, line.rider, room)
