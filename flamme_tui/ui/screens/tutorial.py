@@ -113,7 +113,7 @@ class TutorialScreen(BaseScreen):
 
     HELP_TOPIC = "learn"
     DEFAULT_CSS = """
-    TutorialScreen #lesson-title { height: 1; padding: 0 1; text-style: reverse; }
+    TutorialScreen #lesson-title { height: 1; padding: 0 1; text-style: reverse; text-wrap: nowrap; text-overflow: ellipsis; }
     TutorialScreen #lesson-track { margin: 0 0 0 0; }
     TutorialScreen #lesson-body { height: 1fr; padding: 0 1; }
     TutorialScreen #lesson-step { border: round $accent; padding: 0 1; height: auto; }
