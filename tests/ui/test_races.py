@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.textshot import screen_text
 
 from .driver import new_race_menus, pick_option, play_race, screen_name, set_players
 
@@ -115,6 +116,9 @@ async def test_race_against_the_scripted_peloton_and_muscle_teams():
         await set_players(pilot, 3)
         await pick_option(pilot, "controller-1", 5)  # Peloton team (after the 4 bots)
         await pick_option(pilot, "controller-2", 6)  # Muscle team
+        # the lone team's solo handicap is said where it comes to be (the boards show its cards)
+        assert "Racing alone against both, Blue starts with 3 exhaustion cards (1 for its Sprinteur, 2 for its " \
+               "Rouleur)." in " ".join(screen_text(pilot.app).split())
         boards: list[str] = []
 
         async def look(pilot, seen):

@@ -330,6 +330,23 @@ class TeamsScreen(BaseScreen):
         if self.changes:
             self.say(" ".join(self.changes))
 
+    def solo_handicap(self) -> str:
+        """What a lone team of players against a Peloton and a Muscle team starts with
+        (PELOTON.md, Solo), said where it comes to be, else "": the boards show the
+        cards and its handicap column none of its own."""
+        from ...engine.cards import MUSCLE, PELOTON
+
+        seats = self.seats[: self.count]
+        if sorted(s.controller if s.is_scripted else "" for s in seats) != ["", MUSCLE, PELOTON]:
+            return ""
+        from ... import config
+
+        solo = config.load_classic_rules().scripted_teams.solo_handicap
+        alone = next(s for s in seats if not s.is_scripted)
+        return _("Racing alone against both, {team} starts with {n} exhaustion cards ({s} for its Sprinteur, "
+                 "{r} for its Rouleur).").format(team=clean(alone.team_name()), n=solo.sprinteur + solo.rouleur,
+                                                  s=solo.sprinteur, r=solo.rouleur)
+
     def say(self, message: str, warning: bool = False, of_count: bool = False, about: str = "") -> None:
         """The message line under the form, and a toast when that line is out of sight
         (scrolled away on a small screen: a toast over a line in sight hid it for 6 s);
@@ -437,8 +454,10 @@ class TeamsScreen(BaseScreen):
             if controller not in (HUMAN, HERE) and controller not in SCRIPTED_NAMES:
                 self.level = controller
             if controller in SCRIPTED_NAMES:  # what a scripted team is, where it is chosen
-                self.say(_("Seat {n} is the {scripted} team, scripted: {about}.").format(
-                    n=seat + 1, scripted=SCRIPTED_NAMES[controller], about=_(SCRIPTED_ABOUT[controller])))
+                said = _("Seat {n} is the {scripted} team, scripted: {about}.").format(
+                    n=seat + 1, scripted=SCRIPTED_NAMES[controller], about=_(SCRIPTED_ABOUT[controller]))
+                self.say(f"{said} {solo}" if (solo := self.solo_handicap()) else said)
+
         elif sid.startswith("rider-") and self.lone:
             seat = int(sid.split("-")[1])
             self._keep_riders_unique(seat, self.seats[seat].colour, str(event.value))
