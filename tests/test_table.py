@@ -395,3 +395,34 @@ def test_a_rider_left_alone_in_a_tour_stage_draws_without_a_question(humans):
     assert again.game.state_key() == s.game.state_key()
     assert frames(s.setup, s.seed, again.entries)[-1].ranking
 
+
+def test_every_screen_says_the_round_being_revealed():
+    """While round N is revealed (and while the pick that resolved it is
+    reviewed), the engine's board already counts round N + 1: the table says
+    round N (Table.round), and so do a tour's standings."""
+    rng = random.Random(3)
+    table = t.Table(tour_stage())
+    reviews = reveals = 0
+    for _ in range(400):
+        turn = table.turn()
+        if isinstance(turn, t.Outcome) or reveals >= 3:
+            break
+        game = table.game
+        standings = table.standings()
+        assert standings is not None and standings.round == table.round
+        if isinstance(turn, (t.Revealing, t.Reviewing)) and table.flow.replay is not None:
+            shown = table.flow.replay.round
+            assert table.round == shown == game.round - 1 and standings.round == shown
+            reviews += isinstance(turn, t.Reviewing)
+            reveals += isinstance(turn, t.Revealing)
+        else:
+            assert table.round == game.round
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+        elif isinstance(turn, t.Revealing):
+            table.choose(t.Step(1) if t.Step(1) in turn.options else t.EndReveal())
+        elif isinstance(turn, t.Reviewing):
+            table.choose(t.PassReview())
+        else:
+            table.choose(rng.choice(turn.options))
+    assert reviews and reveals >= 3

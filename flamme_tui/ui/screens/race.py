@@ -480,8 +480,7 @@ class RaceScreen(RaceKeys):
         self.write_log()
 
     def show_review(self, turn: t.Reviewing) -> None:
-        self.panel.show_review(turn, self.key, self.flow.hot_seat, turn.view.board.round
-                               if self.flow.replay is None else self.flow.replay.round)
+        self.panel.show_review(turn, self.key, self.flow.hot_seat)
         self.show_keys()
 
     @property
