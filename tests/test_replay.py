@@ -62,7 +62,7 @@ def test_frames_one_per_round():
 def test_mid_round_save_reveals_nothing_of_the_round(tmp_path, variant, actions):
     """A race saved in the middle of a round (hands drawn, cards chosen) shows
     exactly what the save at the start of that round shows, plus a line
-    saying picks were made: no hand, no chosen card, no seed."""
+    saying how many cards were chosen: no hand, no chosen card, no seed."""
     session = race(variant, 8, actions)
     game = session.game
     assert any(r.hand or r.played is not None for r in game.riders)
@@ -73,7 +73,7 @@ def test_mid_round_save_reveals_nothing_of_the_round(tmp_path, variant, actions)
     last = mid.frames[-1]
     assert last.title == f"Round {game.round}: in progress"
     assert last.track == before.frames[-1].track and last.ranking == before.frames[-1].ranking
-    assert all(not any(ch.isdigit() for ch in line.split("pick")[1]) for line in last.log)
+    assert all(not any(ch.isdigit() for ch in line.split("chosen this round")[1]) for line in last.log)
     assert "seed" not in mid.heading and "in progress" in mid.heading
     assert "seed" not in mid.text()
 
@@ -167,3 +167,27 @@ async def test_replay_draws_the_track_as_the_race_does(tmp_path, variant):
         assert f"square {label(game.course, game.pos[first][0])} · " in ranking and "to go" in ranking
         if variant == "bmx":
             assert "/3" in text  # the jump ramp
+
+
+@pytest.mark.parametrize("lang, said", [("en", "3 cards chosen this round"), ("fr", "3 cartes choisies cette manche"),
+                                        ("es", "3 cartas elegidas en esta ronda")])
+def test_a_round_in_progress_counts_its_cards_not_its_draws(tmp_path, lang, said):
+    """Two players: Blue draws and plays both its cards, Orange draws and plays
+    its first rider's card: five actions, three cards face down (never which),
+    in every language."""
+    from flamme_tui import i18n
+    from flamme_tui.engine.actions import Draw, Play
+    from flamme_tui.play.races import Team
+
+    teams = (Team("Blue", "blue"), Team("Orange", "orange"))
+    session = Session.new(RaceSpec(variant="classic", teams=teams), 4)
+    for _ in range(5):
+        session.apply(easy(session.game.view(session.due())))
+    kinds = [type(a) for a in session.game.actions]
+    assert kinds.count(Play) == 3 and kinds.count(Draw) == 2
+    try:
+        i18n.set_language(lang)
+        last = load_replay(saves.save(session, tmp_path / "mid.json")).frames[-1]
+    finally:
+        i18n.set_language("en")
+    assert said in last.log[0], last.log

@@ -12,6 +12,7 @@ import pytest
 
 from flamme_tui.engine.actions import Play
 from flamme_tui.engine.options import Option
+from flamme_tui.engine.phase import Phase
 from flamme_tui.play import table as t
 from flamme_tui.play.races import RaceSpec, Team
 from flamme_tui.play.session import Session
@@ -332,3 +333,96 @@ def test_since_your_last_look_is_the_same_after_a_resume(variant, spec):
         else:
             live.choose(rng.choice(turn.options))
     assert compared >= 10 and changes >= 3 and mid_turn >= (1 if variant == "bmx" else 5)  # (BMX: one pick a turn)
+
+
+def tour_stage(humans: int = 2, seed: int = 7) -> Session:
+    """The first stage of the shipped 3-stage tour for two teams (the second a bot's unless `humans` is 2)."""
+    from flamme_tui.play.tours import Tour, load_tour, stage_session
+
+    tour = Tour.new(load_tour("3-petit-tour"), TEAMS[:2], seed)
+    return stage_session(tour, {} if humans == 2 else {1: "easy"})
+
+
+@pytest.mark.parametrize("humans", [2, 1])
+def test_a_rider_left_alone_in_a_tour_stage_draws_without_a_question(humans):
+    """Once a team's other rider has crossed the line, "which rider draws
+    first?" has one answer: the table draws for the rider left, as the usual
+    `draw` action, once its player is at the screen (after the curtain between
+    two players: no card is dealt behind it); its card can still be taken
+    back, and the race saved with such draws replays."""
+    from flamme_tui.engine.actions import draw
+    from flamme_tui.play.replay import frames
+
+    rng = random.Random(1)
+    table = t.Table(tour_stage(humans))
+    s = table.session
+    alone = taken_back = 0
+    for _ in range(5000):
+        turn = table.turn()
+        if isinstance(turn, t.Outcome):
+            break
+        assert not (isinstance(turn, t.ChoosingFirst) and len(turn.options) < 2), turn  # no question with one answer
+        game = table.game
+        if isinstance(turn, t.Curtain):
+            left = [i for i in game.seats[turn.seat] if i not in game.crossed]
+            assert not game.view(turn.seat).hands  # nothing dealt behind the curtain
+            table.choose(t.LiftCurtain(turn.seat))
+            if len(left) == 1 and game.phase == Phase.ENERGY:
+                picking = table.turn()
+                assert isinstance(picking, t.Picking) and picking.rider == left[0]
+                assert s.entries[-1] == draw(game.riders[left[0]].id)  # recorded as the usual draw
+                alone += 1
+                table.choose(picking.options[0])
+                if isinstance(table.turn(), t.Reviewing) and taken_back < 2:
+                    table.choose(t.TakeBack())
+                    assert table.turn() == picking and s.entries[-2:] == [picking.options[0].action, "undo"]
+                    taken_back += 1
+            continue
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+        elif isinstance(turn, t.Revealing):
+            table.choose(t.EndReveal())
+        elif isinstance(turn, t.Reviewing):
+            table.choose(t.PassReview())
+        else:
+            if isinstance(turn, t.Picking) and humans == 1:
+                left = [i for i in game.seats[turn.seat] if i not in game.crossed]
+                alone += len(left) == 1 and s.entries[-1] == draw(game.riders[left[0]].id)
+            table.choose(rng.choice(turn.options))
+    assert table.game.phase == Phase.OVER and alone >= 2 and (taken_back == 2 or humans == 1)
+    # saved and opened again: the same stage; its replay reads it to the end
+    again = Session(s.setup, s.seed, dict(s.bots), [e if e == "undo" else str(e) for e in s.entries])
+    assert again.game.state_key() == s.game.state_key()
+    assert frames(s.setup, s.seed, again.entries)[-1].ranking
+
+
+def test_every_screen_says_the_round_being_revealed():
+    """While round N is revealed (and while the pick that resolved it is
+    reviewed), the engine's board already counts round N + 1: the table says
+    round N (Table.round), and so do a tour's standings."""
+    rng = random.Random(3)
+    table = t.Table(tour_stage())
+    reviews = reveals = 0
+    for _ in range(400):
+        turn = table.turn()
+        if isinstance(turn, t.Outcome) or reveals >= 3:
+            break
+        game = table.game
+        standings = table.standings()
+        assert standings is not None and standings.round == table.round
+        if isinstance(turn, (t.Revealing, t.Reviewing)) and table.flow.replay is not None:
+            shown = table.flow.replay.round
+            assert table.round == shown == game.round - 1 and standings.round == shown
+            reviews += isinstance(turn, t.Reviewing)
+            reveals += isinstance(turn, t.Revealing)
+        else:
+            assert table.round == game.round
+        if isinstance(turn, t.BotThinking):
+            table.play_bots()
+        elif isinstance(turn, t.Revealing):
+            table.choose(t.Step(1) if t.Step(1) in turn.options else t.EndReveal())
+        elif isinstance(turn, t.Reviewing):
+            table.choose(t.PassReview())
+        else:
+            table.choose(rng.choice(turn.options))
+    assert reviews and reveals >= 3

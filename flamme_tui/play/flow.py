@@ -7,7 +7,9 @@ human must act (place a rider, pass the curtain, choose the rider that
 draws first, pick a card; in the Peloton breakaway choose the rider that
 bids and its bid), a seat reviews its cards before passing, revealed bids
 wait to be read, or a resolved round waits to be shown.  It plays
-nothing itself.
+nothing itself.  A choice with one answer is no question: the flow makes it
+as soon as the seat is at the screen (`_draw_alone`), so `current()` never
+asks it.
 
 The review: a human seat's last pick of the round is played at once (the
 engine may resolve the round with it), then the seat reviews its cards
@@ -268,6 +270,7 @@ class RaceFlow:
         if self.game.phase == Phase.BREAKAWAY:
             self.notes.append(BreakawayStarts())
         self._snapshot()
+        self._draw_alone()  # a race resumed at such a draw (saved before the table made it)
 
     # ------------------------------------------------------------- facts
 
@@ -383,10 +386,27 @@ class RaceFlow:
 
     def lift_curtain(self, seat: int) -> None:
         self.passed = seat
+        self._draw_alone()
 
     def bids_read(self) -> None:
         """The table has read the revealed bids: the breakaway (or the race) goes on."""
         self.bids = None
+        self._draw_alone()
+
+    def _draw_alone(self) -> None:
+        """Draw for a human seat whose one rider left must draw (Session.lone_draw:
+        a tour stage, its other rider across the line), instead of asking it
+        which rider draws first with one answer.  Only when `current()` would
+        ask it ("draw"): the seat is at the screen, its curtain lifted, so its
+        cards are never dealt before the hand-off; and nothing is said in the
+        log (nothing was chosen: the engine's draw for a lone rider says
+        nothing either).  Called after every change that may make such a seat due."""
+        if self.current().kind != "draw":
+            return
+        action = self.session.lone_draw()
+        if action is not None:
+            self._snapshot()
+            self.session.apply(action)
 
     def act(self, action: Action) -> None:
         """A human's action (raises RuleError if illegal)."""
@@ -406,6 +426,7 @@ class RaceFlow:
             # the seat's last pick: it reviews its cards before anything this pick led to is shown
             i = self.game.index[action.rider]
             self.review = Review(self.game.riders[i].seat, i, action, kept)
+        self._draw_alone()
 
     # ------------------------------------------------------------- review
 
@@ -413,6 +434,7 @@ class RaceFlow:
         """The seat is happy with its cards: the race goes on (the next
         player's curtain, a bot, or the reveal)."""
         self.review = None
+        self._draw_alone()
 
     def take_back(self) -> Action:
         """Undo the pick under review (UndoRefused when none is: never after a
@@ -469,6 +491,7 @@ class RaceFlow:
         if (self.game.round, self.game.phase) != before or self.session.due() != seat or self.bids_revealed(events):
             self._bot_done(seat)  # the seat has done all it had to do now
         self._after(before, events)
+        self._draw_alone()
 
     def play_bots(self) -> Turn:
         """Play every bot that is due, here and now (tests, scripts); then what happens."""
@@ -567,6 +590,7 @@ class RaceFlow:
             self.skip()
             self.replay = None
             self._snapshot()
+            self._draw_alone()
 
     def played_text(self, played) -> str:
         return played_text(self.game, played)

@@ -767,8 +767,9 @@ def choices_made(n: int) -> str:
 
 
 def picks_made(n: int) -> str:
-    return ngettext("{n} pick made this round; cards are revealed when the round is played",
-                    "{n} picks made this round; cards are revealed when the round is played", n).format(n=n)
+    """How many cards (tokens) lie face down in the round in progress (never which)."""
+    return ngettext("{n} card chosen this round; cards are revealed when the round is played",
+                    "{n} cards chosen this round; cards are revealed when the round is played", n).format(n=n)
 
 
 def stages_word(n: int) -> str:

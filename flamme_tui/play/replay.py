@@ -4,7 +4,7 @@
 and after every resolved round, only public things: the track, the round's
 log in words (cards revealed at the move phase), the ranking, and for
 Meteo the weather dealt on the straights.  A race saved in the middle of a
-round ends with a frame saying how many picks were made, not which.  The
+round ends with a frame saying how many cards lie face down, not which.  The
 log's undos (a player taking back the last card of their turn before
 passing) are said in the round they happened in, by seat, never which card.
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..engine.actions import Play, PlayTokens
 from ..engine.phase import Phase
 from ..words import variant_word
 from .narrator import (
@@ -100,7 +101,8 @@ def frames(setup, seed: int, entries) -> list[Frame]:
     if game.phase != Phase.GRID:
         out.append(_frame(game, replay_says("start"), weather_lines(game) + [replay_says("on the grid")]))
     done = 0
-    picks = 0  # actions in the round being played
+    picks = 0  # actions in the round being played (placements, the breakaway's choices)
+    cards = 0  # of them, cards (tokens) now face down: a round's draws choose no card
     withdrawn = undone(entries)
     changed: list[str] = []  # the round's undos, in words
     for n, action in enumerate(effective(entries)):
@@ -109,21 +111,22 @@ def frames(setup, seed: int, entries) -> list[Frame]:
         changed += [_changed(game, a) for a in withdrawn.get(n, ())]
         game.apply(action)
         picks += 1
+        cards += isinstance(action, (Play, PlayTokens))
         if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, replay_says("start"), weather_lines(game) + [replay_says("all placed")]))
-            picks = 0
+            picks = cards = 0
             continue
         if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
             title = replay_says("breakaway") if game.phase != Phase.BREAKAWAY else replay_says(
                 "breakaway bid", n=game.bid_round - 1)
             out.append(_frame(game, title, describe_round(game, lambda sq: label(game.course, sq))))  # as the race says
-            picks = 0
+            picks = cards = 0
             continue
         if game.rounds_done > done:
             done = game.rounds_done
             title = replay_says("round finish" if game.phase == Phase.OVER else "round", n=done)
             out.append(_frame(game, title, changed + describe_round(game, lambda sq: label(game.course, sq))))
-            picks = 0
+            picks = cards = 0
             changed = []
     # an undo after the last action in force: its card is being picked again
     changed += [_changed(game, a) for a in withdrawn.get(len(effective(entries)), ())]
@@ -132,7 +135,7 @@ def frames(setup, seed: int, entries) -> list[Frame]:
     elif game.phase == Phase.BREAKAWAY and picks:
         out.append(_frame(game, replay_says("breakaway in progress", n=game.bid_round), [choices_made(picks)]))
     elif game.phase != Phase.OVER and picks:
-        out.append(_frame(game, replay_says("round in progress", n=game.round), [picks_made(picks)] + changed))
+        out.append(_frame(game, replay_says("round in progress", n=game.round), [picks_made(cards)] + changed))
     elif changed:  # every pick of the round in force taken back
         out.append(_frame(game, replay_says("round in progress", n=game.round), changed))
     return out

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from .. import limits
 from ..bots import DEFAULT, Budget, Decision, decide
-from ..engine.actions import Action, Bid, Play, PlayTokens
+from ..engine.actions import Action, Bid, Draw, Play, PlayTokens
 from ..engine.phase import Phase
 from ..engine.turns import next_seat, turns
 from ..engine.view import View
@@ -139,6 +139,26 @@ class Session:
     def due(self) -> int | None:
         """Whose turn it is: the seat that acts next, None once the race is over."""
         return next_seat(self.game)
+
+    def lone_draw(self) -> Draw | None:
+        """The draw a human seat due now has no choice in (None if it has one):
+        in a tour stage, once a team's other rider has crossed the line, the
+        one rider left draws first, as a player racing one rider does (the
+        engine draws for that one: ClassicGame.draw_lone).  Asking "which rider
+        draws first?" with one answer is no question: the table plays this for
+        the seat (RaceFlow), as the usual `draw` action, so a save and its
+        replays read as ever."""
+        seat = self.due()
+        game = self.game
+        if seat is None or self.is_bot(seat) or game.phase != Phase.ENERGY:
+            return None
+        view = game.view(seat)
+        if view.hands:  # a card to pick (even one card: the player plays it)
+            return None
+        options = view.options()
+        if len(options) == 1 and isinstance(options[0].action, Draw):
+            return options[0].action
+        return None
 
     def apply(self, action: Action | str) -> None:
         """Commit one action (raises RuleError if illegal, changing nothing)."""

@@ -88,9 +88,12 @@ def road_clock(board: Any) -> dict[int, tuple[int, int]]:
     return out
 
 
-def standings(board: Any, name: str, stage: int, stages: int, gc_before: list[rules.GcLine]) -> Standings:
+def standings(board: Any, name: str, stage: int, stages: int, gc_before: list[rules.GcLine],
+              round_no: int | None = None) -> Standings:
     """The standings of a tour stage from its public `board`, the tour's name,
-    the stage's number of `stages` and the GC before it (empty at the first)."""
+    the stage's number of `stages` and the GC before it (empty at the first).
+    `round_no`: the round the table shows (Table.round: while a round is
+    revealed, that round, though the board counts the next one), the board's by default."""
     clock = road_clock(board)
     order = sorted(clock, key=lambda i: clock[i][1])
     bonus = {i: (rules.BONUS[k] if k < len(rules.BONUS) else 0) for k, i in enumerate(order)}
@@ -111,4 +114,4 @@ def standings(board: Any, name: str, stage: int, stages: int, gc_before: list[ru
         net[i] - best if i in net else None, stage_place.get(i, 0), i in board.crossed,
     ) for k, i in enumerate(live))
     finished = tuple(sorted((line for line in lines if line.finished), key=lambda line: line.stage_place))
-    return Standings(name, stage, stages, board.round, lines, finished)
+    return Standings(name, stage, stages, board.round if round_no is None else round_no, lines, finished)

@@ -335,7 +335,16 @@ class Table:
         if tour is None:
             return None
         board = self.public().board if board is None else board
-        return standings(board, tour.name, len(tour.done) + 1, tour.stages, self.flow.gc_before)
+        return standings(board, tour.name, len(tour.done) + 1, tour.stages, self.flow.gc_before, self.round)
+
+    @property
+    def round(self) -> int:
+        """The round the table shows now, the one every screen names: while a
+        round is revealed (and while the pick that resolved it is reviewed),
+        that round, though the engine's board already counts the next one;
+        else the board's round."""
+        replay = self.flow.replay
+        return self.game.round if replay is None else replay.round
 
     def ready(self) -> frozenset[int]:
         """Riders whose card (tokens) for this round lie face down: that they do

@@ -334,9 +334,11 @@ def test_counts_are_singular_or_plural_as_they_are():
                           "2026-12-01T10:00:00", 1, "Tour", 2, 3)
     assert "1 action," in saves.Backup(Path("x.json.1"), info).describe()
     session = choices("classic", 2, seed=5).session()
-    first = easy(session.game.view(0))  # the first rider drawn: one action of the round
-    shown = frames(session.setup, session.seed, [first])
-    assert any("1 pick made this round" in line for line in shown[-1].log), shown[-1].log
+    first = easy(session.game.view(0))  # the first rider drawn: no card chosen yet
+    session.apply(first)
+    card = easy(session.game.view(0))  # its card: one card face down
+    shown = frames(session.setup, session.seed, [first, card])
+    assert any("1 card chosen this round" in line for line in shown[-1].log), shown[-1].log
     assert not any("(s)" in line for f in shown for line in f.log)
 
 

@@ -170,3 +170,25 @@ async def test_the_help_of_a_tour_stage_has_the_grand_tour_rules_and_a_race_does
     async with app().run_test(size=(80, 24)) as pilot:
         await SCENARIOS["card-pick"](pilot)
         assert "Grand Tour" not in pilot.app.screen.help_text()
+
+
+async def test_the_standings_say_the_round_the_header_says_during_a_reveal():
+    """After round 1's movement the header says "round 1 · reveal and movement":
+    the standings (`g`) say round 1 too, not the round the board counts next."""
+    from flamme_tui.play import table as t
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.scenarios import tour_choices
+
+    flow = RaceFlow(tour_choices(n=2).session())
+    table = t.Table(flow)
+    while not isinstance(turn := table.turn(), t.Revealing):  # round 1 played through the table
+        table.choose(t.PassReview() if isinstance(turn, t.Reviewing) else turn.options[0])
+    async with app().run_test(size=(100, 30)) as pilot:
+        pilot.app.start_flow(flow)
+        await pilot.pause()
+        assert "round 1 · reveal and movement" in screen_text(pilot.app)
+        await pilot.press("g")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, StandingsScreen)
+        assert screen.standings.round == 1 and "stage 1/3, round 1" in screen_text(pilot.app)

@@ -300,10 +300,10 @@ class RaceScreen(RaceKeys):
             keys = [(enter, words["try again"])] if self._bot_failed else [("…", _("a bot is thinking"))]
         elif isinstance(turn, t.Placing):
             keys = [("←→↑↓", words["move"]), (enter, words["place"]), (key("race.random"), words["random"])]
-        elif isinstance(turn, t.ChoosingFirst):
-            keys = [("1 2", words["choose"]), ("←→", words["select"]), (enter, words["confirm"])]
+        elif isinstance(turn, t.ChoosingFirst):  # the number keys of the riders on offer: none that does nothing
+            keys = [(self.number_keys(), words["choose"]), ("←→", words["select"]), (enter, words["confirm"])]
         elif isinstance(turn, t.ChoosingBidder):
-            keys = [("1 2", words["select"]), ("←→", words["move"]), (enter, words["confirm"])]
+            keys = [(self.number_keys(), words["select"]), ("←→", words["move"]), (enter, words["confirm"])]
         elif isinstance(turn, t.Bidding):
             keys = [(f"1-{len(self.options)}", words["bid"]), ("←→", words["select"]), (enter, words["bid"])]
         elif isinstance(turn, t.BidsShown):
@@ -480,8 +480,7 @@ class RaceScreen(RaceKeys):
         self.write_log()
 
     def show_review(self, turn: t.Reviewing) -> None:
-        self.panel.show_review(turn, self.key, self.flow.hot_seat, turn.view.board.round
-                               if self.flow.replay is None else self.flow.replay.round)
+        self.panel.show_review(turn, self.key, self.flow.hot_seat)
         self.show_keys()
 
     @property

@@ -208,6 +208,10 @@ class RaceKeys(BaseScreen):
         if isinstance(self.track, TrackStrip):
             self.track.scroll_by_cells(cells)
 
+    def number_keys(self) -> str:
+        """The key bar's number keys of the options on offer: "1 2" (one rider left: "1")."""
+        return " ".join(str(k) for k in range(1, len(self.options) + 1))
+
     def option_keys(self) -> str:
         """The number keys of the options on offer: "1 or 2", "1-4"."""
         n = len(self.options)

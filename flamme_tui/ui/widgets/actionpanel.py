@@ -149,8 +149,7 @@ class ActionPanel:
                    _("← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)") + "\n" +
                    _("[b]{confirm}[/b] place it there · [b]{random}[/b] a random place").format(
                        confirm=key("race.confirm"), random=key("race.random")))
-        self.drawing.set_status(_("{team} places a rider").format(team=view.board.setup.teams[turn.seat].name),
-                                view.board.round)
+        self.drawing.set_status(_("{team} places a rider").format(team=view.board.setup.teams[turn.seat].name))
         self.drawing.show_boards(view)
 
     # --------------------------------------------------------------- draw
@@ -181,7 +180,7 @@ class ActionPanel:
         self.cards.show("riders", cards)
         question = _("which rider bids for the breakaway?") if bidding else _("which rider draws first?")
         self.drawing.set_status(_("{team}: {question}").format(team=view.board.setup.teams[turn.seat].name,
-                                                              question=question), view.board.round)
+                                                              question=question))
         enter = key("race.confirm")
         if bidding:  # a bid's rider waits for Enter
             hint = _("the chosen rider draws 4 cards for each of its 2 bids · [b]1[/b] [b]2[/b] or ← → select · "
@@ -266,8 +265,7 @@ class ActionPanel:
                 n=len(hand), enter=key("race.confirm"))
         # what the cards' wind marks say (+E, +E?), under the rest where the panel has room
         self.pick_legend = aids.wind_legend(self.bmx) if any(card.foot for card in self.base_cards) else ""
-        self.drawing.set_status(_("{team} picks").format(team=view.board.setup.teams[turn.seat].name),
-                                view.board.round)
+        self.drawing.set_status(_("{team} picks").format(team=view.board.setup.teams[turn.seat].name))
         self.pick_notes = " · ".join(notes)
         self.screen.put(self.title_w, title)
         self.drawing.show_boards(view)
@@ -339,7 +337,7 @@ class ActionPanel:
             return _("change the {kind}'s bid").format(kind=kind) if kind else _("change the bid")
         return _("change the {kind}'s card").format(kind=kind) if kind else _("change the card")
 
-    def show_review(self, turn, key, hot_seat: bool, round_no: int) -> None:
+    def show_review(self, turn, key, hot_seat: bool) -> None:
         """The seat's cards, its last pick played: Enter passes, the change key
         takes the pick back.  The pick's cards, track and boards stay on
         screen as they were: nothing the pick led to (a reveal) is shown."""
@@ -353,7 +351,7 @@ class ActionPanel:
         lines = self.with_recap(lines, recap) if recap else lines
         self.panel(self.who(turn.seat, _(": {cards}").format(cards=self.review_text)), "\n".join(lines))
         check = _("{team}: check your tokens") if turn.view.board.rules.uses_tokens else _("{team}: check your cards")
-        self.drawing.set_status(check.format(team=self.drawing.names[turn.seat]), round_no)
+        self.drawing.set_status(check.format(team=self.drawing.names[turn.seat]))
 
     # ---------------------------------------------------------- breakaway
 
@@ -372,7 +370,7 @@ class ActionPanel:
         recap = self.recap(turn.seat)
         if recap:
             notes.append(_("since your last look: {what}").format(what=" · ".join(recap)))
-        self.drawing.set_status(_("{team} bids").format(team=self.drawing.names[turn.seat]), view.board.round)
+        self.drawing.set_status(_("{team} bids").format(team=self.drawing.names[turn.seat]))
         self.panel(self.who(turn.seat, _(": [b]{kind}[/b], breakaway bid {bid} of {bids}").format(
                        kind=kind_name(rider.kind), bid=bid, bids=view.board.setup.breakaway_bids)),
                    escape_markup(" · ".join(notes)) + "\n" + _("[b]1-{n}[/b] bid · ← → select · [b]{enter}[/b] bid").format(
@@ -416,7 +414,7 @@ class ActionPanel:
         self.base_cards = tuple(cards)
         self.cards.show("revealed", cards)
         self.panel(title, hint)
-        drawing.set_status(_("breakaway"), board.round)
+        drawing.set_status(_("breakaway"))
         drawing.show_track(Scene(drawing.view_marks(turn.view, active=winners),
                                  focus=(self.course.breakaway,) if result is not None else ()))
         drawing.show_boards(turn.view, public=True)

@@ -39,11 +39,12 @@ class RaceTable:
         self.profile = None if self.bmx else screen.query_one("#profile", StageProfile)
         self.names = [t.name for t in board.setup.teams]
 
-    def set_status(self, what: str, round_no: int) -> None:
-        """ "Stage name · rules (or tour stage) · round 3 · what happens"."""
+    def set_status(self, what: str) -> None:
+        """ "Stage name · rules (or tour stage) · round 3 · what happens"; the
+        round the table's (Table.round), as every other screen says it."""
         flow = self.table.flow
-        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", flow.header_rules, _("round {round}").format(round=round_no),
-                 escape_markup(what)]
+        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", flow.header_rules,
+                 _("round {round}").format(round=self.table.round), escape_markup(what)]
         self.screen.put(self.status, " · ".join(part for part in parts if part))
 
     def marks(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
@@ -116,6 +117,6 @@ class RaceTable:
 
     def show_public(self, what: str, view) -> None:
         """The public table (`view`: the turn's public view) and what happens."""
-        self.set_status(what, view.board.round)
+        self.set_status(what)
         self.show_track(Scene(self.view_marks(view)))
         self.show_boards(view, public=True)

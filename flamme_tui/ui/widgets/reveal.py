@@ -55,7 +55,7 @@ def show_reveal(panel: Any, turn, keys: str) -> None:
     drawing.show_track(Scene(drawing.marks(frame.pos, frame.crashed, set(frame.active)), trail=frame.trail,
                              marks=frame.marks, mark_glyph="+F" if drawing.bmx else "+E", slips=slips, focus=focus))
     drawing.show_boards(turn.view, public=True, positions=frame.pos, crashed=frame.crashed, tally=frame.tally)
-    drawing.set_status(_("reveal and movement"), turn.round)
+    drawing.set_status(_("reveal and movement"))
 
 
 def after_words(turn) -> str:
