@@ -84,7 +84,7 @@ class StageBuildScreen(BaseScreen):
     #build-track { margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("escape", "leave", N_("Back")),
         Binding("space", "turn", N_("Turn tile")),
         Binding("backspace", "take_back", N_("Take back")),
         Binding("f", "flip_last", N_("Flip last")),
@@ -104,6 +104,8 @@ class StageBuildScreen(BaseScreen):
         self.build = build or StageBuild(config.load_tiles())
         self.saved: tuple[str, str, str] | None = None  # (name, tiles, id) of the last save
         self.shown_code = ""  # the code copied, shown until the stage changes
+        # the stage as it was opened or last saved: leaving with anything else asks first
+        self.kept = self.state()
 
     def compose(self):
         yield from self.compose_notice()
@@ -237,6 +239,25 @@ class StageBuildScreen(BaseScreen):
         self.shown_code = ""
         self.redraw()
 
+    def state(self) -> tuple[str, str, tuple[str, ...]]:
+        """What a save writes (name, tiles, boxes): the side a tile in the list shows next is no change."""
+        return self.build.name, self.build.tiles, self.build.boxes
+
+    def action_leave(self) -> None:
+        """Esc: back to the stage menu; with changes not saved, only once the
+        player says to discard them (a stage of many tiles went at one key)."""
+        from .dialogs import ConfirmDiscard
+
+        if self.state() == self.kept:
+            self.app.pop_screen()
+            return
+
+        def answer(discard: bool | None) -> None:
+            if discard:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmDiscard(clean(self.build.name, multiline=False)), answer)
+
     def action_turn(self) -> None:
         tile = self.highlighted_tile()
         if tile is not None:
@@ -285,6 +306,7 @@ class StageBuildScreen(BaseScreen):
                         severity="error", timeout=8)
             return
         self.saved = (*key, sid)
+        self.kept = self.state()
         self.notify(_("Saved as {id} ({path})").format(id=sid, path=clean(path, multiline=False)), timeout=6)
         self.app.choose_stage(sid)
 
