@@ -333,3 +333,61 @@ def test_the_key_bar_closes_up_when_its_words_run_long():
     line = drawn(french, 80)
     assert line == " space suite ← retour ⏎ sauter a auto p rythme manuel s profil ? aide q quitter", line
     assert drawn(french, 100).endswith("  ? aide  q quitter")
+
+
+def test_a_key_bar_too_long_leaves_out_keys_before_help_and_quit():
+    """A playtest: the French reveal's footer in a tour ran out of room at 80
+    columns ("... g classements ? …"): quit was lost.  The keys just before
+    help and quit are left out, the latest first; help and quit stay whole."""
+    from rich.console import Console
+
+    from flamme_tui.ui.widgets.keybar import KeysLine
+
+    def drawn(keys, width: int) -> str:
+        console = Console(width=width, file=None, record=True, color_system=None)
+        with console.capture() as out:
+            console.print(KeysLine(keys))
+        return out.get().rstrip()
+
+    french = [("espace", "suite"), ("←", "retour"), ("⏎", "sauter"), ("a", "auto"), ("p", "rythme manuel"),
+              ("s", "profil"), ("g", "classements"), ("?", "aide"), ("q", "quitter")]
+    line = drawn(french, 80)
+    assert line.startswith(" espace suite ← retour ⏎ sauter a auto") and line.endswith(" ? aide q quitter"), line
+    assert "…" not in line and "classements" not in line and len(line) <= 80
+    assert drawn(french, 120).endswith("g classements  ? aide  q quitter")  # room: every key
+
+
+async def tour_reveal(pilot) -> None:
+    """A tour's second stage, the movement of a round a step in: the longest race footer
+    (next, back, skip, autoplay, pace, profile, standings, help, quit)."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.play.tours import next_session
+    from flamme_tui.ui import scenarios
+
+    session = next_session(scenarios.tour_after(1))
+    scenarios.advance(session, 3)
+    pilot.app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await scenarios._play_round_by_keys(pilot)
+    await pilot.press("space")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("scenario", ["tour-reveal", "reveal", "card-pick", "review", "rider-choice", "peloton-bid",
+                                      "tour-race", "curtain", "podium"])
+async def test_race_footers_at_80x24_show_help_and_quit_and_say_their_keys(speak, lang, scenario):
+    """Every race footer at 80x24 in French and Spanish ends with the help and
+    the quit keys, whole; a key Textual names with an English word is said in
+    the player's language ("space" was shown as it is)."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await (tour_reveal(pilot) if scenario == "tour-reveal" else SCENARIOS[scenario](pilot))
+        await settle(pilot)
+        footer = " " + " ".join(screen_text(app).splitlines()[-1].split())  # (two spaces where there is room)
+        words = {"fr": ("? aide q quitter", "espace"), "es": ("? ayuda q salir", "espacio")}[lang]
+        assert footer.endswith(words[0]), footer
+        assert "space" not in footer.split(), footer
+        if scenario in ("tour-reveal", "reveal"):
+            assert footer.startswith(f" {words[1]} "), footer

@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from ...engine.course import TILE_SQUARES
 from ...i18n import N_, _, ngettext, pgettext
 from ...usertext import NO_CONTROL, clean
+from ..keys import key_word
 from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile
 from ..widgets.track import TrackStrip
@@ -121,7 +122,7 @@ class StageBuildScreen(BaseScreen):
             yield TrackStrip(None, mini=True, id="build-track")
         # (n names the stage, c copies its code: said by the words to click beside the tiles and by
         # the help; the bar keeps what is used most, to fit 80 columns in French and Spanish too)
-        yield KeyBar([("⏎", _("lay")), ("space", _("turn")), ("⌫", _("undo")), ("f", _("flip")),
+        yield KeyBar([("⏎", _("lay")), (key_word("space"), _("turn")), ("⌫", _("undo")), ("f", _("flip")),
                       ("s", _("save")), (self.help_key, _("help")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
