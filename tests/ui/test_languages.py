@@ -391,3 +391,38 @@ async def test_race_footers_at_80x24_show_help_and_quit_and_say_their_keys(speak
         assert "space" not in footer.split(), footer
         if scenario in ("tour-reveal", "reveal"):
             assert footer.startswith(f" {words[1]} "), footer
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_saved_races_at_80x24_keep_the_winning_team_and_mark_cut_cells(lang, speak, monkeypatch):
+    """A playtest: at 80x24 the State column ran off the screen, cut without a
+    mark ("won by Sky blue Ro", French "gagnée par Rouleur": the team lost).
+    A winner too long is said by its team; a cell still too long ends with "…";
+    the players' column is on screen."""
+    from pathlib import Path
+
+    from flamme_tui.i18n import _
+    from flamme_tui.ui.screens import saved
+
+    speak(lang)
+    teams = (_("Sky blue"), _("Vermillion"), _("Green"))
+    won = _("{seat} {kind}").format(seat=teams[0], kind=_("Rouleur"))
+    stamp = "2026-12-02T21:03:00+00:00"
+    races = [saved.SavedRace(Path("/x/a.json"), "Les Plats de la Haute Montagne", "meteo", 12, True, won, teams, stamp),
+             saved.SavedRace(Path("/x/b.json"), "Avenue Corso Paseo", "classic", 5, False, None, teams, stamp),
+             saved.SavedRace(Path("/x/c.json"), "La Haut Montagne", "classic", 9, True,
+                             "Les Grimpeurs du Dimanche Matin", ("Les Grimpeurs du Dimanche Matin", teams[1]), stamp)]
+    monkeypatch.setattr(saved, "saved_races", lambda directory=None: races)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        head, rows = lines[2], lines[3:6]
+        assert head.split()[-1] == _("Players"), head  # the last column's heading whole, on screen
+        by = _("won by {winner}").format(winner="")
+        assert f"{by}{teams[0]} " in rows[0], rows[0]  # the team whole, the rider's kind left out
+        assert re.search(re.escape(by) + r"Les Grimp[^…]*… ", rows[2]), rows[2]  # too long even so: cut, with a mark
+        assert "Les Plats de la…" in rows[0], rows[0]  # a cut stage name says so
+        table = app.screen.query_one("#saved-table")
+        assert table.virtual_size.width <= table.size.width  # nothing off the screen, no sideways scroll
