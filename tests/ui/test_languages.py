@@ -426,3 +426,46 @@ async def test_saved_races_at_80x24_keep_the_winning_team_and_mark_cut_cells(lan
         assert "Les Plats de la…" in rows[0], rows[0]  # a cut stage name says so
         table = app.screen.query_one("#saved-table")
         assert table.virtual_size.width <= table.size.width  # nothing off the screen, no sideways scroll
+
+
+async def choosing_bidder(pilot) -> None:
+    """The breakaway: Blue's curtain lifted, which rider bids."""
+    from flamme_tui.ui.scenarios import peloton_choices
+
+    pilot.app.start_race(peloton_choices())
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+@pytest.mark.parametrize("scenario", ["bidder", "rider-choice", "card-pick", "peloton-race", "review", "peloton-bid"])
+async def test_the_action_panel_keeps_its_words_inside_at_80x24(speak, lang, scenario):
+    """A playtest: words ran into borders at 80x24 ("draws 4 cards for each of its
+    2▏", "│pioche 15, 0 visibles│", "deciden las cartas de los▏").  A blank cell
+    stays between the panel's words and the log's border, and inside the riders'
+    cards at each side; the words fit (no "…" on a card here) and the hint is
+    read to its end."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await (choosing_bidder(pilot) if scenario == "bidder" else SCENARIOS[scenario](pilot))
+        await settle(pilot)
+        screen = app.screen
+        lines = screen_text(app).splitlines()
+        border = [line for line in lines if "▏" in line]
+        assert border and all(line[line.index("▏") - 1] == " " for line in border), "\n".join(border)
+        cards = screen.query_one("#cards")
+        if cards.kind == "riders":
+            top = cards.region.y
+            for line in lines[top + 1:top + 3]:
+                assert not re.search(r"[│┃]\S|\S[│┃]", line), line
+            assert all("…" not in text for card in cards.cards for text in card.lines), cards.cards
+        hint = screen.query_one("#panel-hint")
+        assert hint.size.width < hint.region.width  # (its padding: the blank cell before the border)
+        from textual.content import Content
+
+        shown = " ".join(" ".join(lines[hint.region.y:hint.region.bottom]).split())
+        words = Content.from_markup(screen.panel.hint).plain.split()
+        if scenario != "peloton-race":  # (six teams leave the pick two lines: its notes and keys give way)
+            assert words and words[-1] in shown.split(), (words, shown)  # the hint read to its end

@@ -21,17 +21,30 @@ from ...engine.actions import Bid
 from ...engine.cards import card_text
 from ...engine.events import BidsRevealed, Breakaway, token_text
 from ...engine.options import spent
-from ...i18n import _, ngettext
-from ...play.narrator import kind_name, review_note, review_parts, rider_name, since_lines
+from ...i18n import _, ngettext, pgettext
+from ...play.narrator import kind_name, number, review_note, review_parts, rider_name, since_lines, to_go_text
 from ...play.narrator import where as square_where
 from ...usertext import cells, escape_markup, fit
 from .. import aids
 from ..palette import WEATHER, rider_style, team_colour, team_markup, team_of_rider
-from .cards import Card, CardRow
+from .cards import KINDS, Card, CardRow
 from .lines import TextLines
 from .track import Scene
 
 KIND = {"S": "Sprinteur", "R": "Rouleur"}
+
+
+def card_where(course, square: int, room: int) -> str:
+    """Where a rider stands, on its card in the draw: the narrator's words
+    ("grid 4 · 76 to go"), or a language's shorter ones where those run past
+    the card's `room` (19 cells at 80 columns: Spanish "parrilla 4 · faltan 76" did)."""
+    said = square_where(course, square)
+    if square < 0 or len(said) <= room:
+        return said
+    n, to_go = number(course, square), to_go_text(course, square)
+    if n > 0:
+        return pgettext("rider card", "square {n} · {to_go}").format(n=n, to_go=to_go)
+    return pgettext("rider card", "grid {n} · {to_go}").format(n=1 - n, to_go=to_go)
 
 
 @lru_cache(maxsize=256)
@@ -161,6 +174,8 @@ class ActionPanel:
         mine = [r for r in view.board.riders if r.seat == turn.seat and r.index not in view.board.crossed]
         cards = []
         told = []  # the weather under each rider, in words under the cards (a card is too narrow for them)
+        # the words a rider's card has room for (cards.py: as wide as the row allows, a blank at each border)
+        room = min(KINDS["riders"][0], ((self.cards.size.width or 48) - len(mine) + 1) // max(1, len(mine))) - 4
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
             kind = self.weather_at(r.square)
@@ -168,7 +183,7 @@ class ActionPanel:
                 w = WEATHER[kind]
                 told.append(_("{rider}: {glyph} {weather} ({effect})").format(
                     rider=kind_name(r.kind), glyph=w.glyph, weather=_(w.name), effect=_(w.effect)))
-            where = square_where(self.course, r.square) + (f" {WEATHER[kind].glyph}" if kind else "") + (
+            where = card_where(self.course, r.square, room - 2 * bool(kind)) + (f" {WEATHER[kind].glyph}" if kind else "") + (
                 " · " + _("crashed") if r.crashed else "")
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({self.drawing.label(r.index)})",
                               (where, _("deck {deck}, {up} face up").format(deck=deck, up=len(recycled))),

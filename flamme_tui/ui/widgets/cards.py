@@ -208,10 +208,12 @@ class CardRow(LineWidget):
         for y in range(1, h - 1):
             k = y - 1
             text = lines[k] if k < len(lines) else ""
-            if len(text) > inner:  # cut with a mark: "faltan 1" for "faltan 17" read as a number
-                text = text[:max(0, inner - 1)] + "…" if inner > 1 else text[:inner]
+            # left-aligned words keep a blank cell at each border ("│pioche 15, 0 visibles│" touched both)
+            room = inner - 2 if align == "left" and inner > 4 else inner
+            if len(text) > room:  # cut with a mark: "faltan 1" for "faltan 17" read as a number
+                text = text[:max(0, room - 1)] + "…" if room > 1 else text[:room]
             if align == "left":
-                text = (" " + text).ljust(inner) if len(text) < inner else text
+                text = (" " + text).ljust(inner) if room < inner else text.ljust(inner)
             else:
                 text = text.center(inner)
             style = VALUE if (k <= big or all_bold) else NOTE
