@@ -729,6 +729,12 @@ class FlammeApp(App[int]):
         keys = self._keymap.get(binding_id, default) if self._settings is not None else default
         return [self.get_key_display(Binding(key.strip(), "")) for key in keys.split(",") if key.strip()]
 
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as Textual shows it (⏎, ←, esc), a word among them in the player's language (space)."""
+        from .keys import key_word
+
+        return key_word(super().get_key_display(binding))
+
     def get_system_commands(self, screen):
         """The palette (ctrl+p): the app's own commands, on every screen."""
         # (Textual's own system commands are not offered: only these, in the player's language)

@@ -12,7 +12,7 @@ import string
 from functools import cache
 from typing import Any, NamedTuple
 
-from ..i18n import N_, _
+from ..i18n import N_, _, pgettext
 
 QUIT_ID = "app.quit"
 ALWAYS_QUITS = "ctrl+q"  # never taken from quitting, nor given to another action
@@ -53,6 +53,15 @@ def rebindable() -> list[Rebindable]:
             if getattr(binding, "id", None) and binding.id not in out:
                 out[binding.id] = Rebindable(binding.id, binding.description or binding.action, binding.key, where)
     return list(out.values())
+
+
+def key_word(display: str) -> str:
+    """A key as a player reads it, in their language: the keys Textual names
+    with an English word ("space") said in the player's (the symbols, ⏎ ⌫ ← →,
+    need no words; "esc" and "tab" are written on the keys themselves)."""
+    if display == "space":
+        return pgettext("key name", "space")
+    return display
 
 
 def binding_ids() -> list[str]:

@@ -63,15 +63,20 @@ async def test_a_rider_whose_card_is_down_is_marked_for_everybody():
         assert sum(r.ready for r in rows if r.seat == 1) == 1
 
 
-def piled(cards) -> str:  # "9 5 44 333 E": each value as often as it is there, E last
+def piled(cards, counted: bool = False) -> str:
+    """ "9 5 4 4 3 3 3 E": each card apart, E last; counted: "9 5 2×4 3×3 E"."""
     order = sorted(set(c for c in cards if c > 0), reverse=True) + [0] * (0 in cards)
-    return " ".join(("E" if c == 0 else str(c)) * cards.count(c) for c in order) or "-"
+    name = {c: "E" if c == 0 else str(c) for c in order}
+    if counted:
+        return " ".join(name[c] * cards.count(c) if c == 0 or cards.count(c) == 1 else f"{cards.count(c)}×{name[c]}"
+                        for c in order) or "-"
+    return " ".join(" ".join([name[c]] * cards.count(c)) for c in order) or "-"
 
 
 def team_rows_check(lines: list[str], rows, names: list[str]) -> None:
     """The boards' rows of six teams at 80x24: a row a team, its name whole
     (the text between the ▸ cell and the Sprinteur's label), each recycled pile
-    whole (with its spaces, or without them when the row has no room for them)."""
+    whole (each card apart, or counted when the row has no room for that)."""
     shown = "\n".join(lines)
     assert all(name in shown for name in names), shown
     assert len(lines) == 1 + len(rows) // 2, lines
@@ -80,10 +85,10 @@ def team_rows_check(lines: list[str], rows, names: list[str]) -> None:
         s_row, r_row = rows[2 * k], rows[2 * k + 1]
         s_at = line.index(f" {s_row.label} " if not s_row.crashed else f" {s_row.label.lower()}")
         assert line[1:s_at].rstrip() == name, (name, line)  # not "Vermi…"
-        r_at = line.index(f"  {r_row.label} " if not r_row.crashed else f"  {r_row.label.lower()}")
+        r_at = line.index(f" {r_row.label} " if not r_row.crashed else f" {r_row.label.lower()}", s_at + 3)
         for row, shown in ((s_row, line[s_at:r_at]), (r_row, line[r_at:])):
-            whole = piled(list(row.recycled))
-            assert shown.rstrip().endswith((" " + whole, " " + whole.replace(" ", ""))), (row.label, line)
+            cards = list(row.recycled)
+            assert shown.rstrip().endswith((" " + piled(cards), " " + piled(cards, counted=True))), (row.label, line)
         assert "…" not in line, line
 
 
@@ -235,11 +240,14 @@ async def test_the_to_go_heading_ends_where_its_numbers_do(variant, width):
         assert char_at(line, last).isdigit() and not char_at(line, last + 1).isdigit(), (head, line)
 
 
-async def test_long_piles_are_written_without_spaces_before_a_name_is_cut():
-    """Issue 24 item 13: with six teams at 80x24 a long recycled pile ran into
-    the separator of the two columns ("333│"), and long piles took the names'
-    cells.  Piles too long for the team's row lose their spaces first; the
-    names stay whole, and the Sprinteur's pile ends before the Rouleur's label."""
+async def test_piles_show_each_card_plainly_one_card():
+    """A playtest: piles too long for the team's row were written without their
+    spaces, and cards packed together read as other numbers ("666", "7 44",
+    "5 22": forty-four).  Each card is written apart where the row has room;
+    else a value held more than once is counted ("3×6", as the wide boards
+    count), then a team's riders are one blank apart; only then does the
+    name give way (issue 24 item 13: the names stay whole through whole races,
+    test above).  The piles are never cut."""
     from dataclasses import replace
 
     from flamme_tui.ui.widgets.board import Boards
@@ -248,9 +256,9 @@ async def test_long_piles_are_written_without_spaces_before_a_name_is_cut():
     advance(session, 2)
     names = ["Vermillion", "Blue", "Green", "Sky blue", "Purple", "Orange"]
     rows = board_rows(session.game.view(0), names)
-    long = (7, 6, 6, 5, 5, 4, 4, 4, 3, 3, 3, 0, 0)
-    rows[0] = replace(rows[0], recycled=long)  # the longest piles, both riders of a team
-    rows[1] = replace(rows[1], recycled=long)
+    rows[0] = replace(rows[0], recycled=(6, 6, 6))  # the playtest's piles
+    rows[1] = replace(rows[1], recycled=(7, 4, 4))
+    rows[2] = replace(rows[2], recycled=(5, 2, 2))
 
     async with boards_app(BOARDS_AT_80).run_test(size=(80, 24)) as pilot:
         boards = pilot.app.query_one(Boards)
@@ -259,10 +267,14 @@ async def test_long_piles_are_written_without_spaces_before_a_name_is_cut():
         await pilot.pause()
         lines = boards.lines()
         team_rows_check(lines, rows, names)
-        assert "76655444333EE  " in lines[1] and lines[1].endswith(" 76655444333EE"), lines[1]
-        boards.show([replace(r, name="Red") for r in rows[:2]] + rows[2:], "classic")  # room for the spaces
+        assert " 6 6 6  " in lines[1] and lines[1].endswith(" 7 4 4") and " 5 2 2 " in lines[2], lines[1:3]
+        long = (7, 6, 6, 5, 5, 4, 4, 4, 3, 3, 3, 0, 0)
+        boards.show([replace(rows[0], recycled=long), replace(rows[1], recycled=long)] + rows[2:], "classic")
         await pilot.pause()
-        assert "7 66 55 444 333 EE  " in boards.lines()[1], boards.lines()[1]
+        line = boards.lines()[1]
+        assert "7 2×6 2×5 3×4 3×3 EE  BR" in line and line.endswith(" 7 2×6 2×5 3×4 3×3 EE"), line
+        assert line.startswith("▸Ver") and "…" in line.split(" BS ")[0], line  # the name gave way, the label says whose
+        assert len(line) <= BOARDS_AT_80
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])

@@ -381,3 +381,139 @@ def test_a_card_line_too_wide_takes_its_narrow_form():
     assert "│ G4 · faltan 72      │" in lines[1] and "│parrilla 3 · faltan …│" in lines[1], lines
     wide = ["".join(seg.text for seg in strip) for strip in row.draw(60, 4)]
     assert "parrilla 4 · faltan 72" in wide[1] and "G4" not in wide[1], wide
+
+
+def test_a_key_bar_too_long_leaves_out_keys_before_help_and_quit():
+    """A playtest: the French reveal's footer in a tour ran out of room at 80
+    columns ("... g classements ? …"): quit was lost.  The keys just before
+    help and quit are left out, the latest first; help and quit stay whole."""
+    from rich.console import Console
+
+    from flamme_tui.ui.widgets.keybar import KeysLine
+
+    def drawn(keys, width: int) -> str:
+        console = Console(width=width, file=None, record=True, color_system=None)
+        with console.capture() as out:
+            console.print(KeysLine(keys))
+        return out.get().rstrip()
+
+    french = [("espace", "suite"), ("←", "retour"), ("⏎", "sauter"), ("a", "auto"), ("p", "rythme manuel"),
+              ("s", "profil"), ("g", "classements"), ("?", "aide"), ("q", "quitter")]
+    line = drawn(french, 80)
+    assert line.startswith(" espace suite ← retour ⏎ sauter a auto") and line.endswith(" ? aide q quitter"), line
+    assert "…" not in line and "classements" not in line and len(line) <= 80
+    assert drawn(french, 120).endswith("g classements  ? aide  q quitter")  # room: every key
+
+
+async def tour_reveal(pilot) -> None:
+    """A tour's second stage, the movement of a round a step in: the longest race footer
+    (next, back, skip, autoplay, pace, profile, standings, help, quit)."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.play.tours import next_session
+    from flamme_tui.ui import scenarios
+
+    session = next_session(scenarios.tour_after(1))
+    scenarios.advance(session, 3)
+    pilot.app.start_flow(RaceFlow(session))
+    await settle(pilot)
+    await scenarios._play_round_by_keys(pilot)
+    await pilot.press("space")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("scenario", ["tour-reveal", "reveal", "card-pick", "review", "rider-choice", "peloton-bid",
+                                      "tour-race", "curtain", "podium"])
+async def test_race_footers_at_80x24_show_help_and_quit_and_say_their_keys(speak, lang, scenario):
+    """Every race footer at 80x24 in French and Spanish ends with the help and
+    the quit keys, whole; a key Textual names with an English word is said in
+    the player's language ("space" was shown as it is)."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await (tour_reveal(pilot) if scenario == "tour-reveal" else SCENARIOS[scenario](pilot))
+        await settle(pilot)
+        footer = " " + " ".join(screen_text(app).splitlines()[-1].split())  # (two spaces where there is room)
+        words = {"fr": ("? aide q quitter", "espace"), "es": ("? ayuda q salir", "espacio")}[lang]
+        assert footer.endswith(words[0]), footer
+        assert "space" not in footer.split(), footer
+        if scenario in ("tour-reveal", "reveal"):
+            assert footer.startswith(f" {words[1]} "), footer
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_saved_races_at_80x24_keep_the_winning_team_and_mark_cut_cells(lang, speak, monkeypatch):
+    """A playtest: at 80x24 the State column ran off the screen, cut without a
+    mark ("won by Sky blue Ro", French "gagnée par Rouleur": the team lost).
+    A winner too long is said by its team; a cell still too long ends with "…";
+    the players' column is on screen."""
+    from pathlib import Path
+
+    from flamme_tui.i18n import _
+    from flamme_tui.ui.screens import saved
+
+    speak(lang)
+    teams = (_("Sky blue"), _("Vermillion"), _("Green"))
+    won = _("{seat} {kind}").format(seat=teams[0], kind=_("Rouleur"))
+    stamp = "2026-12-02T21:03:00+00:00"
+    races = [saved.SavedRace(Path("/x/a.json"), "Les Plats de la Haute Montagne", "meteo", 12, True, won, teams, stamp),
+             saved.SavedRace(Path("/x/b.json"), "Avenue Corso Paseo", "classic", 5, False, None, teams, stamp),
+             saved.SavedRace(Path("/x/c.json"), "La Haut Montagne", "classic", 9, True,
+                             "Les Grimpeurs du Dimanche Matin", ("Les Grimpeurs du Dimanche Matin", teams[1]), stamp)]
+    monkeypatch.setattr(saved, "saved_races", lambda directory=None: races)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        head, rows = lines[2], lines[3:6]
+        assert head.split()[-1] == _("Players"), head  # the last column's heading whole, on screen
+        by = _("won by {winner}").format(winner="")
+        assert f"{by}{teams[0]} " in rows[0], rows[0]  # the team whole, the rider's kind left out
+        assert re.search(re.escape(by) + r"Les Grimp[^…]*… ", rows[2]), rows[2]  # too long even so: cut, with a mark
+        assert "Les Plats de la…" in rows[0], rows[0]  # a cut stage name says so
+        table = app.screen.query_one("#saved-table")
+        assert table.virtual_size.width <= table.size.width  # nothing off the screen, no sideways scroll
+
+
+async def choosing_bidder(pilot) -> None:
+    """The breakaway: Blue's curtain lifted, which rider bids."""
+    from flamme_tui.ui.scenarios import peloton_choices
+
+    pilot.app.start_race(peloton_choices())
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+@pytest.mark.parametrize("scenario", ["bidder", "rider-choice", "card-pick", "peloton-race", "review", "peloton-bid"])
+async def test_the_action_panel_keeps_its_words_inside_at_80x24(speak, lang, scenario):
+    """A playtest: words ran into borders at 80x24 ("draws 4 cards for each of its
+    2▏", "│pioche 15, 0 visibles│", "deciden las cartas de los▏").  A blank cell
+    stays between the panel's words and the log's border, and inside the riders'
+    cards at each side; the words fit (no "…" on a card here) and the hint is
+    read to its end."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await (choosing_bidder(pilot) if scenario == "bidder" else SCENARIOS[scenario](pilot))
+        await settle(pilot)
+        screen = app.screen
+        lines = screen_text(app).splitlines()
+        border = [line for line in lines if "▏" in line]
+        assert border and all(line[line.index("▏") - 1] == " " for line in border), "\n".join(border)
+        cards = screen.query_one("#cards")
+        if cards.kind == "riders":
+            top = cards.region.y
+            for line in lines[top + 1:top + 3]:
+                assert not re.search(r"[│┃]\S|\S[│┃]", line), line
+            assert all("…" not in text for card in cards.cards for text in card.lines), cards.cards
+        hint = screen.query_one("#panel-hint")
+        assert hint.size.width < hint.region.width  # (its padding: the blank cell before the border)
+        from textual.content import Content
+
+        shown = " ".join(" ".join(lines[hint.region.y:hint.region.bottom]).split())
+        words = Content.from_markup(screen.panel.hint).plain.split()
+        if scenario != "peloton-race":  # (six teams leave the pick two lines: its notes and keys give way)
+            assert words and words[-1] in shown.split(), (words, shown)  # the hint read to its end

@@ -110,7 +110,10 @@ async def test_the_menu_lists_a_stage_saved_in_the_editor(data_dir):
         await pilot.pause()
         assert screen_name(app) == "StageBuildScreen"
         assert [p.name for p in (data_dir / "stages").iterdir()] == ["my-stage.yaml"]
-        await pilot.press("escape")
+        await pilot.press("escape")  # changed since it was saved: asked first
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmDiscard"
+        await pilot.press("y")
         await pilot.pause()
         assert screen_name(app) == "StageScreen"
         assert "my-stage" in app.screen.ids
@@ -152,3 +155,72 @@ async def test_edit_a_copy_of_a_stage_and_share_its_code(data_dir):
         await pilot.press(*"fr1:aBcdu", "enter")
         await pilot.pause()
         assert app.screen.build.tiles == "aBcdu" and app.screen.build.problem() is None
+
+
+async def test_leaving_with_unsaved_changes_asks_first(data_dir):
+    """A playtest: Esc in the editor threw away the tiles laid, without a word.
+    Leaving with changes not saved asks "Discard this stage?" (y discards;
+    n and Esc go on editing, as the delete dialog's keys); leaving with no
+    change, or after saving, asks nothing."""
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_editor(pilot)
+        await pilot.press("escape")  # nothing laid: no question
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter", "enter", "enter")
+        assert built(app) == ["a", "b", "c"]
+        for keep in ("n", "escape"):
+            await pilot.press("escape")
+            await pilot.pause()
+            assert screen_name(app) == "ConfirmDiscard" and "Discard this stage?" in screen_text(app)
+            await pilot.press(keep)
+            await pilot.pause()
+            assert screen_name(app) == "StageBuildScreen" and built(app) == ["a", "b", "c"]
+        await pilot.press("space")  # a tile of the list turned over: the stage is the same
+        await pilot.press("backspace", "backspace", "backspace", "escape")  # back to what it was: no question
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter", "escape")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        await pilot.press("enter")  # Build a stage again: a new stage
+        await pilot.pause()
+        assert "Tiles (0): none yet" in screen_text(app)
+        for _ in range(21):
+            await pilot.press("enter")
+        await pilot.press("s")  # saved, the teams for it; back: nothing to lose
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+
+
+async def test_leaving_a_changed_copy_asks_first(data_dir):
+    """The same for "e edit a copy": the copy as opened leaves at once, a changed one asks."""
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")
+        await go_to_stage(pilot, "la-haut-montagne")
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("f", "escape")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmDiscard"
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"

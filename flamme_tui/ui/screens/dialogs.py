@@ -285,18 +285,23 @@ class ConfirmDelete(ModalScreen[bool]):
         Binding("escape,n", "choose(False)", N_("Keep")),
         Binding("y", "choose(True)", N_("Delete")),
     ]
+    YES = N_("Delete ({key})")
+    NO = N_("Keep it ({key})")
 
     def __init__(self, label: str) -> None:
         super().__init__()
         self.label = label  # the race, in words (plain text: names come from files)
 
+    def message(self) -> Content:
+        return Content.from_markup(_("[b]Delete this saved race?[/b]\n$label\nIts backups go too; "
+                                     "this cannot be undone."), label=self.label)
+
     def compose(self):
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static(Content.from_markup(_("[b]Delete this saved race?[/b]\n$label\nIts backups go too; "
-                                               "this cannot be undone."), label=self.label), id="confirm-text")
+            yield Static(self.message(), id="confirm-text")
             with Horizontal(id="confirm-buttons"):
-                yield Button(_("Delete ({key})").format(key="y"), id="delete", variant="error", compact=True)
-                yield Button(_("Keep it ({key})").format(key="n"), id="keep", variant="primary", compact=True)
+                yield Button(_(self.YES).format(key="y"), id="delete", variant="error", compact=True)
+                yield Button(_(self.NO).format(key="n"), id="keep", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#keep", Button).focus()
@@ -307,3 +312,21 @@ class ConfirmDelete(ModalScreen[bool]):
 
     def action_choose(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+class ConfirmDiscard(ConfirmDelete):
+    """Leaving the stage editor with changes not saved: True to throw them
+    away, False to go on editing.  The delete dialog's keys and its safe
+    default (Esc and n keep), so that an Esc pressed once too often never
+    loses a stage being built."""
+
+    BINDINGS = [
+        Binding("escape,n", "choose(False)", N_("Keep editing")),
+        Binding("y", "choose(True)", N_("Discard")),
+    ]
+    YES = N_("Discard ({key})")
+    NO = N_("Keep editing ({key})")
+
+    def message(self) -> Content:
+        return Content.from_markup(_("[b]Discard this stage?[/b]\n$label\nIts changes are not saved: "
+                                     "s saves it and races it."), label=self.label)

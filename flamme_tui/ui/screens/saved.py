@@ -94,7 +94,9 @@ def _plain(text: str) -> Text:
     return Text(clean(text, multiline=False))
 
 
-def _state(race: SavedRace) -> Text:
+def _state(race: SavedRace, short: bool = False) -> Text:
+    """The race's state in a few words; `short`: a winner by its team alone
+    ("won by Sky blue", not "won by Sky blue Rouleur"), for a narrow window."""
     if race.problem:
         from ... import saves
 
@@ -102,7 +104,10 @@ def _state(race: SavedRace) -> Text:
         return Text(_("too new: update flamme-tui") if too_new else _("damaged"), style="bold")
     # short, so the players fit an 80-column row: "won by" says finished, a round in progress
     if race.over:
-        return Text(_("won by {winner}").format(winner=race.winner) if race.winner else _("finished"))
+        winner = race.winner
+        if short and winner:  # the team the winner rides for: the longest team name in the words
+            winner = max((team for team in race.teams if team and team in winner), key=len, default=winner)
+        return Text(_("won by {winner}").format(winner=winner) if winner else _("finished"))
     if race.tour:
         return Text(_("stage {stage}/{stages}, round {round}").format(stage=race.stage, stages=race.stages,
                                                                       round=race.round))
@@ -165,8 +170,8 @@ class SavedRacesScreen(BaseScreen):
             self.races = saved_races()
         self.laid_for = self.app.size.width
         # names from save files (and file names) are plain text, never markup, control characters written out
-        rows = [(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race), _plain(", ".join(race.teams)))
-                for race in self.races]
+        rows = self.fit_columns([(_title(race), _plain(_when(race.saved)), Text(_rules(race)), _state(race),
+                                  _plain(", ".join(race.teams))) for race in self.races])
         room = self.players_room(rows)
         for n, (*cells, players) in enumerate(rows):
             if players.cell_len > room:  # cut with a mark: the line under the table names them all
@@ -176,7 +181,31 @@ class SavedRacesScreen(BaseScreen):
             table.move_cursor(row=min(row, len(self.races) - 1))
         self.show_detail()
 
-    def players_room(self, rows: Sequence[tuple[Text, ...]]) -> int:
+    STAGE_LEAST = 16  # a stage's (or tour's) name is cut no shorter than this, before the states are
+
+    def fit_columns(self, rows: list[tuple[Text, ...]]) -> list[tuple[Text, ...]]:
+        """The rows, their stage and state cells made short enough for the players'
+        heading to fit: a winner said by its team alone, then the stage's name cut,
+        then the state, each cut cell ending with "…".  Too wide, the table ran off
+        the screen and the state was cut at its edge, the winner's team lost
+        ("gagnée par Rouleur")."""
+        stage, state = 0, 3  # the columns that give way
+        if self.players_room(rows, least=0) >= 0:
+            return rows
+        rows = [(*row[:state], _state(race, short=True), *row[state + 1:]) for row, race in zip(rows, self.races)]
+        for column, least in ((stage, self.STAGE_LEAST), (state, 0)):
+            over = -self.players_room(rows, least=0)
+            if over <= 0:
+                break
+            header = list(self.query_one(DataTable).columns.values())[column].label.cell_len
+            widest = max(row[column].cell_len for row in rows)
+            width = max(header, least, widest - over)
+            for row in rows:
+                if row[column].cell_len > width:
+                    row[column].truncate(width, overflow="ellipsis")
+        return rows
+
+    def players_room(self, rows: Sequence[tuple[Text, ...]], least: int | None = None) -> int:
         """Columns left for the players once the other columns have theirs (at least their header):
         the row never runs off the screen into a sideways scroll bar."""
         table = self.query_one(DataTable)
@@ -184,7 +213,9 @@ class SavedRacesScreen(BaseScreen):
         widths = [max([headers[k], *(row[k].cell_len for row in rows)]) for k in range(len(headers) - 1)]
         width = self.laid_for - 2  # the screen less the body's padding (the table's own size lags a resize)
         # each column has one space of padding a side; the vertical scroll bar takes 2 when the rows overflow
-        return max(headers[-1], width - 2 - sum(w + 2 * table.cell_padding for w in widths) - 2 * table.cell_padding)
+        room = width - 2 - sum(w + 2 * table.cell_padding for w in widths) - 2 * table.cell_padding
+        # (least=0: what is left once the players' heading has its cells, below 0 when it has not)
+        return max(headers[-1], room) if least is None else room - headers[-1]
 
     def on_resize(self, event) -> None:
         # laid out again only for another width: twice in one go (at mount) left DataTable's columns

@@ -20,6 +20,7 @@ from ... import settings as user_settings
 from ...i18n import N_, _
 from ...pathtext import served, show_path
 from ..content import plain
+from ..keys import key_word
 from ..widgets.cycle import CycleSelect
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -104,7 +105,7 @@ class SettingsScreen(BaseScreen):
         path = user_settings.settings_path()  # a browser player is shown no absolute path of the server
         shown = show_path(path) if served() else str(path)
         yield Static(plain(_("File: {path}").format(path=shown)), id="settings-path")  # a path of the user's
-        yield KeyBar([("tab", _("next field")), ("space", _("switch")), (self.help_key, _("help")),
+        yield KeyBar([("tab", _("next field")), (key_word("space"), _("switch")), (self.help_key, _("help")),
                       (self.key_of("settings.back", "escape"), _("back"))])
 
     # what a switch's state means, beside its on/off (N_: translated when shown)

@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from ...engine.course import TILE_SQUARES
 from ...i18n import N_, _, ngettext, pgettext
 from ...usertext import NO_CONTROL, clean
+from ..keys import key_word
 from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile
 from ..widgets.track import TrackStrip
@@ -84,7 +85,7 @@ class StageBuildScreen(BaseScreen):
     #build-track { margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("escape", "leave", N_("Back")),
         Binding("space", "turn", N_("Turn tile")),
         Binding("backspace", "take_back", N_("Take back")),
         Binding("f", "flip_last", N_("Flip last")),
@@ -104,6 +105,8 @@ class StageBuildScreen(BaseScreen):
         self.build = build or StageBuild(config.load_tiles())
         self.saved: tuple[str, str, str] | None = None  # (name, tiles, id) of the last save
         self.shown_code = ""  # the code copied, shown until the stage changes
+        # the stage as it was opened or last saved: leaving with anything else asks first
+        self.kept = self.state()
 
     def compose(self):
         yield from self.compose_notice()
@@ -119,7 +122,7 @@ class StageBuildScreen(BaseScreen):
             yield TrackStrip(None, mini=True, id="build-track")
         # (n names the stage, c copies its code: said by the words to click beside the tiles and by
         # the help; the bar keeps what is used most, to fit 80 columns in French and Spanish too)
-        yield KeyBar([("⏎", _("lay")), ("space", _("turn")), ("⌫", _("undo")), ("f", _("flip")),
+        yield KeyBar([("⏎", _("lay")), (key_word("space"), _("turn")), ("⌫", _("undo")), ("f", _("flip")),
                       ("s", _("save")), (self.help_key, _("help")), ("esc", _("back"))])
 
     def on_mount(self) -> None:
@@ -237,6 +240,25 @@ class StageBuildScreen(BaseScreen):
         self.shown_code = ""
         self.redraw()
 
+    def state(self) -> tuple[str, str, tuple[str, ...]]:
+        """What a save writes (name, tiles, boxes): the side a tile in the list shows next is no change."""
+        return self.build.name, self.build.tiles, self.build.boxes
+
+    def action_leave(self) -> None:
+        """Esc: back to the stage menu; with changes not saved, only once the
+        player says to discard them (a stage of many tiles went at one key)."""
+        from .dialogs import ConfirmDiscard
+
+        if self.state() == self.kept:
+            self.app.pop_screen()
+            return
+
+        def answer(discard: bool | None) -> None:
+            if discard:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmDiscard(clean(self.build.name, multiline=False)), answer)
+
     def action_turn(self) -> None:
         tile = self.highlighted_tile()
         if tile is not None:
@@ -285,6 +307,7 @@ class StageBuildScreen(BaseScreen):
                         severity="error", timeout=8)
             return
         self.saved = (*key, sid)
+        self.kept = self.state()
         self.notify(_("Saved as {id} ({path})").format(id=sid, path=clean(path, multiline=False)), timeout=6)
         self.app.choose_stage(sid)
 

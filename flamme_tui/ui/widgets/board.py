@@ -85,12 +85,18 @@ def summary(cards) -> str:
     return " ".join(f"{counts[c]}×{card_text(c)}" for c in order) or "-"
 
 
-def piled(cards) -> str:
-    """Cards as the compact boards write them, highest first, exhaustion last:
-    "9 5 44 333 E" is one 9, one 5, two 4s, three 3s and an exhaustion card."""
+def piled(cards, counted: bool = False) -> str:
+    """Cards as the compact boards write them, highest first, exhaustion last,
+    each card plainly one card: "9 5 4 4 3 3 3 E" is one 9, one 5, two 4s,
+    three 3s and an exhaustion card.  `counted` (a row short of room): a value
+    held more than once counted as the wide boards count it, "9 5 2×4 3×3 EE".
+    Cards packed together read as other numbers ("44" as forty-four)."""
     counts = Counter(cards)
     order = sorted((c for c in counts if c > 0), reverse=True) + [c for c in (-1, 0) if c in counts]
-    return " ".join(card_text(c) * counts[c] for c in order) or "-"
+    if counted:  # (exhaustion cards side by side: "EE" is no number)
+        return " ".join(card_text(c) * counts[c] if c <= 0 or counts[c] == 1 else f"{counts[c]}×{card_text(c)}"
+                        for c in order) or "-"
+    return " ".join(" ".join([card_text(c)] * counts[c]) for c in order) or "-"
 
 
 def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
@@ -260,8 +266,8 @@ class Boards(TextLines):
 
     def _draw_columns(self) -> None:
         """Two columns of compact rows: label, team, square, to go, card down,
-        deck, exhaustion held/played and the recycled cards (values in a row:
-        "9 5 44 333" is one 9, one 5, two 4s, three 3s).  The cards played are
+        deck, exhaustion held/played and the recycled cards (counted: "9 5 2×4
+        3×3" is one 9, one 5, two 4s, three 3s).  The cards played are
         in the race log.  Teams of two riders in a narrow window: a row a team
         (`_draw_teams`), its name written once and in full."""
         width = max(60, self.size.width or 80)
@@ -282,7 +288,7 @@ class Boards(TextLines):
             # letters; the rider's label, team letter on its colour, says whose row it is)
             fixed = 1 + 2 + 1 + 4 * self._with_square + 1 + 2 + 3 + 2 + 1
             # (and a blank cell after the pile: it never runs into the column separator)
-            needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled)) + 1
+            needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled, True)) + 1
                          for r in self.rows)
             name_w = max(3, min(name_w, col_w - needed))
         sq, team, go = _("Sq"), _("Team"), _("go")
@@ -315,8 +321,9 @@ class Boards(TextLines):
         columns left 8 cells to a name ("Vermi…", longer in French and Spanish)
         and the growing recycled piles took even those; a team's row has a name
         written once and room for both piles.  Piles too long for the row are
-        written without their spaces ("766655444333E"); only then does the
-        name give way (the label, team letter on its colour, still says whose)."""
+        counted ("7 3×6 2×5 3×4 3×3 E", not "7 6 6 6 5 5 ..."), then one blank
+        parts a team's riders instead of two; only then does the name give way
+        (the label, team letter on its colour, still says whose)."""
         rows = self.rows
         teams = [rows[k:k + 2] for k in range(0, len(rows), 2)]
         names = [r.name.rsplit(" ", 1)[0] if r.name.endswith(("Sprinteur", "Rouleur")) else r.name
@@ -327,32 +334,37 @@ class Boards(TextLines):
         exh_w = max(3, *(len(e) for e in exhs))
         name_w = max(4, *(cells(n) for n in names))
 
-        def piles(spaced: bool) -> list[str]:
-            return [piled(r.recycled) if spaced else piled(r.recycled).replace(" ", "") for r in rows]
+        def piles(counted: bool) -> list[str]:
+            return [piled(r.recycled, counted) for r in rows]
 
         deck_head, exh_head, pile_head = self._cards_head()
 
         def first_pile(shown: list[str]) -> int:  # the first rider's pile column (the second's is last)
             return max(cells(pile_head), *(cells(p) for p in shown[::2]))
 
-        def room(square: bool, shown: list[str]) -> int:
+        def room(square: bool, shown: list[str], gap: int) -> int:
             """Cells the rows need besides the name, a blank cell last."""
             block = 2 + 4 * square + 1 + go_w + 3 + 2 + 1 + exh_w + 1
             # the second pile's column as wide as its heading too: the heading row is no longer than a rider's
-            return 1 + 1 + 2 * block + first_pile(shown) + 2 + max(cells(pile_head), *(cells(p) for p in shown[1::2])) + 1
+            return (1 + 1 + 2 * block + first_pile(shown) + gap + max(cells(pile_head), *(cells(p) for p in shown[1::2]))
+                    + 1)
 
         # the square as in the rider rows: a narrow window leaves it to the track ("to go" says enough)
-        square, shown = (width - 1) // 2 >= 50, piles(True)
-        if room(square, shown) + name_w > width:
-            shown = piles(False)
-        name_w = max(3, min(name_w, width - room(square, shown)))
+        square = (width - 1) // 2 >= 50
+        for counted, gap in ((False, 2), (True, 2), (True, 1)):  # each card apart, counted, closer together
+            shown = piles(counted)
+            if room(square, shown, gap) + name_w <= width:
+                break
+        else:  # the name gives way: the riders parted as usual
+            gap = 2
+        name_w = max(3, min(name_w, width - room(square, shown, gap)))
         pile_w = first_pile(shown)
         self._with_square = square
         text = Text(no_wrap=True, overflow="ellipsis")
         cards = f"{deck_head:>2} {exh_head:<{exh_w}} "
         sq = f" {_('Sq'):>3}" if square else ""
         block = f"{'':2}{sq} {_('go'):>{go_w}}   {cards}"
-        text.append(f" {_('Team'):<{name_w}} " + block + fit(pile_head, pile_w) + "  " + block + pile_head,
+        text.append(f" {_('Team'):<{name_w}} " + block + fit(pile_head, pile_w) + " " * gap + block + pile_head,
                     style="bold #bbbbbb")
         for k, team in enumerate(teams):
             text.append("\n")
@@ -360,7 +372,7 @@ class Boards(TextLines):
             text.append(fit(names[k], name_w))
             for n, row in enumerate(team):
                 i = 2 * k + n
-                text.append("  " if n else " ")
+                text.append(" " * gap if n else " ")
                 text.append(row.label.lower() if row.crashed else row.label,
                             style=f"bold {contrast_text(row.hex)} on {row.hex}")
                 if square:
@@ -401,7 +413,7 @@ class Boards(TextLines):
         if bmx:
             text.append(f"{row.deck:>3} {row.exhaustion:>3}")
         else:
-            text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {piled(row.recycled)}")
+            text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {piled(row.recycled, True)}")
             if width >= 56 and row.played:  # room for the latest cards played
                 room = width - cells(text.plain[start:]) - 3
                 played = " ".join(card_text(c) for c in row.played)

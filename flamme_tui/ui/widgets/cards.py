@@ -193,7 +193,9 @@ class CardRow(LineWidget):
             border = SELECTED_BORDER if card.selected else ACTIVE_BORDER if card.active else BORDER
         body = SELECTED_BODY if card.selected else BLANK
         inner = w - 2
-        lines = tuple(card.narrow[k] if len(text) > inner and k < len(card.narrow) and card.narrow[k] else text
+        # left-aligned words keep a blank cell at each border ("│pioche 15, 0 visibles│" touched both)
+        room = inner - 2 if align == "left" and inner > 4 else inner
+        lines = tuple(card.narrow[k] if len(text) > room and k < len(card.narrow) and card.narrow[k] else text
                       for k, text in enumerate(card.lines))
         big = 0  # body lines drawn in big digits
         if self.large and card.big and h >= 5 and inner >= 3 * len(card.big):
@@ -213,10 +215,10 @@ class CardRow(LineWidget):
         for y in range(1, h - 1):
             k = y - 1
             text = lines[k] if k < len(lines) else ""
-            if len(text) > inner:  # cut with a mark: "faltan 1" for "faltan 17" read as a number
-                text = text[:max(0, inner - 1)] + "…" if inner > 1 else text[:inner]
+            if len(text) > room:  # cut with a mark: "faltan 1" for "faltan 17" read as a number
+                text = text[:max(0, room - 1)] + "…" if room > 1 else text[:room]
             if align == "left":
-                text = (" " + text).ljust(inner) if len(text) < inner else text
+                text = (" " + text).ljust(inner) if room < inner else text.ljust(inner)
             else:
                 text = text.center(inner)
             style = VALUE if (k <= big or all_bold) else NOTE

@@ -3,7 +3,10 @@ which recomposes on every screen switch: the race switches screens every turn).
 
 Two spaces part one key from the next where the line has room; where it has
 not (French and Spanish words run longer than English at 80 columns), one
-space does: the keys' colour tells them apart, and the last key stays whole."""
+space does: the keys' colour tells them apart.  Where even that is too long,
+keys before the last two are left out, the latest first, so that the last two
+(help and quit, or help and back) are always read whole: cut at the window's
+edge, the French race footer lost "q quitter" (the help lists every key)."""
 
 from __future__ import annotations
 
@@ -33,9 +36,13 @@ class KeyBar(TextLines):
 class KeysLine:
     """The keys and their words on one line, spaced as the width allows (a Rich renderable)."""
 
+    KEEP = 2  # the last keys, never left out: help, then quit (or back)
+
     def __init__(self, keys) -> None:
-        self.wide = self.line(keys, " ")
-        self.narrow = self.line(keys, "")
+        self.keys = tuple(keys)
+        self.wide = self.line(self.keys, " ")
+        self.narrow = self.line(self.keys, "")
+        self._fitted: dict[int, Text] = {}
 
     @staticmethod
     def line(keys, gap: str) -> Text:
@@ -45,10 +52,26 @@ class KeysLine:
             text.append(f"{label}{gap}")
         return text
 
+    def fitted(self, width: int) -> Text:
+        """The line for `width` cells: spaced, else narrow, else without the keys
+        just before the last ones until it fits (the first keys say what to do now)."""
+        if self.wide.cell_len <= width:
+            return self.wide
+        if self.narrow.cell_len <= width:
+            return self.narrow
+        if width not in self._fitted:
+            head, tail = list(self.keys[:-self.KEEP]), self.keys[-self.KEEP:]
+            line = self.narrow
+            while head and line.cell_len > width:
+                head.pop()
+                line = self.line((*head, *tail), "")
+            self._fitted[width] = line
+        return self._fitted[width]
+
     def __rich_console__(self, console, options):
-        yield self.wide if self.wide.cell_len <= options.max_width else self.narrow
+        yield self.fitted(options.max_width)
 
     def __rich_measure__(self, console, options):
         from rich.measure import Measurement
 
-        return Measurement(self.narrow.cell_len, self.wide.cell_len)
+        return Measurement(min(self.narrow.cell_len, self.fitted(options.max_width).cell_len), self.wide.cell_len)
