@@ -137,11 +137,13 @@ def rules_legend() -> str:
     """The symbols of every rule set for the rules reference: each rule set's legend
     in turn, every line once, and a line another one says more of left out (classic's
     riders, which meteo's line says with its crashed riders)."""
+    from ..engine.rules import find
+
     lines: list[str] = []
     for variant in ("classic", "meteo", "bmx"):
         new = [line for line in track_legend(variant).split("\n") if line not in lines]
-        if variant == "bmx":  # its track line has no heading of its own: the rule set's name
-            new[0] = f"BMX: {new[0]}"
+        if find(variant).uses_tokens:  # its track line has no heading of its own: the rule set's name
+            new[0] = f"{find(variant).title}: {new[0]}"
         lines += new
     return "\n".join(line for line in lines if not any(o != line and o.startswith(line) for o in lines))
 
