@@ -191,3 +191,17 @@ def test_a_round_in_progress_counts_its_cards_not_its_draws(tmp_path, lang, said
     finally:
         i18n.set_language("en")
     assert said in last.log[0], last.log
+
+
+def test_a_round_with_only_a_draw_in_it_counts_no_card(tmp_path):
+    """A save right after a draw (the table draws by itself for a lone rider): no card is
+    face down yet, and the replay never says "0 cards chosen"."""
+    from flamme_tui.engine.actions import Draw
+    from flamme_tui.play.races import Team
+
+    teams = (Team("Blue", "blue"), Team("Orange", "orange"))
+    session = Session.new(RaceSpec(variant="classic", teams=teams), 4)
+    session.apply(easy(session.game.view(session.due())))
+    assert [type(a) for a in session.game.actions] == [Draw]
+    frames = load_replay(saves.save(session, tmp_path / "drawn.json")).frames
+    assert not any("0 cards chosen" in line for frame in frames for line in frame.log), [f.log for f in frames]

@@ -113,7 +113,8 @@ class Race:
         self.round = 1
         self.events: list[Event] = []  # what happened in the last resolved round (engine.events)
         # whether the events are recorded: a simulated race nobody reads (the bots' sampled worlds,
-        # the bench and tournament) turns it off and skips making them, a tenth of its cost
+        # the bench and tournament) turns it off and skips making the rounds' events, a tenth of
+        # its cost (the breakaway's, once a race, are made all the same)
         self.narrated = True
         self.winner: int | None = None
         self.actions: list[Action] = []
@@ -302,7 +303,8 @@ class Race:
         end phase, the next round begun) and its events are returned.  The one
         way conformance cases and tests play a made-up round; a game is played
         with `apply`.  RuleError (nothing changed) for a rider left out or
-        unknown, a choice of the wrong kind, or a die the rule set has not."""
+        unknown, a choice of the wrong kind, or a die the rule set has not.
+        (A game not `narrated` makes no events: it returns none.)"""
         if self.phase != Phase.ENERGY:
             raise RuleError(f"no round to resolve in the {self.phase} phase")
         racing = {rid for rid, i in self.index.items() if self.pos[i][0] >= 0}

@@ -134,7 +134,7 @@ def frames(setup, seed: int, entries) -> list[Frame]:
         out.append(_frame(game, replay_says("start placing"), [placed_so_far(picks)]))
     elif game.phase == Phase.BREAKAWAY and picks:
         out.append(_frame(game, replay_says("breakaway in progress", n=game.bid_round), [choices_made(picks)]))
-    elif game.phase != Phase.OVER and picks:
+    elif game.phase != Phase.OVER and cards:  # (a draw alone chose no card: nothing to count)
         out.append(_frame(game, replay_says("round in progress", n=game.round), [picks_made(cards)] + changed))
     elif changed:  # every pick of the round in force taken back
         out.append(_frame(game, replay_says("round in progress", n=game.round), changed))

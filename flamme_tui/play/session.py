@@ -147,7 +147,8 @@ class Session:
         engine draws for that one: ClassicGame.draw_lone).  Asking "which rider
         draws first?" with one answer is no question: the table plays this for
         the seat (RaceFlow), as the usual `draw` action, so a save and its
-        replays read as ever."""
+        replays read as ever.  (A hosted table and the command line ask as
+        before: neither races tours today.)"""
         seat = self.due()
         game = self.game
         if seat is None or self.is_bot(seat) or game.phase != Phase.ENERGY:

@@ -329,4 +329,4 @@ class ConfirmDiscard(ConfirmDelete):
 
     def message(self) -> Content:
         return Content.from_markup(_("[b]Discard this stage?[/b]\n$label\nIts changes are not saved: "
-                                     "s saves it and races it."), label=self.label)
+                                     "n, then s saves it and races it."), label=self.label)

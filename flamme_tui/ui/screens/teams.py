@@ -334,10 +334,10 @@ class TeamsScreen(BaseScreen):
         """What a lone team of players against a Peloton and a Muscle team starts with
         (PELOTON.md, Solo), said where it comes to be, else "": the boards show the
         cards and its handicap column none of its own."""
-        from ...engine.cards import MUSCLE, PELOTON
+        from ...engine.cards import lone_against_scripted
 
         seats = self.seats[: self.count]
-        if sorted(s.controller if s.is_scripted else "" for s in seats) != ["", MUSCLE, PELOTON]:
+        if not lone_against_scripted(tuple(s.controller if s.is_scripted else "" for s in seats)):
             return ""
         from ... import config
 
