@@ -77,10 +77,6 @@ def solo_against_scripted(setup: Any) -> bool:
     """One team of players racing alone against one Peloton team and one Muscle
     team (PELOTON.md, Solo): it starts with the solo handicap.  Races set up
     before the pinned readings (scripted_readings 1) have none."""
-    return setup.scripted_readings >= 2 and lone_against_scripted(tuple(setup.scripted))
-
-
-def lone_against_scripted(scripted: tuple[str, ...]) -> bool:
-    """Seats' scripted kinds ("" for players) of one team of players against one
-    Peloton team and one Muscle team (what the teams screen tells a new race)."""
-    return len(scripted) == 3 and sorted(scripted) == ["", MUSCLE, PELOTON]
+    scripted = tuple(setup.scripted)
+    return (setup.scripted_readings >= 2 and len(scripted) == 3
+            and sorted(scripted) == ["", MUSCLE, PELOTON])

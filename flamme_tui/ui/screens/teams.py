@@ -334,10 +334,12 @@ class TeamsScreen(BaseScreen):
         """What a lone team of players against a Peloton and a Muscle team starts with
         (PELOTON.md, Solo), said where it comes to be, else "": the boards show the
         cards and its handicap column none of its own."""
-        from ...engine.cards import lone_against_scripted
+        from ...engine.cards import MUSCLE, PELOTON
 
+        # (the engine's solo_against_scripted asks a race's set-up, which this screen makes only at the start:
+        # the same seats as its test, for what the race will be)
         seats = self.seats[: self.count]
-        if not lone_against_scripted(tuple(s.controller if s.is_scripted else "" for s in seats)):
+        if sorted(s.controller if s.is_scripted else "" for s in seats) != ["", MUSCLE, PELOTON]:
             return ""
         from ... import config
 
