@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import reprlib
 import types
@@ -24,6 +25,7 @@ from .models import StageSpec, TileCatalog
 # Reading YAML
 
 
+@functools.cache  # the same folder for the whole run: listing the stages asked it once a file, with a realpath each
 def data_dir() -> Path:
     """The stages/ data: inside the package when installed, else the repo's."""
     here = Path(__file__).resolve().parent.parent  # (this module is in config/)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
@@ -24,6 +25,19 @@ class StageSummary(NamedTuple):
 
 
 def stage_summary(stage: StageSpec, *, catalog: TileCatalog | None = None) -> StageSummary:
+    if catalog is None:  # the built-in tiles: the stage (frozen, hashable) names its summary
+        return _summary_of(stage)
+    return _summary(stage, catalog)
+
+
+@functools.lru_cache(maxsize=1024)
+def _summary_of(stage: StageSpec) -> StageSummary:
+    """A stage's summary, kept: the stage menu and `stages list` sum up every stage
+    each time, and laying a stage's tiles builds its whole course."""
+    return _summary(stage, None)
+
+
+def _summary(stage: StageSpec, catalog: TileCatalog | None) -> StageSummary:
     course = compile_stage(stage, catalog=catalog)
     terrain = course.terrain[: course.length]
     return StageSummary(

@@ -857,9 +857,10 @@ class FlammeApp(App[int]):
         return True
 
     def leave_race_then(self, then: Callable[[], None]) -> None:
-        """Run `then` at once, or once the player agrees to leave the race."""
+        """Run `then` at once, or once the player agrees to leave the race (or to
+        discard a stage being built)."""
         if self.flow is None:
-            then()
+            self._unless_unsaved_stage(then)
             return
         self._confirm_leaving(then)
 
@@ -893,11 +894,22 @@ class FlammeApp(App[int]):
     # ------------------------------------------------------------- quitting
 
     def action_request_quit(self) -> None:
-        """Quit; a race in progress asks first."""
+        """Quit; a race in progress asks first, as does a stage being built with changes not saved."""
         if self.flow is None:
-            self.exit(0)
+            self._unless_unsaved_stage(lambda: self.exit(0))
             return
         self._confirm_leaving()
+
+    def _unless_unsaved_stage(self, then: Callable[[], None]) -> None:
+        """Run `then` at once, or, with the stage editor open on changes not saved, once
+        the player says to discard them (quitting or the palette lost a stage being built)."""
+        from .screens.stagebuild import StageBuildScreen
+
+        editor = next((s for s in self.screen_stack if isinstance(s, StageBuildScreen) and s.unsaved()), None)
+        if editor is None:
+            then()
+        else:
+            editor.ask_discard(then)
 
     def _confirm_leaving(self, then: Callable[[], None] | None = None) -> None:
         """The quit dialog (it says what is on disk): quit the app, or leave the

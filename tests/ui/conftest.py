@@ -72,7 +72,7 @@ def pilot_waits_for_busy_widgets(monkeypatch):
     monkeypatch.setattr(Pilot, "_wait_for_screen", _wait_for_screen)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fast_pilot(monkeypatch):
     """Pilot waits for the app to be idle after every key with 20 ms sleeps; whole
     races press hundreds of keys, so poll every 2 ms instead (same checks)."""

@@ -12,6 +12,7 @@ import pytest
 
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import SCENARIOS, SEED, settle
+from flamme_tui.ui.screens.teams import SeatRow
 from flamme_tui.ui.widgets.board import Boards
 from flamme_tui.ui.widgets.cards import CardRow
 
@@ -228,7 +229,9 @@ async def test_nine_players_race_one_rider_each_from_the_teams_screen():
         await new_race_menus(pilot, "classic", stage_downs=9)  # Peloton 8 (2-4 teams)
         await set_players(pilot, 9)
         screen = app.screen
-        assert [screen.query_one(f"#seat-{s}").display for s in range(12)] == [True] * 9 + [False] * 3
+        # nine rows shown, none for seats 10-12 (a row is made when the count first reaches it)
+        rows = {row.seat: row.display for row in screen.query(SeatRow)}
+        assert rows == {s: True for s in range(9)}, rows
         assert str(screen.query_one("#extra-head").render()) == "Rider"
         message = str(screen.query_one("#teams-message").render())
         assert "one rider each" in message and "5 colours race Peloton 8 (5-6 teams)" in message

@@ -156,3 +156,31 @@ async def test_nine_players_offered_again_in_bmx_become_four_with_a_colour_each(
         assert [s.name for s in seats] == ["Blue", "Dee", "Green", "Purple"]
         assert len({s.colour for s in seats}) == 4 and {s.rider for s in seats} == {"SR"}
         assert "a colour each" in screen_text(app)
+
+
+async def test_rows_made_when_the_count_grows_show_what_the_hidden_seats_became():
+    """The screen makes a seat's row only when the count first reaches it: what changed those
+    seats before (a colour swapped with a seat not shown, one rider each and back) is what the
+    new row shows, and what the race gets."""
+    from flamme_tui.ui.screens.teams import SeatRow
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        assert sorted(row.seat for row in screen.query(SeatRow)) == [0, 1]
+        fifth = screen.seats[4].colour
+        first = screen.query_one("#colour-0").value
+        screen.query_one("#colour-0").value = fifth  # seat 1 takes seat 5's colour: seat 5, no row yet, gets seat 1's
+        await pilot.pause()
+        await set_players(pilot, 5)
+        assert sorted(row.seat for row in screen.query(SeatRow)) == [0, 1, 2, 3, 4]
+        seats = screen.gather().seats
+        assert [seats[0].colour, seats[4].colour] == [fifth, first]
+        assert screen.query_one("#name-4").value == seats[4].name != seats[0].name
+        await set_players(pilot, 7)  # one rider each, then teams again: every row as the defaults say
+        assert screen.lone and len(screen.query(SeatRow)) == 7
+        await set_players(pilot, 6)
+        seats = screen.gather().seats
+        assert len({s.colour for s in seats}) == 6 and all(s.rider == "SR" for s in seats)
+        assert [screen.query_one(f"#seat-{s}").display for s in range(7)] == [True] * 6 + [False]

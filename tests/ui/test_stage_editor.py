@@ -205,6 +205,33 @@ async def test_leaving_with_unsaved_changes_asks_first(data_dir):
         assert screen_name(app) == "StageScreen"
 
 
+async def test_quitting_or_the_palette_ask_before_a_stage_being_built_is_lost(data_dir):
+    """A playtest: Esc asked, but ctrl+q and the palette's New race left the editor
+    and its tiles without a word.  Both ask now: n goes on editing, y goes on."""
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_editor(pilot)
+        await pilot.press("enter", "enter")
+        assert built(app) == ["a", "b"]
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmDiscard" and app.is_running
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen_name(app) == "StageBuildScreen" and built(app) == ["a", "b"]
+        new_race = next(c for c in app.get_system_commands(app.screen) if c.title == "New race")
+        new_race.callback()
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmDiscard"
+        await pilot.press("y")  # discarded: the new race's menus
+        await pilot.pause()
+        assert screen_name(app) == "VariantScreen"
+        assert not any(type(s).__name__ == "StageBuildScreen" for s in app.screen_stack)
+        await pilot.press("ctrl+q")  # no stage being built: quits at once
+        await pilot.pause()
+        assert not app.is_running
+
+
 async def test_leaving_a_changed_copy_asks_first(data_dir):
     """The same for "e edit a copy": the copy as opened leaves at once, a changed one asks."""
     app = FlammeApp(seed=1, autoplay=False)

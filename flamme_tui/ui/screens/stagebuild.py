@@ -7,6 +7,8 @@ this screen draws it and passes keys and clicks on to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -244,18 +246,28 @@ class StageBuildScreen(BaseScreen):
         """What a save writes (name, tiles, boxes): the side a tile in the list shows next is no change."""
         return self.build.name, self.build.tiles, self.build.boxes
 
+    def unsaved(self) -> bool:
+        """Whether the stage has changes not saved (leaving asks first: Esc, quit, the palette)."""
+        return self.state() != self.kept
+
     def action_leave(self) -> None:
         """Esc: back to the stage menu; with changes not saved, only once the
         player says to discard them (a stage of many tiles went at one key)."""
+        if not self.unsaved():
+            self.app.pop_screen()
+            return
+        self.ask_discard(self.app.pop_screen)
+
+    def ask_discard(self, then: Callable[[], object]) -> None:
+        """The discard dialog: `then` once the player says to throw the changes away."""
         from .dialogs import ConfirmDiscard
 
-        if self.state() == self.kept:
-            self.app.pop_screen()
+        if isinstance(self.app.screen, ConfirmDiscard):
             return
 
         def answer(discard: bool | None) -> None:
             if discard:
-                self.app.pop_screen()
+                then()
 
         self.app.push_screen(ConfirmDiscard(clean(self.build.name, multiline=False)), answer)
 

@@ -146,6 +146,11 @@ class TeamsScreen(BaseScreen):
         self.plays_chosen: set[int] = set()
         self.count_chosen = False
         self.level = FILL_LEVEL
+        # the seat rows made so far: the first `count`, more when the count first grows past them
+        # (twelve rows of fields, most of them hidden, made the screen take three times as long to open)
+        self.rows = 0
+        self.controllers: list[tuple[str, str]] = []
+        self.extras: list[tuple[str, int]] = []
         rules = find(choices.variant)
         self.max_teams = rules.max_teams
         # 7 to 12 players race one rider each (classic, meteo: two riders a colour)
@@ -202,6 +207,7 @@ class TeamsScreen(BaseScreen):
             extras = [(_("no fatigue") if n == 0 else _("+{n} fatigue").format(n=n), n) for n in range(4)]
         else:
             extras = [(_("none") if n == 0 else _("+{n} exhaustion").format(n=n), n) for n in range(6)]
+        self.controllers, self.extras = controllers, extras  # (the rows made later, when the count grows)
         rules = _("Tour") if self.choices.tour is not None else variant_title(self.choices.variant)
         title = Content.from_markup("[b]$rules[/b] · ", rules=rules)
         where = _("circuit {circuit}").format(circuit=self.choices.circuit) if bmx else self._stage_name()
@@ -235,7 +241,8 @@ class TeamsScreen(BaseScreen):
                                   (_("Colour"), "seat-colour"), ("", "swatch"), (_("Plays"), "seat-controller")):
                     yield Static(text, classes=cls)
                 yield Static(self.extra_head(), id="extra-head", classes="seat-extra")
-            for seat, choice in enumerate(self.seats):
+            self.rows = self.count
+            for seat, choice in enumerate(self.seats[: self.rows]):
                 yield SeatRow(seat, choice, controllers, extras)
             # a hosted table's seed is a secret one (FlammeApp.start_race): no seed to choose then
             with Horizontal(classes="form-row", id="seed-row") as seed_row:
@@ -322,13 +329,28 @@ class TeamsScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        for seat in range(MAX_SEATS):  # left/right pass over what another seat has
-            self.query_one(f"#colour-{seat}", CycleSelect).stops = partial(self.free_for, seat, "colour")
-            self.query_one(f"#rider-{seat}", CycleSelect).stops = partial(self.free_for, seat, "rider")
+        for seat in range(self.rows):
+            self._stops(seat)
         self.show_rows()
         self.query_one("#name-0", Input).focus()  # never Start: Enter, Enter must not start a race
         if self.changes:
             self.say(" ".join(self.changes))
+
+    def _stops(self, seat: int) -> None:
+        """Left and right on a seat's colour and rider pass over what another seat has."""
+        self.query_one(f"#colour-{seat}", CycleSelect).stops = partial(self.free_for, seat, "colour")
+        self.query_one(f"#rider-{seat}", CycleSelect).stops = partial(self.free_for, seat, "rider")
+
+    async def grow_rows(self) -> None:
+        """A row for every seat the count shows, made from the seat's choices (self.seats,
+        which the screen keeps for the rows not made yet)."""
+        if self.rows >= self.count:
+            return
+        new = [SeatRow(seat, self.seats[seat], self.controllers, self.extras) for seat in range(self.rows, self.count)]
+        await self.query_one("#teams-body").mount_all(new, after=f"#seat-{self.rows - 1}")
+        self.rows = self.count
+        for row in new:
+            self._stops(row.seat)
 
     def solo_handicap(self) -> str:
         """What a lone team of players against a Peloton and a Muscle team starts with
@@ -381,7 +403,7 @@ class TeamsScreen(BaseScreen):
 
     def show_rows(self) -> None:
         lone = self.lone
-        for seat in range(MAX_SEATS):
+        for seat in range(self.rows):
             self.query_one(f"#seat-{seat}").display = seat < self.count and seat < self.max_seats
             colour = team_colour(chosen(self.query_one(f"#colour-{seat}", Select).value))
             kind = chosen(self.query_one(f"#rider-{seat}", Select).value) if lone else ""
@@ -414,7 +436,7 @@ class TeamsScreen(BaseScreen):
         # (query_one by id is a lookup; a query's results walk and match the whole form: 70 ms a focus)
         if not self.is_attached:
             return
-        for seat in range(MAX_SEATS):
+        for seat in range(self.rows):
             here = row is not None and row.seat == seat
             self.query_one(f"#pointer-{seat}", Static).update(f"▶{seat + 1}" if here else f"{seat + 1:>2}")
         wid = getattr(widget, "id", None)
@@ -426,7 +448,7 @@ class TeamsScreen(BaseScreen):
 
     # ------------------------------------------------------------ changes
 
-    def on_select_changed(self, event: Select.Changed) -> None:
+    async def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
         # Select.Changed is not generic in Textual's typing (its value has an
         # unbound type variable): the players select holds ints, colours strs
@@ -437,6 +459,7 @@ class TeamsScreen(BaseScreen):
             self.count = count
             if self.lone != was_lone:
                 self.switch_riders()
+            await self.grow_rows()
             self.show_rows()
             note = "" if find(self.choices.variant).uses_tokens else self.version_note()
             if self.lone and not was_lone:
@@ -478,7 +501,8 @@ class TeamsScreen(BaseScreen):
                 if other != seat and self.seats[other].colour == new:
                     self.seats[other].colour = old
                     self._rename_default(other, new, old)
-                    self.query_one(f"#colour-{other}", Select).value = old
+                    if other < self.rows:
+                        self.query_one(f"#colour-{other}", Select).value = old
                     if other < self.count:
                         swapped = True
                         self.say(_("{new} was seat {n}'s colour: the two seats swap, seat {n} is now {old}.").format(
@@ -493,6 +517,11 @@ class TeamsScreen(BaseScreen):
         lone = self.lone
         fresh = one_rider_seats(MAX_SEATS) if lone else team_seats(MAX_SEATS)
         for seat in range(MAX_SEATS):
+            if seat >= self.rows:  # no row yet: it will be made from these choices
+                self.seats[seat].name = fresh[seat].name
+                self.seats[seat].colour = fresh[seat].colour
+                self.seats[seat].rider = fresh[seat].rider if lone else "SR"
+                continue
             name = self.query_one(f"#name-{seat}", Input)
             typed = name.value.strip()
             if typed in ("", team_colour(self.seats[seat].colour).name, player_name(seat)):
@@ -527,6 +556,10 @@ class TeamsScreen(BaseScreen):
         self.show_rows()
 
     def _rename_default(self, seat: int, old: str, new: str) -> None:
+        if seat >= self.rows:  # no row yet: its name as the row will show it
+            if self.seats[seat].name.strip() in ("", team_colour(old).name):
+                self.seats[seat].name = team_colour(new).name
+            return
         name = self.query_one(f"#name-{seat}", Input)
         if name.value.strip() in ("", team_colour(old).name):
             name.value = team_colour(new).name
@@ -542,7 +575,7 @@ class TeamsScreen(BaseScreen):
         colour = team_colour(chosen(self.query_one(f"#colour-{seat}", Select).value))
         return name not in ("", colour.name, player_name(seat))
 
-    def action_fill(self) -> None:
+    async def action_fill(self) -> None:
         """A bot (the level last chosen here, else hard) in every seat nobody set; the
         table filled up to the most teams unless the player chose how many play."""
         grown = not self.count_chosen and self.count < self.max_teams
@@ -550,6 +583,7 @@ class TeamsScreen(BaseScreen):
             with self.prevent(Select.Changed):
                 self.query_one("#players", Select).value = self.max_teams
             self.count = self.max_teams
+            await self.grow_rows()
             self.show_rows()
         filled = [seat for seat in range(self.count) if not self.is_set(seat)]
         for seat in filled:
@@ -604,12 +638,12 @@ class TeamsScreen(BaseScreen):
         if self.focused is not None and self.focused.id == "start":
             self.focus_next()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "start":
             self.action_start()
         elif event.button.id == "fill":
-            self.action_fill()
+            await self.action_fill()
         elif event.button.id == "reseed":
             self.query_one("#seed", Input).value = str(random_seed())
         elif event.button.id == "back":
