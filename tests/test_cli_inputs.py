@@ -424,10 +424,12 @@ def interrupt(argv: list[str], ready) -> subprocess.CompletedProcess:
             assert time.monotonic() < deadline, "the command never got going"
             assert proc.poll() is None, "the command ended before ctrl+c"
             time.sleep(0.05)
-        for _ in range(20):  # pressed again if it landed where ctrl+c is ignored (starting the workers)
+        # pressed again if it landed where ctrl+c is ignored (starting the workers); not waiting long
+        # for that: a tournament's workers race on both cores meanwhile (10 s of them a run)
+        for _ in range(60):
             os.killpg(proc.pid, signal.SIGINT)
             try:
-                out, err = proc.communicate(timeout=10)
+                out, err = proc.communicate(timeout=2)
                 break
             except subprocess.TimeoutExpired:
                 continue
