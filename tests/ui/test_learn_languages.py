@@ -4,6 +4,8 @@ the rest from the catalogs; no English game word on those screens."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from flamme_tui.ui.app import FlammeApp
@@ -44,6 +46,9 @@ async def test_the_classic_lesson_is_played_in_another_language_with_no_english_
             await settle(pilot)
             found = english_words(app, lang)
             assert found == set(), (screen.tutorial.game.round, found)
+            # a playtest: "Rouleur (sur" at a line's end, "6)" on the next (the square stays with its word)
+            cut = [line for line in screen_text(app).splitlines() if re.search(r"\((sur|en)[\s│▏┃▕|]*$", line)]
+            assert not cut, cut
             seen |= {s.said("idea") for s in screen.tutorial.round_steps()}
             options = screen.tutorial.options()
             if screen.tutorial.kind() == "draw":

@@ -214,7 +214,7 @@ class TutorialScreen(BaseScreen):
             parts = []
             for k, o in enumerate(options, 1):
                 rider = t.rider_of(o.action)
-                parts.append(f"[{k}] " + _("{kind} (on {square})").format(kind=kind_name(rider.kind),
+                parts.append(f"[{k}] " + _("{kind} (on\u00a0{square})").format(kind=kind_name(rider.kind),
                                                                           square=label(course, rider.square)))
             ask = _("Which rider bids for the breakaway?") if t.kind() == "bidder" else _("Which rider draws first?")
             return ask + "  " + "   ".join(parts)
@@ -240,7 +240,7 @@ class TutorialScreen(BaseScreen):
             pieces = getattr(o.action, "tokens", None)
             card = played_text(view.board, pieces if pieces is not None else getattr(o.action, "card", 0))
             parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}")
-        head = _("Your {kind} (on {square}) drew {hand}").format(kind=kind_name(rider.kind),
+        head = _("Your {kind} (on\u00a0{square}) drew {hand}").format(kind=kind_name(rider.kind),
                                                                  square=label(course, rider.square), hand=hand)
         if view.board.rules.uses_tokens and view.keep.get(rider.index, 1) > 1:
             head += " " + _("(a descent: keep {n}, move their sum)").format(n=view.keep[rider.index])
