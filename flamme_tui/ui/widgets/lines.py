@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
+from rich.segment import Segment
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual, VisualType, visualize
@@ -161,6 +163,13 @@ class TextLines(LineWidget):
         if key is not None and key in self._drawn:
             return list(self._drawn[key])
         lines = list(Visual.to_strips(self, self.visual, width, height, style))[:height]
+        if height and len(lines) == height and styles.text_wrap == "wrap" and self._cut(width, height, style):
+            # more words than lines: the last line shown ends with "…" (a playtest read
+            # a cut hint, "sheltered for now: the", as the whole of it)
+            last = lines[-1]
+            keep = min(cell_len(last.text.rstrip()), width - 1)
+            lines[-1] = Strip.join([last.crop(0, keep), Strip([Segment("…", style.rich_style)])]) \
+                .extend_cell_length(width, style.rich_style)
         # under the text, as a Static: blank lines in the widget's colours
         lines += [Strip.blank(width, style.rich_style)] * (height - len(lines))
         if key is not None:
@@ -168,6 +177,10 @@ class TextLines(LineWidget):
                 self._drawn.clear()
             self._drawn[key] = list(lines)
         return lines
+
+    def _cut(self, width: int, height: int, style: Any) -> bool:
+        """Whether the text wrapped to `width` has words below the first `height` lines."""
+        return any(strip.text.strip() for strip in list(Visual.to_strips(self, self.visual, width, None, style))[height:])
 
     def selection_updated(self, selection: Any) -> None:
         self.redraw()
