@@ -75,7 +75,8 @@ def pilot_waits_for_busy_widgets(monkeypatch):
 @pytest.fixture(autouse=True)
 def fast_pilot(monkeypatch):
     """Pilot waits for the app to be idle after every key with 20 ms sleeps; whole
-    races press hundreds of keys, so poll every 2 ms instead (same checks)."""
+    races press hundreds of keys, so poll every 2 ms instead (same checks).  On for
+    every UI test (it began with the whole races; a tenth off the rest by the clock)."""
     import textual._wait as wait
 
     monkeypatch.setattr(wait, "SLEEP_GRANULARITY", 0.002)

@@ -21,6 +21,7 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.visual import Visual, VisualType, visualize
@@ -179,8 +180,19 @@ class TextLines(LineWidget):
         return lines
 
     def _cut(self, width: int, height: int, style: Any) -> bool:
-        """Whether the text wrapped to `width` has words below the first `height` lines."""
-        return any(strip.text.strip() for strip in list(Visual.to_strips(self, self.visual, width, None, style))[height:])
+        """Whether a paragraph of the text, wrapped to `width`, begins in the first `height`
+        lines and goes on below them.  (Whole paragraphs left out are not marked: the
+        keys under a recap that fills the panel, said again in the footer.)"""
+        visual = self.visual
+        if not isinstance(visual, Content):
+            return False
+        shown = 0
+        for paragraph in visual.split("\n", allow_blank=True):
+            lines = max(1, len(list(Visual.to_strips(self, paragraph, width, None, style))))
+            if shown + lines > height:
+                return shown < height
+            shown += lines
+        return False
 
     def selection_updated(self, selection: Any) -> None:
         self.redraw()
