@@ -932,7 +932,6 @@ class FlammeApp(App[int]):
                 if then is not None:
                     then()
 
-        self.flush_saves()  # a write under way (a few ms) is done: the dialog says what is on disk, not "not yet"
         state = self.save_state()
         self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)
 

@@ -344,6 +344,10 @@ async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, m
         await settle(pilot)
         await pilot.press("enter", "1")  # Blue's Sprinteur draws
         await settle(pilot)
+        for _ in range(100):  # the draw's save is written in a worker (a full run once pressed q before it landed)
+            if app.autosaver is not None and app.autosaver.saved:
+                break
+            await pilot.pause(0.01)
         await pilot.press("q")
         assert "It is saved" in screen_text(app)
         await pilot.press("t")
