@@ -228,3 +228,15 @@ async def test_a_card_selected_again_is_drawn_from_what_was_kept(monkeypatch):
         await settle(pilot)
         assert screen_text(app) == shown[1][1]
         assert rows == [] and texts == []
+
+
+async def test_the_bench_times_each_menu_key_by_the_screen_it_opens():
+    """`python -m flamme_tui.ui.bench`: the menu keys to the teams screen are timed one by
+    one and named by what they open; the race keys are timed apart from them."""
+    from flamme_tui.ui.bench import _key_latency
+
+    times = await _key_latency(1, (80, 24))
+    menus = [kind for kind in times if kind.startswith("menu")]
+    assert menus == ["menu: to VariantScreen", "menu: to StageScreen", "menu: to TeamsScreen", "menu: start the race"]
+    assert all(len(times[kind]) == 1 for kind in menus)
+    assert {"select a card", "confirm: play the card", "reveal: next round"} <= set(times)
