@@ -517,17 +517,17 @@ class TeamsScreen(BaseScreen):
         lone = self.lone
         fresh = one_rider_seats(MAX_SEATS) if lone else team_seats(MAX_SEATS)
         for seat in range(MAX_SEATS):
-            if seat >= self.rows:  # no row yet: it will be made from these choices
-                self.seats[seat].name = fresh[seat].name
-                self.seats[seat].colour = fresh[seat].colour
-                self.seats[seat].rider = fresh[seat].rider if lone else "SR"
-                continue
-            name = self.query_one(f"#name-{seat}", Input)
-            typed = name.value.strip()
+            made = seat < self.rows  # (no row yet: it will be made from self.seats)
+            name = self.query_one(f"#name-{seat}", Input) if made else None
+            typed = name.value.strip() if name is not None else ""
             if typed in ("", team_colour(self.seats[seat].colour).name, player_name(seat)):
-                name.value = fresh[seat].name
+                self.seats[seat].name = fresh[seat].name
+                if name is not None:
+                    name.value = fresh[seat].name
             self.seats[seat].colour = fresh[seat].colour
             self.seats[seat].rider = fresh[seat].rider if lone else "SR"
+            if not made:
+                continue
             with self.prevent(Select.Changed):
                 self.query_one(f"#colour-{seat}", Select).value = fresh[seat].colour
                 if lone:
