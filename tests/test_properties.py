@@ -98,7 +98,7 @@ def check_cells(game) -> None:
         assert 0 <= lane < lanes[sq], f"rider {i} in lane {lane} of a {lanes[sq]}-lane square {sq}"
         assert sq < len(game.course.terrain)
         assert cells[LANES * sq + lane] == i
-    assert sum(c != -1 for c in cells) == len(placed)
+    assert len(cells) - cells.count(-1) == len(placed)  # (count: a generator was a tenth of a checked race)
     if game.phase != GRID:
         assert len(placed) == len(game.riders), "a rider was lost"
 

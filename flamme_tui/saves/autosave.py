@@ -84,6 +84,14 @@ class Autosave:
         """Everything played so far is on disk."""
         return self.error is None and self.saved_actions == len(self.session.entries)
 
+    @property
+    def writing(self) -> bool:
+        """Everything played so far is taken and waits only for its write (in a
+        worker): `flush` puts it on disk, or sets `error`."""
+        number, _snap, actions, _over = self._pending
+        return (self.error is None and not self.stopped and number > self._written
+                and actions == len(self.session.entries))
+
     def _checks(self) -> list[dict]:
         game: Race = self.session.game
         count = len(self.session.entries)
@@ -151,7 +159,12 @@ class Autosave:
         return True
 
     def flush(self) -> bool:
-        """Write what is still pending, waiting for a write in progress."""
+        """Write what is still pending, waiting for a write in progress; after
+        a failed write, the newest state is tried once more (leaving the race:
+        the last chance to have it on disk; a failure again is not told again)."""
+        if self.error is not None:
+            with self._store_lock:
+                self._written = min(self._written, self._pending[0] - 1)
         return self.store()
 
     def __call__(self, session: Session, action: Action | str) -> None:

@@ -543,7 +543,7 @@ class FlammeApp(App[int]):
             return ""
         if saver is None:
             return _("Saving is not working: the race in progress will be lost.")
-        if saver.saved:
+        if saver.saved or saver.writing:  # (writing: leaving flushes it first, and asks again if that fails)
             return "saved"
         from ..saves import save_problem
 
@@ -555,16 +555,19 @@ class FlammeApp(App[int]):
                         "The last save ({n} actions) is behind the race ({why}): what was played since will be lost.",
                         n).format(n=n, why=why)
 
-    def flush_saves(self) -> None:
-        """Wait for the race's pending autosave write (before quitting or leaving the race)."""
+    def flush_saves(self) -> bool:
+        """Wait for the race's pending autosave write (before quitting or leaving
+        the race); False if a write failed (said once by `_save_failed`)."""
         flow = self.flow
         if flow is None:
-            return
+            return True
         from .. import saves
 
+        good = True
         for listener in flow.session.listeners:
             if isinstance(listener, saves.Autosave):
-                listener.flush()
+                good = listener.flush() and good
+        return good
 
     def show_podium(self, flow) -> None:
         from .screens.podium import PodiumScreen
@@ -921,8 +924,10 @@ class FlammeApp(App[int]):
             return
 
         def answer(what: str | None) -> None:
-            if what in ("app", "title"):
-                self.flush_saves()
+            if what in ("app", "title") and not self.flush_saves() and state == "saved":
+                # the write the dialog counted on failed (told once): asked again, now saying so
+                self._confirm_leaving(then)
+                return
             if what == "app":
                 self.exit(0)
             elif what == "title":

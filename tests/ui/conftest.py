@@ -103,3 +103,27 @@ def own_saves(tmp_path, monkeypatch):
     """Each test its own saves folder: a race one test left in progress would be
     offered on the next one's title menu, under the cursor (Resume comes first)."""
     monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path / "data"))
+
+
+_parsed: dict[tuple, list] = {}
+
+
+@pytest.fixture(autouse=True)
+def css_parsed_once(monkeypatch):
+    """Textual parses every widget's CSS again for each app (a cache per
+    stylesheet): 70 ms of CPU an app start, most of a short test.  The same
+    CSS with the same variables always parses to the same rules, so in tests
+    the parsed rules are kept across apps, keyed on the CSS and the variables
+    (a theme changes them).  CSS that does not parse raises as before (never kept)."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse = Stylesheet._parse_rules
+
+    def parse_once(self, css, read_from, is_default_rules=False, tie_breaker=0, scope=""):
+        key = (css, read_from, is_default_rules, tie_breaker, scope, tuple(sorted(self._variables.items())))
+        rules = _parsed.get(key)
+        if rules is None:
+            rules = _parsed[key] = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
+        return rules
+
+    monkeypatch.setattr(Stylesheet, "_parse_rules", parse_once)

@@ -100,6 +100,41 @@ async def test_a_full_disk_mid_race_is_told_once_and_the_race_goes_on(tmp_path, 
     assert len(told(app, "Could not save")) == 1
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+async def test_leaving_while_the_last_save_is_being_written_counts_it_saved_and_asks_again_if_it_fails(
+        tmp_path, monkeypatch):
+    """The quit dialog said "what was played since will be lost" for a write still
+    in its worker, which leaving writes first: it is saved.  If that write
+    fails, the app does not quit on the promise: it asks again, saying why."""
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    app = FlammeApp(seed=21, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_race(pilot)
+        await pick(pilot, 2)
+        app.flush_saves()
+        path, saver = app.autosaver.path, app.autosaver
+        jobs: list = []
+        saver.defer = jobs.append  # the next writes wait, as in a busy worker
+        await pick(pilot, 1)
+        assert jobs and saves.peek(path).actions == 2 and saver.writing
+        await pilot.press("q")
+        assert "It is saved" in screen_text(app)
+        await pilot.press("n")
+        full_disk(monkeypatch)
+        await pilot.press("q")
+        assert "It is saved" in screen_text(app)
+        await pilot.press("y")  # the write fails: no quitting on "It is saved"
+        await settle(pilot)
+        assert app.is_running and screen_name(app) == "ConfirmQuit"
+        assert "It is saved" not in screen_text(app) and "the disk is full" in app.screen.problem
+        assert len(told(app, "Could not save")) == 1
+        monkeypatch.undo()
+        await pilot.press("t")  # the disk has room again: to the title menu, the race on disk first
+        await settle(pilot)
+        assert screen_name(app) == "TitleScreen"
+    assert saves.peek(path).actions == 3
+
+
 async def test_a_data_dir_that_is_a_file(tmp_path, monkeypatch):
     blocker = tmp_path / "data"
     blocker.write_text("not a folder")
