@@ -9,9 +9,10 @@ each worker process has a folder of its own: a subfolder named after the
 worker (gw0, gw1...) of the run's folder, so no two tests running at once
 share saves or stages.
 
-The `slow` marker sets apart the longest property, fuzz and kill runs: the README's
-test command runs the rest (`-m "not slow"`), and .ci/run runs them after it
-(`-m slow`).
+The `slow` marker sets apart the longest property, fuzz and kill runs: a plain
+`pytest` leaves them out, `-m slow` runs only them, and `--slow` runs them with
+the rest, first (the README's test command and .ci/run: one run keeps both cores
+busy to its end, where a step of their own after the rest waited on its longest).
 
 The app's tidy_memory (ui/app.py) unfreezes every object and collects: in the
 app that walks the app (15-45 ms); in a test worker, the whole worker too
@@ -40,10 +41,14 @@ UNFREEZE_EVERY = 20
 _since_unfreeze = [0]
 
 
+def pytest_addoption(parser):
+    parser.addoption("--slow", action="store_true", help="run the tests marked slow too, before the rest")
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "fuzz: part of the fuzz suite (hostile inputs; counted, see tests/fuzzing.py)")
-    config.addinivalue_line("markers", "slow: the longest property, fuzz and kill runs (.ci/run runs them in a step "
-                                       "of their own: pytest -m slow)")
+    config.addinivalue_line("markers", "slow: the longest property, fuzz and kill runs (left out unless --slow or "
+                                       "-m slow)")
     if sys.flags.safe_path:
         os.environ["PYTHONSAFEPATH"] = "1"
     # the suite reads English (the source texts) whatever the machine's locale; a test of another
@@ -82,22 +87,14 @@ def unfreeze_every_few_tests(monkeypatch):
 
 
 def pytest_collection_modifyitems(config, items):
-    # .ci/run's slow step collects only the files that say `mark.slow` (grep): a test marked
-    # slow another way would never run in CI
-    said: dict[str, bool] = {}
-    for item in items:
-        if "slow" in item.keywords and item.get_closest_marker("slow") is not None:
-            path = str(item.path)
-            if path not in said:
-                with open(path, encoding="utf-8") as f:
-                    said[path] = "mark.slow" in f.read()
-            if not said[path]:
-                raise pytest.UsageError(f"{path}: a test marked slow in a file that does not say `mark.slow` "
-                                        "(.ci/run finds the slow tests' files by that text)")
-    # the long property runs and sweeps (marked slow) run only when asked for: `-m slow`
+    if config.getoption("--slow"):
+        # the longest runs first (a stable sort): started last, one of them would end the run alone
+        items.sort(key=lambda item: "slow" not in item.keywords)
+        return
+    # the long property runs and sweeps (marked slow) run only when asked for: --slow or `-m slow`
     if "slow" in (config.getoption("markexpr") or ""):
         return
-    skip = pytest.mark.skip(reason="slow: run with -m slow")
+    skip = pytest.mark.skip(reason="slow: run with --slow or -m slow")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
