@@ -174,8 +174,8 @@ async def _key_latency(rounds: int, size: tuple[int, int], variant: str = "class
                 done = next((frame for frame in after if frame[1] == final), after[-1])
                 times.setdefault(kind, []).append((after[0][0] - t0, done[0] - t0, done[2] - cpu0))
 
-        for key in MENU_KEYS[variant]:  # each menu key, named by the screen it opens (the teams screen
-            await press("menu", key)  # made all twelve seat rows once: about a second of CPU)
+        for key in MENU_KEYS[variant]:  # each menu key, named by the screen it opens (the teams
+            await press("menu", key)  # screen is the slow one: it was a second of CPU before stop 45)
             if "menu" in times:
                 times.setdefault(f"menu: to {type(app.screen).__name__}", []).append(times.pop("menu")[0])
         await press("menu: start the race", "ctrl+s")

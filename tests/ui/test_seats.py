@@ -184,3 +184,10 @@ async def test_rows_made_when_the_count_grows_show_what_the_hidden_seats_became(
         seats = screen.gather().seats
         assert len({s.colour for s in seats}) == 6 and all(s.rider == "SR" for s in seats)
         assert [screen.query_one(f"#seat-{s}").display for s in range(7)] == [True] * 6 + [False]
+        # a name of its own on a seat with no row yet (a set-up brought back) outlives the switches
+        screen.seats[9].name = "Zoé"
+        await set_players(pilot, 8)
+        await set_players(pilot, 6)
+        assert screen.seats[9].name == "Zoé"
+        await set_players(pilot, 10)
+        assert screen.query_one("#name-9").value == "Zoé"

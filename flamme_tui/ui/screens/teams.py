@@ -519,7 +519,8 @@ class TeamsScreen(BaseScreen):
         for seat in range(MAX_SEATS):
             made = seat < self.rows  # (no row yet: it will be made from self.seats)
             name = self.query_one(f"#name-{seat}", Input) if made else None
-            typed = name.value.strip() if name is not None else ""
+            # a seat without a row keeps a name of its own too (a set-up brought back from the last race)
+            typed = name.value.strip() if name is not None else self.seats[seat].name.strip()
             if typed in ("", team_colour(self.seats[seat].colour).name, player_name(seat)):
                 self.seats[seat].name = fresh[seat].name
                 if name is not None:
