@@ -454,6 +454,31 @@ def test_checksum_mismatch_names_the_backups(tmp_path):
     assert path.exists()  # kept
 
 
+@pytest.mark.parametrize("fault, damaged", [(ImportError("no module named x"), False),
+                                             (AttributeError("no attribute y"), False), (ValueError("bad tile"), True)])
+def test_a_fault_of_the_program_is_not_called_a_damaged_file(tmp_path, monkeypatch, fault, damaged):
+    """A good file whose set-up cannot be built: a fault in the data calls it
+    damaged (set aside when the race is written again); a fault of this
+    flamme-tui (a broken install, a bug) says so and leaves the file alone."""
+    from flamme_tui.saves import reading
+
+    path = saved(tmp_path, actions=14)
+
+    def broken(data):
+        raise fault
+
+    monkeypatch.setattr(reading, "setup_from_data", broken)
+    with pytest.raises(SaveError) as err:
+        saves.load(path)
+    msg = str(err.value)
+    assert (err.value.kind == saves.DAMAGED) == damaged and "\n" not in msg
+    if damaged:
+        assert "save.json is damaged (setup: bad tile)" in msg
+    else:
+        assert f"a fault in the program, not in the file (setup: {type(fault).__name__})" in msg and "damaged" not in msg
+    assert path.exists()
+
+
 def test_truncated(tmp_path):
     path = saved(tmp_path)
     path.write_bytes(path.read_bytes()[:500])
@@ -706,13 +731,14 @@ def test_race_from_checks_the_peloton_options_against_a_players_race(tmp_path, c
 
 
 def test_race_from_prints_nothing_that_was_face_down(tmp_path, capsys):
-    path = saved(tmp_path, actions=14)  # 12 actions a round: 2 picks made face down in round 2
+    path = saved(tmp_path, actions=14)  # 12 actions a round: in round 2, a draw and a card face down
     session = saves.load(path)
     assert session.game.round == 2
+    assert [type(a).__name__ for a in session.game.actions[12:]] == ["Draw", "Play"]
     assert main(["race", "--from", str(path)]) == 0
     out = capsys.readouterr().out
     round2 = out.split("Round 2\n", 1)[1].split("Round 3\n", 1)[0]
-    assert "plays" not in round2 and "its cards are not shown" in round2
+    assert "plays" not in round2 and "with 1 card face down: its cards are not shown" in round2  # a draw is no card
     assert "plays" in out.split("Round 3\n", 1)[1]  # later rounds are told as usual
     # a save taken between rounds hides nothing
     path = saved(tmp_path / "between", actions=12)

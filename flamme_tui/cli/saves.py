@@ -188,22 +188,24 @@ def finish_path(source: Path, folder: Path | None = None) -> Path:
     return saves._free_name(folder if folder is not None else base.parent, f"{stem}-bots")
 
 
-def _round_picks(session: Session) -> int:
-    """Cards drawn or chosen face down in the round in progress (its energy
-    phase: the grid and the breakaway's bids are not its cards)."""
+def _round_cards(session: Session) -> int:
+    """Cards (tokens) chosen face down in the round in progress, as the replay
+    counts them: a draw chooses no card, and the grid and the breakaway's bids
+    are not the round's cards."""
+    from ..engine.actions import Play, PlayTokens
     from ..engine.phase import Phase
     from ..play.races import new_game
 
     game = new_game(session.setup, session.seed)
-    picks = 0
+    cards = 0
     for action in session.game.actions:
         phase, before = game.phase, game.round
         game.apply(action)
         if game.round != before or game.phase == Phase.OVER:
-            picks = 0
-        elif phase == Phase.ENERGY:
-            picks += 1
-    return picks
+            cards = 0
+        elif phase == Phase.ENERGY and isinstance(action, (Play, PlayTokens)):
+            cards += 1
+    return cards
 
 
 def _bids_before(session: Session) -> int:
@@ -235,7 +237,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
     )
     from ..play.session import Session
 
-    hidden = 0  # picks made face down before the save, in the round in progress
+    hidden = 0  # cards chosen face down before the save, in the round in progress
     hidden_bids = 0  # choices made in the breakaway before the save
     if args.from_file:
         source = Path(args.from_file)
@@ -254,7 +256,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
             for line in ranking_lines(session.game):
                 print(clean(line))
             return 0
-        hidden = _round_picks(session)
+        hidden = _round_cards(session)
         hidden_bids = _bids_before(session)
         target = finish_path(source, Path(args.autosave) if args.autosave else None)
         session.save_path, session.branch_of = None, None
@@ -320,7 +322,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         session.play_bots()
         if game.round != before or session.over:
             if before == first and hidden:
-                # its first picks were face down when the race was saved: say nothing of its cards
+                # its first cards were face down when the race was saved: say nothing of them
                 print(clean(hidden_round(game, before, hidden)))
             else:
                 print(clean("\n".join(round_report(game))))

@@ -853,13 +853,13 @@ def hidden_breakaway(game: Any, choices: int, winners: Sequence[int]) -> str:
     return text.format(n=choices, riders=_(" and ").join(rider_name(game, i) for i in winners))
 
 
-def hidden_round(game: Any, round: int, picks: int) -> str:
-    """A round begun face down before a save: nothing of its cards."""
-    text = ngettext("Round {round}\n  (begun before the save with {n} pick face down: its cards are not shown)\n"
+def hidden_round(game: Any, round: int, cards: int) -> str:
+    """A round begun before a save with `cards` cards (tokens) face down: nothing of its cards."""
+    text = ngettext("Round {round}\n  (begun before the save with {n} card face down: its cards are not shown)\n"
                     "  track: {track}",
-                    "Round {round}\n  (begun before the save with {n} picks face down: its cards are not shown)\n"
-                    "  track: {track}", picks)
-    return text.format(round=round, n=picks, track=track_picture(game))
+                    "Round {round}\n  (begun before the save with {n} cards face down: its cards are not shown)\n"
+                    "  track: {track}", cards)
+    return text.format(round=round, n=cards, track=track_picture(game))
 
 
 def tour_report(tour: Any, done: Any) -> list[str]:

@@ -227,6 +227,22 @@ def _damaged(path: Path, reason: str) -> SaveError:
     return damaged(path, reason, backups=usable_backups(path))
 
 
+# a fault of this flamme-tui (a broken install, a bug), never the file's: such a
+# file is not called damaged, so it is not set aside when the race is written again
+PROGRAM_FAULTS = (ImportError, NameError, AttributeError, AssertionError, NotImplementedError)
+
+
+def _unusable(path: Path, part: str, exc: Exception) -> SaveError:
+    """A checked save whose set-up or tour could not be built: damaged, unless
+    the failure is this program's own fault (PROGRAM_FAULTS). `part` names
+    where, with a {problem} field."""
+    if isinstance(exc, PROGRAM_FAULTS):
+        where = part.format(problem=type(exc).__name__)
+        return _fail(path, _("cannot be read by this flamme-tui: a fault in the program, not in the file ({where})").format(
+            where=where))
+    return _damaged(path, part.format(problem=exc or type(exc).__name__))
+
+
 def _replays_not(path: Path, reason: str) -> SaveError:
     """A good file this flamme-tui cannot replay (written by another version's rules)."""
     return _fail(path, _("does not replay with this flamme-tui ({reason})").format(reason=reason))
@@ -258,7 +274,7 @@ def load_record(path: str | Path) -> Record:
     try:
         setup = setup_from_data(data.setup)
     except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
-        raise _damaged(path, _("setup: {problem}").format(problem=exc or type(exc).__name__)) from None
+        raise _unusable(path, _("setup: {problem}"), exc) from None
     bots: dict[int, str] = {}
     for seat, name in data.bots.items():
         if not seat.isdigit() or int(seat) >= len(setup.teams):
@@ -290,7 +306,7 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
     try:
         tour = Tour(data.name, tuple(stage_from_data(leg) for leg in data.legs), data.seed)
     except Exception as exc:  # noqa: BLE001 - any failure here means the file cannot be used
-        raise _damaged(path, _("tour: {problem}").format(problem=exc or type(exc).__name__)) from None
+        raise _unusable(path, _("tour: {problem}"), exc) from None
     for k, stage in enumerate(data.done, 1):
         try:
             log = tuple(parse_entry(text) for text in stage.actions)
@@ -306,7 +322,7 @@ def _verify_tour(path: Path, data: TourData, setup, seed: int):
     try:
         following = tour.next_setup()
     except Exception as exc:  # noqa: BLE001
-        raise _damaged(path, _("tour: {problem}").format(problem=exc or type(exc).__name__)) from None
+        raise _unusable(path, _("tour: {problem}"), exc) from None
     if following != setup or seed != stage_seed(tour.seed, len(tour.done)):
         raise _damaged(path, _("its race is not stage {k} of its tour").format(k=len(tour.done) + 1))
     return tour
@@ -319,7 +335,7 @@ def _verify_replay(path: Path, setup, data: SaveData, bots, actions, tour=None) 
     try:
         session = Session(setup, data.seed, bots)
     except Exception as exc:  # noqa: BLE001
-        raise _damaged(path, _("setup: {problem}").format(problem=exc or type(exc).__name__)) from None
+        raise _unusable(path, _("setup: {problem}"), exc) from None
     rounds = [(r.round, r.actions, r.state) for r in data.rounds]
     checks: list[tuple[int, int, str]] = []  # as _round_checks: a round taken back by an undo is dropped
     undo = UNDO in actions
