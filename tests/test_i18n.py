@@ -84,6 +84,19 @@ def test_every_entry_is_translated_with_the_same_placeholders(lang):
     assert problems(catalog(lang)) == []
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_card_and_token_letters_are_the_same_in_every_text(lang):
+    """The screens show an exhaustion card as E and a fatigue token as F in
+    every language (the board's columns, the cards, their legend): a text that
+    starts with one of them says the same letter in translation."""
+    for msg in catalog(lang):
+        ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
+        strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+        for letter in ("+E", "+F"):
+            if ids[0].startswith(letter):
+                assert all(text.startswith(letter) for text in strings), (ids[0], strings)
+
+
 def test_the_catalog_check_finds_what_it_looks_for():
     planted = read_po(io.BytesIO(b'''
 msgid "{rider} wins"

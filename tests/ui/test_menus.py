@@ -368,8 +368,13 @@ async def test_settings_screen_changes_are_saved(config_dir):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press(*["down"] * app.screen.query_one("#title-menu").get_option_index("settings"), "enter")
         assert screen_name(app) == "SettingsScreen"
-        assert app.focused.id == "aids"
+        assert app.focused.id == "language"  # the first row; the Enter that opened the screen, again, changes nothing
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        assert app.settings == user_settings.load()[0] == user_settings.Settings()
         assert "on: where each card goes" in screen_text(app)  # the state in words, not in grey shades
+        await pilot.press("tab")
+        assert app.focused.id == "aids"
         await pilot.press("space")  # aids off
         await pilot.pause()
         assert app.settings.aids is False

@@ -122,7 +122,7 @@ class SettingsScreen(BaseScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#aids", Switch).focus()
+        self.query_one("#language", Select).focus()  # the first row: Enter opens its list, changing nothing yet
         self.call_after_refresh(setattr, self, "_ready", True)
 
     def on_descendant_focus(self, event: Any) -> None:
