@@ -121,9 +121,30 @@ def test_the_log_is_kept_as_notes_and_told_when_shown():
     assert flow.log == [narrator.note_line(note, flow.game) for note in flow.notes]
     assert "── Round 3 ──" in flow.log and any(" plays " in line for line in flow.log)
     # a resumed race tells the same rounds from its action log
-    told = [narrator.note_line(note, flow.game) for note in history(session)]
+    past, now = history(session)
+    assert now == []  # between rounds: nothing of a round in progress
+    told = [narrator.note_line(note, flow.game) for note in past]
     assert [line for line in told if line.startswith("── Round")] == ["── Round 1 ──", "── Round 2 ──", "── Round 3 ──"]
     assert [line for line in told if " plays " in line] == [line for line in flow.log if " plays " in line]
+
+
+def test_the_round_in_progress_is_rebuilt_as_the_table_heard_it():
+    """A human's draw is said as it was made; a bot's choices once, with the
+    rider it drew first, when it has chosen its cards; never a card."""
+    spec = RaceSpec(variant="classic", stage="avenue-corso-paseo")
+    session = Session.new(spec, 5, bots={1: "easy"})
+    flow = RaceFlow(session)
+    flow.act(flow.session.game.legal_actions(0)[0])  # the human draws: said at once
+    live = [note for note in flow.notes if isinstance(note, narrator.DrawsFirst)]
+    assert len(live) == 1
+    assert history(session)[1] == live
+    while session.due() == 0:
+        flow.act(session.game.legal_actions(0)[0])
+    flow.pass_review()
+    flow.play_bots()  # the bot draws and chooses: one note
+    now = history(session)[1]
+    assert now == live + [note for note in flow.notes if isinstance(note, narrator.BotChose)]
+    assert isinstance(now[1], narrator.BotChose) and now[1].seat == 1 and now[1].first is not None
 
 
 def test_the_race_screen_s_words_are_the_narrator_s():

@@ -596,10 +596,12 @@ class RaceFlow:
         return played_text(self.game, played)
 
 
-def history(session: Session) -> list[Note]:
+def history(session: Session) -> tuple[list[Note], list[Note]]:
     """The race so far as the log's notes, rebuilt from the session's action
-    log (a resumed race): the placements and every resolved round, public
-    facts only; the undos (cards changed before passing: said, never which)."""
+    log (a resumed race), public facts only: the placements and every
+    resolved round, then the round in progress as the table saw it so far
+    (who drew first, which bots have chosen, the cards changed before
+    passing: said, never which)."""
     from .races import new_game
     from .session import undone
 
@@ -609,6 +611,8 @@ def history(session: Session) -> list[Note]:
         notes.append(BreakawayStarts())
     withdrawn = undone(session.entries)
     changed: list[Note] = []
+    now: list[Note] = []  # the round in progress: its draws and bots' choices, as the flow logs them
+    first: dict[int, int] = {}  # seat -> rider that drew first in this round
 
     def undos(n: int) -> list[Note]:
         return [Changed(game.riders[game.index[a.rider]].seat) for a in withdrawn.get(n, ())]
@@ -617,6 +621,10 @@ def history(session: Session) -> list[Note]:
         before = (game.round, game.phase)
         events = game.events
         changed += undos(n)
+        seat = game.riders[game.index[action.rider]].seat
+        bot = seat in session.bots
+        # a human's lone rider draws by itself, unsaid (RaceFlow._draw_alone)
+        said = isinstance(action, Draw) and (bot or sum(isinstance(a, Draw) for a in game.legal_actions(seat)) > 1)
         game.apply(action)
         if before[1] == Phase.GRID and game.phase == Phase.BREAKAWAY:
             notes.append(BreakawayStarts())
@@ -627,7 +635,13 @@ def history(session: Session) -> list[Note]:
         elif game.round != before[0] or (game.phase == Phase.OVER and before[1] != Phase.OVER):
             notes.append(RoundStarts(before[0]))
             notes.extend(changed)
-            changed = []
+            changed, now, first = [], [], {}
             notes.extend(Told(e) for e in game.events if not isinstance(e, Reveal))
-    # the round in progress: its cards changed so far (the last one maybe still to pick again)
-    return notes + changed + undos(len(session.game.actions))
+        elif before[1] == Phase.ENERGY and isinstance(action, Draw):
+            first.setdefault(seat, game.index[action.rider])
+            if said and not bot:
+                now.append(DrawsFirst(game.index[action.rider]))
+        elif before[1] == Phase.ENERGY and bot and isinstance(action, (Play, PlayTokens)) and seat not in {
+                note.seat for note in now if isinstance(note, BotChose)}:
+            now.append(BotChose(seat, first.get(seat)))
+    return notes, now + changed + undos(len(session.game.actions))

@@ -381,6 +381,42 @@ async def test_a_resumed_race_log_is_rebuilt_in_plain_words():
         assert "plays" in text and "lane 0" not in text and "lane 1" not in text
 
 
+async def test_a_race_resumed_mid_round_logs_who_drew_first_before_the_save():
+    """The round in progress is rebuilt too: what the table heard before the
+    save (who drew first; a card changed before passing), never a card."""
+    from flamme_tui.bots.easy import easy
+    from flamme_tui.engine.actions import Draw
+    from flamme_tui.ui.scenarios import advance, choices
+
+    def screen_name_of(screen) -> str:
+        return type(screen).__name__
+
+    session = choices("classic").session()
+    advance(session, 1)
+    game = session.game
+    assert session.due() == 0 and not session.bots
+    draws = []
+    while session.due() == 0:  # Blue: a draw and two cards, the last taken back and played again
+        action = easy(game.view(0))
+        draws += [action] if isinstance(action, Draw) else []
+        session.apply(action)
+    session.undo()
+    session.apply(action)
+    orange = easy(game.view(1))  # Orange: its draw
+    assert isinstance(orange, Draw)
+    session.apply(orange)
+    kinds = {a.rider: ("Sprinteur" if a.rider.endswith("S") else "Rouleur") for a in draws + [orange]}
+    app = FlammeApp(autoplay=False, autosave=False, session=session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        race = next(screen for screen in app.screen_stack if screen_name_of(screen) == "RaceScreen")
+        text = "\n".join(race.log_w.lines)
+    blue, orange_line = (f"Blue: {kinds[draws[0].rider]} draws first", f"Orange: {kinds[orange.rider]} draws first")
+    assert text.index("── Round 2 ──") < text.index(blue) < text.index(orange_line) < text.index("(resumed at round 2)")
+    assert "Blue changed their last card before passing" in text
+    assert text.count("draws first") == 2 and "plays" not in text.split("── Round 2 ──")[1]
+
+
 async def test_pace_setting_and_true_key_labels_in_the_step_through():
     app = FlammeApp(seed=9, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -34,7 +34,7 @@ from ...engine.actions import Action, Place, Play, PlayTokens
 from ...i18n import _, pgettext
 from ...play import table as t
 from ...play.flow import history
-from ...play.narrator import Reason, RoundStarts
+from ...play.narrator import Reason, Resumed, RoundStarts
 from ...play.session import BotMove
 from ...settings import STEP_DELAYS
 from ...usertext import escape_markup
@@ -205,9 +205,17 @@ class RaceScreen(RaceKeys):
         if self.flow.session.bots:
             self.app.thinker.warm()
         notes = self.flow.notes
-        if self.table.public().board.round > 1 and RoundStarts(1) not in notes:
-            # a resumed race: its log rebuilt from the action log (the flow starts empty)
-            notes[1:1] = history(self.flow.session)
+        resumed = next((k for k, note in enumerate(notes) if isinstance(note, Resumed)), None)
+        rounds_before = self.table.public().board.round > 1 and RoundStarts(1) not in notes
+        if resumed is not None or rounds_before:
+            # a race resumed (or shown from a session played elsewhere): its log rebuilt from the
+            # action log, the flow's own log starting empty: the rounds before after the heading;
+            # the round in progress so far after its own heading, before the resume's note
+            past, now = history(self.flow.session)
+            at = resumed if resumed is not None else len(notes)
+            notes[at:at] = now
+            if rounds_before:
+                notes[1:1] = past
         self.refresh_turn()
 
     def put(self, widget: TextLines, text: str) -> None:
