@@ -227,8 +227,8 @@ def _damaged(path: Path, reason: str) -> SaveError:
     return damaged(path, reason, backups=usable_backups(path))
 
 
-# a fault of this flamme-tui (a broken install, a bug), never the file's: such a
-# file is not called damaged, so it is not set aside when the race is written again
+# a fault of this flamme-tui (a broken install, a bug), never the file's: a good
+# file is not called damaged for it
 PROGRAM_FAULTS = (ImportError, NameError, AttributeError, AssertionError, NotImplementedError)
 
 
