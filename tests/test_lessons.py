@@ -292,3 +292,28 @@ def test_the_lessons_name_squares_by_what_the_track_draws():
                 for field in ("idea", "text", "passed", "missed"):
                     text = getattr(words, field, None) or ""
                     assert not said.search(text), (entry.id, field, text)
+
+
+def test_the_lesson_s_cards_carry_the_race_screen_s_wind_marks():
+    """A lesson names the mark under a card ("+E"): its card choices show the
+    race screen's marks (ui.aids.wind_mark), never an unexplained word."""
+    from types import SimpleNamespace
+
+    from flamme_tui.engine.options import MAY
+    from flamme_tui.ui.aids import wind_mark
+    from flamme_tui.ui.screens.tutorial import TutorialScreen
+
+    t = Tutorial(classic())
+    seen = set()
+    while not t.over:
+        if t.kind() == "pick":
+            text = TutorialScreen.choices_text(SimpleNamespace(tutorial=t))  # type: ignore[arg-type]
+            line = text.splitlines()[-1]
+            for k, option in enumerate(t.view().options(wind=True), 1):
+                part = line.split(f"[{k}] ", 1)[1].split("   [", 1)[0]
+                mark = "" if option.preview.finish else wind_mark(option.preview, False)
+                assert part.endswith(f" {mark}") if mark else "+E" not in part, (part, option.preview)
+                seen.add(option.preview.wind)
+            assert "front" not in text
+        t.choose(POLICIES["medium"](t.view()))
+    assert MAY in seen  # a mark was checked (the lesson's race has no card sure to end in the wind)

@@ -59,7 +59,7 @@ def wind_legend(bmx: bool) -> str:
 
 
 def card_lines(preview: Preview, course, bmx: bool, shown: object, aids: bool) -> tuple[str, ...]:
-    """A hand card's body: "9 →12" and a flag ("front", "blocked", "moves 5"),
+    """A hand card's body: "9 →12" and a flag ("blocked", "moves 5", `flag`),
     or the value alone with the aids off."""
     value = value_text(preview, bmx, shown)
     if not aids:

@@ -267,7 +267,7 @@ You see the first rider's cards, pick one, and only then draw for the other ride
   click        select, then confirm
 [b]Since your last look[/b] (under the choice, then under the cards while there is room): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line."""),
     "learn": N_("""[b]Learn to play[/b]
-A short race against scripted teams that teaches one idea a round.  Read the step, then choose: every card says where it takes your rider (→ square) and the one thing to know about it (front: in the wind; blocked: a full square; finish).  After each reveal the lesson says what happened to your riders and why.
+A short race against scripted teams that teaches one idea a round.  Read the step, then choose: every card says where it takes your rider (→ square) and the one thing to know about it (blocked: a full square; finish; +E, in BMX +F: it ends in the wind; +E?: the others' cards decide).  After each reveal the lesson says what happened to your riders and why.
   1-9          choose (a rider to draw first, a card; in the breakaway a rider to bid, a bid)
   ↑↓           scroll the step's text and what happened
   Enter        start the race; at the end, back to the lessons
@@ -351,7 +351,7 @@ You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: 
   click        select; click the selected token again to play it
   h            a hint: what the expert would play and why (Settings: Hint key in races)
 Then a review: Enter passes the keyboard, u takes the token back to change it (the log and the table are told that you changed it, never to what).
-[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. "front": nobody just ahead there, a fatigue token unless catch-up.""")
+[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. Under a token, "+F": it ends in the wind, a fatigue token whatever the others play; "+F?": the others' tokens or the die decide.""")
     text = _("""[b]Pick a card[/b]
   1-5          play that card at once (the review catches a slip)
   ← → Enter    select (a heavy border marks it), then play (face down until all have played)
@@ -359,7 +359,7 @@ Then a review: Enter passes the keyboard, u takes the token back to change it (t
   h            a hint: what the expert would play and why (Settings: Hint key in races)
   s            the stage profile, with every rider on it
 After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) takes the second card back to change it; the race log and the next players are told that you changed it, never to what. The first card is down once the second rider has drawn, as at the table; after Enter nothing changes any more.
-[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "front" (nobody just ahead there: an exhaustion card unless slipstream), "crash!" (blocked on a wet road). ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards.""")
+[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full: XX on the track), "moves 5" (a climb, a descent, a supply zone or standing up changes it), "crash!" (blocked on a wet road); in its bottom border, "+E" if it ends in the wind (an exhaustion card whatever the others play) and "+E?" if the others' cards decide. ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards.""")
     if _weather(variant):
         text += "\n" + _("Weather changes the draw: » tailwind 5 cards, « headwind 3 cards.")
     return text

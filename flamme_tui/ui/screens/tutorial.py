@@ -23,6 +23,7 @@ from ...lessonprogress import forget_progress, has_progress, load_progress, save
 from ...play import lessons
 from ...play.narrator import kind_name, label, played_text
 from ...play.tutorial import Tutorial
+from ..aids import wind_mark
 from ..content import plain
 from ..palette import rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
@@ -209,7 +210,9 @@ class TutorialScreen(BaseScreen):
         t = self.tutorial
         view = t.view()
         course = view.board.course
-        options = t.options()
+        # a card's preview with who ends in the wind (the mark under it), as on the race
+        # screen; the same options in the same order as the tutorial's
+        options = view.options(wind=True) if t.kind() == "pick" else t.options()
         if t.kind() in ("draw", "bidder"):
             parts = []
             for k, o in enumerate(options, 1):
@@ -234,9 +237,11 @@ class TutorialScreen(BaseScreen):
             p = o.preview
             note = ""
             if p is not None:
-                note = (" " + _("finish") if p.finish else " " + _("blocked") if p.blocked
-                        else " " + _("front") if p.front else "")
+                note = " " + _("finish") if p.finish else " " + _("blocked") if p.blocked else ""
                 note += f" ({terrain_word(p.terrain)})" if p.terrain else ""
+                # who ends in the wind: the race screen's mark (+E, +E?), which the lessons name
+                mark = "" if p.finish else wind_mark(p, view.board.rules.uses_tokens)  # ("" past the line)
+                note += f" {mark}" if mark else ""
             pieces = getattr(o.action, "tokens", None)
             card = played_text(view.board, pieces if pieces is not None else getattr(o.action, "card", 0))
             parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}")
