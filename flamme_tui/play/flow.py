@@ -613,6 +613,7 @@ def history(session: Session) -> tuple[list[Note], list[Note]]:
     changed: list[Note] = []
     now: list[Note] = []  # the round in progress: its draws and bots' choices, as the flow logs them
     first: dict[int, int] = {}  # seat -> rider that drew first in this round
+    chose: set[int] = set()  # the bots' seats that have chosen in this round (said once each)
 
     def undos(n: int) -> list[Note]:
         return [Changed(game.riders[game.index[a.rider]].seat) for a in withdrawn.get(n, ())]
@@ -635,13 +636,13 @@ def history(session: Session) -> tuple[list[Note], list[Note]]:
         elif game.round != before[0] or (game.phase == Phase.OVER and before[1] != Phase.OVER):
             notes.append(RoundStarts(before[0]))
             notes.extend(changed)
-            changed, now, first = [], [], {}
+            changed, now, first, chose = [], [], {}, set()
             notes.extend(Told(e) for e in game.events if not isinstance(e, Reveal))
         elif before[1] == Phase.ENERGY and isinstance(action, Draw):
             first.setdefault(seat, game.index[action.rider])
             if said and not bot:
                 now.append(DrawsFirst(game.index[action.rider]))
-        elif before[1] == Phase.ENERGY and bot and isinstance(action, (Play, PlayTokens)) and seat not in {
-                note.seat for note in now if isinstance(note, BotChose)}:
+        elif before[1] == Phase.ENERGY and bot and isinstance(action, (Play, PlayTokens)) and seat not in chose:
+            chose.add(seat)
             now.append(BotChose(seat, first.get(seat)))
     return notes, now + changed + undos(len(session.game.actions))
