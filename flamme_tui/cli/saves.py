@@ -188,26 +188,6 @@ def finish_path(source: Path, folder: Path | None = None) -> Path:
     return saves._free_name(folder if folder is not None else base.parent, f"{stem}-bots")
 
 
-def _round_cards(session: Session) -> int:
-    """Cards (tokens) chosen face down in the round in progress, as the replay
-    counts them: a draw chooses no card, and the grid and the breakaway's bids
-    are not the round's cards."""
-    from ..engine.actions import Play, PlayTokens
-    from ..engine.phase import Phase
-    from ..play.races import new_game
-
-    game = new_game(session.setup, session.seed)
-    cards = 0
-    for action in session.game.actions:
-        phase, before = game.phase, game.round
-        game.apply(action)
-        if game.round != before or game.phase == Phase.OVER:
-            cards = 0
-        elif phase == Phase.ENERGY and isinstance(action, (Play, PlayTokens)):
-            cards += 1
-    return cards
-
-
 def _bids_before(session: Session) -> int:
     """Choices made in the breakaway so far (a race saved while its bids were being made)."""
     from ..play.races import new_game
@@ -235,6 +215,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
         round_report,
         start_lines,
     )
+    from ..play.replay import round_cards
     from ..play.session import Session
 
     hidden = 0  # cards chosen face down before the save, in the round in progress
@@ -256,7 +237,7 @@ def cmd_race_saved(args, spec, bots: dict[int, str]) -> int:
             for line in ranking_lines(session.game):
                 print(clean(line))
             return 0
-        hidden = _round_cards(session)
+        hidden = round_cards(session.setup, session.seed, session.game.actions)
         hidden_bids = _bids_before(session)
         target = finish_path(source, Path(args.autosave) if args.autosave else None)
         session.save_path, session.branch_of = None, None

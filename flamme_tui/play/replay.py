@@ -102,7 +102,6 @@ def frames(setup, seed: int, entries) -> list[Frame]:
         out.append(_frame(game, replay_says("start"), weather_lines(game) + [replay_says("on the grid")]))
     done = 0
     picks = 0  # actions in the round being played (placements, the breakaway's choices)
-    cards = 0  # of them, cards (tokens) now face down: a round's draws choose no card
     withdrawn = undone(entries)
     changed: list[str] = []  # the round's undos, in words
     for n, action in enumerate(effective(entries)):
@@ -111,22 +110,21 @@ def frames(setup, seed: int, entries) -> list[Frame]:
         changed += [_changed(game, a) for a in withdrawn.get(n, ())]
         game.apply(action)
         picks += 1
-        cards += isinstance(action, (Play, PlayTokens))
         if before == Phase.GRID and game.phase != Phase.GRID:
             out.append(_frame(game, replay_says("start"), weather_lines(game) + [replay_says("all placed")]))
-            picks = cards = 0
+            picks = 0
             continue
         if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
             title = replay_says("breakaway") if game.phase != Phase.BREAKAWAY else replay_says(
                 "breakaway bid", n=game.bid_round - 1)
             out.append(_frame(game, title, describe_round(game, lambda sq: label(game.course, sq))))  # as the race says
-            picks = cards = 0
+            picks = 0
             continue
         if game.rounds_done > done:
             done = game.rounds_done
             title = replay_says("round finish" if game.phase == Phase.OVER else "round", n=done)
             out.append(_frame(game, title, changed + describe_round(game, lambda sq: label(game.course, sq))))
-            picks = cards = 0
+            picks = 0
             changed = []
     # an undo after the last action in force: its card is being picked again
     changed += [_changed(game, a) for a in withdrawn.get(len(effective(entries)), ())]
@@ -134,11 +132,27 @@ def frames(setup, seed: int, entries) -> list[Frame]:
         out.append(_frame(game, replay_says("start placing"), [placed_so_far(picks)]))
     elif game.phase == Phase.BREAKAWAY and picks:
         out.append(_frame(game, replay_says("breakaway in progress", n=game.bid_round), [choices_made(picks)]))
-    elif game.phase != Phase.OVER and cards:  # (a draw alone chose no card: nothing to count)
+    elif game.phase != Phase.OVER and (cards := round_cards(setup, seed, effective(entries))):
         out.append(_frame(game, replay_says("round in progress", n=game.round), [picks_made(cards)] + changed))
     elif changed:  # every pick of the round in force taken back
         out.append(_frame(game, replay_says("round in progress", n=game.round), changed))
     return out
+
+
+def round_cards(setup, seed: int, actions) -> int:
+    """Cards (tokens) chosen face down in the round in progress of a log's
+    actions in force: a draw chooses no card, and the grid's places and the
+    breakaway's bids are not the round's cards."""
+    game = new_game(setup, seed)
+    cards = 0
+    for action in actions:
+        phase, before = game.phase, game.round
+        game.apply(action)
+        if game.round != before or game.phase == Phase.OVER:
+            cards = 0
+        elif phase == Phase.ENERGY and isinstance(action, (Play, PlayTokens)):
+            cards += 1
+    return cards
 
 
 def _tour_frames(record) -> list[Frame]:
@@ -193,4 +207,4 @@ def replay_of(record) -> Replay:
     return Replay(heading, tuple(game_frames), info.over, game.course, riders, game.variant)
 
 
-__all__ = ["Frame", "Replay", "frames", "replay_of", "stage_report"]
+__all__ = ["Frame", "Replay", "frames", "replay_of", "round_cards", "stage_report"]
