@@ -240,7 +240,7 @@ class TutorialScreen(BaseScreen):
                 note = " " + _("finish") if p.finish else " " + _("blocked") if p.blocked else ""
                 note += f" ({terrain_word(p.terrain)})" if p.terrain else ""
                 # who ends in the wind: the race screen's mark (+E, +E?), which the lessons name
-                mark = "" if p.finish else wind_mark(p, view.board.rules.uses_tokens)  # ("" past the line)
+                mark = "" if p.finish else wind_mark(p, view.board.rules.uses_tokens)
                 note += f" {mark}" if mark else ""
             pieces = getattr(o.action, "tokens", None)
             card = played_text(view.board, pieces if pieces is not None else getattr(o.action, "card", 0))
