@@ -480,7 +480,20 @@ async def test_since_your_last_look_is_whole_or_says_where_the_rest_is(size, pla
         words = " ".join(" ".join(told).split())
         if words != " ".join(f"Since your last look: {recap}".split()):
             assert words.endswith("…(log)") and size == (80, 24) and players == 4
-            assert recap.startswith(words.removeprefix("Since your last look: ").removesuffix("…(log)").strip()[:-3])
+            shown = words.removeprefix("Since your last look: ").removesuffix("…(log)").strip()
+            whole = " ".join(recap.split())
+            assert whole.startswith(shown) and whole[len(shown)] == " "  # never half a word: "14→1" for 14→18
+
+
+def test_the_recap_is_cut_between_words():
+    from flamme_tui.ui.widgets.actionpanel import cut_words
+
+    line = "round 4: GR 4 14→18 · BS 5 12→17"
+    assert cut_words(line, 18) == "round 4: GR 4"  # not "round 4: GR 4 14→1"
+    assert cut_words(line, 19) == "round 4: GR 4 14→18"
+    assert cut_words(line, 20) == "round 4: GR 4 14→18"
+    assert cut_words(line, 100) == line
+    assert cut_words("14→18", 3) == ""  # one word too long: nothing rather than half of it
 
 
 async def test_since_your_last_look_in_bmx_before_a_token_is_selected():

@@ -43,6 +43,17 @@ def wrapped_height(markup: str, width: int) -> int:
     return len(textwrap.wrap(Content.from_markup(markup).plain, width) or [""])
 
 
+def cut_words(text: str, width: int) -> str:
+    """`text` cut to at most `width` characters between words, never within
+    one: half a move would say another ("14→1" for 14→18)."""
+    if len(text) <= width:
+        return text.rstrip()
+    cut = text[: max(0, width)]
+    if text[len(cut)] != " ":  # the cut falls within a word: it goes whole
+        cut = cut[: cut.rfind(" ") + 1]
+    return cut.rstrip()
+
+
 class ActionPanel:
     """The panel's title, cards and hint, drawn for the turn on screen."""
 
@@ -117,7 +128,7 @@ class ActionPanel:
         if len(lines) > height:
             more = " …({log})".format(log=_("log"))
             lines = lines[:height]
-            lines[-1] = lines[-1][: max(0, width - len(more))].rstrip() + more
+            lines[-1] = cut_words(lines[-1], width - len(more)) + more
         return escape_markup("\n".join(lines)).replace(head.rstrip(), f"[b]{head.rstrip()}[/b]", 1)
 
     def mark_selection(self, chosen: set[int], cursor: int | None, multi: bool) -> None:
