@@ -729,8 +729,13 @@ class FlammeApp(App[int]):
 
     def keys_of(self, binding_id: str, default: str) -> list[str]:
         """Every key of a binding as shown (see key_of), for the help's words."""
+        return [self.get_key_display(Binding(key, "")) for key in self.bound_keys(binding_id, default)]
+
+    def bound_keys(self, binding_id: str, default: str) -> list[str]:
+        """Every key of a binding as Textual names it (question_mark, f1): the
+        user's keymap, else the default (see key_of)."""
         keys = self._keymap.get(binding_id, default) if self._settings is not None else default
-        return [self.get_key_display(Binding(key.strip(), "")) for key in keys.split(",") if key.strip()]
+        return [key.strip() for key in keys.split(",") if key.strip()]
 
     def get_key_display(self, binding: Binding) -> str:
         """A key as Textual shows it (⏎, ←, esc), a word among them in the player's language (space)."""

@@ -74,11 +74,19 @@ def key_names() -> frozenset[str]:
     f5, pageup, space...) and the printable ASCII characters as it names
     them (a, 7, question_mark, full_stop...).  Not any Unicode name: Textual
     would take "banana" for the banana emoji, which is no key to press."""
-    from textual.keys import Keys, _character_to_key
+    from textual.keys import Keys
 
     named = {key.value for key in Keys if key.value.replace("_", "").isalnum()}
-    typed = {_character_to_key(c) for c in string.ascii_lowercase + string.digits + string.punctuation + " "}
-    return frozenset(named | typed)
+    return frozenset(named | typed_keys())
+
+
+@cache
+def typed_keys() -> frozenset[str]:
+    """Textual's names of the keys that type a character (a, 7, question_mark,
+    space...): a text field takes them as text, before any binding."""
+    from textual.keys import _character_to_key
+
+    return frozenset(_character_to_key(c) for c in string.ascii_letters + string.digits + string.punctuation + " ")
 
 
 def key_problem(key: str) -> str | None:

@@ -87,6 +87,23 @@ async def test_curtain_and_reveal_say_tokens_in_bmx():
 
 # ------------------------------------------------------------------ teams
 
+async def test_the_teams_key_bar_names_a_help_key_a_name_does_not_take():
+    """The name field takes `?` as a letter: the key bar names f1, which opens
+    the help from the name field; a screen without text fields names `?`."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "? help" in screen_text(app).splitlines()[-1]  # the title menu: no text field
+        await new_race_menus(pilot, "classic")
+        bar = screen_text(app).splitlines()[-1]
+        assert "f1 help" in bar and "? help" not in bar
+        assert app.focused.id == "name-0"
+        await pilot.press("question_mark")
+        assert app.focused.value.endswith("?") and screen_name(app) == "TeamsScreen"  # typed, as a name's letter
+        await pilot.press("f1")
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen"
+
+
 async def test_enter_enter_from_the_stage_list_never_starts_a_race():
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:

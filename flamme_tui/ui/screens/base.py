@@ -14,6 +14,8 @@ from textual.widgets import Static
 from ...i18n import N_, _
 from ..widgets.lines import LineWidget
 
+HELP_KEYS = "question_mark,f1"  # the help's keys unless the player's keymap says others
+
 if TYPE_CHECKING:
     from textual import getters
 
@@ -44,7 +46,8 @@ class BaseScreen(Screen):
     """A screen with the too-small notice, size classes and `?` help."""
 
     HELP_TOPIC = "menus"
-    BINDINGS = [Binding("question_mark,f1", "help", N_("Help"), id="help")]
+    BINDINGS = [Binding(HELP_KEYS, "help", N_("Help"), id="help")]
+    TEXT_FIELDS = False  # a screen with text fields: its key bar names a help key they do not take (help_key)
     # drawn again (composed anew) when the player changes the language (FlammeApp.language_changed);
     # a screen holding what a player typed, or a race, redraws its words its own way or on its next showing
     REDRAW_ON_LANGUAGE = False
@@ -143,7 +146,17 @@ class BaseScreen(Screen):
 
     @property
     def help_key(self) -> str:
-        """The help key as it is bound now, for key bars."""
+        """The help key as it is bound now, for key bars; on a screen with
+        text fields (TEXT_FIELDS) one that no field takes as text, when it
+        has one: `?` pressed in a name would type itself there."""
+        if self.TEXT_FIELDS:
+            from ..keys import typed_keys
+
+            bound_keys = getattr(self.app, "bound_keys", None)
+            keys = bound_keys("help", HELP_KEYS) if bound_keys is not None else HELP_KEYS.split(",")
+            free = [key for key in keys if key not in typed_keys()]
+            if free:
+                return self.app.get_key_display(Binding(free[0], ""))
         return self.key_of("help", "question_mark")
 
     def keys_text(self, binding_id: str, default: str) -> str:

@@ -47,6 +47,7 @@ def languages() -> list[tuple[str, str]]:
 
 class SettingsScreen(BaseScreen):
     HELP_TOPIC = "settings"
+    TEXT_FIELDS = True
     REDRAW_ON_LANGUAGE = True
     BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"), id="settings.back")]
 

@@ -128,6 +128,7 @@ class SeatRow(Horizontal):
 
 class TeamsScreen(BaseScreen):
     HELP_TOPIC = "teams"
+    TEXT_FIELDS = True
     BINDINGS = [
         Binding("ctrl+s", "start", N_("Start race"), priority=True, id="teams.start"),
         Binding("ctrl+f", "fill", N_("Fill with bots"), id="teams.fill"),
