@@ -93,6 +93,10 @@ async def test_left_and_right_step_through_a_focused_list_without_opening_it():
         # the message line in sight says it: no toast over it, and none left from the step before
         assert "Seat 1 is the Peloton team" in str(screen.query_one("#teams-message").render())
         assert not list(app._notifications)  # (no public list)
+        await pilot.press("right", "right")  # back through Muscle to Human: what seat 1 was is said no more
+        assert plays_list.value == "human" and "scripted" not in screen_text(app)
+        await pilot.press("left", "left")
+        assert plays_list.value == "peloton"
         await pilot.press("tab")  # the handicap: a bot level's neighbour steps the same way
         await pilot.press("right")
         assert screen.query_one("#extra-0").value == 1

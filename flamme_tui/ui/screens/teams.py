@@ -482,7 +482,9 @@ class TeamsScreen(BaseScreen):
             if controller in SCRIPTED_NAMES:  # what a scripted team is, where it is chosen
                 said = _("Seat {n} is the {scripted} team, scripted: {about}.").format(
                     n=seat + 1, scripted=SCRIPTED_NAMES[controller], about=_(SCRIPTED_ABOUT[controller]))
-                self.say(f"{said} {solo}" if (solo := self.solo_handicap()) else said)
+                self.say(f"{said} {solo}" if (solo := self.solo_handicap()) else said, about=f"scripted-{seat}")
+            elif self.said_about == f"scripted-{seat}":  # what the seat was, said no more once it is not
+                self.unsay()
 
         elif sid.startswith("rider-") and self.lone:
             seat = int(sid.split("-")[1])
