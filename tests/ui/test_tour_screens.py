@@ -148,6 +148,25 @@ async def test_the_tour_results_keys_are_rebindable_in_the_settings(data_dir, tm
         assert pilot.app.screen.query_one("#key-tour-podium-again").value == "r"
 
 
+async def test_the_stage_result_says_which_way_the_random_grid_fills(data_dir):
+    """From stage 2 the random grid fills from the back, fewest Tour Points
+    first: the result screen says so, and the team with the most starts in front."""
+    async with app().run_test(size=(100, 30)) as pilot:
+        await SCENARIOS["tour-stage-result"](pilot)
+        assert screen_name(pilot.app) == "StageResultScreen"
+        told = " ".join(screen_text(pilot.app).split())
+        assert "the grid fills from the back, fewest Tour Points first: the team with the most starts in front" in told
+        tour = pilot.app.screen.tour
+        points = tour.points()
+        assert tour.legs[1].grid == "random" and len(set(points.values())) > 1
+        await pilot.press("enter")
+        await settle(pilot)
+        game = pilot.app.flow.game
+        front = {seat: max(game.pos[i][0] for i in game.seats[seat]) for seat in points}
+        most, fewest = max(points, key=points.get), min(points, key=points.get)
+        assert front[most] > front[fewest]
+
+
 async def test_the_yellow_jersey_is_plain_without_colour(data_dir, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     async with app().run_test(size=(80, 24)) as pilot:

@@ -352,10 +352,13 @@ class StageResultScreen(BaseScreen):
             from .variant import variant_word
 
             leg = tour.legs[len(tour.done)]
-            following = Text(_("Enter: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
-                               "first").format(k=len(tour.done) + 1, n=tour.stages,
-                                               stage=clean(leg.course.name, multiline=False),
-                                               rules=variant_word(leg.variant)), style=MUTED)
+            # (a random grid fills from the back: "fewest first" alone read as the wrong way round)
+            following = Text((_("Enter: stage {k}/{n}, {stage} ({rules}); the grid fills from the back, fewest Tour "
+                                "Points first: the team with the most starts in front") if leg.grid == "random" else
+                              _("Enter: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
+                                "first")).format(k=len(tour.done) + 1, n=tour.stages,
+                                                 stage=clean(leg.course.name, multiline=False),
+                                                 rules=variant_word(leg.variant)), style=MUTED)
         self.query_one("#result-next", Static).update(following)
 
     @property
