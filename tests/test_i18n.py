@@ -325,3 +325,7 @@ def test_the_curtain_legend_fits_80_columns_in_every_language(lang):
     assert long == []
     # the ░ of a square with fewer lanes is said only where the track draws it
     assert ["░" in "\n".join(legend) for legend in legends] == [False, True] * 3
+    # the piles shown on the curtain are the table's before this round's draws (widgets.board): said
+    # where a rider's deck and recycled cards are drawn (classic, meteo), not in BMX's bag
+    piles = i18n._("Deck, Recycled: as before this round's draws, until the cards are revealed")
+    assert [piles in legend for legend in legends] == [True] * 4 + [False] * 2

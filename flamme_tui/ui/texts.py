@@ -180,6 +180,8 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False) ->
             lines.append(track)
             track = said  # (on a line of its own, after the terrain: the less needed)
     lines.append(track)
+    if not rules.uses_tokens:  # (a pile that changed at a draw would tell the card kept: see widgets.board)
+        lines.append(_("Deck, Recycled: as before this round's draws, until the cards are revealed"))
     return lines
 
 
