@@ -5,7 +5,7 @@ The overview gives every square one cell, so a rulebook stage (78 squares)
 fits in 80 columns: one row per lane (lane 1, the left-hand lane, on top)
 where a rider is its team letter on its colour and an empty square shows its
 terrain (^ climb, v descent, s supply, · flat), the start line ║ and the
-finish line ▓; under it, on meteo stages, a row of weather.
+finish line ▓; above it, on meteo stages, a row of weather.
 
 The detailed strip gives every square two cells, and draws ONE thing per row,
 so no mark ever overwrites another:
@@ -547,8 +547,8 @@ class TrackStrip(LineWidget):
 
 class StageOverview(LineWidget):
     """The whole stage in one glance: one cell per square (several squares a
-    cell on a stage longer than the window), a row per lane, and the weather
-    row on meteo stages.  The squares the detailed strip shows are underlined."""
+    cell on a stage longer than the window), the weather row on meteo stages,
+    then a row per lane.  The squares the detailed strip shows are underlined."""
 
     DEFAULT_CSS = """
     StageOverview { height: auto; width: 1fr; }
@@ -575,8 +575,10 @@ class StageOverview(LineWidget):
         self.redraw()
 
     def row_kinds(self) -> tuple[str, ...]:
+        # the weather on top: under the lanes it sat on the strip's tile row, whose own weather is at
+        # another scale (two cells a square), and the two read as one
         meteo = bool(self.course is not None and self.course.weather)
-        return lane_rows(self.course) + (("weather",) if meteo else ())
+        return (("weather",) if meteo else ()) + lane_rows(self.course)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return len(self.row_kinds())
