@@ -80,7 +80,7 @@ Peloton and Muscle teams play their top card each round; a deck that runs out mo
 
 RULES_TOUR = N_("""[b]Grand Tour[/b] (stages of classic or meteo raced in turn by the same teams)
 [b]A stage[/b] goes on until every rider has crossed the line. A rider across the line at the end of movement has finished: it gives and takes no slipstream, takes no exhaustion card and leaves the track at the end of the round.
-[b]Stage time:[/b] a minute for each round after the round the first rider crossed in, less 10 seconds for each square past the line (up to the end of the finish tile). Riders that cross in one round on an unbroken run of squares take the time of its front rider (pack time). The 1st and 2nd take 10 seconds off. Times are gaps to the stage's winner (+1:20).
+[b]Stage time:[/b] a minute for each round after the round the first rider crossed in, less 10 seconds for each square past the line (up to the end of the finish tile). Riders that cross in one round on an unbroken run of squares take the time of its front rider (pack time). The 1st and 2nd take 10 seconds off (shown -10s). Times are shown as gaps to the stage's winner (+1:20: a minute and twenty seconds behind).
 [b]General classification (GC):[/b] the sum of a rider's stage times, lowest first (a tie: the better placing in the last stage); its leader wears the yellow jersey ◆. During a stage, g shows the standings: the GC before the stage, who has finished and in what time, and the live GC from the gaps on the road (10 seconds a square).
 [b]Tour Points:[/b] 3/2/1 to the teams of each stage's first three, and of the GC's top three after the last stage; the most points win the tour (a tie: the team of the better GC rider). The team classification adds a team's two GC times (no points).
 [b]Between stages:[/b] every rider keeps half of its exhaustion cards, rounded up (handicaps are dealt at the first stage only). From the second stage the teams take the grid fewest Tour Points first: that team places its riders first, and a random grid fills from the back, so there the team with the most starts in front.""")
@@ -122,6 +122,14 @@ def track_legend(variant: str) -> str:
     if find(variant).has_weather:
         lines.append(_("Weather: {weather}").format(
             weather="  ".join(f"{w.glyph} {_(w.name)} ({_(w.effect)})" for w in WEATHER.values())))
+    # the two views of a stage, one above the other (a new player read them as one; a BMX circuit is drawn whole)
+    if find(variant).has_weather:
+        lines.append(_("Top rows: the weather, then the whole stage, a cell a square; below, the squares around the "
+                       "riders under their tiles' letters and weather (upper case: a tile's other side); <3 and 2>: "
+                       "riders out of view"))
+    elif not find(variant).uses_tokens:
+        lines.append(_("Top rows: the whole stage, a cell a square; below, the squares around the riders under their "
+                       "tiles' letters (upper case: a tile's other side); <3 and 2>: riders out of view"))
     if find(variant).uses_tokens:
         lines.append(_("Riders: team letter + > (one rider per player)"))
     elif find(variant).has_weather:
@@ -220,6 +228,8 @@ def hand_word(variant: str | None) -> str:
 
 
 HELP = {  # the prose of each topic; the keys of the screen are listed from its bindings
+    "stages": N_("""[b]Choose the stage[/b]
+The stages this rule set can race, grouped by kind, then by the boxes whose tiles they need.  Beside the list, the highlighted stage in words; under it, its profile (the road's height, square by square) and its tiles (a letter each; upper case: the tile's other side).  Kind (k) shows one kind of stage at a time, then every kind again; Boxes (x) only the stages your boxes can lay (the base box, or with the Peloton box).  Edit a copy (e) opens the highlighted stage in the stage builder, to change it and save it as your own; Build a stage starts from nothing, Random stage makes a new stage of the kind shown.  Your own stages (built here, or YAML files in your stages folder) are listed with the others."""),
     "menus": N_("""[b]Menus[/b]
   ↑ ↓          move
   Enter        choose
@@ -284,7 +294,7 @@ Coach (c): each person's three costliest cards against the expert bot's choice, 
 A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 to the teams of each stage's first three riders, and of the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first (a random grid fills from the back: the team with the most starts in front).
 Choose a tour, or pick the stages yourself."""),
     "tour-result": N_("""[b]Stage result[/b]
-The stage's times are gaps to its winner (+0:40: forty seconds behind).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 to the teams of each stage's first three riders (one team may score twice), and of the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
+The stage's times are gaps to its winner (+0:40: forty seconds behind); -10s: the 10 seconds its first two riders take off.  The bars draw the gaps and the points at a glance (+3: the points this stage gave).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 to the teams of each stage's first three riders (one team may score twice), and of the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
 Coach (c): each person's three costliest cards of this stage against the expert bot's choice, with why; 1-9 replay that round in the tour's replay.
 The tour is saved: from the title menu, Resume goes on with the next stage."""),
     "tour-podium": N_("""[b]Tour over[/b]

@@ -68,7 +68,7 @@ def reading_line(total: int, kind: str, done: int = 0) -> Content:
 
 
 class StageScreen(BaseScreen):
-    HELP_TOPIC = "menus"
+    HELP_TOPIC = "stages"
     DEFAULT_CSS = """
     #stage-notice { height: auto; color: $warning; margin: 0 0 1 0; }
     /* one line, cut with …: the count comes first, the keys are in the footer too */
