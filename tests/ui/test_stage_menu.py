@@ -55,6 +55,19 @@ async def test_the_menu_groups_the_library_and_filters_it():
         assert screen_name(app) == "TeamsScreen"
 
 
+async def test_the_stage_list_has_a_help_of_its_own():
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen" and "Choose the stage" in screen_text(app)
+        told = " ".join(app.screen_stack[-2].help_text().split())
+        assert "upper case: the tile's other side" in told and "Kind (k)" in told and "Edit a copy (e)" in told
+
+
 async def test_random_stage_races_a_new_stage_by_its_code():
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.app import App
 
 from flamme_tui import config
@@ -150,6 +152,20 @@ async def test_overview_shows_every_rider_and_the_finish_at_80_columns():
     assert "^" in top + bottom and "v" in top + bottom  # the terrain of the whole stage
     # the cells keep the order of the squares
     assert bottom.index("B") < top.index("B") < bottom.index("O") < top.index("O")
+
+
+async def test_the_overview_draws_its_weather_above_its_lanes():
+    """On a meteo stage the overview's weather row comes first: under the lanes
+    it sat on the detailed strip's tile row, whose weather is at another scale."""
+    from flamme_tui.ui.widgets.track import StageOverview
+
+    course = config.load_course("avenue-corso-paseo")
+    course = replace(course, weather=tuple("headwind" if 20 <= sq < 26 else "" for sq in range(len(course.terrain))))
+    overview = StageOverview(course)
+    assert overview.row_kinds()[0] == "weather" and overview.row_kinds()[1:] == ("lane1", "lane0")
+    lines, _ = await render(overview, Scene(riders((0, 0), (30, 1))), size=(80, 24))
+    assert "«" in lines[0] and "║" not in lines[0]  # the weather alone on the top row
+    assert "║" in lines[1] and "║" in lines[2] and "«" not in lines[1] + lines[2]
 
 
 async def test_stage_profile_climbs_and_falls_with_the_terrain():
