@@ -251,3 +251,27 @@ async def test_leaving_a_changed_copy_asks_first(data_dir):
         await pilot.press("y")
         await pilot.pause()
         assert screen_name(app) == "StageScreen"
+
+
+async def test_the_builder_s_track_shows_the_end_of_a_long_stage(data_dir):
+    """At 80x24 a whole stage does not fit the strip: it shows the end, where
+    tiles are laid, taken back and turned (it showed the start: a new player
+    could not see the tiles just changed)."""
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")
+        await go_to_stage(pilot, "avenue-corso-paseo")
+        await pilot.press("e")
+        await pilot.pause()
+        assert screen_name(app) == "StageBuildScreen"
+        track = app.screen.query_one("#build-track")
+        first, last = track.in_view()  # a window over the stage, not the whole of it
+        assert first > 0 and last >= app.screen.build.course().finish
+
+        def letters() -> list[str]:  # the tile letters the strip shows (its labels row)
+            return screen_text(app).splitlines()[track.region.y].split()
+
+        assert app.screen.build.names[0] not in letters() and app.screen.build.names[-2] in letters()
+        await pilot.press("backspace")  # the finish tile taken back: the tile now last is in view
+        await pilot.pause()
+        assert app.screen.build.names[-1] in letters() and "F" not in letters()

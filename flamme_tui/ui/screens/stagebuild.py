@@ -121,7 +121,7 @@ class StageBuildScreen(BaseScreen):
                     yield Static("", id="build-about")
                     yield Static(self.actions(), id="build-actions")
             yield StageProfile(None, bars=2, id="build-profile")
-            yield TrackStrip(None, mini=True, id="build-track")
+            yield TrackStrip(None, mini=True, end=True, id="build-track")
         # (n names the stage, c copies its code: said by the words to click beside the tiles and by
         # the help; the bar keeps what is used most, to fit 80 columns in French and Spanish too)
         yield KeyBar([("⏎", _("lay")), (key_word("space"), _("turn")), ("⌫", _("undo")), ("f", _("flip")),

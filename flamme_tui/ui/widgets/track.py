@@ -178,10 +178,12 @@ class TrackStrip(LineWidget):
     max_lines: reactive[int] = reactive(4, layout=True)
     tall: reactive[bool] = reactive(False, layout=True)  # ruler, weather and terrain rows too
 
-    def __init__(self, course=None, *, mini: bool = False, name=None, id=None, classes=None) -> None:
+    def __init__(self, course=None, *, mini: bool = False, end: bool = False, name=None, id=None,
+                 classes=None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.course = course
         self.mini = mini
+        self.end = end  # with no rider to follow, a window shows the end of the stage (the stage builder's new tiles)
         self.scene = Scene()
         self.pan = 0  # manual scroll in window mode, cells
         self._full_cache: tuple | None = None
@@ -449,7 +451,7 @@ class TrackStrip(LineWidget):
             else:  # keep the most important square in view, a little left of centre
                 x0 = pts[0] - width // 2
         else:
-            x0 = 0
+            x0 = total - width if self.end else 0
         x0 += self.pan
         return max(0, min(x0, max(0, total - width)))
 
