@@ -296,7 +296,7 @@ Choose a tour, or pick the stages yourself."""),
     "tour-result": N_("""[b]Stage result[/b]
 The stage's times are gaps to its winner (+0:40: forty seconds behind); -10s: the 10 seconds its first two riders take off.  The bars draw the gaps and the points at a glance (+3: the points this stage gave).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 to the teams of each stage's first three riders (one team may score twice), and of the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
 Coach (c): each person's three costliest cards of this stage against the expert bot's choice, with why; 1-9 replay that round in the tour's replay.
-The tour is saved: from the title menu, Resume goes on with the next stage."""),
+The tour is saved: from the title menu, Resume goes on with the next stage (after another race, Saved races has the tour)."""),
     "tour-podium": N_("""[b]Tour over[/b]
 The GC's podium, the winner by Tour Points (a tie goes to the team of the better GC rider) and every classification.  Tour again keeps the teams and the stages, with a new seed; the replay shows the whole tour, stage by stage."""),
     "rules": "",
