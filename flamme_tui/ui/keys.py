@@ -86,7 +86,7 @@ def typed_keys() -> frozenset[str]:
     space...): a text field takes them as text, before any binding."""
     from textual.keys import _character_to_key
 
-    return frozenset(_character_to_key(c) for c in string.ascii_letters + string.digits + string.punctuation + " ")
+    return frozenset(_character_to_key(c) for c in string.ascii_lowercase + string.digits + string.punctuation + " ")
 
 
 def key_problem(key: str) -> str | None:
