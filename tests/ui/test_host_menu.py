@@ -6,10 +6,13 @@ seats), and the host screen's snapshot (fixed codes and port)."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import re
 import socket
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -222,14 +225,18 @@ def port_free(port: int) -> bool:
 @pytest.mark.parametrize("scenario", ["host", "host-seat"])
 def test_host_screens_snapshot(snap_compare, scenario):
     """The host screen at 80x24 (fixed codes and port: scenarios.HOST_*), and the seat played here."""
-    if not (port_free(HOST_PORT) and port_free(HOST_PORT + 1)):
-        pytest.skip(f"port {HOST_PORT} or {HOST_PORT + 1} is in use: the screen would show another")
+    # one at a time: the test processes run these two side by side, and the second to host took
+    # another port, which its screen shows (a flaky snapshot); the lock is the port's
+    with open(Path(tempfile.gettempdir()) / f"flamme-tui-test-port-{HOST_PORT}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (port_free(HOST_PORT) and port_free(HOST_PORT + 1)):
+            pytest.skip(f"port {HOST_PORT} or {HOST_PORT + 1} is in use: the screen would show another")
 
-    async def shown(pilot) -> None:
-        await SCENARIOS[scenario](pilot)
+        async def shown(pilot) -> None:
+            await SCENARIOS[scenario](pilot)
 
-    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
-    assert snap_compare(app, run_before=shown, terminal_size=(80, 24))
+        app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+        assert snap_compare(app, run_before=shown, terminal_size=(80, 24))
 
 
 async def test_join_draws_its_seat_screen_with_its_own_layout():
