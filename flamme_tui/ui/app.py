@@ -705,10 +705,11 @@ class FlammeApp(App[int]):
         """Draw every screen of the stack again in the new language: each screen
         that can be composed again is (`relanguage`, BaseScreen), the help screens
         kept built are dropped (they are built again on demand)."""
+        shown = [name for name in self._helps if self.get_screen(name) in self.screen_stack]
         for name in self._helps:
-            if self.get_screen(name) not in self.screen_stack:
+            if name not in shown:
                 self.uninstall_screen(name)
-        self._helps = [name for name in self._helps if self.get_screen(name) in self.screen_stack]
+        self._helps = shown
         for screen in self.screen_stack:
             relanguage = getattr(screen, "relanguage", None)
             if relanguage is not None:

@@ -118,6 +118,28 @@ async def test_a_whole_race_in_another_language(lang, speak):
         assert not any(re.search(r"\b(plays|Round|wins|slipstream|exhaustion)\b", line) for line in log), log
 
 
+async def test_the_language_changes_after_a_help_was_read(tmp_path, monkeypatch, speak):
+    """A help read and closed, then the language changed: the help kept built is
+    dropped, not looked up once gone (the app ended on a KeyError); the help asked
+    again speaks the new language."""
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen"
+        await pilot.press("escape")
+        await SCENARIOS["settings"](pilot)
+        select = app.screen.query_one("#language")
+        select.value = "es"  # as the list sets it when the player picks "Español"
+        await settle(pilot)
+        assert i18n.language() == "es" and app.is_running
+        await pilot.press("f1")
+        await pilot.pause()
+        assert screen_name(app) == "HelpScreen" and "Ajustes" in " ".join(words_on(app))
+    i18n.set_language("en")
+
+
 async def test_the_language_setting_redraws_and_is_saved(tmp_path, monkeypatch, speak):
     """Settings > Language: the title menu behind it speaks French at once, and the choice is saved."""
     monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
