@@ -237,13 +237,14 @@ class SeatScreen(Screen[None]):
         self.query_one("#boards", Static).update(self.boards())
         self.query_one("#hand", Static).update(self.hand())
         log = self.query_one("#log", Log)
-        for (round_no, _at), events in t.rounds[self.shown_rounds:]:
-            lines = t.round_lines(events)
-            if lines:
-                log.write_line(_("Round {n}").format(n=round_no) if round_no else _("Breakaway"))
-                for line in lines:
-                    log.write_line(line)
-        self.shown_rounds = len(t.rounds)
+        if t.riders:  # (a device joining again hears the last reveal before the table: the names wait for it)
+            for (round_no, _at), events in t.rounds[self.shown_rounds:]:
+                lines = t.round_lines(events)
+                if lines:
+                    log.write_line(_("Round {n}").format(n=round_no) if round_no else _("Breakaway"))
+                    for line in lines:
+                        log.write_line(line)
+            self.shown_rounds = len(t.rounds)
         if t.error and t.error not in ("replaced", "bot", "closing"):
             self.note = error_words(t.error)
             t.error = None

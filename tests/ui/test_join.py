@@ -273,3 +273,33 @@ async def test_a_seat_whose_host_closes_the_table_is_no_longer_asked_to_choose()
     finally:
         await line.close()
         await server.stop()
+
+
+async def test_a_seat_joining_again_reads_the_last_round_with_its_riders_names():
+    """The host sends a device joining again the last reveal before the table:
+    the round waits for the riders' names ("?" plays 2 before)."""
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={1: "easy", 2: "easy"})
+    table = HostTable(session, {0})
+    server = HostServer(table)
+    port = await server.start()
+    address = f"127.0.0.1:{port}"
+    try:
+        line, device = Line(address), DeviceTable()
+        await line.open(table.codes[0])
+        async for data in line.messages():  # seat 0 plays until a round is revealed, then leaves
+            device.take(data)
+            if any(events for _round, events in device.rounds):
+                break
+            if device.turn is not None:
+                await line.send(device.answer(0))
+        await line.close()
+        app = JoinApp(address, table.codes[0])
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(500):
+                await pilot.pause(0.01)
+                if app.table.riders and app.query_one("#log").line_count:
+                    break
+            log = "\n".join(str(line) for line in app.query_one("#log").lines)
+            assert "Red" in log and "Blue" in log and "?" not in log, log
+    finally:
+        await server.stop()
