@@ -251,6 +251,8 @@ class SeatScreen(Screen[None]):
         elif t.closed:
             self.note = error_words(t.closed)
         status = t.status()
+        if t.turn is not None and t.seat is not None:  # how to choose, said while there is a choice to make
+            status += "  " + (_("tap your choice") if served() else _("1-9, or ↑ ↓ and Enter, or a tap · q quits"))
         self.query_one("#status", Static).update(Text(f"{status}  {self.note}".strip()))
         if t.turn is not None and t.turn.at != self.rung_at:
             self.rung_at = t.turn.at
