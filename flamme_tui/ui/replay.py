@@ -73,7 +73,9 @@ class ReplayScreen(Screen):
         with VerticalScroll(id="replay-body"):
             yield Static(id="replay-log")
             yield Static(id="replay-ranking")
-        yield KeyBar([("← →", _("round by round")), ("home end", _("first, last")), ("q", _("close"))])
+        # (the round's log and the ranking scroll: at 80x24 the ranking starts below the screen)
+        yield KeyBar([("← →", _("round by round")), ("↑↓", _("scroll")), ("home end", _("first, last")),
+                      ("q", _("close"))])
 
     def course_widgets(self, course) -> list:
         """The course as the race draws it: the BMX lap, else the overview and the strip."""
