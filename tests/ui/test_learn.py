@@ -368,3 +368,19 @@ async def test_the_hint_works_in_every_rule_set_and_on_a_peloton_stage_from_the_
         said = app.screen.text
         assert said == hint(session.game.view(seat), Budget(rollouts=16)) and said.startswith("The expert would play ")
         assert session.hints == [(seat, len(session.entries))]
+
+
+async def test_the_lesson_s_choices_stay_in_sight_when_its_text_is_scrolled(data_dir):
+    """A step read to its end (↓) hid the choices the number keys pick: they
+    are no longer part of the scrolled text."""
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tutorial"](pilot)
+        body = app.screen.query_one("#lesson-body")
+        assert body.max_scroll_y > 0  # the step and the last round are longer than the room they have
+        await pilot.press(*["down"] * 20)
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y
+        assert "Which rider draws first?  [1] Sprinteur" in screen_text(app)

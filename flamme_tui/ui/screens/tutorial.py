@@ -118,7 +118,7 @@ class TutorialScreen(BaseScreen):
     TutorialScreen #lesson-track { margin: 0 0 0 0; }
     TutorialScreen #lesson-body { height: 1fr; padding: 0 1; }
     TutorialScreen #lesson-step { border: round $accent; padding: 0 1; height: auto; }
-    TutorialScreen #lesson-choices { height: auto; text-style: bold; }
+    TutorialScreen #lesson-choices { height: auto; text-style: bold; padding: 0 1; }
     TutorialScreen #lesson-report { height: auto; margin-top: 1; }
     """
     BINDINGS: ClassVar[Bindings] = [
@@ -145,9 +145,10 @@ class TutorialScreen(BaseScreen):
             yield LapStrip(course, id="lesson-track")
         else:
             yield TrackStrip(course, id="lesson-track")
+        # the choices under the track, out of the scrolled text: a step read to its end never
+        # hides the cards the number keys choose
+        yield Static(id="lesson-choices")
         with VerticalScroll(id="lesson-body"):
-            # the choices first, under the track: never scrolled out of sight by a long step
-            yield Static(id="lesson-choices")
             yield Static(id="lesson-step")
             yield Static(id="lesson-report")
         yield KeyBar(self.keys(), id="lesson-keys")
