@@ -84,12 +84,13 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
                     "the host screen with the codes")
         text = screen_text(app)
         table = app.screen.table
-        address = re.search(r"flamme-tui join (127\.0\.0\.1:\d+) CODE", text).group(1)
+        address, typed = re.search(rf"flamme-tui join (127\.0\.0\.1:\d+) ({CODE})", text).groups()
         rows = dict(re.findall(rf" (\d) \S+ +(?:here|own device +({CODE}))", text))
         assert set(rows) == {"1", "2"} and rows["1"] == "" and rows["2"]  # only the device seat has a code
         from flamme_tui.net.host import show_code
 
         assert rows["2"] == show_code(table.codes[1])
+        assert typed == rows["2"]  # one seat on its own device: the command is ready to type, its code in it
         assert f"the room code {table.room}" in text and "http://127.0.0.1:" in text
         assert len(str(app.screen.query_one("#host-qr").render()).splitlines()) > 10  # the QR code is drawn
         assert table.devices == {0, 1} and app.screen.here == {0}

@@ -30,7 +30,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Log, Static
 
-from ...i18n import N_, _
+from ...i18n import N_, _, pgettext
 from ...play.narrator import host_line
 from ...words import bot_level
 from ..widgets.keybar import KeyBar
@@ -172,12 +172,15 @@ class HostScreen(Screen[None]):
             t.append(_("Only this computer can join (n: the network too)") + "\n")
         else:
             t.append(_("Open to your network") + "\n")
-        t.append(_("Join: flamme-tui join {address} CODE").format(address=address) + "\n")
+        rows = [(seat, team.name if len(team.name) <= NAME_WIDTH else team.name[:NAME_WIDTH - 1] + "…",
+                 *self.seat_words(seat)) for seat, team in enumerate(session.setup.teams)]
+        # one seat on its own device: its code in the command, ready to type (else CODE: each seat's, below)
+        codes = [row[3] for row in rows if row[3]]
+        t.append(_("Join: flamme-tui join {address} {code}").format(
+            address=address, code=codes[0] if len(codes) == 1 else pgettext("a seat's code, to type", "CODE")) + "\n")
         if self.page is not None:
             t.append(_("Or a browser, a phone: http://{page}/").format(page=self.address(self.web_port)) + "\n")
         t.append(_("Watch: the room code {code}").format(code=self.table.room) + "\n")
-        rows = [(seat, team.name if len(team.name) <= NAME_WIDTH else team.name[:NAME_WIDTH - 1] + "…",
-                 *self.seat_words(seat)) for seat, team in enumerate(session.setup.teams)]
         heads = (_("Team"), _("Plays"), _("Code"))
         # columns as wide as their longest word (French and Spanish run longer)
         name_w = max(len(heads[0]), *(len(r[1]) for r in rows))
