@@ -147,7 +147,7 @@ async def test_the_filter_line_keeps_its_count_in_every_language(lang):
             line = next(row for row in screen_text(app).splitlines()
                         if row.strip().startswith(("Affichées", "Se ven")))
             n = len(config.stage_ids())
-            assert f"{n} {'étape' if lang == 'fr' else 'etapa'}" in line, line  # the count, whole
+            assert (f"{n} sur {n} (" if lang == "fr" else f"{n} etapa") in line, line  # the count, whole
             assert line.rstrip().endswith(("…", ")")), line
     finally:
         i18n.forget_flag()
