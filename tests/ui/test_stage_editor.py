@@ -30,6 +30,15 @@ async def open_editor(pilot) -> None:
     assert screen_name(pilot.app) == "StageBuildScreen"
 
 
+async def edit_copy(pilot, stage_id: str) -> None:
+    """New race, Classic, the stage highlighted, e: the builder on a copy of it."""
+    await pilot.press("enter", "enter")
+    await go_to_stage(pilot, stage_id)
+    await pilot.press("e")
+    await pilot.pause()
+    assert screen_name(pilot.app) == "StageBuildScreen"
+
+
 async def test_build_a_stage_save_it_and_race_it(data_dir):
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -123,11 +132,7 @@ async def test_the_menu_lists_a_stage_saved_in_the_editor(data_dir):
 async def test_edit_a_copy_of_a_stage_and_share_its_code(data_dir):
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("enter", "enter")
-        await go_to_stage(pilot, "la-haut-montagne")
-        await pilot.press("e")
-        await pilot.pause()
-        assert screen_name(app) == "StageBuildScreen"
+        await edit_copy(pilot, "la-haut-montagne")
         stage = config.load_stage("la-haut-montagne")
         assert app.screen.build.tiles == stage.tiles and app.screen.build.name == "La Haut Montagne (copy)"
         # every key has a word to click too: "take back", then "flip last"
@@ -259,11 +264,7 @@ async def test_the_builder_s_track_shows_the_end_of_a_long_stage(data_dir):
     could not see the tiles just changed)."""
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "enter")
-        await go_to_stage(pilot, "avenue-corso-paseo")
-        await pilot.press("e")
-        await pilot.pause()
-        assert screen_name(app) == "StageBuildScreen"
+        await edit_copy(pilot, "avenue-corso-paseo")
         track = app.screen.query_one("#build-track")
         first, last = track.in_view()  # a window over the stage, not the whole of it
         assert first > 0 and last >= app.screen.build.course().finish

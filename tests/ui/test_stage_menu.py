@@ -21,12 +21,16 @@ def shown(menu) -> list:
     return [menu.get_option_at_index(k) for k in range(menu.option_count)]
 
 
+async def to_stage_menu(pilot) -> None:
+    await pilot.press("enter", "enter")  # New race, Classic
+    await pilot.pause()
+    assert screen_name(pilot.app) == "StageScreen"
+
+
 async def test_the_menu_groups_the_library_and_filters_it():
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "enter")  # New race, Classic
-        await pilot.pause()
-        assert screen_name(app) == "StageScreen"
+        await to_stage_menu(pilot)
         menu = app.screen.query_one("#stage-menu")
         options = shown(menu)
         # Random stage first, then a line per group that cannot be chosen, then its stages
@@ -58,9 +62,7 @@ async def test_the_menu_groups_the_library_and_filters_it():
 async def test_the_stage_list_has_a_help_of_its_own():
     app = FlammeApp(seed=1, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", "enter")  # New race, Classic
-        await pilot.pause()
-        assert screen_name(app) == "StageScreen"
+        await to_stage_menu(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
         assert screen_name(app) == "HelpScreen" and "Choose the stage" in screen_text(app)
