@@ -50,7 +50,7 @@ class Device:
     async def open(self, headers=None) -> None:
         self.http = aiohttp.ClientSession()
         self.ws = await self.http.ws_connect(f"ws://127.0.0.1:{self.port}/ws", headers=headers)
-        await self.send({"v": 1, "type": "hello", "code": self.code, "watch": self.watch})
+        await self.send({"v": 2, "type": "hello", "code": self.code, "watch": self.watch})
 
     async def send(self, message) -> None:
         await self.ws.send_str(json.dumps(message) if not isinstance(message, str) else message)
@@ -95,7 +95,7 @@ async def play_device(device: Device, stop_after: int | None = None) -> None:
             k = pick(message)
             action = message["options"][k]["action"]
             device.chose.append((message["at"], action))
-            await device.send({"v": 1, "type": "choose", "at": message["at"], "option": k, "action": action})
+            await device.send({"v": 2, "type": "choose", "at": message["at"], "option": k, "action": action})
             if stop_after is not None and len(device.chose) >= stop_after:
                 return
 
@@ -265,24 +265,24 @@ def test_forged_repeated_out_of_turn_and_malformed_choices_are_refused_to_that_d
         assert table.due() == 0
         before = list(table.session.entries)
         # blue plays out of turn, with red's own option
-        await blue.send({"v": 1, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]})
+        await blue.send({"v": 2, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]})
         assert (await blue.until("error"))["code"] == "not-your-turn"
         # red forges an action that is not on offer, and names an option that does not exist
-        await red.send({"v": 1, "type": "choose", "at": turn["at"], "option": 0, "action": "play blue.S 9"})
+        await red.send({"v": 2, "type": "choose", "at": turn["at"], "option": 0, "action": "play blue.S 9"})
         assert (await red.until("error"))["code"] == "not-offered"
-        await red.send({"v": 1, "type": "choose", "at": turn["at"], "option": 99, "action": turn["options"][0]["action"]})
+        await red.send({"v": 2, "type": "choose", "at": turn["at"], "option": 99, "action": turn["options"][0]["action"]})
         assert (await red.until("error"))["code"] == "not-offered"
         # malformed: not JSON, no type, another version, a number that is text, too deep, too long
-        for bad, code in (("{nope", "bad-message"), ('{"v":1}', "bad-message"),
-                          ('{"v":2,"type":"choose"}', "version"),
-                          ({"v": 1, "type": "choose", "at": str(turn["at"]), "option": 0, "action": "x"}, "bad-message"),
-                          ('{"v":1,"type":"choose","at":' + "[" * 40 + "]" * 40 + "}", "bad-message"),
-                          ({"v": 1, "type": "what"}, "bad-message")):
+        for bad, code in (("{nope", "bad-message"), ('{"v":2}', "bad-message"),
+                          ('{"v":1,"type":"choose"}', "version"),
+                          ({"v": 2, "type": "choose", "at": str(turn["at"]), "option": 0, "action": "x"}, "bad-message"),
+                          ('{"v":2,"type":"choose","at":' + "[" * 40 + "]" * 40 + "}", "bad-message"),
+                          ({"v": 2, "type": "what"}, "bad-message")):
             await red.send(bad)
             assert (await red.until("error"))["code"] == code, bad
         assert table.session.entries == before  # nothing was played
         # the real choice, then the same one again (a repeat): stale
-        good = {"v": 1, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]}
+        good = {"v": 2, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]}
         await red.send(good)
         await red.until("table")
         assert len(table.session.entries) == len(before) + 1
@@ -303,7 +303,7 @@ def test_a_wrong_code_is_refused_and_too_many_tries_are_stopped():
         w = await device("ZZZZZ", watch=True)
         assert (await w.until("error"))["code"] == "unknown-code"
         for _ in range(10):
-            await d.send({"v": 1, "type": "hello", "code": "BBBB", "watch": False})
+            await d.send({"v": 2, "type": "hello", "code": "BBBB", "watch": False})
         codes = [(await d.until("error"))["code"] for _ in range(10)]
         assert "too-many-tries" in codes
         # even the right code is refused from that address for a while
@@ -323,18 +323,18 @@ def test_wrong_codes_from_one_tab_of_the_host_s_page_lock_out_that_browser_alone
         assert (await d.until("error"))["code"] == "unknown-code"  # (a line of its own, no browser named)
         tab = await device("BBBB")
         for _ in range(12):
-            await tab.send({"v": 1, "type": "hello", "code": "CCCC", "watch": False, "browser": "10.0.0.5"})
+            await tab.send({"v": 2, "type": "hello", "code": "CCCC", "watch": False, "browser": "10.0.0.5"})
         codes = [(await tab.until("error"))["code"] for _ in range(12)]
         assert codes[-1] == "too-many-tries"
         other = Device(server.port, table.codes[0])
         other.http = aiohttp.ClientSession()
         other.ws = await other.http.ws_connect(f"ws://127.0.0.1:{server.port}/ws")
-        await other.send({"v": 1, "type": "hello", "code": table.codes[0], "watch": False, "browser": "10.0.0.6"})
+        await other.send({"v": 2, "type": "hello", "code": table.codes[0], "watch": False, "browser": "10.0.0.6"})
         assert (await other.until("welcome"))["seat"] == 0  # another browser's tab joins
         again = Device(server.port, table.codes[1])
         again.http = aiohttp.ClientSession()
         again.ws = await again.http.ws_connect(f"ws://127.0.0.1:{server.port}/ws")
-        await again.send({"v": 1, "type": "hello", "code": table.codes[1], "watch": False, "browser": "10.0.0.5"})
+        await again.send({"v": 2, "type": "hello", "code": table.codes[1], "watch": False, "browser": "10.0.0.5"})
         assert (await again.until("error"))["code"] == "too-many-tries"  # that browser's still locked out
         await other.close()
         await again.close()
@@ -390,7 +390,7 @@ def test_a_connection_that_sends_no_whole_request_is_closed_and_one_address_hold
         d = await device(table.codes[0])  # a device that says what it wants is served as before
         assert (await d.until("welcome"))["seat"] == 0
         await asyncio.sleep(0.8)  # past the time to send a request: a WebSocket stays open
-        await d.send({"v": 1, "type": "hello", "code": table.codes[0], "watch": False})
+        await d.send({"v": 2, "type": "hello", "code": table.codes[0], "watch": False})
         assert (await d.until("error"))["code"] == "bad-message"  # (a second hello: the line still answers)
         for _reader, writer in [*lines, extra]:
             writer.close()
@@ -430,7 +430,7 @@ def test_a_page_from_another_origin_is_refused_and_a_flood_is_slowed():
         own = await device(table.codes[0], headers={"Origin": f"http://127.0.0.1:{server.port}"})
         await own.until("welcome")
         for _ in range(60):
-            await own.send({"v": 1, "type": "choose", "at": 0, "option": 0, "action": "x"})
+            await own.send({"v": 2, "type": "choose", "at": 0, "option": 0, "action": "x"})
         codes = []
         while True:
             try:
@@ -550,8 +550,8 @@ def test_seat_codes_are_secret_unguessable_and_bound_to_one_seat():
 def test_only_the_protocol_s_version_as_a_number_is_understood():
     from flamme_tui.net.wire import ProtocolError, parse
 
-    assert parse('{"v": 1, "type": "hello"}', 4096)["type"] == "hello"
-    for version in ("true", "1.0", '"1"', "2", "null"):  # true and 1.0 are equal to 1 in Python
+    assert parse('{"v": 2, "type": "hello"}', 4096)["type"] == "hello"
+    for version in ("true", "1.0", "2.0", "1", "\"2\"", "null"):  # 2.0 equals 2 in Python; 1 is the old version
         with pytest.raises(ProtocolError):
             parse(f'{{"v": {version}, "type": "hello"}}', 4096)
 

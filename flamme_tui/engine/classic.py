@@ -42,7 +42,7 @@ from .ruleset import RuleSet
 from .seating import check_seats
 from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
-from .track import EMPTY, LANES, close_gaps, free_lane, on_track, ranking, settle, square_empty
+from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
 from .view import Board, RiderView, View, board, seat_view
 
 if TYPE_CHECKING:
@@ -657,10 +657,6 @@ class ClassicGame(Race):
 
     # ------------------------------------------------------------- movement
 
-    def movement_order(self) -> list[int]:
-        """Riders on the track, furthest first (in a tour, riders across the line have left it)."""
-        return on_track(self.cells, self.pos)
-
     def standup_penalty(self, i: int) -> int:
         """Hook: what standing up costs rider i this move (meteo)."""
         return 0
@@ -825,6 +821,7 @@ class ClassicGame(Race):
         from nowhere; a scripted team any card of its decks (and Attack)."""
         rider = self.riders[j]
         cards = set(view.unseen(j))
+        cards.update(view.hands.get(j, ()))  # a rider of the seat whose card is not down yet
         cards.update(view.board.riders[j].recycled)
         cards.add(EXHAUSTION)
         cards.add(NOWHERE)

@@ -16,8 +16,10 @@ from typing import Any, Final
 
 from .actions import Action
 
-# Preview.wind: exhaustion (fatigue) at the end of the round for sure, or maybe
+# Preview.wind: exhaustion (fatigue) at the end of the round for sure, or maybe;
+# Preview.crowd: riders in the way for sure, or maybe
 WIND: Final = "wind"
+BLOCKED: Final = "blocked"
 MAY: Final = "may"
 
 
@@ -29,7 +31,8 @@ class Preview:
     moves: squares the move is worth here: `value` after the terrain, the
         stand-up penalty and the jump ramp (what the round moves before blocking)
     square, lane: where the rider would end
-    blocked: it ends short of start + moves (riders in the way, a blocked road)
+    blocked: it ends short of start + moves (riders in the way, a blocked road),
+        the others still (`crowd` says what the round may do)
     terrain: "" or the terrain that changed the value: "climb" (at most 5, or
         less before a climb), "descent" (at least 5), "supply" (at least 4)
     standup: squares standing up costs (meteo, a crashed rider), else 0
@@ -45,6 +48,13 @@ class Preview:
         the others play; MAY, the others' cards decide (they may land just
         ahead of it, carry it on in slipstream or end the race); "" when it
         takes none whatever they play (sheltered, over the line, the race over)
+    crowd: whether riders in the way will stop it short in the round, the
+        others' cards counted as the seat may know them (View.options(wind=True)
+        fills it, "" otherwise): BLOCKED whatever the others play; MAY, their
+        cards decide (the riders ahead move first: they may leave the squares
+        in front of it, or fill the one it aims at); "" when it is not
+        whatever they play.  `blocked` alone says what the others standing
+        still would do, which in a pack the round seldom does
 
     The seat's own riders whose cards are down this round move too, in the
     round's order (View.preview): the second rider's previews count the
@@ -66,11 +76,14 @@ class Preview:
     front: bool
     finish: bool = False
     wind: str = ""
+    crowd: str = ""
 
-    def with_wind(self, wind: str) -> Preview:
-        """This preview, saying who will be in the wind (`wind`)."""
+    def with_round(self, wind: str, crowd: str) -> Preview:
+        """This preview, saying who will be in the wind (`wind`) and whether
+        riders in the way will stop it (`crowd`)."""
         return Preview(self.rider, self.start, self.value, self.moves, self.plays_as, self.square, self.lane,
-                       self.blocked, self.terrain, self.standup, self.ramp, self.crash, self.front, self.finish, wind)
+                       self.blocked, self.terrain, self.standup, self.ramp, self.crash, self.front, self.finish, wind,
+                       crowd)
 
     @property
     def gain(self) -> int:

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, ClassVar
 from .actions import Action, Choice
 from .course import Course
 from .events import Event
-from .options import Option, Preview
+from .options import BLOCKED, MAY, Option, Preview
 from .phase import Phase
 from .rng import Rng
 from .ruleset import RuleSet
-from .track import EMPTY, LANES, ranking
+from .track import EMPTY, LANES, on_track, ranking
 from .view import Board, View
 
 if TYPE_CHECKING:  # the rule sets' modules import this one
@@ -183,6 +183,61 @@ class Race:
     def wind(self, view: View, i: int, choice: Choice) -> str:
         """Preview.wind of rider i's card (tokens), from the seat's view (View.wind)."""
         raise NotImplementedError
+
+    def furthest(self, view: View, j: int) -> int:
+        """The most squares rider j may move this round, as the seat may know its cards (tokens)."""
+        raise NotImplementedError
+
+    def movement_order(self) -> list[int]:
+        """Riders on the track, furthest first (in a tour, riders across the line have left it)."""
+        return on_track(self.cells, self.pos)
+
+    def anyone_down(self) -> bool:
+        """Hook: some rider lies crashed (meteo), which may close the road ahead."""
+        return False
+
+    def crowd(self, view: View, i: int, choice: Choice) -> str:
+        """Preview.crowd of rider i's card (tokens), from the seat's view: BLOCKED,
+        MAY or "" (engine.options).
+
+        The rider is blocked when the square its move aims at is full as it
+        moves.  Only the riders that move before it (the ones ahead, and on its
+        square those in a lane to the right) can change that square; the
+        seat's own cards already down are known (View.preview moves them).
+        Every other such rider could end anywhere from its square to the
+        furthest its possible cards take it.  If none of them stands at or
+        before the furthest square a moved rider could reach, the preview is
+        exact.  Otherwise, if fewer riders than the square has lanes could
+        stand on it, the rider is not blocked whatever they play; else MAY."""
+        shown = view.preview(i, choice)
+        order = self.movement_order()
+        if i not in order or shown.moves <= 0:
+            return BLOCKED if shown.blocked else ""
+        first = order[:order.index(i)]
+        chosen = view.chosen
+        target = shown.start + shown.moves
+        hi = target
+        for k in first:
+            c = chosen.get(k)
+            if c is not None:
+                hi = max(hi, self.pos[k][0] + self.reach(k, c))
+        hidden = False
+        for j in first:
+            if chosen.get(j) is None and self.pos[j][0] <= hi:
+                hidden = True
+        if not hidden:
+            return BLOCKED if shown.blocked else ""
+        lanes = self.course.lanes
+        if self.anyone_down() or target >= len(lanes):
+            return MAY  # a crashed rider may close the road before the square
+        could = 0
+        for j in first:
+            c = chosen.get(j)
+            square = self.pos[j][0]
+            top = square + (self.furthest(view, j) if c is None else self.reach(j, c))
+            if square <= target <= top:
+                could += 1
+        return MAY if could >= lanes[target] else ""
 
     def state_key(self) -> tuple[object, ...]:
         """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""

@@ -230,19 +230,29 @@ class View(Shown):
 
     def options(self, wind: bool = False) -> list[Option]:
         """What this seat may do now, each choice with its preview (engine.options).
-        With `wind`, each preview also says who will be in the wind (Preview.wind):
-        a simulated end of round per card, which the table shows and bots skip."""
+        With `wind`, each preview also says what the others' hidden cards leave
+        open: who will be in the wind (Preview.wind, a simulated end of round
+        per card) and whether riders in the way will stop it (Preview.crowd);
+        the table shows them, bots skip them."""
         position = self.board.position()
         out: list[Option] = position.options(self)
         if not wind:
             return out
-        return [o if o.preview is None else
-                Option(o.action, o.preview.with_wind(position.wind(self, o.preview.rider, choice_of(o.action))))
-                for o in out]
+        told = []
+        for o in out:
+            if o.preview is not None:
+                i, choice = o.preview.rider, choice_of(o.action)
+                o = Option(o.action, o.preview.with_round(position.wind(self, i, choice), position.crowd(self, i, choice)))
+            told.append(o)
+        return told
 
     def wind(self, i: int, choice: Choice) -> str:
         """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""
         return self.board.position().wind(self, i, choice)
+
+    def crowd(self, i: int, choice: Choice) -> str:
+        """Preview.crowd of rider i's card (token tuple): BLOCKED, MAY or "" (engine.options)."""
+        return self.board.position().crowd(self, i, choice)
 
     def preview(self, i: int, choice: Choice, also: tuple[tuple[int, Choice], ...] = ()) -> Preview:
         """Where rider i would end with that card (token tuple), counting the

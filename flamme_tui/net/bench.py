@@ -92,7 +92,7 @@ async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[
     async def device(code: str, watch: bool) -> None:
         async with aiohttp.ClientSession() as http:
             async with http.ws_connect(f"ws://127.0.0.1:{port}/ws", max_msg_size=4 * 1024 * 1024) as ws:
-                await ws.send_str(json.dumps({"v": 1, "type": "hello", "code": code, "watch": watch}))
+                await ws.send_str(json.dumps({"v": 2, "type": "hello", "code": code, "watch": watch}))
                 answered = -1
                 async for msg in ws:
                     if msg.type != aiohttp.WSMsgType.TEXT:
@@ -119,7 +119,7 @@ async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[
                         options = message["options"]
                         k = next((i for i, o in enumerate(options) if not o["dominated"]), 0)
                         sent_at[message["at"]] = time.perf_counter()
-                        await ws.send_str(json.dumps({"v": 1, "type": "choose", "at": message["at"], "option": k,
+                        await ws.send_str(json.dumps({"v": 2, "type": "choose", "at": message["at"], "option": k,
                                                       "action": options[k]["action"]}))
 
     tasks = [asyncio.ensure_future(device(c, False)) for c in codes]

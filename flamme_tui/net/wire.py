@@ -24,7 +24,7 @@ from ..engine.options import Option, Preview, dominated
 from ..engine.phase import Phase
 from ..i18n import N_, _
 
-PROTOCOL = 1  # the version every message carries ("v"); a message of another version is refused
+PROTOCOL = 2  # the version every message carries ("v"); a message of another version is refused
 MAX_FROM_DEVICE = 4 * 1024  # bytes of one message a device sends (a hello or a choice is ~100)
 MAX_FROM_HOST = 2 * 1024 * 1024  # bytes of one message a host sends (the set-up of a long stage ~60 KB)
 MAX_DEPTH = 12  # nesting of a message a reader accepts (JSON is parsed only after this check)

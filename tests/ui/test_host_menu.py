@@ -64,7 +64,7 @@ async def answer(ws) -> dict:
     """A device's next message; a turn is answered with its first option."""
     message = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
     if message["type"] == "turn":
-        await ws.send_str(json.dumps({"v": 1, "type": "choose", "at": message["at"], "option": 0,
+        await ws.send_str(json.dumps({"v": 2, "type": "choose", "at": message["at"], "option": 0,
                                       "action": message["options"][0]["action"]}))
     return message
 
@@ -96,7 +96,7 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
         assert table.devices == {0, 1} and app.screen.here == {0}
 
         async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://{address}/ws") as ws:
-            await ws.send_str(json.dumps({"v": 1, "type": "hello", "code": rows["2"], "watch": False}))
+            await ws.send_str(json.dumps({"v": 2, "type": "hello", "code": rows["2"], "watch": False}))
             await until(pilot, lambda: 1 in app.screen.server.seated, "the device joined")
             await pilot.pause()
             assert re.search(rf"own device +{rows['2']} +joined", screen_text(app))

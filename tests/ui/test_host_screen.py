@@ -49,12 +49,12 @@ async def test_host_a_table_from_the_palette_then_a_device_joins_and_a_seat_goes
         assert len(codes) == len(seats)
         code = codes[0]
         async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://{address}/ws") as ws:
-            await ws.send_str(json.dumps({"v": 1, "type": "hello", "code": code, "watch": False}))
+            await ws.send_str(json.dumps({"v": 2, "type": "hello", "code": code, "watch": False}))
             chose = 0
             while chose < 2:  # the first seat makes its first choices from its device
                 message = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
                 if message["type"] == "turn":
-                    await ws.send_str(json.dumps({"v": 1, "type": "choose", "at": message["at"], "option": 0,
+                    await ws.send_str(json.dumps({"v": 2, "type": "choose", "at": message["at"], "option": 0,
                                                   "action": message["options"][0]["action"]}))
                     chose += 1
             # the others never come: the host's player gives each waiting seat to a bot
@@ -68,7 +68,7 @@ async def test_host_a_table_from_the_palette_then_a_device_joins_and_a_seat_goes
                 elif due == seats[0]:
                     message = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
                     if message["type"] == "turn":
-                        await ws.send_str(json.dumps({"v": 1, "type": "choose", "at": message["at"], "option": 0,
+                        await ws.send_str(json.dumps({"v": 2, "type": "choose", "at": message["at"], "option": 0,
                                                       "action": message["options"][0]["action"]}))
             assert table.session.over
         await pilot.pause(0.2)

@@ -1,0 +1,157 @@
+"""Riders in the way (Preview.crowd), from the seat's view.
+
+BLOCKED: the rider is blocked (stopped short of its move) whatever the
+others play; "": it is not, whatever they play; MAY: the others' hidden
+cards decide (the riders ahead move first: they may leave the squares in
+front of it, or fill the one it aims at).  The seat's own cards already
+down are counted.  The property plays the round with random cards for every
+other rider (cards each really holds, a random die face): a BLOCKED or ""
+answer is what every such round does.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_previews import choices, position, positions
+
+from flamme_tui.engine.actions import Draw, Play
+from flamme_tui.engine.events import Move
+from flamme_tui.engine.options import BLOCKED, MAY
+from flamme_tui.engine.race import RuleError
+
+FAR = [{"id": "blue.S", "square": 30, "lane": 0}, {"id": "blue.R", "square": 30, "lane": 1}]  # finish at 40
+
+
+def moved(game, i: int, choice, rng: random.Random) -> Move:
+    """Rider i's move in a round played with `choice` for it and random cards
+    (tokens, a die face) for the riders whose cards are not down."""
+    twin = game.clone()
+    twin.narrated = True
+    bmx = game.rules.uses_tokens
+    for j, rider in enumerate(twin.riders):
+        if j == i:
+            rider.played = tuple(sorted(choice, reverse=True)) if bmx else choice
+        elif rider.played is None:
+            if bmx:
+                bag = list(rider.bag)
+                rider.played = tuple(sorted(rng.sample(bag, min(twin.keep_size(j), len(bag))) or [0], reverse=True))
+            else:
+                rider.played = rng.choice(rider.deck or [0])
+    if bmx and twin.die is None:
+        twin.die = rng.choice(twin.setup.die_faces)
+    twin.move_phase()
+    (move,) = [e for e in twin.events if isinstance(e, Move) and e.rider == i]
+    return move
+
+
+def check_crowd(game, rng: random.Random, i: int, view, hand) -> tuple[int, int]:
+    certain = maybe = 0
+    for choice in hand:
+        c = view.crowd(i, choice)
+        p = view.preview(i, choice)
+        assert c in (BLOCKED, MAY, "")
+        if c == MAY:
+            maybe += 1
+            continue
+        assert (c == BLOCKED) == p.blocked  # certain: the others standing still agree
+        certain += 1
+        for _ in range(4):
+            assert moved(game, i, choice, rng).blocked == (c == BLOCKED), (choice, c)
+    return certain, maybe
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a_certain_crowd_is_what_every_round_does(variant, data):
+    game = data.draw(positions(variant))
+    rng = random.Random(data.draw(st.integers(0, 2**16)))
+    for i in range(len(game.riders)):
+        check_crowd(game, rng, i, game.view(game.riders[i].seat), choices(game, i))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_a_certain_crowd_counts_the_seats_own_card_down(data):
+    game = data.draw(positions("classic"))
+    rng = random.Random(data.draw(st.integers(0, 2**16)))
+    riders = game.riders
+    first = data.draw(st.integers(0, len(riders) - 1))
+    mates = [j for j, r in enumerate(riders) if r.seat == riders[first].seat and j != first]
+    if not mates:
+        return
+    second = mates[0]
+    try:
+        game.apply(Draw(riders[first].id))
+        game.apply(Play(riders[first].id, rng.choice(riders[first].hand)))  # the second rider draws then
+    except RuleError:
+        return
+    view = game.view(riders[second].seat)
+    assert first in view.chosen and second in view.hands
+    check_crowd(game, rng, second, view, sorted(set(view.hands[second])))
+
+
+def crowds(view) -> dict[int, str]:
+    return {o.preview.value: o.preview.crowd for o in view.options(wind=True)}
+
+
+def test_riders_ahead_that_may_fill_the_square_leave_it_to_their_cards():
+    # blue.S and blue.R on 3 move first: they may stay near, or leave
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 20, "lane": 0},
+              {"id": "blue.S", "square": 3, "lane": 0}, {"id": "blue.R", "square": 3, "lane": 1}]
+    game = position("classic", "." * 30, riders)
+    s = game.index["red.S"]
+    game.riders[s].deck = [2, 3, 4, 9] * 4
+    game.apply(Draw("red.S"))
+    view = game.view(0)
+    assert view.preview(s, 3).blocked  # the others still: square 3 is full
+    # but they move first; square 2 is behind them (they only go forward)
+    assert crowds(view) == {2: "", 3: MAY, 4: MAY, 9: MAY}
+    assert {o.preview.crowd for o in view.options()} == {""}  # bots' options: not computed
+    # blue.R on 1 reaches square 8 at most (a 7): on 9 only blue.S may land, and on 2 only blue.R
+    riders[3] = {"id": "blue.R", "square": 1, "lane": 0}
+    game = position("classic", "." * 30, riders)
+    assert [game.view(0).crowd(s, c) for c in (2, 3, 4, 9)] == ["", MAY, MAY, ""]
+
+
+def test_a_single_file_square_ahead_may_be_filled_by_one_rider():
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 20, "lane": 0},
+              {"id": "blue.S", "square": 2, "lane": 0}, {"id": "blue.R", "square": 25, "lane": 0}]
+    game = position("classic", "." * 30, riders, lanes=(2,) * 5 + (1,) + (2,) * 34)
+    view = game.view(0)
+    s = game.index["red.S"]
+    assert view.crowd(s, 5) == MAY  # blue.S, on 2, may end on the single-file square 5
+    assert view.crowd(s, 4) == "" and view.crowd(s, 6) == ""  # squares of two lanes: it cannot fill them
+
+
+def test_the_seat_s_own_card_down_ahead_blocks_for_sure():
+    # red.R on 4 plays 2 and lands on the single-file square 6 before red.S moves
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 4, "lane": 0}] + FAR
+    game = position("classic", "." * 30, riders, lanes=(2,) * 6 + (1,) + (2,) * 33)
+    game.riders[game.index["red.R"]].deck = [2] * 15
+    game.riders[game.index["red.S"]].deck = [5, 6, 7, 9] * 4
+    game.apply(Draw("red.R"))
+    game.apply(Play("red.R", 2))
+    view = game.view(0)
+    assert crowds(view) == {5: "", 6: BLOCKED, 7: "", 9: ""}
+
+
+def test_the_crowd_never_reads_another_seats_hidden_cards():
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 4, "lane": 0},
+              {"id": "blue.S", "square": 5, "lane": 0}, {"id": "blue.R", "square": 6, "lane": 0}]
+    answers = set()
+    for blue in ([2, 2, 2, 2], [9, 9, 9, 9], [3, 4, 5, 6]):
+        game = position("classic", "." * 30, riders)
+        game.riders[game.index["blue.S"]].deck = blue * 4  # what blue holds: hidden from red
+        game.riders[game.index["red.R"]].deck = [5] * 15
+        game.riders[game.index["red.S"]].deck = [3, 4, 7, 8] * 4
+        game.apply(Draw("blue.S"))
+        game.apply(Play("blue.S", blue[0]))
+        game.apply(Draw("red.R"))
+        game.apply(Play("red.R", 5))
+        answers.add(tuple(sorted(crowds(game.view(0)).items())))
+    assert len(answers) == 1, answers
