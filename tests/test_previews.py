@@ -19,7 +19,6 @@ from flamme_tui.engine.events import Crash, Exhaustion, Fatigue, Move, Ramp, Sta
 from flamme_tui.engine.phase import Phase
 from flamme_tui.engine.race import Placed
 from flamme_tui.engine.rules import find
-from flamme_tui.play.narrator import preview_note
 
 LENGTH = 40
 
@@ -115,12 +114,11 @@ def test_a_preview_says_what_changes_a_card():
     game = position("classic", "...." + "^" * 6, two)
     p = game.view(0).preview(0, 9)
     assert (p.value, p.plays_as, p.moves, p.terrain, p.square, p.lane, p.blocked) == (9, 5, 5, "climb", 5, 1, False)
-    assert preview_note(p) == "9 plays as 5: climb" and p.front
+    assert p.front
     # single-lane square 5 taken: the card stops one square short, behind red.R
     game = position("classic", "." * 10, two, lanes=(2,) * 5 + (1,) + (2,) * 34)
     p = game.view(0).preview(0, 5)
     assert (p.square, p.lane, p.blocked, p.front) == (4, 0, True, False)
-    assert preview_note(p) == "blocked at 4"
 
 
 def _first_card_down(riders, first: str, card: int, second_card: int):
@@ -202,7 +200,6 @@ def test_a_crashed_meteo_rider_stands_up_and_a_wet_block_crashes_it():
     game = position("meteo", "." * 10, riders, weather=("wet",) * 40)
     p = game.view(0).preview(0, 7)
     assert (p.standup, p.moves, p.square, p.blocked, p.crash, p.front) == (2, 5, 4, True, True, False)
-    assert preview_note(p) == "stands up: 2 less, blocked at 4"
 
 
 def test_the_jump_ramp_in_a_bmx_preview():

@@ -1253,23 +1253,6 @@ def review_note(view: Any, rider: int) -> str:
     return ""
 
 
-def preview_note(p: Any) -> str:
-    """A few words on what changes a card's value (engine.options.Preview),
-    "" when nothing does: "9 plays as 5: climb", "stands up: 2 less",
-    "ramp +3", "blocked at 12" (engine squares)."""
-    words = []
-    if p.terrain:
-        words.append(_("{value} plays as {plays_as}: {terrain}").format(
-            value=p.value, plays_as=p.plays_as, terrain=terrain_word(p.terrain)))
-    if p.standup:
-        words.append(_("stands up: {n} less").format(n=p.standup))
-    if p.ramp:
-        words.append(_("ramp +{n}").format(n=p.ramp))
-    if p.blocked:
-        words.append(_("blocked at {square}").format(square=p.square))
-    return ", ".join(words)
-
-
 # ------------------------------------------------------------- the podium
 
 

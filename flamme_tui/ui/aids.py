@@ -1,11 +1,13 @@
 """The decision aids of the race screen, in words, from the engine's previews.
 
 A preview (engine.options.Preview) says where a card (BMX: tokens) would take
-a rider if every other rider stood still: the square, whether riders in the
-way stop it short, what the terrain makes of the card, and whether the rider
-would then be at the front of its group (nobody on the square just ahead:
-an exhaustion card, BMX a fatigue token, unless slipstream or catch-up
-carries it on).  Nothing is computed here: the engine's movement code made
+a rider if every other rider stood still: the square, what the terrain makes
+of the card, and whether the rider would then be at the front of its group
+(nobody on the square just ahead: an exhaustion card, BMX a fatigue token,
+unless slipstream or catch-up carries it on).  What the others' hidden
+cards leave open is said as the engine says it: whether riders in the way
+stop it short (Preview.crowd: the riders ahead move first, so "blocked"
+only when it is sure) and who ends in the wind (Preview.wind).  Nothing is computed here: the engine's movement code made
 the preview; this module only says it.  No Textual here.
 
 With the aids off (the "real table" setting) a card shows its value only.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from ..engine.cards import card_text
 from ..engine.events import token_text
-from ..engine.options import MAY, WIND, Preview
+from ..engine.options import BLOCKED, MAY, WIND, Preview
 from ..i18n import _
 from ..play.narrator import label, terrain_word, to_go
 from .widgets.board import token_str
@@ -30,16 +32,21 @@ def value_text(preview: Preview, bmx: bool, shown: object) -> str:
 
 def flag(preview: Preview, bmx: bool) -> str:
     """The one word a card has room for (7 cells), the most important first:
-    it would crash, riders in the way stop it short, the terrain (or standing
-    up, or the ramp) changes how far it goes.  Who will be in the wind is the
-    card's own mark (wind_mark), in its bottom border."""
+    it would crash whatever the others play, riders in the way stop it short
+    whatever they play, it may crash (the square it aims at is full now, and
+    the riders ahead, who move first, decide), the terrain (or standing up,
+    or the ramp) changes how far it goes.  A card the others' cards may
+    block has no word: in a pack that is most cards (sentence says it).  Who
+    will be in the wind is the card's own mark (wind_mark), in its bottom border."""
     # (each translation fits the card's 7 cells too)
-    if preview.crash:
+    if preview.crash and preview.crowd == BLOCKED:
         return _("crash!")
     if preview.finish:
         return _("finish")
-    if preview.blocked:
+    if preview.crowd == BLOCKED:
         return _("blocked")
+    if preview.crash and preview.crowd == MAY:
+        return _("crash?")
     if preview.moves != preview.value or preview.terrain or preview.standup or preview.ramp:
         return _("moves {n}").format(n=preview.moves)
     return ""
@@ -81,13 +88,18 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
         words.append(_("standing up costs {n}").format(n=preview.standup))
     if preview.ramp:
         words.append(_("the ramp adds {n}").format(n=preview.ramp))
-    if preview.blocked:
-        words.append(_("blocked: the squares up to {square} are full").format(
-            square=label(course, preview.start + preview.moves)))
-    if preview.crash:
-        words.append(_("it would crash on the wet road"))
+    aim = label(course, preview.start + preview.moves)
+    if preview.crowd == BLOCKED:
+        words.append(_("blocked: the squares up to {square} are full").format(square=aim))
+        if preview.crash:
+            words.append(_("it would crash on the wet road"))
     if gone > 0:
         words.append(wind_words(preview, bmx))
+    # last: in a pack most cards have it, and a narrow panel cuts the end of the line
+    if preview.crowd == MAY and not preview.finish:
+        words.append(_("riders ahead may fill {square}").format(square=aim))
+        if preview.crash:
+            words.append(_("blocked there now: on the wet road it would crash"))
     return " · ".join(words)
 
 
@@ -107,8 +119,9 @@ def wind_words(preview: Preview, bmx: bool) -> str:
 
 
 def blocked_squares(preview: Preview) -> tuple[int, ...]:
-    """The full squares a blocked move could not enter (between where it ends
-    and where the card would have taken it), for the track's XX marks."""
-    if not preview.blocked:
+    """The full squares a move blocked whatever the others play could not
+    enter (between where it ends and where the card would take it), for the
+    track's XX marks."""
+    if preview.crowd != BLOCKED:
         return ()
     return tuple(range(preview.square + 1, preview.start + preview.moves + 1))
