@@ -1,11 +1,13 @@
-"""Riders in the way (Preview.crowd), from the seat's view.
+"""Riders in the way (Preview.crowd) and a crash (Preview.fall), from the seat's view.
 
-BLOCKED: the rider is blocked (stopped short of its move) whatever the
-others play; "": it is not, whatever they play; MAY: the others' hidden
+crowd: BLOCKED, the rider is blocked (stopped short of its move) whatever
+the others play; "": it is not, whatever they play; MAY: the others' hidden
 cards decide (the riders ahead move first: they may leave the squares in
-front of it, or fill the one it aims at).  The seat's own cards already
-down are counted.  The property plays the round with random cards for every
-other rider (cards each really holds, a random die face): a BLOCKED or ""
+front of it, fill the one it aims at, or crash on its way and close it).
+fall: CRASH, it crashes (meteo: blocked onto a wet square) whatever they
+play; "": it does not; MAY: their cards decide.  The seat's own cards
+already down are counted.  The property plays the round with random cards
+for every other rider (cards each really holds, a random die face): a sure
 answer is what every such round does.
 """
 
@@ -19,16 +21,18 @@ from hypothesis import strategies as st
 from test_previews import choices, position, positions
 
 from flamme_tui.engine.actions import Draw, Play
-from flamme_tui.engine.events import Move
-from flamme_tui.engine.options import BLOCKED, MAY
+from flamme_tui.engine.course import WET
+from flamme_tui.engine.events import Crash, Move
+from flamme_tui.engine.options import BLOCKED, CRASH, MAY
 from flamme_tui.engine.race import RuleError
 
 FAR = [{"id": "blue.S", "square": 30, "lane": 0}, {"id": "blue.R", "square": 30, "lane": 1}]  # finish at 40
 
 
-def moved(game, i: int, choice, rng: random.Random) -> Move:
+def moved(game, i: int, choice, rng: random.Random) -> tuple[Move, bool]:
     """Rider i's move in a round played with `choice` for it and random cards
-    (tokens, a die face) for the riders whose cards are not down."""
+    (tokens, a die face) for the riders whose cards are not down, and whether
+    it crashed."""
     twin = game.clone()
     twin.narrated = True
     bmx = game.rules.uses_tokens
@@ -45,23 +49,25 @@ def moved(game, i: int, choice, rng: random.Random) -> Move:
         twin.die = rng.choice(twin.setup.die_faces)
     twin.move_phase()
     (move,) = [e for e in twin.events if isinstance(e, Move) and e.rider == i]
-    return move
+    return move, any(isinstance(e, Crash) and e.rider == i for e in twin.events)
 
 
-def check_crowd(game, rng: random.Random, i: int, view, hand) -> tuple[int, int]:
-    certain = maybe = 0
+def check_crowd(game, rng: random.Random, i: int, view, hand) -> None:
     for choice in hand:
-        c = view.crowd(i, choice)
+        c, fall = view.road(i, choice)
         p = view.preview(i, choice)
-        assert c in (BLOCKED, MAY, "")
-        if c == MAY:
-            maybe += 1
-            continue
-        assert (c == BLOCKED) == p.blocked  # certain: the others standing still agree
-        certain += 1
-        for _ in range(4):
-            assert moved(game, i, choice, rng).blocked == (c == BLOCKED), (choice, c)
-    return certain, maybe
+        assert c in (BLOCKED, MAY, "") and fall in (CRASH, MAY, "")
+        if c != MAY:
+            assert (c == BLOCKED) == p.blocked  # certain: the others standing still agree
+            assert fall != MAY and (fall == CRASH) == p.crash
+        if c == "":
+            assert fall == ""  # never blocked: never crashes
+        for _ in range(6):
+            move, crashed = moved(game, i, choice, rng)
+            if c != MAY:
+                assert move.blocked == (c == BLOCKED), (choice, c)
+            if fall != MAY:
+                assert crashed == (fall == CRASH), (choice, fall)
 
 
 @pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])
@@ -96,6 +102,7 @@ def test_a_certain_crowd_counts_the_seats_own_card_down(data):
 
 
 def crowds(view) -> dict[int, str]:
+    """Each card's Preview.crowd, as the table gets the options."""
     return {o.preview.value: o.preview.crowd for o in view.options(wind=True)}
 
 
@@ -115,7 +122,7 @@ def test_riders_ahead_that_may_fill_the_square_leave_it_to_their_cards():
     # blue.R on 1 reaches square 8 at most (a 7): on 9 only blue.S may land, and on 2 only blue.R
     riders[3] = {"id": "blue.R", "square": 1, "lane": 0}
     game = position("classic", "." * 30, riders)
-    assert [game.view(0).crowd(s, c) for c in (2, 3, 4, 9)] == ["", MAY, MAY, ""]
+    assert [game.view(0).road(s, c)[0] for c in (2, 3, 4, 9)] == ["", MAY, MAY, ""]
 
 
 def test_a_single_file_square_ahead_may_be_filled_by_one_rider():
@@ -124,8 +131,8 @@ def test_a_single_file_square_ahead_may_be_filled_by_one_rider():
     game = position("classic", "." * 30, riders, lanes=(2,) * 5 + (1,) + (2,) * 34)
     view = game.view(0)
     s = game.index["red.S"]
-    assert view.crowd(s, 5) == MAY  # blue.S, on 2, may end on the single-file square 5
-    assert view.crowd(s, 4) == "" and view.crowd(s, 6) == ""  # squares of two lanes: it cannot fill them
+    assert view.road(s, 5) == (MAY, "")  # blue.S, on 2, may end on the single-file square 5
+    assert view.road(s, 4) == view.road(s, 6) == ("", "")  # squares of two lanes: it cannot fill them
 
 
 def test_the_seat_s_own_card_down_ahead_blocks_for_sure():
@@ -155,3 +162,40 @@ def test_the_crowd_never_reads_another_seats_hidden_cards():
         game.apply(Play("red.R", 5))
         answers.add(tuple(sorted(crowds(game.view(0)).items())))
     assert len(answers) == 1, answers
+
+
+def test_a_rider_that_may_crash_ahead_may_close_the_road():
+    # meteo: squares 6 and 7 single file, 6 wet; red.R on 5 plays 2 (to 7) before
+    # red.S moves; blue.S on 4 may be blocked onto 6 and crash there, which closes
+    # square 6: red.S's 9 (to 9, a square blue.S alone cannot fill) may stop on 5
+    lanes = (2,) * 6 + (1, 1) + (2,) * 32
+    weather = ("",) * 6 + (WET,) + ("",) * 33
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0},
+              {"id": "blue.S", "square": 4, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 0}]
+    game = position("meteo", "." * 10, riders, lanes=lanes, weather=weather)
+    ix = game.index
+    game.riders[ix["red.R"]].deck = [2] * 15
+    game.riders[ix["red.S"]].deck = [9] * 15
+    game.apply(Draw("red.R"))
+    game.apply(Play("red.R", 2))
+    s = ix["red.S"]
+    assert not game.view(0).preview(s, 9).blocked  # the others still, the road is open
+    twin = game.clone()
+    twin.riders[s].played, twin.riders[ix["blue.S"]].played, twin.riders[ix["blue.R"]].played = 9, 3, 5
+    twin.move_phase()
+    assert twin.pos[s][0] == 5 and any(isinstance(e, Crash) and e.rider == ix["blue.S"] for e in twin.events)
+    assert game.view(0).road(s, 9) == (MAY, MAY)  # blocked back onto the wet 6 it would crash too
+
+
+def test_a_card_blocked_for_sure_onto_a_wet_square_crashes_for_sure():
+    # red.R on 4 plays 2 and takes the single-file square 6, wet: red.S's 6 stops on 5, wet too
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 4, "lane": 0}] + FAR
+    lanes = (2,) * 6 + (1,) + (2,) * 33
+    game = position("meteo", "." * 30, riders, lanes=lanes, weather=("",) * 5 + (WET, WET) + ("",) * 33)
+    game.riders[game.index["red.R"]].deck = [2] * 15
+    game.riders[game.index["red.S"]].deck = [5, 6, 7, 9] * 4
+    game.apply(Draw("red.R"))
+    game.apply(Play("red.R", 2))
+    view = game.view(0)
+    assert {o.preview.value: (o.preview.crowd, o.preview.fall) for o in view.options(wind=True)} == {
+        5: ("", ""), 6: (BLOCKED, CRASH), 7: ("", ""), 9: ("", "")}

@@ -715,10 +715,6 @@ class ClassicGame(Race):
             return self.attack_value(i, self.movement_order())
         return fixed_worth(self.setup, card)
 
-    def crashes(self, i: int, square: int, lost: int) -> bool:
-        """Hook: whether rider i, landing on `square` `lost` squares short, crashes (meteo)."""
-        return False
-
     def preview(self, i: int, choice: Choice) -> Preview:
         """Where card `choice` would take rider i, every other rider standing still
         (engine.options.Preview), by the movement code of the round."""

@@ -17,9 +17,10 @@ from typing import Any, Final
 from .actions import Action
 
 # Preview.wind: exhaustion (fatigue) at the end of the round for sure, or maybe;
-# Preview.crowd: riders in the way for sure, or maybe
+# Preview.crowd: riders in the way for sure, or maybe; Preview.fall: a crash for sure, or maybe
 WIND: Final = "wind"
 BLOCKED: Final = "blocked"
+CRASH: Final = "crash"
 MAY: Final = "may"
 
 
@@ -55,6 +56,9 @@ class Preview:
         in front of it, or fill the one it aims at); "" when it is not
         whatever they play.  `blocked` alone says what the others standing
         still would do, which in a pack the round seldom does
+    fall: whether it will crash in the round (meteo: blocked onto a wet
+        square), filled with `crowd`: CRASH whatever the others play; MAY,
+        their cards decide; "" never.  `crash` alone is the others still
 
     The seat's own riders whose cards are down this round move too, in the
     round's order (View.preview): the second rider's previews count the
@@ -77,13 +81,14 @@ class Preview:
     finish: bool = False
     wind: str = ""
     crowd: str = ""
+    fall: str = ""
 
-    def with_round(self, wind: str, crowd: str) -> Preview:
-        """This preview, saying who will be in the wind (`wind`) and whether
-        riders in the way will stop it (`crowd`)."""
+    def with_round(self, wind: str, crowd: str, fall: str) -> Preview:
+        """This preview, saying who will be in the wind (`wind`), whether riders
+        in the way will stop it (`crowd`) and whether it will crash (`fall`)."""
         return Preview(self.rider, self.start, self.value, self.moves, self.plays_as, self.square, self.lane,
                        self.blocked, self.terrain, self.standup, self.ramp, self.crash, self.front, self.finish, wind,
-                       crowd)
+                       crowd, fall)
 
     @property
     def gain(self) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from .actions import Action, Choice
 from .course import Course
 from .events import Event
-from .options import BLOCKED, MAY, Option, Preview
+from .options import BLOCKED, CRASH, MAY, Option, Preview
 from .phase import Phase
 from .rng import Rng
 from .ruleset import RuleSet
@@ -196,26 +196,38 @@ class Race:
         """Hook: some rider lies crashed (meteo), which may close the road ahead."""
         return False
 
-    def crowd(self, view: View, i: int, choice: Choice) -> str:
-        """Preview.crowd of rider i's card (tokens), from the seat's view: BLOCKED,
-        MAY or "" (engine.options).
+    def crashes(self, i: int, square: int, lost: int) -> bool:
+        """Hook: whether rider i, landing on `square` `lost` squares short, crashes (meteo)."""
+        return False
+
+    def road(self, view: View, i: int, choice: Choice) -> tuple[str, str]:
+        """Preview.crowd and Preview.fall of rider i's card (tokens), from the
+        seat's view: BLOCKED, MAY or "", and CRASH, MAY or "" (engine.options).
 
         The rider is blocked when the square its move aims at is full as it
-        moves.  Only the riders that move before it (the ones ahead, and on its
-        square those in a lane to the right) can change that square; the
-        seat's own cards already down are known (View.preview moves them).
+        moves, or a square on its way is closed (meteo: every lane of it holds
+        a crashed rider).  Only the riders that move before it (the ones ahead,
+        and on its square those in a lane to the right) change those squares;
+        the seat's own cards already down are known (View.preview moves them).
         Every other such rider could end anywhere from its square to the
         furthest its possible cards take it.  If none of them stands at or
         before the furthest square a moved rider could reach, the preview is
-        exact.  Otherwise, if fewer riders than the square has lanes could
-        stand on it, the rider is not blocked whatever they play; else MAY."""
+        exact.  Otherwise, nobody lying down and no square on its way where a
+        blocked rider crashes (one of them could, and close it), if fewer
+        riders than the square it aims at has lanes could stand on it, it is
+        not blocked whatever they play; else MAY.  It crashes when blocked
+        onto a square where a blocked rider crashes: for sure if blocked for
+        sure there, MAY if it may be blocked and such a square lies between
+        its start and the square it aims at."""
         shown = view.preview(i, choice)
+        exact = (BLOCKED if shown.blocked else "", CRASH if shown.crash else "")
         order = self.movement_order()
         if i not in order or shown.moves <= 0:
-            return BLOCKED if shown.blocked else ""
+            return exact
         first = order[:order.index(i)]
         chosen = view.chosen
-        target = shown.start + shown.moves
+        start = shown.start
+        target = start + shown.moves
         hi = target
         for k in first:
             c = chosen.get(k)
@@ -226,18 +238,21 @@ class Race:
             if chosen.get(j) is None and self.pos[j][0] <= hi:
                 hidden = True
         if not hidden:
-            return BLOCKED if shown.blocked else ""
+            return exact
         lanes = self.course.lanes
-        if self.anyone_down() or target >= len(lanes):
-            return MAY  # a crashed rider may close the road before the square
-        could = 0
-        for j in first:
-            c = chosen.get(j)
-            square = self.pos[j][0]
-            top = square + (self.furthest(view, j) if c is None else self.reach(j, c))
-            if square <= target <= top:
-                could += 1
-        return MAY if could >= lanes[target] else ""
+        # a rider lying down, or one that may crash on its way, may close the road: else count
+        closable = self.anyone_down() or any([self.crashes(i, sq, 1) for sq in range(start + 1, target + 1)])
+        if not closable and target < len(lanes):
+            could = 0
+            for j in first:
+                c = chosen.get(j)
+                square = self.pos[j][0]
+                top = square + (self.furthest(view, j) if c is None else self.reach(j, c))
+                if square <= target <= top:
+                    could += 1
+            if could < lanes[target]:
+                return "", ""
+        return MAY, MAY if any([self.crashes(i, sq, 1) for sq in range(start, target)]) else ""
 
     def state_key(self) -> tuple[object, ...]:
         """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""

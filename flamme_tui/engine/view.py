@@ -232,8 +232,8 @@ class View(Shown):
         """What this seat may do now, each choice with its preview (engine.options).
         With `wind`, each preview also says what the others' hidden cards leave
         open: who will be in the wind (Preview.wind, a simulated end of round
-        per card) and whether riders in the way will stop it (Preview.crowd);
-        the table shows them, bots skip them."""
+        per card), whether riders in the way will stop it (Preview.crowd) and
+        whether it will crash (Preview.fall); the table shows them, bots skip them."""
         position = self.board.position()
         out: list[Option] = position.options(self)
         if not wind:
@@ -242,7 +242,7 @@ class View(Shown):
         for o in out:
             if o.preview is not None:
                 i, choice = o.preview.rider, choice_of(o.action)
-                o = Option(o.action, o.preview.with_round(position.wind(self, i, choice), position.crowd(self, i, choice)))
+                o = Option(o.action, o.preview.with_round(position.wind(self, i, choice), *position.road(self, i, choice)))
             told.append(o)
         return told
 
@@ -250,9 +250,9 @@ class View(Shown):
         """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""
         return self.board.position().wind(self, i, choice)
 
-    def crowd(self, i: int, choice: Choice) -> str:
-        """Preview.crowd of rider i's card (token tuple): BLOCKED, MAY or "" (engine.options)."""
-        return self.board.position().crowd(self, i, choice)
+    def road(self, i: int, choice: Choice) -> tuple[str, str]:
+        """Preview.crowd and Preview.fall of rider i's card (token tuple) (engine.options)."""
+        return self.board.position().road(self, i, choice)
 
     def preview(self, i: int, choice: Choice, also: tuple[tuple[int, Choice], ...] = ()) -> Preview:
         """Where rider i would end with that card (token tuple), counting the

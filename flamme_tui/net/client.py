@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from ..engine.actions import Action, ActionError, Bid, Draw, Place, Play, PlayTokens
 from ..engine.cards import card_text
 from ..engine.events import Event, Reveal
-from ..engine.options import BLOCKED
+from ..engine.options import BLOCKED, CRASH
 from ..engine.rules import find
 from ..i18n import _
 from ..pathtext import BROWSER_ENV
@@ -312,7 +312,7 @@ class DeviceTable:
         if p is None:
             return card
         marks = [_("finish") if p.finish else _("front") if p.front else ""]
-        marks += [_("blocked") if p.crowd == BLOCKED else "", _("crash") if p.crash and p.crowd == BLOCKED else ""]
+        marks += [_("blocked") if p.crowd == BLOCKED else "", _("crash") if p.fall == CRASH else ""]
         mark = ", ".join(m for m in marks if m)
         where = narrator.label(self.course, p.square)
         text = _("{card} -> {square} (+{gain})").format(card=card, square=where, gain=p.gain)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..engine.cards import card_text
 from ..engine.events import token_text
-from ..engine.options import BLOCKED, MAY, WIND, Preview
+from ..engine.options import BLOCKED, CRASH, MAY, WIND, Preview
 from ..i18n import _
 from ..play.narrator import label, terrain_word, to_go
 from .widgets.board import token_str
@@ -33,19 +33,19 @@ def value_text(preview: Preview, bmx: bool, shown: object) -> str:
 def flag(preview: Preview, bmx: bool) -> str:
     """The one word a card has room for (7 cells), the most important first:
     it would crash whatever the others play, riders in the way stop it short
-    whatever they play, it may crash (the square it aims at is full now, and
-    the riders ahead, who move first, decide), the terrain (or standing up,
-    or the ramp) changes how far it goes.  A card the others' cards may
-    block has no word: in a pack that is most cards (sentence says it).  Who
-    will be in the wind is the card's own mark (wind_mark), in its bottom border."""
+    whatever they play, it may crash (the riders ahead, who move first, may
+    block it on a wet road), the terrain (or standing up, or the ramp)
+    changes how far it goes.  A card the others' cards may block has no
+    word: in a pack that is most cards (`sentence` says it).  Who will be in
+    the wind is the card's own mark (wind_mark), in its bottom border."""
     # (each translation fits the card's 7 cells too)
-    if preview.crash and preview.crowd == BLOCKED:
+    if preview.fall == CRASH:
         return _("crash!")
     if preview.finish:
         return _("finish")
     if preview.crowd == BLOCKED:
         return _("blocked")
-    if preview.crash and preview.crowd == MAY:
+    if preview.fall == MAY:
         return _("crash?")
     if preview.moves != preview.value or preview.terrain or preview.standup or preview.ramp:
         return _("moves {n}").format(n=preview.moves)
@@ -91,15 +91,18 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     aim = label(course, preview.start + preview.moves)
     if preview.crowd == BLOCKED:
         words.append(_("blocked: the squares up to {square} are full").format(square=aim))
-        if preview.crash:
-            words.append(_("it would crash on the wet road"))
+    if preview.fall == CRASH:
+        words.append(_("it would crash on the wet road"))
     if gone > 0:
         words.append(wind_words(preview, bmx))
     # last: in a pack most cards have it, and a narrow panel cuts the end of the line
     if preview.crowd == MAY and not preview.finish:
-        words.append(_("riders ahead may fill {square}").format(square=aim))
-        if preview.crash:
-            words.append(_("blocked there now: on the wet road it would crash"))
+        if preview.blocked:  # with the others still: but the riders ahead move first
+            words.append(_("{square} is full now: riders ahead may leave it").format(square=aim))
+        else:
+            words.append(_("riders ahead may fill {square}").format(square=aim))
+        if preview.fall == MAY:
+            words.append(_("if blocked on the wet road, it crashes"))
     return " · ".join(words)
 
 

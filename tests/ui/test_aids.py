@@ -95,13 +95,14 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
                 counts["first riders"] += 1
             shown = screen.cards.cards[k]
             assert shown.lines[0].endswith(f"→{label(game.course, square)}"), shown.lines
-            crowd = game.view(turn.seat).crowd(i, card)
+            crowd = game.view(turn.seat).road(i, card)[0]
             assert (shown.lines[1] == "blocked") is (crowd == BLOCKED) or shown.lines[1] in ("crash!", "finish")
             assert bool(scene.blocked) is (crowd == BLOCKED)
             if crowd == BLOCKED:
                 assert "XX" in screen_text(app)
                 assert max(scene.blocked) > square
-            said = "riders ahead may fill" in " ".join(Text.from_markup(screen._texts[screen.hint_w]).plain.split())
+            hint = " ".join(Text.from_markup(screen._texts[screen.hint_w]).plain.split())
+            said = ("riders ahead may leave it" if blocked else "riders ahead may fill") in hint
             assert said is (crowd == MAY and square < game.course.finish), (card, crowd)
             counts["maybe"] += crowd == MAY
             counts["blocked now"] += blocked  # (every other rider still: the card shows no word for it)

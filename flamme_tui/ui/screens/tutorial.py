@@ -18,7 +18,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...engine.cards import card_text
-from ...engine.options import BLOCKED, MAY
+from ...engine.options import BLOCKED, CRASH, MAY
 from ...i18n import N_, _
 from ...lessonprogress import forget_progress, has_progress, load_progress, save_progress
 from ...play import lessons
@@ -239,9 +239,11 @@ class TutorialScreen(BaseScreen):
             p = o.preview
             note = ""
             if p is not None:
-                # riders in the way as the engine says them: for sure, or the riders ahead may (MAY)
-                note = " " + _("finish") if p.finish else " " + _("blocked") if p.crowd == BLOCKED \
-                    else " " + _("blocked?") if p.crowd == MAY else ""
+                # riders in the way and crashes as the engine says them: for sure, or the riders ahead may
+                word = (_("crash!") if p.fall == CRASH else _("finish") if p.finish
+                        else _("blocked") if p.crowd == BLOCKED else _("crash?") if p.fall == MAY
+                        else _("blocked?") if p.crowd == MAY else "")
+                note = f" {word}" if word else ""
                 note += f" ({terrain_word(p.terrain)})" if p.terrain else ""
                 # who ends in the wind: the race screen's mark (+E, +E?), which the lessons name
                 mark = "" if p.finish else wind_mark(p, view.board.rules.uses_tokens)
