@@ -6,9 +6,10 @@ of the card, and whether the rider would then be at the front of its group
 (nobody on the square just ahead: an exhaustion card, BMX a fatigue token,
 unless slipstream or catch-up carries it on).  What the others' hidden
 cards leave open is said as the engine says it: whether riders in the way
-stop it short (Preview.crowd: the riders ahead move first, so "blocked"
-only when it is sure) and who ends in the wind (Preview.wind).  Nothing is computed here: the engine's movement code made
-the preview; this module only says it.  No Textual here.
+stop it short and whether it crashes (Preview.crowd, Preview.fall: the
+riders ahead move first, so "blocked" only when it is sure), and who ends
+in the wind (Preview.wind).  Nothing is computed here: the engine's code
+made the preview; this module only says it.  No Textual here.
 
 With the aids off (the "real table" setting) a card shows its value only.
 """
