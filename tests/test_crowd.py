@@ -57,9 +57,8 @@ def check_crowd(game, rng: random.Random, i: int, view, hand) -> None:
         c, fall = view.road(i, choice)
         p = view.preview(i, choice)
         assert c in (BLOCKED, MAY, "") and fall in (CRASH, MAY, "")
-        if c != MAY:
-            assert (c == BLOCKED) == p.blocked  # certain: the others standing still agree
-            assert fall != MAY and (fall == CRASH) == p.crash
+        if c == BLOCKED:  # sure: the others standing still agree (not when it is sure they leave)
+            assert p.blocked and fall != MAY and (fall == CRASH) == p.crash
         if c == "":
             assert fall == ""  # never blocked: never crashes
         for _ in range(6):
@@ -106,23 +105,35 @@ def crowds(view) -> dict[int, str]:
     return {o.preview.value: o.preview.crowd for o in view.options(wind=True)}
 
 
-def test_riders_ahead_that_may_fill_the_square_leave_it_to_their_cards():
-    # blue.S and blue.R on 3 move first: they may stay near, or leave
+def test_riders_ahead_move_first_and_may_fill_or_leave_a_square():
+    # blue.S and blue.R on 3 move first, each at least 2 squares, with nothing to stop them
     riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 20, "lane": 0},
               {"id": "blue.S", "square": 3, "lane": 0}, {"id": "blue.R", "square": 3, "lane": 1}]
     game = position("classic", "." * 30, riders)
     s = game.index["red.S"]
-    game.riders[s].deck = [2, 3, 4, 9] * 4
+    game.riders[s].deck = [2, 3, 5, 9] * 4
     game.apply(Draw("red.S"))
     view = game.view(0)
     assert view.preview(s, 3).blocked  # the others still: square 3 is full
-    # but they move first; square 2 is behind them (they only go forward)
-    assert crowds(view) == {2: "", 3: MAY, 4: MAY, 9: MAY}
+    # but they leave it; both may end on 5 (a 2 each); on 9 only blue.R may (a 6: no Sprinteur card is 6)
+    assert crowds(view) == {2: "", 3: "", 5: MAY, 9: ""}
     assert {o.preview.crowd for o in view.options()} == {""}  # bots' options: not computed
-    # blue.R on 1 reaches square 8 at most (a 7): on 9 only blue.S may land, and on 2 only blue.R
-    riders[3] = {"id": "blue.R", "square": 1, "lane": 0}
-    game = position("classic", "." * 30, riders)
-    assert [game.view(0).road(s, c)[0] for c in (2, 3, 4, 9)] == ["", MAY, MAY, ""]
+
+
+def test_a_rider_ahead_may_be_blocked_back_onto_the_square():
+    # square 12 single file; blue.R on 6 moves first and may end on 8 to 13; blue.S on 3 may
+    # aim at 5 to 8 or 12 (no Sprinteur card is 6 to 8), and where 12 is full it settles on 11:
+    # red.S's 9 from 2 aims at 11, where both blue riders may end
+    lanes = (2,) * 12 + (1,) + (2,) * 27
+    riders = [{"id": "red.S", "square": 2, "lane": 0}, {"id": "red.R", "square": 25, "lane": 0},
+              {"id": "blue.S", "square": 3, "lane": 0}, {"id": "blue.R", "square": 6, "lane": 0}]
+    game = position("classic", "." * 30, riders, lanes=lanes)
+    s = game.index["red.S"]
+    assert game.view(0).road(s, 9) == (MAY, "")
+    # blue.R out of the way: 12 stays free for blue.S, which then cannot end on 11
+    riders[3] = {"id": "blue.R", "square": 20, "lane": 0}
+    game = position("classic", "." * 30, riders, lanes=lanes)
+    assert game.view(0).road(s, 9) == ("", "")
 
 
 def test_a_single_file_square_ahead_may_be_filled_by_one_rider():

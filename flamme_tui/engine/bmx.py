@@ -306,17 +306,17 @@ class BmxGame(Race):
             return WIND if self.supply >= riders * max(setup.fatigue, setup.bumpy_fatigue) else MAY
         return ""
 
-    def furthest(self, view: View, j: int) -> int:
-        """The most squares rider j's tokens may move it this round, as the seat
-        may know it: one or two of the tokens it may hold (View.unseen), or a
-        fatigue token, jump ramp included."""
+    def possible_moves(self, view: View, j: int) -> set[int]:
+        """The squares rider j's tokens may move it this round (before
+        blocking), as the seat may know it: one or two of the tokens it may
+        hold (View.unseen), or a fatigue token, jump ramp included."""
         tokens = sorted(set(view.unseen(j)) | {FATIGUE}, reverse=True)
-        best = 0
+        out: set[int] = set()
         for a in tokens:
-            best = max(best, self.reach(j, (a,)))
+            out.add(self.reach(j, (a,)))
             for b in tokens:
-                best = max(best, self.reach(j, (a, b)))
-        return best
+                out.add(self.reach(j, (a, b)))
+        return out
 
     def apply(self, action: Action | str) -> None:
         action, i = self._actor(action)

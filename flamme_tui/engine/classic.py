@@ -810,11 +810,12 @@ class ClassicGame(Race):
                 return MAY  # it may end the race: nobody takes exhaustion then
         return WIND if tired else ""
 
-    def furthest(self, view: View, j: int) -> int:
-        """The most squares rider j's card may move it this round, as the seat
-        may know it: any card it may hold (View.unseen, its recycled cards,
-        which come back when its deck runs out), an exhaustion card, a card
-        from nowhere; a scripted team any card of its decks (and Attack)."""
+    def possible_moves(self, view: View, j: int) -> set[int]:
+        """The squares rider j's card may move it this round (before blocking),
+        as the seat may know it: any card it may hold (View.unseen, its hand
+        for the seat's own rider, its recycled cards, which come back when its
+        deck runs out), an exhaustion card, a card from nowhere; a scripted
+        team any card of its decks (and Attack)."""
         rider = self.riders[j]
         cards = set(view.unseen(j))
         cards.update(view.hands.get(j, ()))  # a rider of the seat whose card is not down yet
@@ -827,10 +828,7 @@ class ClassicGame(Race):
             cards.update(starting_deck(self.setup, rider.seat, ROULEUR))
             if script == PELOTON:
                 cards.add(ATTACK)
-        best = 0
-        for c in cards:
-            best = max(best, self.reach(j, c))
-        return best
+        return {self.reach(j, c) for c in cards}
 
     def in_front(self, i: int, square: int) -> bool:
         """Nobody but rider i on the square just ahead of `square`."""

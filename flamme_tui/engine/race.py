@@ -184,9 +184,13 @@ class Race:
         """Preview.wind of rider i's card (tokens), from the seat's view (View.wind)."""
         raise NotImplementedError
 
+    def possible_moves(self, view: View, j: int) -> set[int]:
+        """The squares rider j may move this round before blocking, as the seat may know its cards (tokens)."""
+        raise NotImplementedError
+
     def furthest(self, view: View, j: int) -> int:
         """The most squares rider j may move this round, as the seat may know its cards (tokens)."""
-        raise NotImplementedError
+        return max(self.possible_moves(view, j))
 
     def movement_order(self) -> list[int]:
         """Riders on the track, furthest first (in a tour, riders across the line have left it)."""
@@ -209,16 +213,17 @@ class Race:
         a crashed rider).  Only the riders that move before it (the ones ahead,
         and on its square those in a lane to the right) change those squares;
         the seat's own cards already down are known (View.preview moves them).
-        Every other such rider could end anywhere from its square to the
-        furthest its possible cards take it.  If none of them stands at or
-        before the furthest square a moved rider could reach, the preview is
-        exact.  Otherwise, nobody lying down and no square on its way where a
-        blocked rider crashes (one of them could, and close it), if fewer
-        riders than the square it aims at has lanes could stand on it, it is
-        not blocked whatever they play; else MAY.  It crashes when blocked
-        onto a square where a blocked rider crashes: for sure if blocked for
-        sure there, MAY if it may be blocked and such a square lies between
-        its start and the square it aims at."""
+        If no other such rider stands at or before the furthest square a moved
+        rider could reach, the preview is exact.  Otherwise, with nobody lying
+        down and no square on its way where a blocked rider crashes (one of
+        them could, and close it), the squares each rider moving first may end
+        on are worked out in the round's order (`may_end`: the squares its
+        possible cards aim at, and those behind where blocking may settle it).
+        If fewer of them than the square
+        the rider aims at has lanes may end there, it is not blocked whatever
+        they play; else MAY.  It crashes when blocked onto a square where a
+        blocked rider crashes: for sure if blocked for sure there, MAY if it may
+        be blocked and such a square lies between its start and its aim."""
         shown = view.preview(i, choice)
         exact = (BLOCKED if shown.blocked else "", CRASH if shown.crash else "")
         order = self.movement_order()
@@ -242,17 +247,40 @@ class Race:
         lanes = self.course.lanes
         # a rider lying down, or one that may crash on its way, may close the road: else count
         closable = self.anyone_down() or any([self.crashes(i, sq, 1) for sq in range(start + 1, target + 1)])
-        if not closable and target < len(lanes):
-            could = 0
-            for j in first:
-                c = chosen.get(j)
-                square = self.pos[j][0]
-                top = square + (self.furthest(view, j) if c is None else self.reach(j, c))
-                if square <= target <= top:
-                    could += 1
-            if could < lanes[target]:
-                return "", ""
+        if not closable and target < len(lanes) and self.may_end(view, order, first)[target] < lanes[target]:
+            return "", ""
         return MAY, MAY if any([self.crashes(i, sq, 1) for sq in range(start, target)]) else ""
+
+    def may_end(self, view: View, order: list[int], first: list[int]) -> list[int]:
+        """For each square, how many of the riders `first` (the first of the
+        round's `order`) may end on it, from the seat's view (see `road`): a
+        rider ends where a card it may play aims; if that square may be full
+        as it moves (the riders before it that may end there, the ones after
+        it standing there), on the square behind, and so on back while that
+        one may be full too (blocking settles on the nearest free square)."""
+        lanes = self.course.lanes
+        size = len(lanes)
+        count = [0] * (size + 1)  # the last: every square past the end of the course
+        chosen = view.chosen
+        for n, j in enumerate(first):
+            square = self.pos[j][0]
+            standing = [0] * size  # the riders that move after it, where they stand
+            for k in order[n + 1:]:
+                standing[self.pos[k][0]] += 1
+            # whether each square may be full as it moves (past the course's end: full)
+            full = [count[t] + standing[t] >= lanes[t] for t in range(size)] + [True]
+            c = chosen.get(j)
+            aims = {square + self.reach(j, c)} if c is not None else {square + m for m in self.possible_moves(view, j)}
+            ends: set[int] = set()
+            for t in aims:
+                t = min(t, size)
+                ends.add(t)
+                while t > square and full[t]:
+                    t -= 1
+                    ends.add(t)
+            for t in ends:
+                count[t] += 1
+        return count
 
     def state_key(self) -> tuple[object, ...]:
         """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""

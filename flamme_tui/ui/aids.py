@@ -99,7 +99,7 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     # last: in a pack most cards have it, and a narrow panel cuts the end of the line
     if preview.crowd == MAY and not preview.finish:
         if preview.blocked:  # with the others still: but the riders ahead move first
-            words.append(_("{square} is full now: riders ahead may leave it").format(square=aim))
+            words.append(_("it aims at {square}, full now: riders ahead may leave it").format(square=aim))
         else:
             words.append(_("riders ahead may fill {square}").format(square=aim))
         if preview.fall == MAY:
