@@ -114,8 +114,8 @@ def wind_words(preview: Preview, bmx: bool) -> str:
             else _("in the wind: an exhaustion card whatever the others play")
     if preview.wind == MAY:
         if preview.front:
-            return _("in front for now: the others' tokens or the die decide") \
-                if bmx else _("in front for now: the others' cards decide")
+            return _("in the wind for now: the others' tokens or the die decide") \
+                if bmx else _("in the wind for now: the others' cards decide")
         return _("sheltered for now: the others' tokens or the die decide") if bmx \
             else _("sheltered for now: the others' cards decide")
     return _("no fatigue token whatever the others play") if bmx \
