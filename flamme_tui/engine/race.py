@@ -215,15 +215,15 @@ class Race:
         the seat's own cards already down are known (View.preview moves them).
         If no other such rider stands at or before the furthest square a moved
         rider could reach, the preview is exact.  Otherwise, with nobody lying
-        down and no square on its way where a blocked rider crashes (one of
-        them could, and close it), the squares each rider moving first may end
-        on are worked out in the round's order (`may_end`: the squares its
-        possible cards aim at, and those behind where blocking may settle it).
-        If fewer of them than the square
-        the rider aims at has lanes may end there, it is not blocked whatever
-        they play; else MAY.  It crashes when blocked onto a square where a
-        blocked rider crashes: for sure if blocked for sure there, MAY if it may
-        be blocked and such a square lies between its start and its aim."""
+        down and no square where a blocked rider crashes on its way or theirs
+        (one of them could, and close it), the squares each rider moving first
+        may end on are worked out in the round's order (`may_end`: the squares
+        its possible cards aim at, and those behind where blocking may settle
+        it).  If fewer of them than the square the rider aims at has lanes may
+        end there, it is not blocked whatever they play; else MAY.  It crashes
+        when blocked onto a square where a blocked rider crashes: for sure if
+        blocked for sure there, MAY if it may be blocked and such a square
+        lies between its start and its aim."""
         shown = view.preview(i, choice)
         exact = (BLOCKED if shown.blocked else "", CRASH if shown.crash else "")
         order = self.movement_order()
@@ -245,8 +245,13 @@ class Race:
         if not hidden:
             return exact
         lanes = self.course.lanes
-        # a rider lying down, or one that may crash on its way, may close the road: else count
-        closable = self.anyone_down() or any([self.crashes(i, sq, 1) for sq in range(start + 1, target + 1)])
+        # a rider lying down, or one that may crash where the riders moving first go (closing that
+        # square to those behind it, which then stop short of it), may change the road: else count
+        top = target
+        for j in first:
+            c = chosen.get(j)
+            top = max(top, self.pos[j][0] + (self.furthest(view, j) if c is None else self.reach(j, c)))
+        closable = self.anyone_down() or any([self.crashes(i, sq, 1) for sq in range(start + 1, top + 1)])
         if not closable and target < len(lanes) and self.may_end(view, order, first)[target] < lanes[target]:
             return "", ""
         return MAY, MAY if any([self.crashes(i, sq, 1) for sq in range(start, target)]) else ""
