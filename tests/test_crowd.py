@@ -19,35 +19,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_previews import choices, position, positions
+from test_wind import first_card_down, moved_with
 
 from flamme_tui.engine.actions import Draw, Play
 from flamme_tui.engine.course import WET
 from flamme_tui.engine.events import Crash, Move
 from flamme_tui.engine.options import BLOCKED, CRASH, MAY
-from flamme_tui.engine.race import RuleError
 
 FAR = [{"id": "blue.S", "square": 30, "lane": 0}, {"id": "blue.R", "square": 30, "lane": 1}]  # finish at 40
 
 
 def moved(game, i: int, choice, rng: random.Random) -> tuple[Move, bool]:
-    """Rider i's move in a round played with `choice` for it and random cards
-    (tokens, a die face) for the riders whose cards are not down, and whether
-    it crashed."""
-    twin = game.clone()
-    twin.narrated = True
-    bmx = game.rules.uses_tokens
-    for j, rider in enumerate(twin.riders):
-        if j == i:
-            rider.played = tuple(sorted(choice, reverse=True)) if bmx else choice
-        elif rider.played is None:
-            if bmx:
-                bag = list(rider.bag)
-                rider.played = tuple(sorted(rng.sample(bag, min(twin.keep_size(j), len(bag))) or [0], reverse=True))
-            else:
-                rider.played = rng.choice(rider.deck or [0])
-    if bmx and twin.die is None:
-        twin.die = rng.choice(twin.setup.die_faces)
-    twin.move_phase()
+    """Rider i's move in a round of random cards for the others (moved_with), and whether it crashed."""
+    twin = moved_with(game, i, choice, rng)
     (move,) = [e for e in twin.events if isinstance(e, Move) and e.rider == i]
     return move, any(isinstance(e, Crash) and e.rider == i for e in twin.events)
 
@@ -82,22 +66,11 @@ def test_a_certain_crowd_is_what_every_round_does(variant, data):
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_a_certain_crowd_counts_the_seats_own_card_down(data):
-    game = data.draw(positions("classic"))
     rng = random.Random(data.draw(st.integers(0, 2**16)))
-    riders = game.riders
-    first = data.draw(st.integers(0, len(riders) - 1))
-    mates = [j for j, r in enumerate(riders) if r.seat == riders[first].seat and j != first]
-    if not mates:
-        return
-    second = mates[0]
-    try:
-        game.apply(Draw(riders[first].id))
-        game.apply(Play(riders[first].id, rng.choice(riders[first].hand)))  # the second rider draws then
-    except RuleError:
-        return
-    view = game.view(riders[second].seat)
-    assert first in view.chosen and second in view.hands
-    check_crowd(game, rng, second, view, sorted(set(view.hands[second])))
+    down = first_card_down(data, rng)
+    if down is not None:
+        game, view, second = down
+        check_crowd(game, rng, second, view, sorted(set(view.hands[second])))
 
 
 def crowds(view) -> dict[int, str]:

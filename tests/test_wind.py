@@ -29,10 +29,12 @@ def tired(game, i: int) -> bool:
     return any(isinstance(e, Exhaustion | Fatigue) and e.rider == i for e in game.events)
 
 
-def round_with(game, i: int, choice, rng: random.Random):
-    """The round played with `choice` for rider i, the cards already down, and
-    for every other rider a card it really holds (BMX: tokens, a die face)."""
+def moved_with(game, i: int, choice, rng: random.Random):
+    """A copy of the game with the round's riders moved: `choice` for rider i,
+    the cards already down, and for every other rider a card it really holds
+    (BMX: tokens, a die face); its events are the movement's."""
     twin = game.clone()
+    twin.narrated = True
     bmx = game.rules.uses_tokens
     for j, rider in enumerate(twin.riders):
         if j == i:
@@ -47,9 +49,35 @@ def round_with(game, i: int, choice, rng: random.Random):
     if bmx and twin.die is None:
         twin.die = rng.choice(twin.setup.die_faces)
     twin.move_phase()
+    return twin
+
+
+def round_with(game, i: int, choice, rng: random.Random):
+    """The round played with `choice` for rider i (moved_with), to its end."""
+    twin = moved_with(game, i, choice, rng)
     twin.events = []
     twin.end_phase()
     return twin
+
+
+def first_card_down(data, rng: random.Random):
+    """A random classic position where a seat's first rider has drawn and played
+    a card: (game, the seat's view, its second rider), or None if there is none."""
+    game = data.draw(positions("classic"))
+    riders = game.riders
+    first = data.draw(st.integers(0, len(riders) - 1))
+    mates = [j for j, r in enumerate(riders) if r.seat == riders[first].seat and j != first]
+    if not mates:
+        return None
+    second = mates[0]
+    try:
+        game.apply(Draw(riders[first].id))
+        game.apply(Play(riders[first].id, rng.choice(riders[first].hand)))  # the second rider draws then
+    except RuleError:
+        return None
+    view = game.view(riders[second].seat)
+    assert first in view.chosen and second in view.hands
+    return game, view, second
 
 
 def check_wind(game, rng: random.Random, i: int, view, hand) -> int:
@@ -85,22 +113,11 @@ def test_a_certain_wind_is_what_every_round_does(variant, data):
 @settings(max_examples=30, deadline=None)
 @given(data=st.data())
 def test_a_certain_wind_counts_the_seats_own_card_down(data):
-    game = data.draw(positions("classic"))
     rng = random.Random(data.draw(st.integers(0, 2**16)))
-    riders = game.riders
-    first = data.draw(st.integers(0, len(riders) - 1))
-    mates = [j for j, r in enumerate(riders) if r.seat == riders[first].seat and j != first]
-    if not mates:
-        return
-    second = mates[0]
-    try:
-        game.apply(Draw(riders[first].id))
-        game.apply(Play(riders[first].id, rng.choice(riders[first].hand)))  # the second rider draws then
-    except RuleError:
-        return
-    view = game.view(riders[second].seat)
-    assert first in view.chosen and second in view.hands
-    check_wind(game, rng, second, view, sorted(set(view.hands[second])))
+    down = first_card_down(data, rng)
+    if down is not None:
+        game, view, second = down
+        check_wind(game, rng, second, view, sorted(set(view.hands[second])))
 
 
 def _first_card_down(riders, first: str, card: int, second: str, hand: list[int]):
