@@ -117,6 +117,50 @@ def test_stage_summary():
     assert (hills.ascent, hills.descent) == (12, 6)
 
 
+def test_a_stage_and_a_tour_tell_their_description_in_the_players_language(tmp_path):
+    """A data file's `fr:` and `es:` blocks give its description in French and
+    Spanish; a language it leaves out, or English, gets the English."""
+    from flamme_tui import i18n
+    from flamme_tui.play.tours import load_tour
+
+    path = tmp_path / "mine.yaml"
+    path.write_text('name: Mine\ntiles: abcdu\ndescription: "Flat."\nfr: {description: "Plate."}\n',
+                    encoding="utf-8")
+    stage = load_stage(str(path))
+    tour = load_tour("3-petit-tour")
+    try:
+        said = {}
+        for lang in ("en", "fr", "es"):
+            i18n.set_language(lang)
+            said[lang] = (stage.description_said, tour.description_said)
+    finally:
+        i18n.set_language("en")
+    assert [s for s, _ in said.values()] == ["Flat.", "Plate.", "Flat."]
+    assert said["en"][1].startswith("Three days") and said["fr"][1].startswith("Trois jours\u00a0:")
+    assert said["es"][1].startswith("Tres días:")
+
+
+def test_every_shipped_description_is_in_french_and_spanish():
+    """A shipped stage, lesson stage or tour that describes itself does so in
+    every language the game speaks (a new one without them fails here)."""
+    import yaml
+
+    from flamme_tui.play.tours import TourSpec
+
+    missing = []
+    for path in sorted(data_dir().rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not data.get("description") or "tiles" not in data and "stages" not in data:
+            continue
+        for lang in ("fr", "es"):
+            words = (data.get(lang) or {}).get("description")
+            if not words or words == data["description"]:
+                missing.append(f"{path.name} {lang}")
+        if "stages" in data and "tiles" not in data:
+            TourSpec.model_validate(data)  # the blocks are what a tour file may hold
+    assert missing == []
+
+
 def test_load_stage_by_path():
     stage = load_stage(str(data_dir() / "courses" / "firenze-milano.yaml"))
     assert stage.name == "Firenze - Milano"
@@ -211,6 +255,10 @@ BROKEN_STAGES = [
     ("no-finish-last", "name: X\ntiles: abcdue\n", "tiles", "finish", 2),
     ("start-in-middle", "name: X\ntiles: bcdAu\n", "tiles", "start", 2),
     ("duplicate-key", "name: X\ntiles: abcdu\ntiles: abcdu\n", "tiles", "duplicate", 3),
+    ("words-unknown-key", "name: X\ntiles: abcdu\nfr: {name: Y}\n", "fr.name", "unknown key", 3),
+    ("words-not-text", "name: X\ntiles: abcdu\nes: {description: 7}\n", "es.description", "string", 3),
+    ("words-control", 'name: X\ntiles: abcdu\nfr: {description: "a\\x1b[2Jb"}\n', "fr.description", "control", 3),
+    ("words-unknown-language", "name: X\ntiles: abcdu\nde: {description: Flach}\n", "de", "unknown key", 3),
 ]
 
 

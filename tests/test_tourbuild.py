@@ -65,3 +65,15 @@ def test_saving_never_overwrites_nor_hides_a_tour(data):
     with pytest.raises(ConfigError, match="needs a letter or a digit"):
         tourbuild.save_tour(tourbuild.tour_spec("!!", [("avenue-corso-paseo", "classic")]))
     assert [p.name for p in (data / "tours").iterdir()] == ["mine.yaml"]
+
+
+def test_a_tour_written_out_keeps_its_description_in_every_language():
+    """tour_yaml writes a tour as its file holds it: the `fr:` and `es:` blocks too."""
+    import yaml
+
+    spec = tours.load_tour("3-petit-tour")
+    assert spec.fr is not None and spec.es is not None
+    again = tours.TourSpec.model_validate(yaml.safe_load(tourbuild.tour_yaml(spec)))
+    assert again == spec
+    bare = tourbuild.tour_spec("Mine", [("avenue-corso-paseo", "classic")], "Flat.")
+    assert "fr:" not in tourbuild.tour_yaml(bare) and bare.fr is None

@@ -28,7 +28,7 @@ from ..engine.course import (
     TILE_SQUARES,
     WET,
 )
-from ..i18n import _
+from ..i18n import _, language
 
 # The built-in stages: the base game's in the rulebook's order (the first-race stage first), then the Peloton expansion's.
 STAGE_ORDER = (
@@ -184,6 +184,28 @@ class TileCatalog(BaseModel):
         return sorted({physical_tile(name) for name in self.tiles})
 
 
+class Words(BaseModel):
+    """A data file's words in another language: its `fr:` or `es:` block
+    (a stage's or a tour's description).  A field left out is said in English."""
+
+    model_config = _MODEL
+
+    description: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
+
+    @field_validator("description")
+    @classmethod
+    def _no_control(cls, text: str) -> str:
+        return usertext.check(text, multiline=True)  # shown in the app: nothing may reach the terminal as a control
+
+
+def said(english: str, field: str, fr: Words | None, es: Words | None) -> str:
+    """A data file's text `field` in the player's language: its `fr:`/`es:`
+    block's where it gives one, else the English."""
+    words = {"fr": fr, "es": es}.get(language())
+    text: str = getattr(words, field, "") if words is not None else ""
+    return text or english
+
+
 class StageSpec(BaseModel):
     """A classic stage: tile names in race order.
 
@@ -206,6 +228,13 @@ class StageSpec(BaseModel):
     other_version: StrictStr = Field("", max_length=lim.MAX_STAGE_NAME, pattern=r"^[a-z0-9-]*$")
     # where the tile sequence comes from (a stage card, a public stage list)
     source: StrictStr = Field("", max_length=lim.MAX_DESCRIPTION)
+    fr: Words | None = None  # its description in French, Spanish (English where left out)
+    es: Words | None = None
+
+    @property
+    def description_said(self) -> str:
+        """Its description in the player's language (see Words)."""
+        return said(self.description, "description", self.fr, self.es)
 
     @field_validator("name", "description", "source")
     @classmethod

@@ -71,6 +71,10 @@ def tour_yaml(spec: tours.TourSpec) -> str:
     data: dict = {"name": spec.name}
     if spec.description:
         data["description"] = spec.description
+    for lang in ("fr", "es"):  # its description in French, Spanish, as its file gave them
+        words = getattr(spec, lang)
+        if words is not None:
+            data[lang] = words.model_dump(exclude_defaults=True)
     data["stages"] = [{"stage": leg.stage, "variant": leg.variant} for leg in spec.stages]
     head = "# " + _("A tour built in flamme-tui: stage ids (or codes, fr1:...) in race order, each classic or meteo.") + "\n"
     return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000)

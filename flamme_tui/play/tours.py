@@ -51,6 +51,13 @@ class TourSpec(BaseModel):
     name: StrictStr = Field(min_length=1, max_length=MAX_TOUR_NAME)
     stages: tuple[TourStage, ...] = Field(min_length=1, max_length=MAX_STAGES)
     description: StrictStr = Field(default="", max_length=400)
+    fr: config.Words | None = None  # its description in French, Spanish (English where left out)
+    es: config.Words | None = None
+
+    @property
+    def description_said(self) -> str:
+        """Its description in the player's language (config.Words)."""
+        return config.said(self.description, "description", self.fr, self.es)
 
     @field_validator("name", "description")
     @classmethod

@@ -56,11 +56,32 @@ def rebindable() -> list[Rebindable]:
 
 
 def key_word(display: str) -> str:
-    """A key as a player reads it, in their language: the keys Textual names
-    with an English word ("space") said in the player's (the symbols, ⏎ ⌫ ← →,
-    need no words; "esc" and "tab" are written on the keys themselves)."""
-    if display == "space":
-        return pgettext("key name", "space")
+    """A key as a player reads it, in their language: the keys Textual (or a
+    key bar) names with an English word, as keyboards in the player's language
+    label them (a French keyboard says "Échap", "Entrée"; a Spanish one
+    "Intro", "Inicio"); any other key as given (the symbols, ⏎ ⌫ ← →, need no
+    words)."""
+    match display:
+        case "space":
+            return pgettext("key name", "space")
+        case "esc":
+            return pgettext("key name", "esc")
+        case "Esc":
+            return pgettext("key name", "Esc")
+        case "tab":
+            return pgettext("key name", "tab")
+        case "Enter":
+            return pgettext("key name", "Enter")
+        case "home":
+            return pgettext("key name", "home")
+        case "end":
+            return pgettext("key name", "end")
+        case "pgup":
+            return pgettext("key name", "pgup")
+        case "pgdn":
+            return pgettext("key name", "pgdn")
+        case "del":
+            return pgettext("key name", "del")
     return display
 
 

@@ -20,6 +20,7 @@ from rich.cells import cell_len
 
 from ..i18n import N_, _, pgettext
 from .choices import SCRIPTED_NAMES
+from .keys import key_word
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
 
 # (binding id, default keys) -> the keys a player presses now (BaseScreen.keys_text: the
@@ -35,7 +36,7 @@ def as_bound(binding_id: str, default: str) -> str:
 def key_row(key: str, words: str) -> str:
     """A row of keys (see above), its key escaped: the help is markup, and a
     player may bind `[`."""
-    shown = key.replace("[", "\\[")
+    shown = key_word(key).replace("[", "\\[")
     return f"  {shown:<11}  {words}"
 
 

@@ -54,15 +54,16 @@ def words_on(app) -> list[str]:
 
 
 def not_words() -> set[str]:
-    """What is on a screen but no text to translate: the words of the data's names and
-    descriptions (stages and tours stay as written) and of the binding ids the settings list."""
+    """What is on a screen but no text to translate: the words of the data's names
+    (stages and tours keep their names; their descriptions come in each language)
+    and of the binding ids the settings list."""
     from pathlib import Path
 
     from flamme_tui.ui.keys import rebindable
 
     data = Path(__file__).resolve().parents[2] / "stages"
     lines = [line for path in data.rglob("*.yaml") for line in path.read_text(encoding="utf-8").splitlines()
-             if line.startswith(("name:", "description:"))]
+             if line.startswith("name:")]
     ids = [b.id for b in rebindable()] + ["app.quit", "question_mark,f1"]
     return {w.lower() for text in lines + ids for w in re.findall(r"[^\W\d_]+", text)}
 
@@ -179,17 +180,17 @@ def test_screens_in_other_languages(snap_compare, speak, lang, scenario):
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-@pytest.mark.parametrize("scenario", ["title", "variants", "teams", "help-teams", "settings", "tour-menu",
-                                      "stage-editor"])  # (the stage menus show the stages' names and texts as written)
+@pytest.mark.parametrize("scenario", ["title", "variants", "stages", "teams", "help-teams", "settings", "tour-menu",
+                                      "stage-editor"])
 async def test_no_english_game_word_on_translated_screens(speak, lang, scenario):
     speak(lang)
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
     async with app.run_test(size=SMALL) as pilot:
         await SCENARIOS[scenario](pilot)
         await settle(pilot)
-        # the tour menu shows the tours' names and descriptions as the data writes them; the settings
-        # list the binding ids beside their words (and the Language row says "Language" too, on purpose)
-        exempt = not_words() if scenario in ("tour-menu", "settings") else set()
+        # the stage and tour menus show the names as the data writes them; the settings list the
+        # binding ids beside their words (and the Language row says "Language" too, on purpose)
+        exempt = not_words() if scenario in ("stages", "tour-menu", "settings") else set()
         found = english_words(app, lang, exempt)
         assert found == set(), (scenario, found)
         assert not screen_text(app).splitlines()[-1].rstrip().endswith("…"), "the key bar is cut"
@@ -550,3 +551,31 @@ async def test_race_footers_and_action_panels_at_80x24(speak, lang, scenario):
             check_footer(app, lang, scenario)
         if scenario in PANELS:
             check_panel(app, scenario)
+
+
+def test_keys_named_by_a_word_are_named_as_the_players_keyboard_labels_them():
+    """A French keyboard says "Échap" and "Entrée", a Spanish one "Intro" and
+    "Inicio": the key bars and the help say so; symbols and letters stay."""
+    from rich.console import Console
+
+    from flamme_tui.i18n import speaking
+    from flamme_tui.ui.keys import key_word
+    from flamme_tui.ui.texts import key_row
+    from flamme_tui.ui.widgets.keybar import KeysLine
+
+    def drawn(keys) -> str:
+        console = Console(width=120, file=None, record=True, color_system=None)
+        with console.capture() as out:
+            console.print(KeysLine(keys))
+        return out.get().strip()
+
+    keys = [("tab", "next"), ("esc", "back"), ("home", "first"), ("⏎", "go"), ("q", "quit")]
+    assert drawn(keys) == "tab next  esc back  home first  ⏎ go  q quit"
+    with speaking("fr"):
+        assert drawn(keys) == "tab next  échap back  début first  ⏎ go  q quit"
+        assert [key_word(k) for k in ("Enter", "Esc", "end", "pgup", "space")] == ["Entrée", "Échap", "fin", "pg préc",
+                                                                                     "espace"]
+        assert key_row("Enter", "x") == "  Entrée       x"
+    with speaking("es"):
+        assert [key_word(k) for k in ("Enter", "esc", "home", "del", "space", "ctrl+p")] == [
+            "Intro", "esc", "inicio", "supr", "espacio", "ctrl+p"]

@@ -24,14 +24,19 @@ def stage_info(stage_id: str):
     its file is broken).  The file is read again only when it changed."""
     from ... import config
 
-    return _compiled(config.load_stage(stage_id))
+    return _info(config.load_stage(stage_id))
+
+
+def _info(spec: Any) -> tuple[str, str, Any, Any]:
+    """(name, description, summary, course): the description in the language spoken now."""
+    return (spec.name, spec.description_said, *_compiled(spec))
 
 
 @cache
-def _compiled(spec: Any) -> tuple[str, str, Any, Any]:
+def _compiled(spec: Any) -> tuple[Any, Any]:
     from ... import config
 
-    return spec.name, spec.description, config.stage_summary(spec), config.compile_stage(spec)
+    return config.stage_summary(spec), config.compile_stage(spec)
 
 
 NOTICES = 2  # lines about broken stage files, at most (then a count)
@@ -271,7 +276,7 @@ class StageScreen(BaseScreen):
             return
         try:
             spec = self.specs.get(stage_id)
-            name, description, summary, course = _compiled(spec) if spec is not None else stage_info(stage_id)
+            name, description, summary, course = _info(spec) if spec is not None else stage_info(stage_id)
         except config.ConfigError as exc:  # the file broke since the menu was drawn
             self.query_one("#stage-about", Static).update(Content(_("Cannot use this stage: {problem}").format(problem=exc)))
             return

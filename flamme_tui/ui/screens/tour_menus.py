@@ -184,7 +184,7 @@ class TourScreen(BaseScreen):
             return
         spec = self.specs[tid]
         # names and descriptions come from files: plain text, never markup
-        text = Content.from_markup("[b]$name[/b]\n$description\n\n", name=spec.name, description=spec.description)
+        text = Content.from_markup("[b]$name[/b]\n$description\n\n", name=spec.name, description=spec.description_said)
         about.update(text + Content("\n".join(tour_lines(spec))))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

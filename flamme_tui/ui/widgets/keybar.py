@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..keys import key_word
 from .lines import TextLines
 
 
@@ -48,7 +49,7 @@ class KeysLine:
     def line(keys, gap: str) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         for key, label in keys:
-            text.append(f" {key} ", style="bold #ffa62b")
+            text.append(f" {key_word(key)} ", style="bold #ffa62b")
             text.append(f"{label}{gap}")
         return text
 
