@@ -18,8 +18,8 @@ from .test_languages import SMALL, english_words, speak  # noqa: F401 - speak is
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
 
-@pytest.mark.parametrize("lang, started, won", [("fr", "Enter : lancer la course", "a gagné"),
-                                               ("es", "Enter: empezar la carrera", "ganó")])
+@pytest.mark.parametrize("lang, started, won", [("fr", "Entrée : lancer la course", "a gagné"),
+                                               ("es", "Intro: empezar la carrera", "ganó")])
 async def test_the_classic_lesson_is_played_in_another_language_with_no_english_word(
         data_dir, speak, lang, started, won):  # noqa: F811 - the fixture
     from flamme_tui.play.lessons import catalogue
