@@ -15,6 +15,7 @@ import glob
 import os
 import sys
 
+from cflags import ENGINE_CFLAGS, engine_cflags  # .build/ is the backend's path
 from hatchling import build as _hatchling
 from hatchling.build import *  # noqa: F401,F403  (every other build hook, unchanged)
 
@@ -27,17 +28,11 @@ def _remove_compiled() -> None:
             os.remove(path)
 
 
-# C flags for the engine's build, added to the user's CFLAGS: calls within the extension go
-# straight to their target (it is never interposed) and calls into libpython skip the PLT stub.
-# The same C code; `flamme-tui bench` about 8% less CPU per classic race, the bots' rollouts 13%.
-ENGINE_CFLAGS = "-fno-semantic-interposition -fno-plt"
-
-
 def _build_compiled(wheel_directory, config_settings, metadata_directory):
     """The wheel with the compiled engine, built with ENGINE_CFLAGS, else (a compiler
     that refuses them) without them."""
     user = os.environ.get("CFLAGS")
-    os.environ["CFLAGS"] = f"{user or ''} {ENGINE_CFLAGS}".strip()
+    os.environ["CFLAGS"] = engine_cflags(user)
     try:
         return _hatchling.build_wheel(wheel_directory, config_settings, metadata_directory)
     except Exception as exc:

@@ -51,3 +51,26 @@ def test_weak_references_to_games_survive_the_garbage_collector():
     gc.collect()
     if engine_build() == "compiled":
         assert not hasattr(Session.new(RaceSpec(), 1).game, "__dict__")
+
+
+def _cflags_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("cflags", REPO / ".build" / "cflags.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_engine_is_built_with_pythons_own_c_flags_and_its_own():
+    """setuptools reads CFLAGS from the environment instead of Python's own
+    flags: the build must pass Python's (-DNDEBUG: mypyc's runtime without its
+    C asserts) along with the engine's, unless the user set CFLAGS."""
+    import sysconfig
+
+    cflags = _cflags_module()
+    built = cflags.engine_cflags(None).split()
+    for flag in (sysconfig.get_config_var("CFLAGS") or "").split() + cflags.ENGINE_CFLAGS.split():
+        assert flag in built
+    assert cflags.engine_cflags("-O1 -g0").split() == ["-O1", "-g0", *cflags.ENGINE_CFLAGS.split()]
