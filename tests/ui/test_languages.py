@@ -30,7 +30,7 @@ SMALL = (80, 24)
 ENGLISH = ("race", "races", "round", "team", "teams", "rider", "riders", "card", "cards", "stage", "stages",
            "settings", "quit", "help", "back", "choose", "move", "seed", "players", "grid", "new", "saved", "rules",
            "slipstream", "exhaustion", "square", "squares", "lane", "start", "finish", "press", "show", "pass",
-           "keys", "human", "plays", "colour", "name", "reference", "tour", "the", "and", "of")
+           "keys", "human", "plays", "colour", "name", "reference", "tour", "the", "and", "of", "enter")
 # "Tour" is a French word ("un tour", the Tour de France): its own check is the Spanish one
 FRENCH_TOO = {"tour"}
 
@@ -181,7 +181,7 @@ def test_screens_in_other_languages(snap_compare, speak, lang, scenario):
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
 @pytest.mark.parametrize("scenario", ["title", "variants", "stages", "teams", "help-teams", "settings", "tour-menu",
-                                      "stage-editor"])
+                                      "stage-editor", "curtain"])
 async def test_no_english_game_word_on_translated_screens(speak, lang, scenario):
     speak(lang)
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)

@@ -17,6 +17,7 @@ from ...engine.rules import find
 from ...i18n import N_, _
 from ...usertext import clean
 from ..palette import team_colour, team_markup
+from ..keys import key_word
 from ..widgets.board import BoardRow, Boards
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
@@ -136,7 +137,8 @@ class CurtainScreen(BaseScreen):
             if part == "{player}":
                 text.append(clean(self.player, multiline=False))
             elif part == "{key}":
-                text.append(self.key_of("curtain.lift", "enter").replace("⏎", "Enter"), style="bold")
+                # the key in words, as the player's keyboard labels it (Entrée, Intro)
+                text.append(key_word(self.key_of("curtain.lift", "enter").replace("⏎", "Enter")), style="bold")
             else:
                 text.append(part)
         self.query_one("#curtain-text", TextLines).update(text, layout=True)
