@@ -68,6 +68,7 @@ def test_every_help_renders(prefix, parser, capsys):
     assert run_main(prefix, ["--help"]) == 0
     out = capsys.readouterr()
     assert out.out.startswith("usage: ") and out.err == ""
+    assert "%%" not in out.out  # a description is not %-formatted: its %% would be printed as it is
     documented = [a for a in parser._actions if a.help != argparse.SUPPRESS and a.dest != "help"]
     for action in documented:  # every visible option and argument is in the help
         assert (action.option_strings[-1] if action.option_strings else action.metavar or action.dest) in out.out

@@ -22,7 +22,7 @@ PACKAGE = Path(narrator.__file__).resolve().parent.parent
 
 # sentences of the race log, the replay and the command line's race output: each is
 # written in the narrator only (a second writer would tell the race its own way)
-PHRASES = ("── Round", "── Breakaway", "places the ", "draws first;", "changed their last", "the breakaway\"",
+PHRASES = ("── Round", "── Breakaway", "places the ", "draws first;", "took their last", "the breakaway\"",
            "wins the race", "wins the stage", "slipstream: ", "exhaustion: ", "crosses the line,", "has chosen their",
            ": bid down", "yellow jersey: ", "resumed at round", "placed so far", "Final ranking", "start:    ",
            "break away to", "weather: fair", "GC after stage ", "goes on as the new race file",
@@ -182,7 +182,7 @@ def test_the_race_screen_s_words_are_the_narrator_s():
     for i, card in turn.revealed:
         assert f"{board.riders[i].id} {card}" in line
     lines = narrator.since_lines((seen, t.CardChanged(1)), board, short)
-    assert lines == (line, f"{board.setup.teams[1].name} changed their last card before passing")
+    assert lines == (line, f"{board.setup.teams[1].name} took their last card back")
     assert narrator.die_words(0) == "die: blank — no catch-up this turn"
 
 

@@ -66,8 +66,8 @@ def play_with_undos(flow: RaceFlow, rng: random.Random, chance: float = 0.4, max
                 undos += 1
                 shown = public(flow)
                 # the flow as it was at the pick, with one line more: the seat changed its card
-                assert shown[0][-1] == (f"{flow.team_name(turn.seat)} changed their last "
-                                        f"{flow.game.rules.piece_word} before passing")
+                assert shown[0][-1] == (f"{flow.team_name(turn.seat)} took their last "
+                                        f"{flow.game.rules.piece_word} back")
                 assert shown[0][:-1] == seen["pick"][0] and shown[1:] == seen["pick"][1:]
                 pick = "bid" if isinstance(action, Bid) else "pick"
                 assert (shown[1].kind, shown[1].seat, shown[1].rider) == (pick, turn.seat, turn.rider)
@@ -125,7 +125,7 @@ def test_random_races_with_random_undos_are_the_games_of_their_effective_actions
     with_undos = frames(session.setup, session.seed, session.entries)
     without = frames(session.setup, session.seed, session.game.actions)
     assert [f.pos for f in with_undos] == [f.pos for f in without]
-    said = [line for f in with_undos for line in f.log if "before passing" in line]
+    said = [line for f in with_undos for line in f.log if "took their last" in line]
     assert len(said) == undos
     assert load_replay(autosave.path).frames == tuple(with_undos)
 
@@ -254,7 +254,7 @@ def test_a_tour_keeps_each_stage_log_with_its_undos(data_dir):
     assert list(loaded.tour.done[0].entries) == stage_one
     assert loaded.tour.done[0].game.state_key() == session.tour.done[0].game.state_key()
     text = load_replay(autosave.path).text()
-    assert "Stage 1" in text and "changed their last card before passing" in text
+    assert "Stage 1" in text and "took their last card back" in text
 
 
 def test_race_from_and_replay_of_a_save_with_undos(tmp_path, capsys):
@@ -287,5 +287,5 @@ def test_race_from_and_replay_of_a_save_with_undos(tmp_path, capsys):
     assert saves.load_record(tmp_path / "undo-bots.json").data.version == saves.UNDO_VERSION
     assert main(["replay", "--text", str(autosave.path)]) == 0
     out, _ = capsys.readouterr()
-    said = [line.strip() for line in out.splitlines() if "before passing" in line]
-    assert len(said) == undos and all(line.endswith("changed their last card before passing") for line in said)
+    said = [line.strip() for line in out.splitlines() if "took their last" in line]
+    assert len(said) == undos and all(line.endswith("took their last card back") for line in said)

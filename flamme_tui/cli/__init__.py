@@ -233,12 +233,13 @@ def build_parser() -> Parser:
     tour.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                       help=_("processes, 1 to {max} (default: all cores)").format(max=MAX_JOBS))
     _budget_options(tour)
+    # (argparse %-formats a help, not a description: there the %% the catalogs' python-format needs is undone)
     ladder = sub.add_parser("ladder", help=_("every bot against every other, by rule set and kind of stage: an Elo table"),
                             description=_("Head-to-head games between every pair of bots (and the scripted teams "
                                         "where they race), in classic by kind of stage (flat, hilly, mountain, "
                                         "cobbles), meteo and bmx; prints Elo ratings anchored at easy = 1000 with "
                                         "95%% intervals. Results are appended to FILE as games end; a rerun plays "
-                                        "only the games still missing."))
+                                        "only the games still missing.").replace("%%", "%"))
     ladder.add_argument("-n", "--games", type=Whole(1, 10_000), default=4, metavar="N",
                         help=_("games per pair in each column, 1 to 10000 (default 4; each stage from both seats)"))
     ladder.add_argument("--file", metavar="FILE",

@@ -427,9 +427,10 @@ def _kind_of(game: Any, rider: int) -> str:
 
 
 def changed_words(game: Any, seat: int) -> str:
-    """An undo in public words: whose card changed, never which."""
-    text = _("{seat} changed their last token before passing") if game.rules.uses_tokens else _(
-        "{seat} changed their last card before passing")
+    """An undo in public words: who took their last card back (to play it or
+    another: never which), the same words at a hot-seat table and against bots."""
+    text = _("{seat} took their last token back") if game.rules.uses_tokens else _(
+        "{seat} took their last card back")
     return text.format(seat=team_name(game, seat))
 
 

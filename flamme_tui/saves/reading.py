@@ -46,6 +46,7 @@ class SaveInfo(NamedTuple):
     tour: str = ""  # a tour's name ("" for a race); then the stage being raced of how many
     stage: int = 0
     stages: int = 0
+    players: int = 0  # the seats people play (neither a bot nor a scripted team): 2 or more share the screen
 
     def describe(self) -> str:
         teams = ngettext("{n} team", "{n} teams", len(self.teams)).format(n=len(self.teams))
@@ -143,12 +144,15 @@ def _read_checked(path: Path) -> tuple[SaveData, str]:
 
 def _info(path: Path, data: SaveData) -> SaveInfo:
     s = data.summary
+    scripted = getattr(data.setup, "scripted", ())
+    players = sum(1 for seat in range(len(data.setup.teams))
+                  if str(seat) not in data.bots and not (scripted and scripted[seat]))
     if s.tour is not None:  # a tour: its winner is a team
         t = s.tour
         return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, t.winner, data.saved,
-                        len(data.actions), t.name, t.stage, t.stages)
+                        len(data.actions), t.name, t.stage, t.stages, players=players)
     return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, winner_words(s.winner, s.teams),
-                    data.saved, len(data.actions))
+                    data.saved, len(data.actions), players=players)
 
 
 def winner_words(winner: str | None, teams: tuple[str, ...]) -> str | None:

@@ -635,12 +635,36 @@ async def test_saved_races_branch_from_a_backup(data_dir):
         await pilot.pause()
         assert screen_name(app) == "BranchFromBackup"
         assert "race.json.1" in screen_text(app) and "race.json.2" in screen_text(app)
+        # two people race it (no bot): a branch reopens turns played, so the dialog says to branch together
+        assert saves.peek(path).players == 2
+        assert "Several people race here" in screen_text(app)
         await pilot.press("down", "enter")  # the older backup, two actions back
         await settle(pilot)
         assert app.flow is not None and len(app.flow.session.game.actions) == actions - 2
         assert app.flow.session.save_path.name.startswith("race-branch-2")
         assert app.flow.game.phase != Phase.OVER
     assert path.read_bytes() == before  # the race file is as it was
+
+
+async def test_a_branch_of_a_race_against_bots_says_nothing_of_other_players(data_dir):
+    """One person against a bot: no curtain, nobody else's cards to reopen."""
+    from flamme_tui.play.session import Session
+
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    session = Session.new(choices("classic", 2, seed=3).spec(), 3, bots={1: "easy"})
+    path = folder / "race.json"
+    saves.save(session, path, keep=3)
+    saves.save(session, path, keep=3)
+    assert saves.peek(path).players == 1
+    app = FlammeApp(seed=7, autoplay=False, autosave=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        assert screen_name(app) == "BranchFromBackup"
+        assert "Several people" not in screen_text(app)
 
 
 def test_the_title_menu_is_drawn_before_the_settings_are_read(tmp_path):

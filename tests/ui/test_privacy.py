@@ -83,7 +83,7 @@ def check_turn(app) -> None:
     labels = {rider_label(r.id, r.kind): r for r in game.riders}
     for line in screen.recap:
         if not line.startswith("round "):  # a card changed before passing: whose, never which
-            assert re.fullmatch(r"[^:]+ changed their last (card|token) before passing", line), line
+            assert re.fullmatch(r"[^:]+ took their last (card|token) back", line), line
             continue
         number, _, moves = line.partition(": ")
         done = int(number.removeprefix("round "))
@@ -114,7 +114,7 @@ async def test_no_screen_shows_another_players_cards():
             checks[app.screen.turn.kind] += 1
             if app.screen.turn.kind == "draw" and app.screen.recap:
                 checks["recap"] += 1
-                checks["changed"] += sum("changed their last card" in line for line in app.screen.recap)
+                checks["changed"] += sum("took their last card back" in line for line in app.screen.recap)
                 assert "Since your last look" in screenshot_text(app)
 
     async with app.run_test(size=(80, 24)) as pilot:

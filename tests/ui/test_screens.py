@@ -417,7 +417,7 @@ async def test_a_race_resumed_mid_round_logs_who_drew_first_before_the_save():
         text = "\n".join(race.log_w.lines)
     blue, orange_line = (f"Blue: {kinds[draws[0].rider]} draws first", f"Orange: {kinds[orange.rider]} draws first")
     assert text.index("── Round 2 ──") < text.index(blue) < text.index(orange_line) < text.index("(resumed at round 2)")
-    assert "Blue changed their last card before passing" in text
+    assert "Blue took their last card back" in text
     assert text.count("draws first") == 2 and "plays" not in text.split("── Round 2 ──")[1]
 
 

@@ -56,7 +56,7 @@ async def test_the_last_card_is_played_reviewed_and_taken_back_by_an_undo_in_the
         assert session.entries[-2:] == [Play("blue.R", second), UNDO]
         assert screen.options == hand and screen.flow.game.riders[1].played is None
         assert screen.flow.game.riders[0].played == first  # the first card stays down: never offered again
-        assert "Blue changed their last card before passing" in screen.log_w.text()
+        assert "Blue took their last card back" in screen.log_w.text()
         third = hand[2]
         await pilot.press("3")
         assert screen.turn.kind == "review"
@@ -189,13 +189,13 @@ async def test_a_race_with_undos_saves_loads_and_replays_exactly(tmp_path, monke
         replay = load_replay(path)
         assert replay.frames[-1].pos == tuple(tuple(p) for p in game.pos)
         changed = [line for f in replay.frames for line in f.log if "changed" in line]
-        assert len(changed) == 12 and set(changed) == {"Blue changed their last card before passing",
-                                                       "Orange changed their last card before passing"}
+        assert len(changed) == 12 and set(changed) == {"Blue took their last card back",
+                                                       "Orange took their last card back"}
         app.push_screen(ReplayScreen(replay))
         await settle(pilot)
         await pilot.press("right")  # round 1
         await settle(pilot)
-        assert "changed their last card before passing" in screen_text(app)
+        assert "took their last card back" in screen_text(app)
 
 
 def _replayed(session, rounds: int):

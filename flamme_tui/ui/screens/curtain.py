@@ -16,8 +16,8 @@ from ...engine.course import Course
 from ...engine.rules import find
 from ...i18n import N_, _
 from ...usertext import clean
-from ..palette import team_colour, team_markup
 from ..keys import key_word
+from ..palette import team_colour, team_markup
 from ..widgets.board import BoardRow, Boards
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip

@@ -273,9 +273,16 @@ class BranchFromBackup(DamagedSave):
     HEADING = N_("Go on from an earlier point (a branch)")
 
     def text(self) -> str:
-        return _("{file} keeps every action played.  Its backups hold the race one and two actions earlier; going on "
-                 "from one starts a new race file, and {file} and its backups stay as they are.").format(
+        words = _("{file} keeps every action played.  Its backups hold the race one and two actions earlier; going on "
+                  "from one starts a new race file, and {file} and its backups stay as they are.").format(
             file=self.race.path.name)
+        info = self.race.info
+        if info is not None and info.players > 1 and not info.over:
+            # a hot-seat table: a backup reopens turns already played, cards chosen face down included
+            words += "\n" + _("Several people race here: a backup reopens turns already played, and whoever lifts "
+                               "a player's curtain sees that player's cards of the round.  Branch with the whole "
+                               "table, never alone.")
+        return clean(words)  # a file name may hold control characters
 
 
 class ConfirmDelete(ModalScreen[bool]):
@@ -328,5 +335,6 @@ class ConfirmDiscard(ConfirmDelete):
     NO = N_("Keep editing ({key})")
 
     def message(self) -> Content:
-        return Content.from_markup(_("[b]Discard this stage?[/b]\n$label\nIts changes are not saved: "
-                                     "n, then s saves it and races it."), label=self.label)
+        return Content.from_markup(_("[b]Discard this stage?[/b]\n$label\nIts changes are not saved.  To keep "
+                                     "them: n goes back to editing, where s saves the stage and races it."),
+                                   label=self.label)

@@ -222,13 +222,13 @@ class TeamsScreen(BaseScreen):
                                "code the next screen shows; \"Here\" plays on this keyboard."), id="hosting-note")
             with Horizontal(classes="form-row"):
                 yield Static(_("Players"), id="label-players", classes="form-label")
-                yield CycleSelect([(_("{n} players, 1 rider").format(n=n) if n > self.max_teams
-                                    else _("{n} players").format(n=n), n)
+                # the value without the label's word ("Players  2", not "Players  2 players")
+                yield CycleSelect([(_("{n}, one rider each").format(n=n) if n > self.max_teams else str(n), n)
                                    for n in range(2, self.max_seats + 1)], value=self.count,
                                   allow_blank=False, compact=True, id="players")
                 if not bmx:
                     yield Static(_("Grid"), id="label-grid", classes="form-label")
-                    yield CycleSelect([(_("random grid"), "random"), (_("players place riders"), "choose")],
+                    yield CycleSelect([(_("random"), "random"), (_("placed by the players"), "choose")],
                                       value=self.choices.grid, allow_blank=False, compact=True, id="grid")
             if self.offers_breakaway():
                 with Horizontal(classes="form-row", id="breakaway-row"):
