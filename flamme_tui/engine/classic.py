@@ -173,15 +173,14 @@ class Rider:
         """It keeps `card` (one of its hand) face down; the rest of its hand goes face up
         to its recycled cards, in the order drawn."""
         self.played = card
-        rest: list[int] = []
-        kept = False
-        for c in self.hand:  # one pass: list.remove first cost twice as much, compiled
-            if c == card and not kept:
-                kept = True
-            else:
-                rest.append(c)
-        self.set_recycled(self.recycled + tuple(rest))
-        self.hand.clear()
+        hand = self.hand
+        k = 0
+        while k < len(hand) and hand[k] != card:  # its first copy (list.remove: a generic call, compiled)
+            k += 1
+        if k < len(hand):
+            hand.pop(k)  # (a compiled primitive; `del hand[k]` is a generic call)
+        self.set_recycled(self.recycled + tuple(hand))
+        hand.clear()
 
     def copy(self) -> Rider:
         twin = Rider(self.id, self.seat, self.kind)
@@ -1272,8 +1271,9 @@ def classic_setup(shown: Board) -> ClassicSetup:
 def take_top(deck: list[int], hand: list[int], n: int) -> None:
     """Move the deck's top n cards (its end) to the hand, top first: a pop each (a compiled
     primitive; cutting a slice off builds a slice object and took half as long again)."""
-    for _ in range(n):
+    while n > 0:  # (not `for _ in range(n)`: mypyc boxed `_` at every turn)
         hand.append(deck.pop())
+        n -= 1
 
 
 def distinct(hand: list[int]) -> list[int]:
