@@ -218,7 +218,7 @@ def build_parser() -> Parser:
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help=_("seeded races between bots, win shares with 95%% intervals"))
     tour.add_argument("bots", nargs="+", metavar="BOT",
-                      help=_("one bot per seat, 2 to 6 (bmx: 4): 2 for a head-to-head, more for a field (easy, "
+                      help=_("one bot per seat, 2 to 6 (bmx: 2 to 4): 2 for a head-to-head, more for a field (easy, "
                            "medium, hard, expert, and hard-before, hard as it was; classic, meteo: also peloton, muscle)"))
     tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
                       help=_("races, 1 to {max} (default 200); race k has seed k").format(max=MAX_RACES))

@@ -699,12 +699,15 @@ class FlammeApp(App[int]):
 
         before = i18n.language()
         if i18n.choose(setting=setting) != before:
-            self.language_changed()
+            self.language_changed(before)
 
-    def language_changed(self) -> None:
+    def language_changed(self, before: str = "en") -> None:
         """Draw every screen of the stack again in the new language: each screen
         that can be composed again is (`relanguage`, BaseScreen), the help screens
-        kept built are dropped (they are built again on demand)."""
+        kept built are dropped (they are built again on demand); the teams still
+        named by default (in `before`, the language until now) are named again."""
+        if self.choices is not None:
+            self.choices.name_defaults_again(before)
         shown = [name for name in self._helps if self.get_screen(name) in self.screen_stack]
         for name in self._helps:
             if name not in shown:

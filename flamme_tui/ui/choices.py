@@ -71,6 +71,20 @@ class RaceChoices:
     tour: Any = None  # a tour (play.tours.TourSpec) instead of one race: its stages say the course and rules
     breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages that offer it)
 
+    def name_defaults_again(self, before: str) -> None:
+        """The player changed the language from `before`: a seat still named as
+        it was by default then (its colour, "Player 3") is named by default in
+        the language now; a name the player wrote stays as written."""
+        from ..i18n import speaking
+
+        with speaking(before):
+            then = [(team_colour(seat.colour).name, player_name(k)) for k, seat in enumerate(self.seats)]
+        for k, seat in enumerate(self.seats):
+            if seat.name == then[k][0]:
+                seat.name = team_colour(seat.colour).name
+            elif seat.name == then[k][1]:
+                seat.name = player_name(k)
+
     @property
     def tour_variant(self) -> str:
         """The rules the teams screen offers for a tour: a stage's that allows no scripted team, if any."""

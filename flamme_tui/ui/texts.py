@@ -327,7 +327,7 @@ Fill with bots: every seat nobody set becomes a bot (hard, or the bot level last
 The names, colours and players set up last come back with the next New race (until you quit).
 Names: up to 30 characters, shown in full on the race screens.
 Colours stay unique: choosing another seat's colour swaps the two (the screen says so).
-Seed: a whole number (0 or more); the same seed, teams and course give the same race.  [b]New seed[/b] draws a random one.""")]
+Seed: left empty, the race gets a random one, told at the podium (at a table of several players nobody should know it before: it decides every deck); or a whole number from 0 to 999999: the same seed, teams and course give the same race.  [b]New seed[/b] empties the field.""")]
     if _tokens(variant):
         lines.append(_("Young children: fatigue tokens added to that player's bag."))
     else:

@@ -579,3 +579,32 @@ def test_keys_named_by_a_word_are_named_as_the_players_keyboard_labels_them():
     with speaking("es"):
         assert [key_word(k) for k in ("Enter", "esc", "home", "del", "space", "ctrl+p")] == [
             "Intro", "esc", "inicio", "supr", "espacio", "ctrl+p"]
+
+
+def test_teams_named_by_default_are_named_again_in_a_new_language(speak):
+    """Blue set up in English, then French chosen in Settings: the teams screen
+    says Bleu (a default name), and a name the player wrote stays."""
+    from flamme_tui.ui.choices import RaceChoices, default_seats, one_rider_seats
+
+    choices = RaceChoices(seats=default_seats(3))
+    choices.seats[2].name = "Les Rapides"
+    lone = RaceChoices(seats=one_rider_seats(8))
+    speak("fr")
+    choices.name_defaults_again("en")
+    lone.name_defaults_again("en")
+    assert [seat.name for seat in choices.seats] == ["Bleu", "Orange", "Les Rapides"]
+    assert lone.seats[7].name == "Joueur 8"
+    speak("es")
+    choices.name_defaults_again("fr")
+    assert [seat.name for seat in choices.seats] == ["Azul", "Naranja", "Les Rapides"]
+
+
+async def test_a_language_chosen_in_settings_names_the_default_teams_in_it(speak, tmp_path, monkeypatch):
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert app._choices().seats[0].name == "Blue"
+        app.use_language("es")
+        await settle(pilot)
+        assert [seat.name for seat in app._choices().seats[:2]] == ["Azul", "Naranja"]

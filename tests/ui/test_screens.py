@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from flamme_tui import MAX_SEED
 from flamme_tui.play.races import VARIANTS
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import settle
@@ -50,6 +51,20 @@ async def test_variant_menu_lists_the_engine_variants_and_stage_preview():
         assert "^" in text and "v" in text  # terrain preview
         await pilot.press("escape", "escape")
         assert screen_name(app) == "TitleScreen"
+
+
+async def test_a_random_seed_is_not_shown_before_the_race():
+    """Nobody at a hot-seat table sees the seed a race will get (who knew it could
+    work out every deck): the field is empty, "random", and the race gets one."""
+    app = FlammeApp(autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        field = screen.query_one("#seed")
+        assert field.value == "" and field.placeholder == "random"
+        assert str(app.choices.seed) not in screen_text(app)
+        choices = screen.gather()
+        assert choices is not None and 0 <= choices.seed <= MAX_SEED
 
 
 async def test_teams_screen_players_colours_and_seed():

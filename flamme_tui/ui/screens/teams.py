@@ -51,7 +51,7 @@ from .base import BaseScreen
 MAX_SEATS = 12  # rows: six teams of two riders, or twelve players racing one rider each (PELOTON.md)
 RIDERS = [(N_("Sprinteur"), "S"), (N_("Rouleur"), "R")]
 MAX_NAME = 30  # long enough for "Grandma Josephine"; the race screens show it in full
-SEED_NOTE = N_("0 or more; same seed + choices = same race")
+SEED_NOTE = N_("0 to {max}; same seed + choices = same race")
 FILL_LEVEL = "hard"  # the bot that fills the free seats until the player chooses a level here
 
 T = TypeVar("T")
@@ -249,8 +249,12 @@ class TeamsScreen(BaseScreen):
             with Horizontal(classes="form-row", id="seed-row") as seed_row:
                 seed_row.display = not self.hosting
                 yield Static(_("Seed"), id="label-seed", classes="form-label")
-                yield Input(str(self.choices.seed), max_length=len(str(MAX_SEED)), compact=True, id="seed")
-                yield Static(_(SEED_NOTE), id="seed-note")
+                # a random seed is not shown: at a hot-seat table whoever knew it could work out every
+                # deck (it is told at the podium); one given to the app (--seed) or typed here is used
+                given = getattr(self.app, "seed", None) is not None
+                yield Input(str(self.choices.seed) if given else "", placeholder=_("random"),
+                            max_length=len(str(MAX_SEED)), compact=True, id="seed")
+                yield Static(_(SEED_NOTE).format(max=MAX_SEED), id="seed-note")
             yield Static("", id="teams-message")
             with Horizontal(classes="form-row", id="teams-buttons"):
                 tour = self.choices.tour is not None
@@ -629,7 +633,7 @@ class TeamsScreen(BaseScreen):
         if event.input.id == "seed":
             ok = parse_seed(event.value) is not None or not event.value.strip()
             note = self.query_one("#seed-note", Static)
-            note.update(_(SEED_NOTE) if ok else _("not a seed: digits only, 0 to {max}").format(max=MAX_SEED))
+            note.update((_(SEED_NOTE) if ok else _("not a seed: digits only, 0 to {max}")).format(max=MAX_SEED))
             note.set_class(not ok, "-warning")
         elif (event.input.id or "").startswith("name-") and len(event.value) >= MAX_NAME and event.input.has_focus:
             # (typed there: a long name the last set-up brings back says nothing)
@@ -648,8 +652,8 @@ class TeamsScreen(BaseScreen):
             self.action_start()
         elif event.button.id == "fill":
             await self.action_fill()
-        elif event.button.id == "reseed":
-            self.query_one("#seed", Input).value = str(random_seed())
+        elif event.button.id == "reseed":  # a random seed, not shown (see the seed field)
+            self.query_one("#seed", Input).value = ""
         elif event.button.id == "back":
             self.action_back()
 
