@@ -159,13 +159,14 @@ class TutorialScreen(BaseScreen):
         self.show()
 
     def keys(self) -> list[tuple[str, str]]:
-        """The keys that do something now: 1-9 only while the race is on."""
+        """The keys that do something now: 1 to the number of choices only while the race is on."""
         if not self.started:
             return [("⏎", _("start race")), ("↑↓", _("scroll")), ("esc", _("back")), (self.help_key, _("help"))]
         if self.tutorial.over:
             return [("⏎", _("back")), ("↑↓", _("scroll")), (self.help_key, _("help"))]
-        return [("1-9", _("choose")), ("↑↓", _("scroll")), ("esc", _("leave (kept)")), ("x", _("skip lesson")),
-                (self.help_key, _("help"))]
+        n = len(self.tutorial.options())  # the choices on screen are [1] to [n]
+        return [("1" if n == 1 else f"1-{n}", _("choose")), ("↑↓", _("scroll")), ("esc", _("leave (kept)")),
+                ("x", _("skip lesson")), (self.help_key, _("help"))]
 
     # ------------------------------------------------------------ drawing
 

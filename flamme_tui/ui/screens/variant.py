@@ -17,7 +17,7 @@ from .base import BaseScreen
 
 ABOUT = {
     "classic": (N_("Classic"), N_("Two riders per team, energy cards, slipstream and exhaustion. "
-                                  "7 stages from the rulebook.")),
+                                  "The rulebooks' stages and the players' own.")),
     "meteo": (N_("Meteo"), N_("Classic plus weather on the straights: tailwind, headwind, "
                               "crosswind and wet roads where blocked riders crash.")),
     "bmx": (N_("BMX"), N_("One rider each on a 28-square lap. Speed tokens from a bag, a catch-up die, "
