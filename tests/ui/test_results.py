@@ -300,7 +300,7 @@ async def test_the_tagline_names_the_rule_sets_of_the_menu():
         menu = app.screen.query_one("#variant-menu")
         sets = [variant_title(menu.get_option_at_index(k).id) for k in range(menu.option_count)]
         assert sets == ["Classic", "Meteo", "BMX"]
-        assert "▊    from the rulebook." in screen_text(app)  # a description's lines under its own column
+        assert "▊    rulebooks' stages and the players' own." in screen_text(app)  # a description's lines under its own column
         assert "Classic, Meteo and BMX" in tagline and "Peloton expansion" in tagline
         assert "BMX, Peloton" not in tagline  # not a fourth rule set
 

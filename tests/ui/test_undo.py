@@ -188,7 +188,7 @@ async def test_a_race_with_undos_saves_loads_and_replays_exactly(tmp_path, monke
         assert [c.state for c in loaded.data.rounds] == [saves.state_digest(_replayed(live, n)) for n in (1, 2, 3)]
         replay = load_replay(path)
         assert replay.frames[-1].pos == tuple(tuple(p) for p in game.pos)
-        changed = [line for f in replay.frames for line in f.log if "changed" in line]
+        changed = [line for f in replay.frames for line in f.log if "took their last" in line]
         assert len(changed) == 12 and set(changed) == {"Blue took their last card back",
                                                        "Orange took their last card back"}
         app.push_screen(ReplayScreen(replay))
