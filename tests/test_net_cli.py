@@ -86,6 +86,9 @@ def test_a_host_killed_mid_race_restarts_on_its_save_and_the_devices_finish_it(t
             proc.wait(10)
     assert proc.returncode == 0, err
     assert "The race is over." in out and "1." in out
+    # the final ranking in the devices' words and squares (from the start line), not the engine's
+    ranking = out[out.index("The race is over."):]
+    assert re.search(r"^ 1\. .+: .+ \(.+\)$", ranking, re.M) and not re.search(r", lane \d", ranking), ranking
 
 
 def test_sigterm_or_sighup_ends_hosting_as_quit_does_the_race_saved_and_unlocked(tmp_path):

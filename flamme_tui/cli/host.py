@@ -257,8 +257,9 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
             await page.cleanup()
     if session.over:
         say(narrator.cli_says("final ranking"))
-        for line in narrator.ranking_lines(session.game):
-            say(line)
+        # in the words and squares (from the start line) the devices show, not the engine's
+        for place, i in enumerate(session.game.ranking(), 1):
+            say(narrator.ranking_line(session.game, place, i))
     return 0
 
 

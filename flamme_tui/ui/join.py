@@ -238,13 +238,19 @@ class SeatScreen(Screen[None]):
         self.query_one("#hand", Static).update(self.hand())
         log = self.query_one("#log", Log)
         if t.riders:  # (a device joining again hears the last reveal before the table: the names wait for it)
+            told = False
             for (round_no, _at), events in t.rounds[self.shown_rounds:]:
                 lines = t.round_lines(events)
                 if lines:
                     log.write_line(_("Round {n}").format(n=round_no) if round_no else _("Breakaway"))
                     for line in lines:
                         log.write_line(line)
+                    told = True
             self.shown_rounds = len(t.rounds)
+            if told and not log.is_anchored:  # the newest round in view, the log kept at its end as the
+                # hand above it grows and shrinks (a Log alone follows its end only while it is there),
+                # until the player scrolls up to read
+                log.anchor()
         if t.error and t.error not in ("replaced", "bot", "closing"):
             self.note = error_words(t.error)
             t.error = None
@@ -252,7 +258,9 @@ class SeatScreen(Screen[None]):
             self.note = error_words(t.closed)
         status = t.status()
         if t.turn is not None and t.seat is not None:  # how to choose, said while there is a choice to make
-            status += "  " + (_("tap your choice") if served() else _("1-9, or ↑ ↓ and Enter, or a tap · q quits"))
+            keys = _("1-9, or ↑ ↓ and Enter, or a tap · q quits") if self.standalone else _(
+                "1-9, or ↑ ↓ and Enter, or a tap · q: the host's screen")  # (a seat played on the host's screen)
+            status += "  " + (_("tap your choice") if served() else keys)
         self.query_one("#status", Static).update(Text(f"{status}  {self.note}".strip()))
         if t.turn is not None and t.turn.at != self.rung_at:
             self.rung_at = t.turn.at

@@ -114,6 +114,7 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
                     await pilot.press("p")
                 elif screen_name(app) == "SeatScreen" and app.screen.table.turn is not None:
                     assert app.screen.table.seat == 0  # its own hand only
+                    assert "q: the host's screen" in screen_text(app)  # q goes back there, it quits nothing
                     await pilot.press("1")
                     played_here += 1
             device.cancel()
