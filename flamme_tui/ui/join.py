@@ -160,10 +160,13 @@ class SeatScreen(Screen[None]):
             if self.table.error in FATAL and self.table.setup is None:
                 self.note = error_words(self.table.error)
                 self.show()
-                if self.table.error == "unknown-code":  # a typo: type it again
+                if self.table.error in ("unknown-code", "too-many-tries"):
+                    # a typo: type it again; too many wrong codes from this machine (maybe not this
+                    # player's): the code kept, Enter tries it again once the minute is over
+                    kept = self.code if self.table.error == "too-many-tries" else ""
                     self.table.error = None
                     self.code, self.watching = "", False
-                    self.query_one("#code", Input).value = ""
+                    self.query_one("#code", Input).value = kept
                     self.ask_code()
                     self.query_one("#status", Static).update(Text(self.note))
                 return  # a code that will not do: trying again would not help

@@ -116,6 +116,39 @@ async def test_a_wrong_code_is_said_in_one_line_and_the_app_stops_trying():
         await server.stop()
 
 
+async def test_a_seat_refused_for_too_many_wrong_codes_may_try_again_with_its_code():
+    """Wrong codes typed on this machine (maybe by somebody else) lock it out a
+    minute: the seat's own code stays in the field, and Enter tries it again."""
+    import time
+
+    from flamme_tui.net.host import WRONG_CODES
+
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    server.wrong["127.0.0.1"] = [time.monotonic()] * WRONG_CODES
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.screen.query_one("#code").display:
+                    break
+            field = app.screen.query_one("#code")
+            assert field.display and field.value == table.codes[0]
+            assert "too many wrong codes" in screen_text(app)
+            server.wrong.clear()  # the minute is over
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.table.seat == 0:
+                    break
+            assert app.table.seat == 0
+    finally:
+        await server.stop()
+
+
 async def test_without_a_code_the_app_asks_for_it_and_an_option_is_chosen_by_a_tap(tmp_path):
     """As in a browser tab from the host's page: the code typed, then a click on an option."""
     session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
