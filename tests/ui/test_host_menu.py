@@ -126,7 +126,14 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
         await until(pilot, lambda: 1 not in app.screen.server.seated, "the device gone")
         await pilot.pause()
         assert re.search(rf"own device +{rows['2']} +away", screen_text(app))  # it came, and went
-        await pilot.press("escape")
+        await pilot.press("escape")  # the race is under way: asked first, and n (or Esc) goes on hosting
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmStopHosting" and "Stop hosting this table?" in screen_text(app)
+        assert "flamme-tui host --from " in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen_name(app) == "HostScreen"
+        await pilot.press("escape", "y")
         await pilot.pause()
         assert screen_name(app) == "TitleScreen"
 

@@ -338,3 +338,23 @@ class ConfirmDiscard(ConfirmDelete):
         return Content.from_markup(_("[b]Discard this stage?[/b]\n$label\nIts changes are not saved.  To keep "
                                      "them: n goes back to editing, where s saves the stage and races it."),
                                    label=self.label)
+
+
+class ConfirmStopHosting(ConfirmDelete):
+    """Esc on the host's screen with a race under way: True to close the table,
+    False to go on hosting (the default, so that an Esc pressed by mistake
+    never turns the devices away)."""
+
+    BINDINGS = [
+        Binding("escape,n", "choose(False)", N_("Go on hosting")),
+        Binding("y", "choose(True)", N_("Stop hosting")),
+    ]
+    YES = N_("Stop hosting ({key})")
+    NO = N_("Go on hosting ({key})")
+
+    def message(self) -> Content:
+        return Content.from_markup(_("[b]Stop hosting this table?[/b]\nEvery device is told that the table closes.  "
+                                     "The race is saved: $command hosts it again and the devices come back with "
+                                     "their codes (resumed from the title menu, every seat plays on this screen)."),
+                                   command=self.label)
+

@@ -32,6 +32,7 @@ from textual.widgets import Log, Static
 
 from ...i18n import N_, _, pgettext
 from ...play.narrator import host_line
+from ...usertext import clean
 from ...words import bot_level
 from ..widgets.keybar import KeyBar
 
@@ -298,6 +299,20 @@ class HostScreen(Screen[None]):
             _("On this computer only again."))
 
     async def action_stop(self) -> None:
+        """Esc: the table closes, after asking while a race is under way (devices would be turned away)."""
+        if not self.table.session.over:
+            from .dialogs import ConfirmStopHosting
+
+            save = getattr(self.table.session, "save_path", None)
+            command = f"flamme-tui host --from {save}" if save is not None else "flamme-tui host --from SAVE"
+
+            async def answer(stop: bool | None) -> None:
+                if stop:
+                    await self.stop_serving()
+                    self.app.pop_screen()
+
+            self.app.push_screen(ConfirmStopHosting(clean(command, multiline=False)), answer)
+            return
         await self.stop_serving()
         self.app.pop_screen()
 
