@@ -592,3 +592,19 @@ def test_a_bot_that_fails_is_said_and_its_seat_given_to_another_bot_finishes_the
         return True
 
     assert asyncio.run(_with_host(body, bots={2: "no-such-bot"}))
+
+
+def test_the_seats_played_here_are_read_back_and_a_bad_list_means_none(tmp_path):
+    """Host a table writes the seats its host plays at the keyboard beside the codes;
+    a list that is not one of seat numbers of this race reads as none."""
+    import json as _json
+
+    from flamme_tui.net.host import read_here
+
+    path = tmp_path / "race.json.seats"
+    for here, seen in (([0, 2], {0, 2}), ([], set()), ([0, 7], set()), (["0"], set()), ("0", set()), ([True], set())):
+        path.write_text(_json.dumps({"v": 2, "room": "ABCDE", "seats": {}, "here": here}))
+        assert read_here(path, 3) == seen, here
+    path.write_text("{not json")
+    assert read_here(path, 3) == set()
+    assert read_here(tmp_path / "missing", 3) == set()

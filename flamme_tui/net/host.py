@@ -197,14 +197,16 @@ class HostTable:
         path = self.session.save_path
         return None if path is None else path.with_name(path.name + SEATS_FILE)
 
-    def save_codes(self) -> Path | None:
+    def save_codes(self, here: Iterable[int] = ()) -> Path | None:
         """Write the room and seat codes beside the race file (readable by its owner
-        only): a host restarted on the save keeps them, and the devices come back."""
+        only): a host restarted on the save keeps them, and the devices come back.
+        `here`: the seats the app's host plays at its own keyboard (read_here)."""
         path = self.seats_path()
         if path is None:
             return None
         data = json.dumps({"v": PROTOCOL, "room": self.room,
-                           "seats": {str(s): self.codes[s] for s in sorted(self.devices)}}).encode()
+                           "seats": {str(s): self.codes[s] for s in sorted(self.devices)},
+                           "here": sorted(s for s in here if s in self.devices)}).encode()
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
@@ -238,6 +240,18 @@ def read_codes(path: Path, seats: int) -> tuple[str, dict[int, str]]:
     if len(room) != ROOM_CODE or not set(room) <= set(ALPHABET):
         raise ValueError(f"{path.name}: room: a {ROOM_CODE}-character code expected")
     return room, out
+
+
+def read_here(path: Path, seats: int) -> set[int]:
+    """The seats a seats file says the app's host played at its keyboard (read_codes
+    checked the file; a list missing or not of seat numbers: none)."""
+    try:
+        here = json.loads(path.read_text(encoding="utf-8")).get("here", []) if path.stat().st_size <= 4096 else []
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return set()
+    if not isinstance(here, list) or not all(type(s) is int and 0 <= s < seats for s in here):
+        return set()
+    return set(here)
 
 
 # ------------------------------------------------------------ the server

@@ -319,6 +319,11 @@ class FlammeApp(App[int]):
             # a tour saved between two stages: the stage's result first, then the next stage
             self.show_stage_result(RaceFlow(session))
             return
+        hosted = self._hosted(session)
+        if hosted is not None:  # a race hosted from this app: hosted again, its devices' codes the same
+            room, codes, here = hosted
+            self.host_table(session, here, codes, room)
+            return
         flow = RaceFlow(session)
         from ..play.narrator import Branched, Resumed, branched_words
 
@@ -481,7 +486,8 @@ class FlammeApp(App[int]):
         """The title menu's and the palette's "Host a table": a race set up as any, then hosted (screens/host.py)."""
         self.new_race(from_podium=True, hosting=True)
 
-    def host_table(self, session, here: tuple[int, ...] | set[int] = ()) -> None:
+    def host_table(self, session, here: tuple[int, ...] | set[int] = (), codes: dict[int, str] | None = None,
+                   room: str = "") -> None:
         from .screens.host import HostScreen
 
         self.hosting = False
@@ -490,7 +496,26 @@ class FlammeApp(App[int]):
         if self.autosave:
             self._attach_autosave(session)
         self.back_to_title()
-        self.push_screen(HostScreen(session, here))
+        self.push_screen(HostScreen(session, here, codes, room))
+
+    @staticmethod
+    def _hosted(session) -> tuple[str, dict[int, str], set[int]] | None:
+        """(room, seat codes, seats played here) of a race in progress that a host
+        left (its seats file beside the race file), else None: resumed, it is hosted
+        again, never played at one screen (its devices' hands would show there)."""
+        path = getattr(session, "save_path", None)
+        if path is None or session.over or session.tour is not None:
+            return None
+        from ..net.host import SEATS_FILE, read_codes, read_here
+
+        seats_file = path.with_name(path.name + SEATS_FILE)
+        if not seats_file.exists():
+            return None
+        try:
+            room, codes = read_codes(seats_file, len(session.setup.teams))
+        except ValueError:  # unusable: the race is resumed as any race
+            return None
+        return room, codes, read_here(seats_file, len(session.setup.teams))
 
     def start_flow(self, flow) -> None:
         """Show a race (a new one, or one rebuilt from a save)."""

@@ -136,6 +136,15 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
         await pilot.press("escape", "y")
         await pilot.pause()
         assert screen_name(app) == "TitleScreen"
+        # resumed, the race is hosted again (never played at this screen: the device's hand would show
+        # here), with the same codes and the same seat played here
+        codes, room, path = dict(table.codes), table.room, table.session.save_path
+        app.resume_path(path)
+        await until(pilot, lambda: screen_name(app) == "HostScreen", "the race hosted again")
+        assert app.screen.table.codes == codes and app.screen.table.room == room and app.screen.here == {0}
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
 
 
 async def test_two_seats_here_the_host_screen_comes_back_between_them(data_dir):

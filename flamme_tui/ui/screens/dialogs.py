@@ -354,7 +354,6 @@ class ConfirmStopHosting(ConfirmDelete):
 
     def message(self) -> Content:
         return Content.from_markup(_("[b]Stop hosting this table?[/b]\nEvery device is told that the table closes.  "
-                                     "The race is saved: $command hosts it again and the devices come back with "
-                                     "their codes (resumed from the title menu, every seat plays on this screen)."),
-                                   command=self.label)
+                                     "The race is saved: Resume on the title menu (or $command) hosts it again, "
+                                     "and the devices come back with their codes."), command=self.label)
 

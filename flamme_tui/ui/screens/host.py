@@ -94,7 +94,7 @@ class HostScreen(Screen[None]):
 
     async def on_mount(self) -> None:
         try:
-            self.table.save_codes()
+            self.table.save_codes(self.here)
         except OSError:
             pass  # the race itself is saved as any race; a restart would need new codes
         await self.start_serving()
