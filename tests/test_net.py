@@ -608,3 +608,29 @@ def test_the_seats_played_here_are_read_back_and_a_bad_list_means_none(tmp_path)
     path.write_text("{not json")
     assert read_here(path, 3) == set()
     assert read_here(tmp_path / "missing", 3) == set()
+
+
+async def test_the_host_says_the_race_is_over_once_and_nobody_away_after_it():
+    """At the end the devices leave and the host closes: the host's log says the
+    race is over once, and not that a device dropped (nobody is away from a table
+    that has ended)."""
+    session = new_session()
+    table = HostTable(session, {0, 1})
+    said: list[str] = []
+    server = HostServer(table, say=lambda kind, **facts: said.append(kind))
+    port = await server.start()
+    devices = [Device(port, table.codes[0]), Device(port, table.codes[1])]
+    try:
+        for d in devices:
+            await d.open()
+        await asyncio.gather(*(play_device(d) for d in devices))
+        await devices[0].close()  # one leaves on its own, then the host closes
+        await asyncio.sleep(0.2)
+        await server.stop()
+        await asyncio.sleep(0.1)
+    finally:
+        for d in devices:
+            await d.close()
+        await server.stop()
+    assert session.over and said.count("over") == 1
+    assert "away" not in said[said.index("over"):], said

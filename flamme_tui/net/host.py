@@ -284,6 +284,7 @@ class HostServer:
         self.listening: Listening | None = None
         self.bots_task: asyncio.Task[None] | None = None
         self.done = asyncio.Event()
+        self.closing = False  # stop() is under way: the devices leaving are not away
 
     # ------------------------------------------------------ start, stop
 
@@ -301,6 +302,7 @@ class HostServer:
         return self.port
 
     async def stop(self) -> None:
+        self.closing = True
         for peer in list(self.peers):
             await self._send(peer, error_message("closing"))
             await peer.ws.close()
@@ -352,7 +354,8 @@ class HostServer:
             self.peers.discard(peer)
             if peer.seat is not None and self.seated.get(peer.seat) is peer:
                 del self.seated[peer.seat]
-                self.say("away", seat=peer.seat)
+                if not self.closing and not self.table.session.over:  # (the host closed it, or it is over:
+                    self.say("away", seat=peer.seat)  # nobody is away from a table that has ended)
                 await self.broadcast()
         return ws
 
@@ -480,7 +483,7 @@ class HostServer:
                 await self._send(peer, turn)
         if due is not None:
             self.say("waiting", seat=due, away=due not in self.seated)
-        if self.table.session.over:
+        if self.table.session.over and not self.done.is_set():  # said once (a device leaving broadcasts again)
             self.say("over")
             self.done.set()
 
