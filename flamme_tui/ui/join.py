@@ -120,6 +120,8 @@ class SeatScreen(Screen[None]):
         box = self.query_one("#code", Input)
         box.display, box.disabled = True, False
         box.focus()
+        # which table the code is for (the screen was blank above the field)
+        self.query_one("#head", Static).update(Text(_("Joining {address}...").format(address=self.address)))
         self.query_one("#status", Static).update(Text(_("Type the code the host gave you, then Enter.")))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

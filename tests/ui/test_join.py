@@ -165,6 +165,7 @@ async def test_without_a_code_the_app_asks_for_it_and_an_option_is_chosen_by_a_t
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.1)
             assert "Type the code" in screen_text(app)
+            assert f"Joining 127.0.0.1:{port}" in screen_text(app)  # which table the code is for
             await pilot.press(*"WRONGCODEXYZ", "enter")  # a typo first: said, and asked again
             for _ in range(100):
                 await pilot.pause(0.02)
