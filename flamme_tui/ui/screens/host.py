@@ -45,7 +45,7 @@ class HostScreen(Screen[None]):
     DEFAULT_CSS = """
     HostScreen #host-top { height: auto; max-height: 70%; }
     HostScreen #host-info { width: 1fr; height: auto; }
-    HostScreen #host-qr { width: auto; height: auto; }
+    HostScreen #host-qr { width: auto; height: auto; margin: 0 0 0 1; }  /* a gap: the join line may run up to it */
     HostScreen #host-log {
         height: 1fr; min-height: 3; border-top: solid $accent;
         overflow-x: hidden; overflow-y: auto;  /* (a Log's default: both scrollbars, always) */
