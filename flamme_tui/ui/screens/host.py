@@ -304,7 +304,7 @@ class HostScreen(Screen[None]):
             from .dialogs import ConfirmStopHosting
 
             save = getattr(self.table.session, "save_path", None)
-            command = f"flamme-tui host --from {save}" if save is not None else "flamme-tui host --from SAVE"
+            command = f"flamme-tui host --from {save}" if save is not None else _("flamme-tui host --from FILE")
 
             async def answer(stop: bool | None) -> None:
                 if stop:
