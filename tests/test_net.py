@@ -634,3 +634,23 @@ async def test_the_host_says_the_race_is_over_once_and_nobody_away_after_it():
         await server.stop()
     assert session.over and said.count("over") == 1
     assert "away" not in said[said.index("over"):], said
+
+
+def test_a_seats_file_that_is_no_small_regular_file_is_refused_in_one_line(tmp_path):
+    """A link to an endless device or a folder in its place is never read whole."""
+    import os
+
+    from flamme_tui.net.host import read_here
+
+    endless = tmp_path / "race.json.seats"
+    endless.symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match="not a regular file"):
+        read_codes(endless, 3)
+    assert read_here(endless, 3) == set()
+    big = tmp_path / "big.json.seats"
+    big.write_text('{"v": 2, "room": "' + "A" * 5000 + '"}')
+    with pytest.raises(ValueError, match="too large"):
+        read_codes(big, 3)
+    folder = tmp_path / "folder.seats"
+    os.mkdir(folder)
+    assert read_here(folder, 3) == set()

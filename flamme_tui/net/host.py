@@ -25,6 +25,7 @@ import asyncio
 import json
 import os
 import secrets
+import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -218,14 +219,26 @@ class HostTable:
         return path
 
 
+SEATS_MAX = 4096  # bytes a seats file may hold (a dozen codes)
+
+
+def _seats_data(path: Path) -> Any:
+    """A seats file's JSON, read as a regular file of at most SEATS_MAX bytes (ValueError, one line)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise ValueError(f"{path.name}: not a regular file")
+        with open(path, "rb") as f:
+            raw = f.read(SEATS_MAX + 1)  # (bounded even if it grew since: never read whole)
+        if len(raw) > SEATS_MAX:
+            raise ValueError(f"{path.name}: too large for a seats file")
+        return json.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ValueError(f"{path.name}: cannot be read ({type(exc).__name__})") from None
+
+
 def read_codes(path: Path, seats: int) -> tuple[str, dict[int, str]]:
     """The room and seat codes a host wrote beside a race file (ValueError, one line, if unusable)."""
-    try:
-        if path.stat().st_size > 4096:
-            raise ValueError(f"{path.name}: too large for a seats file")
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path.name}: cannot be read ({type(exc).__name__})") from None
+    data = _seats_data(path)
     if not isinstance(data, dict) or data.get("v") != PROTOCOL:
         raise ValueError(f"{path.name}: not a seats file of this version")
     room, codes = data.get("room"), data.get("seats")
@@ -246,9 +259,10 @@ def read_here(path: Path, seats: int) -> set[int]:
     """The seats a seats file says the app's host played at its keyboard (read_codes
     checked the file; a list missing or not of seat numbers: none)."""
     try:
-        here = json.loads(path.read_text(encoding="utf-8")).get("here", []) if path.stat().st_size <= 4096 else []
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        data = _seats_data(path)
+    except ValueError:
         return set()
+    here = data.get("here", []) if isinstance(data, dict) else []
     if not isinstance(here, list) or not all(type(s) is int and 0 <= s < seats for s in here):
         return set()
     return set(here)
