@@ -649,7 +649,7 @@ def test_a_seats_file_that_is_no_small_regular_file_is_refused_in_one_line(tmp_p
     assert read_here(endless, 3) == set()
     big = tmp_path / "big.json.seats"
     big.write_text('{"v": 2, "room": "' + "A" * 5000 + '"}')
-    with pytest.raises(ValueError, match="too large"):
+    with pytest.raises(ValueError, match="too big for a seats file"):
         read_codes(big, 3)
     folder = tmp_path / "folder.seats"
     os.mkdir(folder)

@@ -61,7 +61,7 @@ def plan(args: Any) -> tuple[dict[int, str], tuple[str, ...], set[int]] | str:
 
 def cmd_host(args: Any) -> int:
     from ..net.guard import cannot_listen
-    from ..net.host import HostTable, read_codes
+    from ..net.host import HostTable, read_codes, seats_file
     from ..play.session import Session, secret_seed
     from . import _spec, budget_of
 
@@ -72,7 +72,7 @@ def cmd_host(args: Any) -> int:
             return complain(str(exc))
         if session.over:
             return complain(_("{file} holds a finished race").format(file=args.from_file))
-        codes_path = Path(args.from_file).with_name(Path(args.from_file).name + ".seats")
+        codes_path = seats_file(Path(args.from_file))
         try:
             room, codes = read_codes(codes_path, len(session.setup.teams))
         except ValueError as exc:

@@ -25,7 +25,6 @@ import asyncio
 import json
 import os
 import secrets
-import stat
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -33,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.actions import Action
-from ..i18n import _
+from ..files import FileKind, ReadError, check_json_depth, read_text
+from ..i18n import N_, _
 from ..play.session import Session
 from .guard import Bucket, Listening, listen, own_names, refusal
 from .wire import (
@@ -196,7 +196,7 @@ class HostTable:
 
     def seats_path(self) -> Path | None:
         path = self.session.save_path
-        return None if path is None else path.with_name(path.name + SEATS_FILE)
+        return None if path is None else seats_file(path)
 
     def save_codes(self, here: Iterable[int] = ()) -> Path | None:
         """Write the room and seat codes beside the race file (readable by its owner
@@ -219,20 +219,24 @@ class HostTable:
         return path
 
 
-SEATS_MAX = 4096  # bytes a seats file may hold (a dozen codes)
+def seats_file(save: Path) -> Path:
+    """Where the seats file of a race file is: beside it, NAME.json.seats."""
+    return save.with_name(save.name + SEATS_FILE)
+
+
+SEATS_KIND = FileKind(N_("seats file"), 4096, 4)  # a dozen codes at most, flat
 
 
 def _seats_data(path: Path) -> Any:
-    """A seats file's JSON, read as a regular file of at most SEATS_MAX bytes (ValueError, one line)."""
+    """A seats file's JSON, read as any file the app reads (files.read_text: a regular
+    file, bounded), else ValueError in one line."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise ValueError(f"{path.name}: not a regular file")
-        with open(path, "rb") as f:
-            raw = f.read(SEATS_MAX + 1)  # (bounded even if it grew since: never read whole)
-        if len(raw) > SEATS_MAX:
-            raise ValueError(f"{path.name}: too large for a seats file")
-        return json.loads(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        text, _stat = read_text(path, SEATS_KIND)
+        check_json_depth(text, SEATS_KIND)
+        return json.loads(text)
+    except ReadError as exc:
+        raise ValueError(f"{path.name}: {exc.reason}") from None
+    except json.JSONDecodeError as exc:
         raise ValueError(f"{path.name}: cannot be read ({type(exc).__name__})") from None
 
 

@@ -506,16 +506,16 @@ class FlammeApp(App[int]):
         path = getattr(session, "save_path", None)
         if path is None or session.over or session.tour is not None:
             return None
-        from ..net.host import SEATS_FILE, read_codes, read_here
+        from ..net.host import read_codes, read_here, seats_file
 
-        seats_file = path.with_name(path.name + SEATS_FILE)
-        if not seats_file.exists():
+        seats = seats_file(path)
+        if not seats.exists():
             return None
         try:
-            room, codes = read_codes(seats_file, len(session.setup.teams))
+            room, codes = read_codes(seats, len(session.setup.teams))
         except ValueError:  # unusable: the race is resumed as any race
             return None
-        return room, codes, read_here(seats_file, len(session.setup.teams))
+        return room, codes, read_here(seats, len(session.setup.teams))
 
     def start_flow(self, flow) -> None:
         """Show a race (a new one, or one rebuilt from a save)."""
