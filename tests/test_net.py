@@ -237,9 +237,9 @@ def test_the_leak_search_finds_a_hand_sent_to_the_wrong_device():
 # ------------------------------------------------------------ hostile devices
 
 
-async def _with_host(body, bots=None, devices=(0, 1)):
+async def _with_host(body, bots=None, devices=(0, 1), here=()):
     session = new_session(bots)
-    table = HostTable(session, set(devices))
+    table = HostTable(session, set(devices), here=set(here))
     server = HostServer(table)
     port = await server.start()
     opened: list[Device] = []
@@ -449,6 +449,24 @@ def test_a_page_from_another_origin_is_refused_and_a_flood_is_slowed():
         return True
 
     assert asyncio.run(_with_host(body))
+
+
+def test_a_seat_the_host_plays_at_its_own_keyboard_is_never_away_to_the_devices():
+    """Seat 1 is played on the host's screen (its own screen opens over loopback only
+    when the host asks): the other device must not read it as away meanwhile."""
+    async def body(table, server, device):
+        red = await device(table.codes[0])
+        message = await red.until("table")
+        assert message["away"] == [] and server.away() == ()
+        # the host's loopback screen for seat 1 comes and goes: still not away
+        blue = await device(table.codes[1])
+        await blue.until("table")
+        await blue.close()
+        await asyncio.sleep(0.1)
+        assert 1 not in server.away()
+        return True
+
+    assert asyncio.run(_with_host(body, here=(1,)))
 
 
 def test_a_seat_that_drops_comes_back_with_its_code_to_the_hand_it_had():

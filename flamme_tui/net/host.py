@@ -98,9 +98,13 @@ class HostTable:
     codes: dict[int, str] = field(default_factory=dict)  # seat -> its code (secret)
     room: str = ""
     last_reveal: dict[str, Any] | None = None
+    # device seats the app's host plays at its own keyboard: at the table whenever the host is,
+    # never "away" to the other devices (their screen opens over loopback only when asked)
+    here: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.devices = set(self.devices)
+        self.here = set(self.here) & self.devices
         for seat in sorted(self.devices):
             self.codes.setdefault(seat, new_code(SEAT_CODE))
         self.room = self.room or new_code(ROOM_CODE)
@@ -198,16 +202,16 @@ class HostTable:
         path = self.session.save_path
         return None if path is None else seats_file(path)
 
-    def save_codes(self, here: Iterable[int] = ()) -> Path | None:
+    def save_codes(self) -> Path | None:
         """Write the room and seat codes beside the race file (readable by its owner
-        only): a host restarted on the save keeps them, and the devices come back.
-        `here`: the seats the app's host plays at its own keyboard (read_here)."""
+        only): a host restarted on the save keeps them, and the devices come back;
+        and the seats played `here` (read_here)."""
         path = self.seats_path()
         if path is None:
             return None
         data = json.dumps({"v": PROTOCOL, "room": self.room,
                            "seats": {str(s): self.codes[s] for s in sorted(self.devices)},
-                           "here": sorted(s for s in here if s in self.devices)}).encode()
+                           "here": sorted(self.here)}).encode()
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
@@ -478,7 +482,7 @@ class HostServer:
                 "setup": setup_data(self.table.session.setup)}
 
     def away(self) -> tuple[int, ...]:
-        return tuple(s for s in sorted(self.table.devices) if s not in self.seated)
+        return tuple(s for s in sorted(self.table.devices) if s not in self.seated and s not in self.table.here)
 
     async def broadcast(self, revealed: bool = False) -> None:
         """Every device: the reveal just made (if any, to all first: it is what
@@ -500,7 +504,7 @@ class HostServer:
             if turn is not None:
                 await self._send(peer, turn)
         if due is not None:
-            self.say("waiting", seat=due, away=due not in self.seated)
+            self.say("waiting", seat=due, away=due not in self.seated and due not in self.table.here)
         if self.table.session.over and not self.done.is_set():  # said once (a device leaving broadcasts again)
             self.say("over")
             self.done.set()

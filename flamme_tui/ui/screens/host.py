@@ -67,8 +67,9 @@ class HostScreen(Screen[None]):
         devices = {s for s in range(len(session.setup.teams))
                    if s not in session.bots and not (scripted is not None and scripted[s])}
         # (codes and room given: the screenshots' fixed ones; else new secret ones)
-        self.table = HostTable(session, devices, dict(codes or {}), room)
-        self.here = {s for s in here if s in devices}  # played at this keyboard (the rest: on their own devices)
+        # `here`: the seats played at this keyboard (the rest: on their own devices)
+        self.table = HostTable(session, devices, dict(codes or {}), room, here=set(here))
+        self.here = self.table.here
         self.port, self.web_port = port, 0
         self.listen = LOCAL
         self.server: Any = None
@@ -94,7 +95,7 @@ class HostScreen(Screen[None]):
 
     async def on_mount(self) -> None:
         try:
-            self.table.save_codes(self.here)
+            self.table.save_codes()
         except OSError:
             pass  # the race itself is saved as any race; a restart would need new codes
         await self.start_serving()
