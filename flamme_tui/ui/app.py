@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from ..i18n import N_, _, ngettext
 from ..usertext import clean
-from .keys import ALWAYS_QUITS
+from .keys import ALWAYS_QUITS, shown_key
 from .screens.title import TitleScreen
 
 if TYPE_CHECKING:
@@ -926,7 +926,8 @@ class FlammeApp(App[int]):
         """ctrl+c does not quit (players press it by reflex): say what does."""
         key = self.key_of("app.quit", "ctrl+q")
         self.notify(_("To quit, press {key} (a race in progress asks first)").format(key=key) if self.flow is not None
-                    else _("To quit, press {key}").format(key=key), title=_("ctrl+c does not quit"))
+                    else _("To quit, press {key}").format(key=key),
+                    title=_("{key} does not quit").format(key=shown_key("ctrl+c")))
 
     # ------------------------------------------------------------- quitting
 

@@ -85,6 +85,20 @@ def key_word(display: str) -> str:
     return display
 
 
+def shown_key(key: str) -> str:
+    """A Textual key name as the app shows it in key bars and the help
+    (FlammeApp.get_key_display, without an app): "ctrl+p" -> "^p"."""
+    from textual.binding import Binding
+    from textual.keys import format_key
+
+    modifiers, name = Binding(key, "").parse_key()
+    name = format_key(name)
+    if "ctrl" in modifiers:  # Textual's caret, as in every key bar
+        modifiers.remove("ctrl")
+        name = f"^{name}"
+    return key_word("+".join([*modifiers, name]))
+
+
 def binding_ids() -> list[str]:
     return [b.id for b in rebindable()]
 

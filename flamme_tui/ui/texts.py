@@ -20,7 +20,7 @@ from rich.cells import cell_len
 
 from ..i18n import N_, _, pgettext
 from .choices import SCRIPTED_NAMES
-from .keys import key_word
+from .keys import key_word, shown_key
 from .palette import FINISH_GLYPH, START_GLYPH, WEATHER, legend_terrain
 
 # (binding id, default keys) -> the keys a player presses now (BaseScreen.keys_text: the
@@ -29,8 +29,8 @@ KeyOf = Callable[[str, str], str]
 
 
 def as_bound(binding_id: str, default: str) -> str:
-    """Without an app, a binding's default keys as written."""
-    return _(" or ").join(default.split(","))
+    """Without an app, a binding's default keys as the app shows them."""
+    return _(" or ").join(shown_key(key) for key in default.split(","))
 
 
 def key_row(key: str, words: str) -> str:
@@ -44,9 +44,10 @@ def _global_keys(key: KeyOf) -> str:
     return "\n".join([
         _("[b]Everywhere[/b]"),
         key_row(key("help", "question_mark,f1"), _("this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)")),
-        key_row("ctrl+p", _("the command palette: new race, saved races, rules reference, settings, theme, screenshot, "
-                            "quit")),
-        key_row(key("app.quit", "ctrl+q"), _("quit (a race in progress asks first); ctrl+c only says how")),
+        key_row(shown_key("ctrl+p"), _("the command palette: new race, saved races, rules reference, settings, theme, "
+                                       "screenshot, quit")),
+        key_row(key("app.quit", "ctrl+q"), _("quit (a race in progress asks first); {key} only says how").format(
+            key=shown_key("ctrl+c"))),
         key_row("Esc", _("back (menus)")),
     ])
 
@@ -284,7 +285,7 @@ A short race against scripted teams that teaches one idea a round.  Read the ste
   1-9          choose (a rider to draw first, a card; in the breakaway a rider to bid, a bid)
   ↑↓           scroll the step's text and what happened
   Enter        start the race; at the end, back to the lessons
-  Escape       leave the lesson: Learn to play goes on from there
+  Esc          leave the lesson: Learn to play goes on from there
   x            skip the lesson
 On the lessons menu, r starts the highlighted lesson again."""),
     "podium": N_("""[b]Race over[/b]

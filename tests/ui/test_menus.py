@@ -69,7 +69,7 @@ async def test_help_of_every_menu_scrolls_to_its_end_and_lists_its_keys(size):
         await pilot.press("end")
         await pilot.pause()
         assert scroll.scroll_y == scroll.max_scroll_y
-        assert "ctrl+p" in screen_text(app) or scroll.max_scroll_y > 0
+        assert "^p" in screen_text(app) or scroll.max_scroll_y > 0
 
 
 async def test_curtain_and_reveal_say_tokens_in_bmx():
@@ -366,9 +366,45 @@ async def test_the_help_names_the_keys_as_bound(config_dir):
     rows = [" ".join(line.split()) for line in words.splitlines()]
     assert "f5 start the race (or Tab to Start race and press Enter)" in rows
     assert "f7 fill the free seats with bots (or the Fill with bots button)" in rows
-    assert "^w quit (a race in progress asks first); ctrl+c only says how" in rows
+    assert "^w quit (a race in progress asks first); ^c only says how" in rows
     assert "? or f1 this help (Esc, ? or q closes it; ↑ ↓ PgUp PgDn scroll it)" in rows
     assert "ctrl+s" not in words and "^s" not in words and "ctrl+f" not in words and "ctrl+q" not in words
+
+
+@pytest.mark.parametrize("lang, either", [("en", "or"), ("fr", "ou"), ("es", "o")])
+async def test_the_help_names_keys_one_way(lang, either):
+    """The help wrote "? or f1" in its words and "?, f1" in the keys of the
+    screen, "ctrl+p" and "^p": every key as the key bars show it (^p), several
+    keys joined by the language's "or", in every language."""
+    from flamme_tui import i18n
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    i18n.choose(flag=lang)  # as --lang
+    try:
+        async with app.run_test(size=(80, 60)) as pilot:
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert screen_name(app) == "HelpScreen"
+            rows = [" ".join(line.split()) for line in help_words(app).splitlines()]
+    finally:
+        i18n.forget_flag()
+        i18n.set_language("en")
+    words = "\n".join(rows)
+    assert "ctrl+" not in words and "?, f1" not in words and "q, ^q" not in words
+    assert sum(row.startswith(f"? {either} f1 ") for row in rows) == 2  # everywhere, and this screen's keys
+    assert any(row.startswith(f"q {either} ^q ") for row in rows)
+    assert sum(row.startswith("^p ") for row in rows) == 2
+
+
+async def test_keys_written_without_an_app_are_shown_as_the_app_shows_them():
+    from textual.binding import Binding
+
+    from flamme_tui.ui.keys import shown_key
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)):
+        for key in ("ctrl+p", "ctrl+c", "question_mark", "f1", "enter", "escape", "backspace", "shift+tab", "space"):
+            assert shown_key(key) == app.get_key_display(Binding(key, "")), key
 
 
 def test_the_tour_stages_help_names_its_keys_as_bound():

@@ -229,7 +229,7 @@ async def test_help_rows_wrap_under_their_own_column_and_leave_textual_s_keys_ou
         await pilot.pause()
         lines = help_lines(app)
         checked = ""
-        for key, words in (("? or f1", "this help"), ("ctrl+p", "the command palette")):
+        for key, words in (("? or f1", "this help"), ("^p", "the command palette")):
             row = next(k for k, line in enumerate(lines) if key in line)
             column = lines[row].index(words)
             follow = lines[row + 1]
@@ -237,7 +237,7 @@ async def test_help_rows_wrap_under_their_own_column_and_leave_textual_s_keys_ou
                 continue
             assert follow[:column].strip() == "" and follow[column] != " ", lines[row:row + 2]  # a hanging indent
             checked = key
-        assert checked == "ctrl+p"  # its words take two lines at 80 columns
+        assert checked == "^p"  # its words take two lines at 80 columns
         assert not any(line.lstrip().startswith("it)") for line in lines)
         words = help_words(app)
         for textual in ("Focus Next", "Focus Previous", "Copy selected text"):

@@ -204,6 +204,7 @@ def screen_keys(screen) -> str:
     for description, keys in rows.items():
         # every `[` escaped: the help is markup, and a key shown as `[` (the track's, or
         # one a player bound) opened a tag that swallowed the text up to the next `]`;
-        # two spaces at least between the key and its words (dialogs.help_layout: a row of keys)
-        lines.append(f"  {', '.join(keys):<12}  {description}".replace("[", "\\["))
+        # two spaces at least between the key and its words (dialogs.help_layout: a row of keys);
+        # " or " as the help's own rows (keys_text)
+        lines.append(f"  {_(' or ').join(keys):<12}  {description}".replace("[", "\\["))
     return "\n".join(lines)
