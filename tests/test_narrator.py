@@ -186,6 +186,29 @@ def test_the_race_screen_s_words_are_the_narrator_s():
     assert narrator.die_words(0) == "die: blank — no catch-up this turn"
 
 
+def test_the_race_log_and_since_your_last_look_draw_a_move_with_one_arrow():
+    """The log wrote "4 -> 10" and "since your last look" "4→10" for the same
+    move: both draw →, as the cards' aids (9 →12) and the help (from→to) do."""
+    from flamme_tui.play import table as t
+
+    spec = RaceSpec(variant="classic", stage="avenue-corso-paseo")
+    session = Session.new(spec, 5, bots={seat: "easy" for seat in range(4)})
+    flow = RaceFlow(session)
+    assert flow.play_bots().kind == "reveal"
+    flow.finish_replay()
+    moves = [line for line in flow.log if " plays " in line or "slipstream: " in line]
+    assert moves and all(" → " in line and "->" not in line for line in moves)
+    game = session.game
+    played = [e for e in game.events if isinstance(e, engine_events.Move)]
+    start = [tuple(p) for p in game.pos]
+    for e in played:
+        start[e.rider] = (e.start, 0)
+    seen = t.RoundSeen(1, tuple((e.rider, e.card) for e in played), tuple(start), tuple(map(tuple, game.pos)),
+                       tuple(game.events))
+    short = narrator.round_in_short(seen, game.setup.course, str, False)
+    assert "→" in short and "->" not in short
+
+
 def test_a_ranking_calls_the_middle_lane_of_a_three_lane_square_the_middle_lane():
     """Issue 24 item 13: lane 1 of a three-lane square is the middle lane in the rankings (it said 'left lane')."""
     from flamme_tui.engine.course import Course

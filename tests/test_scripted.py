@@ -113,7 +113,7 @@ def test_attack_moves_the_front_rider_2_and_the_rear_rider_9(front_is_sprinteur)
     assert moves[front] == (20, 22, 2)
     assert moves[rear] == (12, 21, 9)
     lines = describe_round(game)
-    assert any("plays A (Attack, moves 9), 12 -> 21" in line for line in lines)
+    assert any("plays A (Attack, moves 9), 12 → 21" in line for line in lines)
 
 
 def test_attack_obeys_the_terrain():

@@ -315,7 +315,7 @@ class DeviceTable:
         marks += [_("blocked") if p.crowd == BLOCKED else "", _("crash") if p.fall == CRASH else ""]
         mark = ", ".join(m for m in marks if m)
         where = narrator.label(self.course, p.square)
-        text = _("{card} -> {square} (+{gain})").format(card=card, square=where, gain=p.gain)
+        text = _("{card} → {square} (+{gain})").format(card=card, square=where, gain=p.gain)
         return f"{text}  {mark}" if mark else text
 
     def track_line(self) -> str:

@@ -177,14 +177,14 @@ def _move_line(e: Move, name: Namer, square: SquareNamer) -> str:
     blocked = e.square < e.start + e.moves
     words = dict(rider=name(e.rider), card=_move_played(e), moves=e.moves, start=square(e.start), end=square(e.square))
     if e.card == ATTACK:
-        text = _("{rider} plays {card} (Attack, moves {moves}), {start} -> {end} blocked") if blocked else _(
-            "{rider} plays {card} (Attack, moves {moves}), {start} -> {end}")
+        text = _("{rider} plays {card} (Attack, moves {moves}), {start} → {end} blocked") if blocked else _(
+            "{rider} plays {card} (Attack, moves {moves}), {start} → {end}")
     elif e.card is not None and e.moves != e.value:
-        text = _("{rider} plays {card} (moves {moves}), {start} -> {end} blocked") if blocked else _(
-            "{rider} plays {card} (moves {moves}), {start} -> {end}")
+        text = _("{rider} plays {card} (moves {moves}), {start} → {end} blocked") if blocked else _(
+            "{rider} plays {card} (moves {moves}), {start} → {end}")
     else:
-        text = _("{rider} plays {card}, {start} -> {end} blocked") if blocked else _(
-            "{rider} plays {card}, {start} -> {end}")
+        text = _("{rider} plays {card}, {start} → {end} blocked") if blocked else _(
+            "{rider} plays {card}, {start} → {end}")
     return text.format(**words)
 
 
@@ -196,10 +196,10 @@ def event_line(e: Event, name: Namer, square: SquareNamer = str) -> str:
     if isinstance(e, Ramp):
         return _("  jump ramp: {rider} flies {bonus} squares further").format(rider=name(e.rider), bonus=e.bonus)
     if isinstance(e, Slipstream):
-        return _("  slipstream: {rider} {start} -> {end}").format(
+        return _("  slipstream: {rider} {start} → {end}").format(
             rider=name(e.rider), start=square(e.start), end=square(e.square))
     if isinstance(e, CatchUp):
-        return _("  catch-up: {rider} {start} -> {end}").format(
+        return _("  catch-up: {rider} {start} → {end}").format(
             rider=name(e.rider), start=square(e.start), end=square(e.square))
     if isinstance(e, Exhaustion):
         return _("  exhaustion: {rider} takes an exhaustion card").format(rider=name(e.rider))

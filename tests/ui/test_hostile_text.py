@@ -300,7 +300,7 @@ async def test_boards_log_and_podium_render_any_name_without_control_characters(
             log.clear()
             boards.show(board_rows(game.view(0), names), "classic")
             strips = boards.render_lines(Region(0, 0, width, 9))
-            log.write_lines([f"{n} plays 5, 3 -> 8" for n in names] + [f"  slipstream: {names[0]} 8 -> 9"])
+            log.write_lines([f"{n} plays 5, 3 → 8" for n in names] + [f"  slipstream: {names[0]} 8 → 9"])
             lines = [log.render_line(y) for y in range(log.size.height)]
             # each line of the log takes exactly its width, whatever the names' characters
             assert {sum(cell_len(seg.text) for seg in line) for line in lines} == {log.size.width}

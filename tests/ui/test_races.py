@@ -31,7 +31,7 @@ async def test_two_player_classic_race_from_title_to_podium():
         assert flow.session.seed == 7
         # the race log in words, round by round
         assert any(line.startswith("── Round 1 ──") for line in flow.log)
-        assert any("plays" in line and "->" in line for line in flow.log)
+        assert any("plays" in line and "→" in line for line in flow.log)
         assert any("wins the race" in line for line in flow.log)
         # the podium offers race again / new race / quit
         await pilot.press("r")

@@ -111,10 +111,10 @@ async def test_race_log_shows_the_newest_lines_wrapped():
     async with app.run_test(size=(50, 10)) as pilot:
         log = app.query_one(RaceLog)
         log.write_lines([f"line {k}" for k in range(10)])
-        log.write("  slipstream: Blue Sprinteur 6 -> 7")
+        log.write("  slipstream: Blue Sprinteur 6 → 7")
         await pilot.pause()
         shown = [line[:20].rstrip() for line in screen_text(app).splitlines()[5:9]]
-        assert shown == ["line 8", "line 9", "  slipstream: Blue", "    Sprinteur 6 -> 7"]  # "6 -> 7" stays whole
+        assert shown == ["line 8", "line 9", "  slipstream: Blue", "    Sprinteur 6 → 7"]  # "6 → 7" stays whole
         log.scroll_lines(2)
         await pilot.pause()
         assert "more" in screen_text(app).splitlines()[8]

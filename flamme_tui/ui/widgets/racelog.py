@@ -26,8 +26,8 @@ HEAD = Style(bold=True)
 INDENT = Style(color="#a8a8a8")
 MORE = Style(color="#000000", bgcolor="#bbbbbb", bold=True)
 NBSP = "\xa0"
-# keep "6 -> 7" on one line
-GLUE = re.compile(r"(\S+) (->|→) (\S+)")
+# keep "6 → 7" on one line
+GLUE = re.compile(r"(\S+) (→) (\S+)")
 
 
 class RaceLog(LineWidget):
