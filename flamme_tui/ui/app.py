@@ -325,13 +325,13 @@ class FlammeApp(App[int]):
             self.host_table(session, here, codes, room)
             return
         flow = RaceFlow(session)
-        from ..play.narrator import Branched, Resumed, branched_words
+        from ..play.narrator import Branched, Resumed
 
         flow.notes.append(Resumed(session.game.round))
         if getattr(session, "branch_of", None) is not None:
+            # said in the race log, and on the first curtain if the race opens on one: never a
+            # toast (at the bottom right it hid the rider table at every size)
             flow.notes.append(Branched(session.branch_of.name, session.save_path.name))
-            self.notify(clean(branched_words(session.branch_of.name, session.save_path.name)), timeout=8,
-                        markup=False)
         self.start_flow(flow)
 
     # ------------------------------------------------------------ the menus

@@ -682,6 +682,52 @@ async def test_saved_races_branch_from_a_backup(data_dir):
     assert path.read_bytes() == before  # the race file is as it was
 
 
+@pytest.mark.parametrize("bots", [{}, {1: "easy"}])
+async def test_a_branch_says_its_new_file_without_hiding_the_table_at_80x24(data_dir, bots):
+    """A toast said the branch's new file at the bottom right, over the rider
+    table: now the first curtain says it (two people), and the race log."""
+    from flamme_tui.play.session import Session
+
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    session = Session.new(choices("classic", 2, seed=3).spec(), 3, bots=bots)
+    path = folder / "race.json"
+    saves.save(session, path, keep=3)
+    saves.save(session, path, keep=3)
+    app = FlammeApp(seed=7, autoplay=False, autosave=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        said = "race.json.1 goes on as the new race file race-branch-1.json"
+        assert not list(app._notifications)
+        if not bots:
+            assert screen_name(app) == "CurtainScreen"
+            text = screen_text(app)
+            assert said in " ".join(text.split())
+            assert "Team    Sq to go   Deck E held/played Recycled Played" in text  # the table, whole
+            await pilot.press("enter")
+            await settle(pilot)
+        assert screen_name(app) == "RaceScreen"
+        text = screen_text(app)
+        from flamme_tui.ui.widgets.racelog import RaceLog
+
+        assert any(said in line for line in app.screen.query_one(RaceLog).lines)
+        assert "race-branch-1.json;" in text  # the log, on screen
+        assert "Team    Sq to go   Deck E held/played Recycled Played" in text
+        if not bots:  # the next player's curtain says it no more
+            for _ in range(6):  # the first rider, its card, the other's card, the review
+                await pilot.press("enter" if getattr(app.screen, "pending", None) is not None else "1")
+                await settle(pilot)
+                if screen_name(app) == "CurtainScreen":
+                    break
+            assert screen_name(app) == "CurtainScreen"
+            assert "goes on as" not in screen_text(app)
+
+
 async def test_a_branch_of_a_race_against_bots_says_nothing_of_other_players(data_dir):
     """One person against a bot: no curtain, nobody else's cards to reopen."""
     from flamme_tui.play.session import Session

@@ -192,7 +192,9 @@ async def test_a_damaged_save_says_what_was_lost_and_offers_its_backups(tmp_path
         assert app.flow is not None and screen_name(app) in ("CurtainScreen", "RaceScreen")
         branch = path.with_name(path.name.replace(".json", "-branch-1.json"))
         assert app.autosaver.path == branch and saves.peek(branch).actions == 13
-        assert told(app, "goes on as the new race file")
+        # said on the screen, not in a toast over the table
+        assert "goes on as the new race file" in " ".join(screen_text(app).split())
+        assert not told(app, "goes on as the new race file")
     after = {p.name: p.read_bytes() for p in path.parent.iterdir() if p.name in before}
     assert after == before  # the damaged file and its backups are as they were
 

@@ -50,7 +50,7 @@ class CurtainScreen(BaseScreen):
 
     def __init__(self, seat: int, name: str, colour: str, round_no: int, tokens: bool = False, on_lift=None,
                  table: PublicTable | None = None, heading: str | None = None, riders: str = "SR",
-                 on_standings=None) -> None:
+                 on_standings=None, note: str = "") -> None:
         super().__init__(classes="curtain")
         self.on_lift = on_lift  # called with the seat when the player lifts the curtain
         self.on_standings = on_standings  # a tour's stage: shows its standings (the race screen's)
@@ -62,6 +62,9 @@ class CurtainScreen(BaseScreen):
         self.table = table
         self.heading = heading  # "Round 3" when None (said when shown), or "Breakaway, bid 1"
         self.riders = riders  # the seat's riders: "SR", or the one it races (7-12 players)
+        # a line for the race's first curtain only (a branch's new file): said in the body, where
+        # a toast hid the table
+        self.note = note
         self._lifted = False
 
     def compose(self):
@@ -78,6 +81,7 @@ class CurtainScreen(BaseScreen):
             yield TextLines("", id="curtain-title")
             yield TextLines("", id="curtain-team")
             yield TextLines("", id="curtain-text")
+            yield TextLines("", id="curtain-note")
             with Center():
                 # for the mouse: Enter is the screen's key, handled at once (a focused button
                 # would press itself later, by a message, while the next keys arrive)
@@ -110,6 +114,7 @@ class CurtainScreen(BaseScreen):
         self.seat, self.player, self.colour, self.round_no, self.table = seat, name, colour, round_no, table
         self.heading = heading
         self.riders = riders
+        self.note = ""
         self._lifted = False
         self.show_turn()
 
@@ -142,6 +147,9 @@ class CurtainScreen(BaseScreen):
             else:
                 text.append(part)
         self.query_one("#curtain-text", TextLines).update(text, layout=True)
+        note = self.query_one("#curtain-note", TextLines)
+        note.display = bool(self.note)
+        note.update(Text(clean(self.note)), layout=True)  # file names: plain text
         table = self.table
         if table is None:
             return

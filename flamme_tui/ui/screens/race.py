@@ -34,7 +34,7 @@ from ...engine.actions import Action, Place, Play, PlayTokens
 from ...i18n import _, pgettext
 from ...play import table as t
 from ...play.flow import history
-from ...play.narrator import Reason, Resumed, RoundStarts
+from ...play.narrator import Branched, Reason, Resumed, RoundStarts, branched_words
 from ...play.session import BotMove
 from ...settings import STEP_DELAYS
 from ...usertext import escape_markup
@@ -284,10 +284,13 @@ class RaceScreen(RaceKeys):
         heading = _("Breakaway, bid {n}").format(n=turn.bid) if turn.bid else None
         team = self.board.setup.teams[seat]
         if self._curtain is None:
+            # the race's first curtain says a branch's new file (the log says it once lifted)
+            branched = next((note for note in self.flow.notes if isinstance(note, Branched)), None)
             self._curtain = CurtainScreen(seat, team.name, team.colour, view.board.round, self.bmx,
                                           on_lift=self._curtain_lifted, table=public, heading=heading,
                                           riders=team.riders,
-                                          on_standings=self.action_standings if self.table.in_tour else None)
+                                          on_standings=self.action_standings if self.table.in_tour else None,
+                                          note=branched_words(branched.old, branched.new) if branched else "")
             self.app.install_screen(self._curtain, name=f"curtain-{id(self)}")
         else:
             self._curtain.next_turn(seat, team.name, team.colour, view.board.round, public, heading=heading,
