@@ -118,7 +118,7 @@ def track_legend(variant: str) -> str:
         lines = [_("{terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH),
                  _("░ no lane (single-lane square)   /N jump ramp with number N")]
     else:
-        lines = [_("Track: {terrain}  {start} S start  {finish} F finish").format(
+        lines = [_("Track: {terrain}  {start} start  {finish} finish").format(
                      terrain=terrain, start=START_GLYPH, finish=FINISH_GLYPH),
                  _("░ no lane there (single-file cobbles; two-lane squares on a three-lane stage)")]
     if find(variant).has_weather:
@@ -138,7 +138,7 @@ def track_legend(variant: str) -> str:
         lines.append(_("Riders: team letter + S (Sprinteur) or R (Rouleur); lower case = crashed"))
     else:
         lines.append(_("Riders: team letter + S (Sprinteur) or R (Rouleur)"))
-    # a symbol stays with its word where a line wraps ("▓ F finish", never "▓ F" then "finish"):
+    # a symbol stays with its word where a line wraps ("▓ finish", never "▓" then "finish"):
     # the space after a word of one or two cells (a glyph, a letter) is a no-break one (ui/nobreak.py)
     return "\n".join(re.sub(r"(?:(?<=\s)|^)(\S{1,2}) (?=\S)", "\\1\u00a0", line) for line in lines)
 

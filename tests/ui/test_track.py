@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from textual.app import App
 
 from flamme_tui import config
@@ -55,13 +56,35 @@ async def test_terrain_and_riders_readable_without_colour(monkeypatch):
     row = {kind: lines[k] for k, kind in enumerate(kinds)}
     assert "^^" in row["terrain"] and "vv" in row["terrain"]  # ascents and descents as glyphs
     assert "║" in row["terrain"] and "▓" in row["terrain"]  # start and finish lines
-    assert "S" in row["labels"] and "F" in row["labels"]
+    assert "║" in row["labels"] and "▓" in row["labels"]  # the lines, not letters (see below)
     assert "BS" in row["lane0"] and "BR" in row["lane1"]  # lane 0 below lane 1
     assert "os" in row["lane0"]  # a crashed rider lies down: lower case
     assert "OR" in row["lane1"]
     from flamme_tui.play.narrator import line_square
 
     assert f" {line_square(course)} " in row["ruler"]  # counted from the start line: the line square named
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 30)])
+async def test_the_labels_row_names_tiles_only_the_lines_are_drawn(size, monkeypatch):
+    """The start line was labelled "S" beside tile s (and "S" is also tile s's
+    other side): the labels row now holds the tiles' letters only, the start
+    and finish lines drawn up into it."""
+    course = config.load_course("avenue-corso-paseo")  # tiles a to u, s among them
+    track = TrackStrip(course)
+    track.max_lines = 20
+    track.tall = size[0] > 80
+    lines, _ = await render(track, Scene(riders((3, 0))), size=size, monkeypatch=monkeypatch)
+    kinds = track.row_kinds()
+    labels = lines[kinds.index("labels")]
+    lane = lines[kinds.index("lane0")]
+    letters = "".join(ch for ch in labels if ch.isalnum())
+    assert letters and letters in "abcdefghijklmnopqrstu"  # no S, no F: tiles only
+    start = lane.index("║")
+    assert labels[start] == "║"
+    if size[0] > 80:  # the whole stage in view: tile s and the finish
+        assert letters == "abcdefghijklmnopqrstu"
+        assert labels[lane.index("▓")] == "▓"
 
 
 async def test_wraps_when_there_is_room_and_follows_the_riders_when_not():

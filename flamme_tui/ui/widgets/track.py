@@ -342,8 +342,13 @@ class TrackStrip(LineWidget):
     def _line_cell(self, kind: str, col: Col) -> Segment:
         """A start, finish or tile line in a row of `kind`."""
         if kind == "labels":
-            text = {"start": "S", "finish": "F"}.get(col.kind, " ")
-            return Segment(text, LINE_START if col.kind != "tile" else BLANK)
+            # the lines' own glyphs, never "S" and "F": among the tiles' letters they read as
+            # tile s or f (upper case: a tile's other side)
+            if col.kind == "start":
+                return Segment(START_GLYPH, LINE_START)
+            if col.kind == "finish":
+                return Segment(FINISH_GLYPH, LINE_FINISH)
+            return Segment(" ", BLANK)
         if kind in ("ruler", "marks", "weather") or (kind == "terrain" and col.kind == "tile" and not self.mini):
             return Segment(" ", BLANK)
         if col.kind == "start":
