@@ -194,7 +194,8 @@ class TourTables:
 
     def times_by_stage(self, width: int) -> Text:
         """Every rider's time in each stage (as many of the latest stages as
-        `width` holds) and in all, in GC order."""
+        `width` holds) and in all, in GC order: each a gap to a stage's
+        winner, the total their sum."""
         tour = self.tour
         room = 18
         fits = max(1, (width - room - 17) // 7)
@@ -209,7 +210,8 @@ class TourTables:
         for g in self.gc:
             row = self.rider_row(g.place, g.rider, room)
             row.append("".join(f"{gap_text(t[g.rider]):>7}" for t in times[first:]))
-            row.append(f"{clock(g.time):>9}")
+            # the sum of the row's gaps, written as they are ("+2:30"): a bare "2:30" read as a clock
+            row.append(f"{gap_text(g.time):>9}")
             text.append_text(row)
             text.append("\n")
         text.rstrip()
