@@ -121,6 +121,49 @@ def test_the_gc_names_each_riders_kind_as_the_stage_does(width):
                 assert len(row) <= width
 
 
+def final_tour():
+    session = tour_after(3, n=4)
+    return session.tour.with_stage(session.game)
+
+
+@pytest.mark.parametrize("width", [36, 38, 58])
+def test_the_final_tour_points_say_where_the_last_points_came_from(width):
+    """After the last stage the Tour Points jumped (7 to 17) with no "+N" at 80x24: the
+    final GC's points were said only by the wide screen's stage-by-stage table. Each
+    team's gain is now said, the stage's and the GC's apart."""
+    from flamme_tui.engine.tour import tour_points
+
+    tour = final_tour()
+    assert tour.over
+    before = tour_points(tour.results()[:-1], final=False)
+    lines = TourTables(tour, width).points().plain.splitlines()
+    assert lines[0] == "Tour Points (final: +stage 3, +GC)"
+    gained_gc = 0
+    for row, team in zip(lines[1:], tour.ranking()):
+        assert len(row) <= width, row
+        parts = row.split()
+        total = team.value
+        # " 1.  G  Green   12 ████████ +3 +3 GC": the gains after the bar, the GC's labelled
+        gains = [p for p in parts if p.startswith("+")]
+        labelled = row.endswith(" GC")
+        gained_gc += labelled
+        assert sum(int(g[1:]) for g in gains) == total - before.get(team.team, 0), row
+    assert gained_gc == 3  # 3/2/1 for the GC's top three teams (four teams: three of them)
+
+
+def test_the_stage_by_stage_totals_read_as_gaps_like_the_stages():
+    """The 120x40 table wrote its stages' gaps `+1:40` and its totals `1:40`."""
+    from flamme_tui.engine.tour import gap_text
+
+    tour = final_tour()
+    rows = TourTables(tour, 58).times_by_stage(84).plain.splitlines()[2:]
+    assert len(rows) == 8
+    for row, g in zip(rows, tour.gc()):
+        times = row.split()[-4:]  # three stages and the total
+        assert all(t == "0:00" or t.startswith("+") for t in times), row
+        assert times[-1] == gap_text(g.time), row
+
+
 async def test_the_tour_results_keys_are_rebindable_in_the_settings(data_dir, tmp_path, monkeypatch):
     """The tour's screens give their keys ids, as every other screen: the
     settings list them, and a key bound there works and is shown."""

@@ -152,23 +152,38 @@ class TourTables:
         return text
 
     def points(self) -> Text:
-        """Tour Points by team, most first, with bars (the tour's winner first once it is over)."""
+        """Tour Points by team, most first, with bars (the tour's winner first once it is over),
+        and what the latest stage gave each: once the tour is over, also what the final GC
+        gave (`+3 +2 GC`), so the last jump is explained without the stage-by-stage table."""
         tour = self.tour
-        text = Text((_("Tour Points (final)") if tour.over else _("Tour Points")) + "\n", style=HEAD)
+        k = len(tour.done)
+        if tour.over:
+            heading = _("Tour Points (final: +stage {k}, +GC)").format(k=k)
+        else:
+            heading = _("Tour Points")
+        text = Text(heading + "\n", style=HEAD)
         ranked = tour.ranking()
         most = max((t.value for t in ranked), default=0)
-        latest = _stage_points(tour, len(tour.done) - 1) if tour.done and not tour.over else {}
-        room = max(4, min(16, self.width - 24))
+        latest = _stage_points(tour, k - 1) if tour.done else {}
+        final = _gc_points(tour) if tour.over else {}
+        gc = _("GC")
+        gained = {t.team: " ".join(([f"+{latest[t.team]}"] if latest.get(t.team) else []) +
+                                   ([f"+{final[t.team]} {gc}"] if final.get(t.team) else [])) for t in ranked}
+        widest = max((cells(g) + 1 for g in gained.values() if g), default=0)
+        if tour.over:  # the names as long as the longest needs (16 at most), the rest to the bars
+            longest = max((cells(clean(self.teams[t.team].name, multiline=False)) for t in ranked), default=4)
+            room = max(4, min(16, longest, self.width - 14 - widest - MIN_BAR))
+        else:
+            room = max(4, min(16, self.width - 24))
+        # place, label, name and points take room + 13 cells, then the bar, the gains and a spare cell
+        bar_room = max(1, self.width - room - 14 - max(widest, 3))
         for t in ranked:
             row = Text(f"{t.place:>2}. ")
             row.append_text(self.team_label(t.team))
             row.append(f" {fit(self.team_name(t.team, room), room)} {t.value:>3} ")
-            # place, label, name, points and "+3" take room + 16 cells
-            row.append(bar(t.value, most, max(1, self.width - room - 17)),
-                       style=team_colour(self.teams[t.team].colour).hex)
-            gained = latest.get(t.team, 0)
-            if gained:
-                row.append(f" +{gained}", style=MUTED)
+            row.append(bar(t.value, most, bar_room), style=team_colour(self.teams[t.team].colour).hex)
+            if gained[t.team]:
+                row.append(f" {gained[t.team]}", style=MUTED)
             text.append_text(row)
             text.append("\n")
         text.rstrip()
