@@ -973,7 +973,10 @@ class FlammeApp(App[int]):
                     then()
 
         state = self.save_state()
-        self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state), answer)
+        tour = self.flow.session.tour if self.flow is not None else None
+        stage = None if tour is None else (len(tour.done) + 1, tour.stages)  # leaving a stage leaves the tour
+        self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state, stage=stage),
+                         answer)
 
 
 def run(session=None, lang: str | None = None) -> int:

@@ -264,6 +264,28 @@ async def test_resumed_between_stages_the_stage_result_comes_first(data_dir):
     assert len(saves.load(path).tour.done) == 1  # the second stage goes on in the same file
 
 
+@pytest.mark.parametrize("autosave", [True, False])
+async def test_quitting_a_tour_stage_says_the_tour_is_left(data_dir, autosave):
+    """`q` in a tour's stage asked "Leave this race?": what is left is the tour,
+    and (saved) Resume brings it back at this stage."""
+    from flamme_tui.play.flow import RaceFlow
+
+    session = next_session(tour_after(1))
+    advance(session, 2)
+    async with FlammeApp(seed=SEED, autoplay=False, autosave=autosave).run_test(size=(80, 24)) as pilot:
+        pilot.app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert screen_name(pilot.app) == "ConfirmQuit"
+        text = " ".join(line.strip("█ ") for line in screen_text(pilot.app).splitlines())  # (the dialog's box)
+        assert "Leave this tour?" in text and "Leave this race?" not in text
+        if autosave:
+            assert "The tour is saved: Resume on the title menu brings it back, at stage 2/3 where you left it." in text
+        else:
+            assert "The tour in progress will be lost." in text
+
+
 async def test_a_tour_stage_shows_no_hidden_card(data_dir):
     """Three humans through a whole tour stage: riders across the line leave
     the track, the curtain and every turn still show only what they may."""

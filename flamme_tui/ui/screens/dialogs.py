@@ -145,15 +145,21 @@ class ProfileScreen(ModalScreen[None]):
 
 
 class ConfirmQuit(ModalScreen[str]):
-    """Leaving a race in progress: "app", "title" or "" (stay)."""
+    """Leaving a race in progress: "app", "title" or "" (stay).  In a tour
+    (`stage`: the stage being raced and how many, 1-based) it says so: what
+    is left is the whole tour, which Resume brings back at that stage."""
 
     HEADING = N_("Leave this race?")
     STAY = N_("Keep racing ({key})")
 
-    def __init__(self, saved: bool = False, problem: str = "") -> None:
+    def __init__(self, saved: bool = False, problem: str = "", stage: tuple[int, int] | None = None) -> None:
         super().__init__()
         self.saved = saved  # everything played is on disk: the title menu offers to resume it
         self.problem = problem  # else why not (saving failed), in words
+        self.stage = stage
+
+    def heading(self) -> str:
+        return _("Leave this tour?") if self.stage is not None else _(self.HEADING)
 
     BINDINGS = [
         Binding("escape,n", "choose('')", N_("Stay")),
@@ -163,13 +169,19 @@ class ConfirmQuit(ModalScreen[str]):
 
     def message(self) -> Content:
         """What leaving keeps or loses, under the heading."""
+        if self.stage is not None:
+            k, n = self.stage
+            if self.saved:
+                return Content.from_markup(_("The tour is saved: [b]Resume[/b] on the title menu brings it back, "
+                                             "at stage {k}/{n} where you left it.").format(k=k, n=n))
+            return Content(self.problem or _("The tour in progress will be lost."))
         if self.saved:
             return Content.from_markup(_("It is saved: [b]Resume[/b] on the title menu brings it back."))
         return Content(self.problem or _("The race in progress will be lost."))  # plain text: it may hold a file name
 
     def compose(self):
         with Vertical(id="confirm-box", classes="dialog"):
-            heading = Content.from_markup("[b]$heading[/b]", heading=_(self.HEADING))
+            heading = Content.from_markup("[b]$heading[/b]", heading=self.heading())
             message = self.message()
             yield Static(heading + "\n" + message if message else heading, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
