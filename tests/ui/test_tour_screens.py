@@ -286,6 +286,47 @@ async def test_quitting_a_tour_stage_says_the_tour_is_left(data_dir, autosave):
             assert "The tour in progress will be lost." in text
 
 
+async def test_a_rider_s_stage_time_shows_once_the_steps_take_it_across_the_line(data_dir):
+    """The reveal of a round in which riders cross the line (the Petit Tour's third
+    stage): at "cards revealed" the boards showed a crossing rider's stage time while
+    it still stood before the line. Its time shows from the step that takes it across."""
+    from flamme_tui.play.flow import RaceFlow
+
+    from .test_board_steps import play_round
+
+    flow = RaceFlow(next_session(tour_after(2)))
+    finish = flow.game.course.finish
+    for _ in range(60):
+        play_round(flow)
+        frames = flow.replay.frames
+        crossing = [e.rider for e in flow.game.events if e.kind == "crossed" and frames[0].pos[e.rider][0] >= 0]
+        if crossing:
+            break
+        flow.finish_replay()
+    else:
+        raise AssertionError("nobody crossed the line")
+    async with FlammeApp(seed=SEED, autoplay=False, autosave=False).run_test(size=(80, 24)) as pilot:
+        pilot.app.start_flow(flow)
+        await settle(pilot)
+        boards = pilot.app.screen.boards
+        for step, frame in enumerate(frames):
+            assert flow.replay.step == step
+            for row in boards.rows:
+                across = not 0 <= frame.pos[row.index][0] < finish  # past the line, or off the track
+                assert row.finished == (across and row.index in flow.game.crossed), (step, row.label)
+                assert (row.stage_time is not None) == row.finished, (step, row.label)
+            if step == 0:
+                assert not any(row.finished for row in boards.rows if row.index in crossing)
+                lines = screen_text(pilot.app).splitlines()
+                for row in boards.rows:
+                    if row.index in crossing:  # its board line: label, team, square, squares to go ("2", no "+0:40")
+                        line = next(line for line in lines if line.startswith(f"  {row.label}"))
+                        assert ":" not in line[:26], line
+            await pilot.press("space")
+            await pilot.pause()
+        assert all(row.finished for row in boards.rows if row.index in crossing)
+
+
 async def test_a_tour_stage_shows_no_hidden_card(data_dir):
     """Three humans through a whole tour stage: riders across the line leave
     the track, the curtain and every turn still show only what they may."""

@@ -102,6 +102,13 @@ class RaceTable:
                             square=positions[r.index][0] if positions else r.square,
                             to_go=square_to_go(course, positions[r.index][0]) if positions else r.to_go,
                             crashed=bool(crashed[r.index]) if crashed else r.crashed) for r in rows]
+        if positions:
+            # a tour: a rider that crosses the line in this round is finished (its stage time shown) only from
+            # the step that takes it across; before, it stands on the track short of the line (off the track:
+            # it left it, in an earlier round or at the round's end)
+            finish = self.board.course.finish
+            rows = [replace(r, finished=False, stage_time=None) if r.finished and 0 <= r.square < finish else r
+                    for r in rows]
         if tally is not None:
             supply = tally.supply
             for i, row in enumerate(rows):
