@@ -173,6 +173,36 @@ def tour_stage(stages: str = "avenue-corso-paseo,firenze-milano:meteo", seed: in
     return session
 
 
+def test_a_tour_stage_is_judged_by_its_worth_in_the_tour_and_said_so():
+    """After a tour's stage the coach said "won 0% of 100 simulated races, the expert's
+    card 21%": the stage win, while the expert (as the bots) measures a tour's stage by
+    its worth in the tour (engine.tour.stage_value). It gives and names that measure."""
+    from flamme_tui.play import tours
+
+    session = tours.next_session(tour_stage())  # the second stage: a GC stands before it
+    while not session.over:
+        if session.due() == 0:
+            session.apply(POLICIES["medium"](session.game.view(0)))
+        else:
+            session.play_bots()
+    [lessons] = coach.coach(session.setup, session.seed, session.entries, [0], BUDGET)
+    assert lessons.tour and lessons.verdicts
+    for v in lessons.verdicts:
+        assert v.tour and 0.0 <= v.worth_played <= 1.0 and 0.0 <= v.worth_best <= 1.0
+        assert v.cost == pytest.approx(v.worth_best - v.worth_played)  # the lesson's cost is that measure
+        said = v.figures()
+        assert "sampled races" not in said and "won " not in said
+        assert f"a tour standing of {round(100 * v.worth_played)}/100 over {v.worlds} sampled stages" in said
+        assert said.endswith(f"the expert's card {round(100 * v.worth_best)}/100")
+    lines = coach.report_lines([lessons])
+    assert lines[0].startswith("In a tour the expert judges a card by the tour standing the stage leaves, "
+                               "not by the stage win")
+    # a race is still judged by its win
+    race = coach.coach(*(lambda s: (s.setup, s.seed, s.entries))(finished("classic")), [0], BUDGET)
+    assert not race[0].tour and "In a tour" not in "\n".join(coach.report_lines(race))
+    assert all("sampled races" in v.figures() for v in race[0].verdicts)
+
+
 def test_the_coach_command_coaches_a_tour_s_finished_stage_and_refuses_one_not_over(tmp_path):
     from flamme_tui.play import tours
 

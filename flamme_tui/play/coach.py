@@ -19,6 +19,12 @@ luck.  What a world tells:
 - cost: what the expert's own measure of a simulated race (win, place,
   margin: `bots.expert.value`) lost by the card played.
 
+A tour's stage is measured as the bots measure it: by what the stage's
+result is worth in the tour (`engine.tour.stage_value`: the Tour Points of
+the stage and of the GC were it final, the GC times of the team's best
+rider and of both riders), not by the stage win.  The coach says so, and
+gives that measure (out of 100) where a race gives the win chance.
+
 The three largest costs are a seat's lessons, each with a one-line reason
 in public facts.  `hint` is the same judgement before a card is played:
 what the expert would play now and why, from the seat's view only.
@@ -80,6 +86,11 @@ class Verdict:
     tired: str = "exhaustion"  # what a tired rider takes: "exhaustion" (cards) or "fatigue" (BMX tokens)
     kind: str = ""  # the rider's kind ("S", "R"; "" in BMX): its name is said in the player's language
     team: str = ""  # its team's name
+    # a tour's stage: the expert's measure of the stage in the tour (engine.tour.stage_value, 0 to 1), mean
+    # over the worlds, with the card played and with the expert's: what the coach says instead of the win chance
+    tour: bool = False
+    worth_played: float = 0.0
+    worth_best: float = 0.0
 
     @property
     def reason(self) -> str:
@@ -151,14 +162,17 @@ def worlds_for(budget: Budget) -> int:
     return max(MIN_WORLDS, rollouts // 2)
 
 
-def compare(view: View, played: Action, best: Action, worlds: int) -> tuple[float, float, float, float, float]:
-    """(cost, squares behind, exhaustion more, win chance played, win chance best)
-    of `played` against `best`, over `worlds` worlds sampled from the view."""
+def compare(view: View, played: Action, best: Action, worlds: int) -> tuple[float, float, float, float, float,
+                                                                           float, float]:
+    """(cost, squares behind, exhaustion more, win chance played, win chance best,
+    the expert's measure played, ... best) of `played` against `best`, over
+    `worlds` worlds sampled from the view."""
     rng = Rng(seed_of(view) ^ SALT)
     i = next(r.index for r in view.board.riders if r.id == played.rider)
     seat = view.seat
     cost = squares = tired = 0.0
     wins = [0, 0]
+    worths = [0.0, 0.0]
     for _ in range(worlds):
         world = view.sample(rng)
         future = rng.below(2**31)
@@ -172,12 +186,13 @@ def compare(view: View, played: Action, best: Action, worlds: int) -> tuple[floa
             play_to_end(game, policies)
             res, worth = value(game, seat)
             wins[k] += res[0]
+            worths[k] += worth
             got.append((worth, where, taken))
         cost += got[1][0] - got[0][0]
         squares += got[1][1] - got[0][1]
         tired += got[0][2] - got[1][2]
     n = float(worlds)
-    return cost / n, squares / n, tired / n, wins[0] / n, wins[1] / n
+    return cost / n, squares / n, tired / n, wins[0] / n, wins[1] / n, worths[0] / n, worths[1] / n
 
 
 def _why(squares: float, tired: float, saved: bool) -> str:
@@ -204,15 +219,17 @@ def judge(view: View, played: Action, budget: Budget, at: int = 0) -> Verdict:
     common = dict(seat=view.seat, round=board.round, rider=i, rider_name=name,
                   square=label(board.course, rider.square), played=mine, best=theirs, at=at,
                   tired="fatigue" if board.rules.uses_tokens else "exhaustion",
-                  kind="" if board.rules.uses_tokens else rider.kind, team=team_name(board, rider.seat))
+                  kind="" if board.rules.uses_tokens else rider.kind, team=team_name(board, rider.seat),
+                  tour=bool(getattr(board.setup, "tour", False)))
     if best == played:
         return Verdict(worlds=0, cost=0.0, squares=0.0, exhaustion=0.0, win_played=0.0, win_best=0.0,
                        why="same", public="", **common)  # type: ignore[arg-type]
     worlds = worlds_for(budget)
-    cost, squares, tired, win_played, win_best = compare(view, played, best, worlds)
+    cost, squares, tired, win_played, win_best, worth_played, worth_best = compare(view, played, best, worlds)
     why = _why(squares, tired, _spent(best) < _spent(played))
     return Verdict(worlds=worlds, cost=cost, squares=squares, exhaustion=tired, win_played=win_played,
-                   win_best=win_best, why=why, public=decision.public, **common)  # type: ignore[arg-type]
+                   win_best=win_best, why=why, public=decision.public, worth_played=worth_played,
+                   worth_best=worth_best, **common)  # type: ignore[arg-type]
 
 
 def decisions(setup: Any, seed: int, entries: Iterable[Any], seats: set[int]) -> list[tuple[int, View, Action]]:
@@ -245,6 +262,7 @@ class Lessons:
     same: int  # ... of which the expert would have played the same
     verdicts: tuple[Verdict, ...]
     tokens: bool = False  # BMX: plays of tokens, not cards (said so)
+    tour: bool = False  # a tour's stage: judged by its worth in the tour, not by the stage win (said so)
 
 
 Progress = Callable[[int, int], None]  # (cards looked at so far, of how many)
@@ -267,7 +285,8 @@ def coach(setup: Any, seed: int, entries: Iterable[Any], seats: Iterable[int], b
         verdicts = judged[s]
         worst = sorted((v for v in verdicts if v.worlds and v.cost > 0), key=lambda v: (-v.cost, v.at))[:top]
         same = sum(1 for v in verdicts if not v.worlds)
-        out.append(Lessons(s, setup.teams[s].name, len(verdicts), same, tuple(worst), find(setup.variant).uses_tokens))
+        out.append(Lessons(s, setup.teams[s].name, len(verdicts), same, tuple(worst), find(setup.variant).uses_tokens,
+                           bool(getattr(setup, "tour", False))))
     return out
 
 

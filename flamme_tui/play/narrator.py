@@ -1057,10 +1057,15 @@ def coach_heading(v: Any) -> str:
 
 
 def coach_figures(v: Any) -> str:
-    """ "Yours: 2.3 squares shorter, +0.5 exhaustion; won 31% of 100 sampled races, the expert's card 45%"."""
+    """ "Yours: 2.3 squares shorter, +0.5 exhaustion; won 31% of 100 sampled races, the expert's card 45%";
+    in a tour's stage, the tour standing the expert measures (out of 100) instead of the stage win."""
     ahead = -v.squares
     went = (_("{n} squares further") if ahead >= 0 else _("{n} squares shorter")).format(n=decimal(abs(ahead)))
     tired = (_("{n} fatigue") if v.tired == "fatigue" else _("{n} exhaustion")).format(n=signed(v.exhaustion))
+    if getattr(v, "tour", False):
+        return _("Yours: {went}, {tired}; a tour standing of {mine}/100 over {worlds} sampled stages, the expert's "
+                 "card {best}/100").format(went=went, tired=tired, mine=round(100 * v.worth_played), worlds=v.worlds,
+                                           best=round(100 * v.worth_best))
     said = (_("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's tokens {best}")
             if v.tired == "fatigue" else  # BMX
             _("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's card {best}"))
@@ -1100,6 +1105,13 @@ def coach_reason(v: Any) -> str:
     return f"{main} (it {public})"
 
 
+def coach_tour_note() -> str:
+    """What the coach measures in a tour's stage (the bots' measure: engine.tour.stage_value)."""
+    return _("In a tour the expert judges a card by the tour standing the stage leaves, not by the stage win: "
+             "the Tour Points the stage gives and those the GC would give if the tour ended there, and the GC "
+             "times of your best rider and of both your riders, scored out of 100.")
+
+
 def coach_seat_line(seat: Any) -> str:
     """ "Blue: 12 cards looked at again, 7 the expert's choice too"."""
     if seat.tokens:  # BMX
@@ -1122,7 +1134,7 @@ def coach_report(lessons: Sequence[Any]) -> list[str]:
     """The coach's words, for the command line: each seat's costliest cards."""
     if not lessons:
         return [_("No human seat in this race: nothing to coach.")]
-    out: list[str] = []
+    out: list[str] = [coach_tour_note(), ""] if any(getattr(seat, "tour", False) for seat in lessons) else []
     for seat in lessons:
         out.append(coach_seat_line(seat))
         if not seat.verdicts:

@@ -309,6 +309,9 @@ async def test_a_tour_stage_s_results_offer_the_coach_for_that_stage_and_its_rou
         await pilot.press("c")
         await pilot.pause()
         assert screen_name(app) == "CoachScreen" and "Stage 1, Avenue Corso Paseo." in screen_text(app)
+        # its measure said: the tour's standing, not the stage win
+        assert "judges a card by the tour standing the stage leaves, not by the stage win" in " ".join(
+            screen_text(app).split())
         await app.workers.wait_for_complete()
         await pilot.pause()
         screen = app.screen

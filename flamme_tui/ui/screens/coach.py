@@ -19,7 +19,7 @@ from textual.widgets import Static
 from ...bots.budget import Budget
 from ...i18n import N_, _, ngettext
 from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, replay_frame, worlds_for
-from ...play.narrator import coach_seat_line, well_raced
+from ...play.narrator import coach_seat_line, coach_tour_note, well_raced
 from ...usertext import clean
 from ..content import plain
 from ..widgets.keybar import KeyBar
@@ -101,7 +101,7 @@ class CoachScreen(BaseScreen):
         if self.stage is None:
             return what
         name = clean(self.session.game.course.name, multiline=False)
-        return _("Stage {k}, {stage}. {coach}").format(k=self.stage, stage=name, coach=what)
+        return _("Stage {k}, {stage}. {coach}").format(k=self.stage, stage=name, coach=what) + "\n" + coach_tour_note()
 
     def cards(self) -> int:
         """The cards the people played (what the coach looks at again)."""
