@@ -46,7 +46,19 @@ from .model import (
     SaveLocked,
     state_digest,
 )
-from .reading import Record, SaveInfo, _base_of, _free_name, branch_path, is_backup, load, load_record, load_replay, peek
+from .reading import (
+    Record,
+    SaveInfo,
+    _base_of,
+    _free_name,
+    branch_path,
+    is_backup,
+    load,
+    load_record,
+    load_replay,
+    peek,
+    race_file,
+)
 from .writing import _canonical, _checksum, _json_text, _serialise, save, save_document, save_problem, write_atomic
 
 # the package's surface: what the rest of flamme-tui (and its tests) use
@@ -73,6 +85,7 @@ __all__ = [
     "UNDO_VERSION",
     "VERSION",
     "_base_of",
+    "race_file",
     "_canonical",
     "_checksum",
     "_free_name",

@@ -425,6 +425,11 @@ def load(path: str | Path) -> Session:
     return session
 
 
+def race_file(path: Path) -> Path:
+    """The race file a path is or is a backup of: NAME.json for NAME.json, NAME.json.1 and NAME.json.2."""
+    return _base_of(Path(path))
+
+
 def is_backup(path: Path) -> bool:
     """NAME.json.1 or NAME.json.2: an older version of the race file NAME.json."""
     return _base_of(Path(path)) != Path(path)

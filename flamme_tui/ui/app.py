@@ -501,21 +501,27 @@ class FlammeApp(App[int]):
     @staticmethod
     def _hosted(session) -> tuple[str, dict[int, str], set[int]] | None:
         """(room, seat codes, seats played here) of a race in progress that a host
-        left (its seats file beside the race file), else None: resumed, it is hosted
-        again, never played at one screen (its devices' hands would show there)."""
+        left (its seats file beside the race file, or beside the race a branch comes
+        from), else None: resumed or branched, it is hosted again, never played at
+        one screen (its devices' hands would show there)."""
         path = getattr(session, "save_path", None)
         if path is None or session.over or session.tour is not None:
             return None
         from ..net.host import read_codes, read_here, seats_file
+        from ..saves import race_file
 
         seats = seats_file(path)
+        branch_of = getattr(session, "branch_of", None)
+        if not seats.exists() and branch_of is not None:
+            seats = seats_file(race_file(branch_of))  # the table branches together: the same room and codes
         if not seats.exists():
             return None
+        teams = len(session.setup.teams)
         try:
-            room, codes = read_codes(seats, len(session.setup.teams))
-        except ValueError:  # unusable: the race is resumed as any race
-            return None
-        return room, codes, read_here(seats, len(session.setup.teams))
+            room, codes = read_codes(seats, teams)
+        except ValueError:  # unreadable: hosted again with new codes, every human seat on a device of its own
+            return "", {}, set()
+        return room, codes, read_here(seats, teams)
 
     def start_flow(self, flow) -> None:
         """Show a race (a new one, or one rebuilt from a save)."""

@@ -145,6 +145,26 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
         await pilot.press("escape", "y")
         await pilot.pause()
         assert screen_name(app) == "TitleScreen"
+        # a branch (going on from a backup, Saved races' b) is hosted again too, with the race's codes:
+        # opened at one screen, its first curtain gave the device seat's hand to whoever lifted it
+        backup = path.with_name(path.name + ".1")
+        assert backup.exists()
+        app.resume_path(backup)
+        await until(pilot, lambda: screen_name(app) == "HostScreen", "the branch hosted")
+        branch = app.screen.table.session.save_path
+        assert branch != path and app.screen.table.codes == codes and app.screen.here == {0}
+        await pilot.pause()
+        assert (branch.parent / (branch.name + ".seats")).exists(), sorted(p.name for p in branch.parent.iterdir())
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        # a seats file that cannot be read: hosted again all the same, with new codes, no seat here
+        (path.parent / (path.name + ".seats")).write_text("{not json")
+        app.resume_path(path)
+        await until(pilot, lambda: screen_name(app) == "HostScreen", "the race hosted with new codes")
+        assert app.screen.table.codes[1] != codes[1] and app.screen.here == set()
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert screen_name(app) == "TitleScreen"
 
 
 async def test_two_seats_here_the_host_screen_comes_back_between_them(data_dir):
