@@ -141,6 +141,18 @@ async def test_bmx_lap_ramp_single_lanes_and_riders():
     assert "3 ramp" in text  # the legend in the middle of the lap
 
 
+async def test_bmx_riders_point_the_way_they_race_on_each_side_of_the_lap():
+    """The top of the lap is raced left to right ("B>"), the bottom right to left ("<B")."""
+    course = config.compile_bmx_circuit("aBcd", 4, None)
+    lap = LapStrip(course)
+    half = (course.finish - course.grid) // 2
+    top, bottom = course.grid + 2, course.grid + half + 3
+    marks = (RiderMark(0, "B>", "#0072B2", top, 0, False), RiderMark(1, "O>", "#E69F00", bottom, 0, False))
+    lines, _ = await render(lap, Scene(marks), size=(80, 24))
+    assert "B>" in "\n".join(lines[:3]) and "<B" not in "\n".join(lines)
+    assert "<O" in "\n".join(lines[6:10]) and "O>" not in "\n".join(lines)
+
+
 async def test_one_thing_per_row_marks_never_overwrite_tiles_or_weather():
     course = config.load_course("avenue-corso-paseo")
     from dataclasses import replace

@@ -181,6 +181,8 @@ class LapStrip(Widget):
                 here = riders.get((sq, lane))
                 if here is not None:
                     label = here.label.lower() if here.crashed else here.label
+                    if side == "bottom" and label.endswith(">"):  # raced right to left: "<B", its arrow ahead
+                        label = "<" + label[:-1]
                     put(x, y, label[:2], rider_style(here.hex, here.crashed, here.active))
                 elif lane >= lanes:
                     put(x, y, NO_LANE.glyph * 2, NO_LANE_STYLE)
