@@ -785,3 +785,24 @@ def test_a_link_to_nothing_is_no_free_race_file_name(tmp_path):
     (tmp_path / "race-bots.json").symlink_to(tmp_path / "gone" / "nowhere.json")
     assert not (tmp_path / "race-bots.json").exists()
     assert saves._free_name(tmp_path, "race-bots").name == "race-bots-2.json"
+
+
+def test_resume_offers_the_race_people_play_before_a_newer_one_only_bots_play(data_dir):
+    """A bots' finish (`race --from --bots-for-humans`) stopped half-way is newer than the race a
+    player left, but Resume offers the player's race; a race only bots play is offered when no
+    other is in progress."""
+    import time
+
+    people = new_session("classic", seed=3)
+    people.bots.pop(0)  # seat 1 is a person's
+    mine = saves.attach_autosave(people)
+    play(people, 3)
+    time.sleep(0.05)  # (the bots' race is written later)
+    bots_only = saves.attach_autosave(new_session("classic", seed=4))
+    assert saves.peek(mine.path).players == 1 and saves.peek(bots_only.path).players == 0
+    assert saves.latest_in_progress() == mine.path
+    mine.stop()
+    mine.path.unlink()
+    for backup in mine.path.parent.glob(mine.path.name + ".*"):
+        backup.unlink()
+    assert saves.latest_in_progress() == bots_only.path

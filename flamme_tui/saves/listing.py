@@ -165,8 +165,10 @@ def latest_in_progress(directory: str | Path | None = None) -> Path | None:
     """The race file to offer for Resume: the most recently written one that
     is not finished, or None.  It may be damaged or from a newer flamme-tui:
     `load` then says so and names the backups; a damaged race is never
-    passed over for an older one."""
-    for race in list_saves(directory):
-        if not race.over:
-            return race.path
-    return None
+    passed over for an older one.  A race only bots play (`race --from
+    --bots-for-humans` stopped half-way) is offered only when no race that
+    people play is in progress: it is not where a player left off."""
+    unfinished = [race for race in list_saves(directory) if not race.over]
+    played = (race for race in unfinished if race.info is None or race.info.players > 0)
+    first = next(played, None) or (unfinished[0] if unfinished else None)
+    return first.path if first is not None else None
