@@ -310,3 +310,31 @@ async def test_long_names_of_six_teams_leave_the_heading_on_one_line_and_every_t
 
 def _heading_end(lang: str) -> str:
     return {"en": "Recycled", "es": "Recicladas"}[lang]
+
+
+async def test_compact_columns_name_the_cards_played_they_show():
+    """A review: ten riders at 120x40 in two compact columns showed the latest
+    cards played after a "·" (`BS Ann 18 55 10 4/0 - · 4 4 3`) under a heading
+    of "Dk E   Recycled" only.  The heading names them ("· Played") where the
+    rows show them, in both columns; a narrow column shows none, nor names them."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    session = choices("classic", 5, seed=5).session()
+    advance(session, 3)
+    rows = board_rows(session.game.view(0), ["Ann", "Bob", "Cy", "Di", "Ed"])
+    async with boards_app(119).run_test(size=(120, 40)) as pilot:
+        boards = pilot.app.query_one(Boards)
+        boards.set_columns(2, len(rows))
+        boards.show(rows, "classic")
+        await pilot.pause()
+        head, first = boards.lines()[:2]
+        assert " · " in first.split("│")[0], first  # the cards played, shown
+        assert head.count("Recycled · Played") == 2, head
+    async with boards_app(79).run_test(size=(80, 24)) as pilot:
+        boards = pilot.app.query_one(Boards)
+        boards._teams_of_two = lambda: False  # (rider rows in two narrow columns, not a row a team)
+        boards.set_columns(2, len(rows))
+        boards.show(rows, "classic")
+        await pilot.pause()
+        head, first = boards.lines()[:2]
+        assert "Played" not in head and " · " not in first, (head, first)

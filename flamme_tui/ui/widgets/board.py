@@ -267,8 +267,8 @@ class Boards(TextLines):
     def _draw_columns(self) -> None:
         """Two columns of compact rows: label, team, square, to go, card down,
         deck, exhaustion held/played and the recycled cards (counted: "9 5 2×4
-        3×3" is one 9, one 5, two 4s, three 3s).  The cards played are
-        in the race log.  Teams of two riders in a narrow window: a row a team
+        3×3" is one 9, one 5, two 4s, three 3s), and where a column has
+        room the latest cards played after a "·" (all of them in the race log).  Teams of two riders in a narrow window: a row a team
         (`_draw_teams`), its name written once and in full."""
         width = max(60, self.size.width or 80)
         col_w = (width - 1) // 2
@@ -294,6 +294,8 @@ class Boards(TextLines):
         sq, team, go = _("Sq"), _("Team"), _("go")
         square = f" {sq:>3}" if self._with_square else ""
         head = f"{'':3} {team:<{name_w}}{square} {go:>2}   " + (_("Bag Fat") if bmx else _("Dk E   Recycled"))
+        if not bmx and col_w >= 56:  # the rows end with the latest cards played (see `_compact`): named too
+            head += " · " + _("Played")
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{head:<{col_w}} {head}"[:width], style="bold #bbbbbb")
         for k in range(half):
