@@ -162,12 +162,15 @@ FINISH_GLYPH = "▓"
 TILE_GLYPH = "│"
 
 
-def legend_terrain(variant: str) -> list[tuple[str, str]]:
-    """(glyph, name) pairs for the legend of a variant's track."""
+def legend_terrain(variant: str, course=None) -> list[tuple[str, str]]:
+    """(glyph, name) pairs for the legend of a variant's track; with a `course`,
+    only the terrain it has (a stage without cobbles never shows #)."""
     from ..engine.rules import find
 
     if find(variant).uses_tokens:
         codes = ["b", "k", "v", "m"]
     else:
         codes = [".", "^", "v", "s", "c"]
+    if course is not None:
+        codes = [c for c in codes if c in course.terrain[:course.length]]
     return [(TERRAIN[c].glyph, _(TERRAIN[c].name)) for c in codes]

@@ -158,10 +158,13 @@ def rules_legend() -> str:
     return "\n".join(line for line in lines if not any(o != line and o.startswith(line) for o in lines))
 
 
-def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False) -> list[str]:
+def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False, course=None,
+                   on_grid: bool = True) -> list[str]:
     """The symbols this race can show, in words, for the curtain (a new player
     reads them there between two turns): most needed first, every line within
-    78 cells, so the curtain keeps as many whole lines as it has room for."""
+    78 cells, so the curtain keeps as many whole lines as it has room for.
+    With the race's `course`, only the terrain it has; `on_grid`: a rider is
+    still on the grid (its place, "G2", said only then)."""
     from ..engine.rules import find
 
     rules = find(variant)
@@ -172,13 +175,20 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False) ->
         # (the boards head the exhaustion column "E held/played", or "E" beside another column)
         lines = [_("BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur) · bs: crashed") if rules.has_weather
                  else _("BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur) · ✓: card down"),
-                 _("G2: grid place 2, behind the start · E 1/0: exhaustion cards held/played")]
+                 _("G2: grid place 2, behind the start · E 1/0: exhaustion cards held/played") if on_grid
+                 else _("E 1/0: exhaustion cards held/played")]
         if rules.has_weather:  # the weather on the track, before the grid and the boards
-            weather = "  ".join(f"{w.glyph} {short}" for w, short in zip(WEATHER.values(), _short_weather(), strict=True))
+            shown = set(course.weather) if course is not None and course.weather else set(WEATHER)
+            weather = "  ".join(f"{w.glyph} {short}" for (kind, w), short in
+                                zip(WEATHER.items(), _short_weather(), strict=True) if kind in shown)
             lines[1:1] = [_("Weather: {weather}  · ✓: card down").format(weather=weather)]
+        # before the track's symbols: a pile that stays as it was after its player drew
+        # ("Deck 15" once they hold 4 cards) puzzles more than a terrain glyph, drawn on the track itself
+        # (a pile that changed at a draw would tell the card kept: see widgets.board)
+        lines.append(_("Deck, Recycled: as before this round's draws, until the cards are revealed"))
     if jersey:
         lines.append(_("◆: the yellow jersey, the leader of the tour"))
-    terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant))
+    terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant, course))
     track = (_("{terrain}  {start} start  {finish} finish").format(terrain=terrain, start=START_GLYPH,
                                                                    finish=FINISH_GLYPH) if not rules.uses_tokens
              else _("Track: {terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH))
@@ -190,8 +200,6 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False) ->
             lines.append(track)
             track = said  # (on a line of its own, after the terrain: the less needed)
     lines.append(track)
-    if not rules.uses_tokens:  # (a pile that changed at a draw would tell the card kept: see widgets.board)
-        lines.append(_("Deck, Recycled: as before this round's draws, until the cards are revealed"))
     return lines
 
 

@@ -208,6 +208,29 @@ async def test_the_review_says_which_card_can_change_and_why_in_two_lines():
 
 # ---------------------------------------------------------- the legend
 
+async def test_the_curtain_legend_says_only_what_this_race_shows_and_keeps_the_piles_line():
+    """A review, at 80x24 on Avenue Corso Paseo (flat, no cobbles, no supply
+    zone) in a late round: the legend listed "s supply zone # cobbles" and
+    "G2: grid place 2" (nobody on the grid any more), and dropped for want of
+    room the line on Deck and Recycled, which explains why a player who has
+    drawn still shows a full deck.  Only the race's terrain, G2 while a rider
+    is on the grid, and the piles' line before the terrain's."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.scenarios import advance
+
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = choices("meteo", 2, seed=80).session()
+        advance(session, 10)
+        app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen"
+        text = screen_text(app)
+        assert "Deck, Recycled: as before this round's draws, until the cards are revealed" in text
+        assert "E 1/0: exhaustion cards held/played" in text and "G2" not in text
+        assert "· flat" in text and "supply" not in text and "cobbles" not in text and "ascent" not in text
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_the_curtain_explains_the_symbols_and_pushes_nothing_off_the_screen(size):
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
@@ -227,8 +250,8 @@ async def test_the_curtain_explains_the_symbols_and_pushes_nothing_off_the_scree
         assert "BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur) · ✓: card down" in text
         assert "G2: grid place 2" in text and "E 1/0: exhaustion cards held/played" in text
         assert "Weather" not in text and "~" not in text and "◆" not in text  # a classic race, not a tour
-        if height >= 40:  # a tall window: the whole legend
-            assert "^ ascent" in text
+        if height >= 40:  # a tall window: the whole legend (this stage's terrain: no climb)
+            assert "s supply zone  # cobbles" in text and "^ ascent" not in text
         legend = screen.query_one("#curtain-legend")
         visible = legend.region.intersection(body.region)
         assert visible.height >= 2  # at 80x24 too, with six teams

@@ -158,7 +158,10 @@ class CurtainScreen(BaseScreen):
         course = table.course
         # (a Peloton stage's two-lane squares among three-lane ones, single-file cobbles, BMX single lanes)
         no_lane = course is not None and len(set(course.lanes[:course.length])) > 1
-        legend = curtain_legend(table.variant, jersey=any(row.jersey for row in table.rows), no_lane=no_lane)
+        # (a rider on the grid, or still to place there: its place reads "G2"; none once round 1 has moved them)
+        on_grid = course is None or any(row.square < course.grid for row in table.rows)
+        legend = curtain_legend(table.variant, jersey=any(row.jersey for row in table.rows), no_lane=no_lane,
+                                course=course, on_grid=on_grid)
         self.query_one("#curtain-legend", TextLines).update("\n".join(legend), layout=True)
         track = self.query_one("#curtain-track")
         if isinstance(track, TrackStrip | LapStrip):  # the stage's strip, or the BMX lap
