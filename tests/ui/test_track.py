@@ -287,3 +287,28 @@ async def test_the_terrain_row_never_reads_as_one_more_lane(monkeypatch):
         assert "·" not in row["terrain"] and "│" not in row["terrain"]  # flat is blank, no tile lines
         climbs = course.terrain[course.grid:course.finish]
         assert row["terrain"].count("^") == 2 * climbs.count("^")  # what is not flat is all there
+
+
+async def test_the_race_profile_says_what_its_riders_row_shows_and_keeps_it_in_step():
+    """A review (120x40): a "12" under the profile at the start, "22  2" later,
+    unexplained; and the two-cell "12" on the grid pushed every rider after it
+    one column on.  A count takes one cell ("+" for ten or more) and the race
+    screen's profile says under the row what it shows."""
+    from flamme_tui.ui.app import FlammeApp
+    from flamme_tui.ui.scenarios import SCENARIOS, SEED
+    from flamme_tui.ui.widgets.profile import StageProfile
+
+    async with FlammeApp(seed=SEED, autoplay=False).run_test(size=(120, 40)) as pilot:
+        await SCENARIOS["card-pick"](pilot)
+        screen = pilot.app.screen
+        assert screen.has_class("-profile")
+        assert "↑ riders: team letter, or how many share a spot" in screen_text(pilot.app)
+        profile = screen.query_one("#profile", StageProfile)
+        width = profile.size.width
+        course = profile.course
+        grid = tuple(RiderMark(k, "BS", "#0072B2", course.grid - 1, 0) for k in range(12))
+        ahead = RiderMark(12, "OS", "#E69F00", course.grid + 5, 0)  # the sixth square after the line
+        profile.show_riders(grid + (ahead,))
+        row = profile._riders(profile.columns(width), width).text
+        assert row[0] == "+" and row[6] == "O", row  # (the grid under the start line, then a cell a square)
+        assert "(+: ten or more)" in profile._caption(row, width).text

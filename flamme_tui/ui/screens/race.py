@@ -150,7 +150,7 @@ class RaceScreen(RaceKeys):
                 if self.bmx:
                     yield boards
                 else:  # in a tall window: the stage profile with the riders on it
-                    yield StageProfile(board.course, bars=4, riders=True, id="profile")
+                    yield StageProfile(board.course, bars=4, riders=True, caption=True, id="profile")
             if not self.bmx:
                 yield log
         if not self.bmx:
@@ -187,10 +187,11 @@ class RaceScreen(RaceKeys):
             boards = Boards.fixed_height(riders, Boards.columns_for(riders, height, width))
             used = 1 + 2 + tall + track_rows + (tall and meteo) + boards + tall + 1
             room = height - used - (1 + 4 + 3 * large + 4)  # the panel's title, the cards, four lines of hints
-            self.set_class(room >= 6, "-profile")
+            self.set_class(room >= 7, "-profile")
             # a large window: the chart at its full width and as tall as the room allows
+            # (the room: a margin, the bars, the axis, the riders and their caption)
             profile.set_stretch(vast)
-            profile.set_bars(max(3, min(20 if vast else 12, room - 3)))
+            profile.set_bars(max(3, min(20 if vast else 12, room - 4)))
             if isinstance(strip, TrackStrip):
                 profile.show_riders(strip.scene.riders)
 

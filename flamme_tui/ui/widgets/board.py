@@ -268,7 +268,8 @@ class Boards(TextLines):
         """Two columns of compact rows: label, team, square, to go, card down,
         deck, exhaustion held/played and the recycled cards (counted: "9 5 2×4
         3×3" is one 9, one 5, two 4s, three 3s), and where a column has
-        room the latest cards played after a "·" (all of them in the race log).  Teams of two riders in a narrow window: a row a team
+        room the latest cards played after a "·" (all of them in the race
+        log).  Teams of two riders in a narrow window: a row a team
         (`_draw_teams`), its name written once and in full."""
         width = max(60, self.size.width or 80)
         col_w = (width - 1) // 2

@@ -8,7 +8,8 @@ coloured like its terrain (climbs red, descents blue, supply zones yellow),
 and its shape reads without colour too.  Under the bars: the start line,
 the finish line and square numbers from the start line; with `riders`, a
 row with every rider's team letter on its square (a count where several
-stand in one column).
+stand in one column, one cell: "+" for ten or more), and with `caption`
+a line under it that says so (a lone "12" under the profile read as nothing).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
+from ...i18n import _
 from ...play.narrator import number
 from ..palette import FINISH_GLYPH, START_GLYPH, rider_style, terrain
 from .lines import LineWidget
@@ -24,6 +26,7 @@ from .track import BLANK, LINE_FINISH, LINE_START, RULER, RiderMark, unfinished
 
 EIGHTHS = " ▁▂▃▄▅▆▇█"
 AXIS = Style(color="#8a8a8a")
+CAPTION = Style(color="#8a8a8a")
 
 
 def heights(course) -> list[int]:
@@ -46,11 +49,13 @@ class StageProfile(LineWidget):
     StageProfile { height: auto; width: 1fr; }
     """
 
-    def __init__(self, course=None, *, bars: int = 4, riders: bool = False, id=None, classes=None) -> None:
+    def __init__(self, course=None, *, bars: int = 4, riders: bool = False, caption: bool = False, id=None,
+                 classes=None) -> None:
         super().__init__(id=id, classes=classes)
         self.course = course
         self.bars = bars
         self.with_riders = riders
+        self.caption = caption and riders  # the riders' row in words, under it (no legend near by)
         self.stretch = False
         self.riders: tuple[RiderMark, ...] = ()
         self._profile: tuple | None = None  # ((width, bars), the bars and the axis): the course alone
@@ -72,7 +77,7 @@ class StageProfile(LineWidget):
             self.redraw()  # the riders' row only: the bars stay as they are
 
     def row_count(self) -> int:
-        return self.bars + 1 + (1 if self.with_riders else 0)
+        return self.bars + 1 + (1 if self.with_riders else 0) + self.caption
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return self.row_count() if self.course is not None else 0
@@ -106,8 +111,19 @@ class StageProfile(LineWidget):
             self._profile = (key, self._bars(width))
         lines = list(self._profile[1])
         if self.with_riders:
-            lines.append(self._riders(self.columns(width), width))
+            riders = self._riders(self.columns(width), width)
+            lines.append(riders)
+            if self.caption:
+                lines.append(self._caption(riders.text, width))
         return lines
+
+    @staticmethod
+    def _caption(row: str, width: int) -> Strip:
+        """What the riders' row above shows, in words (its "+" said only when drawn)."""
+        text = _("↑ riders: team letter, or how many share a spot")
+        if "+" in row:
+            text += " " + _("(+: ten or more)")
+        return Strip([Segment(text, CAPTION)]).crop(0, width).extend_cell_length(width, BLANK)
 
     def _bars(self, width: int) -> list[Strip]:
         """The bars and the axis under them."""
@@ -183,6 +199,7 @@ class StageProfile(LineWidget):
                 segs.append(Segment(" ", BLANK))
                 continue
             r = here[0]
-            text = str(len(here)) if len(here) > 1 else r.label[0]
+            # one cell, whatever the count: a "12" on the grid pushed every rider after it one square on
+            text = r.label[0] if len(here) == 1 else str(len(here)) if len(here) <= 9 else "+"
             segs.append(Segment(text, rider_style(r.hex, r.crashed, r.active)))
         return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)
