@@ -406,6 +406,59 @@ def test_a_card_line_too_wide_takes_its_narrow_form():
     assert "parrilla 4 · faltan 72" in wide[1] and "G4" not in wide[1], wide
 
 
+def test_a_row_of_cards_shortens_a_line_on_every_card_and_a_foot_too_long_is_its_glyph():
+    """CardRow: a line one card draws in its narrow form is drawn so on every card
+    of the row (a review: "case 34 · reste 35" beside "37 · reste 32 ≡"); a foot
+    wider than its card is drawn in its narrow form ("»" for "» draw 5 cards")."""
+    from flamme_tui.ui.widgets.cards import Card, CardRow
+
+    row = CardRow()
+    row.kind = "riders"
+    row.cards = (Card("1 S", ("square 34 · 35 to go", "deck 7"), narrow=("34 · 35 to go",), foot="» draw 5 cards",
+                      foot_narrow="»"),
+                 Card("2 R", ("square 9 · 60 to go", "deck 7"), narrow=("9 · 60 to go",), foot="≡ no slipstream",
+                      foot_narrow="≡"))
+    lines = ["".join(seg.text for seg in strip) for strip in row.draw(47, 4)]
+    assert "│ 34 · 35 to go" in lines[1] and "│ 9 · 60 to go" in lines[1], lines
+    assert "╰─ » draw 5 cards ────╯" in lines[3] and "╰─ ≡ no slipstream ───╯" in lines[3], lines
+    small = ["".join(seg.text for seg in strip) for strip in row.draw(31, 4)]
+    assert "╰─ » ─" in small[3] and "╰─ ≡ ─" in small[3] and all(len(line) == 31 for line in small), small
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_meteo_riders_weather_is_whole_on_each_card_and_said_once_at_the_pick(lang, speak):
+    """A review (Meteo, French, 80x24): both riders' weather on one line under
+    the cards was cut ("Sprinteur : » vent arrière (pioche 5 cartes) ·…"), the
+    Rouleur's lost; the cards read "case 34 · reste 35" beside "37 · reste 32 ≡";
+    and the pick said "» vent arrière : pioche 5 cartes (5 cartes piochées)".
+    Each rider's weather is in its card's border, the cards' places read alike,
+    and the pick says the wind and the cards drawn once."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.scenarios import advance, choices
+
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session = choices("meteo", 3, seed=80).session()
+        advance(session, 1)  # Blue's Sprinteur on a tailwind, its Rouleur on a crosswind
+        app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        text = screen_text(app).splitlines()
+        top = next(k for k, line in enumerate(text) if "╭─ 1 " in line)
+        wheres = re.findall(r"│ ([^│\d]*?)\d+ · ", text[top + 1])
+        assert len(wheres) == 2 and wheres[0] == wheres[1], text[top + 1]  # "case 8" and "case 7", or "8" and "7"
+        feet = text[top + 3]
+        assert f"» {i18n._('draw 5 cards')}" in feet and f"≡ {i18n._('no slipstream')}" in feet, feet
+        await pilot.press("1")
+        await settle(pilot)
+        hint = " ".join(screen_text(app).splitlines()[top + 4:top + 8])
+        drawn = i18n.ngettext("{glyph} {name}: {n} card drawn", "{glyph} {name}: {n} cards drawn", 5).format(
+            glyph="»", name=i18n._("tailwind"), n=5)
+        assert drawn in hint and i18n._("draw 5 cards") not in hint, hint
+
+
 def test_a_key_bar_too_long_leaves_out_keys_before_help_and_quit():
     """A playtest: the French reveal's footer in a tour ran out of room at 80
     columns ("... g classements ? …"): quit was lost.  The keys just before

@@ -143,11 +143,14 @@ class ActionPanel:
         weather = self.course.weather
         return weather[square] if weather and 0 <= square < len(weather) else ""
 
-    def weather_note(self, square: int) -> str:
+    def weather_note(self, square: int, drawn: int) -> str:
+        """ "» tailwind: 5 cards drawn": the wind that changed the draw and what it drew
+        (its effect, "draw 5 cards", said again beside the count read twice)."""
         kind = self.weather_at(square)
         if kind in ("tailwind", "headwind"):
             w = WEATHER[kind]
-            return _("{glyph} {name}: {effect}").format(glyph=w.glyph, name=_(w.name), effect=_(w.effect))
+            return ngettext("{glyph} {name}: {n} card drawn", "{glyph} {name}: {n} cards drawn", drawn).format(
+                glyph=w.glyph, name=_(w.name), n=drawn)
         return ""
 
     # --------------------------------------------------------------- grid
@@ -171,22 +174,22 @@ class ActionPanel:
         # (in a tour a rider across the line has left the track: the other one draws)
         mine = [r for r in view.board.riders if r.seat == turn.seat and r.index not in view.board.crossed]
         cards = []
-        told = []  # the weather under each rider, in words under the cards (a card is too narrow for them)
         for k, r in enumerate(mine):
             deck, recycled = view.own[r.index]
+            # the weather under each rider in its card's bottom border, "» draw 5 cards" (the glyph
+            # alone where the card is too narrow): under the cards, the two riders' weather on one
+            # line ran past the panel's width and lost the second rider's
             kind = self.weather_at(r.square)
-            if kind:
-                w = WEATHER[kind]
-                told.append(_("{rider}: {glyph} {weather} ({effect})").format(
-                    rider=kind_name(r.kind), glyph=w.glyph, weather=_(w.name), effect=_(w.effect)))
-            more = (f" {WEATHER[kind].glyph}" if kind else "") + (" · " + _("crashed") if r.crashed else "")
+            w = WEATHER[kind] if kind else None
+            more = " · " + _("crashed") if r.crashed else ""
             where = square_where(self.course, r.square) + more
             # a card too narrow for "parrilla 4 · faltan 72" (Spanish, 6 teams at 80x24): the place
             # as the track's cards write it ("G4", "12"), so that the count of squares to go stays whole
             narrow = f"{square_label(self.course, r.square)} · {to_go_text(self.course, r.square)}" + more
             deck_line = _("deck {deck}, {up} face up").format(deck=deck, up=len(recycled))
             cards.append(Card(f"{k + 1} {KIND.get(r.kind, r.id)} ({self.drawing.label(r.index)})",
-                              (where, deck_line), data=(turn.seat, r.index), narrow=(narrow,)))
+                              (where, deck_line), data=(turn.seat, r.index), narrow=(narrow,),
+                              foot=f"{w.glyph} {_(w.effect)}" if w else "", foot_narrow=w.glyph if w else ""))
         self.base_cards = tuple(cards)
         self.cards.show("riders", cards)
         question = _("which rider bids for the breakaway?") if bidding else _("which rider draws first?")
@@ -199,8 +202,6 @@ class ActionPanel:
         else:  # a number chooses who draws at once
             hint = _("the chosen rider draws and picks first · [b]1[/b] [b]2[/b] choose (or ← → "
                      "[b]{enter}[/b])").format(enter=enter)
-        if told:  # the weather where the riders stand: a tailwind draws 5, a headwind 3
-            hint = escape_markup(" · ".join(told)) + "\n" + hint
         recap = self.recap(turn.seat)
         if recap:  # first: what happened since (the keys are in the key bar too)
             hint = self.fit_recap(recap) + "\n" + hint
@@ -247,10 +248,9 @@ class ActionPanel:
             title = self.who(turn.seat, _(": descent, keep [b]2[/b] tokens (they add up)"))
         notes = []
         if not self.bmx:
-            w = self.weather_note(rider.square)
+            w = self.weather_note(rider.square, len(hand))
             if w:
-                notes.append(ngettext("{weather} ({n} card drawn)", "{weather} ({n} cards drawn)",
-                                      len(hand)).format(weather=w, n=len(hand)))
+                notes.append(w)
             if rider.crashed:
                 notes.append(_("lying down: stands up and moves {n} less").format(n=previews[hand[0]].standup))
             for j, card in view.chosen.items():

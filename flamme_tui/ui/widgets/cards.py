@@ -82,6 +82,7 @@ class Card:
     data: tuple = ()  # what the card stands for (seat, rider, card): never drawn
     big: str = ""  # the value, drawn in big digits over the lines when the row is large
     foot: str = ""  # in the bottom border: a hand card's wind mark ("+E", "+E?"), read without colour
+    foot_narrow: str = ""  # the foot where the card is too narrow for it ("»" for "» draw 5 cards")
     # the body's lines in fewer words, each drawn instead of its line of `lines` when that
     # one is wider than the card ("" or none: cut with a mark): a rider's place as
     # "G4 · faltan 72" where "parrilla 4 · faltan 72" would lose its count to the cut
@@ -168,8 +169,12 @@ class CardRow(LineWidget):
         if self.large and self.kind != "riders":
             # the value in three lines of big digits: over the hand's lines, instead of a revealed card's one
             card_h += 2 if self.kind == "revealed" else 3
+        # a line one card has to shorten is shortened on every card ("12 · 57 to go" beside
+        # "square 13 · 56 to go" read as two different things)
+        narrow = frozenset(k for card, (_x, w) in zip(self.cards, boxes) for k, text in enumerate(card.lines)
+                           if k < len(card.narrow) and card.narrow[k] and len(text) > self._room(w, align))
         for card, (x, w) in zip(self.cards, boxes):
-            self._box(put, card, x, w, min(card_h, height), align)
+            self._box(put, card, x, w, min(card_h, height), align, narrow=narrow)
         if self.die is not None:
             x = boxes[-1][0] + boxes[-1][1] + 2 if boxes else 0
             x = min(x, width - DIE_WIDTH)
@@ -186,17 +191,18 @@ class CardRow(LineWidget):
         return strips
 
     def _box(self, put, card: Card, x: int, w: int, h: int, align: str, border: Style | None = None,
-             all_bold: bool = False) -> None:
+             all_bold: bool = False, narrow: frozenset[int] = frozenset()) -> None:
+        """One card; `narrow`: the body lines drawn in their fewer words whatever
+        their length (a line another card of the row shortens: the row reads alike)."""
         heavy = card.selected or card.active
         tl, tr, bl, br, hz, vt = HEAVY if heavy else ROUND
         if border is None:
             border = SELECTED_BORDER if card.selected else ACTIVE_BORDER if card.active else BORDER
         body = SELECTED_BODY if card.selected else BLANK
         inner = w - 2
-        # left-aligned words keep a blank cell at each border ("│pioche 15, 0 visibles│" touched both)
-        room = inner - 2 if align == "left" and inner > 4 else inner
-        lines = tuple(card.narrow[k] if len(text) > room and k < len(card.narrow) and card.narrow[k] else text
-                      for k, text in enumerate(card.lines))
+        room = self._room(w, align)
+        lines = tuple(card.narrow[k] if (len(text) > room or k in narrow) and k < len(card.narrow) and card.narrow[k]
+                      else text for k, text in enumerate(card.lines))
         big = 0  # body lines drawn in big digits
         if self.large and card.big and h >= 5 and inner >= 3 * len(card.big):
             # the value large, then the lines under it (the first no longer if it is the value alone)
@@ -226,15 +232,23 @@ class CardRow(LineWidget):
             put(y, x + 1, text, body + style)
             put(y, x + 1 + inner, vt, border)
         if h >= 2:
-            foot = card.foot[: max(0, inner - 2)]
+            foot = card.foot if len(card.foot) <= inner - 2 or not card.foot_narrow else card.foot_narrow
+            foot = foot[: max(0, inner - 2)]
             if foot:  # "╰─ +E? ─╯": the mark in the border, as the title is in the top one
-                left = hz if inner > len(foot) + 1 else ""
+                left = hz if inner >= len(foot) + 3 else ""
                 put(h - 1, x, bl + left + " ", border)
                 put(h - 1, x + 2 + len(left), foot, body + VALUE)
                 put(h - 1, x + 2 + len(left) + len(foot), " " + hz * max(0, inner - len(left) - len(foot) - 2) + br,
                     border)
             else:
                 put(h - 1, x, bl + hz * inner + br, border)
+
+    @staticmethod
+    def _room(w: int, align: str) -> int:
+        """The cells for words in a card `w` wide: left-aligned words keep a blank
+        cell at each border ("│pioche 15, 0 visibles│" touched both)."""
+        inner = w - 2
+        return inner - 2 if align == "left" and inner > 4 else inner
 
     # ---------------------------------------------------------------- mouse
 
