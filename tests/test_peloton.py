@@ -338,6 +338,14 @@ def test_a_bid_is_hidden_until_revealed_and_the_board_shows_no_draw():
     assert shown[game.index["red.R"]].bids == (card,) and len(shown[game.index["red.R"]].recycled) == 3
 
 
+def test_the_set_up_says_how_many_break_away():
+    """Two winners from breakaway_pair_from teams on (scripted ones count), else one:
+    the engine's own count, which the bidding screen says before the bids."""
+    four = setup_of("peloton-8", ("red", "blue", "green", "black"), breakaway=True)
+    five = setup_of("peloton-8", ("red", "blue", "green", "black", "white"), breakaway=True)
+    assert (four.breakaway_winners, five.breakaway_winners) == (1, 2)
+
+
 def test_the_breakaway_is_offered_only_where_tile_2_is_second():
     with pytest.raises(ValueError, match="no breakaway square"):
         new_game(setup_of("avenue-corso-paseo", ("red", "blue"), breakaway=True), 1)

@@ -127,6 +127,12 @@ class ClassicSetup:
     # handicaps once, at its first stage); 1: as flamme-tui read them before (races saved then replay as played)
     rulings: int = field(default=2, metadata={"save": "version", "before": 1})
 
+    @property
+    def breakaway_winners(self) -> int:
+        """Riders the breakaway's best bids send ahead (PELOTON.md): two with
+        breakaway_pair_from teams or more, scripted ones counted, else one."""
+        return 2 if len(self.teams) >= self.breakaway_pair_from else 1
+
 
 class Rider:
     """One rider's piles and history.  Position lives in the game's `pos`."""
@@ -631,7 +637,7 @@ class ClassicGame(Race):
         totals = {i: sum(self.card_worth(i, c) for c in self.riders[i].bids) for i in bidders}
         order = bid_order(totals, self.pos)
         result = tuple((i, tuple(self.riders[i].bids), totals[i]) for i in order)
-        winners = order[: 2 if len(self.seats) >= setup.breakaway_pair_from else 1]
+        winners = order[: setup.breakaway_winners]
         square = self.course.breakaway
         for lane, i in enumerate(winners):
             start, old = self.pos[i]

@@ -186,6 +186,44 @@ def snap_app() -> FlammeApp:
     return FlammeApp(seed=SEED, autoplay=False, autosave=False)
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_the_bidding_screens_say_what_the_best_bids_win_and_cost(lang):
+    """A review: while bidding the screen said only "which rider bids for the
+    breakaway?" and "keep 1 face down, 3 go face up"; what the best bids win and
+    cost was in the help or after the reveal, and the square was not marked.
+    At 80x24 with six teams, both bidding screens say it in a whole line under
+    the cards, and ▼▼ marks the breakaway square over the track."""
+    from flamme_tui import i18n
+    from flamme_tui.play.narrator import label
+    from flamme_tui.ui.scenarios import peloton_choices
+    from flamme_tui.ui.textshot import screen_text
+    from flamme_tui.ui.widgets.track import TrackStrip
+
+    i18n.choose(flag=lang)
+    try:
+        app = snap_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.start_race(peloton_choices())
+            await settle(pilot)
+            await pilot.press("enter")  # the curtain
+            await settle(pilot)
+            course = app.screen.board.course
+            said = i18n.ngettext("top total → square {square} · cost: bid cards +{e} E",
+                                 "top {n} totals → square {square} · cost: bid cards +{e} E", 2).format(
+                n=2, square=label(course, course.breakaway), e=2)
+            for keys in ((), ("2", "enter")):  # the bidder's choice, then the bid
+                await pilot.press(*keys)
+                await settle(pilot)
+                lines = [line.strip() for line in screen_text(app).splitlines()]
+                assert any(re.fullmatch(re.escape(said) + r"\s*▏.*", line) for line in lines), (said, lines)
+                track = app.screen.query_one("#track", TrackStrip)
+                assert track.scene.previews == (course.breakaway,)
+                assert any("▼▼" in line for line in lines[:7])
+    finally:
+        i18n.forget_flag()
+        i18n.set_language("en")
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 def test_six_team_race_snapshot(snap_compare, size):
     """Twelve riders on three lanes, cobbles and supply zones, the boards in two columns."""

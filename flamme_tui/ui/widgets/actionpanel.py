@@ -196,20 +196,24 @@ class ActionPanel:
         self.drawing.set_status(_("{team}: {question}").format(team=view.board.setup.teams[turn.seat].name,
                                                               question=question))
         enter = key("race.confirm")
-        if bidding:  # a bid's rider waits for Enter
-            hint = _("the chosen rider draws 4 cards for each of its 2 bids · [b]1[/b] [b]2[/b] or ← → select · "
-                     "[b]{enter}[/b] confirm").format(enter=enter)
+        recap = self.recap(turn.seat)
+        riders = [r.index for r in mine]
+        if bidding:  # a bid's rider waits for Enter; what the bids are for first, the keys where there is room
+            lines = [self.stakes(view.board), escape_markup(_("the rider draws 4 cards for each of its 2 bids"))]
+            lines = self.with_recap(lines, recap) if recap else lines
+            hint = "\n".join(self.with_room(lines, _("[b]1[/b] [b]2[/b] or ← → select · [b]{enter}[/b] confirm").format(
+                enter=enter)))
         else:  # a number chooses who draws at once
             hint = _("the chosen rider draws and picks first · [b]1[/b] [b]2[/b] choose (or ← → "
                      "[b]{enter}[/b])").format(enter=enter)
-        recap = self.recap(turn.seat)
-        if recap:  # first: what happened since (the keys are in the key bar too)
-            hint = self.fit_recap(recap) + "\n" + hint
+            if recap:  # first: what happened since (the keys are in the key bar too)
+                hint = self.fit_recap(recap) + "\n" + hint
         self.panel(self.who(turn.seat, _(": {question}").format(question=question)), hint)
         self.drawing.show_boards(view)
-        riders = [r.index for r in mine]
+        # the breakaway square marked as a card's square is (▼▼): where the best bids go
         self.drawing.show_track(Scene(self.drawing.view_marks(view, active=set(riders)),
-                                      focus=tuple(r.square for r in mine)))
+                                      previews=(self.course.breakaway,) if bidding else (),
+                                      focus=tuple(r.square for r in mine) + ((self.course.breakaway,) if bidding else ())))
         return riders
 
     # --------------------------------------------------------------- pick
@@ -366,6 +370,16 @@ class ActionPanel:
 
     # ---------------------------------------------------------- breakaway
 
+    def stakes(self, board) -> str:
+        """What the breakaway's best bids win and what they cost, in one line of
+        the panel at 80 columns (47 cells): "top 2 totals → square 6 · cost: bid cards +2 E"
+        (E: an exhaustion card, as the cards and the boards write it)."""
+        setup = board.setup
+        n = setup.breakaway_winners
+        return escape_markup(ngettext("top total → square {square} · cost: bid cards +{e} E",
+                                      "top {n} totals → square {square} · cost: bid cards +{e} E", n).format(
+            n=n, square=square_label(self.course, self.course.breakaway), e=setup.breakaway_exhaustion))
+
     def show_bid(self, turn, key, bid: int) -> list[int]:
         """The breakaway: the bidding rider's draw, one card to keep face down as its bid."""
         view = turn.view
@@ -378,17 +392,19 @@ class ActionPanel:
                           len(hand) - 1).format(n=len(hand) - 1)]
         if rider.bids:
             notes.append(_("bid 1: {cards}").format(cards=" + ".join(card_text(c) for c in rider.bids)))
+        # what the bid is for, then what to do with the cards; since the last look and the keys
+        # (both in the log and the key bar too) in the lines left: at 80x24 with six teams, two
+        lines = [self.stakes(view.board), escape_markup(" · ".join(notes))]
         recap = self.recap(turn.seat)
-        if recap:
-            notes.append(_("since your last look: {what}").format(what=" · ".join(recap)))
+        lines = self.with_recap(lines, recap) if recap else lines
+        lines = self.with_room(lines, _("[b]1-{n}[/b] bid · ← → select · [b]{enter}[/b] bid").format(
+            n=len(hand), enter=key("race.confirm")))
         self.drawing.set_status(_("{team} bids").format(team=self.drawing.names[turn.seat]))
         self.panel(self.who(turn.seat, _(": [b]{kind}[/b], breakaway bid {bid} of {bids}").format(
-                       kind=kind_name(rider.kind), bid=bid, bids=view.board.setup.breakaway_bids)),
-                   escape_markup(" · ".join(notes)) + "\n" + _("[b]1-{n}[/b] bid · ← → select · [b]{enter}[/b] bid").format(
-                       n=len(hand), enter=key("race.confirm")))
+                       kind=kind_name(rider.kind), bid=bid, bids=view.board.setup.breakaway_bids)), "\n".join(lines))
         self.drawing.show_boards(view)
         self.drawing.show_track(Scene(self.drawing.view_marks(view, active={turn.rider}),
-                                      focus=(rider.square, self.course.breakaway)))
+                                      previews=(self.course.breakaway,), focus=(rider.square, self.course.breakaway)))
         return hand
 
     def show_bids(self, turn) -> None:
