@@ -591,7 +591,8 @@ async def test_the_profile_legend_names_no_colour_under_no_color(monkeypatch, no
 
 async def test_the_rider_choice_says_the_weather_under_each_rider():
     """Issue 24 item 13: the weather where the seat's riders stand (a tailwind draws 5,
-    a headwind 3) was not shown on the rider-choice screen (cut off the card, or never said)."""
+    a headwind 3) was not shown on the rider-choice screen (cut off the card, or never said).
+    It is in each rider card's bottom border: "╰─ » draw 5 cards ─╯"."""
     from flamme_tui.play.flow import RaceFlow
     from flamme_tui.ui.palette import WEATHER
     from flamme_tui.ui.scenarios import advance, choices, settle
@@ -613,9 +614,9 @@ async def test_the_rider_choice_says_the_weather_under_each_rider():
         await pilot.press("enter")  # the curtain
         await settle(pilot)
         assert app.screen.turn.kind == "draw" and app.screen.turn.seat == 0
-        text = " ".join(screen_text(app).split())
+        feet = next(line for line in screen_text(app).splitlines() if "╰─" in line)
         for kind in kinds:
-            assert f"{WEATHER[kind].glyph} {WEATHER[kind].name} ({WEATHER[kind].effect})" in text, (kind, text)
+            assert f"╰─ {WEATHER[kind].glyph} {WEATHER[kind].effect} " in feet, (kind, feet)
 
 
 async def test_the_saved_races_players_fit_the_window_as_it_is_resized(data_dir):

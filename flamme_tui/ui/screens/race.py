@@ -191,7 +191,7 @@ class RaceScreen(RaceKeys):
             # a large window: the chart at its full width and as tall as the room allows
             # (the room: a margin, the bars, the axis, the riders and their caption)
             profile.set_stretch(vast)
-            profile.set_bars(max(3, min(20 if vast else 12, room - 4)))
+            profile.set_bars(max(3, min(19 if vast else 11, room - 4)))  # (the caption's row off the most bars)
             if isinstance(strip, TrackStrip):
                 profile.show_riders(strip.scene.riders)
 
