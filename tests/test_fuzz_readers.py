@@ -765,3 +765,23 @@ def test_every_reader_at_its_size_bound(tmp_path, reader, kind, readers, shapes,
         path = write(tmp_path, name.replace(" ", "-").replace(",", "") + suffix, at_bound(shapes, name, kind))
         for read in readers(path):
             outcome(read, path.name[:10], clock=time.process_time)
+
+
+def test_a_tour_save_whose_course_lost_its_tiles_is_refused_in_one_line(real_saves, tmp_path):
+    """Found by the field fuzz above: a tour's set-up course with no tiles (checksum recomputed)
+    made the stage's finish cap read `tiles[-1]`: an IndexError out of the reader."""
+    import copy
+
+    doc = copy.deepcopy(real_saves[1])
+    found = [p for p in paths_in(doc) if p and p[-1] == "tiles"]
+    assert found  # (the tour's set-up names its course's tiles)
+    for where in found:
+        parent = doc
+        for part in where[:-1]:
+            parent = parent[part]
+        parent[where[-1]] = []
+    doc["checksum"] = saves._checksum(doc)
+    path = tmp_path / "crafted.json"
+    path.write_text(json.dumps(doc))
+    for read in save_readers(path):
+        outcome(read, "crafted.json")

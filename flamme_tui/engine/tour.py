@@ -77,6 +77,15 @@ def finish_cap(tiles_end: int, finish: int) -> int:
     return max(1, tiles_end - finish)
 
 
+def tiles_end(course: Any) -> int:
+    """The first square after the course's last tile (finish_cap's `tiles_end`); a course given
+    without its tiles (a save's, read from a file) ends with its real squares."""
+    if course.tiles:
+        last = course.tiles[-1]
+        return last.first + last.length
+    return course.length
+
+
 def squares_past(square: int, finish: int) -> int:
     """Squares a rider stands past the line: the first square past it is 1."""
     return square - finish + 1
@@ -243,8 +252,7 @@ def stage_of(game: Any) -> list[StageLine]:
     """The result of a tour stage, from where each rider crossed (the finish
     cap from the stage's last tile)."""
     course = game.course
-    last = course.tiles[-1]
-    return stage_result(crossings_of(game), course.finish, finish_cap(last.first + last.length, course.finish))
+    return stage_result(crossings_of(game), course.finish, finish_cap(tiles_end(course), course.finish))
 
 
 LEAD_SECONDS = 60  # a GC lead of a minute over the best rival is worth half of what a lead can be

@@ -64,8 +64,7 @@ def road_clock(board: Any) -> dict[int, tuple[int, int]]:
     the key sorts the stage placing (finished riders first, in their placing)."""
     course = board.course
     finish = course.finish
-    last = course.tiles[-1]
-    cap = rules.finish_cap(last.first + last.length, finish)
+    cap = rules.finish_cap(rules.tiles_end(course), finish)
     riders = board.riders
     crossed = board.crossed
     done = [rules.Crossing(str(i), riders[i].seat, *crossed[i]) for i in crossed]

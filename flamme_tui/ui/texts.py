@@ -169,7 +169,7 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False, co
 
     rules = find(variant)
     if rules.uses_tokens:
-        lines = [_("B> <B: a rider, its team's letter, the way it races · ✓: token down this turn"),
+        lines = [_("B> <B: a rider (team letter, arrow: its way) · ✓: token down this turn"),
                  _("Bag: tokens left in the bag · Fat: fatigue tokens taken")]
     else:
         # (the boards head the exhaustion column "E held/played", or "E" beside another column)
