@@ -114,6 +114,18 @@ async def test_mini_preview_shows_the_whole_stage():
     assert "F" in text
 
 
+async def test_the_mini_preview_writes_a_peloton_tile_s_dark_side_whole():
+    """Review: the stage menu wrote "2 … 7 … 6" for Peloton 9's "_2 _7 _6" (the dark
+    sides, not tiles 2, 7 and 6): the name runs on over the tile's next square."""
+    course = config.load_course("peloton-9")
+    mini = TrackStrip(course, mini=True)
+    mini.max_lines = 8
+    lines, _ = await render(mini, None, size=(120, 24))
+    labels = next(line for line in lines if line.lstrip().startswith("A"))
+    assert labels.split()[:5] == ["A", "║", "_2", "3", "p"], labels
+    assert "_7" in labels.split() and "_6" in labels.split() and "T" in labels.split()
+
+
 async def test_click_maps_to_square_and_lane():
     course = config.load_course("avenue-corso-paseo")
     track = TrackStrip(course)

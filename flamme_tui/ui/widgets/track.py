@@ -371,6 +371,7 @@ class TrackStrip(LineWidget):
         jerseys = {r.square for r in scene.riders if r.jersey}
         # in a compact window, a meteo tile's weather follows its letter
         merge_weather = not self.tall and not self.mini
+        spill = ""  # the end of a tile's name written on over its next squares (labels)
         for c in cols:
             if c.kind != "sq":
                 add(self._line_cell(kind, c))
@@ -390,14 +391,21 @@ class TrackStrip(LineWidget):
                 if self.mini and wx:
                     add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
                 elif tile is not None:
-                    # a Peloton tile's dark side "_2" shows its digit where one cell is all there is
-                    name = tile.letter if w > 1 else tile.letter[-1]
-                    text = name + (WEATHER[wx].glyph if wx and merge_weather else " ")
                     if wx and merge_weather:
+                        # a Peloton tile's dark side "_2" shows its digit where one cell is all there is
+                        name = tile.letter if w > 1 else tile.letter[-1]
+                        text = name + WEATHER[wx].glyph
                         add(Segment(text[0], LABEL))
                         add(Segment(text[1:w], _weather_style(wx)))
                     else:
+                        # a name longer than the cell ("_2" in one cell a square) runs on over the
+                        # tile's next squares, as the race screen writes it: "_2" is not tile 2
+                        text = f"{tile.letter:<{w}}"
                         add(Segment(text[:w], LABEL))
+                        spill = text[w:]
+                elif spill and not (wx and merge_weather):
+                    add(Segment(f"{spill[:w]:<{w}}", LABEL))
+                    spill = spill[w:]
                 elif wx and merge_weather:
                     add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
                 else:
