@@ -80,12 +80,24 @@ def _ascent(names: list[str], catalog: TileCatalog) -> int:
     return sum(catalog.side(n).squares.count("^") for n in names)
 
 
+def cobbled(squares: str) -> bool:
+    """Whether a side has cobbled squares ("c", "i": the Peloton box's)."""
+    return bool(set(squares) & {"c", "i"})
+
+
 def random_tiles(seed: int, length: str = "medium", kind: str = "hilly",
-                 boxes: tuple[str, ...] = ("base",), *, catalog: TileCatalog | None = None) -> str:
+                 boxes: tuple[str, ...] = ("base",), *, catalog: TileCatalog | None = None,
+                 cobbles: bool | None = None, peloton: bool = False) -> str:
     """The tiles string of a random stage: a start side, middle tiles each used
     once with one side up, a finish side; `length` and `kind` as named.  The
     same arguments give the same string.  ConfigError for a choice that no
-    stage can meet (an unknown word, no base box: the finish tile is in it)."""
+    stage can meet (an unknown word, no base box: the finish tile is in it).
+
+    The stage menu's filter asks more (cobbles and boxes are kinds there):
+    `cobbles` True lays at least one cobbled side, False none (so the stage's
+    kind is its climb kind); `peloton` lays at least one Peloton tile.  Both
+    need the Peloton box; left at None and False the stage is the one the
+    same seed always gave."""
     if length not in LENGTHS:
         raise ConfigError(_("length must be one of {choices}, not {value}").format(
             choices=", ".join(LENGTHS), value=repr(length)), field="--length")
@@ -99,20 +111,27 @@ def random_tiles(seed: int, length: str = "medium", kind: str = "hilly",
                           field="--boxes")
     if "base" not in boxes:
         raise ConfigError(_("a stage needs the base box: its finish tile is the only one"), field="--boxes")
+    if (cobbles or peloton) and "peloton" not in boxes:
+        raise ConfigError(_("cobbles and Peloton tiles need the Peloton box"), field="--boxes")
     if not -lim.MAX_SEED <= seed <= lim.MAX_SEED:
         raise ConfigError(_("seed must be between {least} and {most}").format(least=-lim.MAX_SEED, most=lim.MAX_SEED),
                           field="--seed")
     catalog = catalog or config.load_tiles()
     boxes = tuple(b for b in BOXES if b in boxes)  # order and repeats play no part
-    rng = random.Random(f"flamme-tui stage {seed} {length} {kind} {','.join(boxes)}")
-    tiles = inventory(boxes, catalog)
+    asked = ("" if cobbles is None else f" cobbles={cobbles}") + (" peloton" if peloton else "")
+    rng = random.Random(f"flamme-tui stage {seed} {length} {kind} {','.join(boxes)}{asked}")
+
+    def allowed(side: str) -> bool:
+        return cobbles is not False or not cobbled(catalog.side(side).squares)
+
+    tiles = [t for t in inventory(boxes, catalog) if any(allowed(s) for s in (t, config.other_side(t)))]
     by_kind: dict[str, list[str]] = {}
     for tile in tiles:
         by_kind.setdefault(catalog.side(tile).kind, []).append(tile)
 
     def sides(tile: str) -> list[str]:
         other = config.other_side(tile)
-        return [tile, other] if other in catalog.tiles else [tile]
+        return [s for s in ([tile, other] if other in catalog.tiles else [tile]) if allowed(s)]
 
     def flat_side(tile: str) -> str | None:
         """A side of the tile with neither climb nor descent, if it has one."""
@@ -134,6 +153,13 @@ def random_tiles(seed: int, length: str = "medium", kind: str = "hilly",
     if kind != "flat":  # hilly: two of them first, so there is always a climb to turn up
         first = climbs if kind == "mountain" else climbs[:2]
         middle = first + [t for t in middle if t not in first]
+    # the filter's tile first of all, with its side: a cobbled one, or any Peloton one
+    must: tuple[str, str] | None = None
+    if cobbles or peloton:
+        tile = rng.choice([t for t in middle if tile_box(t) == "peloton"
+                           and (not cobbles or any(cobbled(catalog.side(s).squares) for s in sides(t)))])
+        must = tile, rng.choice([s for s in sides(tile) if not cobbles or cobbled(catalog.side(s).squares)])
+        middle = [tile, *(t for t in middle if t != tile)]
     low, high = LENGTH_RANGES[length]
     target = rng.randint(low, high)
     chosen: list[str] = []
@@ -149,6 +175,8 @@ def random_tiles(seed: int, length: str = "medium", kind: str = "hilly",
     # Sides: flat takes a flat side of each tile; hilly and mountain start
     # flat and turn tiles to a climbing side until the ascent is in range.
     placed = [flat_side(t) or rng.choice(sides(t)) for t in chosen]
+    if must:
+        placed[chosen.index(must[0])] = must[1]
     if kind != "flat":
         # a target inside the kind's range, so hilly stages are not all one short climb
         want_low = rng.randint(2, 8) if kind == "hilly" else rng.randint(HILLY_MAX + 1, 2 * HILLY_MAX)
@@ -168,18 +196,22 @@ def random_tiles(seed: int, length: str = "medium", kind: str = "hilly",
 
 
 def random_stage(seed: int, length: str = "medium", kind: str = "hilly",
-                 boxes: tuple[str, ...] = ("base",), *, catalog: TileCatalog | None = None) -> StageSpec:
-    """The random stage of those choices, validated as a stage file is."""
+                 boxes: tuple[str, ...] = ("base",), *, catalog: TileCatalog | None = None,
+                 cobbles: bool | None = None, peloton: bool = False) -> StageSpec:
+    """The random stage of those choices (random_tiles), validated as a stage file is."""
     catalog = catalog or config.load_tiles()
-    tiles = random_tiles(seed, length, kind, boxes, catalog=catalog)
+    tiles = random_tiles(seed, length, kind, boxes, catalog=catalog, cobbles=cobbles, peloton=peloton)
     lengths = {"short": pgettext("stage length", "short"), "medium": pgettext("stage length", "medium"),
                "long": pgettext("stage length", "long")}
     name = _("Random {seed} ({length}, {kind})").format(seed=seed, length=lengths.get(length, length),
-                                                        kind=words.stage_kind(kind))
+                                                        kind=words.stage_kind("cobbles" if cobbles else kind))
+    source = (f"flamme-tui stages random --seed {seed} --length {length} --kind {kind} "
+              f"--boxes {','.join(b for b in BOXES if b in boxes)}")
+    if cobbles is not None or peloton:  # the menu's choices, which the command does not offer
+        source = _("the stage menu's Random stage, seed {seed}").format(seed=seed)
     return StageSpec.model_validate(
         {"name": name[: lim.MAX_STAGE_NAME], "tiles": tiles, "boxes": list(boxes_needed(config.split_tiles(tiles))),
-         "source": f"flamme-tui stages random --seed {seed} --length {length} --kind {kind} "
-                   f"--boxes {','.join(b for b in BOXES if b in boxes)}"},
+         "source": source},
         context={"catalog": catalog})
 
 

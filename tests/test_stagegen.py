@@ -47,6 +47,34 @@ def test_ten_thousand_random_stages_are_valid_and_reproducible():
     check_random_stages(10_000)
 
 
+@pytest.mark.parametrize("cobbles", [True, False])
+@pytest.mark.parametrize("peloton", [True, False])
+def test_the_menu_s_choices_cobbles_and_a_peloton_tile_are_kept(cobbles, peloton):
+    """The stage menu's filter asks for cobbles (or none: the stage's kind is then its
+    climb kind) and a Peloton tile; every stage drawn has them, and is a stage as before."""
+    for n in range(90):
+        length, kind = stagegen.LENGTHS[n % 3], stagegen.CLIMB_KINDS[n // 3 % 3]
+        stage = stagegen.random_stage(n, length, kind, ("base", "peloton"), catalog=CATALOG,
+                                      cobbles=cobbles, peloton=peloton)
+        summary = config.stage_summary(stage, catalog=CATALOG)
+        low, high = stagegen.LENGTH_RANGES[length]
+        assert low <= summary.length <= high and stagegen.climb_kind(summary.ascent) == kind, stage.tiles
+        assert stagegen.stage_kind(summary) == ("cobbles" if cobbles else kind), stage.tiles
+        assert (summary.cobbles > 0) == cobbles
+        if peloton:
+            assert "peloton" in stage.boxes, stage.tiles
+        assert stagegen.random_tiles(n, length, kind, ("base", "peloton"), catalog=CATALOG,
+                                     cobbles=cobbles, peloton=peloton) == stage.tiles
+
+
+def test_the_menu_s_choices_leave_the_command_s_stages_as_they_were():
+    """Without them a seed gives the stage it always gave (codes shared before stay the same)."""
+    assert stagegen.random_tiles(11, "short", "hilly", ("base", "peloton"), catalog=CATALOG) == \
+        stagegen.random_tiles(11, "short", "hilly", ("base", "peloton"), catalog=CATALOG, cobbles=None, peloton=False)
+    with pytest.raises(ConfigError, match="need the Peloton box"):
+        stagegen.random_tiles(1, cobbles=True, catalog=CATALOG)
+
+
 def test_seeds_give_different_stages_and_the_boxes_order_plays_no_part():
     tiles = {stagegen.random_tiles(seed, catalog=CATALOG) for seed in range(50)}
     assert len(tiles) == 50

@@ -14,6 +14,7 @@ from typing import Final
 
 from .. import config, stagegen
 from ..engine.rules import find
+from ..i18n import _
 
 BOX_FILTERS: Final = ("all", "base", "peloton")  # all boxes, base box only, with the Peloton box
 KIND_FILTERS: Final = ("all", *stagegen.KINDS)
@@ -80,9 +81,29 @@ def next_filter(current: str, choices: tuple[str, ...]) -> str:
     return choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
 
 
+def random_choices(kind: str, box: str) -> tuple[str, tuple[str, ...], bool | None, bool] | None:
+    """What Random stage draws for the menu's filter, so the stage is one the
+    filter shows: (climb kind, boxes, cobbles, a Peloton tile) for
+    stagegen.random_stage; None when no stage can be both (cobbles from the
+    base box alone: the cobbles are the Peloton box's).
+
+    Every kind: hilly.  A climb kind with the Peloton box: no cobbled side,
+    or the stage's kind would be cobbles.  With the Peloton box: at least one
+    of its tiles, or the stage would need the base box only."""
+    if kind == "cobbles" and box == "base":
+        return None
+    peloton = box == "peloton"
+    boxes = ("base", "peloton") if peloton or kind == "cobbles" else ("base",)
+    climb = kind if kind in stagegen.CLIMB_KINDS else "hilly"
+    cobbles = True if kind == "cobbles" else (False if kind != "all" and peloton else None)
+    return climb, boxes, cobbles, peloton
+
+
 def random_stage_code(seed: int, kind: str, box: str) -> str:
-    """The code of a random stage for the menu's filter: its kind if it is a
-    climb kind (else hilly), the Peloton box too when the filter asks for it."""
-    boxes = ("base", "peloton") if box == "peloton" else ("base",)
-    stage = stagegen.random_stage(seed, "medium", kind if kind in stagegen.CLIMB_KINDS else "hilly", boxes)
-    return stagegen.stage_code(stage)
+    """The code of a random medium stage the menu's filter shows
+    (random_choices); ConfigError when the filter asks for what none can be."""
+    choices = random_choices(kind, box)
+    if choices is None:
+        raise config.ConfigError(_("no stage has cobbles with the base box only: they are on the Peloton tiles"))
+    climb, boxes, cobbles, peloton = choices
+    return stagegen.stage_code(stagegen.random_stage(seed, "medium", climb, boxes, cobbles=cobbles, peloton=peloton))

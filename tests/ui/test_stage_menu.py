@@ -93,6 +93,47 @@ async def test_random_stage_races_a_new_stage_by_its_code():
         assert [t.letter for t in app.screen.flow.game.course.tiles][1:] == config.split_tiles(stage.tiles)[1:]
 
 
+def test_random_stage_draws_a_stage_the_filter_shows():
+    """Review: with "cobbles, every box" shown, Random stage raced a base stage with no
+    cobbles.  For every filter the stage drawn is one the filter keeps, or none can be."""
+    from flamme_tui.play import stagemenu
+
+    for kind in stagemenu.KIND_FILTERS:
+        for box in stagemenu.BOX_FILTERS:
+            if stagemenu.random_choices(kind, box) is None:
+                assert (kind, box) == ("cobbles", "base")  # the cobbles are on the Peloton tiles
+                with pytest.raises(config.ConfigError, match="cobbles with the base box only"):
+                    stagemenu.random_stage_code(1, kind, box)
+                continue
+            for seed in range(12):
+                code = stagemenu.random_stage_code(seed, kind, box)
+                row = stagemenu.stage_row(code, config.load_stage(code))
+                assert row is not None and stagemenu.grouped([row], kind, box), (kind, box, code, row)
+
+
+async def test_random_stage_with_cobbles_says_so_and_races_cobbles():
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await to_stage_menu(pilot)
+        await pilot.press("k", "k", "k", "k", "home")  # cobbles, every box; Random stage
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "A new hilly stage with cobbles, of medium length, from the base and Peloton tiles" in text
+        await pilot.press("x")  # base box only: no stage can have cobbles
+        await pilot.pause()
+        assert "No random stage for this filter" in " ".join(screen_text(app).split())
+        await pilot.press("enter", "e")  # nothing raced, nothing edited: a line says why
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        assert any("No random stage has cobbles with the base box only" in n.message for n in app._notifications)
+        await pilot.press("x", "enter")  # with the Peloton box: a stage with cobbles
+        await pilot.pause()
+        assert screen_name(app) == "TeamsScreen"
+        stage = config.load_stage(app.choices.stage)
+        summary = config.stage_summary(stage)
+        assert summary.cobbles > 0 and stagegen.stage_kind(summary) == "cobbles" and "peloton" in stage.boxes
+
+
 def test_the_menu_offers_no_stage_to_a_rule_set_that_races_none():
     from flamme_tui.play import stagemenu
 

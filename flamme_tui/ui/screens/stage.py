@@ -65,6 +65,35 @@ def left_out(notices: list[str]) -> Content | None:
     return Content("\n".join(lines))
 
 
+def random_about(kind: str, box: str) -> str:
+    """What Random stage draws for the filter (stagemenu.random_choices), in
+    words (markup); or, when the filter asks for what no stage can be, why not."""
+    from ...play import stagemenu
+
+    choices = stagemenu.random_choices(kind, box)
+    if choices is None:
+        return _("[b]Random stage[/b]\nNo random stage for this filter: no stage has cobbles with the base box "
+                 "only, as the cobbles are on the Peloton tiles. x shows the stages with the Peloton box.")
+    climb, boxes, cobbles, peloton = choices
+    if cobbles:
+        text = _("[b]Random stage[/b]\nA new {kind} stage with cobbles, of medium length, from the base and "
+                 "Peloton tiles, each tile once (k and x choose its kind and boxes). Its code, fr1:..., "
+                 "races it again: flamme-tui race --stage CODE")
+    elif peloton and cobbles is False:
+        text = _("[b]Random stage[/b]\nA new {kind} stage of medium length from the base and Peloton tiles, "
+                 "at least one Peloton tile and no cobbles, each tile once (k and x choose its kind and boxes). "
+                 "Its code, fr1:..., races it again: flamme-tui race --stage CODE")
+    elif peloton:
+        text = _("[b]Random stage[/b]\nA new {kind} stage of medium length from the base and Peloton tiles, "
+                 "at least one Peloton tile, each tile once (k and x choose its kind and boxes). Its code, "
+                 "fr1:..., races it again: flamme-tui race --stage CODE")
+    else:
+        text = _("[b]Random stage[/b]\nA new {kind} stage of medium length from the base tiles, "
+                 "each tile once (k and x choose its kind and boxes). Its code, fr1:..., "
+                 "races it again: flamme-tui race --stage CODE")
+    return text.format(kind=kind_word(climb))
+
+
 def reading_line(total: int, kind: str, done: int = 0) -> Content:
     """What a menu says while it reads the user's files (filling.fill)."""
     text = _("Reading your stage files… {done} of {total}") if kind == "stage" else \
@@ -255,14 +284,7 @@ class StageScreen(BaseScreen):
         from ..palette import legend_terrain
 
         if stage_id == self.RANDOM:
-            kind = self.kind if self.kind in ("flat", "hilly", "mountain") else "hilly"
-            text = _("[b]Random stage[/b]\nA new {kind} stage of medium length from the base and Peloton tiles, "
-                     "each tile once (k and x choose its kind and boxes). Its code, fr1:..., "
-                     "races it again: flamme-tui race --stage CODE") if self.box == "peloton" else _(
-                "[b]Random stage[/b]\nA new {kind} stage of medium length from the base tiles, "
-                "each tile once (k and x choose its kind and boxes). Its code, fr1:..., "
-                "races it again: flamme-tui race --stage CODE")
-            self.query_one("#stage-about", Static).update(Content.from_markup(text.format(kind=kind_word(kind))))
+            self.query_one("#stage-about", Static).update(Content.from_markup(random_about(self.kind, self.box)))
             self.query_one("#stage-profile", StageProfile).set_course(None)
             self.query_one("#stage-preview", TrackStrip).set_course(None)
             return
@@ -306,15 +328,26 @@ class StageScreen(BaseScreen):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id == self.RANDOM:
-            import secrets
-
-            from ...play import stagemenu
-
-            self.app.choose_stage(stagemenu.random_stage_code(secrets.randbelow(10**6), self.kind, self.box))
+            code = self.random_code()
+            if code is not None:
+                self.app.choose_stage(code)
         elif event.option.id == self.BUILD:
             self.open_editor(None)
         elif event.option.id is not None:  # every other option has one: the stage's id
             self.app.choose_stage(event.option.id)
+
+    def random_code(self) -> str | None:
+        """The code of a new random stage the filter shows; None, and a line
+        saying why, when the filter asks for what no stage can be."""
+        import secrets
+
+        from ...play import stagemenu
+
+        if stagemenu.random_choices(self.kind, self.box) is None:
+            self.notify(_("No random stage has cobbles with the base box only: x shows the stages with the "
+                          "Peloton box."), severity="warning", timeout=8)
+            return None
+        return stagemenu.random_stage_code(secrets.randbelow(10**6), self.kind, self.box)
 
     # ------------------------------------------------ the stage editor
 
@@ -340,11 +373,10 @@ class StageScreen(BaseScreen):
             return
         try:
             if option.id == self.RANDOM:
-                import secrets
-
-                from ...play import stagemenu
-
-                stage = config.load_stage(stagemenu.random_stage_code(secrets.randbelow(10**6), self.kind, self.box))
+                code = self.random_code()
+                if code is None:
+                    return
+                stage = config.load_stage(code)
             else:
                 stage = config.load_stage(option.id)
         except config.ConfigError as exc:  # the file broke since the menu was drawn
