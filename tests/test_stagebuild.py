@@ -48,9 +48,8 @@ def test_the_check_names_what_is_wrong_as_tiles_are_laid(build):
     assert build.problem() == ("tiles: tile 'B' used twice (as 'b' and 'B'; a tile has only one of its two sides up)")
     assert build.used()["b"] == 2
     build.take_back()
-    lay(build, "_2")  # the Peloton box, which the builder does not own yet
-    assert build.problem() == ("tiles: tile '_2' is in the peloton box, which the stage does not list "
-                               "in boxes (base)")
+    lay(build, "_2")  # the Peloton box, which the builder does not own yet: which key adds it
+    assert build.problem() == "tiles: tile '_2' is in the Peloton box, which you have not said you own (x adds it)"
     assert build.next_boxes() == ("base", "peloton")
     assert build.problem() == "tiles: the last tile must be a finish tile, not '_2'"
     lay(build, "u")
@@ -60,6 +59,22 @@ def test_the_check_names_what_is_wrong_as_tiles_are_laid(build):
     lay(lay_peloton_free, "abcdu")
     assert lay_peloton_free.stage().boxes == ("base",)
     assert build.stage().boxes == ("base", "peloton")
+
+
+def test_a_start_tile_after_the_first_is_said_at_once(build):
+    """Review: a, b, then Peloton tile 1 said only that 1 is in a box not owned; it is a
+    start tile laid in the middle of the stage too (the check said so only once a finish
+    tile was laid, and never named the box in the player's words)."""
+    lay(build, "ab1")
+    assert build.problem() == ("tiles: tile '1' is a start tile laid in the middle of the stage, and it is in "
+                               "the Peloton box, which you have not said you own (x adds it)")
+    build.next_boxes()
+    assert build.problem() == "tiles: start tile '1' in the middle of the stage"
+    build.take_back()
+    lay(build, "A")  # the other side of the first tile: used twice, a start in the middle
+    assert build.problem() == "tiles: start tile 'A' in the middle of the stage"
+    build.take_back()
+    assert build.problem() == "tiles: the last tile must be a finish tile, not 'b'"
 
 
 def test_a_start_and_a_finish_too_close_are_no_stage(build):
@@ -92,10 +107,14 @@ def test_flip_last_and_turn(build):
 
 def test_a_name_is_checked_with_the_stage(build):
     lay(build, "abcdu")
-    build.rename("\x1b[2J")
+    assert build.rename("\x1b[2J") is None
     assert build.problem() == "name: control character U+001B is not allowed"
-    build.rename("")
-    assert build.problem() == "name: string should have at least 1 character"
+    # nothing to see: refused at once (it read "at least 1 character" after three were typed)
+    for blank in ("", "   ", "\u200b "):
+        assert build.rename(blank) == ("a name needs a visible character, not only spaces: the name is still "
+                                       "'\\x1b[2J'")
+        assert build.name == "\x1b[2J"
+    assert build.rename("  Col  ") is None and build.name == "Col" and build.problem() is None
     build.rename("x" * 61)
     assert build.problem().startswith("name: string should have at most 60 characters")
 
@@ -127,8 +146,10 @@ def test_save_never_overwrites_a_file(build, tmp_path, monkeypatch):
         build.save()
     assert not (tmp_path / "elsewhere").exists()
     build.rename("Avenue Corso Paseo")  # a user stage with a shipped stage's id would never be raced
-    with pytest.raises(ConfigError, match="'avenue-corso-paseo' is a shipped stage's id"):
+    with pytest.raises(ConfigError, match="'avenue-corso-paseo' is a shipped stage's id") as caught:
         build.save()
+    # its words name the name: no field name of the file before them, in any language
+    assert str(caught.value) == "'avenue-corso-paseo' is a shipped stage's id: choose another name"
     build.rename("!!!")
     with pytest.raises(ConfigError, match="needs a letter or a digit"):
         build.save()
@@ -160,7 +181,8 @@ def test_the_code_round_trips(build):
 
 
 @pytest.mark.parametrize("code, message", [
-    ("fr1:abcb", "tile 'b' used twice"),
+    ("fr1:abcb", r"tile 'b' used twice \(a stage has each tile once\)"),
+    ("fr1:abcBu", r"tile 'B' used twice \(as 'b' and 'B'; a tile has only one of its two sides up\)"),
     ("fr1:abc", "the last tile must be a finish tile"),
     ("fr1:a?u", "'?' at position 2 is not a tile name"),
     ("abu", "a stage code starts with 'fr1:'"),
@@ -177,3 +199,27 @@ def test_no_more_tiles_than_a_stage_may_hold(build):
     for _ in range(lim.MAX_STAGE_TILES):
         assert build.lay("b") == "b"
     assert build.lay("b") is None and len(build.names) == lim.MAX_STAGE_TILES
+
+
+def test_the_editor_s_lines_speak_the_player_s_language(build):
+    """Review (in Spanish): "tramos: el tramo '1' está en la caja peloton, que la etapa
+    no cita en boxes (base)" showed the file's field and box names; a name taken read
+    "name: ..." in a Spanish line; a pasted stage was named "Shared stage"."""
+    from flamme_tui import i18n
+
+    i18n.set_language("es")
+    try:
+        lay(build, "ab1")
+        problem = build.problem()
+        assert problem == ("tramos: el tramo '1' es un tramo de salida puesto en mitad de la etapa, y está en la "
+                           "caja Peloton, que no has dicho que tienes (x la añade)")
+        shared = StageBuild.from_code("fr1:abcu", build.catalog)
+        assert shared.name == "Etapa compartida"
+        shared.rename("Avenue Corso Paseo")
+        with pytest.raises(ConfigError) as caught:
+            shared.stage_id()
+        assert str(caught.value) == "'avenue-corso-paseo' es el identificador de una etapa incluida: elige otro nombre"
+        assert shared.rename("   ") == ("un nombre necesita un carácter visible, no solo espacios: el nombre sigue "
+                                       "siendo 'Avenue Corso Paseo'")
+    finally:
+        i18n.set_language("en")

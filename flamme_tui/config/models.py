@@ -264,6 +264,8 @@ class StageSpec(BaseModel):
         for name in names:
             # 'b' and 'B' (or '2' and '_2') are two sides of the same tile: one of them at most
             tile = physical_tile(name)
+            if tile in seen and seen[tile] == name:  # the same side laid again
+                raise ValueError(_("tile {name} used twice (a stage has each tile once)").format(name=repr(name)))
             if tile in seen:
                 raise ValueError(_("tile {name} used twice (as {first} and {name}; a tile has only one of its "
                                    "two sides up)").format(name=repr(name), first=repr(seen[tile])))

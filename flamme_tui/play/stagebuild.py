@@ -61,7 +61,7 @@ class StageBuild:
         names = stage.tile_names()
         needed = stagegen.boxes_needed(names)
         boxes = BOX_CHOICES[1] if "peloton" in (*stage.boxes, *needed) else BOX_CHOICES[0]
-        build = cls(catalog, names, (name or f"{stage.name} (copy)")[: lim.MAX_STAGE_NAME], boxes)
+        build = cls(catalog, names, (name or _("{name} (copy)").format(name=stage.name))[: lim.MAX_STAGE_NAME], boxes)
         for n in names:
             build.up[config.physical_tile(n)] = n
         return build
@@ -69,7 +69,7 @@ class StageBuild:
     @classmethod
     def from_code(cls, text: str, catalog: TileCatalog) -> StageBuild:
         """A build from a pasted code, checked as a file is (ConfigError if it is no stage)."""
-        return cls.from_stage(stagegen.stage_from_code(text, catalog=catalog), catalog, name="Shared stage")
+        return cls.from_stage(stagegen.stage_from_code(text, catalog=catalog), catalog, name=_("Shared stage"))
 
     # ------------------------------------------------------------ the inventory
 
@@ -129,9 +129,18 @@ class StageBuild:
             if self.boxes in BOX_CHOICES else BOX_CHOICES[0]
         return self.boxes
 
-    def rename(self, name: str) -> None:
-        """A new name (checked with the stage: problem() names what is wrong with it)."""
-        self.name = name
+    def rename(self, name: str) -> str | None:
+        """A new name, its spaces at both ends left out; a name that shows
+        nothing (only spaces or invisible characters) is refused, and this
+        says why (None: renamed).  Anything else wrong with it is the stage
+        check's (problem())."""
+        from ..usertext import visible
+
+        if not visible(name):
+            return _("a name needs a visible character, not only spaces: the name is still {name}").format(
+                name=repr(self.name))
+        self.name = name.strip()
+        return None
 
     # ------------------------------------------------------------ the check
 
@@ -151,15 +160,31 @@ class StageBuild:
         return config.stage_from_data(self._data(stagegen.boxes_needed(self.names)), catalog=self.catalog)
 
     def problem(self) -> str | None:
-        """What keeps the build from being a stage, in one line (None: it is one)."""
+        """What keeps the build from being a stage, in one line (None: it is one).
+
+        Two problems are the editor's to say, in its own words: a tile from a
+        box the builder has not said they own (which key adds it, not the
+        file's `boxes`), and a start tile laid after the first (said at once:
+        the stage check names it only once a finish tile is laid)."""
         if not self.names:
             return _("lay a start tile first")
+        kinds = [self.catalog.side(n).kind for n in self.names]
+        # (after a first tile that is no start tile, that is the problem to say first)
+        middle = next((n for n, kind in zip(self.names[1:], kinds[1:]) if kind == "start"), None) \
+            if kinds[0] == "start" else None
+        outside = next((n for n in self.names if config.tile_box(n) not in self.boxes), None)
+        if outside is not None:
+            text = (_("tile {name} is a start tile laid in the middle of the stage, and it is in the Peloton box, "
+                      "which you have not said you own (x adds it)") if outside == middle else
+                    _("tile {name} is in the Peloton box, which you have not said you own (x adds it)"))
+            return said(ConfigError(text.format(name=repr(outside)), field="tiles"))
+        if middle is not None:
+            return said(ConfigError(_("start tile {name} in the middle of the stage").format(name=repr(middle)),
+                                    field="tiles"))
         try:
             self.stage()
         except ConfigError as exc:
-            # the stage file's fields, in words
-            field = {"tiles": pgettext("stage field", "tiles"), "name": pgettext("stage field", "name")}.get(exc.field or "")
-            return str(exc) if field is None else _("{field}: {problem}").format(field=field, problem=exc.message)
+            return said(exc)
         return None
 
     # ------------------------------------------------------------ what it is so far
@@ -207,9 +232,9 @@ class StageBuild:
         ConfigError if the name gives none or is a shipped stage's id."""
         sid = config.slugify(self.name)
         if not sid:
-            raise ConfigError(_("the name needs a letter or a digit (the file is named after it)"), field="name")
+            raise ConfigError(_("the name needs a letter or a digit (the file is named after it)"))
         if (config.data_dir() / "courses" / f"{sid}.yaml").exists():
-            raise ConfigError(_("{id} is a shipped stage's id: choose another name").format(id=repr(sid)), field="name")
+            raise ConfigError(_("{id} is a shipped stage's id: choose another name").format(id=repr(sid)))
         return sid
 
     def yaml_text(self) -> str:
@@ -231,10 +256,22 @@ class StageBuild:
         sid = self.stage_id()
         path = folder / f"{sid}.yaml"
         if os.path.lexists(path) or os.path.lexists(folder / f"{sid}.yml"):
-            raise ConfigError(_("a stage file {name} is already there: choose another name").format(name=repr(path.name)),
-                              field="name")
-        write_new(path, text.encode())
+            raise ConfigError(_("a stage file {name} is already there: choose another name").format(name=repr(path.name)))
+        try:
+            write_new(path, text.encode())
+        except ConfigError as exc:  # made a moment ago: its words name the name (no file field)
+            raise ConfigError(exc.message) from None
         return sid, path
+
+
+def said(exc: ConfigError) -> str:
+    """A stage check's problem in the editor's words, in one line: a field of
+    the stage file (tiles, name) in their language, never a field's own
+    name (a pasted code's, `code`, goes without saying); a problem of the
+    editor's own (a save, a name taken) has no field: its words say what it
+    is about."""
+    field = {"tiles": pgettext("stage field", "tiles"), "name": pgettext("stage field", "name")}.get(exc.field or "")
+    return exc.message if field is None else _("{field}: {problem}").format(field=field, problem=exc.message)
 
 
 def write_new(path: Path, data: bytes) -> None:

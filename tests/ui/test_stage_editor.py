@@ -66,7 +66,8 @@ async def test_build_a_stage_save_it_and_race_it(data_dir):
         menu = app.screen.query_one("#build-tiles")
         menu.highlighted = next(k for k in range(menu.option_count) if menu.get_option_at_index(k).id == "tile-2")
         await pilot.press("enter")
-        assert "✗ tiles: tile '2' is in the peloton box, which the stage does not list" in screen_text(app)
+        assert ("✗ tiles: tile '2' is in the Peloton box, which you have not said you own (x adds it)"
+                in " ".join(screen_text(app).split()))
         await pilot.press("backspace")
         await go_to_option(pilot, "tile-u")
         await pilot.press("enter")
@@ -154,7 +155,7 @@ async def test_edit_a_copy_of_a_stage_and_share_its_code(data_dir):
         await pilot.press(*"fr1:abcb", "enter")
         await pilot.pause()
         assert app.screen.build.tiles == stage.tiles
-        assert any("Not a stage: code: tile 'b' used twice" in n.message for n in app._notifications)
+        assert any("Not a stage: tile 'b' used twice" in n.message for n in app._notifications)
         await pilot.press("p")
         await pilot.pause()
         await pilot.press(*"fr1:aBcdu", "enter")
@@ -276,3 +277,87 @@ async def test_the_builder_s_track_shows_the_end_of_a_long_stage(data_dir):
         await pilot.press("backspace")  # the finish tile taken back: the tile now last is in view
         await pilot.pause()
         assert app.screen.build.names[-1] in letters() and "F" not in letters()
+
+
+def toasts(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_a_paste_says_what_it_changed_and_replaces_the_last_paste_s_line(data_dir):
+    """Review: a code laying b twice read "(as 'b' and 'b'; ...)"; a code with Peloton
+    tiles changed the boxes owned without a word; and a refused paste's line stayed
+    beside the ✓ of the good paste after it."""
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"fr1:abcbdu", "enter")
+        await pilot.pause()
+        assert toasts(app) == ["Not a stage: tile 'b' used twice (a stage has each tile once)"]
+        assert app.screen.build.boxes == ("base",)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"fr1:a23u", "enter")
+        await pilot.pause()
+        assert app.screen.build.tiles == "a23u" and app.screen.build.boxes == ("base", "peloton")
+        assert toasts(app) == ["The code uses the Peloton box's tiles: Boxes you own is now base + Peloton "
+                               "(x changes it)"]
+        assert "✓ a stage" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"fr1:abcu", "enter")  # nothing to say: the last line goes
+        await pilot.pause()
+        assert app.screen.build.tiles == "abcu" and toasts(app) == []
+        assert app.screen.build.boxes == ("base", "peloton")  # the boxes owned stay: a code only adds
+
+
+async def test_a_name_with_nothing_to_see_is_refused_and_no_field_name_is_shown(data_dir):
+    """Review: three spaces were taken as a name (the title went blank, the line said
+    "name: string should have at least 1 character"); a name taken said "name:"."""
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_editor(pilot)
+        for _ in range(21):
+            await pilot.press("enter")
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("space", "space", "space", "enter")
+        await pilot.pause()
+        assert app.screen.build.name == "My stage" and "build a stage · My stage" in screen_text(app)
+        assert toasts(app) == ["Not renamed: a name needs a visible character, not only spaces: the name is "
+                               "still 'My stage'"]
+        assert "✓ a stage" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"Avenue Corso Paseo", "enter", "s")
+        await pilot.pause()
+        assert screen_name(app) == "StageBuildScreen"
+        assert toasts(app) == ["Not saved: 'avenue-corso-paseo' is a shipped stage's id: choose another name"]
+
+
+async def test_the_tile_list_points_at_its_cursor_without_colour(data_dir, monkeypatch):
+    """Review: under NO_COLOR the tile under the cursor was only a lighter grey: ▶
+    points at it, as at the teams screen's field."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = FlammeApp(seed=1, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_editor(pilot)
+
+        def pointed() -> list[str]:
+            return [line.split("▶")[1].split()[0] for line in screen_text(app).splitlines() if "▶" in line]
+
+        assert pointed() == ["a"]
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert pointed() == ["c"]
+        await pilot.press("enter")  # c laid: the list moves on to d, the pointer with it
+        await pilot.pause()
+        assert pointed() == ["d"] and app.screen.build.names == ["c"]
+        # Peloton tile 1 laid: the line above the list grows to two lines, the list shrinks by
+        # one, and the tile highlighted next, 2, stays in view (it was scrolled out of it)
+        await go_to_option(pilot, "tile-1")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.build.names == ["c", "1"] and app.screen.query_one("#build-check").size.height == 2
+        assert pointed() == ["2"]

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -25,6 +27,7 @@ from ..widgets.keybar import KeyBar
 from ..widgets.profile import StageProfile
 from ..widgets.track import TrackStrip
 from .base import BaseScreen
+from .stage import boxes_word
 
 
 def side_text(squares: str) -> Text:
@@ -73,6 +76,15 @@ class TextPrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class TileList(OptionList):
+    """The tile list, its highlight kept in view when its height changes (the
+    check line above it grows to two lines when a tile is laid: the list
+    scrolled for the height it had, the tile highlighted next was out of view)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.scroll_to_highlight()
+
+
 class StageBuildScreen(BaseScreen):
     HELP_TOPIC = "editor"
     DEFAULT_CSS = """
@@ -107,6 +119,7 @@ class StageBuildScreen(BaseScreen):
         self.build = build or StageBuild(config.load_tiles())
         self.saved: tuple[str, str, str] | None = None  # (name, tiles, id) of the last save
         self.shown_code = ""  # the code copied, shown until the stage changes
+        self.toast: Notification | None = None  # the editor's last message (a paste, a save), replaced by the next
         # the stage as it was opened or last saved: leaving with anything else asks first
         self.kept = self.state()
 
@@ -116,7 +129,7 @@ class StageBuildScreen(BaseScreen):
             yield Static("", id="build-title", classes="screen-title")
             yield Static("", id="build-check")
             with Horizontal(id="build-top"):
-                yield OptionList(*self.options(), id="build-tiles")
+                yield TileList(*self.options(), id="build-tiles")
                 with Vertical(id="build-side"):
                     yield Static("", id="build-about")
                     yield Static(self.actions(), id="build-actions")
@@ -140,9 +153,10 @@ class StageBuildScreen(BaseScreen):
 
     # ------------------------------------------------------------ drawing
 
-    def options(self) -> list[Option]:
+    def options(self, here: int | None = None) -> list[Option]:
         """A row per physical tile: both sides (the one laid next in bold), its
-        kind, whether it is on the stage already, its box when not owned."""
+        kind, whether it is on the stage already, its box when not owned; the
+        row at index `here` with the pointer."""
         used = self.build.used()
         rows = []
         box = ""
@@ -152,18 +166,35 @@ class StageBuildScreen(BaseScreen):
                 owned = "" if box in self.build.boxes else _(" · not owned (x)")
                 title = _("base box") if box == "base" else _("Peloton box")
                 rows.append(Option(Content.styled(f"── {title}{owned}", "dim"), disabled=True))
-            up = self.build.side_up(row.tile)
-            text = Text(no_wrap=True, overflow="ellipsis")
-            count = used.get(row.tile, 0)
-            text.append("✓ " if count == 1 else "✗ " if count > 1 else "  ", style="bold")
-            for side, squares in zip(row.sides, row.squares):
-                chosen = side == up
-                text.append(f"{side:>2} ", style="bold reverse" if chosen else "dim")
-                text.append_text(side_text(squares) if chosen else Text(squares_glyphs(squares), style="dim"))
-                text.append(" " * (7 - len(squares)))
-            text.append(tile_kind(row.kind), style="dim" if count or row.box not in self.build.boxes else "")
-            rows.append(Option(text, id=f"tile-{row.tile}"))
+            rows.append(Option(self.tile_prompt(row, used, len(rows) == here), id=f"tile-{row.tile}"))
         return rows
+
+    def tile_prompt(self, row, used: dict[str, int], here: bool) -> Text:
+        """A tile's row; `here`: the highlighted one, with ▶ as the teams screen
+        points at its field (under NO_COLOR its background is a grey among greys)."""
+        up = self.build.side_up(row.tile)
+        text = Text(no_wrap=True, overflow="ellipsis")
+        count = used.get(row.tile, 0)
+        text.append("▶" if here else " ", style="bold")
+        text.append("✓ " if count == 1 else "✗ " if count > 1 else "  ", style="bold")
+        for side, squares in zip(row.sides, row.squares):
+            chosen = side == up
+            text.append(f"{side:>2} ", style="bold reverse" if chosen else "dim")
+            text.append_text(side_text(squares) if chosen else Text(squares_glyphs(squares), style="dim"))
+            text.append(" " * (7 - len(squares)))
+        text.append(tile_kind(row.kind), style="dim" if count or row.box not in self.build.boxes else "")
+        return text
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The pointer follows the highlight (the two rows' prompts drawn again, not the list)."""
+        menu = event.option_list
+        rows = {f"tile-{row.tile}": row for row in self.build.inventory()}
+        used = self.build.used()
+        for k in range(menu.option_count):
+            option = menu.get_option_at_index(k)
+            pointed = isinstance(option.prompt, Text) and option.prompt.plain.startswith("▶")
+            if option.id in rows and pointed != (k == event.option_index):
+                menu.replace_option_prompt_at_index(k, self.tile_prompt(rows[option.id], used, k == event.option_index))
 
     @staticmethod
     def actions() -> Content:
@@ -189,12 +220,12 @@ class StageBuildScreen(BaseScreen):
         check.update(Content(_("✓ a stage: s saves it and races it, c copies its code") if problem is None
                              else f"✗ {problem}"))
         menu = self.query_one("#build-tiles", OptionList)
-        at = menu.highlighted
+        at = menu.highlighted if menu.highlighted is not None else 1  # the first tile, under the base box's line
         menu.clear_options()
-        menu.add_options(self.options())
-        menu.highlighted = at if at is not None else 1  # the first tile, under the base box's line
+        menu.add_options(self.options(at))
+        menu.highlighted = at
         climbs = build.climbs()
-        boxes = " + ".join("Peloton" if b == "peloton" else b for b in build.boxes)
+        boxes = boxes_word(build.boxes)
         code = self.shown_code or (build.code() if problem is None else "")
         lines = [
             ngettext("{n} square start to finish", "{n} squares start to finish", build.length()).format(
@@ -285,6 +316,20 @@ class StageBuildScreen(BaseScreen):
         if self.build.flip_last() is not None:
             self.changed()
 
+    def say(self, message: str | None, severity: SeverityLevel = "information", timeout: float = 6) -> None:
+        """The editor's message as a toast, in place of its last one (a paste
+        refused, then a good one: the refusal beside the ✓ read as about the
+        new stage); None: the last one taken away.  Posted as Textual's
+        notify does, to be taken away alone (clearing every toast would also
+        take one another screen said).  Its words are plain text: a pasted
+        code or a name may hold a [."""
+        if self.toast is not None and self.toast in self.app._notifications:  # (Textual 8.2.8, pinned)
+            self.app._unnotify(self.toast)
+        self.toast = None
+        if message is not None:
+            self.toast = Notification(message, "", severity, timeout, markup=False)
+            self.app.post_message(Notify(self.toast))
+
     def action_boxes(self) -> None:
         self.build.next_boxes()
         self.changed()
@@ -293,9 +338,14 @@ class StageBuildScreen(BaseScreen):
         from ... import limits as lim
 
         def renamed(name: str | None) -> None:
-            if name is not None:
-                self.build.rename(name.strip())
-                self.changed()
+            if name is None:
+                return
+            refused = self.build.rename(name)
+            if refused is not None:
+                self.say(_("Not renamed: {why}").format(why=refused), "warning", 8)
+                return
+            self.say(None)
+            self.changed()
 
         self.app.push_screen(TextPrompt(_("Name of the stage"), self.build.name, max_length=lim.MAX_STAGE_NAME),
                              renamed)
@@ -304,6 +354,7 @@ class StageBuildScreen(BaseScreen):
         """Save the stage in the user stages folder, then race it (the teams
         next).  Saved already, unchanged: race the file saved."""
         from ...config import ConfigError
+        from ...play.stagebuild import said
 
         key = (self.build.name, self.build.tiles)
         if self.saved is not None and self.saved[:2] == key:
@@ -312,34 +363,35 @@ class StageBuildScreen(BaseScreen):
         try:
             sid, path = self.build.save()
         except ConfigError as exc:
-            self.notify(_("Not saved: {why}").format(why=exc), severity="error", timeout=8)
+            self.say(_("Not saved: {why}").format(why=said(exc)), "error", 8)
             return
         except OSError as exc:
-            self.notify(_("Not saved: {why}: {file}").format(why=exc.strerror or exc, file=exc.filename or ""),
-                        severity="error", timeout=8)
+            self.say(_("Not saved: {why}: {file}").format(why=exc.strerror or exc, file=clean(exc.filename or "",
+                                                                                            multiline=False)), "error", 8)
             return
         self.saved = (*key, sid)
         self.kept = self.state()
-        self.notify(_("Saved as {id} ({path})").format(id=sid, path=clean(path, multiline=False)), timeout=6)
+        self.say(_("Saved as {id} ({path})").format(id=sid, path=clean(path, multiline=False)))
         self.app.choose_stage(sid)
 
     def action_copy_code(self) -> None:
         from ...config import ConfigError
+        from ...play.stagebuild import said
 
         try:
             code = self.build.code()
         except ConfigError as exc:
-            self.notify(_("No code yet: {why}").format(why=exc), severity="warning", timeout=6)
+            self.say(_("No code yet: {why}").format(why=said(exc)), "warning")
             return
         self.app.copy_to_clipboard(code)
         self.shown_code = code
         self.redraw()
-        self.notify(_("Copied: {code}").format(code=code), timeout=6)
+        self.say(_("Copied: {code}").format(code=code))
 
     def action_paste_code(self) -> None:
         from ... import stagegen
         from ...config import ConfigError
-        from ...play.stagebuild import StageBuild
+        from ...play.stagebuild import StageBuild, said
 
         def pasted(text: str | None) -> None:
             if not text:
@@ -347,10 +399,17 @@ class StageBuildScreen(BaseScreen):
             try:
                 build = StageBuild.from_code(text, self.build.catalog)
             except ConfigError as exc:  # checked as a file is: one line says why
-                self.notify(_("Not a stage: {why}").format(why=exc), severity="error", timeout=8)
+                self.say(_("Not a stage: {why}").format(why=said(exc)), "error", 8)
                 return
+            owned = self.build.boxes
+            if len(owned) > len(build.boxes):  # the boxes the player said they own stay: a code only adds
+                build.boxes = owned
+            added = [box for box in build.boxes if box not in owned]
             self.build = build
             self.changed()
+            # the boxes the player owns follow the code: said, not changed behind their back
+            self.say(_("The code uses the Peloton box's tiles: Boxes you own is now {boxes} (x changes it)").format(
+                boxes=boxes_word(build.boxes)) if "peloton" in added else None)
 
         self.app.push_screen(TextPrompt(_("Paste a stage code (fr1:...)"), max_length=stagegen.MAX_CODE + 8), pasted)
 
