@@ -168,7 +168,58 @@ def test_a_rider_that_may_crash_ahead_may_close_the_road():
     twin.riders[s].played, twin.riders[ix["blue.S"]].played, twin.riders[ix["blue.R"]].played = 9, 3, 5
     twin.move_phase()
     assert twin.pos[s][0] == 5 and any(isinstance(e, Crash) and e.rider == ix["blue.S"] for e in twin.events)
-    assert game.view(0).road(s, 9) == (MAY, MAY)  # blocked back onto the wet 6 it would crash too
+    # stopped behind the closed 6, it ends on 5, a dry square: it cannot crash (it never ends on 6)
+    assert game.view(0).road(s, 9) == (MAY, "")
+
+
+def test_stopped_behind_a_closed_square_onto_a_wet_one_may_crash():
+    # as above, 5 wet too: red.S stopped behind the closed 6 ends on the wet 5 and crashes
+    lanes = (2,) * 6 + (1, 1) + (2,) * 32
+    weather = ("",) * 5 + (WET, WET) + ("",) * 33
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0},
+              {"id": "blue.S", "square": 4, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 0}]
+    game = position("meteo", "." * 10, riders, lanes=lanes, weather=weather)
+    ix = game.index
+    game.riders[ix["red.R"]].deck = [2] * 15
+    game.riders[ix["red.S"]].deck = [9] * 15
+    game.apply(Draw("red.R"))
+    game.apply(Play("red.R", 2))
+    s = ix["red.S"]
+    twin = game.clone()
+    twin.riders[s].played, twin.riders[ix["blue.S"]].played, twin.riders[ix["blue.R"]].played = 9, 3, 5
+    twin.move_phase()
+    assert twin.pos[s][0] == 5 and any(isinstance(e, Crash) and e.rider == s for e in twin.events)
+    assert game.view(0).road(s, 9) == (MAY, MAY)
+
+
+def test_one_rider_ahead_can_neither_fill_nor_close_a_wet_square_of_two_lanes():
+    # the Meteo lesson, round 3: blue.R on a wet straight, in the left lane; only red.S, in the
+    # right lane of its square, moves before it.  Alone it cannot fill a square of two lanes
+    # (nor close one: that takes a crashed rider in each lane), so no card of blue.R's is blocked
+    weather = ("",) * 4 + (WET,) * 12 + ("",) * 24
+    riders = [{"id": "red.S", "square": 3, "lane": 0}, {"id": "red.R", "square": 0, "lane": 0},
+              {"id": "blue.S", "square": 1, "lane": 0}, {"id": "blue.R", "square": 3, "lane": 1}]
+    game = position("meteo", "." * 10, riders, weather=weather)
+    b = game.index["blue.R"]
+    game.riders[b].deck = [3, 4, 5, 6, 7] * 3
+    game.apply(Draw("blue.R"))
+    view = game.view(1)
+    assert view.seat == game.riders[b].seat
+    falls = {o.preview.value: (o.preview.crowd, o.preview.fall) for o in view.options(wind=True)}
+    assert falls and set(falls.values()) == {("", "")}, falls
+
+
+def test_a_crash_is_only_where_the_rider_may_end_blocked():
+    # blue.R on the wet 4 aims at the dry 9; red.S and red.R, on 7, move first and may both end on 9:
+    # blocked, blue.R ends on 8 (nobody else may end there), dry: it may be blocked, it cannot crash
+    weather = ("",) * 4 + (WET, WET) + ("",) * 34
+    riders = [{"id": "red.S", "square": 7, "lane": 0}, {"id": "red.R", "square": 7, "lane": 1},
+              {"id": "blue.S", "square": 0, "lane": 0}, {"id": "blue.R", "square": 4, "lane": 0}]
+    game = position("meteo", "." * 10, riders, weather=weather)
+    b = game.index["blue.R"]
+    game.riders[b].deck = [5] * 15
+    game.apply(Draw("blue.R"))
+    assert game.view(1).road(b, 5) == (MAY, "")
 
 
 def test_a_card_blocked_for_sure_onto_a_wet_square_crashes_for_sure():

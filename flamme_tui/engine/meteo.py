@@ -76,6 +76,9 @@ class MeteoGame(ClassicGame):
                 return True
         return False
 
+    def lies_down(self, k: int) -> bool:
+        return bool(self.riders[k].crashed)
+
     def square_blocked(self, square: int) -> bool:
         """Every lane of the square holds a crashed rider."""
         cells, riders = self.cells, self.riders

@@ -89,6 +89,26 @@ class Outcome:
         return tuple(t.place for t in self.teams)
 
 
+def settles(square: int, aim: int, full: list[bool], closed: list[bool]) -> tuple[set[int], set[int]]:
+    """Where a rider on `square` moving to `aim` may end, and of those where it
+    would end blocked (short of its aim), given the squares that may be full
+    as it moves and those that may be closed (Race.crowding): it lands on its
+    aim, or is stopped behind a full aim or a closed square on its way, on the
+    nearest square with a free lane, so on any square behind it while those
+    may be full too (back to its own at most)."""
+    ends = {aim}
+    short: set[int] = set()
+    stops = [aim] if aim > square and full[aim] else []
+    stops += [s for s in range(square + 1, aim) if closed[s]]
+    for stop in stops:
+        t = stop - 1
+        short.add(t)
+        while t > square and full[t]:
+            t -= 1
+            short.add(t)
+    return ends | short, short
+
+
 class Race:
     """Base of ClassicGame and BmxGame: positions, cells, actions and copies.
 
@@ -196,8 +216,8 @@ class Race:
         """Riders on the track, furthest first (in a tour, riders across the line have left it)."""
         return on_track(self.cells, self.pos)
 
-    def anyone_down(self) -> bool:
-        """Hook: some rider lies crashed (meteo), which may close the road ahead."""
+    def lies_down(self, k: int) -> bool:
+        """Hook: rider k lies crashed (meteo): with others, it may close its square."""
         return False
 
     def crashes(self, i: int, square: int, lost: int) -> bool:
@@ -214,22 +234,23 @@ class Race:
         and on its square those in a lane to the right) change those squares;
         the seat's own cards already down are known (View.preview moves them).
         If no other such rider stands at or before the furthest square a moved
-        rider could reach, the preview is exact.  Otherwise, with nobody lying
-        down and no square where a blocked rider crashes on its way or theirs
-        (one of them could, and close it), the squares each rider moving first
-        may end on are worked out in the round's order (`may_end`: the squares
-        its possible cards aim at, and those behind where blocking may settle
-        it).  If fewer of them than the square the rider aims at has lanes may
-        end there, it is not blocked whatever they play; else MAY.  It crashes
-        when blocked onto a square where a blocked rider crashes: for sure if
-        blocked for sure there, MAY if it may be blocked and such a square
-        lies between its start and its aim."""
+        rider could reach, the preview is exact.  Otherwise the squares each
+        rider moving first may end on are worked out in the round's order
+        (`may_end`), and those where it may end blocked on a wet road (it may
+        lie there crashed).  A square may be full as a rider moves when as many
+        riders as it has lanes may stand there then, closed when as many may
+        lie there crashed: one rider can neither fill nor close a square of
+        two lanes.  If the square it aims at cannot be full and no square on
+        its way can be closed, it is not blocked whatever they play (and does
+        not crash); else MAY, and it may crash (MAY) only if a square where it
+        may end blocked (`settles`) is wet."""
         shown = view.preview(i, choice)
         exact = (BLOCKED if shown.blocked else "", CRASH if shown.crash else "")
         order = self.movement_order()
         if i not in order or shown.moves <= 0:
             return exact
-        first = order[:order.index(i)]
+        n = order.index(i)
+        first = order[:n]
         chosen = view.chosen
         start = shown.start
         target = start + shown.moves
@@ -244,48 +265,59 @@ class Race:
                 hidden = True
         if not hidden:
             return exact
-        lanes = self.course.lanes
-        # a rider lying down, or one that may crash where the riders moving first go (closing that
-        # square to those behind it, which then stop short of it), may change the road: else count
-        top = target
-        for j in first:
-            c = chosen.get(j)
-            top = max(top, self.pos[j][0] + (self.furthest(view, j) if c is None else self.reach(j, c)))
-        closable = self.anyone_down() or any([self.crashes(i, sq, 1) for sq in range(start + 1, top + 1)])
-        if not closable and target < len(lanes) and self.may_end(view, order, first)[target] < lanes[target]:
+        count, fallen = self.may_end(view, order, first)
+        full, closed = self.crowding(order, n, count, fallen)
+        short = settles(start, target, full, closed)[1]
+        if not short:
             return "", ""
-        return MAY, MAY if any([self.crashes(i, sq, 1) for sq in range(start, target)]) else ""
+        return MAY, MAY if any([self.crashes(i, sq, 1) for sq in short]) else ""
 
-    def may_end(self, view: View, order: list[int], first: list[int]) -> list[int]:
-        """For each square, how many of the riders `first` (the first of the
-        round's `order`) may end on it, from the seat's view (see `road`): a
-        rider ends where a card it may play aims; if that square may be full
-        as it moves (the riders before it that may end there, the ones after
-        it standing there), on the square behind, and so on back while that
-        one may be full too (blocking settles on the nearest free square)."""
+    def crowding(self, order: list[int], n: int, count: list[int], fallen: list[int]) -> tuple[list[bool], list[bool]]:
+        """As the round's n-th rider (`order`) moves, whether each square may be
+        full (the riders before it that may end there, `count`, and the ones
+        after it standing there) and whether it may be closed (those that may
+        lie there crashed, `fallen`, and the ones after it lying there); past
+        the course's end: full, never closed."""
         lanes = self.course.lanes
         size = len(lanes)
+        standing = [0] * size
+        lying = [0] * size
+        for k in order[n + 1:]:
+            square = self.pos[k][0]
+            standing[square] += 1
+            if self.lies_down(k):
+                lying[square] += 1
+        full = [count[t] + standing[t] >= lanes[t] for t in range(size)] + [True]
+        closed = [fallen[t] + lying[t] >= lanes[t] for t in range(size)] + [False]
+        return full, closed
+
+    def may_end(self, view: View, order: list[int], first: list[int]) -> tuple[list[int], list[int]]:
+        """For each square, how many of the riders `first` (the first of the
+        round's `order`) may end on it, and how many may end on it blocked on
+        a wet road (crashed), from the seat's view (see `road`): a rider ends
+        where a card it may play aims, or short of it (`settles`) where that
+        square may be full or a square on its way closed (`crowding`)."""
+        size = len(self.course.lanes)
         count = [0] * (size + 1)  # the last: every square past the end of the course
+        fallen = [0] * (size + 1)
         chosen = view.chosen
         for n, j in enumerate(first):
             square = self.pos[j][0]
-            standing = [0] * size  # the riders that move after it, where they stand
-            for k in order[n + 1:]:
-                standing[self.pos[k][0]] += 1
-            # whether each square may be full as it moves (past the course's end: full)
-            full = [count[t] + standing[t] >= lanes[t] for t in range(size)] + [True]
+            full, closed = self.crowding(order, n, count, fallen)
             c = chosen.get(j)
             aims = {square + self.reach(j, c)} if c is not None else {square + m for m in self.possible_moves(view, j)}
             ends: set[int] = set()
+            short: set[int] = set()
             for t in aims:
-                t = min(t, size)
-                ends.add(t)
-                while t > square and full[t]:
-                    t -= 1
-                    ends.add(t)
+                landed, stopped = settles(square, min(t, size), full, closed)
+                ends |= landed
+                short |= stopped
             for t in ends:
                 count[t] += 1
-        return count
+            for t in short:
+                if t < size and self.crashes(j, t, 1):
+                    fallen[t] += 1
+        return count, fallen
 
     def state_key(self) -> tuple[object, ...]:
         """Hook: the state as plain values, in the layout of STATE_KEY_VERSION."""
