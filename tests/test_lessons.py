@@ -317,3 +317,57 @@ def test_the_lesson_s_cards_carry_the_race_screen_s_wind_marks():
             assert "front" not in text
         t.choose(POLICIES["medium"](t.view()))
     assert MAY in seen  # a mark was checked (the lesson's race has no card sure to end in the wind)
+
+
+# ------------------------------------------------------------------ checks speak only of what happened
+
+def entry_of(lesson: str) -> lessons.Entry:
+    return next(e for e in lessons.catalogue() if e.id == lesson)
+
+
+def said(t: Tutorial, round_: int) -> str:
+    return "\n".join(t.reports[round_])
+
+
+def test_the_sprint_check_blames_no_card_when_the_line_was_out_of_reach():
+    # the highest cards each round: in round 6 no card of the player's could cross the line
+    # (the Rouleur's 6 from 30 ends on 36, the line after 38): nothing to blame; round 7 crosses
+    actions = ["draw blue.R", "play blue.R 7", "play blue.S 9", "draw blue.R", "play blue.R 6", "play blue.S 9",
+               "draw blue.R", "play blue.R 7", "play blue.S 9", "draw blue.R", "play blue.R 7", "play blue.S 3",
+               "draw blue.R", "play blue.R 5", "play blue.S 5", "draw blue.R", "play blue.R 6", "play blue.S 5",
+               "draw blue.R", "play blue.R 3", "play blue.S 4"]
+    t = Tutorial(entry_of("classic"), actions)
+    sprint = next(k for k, s in enumerate(t.lesson.steps) if s.check == "finish")
+    assert sprint in t.steps[6] and "Next time" not in said(t, 6)
+    assert (6, sprint) in t.retry and sprint in t.steps[7]  # taught again, where the line is in reach
+    assert "Well done: you crossed the line!" in said(t, 7)
+
+
+def test_a_check_is_none_where_its_situation_did_not_arise():
+    from flamme_tui.play.tutorial import checked
+
+    t = Tutorial(entry_of("meteo"))  # no round played yet: no move, no event
+    game, ours = t.game, {i for i, r in enumerate(t.game.riders) if r.seat == 0}
+    assert checked("finish", game, ours, [], "finish", line_in_reach=True) is False  # it could have crossed
+    assert checked("finish", game, ours, [], "finish", line_in_reach=False) is None
+    assert checked("no_crash", game, ours, [], "wet") is None  # nobody went onto the wet road
+    assert checked("not_blocked", game, ours, [], "cobbles") is None
+    assert checked("not_blocked", game, ours, []) is True  # a round's blocking step speaks as before
+
+
+def test_the_cobbles_check_waits_for_a_move_onto_the_cobbles():
+    actions = ["draw blue.R", "bid blue.R 6", "bid blue.R 5", "draw blue.R", "play blue.R 7", "play blue.S 9",
+               "draw blue.R", "play blue.R 7", "play blue.S 5", "draw blue.R", "play blue.R 4", "play blue.S 9"]
+    t = Tutorial(entry_of("peloton"), actions)
+    cobbles = next(k for k, s in enumerate(t.lesson.steps) if s.at == "cobbles")
+    # round 2: the Rouleur ends just short of the cobbles; round 3 it rides onto them
+    assert cobbles in t.steps[2] and "cobbles" not in said(t, 2)
+    assert "Well done: no card of yours was blocked on the cobbles." in said(t, 3)
+
+
+def test_the_catch_up_check_is_silent_when_the_die_let_nobody_catch_up():
+    t = Tutorial(entry_of("bmx"), ["play blue 2", "play blue 5", "play blue 5", "play blue 4"])
+    step = next(k for k, s in enumerate(t.lesson.steps) if s.check == "catch_up")
+    assert step in t.steps[2] and "The die showed nothing" in said(t, 2)
+    assert "catching up" not in said(t, 2) and "caught up" not in said(t, 2)
+    assert step in t.steps[3]  # taught again

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..engine.actions import Action, Bid, Draw, Play
+from ..engine.actions import Action, Bid, Draw, Play, PlayTokens
 from ..engine.cards import ROULEUR, SPRINTEUR, card_text
 from ..engine.course import HEADWIND, TAILWIND, WET
-from ..engine.events import Breakaway, CatchUp, Crash, Exhaustion, Fatigue, Finish, Move, Slipstream
+from ..engine.events import Breakaway, CatchUp, Crash, Die, Exhaustion, Fatigue, Finish, Move, Slipstream
 from ..engine.options import Option
 from ..engine.phase import Phase
 from ..engine.race import Team
@@ -61,6 +61,8 @@ class Tutorial:
         self.retry: set[tuple[int, int]] = set()
         self.mine: list[Action] = []  # the player's actions of the round in progress
         self._hands: dict[str, tuple[int, ...]] = {}  # rider id -> the hand its card this round came from
+        # round -> whether a card (tokens) the player could play took a rider of its over the line
+        self._line_in_reach: dict[int, bool] = {}
         self._opponents()
         for text in actions:
             self.choose(Action.parse(text), replaying=True)
@@ -154,6 +156,10 @@ class Tutorial:
         self.round_steps()  # (fixed at the round's first choice, as the player saw them)
         if isinstance(action, Play):  # the hand it came from (said after the reveal, `recycled`)
             self._hands[action.rider] = self.view().hands[self.game.index[action.rider]]
+        if isinstance(action, (Play, PlayTokens)):  # the sprint's check blames no card that could not cross
+            finish = self.game.course.finish
+            reach = any(o.preview is not None and o.preview.start + o.preview.moves >= finish for o in self.options())
+            self._line_in_reach[round_] = self._line_in_reach.get(round_, False) or reach
         self.session.apply(action)
         self.mine.append(action)
         self._opponents()
@@ -216,7 +222,7 @@ class Tutorial:
         for k, step in steps:
             if step.check is None:
                 continue
-            passed = checked(step.check, game, ours, mine)
+            passed = checked(step.check, game, ours, mine, step.at, self._line_in_reach.get(round_, False))
             if passed is None:  # the round never came to the step's place: it is taught again
                 self.retry.add((round_, k))
                 continue
@@ -277,16 +283,29 @@ def scripted(view: Any, opponent: Opponent) -> Action:
     return min(plays, key=lambda a: (a.card != 0, a.card))  # an exhaustion card first: it is worth least
 
 
-def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool | None:
+def checked(check: str, game: Any, ours: set[int], mine: list[Action], at: str | None = None,
+            line_in_reach: bool = True) -> bool | None:
     """Whether the player did what a step asked (lessons.CHECKS), from the round's events and
-    actions; None when the round never came to the step's place (no move of the player's from
-    a descent or a supply square, nor on or onto a climb): the step is taught again."""
+    actions; None when the round never came to the step's situation, so that nothing the player
+    did could pass or miss it (no move of the player's from a descent or a supply square, nor on
+    or onto a climb; none on or across the cobbles for a step `at` them, nor onto or across a wet
+    square for no_crash; a die that let nobody catch up; the finish line out of reach of every
+    card the player could play, `line_in_reach`): the step is taught again."""
     events = game.events
     moves = [e for e in events if type(e) is Move and e.rider in ours]
     terrain = game.course.terrain
     starts = {terrain[e.start] for e in moves}
     if check == "descent_gained" and DESCENT not in starts or check == "supply_gained" and SUPPLY not in starts:
         return None
+    if at == "cobbles":  # blocked on the cobbles: only the moves that went onto them count
+        moves = [e for e in moves if COBBLE in terrain[e.start + 1:e.start + e.moves + 1]]
+        if not moves:
+            return None
+    weather = game.course.weather or ()
+    if check == "no_crash" and not any(WET in weather[e.start:e.start + e.moves + 1] for e in moves):
+        return None
+    if check == "catch_up" and not any(type(e) is Die and e.face for e in events):
+        return None  # the die showed nothing: nobody could catch up
     if check == "no_card_wasted_on_climb" and not any(
             e.moves < e.value or ASCENT in (terrain[e.start], terrain[e.square]) for e in moves):
         return None
@@ -313,8 +332,9 @@ def checked(check: str, game: Any, ours: set[int], mine: list[Action]) -> bool |
         result = next((e for e in events if type(e) is Breakaway), None)
         return None if result is None else any(i in ours for i in result.winners)
     if check == "finish":
-        return any(type(e) is Finish and e.rider in ours for e in events) or (
+        crossed = any(type(e) is Finish and e.rider in ours for e in events) or (
             game.phase == Phase.OVER and game.riders[game.winner].seat == PLAYER)
+        return True if crossed else None if not line_in_reach else False
     raise ValueError(f"unknown check {check!r}")
 
 
