@@ -371,3 +371,31 @@ def test_the_catch_up_check_is_silent_when_the_die_let_nobody_catch_up():
     assert step in t.steps[2] and "The die showed nothing" in said(t, 2)
     assert "catching up" not in said(t, 2) and "caught up" not in said(t, 2)
     assert step in t.steps[3]  # taught again
+
+
+def test_a_lesson_s_text_names_a_rebindable_key_as_bound():
+    text = "press {key:race.hint} when you choose, {key:no.such} stays"
+    bound = {"race.hint": "f6"}
+    assert lessons.with_keys(text, bound.get) == "press f6 when you choose, {key:no.such} stays"
+
+
+def test_every_key_a_shipped_lesson_names_is_a_key_of_the_settings():
+    from flamme_tui.ui.keys import binding_ids
+
+    ids = set(binding_ids())
+    for entry in lessons.catalogue():
+        text = (SHIPPED / f"{entry.id}.yaml").read_text()
+        assert {m.group(1) for m in lessons.KEY_MARK.finditer(text)} <= ids, entry.id
+
+
+@pytest.mark.parametrize("lang", lessons.LANGUAGES)
+def test_the_classic_outro_names_the_hint_setting_as_the_settings_screen_does(lang):
+    from flamme_tui import i18n
+
+    try:
+        i18n.set_language(lang)
+        outro = " ".join(classic().lesson.said("outro").split())
+        assert i18n._("Hint key in races") in outro and i18n._("Settings") in outro
+        assert "{key:race.hint}" in outro
+    finally:
+        i18n.set_language("en")

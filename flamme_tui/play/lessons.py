@@ -17,12 +17,18 @@ where it does not (`said`).  The words the tutorial adds around them (the
 reveal explained, the keys) go through the gettext catalogs as every other
 text of the game.
 
+A text may name a key the player can rebind as `{key:ID}` (`{key:race.hint}`,
+an id of the Settings screen's keys): the lesson shows the key as the player
+has it bound (`with_keys`), since a key written out goes stale when rebound.
+
 A file with a mistake gives one line naming the file, the line and the
 field (config.ConfigError), as stage files do.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal, get_args
 
@@ -60,6 +66,15 @@ class _Texts(BaseModel):
         words = getattr(self, language(), None) if language() in LANGUAGES else None
         text = getattr(words, field, None) if words is not None else None
         return text or str(getattr(self, field))
+
+
+KEY_MARK = re.compile(r"\{key:([a-z_]+(?:\.[a-z_]+)*)\}")  # a rebindable key in a lesson's text
+
+
+def with_keys(text: str, key_of: Callable[[str], str | None]) -> str:
+    """`text` with each `{key:ID}` replaced by the key `key_of(ID)` (the key
+    as bound; None: no such binding, the mark is left as written)."""
+    return KEY_MARK.sub(lambda m: key_of(m.group(1)) or m.group(0), text)
 
 
 LANGUAGES = ("fr", "es")  # the languages a lesson file may speak besides English
@@ -234,4 +249,5 @@ def catalogue(folder: Path | None = None) -> list[Entry]:
     return sorted(out, key=lambda e: (e.lesson is None, e.lesson.order if e.lesson else 0, e.id))
 
 
-__all__ = ["CHECKS", "LANGUAGES", "Entry", "Lesson", "Opponent", "Step", "catalogue", "load", "lessons_dir", "stage_ref"]
+__all__ = ["CHECKS", "KEY_MARK", "LANGUAGES", "Entry", "Lesson", "Opponent", "Step",
+           "catalogue", "load", "lessons_dir", "stage_ref", "with_keys"]

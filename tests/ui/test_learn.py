@@ -387,3 +387,32 @@ async def test_the_lesson_s_choices_stay_in_sight_when_its_text_is_scrolled(data
         await pilot.pause()
         assert body.scroll_y == body.max_scroll_y
         assert "Which rider draws first?  [1] Sprinteur" in screen_text(app)
+
+
+CLASSIC_TO_THE_END = ["draw blue.R", "play blue.R 7", "play blue.S 9", "draw blue.R", "play blue.R 6",
+                      "play blue.S 9", "draw blue.R", "play blue.R 7", "play blue.S 9", "draw blue.R",
+                      "play blue.R 7", "play blue.S 3", "draw blue.R", "play blue.R 5", "play blue.S 5",
+                      "draw blue.R", "play blue.R 6", "play blue.S 5", "draw blue.R", "play blue.R 3",
+                      "play blue.S 4"]
+
+
+async def test_the_lesson_s_outro_says_the_hint_key_as_the_player_bound_it(data_dir):
+    from flamme_tui import settings as user_settings
+    from flamme_tui.play.lessons import catalogue
+    from flamme_tui.play.tutorial import Tutorial
+    from flamme_tui.ui.screens.tutorial import TutorialScreen
+
+    user_settings.save(user_settings.Settings(keys={"race.hint": "f6"}))
+    entry = next(e for e in catalogue() if e.id == "classic")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = TutorialScreen(entry)
+        app.push_screen(screen)
+        await pilot.pause()
+        screen.tutorial, screen.started = Tutorial(entry, CLASSIC_TO_THE_END), True
+        screen.show()
+        await pilot.pause()
+        assert screen.tutorial.over
+        text = " ".join(screen.query_one("#lesson-step").render().plain.split())
+        assert "then press f6 when you choose" in text and "{key:" not in text

@@ -201,13 +201,20 @@ class TutorialScreen(BaseScreen):
             text = "\n\n".join(step.said("text") for step in steps) if steps else _("Race on: choose as you learned.")
             choices = self.choices_text()
         self.query_one("#lesson-keys", KeyBar).show(self.keys())
-        self.query_one("#lesson-step", Static).update(plain(text))
+        self.query_one("#lesson-step", Static).update(plain(self.bound(text)))
         self.query_one("#lesson-choices", Static).update(plain(choices))
         heading = _("The breakaway:") if shown == 0 else _("Last round:")
         report = (heading + "\n" + "\n".join(f"· {line}" for line in last)) if last else ""
         if self.saved_problem:
             report = (report + "\n" + _("(progress not kept: {why})").format(why=self.saved_problem)).strip()
         self.query_one("#lesson-report", Static).update(plain(report))
+
+    def bound(self, text: str) -> str:
+        """A lesson's text with its `{key:ID}` marks as the player's keys are bound (lessons.with_keys)."""
+        from ..keys import rebindable
+
+        defaults = {r.id: r.keys for r in rebindable()}
+        return lessons.with_keys(text, lambda i: self.key_of(i, defaults[i]) if i in defaults else None)
 
     def choices_text(self) -> str:
         t = self.tutorial
