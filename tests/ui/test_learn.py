@@ -416,3 +416,25 @@ async def test_the_lesson_s_outro_says_the_hint_key_as_the_player_bound_it(data_
         assert screen.tutorial.over
         text = " ".join(screen.query_one("#lesson-step").render().plain.split())
         assert "then press f6 when you choose" in text and "{key:" not in text
+
+
+async def test_a_new_round_s_step_opens_at_its_top_after_the_last_was_scrolled(data_dir):
+    """The text scrolled to its end (↓) before each choice: a new round's step opened part-way down."""
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tutorial"](pilot)  # round 2: blocking
+        screen = app.screen
+        body = screen.query_one("#lesson-body")
+        opened = 0
+        while not screen.tutorial.over and screen.tutorial.game.round <= 6:
+            round_ = screen.tutorial.game.round
+            await pilot.press(*["down"] * 20)
+            n = len(screen.tutorial.options())
+            await pilot.press("2" if screen.tutorial.kind() == "draw" else str(min(3, n)))
+            await pilot.pause()
+            if screen.tutorial.game.round != round_:
+                assert body.scroll_y == 0, screen.tutorial.game.round
+                opened += body.max_scroll_y > 0
+        assert opened  # a round whose text had more to read than the room

@@ -137,6 +137,7 @@ class TutorialScreen(BaseScreen):
         self.tutorial: Tutorial = resumed if resumed is not None else Tutorial(entry)
         self.started = self.resumed  # the intro is shown once, before the first choice
         self.saved_problem = ""
+        self.page: tuple[object, ...] = ()  # what the text shows (see show): a new one opens at its top
 
     def compose(self):
         yield from self.compose_notice()
@@ -200,6 +201,10 @@ class TutorialScreen(BaseScreen):
         else:
             text = "\n\n".join(step.said("text") for step in steps) if steps else _("Race on: choose as you learned.")
             choices = self.choices_text()
+        page = (self.started, t.over, t.moment(), tuple(t.steps.get(t.moment(), ())))
+        if page != self.page:  # a new step (a new round, the race started or over): read from its top
+            self.page = page
+            self.query_one("#lesson-body", VerticalScroll).scroll_home(animate=False, immediate=True)
         self.query_one("#lesson-keys", KeyBar).show(self.keys())
         self.query_one("#lesson-step", Static).update(plain(self.bound(text)))
         self.query_one("#lesson-choices", Static).update(plain(choices))
