@@ -200,7 +200,20 @@ async def test_a_lesson_left_is_resumed_where_it_was_and_a_skipped_one_starts_ag
         await pilot.pause()
         assert app.screen.tutorial.actions_text() == played  # resumed: no intro, the same race
         assert "Last round:" in screen_text(app) and app.screen.tutorial.reports[1]
+        await pilot.press("x")  # a lesson under way: asked first, and kept by default
+        await pilot.pause()
+        assert screen_name(app) == "ConfirmSkipLesson" and "Skip this lesson?" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_name(app) == "TutorialScreen" and app.screen.tutorial.actions_text() == played
         await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert screen_name(app) == "TutorialScreen"
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("y")
         await pilot.pause()
         assert screen_name(app) == "LessonsScreen" and "in progress" not in screen_text(app)
         await pilot.press("enter")
@@ -438,3 +451,27 @@ async def test_a_new_round_s_step_opens_at_its_top_after_the_last_was_scrolled(d
                 assert body.scroll_y == 0, screen.tutorial.game.round
                 opened += body.max_scroll_y > 0
         assert opened  # a round whose text had more to read than the room
+
+
+async def test_a_key_that_chooses_nothing_in_a_lesson_says_which_keys_choose(data_dir):
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["tutorial"](pilot)  # round 2: which rider draws first, [1] or [2]
+        screen = app.screen
+        played = screen.tutorial.actions_text()
+        for key in ("left", "right", "enter", "0", "3", "9"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            said = [str(n.message) for n in app._notifications]
+            assert said == ["Choose with the number keys: 1 or 2."], (key, said)
+        assert screen.tutorial.actions_text() == played and screen_name(app) == "TutorialScreen"
+        await pilot.press("2")  # the Rouleur draws: its cards are [1] to [n]
+        await pilot.pause()
+        app.clear_notifications()
+        await pilot.press("9")
+        await pilot.pause()
+        n = len(screen.tutorial.options())
+        assert [str(m.message) for m in app._notifications] == [f"Choose with the number keys: 1-{n}."]

@@ -352,6 +352,22 @@ class ConfirmDiscard(ConfirmDelete):
                                    label=self.label)
 
 
+class ConfirmSkipLesson(ConfirmDelete):
+    """`x` in a lesson under way: True to skip it (what was played is
+    forgotten), False to go on with it (the default: Esc and n)."""
+
+    BINDINGS = [
+        Binding("escape,n", "choose(False)", N_("Go on with the lesson")),
+        Binding("y", "choose(True)", N_("Skip the lesson")),
+    ]
+    YES = N_("Skip it ({key})")
+    NO = N_("Go on ({key})")
+
+    def message(self) -> Content:
+        return Content.from_markup(_("[b]Skip this lesson?[/b]\n$label\nWhat you played in it is forgotten: "
+                                     "Learn to play starts it again from the beginning."), label=self.label)
+
+
 class ConfirmStopHosting(ConfirmDelete):
     """Esc on the host's screen with a race under way: True to close the table,
     False to go on hosting (the default, so that an Esc pressed by mistake

@@ -24,6 +24,7 @@ from ...lessonprogress import forget_progress, has_progress, load_progress, save
 from ...play import lessons
 from ...play.narrator import kind_name, label, played_text
 from ...play.tutorial import Tutorial
+from ...usertext import clean
 from ..aids import wind_mark
 from ..content import plain
 from ..palette import rider_label, team_of_rider
@@ -127,6 +128,8 @@ class TutorialScreen(BaseScreen):
         Binding("enter", "go_on", N_("Go on"), show=False),
         Binding("escape", "leave", N_("Leave (kept)")),
         Binding("x", "skip", N_("Skip the lesson")),
+        # keys that choose nothing here: said which do (priority: the text's scroller takes ← → else)
+        Binding("left,right,0", "nudge", "", show=False, priority=True),
     ]
 
     def __init__(self, entry: lessons.Entry) -> None:
@@ -276,9 +279,11 @@ class TutorialScreen(BaseScreen):
     def action_choose(self, k: int) -> None:
         t = self.tutorial
         if not self.started or t.over:
+            self.action_nudge()
             return
         options = t.options()
         if not 0 <= k < len(options):
+            self.action_nudge()
             return
         t.choose(options[k].action)
         self.keep()
@@ -291,6 +296,21 @@ class TutorialScreen(BaseScreen):
         elif self.tutorial.over:
             self.keep()
             self.dismiss()
+        else:
+            self.action_nudge()
+
+    def action_nudge(self) -> None:
+        """A key that chooses nothing now: say which keys do, as the race screen does."""
+        t = self.tutorial
+        if not self.started:
+            words = _("Enter: start the race")
+        elif t.over:
+            words = _("Enter: back to the lessons")
+        else:
+            n = len(t.options())
+            keys = "1" if n == 1 else _("1 or 2") if n == 2 else f"1-{n}"
+            words = _("Choose with the number keys: {keys}.").format(keys=keys)
+        self.app.notify(words, timeout=3, markup=False)
 
     def keep(self) -> None:
         try:
@@ -304,6 +324,20 @@ class TutorialScreen(BaseScreen):
         self.dismiss()
 
     def action_skip(self) -> None:
+        """`x`: a lesson under way is skipped once the player says so (what was played is lost)."""
+        t = self.tutorial
+        if t.over or not t.actions_text():
+            self.skip()
+            return
+        from .dialogs import ConfirmSkipLesson
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.skip()
+
+        self.app.push_screen(ConfirmSkipLesson(clean(t.lesson.said("title"), multiline=False)), answer)
+
+    def skip(self) -> None:
         forget_progress(self.entry)
         self.app.notify(_("Lesson skipped: Learn to play starts it again any time."), timeout=4)
         self.dismiss()
@@ -343,8 +377,6 @@ def run(lesson: str | None = None) -> int:
         entry = next((e for e in lessons.catalogue() if e.id == lesson), None)
         if entry is None or entry.lesson is None:
             import sys
-
-            from ...usertext import clean
 
             known = ", ".join(e.id for e in lessons.catalogue() if e.lesson is not None)
             why = _("no lesson {lesson!r} (lessons: {known})").format(lesson=lesson, known=known) if entry is None \
