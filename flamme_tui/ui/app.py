@@ -714,7 +714,7 @@ class FlammeApp(App[int]):
         if keymap:
             from .keys import keymap_problems
 
-            refused = {k: keymap_problems(k, v) for k, v in keymap.items()}
+            refused = {k: keymap_problems(k, v, keymap) for k, v in keymap.items()}
             problems += [p for k in refused for p in refused[k]]
             keymap = {k: v for k, v in keymap.items() if not refused[k]}
         self.set_keymap(keymap)

@@ -135,13 +135,78 @@ def key_problem(key: str) -> str | None:
     return None
 
 
-def keymap_problems(binding_id: str, keys: str) -> list[str]:
-    """What is wrong with binding `keys` (comma-separated) to `binding_id`, in words."""
+def keymap_problems(binding_id: str, keys: str, keymap: dict[str, str] | None = None) -> list[str]:
+    """What is wrong with binding `keys` (comma-separated) to `binding_id`, in
+    words; `keymap`: the other bindings' keys as the player binds them (the
+    defaults for the others), to refuse a key one of them has on a screen."""
     problems = [p for key in keys.split(",") if (p := key_problem(key.strip())) is not None]
     if binding_id != QUIT_ID and ALWAYS_QUITS in (k.strip() for k in keys.split(",")):
         problems.append(_("{key} always quits: it cannot be given to {binding}").format(key=ALWAYS_QUITS,
                                                                                          binding=binding_id))
+    if not problems:
+        problems = [p for key in dict.fromkeys(k.strip() for k in keys.split(","))
+                    if (p := _clash(binding_id, key, keymap or {})) is not None]
     return problems
+
+
+class _Keyboard(NamedTuple):
+    """One screen's keys (or the app's, on every screen): the rebindable
+    bindings' ids, and the keys of its fixed bindings (the race's number keys
+    and arrows, tab...) with what they do."""
+
+    where: str  # N_: translated when shown
+    ids: frozenset[str]
+    fixed: dict[str, str]  # key -> action
+
+
+@cache
+def _keyboards() -> tuple[_Keyboard, ...]:
+    """The app's keyboard first, then each screen's (its own bindings and those it inherits)."""
+    from textual.binding import Binding
+
+    out = []
+    for where, cls in _screens():
+        ids: set[str] = set()
+        fixed: dict[str, str] = {}
+        for klass in reversed(cls.__mro__):
+            for binding in klass.__dict__.get("BINDINGS", ()):
+                if not isinstance(binding, Binding):
+                    continue
+                if binding.id:
+                    ids.add(binding.id)
+                else:
+                    fixed.update((key.strip(), binding.action) for key in binding.key.split(","))
+        fixed.pop(ALWAYS_QUITS, None)  # said on its own (keymap_problems), and app.quit's own key
+        out.append(_Keyboard(where, frozenset(ids), fixed))
+    return tuple(out)
+
+
+def _clash(binding_id: str, key: str, keymap: dict[str, str]) -> str | None:
+    """Why `key` cannot be given to `binding_id` on a screen where it already
+    does something else (None if it can): a fixed key of that screen (the
+    race's number keys choose: a profile bound to 1 took the choice away) or
+    another binding's key there, as that binding is bound now."""
+    app, *screens = _keyboards()
+    everywhere = binding_id in app.ids or all(binding_id in s.ids for s in screens)
+    defaults = {b.id: b.keys for b in rebindable()}
+    for screen in screens:
+        if not (everywhere or binding_id in screen.ids):
+            continue
+        where = _("on the {screen} screen").format(screen=_(screen.where))
+        action = screen.fixed.get(key)
+        if action is None and key in app.fixed:
+            action, where = app.fixed[key], _("on every screen")
+        if action is not None:
+            if action.startswith("choose(") or (len(key) == 1 and key.isdigit()):
+                return _("{key} already chooses by number {where}: it cannot be given to {binding}").format(
+                    key=key, where=where, binding=binding_id)
+            return _("{key} is already a fixed key {where}: it cannot be given to {binding}").format(
+                key=key, where=where, binding=binding_id)
+        for other in sorted((screen.ids | app.ids) - {binding_id}):
+            if key in (k.strip() for k in keymap.get(other, defaults.get(other, "")).split(",")):
+                return _("{key} is already {other}'s key {where}: it cannot be given to {binding}").format(
+                    key=key, other=other, where=where, binding=binding_id)
+    return None
 
 
 def types_a_character(key: str) -> bool:

@@ -244,11 +244,6 @@ The stages this rule set can race, grouped by kind, then by the boxes whose tile
   ↑ ↓          move
   Enter        choose
   Esc          back"""),
-    "settings": N_("""[b]Settings[/b]
-Saved at once in the settings file (its path is shown on the screen).
-  Space or Enter  switch, open a list
-Hint key in races: h (or Hint in the palette) shows what the expert would play and why; only when one person races, and the podium says "with hints".
-Key bindings: type the new keys (comma-separated Textual key names, e.g. "f5" or "ctrl+s,f5") and press Enter; empty restores the default."""),
     "saved": N_("""[b]Saved races[/b]
 Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking."""),
     "editor": N_("""[b]Build a stage[/b]
@@ -271,23 +266,6 @@ With the mouse, the words beside the list (turn, take back, ...) do what their k
   + -          ramp number 1-5
   f            weather forecast on/off
   Enter        continue to the teams (young children: per player there)"""),
-    "place": N_("""[b]Starting grid[/b]
-Players place their riders in turn on the free places behind the start line.
-  ← → ↑ ↓      move the cursor [] over the free places
-  click        a free place on the track
-  Enter        place the rider
-  r            a random free place"""),
-    "breakaway": N_("""[b]The breakaway[/b] (Peloton)
-Each team of players picks the rider it bids with, which draws 4 cards and keeps 1 face down (the other 3 go face up under its deck); every first bid is revealed together, then every second bid.  The best total breaks away (with 5 or 6 teams the best two) to the breakaway square; ties go to the rider further back on the grid, on one square to the higher lane.  A winner loses its two bid cards and takes 2 exhaustion cards; the others take their bids back.  Every bidder then shuffles all its cards.
-  1-4 or ← →   select
-  Enter        confirm
-  click        select, then confirm"""),
-    "draw": N_("""[b]Which rider draws first?[/b]
-You see the first rider's cards, pick one, and only then draw for the other rider.
-  1 2          that rider draws at once
-  ← → Enter    select, then confirm
-  click        select, then confirm
-[b]Since your last look[/b] (under the choice, then under the cards while there is room): each round revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), exhaustion (+E), crashes (down); the race log on the right has every line."""),
     "learn": N_("""[b]Learn to play[/b]
 A short race against scripted teams that teaches one idea a round.  Read the step, then choose: every card says where it takes your rider (→ square) and the one thing to know about it (blocked: a full square; blocked?: the riders ahead move first and may fill it; finish; +E, in BMX +F: it ends in the wind; +E?: the others' cards decide).  After each reveal the lesson says what happened to your riders and why.
   1-9          choose (a rider to draw first, a card; in the breakaway a rider to bid, a bid)
@@ -354,53 +332,149 @@ Seed: left empty, the race gets a random one, told at the podium (at a table of 
     return "\n".join(lines)
 
 
-def _curtain_help(variant: str | None) -> str:
-    if _tokens(variant):
-        return _("""[b]Pass the keyboard[/b]
-Only the named player should look at the screen now: the next screen shows that player's tokens.
-  Enter        show my tokens""")
-    return _("""[b]Pass the keyboard[/b]
-Only the named player should look at the screen now: the next screen shows that player's cards.
-  Enter        show my cards""")
+def _settings_help(key: KeyOf) -> str:
+    return "\n".join([
+        _("[b]Settings[/b]"),
+        _("Saved at once in the settings file (its path is shown on the screen)."),
+        key_row(_("Space or Enter"), _("switch, open a list")),
+        _("Hint key in races: {key} (or Hint in the palette) shows what the expert would play and why; only when one "
+          "person races, and the podium says \"with hints\".").format(key=_escaped(key("race.hint", "h"))),
+        _("Key bindings: type the new keys (comma-separated Textual key names, e.g. \"f5\" or \"ctrl+s,f5\") and "
+          "press Enter; empty restores the default.  A key the screen already uses (the race's number keys choose, "
+          "for one) is refused."),
+    ])
 
 
-def _pick_help(variant: str | None) -> str:
+def _escaped(key: str) -> str:
+    """A key named in a paragraph of the help (markup): a player may bind `[`."""
+    return key_word(key).replace("[", "\\[")
+
+
+def _confirm(key: KeyOf) -> str:
+    return key("race.confirm", "enter")
+
+
+def _click() -> str:
+    return pgettext("key name", "click")
+
+
+def _place_help(key: KeyOf) -> str:
+    return "\n".join([
+        _("[b]Starting grid[/b]"),
+        _("Players place their riders in turn on the free places behind the start line."),
+        key_row("← → ↑ ↓", _("move the cursor [] over the free places")),
+        key_row(_click(), _("a free place on the track")),
+        key_row(_confirm(key), _("place the rider")),
+        key_row(key("race.random", "r"), _("a random free place")),
+    ])
+
+
+def _breakaway_help(key: KeyOf) -> str:
+    return "\n".join([
+        _("[b]The breakaway[/b] (Peloton)"),
+        _("Each team of players picks the rider it bids with, which draws 4 cards and keeps 1 face down (the other 3 "
+          "go face up under its deck); every first bid is revealed together, then every second bid.  The best total "
+          "breaks away (with 5 or 6 teams the best two) to the breakaway square; ties go to the rider further back on "
+          "the grid, on one square to the higher lane.  A winner loses its two bid cards and takes 2 exhaustion cards; "
+          "the others take their bids back.  Every bidder then shuffles all its cards."),
+        key_row(_("1-4 or ← →"), _("select")),
+        key_row(_confirm(key), _("confirm")),
+        key_row(_click(), _("select, then confirm")),
+    ])
+
+
+def _draw_help(key: KeyOf) -> str:
+    return "\n".join([
+        _("[b]Which rider draws first?[/b]"),
+        _("You see the first rider's cards, pick one, and only then draw for the other rider."),
+        key_row("1 2", _("that rider draws at once")),
+        key_row(f"← → {_confirm(key)}", _("select, then confirm")),
+        key_row(_click(), _("select, then confirm")),
+        _("[b]Since your last look[/b] (under the choice, then under the cards while there is room): each round "
+          "revealed since your last turn, in short: every rider's card and move (from→to, slipstream included), "
+          "exhaustion (+E), crashes (down); the race log on the right has every line."),
+    ])
+
+
+def _curtain_help(variant: str | None, key: KeyOf) -> str:
+    lift = key("curtain.lift", "enter")
     if _tokens(variant):
-        return _("""[b]Pick a token[/b]
-You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: their values add up).  The others go back into the bag.
-  1-4          play that token at once (the review catches a slip); on a descent select two, then Enter
-  ← → Enter    select, then play (face down until all have played)
-  click        select; click the selected token again to play it
-  h            a hint: what the expert would play and why (Settings: Hint key in races)
-Then a review: Enter passes the keyboard, u takes the token back to change it (the log and the table are told that you changed it, never to what).
-[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider ("3 →12": square 12), every other rider standing still (the others move too: the round may end elsewhere), and ▼▼ marks it on the track; under the tokens, the selected one in words. Under a token, "+F": it ends in the wind, a fatigue token whatever the others play; "+F?": the others' tokens or the die decide.""")
-    text = _("""[b]Pick a card[/b]
-  1-5          play that card at once (the review catches a slip)
-  ← → Enter    select (a heavy border marks it), then play (face down until all have played)
-  click        select; click the selected card again to play it
-  h            a hint: what the expert would play and why (Settings: Hint key in races)
-  s            the stage profile, with every rider on it
-After the second card, a review ("Sprinteur 9 · Rouleur 6"): Enter passes the keyboard, u (or a number) takes the second card back to change it; the race log and the next players are told that you changed it, never to what. The first card is down once the second rider has drawn, as at the table; after Enter nothing changes any more.
-[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full whatever the others play: XX on the track), "crash!" (so blocked on a wet road), "crash?" (the riders ahead move first and may block it on a wet road), "moves 5" (a climb, a descent, a supply zone or standing up changes it). The riders ahead move first, so in a pack their cards decide whether a card is blocked: the words under the cards say so for the selected card ("riders ahead may fill 12", "it aims at 12, full now: riders ahead may leave it"); in its bottom border, "+E" if it ends in the wind (an exhaustion card whatever the others play) and "+E?" if the others' cards decide. ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards.""")
+        return "\n".join([
+            _("[b]Pass the keyboard[/b]"),
+            _("Only the named player should look at the screen now: the next screen shows that player's tokens."),
+            key_row(lift, _("show my tokens"))])
+    return "\n".join([
+        _("[b]Pass the keyboard[/b]"),
+        _("Only the named player should look at the screen now: the next screen shows that player's cards."),
+        key_row(lift, _("show my cards"))])
+
+
+HINT_ROW = N_("a hint: what the expert would play and why (Settings: Hint key in races)")
+PROFILE_ROW = N_("the stage profile, with every rider on it")
+
+
+def _pick_help(variant: str | None, key: KeyOf) -> str:
+    confirm, change, hint = _confirm(key), key("race.change", "u,backspace"), key("race.hint", "h")
+    if _tokens(variant):
+        return "\n".join([
+            _("[b]Pick a token[/b]"),
+            _("You drew 3 speed tokens from your bag (4 on a descent); keep 1 (2 on a descent: their values add up).  "
+              "The others go back into the bag."),
+            key_row("1-4", _("play that token at once (the review catches a slip); on a descent select two, then "
+                             "{confirm}").format(confirm=_escaped(confirm))),
+            key_row(f"← → {confirm}", _("select, then play (face down until all have played)")),
+            key_row(_click(), _("select; click the selected token again to play it")),
+            key_row(hint, _(HINT_ROW)),
+            _("Then a review: {confirm} passes the keyboard, {change} takes the token back to change it (the log and "
+              "the table are told that you changed it, never to what).").format(confirm=_escaped(confirm),
+                                                                                 change=_escaped(change)),
+            _("[b]Aids[/b] (Settings; off = the real table): each token says where it takes your rider (\"3 →12\": "
+              "square 12), every other rider standing still (the others move too: the round may end elsewhere), and "
+              "▼▼ marks it on the track; under the tokens, the selected one in words. Under a token, \"+F\": it ends "
+              "in the wind, a fatigue token whatever the others play; \"+F?\": the others' tokens or the die decide."),
+        ])
+    text = "\n".join([
+        _("[b]Pick a card[/b]"),
+        key_row("1-5", _("play that card at once (the review catches a slip)")),
+        key_row(f"← → {confirm}", _("select (a heavy border marks it), then play (face down until all have played)")),
+        key_row(_click(), _("select; click the selected card again to play it")),
+        key_row(hint, _(HINT_ROW)),
+        key_row(key("race.profile", "s"), _(PROFILE_ROW)),
+        _("After the second card, a review (\"Sprinteur 9 · Rouleur 6\"): {confirm} passes the keyboard, {change} (or "
+          "a number) takes the second card back to change it; the race log and the next players are told that you "
+          "changed it, never to what. The first card is down once the second rider has drawn, as at the table; after "
+          "{confirm} nothing changes any more.").format(confirm=_escaped(confirm), change=_escaped(change)),
+        _(PICK_AIDS),
+    ])
     if _weather(variant):
         text += "\n" + _("Weather changes the draw: » tailwind 5 cards, « headwind 3 cards.")
     return text
 
 
-def _reveal_help(variant: str | None) -> str:
+PICK_AIDS = N_("""[b]Aids[/b] (Settings; off = the real table): each card says where it takes the rider ("9 →12": square 12), every other rider standing still (the others move too, so the round may end elsewhere), and on its second line the one thing to know: "blocked" (the squares ahead are full whatever the others play: XX on the track), "crash!" (so blocked on a wet road), "crash?" (the riders ahead move first and may block it on a wet road), "moves 5" (a climb, a descent, a supply zone or standing up changes it). The riders ahead move first, so in a pack their cards decide whether a card is blocked: the words under the cards say so for the selected card ("riders ahead may fill 12", "it aims at 12, full now: riders ahead may leave it"); in its bottom border, "+E" if it ends in the wind (an exhaustion card whatever the others play) and "+E?" if the others' cards decide. ▼▼ on the track marks the selected card's square and your other rider's card; the selected card is also said in words under the cards.""")
+
+
+def _reveal_help(variant: str | None, key: KeyOf) -> str:
     if _tokens(variant):
         steps = _("All tokens are revealed together; riders move front first, then the die "
                   "(catch-up) and the fatigue tokens, one step at a time.")
     else:
         steps = _("All cards are revealed together; riders move front first, then slipstream "
                   "and exhaustion, one step at a time.")
-    return _("[b]Reveal and movement[/b]") + "\n" + steps + "\n" + _("""  Space or →   next step
-  ←            previous step
-  Enter        skip to the end of the round, then continue
-  a            play the steps automatically (on/off)
-  p            the pace of the steps: off (keys only), slow, normal, fast (saved in the settings)
-  s            the stage profile, with every rider on it
-  [ ]          scroll the track (small terminals)""")
+    lines = [
+        _("[b]Reveal and movement[/b]"), steps,
+        key_row(_(" or ").join([key("race.next", "space"), "→"]), _("next step")),
+        key_row("←", _("previous step")),
+        key_row(_confirm(key), _("skip to the end of the round, then continue")),
+        key_row(key("race.auto", "a"), _("play the steps automatically (on/off)")),
+        key_row(key("race.pace", "p"), _("the pace of the steps: off (keys only), slow, normal, fast (saved in the "
+                                         "settings)")),
+    ]
+    if not _tokens(variant):  # (a BMX lap is on screen whole: no profile, no scrolling)
+        lines += [key_row(key("race.profile", "s"), _(PROFILE_ROW)),
+                  key_row(f"{key('race.back', 'left_square_bracket')} {key('race.on', 'right_square_bracket')}",
+                          _("scroll the track (small terminals)"))]
+    return "\n".join(lines)
 
 
 def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) -> str:
@@ -408,12 +482,12 @@ def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) ->
         return _teams_help(variant, key)
     if topic == "tour-stages":
         return _tour_stages_help(key)
-    if topic == "curtain":
-        return _curtain_help(variant)
-    if topic == "pick":
-        return _pick_help(variant)
-    if topic == "reveal":
-        return _reveal_help(variant)
+    phases = {"curtain": _curtain_help, "pick": _pick_help, "reveal": _reveal_help}
+    if topic in phases:
+        return phases[topic](variant, key)
+    others = {"place": _place_help, "breakaway": _breakaway_help, "draw": _draw_help, "settings": _settings_help}
+    if topic in others:
+        return others[topic](key)
     return _(HELP.get(topic, ""))
 
 

@@ -107,12 +107,21 @@ class HelpScreen(Screen[None]):
         self.dismiss(None)
 
 
+def close_hint(app, binding_id: str, default: str) -> str:
+    """A popup's last line: Esc or the key that opened it (as bound now) closes it (markup: `[` escaped)."""
+    key_of = getattr(app, "key_of", None)
+    key = key_of(binding_id, default) if key_of is not None else default
+    return _("[b]Esc[/b] or [b]{key}[/b] close").format(key=key.replace("[", "\\["))
+
+
 class ProfileScreen(ModalScreen[None]):
     """The stage profile, on request during a race (`s`): climbs and descents
     as heights, and where every rider is on them.  Public: the track only."""
 
     BINDINGS = [
-        Binding("escape,s,q", "close", N_("Close")),
+        Binding("escape,q", "close", N_("Close")),
+        # the key that opened it closes it, as the player binds it: the same id, so the keymap moves it too
+        Binding("s", "close", show=False, id="race.profile"),
     ]
 
     def __init__(self, course, riders) -> None:
@@ -133,7 +142,7 @@ class ProfileScreen(ModalScreen[None]):
                 "climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
                 "under it, the riders: team letter, or how many share a spot")
             yield Static(legend, id="profile-legend")
-            yield Static(_("[b]Esc[/b] or [b]s[/b] close"), classes="dialog-hint")
+            yield Static(close_hint(self.app, "race.profile", "s"), classes="dialog-hint")
 
     def on_mount(self) -> None:
         from ..widgets.profile import StageProfile

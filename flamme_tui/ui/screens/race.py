@@ -74,7 +74,7 @@ def key_words() -> dict[str, str]:
             "continue": pgettext("key bar", "continue"), "pass": pgettext("key bar", "pass"),
             "play": pgettext("key bar", "play"), "select/unselect": pgettext("key bar", "select/unselect"),
             "back": pgettext("key bar", "back"), "next": pgettext("key bar", "next"), "skip": pgettext("key bar", "skip"),
-            "profile": pgettext("key bar", "profile"),
+            "profile": pgettext("key bar", "profile"), "hint": pgettext("key bar", "hint"),
             "help": pgettext("key bar", "help"), "quit": pgettext("key bar", "quit")}
 
 
@@ -338,12 +338,23 @@ class RaceScreen(RaceKeys):
                         (key("race.auto"), pgettext("autoplay", "stop") if self.playing else pgettext(
                             "autoplay", "play"))]
             keys.append((key("race.pace"), _("pace: {pace}").format(pace=pace_words(self.pace))))
+        if self.hint_offered():  # before the profile: at 80 columns a key bar too long loses the profile first
+            keys.append((key("race.hint"), words["hint"]))
         if isinstance(self.track, TrackStrip):
             keys.append((key("race.profile"), words["profile"]))
         if self.table.in_tour:
             keys.append((key("race.standings"), _("standings")))
         keys += [(self.key_of("help", "question_mark"), words["help"]), (key("race.quit"), words["quit"])]
         self.keybar.show(keys)
+
+    def hint_offered(self) -> bool:
+        """Whether the hint key gives a hint now (Settings: hints on, one person
+        racing, that person choosing a card or who draws first): the key bar says so."""
+        from ..hints import HINT_KINDS, refusal
+
+        if not getattr(getattr(self.app, "settings", None), "hints", False):
+            return False
+        return getattr(self.turn, "kind", None) in HINT_KINDS and refusal(self) is None
 
     def _curtain_lifted(self, seat: int) -> None:
         """The named player pressed Enter on the curtain: show their turn.  Done

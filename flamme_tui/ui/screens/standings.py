@@ -19,6 +19,7 @@ from ...play.standings import StandingLine, Standings
 from ...usertext import cells, clean, fit
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.board import JERSEY
+from .dialogs import close_hint
 from .tour_results import KIND, behind
 
 HEAD = "bold"
@@ -94,7 +95,8 @@ def finished_text(standings: Standings, board) -> Text:
 class StandingsScreen(ModalScreen[None]):
     """The standings of the tour stage on screen (public: every player may see them)."""
 
-    BINDINGS = [Binding("escape,g,q", "close", N_("Close"))]
+    # the key that opened it closes it, as the player binds it: the same id, so the keymap moves it too
+    BINDINGS = [Binding("escape,q", "close", N_("Close")), Binding("g", "close", show=False, id="race.standings")]
 
     def __init__(self, standings: Standings, board) -> None:
         super().__init__(classes="dialog-screen")
@@ -113,7 +115,7 @@ class StandingsScreen(ModalScreen[None]):
             yield Static(_("Before: the GC before this stage · Stage: ✓ across the line, its final time; "
                            "~ on the road, its gap now · Live GC: the GC if the stage ended as the road stands"),
                          id="standings-legend")
-            yield Static(_("[b]Esc[/b] or [b]g[/b] close"), classes="dialog-hint")
+            yield Static(close_hint(self.app, "race.standings", "g"), classes="dialog-hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
