@@ -628,6 +628,13 @@ class FlammeApp(App[int]):
         lets its race file go: Resume on the title menu goes on with it."""
         self._let_go_of_save()
         self.back_to_title()
+        self._race_left()
+
+    def _race_left(self) -> None:
+        """Back on the title menu from a race: its Resume goes under the cursor (README: "first, and under
+        the cursor"); the cursor stayed on New race, and Enter started another race."""
+        if isinstance(self.screen, TitleScreen):
+            self.screen.race_left()
 
     def show_replay(self, path) -> None:
         """The replay of a saved race (the saved races' list and the results
@@ -975,6 +982,7 @@ class FlammeApp(App[int]):
                 self.flow = None
                 self._let_go_of_save()
                 self.back_to_title()
+                self._race_left()
                 if then is not None:
                     then()
 

@@ -383,6 +383,49 @@ async def test_leaving_a_race_for_the_title_menu_offers_to_resume_it(tmp_path, m
         assert app.screen.turn.kind == "pick" and len(shown_cards(app, "hand")) == 4
 
 
+async def test_leaving_a_race_puts_resume_under_the_cursor(tmp_path, monkeypatch):
+    """A race already offered for resuming, New race chosen below it: leaving that
+    new race (q, t) brought the menu back with the cursor on New race, and Enter
+    started yet another race instead of resuming the one just left."""
+    from flamme_tui import saves
+    from flamme_tui.ui.scenarios import advance, choices
+
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    session = choices().session()
+    advance(session, 1)
+    saves.save(session, tmp_path / "saves" / "older.json")
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen.query_one("#title-menu")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.screen.resume_info is not None:
+                break
+        older = app.screen.resume_info
+        assert older is not None and menu.highlighted == 0
+        await pilot.press("down")  # New race
+        await new_race_menus(pilot, "classic")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("enter", "1")  # a card drawn: the new race is saved
+        await settle(pilot)
+        for _ in range(100):
+            if app.autosaver is not None and app.autosaver.saved:
+                break
+            await pilot.pause(0.01)
+        left = app.flow.session.save_path
+        await pilot.press("q", "t")
+        for _ in range(100):  # the saves are read again in the background: the race just left comes first
+            await pilot.pause(0.05)
+            if app.screen.resume_info is not None and app.screen.resume_info.path == left:
+                break
+        assert app.screen.resume_info.path == left
+        assert menu.get_option_at_index(menu.highlighted).id == "resume"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen_name(app) == "CurtainScreen" and app.flow.session.save_path == left
+
+
 async def test_a_resumed_race_log_is_rebuilt_in_plain_words():
     from flamme_tui.ui.scenarios import advance, choices
 

@@ -40,6 +40,8 @@ class TitleScreen(BaseScreen):
         self.resume_info: SavedRace | None = None
         self._shown = False  # shown once already (the first time, preload looks for saves)
         self.cursor_id: str | None = None  # the entry under the cursor while the menu is drawn again (relanguage)
+        # back from a race, Resume not offered yet: where the cursor was (Resume goes under it if it stays there)
+        self._to_resume: int | None = None
 
     def entries(self) -> list[tuple[str, str]]:
         """(id, label) of the menu, top first.  A feature adds its entry here
@@ -52,14 +54,20 @@ class TitleScreen(BaseScreen):
         """Offer "Resume" for the newest race not finished (a saves.SavedRace,
         found in the background, or left for the title menu), damaged or not:
         a damaged one is never hidden; None takes the entry away."""
-        if race == self.resume_info:
-            return
         menu = self.query_one("#title-menu", OptionList)
+        # back from a race and the cursor not moved since: Resume goes under it
+        to_resume = race is not None and self._to_resume is not None and self._to_resume == menu.highlighted
+        if race is not None:
+            self._to_resume = None
+        if race == self.resume_info:
+            if to_resume:
+                menu.highlighted = menu.get_option_index("resume")
+            return
         # the entry under the cursor, by its id (an index moves when Resume comes or goes); a
         # menu not yet moved through (the cursor on top) goes to Resume: what a player coming back wants
         at = menu.highlighted
         current = menu.get_option_at_index(at).id if at is not None and at < menu.option_count else None
-        if current is None or (self.resume_info is None and at == 0):
+        if current is None or (self.resume_info is None and at == 0) or to_resume:
             current = "resume"
         if self.resume_info is not None:
             menu.remove_option("resume")
@@ -88,6 +96,15 @@ class TitleScreen(BaseScreen):
         menu.add_options([Option(plain(label), id="resume"), *rest])
         menu.highlighted = menu.get_option_index(current)  # the entry under the cursor stays under it
         menu.styles.width = "auto"
+
+    def race_left(self) -> None:
+        """Back from a race (left, or its results): Resume goes under the cursor,
+        now if it is offered, else when it comes (unless the player moves first:
+        an entry never moves under a key on its way)."""
+        menu = self.query_one("#title-menu", OptionList)
+        self._to_resume = menu.highlighted
+        if self.resume_info is not None:
+            self.offer_resume(self.resume_info)
 
     def relanguage(self) -> None:
         # the entry under the cursor, kept over the new language's menu (it went to the top: Settings,
