@@ -15,18 +15,20 @@ import json
 import os
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from .. import i18n
 from ..engine.actions import Action, ActionError, Bid, Draw, Place, Play, PlayTokens
 from ..engine.cards import card_text
 from ..engine.events import Event, Reveal
-from ..engine.options import BLOCKED, CRASH
+from ..engine.options import BLOCKED, CRASH, MAY, WIND
 from ..engine.rules import find
 from ..i18n import _
 from ..pathtext import BROWSER_ENV
 from ..play import narrator
+from ..words import colour_name
 from .wire import (
     MAX_FROM_HOST,
     PROTOCOL,
@@ -117,6 +119,20 @@ class DeviceTurn:
     chosen: tuple[tuple[int, Any], ...]
 
 
+def named_here(setup: Any) -> Any:
+    """`setup` with each team named by default, its colour in any language ("Bleu",
+    "Azul", "Blue"), named in the language now; a name a player typed stays as typed
+    (as the teams screen does when the language changes: RaceChoices.name_defaults_again)."""
+    teams = []
+    for team in setup.teams:
+        defaults = set()
+        for code in i18n.LANGUAGES:
+            with i18n.speaking(code):
+                defaults.add(colour_name(team.colour))
+        teams.append(replace(team, name=colour_name(team.colour)) if team.name in defaults else team)
+    return replace(setup, teams=tuple(teams))
+
+
 class DeviceTable:
     """What one device knows, and the narrator's words for it (a game-like face:
     riders, setup, rules, course, pos, ranking: what narrator functions read)."""
@@ -124,7 +140,8 @@ class DeviceTable:
     def __init__(self) -> None:
         self.seat: int | None = None  # None: a watcher
         self.room = ""
-        self.setup: Any = None
+        self.host_setup: Any = None  # the set-up as the host sent it (its team names in the host's language)
+        self._named: tuple[str, Any] = ("", None)  # (language, the set-up named in it): see `setup`
         self.rules: Any = None
         self.course: Any = None
         self.variant = ""
@@ -145,6 +162,17 @@ class DeviceTable:
         self.closed: str | None = None  # why the host ended this line ("replaced", "bot", "closing")
 
     # the face narrator functions read (a game's names)
+    @property
+    def setup(self) -> Any:
+        """The host's set-up, each team still named by default (its colour) named in
+        this device's language: a Spanish device read "tú: Bleu" from a French host."""
+        if self.host_setup is None:
+            return None
+        language = i18n.language()
+        if self._named[0] != language:
+            self._named = (language, named_here(self.host_setup))
+        return self._named[1]
+
     @property
     def pos(self) -> list[tuple[int, int]]:
         return [(r.square, r.lane) for r in self.riders]
@@ -200,7 +228,10 @@ class DeviceTable:
             raise ProtocolError("bad-message", "the set-up") from None
         if seat is not None and not 0 <= seat < len(setup.teams):
             raise ProtocolError("bad-message", "seat")
-        self.seat, self.setup = seat, setup
+        self.seat, self.host_setup, self._named = seat, setup, ("", None)
+        # welcomed (again): the table is there, whatever ended the last line (a host that quit and came back
+        # on its save: "the host is closing the table" stayed beside the turn, cutting the keys off)
+        self.closed = None
         self.room = str(message.get("room", ""))[:16]
         self.variant = setup.variant
         self.rules = find(setup.variant)
@@ -311,7 +342,10 @@ class DeviceTable:
         p = option.preview
         if p is None:
             return card
-        marks = [_("finish") if p.finish else _("front") if p.front else ""]
+        # the wind as the race screen's aids say it ("front" read as "in the lead"): in the wind whatever
+        # the others play, or for now (at the front of its group: the others' cards decide)
+        marks = [_("finish") if p.finish else _("in the wind") if p.wind == WIND else _("in the wind for now")
+                 if p.wind == MAY and p.front else ""]
         marks += [_("blocked") if p.crowd == BLOCKED else "", _("crash") if p.fall == CRASH else ""]
         mark = ", ".join(m for m in marks if m)
         where = narrator.label(self.course, p.square)

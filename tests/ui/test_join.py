@@ -344,3 +344,90 @@ async def test_a_seat_joining_again_reads_the_last_round_with_its_riders_names()
             assert "Red" in log and "Blue" in log and "?" not in log, log
     finally:
         await server.stop()
+
+
+def device_of(host_table, seat: int) -> DeviceTable:
+    """A device's table from the host's own messages (no line): welcome, table, its turn."""
+    from flamme_tui.net.wire import dumps
+
+    device = DeviceTable()
+    device.take(dumps(HostServer(host_table).welcome(seat)))
+    device.take(dumps(host_table.table()))
+    turn = host_table.turn_for(seat)
+    if turn is not None:
+        device.take(dumps(turn))
+    return device
+
+
+def test_a_card_s_mark_says_the_wind_not_the_lead():
+    """ "front" read as "in the lead": the mark says the wind, as the race's aids do."""
+    from dataclasses import replace
+
+    from flamme_tui.engine.options import MAY, WIND
+
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7)
+    host = HostTable(session, {0, 1})
+    for _ in range(10):  # to the first card pick (the grid and who draws first: the first option)
+        device = device_of(host, session.due())
+        if device.turn is not None and device.turn.kind == "pick":
+            break
+        session.apply(session.game.view(session.due()).options()[0].action)
+    assert device.turn is not None and device.turn.kind == "pick", device.turn
+    option = device.turn.options[0]
+    words = {wind: device.option_words(replace(option, preview=replace(option.preview, wind=wind, front=front,
+                                                                         finish=False)))
+             for wind, front in ((WIND, True), (MAY, True), ("", False))}
+    assert words[WIND].endswith("in the wind") and words[MAY].endswith("in the wind for now")
+    assert "wind" not in words[""] and all("front" not in w for w in words.values())
+
+
+def test_default_team_names_are_said_in_the_device_s_language():
+    """A French host's "Bleu" and "Rouge" were "tú: Bleu", "Esperando a Rouge" on a
+    Spanish device: the colour names in the device's language, typed names as typed."""
+    from flamme_tui import i18n
+
+    teams = (Team("Rouge", "red"), Team("Bleu", "blue"), Team("Vert", "green"), Team("Ann", "orange"))
+    session = Session.new(RaceSpec(teams=teams), 7)
+    with i18n.speaking("es"):
+        device = device_of(HostTable(session, {0, 1, 2, 3}), 1)
+        assert [device.team(s) for s in range(4)] == ["Rojo", "Azul", "Verde", "Ann"]
+        assert device.status() == "Esperando a Rojo." and device.rider_name(0) == "Sprinteur Rojo"
+    assert device.team(1) == "Blue"  # the same device in English
+    assert device.host_setup.teams[1].name == "Bleu"  # (as the host sent it)
+
+
+async def test_a_seat_rejoining_a_host_back_from_quitting_no_longer_says_it_is_closing(monkeypatch):
+    """The host quit (`quit`) and came back on its save: the devices joined again
+    but kept "the host is closing the table" beside their turn (and at 80 columns
+    the keys were cut off)."""
+    import flamme_tui.ui.join as join
+
+    monkeypatch.setattr(join, "RETRY_SECONDS", 0.1)
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7)
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    app.bell = lambda: None
+
+    async def until(condition, what):
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if condition():
+                return
+        raise AssertionError(f"{what}: {screen_text(app)}")
+
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(lambda: app.table.turn is not None, "a turn")
+            await server.stop()
+            await until(lambda: "the host is closing the table" in screen_text(app), "the host closing")
+            server = HostServer(table, port=port)  # the host back, on the same port
+            await server.start()
+            await until(lambda: app.table.turn is not None, "the turn again")
+            await pilot.pause(0.05)
+            status = str(app.query_one("#status").render())
+            assert "closing" not in status and status.startswith("Your turn: choose.")
+            assert status.rstrip().endswith("q quits")
+    finally:
+        await server.stop()
