@@ -299,3 +299,29 @@ async def test_join_draws_its_seat_screen_with_its_own_layout():
             assert app.screen.query_one("#log").region.width == 80  # the whole width, under the hand
     finally:
         await server.stop()
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+async def test_the_hosting_note_quotes_the_plays_list_s_label_as_it_shows(data_dir, tmp_path, monkeypatch, lang):
+    """In Spanish the note quoted «Su dispositivo» while the Plays list showed
+    "Dispositivo" (its "Dispositivo propio" cut at 12 cells)."""
+    from flamme_tui import i18n
+    from flamme_tui import settings as user_settings
+    from flamme_tui.ui.textshot import screen_text as drawn_text
+
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / "config"))
+    user_settings.save(user_settings.Settings(language=lang))
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen.query_one("#title-menu")
+        await pilot.press(*["down"] * menu.get_option_index("host"), "enter", "enter", "enter")
+        await until(pilot, lambda: screen_name(app) == "TeamsScreen", "the teams screen")
+        await pilot.pause()
+        device, here = i18n._("Own device"), i18n._("Here")
+        note = str(app.screen.query_one("#hosting-note").render())
+        text = drawn_text(app)  # as the screen shows it (the list's label cut at its width)
+    i18n.choose()  # (the next tests read English)
+    assert re.search(rf" {device} +▼", text) and len(device) <= 12  # the label whole in the Plays list
+    quote = "«\N{NO-BREAK SPACE}{}\N{NO-BREAK SPACE}»" if lang == "fr" else "«{}»"
+    assert quote.format(device) in note and quote.format(here) in note

@@ -200,6 +200,9 @@ async def test_the_help_and_the_profile_name_the_keys_as_bound(config_dir):
         await pilot.press("v")
         await pilot.pause()
         assert screen_name(app) == "RaceScreen"
+    from flamme_tui import i18n
+
+    i18n.choose()  # (the next tests read English)
 
 
 async def test_the_settings_help_names_the_hint_key_as_bound(config_dir):

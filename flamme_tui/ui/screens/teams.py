@@ -196,6 +196,7 @@ class TeamsScreen(BaseScreen):
 
         bmx = find(self.choices.variant).uses_tokens
         if self.hosting:  # each human plays on their own device (flamme-tui join), or here, at the host's keys
+            # (the Plays list is 12 cells wide: a longer label shows cut, and the note above quotes it whole)
             humans = [(_("Own device"), HUMAN), (_("Here"), HERE)]
         else:
             humans = [(_("Human"), HUMAN)]
@@ -218,8 +219,10 @@ class TeamsScreen(BaseScreen):
         with VerticalScroll(classes="menu-body", id="teams-body", can_focus=False):
             yield Static(title + Content(where) + Content(_(" · teams")), classes="screen-title")
             if self.hosting:
-                yield Static(_("Hosting a table. Plays: \"Own device\" joins from a terminal or a phone with the "
-                               "code the next screen shows; \"Here\" plays on this keyboard."), id="hosting-note")
+                # the Plays list's own labels, quoted as the list shows them (Spanish quoted another word)
+                yield Static(Content(_("Hosting a table. Plays: \"{device}\" joins from a terminal or a phone with "
+                                       "the code the next screen shows; \"{here}\" plays on this keyboard.").format(
+                    device=_("Own device"), here=_("Here"))), id="hosting-note")
             with Horizontal(classes="form-row"):
                 yield Static(_("Players"), id="label-players", classes="form-label")
                 # the value without the label's word ("Players  2", not "Players  2 players")
@@ -706,7 +709,8 @@ class TeamsScreen(BaseScreen):
             return
         if self.hosting and not any(s.controller == HUMAN for s in choices.seats):
             self.say(_("A hosted table needs a seat played on its own device: set a seat's Plays to "
-                       "\"Own device\" (or start a race from New race to play at this keyboard)."), warning=True)
+                       "\"{device}\" (or start a race from New race to play at this keyboard).").format(
+                device=_("Own device")), warning=True)
             return
         problem = choices.problem()
         if problem:
