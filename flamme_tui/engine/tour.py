@@ -82,8 +82,8 @@ def tiles_end(course: Any) -> int:
     without its tiles (a save's, read from a file) ends with its real squares."""
     if course.tiles:
         last = course.tiles[-1]
-        return last.first + last.length
-    return course.length
+        return int(last.first + last.length)
+    return int(course.length)
 
 
 def squares_past(square: int, finish: int) -> int:
