@@ -330,3 +330,17 @@ def test_a_difference_that_rounds_to_nothing_has_no_minus_sign(lang):
         assert signed(-0.5).startswith("-") and signed(0.5).startswith("+")
     finally:
         i18n.set_language("en")
+
+
+def test_a_lesson_with_as_many_wins_says_its_cost_is_in_the_margins():
+    """A card that won as many sampled races as the expert's still costs
+    something (search.worth: the margins): the figures said "won 78% ...,
+    the expert's card 78%", and read as no loss at all."""
+    common = dict(seat=0, round=3, rider=0, rider_name="Red Rouleur", square="12", played="3", best="5",
+                  worlds=100, cost=0.02, squares=0.4, exhaustion=0.0, why="better", public="", at=9)
+    same = coach.Verdict(win_played=0.78, win_best=0.781, **common)
+    assert same.figures().endswith("won 78% of 100 sampled races, as many as the expert's card, by smaller margins")
+    worse = coach.Verdict(win_played=0.70, win_best=0.78, **common)
+    assert worse.figures().endswith("won 70% of 100 sampled races, the expert's card 78%")
+    tokens = coach.Verdict(win_played=0.5, win_best=0.5, tired="fatigue", **common)
+    assert tokens.figures().endswith("as many as the expert's tokens, by smaller margins")

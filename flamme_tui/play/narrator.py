@@ -1066,6 +1066,12 @@ def coach_figures(v: Any) -> str:
         return _("Yours: {went}, {tired}; a tour standing of {mine}/100 over {worlds} sampled stages, the expert's "
                  "card {best}/100").format(went=went, tired=tired, mine=round(100 * v.worth_played), worlds=v.worlds,
                                            best=round(100 * v.worth_best))
+    if percent(v.win_played) == percent(v.win_best):  # as many wins: what it cost is in the margins (search.worth)
+        said = (_("Yours: {went}, {tired}; won {won} of {worlds} sampled races, as many as the expert's tokens, "
+                  "by smaller margins") if v.tired == "fatigue" else  # BMX
+                _("Yours: {went}, {tired}; won {won} of {worlds} sampled races, as many as the expert's card, "
+                  "by smaller margins"))
+        return said.format(went=went, tired=tired, won=percent(v.win_played), worlds=v.worlds)
     said = (_("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's tokens {best}")
             if v.tired == "fatigue" else  # BMX
             _("Yours: {went}, {tired}; won {won} of {worlds} sampled races, the expert's card {best}"))

@@ -67,7 +67,7 @@ RULES_METEO = N_("""[b]Meteo[/b] (classic plus the weather on the straights)
 A crashed rider lies down (lower-case letters on the track); a square full of crashed riders blocks the road. A crashed rider still plays a card: it stands up and moves 2 less.""")
 
 RULES_BMX = N_("""[b]BMX[/b] (one rider each, speed tokens from a bag)
-Every turn each rider draws 3 tokens from its bag (4 on a descent) and keeps 1 (2 on a descent, their values add up); the others go back in the bag. Played tokens leave the game.
+Every turn each rider draws 3 tokens from its bag (4 on a descent) and keeps 1 (2 on a descent, their values add up); the others go back in the bag. Played speed tokens leave the game; played fatigue tokens go back to the supply.
 Riders move front first. Then the die: 1 closes one-square gaps between groups, 2 closes gaps of 1 or 2 squares (catch-up); a blank face does nothing. A rider with both lanes ahead empty takes a fatigue token (worth 1) into its bag, 2 on a bumpy passage.
 Terrain: ~ bumpy passage, # canyon (single-lane middle), " marsh (single lane), v descent.
 A jump ramp /N throws a rider who crosses it with a token N, N squares further.
@@ -170,7 +170,8 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False, co
     rules = find(variant)
     if rules.uses_tokens:
         lines = [_("B> <B: a rider (team letter, arrow: its way) · ✓: token down this turn"),
-                 _("Bag: tokens left in the bag · Fat: fatigue tokens taken")]
+                 _("G1: start place 1 · Bag: tokens left in the bag · Fat: fatigue tokens taken") if on_grid
+                 else _("Bag: tokens left in the bag · Fat: fatigue tokens taken")]
     else:
         # (the boards head the exhaustion column "E held/played", or "E" beside another column)
         lines = [_("BS BR: a rider, team letter + S (Sprinteur) or R (Rouleur) · bs: crashed") if rules.has_weather
@@ -409,7 +410,8 @@ def _curtain_help(variant: str | None, key: KeyOf) -> str:
         key_row(lift, _("show my cards"))])
 
 
-HINT_ROW = N_("a hint: what the expert would play and why (Settings: Hint key in races)")
+HINT_ROW = N_("a hint: what the expert would play and why, when one person races against bots (Settings: Hint key "
+              "in races)")
 PROFILE_ROW = N_("the stage profile, with every rider on it")
 
 
@@ -435,7 +437,7 @@ def _pick_help(variant: str | None, key: KeyOf) -> str:
         ])
     text = "\n".join([
         _("[b]Pick a card[/b]"),
-        key_row("1-5", _("play that card at once (the review catches a slip)")),
+        key_row("1-5" if _weather(variant) else "1-4", _("play that card at once (the review catches a slip)")),
         key_row(f"← → {confirm}", _("select (a heavy border marks it), then play (face down until all have played)")),
         key_row(_click(), _("select; click the selected card again to play it")),
         key_row(hint, _(HINT_ROW)),

@@ -47,7 +47,7 @@ async def test_help_scrolls_at_80x24_and_speaks_of_tokens_in_bmx():
         assert scroll.scroll_y == scroll.max_scroll_y
         words = help_words(app)
         assert "token" in words and "bag" in words
-        for classic_word in ("card", "Sprinteur", "Rouleur"):
+        for classic_word in ("card", "Sprinteur", "Rouleur", "Tour standings", "stage profile"):
             assert classic_word not in words, classic_word
         await pilot.press("escape")
         assert screen_name(app) == "RaceScreen"
@@ -805,12 +805,14 @@ async def test_help_lists_every_key_of_the_race_screen_even_brackets():
         wanted = {a.binding.description for a in race.active_bindings.values()
                   if a.node is race and (a.binding.id or "").startswith("race.")}
         assert {"Scroll the track back", "Scroll the track on"} <= wanted
+        standings = "Tour standings: the GC before the stage, who has finished, the live GC"
         await pilot.press("question_mark")
         await pilot.pause()
         keys = rendered_text(app.screen.query_one("#help-keys").content)
-        for description in wanted:
+        for description in wanted - {standings}:
             assert description in keys
         assert "[" in keys and "]" in keys
+        assert standings not in keys  # a single race has no tour standings: its key is not offered
 
 
 async def test_the_title_says_how_many_can_play_as_the_teams_screen_offers():

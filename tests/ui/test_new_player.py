@@ -231,6 +231,15 @@ async def test_the_curtain_legend_says_only_what_this_race_shows_and_keeps_the_p
         assert "· flat" in text and "supply" not in text and "cobbles" not in text and "ascent" not in text
 
 
+def test_the_bmx_legend_says_what_g1_is_while_a_rider_starts_there():
+    """A BMX rider on the start squares is labelled "G1" on the boards and in
+    the log ("plays 5, G1 → 5"); the legend said what G2 is in classic only."""
+    from flamme_tui.ui.texts import curtain_legend
+
+    assert any(line.startswith("G1: start place 1 · Bag:") for line in curtain_legend("bmx", on_grid=True))
+    assert not any("G1" in line for line in curtain_legend("bmx", on_grid=False))
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_the_curtain_explains_the_symbols_and_pushes_nothing_off_the_screen(size):
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)

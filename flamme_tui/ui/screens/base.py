@@ -144,6 +144,11 @@ class BaseScreen(Screen):
     def action_help(self) -> None:
         self.app.open_help(self.help_text(), screen_keys(self))
 
+    def never_here(self, action: str) -> bool:
+        """Whether a key's action can never be used on this screen as it is
+        (a tour's standings in a single race): the help leaves the key out."""
+        return False
+
     @property
     def help_key(self) -> str:
         """The help key as it is bound now, for key bars; on a screen with
@@ -190,6 +195,9 @@ def screen_keys(screen) -> str:
             fields.append(app.get_key_display(binding))
         if active.node not in (screen, app) or not binding.description or binding.system \
                 or binding.action in TEXTUAL_KEYS:
+            continue
+        never_here = getattr(screen, "never_here", None)
+        if never_here is not None and never_here(binding.action):
             continue
         label = app.get_key_display(binding)
         # descriptions are marked N_ where the bindings are declared: translated here, when shown

@@ -103,6 +103,9 @@ class CurtainScreen(BaseScreen):
             keys.append((self.key_of("race.standings", "g"), _("standings")))
         yield KeyBar(keys + [(self.help_key, _("help")), (self.key_of("curtain.quit", "q"), _("quit"))])
 
+    def never_here(self, action: str) -> bool:
+        return action == "standings" and self.on_standings is None
+
     def action_standings(self) -> None:
         if self.on_standings is not None:
             self.on_standings()

@@ -91,6 +91,9 @@ class RaceKeys(BaseScreen):
             return self.table.in_tour
         return action not in ("choose", "lane", "random_place", "move")
 
+    def never_here(self, action: str) -> bool:
+        return (action == "standings" and not self.table.in_tour) or (action == "profile" and self.bmx)
+
     def action_choose(self, k: int) -> None:
         """A number: the option k.  Who draws first and a card (a token) play at
         once (the review before passing catches a slip: 5 keys a Classic turn),
