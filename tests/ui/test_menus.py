@@ -239,7 +239,15 @@ async def test_ctrl_c_says_how_to_quit_and_ctrl_q_asks_during_a_race():
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert screen_name(app) == "ConfirmQuit"
+        # the button names q, the app's quit key, which "quitter" starts with too (it said y: oui is o)
+        assert "Quit (q)" in screen_text(app) and "(y)" not in screen_text(app)
         await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
 
 
 async def test_light_theme_from_the_settings_is_used_and_saved(config_dir):

@@ -194,7 +194,8 @@ class ConfirmQuit(ModalScreen[str]):
             message = self.message()
             yield Static(heading + "\n" + message if message else heading, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
-                yield Button(_("Quit ({key})").format(key="y"), id="quit-app", variant="error", compact=True)
+                # q, the app's quit key (bound here too): a yes key would be another letter in each language
+                yield Button(_("Quit ({key})").format(key="q"), id="quit-app", variant="error", compact=True)
                 yield Button(_("Title menu ({key})").format(key="t"), id="quit-title", compact=True)
                 yield Button(_(self.STAY).format(key="n"), id="stay", variant="primary", compact=True)
 
