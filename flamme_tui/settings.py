@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, ValidationError, field_validator
 
 from . import BOT_SECONDS, MAX_BOT_SECONDS, MIN_BOT_SECONDS, files, pydantic_words, usertext
 from .i18n import N_, _
@@ -60,7 +60,17 @@ class Settings(BaseModel):
     keys: dict[BindingId, KeyList] = Field(default_factory=dict, max_length=64)
     # the language the app speaks: "" = the environment's (i18n.from_environment); --lang beats it
     language: Literal["", "en", "fr", "es"] = ""
-    hints: StrictBool = False  # the race's hint key (what the expert would play), one person at the table only
+    # the race's hint key (what the expert would play): "off", "solo" (one person racing against bots)
+    # or "all" (every person at the table: the race log says each hint asked for)
+    hints: Literal["off", "solo", "all"] = "off"
+
+    @field_validator("hints", mode="before")
+    @classmethod
+    def _hints_were_a_switch(cls, value: object) -> object:
+        """Settings files before the three choices held true (one person only) or false."""
+        if value is True:
+            return "solo"
+        return "off" if value is False else value
 
     @property
     def step_delay(self) -> float | None:

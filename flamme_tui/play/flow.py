@@ -39,6 +39,7 @@ from .narrator import (
     Changed,
     DrawsFirst,
     Heading,
+    HintTaken,
     Jersey,
     Note,
     Placed,
@@ -452,6 +453,12 @@ class RaceFlow:
         self.notes.append(Changed(review.seat))
         return action
 
+    def took_hint(self, seat: int) -> None:
+        """A hint was shown to `seat`: kept in the save (Session.took_hint) and
+        said in the log, where the whole table reads it."""
+        self.session.took_hint(seat)
+        self.notes.append(HintTaken(seat))
+
     def _keep(self) -> tuple:
         """This flow's own state, to put back if the action about to be played is taken back."""
         return (len(self.notes), self.passed, self.replay, list(self.stats.catchup), self._start_round,
@@ -603,7 +610,7 @@ def history(session: Session) -> tuple[list[Note], list[Note]]:
     (who drew first, which bots have chosen, the cards changed before
     passing: said, never which)."""
     from .races import new_game
-    from .session import undone
+    from .session import effective_length, undone
 
     game = new_game(session.setup, session.seed)
     notes: list[Note] = []
@@ -615,8 +622,12 @@ def history(session: Session) -> tuple[list[Note], list[Note]]:
     first: dict[int, int] = {}  # seat -> rider that drew first in this round
     chose: set[int] = set()  # the bots' seats that have chosen in this round (said once each)
 
+    hinted: dict[int, list[Note]] = {}  # effective actions before it -> the hints shown then
+    for seat, at in session.hints:
+        hinted.setdefault(effective_length(session.entries[:at]), []).append(HintTaken(seat))
+
     def undos(n: int) -> list[Note]:
-        return [Changed(game.riders[game.index[a.rider]].seat) for a in withdrawn.get(n, ())]
+        return [Changed(game.riders[game.index[a.rider]].seat) for a in withdrawn.get(n, ())] + hinted.get(n, [])
 
     for n, action in enumerate(session.game.actions):
         before = (game.round, game.phase)

@@ -381,6 +381,13 @@ class Changed:
 
 
 @dataclass(frozen=True, slots=True)
+class HintTaken:
+    """A person was shown a hint (the expert's card): said to the whole table."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Told:
     """An engine event of a resolved round (or of the breakaway)."""
 
@@ -411,7 +418,7 @@ class Branched:
 
 
 Note = (Heading | Jersey | BreakawayStarts | RoundStarts | Placed | Bidder | DrawsFirst | BidDown | BotChose | Changed
-        | Told | Reason | Resumed | Branched)
+        | HintTaken | Told | Reason | Resumed | Branched)
 
 
 def team_name(game: Any, seat: int) -> str:
@@ -465,6 +472,8 @@ def note_line(note: Note, game: Any) -> str:
         return text.format(seat=team_name(game, note.seat))
     if isinstance(note, Changed):
         return changed_words(game, note.seat)
+    if isinstance(note, HintTaken):
+        return _("{seat} asked the expert for a hint").format(seat=team_name(game, note.seat))
     if isinstance(note, Reason):
         if note.rider is not None and len(game.seats[note.seat]) > 1:  # which rider played
             return _("{seat} (bot, {policy}), {kind}: {reason}").format(

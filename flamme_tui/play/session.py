@@ -76,6 +76,14 @@ def undone(entries) -> dict[int, list[Action]]:
     return out
 
 
+def effective_length(entries) -> int:
+    """How many actions are in force after a log's entries (each undo takes one back)."""
+    n = 0
+    for entry in entries:
+        n = max(0, n - 1) if entry == UNDO else n + 1
+    return n
+
+
 class BotMove(NamedTuple):
     """A bot seat asked for its next action, in the position of `at` actions.
 

@@ -8,11 +8,13 @@ answers keys while it thinks.  It is shown in a box over the cards; the
 seat it was shown to is recorded in the save (`Session.took_hint`), and the
 podium marks that seat's result "with hints".
 
-When hints are offered: the Settings switch is on (off by default) and
-exactly one person races, against bots or scripted teams.  At a hot-seat
-table of several people one settings file cannot tell that every one of
-them turned hints on, nor would the others know that a hint was taken
-while they look away: so never there (the key says why).
+When hints are offered (Settings, off by default): "one person racing
+against bots" offers them when exactly one person races, against bots or
+scripted teams; "everyone" at a hot-seat table of several people too.
+There every hint asked for is said in the race log ("Blue asked the expert
+for a hint"), which every player reads: a hint is never taken unseen while
+the others look away.  Under "one person" a table of several people is
+refused (the key says why).
 """
 
 from __future__ import annotations
@@ -31,11 +33,13 @@ HINT_KINDS = ("draw", "pick")  # the turns a hint is for: which rider draws firs
 def refusal(screen: Any) -> str | None:
     """Why no hint now (None: one can be asked for)."""
     app = screen.app
-    if not getattr(app.settings, "hints", False):
+    mode = getattr(app.settings, "hints", "off")
+    if mode == "off":
         return _("Hints are off: turn them on in Settings (hint key in races).")
     session = screen.flow.session
-    if len(humans(session.setup, session.seed, session.bots)) != 1:
-        return _("No hints when several people race: the others could not know.")
+    if mode != "all" and len(humans(session.setup, session.seed, session.bots)) != 1:
+        return _("Hints are for one person racing against bots: Settings can offer them to everyone, "
+                 "and the race log then says who asks.")
     turn = screen.turn
     if turn is None or turn.kind not in HINT_KINDS:
         return _("A hint is for choosing a card, or the rider that draws first.")
@@ -70,7 +74,8 @@ async def _think(screen: Any, looking: Notification) -> None:
                                          budget.seconds, budget.rollouts, language())
     if len(session.entries) != logged or session.due() != seat or not screen.is_current:
         return  # the player chose meanwhile: the hint is for a position that is gone
-    session.took_hint(seat)
+    screen.flow.took_hint(seat)
+    screen.write_log()  # the table reads who asked
     autosaver = getattr(screen.app, "autosaver", None)
     if autosaver is not None and autosaver.session is session:
         autosaver(session, "hint")  # saved now: a hint is no action, the next one may never come

@@ -513,7 +513,7 @@ async def hint(pilot) -> None:
     from ..bots.budget import Budget
 
     app = pilot.app
-    app.settings = app.settings.model_copy(update={"hints": True})
+    app.settings = app.settings.model_copy(update={"hints": "solo"})
     app.start_race(one_human())
     await settle(pilot)
     app.flow.session.budget = Budget(rollouts=32)

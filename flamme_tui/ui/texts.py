@@ -338,8 +338,9 @@ def _settings_help(key: KeyOf) -> str:
         _("[b]Settings[/b]"),
         _("Saved at once in the settings file (its path is shown on the screen)."),
         key_row(_("Space or Enter"), _("switch, open a list")),
-        _("Hint key in races: {key} (or Hint in the palette) shows what the expert would play and why; only when one "
-          "person races, and the podium says \"with hints\".").format(key=_escaped(key("race.hint", "h"))),
+        _("Hint key in races: {key} (or Hint in the palette) shows what the expert would play and why; for one "
+          "person racing against bots, or for everyone at the table (the race log says who asks); the podium says "
+          "\"with hints\".").format(key=_escaped(key("race.hint", "h"))),
         _("Key bindings: type the new keys (comma-separated Textual key names, e.g. \"f5\" or \"ctrl+s,f5\") and "
           "press Enter; empty restores the default.  A key the screen already uses (the race's number keys choose, "
           "for one) is refused."),
@@ -410,8 +411,7 @@ def _curtain_help(variant: str | None, key: KeyOf) -> str:
         key_row(lift, _("show my cards"))])
 
 
-HINT_ROW = N_("a hint: what the expert would play and why, when one person races against bots (Settings: Hint key "
-              "in races)")
+HINT_ROW = N_("a hint: what the expert would play and why (Settings: Hint key in races)")
 PROFILE_ROW = N_("the stage profile, with every rider on it")
 
 

@@ -170,7 +170,7 @@ async def test_the_help_and_the_profile_name_the_keys_as_bound(config_dir):
     s, the profile said "Échap ou s fermer" and closed with s, not v."""
     from flamme_tui.ui.scenarios import one_human
 
-    user_settings.save(user_settings.Settings(language="fr", hints=True, keys={
+    user_settings.save(user_settings.Settings(language="fr", hints="solo", keys={
         "race.profile": "v", "race.hint": "i", "race.change": "x", "race.confirm": "enter,o"}))
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(100, 30)) as pilot:

@@ -96,7 +96,7 @@ async def test_no_hint_when_hints_are_off_or_several_people_race(case):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         if case == "several people":
-            app.settings = app.settings.model_copy(update={"hints": True})
+            app.settings = app.settings.model_copy(update={"hints": "solo"})
             app.start_race(choices("classic", 2, seed=7))  # two people at one keyboard
             await settle(pilot)
             await pilot.press("enter")  # the curtain
@@ -114,7 +114,43 @@ async def test_no_hint_when_hints_are_off_or_several_people_race(case):
         assert app.flow.session.hints == []
         said = [n.message for n in app._notifications]
         assert said == (["Hints are off: turn them on in Settings (hint key in races)."] if case == "off"
-                        else ["No hints when several people race: the others could not know."])
+                        else ["Hints are for one person racing against bots: Settings can offer them to everyone, "
+                              "and the race log then says who asks."])
+
+
+async def test_hints_for_everyone_at_a_hot_seat_table_are_said_in_the_log():
+    """Settings, hint key "everyone": two people at one keyboard may each ask,
+    and the race log, which the whole table reads, says who asked (a resumed
+    race's log too); the podium marks the result."""
+    from flamme_tui.play.flow import history
+    from flamme_tui.play.narrator import HintTaken
+    from flamme_tui.ui.scenarios import settle
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.settings = app.settings.model_copy(update={"hints": "all"})
+        app.start_race(choices("classic", 2, seed=7))  # two people at one keyboard
+        await settle(pilot)
+        await pilot.press("enter")  # the curtain
+        await settle(pilot)
+        await pilot.press("2")  # the Rouleur draws first
+        await settle(pilot)
+        assert app.screen.turn.kind == "pick"
+        await pilot.press("h")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if screen_name(app) == "HintScreen":
+                break
+        await pilot.pause()
+        assert screen_name(app) == "HintScreen" and "The expert would play " in screen_text(app)
+        await pilot.press("x")
+        await pilot.pause()
+        session = app.flow.session
+        assert session.hints == [(0, len(session.entries))]
+        assert "Blue asked the expert for a hint" in app.flow.log
+        assert "Blue asked the expert for a hint" in app.screen.log_w.text()  # what the players read
+        past, now = history(session)  # the log of the race resumed now
+        assert HintTaken(0) in now and HintTaken(0) not in past
 
 
 async def test_the_podium_marks_a_result_reached_with_hints():
@@ -267,7 +303,7 @@ async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch)
     monkeypatch.setattr(hints, "hint_job", slow_hint)
     app = FlammeApp(seed=7, autoplay=False, autosave=False, thinker=Thinker(processes=False))
     async with app.run_test(size=(80, 24)) as pilot:
-        app.settings = app.settings.model_copy(update={"hints": True})
+        app.settings = app.settings.model_copy(update={"hints": "solo"})
         app.start_race(one_human())
         await settle(pilot)
         await pilot.press("2")  # the Rouleur draws: its cards
@@ -352,7 +388,7 @@ async def test_the_hint_works_in_every_rule_set_and_on_a_peloton_stage_from_the_
 
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.settings = app.settings.model_copy(update={"hints": True})
+        app.settings = app.settings.model_copy(update={"hints": "solo"})
         race_choices = one_human("classic" if race == "peloton" else race)
         if race == "peloton":  # three lanes, the breakaway, a scripted team
             race_choices.stage, race_choices.breakaway = "peloton-8", True

@@ -347,6 +347,36 @@ def test_settings_round_trip(config_dir):
     assert user_settings.load() == (s, None)
 
 
+def test_a_settings_file_from_before_the_hint_choices_keeps_its_meaning(config_dir):
+    """The hint key was an on/off switch (on: one person racing): a file
+    holding true or false still reads, as "solo" or "off"."""
+    import json
+
+    for old, new in ((True, "solo"), (False, "off")):
+        user_settings.settings_path().parent.mkdir(parents=True, exist_ok=True)
+        user_settings.settings_path().write_text(json.dumps({"hints": old}))
+        assert user_settings.load() == (user_settings.Settings(hints=new), None)
+    user_settings.save(user_settings.Settings(hints="all"))
+    assert user_settings.load()[0].hints == "all"
+
+
+async def test_the_settings_offer_hints_to_everyone_at_the_table(config_dir):
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_settings()
+        await pilot.pause(0.3)
+        hints = app.screen.query_one("#hints")
+        hints.focus()
+        await pilot.pause()
+        assert "off" in screen_text(app)
+        for shown, value in (("on: one person racing against bots", "solo"),
+                             ("on: everyone (the log says who asks)", "all")):
+            await pilot.press("right")
+            await pilot.pause()
+            assert app.settings.hints == value and shown in screen_text(app)
+    assert user_settings.load()[0].hints == "all"
+
+
 async def test_a_rebound_key_works_and_the_key_bar_says_so(config_dir):
     user_settings.save(user_settings.Settings(keys={"teams.start": "f5"}))
     app = FlammeApp(seed=7, autoplay=False, autosave=False)

@@ -348,11 +348,11 @@ class RaceScreen(RaceKeys):
         self.keybar.show(keys)
 
     def hint_offered(self) -> bool:
-        """Whether the hint key gives a hint now (Settings: hints on, one person
-        racing, that person choosing a card or who draws first): the key bar says so."""
+        """Whether the hint key gives a hint now (Settings: hints on for this
+        table, a person choosing a card or who draws first): the key bar says so."""
         from ..hints import HINT_KINDS, refusal
 
-        if not getattr(getattr(self.app, "settings", None), "hints", False):
+        if getattr(getattr(self.app, "settings", None), "hints", "off") == "off":
             return False
         return getattr(self.turn, "kind", None) in HINT_KINDS and refusal(self) is None
 

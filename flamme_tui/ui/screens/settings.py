@@ -38,6 +38,12 @@ def speeds() -> list[tuple[str, str]]:
             for label, value in SPEEDS]
 
 
+def hint_choices() -> list[tuple[str, str]]:
+    """Who may ask for a hint in a race, in words."""
+    return [(_("off"), "off"), (_("on: one person racing against bots"), "solo"),
+            (_("on: everyone (the log says who asks)"), "all")]
+
+
 def languages() -> list[tuple[str, str]]:
     """The language choices: the environment's (named), then each language in its own name."""
     env = i18n.LANGUAGE_NAMES[i18n.from_environment()]
@@ -85,8 +91,7 @@ class SettingsScreen(BaseScreen):
                 yield Static(self.on_off(s.bot_reasons), id="bot_reasons-word", classes="switch-word")
             with Horizontal(classes="form-row"):
                 yield Static(_("Hint key in races"), classes="settings-label")
-                yield Switch(s.hints, id="hints")
-                yield Static(self.on_off(s.hints, *self.DETAILS["hints"]), id="hints-word", classes="switch-word")
+                yield CycleSelect(hint_choices(), value=s.hints, allow_blank=False, compact=True, id="hints")
             with Horizontal(classes="form-row"):
                 yield Static(_("Expert bot thinks (s, Enter)"), classes="settings-label")
                 yield Input(i18n.short(s.bot_seconds), compact=True, max_length=8, id="bot_seconds",
@@ -110,7 +115,7 @@ class SettingsScreen(BaseScreen):
                       (self.key_of("settings.back", "escape"), _("back"))])
 
     # what a switch's state means, beside its on/off (N_: translated when shown)
-    DETAILS = {"aids": (N_("where each card goes"), N_("the real table")), "hints": (N_("one person racing only"), "")}
+    DETAILS = {"aids": (N_("where each card goes"), N_("the real table"))}
 
     @staticmethod
     def on_off(value: bool, on: str = "", off: str = "") -> str:
@@ -170,7 +175,8 @@ class SettingsScreen(BaseScreen):
             i18n.forget_flag()  # the player's choice beats --lang from now on
             self.change(language=event.value)  # the app draws every screen again in it (use_language)
             return
-        if event.select.id in ("step_speed", "theme") and event.value != getattr(self.flamme.settings, event.select.id):
+        if event.select.id in ("step_speed", "theme", "hints") and \
+                event.value != getattr(self.flamme.settings, event.select.id):
             self.change(**{event.select.id or "": event.value})
 
     def redrawn(self) -> None:
