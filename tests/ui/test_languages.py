@@ -661,3 +661,34 @@ async def test_a_language_chosen_in_settings_names_the_default_teams_in_it(speak
         app.use_language("es")
         await settle(pilot)
         assert [seat.name for seat in app._choices().seats[:2]] == ["Azul", "Naranja"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_every_key_on_the_settings_screen_is_named_whole_at_80_columns(speak, lang, tmp_path, monkeypatch):
+    """Each rebindable key's screen and action, and its id, whole (they were cut with an
+    ellipsis at 80 columns: "race: Confirm: place, draw, play, p…", "tour-podium.repla")."""
+    from textual.widgets import Static
+
+    from flamme_tui.ui.keys import rebindable
+
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await SCENARIOS["settings"](pilot)
+        body = app.screen.query_one("#settings-body")
+        rows = list(app.screen.query(".key-row"))
+        assert len(rows) == len(rebindable())
+        for row, binding in zip(rows, rebindable(), strict=True):
+            body.scroll_to_widget(row, animate=False, top=True)
+            await pilot.pause()
+            lines = screen_text(app).splitlines()
+            label, key_id = row.query_one(".settings-label", Static), row.query_one(".key-id", Static)
+
+            def shown(widget, lines=lines) -> str:
+                r = widget.region
+                return " ".join(lines[y][r.x: r.right].strip() for y in range(r.y, r.bottom)).strip()
+
+            want = i18n._("{where}: {what}").format(where=i18n._(binding.where), what=i18n._(binding.description))
+            assert shown(label) == want
+            assert shown(key_id) == binding.id
