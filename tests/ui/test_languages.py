@@ -692,3 +692,15 @@ async def test_every_key_on_the_settings_screen_is_named_whole_at_80_columns(spe
             want = i18n._("{where}: {what}").format(where=i18n._(binding.where), what=i18n._(binding.description))
             assert shown(label) == want
             assert shown(key_id) == binding.id
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_the_stage_menu_s_key_bar_names_the_edit_key_at_80_columns(speak, lang):
+    """French left "e edit a copy" out of the key bar: its words ran two cells past 80 columns."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await SCENARIOS["stages"](pilot)
+        await pilot.pause()
+        assert screen_name(app) == "StageScreen"
+        assert f" e {i18n._('edit a copy')} " in screen_text(app).splitlines()[-1]
