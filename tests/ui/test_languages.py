@@ -704,3 +704,31 @@ async def test_the_stage_menu_s_key_bar_names_the_edit_key_at_80_columns(speak, 
         await pilot.pause()
         assert screen_name(app) == "StageScreen"
         assert f" e {i18n._('edit a copy')} " in screen_text(app).splitlines()[-1]
+
+
+def scroll_bar_column(app, scroll_id: str) -> list[str]:
+    """The cells of a scrolling area's vertical scroll bar (its two right columns), row by row, as text."""
+    scroll = app.screen.query_one(scroll_id)
+    region = scroll.region
+    lines = screen_text(app).splitlines()
+    return [lines[y][region.right - 2: region.right] for y in range(region.y, region.bottom)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_the_help_s_scroll_bar_shows_one_thumb_wherever_it_is_scrolled(speak, lang):
+    """Read as text (or without colour), Textual's thumb showed only its two eighth-cell
+    ends, as two small thumbs (the French help's, a player said): it is whole cells now."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await SCENARIOS["help-teams"](pilot)
+        assert screen_name(app) == "HelpScreen"
+        assert len(app.screen.query("VerticalScroll")) == 1  # one scrolling area
+        for key in ("", "pagedown", "pagedown", "end"):
+            if key:
+                await pilot.press(key)
+                await pilot.pause()
+            cells = scroll_bar_column(app, "#help-scroll")
+            drawn = [y for y, cell in enumerate(cells) if cell.strip()]
+            assert drawn and drawn == list(range(drawn[0], drawn[-1] + 1)), (key, cells)  # one run
+            assert all(cells[y] == "██" for y in drawn), (key, cells)
