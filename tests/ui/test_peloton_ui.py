@@ -53,8 +53,9 @@ async def setup_six(pilot) -> None:
     """Title -> New race -> Classic -> Peloton 9 (5-6) -> six teams, 3 bots, the breakaway."""
     await new_race_menus(pilot, "classic", stage_downs=STAGE_DOWNS)
     app = pilot.app
-    assert "Peloton 9 (5-6 teams)" in screenshot_text(app)
+    assert "Peloton 9 (2-4 teams)" in screenshot_text(app)  # the version two colours race
     await set_players(pilot, 6)
+    assert "Peloton 9 (5-6 teams)" in screenshot_text(app)
     for seat in (3, 4, 5):
         await pick_option(pilot, f"controller-{seat}", 1)  # Bot: easy
     await pick_option(pilot, "breakaway", 1)
@@ -180,6 +181,31 @@ async def test_the_teams_screen_offers_six_teams_and_the_breakaway_only_where_th
         assert app.screen.query("#breakaway")
         await set_players(pilot, 5)
         assert "5 colours race Peloton 7 (5-6 teams)" in str(app.screen.query_one("#teams-message").render())
+
+
+async def test_the_teams_screen_s_title_names_the_version_the_colours_chosen_will_race():
+    """A Peloton stage card has a 2-4 and a 5-6 version, the race takes the one for the colours
+    racing: the title says that one as the count changes (it kept the version chosen in the menu)."""
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")  # New race, Classic
+        await pilot.pause()
+        await go_to_stage(pilot, "peloton-9")
+        await pilot.press("enter")
+        await pilot.pause()
+
+        def title() -> str:
+            return str(app.screen.query_one("#teams-body > .screen-title").render())
+
+        assert title() == "Classic · Peloton 9 (2-4 teams) · teams"
+        await pilot.press("ctrl+f")  # filled up to six teams
+        await pilot.pause()
+        assert title() == "Classic · Peloton 9 (5-6 teams) · teams"
+        assert title() in screenshot_text(app)
+        await set_players(pilot, 4)
+        assert title() == "Classic · Peloton 9 (2-4 teams) · teams"
+        await set_players(pilot, 5)
+        assert title() == "Classic · Peloton 9 (5-6 teams) · teams"
 
 
 def snap_app() -> FlammeApp:

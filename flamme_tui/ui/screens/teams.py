@@ -192,7 +192,6 @@ class TeamsScreen(BaseScreen):
 
     def compose(self):
         from ...bots import POLICIES
-        from .variant import variant_title
 
         bmx = find(self.choices.variant).uses_tokens
         if self.hosting:  # each human plays on their own device (flamme-tui join), or here, at the host's keys
@@ -210,14 +209,11 @@ class TeamsScreen(BaseScreen):
         else:
             extras = [(_("none") if n == 0 else _("+{n} exhaustion").format(n=n), n) for n in range(6)]
         self.controllers, self.extras = controllers, extras  # (the rows made later, when the count grows)
-        rules = _("Tour") if self.choices.tour is not None else variant_title(self.choices.variant)
-        title = Content.from_markup("[b]$rules[/b] · ", rules=rules)
-        where = _("circuit {circuit}").format(circuit=self.choices.circuit) if bmx else self._stage_name()
         yield from self.compose_notice()
         # not focusable itself: focus on it restyled its 370 widgets (about 0.1 s) each time, and it
         # was a Tab stop with nothing to do; its fields scroll it, as does the mouse wheel
         with VerticalScroll(classes="menu-body", id="teams-body", can_focus=False):
-            yield Static(title + Content(where) + Content(_(" · teams")), classes="screen-title")
+            yield Static(id="teams-title", classes="screen-title")  # (show_rows: it follows the colours)
             if self.hosting:
                 # the Plays list's own labels, quoted as the list shows them (Spanish quoted another word)
                 yield Static(Content(_("Hosting a table. Plays: \"{device}\" joins from a terminal or a phone with "
@@ -301,7 +297,7 @@ class TeamsScreen(BaseScreen):
         """What the number of colours changes on this stage: its other version, a bigger start."""
         from ... import config
 
-        colours = len({self.query_one(f"#colour-{seat}", Select).value for seat in range(self.count)})
+        colours = self.colours_racing()
         riders = self.count if self.lone else 2 * self.count
         try:
             stage = config.load_stage(self.choices.stage)
@@ -318,17 +314,35 @@ class TeamsScreen(BaseScreen):
                 n=riders, tile=config.physical_tile(course.tiles[0].letter), places=sum(course.lanes[: course.grid])))
         return " ".join(notes)
 
+    def colours_racing(self) -> int:
+        """How many colours the rows race (a Peloton stage's version goes by it, scripted teams included)."""
+        return len({self.query_one(f"#colour-{seat}", Select).value for seat in range(self.count)})
+
+    def heading(self) -> Content:
+        """The rule set, then the stage as it will be raced (the version for the colours chosen) or the circuit."""
+        from .variant import variant_title
+
+        rules = _("Tour") if self.choices.tour is not None else variant_title(self.choices.variant)
+        where = _("circuit {circuit}").format(circuit=self.choices.circuit) \
+            if find(self.choices.variant).uses_tokens else self._stage_name()
+        return Content.from_markup("[b]$rules[/b] · ", rules=rules) + Content(where) + Content(_(" · teams"))
+
     def _stage_name(self) -> str:
         tour = self.choices.tour
         if tour is not None:
             return _("{tour}, {stages}").format(
                 tour=tour.name, stages=ngettext("{n} stage", "{n} stages", len(tour.stages)).format(n=len(tour.stages)))
-        try:
-            from .stage import stage_info
+        from ... import config
 
-            return stage_info(self.choices.stage)[0]
+        try:
+            stage = config.load_stage(self.choices.stage)
         except Exception:  # a stage given by path: its id is enough here
             return self.choices.stage
+        try:
+            # "Peloton 9 (5-6 teams)" once five colours race the 2-4 version chosen: the race takes that one
+            return config.stage_for_colours(stage, self.colours_racing()).name
+        except Exception:  # its other version cannot be read: said when the race starts
+            return stage.name
 
     def help_text(self) -> str:
         from ..texts import help_for
@@ -420,6 +434,7 @@ class TeamsScreen(BaseScreen):
             self.query_one(f"#extra-{seat}").display = not lone
             self.query_one(f"#rider-{seat}").display = lone
         self.query_one("#extra-head", Static).update(self.extra_head())
+        self.query_one("#teams-title", Static).update(self.heading())
 
     def free_for(self, seat: int, field: str, value: str) -> bool:
         """Whether left/right on seat's colour (or rider) may stop at `value`: no other seat
