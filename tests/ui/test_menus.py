@@ -63,6 +63,9 @@ async def test_help_of_every_menu_scrolls_to_its_end_and_lists_its_keys(size):
         assert screen_name(app) == "HelpScreen"
         words = help_words(app)
         assert "Keys on this screen" in words and "Start race" in words and "^s" in words
+        # the palette's key once, in the help's own words (Textual's binding added "^p  palette",
+        # in English whatever the language)
+        assert words.count("^p") == 1 and "the command palette" in words
         assert "Young children" not in words  # classic: the BMX option is not explained
         assert "Peloton" in words
         scroll = app.screen.query_one("#help-scroll")

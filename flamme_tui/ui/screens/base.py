@@ -179,7 +179,9 @@ class BaseScreen(Screen):
 # Textual's own keys for fields and selections, left out of the list by Textual's names for
 # them ("Focus Next", "Copy selected text"): tab / shift+tab are said once, in plain words,
 # where a screen has several fields
-TEXTUAL_KEYS = ("app.focus_next", "app.focus_previous", "screen.copy_text")
+# (the palette's key is said once, among the keys of every screen, in the player's words: Textual's
+# own binding was listed again as "palette", in English)
+TEXTUAL_KEYS = ("app.focus_next", "app.focus_previous", "screen.copy_text", "command_palette")
 
 
 def screen_keys(screen) -> str:
