@@ -72,6 +72,8 @@ async def _think(screen: Any, looking: Notification) -> None:
     text = await screen.app.thinker.call(hint_job, setup_json(session.setup), session.seed,
                                          tuple(str(a) for a in session.game.actions), seat,
                                          budget.seconds, budget.rollouts, language())
+    if looking in screen.app._notifications:  # (Textual 8.2.8, pinned: its own way to take one toast away)
+        screen.app._unnotify(looking)  # (answered or not: it lay over the review's table when the player chose)
     if len(session.entries) != logged or session.due() != seat or not screen.is_current:
         return  # the player chose meanwhile: the hint is for a position that is gone
     screen.flow.took_hint(seat)
@@ -79,8 +81,6 @@ async def _think(screen: Any, looking: Notification) -> None:
     autosaver = getattr(screen.app, "autosaver", None)
     if autosaver is not None and autosaver.session is session:
         autosaver(session, "hint")  # saved now: a hint is no action, the next one may never come
-    if looking in screen.app._notifications:  # (Textual 8.2.8, pinned: its own way to take one toast away)
-        screen.app._unnotify(looking)
     screen.app.push_screen(HintScreen(text))
 
 

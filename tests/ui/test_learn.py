@@ -326,6 +326,39 @@ async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch)
         assert screen.turn.kind == "pick"
 
 
+async def test_a_hint_that_comes_after_the_card_was_chosen_is_dropped_with_its_notice(monkeypatch):
+    """The player chose before the hint came: no hint for a position that is
+    gone, and "looking at your cards" no longer lies over the review's table."""
+    import time
+
+    import flamme_tui.ui.hints as hints
+    from flamme_tui.play.thinker import Thinker
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    from .test_workers import wait_for
+
+    def slow_hint(*args):
+        time.sleep(0.5)
+        return "The expert would play 5 with the Rouleur: a slow answer"
+
+    monkeypatch.setattr(hints, "hint_job", slow_hint)
+    app = FlammeApp(seed=7, autoplay=False, autosave=False, thinker=Thinker(processes=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.settings = app.settings.model_copy(update={"hints": "solo"})
+        app.start_race(one_human())
+        await settle(pilot)
+        await pilot.press("2")  # the Rouleur draws: its cards
+        await settle(pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert any("looking at your cards" in str(n.message) for n in app._notifications)
+        await pilot.press("1")  # chosen before the answer
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await wait_for(lambda: not app._notifications, timeout=1)  # (the notice alone would last 3 s)
+        assert screen_name(app) == "RaceScreen" and app.flow.session.hints == []
+
+
 async def test_the_lesson_s_help_says_its_keys(data_dir):
     from flamme_tui.ui.screens.tutorial import LessonsScreen
 
