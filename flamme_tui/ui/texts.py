@@ -246,7 +246,7 @@ The stages this rule set can race, grouped by kind, then by the boxes whose tile
   Enter        choose
   Esc          back"""),
     "saved": N_("""[b]Saved races[/b]
-Every race in progress or finished, newest first.  Enter resumes a race in progress or replays a finished one; p replays; b goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: Enter shows what was lost and the backups it can go on from.  d deletes a race and its backups, after asking."""),
+Every race in progress or finished, newest first.  {open} resumes a race in progress or replays a finished one; {replay} replays; {branch} goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: {open} shows what was lost and the backups it can go on from.  {delete} deletes a race and its backups, after asking."""),
     "editor": N_("""[b]Build a stage[/b]
 The list holds every tile of the base box (letters) and the Peloton box (digits), both sides: the side in bold is the one laid next.  A stage starts on a start tile, ends on a finish tile and uses each tile once, with one side up; the line under the title says what is still wrong (a tile used twice, a tile from a box you do not own, no finish tile yet).
   ↑ ↓          move in the tile list
@@ -278,17 +278,26 @@ On the lessons menu, r starts the highlighted lesson again."""),
     "podium": N_("""[b]Race over[/b]
 The podium, then the full ranking with where each rider stopped (how many squares past the line, or still to go), each team's statistics, a few awards and the race chart: how many squares each rider was behind the leader, round by round.
 Race again keeps the teams and the course, with a new seed.  A saved race (every race is, unless saving failed) can be replayed round by round, now or later from Saved races on the title menu.
-Coach (c): each person's three costliest cards against the expert bot's choice, judged from that seat's view then, with squares, exhaustion, win chance and why; 1-9 replay that round."""),
+Coach ({coach}): each person's three costliest cards against the expert bot's choice, judged from that seat's view then, with squares, exhaustion, win chance and why; 1-9 replay that round."""),
     "tour": N_("""[b]New tour[/b]
 A tour is a series of stages raced by the same teams.  Each stage goes on until every rider has crossed the line; a rider's time is a minute for each round after the first rider crossed, less 10 seconds for each square past the line, with pack time and 10 seconds off for the 1st and 2nd.  Times add up into the general classification (the leader wears the yellow jersey ◆); Tour Points (3/2/1 to the teams of each stage's first three riders, and of the final GC's top three) decide the winning team.  Between stages each rider keeps half of its exhaustion cards, and the teams take the grid fewest Tour Points first (a random grid fills from the back: the team with the most starts in front).
 Choose a tour, or pick the stages yourself."""),
     "tour-result": N_("""[b]Stage result[/b]
 The stage's times are gaps to its winner (+0:40: forty seconds behind); -10s: the 10 seconds its first two riders take off.  The bars draw the gaps and the points at a glance (+3: the points this stage gave).  The general classification adds up every stage's times; its leader wears the yellow jersey (◆), shown with the rider on the track and the boards during the next stage.  Tour Points: 3/2/1 to the teams of each stage's first three riders (one team may score twice), and of the GC's top three after the last stage.  The team classification adds the team's two GC times (shown, no points).
-Coach (c): each person's three costliest cards of this stage against the expert bot's choice, with why; 1-9 replay that round in the tour's replay.
+Coach ({coach}): each person's three costliest cards of this stage against the expert bot's choice, with why; 1-9 replay that round in the tour's replay.
 The tour is saved: from the title menu, Resume goes on with the next stage (after another race, Saved races has the tour)."""),
     "tour-podium": N_("""[b]Tour over[/b]
 The GC's podium, the winner by Tour Points (a tie goes to the team of the better GC rider) and every classification.  Tour again keeps the teams and the stages, with a new seed; the replay shows the whole tour, stage by stage."""),
     "rules": "",
+}
+
+# the keys a topic's prose names, each a placeholder of its text: (binding id, default keys),
+# written as the player binds them (the key bar and "Keys on this screen" agree with them)
+HELP_KEYS = {
+    "saved": {"open": ("saved.open", "enter"), "replay": ("saved.replay", "p"), "branch": ("saved.branch", "b"),
+              "delete": ("saved.delete", "d,delete")},
+    "podium": {"coach": ("podium.coach", "c")},
+    "tour-result": {"coach": ("tour-result.coach", "c")},
 }
 
 
@@ -490,7 +499,10 @@ def topic_text(topic: str, variant: str | None = None, key: KeyOf = as_bound) ->
     others = {"place": _place_help, "breakaway": _breakaway_help, "draw": _draw_help, "settings": _settings_help}
     if topic in others:
         return others[topic](key)
-    return _(HELP.get(topic, ""))
+    text = _(HELP.get(topic, ""))
+    if topic in HELP_KEYS:
+        text = text.format(**{name: _escaped(key(*binding)) for name, binding in HELP_KEYS[topic].items()})
+    return text
 
 
 RACE_TOPICS = {"place", "draw", "pick", "curtain", "reveal", "podium", "breakaway"}

@@ -457,6 +457,43 @@ def test_the_tour_stages_help_names_its_keys_as_bound():
     assert "ctrl+s" not in words
 
 
+def test_the_saved_races_podium_and_stage_result_helps_name_their_keys_as_bound():
+    """Their prose wrote "p replays", "Coach (c)" whatever the player had bound."""
+    from flamme_tui.ui.texts import help_for
+
+    bound = {"saved.open": "o", "saved.replay": "f6", "saved.branch": "f7", "saved.delete": "f8",
+             "podium.coach": "k", "tour-result.coach": "x"}
+    key = lambda binding_id, default: bound.get(binding_id, default)  # noqa: E731
+    saved = help_for("saved", key=key)
+    for said in ("o resumes a race", "f6 replays", "f7 goes on from a backup", "o shows what was lost",
+                 "f8 deletes a race"):
+        assert said in saved, said
+    assert "Enter" not in saved and "p replays" not in saved and "b goes on" not in saved
+    assert "Coach (k)" in help_for("podium", key=key) and "Coach (c)" not in help_for("podium", key=key)
+    assert "Coach (x)" in help_for("tour-result", key=key)
+    assert "Coach (c)" in help_for("podium") and "d or del deletes" in help_for("saved")  # the defaults
+
+
+async def test_rebinding_a_key_changes_the_saved_races_help_and_line(config_dir, data_dir):
+    user_settings.save(user_settings.Settings(keys={"saved.replay": "f6", "saved.open": "o"}))
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    session = choices("classic", 2, seed=3).session()
+    advance(session, 2)
+    saves.save(session, folder / "race.json")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        line = rendered_text(app.screen.query_one("#saved-detail").render())
+        assert "o resumes it, f6 replays the rounds played, b goes on" in " ".join(line.split())
+        await pilot.press("f1")
+        await pilot.pause()
+        words = " ".join(help_words(app).split())
+        assert "o resumes a race in progress or replays a finished one; f6 replays; b goes on" in words
+        assert "Enter resumes" not in words
+
+
 async def test_settings_screen_changes_are_saved(config_dir):
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -242,16 +242,21 @@ class SavedRacesScreen(BaseScreen):
             problem = folder_problem()
             detail.update(_plain(_("No saved race can be shown: {problem}.").format(problem=problem)) if problem
                           else _("No saved race yet: every race is saved as it is played."))
-        elif race.problem:
+            return
+        # the keys as the player binds them, as the key bar under it says them
+        keys = {"open": self.key_of("saved.open", "enter"), "replay": self.key_of("saved.replay", "p"),
+                "branch": self.key_of("saved.branch", "b"), "delete": self.key_of("saved.delete", "d")}
+        if race.problem:
             backups = race.record.backups if race.record is not None else ()
-            what = (_("{file} {problem}. Enter shows what was lost and offers its backups; d deletes it.") if backups
-                    else _("{file} {problem}. It cannot be opened and has no usable backup; d deletes it."))
-            detail.update(_plain(what.format(file=race.path.name, problem=race.problem)))
+            what = (_("{file} {problem}. {open} shows what was lost and offers its backups; {delete} deletes it.")
+                    if backups else
+                    _("{file} {problem}. It cannot be opened and has no usable backup; {delete} deletes it."))
+            detail.update(_plain(what.format(file=race.path.name, problem=race.problem, **keys)))
         else:
-            what = _("{teams}: Enter or p replays it (file {file}).") if race.over else _(
-                "{teams}: Enter resumes it, p replays the rounds played, b goes on from a move or two back as a new race "
-                "(file {file}).")
-            detail.update(_plain(what.format(teams=_(", ").join(race.teams), file=race.path.name)))
+            what = _("{teams}: {open} or {replay} replays it (file {file}).") if race.over else _(
+                "{teams}: {open} resumes it, {replay} replays the rounds played, {branch} goes on from a move or two "
+                "back as a new race (file {file}).")
+            detail.update(_plain(what.format(teams=_(", ").join(race.teams), file=race.path.name, **keys)))
 
     def on_data_table_row_selected(self, event) -> None:
         event.stop()

@@ -363,17 +363,18 @@ class StageResultScreen(BaseScreen):
         self.query_one("#result-teams", Static).update(tables.team_times())
         self.query_one("#result-by-stage", Static).update(tables.points_by_stage())
         self.query_one("#result-times", Static).update(tables.times_by_stage(width - 36))
+        key = self.key_of("tour-result.next", "enter")  # as the player binds it
         if self.final:
-            following = Text(_("Enter: the tour's podium"), style=MUTED)
+            following = Text(_("{key}: the tour's podium").format(key=key), style=MUTED)
         else:
             from .variant import variant_word
 
             leg = tour.legs[len(tour.done)]
             # (a random grid fills from the back: "fewest first" alone read as the wrong way round)
-            following = Text((_("Enter: stage {k}/{n}, {stage} ({rules}); the grid fills from the back, fewest Tour "
+            following = Text((_("{key}: stage {k}/{n}, {stage} ({rules}); the grid fills from the back, fewest Tour "
                                 "Points first: the team with the most starts in front") if leg.grid == "random" else
-                              _("Enter: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
-                                "first")).format(k=len(tour.done) + 1, n=tour.stages,
+                              _("{key}: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
+                                "first")).format(key=key, k=len(tour.done) + 1, n=tour.stages,
                                                  stage=clean(leg.course.name, multiline=False),
                                                  rules=variant_word(leg.variant)), style=MUTED)
         self.query_one("#result-next", Static).update(following)
