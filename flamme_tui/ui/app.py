@@ -133,6 +133,9 @@ class FlammeApp(App[int]):
         self.push_screen(TitleScreen())  # the settings come once it is drawn (preload)
         if self.resume_session is not None:
             session, self.resume_session = self.resume_session, None
+            # the settings first: the race's screens name the keys as the player binds them
+            # (read after the title menu is drawn otherwise, the race already composed with the defaults)
+            self.load_settings()
             self.resume(session)
 
     async def _check_bindings(self, key: str, priority: bool = False) -> bool:

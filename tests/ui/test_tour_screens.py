@@ -191,6 +191,22 @@ async def test_the_tour_results_keys_are_rebindable_in_the_settings(data_dir, tm
         assert pilot.app.screen.query_one("#key-tour-podium-again").value == "r"
 
 
+async def test_a_tour_resumed_at_start_names_the_keys_as_bound(data_dir, tmp_path, monkeypatch):
+    """`flamme-tui --resume` on a tour between two stages: the stage's result was drawn
+    before the settings were read, its key bar and its next line with the default keys."""
+    from flamme_tui import settings as user_settings
+
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path / "config"))
+    user_settings.save(user_settings.Settings(keys={"tour-result.next": "f5", "tour-result.coach": "k"}))
+    resumed = FlammeApp(seed=SEED, autoplay=False, autosave=False, session=tour_after(1))
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert screen_name(pilot.app) == "StageResultScreen"
+        lines = screen_text(pilot.app).splitlines()
+        assert "f5 stage 2" in lines[-1] and "k coach" in lines[-1], lines[-1]
+        assert any(line.strip().startswith("f5: stage 2/3") for line in lines)
+
+
 async def test_the_stage_result_says_which_way_the_random_grid_fills(data_dir):
     """From stage 2 the random grid fills from the back, fewest Tour Points
     first: the result screen says so, and the team with the most starts in front."""
