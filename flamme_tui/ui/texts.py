@@ -249,6 +249,7 @@ The stages this rule set can race, grouped by kind, then by the boxes whose tile
 Every race in progress or finished, newest first.  {open} resumes a race in progress or replays a finished one; {replay} replays; {branch} goes on from a backup (the race one or two actions back) as a new race file, a branch, leaving the race as it is.  A damaged save (or one from a newer flamme-tui) is listed with what is wrong: {open} shows what was lost and the backups it can go on from.  {delete} deletes a race and its backups, after asking."""),
     "editor": N_("""[b]Build a stage[/b]
 The list holds every tile of the base box (letters) and the Peloton box (digits), both sides: the side in bold is the one laid next.  A stage starts on a start tile, ends on a finish tile and uses each tile once, with one side up; the line under the title says what is still wrong (a tile used twice, a tile from a box you do not own, no finish tile yet).
+▶ points at the selected tile: the one Enter lays and Space turns over.  Beside a tile, ✓: laid in the stage; ✗: laid more than once.
   ↑ ↓          move in the tile list
   Enter or click  lay the tile at the end of the stage
   Space        turn the tile over (its other side comes up)
