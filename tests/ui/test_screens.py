@@ -632,6 +632,24 @@ async def test_the_profile_legend_names_no_colour_under_no_color(monkeypatch, no
         assert "start" in legend and "finish" in legend
 
 
+@pytest.mark.parametrize("teams", [2, 6])
+async def test_the_profile_legend_says_the_plus_when_ten_riders_may_share_a_spot(teams):
+    """Twelve riders on the grid are drawn "+" under the profile: its legend did not say what that was."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.scenarios import choices, settle
+    from flamme_tui.ui.widgets.profile import StageProfile
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_flow(RaceFlow(choices("classic", teams, seed=7).session()))
+        await settle(pilot)
+        await pilot.press("enter", "s")  # the curtain, then the profile
+        await settle(pilot)
+        legend = str(app.screen.query_one("#profile-legend").render())
+        riders = app.screen.query_one(StageProfile).render_line(app.screen.query_one(StageProfile).bars + 1).text
+        assert ("+" in riders) is (teams == 6), riders
+        assert ("(+: ten or more)" in legend) is (teams == 6), legend
+
 async def test_the_rider_choice_says_the_weather_under_each_rider():
     """Issue 24 item 13: the weather where the seat's riders stand (a tailwind draws 5,
     a headwind 3) was not shown on the rider-choice screen (cut off the card, or never said).

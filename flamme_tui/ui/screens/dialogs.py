@@ -174,6 +174,8 @@ class ProfileScreen(ModalScreen[None]):
                        "under it, the riders: team letter, or how many share a spot") if self.app.no_color else _(
                 "climbs red, descents blue, supply zones yellow · ║ start · ▓ finish\n"
                 "under it, the riders: team letter, or how many share a spot")
+            if len(self.riders) >= 10:  # ten riders may share a spot (the grid of 5 or 6 teams): drawn "+"
+                legend += " " + _("(+: ten or more)")
             yield Static(legend, id="profile-legend")
             yield Static(close_hint(self.app, "race.profile", "s"), classes="dialog-hint")
 
