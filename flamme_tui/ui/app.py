@@ -566,25 +566,47 @@ class FlammeApp(App[int]):
             return
         from ..saves import save_problem
 
-        self.notify(_("Could not save the race: {problem}. The race goes on; what is already on disk is kept as it "
-                      "was.").format(problem=clean(save_problem(exc))), title=_("Not saved"), severity="error",
-                    timeout=12, markup=False)
+        # a tour's race file holds the whole tour: said so, the stage going on
+        if self._stage_of_tour() is not None:
+            title = _("Tour not saved")
+            text = _("Could not save the tour: {problem}. The stage goes on; what is already on disk is kept as it was.")
+        else:
+            title = _("Not saved")
+            text = _("Could not save the race: {problem}. The race goes on; what is already on disk is kept as it was.")
+        self.notify(text.format(problem=clean(save_problem(exc))), title=title, severity="error", timeout=12,
+                    markup=False)
+
+    def _stage_of_tour(self) -> int | None:
+        """The stage of a tour being raced (1-based), None in a race that is no tour's."""
+        tour = self.flow.session.tour if self.flow is not None else None
+        return None if tour is None else len(tour.done) + 1
 
     def save_state(self) -> str:
         """For the quit dialog: "saved", "" (no saves) or why the race is not all on disk."""
         saver = self.autosaver
         if not self.autosave:
             return ""
+        # in a tour: the whole tour at its first stage; later, the stage being raced (those before are on disk)
+        stage = self._stage_of_tour()
         if saver is None:
-            return _("Saving is not working: the race in progress will be lost.")
+            return (_("Saving is not working: the race in progress will be lost.") if stage is None else
+                    _("Saving is not working: the tour in progress will be lost.") if stage == 1 else
+                    _("Saving is not working: what was played in this stage will be lost."))
         if saver.saved or saver.writing:  # (writing: leaving flushes it first, and asks again if that fails)
             return "saved"
         from ..saves import save_problem
 
         why = save_problem(saver.error) if saver.error is not None else _("not saved yet")
         if saver.saved_actions is None:
-            return _("It could not be saved ({why}): the race in progress will be lost.").format(why=why)
+            return (_("It could not be saved ({why}): the race in progress will be lost.") if stage is None else
+                    _("The tour could not be saved ({why}): it will be lost.") if stage == 1 else
+                    _("This stage could not be saved ({why}): what was played in it will be lost.")).format(why=why)
         n = saver.saved_actions
+        if stage is not None:
+            return ngettext("The tour's last save ({n} action into this stage) is behind ({why}): what was played "
+                            "since will be lost.",
+                            "The tour's last save ({n} actions into this stage) is behind ({why}): what was played "
+                            "since will be lost.", n).format(n=n, why=why)
         return ngettext("The last save ({n} action) is behind the race ({why}): what was played since will be lost.",
                         "The last save ({n} actions) is behind the race ({why}): what was played since will be lost.",
                         n).format(n=n, why=why)

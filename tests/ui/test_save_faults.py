@@ -286,3 +286,37 @@ async def test_the_title_menu_answers_keys_while_crafted_saves_at_the_size_bound
             assert under_cursor() == "resume"
     finally:
         faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+async def test_a_tour_not_saved_says_the_tour_and_its_stage_not_the_race(tmp_path, monkeypatch):
+    """In a tour the race file holds the whole tour: a failed save spoke of "the race"."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.play.tours import next_session
+    from flamme_tui.ui.scenarios import tour_after
+
+    monkeypatch.setenv("FLAMME_TUI_DATA_DIR", str(tmp_path))
+    app = FlammeApp(seed=21, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_flow(RaceFlow(next_session(tour_after(1))))  # the tour's second stage
+        await settle(pilot)
+        await pick(pilot, 2)
+        app.flush_saves()
+        path = app.autosaver.path
+        assert saves.peek(path).actions == 2
+        full_disk(monkeypatch)
+        await pick(pilot, 2)
+        (note,) = told(app, "Could not save")
+        assert note.startswith("Could not save the tour: the disk is full") and "The stage goes on" in note
+        assert [n.title for n in app._notifications if n.message == note] == ["Tour not saved"]
+        await pilot.press("q")
+        assert screen_name(app) == "ConfirmQuit"
+        text = " ".join(screen_text(app).split())
+        assert "Leave this tour?" in text and "race" not in app.screen.problem
+        assert app.screen.problem.startswith("The tour's last save (2 actions into this stage) is behind (the disk")
+        # as if no write of this stage had worked: the stages before are on disk; at the first, nothing of the tour
+        monkeypatch.setattr(app.autosaver, "saved_actions", None)
+        assert app.save_state().startswith("This stage could not be saved (the disk is full")
+        monkeypatch.setattr(app, "_stage_of_tour", lambda: 1)
+        assert app.save_state().startswith("The tour could not be saved (the disk is full")
+        await pilot.press("n")
