@@ -352,9 +352,6 @@ class DeviceTable:
         text = _("{card} → {square} (+{gain})").format(card=card, square=where, gain=p.gain)
         return f"{text}  {mark}" if mark else text
 
-    def track_line(self) -> str:
-        return narrator.track_picture(self) if self.riders else ""  # (the welcome comes before the table)
-
     def status(self) -> str:
         """Whose turn it is, in words (the bell rings on this device when it is this seat's)."""
         if self.outcome is not None:

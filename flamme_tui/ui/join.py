@@ -11,8 +11,10 @@ once for the seat's choices in a row; not in a browser tab).  A line that
 drops is opened again with the same code every few seconds (the host may
 have been restarted on its save): the hand comes back as it was.
 
-Readable at 80x24: one line each for the race, the track and the status, the
-boards and the options as many lines as they need, the log the rest.  Every
+Readable at 80x24: one line each for the race and the status, the track as
+the host's screen draws the whole stage (a row per lane, every rider by its
+team's letter, the weather above on a meteo stage), the boards and the
+options as many lines as they need, the log the rest.  Every
 text is drawn as plain text (rich Text), never as markup: team names come
 from the host.
 """
@@ -38,6 +40,8 @@ from ..net.notify import notify
 from ..net.wire import ProtocolError, error_words
 from ..pathtext import served
 from ..play import narrator
+from .palette import rider_label, team_of_rider
+from .widgets.track import RiderMark, Scene, StageOverview
 
 RETRY_SECONDS = 2.0  # a dropped line is opened again this often
 ORPHAN_SECONDS = 1.0  # a browser tab's app looks this often whether the host that started it is still there
@@ -57,8 +61,8 @@ class SeatScreen(Screen[None]):
     CSS = """
     SeatScreen { layout: vertical; }
     SeatScreen #head { height: 1; text-style: bold; }
-    SeatScreen #track { height: 1; margin: 0; }
-    SeatScreen #boards { height: auto; max-height: 9; margin: 0; }
+    SeatScreen #track { height: auto; margin: 0; }
+    SeatScreen #boards { height: auto; margin: 0; }  /* (its max-height: fit_boards) */
     SeatScreen #hand { height: auto; max-height: 10; border-top: solid $accent; }
     SeatScreen #log {
         width: 1fr; height: 1fr; min-height: 3; border: none; border-top: solid $panel; padding: 0;
@@ -87,10 +91,13 @@ class SeatScreen(Screen[None]):
         self.shown_rounds = 0
         self.note = ""  # the last problem, said in the status line
         self.first_option = 0  # the line of the hand panel where the options start (a tap picks one)
+        self.hand_lines = 0  # the lines the hand panel shows (its top border left out)
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
-        yield Static(id="track")
+        track = StageOverview(id="track")
+        track.display = False
+        yield track
         yield Static(id="boards")
         yield Static(id="hand")
         # (disabled but when the code is asked for: a hidden field must not take the number keys)
@@ -238,9 +245,12 @@ class SeatScreen(Screen[None]):
         who = _("watching") if t.seat is None else _("you: {team}").format(team=t.team(t.seat))
         head = _("{stage} · round {n} · {who}").format(stage=t.course.name, n=max(t.round, 1), who=who)
         self.query_one("#head", Static).update(Text(head))
-        self.query_one("#track", Static).update(Text(t.track_line(), no_wrap=True, overflow="ellipsis"))
+        self.show_track()
         self.query_one("#boards", Static).update(self.boards())
-        self.query_one("#hand", Static).update(self.hand())
+        hand = self.hand()
+        self.query_one("#hand", Static).update(hand)
+        self.hand_lines = len(hand.plain.splitlines())
+        self.fit_boards()
         log = self.query_one("#log", Log)
         if t.riders:  # (a device joining again hears the last reveal before the table: the names wait for it)
             told = False
@@ -272,6 +282,33 @@ class SeatScreen(Screen[None]):
             self.app.bell()  # the seat must choose (a table may wait days between rounds)
             if t.seat is not None and (t.answered < 0 or t.turn.at != t.answered + 1):  # not its next in a row
                 self.run_worker(notify(t.team(t.seat)), group="notify")  # and the desktop, where it can
+
+    def show_track(self) -> None:
+        """The whole stage as the host's screen draws it: a row per lane, each rider
+        by its team's letter (a count where a cell holds several), in its colour."""
+        t = self.table
+        track = self.query_one("#track", StageOverview)
+        if track.course is not t.course:
+            track.course = t.course
+            track.display = True  # (none before the welcome: an overview of no course draws nothing)
+            track.relayout()
+        marks = tuple(RiderMark(r.index, rider_label(r.id, r.kind), team_of_rider(r.id).hex, r.square, r.lane,
+                                r.crashed) for r in t.riders if r.square >= 0 and r.index not in t.crossed)
+        track.show(Scene(marks))
+
+    def fit_boards(self) -> None:
+        """The boards as many lines as the window leaves them, the log keeping two: at 80x24
+        twelve riders on a stage of three lanes (three rows of track) and a hand of five
+        options left the log no line.  (Best placed first: the riders cut are those behind.)"""
+        track = self.query_one("#track", StageOverview)
+        track_rows = len(track.row_kinds()) if track.course is not None else 0
+        hand_rows = min(10, 1 + self.hand_lines)  # (its top border; 10 at most)
+        room = self.size.height - 1 - track_rows - hand_rows - 3 - 1  # the head, the log's border and two lines, the status
+        self.query_one("#boards", Static).styles.max_height = max(2, min(1 + len(self.table.riders), room))
+
+    def on_resize(self, event: Any) -> None:
+        if self.table.setup is not None:
+            self.fit_boards()
 
     def boards(self) -> Text:
         """One line a rider, best placed first, in columns no wider than they

@@ -104,6 +104,62 @@ async def test_a_watcher_sees_the_public_table_and_no_hand():
         await server.stop()
 
 
+async def test_the_track_is_drawn_as_the_hosts_a_row_per_lane_with_each_riders_team_letter():
+    """The device's track was one line of digits ("..222|...."), every rider a count."""
+    from flamme_tui.ui.widgets.track import StageOverview
+
+    session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if app.table.riders and app.table.turn is not None:
+                    break
+            await pilot.pause()
+            track = app.query_one("#track", StageOverview)
+            lanes = [track.render_line(y).text for y in range(track.size.height)]
+            assert len(lanes) == 2 and all("║" in lane and "▓" in lane for lane in lanes), lanes
+            grid = "".join(lane[:lane.index("║")] for lane in lanes)
+            assert sorted(c for c in grid if c != "·") == ["B", "B", "G", "G", "R", "R"], lanes  # a letter a rider
+            assert not any(c.isdigit() for c in "".join(lanes)), lanes
+            assert track.region.bottom <= app.query_one("#boards").region.y  # all above the boards, at 80x24
+    finally:
+        await server.stop()
+
+
+async def test_six_teams_on_three_lanes_leave_the_log_two_lines_at_80x24():
+    """Three rows of track: the boards give way (best placed first), never the log nor the status."""
+    from flamme_tui.play.races import COLOURS
+
+    teams = tuple(Team(c.capitalize(), c) for c in COLOURS[:6])
+    spec = RaceSpec(stage="peloton-12-5-6", teams=teams)
+    session = Session.new(spec, 7, bots={k: "easy" for k in range(1, 6)})
+    table = HostTable(session, {0})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(500):  # on to a pick: the hand's most lines
+                await pilot.pause(0.02)
+                turn = app.table.turn
+                if turn is not None and turn.kind == "draw":
+                    await pilot.press("1")
+                elif turn is not None and turn.kind == "pick":
+                    break
+            await pilot.pause()
+            assert app.table.turn.kind == "pick" and len(app.query_one("#track").row_kinds()) == 3
+            log, status = app.query_one("#log"), app.query_one("#status")
+            assert log.region.height >= 3 and status.region.y == 23, (log.region, status.region)
+            assert app.screen.max_scroll_y == 0
+    finally:
+        await server.stop()
+
+
 async def test_a_wrong_code_is_said_in_one_line_and_the_app_stops_trying():
     session = Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"})
     server = HostServer(HostTable(session, {0, 1}))
