@@ -732,3 +732,39 @@ async def test_the_help_s_scroll_bar_shows_one_thumb_wherever_it_is_scrolled(spe
             drawn = [y for y, cell in enumerate(cells) if cell.strip()]
             assert drawn and drawn == list(range(drawn[0], drawn[-1] + 1)), (key, cells)  # one run
             assert all(cells[y] == "██" for y in drawn), (key, cells)
+
+
+@pytest.mark.parametrize("variant", ["classic", "meteo"])
+async def test_placing_a_rider_with_six_teams_at_80x24_is_said_whole(speak, lang, variant):
+    """Six teams at 80x24, the players placing their riders: the panel's title was cut
+    ("placez votre Sprinteur sur la gri…", the name too) and its last line of keys
+    lost (in French and Spanish; in English too on a meteo stage, its weather row
+    the track's)."""
+    import textwrap
+
+    from rich.cells import cell_len
+    from textual.content import Content
+
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.scenarios import choices
+
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        race = choices(variant, 6, seed=SEED, grid="choose")
+        race.stage = "firenze-milano"  # weather in meteo; a start too small: Peloton tile 1, three lanes
+        app.start_flow(RaceFlow(race.session()))
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "place"
+        lines = screen_text(app).splitlines()
+        assert len(lines) == 24 and screen.max_scroll_y == 0
+        title, hint = screen.query_one("#panel-title"), screen.query_one("#panel-hint")
+        said = lines[title.region.y][title.region.x:title.region.right].rstrip()
+        assert "…" not in said and said.endswith("Sprinteur"), said
+        shown = [line[hint.region.x:hint.region.right].rstrip() for line in lines[hint.region.y:hint.region.bottom]]
+        words = Content.from_markup(screen.panel.hint).plain
+        wrapped = sum(len(textwrap.wrap(line, hint.size.width)) for line in words.splitlines())
+        assert wrapped <= hint.size.height, (shown, hint.size)  # every line of it on the screen
+        assert " ".join(" ".join(shown).split()) == " ".join(words.split())
+        assert max(cell_len(line) for line in shown) <= hint.size.width

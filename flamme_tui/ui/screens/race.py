@@ -233,6 +233,7 @@ class RaceScreen(RaceKeys):
         self.sel, self.multi, self.cursor_k, self.cursor, self.options = None, [], None, None, []
         self.panel.base_cards, self.panel.nudged = (), ""
         self.HELP_TOPIC = HELP.get(type(turn), "reveal")
+        self.set_class(isinstance(turn, t.Placing), "-placing")
         self.write_log()
         key, panel = self.key, self.panel
         if isinstance(turn, t.BotThinking):

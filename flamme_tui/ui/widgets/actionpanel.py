@@ -159,7 +159,10 @@ class ActionPanel:
         view = turn.view
         kind = kind_name(view.board.riders[turn.rider].kind)
         self.cards.show("hand", ())
-        self.panel(self.who(turn.seat, _(": place your [b]{kind}[/b] on the grid").format(kind=kind)),
+        # (the title short enough for a long name in French or Spanish; the hint, under it where the
+        # cards would be, says where: at 80x24 with six teams "sur la grille" was cut off the title)
+        self.panel(self.who(turn.seat, _(": place your [b]{kind}[/b]").format(kind=kind)),
+                   _("on a free place of the grid, behind the start line") + "\n" +
                    _("← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)") + "\n" +
                    _("[b]{confirm}[/b] place it there · [b]{random}[/b] a random place").format(
                        confirm=key("race.confirm"), random=key("race.random")))
