@@ -12,6 +12,7 @@ from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.textshot import screen_text
 
 from .driver import go_to_stage, screen_name
+from .test_workers import wait_for
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -347,17 +348,16 @@ async def test_the_tile_list_points_at_its_cursor_without_colour(data_dir, monke
         def pointed() -> list[str]:
             return [line.split("▶")[1].split()[0] for line in screen_text(app).splitlines() if "▶" in line]
 
-        assert pointed() == ["a"]
+        # each look waits for the screen to be drawn again (one pause was not always enough on a busy machine)
+        await wait_for(lambda: pointed() == ["a"], timeout=5)
         await pilot.press("down", "down")
-        await pilot.pause()
-        assert pointed() == ["c"]
+        await wait_for(lambda: pointed() == ["c"], timeout=5)
         await pilot.press("enter")  # c laid: the list moves on to d, the pointer with it
-        await pilot.pause()
-        assert pointed() == ["d"] and app.screen.build.names == ["c"]
+        await wait_for(lambda: pointed() == ["d"], timeout=5)
+        assert app.screen.build.names == ["c"]
         # Peloton tile 1 laid: the line above the list grows to two lines, the list shrinks by
         # one, and the tile highlighted next, 2, stays in view (it was scrolled out of it)
         await go_to_option(pilot, "tile-1")
         await pilot.press("enter")
-        await pilot.pause()
-        assert app.screen.build.names == ["c", "1"] and app.screen.query_one("#build-check").size.height == 2
-        assert pointed() == ["2"]
+        await wait_for(lambda: app.screen.query_one("#build-check").size.height == 2 and pointed() == ["2"], timeout=5)
+        assert app.screen.build.names == ["c", "1"]
