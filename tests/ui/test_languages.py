@@ -734,6 +734,7 @@ async def test_the_help_s_scroll_bar_shows_one_thumb_wherever_it_is_scrolled(spe
             assert all(cells[y] == "██" for y in drawn), (key, cells)
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
 @pytest.mark.parametrize("variant", ["classic", "meteo"])
 async def test_placing_a_rider_with_six_teams_at_80x24_is_said_whole(speak, lang, variant):
     """Six teams at 80x24, the players placing their riders: the panel's title was cut
