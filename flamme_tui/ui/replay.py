@@ -22,7 +22,7 @@ from ..play.replay import Replay
 from .content import plain
 from .palette import rider_label, team_of_rider
 from .widgets.keybar import KeyBar
-from .widgets.lap import LapStrip
+from .widgets.lap import LapStrip, large_for
 from .widgets.track import RiderMark, Scene, StageOverview, TrackStrip
 
 CSS = """
@@ -102,6 +102,8 @@ class ReplayScreen(Screen):
         for strip in self.query("#replay-track").results(TrackStrip):
             strip.tall = self.app.size.height >= 30
             strip.max_lines = 15 if self.app.size.height >= 40 else strip.rows
+        for lap in self.query("#replay-track").results(LapStrip):
+            lap.set_large(large_for(*self.app.size))
 
     def marks(self, frame) -> tuple[RiderMark, ...]:
         """Every placed rider as the race screen draws it: team letter + S/R."""

@@ -150,7 +150,7 @@ async def test_bmx_lap_ramp_single_lanes_and_riders():
     assert "░░" in text  # marsh: single-lane squares
     assert "~~" in text and "vv" in text and '""' in text
     assert "BS" in text and "BR" in text and "OS" in text
-    assert "3 ramp" in text  # the legend in the middle of the lap
+    assert "/3 ramp" in text  # the legend, beside the lap
 
 
 async def test_bmx_riders_point_the_way_they_race_on_each_side_of_the_lap():
@@ -161,8 +161,9 @@ async def test_bmx_riders_point_the_way_they_race_on_each_side_of_the_lap():
     top, bottom = course.grid + 2, course.grid + half + 3
     marks = (RiderMark(0, "B>", "#0072B2", top, 0, False), RiderMark(1, "O>", "#E69F00", bottom, 0, False))
     lines, _ = await render(lap, Scene(marks), size=(80, 24))
-    assert "B>" in "\n".join(lines[:3]) and "<B" not in "\n".join(lines)
-    assert "<O" in "\n".join(lines[6:10]) and "O>" not in "\n".join(lines)
+    middle = lap.row_of("infield", "top")  # the top side's rows above it, the bottom's below
+    assert "B>" in "\n".join(lines[:middle]) and "<B" not in "\n".join(lines)
+    assert "<O" in "\n".join(lines[middle + 1:10]) and "O>" not in "\n".join(lines)
 
 
 async def test_one_thing_per_row_marks_never_overwrite_tiles_or_weather():

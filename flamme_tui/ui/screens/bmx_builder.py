@@ -67,7 +67,7 @@ class BmxBuilderScreen(BaseScreen):
         with Vertical(classes="menu-body"):
             yield Static(_("[b]BMX[/b] · build the circuit"), classes="screen-title")
             with Horizontal(id="builder-top"):
-                yield LapStrip(None, id="builder-lap")
+                yield LapStrip(None, legend=False, id="builder-lap")  # (its legend: below)
                 with Vertical(id="builder-tiles"):
                     for letter in "ABCD":
                         yield TileToggle(letter)

@@ -20,7 +20,7 @@ from ..keys import key_word
 from ..palette import team_colour, team_markup
 from ..widgets.board import BoardRow, Boards
 from ..widgets.keybar import KeyBar
-from ..widgets.lap import LapStrip
+from ..widgets.lap import LapStrip, large_for
 from ..widgets.lines import TextLines
 from ..widgets.track import Scene, StageOverview, TrackStrip
 from .base import BaseScreen
@@ -189,6 +189,8 @@ class CurtainScreen(BaseScreen):
     def size_changed(self, width: int, height: int) -> None:
         for track in self.query(TrackStrip):
             track.tall = height >= 32
+        for lap in self.query(LapStrip):
+            lap.set_large(large_for(width, height))
         if self.table is not None:
             riders = len(self.table.rows)
             self.query_one("#curtain-boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)

@@ -43,7 +43,7 @@ from ..widgets.actionpanel import ActionPanel
 from ..widgets.board import Boards
 from ..widgets.cards import CardRow
 from ..widgets.keybar import KeyBar
-from ..widgets.lap import LapStrip
+from ..widgets.lap import LapStrip, large_for
 from ..widgets.lines import TextLines
 from ..widgets.profile import StageProfile
 from ..widgets.racelog import RaceLog
@@ -167,6 +167,9 @@ class RaceScreen(RaceKeys):
             # wrapped onto several bands when there is room for them
             strip.tall = height >= 32
             strip.max_lines = 15 if height >= 40 else strip.rows
+        if isinstance(strip, LapStrip):  # a large window: three cells a square and their numbers
+            strip.set_large(large_for(width, height))
+            self.query_one("#top").styles.height = strip.get_content_height(None, None, width)
         vast = width >= 160
         self.set_class(vast, "-vast")
         for overview in self.query("#overview").results(StageOverview):
