@@ -905,3 +905,13 @@ async def test_the_title_says_how_many_can_play_as_the_teams_screen_offers():
         counts = [value for _, value in app.screen.query_one("#players")._options]
         assert f"{min(counts)} to {max(counts)} players" in tagline
         assert "Peloton" in tagline  # the expansion the teams screen offers too
+
+
+def test_the_stage_result_help_says_how_squares_become_seconds():
+    """A player saw +0:50 for 4 squares and +1:40 for 9 and found no rule for it
+    (GRAND-TOUR.md, Stage time): the stage result's help says it, as the tour's does."""
+    from flamme_tui.ui.texts import help_for
+
+    said = " ".join(help_for("tour-result").split())
+    assert ("a minute for each round after the first rider crossed, less 10 seconds for each square past the line"
+            in said)
