@@ -24,7 +24,7 @@ from test_wind import first_card_down, moved_with
 from flamme_tui.engine.actions import Draw, Play
 from flamme_tui.engine.course import WET
 from flamme_tui.engine.events import Crash, Move
-from flamme_tui.engine.options import BLOCKED, CRASH, MAY
+from flamme_tui.engine.options import BLOCKED, CLEAR, CRASH, MAY
 
 FAR = [{"id": "blue.S", "square": 30, "lane": 0}, {"id": "blue.R", "square": 30, "lane": 1}]  # finish at 40
 
@@ -40,10 +40,10 @@ def check_crowd(game, rng: random.Random, i: int, view, hand) -> None:
     for choice in hand:
         c, fall = view.road(i, choice)
         p = view.preview(i, choice)
-        assert c in (BLOCKED, MAY, "") and fall in (CRASH, MAY, "")
+        assert c in (BLOCKED, MAY, CLEAR, "") and fall in (CRASH, MAY, "")
         if c == BLOCKED:  # sure: the others standing still agree (not when it is sure they leave)
             assert p.blocked and fall != MAY and (fall == CRASH) == p.crash
-        if c == "":
+        if c in ("", CLEAR):
             assert fall == ""  # never blocked: never crashes
         for _ in range(6):
             move, crashed = moved(game, i, choice, rng)
@@ -89,7 +89,7 @@ def test_riders_ahead_move_first_and_may_fill_or_leave_a_square():
     view = game.view(0)
     assert view.preview(s, 3).blocked  # the others still: square 3 is full
     # but they leave it; both may end on 5 (a 2 each); on 9 only blue.R may (a 6: no Sprinteur card is 6)
-    assert crowds(view) == {2: "", 3: "", 5: MAY, 9: ""}
+    assert crowds(view) == {2: "", 3: CLEAR, 5: MAY, 9: ""}
     assert {o.preview.crowd for o in view.options()} == {""}  # bots' options: not computed
 
 
@@ -234,3 +234,42 @@ def test_a_card_blocked_for_sure_onto_a_wet_square_crashes_for_sure():
     view = game.view(0)
     assert {o.preview.value: (o.preview.crowd, o.preview.fall) for o in view.options(wind=True)} == {
         5: ("", ""), 6: (BLOCKED, CRASH), 7: ("", ""), 9: ("", "")}
+
+
+def test_a_full_square_whose_riders_all_move_first_and_leave_it_is_where_the_card_lands():
+    # a new player's Meteo race, round 5: red.S on 18 (shown 19), 20 full with blue.R and green.R,
+    # who move first, each at least 2 squares, with nothing ahead to block them back: the 2 lands on 20
+    riders = [{"id": "red.S", "square": 18, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0},
+              {"id": "blue.S", "square": 10, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 0},
+              {"id": "green.S", "square": 12, "lane": 0}, {"id": "green.R", "square": 20, "lane": 1}]
+    game = position("meteo", "." * 40, riders)
+    s = game.index["red.S"]
+    game.riders[s].deck = [2, 3, 4, 9] * 4
+    game.apply(Draw("red.S"))
+    view = game.view(0)
+    assert view.preview(s, 2).square == 19  # the others still
+    (two,) = [o.preview for o in view.options(wind=True) if o.preview.value == 2]
+    assert (two.crowd, two.square, two.blocked, two.front) == (CLEAR, 20, False, True)
+    assert crowds(view) == {2: CLEAR, 3: "", 4: MAY, 9: MAY}
+
+
+def test_a_teammate_certainly_just_ahead_shelters_for_sure():
+    # a lesson, round 6: red.S's card is down (26 -> 30), red.R on 25 picks: its 4 ends on 29,
+    # right behind red.S whatever blue plays; a 3 or a 5 does not
+    riders = [{"id": "red.S", "square": 26, "lane": 0}, {"id": "red.R", "square": 25, "lane": 0},
+              {"id": "blue.S", "square": 24, "lane": 0}, {"id": "blue.R", "square": 27, "lane": 0}]
+    game = position("classic", "." * 40, riders)
+    ix = game.index
+    game.riders[ix["red.S"]].deck = [4] * 15
+    game.riders[ix["red.R"]].deck = [3, 4, 5, 6] * 4
+    game.apply(Draw("red.S"))
+    game.apply(Play("red.S", 4))
+    winds = {o.preview.value: o.preview.wind for o in game.view(0).options(wind=True)}
+    assert winds == {3: MAY, 4: "", 5: MAY, 6: MAY}
+    # on a climb the pair may be parted (red.R on the climb held back, red.S carried on): no sure answer
+    game = position("classic", "." * 29 + "^" + "." * 10, riders)
+    game.riders[ix["red.S"]].deck = [4] * 15
+    game.riders[ix["red.R"]].deck = [3, 4, 5, 6] * 4
+    game.apply(Draw("red.S"))
+    game.apply(Play("red.S", 4))
+    assert game.view(0).wind(ix["red.R"], 4) == MAY

@@ -766,6 +766,63 @@ class ClassicGame(Race):
         return Preview(shown.rider, shown.start, shown.value, shown.moves, shown.plays_as, shown.square, shown.lane,
                        shown.blocked, shown.terrain, shown.standup, shown.ramp, shown.crash, front, shown.finish)
 
+    def cleared(self, view: View, shown: Preview, choice: Choice) -> Preview:
+        """Race.cleared: rider i's preview with the riders that move before it
+        lifted from the square its card aims at (they leave it: Preview.crowd CLEAR)."""
+        i = shown.rider
+        target = shown.start + shown.moves
+        twin: ClassicGame = self.clone()
+        order = twin.movement_order()
+        for k in order[:order.index(i)] if i in order else []:
+            square, lane = twin.pos[k]
+            if square == target:
+                twin.cells[square * LANES + lane] = EMPTY
+                twin.pos[k] = [-1, 0]
+        own = [(j, c) for j, c in view.chosen.items() if j != i and c is not None]
+        moved = twin.preview_counting(i, choice, own)
+        if moved.square != target:
+            return shown
+        return shown.landing_on(moved.square, moved.lane, moved.front, moved.finish)
+
+    def holds_back(self, square: int) -> bool:
+        """Hook: riders on the square may be unable to receive slipstream at the
+        end of this round (a climb, cobbles; meteo also a crosswind, a crash)."""
+        return not ClassicGame.slip_eligible(self, square)
+
+    def may_pull(self, square: int) -> bool:
+        """Hook: riders on the square may receive slipstream at the end of this round."""
+        return ClassicGame.slip_eligible(self, square)
+
+    def sure_shelter(self, view: View, i: int, card: int, ends: dict[int, int]) -> bool:
+        """Whether rider i's `card` leaves it sheltered whatever the others play:
+        it certainly ends its move on a square s (Race.sure_landing), a rider
+        of its seat whose card is down (`ends`: rider -> where it ends, the
+        others still) certainly on s + 1, short of the line, and slipstream
+        cannot part them: no square from s to the furthest any rider may reach
+        where riders may be held back while the riders just ahead may be
+        carried on."""
+        s = self.sure_landing(view, i, card)
+        if s is None:
+            return False
+        chosen = view.chosen
+        mate = False
+        for j, c in chosen.items():
+            if j != i and c is not None and ends.get(j) == s + 1 and self.sure_landing(view, j, c) == s + 1:
+                mate = True
+        if not mate or s + 1 >= self.course.finish:
+            return False
+        top = s + 1
+        for k in range(len(self.riders)):
+            square = self.pos[k][0]
+            if square >= 0:
+                down = chosen.get(k)
+                top = max(top, square + (self.reach(k, down) if down is not None else self.furthest(view, k)))
+        top = min(top, len(self.course.lanes) - 2)
+        for t in range(s, top + 1):
+            if self.holds_back(t) and self.may_pull(t + 1):
+                return False
+        return True
+
     def wind(self, view: View, i: int, choice: Choice) -> str:
         """Preview.wind of rider i's `card`, from the seat's view: WIND, MAY or "".
 
@@ -793,6 +850,7 @@ class ClassicGame(Race):
         finish = self.course.finish
         if twin.pos[i][0] >= finish:
             return ""  # over the line: the preview says "finish"
+        ends = {j: twin.pos[j][0] for j, _ in moved}  # before the end phase
         for j, _ in moved:
             hi = max(hi, twin.pos[j][0])
         hi += 3
@@ -804,6 +862,8 @@ class ClassicGame(Race):
             if isinstance(e, Exhaustion) and e.rider == i:
                 tired = True
         movers = {j for j, _ in moved}
+        if not tired and own and self.sure_shelter(view, i, card, ends):
+            return ""  # a rider of its seat certainly just ahead of it
         for j in range(len(self.riders)):
             square = self.pos[j][0]
             if j in movers or square < 0:

@@ -113,6 +113,14 @@ class MeteoGame(ClassicGame):
         """Blocked (short of its move) on a wet road: the rider falls."""
         return lost > 0 and self.weather_at(square) == WET
 
+    def holds_back(self, square: int) -> bool:
+        # a rider may crash on a wet square (or lie there), and a crosswind holds everyone back
+        weather = self.weather_at(square)
+        return ClassicGame.holds_back(self, square) or weather == CROSSWIND or weather == WET
+
+    def may_pull(self, square: int) -> bool:
+        return ClassicGame.may_pull(self, square) and self.weather_at(square) != CROSSWIND
+
     def slip_eligible(self, square: int) -> bool:
         if not super().slip_eligible(square) or self.weather_at(square) == CROSSWIND:
             return False

@@ -22,6 +22,8 @@ WIND: Final = "wind"
 BLOCKED: Final = "blocked"
 CRASH: Final = "crash"
 MAY: Final = "may"
+# Preview.crowd: the square it aims at is full now, but every rider there moves first and leaves it
+CLEAR: Final = "clear"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +56,11 @@ class Preview:
         fills it, "" otherwise): BLOCKED whatever the others play; MAY, their
         cards decide (the riders ahead move first: they may leave the squares
         in front of it, or fill the one it aims at); "" when it is not
-        whatever they play.  `blocked` alone says what the others standing
-        still would do, which in a pack the round seldom does
+        whatever they play; CLEAR when it is not whatever they play although
+        the square it aims at is full now (every rider there moves first and
+        leaves it): View.options(wind=True) then shows it landing there
+        (`square`, not `blocked`).  `blocked` alone says what the others
+        standing still would do, which in a pack the round seldom does
     fall: whether it will crash in the round (meteo: blocked onto a wet
         square), filled with `crowd`: CRASH whatever the others play; MAY,
         their cards decide; "" never.  `crash` alone is the others still
@@ -89,6 +94,11 @@ class Preview:
         return Preview(self.rider, self.start, self.value, self.moves, self.plays_as, self.square, self.lane,
                        self.blocked, self.terrain, self.standup, self.ramp, self.crash, self.front, self.finish, wind,
                        crowd, fall)
+
+    def landing_on(self, square: int, lane: int, front: bool, finish: bool) -> Preview:
+        """This preview, landing on `square` unblocked (Preview.crowd CLEAR)."""
+        return Preview(self.rider, self.start, self.value, self.moves, self.plays_as, square, lane, False,
+                       self.terrain, self.standup, self.ramp, False, front, finish, self.wind, self.crowd, self.fall)
 
     @property
     def gain(self) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from .actions import Action, Choice
 from .course import Course
 from .events import Event
-from .options import BLOCKED, CRASH, MAY, Option, Preview
+from .options import BLOCKED, CLEAR, CRASH, MAY, Option, Preview
 from .phase import Phase
 from .rng import Rng
 from .ruleset import RuleSet
@@ -242,8 +242,10 @@ class Race:
         lie there crashed: one rider can neither fill nor close a square of
         two lanes.  If the square it aims at cannot be full and no square on
         its way can be closed, it is not blocked whatever they play (and does
-        not crash); else MAY, and it may crash (MAY) only if a square where it
-        may end blocked (`settles`) is wet."""
+        not crash): CLEAR if the preview, the others still, is blocked (the
+        riders in its way move first and leave the squares), else ""; else
+        MAY, and it may crash (MAY) only if a square where it may end blocked
+        (`settles`) is wet."""
         shown = view.preview(i, choice)
         exact = (BLOCKED if shown.blocked else "", CRASH if shown.crash else "")
         order = self.movement_order()
@@ -269,8 +271,25 @@ class Race:
         full, closed = self.crowding(order, n, count, fallen)
         short = settles(start, target, full, closed)[1]
         if not short:
-            return "", ""
+            return CLEAR if shown.blocked else "", ""
         return MAY, MAY if any([self.crashes(i, sq, 1) for sq in short]) else ""
+
+    def cleared(self, view: View, shown: Preview, choice: Choice) -> Preview:
+        """Hook: the preview `shown` of a card that the riders in its way
+        cannot stop (Preview.crowd CLEAR), landing where the card aims: the
+        riders that move before it and stand on that square lifted, the
+        seat's own cards down moving as in View.preview.  By default `shown`."""
+        return shown
+
+    def sure_landing(self, view: View, i: int, choice: Choice) -> int | None:
+        """The square rider i's card (tokens) ends its move on whatever the
+        others play (`road`: never blocked, or blocked as the others still
+        say with nobody hidden in the way), else None."""
+        shown = view.preview(i, choice)
+        crowd = self.road(view, i, choice)[0]
+        if crowd == "" or crowd == CLEAR:
+            return shown.start + shown.moves
+        return shown.square if crowd == BLOCKED else None
 
     def crowding(self, order: list[int], n: int, count: list[int], fallen: list[int]) -> tuple[list[bool], list[bool]]:
         """As the round's n-th rider (`order`) moves, whether each square may be

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .actions import Choice
 from .course import Course
-from .options import Option, choice_of
+from .options import CLEAR, Option, choice_of
 from .phase import Phase
 from .ruleset import RuleSet
 
@@ -242,7 +242,10 @@ class View(Shown):
         for o in out:
             if o.preview is not None:
                 i, choice = o.preview.rider, choice_of(o.action)
-                o = Option(o.action, o.preview.with_round(position.wind(self, i, choice), *position.road(self, i, choice)))
+                shown = o.preview.with_round(position.wind(self, i, choice), *position.road(self, i, choice))
+                if shown.crowd == CLEAR:  # the riders on the square it aims at move first and leave it
+                    shown = position.cleared(self, shown, choice)
+                o = Option(o.action, shown)
             told.append(o)
         return told
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..engine.cards import card_text
 from ..engine.events import token_text
-from ..engine.options import BLOCKED, CRASH, MAY, WIND, Preview
+from ..engine.options import BLOCKED, CLEAR, CRASH, MAY, WIND, Preview
 from ..i18n import _
 from ..play.narrator import label, terrain_word, to_go
 from .widgets.board import token_str
@@ -82,6 +82,9 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     where = _("{n} to go").format(n=gone) if gone > 0 else _("over the line")
     words = [_("{value} → square {square} ({where})").format(value=value, square=label(course, preview.square),
                                                             where=where)]
+    if preview.crowd == CLEAR:
+        words.append(_("{square} is full now: the riders there move first and leave it").format(
+            square=label(course, preview.square)))
     if preview.terrain:  # (the engine's word for it, told in the player's language)
         words.append(_("{value} plays as {plays_as}: {terrain}").format(value=preview.value, plays_as=preview.plays_as,
                                                                         terrain=terrain_word(preview.terrain)))

@@ -22,7 +22,7 @@ from rich.text import Text
 from flamme_tui import settings as user_settings
 from flamme_tui.bots.easy import easy
 from flamme_tui.engine.events import Move
-from flamme_tui.engine.options import BLOCKED, MAY
+from flamme_tui.engine.options import BLOCKED, CLEAR, MAY
 from flamme_tui.play.narrator import label
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.textshot import screen_text
@@ -83,8 +83,11 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
             await pilot.press("right")  # card k selected (a number would play it)
             assert screen.sel == k
             square, lane, blocked = moved_alone(game, i, card)
+            crowd = game.view(turn.seat).road(i, card)[0]
+            # the riders on the square it aims at all move first and leave it: the card lands there
+            aim = game.pos[i][0] + game.reach(i, card) if crowd == CLEAR else square
             scene = screen.track.scene
-            assert scene.previews[0] == square, (card, scene.previews)
+            assert scene.previews[0] == aim, (card, scene.previews)
             for j, down in game.view(turn.seat).chosen.items():  # the first rider's mark counts this card
                 twin = game.clone()
                 for r in twin.movement_order():
@@ -94,8 +97,7 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
                 assert twin.pos[j][0] in scene.previews[1:], (card, down, scene.previews)
                 counts["first riders"] += 1
             shown = screen.cards.cards[k]
-            assert shown.lines[0].endswith(f"→{label(game.course, square)}"), shown.lines
-            crowd = game.view(turn.seat).road(i, card)[0]
+            assert shown.lines[0].endswith(f"→{label(game.course, aim)}"), shown.lines
             assert (shown.lines[1] == "blocked") is (crowd == BLOCKED) or shown.lines[1] in ("crash!", "finish")
             assert bool(scene.blocked) is (crowd == BLOCKED)
             if crowd == BLOCKED:
