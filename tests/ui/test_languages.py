@@ -707,11 +707,18 @@ async def test_the_stage_menu_s_key_bar_names_the_edit_key_at_80_columns(speak, 
 
 
 def scroll_bar_column(app, scroll_id: str) -> list[str]:
-    """The cells of a scrolling area's vertical scroll bar (its two right columns), row by row, as text."""
-    scroll = app.screen.query_one(scroll_id)
-    region = scroll.region
+    """The cells of a scrolling area's vertical scroll bar (two columns), row by row, as text."""
+    bar = app.screen.query_one(scroll_id).vertical_scrollbar
+    assert bar.display  # shown: the text scrolls
+    region = bar.region
     lines = screen_text(app).splitlines()
-    return [lines[y][region.right - 2: region.right] for y in range(region.y, region.bottom)]
+    return [lines[y][region.x: region.right] for y in range(region.y, region.bottom)]
+
+
+def one_whole_thumb(cells: list[str]) -> bool:
+    """A scroll bar's cells (scroll_bar_column) show one thumb: one run of whole cells, nothing else."""
+    drawn = [y for y, cell in enumerate(cells) if cell.strip()]
+    return bool(drawn) and drawn == list(range(drawn[0], drawn[-1] + 1)) and all(cells[y] == "██" for y in drawn)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
@@ -729,9 +736,42 @@ async def test_the_help_s_scroll_bar_shows_one_thumb_wherever_it_is_scrolled(spe
                 await pilot.press(key)
                 await pilot.pause()
             cells = scroll_bar_column(app, "#help-scroll")
-            drawn = [y for y, cell in enumerate(cells) if cell.strip()]
-            assert drawn and drawn == list(range(drawn[0], drawn[-1] + 1)), (key, cells)  # one run
-            assert all(cells[y] == "██" for y in drawn), (key, cells)
+            assert one_whole_thumb(cells), (key, cells)
+
+
+async def rules_screen(pilot) -> None:
+    menu = pilot.app.screen.query_one("#title-menu")
+    await pilot.press(*["down"] * menu.get_option_index("rules"), "enter")
+    await pilot.pause()
+
+
+# the other screens with a text that scrolls at 80x24: the screen, how it is opened, its scrolling area
+SCROLLED = {"rules": ("RulesScreen", rules_screen, "#rules-scroll"),
+            "settings": ("SettingsScreen", SCENARIOS["settings"], "#settings-body"),
+            "lesson": ("TutorialScreen", SCENARIOS["tutorial"], "#lesson-body")}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+@pytest.mark.parametrize("where", list(SCROLLED))
+async def test_the_scroll_bar_of_the_rules_the_settings_and_a_lesson_shows_one_thumb(speak, lang, where):
+    """A lesson's text showed two thumbs at once at 80x24 (▇▇ on a row, ▅▅ further down),
+    as the help's did, and the rules' and the settings' too: whole cells of one glyph now."""
+    speak(lang)
+    name, opened, scroll_id = SCROLLED[where]
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await opened(pilot)
+        assert screen_name(app) == name
+        assert len(app.screen.query("VerticalScroll")) == 1  # one scrolling area
+        scroll = app.screen.query_one(scroll_id)
+        end = scroll.max_scroll_y
+        assert end > 0  # it scrolls at 80x24
+        for y in (0, end // 3, end * 2 // 3, end):
+            scroll.scroll_to(y=y, animate=False, immediate=True)
+            await pilot.pause()
+            cells = scroll_bar_column(app, scroll_id)
+            assert one_whole_thumb(cells), (y, cells)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])

@@ -5,24 +5,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from rich.color import Color
 from rich.console import Group
-from rich.segment import Segment, Segments
-from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.scrollbar import ScrollBarRender
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...i18n import N_, _, ngettext
 from ...usertext import clean
+from ..widgets.scrolling import OneThumbScroll
 
 if TYPE_CHECKING:
     from ...saves import SavedRace
@@ -64,32 +61,6 @@ def help_layout(markup: str, keys: int = 0) -> Group:
     return Group(*parts)
 
 
-TRACK, GRIP = Color.parse("#555555"), Color.parse("bright_magenta")  # (Textual's defaults, never used here)
-
-
-class WholeThumb(ScrollBarRender):
-    """A vertical scroll bar whose thumb is whole cells of one glyph.  Textual's
-    thumb is blank cells in the thumb's colour between two eighth-cell glyphs
-    (its ends): read as text, or without colour (where its grey is about the
-    track's), only the two ends show, as two small thumbs."""
-
-    @classmethod
-    def render_bar(cls, size: int = 25, virtual_size: float = 50, window_size: float = 20, position: float = 0,
-                   thickness: int = 1, vertical: bool = True, back_color: Color = TRACK,
-                   bar_color: Color = GRIP) -> Segments:
-        if not vertical or not (window_size and size and virtual_size and size != virtual_size):
-            return super().render_bar(size, virtual_size, window_size, position, thickness, vertical, back_color,
-                                      bar_color)
-        thumb = min(size, max(1, round(size * window_size / virtual_size)))
-        travel = virtual_size - window_size
-        top = max(0, min(size - thumb, round((size - thumb) * position / travel))) if travel > 0 else 0
-        track = " " * thickness
-        up = Segment(track, Style(bgcolor=back_color, meta={"@mouse.down": "scroll_up"}))
-        down = Segment(track, Style(bgcolor=back_color, meta={"@mouse.down": "scroll_down"}))
-        grip = Segment("█" * thickness, Style(color=bar_color, bgcolor=back_color, meta={"@mouse.down": "grab"}))
-        return Segments([up] * top + [grip] * thumb + [down] * (size - top - thumb), new_lines=True)
-
-
 class HelpScreen(Screen[None]):
     """Keys and a short rules reference, over the screen of the player who
     asked for it (never over a curtain's hidden hand).  A screen of its own,
@@ -123,7 +94,7 @@ class HelpScreen(Screen[None]):
         with Vertical(id="help-box", classes="dialog"):
             # the scroll area takes what the box leaves (not height: auto, or
             # a long help is cut off at the box's edge instead of scrolling)
-            with VerticalScroll(id="help-scroll"):
+            with OneThumbScroll(id="help-scroll"):
                 keys = key_width(self.text, self.keys)  # one key column for both
                 yield Static(help_layout(self.text, keys), id="help-text")
                 if self.keys:
@@ -131,10 +102,7 @@ class HelpScreen(Screen[None]):
             yield Static(_("[b]↑ ↓ PgUp PgDn[/b] scroll · [b]Esc[/b] close"), classes="dialog-hint")
 
     def on_mount(self) -> None:
-        scroll = self.query_one("#help-scroll")
-        # this bar only: Textual reads the class per bar, and documents setting it on one
-        scroll.vertical_scrollbar.renderer = WholeThumb  # type: ignore[misc]
-        scroll.focus()
+        self.query_one("#help-scroll").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...i18n import N_, _
 from ..texts import rules_legend, rules_text
 from ..widgets.keybar import KeyBar
+from ..widgets.scrolling import OneThumbScroll
 from .base import BaseScreen
 from .dialogs import help_layout
 
@@ -20,7 +20,7 @@ class RulesScreen(BaseScreen):
 
     def compose(self):
         yield from self.compose_notice()
-        with VerticalScroll(id="rules-scroll"):
+        with OneThumbScroll(id="rules-scroll"):
             text = rules_text() + "\n\n" + rules_legend()
             yield Static(help_layout(text), id="rules-text")  # laid out as the help is
         yield KeyBar([("↑↓", _("scroll")), ("esc", _("back"))])

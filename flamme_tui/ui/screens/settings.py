@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Input, Select, Static, Switch
 
@@ -23,6 +23,7 @@ from ..content import plain
 from ..keys import key_word
 from ..widgets.cycle import CycleSelect
 from ..widgets.keybar import KeyBar
+from ..widgets.scrolling import OneThumbScroll
 from .base import BaseScreen
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class SettingsScreen(BaseScreen):
 
         s = self.flamme.settings
         yield from self.compose_notice()  # type: ignore[no-untyped-call]
-        with VerticalScroll(classes="menu-body", id="settings-body"):
+        with OneThumbScroll(classes="menu-body", id="settings-body"):
             yield Static(_("[b]Settings[/b] · saved at once"), classes="screen-title")
             with Horizontal(classes="form-row"):
                 # the word "Language" in every language: a player who cannot read the current one finds it

@@ -30,6 +30,7 @@ from ..content import plain
 from ..palette import rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from ..widgets.lap import LapStrip
+from ..widgets.scrolling import OneThumbScroll
 from ..widgets.track import RiderMark, Scene, TrackStrip
 from .base import BaseScreen
 
@@ -153,7 +154,7 @@ class TutorialScreen(BaseScreen):
         # the choices under the track, out of the scrolled text: a step read to its end never
         # hides the cards the number keys choose
         yield Static(id="lesson-choices")
-        with VerticalScroll(id="lesson-body"):
+        with OneThumbScroll(id="lesson-body"):
             yield Static(id="lesson-step")
             yield Static(id="lesson-report")
         yield KeyBar(self.keys(), id="lesson-keys")
