@@ -2,7 +2,9 @@
 player's actions so far, in a small JSON file in the data folder
 (`lessons/ID.json`), written atomically after every choice; a lesson
 finished or skipped forgets it.  A file that cannot be read or does not
-replay starts the lesson again rather than fail."""
+replay starts the lesson again rather than fail.  A lesson played to its end
+leaves `lessons/ID.done` instead, for the menu's "done" (a skipped one does
+not; starting it again keeps it: it was done once)."""
 
 from __future__ import annotations
 
@@ -21,11 +23,19 @@ def progress_path(entry: Entry) -> Path:
     return user_data_dir() / "lessons" / f"{entry.id}.json"
 
 
+def done_path(progress: Path) -> Path:
+    """Where a lesson played to its end is said done: beside its progress file."""
+    return progress.with_suffix(".done")
+
+
 def save_progress(tutorial: Tutorial, path: Path | None = None) -> None:
-    """The player's actions so far, written atomically (a lesson over or not begun: the file goes)."""
+    """The player's actions so far, written atomically (a lesson over or not begun: the file goes;
+    over: the lesson is marked done)."""
     from .saves import write_atomic
 
     path = progress_path(tutorial.entry) if path is None else path
+    if tutorial.over:  # played to its end: done, and nothing to go on from
+        write_atomic(done_path(path), json.dumps({"lesson": tutorial.entry.id}).encode("ascii"), keep=1)
     if tutorial.over or not tutorial.actions_text():  # over, or not begun: nothing to go on from
         path.unlink(missing_ok=True)
         return
@@ -54,6 +64,14 @@ def load_progress(entry: Entry, path: Path | None = None) -> Tutorial | None:
 def has_progress(entry: Entry) -> bool:
     try:
         return progress_path(entry).is_file()
+    except OSError:
+        return False
+
+
+def is_done(entry: Entry, path: Path | None = None) -> bool:
+    """The lesson was played to its end once (the menu says "done")."""
+    try:
+        return done_path(progress_path(entry) if path is None else path).is_file()
     except OSError:
         return False
 

@@ -9,7 +9,7 @@ import pytest
 from flamme_tui.bots import POLICIES
 from flamme_tui.config import ConfigError
 from flamme_tui.engine.events import Exhaustion, Slipstream
-from flamme_tui.lessonprogress import load_progress, save_progress
+from flamme_tui.lessonprogress import is_done, load_progress, save_progress
 from flamme_tui.play import lessons
 from flamme_tui.play.tutorial import Tutorial, scripted
 
@@ -104,6 +104,22 @@ def test_the_same_choices_give_the_same_lesson_and_progress_resumes_it(tmp_path)
     assert resumed.reports == half.reports
     path.write_text('{"lesson": "classic", "actions": ["play blue.S 42"]}')
     assert load_progress(entry, path) is None  # a progress file that does not replay: start again
+
+
+def test_a_lesson_played_to_its_end_is_marked_done_and_one_under_way_is_not(tmp_path):
+    """The lessons menu said nothing of a finished lesson (its progress file goes when it is
+    over): it leaves a mark, which a lesson under way or not begun does not."""
+    entry = classic()
+    path = tmp_path / "classic.json"
+    half = Tutorial(entry)
+    half.choose(POLICIES["medium"](half.view()))
+    save_progress(half, path)
+    assert path.is_file() and not is_done(entry, path)
+    whole = play(entry)
+    save_progress(whole, path)
+    assert not path.is_file() and is_done(entry, path)  # nothing to resume; done
+    save_progress(Tutorial(entry), path)  # started again (not begun): still done once
+    assert is_done(entry, path)
 
 
 def test_scripted_teams_play_the_first_card_listed_that_they_hold_else_their_lowest():

@@ -216,6 +216,11 @@ async def test_each_lesson_is_played_from_the_title_menu_to_its_end_by_keys(data
         await pilot.press("enter")
         await pilot.pause()
         assert screen_name(app) == "LessonsScreen"
+        # the menu marks it done (it said nothing of a finished lesson), and it alone
+        lines = screen_text(app).splitlines()
+        marked = [e.lesson.title for e in entries if e.lesson and any(
+            e.lesson.title in line and "(done)" in line for line in lines)]
+        assert marked == [lesson.title], lines
 
 
 async def test_a_lesson_left_is_resumed_where_it_was_and_a_skipped_one_starts_again(data_dir):

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 from ...engine.cards import card_text
 from ...engine.options import BLOCKED, CRASH, MAY
 from ...i18n import N_, _
-from ...lessonprogress import forget_progress, has_progress, load_progress, save_progress
+from ...lessonprogress import forget_progress, has_progress, is_done, load_progress, save_progress
 from ...play import lessons
 from ...play.narrator import kind_name, label, played_text
 from ...play.tutorial import Tutorial
@@ -78,6 +78,8 @@ class LessonsScreen(BaseScreen):
             title = entry.lesson.said("title")
             if has_progress(entry):
                 title = _("{lesson} (in progress: Enter resumes)").format(lesson=title)
+            elif is_done(entry):  # played to its end once (started again, it says "in progress")
+                title = _("{lesson} (done)").format(lesson=title)
             out.append(Option(plain(title), id=entry.id))
         return out
 
