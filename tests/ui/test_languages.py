@@ -809,3 +809,20 @@ async def test_placing_a_rider_with_six_teams_at_80x24_is_said_whole(speak, lang
         assert wrapped <= hint.size.height, (shown, hint.size)  # every line of it on the screen
         assert " ".join(" ".join(shown).split()) == " ".join(words.split())
         assert max(cell_len(line) for line in shown) <= hint.size.width
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_the_expert_s_thinking_time_is_said_whole_in_its_column_at_80x24(speak, lang):
+    """'Expert bot thinks (s, Enter)' meant nothing to a new player; its longer words take
+    a second line in the label's column rather than be cut with an ellipsis."""
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await SCENARIOS["settings"](pilot)
+        label = app.screen.query_one("#bot_seconds-label")
+        field = app.screen.query_one("#bot_seconds")
+        lines = screen_text(app).splitlines()
+        rows = [lines[y][label.region.x: field.region.x] for y in range(label.region.y, label.region.bottom)]
+        said = " ".join(row.strip() for row in rows).replace("\xa0", " ")
+        assert said == i18n._("Expert bot's thinking time (seconds; Enter applies)").replace("\xa0", " "), rows
+        assert field.region.y == label.region.y and label.region.right <= field.region.x  # its column, beside it

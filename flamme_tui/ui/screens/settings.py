@@ -94,7 +94,10 @@ class SettingsScreen(BaseScreen):
                 yield Static(_("Hint key in races"), classes="settings-label")
                 yield CycleSelect(hint_choices(), value=s.hints, allow_blank=False, compact=True, id="hints")
             with Horizontal(classes="form-row"):
-                yield Static(_("Expert bot thinks (s, Enter)"), classes="settings-label")
+                # on two lines: what it is, then its unit and the key that applies it (a label of
+                # the column's width cut it with an ellipsis)
+                yield Static(_("Expert bot's thinking time (seconds; Enter applies)"),
+                             classes="settings-label -wraps", id="bot_seconds-label")
                 yield Input(i18n.short(s.bot_seconds), compact=True, max_length=8, id="bot_seconds",
                             classes="seconds-input")
             yield Static(_("[b]Keys[/b] (comma-separated Textual key names; Enter applies, empty = default)"),
