@@ -83,7 +83,7 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     words = [_("{value} → square {square} ({where})").format(value=value, square=label(course, preview.square),
                                                             where=where)]
     if preview.crowd == CLEAR:
-        words.append(_("{square} is full now: the riders there move first and leave it").format(
+        words.append(_("{square} full now: its riders move first and leave it").format(
             square=label(course, preview.square)))
     if preview.terrain:  # (the engine's word for it, told in the player's language)
         words.append(_("{value} plays as {plays_as}: {terrain}").format(value=preview.value, plays_as=preview.plays_as,
