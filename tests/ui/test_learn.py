@@ -289,30 +289,44 @@ def test_the_tutorial_command_refuses_an_unknown_lesson_in_one_line():
     assert out.stderr.strip() == "flamme-tui: tutorial: no lesson 'nope' (lessons: classic, meteo, peloton, bmx)"
 
 
+def slow_hint_app(monkeypatch, seconds: float) -> FlammeApp:
+    """An app whose hint takes `seconds` (worked out on a thread, not the thinking process),
+    hints on, for one person's race."""
+    import time
+
+    import flamme_tui.ui.hints as hints
+    from flamme_tui.play.thinker import Thinker
+
+    def slow_hint(*args):
+        time.sleep(seconds)
+        return "The expert would play 5 with the Rouleur: a slow answer"
+
+    monkeypatch.setattr(hints, "hint_job", slow_hint)
+    return FlammeApp(seed=7, autoplay=False, autosave=False, thinker=Thinker(processes=False))
+
+
+async def start_one_human_pick(app, pilot) -> None:
+    """Hints on, one person racing, its Rouleur drawn: its cards to pick from."""
+    from flamme_tui.ui.scenarios import one_human, settle
+
+    app.settings = app.settings.model_copy(update={"hints": "solo"})
+    app.start_race(one_human())
+    await settle(pilot)
+    await pilot.press("2")  # the Rouleur draws: its cards
+    await settle(pilot)
+
+
 async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch):
     """The hint is worked out off the screen's thread (the bots' thinking process; a
     thread here, with a hint that takes a second): a key that changes the screen is
     answered at once meanwhile, then the hint shows."""
     import time
 
-    import flamme_tui.ui.hints as hints
-    from flamme_tui.play.thinker import Thinker
-    from flamme_tui.ui.scenarios import one_human, settle
-
     from .test_workers import wait_for
 
-    def slow_hint(*args):
-        time.sleep(1.0)
-        return "The expert would play 5 with the Rouleur: a slow answer"
-
-    monkeypatch.setattr(hints, "hint_job", slow_hint)
-    app = FlammeApp(seed=7, autoplay=False, autosave=False, thinker=Thinker(processes=False))
+    app = slow_hint_app(monkeypatch, 1.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.settings = app.settings.model_copy(update={"hints": "solo"})
-        app.start_race(one_human())
-        await settle(pilot)
-        await pilot.press("2")  # the Rouleur draws: its cards
-        await settle(pilot)
+        await start_one_human_pick(app, pilot)
         screen = app.screen
         t0 = time.monotonic()
         await pilot.press("h")
@@ -334,26 +348,11 @@ async def test_the_screen_answers_keys_while_the_hint_is_worked_out(monkeypatch)
 async def test_a_hint_that_comes_after_the_card_was_chosen_is_dropped_with_its_notice(monkeypatch):
     """The player chose before the hint came: no hint for a position that is
     gone, and "looking at your cards" no longer lies over the review's table."""
-    import time
-
-    import flamme_tui.ui.hints as hints
-    from flamme_tui.play.thinker import Thinker
-    from flamme_tui.ui.scenarios import one_human, settle
-
     from .test_workers import wait_for
 
-    def slow_hint(*args):
-        time.sleep(0.5)
-        return "The expert would play 5 with the Rouleur: a slow answer"
-
-    monkeypatch.setattr(hints, "hint_job", slow_hint)
-    app = FlammeApp(seed=7, autoplay=False, autosave=False, thinker=Thinker(processes=False))
+    app = slow_hint_app(monkeypatch, 0.5)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.settings = app.settings.model_copy(update={"hints": "solo"})
-        app.start_race(one_human())
-        await settle(pilot)
-        await pilot.press("2")  # the Rouleur draws: its cards
-        await settle(pilot)
+        await start_one_human_pick(app, pilot)
         await pilot.press("h")
         await pilot.pause()
         assert any("looking at your cards" in str(n.message) for n in app._notifications)
