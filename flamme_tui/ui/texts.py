@@ -190,11 +190,18 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False, co
     if jersey:
         lines.append(_("◆: the yellow jersey, the leader of the tour"))
     terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant, course))
-    track = (_("{terrain}  {start} start  {finish} finish").format(terrain=terrain, start=START_GLYPH,
+    # a course with no terrain to name (BMX's flat ABCD): no gap where it would be ("Track:   ║")
+    named = terrain or "\0"
+    track = (_("{terrain}  {start} start  {finish} finish").format(terrain=named, start=START_GLYPH,
                                                                    finish=FINISH_GLYPH) if not rules.uses_tokens
-             else _("Track: {terrain}  {start} start/finish line").format(terrain=terrain, start=START_GLYPH))
+             else _("Track: {terrain}  {start} start/finish line").format(terrain=named, start=START_GLYPH))
+    track = track.replace("\0  ", "").replace("\0", "").strip()
+    extras = []  # after the terrain, on its line while there is room, else on a line of their own
+    if rules.uses_tokens and course is not None and course.ramp is not None:  # as the lap says it beside the loop
+        extras.append(f"/{course.ramp[1]} {pgettext('lap legend', 'ramp')}")
     if no_lane:  # the track draws ░ where a square has fewer lanes than the widest
-        said = _("░ no lane there")
+        extras.append(_("░ no lane there"))
+    for said in extras:
         if cell_len(f"{track}  {said}") <= 78:
             track = f"{track}  {said}"
         else:

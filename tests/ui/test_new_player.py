@@ -240,6 +240,30 @@ def test_the_bmx_legend_says_what_g1_is_while_a_rider_starts_there():
     assert not any("G1" in line for line in curtain_legend("bmx", on_grid=False))
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_bmx_legend_names_the_ramp_of_a_circuit_that_has_one(lang):
+    """The lap says "/3 ramp" beside the loop; the curtain's legend, which a new
+    player reads between two turns, did not (every line still within 78 cells)."""
+    from rich.cells import cell_len
+
+    from flamme_tui import i18n
+    from flamme_tui.play.races import COLOURS, RaceSpec, Team, make_setup
+    from flamme_tui.ui.texts import curtain_legend
+
+    teams = tuple(Team(f"T{k}", c) for k, c in enumerate(COLOURS[:2]))
+    with_ramp = make_setup(RaceSpec(variant="bmx", teams=teams, circuit="abcd", ramp=(10, 3))).course
+    without = make_setup(RaceSpec(variant="bmx", teams=teams, circuit="abcd")).course
+    with i18n.speaking(lang):
+        ramp = f"/3 {i18n.pgettext('lap legend', 'ramp')}"
+        legend = curtain_legend("bmx", course=with_ramp, no_lane=True, on_grid=False)
+        assert any(ramp in line for line in legend) and all(cell_len(line) <= 78 for line in legend)
+        assert not any("/3" in line for line in curtain_legend("bmx", course=without, no_lane=True, on_grid=False))
+        # the flat circuit, nothing to name: no gap where its terrain would be ("Track:   ║")
+        flat = make_setup(RaceSpec(variant="bmx", teams=teams, circuit="ABCD")).course
+        track = curtain_legend("bmx", course=flat, on_grid=False)[-1]
+        assert "   " not in track and "║" in track
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_the_curtain_explains_the_symbols_and_pushes_nothing_off_the_screen(size):
     app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
