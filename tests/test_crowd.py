@@ -148,20 +148,27 @@ def test_the_crowd_never_reads_another_seats_hidden_cards():
     assert len(answers) == 1, answers
 
 
+def closed_road(wet: tuple[int, ...]):
+    """Meteo, squares 6 and 7 single file, the `wet` squares wet: red.R on 5 has played
+    its 2 (to 7), red.S on 0 holds 9s, blue.S on 4 and blue.R on 20 have not drawn."""
+    lanes = (2,) * 6 + (1, 1) + (2,) * 32
+    weather = tuple(WET if sq in wet else "" for sq in range(40))
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0},
+              {"id": "blue.S", "square": 4, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 0}]
+    game = position("meteo", "." * 10, riders, lanes=lanes, weather=weather)
+    game.riders[game.index["red.R"]].deck = [2] * 15
+    game.riders[game.index["red.S"]].deck = [9] * 15
+    game.apply(Draw("red.R"))
+    game.apply(Play("red.R", 2))
+    return game
+
+
 def test_a_rider_that_may_crash_ahead_may_close_the_road():
     # meteo: squares 6 and 7 single file, 6 wet; red.R on 5 plays 2 (to 7) before
     # red.S moves; blue.S on 4 may be blocked onto 6 and crash there, which closes
     # square 6: red.S's 9 (to 9, a square blue.S alone cannot fill) may stop on 5
-    lanes = (2,) * 6 + (1, 1) + (2,) * 32
-    weather = ("",) * 6 + (WET,) + ("",) * 33
-    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0},
-              {"id": "blue.S", "square": 4, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 0}]
-    game = position("meteo", "." * 10, riders, lanes=lanes, weather=weather)
+    game = closed_road(wet=(6,))
     ix = game.index
-    game.riders[ix["red.R"]].deck = [2] * 15
-    game.riders[ix["red.S"]].deck = [9] * 15
-    game.apply(Draw("red.R"))
-    game.apply(Play("red.R", 2))
     s = ix["red.S"]
     assert not game.view(0).preview(s, 9).blocked  # the others still, the road is open
     twin = game.clone()
@@ -174,16 +181,8 @@ def test_a_rider_that_may_crash_ahead_may_close_the_road():
 
 def test_stopped_behind_a_closed_square_onto_a_wet_one_may_crash():
     # as above, 5 wet too: red.S stopped behind the closed 6 ends on the wet 5 and crashes
-    lanes = (2,) * 6 + (1, 1) + (2,) * 32
-    weather = ("",) * 5 + (WET, WET) + ("",) * 33
-    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 5, "lane": 0},
-              {"id": "blue.S", "square": 4, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 0}]
-    game = position("meteo", "." * 10, riders, lanes=lanes, weather=weather)
+    game = closed_road(wet=(5, 6))
     ix = game.index
-    game.riders[ix["red.R"]].deck = [2] * 15
-    game.riders[ix["red.S"]].deck = [9] * 15
-    game.apply(Draw("red.R"))
-    game.apply(Play("red.R", 2))
     s = ix["red.S"]
     twin = game.clone()
     twin.riders[s].played, twin.riders[ix["blue.S"]].played, twin.riders[ix["blue.R"]].played = 9, 3, 5
