@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from .. import i18n
 from ..engine.actions import Action, ActionError, Bid, Draw, Place, Play, PlayTokens
 from ..engine.cards import card_text
+from ..engine.course import FAIR, WEATHER_KINDS
 from ..engine.events import Event, Reveal
 from ..engine.options import BLOCKED, CRASH, MAY, WIND
 from ..engine.rules import find
@@ -236,6 +237,12 @@ class DeviceTable:
         self.variant = setup.variant
         self.rules = find(setup.variant)
         self.course = setup.course
+        weather = message.get("weather", [])  # (a host before it sent none)
+        if weather:
+            if (not isinstance(weather, list) or len(weather) != setup.course.length
+                    or any(not isinstance(w, str) or w not in WEATHER_SQUARE for w in weather)):
+                raise ProtocolError("bad-message", "weather")
+            self.course = setup.course.with_weather(tuple(weather))
 
     def _table(self, message: dict[str, Any]) -> None:
         riders = message.get("riders")
@@ -346,7 +353,8 @@ class DeviceTable:
         # the others play, or for now (at the front of its group: the others' cards decide)
         marks = [_("finish") if p.finish else _("in the wind") if p.wind == WIND else _("in the wind for now")
                  if p.wind == MAY and p.front else ""]
-        marks += [_("blocked") if p.crowd == BLOCKED else "", _("crash") if p.fall == CRASH else ""]
+        marks += [_("blocked") if p.crowd == BLOCKED else _("may be blocked") if p.crowd == MAY else "",
+                  _("crash") if p.fall == CRASH else _("may crash") if p.fall == MAY else ""]
         mark = ", ".join(m for m in marks if m)
         where = narrator.label(self.course, p.square)
         text = _("{card} → {square} (+{gain})").format(card=card, square=where, gain=p.gain)
@@ -368,6 +376,9 @@ class DeviceTable:
         if self.due in self.away:
             return _("Waiting for {team} (away: the host may hand the seat to a bot).").format(team=self.team(self.due))
         return _("Waiting for {team}.").format(team=self.team(self.due))
+
+
+WEATHER_SQUARE = frozenset((FAIR, *WEATHER_KINDS))  # what a square's weather may be
 
 
 def code_problem(code: str) -> str | None:

@@ -478,8 +478,11 @@ class HostServer:
     def welcome(self, seat: int | None) -> dict[str, Any]:
         from ..setupdata import setup_data
 
+        # a meteo race's weather is drawn from its seed when the race is set up: public (the tokens lie
+        # face up on the tiles), but not in the set-up, so it comes along (the devices drew none)
+        course = self.table.game.course
         return {"v": PROTOCOL, "type": "welcome", "seat": seat, "room": self.table.room,
-                "setup": setup_data(self.table.session.setup)}
+                "setup": setup_data(self.table.session.setup), "weather": list(course.weather[:course.length])}
 
     def away(self) -> tuple[int, ...]:
         return tuple(s for s in sorted(self.table.devices) if s not in self.seated and s not in self.table.here)

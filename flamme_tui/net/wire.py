@@ -152,7 +152,9 @@ def seat_turn(game: Any, seat: int) -> SeatTurn:
     """The turn of `seat` (who must be due), built from `game.view(seat)` alone,
     as play.flow.current tells the kinds apart (without the hot-seat curtain)."""
     view = game.view(seat)
-    offered = tuple(view.options())
+    # a card's preview with what the others' hidden cards leave open (in the wind, blocked, a crash),
+    # as the race screen's aids say it: without `wind` a device's cards never said any of it
+    offered = tuple(view.options(wind=game.phase == Phase.ENERGY))
     chosen = tuple(sorted(view.chosen.items()))
     if game.phase == Phase.GRID:
         return SeatTurn(seat, "place", game.to_place(), (), offered, (False,) * len(offered), chosen, 1, 0)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,6 +45,7 @@ from .palette import rider_label, team_of_rider
 from .widgets.track import RiderMark, Scene, StageOverview
 
 RETRY_SECONDS = 2.0  # a dropped line is opened again this often
+LEAVE_SECONDS = 5.0  # q, then q again within this: the app leaves the table
 ORPHAN_SECONDS = 1.0  # a browser tab's app looks this often whether the host that started it is still there
 FATAL = ("unknown-code", "too-many-tries", "version", "full")  # refusals of a hello: trying again would not help
 
@@ -71,11 +73,14 @@ class SeatScreen(Screen[None]):
     SeatScreen #status { height: 1; background: $boost; padding: 0; }
     SeatScreen #code { display: none; }
     """
+    # the choice's keys before the focused widget's: the log, once it can scroll, took the arrows
+    # (a player's ↓ ↓ Enter sent the first option); without a choice to make they go on to it
     BINDINGS = [
         Binding("q", "leave", _("Quit")),
-        Binding("up", "move(-1)", _("Up"), show=False),
-        Binding("down", "move(1)", _("Down"), show=False),
-        Binding("enter", "send", _("Choose"), show=False),
+        Binding("question_mark", "keys_help", _("Keys"), show=False),
+        Binding("up", "move(-1)", _("Up"), show=False, priority=True),
+        Binding("down", "move(1)", _("Down"), show=False, priority=True),
+        Binding("enter", "send", _("Choose"), show=False, priority=True),
     ]
 
     def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = (),
@@ -92,6 +97,8 @@ class SeatScreen(Screen[None]):
         self.note = ""  # the last problem, said in the status line
         self.first_option = 0  # the line of the hand panel where the options start (a tap picks one)
         self.hand_lines = 0  # the lines the hand panel shows (its top border left out)
+        self.leave_asked = -LEAVE_SECONDS  # when q was first pressed (a second q within LEAVE_SECONDS leaves)
+        self.told_ranking = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
@@ -187,8 +194,29 @@ class SeatScreen(Screen[None]):
             self.show()
             await asyncio.sleep(RETRY_SECONDS)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("move", "send"):  # only while there is a choice to make (else the log scrolls)
+            return self.table.turn is not None and self.table.seat is not None
+        return True
+
+    def action_keys_help(self) -> None:
+        """The keys, in the log (a device has no other help)."""
+        log = self.query_one("#log", Log)
+        for line in keys_help(self.watching, self.standalone):
+            log.write_line(line)
+        log.scroll_end(animate=False)
+
     def action_leave(self) -> None:
-        if self.standalone:
+        if self.standalone and (self.table.setup is None or self.table.over):  # no race to leave
+            self.app.exit()
+        elif self.standalone:
+            # asked once more: a q meant for something else left the table with no word on coming back
+            now = time.monotonic()
+            if now - self.leave_asked > LEAVE_SECONDS:
+                self.leave_asked = now
+                self.set_timer(LEAVE_SECONDS + 0.1, self.show)  # (the question then goes from the status line)
+                self.show()
+                return
             self.app.exit()
         else:  # back to the host's screen: the line closes (the seat waits; it can be opened again)
             self.workers.cancel_node(self)
@@ -262,6 +290,11 @@ class SeatScreen(Screen[None]):
                         log.write_line(line)
                     told = True
             self.shown_rounds = len(t.rounds)
+            if t.over and not self.told_ranking:  # every device sees the result, not only the host's terminal
+                self.told_ranking = told = True
+                log.write_line(narrator.cli_says("final ranking"))
+                for place, i in enumerate(t.ranking(), 1):
+                    log.write_line(f"{place:>2}. {t.rider_name(i)}")
             if told and not log.is_anchored:  # the newest round in view, the log kept at its end as the
                 # hand above it grows and shrinks (a Log alone follows its end only while it is there),
                 # until the player scrolls up to read
@@ -276,6 +309,9 @@ class SeatScreen(Screen[None]):
             keys = _("1-9, or ↑ ↓ and Enter, or a tap · q quits") if self.standalone else _(
                 "1-9, or ↑ ↓ and Enter, or a tap · q: the host's screen")  # (a seat played on the host's screen)
             status += "  " + (_("tap your choice") if served() else keys)
+        if time.monotonic() - self.leave_asked <= LEAVE_SECONDS:  # q pressed once: the one thing to say
+            status = _("Press q again to stop watching.") if self.watching else _(
+                "Press q again to leave: your code takes your seat again later.")
         self.query_one("#status", Static).update(Text(f"{status}  {self.note}".strip()))
         if t.turn is not None and t.turn.at != self.rung_at:
             self.rung_at = t.turn.at
@@ -414,6 +450,19 @@ class JoinApp(App[int]):
     def host_note(self, line: str) -> None:
         """A line in the log from the host this app runs in (`host --here`)."""
         self.seat_screen.host_note(line)
+
+
+def keys_help(watching: bool, standalone: bool) -> list[str]:
+    """The join screen's keys, for its log (`?`)."""
+    lines = [_("Keys:")]
+    if not watching:
+        lines += [_("  1-9 (0 for the tenth): choose that option at once"),
+                  _("  ↑ ↓ then Enter: move to an option and choose it (or tap it)")]
+    lines += [_("  ↑ ↓ Page Up Page Down or the wheel: scroll the log when there is no choice")]
+    lines += [_("  q twice: leave the table (your code takes your seat again)") if standalone and not watching else
+              _("  q twice: stop watching") if standalone else _("  q: back to the host's screen")]
+    lines += [_("  ?: these keys")]
+    return lines
 
 
 def run(address: str, code: str, watch: bool = False) -> int:

@@ -70,6 +70,10 @@ async def test_a_seat_plays_a_whole_race_by_number_keys_at_80x24_and_a_watcher_s
             assert "The race is over" in screen_text(app)
             assert len(bells) >= 10  # the bell rang for the seat's turns
             assert app.query_one("#log").line_count > 20  # the rounds told in words
+            log = [str(line) for line in app.query_one("#log").lines]  # the result on every device
+            ranking = log[log.index("Final ranking") + 1:]
+            assert ranking[:len(session.game.riders)] == [
+                f"{k:>2}. {app.table.rider_name(i)}" for k, i in enumerate(session.game.ranking(), 1)]
         blue_table = await asyncio.wait_for(blue, 30)
         assert blue_table.over and blue_table.outcome[0] == tuple(session.game.ranking())
         # the same choices of the two human seats, made hot-seat at one screen: the same race
@@ -487,3 +491,118 @@ async def test_a_seat_rejoining_a_host_back_from_quitting_no_longer_says_it_is_c
             assert status.rstrip().endswith("q quits")
     finally:
         await server.stop()
+
+
+async def first_pick(app, pilot) -> None:
+    """Wait for the seat's first card to pick, the grid and the draw answered by their first option."""
+    for _ in range(500):
+        await pilot.pause(0.01)
+        turn = app.table.turn
+        if turn is not None and turn.kind == "pick":
+            return
+        if turn is not None:
+            await pilot.press("1")
+    raise AssertionError(screen_text(app))
+
+
+async def test_the_arrows_choose_even_when_the_log_can_scroll_and_has_the_focus():
+    """A player's ↓ ↓ Enter sent the first option: once the log had more lines than
+    it shows, the focused log scrolled on the arrows before the screen's keys saw them."""
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
+    table = HostTable(session, {0})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    app.bell = lambda: None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await first_pick(app, pilot)
+            log = app.query_one("#log")
+            for k in range(60):  # more than it shows: it can scroll
+                log.write_line(f"line {k}")
+            log.focus()
+            log.scroll_home(animate=False)
+            await pilot.pause(0.05)
+            assert log.max_scroll_y > 0 and app.focused is log
+            options = app.table.turn.options
+            await pilot.press("down", "down")
+            assert app.seat_screen.cursor == 2 % len(options) and log.scroll_y == 0  # the choice moved, not the log
+            at = app.table.turn.at
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if table.session.entries and str(table.session.entries[-1]) == options[2 % len(options)].action:
+                    break
+            assert str(table.session.entries[at]) == options[2 % len(options)].action
+            # with nothing to choose (the bot's turn, or the reveal) the arrows scroll the log again
+            app.table.turn = None
+            await pilot.press("down")
+            assert log.scroll_y > 0
+    finally:
+        await server.stop()
+
+
+async def test_q_asks_once_more_and_says_the_code_joins_again_and_question_mark_lists_the_keys():
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
+    table = HostTable(session, {0})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    app.bell = lambda: None
+    exits = []
+    app.exit = lambda *a, **k: exits.append(a)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await first_pick(app, pilot)
+            await pilot.press("question_mark")
+            log = "\n".join(str(line) for line in app.query_one("#log").lines)
+            assert "↑ ↓ then Enter" in log and "q twice: leave the table (your code takes your seat again)" in log
+            await pilot.press("q")
+            status = str(app.query_one("#status").render())
+            assert not exits and status.startswith("Press q again to leave: your code takes your seat again later.")
+            assert len(status.rstrip()) <= 80
+            await pilot.press("q")
+            assert exits  # the second q leaves
+    finally:
+        await server.stop()
+
+
+def test_a_meteo_race_s_weather_reaches_the_devices_and_their_cards_say_the_wind_and_the_road():
+    """A device's track showed no weather (it is drawn from the seed, not in the set-up), and
+    its cards never said "in the wind" or "blocked?": the host offered them without the wind."""
+    from flamme_tui.engine.options import MAY
+
+    session = Session.new(RaceSpec(variant="meteo", stage="firenze-milano", teams=TEAMS[:2]), 7)
+    host = HostTable(session, {0, 1})
+    game = session.game
+    device = device_of(host, 0)
+    assert any(game.course.weather) and device.course.weather == game.course.weather
+    said, winds = [], set()
+    for _ in range(400):  # the whole race, every seat on its last option (its highest card: some lead alone)
+        seat = session.due()
+        if seat is None:
+            break
+        device = device_of(host, seat)
+        if device.turn is not None and device.turn.kind == "pick":
+            expected = [o.preview for o in game.view(seat).options(wind=True)]
+            assert [o.preview for o in device.turn.options] == expected  # the seat's own view, its aids
+            winds |= {(o.preview.wind, o.preview.crowd) for o in device.turn.options}
+            said += [device.option_words(o) for o in device.turn.options]
+        session.apply(game.view(seat).options()[-1].action)
+    assert session.over and (MAY, MAY) in winds  # the wind and a crowd left open by the others' cards
+    assert any("in the wind for now" in w for w in said) and any(w.endswith("may be blocked") for w in said)
+    # (sure wind, which no card of the others can take away, is rare in a pack: said as the test above says)
+
+
+def test_a_device_refuses_weather_that_is_not_a_square_s():
+    import json
+
+    import pytest
+
+    from flamme_tui.net.wire import ProtocolError
+
+    session = Session.new(RaceSpec(variant="meteo", stage="firenze-milano", teams=TEAMS[:2]), 7)
+    welcome = HostServer(HostTable(session, {0, 1})).welcome(0)
+    for bad in ([["wet"]] * session.game.course.length, ["snow"] * session.game.course.length, ["wet"], "wet"):
+        with pytest.raises(ProtocolError):
+            DeviceTable().take(json.dumps({**welcome, "weather": bad}))
