@@ -45,6 +45,7 @@ from .palette import rider_label, team_of_rider
 from .widgets.track import RiderMark, Scene, StageOverview
 
 RETRY_SECONDS = 2.0  # a dropped line is opened again this often
+WIDE = 160  # a window this wide draws the stage two cells a square (the riders' labels in full) where it fits
 LEAVE_SECONDS = 5.0  # q, then q again within this: the app leaves the table
 ORPHAN_SECONDS = 1.0  # a browser tab's app looks this often whether the host that started it is still there
 FATAL = ("unknown-code", "too-many-tries", "version", "full")  # refusals of a hello: trying again would not help
@@ -324,6 +325,7 @@ class SeatScreen(Screen[None]):
         by its team's letter (a count where a cell holds several), in its colour."""
         t = self.table
         track = self.query_one("#track", StageOverview)
+        track.set_wide(self.size.width >= WIDE)  # as the race screen's overview: two cells a square where they fit
         if track.course is not t.course:
             track.course = t.course
             track.display = True  # (none before the welcome: an overview of no course draws nothing)
@@ -344,6 +346,7 @@ class SeatScreen(Screen[None]):
 
     def on_resize(self, event: Any) -> None:
         if self.table.setup is not None:
+            self.show_track()
             self.fit_boards()
 
     def boards(self) -> Text:

@@ -606,3 +606,23 @@ def test_a_device_refuses_weather_that_is_not_a_square_s():
     for bad in ([["wet"]] * session.game.course.length, ["snow"] * session.game.course.length, ["wet"], "wet"):
         with pytest.raises(ProtocolError):
             DeviceTable().take(json.dumps({**welcome, "weather": bad}))
+
+
+async def test_a_wide_window_draws_the_stage_two_cells_a_square():
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
+    table = HostTable(session, {0})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    app.bell = lambda: None
+    try:
+        async with app.run_test(size=(200, 50)) as pilot:
+            await first_pick(app, pilot)
+            track = app.query_one("#track")
+            assert track.wide and len(track.row_kinds()) == 2
+            wide_row = str(track.render_line(0).text).rstrip()
+            await pilot.resize_terminal(100, 30)
+            await pilot.pause(0.1)
+            assert not track.wide and len(str(track.render_line(0).text).rstrip()) < len(wide_row)
+    finally:
+        await server.stop()
