@@ -107,7 +107,20 @@ SCRIPTED_RULES = N_("Scripted teams start at the front and take no exhaustion.  
                     "(Sprinteur 1, Rouleur 2).")
 
 
-WEATHER_SHORT = N_("» tailwind 5 cards  « headwind 3 cards  ≡ crosswind no slipstream  ~ wet crash")
+# the race screen's line under the track, a part per kind of weather (palette.WEATHER's order)
+WEATHER_SHORT = {
+    "tailwind": N_("» tailwind 5 cards"),
+    "headwind": N_("« headwind 3 cards"),
+    "crosswind": N_("≡ crosswind no slipstream"),
+    "wet": N_("~ wet crash"),
+}
+
+
+def weather_short(course) -> str:
+    """The weather under the track, only the kinds this race has (a reviewer read
+    tailwind and headwind in the legend of a race with none)."""
+    here = set(course.weather[:course.length])
+    return "  ".join(_(text) for kind, text in WEATHER_SHORT.items() if kind in here)
 
 
 def track_legend(variant: str) -> str:

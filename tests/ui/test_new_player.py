@@ -303,3 +303,27 @@ async def test_the_legend_of_a_meteo_race_names_the_weather():
             text = screen_text(app)
             assert all(w in text for w in shown) and "bs: crashed" in text, (seed, text)
             assert not any(w in text for w in not_shown), (seed, text)
+
+
+async def test_the_weather_line_under_the_track_names_only_the_weather_of_this_race():
+    """The race screen's line under the track (a tall window) listed all four kinds,
+    "» tailwind 5 cards  « headwind 3 cards ...", in a race with only a wet road."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.palette import WEATHER
+
+    for seed in range(100):  # a race whose stage lacks some weather
+        session = choices("meteo", 2, seed=seed).session()
+        course = session.game.course
+        here = set(course.weather[:course.length]) - {""}
+        if here and len(here) < len(WEATHER):
+            break
+    assert here and len(here) < len(WEATHER)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.start_flow(RaceFlow(session))
+        await settle(pilot)
+        await pilot.press("enter")  # the curtain lifted
+        await settle(pilot)
+        legend = str(app.screen.query_one("#legend").render())
+        for kind, weather in WEATHER.items():
+            assert (weather.glyph in legend) == (kind in here), (here, legend)

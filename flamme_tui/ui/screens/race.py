@@ -38,7 +38,7 @@ from ...play.narrator import Branched, Reason, Resumed, RoundStarts, branched_wo
 from ...play.session import BotMove
 from ...settings import STEP_DELAYS
 from ...usertext import escape_markup
-from ..texts import WEATHER_SHORT, help_for
+from ..texts import help_for, weather_short
 from ..widgets.actionpanel import ActionPanel
 from ..widgets.board import Boards
 from ..widgets.cards import CardRow
@@ -137,8 +137,8 @@ class RaceScreen(RaceKeys):
             # the whole stage at a glance, then the detailed strip around the action
             yield StageOverview(board.course, id="overview")
             yield TrackStrip(board.course, id="track")
-            if board.rules.has_weather:
-                yield Static(_(WEATHER_SHORT), id="legend")
+            if board.rules.has_weather and any(board.course.weather):
+                yield Static(weather_short(board.course), id="legend")
         boards = Boards(id="boards")
         boards.styles.height = Boards.fixed_height(len(board.riders))
         with Horizontal(id="main"):
