@@ -4,6 +4,7 @@ before it, who has finished and in what time, the live GC from the road."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 from flamme_tui.bots import POLICIES
 from flamme_tui.engine import tour as rules
@@ -37,6 +38,8 @@ def test_standings_follow_a_whole_tour_round_by_round():
         for s in snapshots:
             assert s.stage == len(tour.done) and s.stages == 2
             for line in s.lines:
+                # the stage time is the gap before the bonus, 10 seconds more without it (the first takes it)
+                assert line.stage is None or line.stage == line.road + rules.BONUS[0] - line.bonus
                 if line.finished:
                     seen_finished += 1
                     assert line.stage == final[line.rider]
@@ -59,9 +62,10 @@ def test_standings_follow_a_whole_tour_round_by_round():
     assert seen_road > 20 and seen_finished > 5
 
 
-def road_game(squares: dict[str, int]) -> ClassicGame:
+def road_game(squares: dict[str, int | tuple[int, int]]) -> ClassicGame:
+    """Riders on their squares (lane 0, the right, unless given as (square, lane))."""
     setup = replace(make_setup(RaceSpec(variant="classic", stage="avenue-corso-paseo")), tour=True)
-    riders = [Placed(rid, sq, 0) for rid, sq in squares.items()]
+    riders = [Placed(rid, *(sq if isinstance(sq, tuple) else (sq, 0))) for rid, sq in squares.items()]
     return ClassicGame.from_position(setup.course, riders, rules=setup)
 
 
@@ -81,6 +85,57 @@ def test_the_live_gc_counts_the_gaps_on_the_road_and_the_gc_before():
     live = standings(board, "T", 2, 3, before)
     assert [(game.riders[line.rider].id, line.total, line.gap, line.before_place) for line in live.lines] == \
         [("red.S", 60, 0, 2), ("green.S", 80, 20, 1), ("blue.R", 120, 60, 3)]
+
+
+def example_board(after_round: int, green_square: int | None = None):
+    """GRAND-TOUR.md's example on a board: in round 12 red.S crosses 4 squares
+    past the line, blue.R 3 past, blue.S 1 past; in round 13 green.R 4 past
+    (`green_square`: still on the road there after round 12)."""
+    course = make_setup(RaceSpec(variant="classic", stage="avenue-corso-paseo")).course  # ends on u: 5 count
+    f = course.finish
+    riders = [SimpleNamespace(id=rid, seat=seat, square=-1, lane=-1) for rid, seat in
+              (("red.S", 0), ("blue.R", 1), ("blue.S", 1), ("green.R", 2))]
+    crossed = {0: (12, f + 3, 0), 1: (12, f + 2, 0), 2: (12, f, 0)}
+    if green_square is None:
+        crossed[3] = (13, f + 3, 0)
+    else:
+        riders[3].square, riders[3].lane = green_square, 0
+    return SimpleNamespace(course=course, riders=riders, crossed=crossed, round=after_round + 1)
+
+
+def test_the_worked_example_of_grand_tour_md_gap_bonus_and_stage_time():
+    """Each line keeps its gap before the bonus and its bonus apart from its
+    stage time: the example's times are +0:40 and +1:10 from gaps of 30 and
+    60 seconds, red.S and blue.R taking the bonus."""
+    live = standings(example_board(13), "T", 2, 3, [])
+    by = {example_board(13).riders[line.rider].id: line for line in live.lines}
+    assert {r: (line.road, line.bonus, line.stage) for r, line in by.items()} == {
+        "red.S": (0, 10, 0), "blue.R": (0, 10, 0), "blue.S": (30, 0, 40), "green.R": (60, 0, 70)}
+    assert all(line.finished for line in live.lines)
+    # mid-stage, after round 12: green.R 2 squares before the line is a minute and 20 s behind red.S
+    board = example_board(12, green_square=example_board(12).course.finish - 2)
+    live = standings(board, "T", 2, 3, [])
+    by = {board.riders[line.rider].id: line for line in live.lines}
+    # (10 s a square: 4 squares from red.S's to the line's, 1 to green.R's; no bonus: 10 s more)
+    assert (by["green.R"].road, by["green.R"].bonus, by["green.R"].stage, by["green.R"].finished) == (50, 0, 60, False)
+    assert {r: (by[r].road, by[r].bonus, by[r].stage) for r in ("red.S", "blue.R", "blue.S")} == {
+        "red.S": (0, 10, 0), "blue.R": (0, 10, 0), "blue.S": (30, 0, 40)}
+
+
+def test_two_riders_of_one_group_differ_by_the_bonus_alone():
+    """A new player's report: on one square (right and left lane) and with
+    riders right behind, the group had stage gaps of +1:00 and +1:10.  The
+    second of the stage as it stands takes the bonus: its gap before the
+    bonus is the group's, and the bonus says the 10 seconds."""
+    game = road_game({"red.S": 28, "green.R": 22, "blue.S": (22, 1), "blue.R": 21, "red.R": 20, "green.S": 19})
+    board = game.view(0).board
+    live = standings(board, "T", 2, 3, [])
+    by = {game.riders[line.rider].id: line for line in live.lines}
+    group = ("green.R", "blue.S", "blue.R", "red.R", "green.S")
+    assert {by[r].road for r in group} == {60}  # 6 squares behind red.S, one group
+    assert (by["green.R"].bonus, by["green.R"].stage) == (10, 60)  # 2nd on the road (right lane)
+    assert all((by[r].bonus, by[r].stage) == (0, 70) for r in group[1:])
+    assert (by["red.S"].road, by["red.S"].bonus, by["red.S"].stage) == (0, 10, 0)
 
 
 def test_the_table_gives_standings_in_a_tour_only():

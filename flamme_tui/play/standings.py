@@ -7,13 +7,16 @@ A renderer draws it (ui/screens/standings.py); no words here.
 The stage times of finished riders are the engine's (engine.tour: pack
 time, the finish cap, the bonus): they are final once a rider is across,
 since the winner is the first across.  A rider still on the road is timed
-as if the clock went on at the rules' rate past the line, 10 seconds a
-square and a minute a round: a rider standing d squares before the line
-after round R is timed as one d squares past it, a minute a round later
-than the riders who crossed in round R (so at the end of the stage its time
-is the one the rules give).  Riders on an unbroken run of occupied squares
-on the road are a group: they take the time of its front rider, as pack
-time does at the line.  The bonus goes to the first two as they stand.
+at the rules' rate of 10 seconds a square, carried on back from the line:
+after round R, a rider on the d-th square before the line is 10·d seconds
+behind one that crossed in round R onto the first square past it (and a
+minute a round behind those that crossed a round earlier); once across,
+its time is the one the rules give.  Riders on an unbroken run of
+occupied squares on the road are a group: they take the time of its front
+rider, as pack time does at the line.  The bonus goes to the first two as
+they stand, so two riders of one group can stand at stage times 10 seconds
+apart: each line keeps its gap before the bonus (`road`) and its bonus
+apart, for the screen to show why.
 """
 
 from __future__ import annotations
@@ -28,7 +31,13 @@ from ..engine import tour as rules
 class StandingLine:
     """One rider in the live GC.  `rider` is its index in the race; times in
     seconds.  `stage`: its stage time (gap to the stage's first), final when
-    `finished`, else from the road; None before it stands on the grid."""
+    `finished`, else from the road; None before it stands on the grid.
+    `road`: its gap to the stage's first before the bonus (what the line or
+    the road gives: pack time, a group at its front rider's time), None
+    with `stage`; `bonus`: the seconds it takes off as the stage stands (10
+    for the first two, else 0).  `stage` is `road` less the bonus, from the
+    first's time less its own: a rider without the bonus is 10 seconds
+    further than its `road`."""
 
     rider: int
     team: int
@@ -41,6 +50,8 @@ class StandingLine:
     stage: int | None
     stage_place: int  # place in the stage as it stands (0 when not on the road yet)
     finished: bool
+    road: int | None = None
+    bonus: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +108,7 @@ def standings(board: Any, name: str, stage: int, stages: int, gc_before: list[ru
     order = sorted(clock, key=lambda i: clock[i][1])
     bonus = {i: (rules.BONUS[k] if k < len(rules.BONUS) else 0) for k, i in enumerate(order)}
     net = {i: clock[i][0] - bonus[i] for i in order}
+    first = clock[order[0]][0] if order else 0
     best = min(net.values(), default=0)
     riders = board.riders
     index = {r.id: i for i, r in enumerate(riders)}
@@ -111,6 +123,7 @@ def standings(board: Any, name: str, stage: int, stages: int, gc_before: list[ru
         before[i].time if i in before else 0, before[i].place if i in before else 0,
         before[i].gap if i in before else 0,
         net[i] - best if i in net else None, stage_place.get(i, 0), i in board.crossed,
+        clock[i][0] - first if i in clock else None, bonus.get(i, 0),
     ) for k, i in enumerate(live))
     finished = tuple(sorted((line for line in lines if line.finished), key=lambda line: line.stage_place))
     return Standings(name, stage, stages, board.round if round_no is None else round_no, lines, finished)

@@ -47,12 +47,17 @@ class SaveInfo(NamedTuple):
     stage: int = 0
     stages: int = 0
     players: int = 0  # the seats people play (neither a bot nor a scripted team): 2 or more share the screen
+    stage_over: bool = False  # a tour saved between two stages: `stage` is over, not the tour (Resume shows its result)
 
     def describe(self) -> str:
         teams = ngettext("{n} team", "{n} teams", len(self.teams)).format(n=len(self.teams))
         if self.tour:
-            at = _("stage {stage}/{stages} ({title}), round {round}").format(
-                stage=self.stage, stages=self.stages, title=self.title, round=self.round)
+            if self.stage_over:
+                at = _("stage {stage}/{stages} ({title}) finished").format(
+                    stage=self.stage, stages=self.stages, title=self.title)
+            else:
+                at = _("stage {stage}/{stages} ({title}), round {round}").format(
+                    stage=self.stage, stages=self.stages, title=self.title, round=self.round)
             state = _("won by {winner}").format(winner=self.winner) if self.over else at
             return _("{tour} (tour), {teams}, {state}, saved {saved}").format(
                 tour=self.tour, teams=teams, state=state, saved=_when(self.saved))
@@ -150,7 +155,8 @@ def _info(path: Path, data: SaveData) -> SaveInfo:
     if s.tour is not None:  # a tour: its winner is a team
         t = s.tour
         return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, t.winner, data.saved,
-                        len(data.actions), t.name, t.stage, t.stages, players=players)
+                        len(data.actions), t.name, t.stage, t.stages, players=players,
+                        stage_over=s.phase == Phase.OVER and not s.over)
     return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, winner_words(s.winner, s.teams),
                     data.saved, len(data.actions), players=players)
 

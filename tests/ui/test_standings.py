@@ -192,3 +192,37 @@ async def test_the_standings_say_the_round_the_header_says_during_a_reveal():
         screen = pilot.app.screen
         assert isinstance(screen, StandingsScreen)
         assert screen.standings.round == 1 and "stage 1/3, round 1" in screen_text(pilot.app)
+
+
+async def test_a_group_on_one_square_shows_one_gap_and_the_bonus_of_the_second():
+    """A new player saw GR +1:00 and BS +1:10 on one square (right and left
+    lane) and the riders right behind at +1:10, with a legend saying a group
+    takes its front rider's time.  The numbers are the rules' (the second as
+    the stage stands takes the 10 seconds' bonus): the table shows the
+    group's one gap before the bonus, the bonus as the stage result shows it
+    (-10s), and the legend says both, all of it at 80x24."""
+    from flamme_tui.play.standings import standings
+    from tests.test_standings import road_game
+
+    game = road_game({"red.S": 28, "green.R": 22, "blue.S": (22, 1), "blue.R": 21, "red.R": 20, "green.S": 19})
+    board = game.view(0).board
+    live = standings(board, "Petit Tour", 2, 3, [])
+    async with app().run_test(size=(80, 24)) as pilot:
+        pilot.app.push_screen(StandingsScreen(live, board))
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        rows = {rid: next(row for row in text.split("\n") if f" {label} " in row)
+                for rid, label in (("green.R", "GR"), ("blue.S", "BS"), ("blue.R", "BR"), ("red.S", "RS"))}
+        heading = next(row for row in text.split("\n") if "Rider" in row)
+        gap_at = heading.index("Gap") + len("Gap")  # the column's right edge
+        gaps = {rid: row[gap_at - 5:gap_at] for rid, row in rows.items()}
+        assert gaps == {"green.R": "+1:00", "blue.S": "+1:00", "blue.R": "+1:00", "red.S": " 0:00"}, text
+        assert "~ +1:00 -10s" in rows["green.R"] and "~ +1:10" in rows["blue.S"] and "-10s" not in rows["blue.S"]
+        assert "~ 0:00 -10s" in rows["red.S"]
+        legend = " ".join(str(pilot.app.screen.query_one("#standings-legend").render()).split())
+        for words in ("Gap: to the stage's first, a group taking its front rider's time",
+                      "10 seconds more without the bonus (-10s: the first two)"):
+            assert words in legend
+        flat = " ".join(" ".join(row.strip("█ ") for row in text.split("\n")).split())  # the box's rows, unwrapped
+        assert legend in flat and "Esc or g close" in text  # the whole legend on screen
+        assert not pilot.app.screen.query_one("#standings-scroll").show_vertical_scrollbar

@@ -8,6 +8,7 @@ from flamme_tui import saves
 from flamme_tui.play.tours import next_session
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import SCENARIOS, SEED, advance, settle, tour_after, tour_choices
+from flamme_tui.ui.screens.saved import _state, saved_races
 from flamme_tui.ui.screens.tour_results import TourTables
 from flamme_tui.ui.textshot import screen_text
 
@@ -278,6 +279,43 @@ async def test_resumed_between_stages_the_stage_result_comes_first(data_dir):
         await settle(pilot)
         assert pilot.app.flow.stage_text == "stage 2/3"
     assert len(saves.load(path).tour.done) == 1  # the second stage goes on in the same file
+
+
+async def test_the_title_menu_names_a_finished_stage_as_finished(data_dir):
+    """A new player's report: after stage 2 ended, Resume said "Petit Tour, stage
+    2/3, round 19", as if a round were left to play.  Resume opens the stage's
+    result (then stage 3): the line says the stage is finished, on one line at
+    80x24, and so does Saved races; a stage in progress keeps its round (the
+    title menu offers the newest save: the finished stage's)."""
+    folder = saves.saves_dir()
+    folder.mkdir(parents=True)
+    running = next_session(tour_after(1))
+    advance(running, 2)
+    saves.save(running, folder / "running.json")
+    assert not saves.peek(folder / "running.json").stage_over
+    between = tour_after(2)
+    assert between.over and len(between.tour.done) == 1
+    path = saves.save(between, folder / "between.json")  # the newest: the one Resume offers
+    info = saves.peek(path)
+    assert info.stage_over and (info.stage, info.stages, info.over) == (2, 3, False)
+    assert "stage 2/3 (Firenze - Milano) finished" in info.describe() and "round" not in info.describe()
+    states = {race.path.name: _state(race).plain for race in saved_races(folder)}  # Saved races' State column
+    assert states == {"between.json": "stage 2/3 finished", "running.json": "stage 2/3, round 3"}
+    async with app().run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if pilot.app.screen.resume_info is not None:
+                break
+        text = screen_text(pilot.app)
+        teams = ", ".join(info.teams)
+        assert f"Resume: Petit Tour, stage 2/3 finished ({teams})" in text, text
+        assert "round" not in text and "Quit" in text  # one line: the whole menu still shown
+        await pilot.press("enter")  # what Resume opens: the stage's result, then stage 3
+        await settle(pilot)
+        assert screen_name(pilot.app) == "StageResultScreen" and "Stage 2/3 times" in screen_text(pilot.app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert pilot.app.flow.stage_text == "stage 3/3"
 
 
 @pytest.mark.parametrize("autosave", [True, False])

@@ -36,6 +36,7 @@ class SavedRace(NamedTuple):
     stage: int = 0
     stages: int = 0
     record: Any = None  # the saves.SavedRace it comes from (a damaged one: its backups)
+    stage_over: bool = False  # a tour saved between two stages: `stage` is over (its result, then the next)
 
 
 # ------------------------------------------------------------ data access
@@ -52,7 +53,7 @@ def saved_races(directory: Path | None = None) -> list[SavedRace]:
         i = race.info
         if i is not None and race.status in (saves.IN_PROGRESS, saves.FINISHED):
             out.append(SavedRace(i.path, i.title, i.variant, i.round, i.over, i.winner, tuple(i.teams), i.saved,
-                                 None, i.tour, i.stage, i.stages))
+                                 None, i.tour, i.stage, i.stages, stage_over=i.stage_over))
             continue
         stamp = dt.datetime.fromtimestamp(race.changed).astimezone().isoformat(timespec="seconds")
         out.append(SavedRace(race.path, race.path.name, "?", 0, False, None, (), stamp, race.reason, record=race))
@@ -108,6 +109,8 @@ def _state(race: SavedRace, short: bool = False) -> Text:
         if short and winner:  # the team the winner rides for: the longest team name in the words
             winner = max((team for team in race.teams if team and team in winner), key=len, default=winner)
         return Text(_("won by {winner}").format(winner=winner) if winner else _("finished"))
+    if race.tour and race.stage_over:  # saved between two stages: resuming shows its result, then the next
+        return Text(_("stage {stage}/{stages} finished").format(stage=race.stage, stages=race.stages))
     if race.tour:
         return Text(_("stage {stage}/{stages}, round {round}").format(stage=race.stage, stages=race.stages,
                                                                       round=race.round))

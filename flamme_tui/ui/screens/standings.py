@@ -28,7 +28,9 @@ MUTED = "#bbbbbb"
 
 def standings_text(standings: Standings, board, width: int = 76) -> Text:
     """The live GC as a table `width` cells wide (at least 56): place, rider,
-    GC before the stage, the stage as it stands, the live GC."""
+    GC before the stage, the gap in the stage before the bonus (a group's
+    riders share it), the stage time with the bonus marked (-10s: the first
+    two as they stand), the live GC."""
     teams = board.setup.teams
     riders = board.riders
 
@@ -37,11 +39,15 @@ def standings_text(standings: Standings, board, width: int = 76) -> Text:
         kind = _(KIND[r.kind]) if r.kind in KIND else ""
         return f"{clean(teams[r.seat].name, multiline=False)} {kind}".strip()
 
-    room = max(8, min(max(cells(name(line.rider)) for line in standings.lines), width - 47))
+    before_head, gap_head, stage_head, live_head = _("Before"), _("Gap"), _("Stage"), _("Live GC")
+    # each column as wide as its widest word: its heading (in the player's language) or its values
+    before_w, gap_w, stage_w, live_w = (max(n, cells(head)) for n, head in (
+        (10, before_head), (7, gap_head), (12, stage_head), (10, live_head)))
+    fixed = 4 + 3 + 1 + 1 + before_w + 1 + gap_w + 1 + stage_w + BONUS_W + 1 + live_w
+    room = max(8, min(max(cells(name(line.rider)) for line in standings.lines), width - fixed))
     text = Text(no_wrap=True, overflow="ellipsis")
-    before_head, stage_head, live_head = _("Before"), _("Stage"), _("Live GC")
-    text.append(f"{'':4}{'':3} {_('Rider'):<{room}} {before_head:>10} {stage_head:>13} {live_head:>10}\n",
-                style=HEAD)
+    text.append(f"{'':4}{'':3} {_('Rider'):<{room}} {before_head:>{before_w}} {gap_head:>{gap_w}} "
+                f"{stage_head:>{stage_w}}{'':{BONUS_W}} {live_head:>{live_w}}\n", style=HEAD)
     leader = next((line.rider for line in standings.lines if line.before_place == 1), None)
     for line in standings.lines:
         text.append(f"{line.place:>3}.")
@@ -50,12 +56,17 @@ def standings_text(standings: Standings, board, width: int = 76) -> Text:
         text.append("◆" if line.rider == leader else " ", style=JERSEY)
         text.append(rider_label(r.id, r.kind), style=f"bold {contrast_text(hex_)} on {hex_}")
         text.append(f" {fit(name(line.rider), room)} ")
-        text.append(f"{before_words(line):>10} ", style=MUTED)
-        text.append(f"{stage_words(line):>13} ", style="bold" if line.finished else "")
-        text.append(f"{behind(line.place, line.total, line.gap):>10}", style="bold" if line.place == 1 else "")
+        text.append(f"{before_words(line):>{before_w}} ", style=MUTED)
+        text.append(f"{gap_words(line):>{gap_w}} ")
+        text.append(f"{stage_words(line):>{stage_w}}", style="bold" if line.finished else "")
+        text.append(f"{bonus_words(line):<{BONUS_W}} ", style=MUTED)
+        text.append(f"{behind(line.place, line.total, line.gap):>{live_w}}", style="bold" if line.place == 1 else "")
         text.append("\n")
     text.rstrip()
     return text
+
+
+BONUS_W = 5  # " -10s"
 
 
 def before_words(line: StandingLine) -> str:
@@ -63,6 +74,12 @@ def before_words(line: StandingLine) -> str:
     if not line.before_place:
         return "-"
     return f"{line.before_place}. {gap_text(line.before_gap) if line.before_place > 1 else '0:00'}"
+
+
+def gap_words(line: StandingLine) -> str:
+    """The gap to the stage's first before the bonus: "+0:30" (a group's
+    riders share it), "-" not on the grid yet."""
+    return "-" if line.road is None else gap_text(line.road)
 
 
 def stage_words(line: StandingLine) -> str:
@@ -73,6 +90,11 @@ def stage_words(line: StandingLine) -> str:
     if line.finished:
         return f"✓ {line.stage_place}. {gap_text(line.stage)}"
     return f"~ {gap_text(line.stage)}"
+
+
+def bonus_words(line: StandingLine) -> str:
+    """The bonus a rider takes as the stage stands, as the stage result shows it: " -10s"."""
+    return f" -{line.bonus}s" if line.bonus else ""
 
 
 def finished_text(standings: Standings, board) -> Text:
@@ -112,8 +134,9 @@ class StandingsScreen(ModalScreen[None]):
             with VerticalScroll(id="standings-scroll"):
                 yield Static(standings_text(s, self.board), id="standings-table")
                 yield Static(finished_text(s, self.board), id="standings-finished")
-            yield Static(_("Before: the GC before this stage · Stage: ✓ across the line, its final time; "
-                           "~ on the road, its gap now · Live GC: the GC if the stage ended as the road stands"),
+            yield Static(_("Before: the GC before this stage · Gap: to the stage's first, a group taking its "
+                           "front rider's time · Stage: ✓ final, ~ as it stands: the gap, 10 seconds more without "
+                           "the bonus (-10s: the first two) · Live GC: the GC if the stage ended now"),
                          id="standings-legend")
             yield Static(close_hint(self.app, "race.standings", "g"), classes="dialog-hint")
 

@@ -80,7 +80,11 @@ class TitleScreen(BaseScreen):
         if info is not None:
             teams = _(", ").join(info.teams)
             label = _("Resume: {title}, round {round} ({teams})").format(title=info.title, round=info.round, teams=teams)
-            if getattr(info, "tour", ""):
+            if getattr(info, "tour", "") and getattr(info, "stage_over", False):
+                # saved between two stages: not a round of it to play; Resume shows its result, then the next stage
+                label = _("Resume: {tour}, stage {stage}/{stages} finished ({teams})").format(
+                    tour=info.tour, stage=info.stage, stages=info.stages, teams=teams)
+            elif getattr(info, "tour", ""):
                 label = _("Resume: {tour}, stage {stage}/{stages}, round {round} ({teams})").format(
                     tour=info.tour, stage=info.stage, stages=info.stages, round=info.round, teams=teams)
         elif race.status == "damaged":
