@@ -215,9 +215,10 @@ async def bmx_die(pilot) -> None:
 
 
 async def teams_focus(pilot) -> None:
-    """The teams screen with the focus on a colour list (it must be plain to see)."""
+    """The teams screen with the focus on a colour list (it must be plain to see): the
+    screen opens on Players; Tab goes on to the grid, the first name, its colour."""
     await teams(pilot)
-    await pilot.press("tab")
+    await pilot.press("tab", "tab", "tab")
 
 
 async def help_bmx(pilot) -> None:

@@ -336,11 +336,12 @@ def _tour_stages_help(key: KeyOf) -> str:
 
 def _teams_help(variant: str | None, key: KeyOf) -> str:
     lines = [_("[b]Teams[/b]"),
+             key_row("tab", _("the next field (Shift+Tab: the one before); a name is typed once Tab reaches it")),
              key_row("Enter", _("in a name or the seed: the next field; on a list: open it")),
-             key_row("← →", _("on a list: its previous or next choice, without opening it")),
+             key_row("← →", _("on a list: its previous or next choice, without opening it (in a name: the cursor)")),
              key_row(key("teams.start", "ctrl+s"), _("start the race (or Tab to [b]Start race[/b] and press Enter)")),
              key_row(key("teams.fill", "ctrl+f"), _("fill the free seats with bots (or the [b]Fill with bots[/b] button)")),
-             _("""The focused field is highlighted, with ▶ beside its row.
+             _("""The screen opens on Players, its first list.  The focused field is highlighted, with ▶ beside its row.
 Fill with bots: every seat nobody set becomes a bot (hard, or the bot level last chosen on this screen); the first seat, a seat with a name typed or its Plays chosen, and the bots already there stay as they are.  Unless you chose the number of players, the table is filled up to the most teams; fewer: Players, with ← →.
 The names, colours and players set up last come back with the next New race (until you quit).
 Names: up to 30 characters, shown in full on the race screens.

@@ -27,7 +27,8 @@ async def test_one_key_seats_a_hard_bot_in_every_free_seat_up_to_six_teams():
         await new_race_menus(pilot, "classic")
         screen = app.screen
         assert "fill with bots" in screen_text(app)  # the key bar says it, in words
-        await pilot.press(*"Ann", "ctrl+f")  # 1 human + 5 bots: one key after the name
+        # (Tab, Tab: from Players past the grid to the first name) 1 human + 5 bots: one key after the name
+        await pilot.press("tab", "tab", *"Ann", "ctrl+f")
         await pilot.pause()
         assert screen.count == 6
         assert plays(screen) == ["human"] + ["hard"] * 5
@@ -71,12 +72,69 @@ async def test_the_fill_seats_four_in_bmx_and_the_button_does_what_the_key_does(
         assert plays(app.screen) == ["human", "hard", "hard", "hard"]
 
 
+async def test_the_screen_opens_on_players_where_left_and_right_change_the_choice():
+    """A new player's first arrows change something: the screen opens on its first
+    choice, the Players list, where → adds a player; a seat's name is typed once Tab
+    reaches it, Shift+Tab goes back, the mouse works as before.  (The first name had
+    the focus: ← → moved its text cursor, and nothing a player noticed changed.)"""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+        assert app.focused.id == "players"
+        await pilot.press("right")
+        assert screen.count == 3 and screen.query_one("#seat-2").display
+        await pilot.press("left")
+        assert screen.count == 2 and not screen.query_one("#seat-2").display
+        assert [screen.query_one(f"#name-{seat}").value for seat in range(2)] == ["Blue", "Orange"]  # no name touched
+        await pilot.press("tab", "right")  # the grid, a list too
+        assert screen.query_one("#grid").value == "choose"
+        await pilot.press("tab")  # seat 1's name: typed now (its text selected: typing replaces it)
+        assert app.focused.id == "name-0"
+        await pilot.press(*"Ann", "tab")
+        assert app.focused.id == "colour-0"
+        await pilot.press("right")  # the row's colour: past Orange (seat 2's)
+        assert screen.query_one("#colour-0").value not in ("blue", "orange")
+        await pilot.press("shift+tab", "shift+tab")
+        assert app.focused.id == "grid"
+        await pilot.click("#name-1")
+        await pilot.pause()
+        assert app.focused.id == "name-1"
+        assert [seat.name for seat in screen.gather().seats] == ["Ann", "Orange"]
+
+
+async def test_the_key_bar_says_left_and_right_change_only_where_they_do():
+    """"← → change" on the key bar where the focus is on a list; in a name (or the
+    seed) the arrows move the text cursor, and the bar does not promise a change.
+    The help says where the screen opens and how a name is reached."""
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await new_race_menus(pilot, "classic")
+        screen = app.screen
+
+        def bar() -> str:
+            return screen_text(app).splitlines()[-1]
+
+        assert "← → change" in bar() and "tab next field" in bar()  # (on Players)
+        for field, on_list in (("name-0", False), ("colour-0", True), ("controller-1", True), ("seed", False),
+                               ("extra-1", True), ("name-1", False)):
+            screen.query_one(f"#{field}").focus()
+            await pilot.pause()
+            await pilot.pause()  # (the bar follows the focus after a refresh)
+            assert ("← → change" in bar()) is on_list, (field, bar())
+            assert "f1 help" in bar() and "esc back" in bar()
+        await pilot.press("f1")
+        await pilot.pause()
+        words = " ".join(" ".join(rendered_text(w.content).split()) for w in app.screen.query("#help-text, #help-keys"))
+        assert "The screen opens on Players" in words and "a name is typed once Tab reaches it" in words
+
+
 async def test_left_and_right_step_through_a_focused_list_without_opening_it():
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "classic")
         screen = app.screen
-        await pilot.press("tab", "right")  # seat 1's colour: past Orange, seat 2's (choosing it swaps)
+        await pilot.press("tab", "tab", "tab", "right")  # seat 1's colour: past Orange, seat 2's (choosing it swaps)
         assert screen.query_one("#colour-0").value not in ("blue", "orange")
         assert screen.query_one("#colour-1").value == "orange" and "swap" not in screen_text(app)
         await pilot.press("tab")  # seat 1's Plays
@@ -119,7 +177,7 @@ async def test_the_last_set_up_comes_back_with_the_next_new_race():
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await new_race_menus(pilot, "classic")
-        await pilot.press(*"Ann")
+        await pilot.press("tab", "tab", *"Ann")
         await pick_option(pilot, "controller-0", 1)  # seat 1: Ann, Bot: easy
         app.screen.query_one("#name-1").value = "Grandma Jo"
         await set_players(pilot, 3)

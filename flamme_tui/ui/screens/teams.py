@@ -2,11 +2,15 @@
 handicap; or 7-12 players racing one rider each (the Peloton expansion);
 grid, the Peloton breakaway and seed.
 
-Nothing here starts a race by accident: the first name field has the focus,
-Enter in a field goes to the next one (never onto Start), and the race starts
-only with ctrl+s or Enter on the Start button itself.  Every change the
-screen makes on its own (a colour swap, a seat that cannot keep its player
-type) is said on the message line.
+The keys are those of a form: the screen opens on its first choice (Players,
+a list), where left and right step through the choices; Tab and Shift+Tab
+go from field to field, and a seat's name is typed once Tab reaches it (the
+key bar says "← → change" only on a list: in a name they move the cursor).
+Nothing here starts a race by accident: Enter in a name or the seed goes to
+the next field (never onto Start), Enter on a list opens it, and the race
+starts only with ctrl+s or Enter on the Start button itself.  Every change the screen
+makes on its own (a colour swap, a seat that cannot keep its player type)
+is said on the message line.
 
 Setting up is quick: ctrl+f seats a bot wherever nobody set a seat (the
 table filled up to the most teams), left and right step through a list's
@@ -268,11 +272,16 @@ class TeamsScreen(BaseScreen):
                 if not self.hosting:
                     yield Button(_("New seed"), id="reseed", compact=True)
                 yield Button(_("Back"), id="back", compact=True)
-        yield KeyBar([("tab", _("next field")), ("← →", _("change")),
-                      (self.key_of("teams.start", "ctrl+s"),
-                       _("host") if self.hosting else _("start tour") if tour else _("start race")),
-                      (self.key_of("teams.fill", "ctrl+f"), _("fill with bots")), (self.help_key, _("help")),
-                      (self.key_of("teams.back", "escape"), _("back"))])
+        yield KeyBar(self.bar_keys(on_list=True), id="teams-keys")
+
+    def bar_keys(self, on_list: bool) -> list[tuple[str, str]]:
+        """The key bar's keys: ← → only where they change a choice (on a list; in a name or the seed
+        they move the text cursor)."""
+        start = _("host") if self.hosting else _("start tour") if self.choices.tour is not None else _("start race")
+        return [("tab", _("next field")), *([("← →", _("change"))] if on_list else []),
+                (self.key_of("teams.start", "ctrl+s"), start),
+                (self.key_of("teams.fill", "ctrl+f"), _("fill with bots")), (self.help_key, _("help")),
+                (self.key_of("teams.back", "escape"), _("back"))]
 
     def extra_head(self) -> str:
         """The last column's heading: the rider (one each), young children's tokens (bmx) or the handicap."""
@@ -354,7 +363,9 @@ class TeamsScreen(BaseScreen):
         for seat in range(self.rows):
             self._stops(seat)
         self.show_rows()
-        self.query_one("#name-0", Input).focus()  # never Start: Enter, Enter must not start a race
+        # the first choice, a list (← → change it; never Start: Enter, Enter must not start a race);
+        # a name is typed once Tab reaches it
+        self.query_one("#players", Select).focus()
         if self.changes:
             self.say(" ".join(self.changes))
 
@@ -462,6 +473,7 @@ class TeamsScreen(BaseScreen):
         for seat in range(self.rows):
             here = row is not None and row.seat == seat
             self.query_one(f"#pointer-{seat}", Static).update(f"▶{seat + 1}" if here else f"{seat + 1:>2}")
+        self.query_one("#teams-keys", KeyBar).show(self.bar_keys(on_list=isinstance(widget, Select)))
         wid = getattr(widget, "id", None)
         for label in ("players", "grid", "breakaway", "seed"):
             try:
