@@ -5,6 +5,9 @@ screens), in the active language (i18n)."""
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 from . import i18n
 
 
@@ -77,6 +80,48 @@ def bot_level(policy: str) -> str:
 def player_name(seat: int) -> str:
     """A lone rider's default name, "Player 3", in the player's language (seat counted from 0)."""
     return i18n._("Player {n}").format(n=seat + 1)
+
+
+# A team's name is stored as a string, in the set-up a race is made from and in its saves: a team
+# nobody named is stored under its default name in the language of whoever set the race up ("Bleu").
+# Every screen and telling of a race shows such a name in the language now, through these two.
+
+@functools.cache
+def _default_names(colour: str, seat: int, scripted: str) -> dict[str, str]:
+    """Every language's default names of a team (its colour's name; "Player 3" for a player
+    racing one rider; "Purple Peloton" for a scripted team), each to the kind of default it is."""
+    names: dict[str, str] = {}
+    for code in i18n.LANGUAGES:
+        with i18n.speaking(code):
+            names[player_name(seat)] = "player"
+            if scripted in SCRIPTED_NAMES:
+                names[f"{colour_name(colour)} {SCRIPTED_NAMES[scripted]}"] = "scripted"
+            names[colour_name(colour)] = "colour"
+    return names
+
+
+def default_named(name: str, colour: str, seat: int, scripted: str = "") -> str:
+    """`name` as the player reads it: a default name in any language ("Bleu", "Joueur 3", "Violet
+    Peloton") is the default in the language now ("Blue", "Player 3", "Purple Peloton"); a name a
+    player typed stays as typed (but for one that is the team's default in a language, "Rojo"
+    typed for the red team: a set-up or a save cannot tell the two apart)."""
+    kind = _default_names(colour, seat, scripted).get(name)
+    if kind == "colour":
+        return colour_name(colour)
+    if kind == "player":
+        return player_name(seat)
+    if kind == "scripted":
+        return f"{colour_name(colour)} {SCRIPTED_NAMES[scripted]}"
+    return name
+
+
+def team_name(setup: Any, seat: int) -> str:
+    """The name of a race's team (a set-up's, `seat`: counted from 0) as the player reads it
+    now: named by default in the language now, a name typed as typed (default_named).  Saves
+    and set-ups keep the name as it was given; this is for the screens and the narrator."""
+    team = setup.teams[seat]
+    scripted = getattr(setup, "scripted", ())  # (classic and meteo: "", "peloton" or "muscle" a seat)
+    return default_named(team.name, team.colour, seat, scripted[seat] if seat < len(scripted) else "")
 
 
 def ordinal(n: int) -> str:

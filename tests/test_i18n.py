@@ -312,6 +312,32 @@ def test_a_race_told_at_display_time_changes_language_with_the_player():
     assert "to go" in said["en"][1] and "reste" in said["fr"][1] and "faltan" in said["es"][1]
 
 
+def test_a_team_named_by_default_reads_in_the_language_now_and_a_typed_name_as_typed():
+    """words.team_name: a default name of any language (the colour's, "Joueur 3" racing one
+    rider, the colour and a scripted team's box name) is said in the language now; the set-up
+    keeps it as it was given."""
+    from types import SimpleNamespace
+
+    from flamme_tui.engine.race import Team
+    from flamme_tui.words import team_name
+
+    setup = SimpleNamespace(teams=(Team("Bleu", "blue"), Team("Les Rapides", "red"), Team("Verde Peloton", "green"),
+                                   Team("Joueur 4", "black", "S"), Team("Player 4", "white", "R"), Team("Vert", "pink")),
+                            scripted=("", "", "peloton", "", "", ""))
+    said = {}
+    try:
+        for lang in ("en", "fr", "es"):
+            i18n.set_language(lang)
+            said[lang] = [team_name(setup, seat) for seat in range(6)]
+    finally:
+        i18n.set_language("en")
+    # (the fifth seat's default is "Player 5": its "Player 4" was typed; "Vert" is no default of a pink team)
+    assert said["en"] == ["Blue", "Les Rapides", "Green Peloton", "Player 4", "Player 4", "Vert"]
+    assert said["fr"] == ["Bleu", "Les Rapides", "Vert Peloton", "Joueur 4", "Player 4", "Vert"]
+    assert said["es"] == ["Azul", "Les Rapides", "Verde Peloton", "Jugador 4", "Player 4", "Vert"]
+    assert [t.name for t in setup.teams][:3] == ["Bleu", "Les Rapides", "Verde Peloton"]
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_the_curtain_legend_fits_80_columns_in_every_language(lang):
     """The curtain's legend keeps each line within 78 cells (texts.curtain_legend), French and Spanish too."""

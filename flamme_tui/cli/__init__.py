@@ -16,7 +16,7 @@ from ..i18n import _, decimal, ngettext, short
 from ..limits import MAX_SEED as SAVED_SEEDS
 from ..limits import MAX_TOUR_STAGES
 from ..usertext import clean
-from ..words import variant_word
+from ..words import team_name, variant_word
 
 # the most races one command may ask for: plenty for any measure, and seeds stay in range
 MAX_RACES = 100_000
@@ -459,7 +459,7 @@ def cmd_race(args) -> int:
         for line in play_breakaway(session) + picture_lines(game):
             print(clean(line))
     while not session.over:
-        reasons = [cli_says("bot reason", seat=session.setup.teams[seat].name, action=action_words(game, a),
+        reasons = [cli_says("bot reason", seat=team_name(session.setup, seat), action=action_words(game, a),
                             why=measure_words(why))
                    for seat, a, why in session.play_bots() if why]
         print(clean("\n".join(round_report(game, reasons))))

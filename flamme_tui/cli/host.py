@@ -25,6 +25,7 @@ from ..net.guard import join_address
 from ..net.qr import qr_lines
 from ..play.narrator import host_line
 from ..usertext import clean
+from ..words import team_name
 
 DEVICE = "device"  # the seat name (in --bots) of a seat played on its own device
 DEFAULT_PORT = 8765
@@ -155,14 +156,14 @@ def _announce(table: Any, address: str, path: Path, page: str | None = None) -> 
         said.append(line)
         print(clean(line), flush=True)
 
-    teams = table.session.setup.teams
+    setup = table.session.setup
     say(_("Hosting a table of flamme-tui on {address}").format(address=address))
     say(_("The race is saved in {path}").format(path=path))
     say(_("Room code (to watch): {code}").format(code=table.room))
     from ..net.host import show_code
 
     for seat in sorted(table.devices):
-        say(_("  {team}: flamme-tui join {address} {code}").format(team=teams[seat].name, address=address,
+        say(_("  {team}: flamme-tui join {address} {code}").format(team=team_name(setup, seat), address=address,
                                                                   code=show_code(table.codes[seat])))
     say(_("  watch: flamme-tui join {address} {code} --watch").format(address=address, code=table.room))
     if page is not None:
@@ -182,12 +183,12 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     from ..play import narrator
 
     session = table.session
-    teams = session.setup.teams
+    setup = session.setup
     last: list[str] = [""]
     screen: list[Any] = []  # the host's own seat screen while it runs: what the host says goes to its log
 
     def tell(kind: str, seat: int | None = None, **facts: Any) -> None:
-        line = host_line(kind, teams[seat].name if seat is not None else "", **facts)
+        line = host_line(kind, team_name(setup, seat) if seat is not None else "", **facts)
         if line is None:
             return
         if line != last[0]:  # the table is told after every change: say each thing once
@@ -218,7 +219,7 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
             policy = words[2] if len(words) == 3 else "easy"
             if (seat not in table.devices and seat not in session.bots) or policy not in POLICIES:
                 say(_("bot N [BOT]: N is a device seat (1-{n}), BOT one of {bots}").format(
-                    n=len(teams), bots=", ".join(POLICIES)))
+                    n=len(setup.teams), bots=", ".join(POLICIES)))
             else:
                 asyncio.ensure_future(server.hand_to_bot(seat, policy))
         elif words:

@@ -19,6 +19,7 @@ from .. import saves
 from ..engine.rules import find
 from ..i18n import N_, _, ngettext
 from ..usertext import clean
+from ..words import team_name
 
 if TYPE_CHECKING:
     from ..play.session import Session
@@ -167,7 +168,7 @@ def _finish_plan(args: argparse.Namespace, session: Session) -> str | None:
                 return _("race --from: --bots: seat {seat} needs a bot ({bots}), got {name}").format(
                     seat=seat + 1, bots=", ".join(POLICIES), name=repr(name))
     if humans and not args.bots_for_humans:
-        who = ", ".join(setup.teams[seat].name for seat in humans)
+        who = ", ".join(team_name(setup, seat) for seat in humans)
         return _("race --from: {file} has human seats ({who}): add --bots-for-humans to let bots finish it in a "
                  "new race file (the save is left as it is)").format(file=args.from_file, who=who)
     for seat in seats:

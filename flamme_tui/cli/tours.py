@@ -13,6 +13,7 @@ from ..pathtext import show_path
 from ..play import tours
 from ..usertext import clean
 from ..words import source as source_word
+from ..words import team_name
 from .saves import _complain
 from .stages import stage_files
 
@@ -120,7 +121,7 @@ def _saved_tour(args):
             file=args.from_file)
     humans = [seat for seat in range(len(session.setup.teams)) if not session.game.script[seat] and seat not in session.bots]
     if humans and not args.bots_for_humans:
-        who = ", ".join(session.setup.teams[seat].name for seat in humans)
+        who = ", ".join(team_name(session.setup, seat) for seat in humans)
         return None, _("tour --from: {file} has human seats ({who}): add --bots-for-humans to let the easy bot finish "
                        "it in a new file (the save is left as it is)").format(file=args.from_file, who=who)
     for seat in humans:

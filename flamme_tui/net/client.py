@@ -29,7 +29,7 @@ from ..engine.rules import find
 from ..i18n import _
 from ..pathtext import BROWSER_ENV
 from ..play import narrator
-from ..words import colour_name
+from ..words import team_name
 from .wire import (
     MAX_FROM_HOST,
     PROTOCOL,
@@ -123,15 +123,9 @@ class DeviceTurn:
 def named_here(setup: Any) -> Any:
     """`setup` with each team named by default, its colour in any language ("Bleu",
     "Azul", "Blue"), named in the language now; a name a player typed stays as typed
-    (as the teams screen does when the language changes: RaceChoices.name_defaults_again)."""
-    teams = []
-    for team in setup.teams:
-        defaults = set()
-        for code in i18n.LANGUAGES:
-            with i18n.speaking(code):
-                defaults.add(colour_name(team.colour))
-        teams.append(replace(team, name=colour_name(team.colour)) if team.name in defaults else team)
-    return replace(setup, teams=tuple(teams))
+    (words.team_name, as every screen of a race names a team)."""
+    return replace(setup, teams=tuple(replace(team, name=team_name(setup, seat))
+                                      for seat, team in enumerate(setup.teams)))
 
 
 class DeviceTable:

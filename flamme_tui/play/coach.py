@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .. import words
 from ..bots.budget import Budget
 from ..bots.expert import MIX, OWN, explain, value
 from ..bots.rollout import Rollout, play_to_end
@@ -285,7 +286,7 @@ def coach(setup: Any, seed: int, entries: Iterable[Any], seats: Iterable[int], b
         verdicts = judged[s]
         worst = sorted((v for v in verdicts if v.worlds and v.cost > 0), key=lambda v: (-v.cost, v.at))[:top]
         same = sum(1 for v in verdicts if not v.worlds)
-        out.append(Lessons(s, setup.teams[s].name, len(verdicts), same, tuple(worst), find(setup.variant).uses_tokens,
+        out.append(Lessons(s, words.team_name(setup, s), len(verdicts), same, tuple(worst), find(setup.variant).uses_tokens,
                            bool(getattr(setup, "tour", False))))
     return out
 

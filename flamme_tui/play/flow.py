@@ -25,12 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import i18n
 from ..engine.actions import Action, Bid, Draw, Place, Play, PlayTokens
 from ..engine.events import Event, Exhaustion, Fatigue, Move, Reveal
 from ..engine.phase import Phase
 from ..engine.tour import GcLine
 from ..i18n import _
-from ..words import bot_level
+from ..words import bot_level, team_name
 from .narrator import (
     Bidder,
     BidDown,
@@ -246,7 +247,8 @@ class RaceFlow:
         self._gc_key: tuple[int, int] | None = None
         self._gc: list[GcLine] = []
         self.notes: list[Note] = []  # the race log, told in words when shown (`log`)
-        self._words: dict[Note, str] = {}  # each note's words, once told
+        # each note's words, once told in a language (the player may choose another mid-race)
+        self._words: dict[str, dict[Note, str]] = {}
         self.passed: int | None = None  # seat whose curtain is lifted
         self.replay: Replay | None = None
         n = len(session.game.riders)
@@ -277,8 +279,8 @@ class RaceFlow:
 
     @property
     def log(self) -> list[str]:
-        """The race log in words (play.narrator), told from the notes now."""
-        words = self._words
+        """The race log in words (play.narrator), told from the notes now, in the language now."""
+        words = self._words.setdefault(i18n.language(), {})
         out = []
         for note in self.notes:
             line = words.get(note)
@@ -312,7 +314,8 @@ class RaceFlow:
         return len(self.humans()) > 1
 
     def team_name(self, seat: int) -> str:
-        return self.game.setup.teams[seat].name
+        """The seat's team as the player reads it (named by default: in the language now)."""
+        return team_name(self.game.setup, seat)
 
     def team_id(self, seat: int) -> str:
         return self.game.setup.teams[seat].colour

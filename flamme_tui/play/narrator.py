@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import words
 from ..engine.actions import Bid
 from ..engine.bmx import token_text
 from ..engine.cards import ATTACK, ROULEUR, SPRINTEUR, card_text
@@ -145,16 +146,19 @@ def kind_name(kind: str) -> str:
     return _("rider")
 
 
-def rider_name(game: Any, i: int) -> str:
-    """ "Red Sprinteur", "Ann (Red Rouleur)" for a player racing one rider, the seat's name in BMX."""
+def rider_name(game: Any, i: int, *, as_saved: bool = False) -> str:
+    """ "Red Sprinteur", "Ann (Red Rouleur)" for a player racing one rider, the seat's name in BMX;
+    the team named as the player reads it (team_name), or `as_saved`: as its set-up holds it (a
+    save's summary, checked against the race when it is read, has always been written so)."""
     r = game.riders[i]
     seat = game.setup.teams[r.seat]
+    name = seat.name if as_saved else team_name(game, r.seat)
     if game.rules.uses_tokens:
-        return seat.name
+        return name
     kind = kind_name(SPRINTEUR if r.kind == SPRINTEUR else ROULEUR)
     if len(seat.riders) == 1:  # a player racing one rider: its name, and which rider
-        return _("{seat} ({colour} {kind})").format(seat=seat.name, colour=colour_name(seat.colour), kind=kind)
-    return _("{seat} {kind}").format(seat=seat.name, kind=kind)
+        return _("{seat} ({colour} {kind})").format(seat=name, colour=colour_name(seat.colour), kind=kind)
+    return _("{seat} {kind}").format(seat=name, kind=kind)
 
 
 def played_text(game: Any, played: Any) -> str:
@@ -422,7 +426,8 @@ Note = (Heading | Jersey | BreakawayStarts | RoundStarts | Placed | Bidder | Dra
 
 
 def team_name(game: Any, seat: int) -> str:
-    return game.setup.teams[seat].name
+    """A seat's team as the player reads it: named by default, in the language now (words.team_name)."""
+    return words.team_name(game.setup, seat)
 
 
 def _seat_of(game: Any, rider: int) -> int:
@@ -804,8 +809,8 @@ def stage_report(tour: Any) -> list[str]:
     lines.append(_("GC after stage {k}:").format(k=k))
     lines += [_("  {place:>2}. {rider} {time}").format(place=g.place, rider=name(g.rider), time=gap_text(g.gap))
               for g in tour.gc()]
-    teams = tour.teams
-    points = _(", ").join(_("{team} {points}").format(team=teams[t.team].name, points=t.value) for t in tour.ranking())
+    points = _(", ").join(_("{team} {points}").format(team=words.team_name(tour.legs[0], t.team), points=t.value)
+                          for t in tour.ranking())
     lines.append(_("Tour Points: {points}").format(points=points))
     return lines
 
@@ -835,7 +840,8 @@ def race_heading(game: Any, seed: int, bots: Sequence[str] | None = None, player
     values = dict(course=game.course.name, variant=variant_word(game.variant), seed=seed, n=len(game.setup.teams))
     if bots is None:
         return cli_says("heading", **values)
-    seats = _(", ").join(cli_says("seat and bot", seat=t.name, bot=bot_level(bots[s])) for s, t in enumerate(game.setup.teams))
+    seats = _(", ").join(cli_says("seat and bot", seat=team_name(game, s), bot=bot_level(bots[s]))
+                         for s in range(len(game.setup.teams)))
     return cli_says("heading with bots", who=cli_says("players" if players else "teams"), seats=seats, **values)
 
 
@@ -892,8 +898,8 @@ def tour_report(tour: Any, done: Any) -> list[str]:
     for g in tour.gc():
         lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(
             place=g.place, rider=name(g.rider), time=gap_text(g.gap)))
-    teams = tour.teams
-    points = _(", ").join(_("{team} {points}").format(team=teams[t.team].name, points=t.value) for t in tour.ranking())
+    points = _(", ").join(_("{team} {points}").format(team=words.team_name(tour.legs[0], t.team), points=t.value)
+                          for t in tour.ranking())
     text = _("TP after stage {k} (with the final GC points): {points}") if tour.over else _(
         "TP after stage {k}: {points}")
     lines.append(text.format(k=k, points=points))
@@ -906,11 +912,13 @@ def final_report(tour: Any) -> list[str]:
 
     teams = tour.teams
     ranked = tour.ranking()
-    lines = [_("Tour winner: {team} ({points} TP)").format(team=teams[ranked[0].team].name, points=ranked[0].value)]
+    lines = [_("Tour winner: {team} ({points} TP)").format(team=words.team_name(tour.legs[0], ranked[0].team),
+                                                           points=ranked[0].value)]
     if all(len(team.riders) == 1 for team in teams):  # one rider per player: no team classification (GRAND-TOUR.md)
         return lines
     classification = team_classification(tour.gc())
-    gaps = _(", ").join(_("{team} {time}").format(team=teams[t.team].name, time=gap_text(t.value - classification[0].value))
+    gaps = _(", ").join(_("{team} {time}").format(team=words.team_name(tour.legs[0], t.team),
+                                                  time=gap_text(t.value - classification[0].value))
                         for t in classification)
     lines.append(_("Team classification: {teams}").format(teams=gaps))
     return lines

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from ..engine.actions import Play, PlayTokens
 from ..engine.phase import Phase
-from ..words import variant_word
+from ..words import team_name, variant_word
 from .narrator import (
     changed_words,
     choices_made,
@@ -186,7 +186,7 @@ def replay_of(record) -> Replay:
     """A Replay from a verified save (saves.load_record); a tour stage by stage."""
     info = record.info
     if record.tour is not None:
-        teams = ", ".join(info.teams)
+        teams = ", ".join(team_name(record.tour.legs[0], seat) for seat in range(len(record.tour.legs[0].teams)))
         if info.over:  # the seed tells every hidden card of every stage: only once the tour is over
             state = replay_says("won", winner=info.winner, seed=record.tour.seed)
         else:
@@ -196,7 +196,7 @@ def replay_of(record) -> Replay:
         riders = tuple((r.id, getattr(r, "kind", "")) for r in first.riders)
         return Replay(heading, tuple(_tour_frames(record)), info.over, first.course, riders, first.variant)
     game_frames = frames(record.setup, record.seed, record.actions)
-    teams = ", ".join(info.teams)
+    teams = ", ".join(team_name(record.setup, seat) for seat in range(len(record.setup.teams)))
     if info.over:
         state = replay_says("won", winner=info.winner, seed=record.seed)
     else:

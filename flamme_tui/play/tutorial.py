@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import words
 from ..engine.actions import Action, Bid, Draw, Play, PlayTokens
 from ..engine.cards import ROULEUR, SPRINTEUR, card_text
 from ..engine.course import HEADWIND, TAILWIND, WET
@@ -192,7 +193,7 @@ class Tutorial:
 
     def other_name(self, i: int) -> str:
         """Another team's rider: "Red Rouleur" (the team alone in BMX)."""
-        team = self.game.setup.teams[self.game.riders[i].seat].name
+        team = words.team_name(self.game.setup, self.game.riders[i].seat)
         return team if self.game.rules.uses_tokens else _("{team} {kind}").format(team=team, kind=self.kind_of(i))
 
     def _report(self, mine: list[Action], round_: int) -> list[str]:

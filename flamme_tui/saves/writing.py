@@ -113,11 +113,13 @@ def _summary(game, tour=None) -> dict:
     summary = {
         "title": game.setup.course.name,
         "variant": game.variant,
+        # the names as the set-up holds them, the winner too (not as shown now: a race set up in
+        # French keeps "Bleu" in its set-up, its summary and its check when it is read, in any language)
         "teams": [t.name for t in game.setup.teams],
         "round": game.round,
         "phase": game.phase,
         "over": game.phase == Phase.OVER,
-        "winner": None if game.winner is None else rider_name(game, game.winner),
+        "winner": None if game.winner is None else rider_name(game, game.winner, as_saved=True),
     }
     if tour is not None:
         last = game.phase == Phase.OVER and len(tour.done) + 1 == tour.stages

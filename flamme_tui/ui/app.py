@@ -762,15 +762,16 @@ class FlammeApp(App[int]):
 
         before = i18n.language()
         if i18n.choose(setting=setting) != before:
-            self.language_changed(before)
+            self.language_changed()
 
-    def language_changed(self, before: str = "en") -> None:
+    def language_changed(self) -> None:
         """Draw every screen of the stack again in the new language: each screen
         that can be composed again is (`relanguage`, BaseScreen), the help screens
-        kept built are dropped (they are built again on demand); the teams still
-        named by default (in `before`, the language until now) are named again."""
+        kept built are dropped (they are built again on demand); the teams the
+        next New race offers, still named by default, are named again (a race's
+        teams are named when shown: words.team_name)."""
         if self.choices is not None:
-            self.choices.name_defaults_again(before)
+            self.choices.name_defaults_again()
         shown = [name for name in self._helps if self.get_screen(name) in self.screen_stack]
         for name in self._helps:
             if name not in shown:

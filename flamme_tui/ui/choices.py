@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import MAX_SEED
 from ..usertext import clean
-from ..words import SCRIPTED_NAMES, player_name
+from ..words import SCRIPTED_NAMES, default_named, player_name
 from .palette import DEFAULT_COLOURS, team_colour
 
 HUMAN = "human"  # hot-seat: at this keyboard; hosting a table: on the player's own device (flamme-tui join)
@@ -71,19 +71,12 @@ class RaceChoices:
     tour: Any = None  # a tour (play.tours.TourSpec) instead of one race: its stages say the course and rules
     breakaway: bool = False  # classic, meteo: the Peloton breakaway before round 1 (stages that offer it)
 
-    def name_defaults_again(self, before: str) -> None:
-        """The player changed the language from `before`: a seat still named as
-        it was by default then (its colour, "Player 3") is named by default in
-        the language now; a name the player wrote stays as written."""
-        from ..i18n import speaking
-
-        with speaking(before):
-            then = [(team_colour(seat.colour).name, player_name(k)) for k, seat in enumerate(self.seats)]
+    def name_defaults_again(self) -> None:
+        """The player changed the language: a seat still named by default (its
+        colour, "Player 3", in any language) is named by default in the language
+        now; a name the player wrote stays as written (words.default_named)."""
         for k, seat in enumerate(self.seats):
-            if seat.name == then[k][0]:
-                seat.name = team_colour(seat.colour).name
-            elif seat.name == then[k][1]:
-                seat.name = player_name(k)
+            seat.name = default_named(seat.name, seat.colour, k)
 
     @property
     def tour_variant(self) -> str:

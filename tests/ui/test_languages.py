@@ -643,12 +643,12 @@ def test_teams_named_by_default_are_named_again_in_a_new_language(speak):
     choices.seats[2].name = "Les Rapides"
     lone = RaceChoices(seats=one_rider_seats(8))
     speak("fr")
-    choices.name_defaults_again("en")
-    lone.name_defaults_again("en")
+    choices.name_defaults_again()
+    lone.name_defaults_again()
     assert [seat.name for seat in choices.seats] == ["Bleu", "Orange", "Les Rapides"]
     assert lone.seats[7].name == "Joueur 8"
     speak("es")
-    choices.name_defaults_again("fr")
+    choices.name_defaults_again()
     assert [seat.name for seat in choices.seats] == ["Azul", "Naranja", "Les Rapides"]
 
 
@@ -661,6 +661,58 @@ async def test_a_language_chosen_in_settings_names_the_default_teams_in_it(speak
         app.use_language("es")
         await settle(pilot)
         assert [seat.name for seat in app._choices().seats[:2]] == ["Azul", "Naranja"]
+
+
+async def test_teams_named_by_default_take_the_language_chosen_mid_race(speak, tmp_path, monkeypatch):
+    """A race set up in French (its teams named by default, "Bleu" and "Vert"; one typed, "Les
+    Rapides"), then English chosen in Settings mid-race: from the next step the race screen's status
+    line, boards and log say "Blue" and "Green" (they said "Bleu" in an English race), the typed
+    name stays as typed, and so do the podium and the narrator once the race is over."""
+    from flamme_tui.play import narrator
+    from flamme_tui.ui.scenarios import _play_round_by_keys, advance, choices
+
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text('{"language": "fr"}')
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert i18n.language() == "fr"
+        set_up = choices("classic", 3)  # as New race offers them: named by default in French
+        assert [seat.name for seat in set_up.seats] == ["Bleu", "Orange", "Vert"]
+        set_up.seats[1].name = "Les Rapides"
+        set_up.seats[1].controller = set_up.seats[2].controller = "easy"
+        app.start_race(set_up)
+        await settle(pilot)
+        await _play_round_by_keys(pilot)  # Bleu's first round, the bots' too
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Bleu Sprinteur" in text and "Vert Rouleur" in text and "Les Rapides" in text
+        app.show_settings()  # (the palette's Settings, over the race)
+        await pilot.pause()
+        app.screen.query_one("#language").value = "en"  # as the list sets it when the player picks "English"
+        await settle(pilot)
+        assert i18n.language() == "en"
+        await pilot.press("escape")  # back to the race
+        await settle(pilot)
+        await pilot.press("enter")  # its next step, drawn in English
+        await settle(pilot)
+        assert screen_name(app) == "RaceScreen"
+        text = screen_text(app)
+        words = set(re.findall(r"[^\W\d_]+", text))
+        assert {"Blue", "Green", "Sprinteur", "Rouleur"} <= words and "Les Rapides" in text
+        assert not words & {"Bleu", "Vert"}, text
+        flow = app.flow
+        assert [flow.team_name(seat) for seat in range(3)] == ["Blue", "Les Rapides", "Green"]
+        assert [t.name for t in flow.game.setup.teams] == ["Bleu", "Les Rapides", "Vert"]  # (as set up and saved)
+        advance(flow.session, 200)  # the bots' policy plays Blue's seat to the line too
+        app.show_podium(flow)
+        await settle(pilot)
+        assert screen_name(app) == "PodiumScreen"
+        words = set(re.findall(r"[^\W\d_]+", screen_text(app)))
+        assert {"Blue", "Green"} & words and not words & {"Bleu", "Vert"}
+        ranking = " ".join(narrator.ranking_lines(flow.game))
+        assert "Blue Sprinteur" in ranking and "Green Rouleur" in ranking and "Les Rapides Rouleur" in ranking
+    i18n.set_language("en")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])

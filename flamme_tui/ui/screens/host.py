@@ -33,7 +33,7 @@ from textual.widgets import Log, Static
 from ...i18n import N_, _, pgettext
 from ...play.narrator import host_line
 from ...usertext import clean
-from ...words import bot_level
+from ...words import bot_level, team_name
 from ..widgets.keybar import KeyBar
 
 PORT = 8765  # the table's port asked first (another free one if it is taken)
@@ -174,8 +174,9 @@ class HostScreen(Screen[None]):
             t.append(_("Only this computer can join (n: the network too)") + "\n")
         else:
             t.append(_("Open to your network") + "\n")
-        rows = [(seat, team.name if len(team.name) <= NAME_WIDTH else team.name[:NAME_WIDTH - 1] + "…",
-                 *self.seat_words(seat)) for seat, team in enumerate(session.setup.teams)]
+        names = [team_name(session.setup, seat) for seat in range(len(session.setup.teams))]
+        rows = [(seat, name if len(name) <= NAME_WIDTH else name[:NAME_WIDTH - 1] + "…",
+                 *self.seat_words(seat)) for seat, name in enumerate(names)]
         # one seat on its own device: its code in the command, ready to type (else CODE: each seat's, below)
         codes = [row[3] for row in rows if row[3]]
         t.append(_("Join: flamme-tui join {address} {code}").format(
@@ -223,7 +224,7 @@ class HostScreen(Screen[None]):
         seat = session.due()
         if seat is None or seat in session.bots:
             return ""
-        team = session.setup.teams[seat].name
+        team = team_name(session.setup, seat)
         if seat in self.here:
             return _("{team} (here) must choose: p shows their hand.").format(team=team)
         if seat in self.table.devices:
@@ -236,12 +237,12 @@ class HostScreen(Screen[None]):
 
     def tell(self, kind: str, seat: int | None = None, **facts: Any) -> None:
         """What the host says (HostServer's `say`), in the log, each thing once."""
-        teams = self.table.session.setup.teams
+        setup = self.table.session.setup
         if kind == "waiting" and seat is not None:
             self.curtain(seat)
         if kind == "joined" and seat is not None:
             self.came.add(seat)
-        line = host_line(kind, teams[seat].name if seat is not None else "", **facts)
+        line = host_line(kind, team_name(setup, seat) if seat is not None else "", **facts)
         if kind in ("joined", "away") and seat in self.here:
             line = None  # (a seat played here: its screen opened or closed, nobody came or went)
         if line is not None and kind not in ("bot-failed", "waiting") and line != self.last:
@@ -271,7 +272,7 @@ class HostScreen(Screen[None]):
             return
         due = session.due()
         seat = due if due in seats else seats[0]
-        team = session.setup.teams[seat].name
+        team = team_name(session.setup, seat)
         intro = (_("{team}, played here. q goes back to the host's screen (the codes, the table).").format(team=team),)
         self.seat_screen = SeatScreen(f"{LOCAL}:{self.port}", show_code(self.table.codes[seat]), intro=intro,
                                       standalone=False)

@@ -20,6 +20,7 @@ from ...play.narrator import award_lines, kind_name, lane_word, to_go_text
 from ...play.narrator import label as square_label
 from ...play.narrator import where as square_where
 from ...usertext import cells, clean, fit
+from ...words import team_name
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -339,7 +340,8 @@ class PodiumScreen(BaseScreen):
     def compose(self):
         flow = self.flow
         game = flow.game
-        names = [clean(t.name, multiline=False) for t in game.setup.teams]  # from a file or a player: shown as it is
+        # from a file or a player: shown as it is (named by default: in the language now)
+        names = [clean(team_name(game.setup, seat), multiline=False) for seat in range(len(game.setup.teams))]
         winner = game.winner if game.winner is not None else game.ranking()[0]
         yield from self.compose_notice()
         with VerticalScroll(id="podium-body"):

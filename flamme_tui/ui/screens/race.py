@@ -38,6 +38,7 @@ from ...play.narrator import Branched, Reason, Resumed, RoundStarts, branched_wo
 from ...play.session import BotMove
 from ...settings import STEP_DELAYS
 from ...usertext import escape_markup
+from ...words import team_name
 from ..texts import help_for, weather_short
 from ..widgets.actionpanel import ActionPanel
 from ..widgets.board import Boards
@@ -288,23 +289,24 @@ class RaceScreen(RaceKeys):
                              drawing.rows(view), view.board.supply)
         heading = _("Breakaway, bid {n}").format(n=turn.bid) if turn.bid else None
         team = self.board.setup.teams[seat]
+        name = team_name(self.board.setup, seat)  # (named by default: in the language now)
         if self._curtain is None:
             # the race's first curtain says a branch's new file (the log says it once lifted)
             branched = next((note for note in self.flow.notes if isinstance(note, Branched)), None)
-            self._curtain = CurtainScreen(seat, team.name, team.colour, view.board.round, self.bmx,
+            self._curtain = CurtainScreen(seat, name, team.colour, view.board.round, self.bmx,
                                           on_lift=self._curtain_lifted, table=public, heading=heading,
                                           riders=team.riders,
                                           on_standings=self.action_standings if self.table.in_tour else None,
                                           note=branched_words(branched.old, branched.new) if branched else "")
             self.app.install_screen(self._curtain, name=f"curtain-{id(self)}")
         else:
-            self._curtain.next_turn(seat, team.name, team.colour, view.board.round, public, heading=heading,
+            self._curtain.next_turn(seat, name, team.colour, view.board.round, public, heading=heading,
                                     riders=team.riders)
         self.app.push_screen(self._curtain)
         # the hand and the previews leave this screen before any frame, under the
         # curtain already: its parts are drawn once, when the curtain lifts (lines.py)
         self.panel.clear()
-        drawing.show_public(_("Waiting for {team}").format(team=team.name), view)
+        drawing.show_public(_("Waiting for {team}").format(team=name), view)
 
     def show_keys(self) -> None:
         """The footer: the keys that apply now."""

@@ -17,6 +17,7 @@ from ...engine.tour import gap_text
 from ...i18n import N_, _
 from ...play.standings import StandingLine, Standings
 from ...usertext import cells, clean, fit
+from ...words import team_name
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.board import JERSEY
 from .dialogs import close_hint
@@ -31,13 +32,12 @@ def standings_text(standings: Standings, board, width: int = 76) -> Text:
     GC before the stage, the gap in the stage before the bonus (a group's
     riders share it), the stage time with the bonus marked (-10s: the first
     two as they stand), the live GC."""
-    teams = board.setup.teams
     riders = board.riders
 
     def name(i: int) -> str:
         r = riders[i]
         kind = _(KIND[r.kind]) if r.kind in KIND else ""
-        return f"{clean(teams[r.seat].name, multiline=False)} {kind}".strip()
+        return f"{clean(team_name(board.setup, r.seat), multiline=False)} {kind}".strip()
 
     before_head, gap_head, stage_head, live_head = _("Before"), _("Gap"), _("Stage"), _("Live GC")
     # each column as wide as its widest word: its heading (in the player's language) or its values

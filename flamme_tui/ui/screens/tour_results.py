@@ -25,6 +25,7 @@ from textual.widgets import Button, Static
 from ...engine.tour import gap_text, team_classification
 from ...i18n import N_, _, ngettext
 from ...usertext import cells, clean, cut, fit
+from ...words import team_name
 from ..palette import contrast_text, rider_label, team_colour
 from ..widgets.board import JERSEY
 from ..widgets.keybar import KeyBar
@@ -68,6 +69,8 @@ class TourTables:
         self.tour = tour
         self.width = width
         self.teams = tour.teams
+        # each team's name as the player reads it (named by default: in the language now), shown as it is
+        self.names = [clean(team_name(tour.legs[0], seat), multiline=False) for seat in range(len(self.teams))]
         game = tour.done[-1].game if tour.done else None
         self.riders = {r.id: r for r in game.riders} if game is not None else {}
         self.gc = tour.gc()
@@ -86,7 +89,7 @@ class TourTables:
 
     def full_name(self, rid: str) -> str:
         r = self.riders[rid]
-        return f"{clean(self.teams[r.seat].name, multiline=False)} {_(KIND[r.kind]) if r.kind in KIND else ''}".strip()
+        return f"{self.names[r.seat]} {_(KIND[r.kind]) if r.kind in KIND else ''}".strip()
 
     def name(self, rid: str, room: int) -> str:
         """The rider's team and kind in `room` cells: when both do not fit, the
@@ -95,11 +98,11 @@ class TourTables:
         r = self.riders[rid]
         full, kind = self.full_name(rid), KIND.get(r.kind, "")
         if cells(full) <= room or not kind or room - cells(kind) - 1 < MIN_TEAM:
-            return cut(full if cells(full) <= room else clean(self.teams[r.seat].name, multiline=False), room)
-        return f"{cut(clean(self.teams[r.seat].name, multiline=False), room - cells(kind) - 1)} {kind}"
+            return cut(full if cells(full) <= room else self.names[r.seat], room)
+        return f"{cut(self.names[r.seat], room - cells(kind) - 1)} {kind}"
 
     def team_name(self, seat: int, room: int) -> str:
-        return cut(clean(self.teams[seat].name, multiline=False), room)
+        return cut(self.names[seat], room)
 
     def rider_row(self, place: int, rid: str, room: int) -> Text:
         row = Text(f"{place:>2}.")
@@ -171,7 +174,7 @@ class TourTables:
                                    ([f"+{final[t.team]} {gc}"] if final.get(t.team) else [])) for t in ranked}
         widest = max((cells(g) + 1 for g in gained.values() if g), default=0)
         if tour.over:  # the names as long as the longest needs (16 at most), the rest to the bars
-            longest = max((cells(clean(self.teams[t.team].name, multiline=False)) for t in ranked), default=4)
+            longest = max((cells(self.names[t.team]) for t in ranked), default=4)
             room = max(4, min(16, longest, self.width - 14 - widest - MIN_BAR))
         else:
             room = max(4, min(16, self.width - 24))
@@ -480,7 +483,7 @@ class TourPodiumScreen(BaseScreen):
         winner = tour.ranking()[0]
         title = Text(_("Tour winner: "), style="bold")
         title.append_text(tables.team_label(winner.team))
-        title.append(" " + _("{team} ({points} Tour Points)").format(team=clean(tour.teams[winner.team].name, multiline=False),
+        title.append(" " + _("{team} ({points} Tour Points)").format(team=tables.names[winner.team],
                                                                        points=winner.value), style="bold")
         title.append(" · " + ngettext("{tour}, {n} stage · seed {seed}", "{tour}, {n} stages · seed {seed}",
                                       tour.stages).format(tour=clean(tour.name, multiline=False), n=tour.stages,

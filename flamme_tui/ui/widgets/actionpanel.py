@@ -101,9 +101,9 @@ class ActionPanel:
     def who(self, seat: int, rest: str = "") -> str:
         """The seat's badge and name, then `rest` (markup): the panel's title line.
         A long name is cut (…) so that `rest`, what to do, is whole on the line."""
-        team = self.drawing.board.setup.teams[seat]
-        colour = team_colour(team.colour)
-        label = team.name if team.name == colour.name else f"{team.name} ({colour.name})"
+        colour = team_colour(self.drawing.board.setup.teams[seat].colour)
+        name = self.drawing.names[seat]
+        label = name if name == colour.name else f"{name} ({colour.name})"
         room = (self.title_w.size.width or 49) - 4 - Content.from_markup(rest).cell_length
         if cells(label) > room:
             label = fit(label, max(room, 6))
@@ -166,7 +166,7 @@ class ActionPanel:
                    _("← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)") + "\n" +
                    _("[b]{confirm}[/b] place it there · [b]{random}[/b] a random place").format(
                        confirm=key("race.confirm"), random=key("race.random")))
-        self.drawing.set_status(_("{team} places a rider").format(team=view.board.setup.teams[turn.seat].name))
+        self.drawing.set_status(_("{team} places a rider").format(team=self.drawing.names[turn.seat]))
         self.drawing.show_boards(view)
 
     # --------------------------------------------------------------- draw
@@ -196,7 +196,7 @@ class ActionPanel:
         self.base_cards = tuple(cards)
         self.cards.show("riders", cards)
         question = _("which rider bids for the breakaway?") if bidding else _("which rider draws first?")
-        self.drawing.set_status(_("{team}: {question}").format(team=view.board.setup.teams[turn.seat].name,
+        self.drawing.set_status(_("{team}: {question}").format(team=self.drawing.names[turn.seat],
                                                               question=question))
         enter = key("race.confirm")
         recap = self.recap(turn.seat)
@@ -283,7 +283,7 @@ class ActionPanel:
                 n=len(hand), enter=key("race.confirm"))
         # what the cards' wind marks say (+E, +E?), under the rest where the panel has room
         self.pick_legend = aids.wind_legend(self.bmx) if any(card.foot for card in self.base_cards) else ""
-        self.drawing.set_status(_("{team} picks").format(team=view.board.setup.teams[turn.seat].name))
+        self.drawing.set_status(_("{team} picks").format(team=self.drawing.names[turn.seat]))
         self.pick_notes = " · ".join(notes)
         self.screen.put(self.title_w, title)
         self.drawing.show_boards(view)

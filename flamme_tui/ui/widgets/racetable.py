@@ -16,6 +16,7 @@ from typing import Any
 from ...i18n import _
 from ...play.narrator import to_go as square_to_go
 from ...usertext import escape_markup
+from ...words import team_name
 from ..palette import rider_label, team_of_rider
 from .board import Boards, board_rows
 from .lap import LapStrip
@@ -37,7 +38,13 @@ class RaceTable:
         self.boards = screen.query_one("#boards", Boards)
         self.overview = None if self.bmx else screen.query_one("#overview", StageOverview)
         self.profile = None if self.bmx else screen.query_one("#profile", StageProfile)
-        self.names = [t.name for t in board.setup.teams]
+
+    @property
+    def names(self) -> list[str]:
+        """Each team's name as the player reads it: one named by default in the language now
+        (the player may change it mid-race, in Settings)."""
+        setup = self.board.setup
+        return [team_name(setup, seat) for seat in range(len(setup.teams))]
 
     def set_status(self, what: str) -> None:
         """ "Stage name · rules (or tour stage) · round 3 · what happens"; the
