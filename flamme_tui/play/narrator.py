@@ -472,7 +472,8 @@ def note_line(note: Note, game: Any) -> str:
         if note.first is not None:
             return _("{seat} (bot): {kind} draws first; cards chosen").format(
                 seat=team_name(game, note.seat), kind=_kind_of(game, note.first))
-        text = _("{seat} (bot) has chosen their tokens") if game.rules.uses_tokens else _(
+        # (BMX: one rider, one token or two on a descent: "their tokens" read wrong for one)
+        text = _("{seat} (bot) has made its choice") if game.rules.uses_tokens else _(
             "{seat} (bot) has chosen their cards")
         return text.format(seat=team_name(game, note.seat))
     if isinstance(note, Changed):

@@ -20,6 +20,7 @@ from textual.widgets import Static
 from ..i18n import N_, _
 from ..play.replay import Replay
 from .content import plain
+from .keys import key_word
 from .palette import rider_label, team_of_rider
 from .widgets.keybar import KeyBar
 from .widgets.lap import LapStrip, large_for
@@ -74,8 +75,8 @@ class ReplayScreen(Screen):
             yield Static(id="replay-log")
             yield Static(id="replay-ranking")
         # (the round's log and the ranking scroll: at 80x24 the ranking starts below the screen)
-        yield KeyBar([("← →", _("round by round")), ("↑↓", _("scroll")), ("home end", _("first, last")),
-                      ("q", _("close"))])
+        ends = f"{key_word('home')} {key_word('end')}"  # (as the language's keyboards name them)
+        yield KeyBar([("← →", _("round by round")), ("↑↓", _("scroll")), (ends, _("first, last")), ("q", _("close"))])
 
     def course_widgets(self, course) -> list:
         """The course as the race draws it: the BMX lap, else the overview and the strip."""

@@ -878,3 +878,70 @@ async def test_the_expert_s_thinking_time_is_said_whole_in_its_column_at_80x24(s
         said = " ".join(row.strip() for row in rows).replace("\xa0", " ")
         assert said == i18n._("Expert bot's thinking time (seconds; Enter applies)").replace("\xa0", " "), rows
         assert field.region.y == label.region.y and label.region.right <= field.region.x  # its column, beside it
+
+
+async def test_the_race_screen_is_drawn_again_at_once_when_the_language_or_the_aids_change(speak, tmp_path,
+                                                                                             monkeypatch):
+    """Settings over a race: English chosen and the aids turned off, then back to the race.
+    The race screen kept French and its aids until the next key, then mixed both ("E → casilla
+    43 · al viento" under "round 10 · picks"), the boards' headings until the next round."""
+    from flamme_tui.ui.scenarios import _play_round_by_keys, choices
+
+    monkeypatch.setenv("FLAMME_TUI_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text('{"language": "fr"}')
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        set_up = choices("classic", 2)
+        set_up.seats[1].controller = "easy"
+        app.start_race(set_up)
+        await settle(pilot)
+        await _play_round_by_keys(pilot)
+        for _ in range(20):  # through the reveal to round 2's first card
+            await settle(pilot)
+            if type(app.screen).__name__ == "CurtainScreen":
+                await pilot.press("enter")
+                continue
+            kind = app.screen.turn.kind
+            if kind == "pick":
+                break
+            await pilot.press("1" if kind == "draw" else "enter")
+        assert app.screen.turn.kind == "pick", screen_text(app)
+        french = screen_text(app)
+        assert "Équipe" in french or "Coureur" in french, french
+        assert "→" in french  # the aids: where each card goes
+        app.show_settings()
+        await pilot.pause()
+        app.screen.query_one("#language").value = "en"
+        app.screen.query_one("#aids").value = False
+        await settle(pilot)
+        await pilot.press("escape")  # back to the race: no other key
+        await settle(pilot)
+        assert screen_name(app) == "RaceScreen"
+        text = screen_text(app)
+        words = set(re.findall(r"[^\W\d_]+", text))
+        assert {"Team", "Deck"} & words or {"Rider", "Deck"} & words, text
+        assert not words & {"Équipe", "Coureur", "Pioche", "Bleu", "choisissez", "carte"}, [
+            line for line in text.splitlines() if "Bleu" in line or "carte" in line]
+        cards = app.screen.query_one("#cards")
+        assert "→" not in str(cards.render()), "the aids are off"
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_the_leave_dialog_s_buttons_are_whole_at_80x24(speak, lang):
+    """ "Seguir corriend": the Spanish "Keep racing" button was cut at 80 columns."""
+    from textual.widgets import Button
+
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await SCENARIOS["card-pick"](pilot)
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+        text = screen_text(app)
+        buttons = list(app.screen.query(Button))
+        assert len(buttons) == 3
+        for button in buttons:
+            assert str(button.label) in text, (str(button.label), text)

@@ -435,3 +435,23 @@ async def test_a_swap_said_goes_with_the_next_colour_change_and_a_long_name_brou
         await new_race_menus(pilot, "classic")  # the same names come back: nothing to say of them
         assert app.screen.query_one("#name-0").value == "A" * 30
         assert "up to 30" not in str(app.screen.query_one("#teams-message").render())
+
+
+async def test_the_replay_names_home_and_end_as_the_keyboard_of_the_language_does(data_dir):
+    """The Spanish replay's key bar said "home end inicio, final": the keys' English names."""
+    from flamme_tui import i18n
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            i18n.set_language("es")
+            session = finished(choices("classic", 2, seed=5), data_dir)
+            app.show_podium(RaceFlow(session))
+            await pilot.pause()
+            await pilot.press("p")
+            await pilot.pause()
+            assert screen_name(app) == "ReplayScreen"
+            footer = screen_text(app).splitlines()[-1]
+            assert "inicio fin" in footer and "home" not in footer, footer
+    finally:
+        i18n.set_language("en")

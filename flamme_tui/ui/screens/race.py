@@ -102,6 +102,7 @@ class RaceScreen(RaceKeys):
         self._bot_timer: Timer | None = None  # the "is thinking" spinner
         self._bot_failed: str | None = None  # why the bot due could not play (Enter tries again)
         self._refresh_on_resume = False  # a bot played while a dialog covered this screen
+        self._drawn_with: tuple[object, ...] = ()  # drawn_with() when the screen was last drawn (set on mount)
         self._curtain: Any = None  # the race's curtain (CurtainScreen), installed: shown for every player
         self._texts: dict[TextLines, str] = {}
         self._sized: tuple[int, int] | None = None  # the window size the parts were last sized for
@@ -221,6 +222,7 @@ class RaceScreen(RaceKeys):
             notes[at:at] = now
             if rounds_before:
                 notes[1:1] = past
+        self._drawn_with = self.drawn_with()
         self.refresh_turn()
 
     def put(self, widget: TextLines, text: str) -> None:
@@ -461,6 +463,41 @@ class RaceScreen(RaceKeys):
         if self._refresh_on_resume:
             self._refresh_on_resume = False
             self.next_turn()
+        elif self._drawn_with and self._drawn_with != self.drawn_with():  # back from Settings: the aids or the hint key changed
+            self.redraw()
+
+    def drawn_with(self) -> tuple[object, ...]:
+        """What the screen's words depend on besides the race: the language, the aids, the hint key."""
+        from ... import i18n
+
+        return i18n.language(), self.aids, getattr(getattr(self.app, "settings", None), "hints", "off")
+
+    def relanguage(self) -> None:
+        """The language changed (Settings, over this screen): the race screen is not composed
+        again (its state is the table's), its words are drawn again in the new one."""
+        self.call_later(self.redraw)
+
+    def redraw(self) -> None:
+        """Draw the turn on screen again with the settings as they are now (a reviewer changed the
+        language and the aids mid-race: the screen kept the old ones until the next key, then mixed them)."""
+        language_changed = self._drawn_with[:1] != self.drawn_with()[:1]
+        self._drawn_with = self.drawn_with()
+        self._texts.clear()
+        if language_changed:  # the log told again from its notes, in the new language
+            self.log_w.clear()
+            self._logged = 0
+            self.write_log()
+        for legend in self.query("#legend").results(Static):
+            legend.update(weather_short(self.board.course))
+        self.drawing.boards.draw_again()
+        turn = self.turn
+        if isinstance(turn, t.BotThinking):  # its worker thinks on: only the words around it
+            self.show_keys()
+        elif isinstance(turn, t.Revealing):  # the step on screen, its timer going on as it was
+            self.update_reveal()
+            self.show_keys()
+        elif not isinstance(turn, (t.Outcome, t.Curtain)):  # (the curtain: a screen of its own, up already)
+            self.refresh_turn()
 
     # ---------------------------------------------------- the turn's views
 

@@ -159,6 +159,10 @@ class Boards(TextLines):
     def on_resize(self) -> None:
         self._draw()
 
+    def draw_again(self) -> None:
+        """Draw the rows again (the language changed: the headings are words)."""
+        self._draw()
+
     @staticmethod
     def fixed_height(riders: int, columns: int = 1) -> int:
         """Lines the table takes: a header and a row per rider (per two riders in two columns)."""
