@@ -346,6 +346,12 @@ class Table:
         replay = self.flow.replay
         return self.game.round if replay is None else replay.round
 
+    @property
+    def in_breakaway(self) -> bool:
+        """Whether the table is in the breakaway, before round 1: its bids being
+        made, or the last ones face up until the table has read them."""
+        return self.game.phase == Phase.BREAKAWAY or self.flow.bids is not None
+
     def ready(self) -> frozenset[int]:
         """Riders whose card (tokens) for this round lie face down: that they do
         is public at the table (what they are is not, and is not read here)."""

@@ -80,11 +80,9 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     value = value_text(preview, bmx, shown)
     gone = to_go(course, preview.square)
     where = _("{n} to go").format(n=gone) if gone > 0 else _("over the line")
-    words = [_("{value} → square {square} ({where})").format(value=value, square=label(course, preview.square),
-                                                            where=where)]
+    words = [_("{value} → {square} ({where})").format(value=value, square=label(course, preview.square), where=where)]
     if preview.crowd == CLEAR:
-        words.append(_("{square} full now: its riders move first and leave it").format(
-            square=label(course, preview.square)))
+        words.append(_("{square} full, but its riders leave first").format(square=label(course, preview.square)))
     if preview.terrain:  # (the engine's word for it, told in the player's language)
         words.append(_("{value} plays as {plays_as}: {terrain}").format(value=preview.value, plays_as=preview.plays_as,
                                                                         terrain=terrain_word(preview.terrain)))
@@ -94,35 +92,31 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
         words.append(_("the ramp adds {n}").format(n=preview.ramp))
     aim = label(course, preview.start + preview.moves)
     if preview.crowd == BLOCKED:
-        words.append(_("blocked: the squares up to {square} are full").format(square=aim))
+        words.append(_("blocked: full up to {square}").format(square=aim))
     if preview.fall == CRASH:
         words.append(_("it would crash on the wet road"))
     if gone > 0:
         words.append(wind_words(preview, bmx))
-    # last: in a pack most cards have it, and a narrow panel cuts the end of the line
+    # last: in a pack most cards have it
     if preview.crowd == MAY and not preview.finish:
         if preview.blocked:  # with the others still: but the riders ahead move first
-            words.append(_("it aims at {square}, full now: riders ahead may leave it").format(square=aim))
+            words.append(_("{square} full: riders ahead may leave it").format(square=aim))
         else:
             words.append(_("riders ahead may fill {square}").format(square=aim))
         if preview.fall == MAY:
-            words.append(_("if blocked on the wet road, it crashes"))
+            words.append(_("if blocked, it crashes (wet road)"))
     return " · ".join(words)
 
 
 def wind_words(preview: Preview, bmx: bool) -> str:
-    """Who will be in the wind, in words (engine.options.Preview.wind)."""
+    """Who will be in the wind, in words (engine.options.Preview.wind): for sure
+    whatever the others play, or "for now" (at the front of its group or not
+    with the others still: their cards, BMX their tokens and the die, decide)."""
     if preview.wind == WIND:
-        return _("in the wind: a fatigue token whatever the others play") if bmx \
-            else _("in the wind: an exhaustion card whatever the others play")
+        return _("a fatigue token for sure") if bmx else _("an exhaustion card for sure")
     if preview.wind == MAY:
-        if preview.front:
-            return _("in the wind for now: the others' tokens or the die decide") \
-                if bmx else _("in the wind for now: the others' cards decide")
-        return _("sheltered for now: the others' tokens or the die decide") if bmx \
-            else _("sheltered for now: the others' cards decide")
-    return _("no fatigue token whatever the others play") if bmx \
-        else _("no exhaustion card whatever the others play")
+        return _("in the wind for now") if preview.front else _("sheltered for now")
+    return _("no fatigue token for sure") if bmx else _("no exhaustion card for sure")
 
 
 def blocked_squares(preview: Preview) -> tuple[int, ...]:

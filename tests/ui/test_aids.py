@@ -25,6 +25,7 @@ from flamme_tui.engine.events import Move
 from flamme_tui.engine.options import BLOCKED, CLEAR, MAY
 from flamme_tui.play.narrator import label
 from flamme_tui.ui.app import FlammeApp
+from flamme_tui.ui.scenarios import settle
 from flamme_tui.ui.textshot import screen_text
 
 from .driver import new_race_menus, play_race, set_players
@@ -174,3 +175,143 @@ async def test_the_cards_wind_marks_are_the_engines_and_the_reveal_marks_who_too
         tired = {e.rider for e in screen.flow.game.events if isinstance(e, Exhaustion)}
         marked = {card.data[0] for card in screen.cards.cards if card.foot == "+E"}
         assert tired and marked == tired
+
+
+# ---------------------------------------------------- the words at 80x24
+
+PANEL = 47  # the hint's width at 80 columns (the log's 30 cells and the paddings off; checked below)
+
+
+def every_preview():
+    """A card's preview with each set of things the aids may have to say of it:
+    riders in the way (none, blocked, a full square its riders leave, the
+    riders ahead may fill it or leave it), a crash for sure or maybe (meteo),
+    the terrain, standing up (meteo), who will be in the wind.  (meteo: whether
+    the words may have to say what only a meteo stage has.)"""
+    from flamme_tui.engine.options import CRASH, WIND, Preview
+
+    for crowd, fall in [("", ""), (CLEAR, ""), (BLOCKED, ""), (BLOCKED, CRASH), (MAY, ""), (MAY, MAY)]:
+        for blocked in ((True, False) if crowd == MAY else (crowd == BLOCKED,)):
+            for terrain in ("", "climb", "descent", "supply"):
+                for standup in (0, 2):
+                    for wind, front in [(WIND, True), (MAY, True), (MAY, False), ("", False)]:
+                        moves = (5 if terrain else 9) - standup
+                        yield bool(standup or fall), Preview(0, 12, 9, moves, 5 if terrain else 9, 12 + moves - blocked,
+                                                             0, blocked, terrain, standup, 0, fall == CRASH, front,
+                                                             False, wind, crowd, fall)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_every_card_s_words_fit_the_lines_the_screen_keeps_for_them_at_80_columns(lang):
+    """A playtest at 80x24: the words under the cards of a card with several
+    things to say were cut with "…" ("3 → square 18 (55 to go) · sheltered for
+    now: the others' cards decide · it aims at 21, full…").  Said briefly, every
+    set of them fits in the lines the race screen keeps for them under the
+    cards (three, four on a meteo stage: RaceScreen's HINT_LINES), wrapped as
+    the screen wraps them, in the three languages."""
+    from textual.content import Content
+
+    from flamme_tui import i18n
+    from flamme_tui.engine.course import Course
+    from flamme_tui.ui.aids import sentence
+    from flamme_tui.ui.screens.race import HINT_LINES
+
+    course = Course.build("test", "." * 90, 80, 4)
+    with i18n.speaking(lang):
+        for meteo, preview in every_preview():
+            said = sentence(preview, course, False, 9)
+            assert len(Content(said).wrap(PANEL)) <= HINT_LINES[meteo], said
+
+
+def made_up_race(lanes: int = 3, teams: int = 4):
+    """Round 1 of a race from a made-up position (engine Race.from_position), red to play: its
+    Sprinteur's 2 on a descent plays as 5 and aims at a square three riders fill now, who move
+    first and surely leave it (nothing ahead of them), and it ends in the wind for now: four
+    things to say.  Three lanes and four teams: on a Peloton stage at 80x24 the boards in a row
+    each left the words no line at all."""
+    from flamme_tui.engine.course import Course
+    from flamme_tui.engine.race import Placed
+    from flamme_tui.engine.rules import find
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.play.session import Session
+
+    terrain = "...." + "vvv" + "." * 40
+    course = Course.build("Descent", terrain, 44, 4, lanes=(lanes,) * len(terrain))
+    riders = [Placed("red.S", 4, 0), Placed("red.R", 20, 0), Placed("blue.S", 9, 0), Placed("blue.R", 9, 1),
+              Placed("green.S", 9, 2), Placed("green.R", 25, 0), Placed("black.S", 30, 0), Placed("black.R", 30, 1),
+              Placed("white.S", 33, 0), Placed("white.R", 33, 1), Placed("pink.S", 36, 0), Placed("pink.R", 36, 1)]
+    game = find("classic").game.from_position(course, riders[:2 * teams], 3)
+    game.riders[game.index["red.S"]].deck = [2, 3, 5, 9] * 4
+    session = Session(game.setup, 3)
+    session.game = game
+    return RaceFlow(session)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_card_with_four_things_to_say_is_said_whole_under_the_cards(lang, size):
+    """The made-up race's card: every word of what the aids say of it on the screen, under the
+    cards, nothing cut; the boards (two columns at 80x24: a row each left the words no line),
+    the cards, the track and the key bar whole in the window.  A larger window keeps the boards
+    in a row each and has the notes and the keys under the words too."""
+    from textual.content import Content
+
+    from flamme_tui import i18n
+    from flamme_tui.ui.aids import sentence
+    from flamme_tui.ui.widgets.board import Boards
+
+    with i18n.speaking(lang):
+        app = FlammeApp(seed=3, autoplay=False, autosave=False)
+        async with app.run_test(size=size) as pilot:
+            app.start_flow(made_up_race())
+            await settle(pilot)
+            await pilot.press("enter")  # the curtain
+            await settle(pilot)
+            await pilot.press("1")  # the Sprinteur draws first
+            await settle(pilot)
+            screen = app.screen
+            await pilot.press("right")  # its first card, the 2, selected
+            turn = screen.turn
+            picked = next(o.preview for o in turn.options if o.preview.value == 2)
+            assert (picked.crowd, picked.terrain, picked.wind) == (CLEAR, "descent", MAY)
+            said = sentence(picked, screen.board.course, False, 2)
+            lines = screen_text(app).splitlines()
+            hint = screen.hint_w.region
+            assert screen.hint_w.size.width == PANEL or size != (80, 24)
+            shown = " ".join(line[hint.x:hint.right] for line in lines[hint.y:hint.bottom]).split()
+            assert shown[:len(said.split())] == said.split(), (said, shown)
+            width, height = size
+            for part in ("#status", "#overview", "#track", "#panel-title", "#cards", "#panel-hint", "#boards", "#keys"):
+                region = screen.query_one(part).region
+                assert region.height >= 1 and region.bottom <= height and region.right <= width, (part, region)
+            boards = screen.query_one("#boards", Boards)
+            assert boards.region.height == Boards.fixed_height(8, boards.columns) and boards.columns == (
+                2 if height < 32 else 1)
+            assert screen.query_one("#cards").region.height == 4 and screen.query_one("#keys").region.y == height - 1
+            if height >= 40:  # the notes and keys under the words
+                rest = Content.from_markup(screen.panel.pick_notes).plain.split() + \
+                    Content.from_markup(screen.panel.pick_keys).plain.split()
+                assert shown[len(said.split()):] == rest, shown
+
+
+@pytest.mark.parametrize("variant, stage, teams", [
+    ("classic", "avenue-corso-paseo", 3), ("classic", "avenue-corso-paseo", 4), ("meteo", "avenue-corso-paseo", 3),
+    ("meteo", "avenue-corso-paseo", 4), ("classic", "peloton-9", 3), ("classic", "peloton-9", 4),
+    ("meteo", "peloton-9", 3)])
+async def test_the_race_screen_keeps_the_words_their_lines_at_80x24(variant, stage, teams):
+    """Three and four teams at 80x24: the boards, a row a rider, left two lines under
+    the cards (a meteo stage one, a Peloton stage with four teams none); the boards go to
+    two columns there and the words of the selected card have their lines (HINT_LINES)."""
+    from flamme_tui.ui.scenarios import choices
+    from flamme_tui.ui.screens.race import HINT_LINES
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.start_race(choices(variant, teams, stage=stage))
+        await settle(pilot)
+        await pilot.press("enter", "1")  # the curtain, the Sprinteur draws first
+        await settle(pilot)
+        screen = app.screen
+        assert screen.turn.kind == "pick"
+        assert screen.hint_w.region.height >= HINT_LINES[variant == "meteo"]
+        assert screen.query_one("#boards").region.bottom == 23  # whole, over the key bar

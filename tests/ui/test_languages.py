@@ -582,10 +582,13 @@ def check_panel(app, scenario: str) -> None:
     words = Content.from_markup(screen.panel.hint).plain.split()
     if scenario != "peloton-race":
         assert words and words[-1] in shown.split(), (words, shown)  # the hint read to its end
-    else:  # six teams leave the hint two lines: what gives way is marked as cut
+    else:  # six teams leave the hint two lines: the selected card's words whole in them; what
+        # gives way under them (the notes, the keys, also in the footer) is marked as cut or left out whole
         r = hint.region
         inside = " ".join(" ".join(line[r.x:r.right] for line in lines[r.y:r.bottom]).split())
-        assert words and (words[-1] in inside.split() or inside.endswith("…")), (words, inside)
+        said = Content.from_markup(screen.panel.hint).plain.split("\n")[0].split()
+        assert inside.split()[:len(said)] == said, (said, inside)
+        assert words and (words[-1] in inside.split() or inside.endswith("…") or inside.split() == said), (words, inside)
 
 
 # one app driven to each screen, both checks made where both apply (a drive costs seconds)

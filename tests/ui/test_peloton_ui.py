@@ -354,3 +354,59 @@ def test_a_race_s_help_has_the_peloton_rules_and_its_scripted_teams_only_when_it
     words = help_for("reveal", "meteo", setup=six)
     assert "Cobbles (#)" in words and "Muscle team  " not in words
     assert "Cobbles (#)" not in help_for("pick", "bmx", setup=make_setup(RaceSpec(variant="bmx")))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_the_status_line_says_the_breakaway_whole_at_80x24_with_six_teams(lang):
+    """The status line, before round 1 on a stage with a breakaway square: "Peloton 9
+    (5-6 teams) · Classic · round 1 · Blue: which rider bids for the br…" at 80x24.  It
+    says "breakaway" where the round would be and, where the line is short, the question
+    shorter (the panel's title under it says it in full): whole for every seat of six (the
+    longest colour names), at each bid, each reveal (and the words under the revealed bids)
+    and each team's first draw after it."""
+    from textual.content import Content
+
+    from flamme_tui import i18n
+    from flamme_tui.ui.scenarios import peloton_choices
+    from flamme_tui.ui.textshot import screen_text
+
+    i18n.choose(flag=lang)
+    try:
+        app = snap_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.start_race(peloton_choices(humans=6))
+            seen = Counter()
+            for _ in range(80):
+                await settle(pilot)
+                if screen_name(app) == "CurtainScreen":
+                    await pilot.press("enter")
+                    continue
+                screen = app.screen
+                turn = screen.turn
+                status = screen.query_one("#status")
+                said = Content.from_markup(screen._texts[status]).plain
+                assert Content.from_markup(screen._texts[status]).cell_length <= status.size.width, said
+                assert "…" not in screen_text(app).splitlines()[0], said
+                if turn.kind in ("bidder", "bid", "bids"):
+                    assert f" · {i18n._('breakaway')} · " in said, said
+                    assert i18n._("round {round}").format(round=1) not in said, said
+                if turn.kind == "bids":  # and what the revealed bids say under them, whole ("on pioche … pour la…")
+                    hint = screen.query_one("#panel-hint")
+                    assert hint.get_content_height(app.size, app.size, hint.size.width) <= hint.size.height, screen.panel.hint
+                seen[turn.kind] += 1
+                if turn.kind == "draw":
+                    if seen["draw"] == 6:
+                        break
+                    await pilot.press("1")
+                elif turn.kind in ("bidder", "bid"):
+                    await pilot.press("1", "enter")
+                elif turn.kind in ("bids", "review"):
+                    await pilot.press("enter")
+                elif turn.kind == "pick":
+                    await pilot.press("1")
+                else:
+                    raise AssertionError(turn)
+            assert seen["bidder"] == 6 and seen["bid"] == 12 and seen["bids"] == 2 and seen["draw"] == 6, seen
+    finally:
+        i18n.forget_flag()
+        i18n.set_language("en")

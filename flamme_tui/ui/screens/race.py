@@ -51,9 +51,14 @@ from ..widgets.racelog import RaceLog
 from ..widgets.racetable import RaceTable
 from ..widgets.reveal import after_words, revealed_cards, show_reveal
 from ..widgets.track import Scene, StageOverview, TrackStrip
+from .base import TALL, WIDE
 from .racekeys import RaceKeys, pace_words
 
 LARGE_CARDS = 48  # lines from which the cards are drawn large (their values in big digits)
+# the hint's lines under the cards the layout keeps where it can: what the selected card does,
+# every fact said (ui.aids.sentence: at most three lines of the panel at 80 columns in every
+# language, four on a meteo stage, where a crash and standing up may be said too)
+HINT_LINES = {False: 3, True: 4}
 HELP = {t.Placing: "place", t.ChoosingFirst: "draw", t.Picking: "pick", t.Reviewing: "pick", t.Curtain: "curtain",
         t.ChoosingBidder: "breakaway", t.Bidding: "breakaway", t.BidsShown: "breakaway"}
 
@@ -182,16 +187,17 @@ class RaceScreen(RaceKeys):
         self.set_class(large, "-large-cards")
         self.query_one("#cards", CardRow).set_large(large)
         riders = len(self.board.riders)
+        columns = Boards.columns_for(riders, height, width)
         if not self.bmx:
-            self.query_one("#boards", Boards).set_columns(Boards.columns_for(riders, height, width), riders)
+            # a row each left the hint under the cards too few lines for what the selected card
+            # does (3 and 4 teams at 80x24: two, or none on a Peloton stage): two columns then.
+            # (From 110 columns the hint is 61 cells wide or more: three lines say it all)
+            crowded = width < WIDE and self.hint_room(width, height, columns) < HINT_LINES[self.board.rules.has_weather]
+            columns = Boards.columns_for(riders, height, width, crowded)
+            self.query_one("#boards", Boards).set_columns(columns, riders)
         for profile in self.query("#profile").results(StageProfile):
-            # the room a tall window leaves under the cards and their hints: the stage profile
-            tall = height >= 32
-            meteo = bool(self.board.course.weather)
-            track_rows = strip.get_content_height(None, None, width) if isinstance(strip, TrackStrip) else 4
-            boards = Boards.fixed_height(riders, Boards.columns_for(riders, height, width))
-            used = 1 + 2 + tall + track_rows + (tall and meteo) + boards + tall + 1
-            room = height - used - (1 + 4 + 3 * large + 4)  # the panel's title, the cards, four lines of hints
+            # the room a tall window leaves under the cards and four lines of hints: the stage profile
+            room = self.hint_room(width, height, columns) - 4
             self.set_class(room >= 7, "-profile")
             # a large window: the chart at its full width and as tall as the room allows
             # (the room: a margin, the bars, the axis, the riders and their caption)
@@ -199,6 +205,18 @@ class RaceScreen(RaceKeys):
             profile.set_bars(max(3, min(19 if vast else 11, room - 4)))  # (the caption's row off the most bars)
             if isinstance(strip, TrackStrip):
                 profile.show_riders(strip.scene.riders)
+
+    def hint_room(self, width: int, height: int, columns: int) -> int:
+        """The lines the panel's hint has under the cards at this size (classic
+        and meteo), the boards in `columns`: the window less every part of a
+        fixed height (app.tcss: a tall window's margins and weather legend)."""
+        tall = height >= TALL
+        rows = 1 + 1 + 1  # the status line, the panel's title, the key bar
+        rows += sum(part.get_content_height(None, None, width) for part in self.query("#overview").results(StageOverview))
+        rows += sum(part.get_content_height(None, None, width) for part in self.query("#track").results(TrackStrip))
+        rows += tall + (tall and bool(self.board.rules.has_weather))  # the overview's margin, the legend
+        rows += (7 if height >= LARGE_CARDS else 4)  # the cards
+        return height - rows - Boards.fixed_height(len(self.board.riders), columns) - tall  # (the boards' margin)
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -308,7 +326,7 @@ class RaceScreen(RaceKeys):
         # the hand and the previews leave this screen before any frame, under the
         # curtain already: its parts are drawn once, when the curtain lifts (lines.py)
         self.panel.clear()
-        drawing.show_public(_("Waiting for {team}").format(team=name), view)
+        drawing.show_public(_("Waiting for {team}"), view, name)
 
     def show_keys(self) -> None:
         """The footer: the keys that apply now."""
@@ -399,9 +417,8 @@ class RaceScreen(RaceKeys):
 
     def start_bot(self, turn: t.BotThinking) -> None:
         self._bot_failed = None
-        name = escape_markup(self.flow.bot_name(turn.seat))
         self.panel.clear()
-        self.drawing.show_public(_("{bot} is thinking…").format(bot=name), turn.view)
+        self.drawing.show_public(_("{team} is thinking…"), turn.view, self.flow.bot_name(turn.seat))
         self.panel.panel(self.panel.who(turn.seat, " " + _("[dim](bot)[/dim] is thinking…")),
                          _("the game keys wait for it · [b]{quit}[/b] quit · [b]{help}[/b] help").format(
                              quit=self.key("race.quit"), help=self.key_of("help", "?")))

@@ -166,7 +166,7 @@ class ActionPanel:
                    _("← → ↑ ↓ move the cursor [b]\\[][/b] (or click a place)") + "\n" +
                    _("[b]{confirm}[/b] place it there · [b]{random}[/b] a random place").format(
                        confirm=key("race.confirm"), random=key("race.random")))
-        self.drawing.set_status(_("{team} places a rider").format(team=self.drawing.names[turn.seat]))
+        self.drawing.set_status(_("{team} places a rider"), self.drawing.names[turn.seat])
         self.drawing.show_boards(view)
 
     # --------------------------------------------------------------- draw
@@ -196,8 +196,10 @@ class ActionPanel:
         self.base_cards = tuple(cards)
         self.cards.show("riders", cards)
         question = _("which rider bids for the breakaway?") if bidding else _("which rider draws first?")
-        self.drawing.set_status(_("{team}: {question}").format(team=self.drawing.names[turn.seat],
-                                                              question=question))
+        # (a narrow status line says it shorter: "round" is "breakaway" there, and the title says it in full)
+        self.drawing.set_status(_("{team}: {question}").format(team="{team}", question=question),
+                                self.drawing.names[turn.seat],
+                                _("{team}: who bids?") if bidding else _("{team}: who draws first?"))
         enter = key("race.confirm")
         recap = self.recap(turn.seat)
         riders = [r.index for r in mine]
@@ -283,7 +285,7 @@ class ActionPanel:
                 n=len(hand), enter=key("race.confirm"))
         # what the cards' wind marks say (+E, +E?), under the rest where the panel has room
         self.pick_legend = aids.wind_legend(self.bmx) if any(card.foot for card in self.base_cards) else ""
-        self.drawing.set_status(_("{team} picks").format(team=self.drawing.names[turn.seat]))
+        self.drawing.set_status(_("{team} picks"), self.drawing.names[turn.seat])
         self.pick_notes = " · ".join(notes)
         self.screen.put(self.title_w, title)
         self.drawing.show_boards(view)
@@ -369,7 +371,7 @@ class ActionPanel:
         lines = self.with_recap(lines, recap) if recap else lines
         self.panel(self.who(turn.seat, _(": {cards}").format(cards=self.review_text)), "\n".join(lines))
         check = _("{team}: check your tokens") if turn.view.board.rules.uses_tokens else _("{team}: check your cards")
-        self.drawing.set_status(check.format(team=self.drawing.names[turn.seat]))
+        self.drawing.set_status(check, self.drawing.names[turn.seat])
 
     # ---------------------------------------------------------- breakaway
 
@@ -402,7 +404,7 @@ class ActionPanel:
         lines = self.with_recap(lines, recap) if recap else lines
         lines = self.with_room(lines, _("[b]1-{n}[/b] bid · ← → select · [b]{enter}[/b] bid").format(
             n=len(hand), enter=key("race.confirm")))
-        self.drawing.set_status(_("{team} bids").format(team=self.drawing.names[turn.seat]))
+        self.drawing.set_status(_("{team} bids"), self.drawing.names[turn.seat])
         self.panel(self.who(turn.seat, _(": [b]{kind}[/b], breakaway bid {bid} of {bids}").format(
                        kind=kind_name(rider.kind), bid=bid, bids=view.board.setup.breakaway_bids)), "\n".join(lines))
         self.drawing.show_boards(view)
@@ -444,7 +446,8 @@ class ActionPanel:
         self.base_cards = tuple(cards)
         self.cards.show("revealed", cards)
         self.panel(title, hint)
-        drawing.set_status(_("breakaway"))
+        # ("breakaway" is where the round is said: the bids are before round 1)
+        drawing.set_status(_("bid {n} face up").format(n=shown[-1].bid if shown else board.setup.breakaway_bids))
         drawing.show_track(Scene(drawing.view_marks(turn.view, active=winners),
                                  focus=(self.course.breakaway,) if result is not None else ()))
         drawing.show_boards(turn.view, public=True)

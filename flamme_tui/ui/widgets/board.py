@@ -169,10 +169,12 @@ class Boards(TextLines):
         return 1 + -(-riders // columns)
 
     @staticmethod
-    def columns_for(riders: int, height: int, width: int) -> int:
+    def columns_for(riders: int, height: int, width: int, crowded: bool = False) -> int:
         """Two columns when many riders (more than 4 teams' worth) meet a window
-        too short for a row each beside the track and the cards."""
-        return 2 if riders > 8 and height < 44 and width >= 76 else 1
+        too short for a row each beside the track and the cards, or more than
+        4 riders when a row each leaves the lines above them too few (`crowded`:
+        the race screen's hint under the cards, RaceScreen.hint_room)."""
+        return 2 if (riders > 8 or (crowded and riders > 4)) and height < 44 and width >= 76 else 1
 
     def _square(self, row: BoardRow) -> str:
         if self.course is None:
@@ -384,9 +386,12 @@ class Boards(TextLines):
                             style=f"bold {contrast_text(row.hex)} on {row.hex}")
                 if square:
                     text.append(f" {self._square(row):>3}")
-                # (blanks unstyled: a styled one is not a blank to what reads the screen as text)
+                # (blanks unstyled: a styled one is not a blank to what reads the screen as text;
+                # the yellow jersey's ◆ where a crash's mark would be: a crashed rider's label is lower case)
                 if row.crashed:
                     text.append("_", style="bold #D55E00")
+                elif row.jersey:
+                    text.append("◆", style=JERSEY)
                 else:
                     text.append(" ")
                 text.append(f"{gos[i]:>{go_w}}")
@@ -413,7 +418,9 @@ class Boards(TextLines):
         text.append(row.label.lower() if row.crashed else row.label, style=f"bold {contrast_text(row.hex)} on {row.hex}")
         name = row.name.rsplit(" ", 1)[0] if row.name.endswith(("Sprinteur", "Rouleur")) else row.name
         go = self._to_go(row)
-        text.append(f" {fit(name, name_w)}" + (f" {self._square(row):>3}" if self._with_square else ""))
+        # the yellow jersey (a tour) between the label and the name, as in the one-column table
+        text.append("◆" if row.jersey else " ", style=JERSEY if row.jersey else "")
+        text.append(fit(name, name_w) + (f" {self._square(row):>3}" if self._with_square else ""))
         text.append("_" if row.crashed else " ", style="bold #D55E00")
         text.append(f"{'--' if go == 'over' else go:>2}")
         text.append(" ✓ " if row.ready else "   ", style="bold #009E73")

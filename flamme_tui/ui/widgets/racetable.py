@@ -13,9 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from textual.content import Content
+
 from ...i18n import _
 from ...play.narrator import to_go as square_to_go
-from ...usertext import escape_markup
+from ...usertext import cells, cut, escape_markup
 from ...words import team_name
 from ..palette import rider_label, team_of_rider
 from .board import Boards, board_rows
@@ -46,13 +48,24 @@ class RaceTable:
         setup = self.board.setup
         return [team_name(setup, seat) for seat in range(len(setup.teams))]
 
-    def set_status(self, what: str) -> None:
-        """ "Stage name · rules (or tour stage) · round 3 · what happens"; the
-        round the table's (Table.round), as every other screen says it."""
-        flow = self.table.flow
-        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", flow.header_rules,
-                 _("round {round}").format(round=self.table.round), escape_markup(what)]
-        self.screen.put(self.status, " · ".join(part for part in parts if part))
+    def set_status(self, what: str, team: str | None = None, shorter: str = "") -> None:
+        """ "Stage name · rules (or tour stage) · round 3 · what happens" on one
+        line; the round the table's (Table.round), as every other screen says it,
+        and before round 1, while the breakaway's bids are made, "breakaway" (as
+        the curtain and the log head them).  `what` may name a team (`{team}`);
+        where it does not fit, `shorter` says it (the panel's title under it says
+        it in full), and a name still too long is cut (…): at 80 columns with six
+        teams the line was "Blue: which rider bids for the br…"."""
+        table = self.table
+        when = _("breakaway") if table.in_breakaway else _("round {round}").format(round=table.round)
+        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", table.flow.header_rules, when]
+        head = " · ".join(part for part in parts if part) + " · "
+        if team is not None:
+            room = (self.status.size.width or self.screen.size.width - 2) - Content.from_markup(head).cell_length
+            if shorter and cells(what.format(team=team)) > room:
+                what = shorter
+            what = what.format(team=cut(team, max(room - cells(what.format(team="")), 6)))
+        self.screen.put(self.status, head + escape_markup(what))
 
     def marks(self, positions, crashed, active=()) -> tuple[RiderMark, ...]:
         """The riders on the track at `positions` (a rider not yet placed: none)."""
@@ -129,8 +142,8 @@ class RaceTable:
                 rows[i] = replace(row, exhaustion=tally.exhaustion[i], recycled=tuple(recycled))
         self.boards.show(rows, self.board.variant, supply, self.board.course)
 
-    def show_public(self, what: str, view) -> None:
-        """The public table (`view`: the turn's public view) and what happens."""
-        self.set_status(what)
+    def show_public(self, what: str, view, team: str | None = None) -> None:
+        """The public table (`view`: the turn's public view) and what happens (`set_status`)."""
+        self.set_status(what, team)
         self.show_track(Scene(self.view_marks(view)))
         self.show_boards(view, public=True)
