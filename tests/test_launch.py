@@ -46,3 +46,28 @@ def test_a_wrong_language_is_still_refused_by_the_parser(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--lang", "xx"])
     assert stop.value.code == 2 and "--lang" in capsys.readouterr().err
+
+
+def test_the_app_takes_a_seed_for_its_new_races(monkeypatch, capsys):
+    """The README says to start the app with `--seed` to race a seed again: it failed
+    ("invalid choice: '7'").  The seed goes to the app; before a command it is refused."""
+    from flamme_tui import i18n
+    from flamme_tui.cli import main as cli_main
+    from flamme_tui.launch import main
+    from flamme_tui.ui import app
+
+    started = []
+    monkeypatch.setattr(app, "run", lambda **kw: started.append(kw) or 0)
+    try:
+        assert main(["--seed", "7"]) == 0 and started == [{"lang": None, "seed": 7}]
+        assert main(["--lang", "fr", "--seed", "12"]) == 0 and started[-1] == {"lang": "fr", "seed": 12}
+        i18n.forget_flag()  # (--lang is kept for the run: not for the next test)
+        i18n.set_language("en")
+        assert cli_main(["--seed", "3", "stages", "list"]) == 2
+        assert "--seed before a command is the app's" in capsys.readouterr().err
+        with pytest.raises(SystemExit) as stop:
+            main(["--seed", "-1"])
+        assert stop.value.code == 2
+    finally:
+        i18n.forget_flag()
+        i18n.set_language("en")

@@ -86,6 +86,8 @@ def build_parser() -> Parser:
     add_lang(parser, top=True)
     parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
                         help=_("open the app on a saved race (default: the latest race in progress)"))
+    parser.add_argument("--seed", dest="app_seed", type=Whole(0, MAX_SEED), default=None, metavar="SEED",
+                        help=_("the app: the seed its teams screen offers every new race (to race one again)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     conf = sub.add_parser("conformance", help=_("run rules conformance cases"))
@@ -709,7 +711,11 @@ def _main(argv: list[str] | None) -> int:
         # the app first, before anything slow is imported: start-up time counts
         from ..ui.app import run
 
-        return run(lang=flag)
+        return run(lang=flag, seed=args.app_seed)
+    if args.app_seed is not None:  # (`flamme-tui --seed 3 race`: the race's own --seed goes after `race`)
+        print(_("flamme-tui: --seed before a command is the app's; give the command's own --seed after it"),
+              file=sys.stderr)
+        return 2
     from ..config import ConfigError
 
     try:

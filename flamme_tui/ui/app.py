@@ -1019,13 +1019,14 @@ class FlammeApp(App[int]):
                          answer)
 
 
-def run(session=None, lang: str | None = None) -> int:
+def run(session=None, lang: str | None = None, seed: int | None = None) -> int:
     """Run the app; returns the exit code.  With a Session (a loaded save),
     open it at once, behind the curtain of the player whose turn it is.
-    `lang`: --lang, which beats the language setting (i18n.choose)."""
+    `lang`: --lang, which beats the language setting (i18n.choose); `seed`:
+    --seed, the seed the teams screen offers every new race."""
     from .. import i18n
 
     i18n.choose(lang)
-    app = FlammeApp(session=session)
+    app = FlammeApp(session=session, seed=seed)
     result = app.run()
     return int(app.return_code or 0) if result is None else int(result)
