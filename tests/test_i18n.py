@@ -353,5 +353,5 @@ def test_the_curtain_legend_fits_80_columns_in_every_language(lang):
     assert ["░" in "\n".join(legend) for legend in legends] == [False, True] * 3
     # the piles shown on the curtain are the table's before this round's draws (widgets.board): said
     # where a rider's deck and recycled cards are drawn (classic, meteo), not in BMX's bag
-    piles = i18n._("Deck, Recycled: as before this round's draws, until the cards are revealed")
+    piles = i18n._("Others' Deck, Recycled: as before this round's draws, until the reveal")
     assert [piles in legend for legend in legends] == [True] * 4 + [False] * 2

@@ -199,7 +199,7 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False, co
         # before the track's symbols: a pile that stays as it was after its player drew
         # ("Deck 15" once they hold 4 cards) puzzles more than a terrain glyph, drawn on the track itself
         # (a pile that changed at a draw would tell the card kept: see widgets.board)
-        lines.append(_("Deck, Recycled: as before this round's draws, until the cards are revealed"))
+        lines.append(_("Others' Deck, Recycled: as before this round's draws, until the reveal"))
     if jersey:
         lines.append(_("◆: the yellow jersey, the leader of the tour"))
     terrain = "  ".join(f"{g} {n}" for g, n in legend_terrain(variant, course))

@@ -226,7 +226,7 @@ async def test_the_curtain_legend_says_only_what_this_race_shows_and_keeps_the_p
         await settle(pilot)
         assert screen_name(app) == "CurtainScreen"
         text = screen_text(app)
-        assert "Deck, Recycled: as before this round's draws, until the cards are revealed" in text
+        assert "Others' Deck, Recycled: as before this round's draws, until the reveal" in text
         assert "E 1/0: exhaustion cards held/played" in text and "G2" not in text
         assert "· flat" in text and "supply" not in text and "cobbles" not in text and "ascent" not in text
 
