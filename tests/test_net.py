@@ -2,9 +2,11 @@
 
 Devices here are plain WebSocket clients (aiohttp) that record every byte the
 host sends them: two seats on their own device, a bot, a watcher, a whole
-race to the podium.  The same actions played hot-seat through the table
-model give the same race.  Every byte to every device is then searched for
-what it must not see (another seat's hand, any face-down deck order).
+race to the podium.  Every seat that has something to do chooses at once, the
+devices answering in whatever order they come (one of them always last):
+the host's log, in that order, replays to the same race.  Every byte to
+every device is then searched for what it must not see (another seat's
+hand, any face-down deck order, another seat's turn).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import pytest
 
 from flamme_tui.engine.options import Option
 from flamme_tui.net import wire
-from flamme_tui.net.host import HostServer, HostTable, read_codes
+from flamme_tui.net.host import HostServer, HostTable, Refused, read_codes
 from flamme_tui.play import table as t
 from flamme_tui.play.races import RaceSpec, Team
 from flamme_tui.play.session import Session
 
+V = wire.PROTOCOL  # the protocol version every message carries
 TEAMS = tuple(Team(c.capitalize(), c) for c in ("red", "blue", "green"))
 SEED = 5
 
@@ -50,7 +53,7 @@ class Device:
     async def open(self, headers=None) -> None:
         self.http = aiohttp.ClientSession()
         self.ws = await self.http.ws_connect(f"ws://127.0.0.1:{self.port}/ws", headers=headers)
-        await self.send({"v": 2, "type": "hello", "code": self.code, "watch": self.watch})
+        await self.send({"v": V, "type": "hello", "code": self.code, "watch": self.watch})
 
     async def send(self, message) -> None:
         await self.ws.send_str(json.dumps(message) if not isinstance(message, str) else message)
@@ -84,18 +87,30 @@ def pick(message: dict) -> int:
     return (message["at"] * 7 + message["seat"]) % len(message["options"])
 
 
-async def play_device(device: Device, stop_after: int | None = None) -> None:
-    """Answer every turn until the race is over (or `stop_after` choices)."""
+async def play_device(device: Device, stop_after: int | None = None, after: tuple[int, ...] = ()) -> None:
+    """Answer every turn until the race is over (or `stop_after` choices).  `after`: seats
+    this device lets choose first (it answers a turn only once the table no longer waits
+    for them): the devices then answer out of seat order."""
+    waiting: list[int] = []
+    held: dict | None = None  # a turn held back until the seats in `after` have chosen
     while True:
         message = await device.next(30)
         if message["type"] == "table" and message["ranking"] is not None:
             return
+        if message["type"] == "table":
+            waiting = message["waiting"]
+            if held is None or any(s in waiting for s in after):
+                continue
+            message, held = held, None  # the others have chosen: now this one
+        if message["type"] == "turn" and any(s in waiting for s in after):
+            held = message
+            continue
         if message["type"] == "turn" and (not device.chose or device.chose[-1][0] != message["at"]):
             # (the host sends the turn again on every change of the table: answered once)
             k = pick(message)
             action = message["options"][k]["action"]
             device.chose.append((message["at"], action))
-            await device.send({"v": 2, "type": "choose", "at": message["at"], "option": k, "action": action})
+            await device.send({"v": V, "type": "choose", "at": message["at"], "option": k, "action": action})
             if stop_after is not None and len(device.chose) >= stop_after:
                 return
 
@@ -121,7 +136,9 @@ def secrets_of(game, seat_count: int) -> list[tuple[int, str]]:
     return out
 
 
-async def _race() -> Run:
+async def _race(after: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())) -> Run:
+    """A whole race on two devices, a bot and a watcher; `after`: the seats each device
+    lets choose first (see play_device)."""
     session = new_session()
     table = HostTable(session, {0, 1})
     private: list[tuple[int, str]] = []
@@ -134,7 +151,7 @@ async def _race() -> Run:
         for d in (*devices, watcher):
             await d.open()
         watching = asyncio.ensure_future(_watch(watcher))
-        await asyncio.gather(*(play_device(d) for d in devices))
+        await asyncio.gather(*(play_device(d, after=a) for d, a in zip(devices, after)))
         await asyncio.wait_for(watching, 30)
         for d in (*devices, watcher):
             await d.close()
@@ -153,6 +170,22 @@ async def _watch(watcher: Device) -> None:
 @functools.cache
 def race() -> Run:
     return asyncio.run(_race())
+
+
+@functools.cache
+def race_out_of_order() -> Run:
+    """Blue (seat 1) chooses first in every round, Red (seat 0) once Blue has chosen all."""
+    return asyncio.run(_race(after=((1,), ())))
+
+
+def seat_actions(session: Session, seat: int) -> list[str]:
+    game = session.game
+    return [str(e) for e in session.entries if game.riders[game.index[e.rider]].seat == seat]
+
+
+def replayed(session: Session) -> Session:
+    """The race again from its set-up, seed and log (as a save, a resume, a replay rebuild it)."""
+    return Session(session.setup, session.seed, dict(session.bots), [str(e) for e in session.entries])
 
 
 def hot_seat(actions: list[str], make=new_session) -> t.Table:
@@ -177,21 +210,53 @@ def hot_seat(actions: list[str], make=new_session) -> t.Table:
     return table
 
 
-def test_a_whole_race_on_two_devices_a_bot_and_a_watcher_ends_as_it_would_hot_seat():
+def test_a_whole_race_on_two_devices_a_bot_and_a_watcher_replays_to_the_same_race():
     run = race()
     game = run.session.game
     assert run.session.over
     assert all(d.chose for d in run.devices)
-    # what the devices chose is what the host's log holds for their seats, in turn order
-    device_actions = sorted(run.devices[0].chose + run.devices[1].chose)
-    assert [a for _, a in device_actions] == [str(e) for e in run.session.entries
-                                              if game.riders[game.index[e.rider]].seat in (0, 1)]
-    same = hot_seat([str(e) for e in run.session.entries if game.riders[game.index[e.rider]].seat in (0, 1)])
-    assert [str(e) for e in same.session.entries] == [str(e) for e in run.session.entries]
+    # what each device chose is what the host's log holds for its seat, in its order, each
+    # turn numbered by the seat's own actions before it
+    for seat, device in enumerate(run.devices):
+        assert [a for _, a in device.chose] == seat_actions(run.session, seat)
+        assert [at for at, _ in device.chose] == list(range(len(device.chose)))
+    same = replayed(run.session)
+    assert [str(e) for e in same.entries] == [str(e) for e in run.session.entries]
     assert same.game.ranking() == game.ranking() and same.game.winner == game.winner
     final = json.loads(run.watcher.got[-1])
     assert final["ranking"] == game.ranking() and final["winner"] == game.winner
     assert not any(d.errors for d in run.devices)
+
+
+def test_two_devices_answering_out_of_seat_order_play_a_whole_race_that_replays_and_leaks_nothing():
+    """Blue answers first and Red only once Blue has chosen all in every round: both are
+    sent their turns at once, nothing is refused, the log holds Blue's cards before Red's,
+    the save replays to the same race, and each device got its own seat's view only."""
+    run = race_out_of_order()
+    session, game = run.session, run.session.game
+    assert session.over and not any(d.errors for d in run.devices)
+    # in every round all of Blue's choices come before Red's first (Red waited), the bot's whenever it could
+    rounds: dict[int, list[int]] = {}
+    again = Session(session.setup, session.seed, dict(session.bots))
+    for entry in session.entries:
+        rounds.setdefault(again.game.round, []).append(again.game.riders[again.game.index[entry.rider]].seat)
+        again.apply(entry)
+    assert len(rounds) >= 5
+    for seats in rounds.values():
+        assert max(k for k, s in enumerate(seats) if s == 1) < min(k for k, s in enumerate(seats) if s == 0), seats
+    for seat, device in enumerate(run.devices):
+        assert [a for _, a in device.chose] == seat_actions(session, seat)
+    # Red was sent its turn while Blue still chose (both at once), and waited
+    red_turns = [json.loads(t) for t in run.devices[0].got if '"type":"turn"' in t]
+    tables = [json.loads(t) for t in run.devices[0].got if '"type":"table"' in t]
+    assert any(0 in t["waiting"] and 1 in t["waiting"] for t in tables)
+    assert len(red_turns) > len(run.devices[0].chose)  # sent again with each table while it stood
+    same = replayed(session)
+    assert same.game.ranking() == game.ranking() and same.game.winner == game.winner
+    assert leaks(run.devices, run.watcher, run.private) == []
+    for device in run.devices:
+        own = [s for seat, s in run.private if seat == device.seat]
+        assert any(s in text for s in own for text in device.got)
 
 
 def leaks(run_devices, watcher, private) -> list[str]:
@@ -212,8 +277,9 @@ def leaks(run_devices, watcher, private) -> list[str]:
     return found
 
 
-def test_no_device_ever_gets_another_seats_hand_or_a_deck_order():
-    run = race()
+@pytest.mark.parametrize("order", ["as-they-come", "out-of-seat-order"])
+def test_no_device_ever_gets_another_seats_hand_or_a_deck_order(order):
+    run = race() if order == "as-they-come" else race_out_of_order()
     hands = [s for s in run.private if s[0] >= 0]
     decks = [s for s in run.private if s[0] < 0]
     assert len(hands) > 50 and len(decks) > 50  # the race dealt and the check looked for them
@@ -262,39 +328,116 @@ def test_forged_repeated_out_of_turn_and_malformed_choices_are_refused_to_that_d
     async def body(table, server, device):
         red, blue = await device(table.codes[0]), await device(table.codes[1])
         turn = await red.until("turn")
-        assert table.due() == 0
+        blue_turn = await blue.until("turn")  # both choose at once
+        assert set(table.devices_waiting()) == {0, 1}
         before = list(table.session.entries)
-        # blue plays out of turn, with red's own option
-        await blue.send({"v": 2, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]})
-        assert (await blue.until("error"))["code"] == "not-your-turn"
+        # blue forges red's own option: not one of blue's
+        await blue.send({"v": V, "type": "choose", "at": blue_turn["at"], "option": 0,
+                         "action": turn["options"][0]["action"]})
+        assert (await blue.until("error"))["code"] == "not-offered"
         # red forges an action that is not on offer, and names an option that does not exist
-        await red.send({"v": 2, "type": "choose", "at": turn["at"], "option": 0, "action": "play blue.S 9"})
+        await red.send({"v": V, "type": "choose", "at": turn["at"], "option": 0, "action": "play blue.S 9"})
         assert (await red.until("error"))["code"] == "not-offered"
-        await red.send({"v": 2, "type": "choose", "at": turn["at"], "option": 99, "action": turn["options"][0]["action"]})
+        await red.send({"v": V, "type": "choose", "at": turn["at"], "option": 99, "action": turn["options"][0]["action"]})
         assert (await red.until("error"))["code"] == "not-offered"
+        # a turn of red's that is not yet (a number to come), and one long gone
+        for at in (turn["at"] + 1, turn["at"] + 50):
+            await red.send({"v": V, "type": "choose", "at": at, "option": 0, "action": turn["options"][0]["action"]})
+            assert (await red.until("error"))["code"] == "stale"
         # malformed: not JSON, no type, another version, a number that is text, too deep, too long
-        for bad, code in (("{nope", "bad-message"), ('{"v":2}', "bad-message"),
-                          ('{"v":1,"type":"choose"}', "version"),
-                          ({"v": 2, "type": "choose", "at": str(turn["at"]), "option": 0, "action": "x"}, "bad-message"),
-                          ('{"v":2,"type":"choose","at":' + "[" * 40 + "]" * 40 + "}", "bad-message"),
-                          ({"v": 2, "type": "what"}, "bad-message")):
+        for bad, code in (("{nope", "bad-message"), ('{"v":3}', "bad-message"),
+                          ('{"v":2,"type":"choose"}', "version"), ('{"v":1,"type":"choose"}', "version"),
+                          ({"v": V, "type": "choose", "at": str(turn["at"]), "option": 0, "action": "x"}, "bad-message"),
+                          ('{"v":3,"type":"choose","at":' + "[" * 40 + "]" * 40 + "}", "bad-message"),
+                          ({"v": V, "type": "what"}, "bad-message")):
             await red.send(bad)
             assert (await red.until("error"))["code"] == code, bad
         assert table.session.entries == before  # nothing was played
         # the real choice, then the same one again (a repeat): stale
-        good = {"v": 2, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]}
+        good = {"v": V, "type": "choose", "at": turn["at"], "option": 0, "action": turn["options"][0]["action"]}
         await red.send(good)
         await red.until("table")
         assert len(table.session.entries) == len(before) + 1
         await red.send(good)
-        code = (await red.until("error"))["code"]
-        assert code in ("stale", "not-your-turn")
+        assert (await red.until("error"))["code"] == "stale"
         assert len(table.session.entries) == len(before) + 1
-        assert blue.errors == ["not-your-turn"]  # blue heard only of its own mistake
+        # blue chooses all it has this round: then it has nothing to do, whatever it names
+        while 1 in table.devices_waiting():
+            message = await blue.until("turn")
+            if message["at"] != table.turn_no(1):
+                continue
+            await blue.send({"v": V, "type": "choose", "at": message["at"], "option": 0,
+                             "action": message["options"][0]["action"]})
+            await blue.until("table")
+        assert 0 in table.devices_waiting()  # (red still chooses: the round goes on)
+        await blue.send({"v": V, "type": "choose", "at": table.turn_no(1), "option": 0, "action": "play blue.S 5"})
+        assert (await blue.until("error"))["code"] == "not-your-turn"
+        assert blue.errors == ["not-offered", "not-your-turn"]  # blue heard only of its own mistakes
         return True
 
-    assert asyncio.run(_with_host(body))
+    assert asyncio.run(_with_host(body, bots={}))  # (no bot: the log moves only as the devices choose)
 
+
+def test_a_choice_made_while_another_seat_chose_is_taken_and_a_repeat_is_not():
+    """Both seats are sent their turns at once; red answers the turn it got after blue
+    has chosen twice since (the log moved on, red's own turn did not): it is taken.
+    Red's same choice sent again, and a choice for red's turn before, are stale."""
+    session = new_session(bots={})
+    table = HostTable(session, {0, 1, 2})
+    red = table.turn_for(0)
+    blue = table.turn_for(1)
+    assert red is not None and blue is not None and table.turn_for(2) is not None  # all three at once
+    assert (red["at"], blue["at"]) == (0, 0)
+    table.choose(1, {"at": blue["at"], "option": 0, "action": blue["options"][0]["action"]})
+    blue = table.turn_for(1)
+    assert blue["at"] == 1
+    table.choose(1, {"at": blue["at"], "option": 0, "action": blue["options"][0]["action"]})
+    assert table.turn_for(0) == red  # red's turn as it was sent: the same number, the same options
+    answer = {"at": red["at"], "option": 1, "action": red["options"][1]["action"]}
+    table.choose(0, answer)
+    assert table.turn_no(0) == 1
+    with pytest.raises(Refused) as repeated:
+        table.choose(0, answer)  # sent twice
+    assert repeated.value.code == "stale"
+    now = table.turn_for(0)
+    with pytest.raises(Refused) as late:  # the turn red had before, with an option of its turn now
+        table.choose(0, {"at": 0, "option": 0, "action": now["options"][0]["action"]})
+    assert late.value.code == "stale"
+    assert str(session.entries[2]) == red["options"][1]["action"]
+
+
+def test_every_waiting_seat_s_turn_is_its_own_view_s_and_another_seat_s_action_leaves_it_as_it_was():
+    """The promise the per-seat turn numbers rest on, over random races of every rule set
+    (the breakaway's bids too), the seats choosing in random order: while a seat has
+    something to do, no other seat's action changes what it may do (nor the turn the host
+    built for it once: options, previews, hand); and every turn the host offers is what
+    that seat's own view offers now."""
+    from flamme_tui.net.wire import seat_turn
+
+    specs = [RaceSpec(teams=TEAMS), RaceSpec(teams=TEAMS, variant="meteo"),
+             RaceSpec(teams=TEAMS, stage="peloton-7", breakaway=True),
+             RaceSpec(teams=TEAMS, variant="bmx", circuit="ABCD"), RaceSpec(teams=TEAMS, grid="choose")]
+    kinds: set[str] = set()
+    for n, spec in enumerate(specs):
+        session = Session.new(spec, 11 + n, bots={})
+        seats = len(session.setup.teams)
+        table = HostTable(session, set(range(seats)))
+        rng = random.Random(n)
+        while not session.over:
+            waiting = table.devices_waiting()
+            turns = {s: table.turn_for(s) for s in waiting}
+            for s, turn in turns.items():
+                assert turn is not None and turn["at"] == table.turn_no(s)
+                assert turn == wire.turn_message(seat_turn(session.game, s), table.turn_no(s))
+                kinds.add(turn["kind"])
+            seat = rng.choice(waiting)
+            k = rng.randrange(len(turns[seat]["options"]))
+            table.choose(seat, {"at": turns[seat]["at"], "option": k, "action": turns[seat]["options"][k]["action"]})
+            for s, turn in turns.items():
+                if s != seat and session.game.needs(s):
+                    assert table.turn_for(s) == turn, (spec.variant, s)
+        assert replayed(session).game.ranking() == session.game.ranking()
+    assert kinds >= {"place", "bidder", "bid", "draw", "pick"}, kinds
 
 def test_a_wrong_code_is_refused_and_too_many_tries_are_stopped():
     async def body(table, server, device):
@@ -303,7 +446,7 @@ def test_a_wrong_code_is_refused_and_too_many_tries_are_stopped():
         w = await device("ZZZZZ", watch=True)
         assert (await w.until("error"))["code"] == "unknown-code"
         for _ in range(10):
-            await d.send({"v": 2, "type": "hello", "code": "BBBB", "watch": False})
+            await d.send({"v": V, "type": "hello", "code": "BBBB", "watch": False})
         codes = [(await d.until("error"))["code"] for _ in range(10)]
         assert "too-many-tries" in codes
         # even the right code is refused from that address for a while
@@ -323,18 +466,18 @@ def test_wrong_codes_from_one_tab_of_the_host_s_page_lock_out_that_browser_alone
         assert (await d.until("error"))["code"] == "unknown-code"  # (a line of its own, no browser named)
         tab = await device("BBBB")
         for _ in range(12):
-            await tab.send({"v": 2, "type": "hello", "code": "CCCC", "watch": False, "browser": "10.0.0.5"})
+            await tab.send({"v": V, "type": "hello", "code": "CCCC", "watch": False, "browser": "10.0.0.5"})
         codes = [(await tab.until("error"))["code"] for _ in range(12)]
         assert codes[-1] == "too-many-tries"
         other = Device(server.port, table.codes[0])
         other.http = aiohttp.ClientSession()
         other.ws = await other.http.ws_connect(f"ws://127.0.0.1:{server.port}/ws")
-        await other.send({"v": 2, "type": "hello", "code": table.codes[0], "watch": False, "browser": "10.0.0.6"})
+        await other.send({"v": V, "type": "hello", "code": table.codes[0], "watch": False, "browser": "10.0.0.6"})
         assert (await other.until("welcome"))["seat"] == 0  # another browser's tab joins
         again = Device(server.port, table.codes[1])
         again.http = aiohttp.ClientSession()
         again.ws = await again.http.ws_connect(f"ws://127.0.0.1:{server.port}/ws")
-        await again.send({"v": 2, "type": "hello", "code": table.codes[1], "watch": False, "browser": "10.0.0.5"})
+        await again.send({"v": V, "type": "hello", "code": table.codes[1], "watch": False, "browser": "10.0.0.5"})
         assert (await again.until("error"))["code"] == "too-many-tries"  # that browser's still locked out
         await other.close()
         await again.close()
@@ -390,7 +533,7 @@ def test_a_connection_that_sends_no_whole_request_is_closed_and_one_address_hold
         d = await device(table.codes[0])  # a device that says what it wants is served as before
         assert (await d.until("welcome"))["seat"] == 0
         await asyncio.sleep(0.8)  # past the time to send a request: a WebSocket stays open
-        await d.send({"v": 2, "type": "hello", "code": table.codes[0], "watch": False})
+        await d.send({"v": V, "type": "hello", "code": table.codes[0], "watch": False})
         assert (await d.until("error"))["code"] == "bad-message"  # (a second hello: the line still answers)
         for _reader, writer in [*lines, extra]:
             writer.close()
@@ -430,7 +573,7 @@ def test_a_page_from_another_origin_is_refused_and_a_flood_is_slowed():
         own = await device(table.codes[0], headers={"Origin": f"http://127.0.0.1:{server.port}"})
         await own.until("welcome")
         for _ in range(60):
-            await own.send({"v": 2, "type": "choose", "at": 0, "option": 0, "action": "x"})
+            await own.send({"v": V, "type": "choose", "at": 0, "option": 0, "action": "x"})
         codes = []
         while True:
             try:
@@ -552,6 +695,146 @@ def test_a_killed_host_restarted_on_its_save_reopens_the_table(tmp_path):
     assert again.over and [str(e) for e in again.entries][:len(entries)] == entries
 
 
+def test_a_turn_sent_before_the_host_died_is_answered_after_its_restart(tmp_path):
+    """The turn numbers are counted from the log: a host restarted on its save numbers
+    every seat's turn as before, so a device's answer to the turn it had is taken, and
+    the race goes on from the save with the choices in the order they came."""
+    from flamme_tui import saves
+
+    session = new_session()
+    saves.attach_autosave(session, directory=tmp_path)
+    table = HostTable(session, {0, 1})
+    table.save_codes()
+    rng = random.Random(4)
+    while len(session.entries) < 9:  # the devices in random order, the bot when it can
+        if table.bots_waiting():
+            table.play_bot()
+            continue
+        seat = rng.choice(table.devices_waiting())
+        turn = table.turn_for(seat)
+        table.choose(seat, {"at": turn["at"], "option": 0, "action": turn["options"][0]["action"]})
+    pending = {s: table.turn_for(s) for s in table.devices_waiting()}
+    assert pending
+    for listener in session.listeners:  # the host dies (its lock goes with it)
+        if hasattr(listener, "stop"):
+            listener.stop()
+    again = saves.load(session.save_path)
+    room, codes = read_codes(table.seats_path(), 3)
+    reopened = HostTable(again, set(codes) - set(again.bots), codes, room)
+    assert [str(e) for e in again.entries] == [str(e) for e in session.entries]
+    for seat, turn in pending.items():
+        assert reopened.turn_for(seat) == turn
+        reopened.choose(seat, {"at": turn["at"], "option": 0, "action": turn["options"][0]["action"]})
+    assert len(again.entries) == len(session.entries) + len(pending)
+
+
+def test_the_host_gives_a_seat_back_from_its_bot_to_its_device_with_its_code():
+    """`bot N` gave a seat away with no way back (its player, back, read "no seat has that
+    code at this table"): `device N` returns it, with its same code; a line that was the
+    seat's (watching since) plays it again at once, and a new line joins with the code."""
+    said = []
+
+    async def body(table, server, device):
+        server.say = lambda kind, **facts: said.append((kind, facts.get("seat")))
+        red = await device(table.codes[0])
+        await red.until("turn")
+        blue = await device(table.codes[1])
+        playing = asyncio.ensure_future(play_device(blue))  # blue plays on all the while
+        await server.hand_to_bot(0, "easy")
+        assert (await red.until("error"))["code"] == "bot"
+        assert table.given() == (0,) and table.seat_of(table.codes[0]) is None
+        late = await device(table.codes[0])  # red's player, back: refused while a bot plays it
+        assert (await late.until("error"))["code"] == "unknown-code"
+        for _ in range(100):  # the bot plays red's cards meanwhile
+            await asyncio.sleep(0.02)
+            if table.turn_no(0) > 0:
+                break
+        assert table.turn_no(0) > 0
+        assert await server.give_back(0)
+        assert not await server.give_back(0) and not await server.give_back(2)  # not given, never a device
+        assert table.given() == () and 0 not in table.session.bots and table.seat_of(table.codes[0]) == 0
+        assert ("device", 0) in said
+        welcome = await red.until("welcome")  # the same line, a seat again
+        assert welcome["seat"] == 0 and server.seated[0] is not None
+        while True:  # red's turn comes (at once, or once the round is over)
+            message = await red.next()
+            if message["type"] == "turn":
+                break
+        assert message["seat"] == 0 and message["at"] == table.turn_no(0)
+        await red.send({"v": V, "type": "choose", "at": message["at"], "option": 0,
+                        "action": message["options"][0]["action"]})
+        await red.until("table")
+        assert table.turn_no(0) == message["at"] + 1 and "bot" not in red.errors[1:]
+        again = await device(table.codes[0])  # and its code joins (a reconnect takes the seat over)
+        assert (await again.until("welcome"))["seat"] == 0
+        assert (await red.until("error"))["code"] == "replaced"
+        playing.cancel()
+        return True
+
+    assert asyncio.run(_with_host(body))
+
+
+def test_a_seat_given_to_a_bot_keeps_its_code_in_the_seats_file(tmp_path):
+    """So that `device N` gives it back after a restart on the save too."""
+    from flamme_tui import saves
+
+    session = new_session()
+    saves.attach_autosave(session, directory=tmp_path)
+    table = HostTable(session, {0, 1})
+    table.hand_to_bot(1, "easy")
+    table.save_codes()
+    room, codes = read_codes(table.seats_path(), 3)
+    assert codes == table.codes and set(codes) == {0, 1}
+    for listener in session.listeners:
+        if hasattr(listener, "stop"):
+            listener.stop()
+    again = HostTable(session, set(codes) - set(session.bots), codes, room)
+    assert again.given() == (1,) and again.give_back(1) and again.seat_of(codes[1]) == 1
+
+
+async def test_a_bot_plays_as_soon_as_it_has_something_to_do():
+    """The bot of seat 0 plays its round while the devices after it have not chosen yet
+    (it waited for no device before), and the devices are sent their turns meanwhile."""
+    session = new_session(bots={0: "easy"})
+    table = HostTable(session, {1, 2})
+    server = HostServer(table)
+    port = await server.start()
+    devices = [Device(port, table.codes[1]), Device(port, table.codes[2])]
+    try:
+        for d in devices:
+            await d.open()
+        for d in devices:
+            await d.until("turn")
+        for _ in range(200):
+            await asyncio.sleep(0.02)
+            if not session.game.needs(0):
+                break
+        assert not session.game.needs(0) and table.turn_no(0) >= 2  # its draw and its two cards
+        assert table.turn_no(1) == table.turn_no(2) == 0 and table.waiting() == (1, 2)
+        # the devices play on, the bot with them, to the end
+        await asyncio.gather(*(play_device(d) for d in devices))
+        assert session.over
+    finally:
+        for d in devices:
+            await d.close()
+        await server.stop()
+
+
+def test_a_bot_s_action_thought_out_before_its_seat_was_given_back_is_not_played():
+    session = new_session(bots={})
+    table = HostTable(session, {0, 1, 2})
+    table.hand_to_bot(2, "easy")
+    move, turn_no = table.bot_move(2)
+    decision = move.think()
+    table.give_back(2)  # meanwhile: back on its device
+    assert table.play_bot_move(move, turn_no, decision.action) is None and table.turn_no(2) == 0
+    table.hand_to_bot(2, "medium")  # another bot now: the easy one's answer is not its
+    assert table.play_bot_move(move, turn_no, decision.action) is None
+    table.hand_to_bot(2, "easy")
+    assert table.play_bot_move(move, turn_no, decision.action) is False and table.turn_no(2) == 1
+    assert table.play_bot_move(move, turn_no, decision.action) is None  # once
+
+
 def test_seat_codes_are_secret_unguessable_and_bound_to_one_seat():
     tables = [HostTable(new_session(), {0, 1}) for _ in range(20)]
     codes = [c for tb in tables for c in tb.codes.values()]
@@ -568,8 +851,9 @@ def test_seat_codes_are_secret_unguessable_and_bound_to_one_seat():
 def test_only_the_protocol_s_version_as_a_number_is_understood():
     from flamme_tui.net.wire import ProtocolError, parse
 
-    assert parse('{"v": 2, "type": "hello"}', 4096)["type"] == "hello"
-    for version in ("true", "1.0", "2.0", "1", "\"2\"", "null"):  # 2.0 equals 2 in Python; 1 is the old version
+    assert parse('{"v": 3, "type": "hello"}', 4096)["type"] == "hello"
+    # 3.0 equals 3 in Python; 1 and 2 are the old versions (2: one seat chose at a time)
+    for version in ("true", "1.0", "3.0", "1", "2", "\"3\"", "null"):
         with pytest.raises(ProtocolError):
             parse(f'{{"v": {version}, "type": "hello"}}', 4096)
 

@@ -5,7 +5,8 @@ The race is set up as `race` takes it; `--bots` names who plays each seat,
 prints the join address, the room code (for watchers), each device seat's
 code and a QR code of the address, then tells who joins, whom the table
 waits for and each round revealed, and reads a few commands on its standard
-input: `bot N [BOT]` gives seat N to a bot (a player who left), `quit`.
+input: `bot N [BOT]` gives seat N to a bot (a player who left), `device N`
+gives it back to its device (the same code), `quit`.
 The race is autosaved as every race is, and the codes beside it: `host
 --from SAVE` reopens the table and the devices come back with their codes.
 """
@@ -174,8 +175,13 @@ def _announce(table: Any, address: str, path: Path, page: str | None = None) -> 
     else:
         for line in qr:
             print(line)
-    say(_("Commands: `bot N` gives seat N to a bot, `quit` ends hosting (the race stays saved)."))
+    say(commands_line())
     return said
+
+
+def commands_line() -> str:
+    return _("Commands: `bot N` gives seat N to a bot, `device N` gives it back to its device, "
+             "`quit` ends hosting (the race stays saved).")
 
 
 async def _serve(table: Any, args: Any, path: Path) -> int:
@@ -188,7 +194,8 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     screen: list[Any] = []  # the host's own seat screen while it runs: what the host says goes to its log
 
     def tell(kind: str, seat: int | None = None, **facts: Any) -> None:
-        line = host_line(kind, team_name(setup, seat) if seat is not None else "", **facts)
+        names = [team_name(setup, s) for s in range(len(setup.teams))]
+        line = host_line(kind, names[seat] if seat is not None else "", names, **facts)
         if line is None:
             return
         if line != last[0]:  # the table is told after every change: say each thing once
@@ -222,8 +229,23 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
                     n=len(setup.teams), bots=", ".join(POLICIES)))
             else:
                 asyncio.ensure_future(server.hand_to_bot(seat, policy))
+        elif words[:1] == ["device"] and len(words) == 2 and words[1].isdigit():
+            seat = int(words[1]) - 1
+            if seat not in table.given():
+                given = ", ".join(str(s + 1) for s in table.given())
+                say(_("device N: N is a seat given to a bot that had a device ({seats})").format(
+                    seats=given or _("none now")))
+            else:
+                asyncio.ensure_future(give_back(seat))
         elif words:
-            say(_("Commands: `bot N` gives seat N to a bot, `quit` ends hosting (the race stays saved)."))
+            say(commands_line())
+
+    async def give_back(seat: int) -> None:
+        if await server.give_back(seat):
+            from ..net.host import show_code
+
+            say(_("  {team}: flamme-tui join {address} {code}").format(team=team_name(setup, seat), address=address,
+                                                                      code=show_code(table.codes[seat])))
 
     loop = asyncio.get_running_loop()
     try:

@@ -143,12 +143,14 @@ class DeviceTable:
         self.riders: tuple[RiderRow, ...] = ()
         self.round = 0
         self.phase = ""
-        self.due: int | None = None
+        self.due: int | None = None  # the first seat waited for
+        self.waiting: tuple[int, ...] = ()  # every seat still choosing (the engine takes them in any order)
+        self.idle = True  # the table has not waited for this seat since its last turn (see `rest`)
         self.away: tuple[int, ...] = ()
         self.ready: frozenset[int] = frozenset()
         self.bots: dict[int, str] = {}
         self.turn: DeviceTurn | None = None
-        self.answered = -1  # the `at` of the last turn this device answered
+        self.answered = -1  # the `at` (this seat's turn number) of the last turn this device answered
         self.at = -1
         self.outcome: tuple[tuple[int, ...], int | None] | None = None
         self.rounds: list[tuple[tuple[int, int], tuple[Event, ...]]] = []  # ((round, at), events) as received
@@ -194,7 +196,7 @@ class DeviceTable:
                 self.closed = self.error
                 # nothing is asked of this device any more: no "Your turn" left on it, nobody waited for
                 self.turn = None
-                self.due = None
+                self.due, self.waiting = None, ()
                 if self.error == "bot":
                     self.seat = None
         elif kind == "welcome":
@@ -251,6 +253,9 @@ class DeviceTable:
         self.phase = str(message.get("phase", ""))[:16]
         due = message.get("due")
         self.due = due if type(due) is int and 0 <= due < len(self.setup.teams) else None
+        waiting = message.get("waiting")
+        self.waiting = tuple(s for s in waiting[:64] if type(s) is int and 0 <= s < len(self.setup.teams)) if (
+            isinstance(waiting, list)) else ()
         self.away = tuple(s for s in message.get("away") or () if type(s) is int)
         self.ready = frozenset(i for i in message.get("ready") or () if type(i) is int)
         bots = message.get("bots") or {}
@@ -263,8 +268,9 @@ class DeviceTable:
             winner = message.get("winner")
             self.outcome = (tuple(ranking), winner if type(winner) is int else None)
             self.turn = None
-        if self.turn is not None and self.turn.at != self.at:
-            self.turn = None  # that turn is over (played, or given to a bot)
+        if self.seat is None or self.seat not in self.waiting:
+            self.turn = None  # nothing left to do for now (all chosen, or another seat places its riders)
+            self.idle = True
 
     def _turn(self, message: dict[str, Any]) -> None:
         if self.seat is None or message.get("seat") != self.seat:
@@ -354,22 +360,40 @@ class DeviceTable:
         text = _("{card} → {square} (+{gain})").format(card=card, square=where, gain=p.gain)
         return f"{text}  {mark}" if mark else text
 
+    def rest(self) -> bool:
+        """Whether this seat's turn now comes after a wait (the table went on without it
+        since its last turn): a desktop notification is worth it then; its choices in a
+        row (a draw, then its cards) ring the bell only.  Asked once per new turn."""
+        rested, self.idle = self.idle, False
+        return rested
+
+    def chosen_all(self) -> bool:
+        """This seat has chosen all it can for now, and the table waits for others."""
+        return self.seat is not None and self.outcome is None and self.seat not in self.waiting and bool(self.waiting)
+
     def status(self) -> str:
-        """Whose turn it is, in words (the bell rings on this device when it is this seat's)."""
+        """Whom the table waits for, in words: this seat (the bell rings on this device),
+        every other seat still choosing."""
         if self.outcome is not None:
             winner = self.outcome[1]
             if winner is None:
                 return _("The race is over.")
             return _("The race is over: {rider} wins.").format(rider=self.rider_name(winner))
-        if self.due is None:
-            return ""
-        if self.seat is not None and self.due == self.seat and self.turn is not None:
+        if self.seat is not None and self.seat in self.waiting and self.turn is not None:
             return _("Your turn: choose.")
-        if self.due in self.bots:
-            return _("{team} (bot) is thinking...").format(team=self.team(self.due))
-        if self.due in self.away:
-            return _("Waiting for {team} (away: the host may hand the seat to a bot).").format(team=self.team(self.due))
-        return _("Waiting for {team}.").format(team=self.team(self.due))
+        others = [s for s in self.waiting if s != self.seat]
+        if not others:
+            return ""
+        if len(others) == 1:  # (one seat: said as ever, a bot thinking, an away one's seat to be handed on)
+            seat = others[0]
+            if seat in self.bots:
+                return _("{team} (bot) is thinking...").format(team=self.team(seat))
+            if seat in self.away:
+                return _("Waiting for {team} (away: the host may hand the seat to a bot).").format(team=self.team(seat))
+            return _("Waiting for {team}.").format(team=self.team(seat))
+        who = ", ".join(self.team(s) + (_(" (bot)") if s in self.bots else _(" (away)") if s in self.away else "")
+                        for s in others)
+        return _("Waiting for {team}.").format(team=who)
 
 
 WEATHER_SQUARE = frozenset((FAIR, *WEATHER_KINDS))  # what a square's weather may be

@@ -3,20 +3,26 @@
 `HostTable` is the table without the network: the session (set-up, seed,
 action log, autosaved as every race is), which seats play on their own
 device, their codes, and the checks every choice passes: the seat's code
-names it, it is that seat's turn (the one turn order of the engine, so the
-log is the one a hot-seat table would make), the choice names the turn it
-was made for (`at`: a repeated or late one is stale) and one of the options
-that seat's own view offers now, by its index and its action.  Anything
-else is refused to that device alone, and the race goes on.
+names it, the seat has something to do now (every seat that has chooses at
+once: the energy phase's draws and cards and the breakaway's bids in any
+order, as the engine takes them; the grid in the engine's order), the choice
+names the seat's own turn it was made for (`at`, the seat's turn number:
+another seat's action leaves it as it was, a repeated or late choice of
+this seat is stale) and one of the options that seat's own view offers now,
+by its index and its action.  Anything else is refused to that device
+alone, and the race goes on.  The log holds the choices in the order they
+came: a race as valid as any, which saves, resumes and replays as any.
 
 `HostServer` serves a HostTable over WebSockets (aiohttp): at most one
 device per seat (a new one with the seat's code takes over: a reconnect),
 watchers with the room code, the Origin checked (a browser page must be the
 host's own; a terminal client sends none), each message bounded in size and
 each peer in rate, wrong codes counted per address.  After every change it
-sends each device the public table, a revealed round's events, and to the
-seat whose turn it is that seat's turn: nothing more (tests/test_net.py
-captures every byte to check it).
+sends each device the public table, a revealed round's events, and to each
+seat that has something to do that seat's turn: nothing more
+(tests/test_net.py captures every byte to check it).  The bots play as soon
+as they have something to do, thinking in a worker thread while the devices
+choose.
 """
 
 from __future__ import annotations
@@ -32,14 +38,17 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.actions import Action
+from ..engine.race import RuleError
+from ..engine.view import board as public_board
 from ..files import FileKind, ReadError, check_json_depth, read_text
 from ..i18n import N_, _
-from ..play.session import Session
+from ..play.session import BotMove, Session
 from .guard import Bucket, Listening, listen, own_names, refusal
 from .wire import (
     MAX_FROM_DEVICE,
     PROTOCOL,
     ProtocolError,
+    SeatTurn,
     dumps,
     error_message,
     parse,
@@ -69,6 +78,7 @@ HELLO_SECONDS = 10.0  # a connection that says no hello in this time is closed
 # itself, so a few at once are allowed (a reconnect after a restart)
 MAX_WAITING_PER_ADDRESS = 16
 SEATS_FILE = ".seats"  # beside the race file: the room and seat codes, so a restarted host keeps them
+SEATS_VERSION = 2  # the seats file's own version (not the protocol's: its form has not changed)
 
 
 def new_code(length: int) -> str:
@@ -91,16 +101,21 @@ class Refused(ProtocolError):
 
 @dataclass
 class HostTable:
-    """The race and who plays where; every change goes through `choose` or `hand_to_bot`."""
+    """The race and who plays where; every change goes through `choose`, `play_bot_move`,
+    `hand_to_bot` or `give_back`."""
 
     session: Session
     devices: set[int]  # seats played on their own device
-    codes: dict[int, str] = field(default_factory=dict)  # seat -> its code (secret)
+    codes: dict[int, str] = field(default_factory=dict)  # seat -> its code (secret); kept for a seat given to a bot
     room: str = ""
     last_reveal: dict[str, Any] | None = None
     # device seats the app's host plays at its own keyboard: at the table whenever the host is,
     # never "away" to the other devices (their screen opens over loopback only when asked)
     here: set[int] = field(default_factory=set)
+    # the seats' turn numbers, counted from the game's actions as they come (see turn_no)
+    _counted: tuple[Any, int, list[int]] = field(default=(None, 0, []), repr=False)
+    # seat -> (its turn number, the public board, its turn): what it was offered (see seat_turn)
+    _turns: dict[int, tuple[int, Any, SeatTurn]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.devices = set(self.devices)
@@ -115,8 +130,28 @@ class HostTable:
 
     @property
     def at(self) -> int:
-        """The turn's number: the log's length (a choice names it)."""
+        """The log's length (the table and a reveal name it)."""
         return len(self.session.entries)
+
+    def turn_no(self, seat: int) -> int:
+        """The seat's turn number: how many of its actions the game holds.  A
+        `turn` names it and a choice names it back: the seat's own action moves
+        it on (a choice sent twice, or late, names a number that is gone), and
+        nothing else does (another seat's choice leaves it, and the seat's
+        options, as they were: nothing but its own action changes what a seat
+        may do while it has something to do).  Counted from the log, so a host
+        restarted on its save numbers every seat's turn as before."""
+        game = self.game
+        actions = game.actions
+        counted, done, counts = self._counted
+        if counted is not game or done > len(actions):  # (another game: counted again from its start)
+            done, counts = 0, [0] * len(game.seats)
+        if done < len(actions):
+            index, riders = game.index, game.riders
+            for action in actions[done:]:
+                counts[riders[index[action.rider]].seat] += 1
+        self._counted = (game, len(actions), counts)
+        return counts[seat]
 
     def seat_of(self, code: str) -> int | None:
         """The device seat whose code this is (compared in constant time), else None."""
@@ -129,27 +164,50 @@ class HostTable:
                 found = seat
         return found
 
+    def waiting(self) -> tuple[int, ...]:
+        """Every seat that has something to do now, in seat order: those who choose at once
+        (the energy phase, the breakaway's bids), or the one placing a rider on the grid."""
+        if self.session.over:
+            return ()
+        return tuple(self.game.to_move())
+
     def due(self) -> int | None:
-        return self.session.due()
+        """The first seat waited for (None once the race is over)."""
+        waiting = self.waiting()
+        return waiting[0] if waiting else None
 
-    def device_due(self) -> int | None:
-        """The device seat whose turn it is (None: a bot's, or the race is over)."""
-        seat = self.due()
-        return seat if seat is not None and seat in self.devices and not self.session.is_bot(seat) else None
+    def devices_waiting(self) -> tuple[int, ...]:
+        """The device seats that have something to do now (each is sent its turn)."""
+        bots = self.session.bots
+        return tuple(s for s in self.waiting() if s in self.devices and s not in bots)
 
-    def bot_due(self) -> bool:
-        seat = self.due()
-        return seat is not None and self.session.is_bot(seat)
+    def bots_waiting(self) -> tuple[int, ...]:
+        """The bot seats that have something to do now (each plays as soon as it has)."""
+        bots = self.session.bots
+        return tuple(s for s in self.waiting() if s in bots)
+
+    def seat_turn(self, seat: int) -> SeatTurn:
+        """`wire.seat_turn` of the seat now, built once for each of its turns: its options
+        and their previews come from its own view, which nothing but its own action changes
+        while it has something to do but the public board (a new round, a placement, the
+        bids shown); a device seat's turn is sent again with every table."""
+        turn_no, board = self.turn_no(seat), public_board(self.game)
+        kept = self._turns.get(seat)
+        if kept is not None and kept[0] == turn_no and kept[1] is board:
+            return kept[2]
+        turn = seat_turn(self.game, seat)
+        self._turns[seat] = (turn_no, board, turn)
+        return turn
 
     def turn_for(self, seat: int) -> dict[str, Any] | None:
         """The `turn` message for `seat` if it must choose now (from its own view only)."""
-        if self.device_due() != seat:
+        if seat not in self.devices or self.session.is_bot(seat) or self.session.over or not self.game.needs(seat):
             return None
-        return turn_message(seat_turn(self.game, seat), self.at)
+        return turn_message(self.seat_turn(seat), self.turn_no(seat))
 
     def table(self, away: Iterable[int] = ()) -> dict[str, Any]:
-        due = self.due()
-        waiting = (due,) if due is not None else ()
+        waiting = self.waiting()
+        due = waiting[0] if waiting else None
         return table_message(self.game, due, waiting, tuple(sorted(away)), dict(self.session.bots), self.at)
 
     def choose(self, seat: int, message: dict[str, Any]) -> bool:
@@ -160,11 +218,13 @@ class HostTable:
         action_text = text_field(message, "action")
         if self.session.is_bot(seat):
             raise Refused("bot")
-        if self.device_due() != seat:
+        if seat not in self.devices or self.session.over:
             raise Refused("not-your-turn")
-        if at != self.at:
+        if at != self.turn_no(seat):  # a choice sent twice, or for a turn of the seat that is over
             raise Refused("stale")
-        turn = seat_turn(self.game, seat)
+        if not self.game.needs(seat):
+            raise Refused("not-your-turn")
+        turn = self.seat_turn(seat)
         if index >= len(turn.options) or str(turn.options[index].action) != action_text:
             raise Refused("not-offered")
         return self._apply(turn.options[index].action)
@@ -184,17 +244,51 @@ class HostTable:
         return True
 
     def hand_to_bot(self, seat: int, policy: str = "easy") -> None:
-        """The host's player gives a seat (a waiting one, say) to a bot for the rest of the race."""
+        """The host's player gives a seat (a waiting one, say) to a bot; `give_back` returns it."""
         self.session.bots[seat] = policy
         self.devices.discard(seat)
 
+    def given(self) -> tuple[int, ...]:
+        """The seats a bot plays that had a device (their codes kept): `give_back` returns them."""
+        return tuple(s for s in sorted(self.codes) if s in self.session.bots and s not in self.devices)
+
+    def give_back(self, seat: int) -> bool:
+        """A seat given to a bot goes back to its device, with its same code (False, changing
+        nothing, for a seat that never had a device or has one)."""
+        if seat not in self.given():
+            return False
+        del self.session.bots[seat]
+        self.devices.add(seat)
+        return True
+
+    def bot_move(self, seat: int) -> tuple[BotMove, int]:
+        """The bot of `seat`, ready to think about its next action, and the seat's turn number."""
+        session = self.session
+        move = BotMove(seat, session.bots[seat], self.game.view(seat), len(self.game.actions), session.budget,
+                       len(session.entries))
+        return move, self.turn_no(seat)
+
+    def play_bot_move(self, move: BotMove, turn_no: int, action: Action) -> bool | None:
+        """Commit a bot's action thought out from `move` (while the devices chose: it reads
+        only its own view) if the seat is still that bot's and at that turn; None, changing
+        nothing, if not (given back, given to another bot, or the action is no longer one)."""
+        seat = move.seat
+        if (self.session.bots.get(seat) != move.policy or self.session.over or self.turn_no(seat) != turn_no
+                or not self.game.needs(seat)):
+            return None
+        try:
+            return self._apply(action)
+        except RuleError:
+            return None
+
     def play_bot(self, think: Callable[[Any], Any] | None = None) -> bool:
-        """Play the due bot's action here (tests; the server thinks in a thread)."""
-        move = self.session.bot_move()
+        """Play the first waiting bot's action here (tests; the server thinks in a thread)."""
+        move, turn_no = self.bot_move(self.bots_waiting()[0])
         decision = move.think() if think is None else think(move)
-        before = self.game.events
-        self.session.play(move, decision.action)
-        return self.revealed_since(before)
+        revealed = self.play_bot_move(move, turn_no, decision.action)
+        if revealed is None:
+            raise RuntimeError(f"the bot of seat {move.seat} answered a position that is gone")
+        return revealed
 
     # --------------------------------------------------- across a restart
 
@@ -209,8 +303,9 @@ class HostTable:
         path = self.seats_path()
         if path is None:
             return None
-        data = json.dumps({"v": PROTOCOL, "room": self.room,
-                           "seats": {str(s): self.codes[s] for s in sorted(self.devices)},
+        # every code, a seat given to a bot's too: `give_back` returns it to its device after a restart
+        data = json.dumps({"v": SEATS_VERSION, "room": self.room,
+                           "seats": {str(s): self.codes[s] for s in sorted(self.codes)},
                            "here": sorted(self.here)}).encode()
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
@@ -247,7 +342,7 @@ def _seats_data(path: Path) -> Any:
 def read_codes(path: Path, seats: int) -> tuple[str, dict[int, str]]:
     """The room and seat codes a host wrote beside a race file (ValueError, one line, if unusable)."""
     data = _seats_data(path)
-    if not isinstance(data, dict) or data.get("v") != PROTOCOL:
+    if not isinstance(data, dict) or data.get("v") != SEATS_VERSION:
         raise ValueError(f"{path.name}: not a seats file of this version")
     room, codes = data.get("room"), data.get("seats")
     if not isinstance(room, str) or not isinstance(codes, dict):
@@ -285,6 +380,7 @@ class Peer:
     address: str
     seat: int | None = None  # None: not joined yet, or a watcher
     watcher: bool = False
+    given: int | None = None  # the seat this line played until the host gave it to a bot (give_back seats it again)
     bucket: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
     mistakes: Bucket = field(default_factory=lambda: Bucket(REFUSED_RATE, REFUSED_BURST))
     refused: int = 0
@@ -489,26 +585,32 @@ class HostServer:
 
     async def broadcast(self, revealed: bool = False) -> None:
         """Every device: the reveal just made (if any, to all first: it is what
-        everybody waits for), the public table, and to the seat whose turn it
-        is its turn (a device rings its bell for a new one).  Each message is
-        encoded once for all."""
+        everybody waits for), the public table, and to each seat that has
+        something to do its turn (a device rings its bell for a new one).  Every
+        message is built at once, from the table as it is now (another change may
+        come while they are sent: its own broadcast follows), each encoded once for all."""
         table = self.table.table(self.away())
-        due = self.table.device_due()
+        reveal = self.table.last_reveal if revealed else None
+        over = self.table.session.over  # (this table is the last one: said once it is sent)
+        waiting = self.table.waiting()
+        turns = {peer: dumps(turn) for seat in self.table.devices_waiting()
+                 if (peer := self.seated.get(seat)) is not None and (turn := self.table.turn_for(seat)) is not None}
         peers = [p for p in self.peers if p.seat is not None or p.watcher]
-        if revealed and self.table.last_reveal is not None:
-            self.say("revealed", round=self.table.last_reveal["round"])
-            text = dumps(self.table.last_reveal)
-            await asyncio.gather(*(self._send_text(p, text) for p in peers))
-        text = dumps(table)
-        await asyncio.gather(*(self._send_text(p, text) for p in peers))
-        peer = self.seated.get(due) if due is not None else None
-        if peer is not None and due is not None:
-            turn = self.table.turn_for(due)
-            if turn is not None:
-                await self._send(peer, turn)
-        if due is not None:
-            self.say("waiting", seat=due, away=due not in self.seated and due not in self.table.here)
-        if self.table.session.over and not self.done.is_set():  # said once (a device leaving broadcasts again)
+        # (said now, in the order the changes came: a broadcast still sending may end after a later one)
+        if reveal is not None:
+            self.say("revealed", round=reveal["round"])
+        if waiting:
+            devices, here = self.table.devices, self.table.here
+            self.say("waiting", seat=waiting[0], seats=waiting,
+                     away=tuple(s for s in waiting if s in devices and s not in self.seated and s not in here))
+        texts = ([dumps(reveal)] if reveal is not None else []) + [dumps(table)]
+
+        async def send(peer: Peer) -> None:  # (in order to each: the reveal, the table, its turn)
+            for text in texts + ([turns[peer]] if peer in turns else []):
+                await self._send_text(peer, text)
+
+        await asyncio.gather(*(send(p) for p in peers))
+        if over and not self.done.is_set():  # said once (a device leaving broadcasts again)
             self.say("over")
             self.done.set()
 
@@ -526,23 +628,31 @@ class HostServer:
     # ------------------------------------------------------ bots
 
     def kick_bots(self) -> None:
-        """Let the bots whose turn it is play, one after another, thinking in a thread."""
-        if self.table.bot_due() and (self.bots_task is None or self.bots_task.done()):
+        """Let the bots that have something to do play, one after another, thinking in a thread."""
+        if self.table.bots_waiting() and (self.bots_task is None or self.bots_task.done()):
             self.bots_task = asyncio.ensure_future(self._play_bots())
 
     async def _play_bots(self) -> None:
-        while self.table.bot_due():
+        """Each bot seat plays as soon as it has something to do, the devices choosing
+        meanwhile: it thinks in a worker thread from its own view (taken under the lock),
+        and its action is played if its seat is still that bot's, at that turn."""
+        failed: set[tuple[int, str]] = set()  # (seat, bot) that failed in this run: the others play on
+        while True:
+            seats = [s for s in self.table.bots_waiting() if (s, self.table.session.bots[s]) not in failed]
+            if not seats:
+                return
             async with self.lock:
-                move = self.table.session.bot_move()
-                try:
-                    decision = await asyncio.to_thread(move.think)
-                    before = self.table.game.events
-                    self.table.session.play(move, decision.action)
-                except Exception as exc:  # a bot that fails must not stop the table unheard
-                    self.say("bot-failed", seat=move.seat, why=type(exc).__name__)
-                    return
-                revealed = self.table.revealed_since(before)
-            await self.broadcast(revealed)
+                move, turn_no = self.table.bot_move(seats[0])
+            try:
+                decision = await asyncio.to_thread(move.think)
+            except Exception as exc:  # a bot that fails must not stop the table unheard
+                failed.add((move.seat, move.policy))
+                self.say("bot-failed", seat=move.seat, why=type(exc).__name__)
+                continue
+            async with self.lock:
+                revealed = self.table.play_bot_move(move, turn_no, decision.action)
+            if revealed is not None:
+                await self.broadcast(revealed)
 
     async def hand_to_bot(self, seat: int, policy: str = "easy") -> None:
         async with self.lock:
@@ -552,6 +662,22 @@ class HostServer:
             await self._send(peer, error_message("bot"))
             peer.seat = None
             peer.watcher = True  # it may go on watching the public table
+            peer.given = seat
         self.say("bot", seat=seat, policy=policy)
         await self.broadcast()
         self.kick_bots()
+
+    async def give_back(self, seat: int) -> bool:
+        """A seat given to a bot goes back to its device, with its same code; the line it
+        had, if still there (watching since), plays it again at once.  False: no such seat."""
+        async with self.lock:
+            if not self.table.give_back(seat):
+                return False
+        peer = next((p for p in self.peers if p.given == seat and p.watcher and not p.ws.closed), None)
+        if peer is not None and seat not in self.seated:
+            peer.watcher, peer.seat, peer.given = False, seat, None
+            self.seated[seat] = peer
+            await self._send(peer, self.welcome(seat))
+        self.say("device", seat=seat)
+        await self.broadcast()
+        return True

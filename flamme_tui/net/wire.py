@@ -24,7 +24,9 @@ from ..engine.options import Option, Preview, dominated
 from ..engine.phase import Phase
 from ..i18n import N_, _
 
-PROTOCOL = 2  # the version every message carries ("v"); a message of another version is refused
+# the version every message carries ("v"); a message of another version is refused.  3: every seat
+# that has something to do chooses at once, `at` numbering each seat's own turns (docs/PROTOCOL.md)
+PROTOCOL = 3
 MAX_FROM_DEVICE = 4 * 1024  # bytes of one message a device sends (a hello or a choice is ~100)
 MAX_FROM_HOST = 2 * 1024 * 1024  # bytes of one message a host sends (the set-up of a long stage ~60 KB)
 MAX_DEPTH = 12  # nesting of a message a reader accepts (JSON is parsed only after this check)
@@ -178,8 +180,10 @@ def _plain(value: Any) -> Any:
 
 
 def turn_message(turn: SeatTurn, at: int) -> dict[str, Any]:
-    """The `turn` message to `turn.seat` alone; `at` numbers the turn (the
-    log's length): a choice names it, so a repeated or late one is refused."""
+    """The `turn` message to `turn.seat` alone; `at` numbers the seat's own
+    turns (how many of its actions the log holds, HostTable.turn_no): a
+    choice names it, so a repeated or late one is refused, and another
+    seat's action in between leaves it as it was."""
     return {
         "v": PROTOCOL, "type": "turn", "at": at, "seat": turn.seat, "kind": turn.kind, "rider": turn.rider,
         "hand": list(turn.hand), "keep": turn.keep, "bid": turn.bid,
@@ -198,8 +202,9 @@ RIDER_FIELDS = ("index", "id", "seat", "kind", "square", "lane", "crashed", "dec
 def table_message(game: Any, due: int | None, waiting: tuple[int, ...], away: tuple[int, ...],
                   bots: dict[int, str], at: int) -> dict[str, Any]:
     """The public table: the board every seat sees (positions, public piles,
-    cards played and revealed), whose turn it is, who has a card face down
-    (that it has is public: what it is is not), who is away, the outcome."""
+    cards played and revealed), every seat still choosing (`waiting`, in seat
+    order; `due` the first of them), who has a card face down (that it has is
+    public: what it is is not), who is away, the outcome."""
     board = game.view(0).board  # public to every seat: no hand, no face-down card
     ready = [i for i, r in enumerate(game.riders) if r.played is not None] if game.phase not in (
         Phase.GRID, Phase.OVER) else []

@@ -1329,10 +1329,12 @@ def award_lines(bmx: bool, wind: tuple[Sequence[str], int], shelter: tuple[Seque
 # ------------------------------------------------------------ a hosted table
 
 
-def host_line(kind: str, team: str = "", **facts: Any) -> str | None:
+def host_line(kind: str, team: str = "", names: Sequence[str] = (), **facts: Any) -> str | None:
     """What a host says of its table (net.host.HostServer's `say`: a device
     joined, dropped, whom the table waits for...), on the host's terminal and
-    on the app's host screen alike; None for what it does not tell."""
+    on the app's host screen alike; None for what it does not tell.  `team`
+    names the seat the line is about, `names` every seat (whom it waits for:
+    every seat still choosing, `seats`, each away one said so)."""
     if kind == "joined":
         return _("{team} joined").format(team=team)
     if kind == "away":
@@ -1342,7 +1344,13 @@ def host_line(kind: str, team: str = "", **facts: Any) -> str | None:
     if kind == "bot":
         return _("{team} is played by a bot ({bot}) from now on").format(team=team, bot=bot_level(str(facts.get("policy"))))
     if kind == "waiting":
-        return _("waiting for {team}").format(team=team) + (_(" (away)") if facts.get("away") else "")
+        seats, away = facts.get("seats") or (), facts.get("away") or ()
+        if not names or not seats:
+            return _("waiting for {team}").format(team=team) + (_(" (away)") if away else "")
+        return _("waiting for {team}").format(team=", ".join(
+            names[s] + (_(" (away)") if s in away else "") for s in seats if 0 <= s < len(names)))
+    if kind == "device":
+        return _("{team} plays on its own device again").format(team=team)
     if kind == "revealed":
         return (_("Round {n} revealed").format(n=facts.get("round")) if facts.get("round")
                 else _("Breakaway bids revealed"))

@@ -7,7 +7,9 @@ language), whom the table waits for.  No curtain: nobody else looks at this
 screen.  A number key (or the arrows and Enter) sends the choice; the host
 checks it.  The terminal bell rings when the seat must choose, and a
 desktop notification says so where notify-send is installed (net/notify.py:
-once for the seat's choices in a row; not in a browser tab).  A line that
+once for the seat's choices in a row, after a wait; not in a browser tab).
+Every seat chooses at the same time: one that has chosen all it can says it
+waits for the others, and the status line names every seat still choosing.  A line that
 drops is opened again with the same code every few seconds (the host may
 have been restarted on its save): the hand comes back as it was.
 
@@ -317,7 +319,7 @@ class SeatScreen(Screen[None]):
         if t.turn is not None and t.turn.at != self.rung_at:
             self.rung_at = t.turn.at
             self.app.bell()  # the seat must choose (a table may wait days between rounds)
-            if t.seat is not None and (t.answered < 0 or t.turn.at != t.answered + 1):  # not its next in a row
+            if t.seat is not None and t.rest():  # after a wait, not its next choice in a row
                 self.run_worker(notify(t.team(t.seat)), group="notify")  # and the desktop, where it can
 
     def show_track(self) -> None:
@@ -385,6 +387,8 @@ class SeatScreen(Screen[None]):
         if turn is None:
             if t.over:
                 return Text(_("The race is over."))
+            if t.chosen_all():  # (the others choose at the same time: the round goes on when they have)
+                return Text(_("All chosen: waiting for the others."))
             return Text(_("Nothing to choose now."))
         rider = t.rider_name(turn.rider) if turn.rider is not None else ""
         titles = {

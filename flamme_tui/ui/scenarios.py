@@ -595,7 +595,7 @@ async def host(pilot) -> None:
     while time.monotonic() < deadline:
         await pilot.pause(0.05)
         screen = pilot.app.screen
-        if getattr(screen, "server", None) is not None and screen.table.device_due() is not None:
+        if getattr(screen, "server", None) is not None and screen.table.devices_waiting():
             break
     await pilot.pause(0.2)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from flamme_tui.net.wire import PROTOCOL as V
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import HOST_PORT, SCENARIOS, SEED
 
@@ -64,7 +65,7 @@ async def answer(ws) -> dict:
     """A device's next message; a turn is answered with its first option."""
     message = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
     if message["type"] == "turn":
-        await ws.send_str(json.dumps({"v": 2, "type": "choose", "at": message["at"], "option": 0,
+        await ws.send_str(json.dumps({"v": V, "type": "choose", "at": message["at"], "option": 0,
                                       "action": message["options"][0]["action"]}))
     return message
 
@@ -96,7 +97,7 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
         assert table.devices == {0, 1} and app.screen.here == {0}
 
         async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://{address}/ws") as ws:
-            await ws.send_str(json.dumps({"v": 2, "type": "hello", "code": rows["2"], "watch": False}))
+            await ws.send_str(json.dumps({"v": V, "type": "hello", "code": rows["2"], "watch": False}))
             await until(pilot, lambda: 1 in app.screen.server.seated, "the device joined")
             await pilot.pause()
             assert re.search(rf"own device +{rows['2']} +joined", screen_text(app))
@@ -108,9 +109,12 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
                 await pilot.pause(0.02)
                 if device.done():
                     device = asyncio.ensure_future(answer(ws))
-                due = table.session.due()
-                if due == 0 and screen_name(app) == "HostScreen":
-                    assert "(here) must choose: p shows their hand" in screen_text(app)
+                if 0 in table.waiting() and screen_name(app) == "HostScreen":
+                    # (alone: "Red (here) must choose: p shows their hand."; with seat 2 choosing at the
+                    # same time: "Waiting for Red (here), Blue (p: your hand, b: a bot plays one).")
+                    text = screen_text(app)
+                    assert "(here) must choose: p shows their hand" in text or re.search(
+                        r"Waiting for .+ \(here\).* \(p: your hand, b: a bot plays one\)", text), text
                     await pilot.press("p")
                 elif screen_name(app) == "SeatScreen" and app.screen.table.turn is not None:
                     assert app.screen.table.seat == 0  # its own hand only
@@ -168,8 +172,9 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
 
 
 async def test_two_seats_here_the_host_screen_comes_back_between_them(data_dir):
-    """Two players at the host's keyboard: when the other one must choose, the first
-    one's hand goes (back to the host screen, which names who must choose next)."""
+    """Two players at the host's keyboard: both choose at the same time, one after the
+    other at this keyboard: when the first has chosen all and the other must choose, the
+    first one's hand goes (back to the host screen, which names who must choose next)."""
     from flamme_tui.ui.choices import HERE
     from flamme_tui.ui.scenarios import choices
     from flamme_tui.ui.screens.host import HostScreen
@@ -186,13 +191,17 @@ async def test_two_seats_here_the_host_screen_comes_back_between_them(data_dir):
         seen: dict[int, set[int]] = {0: set(), 1: set()}  # seat -> the seats whose hand its screen showed
         curtains = 0
         deadline = time.monotonic() + 60
-        while table.session.due() in (0, 1):  # round 1's choices of the two seats here
-            assert time.monotonic() < deadline
+        game = table.session.game
+        while game.round == 1 and (game.needs(0) or game.needs(1)):  # round 1's choices of the two seats here
+            assert time.monotonic() < deadline, (screen_name(app), host.open_seat, table.waiting(), screen_text(app))
             await pilot.pause(0.02)
-            due = table.session.due()
+            waiting = [s for s in table.waiting() if s in (0, 1)]
             if screen_name(app) == "HostScreen":
-                if host.open_seat is None and due in (0, 1) and f"{table.session.setup.teams[due].name} (here) " \
-                        "must choose" in screen_text(app):
+                # the host screen names who must choose here ("Blue (here) must choose: p shows their
+                # hand.", or with others choosing at the same time "Waiting for Blue (here), Green")
+                names = [table.session.setup.teams[s].name for s in waiting]
+                text = screen_text(app)
+                if host.open_seat is None and waiting and all(f"{name} (here)" in text for name in names):
                     curtains += 1
                     await pilot.press("p")
             elif app.screen.table.turn is not None and app.screen.table.seat is not None:

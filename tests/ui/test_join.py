@@ -76,14 +76,10 @@ async def test_a_seat_plays_a_whole_race_by_number_keys_at_80x24_and_a_watcher_s
                 f"{k:>2}. {app.table.rider_name(i)}" for k, i in enumerate(session.game.ranking(), 1)]
         blue_table = await asyncio.wait_for(blue, 30)
         assert blue_table.over and blue_table.outcome[0] == tuple(session.game.ranking())
-        # the same choices of the two human seats, made hot-seat at one screen: the same race
-        from test_net import hot_seat
-
+        # the log, its choices in the order they came (the three seats chose at once): the same race again
         game = session.game
-        humans = [str(e) for e in session.entries if game.riders[game.index[e.rider]].seat in (0, 1)]
-        same = hot_seat(humans, lambda: Session.new(RaceSpec(teams=TEAMS), 7, bots={2: "easy"}))
-        assert [str(e) for e in same.session.entries] == [str(e) for e in session.entries]
-        assert same.game.ranking() == game.ranking()
+        same = Session(session.setup, session.seed, dict(session.bots), [str(e) for e in session.entries])
+        assert same.game.ranking() == game.ranking() and same.game.winner == game.winner
     finally:
         await server.stop()
 
@@ -335,11 +331,21 @@ async def test_a_desktop_notification_tells_the_seat_it_must_choose_where_notify
                     await worker.wait()
     finally:
         await server.stop()
+    # a notification for each run of the seat's turns that came after a wait: the table went on
+    # without it (it had chosen all, and the bot chose still), then asked it again; the bot
+    # choosing at the same time, the waits are read from the log
     game = session.game
     seats = [game.riders[game.index[e.rider]].seat for e in session.entries]
-    runs = sum(1 for k, s in enumerate(seats) if s == 0 and (k == 0 or seats[k - 1] != 0))
+    again = Session(session.setup, session.seed, dict(session.bots))
+    runs, asked = 0, False
+    for entry in [None, *session.entries]:
+        if entry is not None:
+            again.apply(entry)
+        now = not again.over and again.game.needs(0)
+        runs += now and not asked
+        asked = now
     calls = told.read_text().splitlines()
-    assert len(bells) == seats.count(0) > len(calls) == runs >= 2
+    assert len(bells) == seats.count(0) > len(calls) == runs >= 1
     assert set(calls) == {"--app-name=flamme-tui|--|flamme-tui|Red &lt;b&gt;&amp;: your turn to choose|"}
 
     monkeypatch.setenv("FLAMME_TUI_SERVED", "1")  # a browser tab's app: its desktop is the host's
@@ -448,10 +454,14 @@ def test_default_team_names_are_said_in_the_device_s_language():
 
     teams = (Team("Rouge", "red"), Team("Bleu", "blue"), Team("Vert", "green"), Team("Ann", "orange"))
     session = Session.new(RaceSpec(teams=teams), 7)
+    host = HostTable(session, {0, 1, 2, 3})
+    while 1 in host.devices_waiting():  # Bleu chooses all its round: the others choose still
+        turn = host.turn_for(1)
+        host.choose(1, {"at": turn["at"], "option": 0, "action": turn["options"][0]["action"]})
     with i18n.speaking("es"):
-        device = device_of(HostTable(session, {0, 1, 2, 3}), 1)
+        device = device_of(host, 1)
         assert [device.team(s) for s in range(4)] == ["Rojo", "Azul", "Verde", "Ann"]
-        assert device.status() == "Esperando a Rojo." and device.rider_name(0) == "Sprinteur Rojo"
+        assert device.status() == "Esperando a Rojo, Verde, Ann." and device.rider_name(0) == "Sprinteur Rojo"
     assert device.team(1) == "Blue"  # the same device in English
     assert device.host_setup.teams[1].name == "Bleu"  # (as the host sent it)
 
@@ -460,7 +470,7 @@ async def test_a_seat_rejoining_a_host_back_from_quitting_no_longer_says_it_is_c
     """The host quit (`quit`) and came back on its save: the devices joined again
     but kept "the host is closing the table" beside their turn (and at 80 columns
     the keys were cut off)."""
-    import flamme_tui.ui.join as join
+    from flamme_tui.ui import join
 
     monkeypatch.setattr(join, "RETRY_SECONDS", 0.1)
     session = Session.new(RaceSpec(teams=TEAMS[:2]), 7)

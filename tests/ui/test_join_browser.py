@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from flamme_tui.net.wire import PROTOCOL as V
 from flamme_tui.ui.browser import CHROMIUM, chromium
 
 from .test_serve import free_port, wait_for_port
@@ -45,13 +46,13 @@ async def test_a_phone_sized_browser_joins_by_its_code_and_plays(tmp_path):
                 save = line.split("saved in ")[1].strip()
         wait_for_port(web_port)
         async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://127.0.0.1:{port}/ws") as blue:
-            await blue.send_str(json.dumps({"v": 2, "type": "hello", "code": codes["Blue"], "watch": False}))
+            await blue.send_str(json.dumps({"v": V, "type": "hello", "code": codes["Blue"], "watch": False}))
 
             async def play_blue():
                 async for msg in blue:
                     message = json.loads(msg.data)
                     if message["type"] == "turn":
-                        await blue.send_str(json.dumps({"v": 2, "type": "choose", "at": message["at"], "option": 0,
+                        await blue.send_str(json.dumps({"v": V, "type": "choose", "at": message["at"], "option": 0,
                                                         "action": message["options"][0]["action"]}))
 
             blue_task = asyncio.ensure_future(play_blue())

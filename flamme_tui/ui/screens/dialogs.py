@@ -398,3 +398,47 @@ class ConfirmStopHosting(ConfirmDelete):
                                      "The race is saved: Resume on the title menu (or $command) hosts it again, "
                                      "and the devices come back with their codes."), command=self.label)
 
+
+
+class PickSeat(ModalScreen[int | None]):
+    """Which seat? (the host's screen: `b` or `d` with several seats it could mean).
+    The seat chosen (its number key, or the arrows and Enter), or None (Esc)."""
+
+    DEFAULT_CSS = """
+    PickSeat { align: center middle; }
+    PickSeat #pick-seat-box { width: 50; }
+    PickSeat #pick-seat-text { margin: 0 0 1 0; }
+    PickSeat OptionList { height: auto; max-height: 14; border: none; padding: 0; }
+    PickSeat #pick-seat-hint { color: $text-muted; margin: 1 0 0 0; }
+    """
+    BINDINGS = [Binding("escape", "dismiss_none", N_("None"))]
+
+    def __init__(self, question: str, seats: list[tuple[int, str]]) -> None:
+        super().__init__()
+        self.question = question
+        self.seats = seats  # (seat, its words): the seats it may be, first the likeliest
+
+    def compose(self):
+        with Vertical(id="pick-seat-box", classes="dialog"):
+            yield Static(Text(self.question), id="pick-seat-text")
+            yield OptionList(*(Option(Text(f"{seat + 1:>2}  {words}"), id=str(seat)) for seat, words in self.seats))
+            yield Static(Text(_("a seat's number, or ↑ ↓ and Enter · Esc: none")), id="pick-seat-hint")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = 0  # the likeliest first
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(int(event.option.id or 0))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character.isdigit():
+            number = int(event.character) or 10  # (0: seat 10, as a number row reads)
+            if any(seat + 1 == number for seat, _words in self.seats):
+                event.stop()
+                self.dismiss(number - 1)
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)

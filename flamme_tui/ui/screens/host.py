@@ -7,11 +7,13 @@ The screen serves the table (net.host.HostServer, in the app's own event
 loop) and shows what `flamme-tui host` prints: the join address, the room
 code, each seat and who plays it (its code, joined or not), the QR code of
 the page for browsers and phones, then whom the table waits for and each
-round revealed.  `p` opens a seat played here (its own screen, joined over
-loopback like any device: its hand is never on this screen, which may face
-the room; with two seats here the screen goes back here between them, as a
-curtain).  `b` gives the seat the table waits for to a bot (a player who
-left); `n` opens the table to the local network (it listens on this computer
+round revealed.  Every seat that has something to do chooses at once (the
+table waits for all of them).  `p` opens a seat played here (its own screen,
+joined over loopback like any device: its hand is never on this screen,
+which may face the room; with two seats here the screen goes back here
+between them, as a curtain).  `b` gives a seat the table waits for to a bot
+(a player who left; with several, the screen asks which), `d` gives it back
+to its device (the same code); `n` opens the table to the local network (it listens on this computer
 only until then); Escape stops hosting (the race is autosaved as every race
 is, its codes beside it: `flamme-tui host --from` reopens it).
 """
@@ -54,6 +56,7 @@ class HostScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "play_here", N_("Play your seat"), show=False),  # (the key bar shows them)
         Binding("b", "give_to_bot", N_("Waiting seat to a bot"), show=False),
+        Binding("d", "give_back", N_("Seat back to its device"), show=False),
         Binding("n", "network", N_("Open to the network"), show=False),
         Binding("escape", "stop", N_("Stop hosting"), show=False),
     ]
@@ -89,7 +92,8 @@ class HostScreen(Screen[None]):
 
     def key_list(self) -> list[tuple[str, str]]:
         keys = [("p", _("your seat"))] if self.here - set(self.table.session.bots) else []
-        return keys + [("b", _("give to a bot")),
+        back = [("d", _("back to its device"))] if self.table.given() else []
+        return keys + [("b", _("give to a bot")), *back,
                        ("n", _("this computer") if self.listen == NETWORK else _("network")),
                        ("esc", _("stop hosting"))]
 
@@ -189,8 +193,9 @@ class HostScreen(Screen[None]):
         name_w = max(len(heads[0]), *(len(r[1]) for r in rows))
         plays_w = max(len(heads[1]), *(len(r[2]) for r in rows))
         t.append(f"{'':>2} {heads[0]:<{name_w}} {heads[1]:<{plays_w}} {heads[2]}\n", style="dim")
+        choosing = set(self.table.waiting())
         for seat, name, plays, code, state in rows:
-            style = "bold" if seat == session.due() else ""
+            style = "bold" if seat in choosing else ""
             t.append(f"{seat + 1:>2} {name:<{name_w}} {plays:<{plays_w}} {code:<14} {state}".rstrip() + "\n",
                      style=style)
         t.rstrip()
@@ -205,8 +210,9 @@ class HostScreen(Screen[None]):
         from ...net.host import show_code
 
         session = self.table.session
-        if seat in session.bots:
-            return _("bot: {name}").format(name=bot_level(session.bots[seat])), "", ""
+        if seat in session.bots:  # (a seat given to a bot keeps its code: d gives it back to its device)
+            code = show_code(self.table.codes[seat]) if seat in self.table.given() else ""
+            return _("bot: {name}").format(name=bot_level(session.bots[seat])), code, ""
         if seat not in self.table.devices:
             return _("scripted"), "", ""
         if seat in self.here:
@@ -218,31 +224,46 @@ class HostScreen(Screen[None]):
         return _("own device"), show_code(self.table.codes[seat]), state
 
     def waiting_words(self) -> str:
+        """Whom the table waits for: every seat played by a person still choosing (a bot
+        plays as soon as it can), each said where it is."""
         session = self.table.session
         if session.over:
             return _("The race is over.")
-        seat = session.due()
-        if seat is None or seat in session.bots:
+        seats = [s for s in self.table.waiting() if s not in session.bots and s in self.table.devices]
+        if not seats:
             return ""
-        team = team_name(session.setup, seat)
-        if seat in self.here:
-            return _("{team} (here) must choose: p shows their hand.").format(team=team)
-        if seat in self.table.devices:
+        if len(seats) == 1:  # (one seat: said as ever, with what the host may do about it)
+            seat = seats[0]
+            team = team_name(session.setup, seat)
+            if seat in self.here:
+                return _("{team} (here) must choose: p shows their hand.").format(team=team)
             if self.server is not None and seat in self.server.seated:
                 return _("Waiting for {team} (b: a bot plays it).").format(team=team)
             if seat in self.came:
                 return _("Waiting for {team}, away (b: a bot plays it).").format(team=team)
             return _("Waiting for {team} to join (b: a bot plays it).").format(team=team)
-        return ""
+
+        def where(seat: int) -> str:
+            if seat in self.here:
+                return _(" (here)")
+            if self.server is not None and seat in self.server.seated:
+                return ""
+            return _(" (away)") if seat in self.came else _(" (not joined)")
+
+        who = ", ".join(team_name(session.setup, s) + where(s) for s in seats)
+        if any(s in self.here for s in seats):
+            return _("Waiting for {teams} (p: your hand, b: a bot plays one).").format(teams=who)
+        return _("Waiting for {teams} (b: a bot plays one).").format(teams=who)
 
     def tell(self, kind: str, seat: int | None = None, **facts: Any) -> None:
         """What the host says (HostServer's `say`), in the log, each thing once."""
         setup = self.table.session.setup
-        if kind == "waiting" and seat is not None:
-            self.curtain(seat)
+        if kind == "waiting":
+            self.curtain(facts.get("seats", ()))
         if kind == "joined" and seat is not None:
             self.came.add(seat)
-        line = host_line(kind, team_name(setup, seat) if seat is not None else "", **facts)
+        line = host_line(kind, team_name(setup, seat) if seat is not None else "",
+                         [team_name(setup, s) for s in range(len(setup.teams))], **facts)
         if kind in ("joined", "away") and seat in self.here:
             line = None  # (a seat played here: its screen opened or closed, nobody came or went)
         if line is not None and kind not in ("bot-failed", "waiting") and line != self.last:
@@ -253,10 +274,13 @@ class HostScreen(Screen[None]):
                 self.seat_screen.host_note(line)
         self.show_info()
 
-    def curtain(self, due: int) -> None:
-        """Another seat played here must choose: its hand is not shown to the player before
-        (back to this screen, whose `p` shows it)."""
-        if self.seat_screen is not None and due in self.here and due != self.open_seat:
+    def curtain(self, waiting: Iterable[int]) -> None:
+        """The seat played here whose screen is open has chosen all it can, and another
+        seat played here must choose: its hand is not shown to the player before (back
+        to this screen, whose `p` shows it)."""
+        waiting = tuple(waiting)
+        if (self.seat_screen is not None and self.open_seat not in waiting
+                and any(s in self.here and s != self.open_seat for s in waiting)):
             self.seat_screen.action_leave()
 
     # ------------------------------------------------------------ keys
@@ -270,8 +294,8 @@ class HostScreen(Screen[None]):
         if not seats or self.server is None:
             self.app.bell()
             return
-        due = session.due()
-        seat = due if due in seats else seats[0]
+        waiting = [s for s in self.table.waiting() if s in seats]
+        seat = waiting[0] if waiting else seats[0]
         team = team_name(session.setup, seat)
         intro = (_("{team}, played here. q goes back to the host's screen (the codes, the table).").format(team=team),)
         self.seat_screen = SeatScreen(f"{LOCAL}:{self.port}", show_code(self.table.codes[seat]), intro=intro,
@@ -284,11 +308,45 @@ class HostScreen(Screen[None]):
         self.show_info()
 
     async def action_give_to_bot(self) -> None:
-        seat = self.table.device_due()
-        if seat is None or self.server is None:
+        """A seat the table waits for to a bot (a player who left): with several, the
+        screen asks which (those with no device on the line first)."""
+        seats = list(self.table.devices_waiting())
+        if not seats or self.server is None:
             self.app.bell()
             return
-        await self.server.hand_to_bot(seat, "easy")
+        if len(seats) == 1:
+            await self.server.hand_to_bot(seats[0], "easy")
+            return
+        there = self.server.seated
+        seats.sort(key=lambda s: s in there or s in self.here)  # (stable: in seat order within each)
+
+        async def chosen(seat: int | None) -> None:
+            if seat is not None and self.server is not None and seat in self.table.devices_waiting():
+                await self.server.hand_to_bot(seat, "easy")
+
+        self.ask_seat(_("Which seat does a bot play from now on?"), seats, chosen)
+
+    async def action_give_back(self) -> None:
+        """A seat given to a bot back to its device, with its same code (with several, asked)."""
+        seats = list(self.table.given())
+        if not seats or self.server is None:
+            self.app.bell()
+            return
+        if len(seats) == 1:
+            await self.server.give_back(seats[0])
+            return
+
+        async def chosen(seat: int | None) -> None:
+            if seat is not None and self.server is not None:
+                await self.server.give_back(seat)
+
+        self.ask_seat(_("Which seat goes back to its device?"), seats, chosen)
+
+    def ask_seat(self, question: str, seats: list[int], then: Any) -> None:
+        from .dialogs import PickSeat
+
+        words = [(s, f"{team_name(self.table.session.setup, s)}  {self.seat_words(s)[2]}".rstrip()) for s in seats]
+        self.app.push_screen(PickSeat(question, words), then)
 
     async def action_network(self) -> None:
         """This computer only, or every machine of the network (the devices joined come back on their own)."""
