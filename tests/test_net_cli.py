@@ -128,6 +128,45 @@ def test_the_hosts_player_hands_a_seat_to_a_bot_from_its_input(tmp_path):
     assert "The race is over." in out, err
 
 
+def test_the_hosts_player_gives_a_seat_back_from_its_bot_to_its_device(tmp_path):
+    """`bot 1` then `device 1`: Red's line, watching since, is Red's again and plays the
+    race to its end with Blue's; a seat no bot plays is not one to give back."""
+    proc, facts = start_host(tmp_path, "--teams", "2", "--bots", "device,device", "--seed", "4",
+                             "--port", str(free_port()), "--saves", str(tmp_path / "saves"))
+
+    async def body() -> list[Device]:
+        port = int(facts["address"].rsplit(":", 1)[1])
+        red, blue = Device(port, facts["Red"]), Device(port, facts["Blue"])
+        for d in (red, blue):
+            await d.open()
+        await red.until("turn")
+        proc.stdin.write("device 2\nbot 1\n")  # (Blue is no bot's: said, nothing done)
+        proc.stdin.flush()
+        assert (await red.until("error"))["code"] == "bot"
+        proc.stdin.write("device 1\n")
+        proc.stdin.flush()
+        assert (await red.until("welcome"))["seat"] == 0
+        try:
+            await asyncio.gather(play_device(red), play_device(blue))
+        finally:
+            for d in (red, blue):
+                await d.close()
+        return [red, blue]
+
+    try:
+        red, blue = asyncio.run(body())
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert proc.returncode == 0, err
+    assert "device N: N is a seat given to a bot that had a device (none now)" in out
+    assert "Red is played by a bot (easy) from now on" in out and "Red plays on its own device again" in out
+    assert f"Red: flamme-tui join {facts['address']} {facts['Red']}" in out  # its line again, the same code
+    assert red.chose and "The race is over." in out
+
+
 def test_a_host_without_a_device_seat_or_with_a_bad_option_says_so_in_one_line(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT), FLAMME_TUI_DATA_DIR=str(tmp_path / "data"))
     for args, words in ((["--bots", "easy,easy,easy,easy"], "name at least one seat `device`"),

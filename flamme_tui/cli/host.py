@@ -14,6 +14,7 @@ The race is autosaved as every race is, and the codes beside it: `host
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 import signal
 import sys
@@ -211,11 +212,25 @@ async def _serve(table: Any, args: Any, path: Path) -> int:
     page = await _start_page(args, server.port, len(table.devices))
     intro = _announce(table, address, path, None if page is None else join_address(args.host, args.web_port))
 
+    pending = [b""]  # what came on stdin after its last whole line
+
     def read_command() -> None:
-        line = sys.stdin.readline()
-        if not line:  # no more input (closed, or none given): hosting goes on
+        """Every whole line on stdin now (read from its descriptor: sys.stdin.readline took
+        two lines typed or piped at once into its buffer, and the second waited there unread
+        until a third came)."""
+        try:
+            data = os.read(sys.stdin.fileno(), 4096)
+        except (OSError, ValueError):
+            data = b""
+        lines = (pending[0] + data).split(b"\n")
+        pending[0] = (lines.pop() if data else b"")[-4096:]  # (bounded: a line that long is no command)
+        if not data:  # no more input (closed, or none given): hosting goes on
             asyncio.get_running_loop().remove_reader(sys.stdin)
-            return
+        for line in lines:
+            if len(line) <= 200:  # (a command is a few words)
+                command(line.decode("utf-8", "replace"))
+
+    def command(line: str) -> None:
         words = line.split()
         if words[:1] == ["quit"]:
             server.done.set()

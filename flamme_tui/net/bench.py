@@ -90,12 +90,23 @@ async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[
     latencies: list[float] = []
     totals = {"messages": 0, "bytes": 0, "choices": 0}
     done = asyncio.Event()
+    # a few lines joining at a time: the host holds at most 16 lines from one address that have
+    # not been welcomed yet (MAX_WAITING_PER_ADDRESS), and these 32 all come from this one
+    joining = asyncio.Semaphore(8)
 
     async def device(code: str, watch: bool) -> None:
         async with aiohttp.ClientSession() as http:
-            async with http.ws_connect(f"ws://127.0.0.1:{port}/ws", max_msg_size=4 * 1024 * 1024) as ws:
+            await joining.acquire()
+            try:
+                ws = await http.ws_connect(f"ws://127.0.0.1:{port}/ws", max_msg_size=4 * 1024 * 1024)
                 await ws.send_str(json.dumps({"v": PROTOCOL, "type": "hello", "code": code, "watch": watch}))
+                first = await ws.receive()  # the welcome
+            finally:
+                joining.release()
+            async with ws:
                 answered = -1
+                if first.type != aiohttp.WSMsgType.TEXT:
+                    return
                 async for msg in ws:
                     if msg.type != aiohttp.WSMsgType.TEXT:
                         break

@@ -307,6 +307,8 @@ class SeatScreen(Screen[None]):
             t.error = None
         elif t.closed:
             self.note = error_words(t.closed)
+        elif self.note == error_words("bot"):  # the host gave the seat back to this device (welcomed again)
+            self.note = ""
         status = t.status()
         if t.turn is not None and t.seat is not None:  # how to choose, said while there is a choice to make
             keys = _("1-9, or ↑ ↓ and Enter, or a tap · q quits") if self.standalone else _(

@@ -334,3 +334,60 @@ async def test_the_hosting_note_quotes_the_plays_list_s_label_as_it_shows(data_d
     assert re.search(rf" {device} +▼", text) and len(device) <= 12  # the label whole in the Plays list
     quote = "«\N{NO-BREAK SPACE}{}\N{NO-BREAK SPACE}»" if lang == "fr" else "«{}»"
     assert quote.format(device) in note and quote.format(here) in note
+
+
+async def test_b_asks_which_seat_when_several_choose_and_d_gives_a_seat_back_to_its_device(data_dir):
+    """Three seats on their own devices choose at once: `b` asks which goes to a bot
+    (its number picks it); `d` (on the key bar while a seat is a bot's) gives it back to
+    its device, with its same code, and the host's log says so."""
+    import aiohttp
+
+    from flamme_tui.net.host import show_code
+    from flamme_tui.ui.scenarios import choices
+    from flamme_tui.ui.screens.host import HostScreen
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    c = choices(n=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(HostScreen(c.session(), c.here(), port=0))
+        await until(pilot, lambda: getattr(app.screen, "server", None) is not None, "hosting")
+        host = app.screen
+        table = host.table
+        assert table.devices_waiting() == (0, 1, 2)  # all three at once
+        keys = app.screen.query_one("#host-keys")
+        assert ("d", "back to its device") not in keys.keys
+        code = table.codes[1]
+        async with aiohttp.ClientSession() as http, http.ws_connect(f"ws://127.0.0.1:{host.port}/ws") as ws:
+            await ws.send_str(json.dumps({"v": V, "type": "hello", "code": code, "watch": False}))
+            await until(pilot, lambda: 1 in host.server.seated, "seat 2's device joined")
+            await pilot.press("b")
+            await until(pilot, lambda: screen_name(app) == "PickSeat", "the screen asks which seat")
+            text = screen_text(app)
+            assert "Which seat does a bot play from now on?" in text
+            # the seats with no device on the line first, the one joined last
+            from textual.widgets import OptionList
+
+            offered = app.screen.query_one(OptionList)
+            assert [offered.get_option_at_index(k).id for k in range(offered.option_count)] == ["0", "2", "1"]
+            assert "Orange" in str(offered.get_option_at_index(2).prompt)
+            await pilot.press("2")
+            await until(pilot, lambda: 1 in table.session.bots, "seat 2 given to a bot")
+            assert screen_name(app) == "HostScreen" and table.given() == (1,)
+            await until(pilot, lambda: ("d", "back to its device") in keys.keys, "the d key shown")
+            assert re.search(rf" 2 \S+ +bot: easy +{show_code(code)}", screen_text(app))  # its code kept
+            await pilot.press("d")
+            await until(pilot, lambda: 1 not in table.session.bots, "seat 2 back on its device")
+            assert table.devices_waiting() and 1 in table.devices and table.given() == ()
+            await until(pilot, lambda: "plays on its own device again" in screen_text(app), "the log says so")
+            assert ("d", "back to its device") not in keys.keys
+            # the line that played seat 2 plays it again: welcomed as its seat once more
+            seen = []
+            while not any(m.get("type") == "welcome" and m.get("seat") == 1 for m in seen[1:]):
+                seen.append(json.loads((await asyncio.wait_for(ws.receive(), 10)).data))
+            # Escape on a seat question asks nothing more
+            await pilot.press("b")
+            await until(pilot, lambda: screen_name(app) == "PickSeat", "asked again")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert screen_name(app) == "HostScreen" and not table.given()
+        await host.stop_serving()

@@ -636,3 +636,38 @@ async def test_a_wide_window_draws_the_stage_two_cells_a_square():
             assert not track.wide and len(str(track.render_line(0).text).rstrip()) < len(wide_row)
     finally:
         await server.stop()
+
+
+async def test_a_seat_given_to_a_bot_and_back_plays_on_the_same_screen():
+    """`bot 1` turns the seat's screen into a watcher's ("the host gave this seat to a
+    bot"); `device 1` makes it the seat's again on the same line: its name in the head,
+    the note gone, its turn when it has one."""
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={})
+    table = HostTable(session, {0, 1})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    app.bell = lambda: None
+
+    async def until(condition, what):
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if condition():
+                return
+        raise AssertionError(f"{what}: {screen_text(app)}")
+
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(lambda: app.table.turn is not None, "a turn")
+            await server.hand_to_bot(0, "easy")
+            await until(lambda: "the host gave this seat to a bot" in screen_text(app), "given to a bot")
+            assert "watching" in screen_text(app) and app.table.turn is None
+            await until(lambda: not session.game.needs(0), "the bot chose red's round")
+            assert await server.give_back(0)
+            await until(lambda: "you: Red" in screen_text(app), "the seat again")
+            await pilot.pause(0.05)
+            text = screen_text(app)
+            assert "the host gave this seat to a bot" not in text
+            assert "All chosen: waiting for the others." in text and "Waiting for Blue (away" in text
+    finally:
+        await server.stop()
