@@ -82,11 +82,20 @@ def _start_host(seats: int, seed: int, folder: str) -> tuple[subprocess.Popen[st
     raise RuntimeError("the host did not start in time")
 
 
+def _number_after(text: str, key: str) -> int:
+    """The whole number after `key` in a message (read no further: see `_race`), -1 if none."""
+    at = text.find(key)
+    if at < 0:
+        return -1
+    digits = text[at + len(key):at + len(key) + 8].split(",", 1)[0].split("}", 1)[0]
+    return int(digits) if digits.isdigit() else -1
+
+
 async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[list[float], int, int, int]:
     import aiohttp
 
-    # every seat chooses at once: the round's last card is the last choice sent before its reveal
-    last_sent: dict[str, float] = {}  # "at": when the last choice was sent
+    # every seat chooses at once: a round's last card is the last choice sent in that round
+    last_sent: dict[int, float] = {}  # round -> when its last choice was sent
     latencies: list[float] = []
     totals = {"messages": 0, "bytes": 0, "choices": 0}
     done = asyncio.Event()
@@ -104,7 +113,7 @@ async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[
             finally:
                 joining.release()
             async with ws:
-                answered = -1
+                answered, round_no = -1, 0
                 if first.type != aiohttp.WSMsgType.TEXT:
                     return
                 async for msg in ws:
@@ -117,13 +126,15 @@ async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[
                     # so that what is timed is the host, not these readers)
                     head = msg.data[:40]
                     if '"type":"reveal"' in head:
-                        if "at" in last_sent:
-                            latencies.append(now - last_sent["at"])
+                        revealed = _number_after(msg.data, '"round":')
+                        if revealed in last_sent:
+                            latencies.append(now - last_sent[revealed])
                         continue
                     if '"type":"table"' in head:
                         if '"ranking":null' not in msg.data:
                             done.set()
                             return
+                        round_no = _number_after(msg.data, '"round":')
                         continue
                     message = json.loads(msg.data)
                     if message["type"] == "turn" and message["at"] != answered:
@@ -131,7 +142,7 @@ async def _race(port: int, codes: list[str], room: str, watchers: int) -> tuple[
                         options = message["options"]
                         k = next((i for i, o in enumerate(options) if not o["dominated"]), 0)
                         totals["choices"] += 1
-                        last_sent["at"] = time.perf_counter()
+                        last_sent[round_no] = time.perf_counter()
                         await ws.send_str(json.dumps({"v": PROTOCOL, "type": "choose", "at": message["at"], "option": k,
                                                       "action": options[k]["action"]}))
 
