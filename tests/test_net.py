@@ -430,6 +430,12 @@ def test_every_waiting_seat_s_turn_is_its_own_view_s_and_another_seat_s_action_l
                 assert turn is not None and turn["at"] == table.turn_no(s)
                 assert turn == wire.turn_message(seat_turn(session.game, s), table.turn_no(s))
                 kinds.add(turn["kind"])
+            if rng.random() < 0.2:  # a bot's view (a board of its own: it thinks beside the devices) is the seat's
+                s = rng.choice(waiting)
+                session.bots[s] = "easy"
+                move, _turn_no = table.bot_move(s)
+                del session.bots[s]
+                assert move.view == session.game.view(s) and move.view.board is not session.game.view(s).board
             seat = rng.choice(waiting)
             k = rng.randrange(len(turns[seat]["options"]))
             table.choose(seat, {"at": turns[seat]["at"], "option": k, "action": turns[seat]["options"][k]["action"]})

@@ -262,9 +262,15 @@ class HostTable:
         return True
 
     def bot_move(self, seat: int) -> tuple[BotMove, int]:
-        """The bot of `seat`, ready to think about its next action, and the seat's turn number."""
-        session = self.session
-        move = BotMove(seat, session.bots[seat], self.game.view(seat), len(self.game.actions), session.budget,
+        """The bot of `seat`, ready to think about its next action, and the seat's turn number.
+        Its view is the seat's view now on a public board of its own: the bot thinks in a
+        worker thread while the devices choose, and the previews a view works out move riders
+        on its board's position game for a moment (ClassicGame.landing): on the board the
+        devices' turns are built from, a bot's preview and a device's would meet."""
+        session, game = self.session, self.game
+        twin = game.clone()
+        twin.public_cache = None  # (a clone shares the game's board: this one gets its own)
+        move = BotMove(seat, session.bots[seat], twin.view(seat), len(game.actions), session.budget,
                        len(session.entries))
         return move, self.turn_no(seat)
 
@@ -651,7 +657,13 @@ class HostServer:
                 continue
             async with self.lock:
                 revealed = self.table.play_bot_move(move, turn_no, decision.action)
-            if revealed is not None:
+                # (refused while the seat is still that bot's at that turn: the rules refused its action)
+                refused = revealed is None and self.table.session.bots.get(move.seat) == move.policy and (
+                    self.table.turn_no(move.seat) == turn_no and self.table.game.needs(move.seat))
+            if refused:
+                failed.add((move.seat, move.policy))
+                self.say("bot-failed", seat=move.seat, why="RuleError")
+            elif revealed is not None:
                 await self.broadcast(revealed)
 
     async def hand_to_bot(self, seat: int, policy: str = "easy") -> None:
