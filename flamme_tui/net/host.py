@@ -662,7 +662,7 @@ class HostServer:
                     self.table.turn_no(move.seat) == turn_no and self.table.game.needs(move.seat))
             if refused:
                 failed.add((move.seat, move.policy))
-                self.say("bot-failed", seat=move.seat, why="RuleError")
+                self.say("bot-failed", seat=move.seat, why=RuleError.__name__)
             elif revealed is not None:
                 await self.broadcast(revealed)
 
