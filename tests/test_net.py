@@ -962,3 +962,27 @@ def test_a_seats_file_that_is_no_small_regular_file_is_refused_in_one_line(tmp_p
     folder = tmp_path / "folder.seats"
     os.mkdir(folder)
     assert read_here(folder, 3) == set()
+
+
+async def test_a_bot_whose_action_the_rules_refuse_is_said_to_fail_once_and_not_tried_for_ever(monkeypatch):
+    """A bot that answers an action its seat may not play: said (`bot-failed`), its seat
+    left waiting for the host's player (`bot N BOT`), the worker free, the devices on."""
+    from flamme_tui.bots.reasons import Decision
+    from flamme_tui.engine.actions import Action
+    from flamme_tui.play import session as session_module
+
+    monkeypatch.setattr(session_module, "decide", lambda policy, view, budget: Decision(Action.parse("play green.S 99")))
+    said = []
+    session = new_session()
+    table = HostTable(session, {0, 1})
+    server = HostServer(table, say=lambda kind, **facts: said.append((kind, facts.get("seat"))))
+    await server.start()
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if server.bots_task is not None and server.bots_task.done():
+                break
+        assert server.bots_task.done() and said.count(("bot-failed", 2)) == 1
+        assert session.entries == [] and session.game.needs(2)
+    finally:
+        await server.stop()
