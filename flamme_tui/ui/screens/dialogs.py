@@ -408,7 +408,7 @@ class PickSeat(ModalScreen[int | None]):
     PickSeat { align: center middle; }
     PickSeat #pick-seat-box { width: 50; }
     PickSeat #pick-seat-text { margin: 0 0 1 0; }
-    PickSeat OptionList { height: auto; max-height: 14; border: none; padding: 0; }
+    PickSeat OptionList, PickSeat OptionList:focus { height: auto; max-height: 14; border: none; padding: 0; }
     PickSeat #pick-seat-hint { color: $text-muted; margin: 1 0 0 0; }
     """
     BINDINGS = [Binding("escape", "dismiss_none", N_("None"))]
