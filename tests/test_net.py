@@ -136,10 +136,14 @@ def secrets_of(game, seat_count: int) -> list[tuple[int, str]]:
     return out
 
 
-async def _race(after: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())) -> Run:
+async def _race(after: tuple[tuple[int, ...], tuple[int, ...]] = ((), ()), saved: str | None = None) -> Run:
     """A whole race on two devices, a bot and a watcher; `after`: the seats each device
-    lets choose first (see play_device)."""
+    lets choose first (see play_device); `saved`: the folder it is autosaved in."""
     session = new_session()
+    if saved is not None:
+        from flamme_tui import saves
+
+        saves.attach_autosave(session, directory=saved)
     table = HostTable(session, {0, 1})
     private: list[tuple[int, str]] = []
     session.listeners.append(lambda s, entry: private.extend(secrets_of(s.game, 3)))
@@ -174,8 +178,11 @@ def race() -> Run:
 
 @functools.cache
 def race_out_of_order() -> Run:
-    """Blue (seat 1) chooses first in every round, Red (seat 0) once Blue has chosen all."""
-    return asyncio.run(_race(after=((1,), ())))
+    """Blue (seat 1) chooses first in every round, Red (seat 0) once Blue has chosen all;
+    autosaved as every hosted race is."""
+    import tempfile
+
+    return asyncio.run(_race(after=((1,), ()), saved=tempfile.mkdtemp(prefix="flamme-tui-test-net-")))
 
 
 def seat_actions(session: Session, seat: int) -> list[str]:
@@ -253,6 +260,21 @@ def test_two_devices_answering_out_of_seat_order_play_a_whole_race_that_replays_
     assert len(red_turns) > len(run.devices[0].chose)  # sent again with each table while it stood
     same = replayed(session)
     assert same.game.ranking() == game.ranking() and same.game.winner == game.winner
+    # its save, as the autosave wrote it: read back (every round replayed and checked), the same race;
+    # and the replay a player watches, to its podium
+    from flamme_tui import saves
+
+    for listener in session.listeners:
+        if hasattr(listener, "stop"):
+            listener.stop()
+    loaded = saves.load(session.save_path)
+    assert [str(e) for e in loaded.entries] == [str(e) for e in session.entries] and loaded.over
+    assert loaded.game.ranking() == game.ranking() and loaded.game.winner == game.winner
+    replay = saves.load_replay(session.save_path)
+    assert replay.over and len(replay.frames) == game.rounds_done + 1
+    import shutil
+
+    shutil.rmtree(session.save_path.parent, ignore_errors=True)  # (the folder of this cached run's saves)
     assert leaks(run.devices, run.watcher, run.private) == []
     for device in run.devices:
         own = [s for seat, s in run.private if seat == device.seat]
