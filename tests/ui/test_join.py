@@ -7,6 +7,7 @@ Textual), a third by a bot; a watcher's screen shows the public table only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from flamme_tui.net.client import DeviceTable, Line
 from flamme_tui.net.host import HostServer, HostTable
@@ -480,25 +481,43 @@ async def test_a_seat_rejoining_a_host_back_from_quitting_no_longer_says_it_is_c
     app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
     app.bell = lambda: None
 
-    async def until(condition, what):
-        for _ in range(500):
-            await pilot.pause(0.01)
-            if condition():
-                return
-        raise AssertionError(f"{what}: {screen_text(app)}")
-
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(lambda: app.table.turn is not None, "a turn")
+            await until(pilot, app, lambda: app.table.turn is not None, "a turn")
             await server.stop()
-            await until(lambda: "the host is closing the table" in screen_text(app), "the host closing")
+            await until(pilot, app, lambda: "the host is closing the table" in screen_text(app), "the host closing")
             server = HostServer(table, port=port)  # the host back, on the same port
             await server.start()
-            await until(lambda: app.table.turn is not None, "the turn again")
+            await until(pilot, app, lambda: app.table.turn is not None, "the turn again")
             await pilot.pause(0.05)
             status = str(app.query_one("#status").render())
             assert "closing" not in status and status.startswith("Your turn: choose.")
             assert status.rstrip().endswith("q quits")
+    finally:
+        await server.stop()
+
+
+async def until(pilot, app, condition, what: str) -> None:
+    """Wait (5 s at most) for `condition`; else fail, saying `what` and the screen."""
+    for _ in range(500):
+        await pilot.pause(0.01)
+        if condition():
+            return
+    raise AssertionError(f"{what}: {screen_text(app)}")
+
+
+@contextlib.asynccontextmanager
+async def red_against_a_bot(size=(80, 24)):
+    """Red's seat on its own device (a JoinApp at `size`) against an easy bot, seed 7: (app, pilot, host table)."""
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
+    table = HostTable(session, {0})
+    server = HostServer(table)
+    port = await server.start()
+    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
+    app.bell = lambda: None
+    try:
+        async with app.run_test(size=size) as pilot:
+            yield app, pilot, table
     finally:
         await server.stop()
 
@@ -518,64 +537,46 @@ async def first_pick(app, pilot) -> None:
 async def test_the_arrows_choose_even_when_the_log_can_scroll_and_has_the_focus():
     """A player's ↓ ↓ Enter sent the first option: once the log had more lines than
     it shows, the focused log scrolled on the arrows before the screen's keys saw them."""
-    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
-    table = HostTable(session, {0})
-    server = HostServer(table)
-    port = await server.start()
-    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
-    app.bell = lambda: None
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await first_pick(app, pilot)
-            log = app.query_one("#log")
-            for k in range(60):  # more than it shows: it can scroll
-                log.write_line(f"line {k}")
-            log.focus()
-            log.scroll_home(animate=False)
-            await pilot.pause(0.05)
-            assert log.max_scroll_y > 0 and app.focused is log
-            options = app.table.turn.options
-            await pilot.press("down", "down")
-            assert app.seat_screen.cursor == 2 % len(options) and log.scroll_y == 0  # the choice moved, not the log
-            before = len(table.session.entries)
-            chosen = options[2 % len(options)].action
-            await pilot.press("enter")
-            for _ in range(200):
-                await pilot.pause(0.01)
-                if chosen in [str(e) for e in table.session.entries[before:]]:
-                    break
-            assert chosen in [str(e) for e in table.session.entries[before:]]  # the option the arrows chose
-            # with nothing to choose (the bot's turn, or the reveal) the arrows scroll the log again
-            app.table.turn = None
-            await pilot.press("down")
-            assert log.scroll_y > 0
-    finally:
-        await server.stop()
+    async with red_against_a_bot() as (app, pilot, table):
+        await first_pick(app, pilot)
+        log = app.query_one("#log")
+        for k in range(60):  # more than it shows: it can scroll
+            log.write_line(f"line {k}")
+        log.focus()
+        log.scroll_home(animate=False)
+        await pilot.pause(0.05)
+        assert log.max_scroll_y > 0 and app.focused is log
+        options = app.table.turn.options
+        await pilot.press("down", "down")
+        assert app.seat_screen.cursor == 2 % len(options) and log.scroll_y == 0  # the choice moved, not the log
+        before = len(table.session.entries)
+        chosen = options[2 % len(options)].action
+        await pilot.press("enter")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if chosen in [str(e) for e in table.session.entries[before:]]:
+                break
+        assert chosen in [str(e) for e in table.session.entries[before:]]  # the option the arrows chose
+        # with nothing to choose (the bot's turn, or the reveal) the arrows scroll the log again
+        app.table.turn = None
+        await pilot.press("down")
+        assert log.scroll_y > 0
 
 
 async def test_q_asks_once_more_and_says_the_code_joins_again_and_question_mark_lists_the_keys():
-    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
-    table = HostTable(session, {0})
-    server = HostServer(table)
-    port = await server.start()
-    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
-    app.bell = lambda: None
-    exits = []
-    app.exit = lambda *a, **k: exits.append(a)
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await first_pick(app, pilot)
-            await pilot.press("question_mark")
-            log = "\n".join(str(line) for line in app.query_one("#log").lines)
-            assert "↑ ↓ then Enter" in log and "q twice: leave the table (your code takes your seat again)" in log
-            await pilot.press("q")
-            status = str(app.query_one("#status").render())
-            assert not exits and status.startswith("Press q again to leave: your code takes your seat again later.")
-            assert len(status.rstrip()) <= 80
-            await pilot.press("q")
-            assert exits  # the second q leaves
-    finally:
-        await server.stop()
+    async with red_against_a_bot() as (app, pilot, table):
+        exits = []
+        app.exit = lambda *a, **k: exits.append(a)
+        await first_pick(app, pilot)
+        await pilot.press("question_mark")
+        log = "\n".join(str(line) for line in app.query_one("#log").lines)
+        assert "↑ ↓ then Enter" in log and "q twice: leave the table (your code takes your seat again)" in log
+        await pilot.press("q")
+        status = str(app.query_one("#status").render())
+        assert not exits and status.startswith("Press q again to leave: your code takes your seat again later.")
+        assert len(status.rstrip()) <= 80
+        await pilot.press("q")
+        assert exits  # the second q leaves
 
 
 def test_a_meteo_race_s_weather_reaches_the_devices_and_their_cards_say_the_wind_and_the_road():
@@ -620,23 +621,14 @@ def test_a_device_refuses_weather_that_is_not_a_square_s():
 
 
 async def test_a_wide_window_draws_the_stage_two_cells_a_square():
-    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
-    table = HostTable(session, {0})
-    server = HostServer(table)
-    port = await server.start()
-    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
-    app.bell = lambda: None
-    try:
-        async with app.run_test(size=(200, 50)) as pilot:
-            await first_pick(app, pilot)
-            track = app.query_one("#track")
-            assert track.wide and len(track.row_kinds()) == 2
-            wide_row = str(track.render_line(0).text).rstrip()
-            await pilot.resize_terminal(100, 30)
-            await pilot.pause(0.1)
-            assert not track.wide and len(str(track.render_line(0).text).rstrip()) < len(wide_row)
-    finally:
-        await server.stop()
+    async with red_against_a_bot(size=(200, 50)) as (app, pilot, table):
+        await first_pick(app, pilot)
+        track = app.query_one("#track")
+        assert track.wide and len(track.row_kinds()) == 2
+        wide_row = str(track.render_line(0).text).rstrip()
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause(0.1)
+        assert not track.wide and len(str(track.render_line(0).text).rstrip()) < len(wide_row)
 
 
 async def test_a_seat_given_to_a_bot_and_back_plays_on_the_same_screen():
@@ -650,22 +642,15 @@ async def test_a_seat_given_to_a_bot_and_back_plays_on_the_same_screen():
     app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
     app.bell = lambda: None
 
-    async def until(condition, what):
-        for _ in range(500):
-            await pilot.pause(0.01)
-            if condition():
-                return
-        raise AssertionError(f"{what}: {screen_text(app)}")
-
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(lambda: app.table.turn is not None, "a turn")
+            await until(pilot, app, lambda: app.table.turn is not None, "a turn")
             await server.hand_to_bot(0, "easy")
-            await until(lambda: "the host gave this seat to a bot" in screen_text(app), "given to a bot")
+            await until(pilot, app, lambda: "the host gave this seat to a bot" in screen_text(app), "given to a bot")
             assert "watching" in screen_text(app) and app.table.turn is None
-            await until(lambda: not session.game.needs(0), "the bot chose red's round")
+            await until(pilot, app, lambda: not session.game.needs(0), "the bot chose red's round")
             assert await server.give_back(0)
-            await until(lambda: "you: Red" in screen_text(app), "the seat again")
+            await until(pilot, app, lambda: "you: Red" in screen_text(app), "the seat again")
             await pilot.pause(0.05)
             text = screen_text(app)
             assert "the host gave this seat to a bot" not in text

@@ -201,8 +201,9 @@ async def test_a_group_on_one_square_shows_one_gap_and_the_bonus_of_the_second()
     the stage stands takes the 10 seconds' bonus): the table shows the
     group's one gap before the bonus, the bonus as the stage result shows it
     (-10s), and the legend says both, all of it at 80x24."""
-    from flamme_tui.play.standings import standings
     from test_standings import road_game
+
+    from flamme_tui.play.standings import standings
 
     game = road_game({"red.S": 28, "green.R": 22, "blue.S": (22, 1), "blue.R": 21, "red.R": 20, "green.S": 19})
     board = game.view(0).board
