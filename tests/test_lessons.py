@@ -324,7 +324,10 @@ def test_the_lesson_s_cards_carry_the_race_screen_s_wind_marks():
     while not t.over:
         if t.kind() == "pick":
             text = TutorialScreen.choices_text(SimpleNamespace(tutorial=t))  # type: ignore[arg-type]
-            line = text.splitlines()[-1]
+            raw = text.splitlines()[-1]
+            # each option whole on one line: its own spaces do not break, only the three between options
+            assert all(" " not in option for option in raw.split("   ")), raw
+            line = raw.replace("\u00a0", " ")
             for k, option in enumerate(t.view().options(wind=True), 1):
                 part = line.split(f"[{k}] ", 1)[1].split("   [", 1)[0]
                 mark = "" if option.preview.finish else wind_mark(option.preview, False)

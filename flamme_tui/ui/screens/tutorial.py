@@ -269,7 +269,8 @@ class TutorialScreen(BaseScreen):
                 note += f" {mark}" if mark else ""
             pieces = getattr(o.action, "tokens", None)
             card = played_text(view.board, pieces if pieces is not None else getattr(o.action, "card", 0))
-            parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}")
+            # one option on one line: its spaces do not break (a reviewer read "[4]" at a line's end, its card below)
+            parts.append(f"[{k}] {card} →{label(course, p.square) if p else '?'}{note}".replace(" ", "\u00a0"))
         head = _("Your {kind} (on\u00a0{square}) drew {hand}").format(kind=kind_name(rider.kind),
                                                                  square=label(course, rider.square), hand=hand)
         if view.board.rules.uses_tokens and view.keep.get(rider.index, 1) > 1:
