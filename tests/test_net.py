@@ -820,6 +820,21 @@ def test_a_seat_given_to_a_bot_keeps_its_code_in_the_seats_file(tmp_path):
     assert again.given() == (1,) and again.give_back(1) and again.seat_of(codes[1]) == 1
 
 
+def test_a_seat_given_to_a_bot_or_back_is_saved_at_once(tmp_path):
+    """A host stopped right after `bot N` or `device N`, before any action, comes back
+    with the seat as the host's player left it (it was saved with the next action only)."""
+    from flamme_tui import saves
+
+    session = new_session()
+    autosave = saves.attach_autosave(session, directory=tmp_path)
+    table = HostTable(session, {0, 1})
+    table.hand_to_bot(1, "medium")
+    assert saves.load(autosave.path).bots == {1: "medium", 2: "easy"}
+    assert table.give_back(1)
+    assert saves.load(autosave.path).bots == {2: "easy"}
+    autosave.detach()
+
+
 async def test_a_bot_plays_as_soon_as_it_has_something_to_do():
     """The bot of seat 0 plays its round while the devices after it have not chosen yet
     (it waited for no device before), and the devices are sent their turns meanwhile."""

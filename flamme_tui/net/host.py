@@ -247,6 +247,7 @@ class HostTable:
         """The host's player gives a seat (a waiting one, say) to a bot; `give_back` returns it."""
         self.session.bots[seat] = policy
         self.devices.discard(seat)
+        self.save_seating()
 
     def given(self) -> tuple[int, ...]:
         """The seats a bot plays that had a device (their codes kept): `give_back` returns them."""
@@ -259,7 +260,18 @@ class HostTable:
             return False
         del self.session.bots[seat]
         self.devices.add(seat)
+        self.save_seating()
         return True
+
+    def save_seating(self) -> None:
+        """Write the race file now that a seat changed hands: who plays each seat is saved
+        with the race, and otherwise only with the next action (a host stopped before
+        it came back with the seat as it was).  A failed write is said by the autosave."""
+        from ..saves import Autosave
+
+        for listener in self.session.listeners:
+            if isinstance(listener, Autosave):
+                listener.write()
 
     def bot_move(self, seat: int) -> tuple[BotMove, int]:
         """The bot of `seat`, ready to think about its next action, and the seat's turn number.
