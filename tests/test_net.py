@@ -440,6 +440,7 @@ def test_every_waiting_seat_s_turn_is_its_own_view_s_and_another_seat_s_action_l
              RaceSpec(teams=TEAMS, stage="peloton-7", breakaway=True),
              RaceSpec(teams=TEAMS, variant="bmx", circuit="ABCD"), RaceSpec(teams=TEAMS, grid="choose")]
     kinds: set[str] = set()
+    lasts: set[tuple[str, bool]] = set()
     for n, spec in enumerate(specs):
         session = Session.new(spec, 11 + n, bots={})
         seats = len(session.setup.teams)
@@ -460,12 +461,19 @@ def test_every_waiting_seat_s_turn_is_its_own_view_s_and_another_seat_s_action_l
                 assert move.view == session.game.view(s) and move.view.board is not session.game.view(s).board
             seat = rng.choice(waiting)
             k = rng.randrange(len(turns[seat]["options"]))
+            shown = session.game.events
             table.choose(seat, {"at": turns[seat]["at"], "option": k, "action": turns[seat]["options"][k]["action"]})
+            # `last` (the device confirms that pick first): the seat had nothing more to choose before the reveal
+            picked = turns[seat]["kind"] in ("pick", "bid")
+            done = session.game.events is not shown or not session.game.needs(seat)
+            assert turns[seat]["last"] == (picked and done), (spec.variant, turns[seat])
+            lasts.add((turns[seat]["kind"], turns[seat]["last"]))
             for s, turn in turns.items():
                 if s != seat and session.game.needs(s):
                     assert table.turn_for(s) == turn, (spec.variant, s)
         assert replayed(session).game.ranking() == session.game.ranking()
     assert kinds >= {"place", "bidder", "bid", "draw", "pick"}, kinds
+    assert lasts >= {("pick", True), ("pick", False), ("bid", True), ("draw", False)}, lasts
 
 def test_a_wrong_code_is_refused_and_too_many_tries_are_stopped():
     async def body(table, server, device):

@@ -118,6 +118,7 @@ class DeviceTurn:
     bid: int
     options: tuple[OptionData, ...]
     chosen: tuple[tuple[int, Any], ...]
+    last: bool = False  # the seat's last pick until the reveal: the player confirms it before it is sent
 
 
 def named_here(setup: Any) -> Any:
@@ -287,7 +288,8 @@ class DeviceTable:
             whole(message, "at"), str(message.get("kind"))[:8], rider if type(rider) is int else None,
             tuple(c for c in hand if type(c) is int), whole(message, "keep", 0, 4), whole(message, "bid", 0, 4),
             tuple(option_from(o) for o in options),
-            tuple((c[0], _tupled(c[1])) for c in chosen if isinstance(c, list) and len(c) == 2))
+            tuple((c[0], _tupled(c[1])) for c in chosen if isinstance(c, list) and len(c) == 2),
+            message.get("last") is True)
 
     def _reveal(self, message: dict[str, Any]) -> None:
         events = message.get("events")

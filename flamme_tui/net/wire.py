@@ -148,6 +148,7 @@ class SeatTurn:
     chosen: tuple[tuple[int, Any], ...]  # the seat's own cards face down this round
     keep: int  # how many of the hand it plays (bmx: tokens kept), 1 in classic
     bid: int  # the breakaway's bid (1, 2), 0 outside it
+    last: bool = False  # a pick after which the seat has nothing to choose until the reveal
 
 
 def seat_turn(game: Any, seat: int) -> SeatTurn:
@@ -165,10 +166,26 @@ def seat_turn(game: Any, seat: int) -> SeatTurn:
     if game.phase == Phase.BREAKAWAY:
         kind = "bid" if hand_of is not None else "bidder"
         return SeatTurn(seat, kind, rider, tuple(hand), offered, (False,) * len(offered), chosen, keep,
-                        game.bid_round)
+                        game.bid_round, kind == "bid" and last_pick(game, seat, offered))
     if hand_of is None:
         return SeatTurn(seat, "draw", None, (), offered, (False,) * len(offered), chosen, 1, 0)
-    return SeatTurn(seat, "pick", rider, tuple(hand), offered, tuple(dominated(list(offered))), chosen, keep, 0)
+    return SeatTurn(seat, "pick", rider, tuple(hand), offered, tuple(dominated(list(offered))), chosen, keep, 0,
+                    last_pick(game, seat, offered))
+
+
+def last_pick(game: Any, seat: int, offered: tuple[Option, ...]) -> bool:
+    """Whether the seat's pick now is its last until the round (the bid) is revealed: a
+    device then shows the seat its cards to confirm before sending, as the hot-seat table
+    reviews a seat's last pick.  The engine says so: a pick played on a copy of the game
+    leaves the seat nothing to do, or reveals the round (whatever is picked: a pick's
+    card never changes who has cards left to pick)."""
+    if not offered:
+        return False
+    twin = game.clone()
+    twin.public_cache = None  # (a clone shares the game's board: the play must not move its riders)
+    shown = twin.events  # a reveal gives the game new events (HostTable.revealed_since)
+    twin.apply(offered[0].action)
+    return twin.events is not shown or not twin.needs(seat)
 
 
 def _plain(value: Any) -> Any:
@@ -186,7 +203,7 @@ def turn_message(turn: SeatTurn, at: int) -> dict[str, Any]:
     seat's action in between leaves it as it was."""
     return {
         "v": PROTOCOL, "type": "turn", "at": at, "seat": turn.seat, "kind": turn.kind, "rider": turn.rider,
-        "hand": list(turn.hand), "keep": turn.keep, "bid": turn.bid,
+        "hand": list(turn.hand), "keep": turn.keep, "bid": turn.bid, "last": turn.last,
         "chosen": [[i, _plain(c)] for i, c in turn.chosen],
         "options": [{"action": str(o.action), "preview": None if o.preview is None else asdict(o.preview),
                      "dominated": d} for o, d in zip(turn.options, turn.dominated)],

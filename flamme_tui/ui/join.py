@@ -84,6 +84,7 @@ class SeatScreen(Screen[None]):
         Binding("up", "move(-1)", _("Up"), show=False, priority=True),
         Binding("down", "move(1)", _("Down"), show=False, priority=True),
         Binding("enter", "send", _("Choose"), show=False, priority=True),
+        Binding("u", "change", _("Choose again"), show=False),
     ]
 
     def __init__(self, address: str, code: str, watch: bool = False, intro: Sequence[str] = (),
@@ -102,6 +103,9 @@ class SeatScreen(Screen[None]):
         self.hand_lines = 0  # the lines the hand panel shows (its top border left out)
         self.leave_asked = -LEAVE_SECONDS  # when q was first pressed (a second q within LEAVE_SECONDS leaves)
         self.told_ranking = False
+        # the seat's last pick of the round, held until the player confirms it: (the turn's number,
+        # the option's index); the hot-seat table's review, before the card counts rather than after
+        self.held: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="head")
@@ -200,7 +204,19 @@ class SeatScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("move", "send"):  # only while there is a choice to make (else the log scrolls)
             return self.table.turn is not None and self.table.seat is not None
+        if action == "change":
+            return self.reviewing()
         return True
+
+    def reviewing(self) -> bool:
+        """Whether the screen shows the seat's cards with its last pick held, to send or change."""
+        turn = self.table.turn
+        return self.held is not None and turn is not None and turn.at == self.held[0]
+
+    def choices(self) -> int:
+        """How many options the hand panel offers now (reviewing: send, choose again)."""
+        turn = self.table.turn
+        return 0 if turn is None else 2 if self.reviewing() else len(turn.options)
 
     def action_keys_help(self) -> None:
         """The keys, in the log (a device has no other help)."""
@@ -233,7 +249,7 @@ class SeatScreen(Screen[None]):
             return
         n = int(event.character)
         index = 9 if n == 0 else n - 1
-        if index < len(turn.options):
+        if index < self.choices():
             event.stop()
             self.cursor = index
             self.action_send()
@@ -246,24 +262,41 @@ class SeatScreen(Screen[None]):
         if turn is None or offset is None:
             return
         index = offset.y - self.first_option
-        if 0 <= index < len(turn.options):
+        if 0 <= index < self.choices():
             self.cursor = index
             self.action_send()
 
     def action_move(self, delta: int) -> None:
-        turn = self.table.turn
-        if turn is not None and turn.options:
-            self.cursor = (self.cursor + delta) % len(turn.options)
+        if self.choices():
+            self.cursor = (self.cursor + delta) % self.choices()
             self.show()
 
     def action_send(self) -> None:
         turn = self.table.turn
-        if turn is None or self.line is None or not 0 <= self.cursor < len(turn.options):
+        if turn is None or self.line is None or not 0 <= self.cursor < self.choices():
             return
-        text = self.table.answer(self.cursor)  # answered: the host's next message says what follows
+        index = self.cursor
+        if self.reviewing():
+            assert self.held is not None
+            if index == 1:  # choose again
+                self.action_change()
+                return
+            index = self.held[1]
+        elif turn.last:  # the seat's last pick: its cards shown to confirm first
+            self.held, self.cursor = (turn.at, index), 0
+            self.show()
+            return
+        self.held = None
+        text = self.table.answer(index)  # answered: the host's next message says what follows
         self.cursor = 0
         self.run_worker(self.line.send(text))
         self.show()
+
+    def action_change(self) -> None:
+        """Back from the review to the options, the held pick under the cursor."""
+        if self.held is not None:
+            self.cursor, self.held = self.held[1], None
+            self.show()
 
     # ------------------------------------------------------------ drawing
 
@@ -387,6 +420,7 @@ class SeatScreen(Screen[None]):
         if t.seat is None:
             return Text(_("Watching the public table: no hand is shown here."))
         if turn is None:
+            self.held = None
             if t.over:
                 return Text(_("The race is over."))
             if t.chosen_all():  # (the others choose at the same time: the round goes on when they have)
@@ -400,6 +434,9 @@ class SeatScreen(Screen[None]):
             "bidder": _("Breakaway: which rider bids?"),
             "bid": _("Breakaway, bid {n}: {rider} picks a card").format(n=turn.bid, rider=rider),
         }
+        if self.reviewing():
+            return self.review()
+        self.held = None  # (a turn of another number: the held pick was for one that is gone)
         out = Text(titles.get(turn.kind, turn.kind) + "\n", style="bold")
         self.first_option = 1
         if turn.hand:
@@ -411,6 +448,25 @@ class SeatScreen(Screen[None]):
             mark = ">" if k == self.cursor else " "
             faint = _(" (another card does the same for less)") if option.dominated else ""
             out.append(f"{mark}{key}  {t.option_words(option)}{faint}\n", style="reverse" if k == self.cursor else "")
+        out.rstrip()
+        return out
+
+    def review(self) -> Text:
+        """The seat's cards of the round, its last pick held: send them, or choose again."""
+        t, turn, held = self.table, self.table.turn, self.held
+        assert turn is not None and held is not None
+        say = token_text if t.rules.uses_tokens else card_text
+        out = Text(_("Your cards this round: send them?") + "\n", style="bold")
+        for i, card in turn.chosen:
+            cards = "+".join(say(c) for c in card) if isinstance(card, tuple) else say(card)
+            out.append("   " + _("{rider}: {card}").format(rider=t.rider_name(i), card=cards) + "\n")
+        rider = t.rider_name(turn.rider) if turn.rider is not None else ""
+        held_card = _("{rider}: {card}").format(rider=rider, card=t.option_words(turn.options[held[1]]))
+        out.append(f"   {held_card}\n", style="bold")
+        self.first_option = len(out.plain.splitlines())
+        for k, words in enumerate((_("Send"), _("Choose again"))):
+            mark = ">" if k == self.cursor else " "
+            out.append(f"{mark}{k + 1}  {words}\n", style="reverse" if k == self.cursor else "")
         out.rstrip()
         return out
 
@@ -466,7 +522,8 @@ def keys_help(watching: bool, standalone: bool) -> list[str]:
     lines = [_("Keys:")]
     if not watching:
         lines += [_("  1-9 (0 for the tenth): choose that option at once"),
-                  _("  ↑ ↓ then Enter: move to an option and choose it (or tap it)")]
+                  _("  ↑ ↓ then Enter: move to an option and choose it (or tap it)"),
+                  _("  a round's last card: 1 sends it, 2 or u to choose again")]
     lines += [_("  ↑ ↓ Page Up Page Down or the wheel: scroll the log when there is no choice")]
     lines += [_("  q twice: leave the table (your code takes your seat again)") if standalone and not watching else
               _("  q twice: stop watching") if standalone else _("  q: back to the host's screen")]

@@ -657,3 +657,43 @@ async def test_a_seat_given_to_a_bot_and_back_plays_on_the_same_screen():
             assert "All chosen: waiting for the others." in text and "Waiting for Blue (away" in text
     finally:
         await server.stop()
+
+
+async def test_a_seats_last_card_of_the_round_waits_to_be_confirmed_and_can_be_chosen_again():
+    """The hot-seat table reviews a seat's last pick (pass, or take it back); a device
+    asks before sending it: 1 sends, 2 or u goes back to the options, nothing reaches
+    the host meanwhile.  The seat's first rider's card is sent at once as ever."""
+    async with red_against_a_bot() as (app, pilot, table):
+        await first_pick(app, pilot)
+        assert not app.table.turn.last  # Red's first rider: its teammate still draws
+        before = len(reds(table))
+        await pilot.press("1")
+        await until(pilot, app, lambda: app.table.turn is not None and app.table.turn.last, "the last pick")
+        assert len(reds(table)) == before + 1  # the first card went at once
+        turn = app.table.turn
+        first, second = turn.options[0], turn.options[1 % len(turn.options)]
+        sent = len(reds(table))
+        await pilot.press("1")
+        await pilot.pause(0.05)
+        text = screen_text(app)
+        assert "Your cards this round: send them?" in text and "1  Send" in text and "2  Choose again" in text
+        kept = app.table.rider_name(turn.chosen[0][0])
+        assert f"{kept}: " in text and app.table.option_words(first) in text  # both riders' cards
+        assert len(reds(table)) == sent and app.table.turn is turn  # nothing sent yet
+        await pilot.press("u")  # back to the options, the held one under the cursor
+        await pilot.pause(0.05)
+        assert "send them?" not in screen_text(app) and app.seat_screen.cursor == 0
+        await pilot.press("2" if len(turn.options) > 1 else "1")  # another card, held in its turn
+        await pilot.pause(0.05)
+        assert app.table.option_words(second) in screen_text(app)
+        await pilot.press("2")  # choose again, by its number this time
+        await pilot.pause(0.05)
+        assert "send them?" not in screen_text(app) and len(reds(table)) == sent
+        await pilot.press("2" if len(turn.options) > 1 else "1", "1")  # held, then sent
+        await until(pilot, app, lambda: len(reds(table)) > sent, "the card sent")
+        assert reds(table)[sent] == second.action
+
+
+def reds(table) -> list[str]:
+    """Red's actions in the host's log (the bot's come in between, as soon as it has chosen)."""
+    return [str(e) for e in table.session.entries if " red." in f" {e}"]
