@@ -67,7 +67,7 @@ class SeatScreen(Screen[None]):
     SeatScreen { layout: vertical; }
     SeatScreen #head { height: 1; text-style: bold; }
     SeatScreen #track { height: auto; margin: 0; }
-    SeatScreen #boards { height: auto; margin: 0; }  /* (its max-height: fit_boards) */
+    SeatScreen #boards { height: auto; margin: 0; text-wrap: nowrap; text-overflow: ellipsis; }  /* (max-height: fit_boards) */
     SeatScreen #hand { height: auto; max-height: 10; border-top: solid $accent; }
     SeatScreen #log {
         width: 1fr; height: 1fr; min-height: 3; border: none; border-top: solid $panel; padding: 0;
@@ -397,6 +397,10 @@ class SeatScreen(Screen[None]):
         widths = [max(len(h), 3) for h in heads]
         names = {i: t.rider_name(i) for i in order}
         name_width = min(26, max((len(n) for n in names.values()), default=0))
+        # a narrow window (a phone; Spanish heads are long) cuts the names before the counts: the
+        # marker, the place (12), the counts and the ▣ keep their cells; a line never wraps (CSS)
+        rest = 2 + 1 + 12 + 1 + sum(widths) + len(widths) - 1 + 2
+        name_width = max(10, min(name_width, self.size.width - rest))
         out = Text(f"{'':2}{'':{name_width}} {'':12} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, widths)) + "\n",
                    style="dim", no_wrap=True, overflow="ellipsis")
         for i in order:

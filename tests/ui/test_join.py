@@ -697,3 +697,18 @@ async def test_a_seats_last_card_of_the_round_waits_to_be_confirmed_and_can_be_c
 def reds(table) -> list[str]:
     """Red's actions in the host's log (the bot's come in between, as soon as it has chosen)."""
     return [str(e) for e in table.session.entries if " red." in f" {e}"]
+
+
+async def test_a_phone_wide_window_in_spanish_keeps_a_line_a_rider_with_its_counts():
+    """At 55 columns (a phone's browser) Spanish's long heads wrapped each rider's line
+    in two, its counts under its name: the names are cut first, a line never wraps."""
+    from flamme_tui import i18n
+
+    with i18n.speaking("es"):
+        async with red_against_a_bot(size=(55, 30)) as (app, pilot, table):
+            await first_pick(app, pilot)
+            await pilot.pause(0.05)
+            boards = app.query_one("#boards")
+            lines = [str(line.text).rstrip() for line in boards.render_lines(boards.region.reset_offset)]
+            assert len(lines) == 1 + len(table.game.riders), lines  # the heads, a line a rider
+            assert lines[0].endswith("agotamiento") and all(line.split()[-1] in ("0", "▣") for line in lines[1:])
