@@ -48,6 +48,13 @@ def start_host(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, dict[str, 
     return proc, facts
 
 
+def stop(proc: subprocess.Popen) -> None:
+    """Kill the host if it has not ended by itself (a test that failed before its race was over)."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(10)
+
+
 async def devices_play(address: str, codes: list[str], stop_after: int | None = None) -> list[Device]:
     port = int(address.rsplit(":", 1)[1])
     devices = [Device(port, code) for code in codes]
@@ -81,9 +88,7 @@ def test_a_host_killed_mid_race_restarts_on_its_save_and_the_devices_finish_it(t
         asyncio.run(devices_play(again["address"], [again["Red"], again["Blue"]]))
         out, err = proc.communicate(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
     assert proc.returncode == 0, err
     assert "The race is over." in out and "1." in out
     # the final ranking in the devices' words and squares (from the start line), not the engine's
@@ -103,9 +108,7 @@ def test_sigterm_or_sighup_ends_hosting_as_quit_does_the_race_saved_and_unlocked
             proc.send_signal(number)
             out, err = proc.communicate(timeout=20)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
+            stop(proc)
         assert proc.returncode == 0 and "Traceback" not in err, err
         save = Path(facts["save"])
         assert '"actions"' in save.read_text()
@@ -121,9 +124,7 @@ def test_the_hosts_player_hands_a_seat_to_a_bot_from_its_input(tmp_path):
         asyncio.run(devices_play(facts["address"], [facts["Blue"]]))
         out, err = proc.communicate(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
     assert "Red is played by a bot (easy) from now on" in out
     assert "The race is over." in out, err
 
@@ -157,9 +158,7 @@ def test_the_hosts_player_gives_a_seat_back_from_its_bot_to_its_device(tmp_path)
         red, blue = asyncio.run(body())
         out, err = proc.communicate(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
     assert proc.returncode == 0, err
     assert "device N: N is a seat given to a bot that had a device (none now)" in out
     assert "Red is played by a bot (easy) from now on" in out and "Red plays on its own device again" in out
@@ -306,9 +305,7 @@ async def test_a_browser_tabs_app_goes_when_its_host_is_killed(tmp_path):
                 await asyncio.sleep(0.1)
             assert tab_apps(port) == []
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
         for pid in tab_apps(port):
             os.kill(pid, signal.SIGKILL)
 

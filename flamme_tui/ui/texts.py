@@ -116,10 +116,15 @@ WEATHER_SHORT = {
 }
 
 
+def weather_here(course) -> set[str]:
+    """The weather kinds on this race's squares: a legend names only those (a reviewer
+    read tailwind and headwind in the legend of a race with none)."""
+    return set(course.weather[:course.length])
+
+
 def weather_short(course) -> str:
-    """The weather under the track, only the kinds this race has (a reviewer read
-    tailwind and headwind in the legend of a race with none)."""
-    here = set(course.weather[:course.length])
+    """The weather under the track, only the kinds this race has."""
+    here = weather_here(course)
     return "  ".join(_(text) for kind, text in WEATHER_SHORT.items() if kind in here)
 
 
@@ -192,7 +197,7 @@ def curtain_legend(variant: str, jersey: bool = False, no_lane: bool = False, co
                  _("G2: grid place 2, behind the start · E 1/0: exhaustion cards held/played") if on_grid
                  else _("E 1/0: exhaustion cards held/played")]
         if rules.has_weather:  # the weather on the track, before the grid and the boards
-            shown = set(course.weather) if course is not None and course.weather else set(WEATHER)
+            shown = weather_here(course) if course is not None and course.weather else set(WEATHER)
             weather = "  ".join(f"{w.glyph} {short}" for (kind, w), short in
                                 zip(WEATHER.items(), _short_weather(), strict=True) if kind in shown)
             lines[1:1] = [_("Weather: {weather}  · ✓: card down").format(weather=weather)]

@@ -507,19 +507,27 @@ async def until(pilot, app, condition, what: str) -> None:
 
 
 @contextlib.asynccontextmanager
-async def red_against_a_bot(size=(80, 24)):
-    """Red's seat on its own device (a JoinApp at `size`) against an easy bot, seed 7: (app, pilot, host table)."""
-    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={1: "easy"})
-    table = HostTable(session, {0})
+async def red_seat(size=(80, 24), blue: str | None = "easy"):
+    """Red's seat on its own device (a JoinApp at `size`), seed 7, against Blue: a bot of
+    that name, or a device seat (None) with no line: (app, pilot, host table, server)."""
+    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={} if blue is None else {1: blue})
+    table = HostTable(session, {0} if blue else {0, 1})
     server = HostServer(table)
     port = await server.start()
     app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
     app.bell = lambda: None
     try:
         async with app.run_test(size=size) as pilot:
-            yield app, pilot, table
+            yield app, pilot, table, server
     finally:
         await server.stop()
+
+
+@contextlib.asynccontextmanager
+async def red_against_a_bot(size=(80, 24)):
+    """Red's seat on its own device against an easy bot: (app, pilot, host table)."""
+    async with red_seat(size) as (app, pilot, table, _server):
+        yield app, pilot, table
 
 
 async def first_pick(app, pilot) -> None:
@@ -635,28 +643,18 @@ async def test_a_seat_given_to_a_bot_and_back_plays_on_the_same_screen():
     """`bot 1` turns the seat's screen into a watcher's ("the host gave this seat to a
     bot"); `device 1` makes it the seat's again on the same line: its name in the head,
     the note gone, its turn when it has one."""
-    session = Session.new(RaceSpec(teams=TEAMS[:2]), 7, bots={})
-    table = HostTable(session, {0, 1})
-    server = HostServer(table)
-    port = await server.start()
-    app = JoinApp(f"127.0.0.1:{port}", table.codes[0])
-    app.bell = lambda: None
-
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, app, lambda: app.table.turn is not None, "a turn")
-            await server.hand_to_bot(0, "easy")
-            await until(pilot, app, lambda: "the host gave this seat to a bot" in screen_text(app), "given to a bot")
-            assert "watching" in screen_text(app) and app.table.turn is None
-            await until(pilot, app, lambda: not session.game.needs(0), "the bot chose red's round")
-            assert await server.give_back(0)
-            await until(pilot, app, lambda: "you: Red" in screen_text(app), "the seat again")
-            await pilot.pause(0.05)
-            text = screen_text(app)
-            assert "the host gave this seat to a bot" not in text
-            assert "All chosen: waiting for the others." in text and "Waiting for Blue (away" in text
-    finally:
-        await server.stop()
+    async with red_seat(blue=None) as (app, pilot, table, server):
+        await until(pilot, app, lambda: app.table.turn is not None, "a turn")
+        await server.hand_to_bot(0, "easy")
+        await until(pilot, app, lambda: "the host gave this seat to a bot" in screen_text(app), "given to a bot")
+        assert "watching" in screen_text(app) and app.table.turn is None
+        await until(pilot, app, lambda: not table.game.needs(0), "the bot chose red's round")
+        assert await server.give_back(0)
+        await until(pilot, app, lambda: "you: Red" in screen_text(app), "the seat again")
+        await pilot.pause(0.05)
+        text = screen_text(app)
+        assert "the host gave this seat to a bot" not in text
+        assert "All chosen: waiting for the others." in text and "Waiting for Blue (away" in text
 
 
 async def test_a_seats_last_card_of_the_round_waits_to_be_confirmed_and_can_be_chosen_again():
