@@ -92,6 +92,14 @@ def test_a_race_is_coached_alike_twice_in_every_rule_set(variant):
     first = coach.coach(session.setup, session.seed, session.entries, seats, BUDGET)
     again = coach.coach(session.setup, session.seed, session.entries, seats, BUDGET)
     assert first == again
+    # the app's coach asks a few cards at a time (it says how far it has got): the same lessons
+    from flamme_tui.setupdata import setup_json
+
+    race = (setup_json(session.setup), session.seed, tuple(session.actions_text()), tuple(seats), BUDGET.rollouts)
+    n, verdicts = coach.coach_job(*race, 0, 3)
+    while len(verdicts) < n:
+        verdicts += coach.coach_job(*race, len(verdicts), len(verdicts) + 3)[1]
+    assert n > 3 and coach.lessons_of(session.setup, seats, verdicts) == first
     (lessons,) = first
     assert lessons.looked_at == sum(1 for a in session.game.actions if isinstance(a, (Play, PlayTokens))
                                     and session.game.riders[session.game.index[a.rider]].seat == 0)

@@ -274,19 +274,26 @@ def coach(setup: Any, seed: int, entries: Iterable[Any], seats: Iterable[int], b
     """Each seat's `top` costliest cards in the race (see the module's doc)."""
     seats = sorted(set(seats))
     points = decisions(setup, seed, entries, set(seats))
-    judged: dict[int, list[Verdict]] = {s: [] for s in seats}
+    verdicts = []
     for k, (at, view, action) in enumerate(points):
         if progress is not None:
             progress(k, len(points))
-        judged[view.seat].append(judge(view, action, budget, at))
+        verdicts.append(judge(view, action, budget, at))
     if progress is not None:
         progress(len(points), len(points))
+    return lessons_of(setup, seats, verdicts, top)
+
+
+def lessons_of(setup: Any, seats: Iterable[int], verdicts: Iterable[Verdict], top: int = TOP) -> list[Lessons]:
+    """The seats' lessons from their cards' verdicts (in the race's order)."""
+    judged: dict[int, list[Verdict]] = {s: [] for s in sorted(set(seats))}
+    for verdict in verdicts:
+        judged[verdict.seat].append(verdict)
     out = []
-    for s in seats:
-        verdicts = judged[s]
-        worst = sorted((v for v in verdicts if v.worlds and v.cost > 0), key=lambda v: (-v.cost, v.at))[:top]
-        same = sum(1 for v in verdicts if not v.worlds)
-        out.append(Lessons(s, words.team_name(setup, s), len(verdicts), same, tuple(worst), find(setup.variant).uses_tokens,
+    for s, mine in judged.items():
+        worst = sorted((v for v in mine if v.worlds and v.cost > 0), key=lambda v: (-v.cost, v.at))[:top]
+        same = sum(1 for v in mine if not v.worlds)
+        out.append(Lessons(s, words.team_name(setup, s), len(mine), same, tuple(worst), find(setup.variant).uses_tokens,
                            bool(getattr(setup, "tour", False))))
     return out
 
@@ -344,13 +351,18 @@ def hint_job(setup_text: str, seed: int, actions: tuple[str, ...], seat: int, se
 
 
 def coach_job(setup_text: str, seed: int, entries: tuple[str, ...], seats: tuple[int, ...],
-              rollouts: int) -> list[Lessons]:
-    """`coach` as plain data in (play.thinker.Thinker.call): the log's entries as text, undos included."""
+              rollouts: int, start: int = 0, stop: int | None = None) -> tuple[int, list[Verdict]]:
+    """The verdicts on the cards `start` to `stop` of the seats' cards (all by default), with
+    how many cards there are, as plain data in (play.thinker.Thinker.call): the log's entries
+    as text, undos included.  The coach's screen asks a few cards at a time, so that it can
+    say how far it has got (`lessons_of` makes the lessons of them all)."""
     from ..setupdata import setup_from_json
     from .session import parse_entry
 
     setup = setup_from_json(setup_text)
-    return coach(setup, seed, [parse_entry(e) for e in entries], seats, Budget(rollouts=rollouts))
+    points = decisions(setup, seed, [parse_entry(e) for e in entries], set(seats))
+    budget = Budget(rollouts=rollouts)
+    return len(points), [judge(view, action, budget, at) for at, view, action in points[start:stop]]
 
 
 def replay_frame(titles: list[str], round: int, stage: int | None = None) -> int:
@@ -366,4 +378,4 @@ def replay_frame(titles: list[str], round: int, stage: int | None = None) -> int
 
 
 __all__ = ["ROLLOUTS", "Lessons", "Verdict", "coach", "compare", "decisions", "hint", "humans", "judge",
-           "replay_frame", "report_lines"]
+           "lessons_of", "replay_frame", "report_lines"]

@@ -38,7 +38,10 @@ async def test_the_podium_s_coach_shows_each_person_s_costliest_cards_and_replay
         await pilot.pause()
         assert screen_name(app) == "CoachScreen"
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        for _ in range(100):  # the lessons mounted and laid out (the head wraps as the scroll bar comes)
+            await pilot.pause(0.01)
+            if "the expert chooses in 12 simulated races" in screen_text(app):
+                break
         screen = app.screen
         assert screen.lessons is not None and [s.name for s in screen.lessons] == ["Blue", "Orange"]
         text = screen_text(app)

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from ...bots.budget import Budget
 from ...i18n import N_, _, ngettext
-from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, replay_frame, worlds_for
+from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, lessons_of, replay_frame, worlds_for
 from ...play.narrator import coach_seat_line, coach_tour_note, well_raced
 from ...usertext import clean
 from ..content import plain
@@ -26,6 +26,7 @@ from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
 MOST = 9  # lessons a key can replay: 1 to 9
+AT_ONCE = 4  # cards judged a call to the thinking process (about a second at the coach's budget)
 
 
 def lessons_blocks(lessons: list[Lessons], replayable: bool) -> list[tuple[str, str]]:
@@ -71,13 +72,7 @@ class CoachScreen(BaseScreen):
         yield from self.compose_notice()
         with VerticalScroll(id="coach-body"):
             yield Static(plain(self.head()), id="coach-head")
-            n = self.cards()
-            looking = (ngettext("Looking at {n} play of tokens again (a second or so for every ten)...",
-                                "Looking at {n} plays of tokens again (a second or so for every ten)...", n)
-                       if self.tokens else
-                       ngettext("Looking at {n} card again (a second or so for every ten)...",
-                                "Looking at {n} cards again (a second or so for every ten)...", n))
-            yield Static(plain(looking.format(n=n)), id="coach-text")
+            yield Static(plain(self.looking(0, self.cards())), id="coach-text")
         keys = [("↑↓", _("scroll")), ("esc", _("back"))]
         if self.session.save_path is not None:
             keys.insert(0, ("1-9", _("replay that round")))
@@ -115,12 +110,27 @@ class CoachScreen(BaseScreen):
         self.query_one("#coach-body").focus()
         self.run_worker(self.think(), exclusive=True, group="coach")
 
+    def looking(self, done: int, n: int) -> str:
+        """How far the coach has got (it said "a second or so for every ten": a slower machine,
+        a longer race, and the player could not tell it was working)."""
+        return (ngettext("Looking at {n} play of tokens again: {k} done...",
+                         "Looking at {n} plays of tokens again: {k} done...", n) if self.tokens else
+                ngettext("Looking at {n} card again: {k} done...", "Looking at {n} cards again: {k} done...",
+                         n)).format(n=n, k=done)
+
     async def think(self) -> None:
         from ...setupdata import setup_json
 
         s = self.session
-        lessons = await self.app.thinker.call(coach_job, setup_json(s.setup), s.seed, tuple(s.actions_text()),
-                                              tuple(self.seats), self.rollouts)
+        race = (setup_json(s.setup), s.seed, tuple(s.actions_text()), tuple(self.seats), self.rollouts)
+        verdicts: list = []
+        n: int | None = None
+        while n is None or len(verdicts) < n:  # a few cards a call: the count goes up as it thinks
+            n, some = await self.app.thinker.call(coach_job, *race, len(verdicts), len(verdicts) + AT_ONCE)
+            verdicts += some
+            if len(verdicts) < n:
+                self.query_one("#coach-text", Static).update(plain(self.looking(len(verdicts), n)))
+        lessons = lessons_of(s.setup, self.seats, verdicts)
         self.lessons = lessons
         await self.query_one("#coach-text", Static).remove()
         blocks = lessons_blocks(lessons, self.session.save_path is not None)
