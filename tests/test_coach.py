@@ -71,6 +71,29 @@ def test_hidden_cards_never_change_a_verdict_or_a_hint(variant):
     assert checked >= 2
 
 
+@pytest.mark.parametrize("variant", ["classic", "bmx"])
+def test_a_hint_says_why_in_the_expert_s_simulated_races_its_card_and_the_next_best(variant):
+    """"lands in the wind" alone read as the reason to play a card: the hint also says what
+    the card did in the expert's simulated races, and what the next best card did."""
+    from flamme_tui.engine.cards import card_text
+    from flamme_tui.engine.events import token_text
+
+    told = 0
+    for game, seat in decision_points(variant, 5, limit=4):
+        view = game.view(seat)
+        decision = explain(view, BUDGET)
+        if not view.hands or len(decision.odds) < 2:
+            continue
+        (best, won, n, _margin), (other, other_won, m, _other_margin) = decision.odds
+        assert best == decision.action and other != best and 0 < n <= BUDGET.rollouts and 0 < m <= n
+        said = coach.hint(view, BUDGET).splitlines()[-1]
+        other_text = "+".join(token_text(t) for t in other.tokens) if variant == "bmx" else card_text(other.card)
+        assert said.startswith(f"Its simulated races: won {round(100 * won / n)}% of {n}, on average ")
+        assert f"; the {other_text}, next best: {round(100 * other_won / m)}%, " in said
+        told += 1
+    assert told >= 2
+
+
 def test_the_expert_s_own_card_costs_nothing_and_another_is_compared():
     game, seat = next((g, s) for g, s in decision_points("classic", 5, limit=6)
                       if other_card(g.view(s), explain(g.view(s), BUDGET).action))

@@ -258,7 +258,9 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
     full = (f"{what(actions[best])} scores {b.mean:.3f} over {b.n} sampled races (wins {b.wins})"
             f", next best {what(actions[second])}: {s.mean:.3f} over {s.n}"
             f"; {clock.used} rollouts, {len(actions)} candidates, {len(alive)} left")
-    return Decision(actions[best], public_reason(view, actions[best]), full)
+    odds = tuple((actions[k], t.wins, t.n, t.margin / t.n if t.n else 0.0)
+                 for k, t in ((best, b), (second, s)) if k == best or second != best)
+    return Decision(actions[best], public_reason(view, actions[best]), full, odds)
 
 
 def _survivors(alive: list[int], values: dict[int, list[float]]) -> list[int]:

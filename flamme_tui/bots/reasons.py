@@ -18,3 +18,6 @@ class Decision(NamedTuple):
     action: Action
     public: str = ""  # for the table
     full: str = ""  # for the bot's owner: may name hidden cards
+    # a searching bot's odds: (action, races won, races simulated, mean squares ahead at the
+    # end) of its choice and the next best, for the seat's own hint (behind its curtain)
+    odds: tuple[tuple[Action, int, int, float], ...] = ()

@@ -320,9 +320,36 @@ def hint(view: View, budget: Budget) -> str:
     said = decision.public.split(": ", 1)[-1]  # "plays 7: lands ...": the card is said once
     why = move_words(said) or said
     if board.rules.uses_tokens:
-        return _("The expert would play {card}: {why}").format(card=card, why=why)
-    return _("The expert would play {card} with the {kind}: {why}").format(card=card, kind=kind_name(rider.kind),
-                                                                            why=why)
+        text = _("The expert would play {card}: {why}").format(card=card, why=why)
+    else:
+        text = _("The expert would play {card} with the {kind}: {why}").format(card=card, kind=kind_name(rider.kind),
+                                                                                why=why)
+    return text + odds_words(board, decision.odds)
+
+
+def odds_words(board: Any, odds: tuple[tuple[Any, int, int, float], ...]) -> str:
+    """Why the expert prefers its card, in its simulated races (where it lands says what
+    happens this round only: "lands in the wind" alone read as a reason to play it): the
+    wins, and the squares ahead or behind at the end, which decide when the wins are close."""
+    from ..i18n import _, integer, percent
+
+    if len(odds) < 2 or not all(n for _a, _w, n, _m in odds):
+        return ""
+
+    (_best, won, n, margin), (other, other_won, m, other_margin) = odds
+    return "\n" + _("Its simulated races: won {won} of {n}, on average {gap} at the end; the {other}, next best: "
+                     "{other_won}, {other_gap}.").format(
+        won=percent(won / n, 0), n=integer(n), gap=gap_words(margin), other=played_text(board, _pieces(other)),
+        other_won=percent(other_won / m, 0), other_gap=gap_words(other_margin))
+
+
+def gap_words(margin: float) -> str:
+    """Squares ahead of the best other rider (behind: negative), in words."""
+    from ..i18n import _, decimal
+
+    if abs(margin) < 0.05:
+        return _("level")
+    return (_("{n} squares ahead") if margin > 0 else _("{n} squares behind")).format(n=decimal(abs(margin)))
 
 
 # ------------------------------------------------ for the app's thinking process
