@@ -453,5 +453,7 @@ async def test_the_replay_names_home_and_end_as_the_keyboard_of_the_language_doe
             assert screen_name(app) == "ReplayScreen"
             footer = screen_text(app).splitlines()[-1]
             assert "inicio fin" in footer and "home" not in footer, footer
+            # and what they do is not those same words again ("inicio fin inicio, final")
+            assert "inicio fin al inicio, al final" in footer, footer
     finally:
         i18n.set_language("en")
