@@ -169,7 +169,7 @@ def test_the_hosts_player_gives_a_seat_back_from_its_bot_to_its_device(tmp_path)
 def test_a_host_without_a_device_seat_or_with_a_bad_option_says_so_in_one_line(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT), FLAMME_TUI_DATA_DIR=str(tmp_path / "data"))
     for args, words in ((["--bots", "easy,easy,easy,easy"], "name at least one seat `device`"),
-                        (["--bots", "device,banana"], "host: --bots: give 4 of"),
+                        (["--bots", "device,banana"], "host: --bots: no bot is named 'banana': name 4 from"),
                         (["--from", str(tmp_path / "none.json")], "none.json")):
         run = subprocess.run([sys.executable, "-m", "flamme_tui", "host", *args], cwd=ROOT, env=env,
                              capture_output=True, text=True, timeout=60)

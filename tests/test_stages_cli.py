@@ -189,7 +189,7 @@ def test_race_on_a_bad_stage_is_one_line(tmp_path, capsys, text, words):
 
 @pytest.mark.parametrize(
     "argv",
-    [["--bogus"], ["race", "--nope"], ["stages"], ["stages", "frobnicate"], ["replay"], ["stages", "check"]],
+    [["--bogus"], ["race", "--nope"], ["stages", "frobnicate"], ["replay"], ["stages", "check"]],
 )
 def test_unknown_options_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exit_:
@@ -214,3 +214,11 @@ def test_no_traceback_from_the_command(tmp_path, data_dir):
         assert text, argv
         if argv[0] != "stages":
             assert text.count("\n") <= 1 and text.startswith("flamme-tui: "), (argv, text)
+
+
+def test_stages_or_tours_alone_list_them(capsys):
+    """`flamme-tui stages` alone said "the following arguments are required: ACTION"."""
+    assert main(["stages"]) == 0
+    assert "avenue-corso-paseo" in capsys.readouterr().out
+    assert main(["tours"]) == 0
+    assert "3-petit-tour" in capsys.readouterr().out

@@ -68,7 +68,8 @@ def test_the_expert_and_the_reference_race_in_a_tournament(capsys):
 
 def test_the_reference_is_no_menu_bot(capsys):
     assert main(["race", "--bots", "hard-before,easy", "--teams", "2"]) == 2
-    assert "hard-before" not in capsys.readouterr().err.split("give")[1].split("(got")[0]
+    said = capsys.readouterr().err
+    assert "no bot is named 'hard-before'" in said and "hard-before" not in said.split("name 2 from")[1]
 
 
 def test_wilson_intervals():

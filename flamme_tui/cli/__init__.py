@@ -123,7 +123,8 @@ def build_parser() -> Parser:
                        help=_("the expert's simulated races per decision (default 200; the same N, the same answer)"))
 
     stages = sub.add_parser("stages", help=_("list the stages, check stage files"))
-    stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", required=True)
+    # (no ACTION lists them: `flamme-tui stages` alone said "the following arguments are required")
+    stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", help=_("what to do (default: list)"))
     stages_sub.add_parser("list", help=_("the built-in and user stages"))
     check = stages_sub.add_parser("check", help=_("validate stage files or codes (exit 2 if any problem)"))
     check.add_argument("paths", nargs="+", metavar="PATH", help=_("stage files, folders of *.yaml, or stage codes (fr1:...)"))
@@ -142,7 +143,7 @@ def build_parser() -> Parser:
 
     # tours: list and check tour files, race a whole tour headless
     tours = sub.add_parser("tours", help=_("list the tours, check tour files"))
-    tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", required=True)
+    tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", help=_("what to do (default: list)"))
     tours_sub.add_parser("list", help=_("the built-in and user tours"))
     tours_check = tours_sub.add_parser("check", help=_("validate tour files (exit 2 if any problem)"))
     tours_check.add_argument("paths", nargs="+", metavar="PATH", help=_("tour files or folders of *.yaml"))
@@ -390,11 +391,12 @@ def _seat_names(names: list[str], variant: str, teams: int, command: str, refere
     known = list(POLICIES) + (list(REFERENCES) if references else [])
     known += list(SCRIPTED) if find(variant).scripted_teams else []
     unknown = [b for b in names if b not in known]
-    if unknown or len(names) != teams:
-        # the names not known, each once (one name given stands for every seat: 'nope', not 'nope,nope,nope,nope')
-        got = ",".join(dict.fromkeys(unknown)) if unknown else ",".join(names)
-        return _("{command}: give {n} of {known} (got {names!r})").format(command=command, n=teams, known=", ".join(known),
-                                                                         names=got)
+    if unknown:  # the names not known, each once (one name given stands for every seat: 'nope', not 'nope,nope')
+        return _("{command}: no bot is named {names}: name {n} from {known}, one a seat").format(
+            command=command, names=", ".join(repr(b) for b in dict.fromkeys(unknown)), n=teams, known=", ".join(known))
+    if len(names) != teams:
+        return _("{command}: name {n} from {known}, one a seat (got {got}: {names})").format(
+            command=command, n=teams, known=", ".join(known), got=len(names), names=",".join(names))
     if all(b in SCRIPTED for b in names):
         return _("{command}: the Peloton and Muscle teams need at least one bot to race against").format(command=command)
     return None
