@@ -77,7 +77,7 @@ RULES_PELOTON = N_("""[b]Peloton[/b] (the expansion: classic and meteo, up to 6 
 Wide squares and supply zones (s) have three lanes; the third rider on a square takes lane 2, the left lane. A rider starting its move on a supply square moves at least 4.
 Cobbles (#): riders on them neither give nor receive slipstream, and an empty cobble square is no gap to slipstream across; single-file cobbles have one lane (one rider fills them).
 Peloton and Muscle teams play their top card each round; a deck that runs out moves them by 2.
-[b]Breakaway[/b] (optional, before round 1): each team picks a rider, draws 4 of its cards and keeps 1 face down, twice; each bid is revealed before the next. The best total (the best two with 5 or 6 teams) starts on the breakaway square, loses its two bid cards and takes 2 exhaustion cards; the others take their bids back. Ties go to the rider further back on the grid.
+[b]Breakaway[/b] (optional, before round 1): each team of players picks a rider (the Peloton and Muscle teams do not bid), draws 4 of its cards and keeps 1 face down, twice; each bid is revealed before the next. The best total (the best two with 5 or 6 teams) starts on the breakaway square, loses its two bid cards and takes 2 exhaustion cards; the others take their bids back. Ties go to the rider further back on the grid.
 7 to 12 players: each races one rider, drawing 4 and keeping 1 each round.""")
 
 RULES_TOUR = N_("""[b]Grand Tour[/b] (stages of classic or meteo raced in turn by the same teams)
