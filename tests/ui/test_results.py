@@ -457,3 +457,71 @@ async def test_the_replay_names_home_and_end_as_the_keyboard_of_the_language_doe
             assert "inicio fin al inicio, al final" in footer, footer
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["es", "fr", "en"])
+async def test_long_team_names_leave_the_podium_s_numbers_whole_at_80_columns(language, data_dir):
+    """Spanish at 80x24 with long typed names: the ranking took two lines a
+    rider and the statistics' crash column went onto a line of its own. A name
+    is cut with "…" now, never a number, and every team's line keeps its columns."""
+    import re
+
+    from flamme_tui import i18n
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            i18n.set_language(language)
+            race = choices("meteo", 4, seed=7)
+            race.seats[0].name = "Los Escaladores del Norte Unidos"
+            race.seats[1].name = "Équipe Très Longue de Bretagne"
+            session = finished(race)
+            app.show_podium(RaceFlow(session))
+            await pilot.pause()
+            ranking = [line for line in rows_of(app, "#ranking") if line.strip()]
+            assert len(ranking) == 1 + len(session.game.riders), ranking  # a line each
+            for place, line in enumerate(ranking[1:], 1):
+                assert re.match(rf"\s*{place}\. \S\S ", line) and re.search(r"\d", line.strip().split("  ")[-1])
+            assert any("…" in line for line in ranking)
+            app.screen.query_one("#stats").scroll_visible(animate=False, immediate=True)
+            await pilot.pause()
+            stats = [line for line in rows_of(app, "#stats") if line.strip()]
+            teams = [line for line in stats if re.match(r"\s+[A-Z]  ", line)]
+            assert len(teams) == 4, stats
+            ends = {tuple(m.end() for m in re.finditer(r"\d+", line)) for line in teams}
+            assert len(ends) == 1 and len(next(iter(ends))) == 4, stats  # four numbers, in columns
+            heading = stats[-5]
+            assert max(ends)[-1] >= len(heading.rstrip()) - 1, stats  # the last heading above its numbers
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("scenario", ["help-teams", "help-bmx"])
+async def test_help_words_keep_a_blank_cell_before_the_scroll_bar(language, scenario):
+    """The help's words ran up to the scroll bar's first cell: a cell of padding now, on every page."""
+    from flamme_tui import i18n
+    from flamme_tui.ui.scenarios import SCENARIOS
+
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            i18n.set_language(language)
+            await SCENARIOS[scenario](pilot)
+            scroll = app.screen.query_one("#help-scroll")
+            region = scroll.content_region
+            edge = region.right - 1 - scroll.scrollbar_size_vertical  # the cell left of the scroll bar
+            assert scroll.scrollbar_size_vertical and scroll.max_scroll_y > 0  # a help longer than the box
+            seen = 0
+            while True:
+                lines = screen_text(app).splitlines()
+                for y in range(region.y, region.bottom):
+                    assert lines[y][edge] == " ", lines[y]
+                    seen += bool(lines[y][region.x:edge].strip())
+                if scroll.scroll_y >= scroll.max_scroll_y:
+                    break
+                await pilot.press("pagedown")
+                await pilot.pause()
+            assert seen > 20
+    finally:
+        i18n.set_language("en")

@@ -19,7 +19,7 @@ from ...i18n import N_, _, ngettext, pgettext
 from ...play.narrator import award_lines, kind_name, lane_word, to_go_text
 from ...play.narrator import label as square_label
 from ...play.narrator import where as square_where
-from ...usertext import cells, clean, fit
+from ...usertext import cells, clean, cut, fit
 from ...words import team_name
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
@@ -198,21 +198,32 @@ def tie_text(game, names) -> Text:
     return Text("\n".join(lines))
 
 
-def rider_text(game, i: int, names) -> Text:
+def rider_text(game, i: int, names, width: int | None = None) -> Text:
+    """The rider's label in its colour, then its team and kind in words; in at
+    most `width` cells if given (the words cut with "…", never the label)."""
     r = game.riders[i]
     colour = team_of_rider(r.id)
     label = rider_label(r.id, getattr(r, "kind", "") if not game.rules.uses_tokens else "")
+    words = rider_words(game, i, names)
+    room = None if width is None else max(1, width - cells(label) - 1)
+    if room is not None and cells(words) > room:  # the team's name cut, its rider's kind kept
+        name = clean(names[game.riders[i].seat], multiline=False)
+        short = list(names)
+        shorter = cut(name, max(1, cells(name) - (cells(words) - room)))
+        short[game.riders[i].seat] = shorter[:-1].rstrip() + "…" if shorter.endswith("…") else shorter
+        words = cut(rider_words(game, i, short), room)
     text = Text()
     text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-    text.append(" " + rider_words(game, i, names))
+    text.append(" " + words)
     return text
 
 
 class Ranking:
     """The full ranking (a Rich renderable): a line per rider, its place, its
-    name in full and where it stopped, in the longest words that fit the
-    width it is drawn in: "square 71 · 3 past the line", "3 past the line",
-    "3 past".  A name too long for even the shortest wraps in its own column."""
+    name and where it stopped, in the longest words that fit the width it is
+    drawn in: "square 71 · 3 past the line", "3 past the line", "3 past".  A
+    name too long for even the shortest is cut with "…" (its place and where
+    it stopped are never cut, each rider stays on one line)."""
 
     def __init__(self, game, names) -> None:
         self.rows = []
@@ -220,23 +231,33 @@ class Ranking:
             square = game.pos[i][0]
             forms = (square_where(game.course, square), to_go_text(game.course, square),
                      to_go_text(game.course, square, short=True))
-            self.rows.append((f"{place}.", rider_text(game, i, names), forms))
+            self.rows.append((f"{place}.", i, rider_text(game, i, names), forms))
+        self.game, self.names = game, names
 
     def width(self, form: int) -> int:
         """How wide the table is in words of that form (its columns: place, rider, where)."""
         if not self.rows:
             return 0
-        return (max(cells(place) for place, _, _ in self.rows) + 1 + max(cells(rider.plain) for _, rider, _ in self.rows)
-                + 2 + max(cells(forms[form]) for _, _, forms in self.rows))
+        return (self.place_width() + 1 + max(cells(rider.plain) for _, _, rider, _ in self.rows)
+                + 2 + max(cells(forms[form]) for _, _, _, forms in self.rows))
+
+    def place_width(self) -> int:
+        return max(cells(place) for place, _, _, _ in self.rows)
 
     def __rich_console__(self, console, options):
         form = next((k for k in range(2) if self.width(k) <= options.max_width), 2)
+        # the room left for the names when even the shortest words do not fit: the names are cut
+        room = None
+        if self.rows and self.width(2) > options.max_width:
+            room = max(4, options.max_width - self.place_width() - 1 - 2
+                       - max(cells(forms[2]) for _, _, _, forms in self.rows))
         table = Table.grid(padding=(0, 1, 0, 0))  # a space between columns (and one more before where)
         table.add_column(justify="right", no_wrap=True)
-        table.add_column(overflow="fold")
+        table.add_column(no_wrap=True, overflow="ellipsis")
         table.add_column(no_wrap=True)
-        for place, rider, forms in self.rows:
-            table.add_row(place, rider, " " + forms[form])
+        for place, i, rider, forms in self.rows:
+            shown = rider if room is None else rider_text(self.game, i, self.names, room)
+            table.add_row(place, shown, " " + forms[form])
         yield Text(_("Ranking"), style="bold")
         yield table
 
@@ -317,6 +338,61 @@ def hints_words(hinted: dict[int, int], names: list[str]) -> str:
                      for seat, n in sorted(hinted.items()))
 
 
+def split_heading(heading: str) -> tuple[str, str]:
+    """A column's heading on two lines, cut at the space nearest its middle
+    ("casillas" / "rebufo"); one word stays whole on the second line."""
+    spaces = [k for k, ch in enumerate(heading) if ch == " "]
+    if not spaces:
+        return "", heading
+    middle = len(heading) / 2
+    k = min(spaces, key=lambda k: abs(k - middle))
+    return heading[:k], heading[k + 1:]
+
+
+def stats_text(game, names, width: int) -> Text:
+    """Each team's exhaustion (BMX: fatigue), squares in shelter, cards
+    (tokens) left, and in Meteo its crashes: a line per team in `width`
+    cells.  The headings go on two lines when they do not leave the names room
+    on one, and a name still too long is cut with "…" (never a number)."""
+    n = len(names)
+    longest = max(10, max(cells(clean(name)) for name in names))
+    bmx = game.rules.uses_tokens
+    meteo = game.rules.has_weather
+    outcome = game.outcome()
+    # each column as wide as its heading in the player's language (at least as in English)
+    if bmx:
+        columns = [(_("fatigue taken"), 14), (_("catch-up squares"), 18), (_("tokens left"), 13)]
+    else:
+        columns = [(_("exhaustion"), 11), (_("slipstream sq."), 15), (_("cards left"), 12)]
+        if meteo:
+            columns.append((_("crashes"), 9))
+    team_heading = _("Team")
+    lines = [("", heading) for heading, _least in columns]
+    widths = [max(least, cells(heading) + 1) for heading, least in columns]
+    if longest + 4 + sum(widths) > width:  # two lines of headings, each column as wide as its longer line
+        lines = [split_heading(heading) for heading, _least in columns]
+        widths = [max(4, max(cells(top), cells(bottom)) + 1) for top, bottom in lines]
+    w = max(8, min(longest, width - 4 - sum(widths)))
+    text = Text(_("Team statistics") + "\n", style="bold")
+    if any(top for top, _bottom in lines):
+        text.append(" " * (w + 4) + "".join(" " * (size - cells(top)) + top for (top, _bottom), size
+                                            in zip(lines, widths)) + "\n", style="#bbbbbb")
+    head = fit(team_heading, max(w + 3, cells(team_heading))) + " " + "".join(
+        " " * (size - cells(bottom)) + bottom for (_top, bottom), size in zip(lines, widths))
+    text.append(head + "\n", style="#bbbbbb")
+    for seat in range(n):
+        riders = [i for i, r in enumerate(game.riders) if r.seat == seat]
+        colour = team_of_rider(game.riders[riders[0]].id)
+        text.append(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
+        text.append(f" {fit(clean(names[seat]), w)}")
+        team = outcome.teams[seat]
+        values = [team.exhaustion, team.slipstream, team.left] + ([team.crashes] if meteo and not bmx else [])
+        text.append("".join(f"{value:>{size}}" for value, size in zip(values, widths)))
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
 class PodiumScreen(BaseScreen):
     """The race is over: what happened, and where to go from here (race
     again, a new race, its replay, the title menu, or quit after asking)."""
@@ -378,35 +454,8 @@ class PodiumScreen(BaseScreen):
         self.query_one("#podium-body", VerticalScroll).focus(scroll_visible=False)
 
     def stats(self, game, names) -> Text:
-        n = len(names)
-        w = max(10, max(cells(clean(name)) for name in names))  # names in full, never cut
-        bmx = game.rules.uses_tokens
-        meteo = game.rules.has_weather
-        outcome = game.outcome()
-        # each column as wide as its heading in the player's language (at least as in English)
-        if bmx:
-            columns = [(_("fatigue taken"), 14), (_("catch-up squares"), 18), (_("tokens left"), 13)]
-        else:
-            columns = [(_("exhaustion"), 11), (_("slipstream sq."), 15), (_("cards left"), 12)]
-            if meteo:
-                columns.append((_("crashes"), 9))
-        widths = [max(least, cells(heading) + 1) for heading, least in columns]
-        team_heading = _("Team")
-        head = team_heading + " " * max(1, w + 4 - cells(team_heading)) + "".join(
-            " " * (width - cells(heading)) + heading for (heading, _least), width in zip(columns, widths))
-        text = Text(_("Team statistics") + "\n", style="bold")
-        text.append(head + "\n", style="#bbbbbb")
-        for seat in range(n):
-            riders = [i for i, r in enumerate(game.riders) if r.seat == seat]
-            colour = team_of_rider(game.riders[riders[0]].id)
-            text.append(f" {colour.letter} ", style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
-            text.append(f" {fit(clean(names[seat]), w)}")
-            team = outcome.teams[seat]
-            values = [team.exhaustion, team.slipstream, team.left] + ([team.crashes] if meteo and not bmx else [])
-            text.append("".join(f"{value:>{width}}" for value, width in zip(values, widths)))
-            text.append("\n")
-        text.rstrip()
-        return text
+        # the body's width: the window's, less its padding and scroll bar
+        return stats_text(game, names, max(40, self.app.size.width - 4))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
