@@ -338,3 +338,39 @@ async def test_compact_columns_name_the_cards_played_they_show():
         await pilot.pause()
         head, first = boards.lines()[:2]
         assert "Played" not in head and " · " not in first, (head, first)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("columns", [1, 2])
+async def test_board_headings_are_words_over_their_numbers(lang, columns, speak):
+    """The Spanish boards read "Cs falta" and "Mz" (the French "Cs", "Pio.",
+    "Pi"): the square, to go and deck columns are headed by words now
+    ("Casilla", "faltan", "Mazo"; "Case", "Pioche", "Pio."), each column as wide as its
+    word, its numbers ending under the heading's end."""
+    from flamme_tui.ui.widgets.board import Boards
+    from flamme_tui.usertext import cells
+
+    speak(lang)
+    session = choices("classic", 4, seed=5).session()
+    advance(session, 2)
+    rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
+    app = boards_app()
+    async with app.run_test(size=(80, 30)) as pilot:
+        boards = app.query_one(Boards)
+        boards.set_columns(columns, len(rows))
+        boards.show(rows, "classic")
+        await pilot.pause()
+        head, *lines = boards.lines()
+    words = head.split()
+    for code in ("Cs", "Mz", "Pi", "falta"):
+        assert code not in words, head
+    deck = {"fr": "Pio." if columns == 2 else "Pioche", "es": "Mazo"}[lang]
+    headings = [deck] if columns == 2 else [deck, {"fr": "Case", "es": "Casilla"}[lang],
+                                              {"fr": "reste", "es": "faltan"}[lang]]
+    import re
+
+    for heading in headings:
+        for found in re.finditer(rf"\b{re.escape(heading)}\b", head):  # (two columns: a heading each)
+            last = cells(head[:found.end()]) - 1
+            for line in lines:
+                assert char_at(line, last).isalnum() and char_at(line, last + 1) == " ", (heading, head, line)

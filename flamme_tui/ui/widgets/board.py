@@ -214,18 +214,21 @@ class Boards(TextLines):
         else:
             cols = [(_("Deck"), 4), (_("Exhaustion held/played") if wide else _("E held/played"), 22 if wide else 13),
                     (recycled_head, 0)]
+        # each column as wide as its heading in words ("Casilla", "Pioche"), its numbers under its end
+        cols = [(title, max(w, cells(title)) if w else 0) for title, w in cols]
+        sq_w, go_w = max(6 if wide else 3, cells(where)), max(5, cells(to_go_head))
         rec_texts = [summary(r.recycled) for r in self.rows] if not bmx else []
         rec_w = max([len(t) for t in rec_texts] + [len(recycled_head)]) if not bmx else 0
         longest = max(cells(n) for n in names)
         if wide:
             # a long name (up to 30 characters and the rider's kind) takes what the other columns
             # leave it, the recycled piles counted at their usual longest and a few cards played
-            after = f" {where:>6} {to_go_head:>5}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
+            after = f" {where:>{sq_w}} {to_go_head:>{go_w}}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
             beside = 4 + len(after) + (0 if bmx else max(rec_w, 24)) + 1 + 9
             name_w = max(4, min(longest, max(20, width - beside)))
         else:
             name_w = max(4, min(longest, 9))
-        head = f"{'':3} {who:<{name_w}} {where:>{6 if wide else 3}} {to_go_head:>5}   "
+        head = f"{'':3} {who:<{name_w}} {where:>{sq_w}} {to_go_head:>{go_w}}   "
         for title, w in cols:
             head += f"{title:>{w}} " if w else f"{title}"
         text.append(head, style="bold #bbbbbb")
@@ -246,19 +249,19 @@ class Boards(TextLines):
                 text.append(name)
             else:
                 text.append(f" {name}")
-            text.append(f" {self._square(row):>{6 if wide else 3}}")
+            text.append(f" {self._square(row):>{sq_w}}")
             text.append("_" if row.crashed else " ", style="bold #D55E00")
             go = self._to_go(row)
             # "in" (across the line, a tour) and "over" (past it) in five cells at most
             shown = {"in": pgettext("to go", "in"), "over": pgettext("to go", "over")}.get(go, go)
-            text.append(f"{shown:>5} ")
+            text.append(f"{shown:>{go_w}} ")
             text.append("✓ " if row.ready else "  ", style="bold #009E73")
             if bmx:
-                text.append(f"{row.deck:>3} {row.exhaustion:>{7 if wide else 3}} ")
+                text.append(f"{row.deck:>{cols[0][1]}} {row.exhaustion:>{cols[1][1]}} ")
                 played = " ".join(token_str(t) for t in row.played)
             else:
                 exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
-                text.append(f"{row.deck:>4} {exh:>{22 if wide else 13}} ")
+                text.append(f"{row.deck:>{cols[0][1]}} {exh:>{cols[1][1]}} ")
                 text.append(f"{rec_texts[k]:<{rec_w}} ")
                 played = " ".join(card_text(c) for c in row.played)
             if len(played) > play_w:  # the latest cards, and how many in all
@@ -293,14 +296,17 @@ class Boards(TextLines):
         if not bmx:
             # the recycled cards are never cut: the name gives way first (down to 3
             # letters; the rider's label, team letter on its colour, says whose row it is)
-            fixed = 1 + 2 + 1 + 4 * self._with_square + 1 + 2 + 3 + 2 + 1
+            fixed = 1 + 2 + 1 + (1 + self._sq_w()) * self._with_square + 1 + 2 + 3 + self._deck_w() + 1
             # (and a blank cell after the pile: it never runs into the column separator)
             needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled, True)) + 1
                          for r in self.rows)
             name_w = max(3, min(name_w, col_w - needed))
         sq, team, go = _("Sq"), _("Team"), _("go")
-        square = f" {sq:>3}" if self._with_square else ""
-        head = f"{'':3} {team:<{name_w}}{square} {go:>2}   " + (_("Bag Fat") if bmx else _("Dk E   Recycled"))
+        square = f" {sq:>{self._sq_w()}}" if self._with_square else ""
+        deck_head, exh_head, pile_head = self._cards_head()
+        # (the deck's heading may take the ready mark's cells: "→| Mazo")
+        cards = "   " + _("Bag Fat") if bmx else f"{deck_head:>{3 + self._deck_w()}} {exh_head:<3} {pile_head}"
+        head = f"{'':3} {team:<{name_w}}{square} {go:>2}" + cards
         if not bmx and col_w >= 56:  # the rows end with the latest cards played (see `_compact`): named too
             head += " · " + _("Played")
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -347,13 +353,14 @@ class Boards(TextLines):
             return [piled(r.recycled, counted) for r in rows]
 
         deck_head, exh_head, pile_head = self._cards_head()
+        deck_w, sq_w = self._deck_w(), self._sq_w()
 
         def first_pile(shown: list[str]) -> int:  # the first rider's pile column (the second's is last)
             return max(cells(pile_head), *(cells(p) for p in shown[::2]))
 
         def room(square: bool, shown: list[str], gap: int) -> int:
             """Cells the rows need besides the name, a blank cell last."""
-            block = 2 + 4 * square + 1 + go_w + 3 + 2 + 1 + exh_w + 1
+            block = 2 + (1 + sq_w) * square + 1 + go_w + 3 + deck_w + 1 + exh_w + 1
             # the second pile's column as wide as its heading too: the heading row is no longer than a rider's
             return (1 + 1 + 2 * block + first_pile(shown) + gap + max(cells(pile_head), *(cells(p) for p in shown[1::2]))
                     + 1)
@@ -370,9 +377,10 @@ class Boards(TextLines):
         pile_w = first_pile(shown)
         self._with_square = square
         text = Text(no_wrap=True, overflow="ellipsis")
-        cards = f"{deck_head:>2} {exh_head:<{exh_w}} "
-        sq = f" {_('Sq'):>3}" if square else ""
-        block = f"{'':2}{sq} {_('go'):>{go_w}}   {cards}"
+        # (the deck's heading may take the ready mark's cells: "→| Mazo")
+        cards = f"{deck_head:>{3 + deck_w}} {exh_head:<{exh_w}} "
+        sq = f" {_('Sq'):>{sq_w}}" if square else ""
+        block = f"{'':2}{sq} {_('go'):>{go_w}}{cards}"
         text.append(f" {_('Team'):<{name_w}} " + block + fit(pile_head, pile_w) + " " * gap + block + pile_head,
                     style="bold #bbbbbb")
         for k, team in enumerate(teams):
@@ -385,7 +393,7 @@ class Boards(TextLines):
                 text.append(row.label.lower() if row.crashed else row.label,
                             style=f"bold {contrast_text(row.hex)} on {row.hex}")
                 if square:
-                    text.append(f" {self._square(row):>3}")
+                    text.append(f" {self._square(row):>{sq_w}}")
                 # (blanks unstyled: a styled one is not a blank to what reads the screen as text;
                 # the yellow jersey's ◆ where a crash's mark would be: a crashed rider's label is lower case)
                 if row.crashed:
@@ -399,9 +407,20 @@ class Boards(TextLines):
                     text.append(" ✓ ", style="bold #009E73")
                 else:
                     text.append("   ")
-                text.append(f"{row.deck:>2} {exhs[i]:<{exh_w}} ")
+                text.append(f"{row.deck:>{deck_w}} {exhs[i]:<{exh_w}} ")
                 text.append(fit(shown[i], pile_w) if n == 0 else shown[i])
         self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
+
+    @classmethod
+    def _deck_w(cls) -> int:
+        """The compact boards' deck column: two digits; its heading's word may also take two of the
+        ready mark's three cells before it ("Mazo" over "✓ 15"), a longer one widens it ("Pioche")."""
+        return max(2, cells(cls._cards_head()[0]) - 2)
+
+    @staticmethod
+    def _sq_w() -> int:
+        """The compact boards' square column: a label ("G2", "71"), or its heading's word if longer ("Casilla")."""
+        return max(3, cells(_("Sq")))
 
     @staticmethod
     def _cards_head() -> tuple[str, str, str]:
@@ -420,14 +439,15 @@ class Boards(TextLines):
         go = self._to_go(row)
         # the yellow jersey (a tour) between the label and the name, as in the one-column table
         text.append("◆" if row.jersey else " ", style=JERSEY if row.jersey else "")
-        text.append(fit(name, name_w) + (f" {self._square(row):>3}" if self._with_square else ""))
+        text.append(fit(name, name_w) + (f" {self._square(row):>{self._sq_w()}}" if self._with_square else ""))
         text.append("_" if row.crashed else " ", style="bold #D55E00")
         text.append(f"{'--' if go == 'over' else go:>2}")
         text.append(" ✓ " if row.ready else "   ", style="bold #009E73")
         if bmx:
             text.append(f"{row.deck:>3} {row.exhaustion:>3}")
         else:
-            text.append(f"{row.deck:>2} {row.exhaustion_held}/{row.exhaustion_played} {piled(row.recycled, True)}")
+            text.append(f"{row.deck:>{self._deck_w()}} {row.exhaustion_held}/{row.exhaustion_played} "
+                        f"{piled(row.recycled, True)}")
             if width >= 56 and row.played:  # room for the latest cards played
                 room = width - cells(text.plain[start:]) - 3
                 played = " ".join(card_text(c) for c in row.played)
