@@ -305,5 +305,5 @@ def test_the_winner_of_a_race_saved_in_french_is_listed_in_the_player_s_words(tm
     assert saves.peek(path).winner == f"{team} {kind}"
     assert f"won by {team} {kind}" in saves.peek(path).describe()
     i18n.set_language("es")
-    assert saves.peek(path).winner == f"{kind} {team}"
+    assert saves.peek(path).winner == f"{kind} Azul"  # (a team named by default: in the language now)
     assert saves.reading.winner_words("Somebody", ("Blue",)) == "Somebody"  # not a rider's words: as it is

@@ -152,35 +152,54 @@ def _info(path: Path, data: SaveData) -> SaveInfo:
     scripted = getattr(data.setup, "scripted", ())
     players = sum(1 for seat in range(len(data.setup.teams))
                   if str(seat) not in data.bots and not (scripted and scripted[seat]))
+    teams = shown_teams(data)
     if s.tour is not None:  # a tour: its winner is a team
         t = s.tour
-        return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, t.winner, data.saved,
+        winner = teams[s.teams.index(t.winner)] if t.winner in s.teams else t.winner
+        return SaveInfo(path, data.race, s.title, s.variant, teams, s.round, s.over, winner, data.saved,
                         len(data.actions), t.name, t.stage, t.stages, players=players,
                         stage_over=s.phase == Phase.OVER and not s.over)
-    return SaveInfo(path, data.race, s.title, s.variant, s.teams, s.round, s.over, winner_words(s.winner, s.teams),
+    return SaveInfo(path, data.race, s.title, s.variant, teams, s.round, s.over, winner_words(s.winner, s.teams, teams),
                     data.saved, len(data.actions), players=players)
 
 
-def winner_words(winner: str | None, teams: tuple[str, ...]) -> str | None:
+def shown_teams(data: SaveData) -> tuple[str, ...]:
+    """The summary's teams as the race screen names them (words.team_name): a team named by
+    default in the language now ("Bleu" saved in French is "Blue" in English), a typed name as
+    typed.  The summary keeps the names as set up; a summary whose teams are not the set-up's
+    (it is checked against the replay only when the race is opened) is shown as it is."""
+    from ..words import team_name
+
+    s = data.summary
+    if tuple(t.name for t in data.setup.teams) != tuple(s.teams):
+        return tuple(s.teams)
+    return tuple(team_name(data.setup, seat) for seat in range(len(s.teams)))
+
+
+def winner_words(winner: str | None, teams: tuple[str, ...], shown: tuple[str, ...] | None = None) -> str | None:
     """The winner a race's summary names, in the player's language.  The summary
     is written in the words of whoever saved the race ("Blue Rouleur", French
     "Rouleur Blue"): each language's words are matched against the teams as set
-    up and said again in the player's (a name not matched is shown as it is)."""
+    up and said again in the player's, with the team as `shown` (the same
+    order as `teams`; default: as set up).  A name not matched is shown as it is."""
     if not winner:
         return winner
     from .. import i18n
     from ..words import COLOUR_NAMES
 
+    shown = teams if shown is None or len(shown) != len(teams) else shown
+    if winner in teams:  # a BMX rider: its team's name
+        return shown[teams.index(winner)]
     for code in i18n.LANGUAGES:
         words = i18n._catalog(code)
         two, one = words.gettext("{seat} {kind}"), words.gettext("{seat} ({colour} {kind})")
-        for seat in teams:
+        for seat, now in zip(teams, shown):
             for kind in ("Sprinteur", "Rouleur"):
                 if winner == two.format(seat=seat, kind=words.gettext(kind)):
-                    return _("{seat} {kind}").format(seat=seat, kind=_(kind))
+                    return _("{seat} {kind}").format(seat=now, kind=_(kind))
                 for colour in COLOUR_NAMES.values():
                     if winner == one.format(seat=seat, colour=words.gettext(colour), kind=words.gettext(kind)):
-                        return _("{seat} ({colour} {kind})").format(seat=seat, colour=_(colour), kind=_(kind))
+                        return _("{seat} ({colour} {kind})").format(seat=now, colour=_(colour), kind=_(kind))
     return winner
 
 

@@ -532,6 +532,32 @@ async def test_saved_races_at_80x24_keep_the_winning_team_and_mark_cut_cells(lan
         assert table.virtual_size.width <= table.size.width  # nothing off the screen, no sideways scroll
 
 
+async def test_saved_races_name_default_teams_in_the_language_now(speak, data_dir):
+    """A race saved in French listed its teams as "Bleu, Orange" in Spanish:
+    the summary keeps the names as set up; a team named by default reads in
+    the language now (as the race screen names it), a typed name as typed."""
+    from flamme_tui import saves
+    from flamme_tui.ui.scenarios import advance, choices
+
+    speak("fr")
+    folder = saves.saves_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    race = choices("classic", 3, seed=SEED)
+    race.seats[2].name = "Los Lobos"
+    session = race.session()
+    advance(session, 200)
+    saves.save(session, folder / "french.json")
+    assert json.loads((folder / "french.json").read_text())["summary"]["teams"] == ["Bleu", "Orange", "Los Lobos"]
+    speak("es")
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.show_saved_races()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Azul, Naranja, Los Lobos" in text and "Bleu" not in text, text
+        assert saves.load(folder / "french.json").game.setup.teams[0].name == "Bleu"  # the file as it was
+
+
 async def choosing_bidder(pilot) -> None:
     """The breakaway: Blue's curtain lifted, which rider bids."""
     from flamme_tui.ui.scenarios import peloton_choices
