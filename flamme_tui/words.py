@@ -6,6 +6,7 @@ screens), in the active language (i18n)."""
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from . import i18n
@@ -75,6 +76,29 @@ def bot_level(policy: str) -> str:
              "hard": i18n.pgettext("bot level", "hard"), "expert": i18n.pgettext("bot level", "expert"),
              "hard-before": i18n.pgettext("bot level", "hard-before")}
     return words.get(policy) or SCRIPTED_NAMES.get(policy, policy)
+
+
+# the shipped stages' names made of English words: a stage card's version for a number of teams
+# ("Peloton 9 (5-6 teams)"), a public stage list's stage ("Prats 2018, stage 9")
+_TEAMS_VERSION = re.compile(r"^(?P<stage>.+) \((?P<low>\d+)-(?P<high>\d+) teams\)$")
+_LIST_STAGE = re.compile(r"^(?P<list>.+ \d{4}), stage (?P<n>\d+)$")
+
+
+def stage_name(name: str, short: bool = False) -> str:
+    """A stage's (a course's) name as the player reads it: the words the shipped stages' names
+    are made of in the player's language ("Peloton 9 (5-6 équipes)", "Prats 2018, etapa 9"),
+    any other name as written.  The data files, set-ups and saves keep the name as written.
+    `short`: a stage card's version without its number of teams ("Peloton 9"), for a line
+    with no room for it."""
+    found = _TEAMS_VERSION.match(name)
+    if found and short:
+        return found["stage"]
+    if found:
+        return i18n._("{stage} ({low}-{high} teams)").format(stage=found["stage"], low=found["low"], high=found["high"])
+    found = _LIST_STAGE.match(name)
+    if found:
+        return i18n._("{stages}, stage {n}").format(stages=found["list"], n=found["n"])
+    return name
 
 
 def player_name(seat: int) -> str:

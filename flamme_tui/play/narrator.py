@@ -51,7 +51,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import bot_level, colour_name, ordinal, variant_word, weather_name
+from ..words import bot_level, colour_name, ordinal, stage_name, variant_word, weather_name
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -490,8 +490,9 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Heading):
         if note.tour:
             return _("{tour}, stage {stage}/{stages}: {course} ({rules})").format(
-                tour=note.tour, stage=note.stage, stages=note.stages, course=game.course.name, rules=rules_title(game.rules))
-        return _("{course}: {rules} race").format(course=game.course.name, rules=rules_title(game.rules))
+                tour=note.tour, stage=note.stage, stages=note.stages, course=stage_name(game.course.name),
+                rules=rules_title(game.rules))
+        return _("{course}: {rules} race").format(course=stage_name(game.course.name), rules=rules_title(game.rules))
     if isinstance(note, Jersey):
         return _("◆ yellow jersey: {seat} {kind}").format(
             seat=team_name(game, _seat_of(game, note.rider)), kind=_kind_of(game, note.rider))
@@ -838,7 +839,7 @@ def cli_says(key: str, **values: Any) -> str:
 
 def race_heading(game: Any, seed: int, bots: Sequence[str] | None = None, players: bool = False) -> str:
     """The first line of `flamme-tui race`: the course, rules, seed and seats (with their bots)."""
-    values = dict(course=game.course.name, variant=variant_word(game.variant), seed=seed, n=len(game.setup.teams))
+    values = dict(course=stage_name(game.course.name), variant=variant_word(game.variant), seed=seed, n=len(game.setup.teams))
     if bots is None:
         return cli_says("heading", **values)
     seats = _(", ").join(cli_says("seat and bot", seat=team_name(game, s), bot=bot_level(bots[s]))
@@ -858,7 +859,7 @@ def picture_lines(game: Any) -> list[str]:
 def resumed_words(game: Any) -> str:
     text = ngettext("resumed {course} ({variant}) in round {round} after {n} action",
                     "resumed {course} ({variant}) in round {round} after {n} actions", len(game.actions))
-    return text.format(course=game.course.name, variant=variant_word(game.variant), round=game.round,
+    return text.format(course=stage_name(game.course.name), variant=variant_word(game.variant), round=game.round,
                        n=len(game.actions))
 
 
@@ -891,7 +892,7 @@ def tour_report(tour: Any, done: Any) -> list[str]:
 
     rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
     lines = [_("Stage {k}/{n}: {course} ({variant}), {rounds}").format(
-        k=k, n=tour.stages, course=game.course.name, variant=variant_word(game.variant), rounds=rounds)]
+        k=k, n=tour.stages, course=stage_name(game.course.name), variant=variant_word(game.variant), rounds=rounds)]
     for line in done.result:
         lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(
             place=line.place, rider=name(line.rider), time=gap_text(line.time)))

@@ -15,6 +15,7 @@ from typing import Final
 from .. import config, stagegen
 from ..engine.rules import find
 from ..i18n import _
+from ..words import stage_name
 
 BOX_FILTERS: Final = ("all", "base", "peloton")  # all boxes, base box only, with the Peloton box
 KIND_FILTERS: Final = ("all", *stagegen.KINDS)
@@ -47,7 +48,7 @@ def stage_row(sid: str, stage: config.StageSpec) -> StageRow | None:
     except config.ConfigError:
         return None
     boxes = tuple(stage.boxes) or stagegen.boxes_needed(config.split_tiles(stage.tiles))
-    return StageRow(sid, stage.name, boxes, stagegen.stage_kind(summary), summary.length, summary.ascent)
+    return StageRow(sid, stage_name(stage.name), boxes, stagegen.stage_kind(summary), summary.length, summary.ascent)
 
 
 def rows_for(variant: str, stages: list[tuple[str, config.StageSpec]]) -> list[StageRow]:

@@ -22,7 +22,7 @@ from ..setupdata import (
     setup_from_data,
     stage_from_data,
 )
-from ..words import variant_word
+from ..words import stage_name, team_name, variant_word
 from .locks import _lock_path
 from .model import DAMAGED, FORMAT, KEEP, NEWER, SUFFIX, VERSION, SaveData, SaveError, TourData, damaged, state_digest
 from .writing import _backup, _checksum, _summary
@@ -153,13 +153,14 @@ def _info(path: Path, data: SaveData) -> SaveInfo:
     players = sum(1 for seat in range(len(data.setup.teams))
                   if str(seat) not in data.bots and not (scripted and scripted[seat]))
     teams = shown_teams(data)
+    title = stage_name(s.title)  # (as the race screen names the stage: "Peloton 9 (5-6 équipes)")
     if s.tour is not None:  # a tour: its winner is a team
         t = s.tour
         winner = teams[s.teams.index(t.winner)] if t.winner in s.teams else t.winner
-        return SaveInfo(path, data.race, s.title, s.variant, teams, s.round, s.over, winner, data.saved,
+        return SaveInfo(path, data.race, title, s.variant, teams, s.round, s.over, winner, data.saved,
                         len(data.actions), t.name, t.stage, t.stages, players=players,
                         stage_over=s.phase == Phase.OVER and not s.over)
-    return SaveInfo(path, data.race, s.title, s.variant, teams, s.round, s.over, winner_words(s.winner, s.teams, teams),
+    return SaveInfo(path, data.race, title, s.variant, teams, s.round, s.over, winner_words(s.winner, s.teams, teams),
                     data.saved, len(data.actions), players=players)
 
 
@@ -168,8 +169,6 @@ def shown_teams(data: SaveData) -> tuple[str, ...]:
     default in the language now ("Bleu" saved in French is "Blue" in English), a typed name as
     typed.  The summary keeps the names as set up; a summary whose teams are not the set-up's
     (it is checked against the replay only when the race is opened) is shown as it is."""
-    from ..words import team_name
-
     s = data.summary
     if tuple(t.name for t in data.setup.teams) != tuple(s.teams):
         return tuple(s.teams)

@@ -43,6 +43,7 @@ from ..net.notify import notify
 from ..net.wire import ProtocolError, error_words
 from ..pathtext import served
 from ..play import narrator
+from ..words import stage_name
 from .palette import rider_label, team_of_rider
 from .widgets.track import RiderMark, Scene, StageOverview
 
@@ -307,7 +308,7 @@ class SeatScreen(Screen[None]):
                 address=self.address)))
             return
         who = _("watching") if t.seat is None else _("you: {team}").format(team=t.team(t.seat))
-        head = _("{stage} · round {n} · {who}").format(stage=t.course.name, n=max(t.round, 1), who=who)
+        head = _("{stage} · round {n} · {who}").format(stage=stage_name(t.course.name), n=max(t.round, 1), who=who)
         self.query_one("#head", Static).update(Text(head))
         self.show_track()
         self.query_one("#boards", Static).update(self.boards())

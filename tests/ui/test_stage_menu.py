@@ -195,3 +195,35 @@ async def test_the_filter_line_keeps_its_count_in_every_language(lang):
     finally:
         i18n.forget_flag()
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("lang", "teams", "stage"), [("fr", "(5-6 équipes)", "Prats 2018, étape 9"),
+                                                      ("es", "(5-6 equipos)", "Prats 2018, etapa 9")])
+async def test_stage_names_are_said_in_the_player_s_language(lang, teams, stage):
+    """The French and Spanish stage menus listed "Peloton 9 (5-6 teams)" and "Prats 2018,
+    stage 9": the words of the shipped names are said in the player's language (the files
+    keep their names), in the menu and in the race's heading."""
+    from flamme_tui import i18n
+    from flamme_tui.ui.scenarios import choices, settle
+
+    i18n.choose(flag=lang)
+    try:
+        app = FlammeApp(seed=1, autoplay=False, autosave=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_stage_menu(pilot)
+            await pilot.press("k", "k", "k", "k")  # cobbles: the Peloton stages 9 to 11, three of Prats
+            await pilot.pause()
+            names = [str(option.prompt) for option in shown(app.screen.query_one("#stage-menu"))]
+            assert f"Peloton 9 {teams}" in names and stage in names, names
+            assert not [name for name in names if "teams" in name or "stage " in name], names
+            race = choices("classic", 5, seed=3)
+            race.stage = "peloton-9-5-6"
+            app.start_race(race)
+            await settle(pilot)
+            await pilot.press("enter")  # the curtain
+            await settle(pilot)
+            assert f"Peloton 9 {teams}" in screen_text(app).splitlines()[0]
+    finally:
+        i18n.forget_flag()
+        i18n.set_language("en")
+    assert config.load_stage("peloton-9-5-6").name == "Peloton 9 (5-6 teams)"  # the file as written

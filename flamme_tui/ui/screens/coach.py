@@ -21,6 +21,7 @@ from ...i18n import N_, _, ngettext
 from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, lessons_of, replay_frame, worlds_for
 from ...play.narrator import coach_seat_line, coach_tour_note, well_raced
 from ...usertext import clean
+from ...words import stage_name
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -95,7 +96,7 @@ class CoachScreen(BaseScreen):
                   "races.")).format(**numbers)
         if self.stage is None:
             return what
-        name = clean(self.session.game.course.name, multiline=False)
+        name = clean(stage_name(self.session.game.course.name), multiline=False)
         return _("Stage {k}, {stage}. {coach}").format(k=self.stage, stage=name, coach=what) + "\n" + coach_tour_note()
 
     def cards(self) -> int:

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from ...i18n import N_, _, ngettext
 from ...usertext import clean
+from ...words import stage_name
 from ..widgets.scrolling import OneThumbScroll
 
 if TYPE_CHECKING:
@@ -134,8 +135,8 @@ class ProfileScreen(ModalScreen[None]):
         from ..widgets.profile import StageProfile
 
         with Vertical(id="profile-box", classes="dialog"):
-            yield Static(Content(_("{stage}: the stage profile").format(stage=clean(self.course.name, multiline=False))),
-                         id="profile-title")
+            stage = clean(stage_name(self.course.name), multiline=False)
+            yield Static(Content(_("{stage}: the stage profile").format(stage=stage)), id="profile-title")
             yield StageProfile(self.course, bars=8, riders=True, id="profile-chart")
             # without colour the bars' terrain colours are not seen: the legend says what is
             legend = _("bars: how high the road is, up on climbs · ║ start · ▓ finish\n"

@@ -20,7 +20,7 @@ from ...play.narrator import award_lines, kind_name, lane_word, to_go_text
 from ...play.narrator import label as square_label
 from ...play.narrator import where as square_where
 from ...usertext import cells, clean, cut, fit
-from ...words import team_name
+from ...words import stage_name, team_name
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -423,8 +423,8 @@ class PodiumScreen(BaseScreen):
         with VerticalScroll(id="podium-body"):
             head = Text(_("Winner:") + " ", style="bold")
             head.append_text(rider_text(game, winner, names))
-            head.append(" · ".join(("", clean(game.course.name), ngettext("{n} round", "{n} rounds", game.round).format(
-                n=game.round), _("seed {seed}").format(seed=flow.session.seed))))
+            head.append(" · ".join(("", clean(stage_name(game.course.name)), ngettext(
+                "{n} round", "{n} rounds", game.round).format(n=game.round), _("seed {seed}").format(seed=flow.session.seed))))
             yield Static(head, id="podium-title")
             hinted = flow.session.hinted()
             if hinted:  # a result reached with the expert's hints says so

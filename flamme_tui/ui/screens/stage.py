@@ -29,7 +29,9 @@ def stage_info(stage_id: str):
 
 def _info(spec: Any) -> tuple[str, str, Any, Any]:
     """(name, description, summary, course): the description in the language spoken now."""
-    return (spec.name, spec.description_said, *_compiled(spec))
+    from ...words import stage_name
+
+    return (stage_name(spec.name), spec.description_said, *_compiled(spec))
 
 
 @cache

@@ -34,7 +34,7 @@ from ... import MAX_SEED
 from ...engine.rules import find
 from ...i18n import N_, _, ngettext, pgettext
 from ...usertext import NO_CONTROL, clean, visible
-from ...words import bot_level
+from ...words import bot_level, stage_name
 from ..choices import (
     HERE,
     HUMAN,
@@ -316,7 +316,7 @@ class TeamsScreen(BaseScreen):
             return ""
         notes = []
         if version.name != stage.name:
-            notes.append(_("{n} colours race {stage}.").format(n=colours, stage=version.name))
+            notes.append(_("{n} colours race {stage}.").format(n=colours, stage=stage_name(version.name)))
         if course.tiles and course.tiles[0].letter != config.split_tiles(version.tiles)[0]:
             notes.append(_("{n} riders: the stage starts on Peloton tile {tile} ({places} places).").format(
                 # the physical tile as the box numbers it ("_1" is a side of tile 1: the name the data file uses)
@@ -349,9 +349,9 @@ class TeamsScreen(BaseScreen):
             return self.choices.stage
         try:
             # "Peloton 9 (5-6 teams)" once five colours race the 2-4 version chosen: the race takes that one
-            return config.stage_for_colours(stage, self.colours_racing()).name
+            return stage_name(config.stage_for_colours(stage, self.colours_racing()).name)
         except Exception:  # its other version cannot be read: said when the race starts
-            return stage.name
+            return stage_name(stage.name)
 
     def help_text(self) -> str:
         from ..texts import help_for

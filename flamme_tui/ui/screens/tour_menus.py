@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from ...i18n import N_, _, ngettext
 from ...usertext import clean
+from ...words import stage_name
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -232,7 +233,7 @@ class TourStagesScreen(BaseScreen):
         self.statuses = [s for e in entries if e.source != "user" or e in now if (s := config.stage_status(e)) is not None]
         self.reading_files = bool(self.pending)  # user stage files still being read
         self.files_read = 0  # of them
-        self.names = {s.entry.id: s.stage.name for s in self.statuses if s.stage is not None}
+        self.names = {s.entry.id: stage_name(s.stage.name) for s in self.statuses if s.stage is not None}
         yield from self.compose_notice()
         with Vertical(classes="menu-body"):
             yield Static(_("[b]New tour[/b] · pick the stages in race order"), classes="screen-title")
@@ -270,9 +271,9 @@ class TourStagesScreen(BaseScreen):
         statuses = [s for s in batch if s is not None]  # None: a shadowed stage (no id names it)
         self.statuses += statuses
         usable = [s for s in statuses if s.stage is not None]
-        self.names.update((s.entry.id, s.stage.name) for s in usable)
+        self.names.update((s.entry.id, stage_name(s.stage.name)) for s in usable)
         menu = self.query_one("#pick-menu", OptionList)
-        menu.add_options(Option(plain(s.stage.name), id=s.entry.id) for s in usable)
+        menu.add_options(Option(plain(stage_name(s.stage.name)), id=s.entry.id) for s in usable)
         if menu.highlighted is None and menu.option_count:
             menu.highlighted = 0
         self.query_one("#pick-notice", Static).update(reading_line(len(self.pending), "stage", self.files_read))

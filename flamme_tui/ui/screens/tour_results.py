@@ -25,7 +25,7 @@ from textual.widgets import Button, Static
 from ...engine.tour import gap_text, team_classification
 from ...i18n import N_, _, ngettext
 from ...usertext import cells, clean, cut, fit
-from ...words import team_name
+from ...words import stage_name, team_name
 from ..palette import contrast_text, rider_label, team_colour
 from ..widgets.board import JERSEY
 from ..widgets.keybar import KeyBar
@@ -120,7 +120,7 @@ class TourTables:
         k = len(tour.done)
         text = Text(_("Stage {k}/{n} times").format(k=k, n=tour.stages), style=HEAD)
         # the stage's name on the heading's one line: wrapped, it would push these rows below the GC's beside them
-        name = cut(clean(done.game.course.name, multiline=False), self.width - cells(text.plain) - 2)
+        name = cut(clean(stage_name(done.game.course.name), multiline=False), self.width - cells(text.plain) - 2)
         text.append(f"  {name}\n" if name else "\n", style=MUTED)
         room = max(6, self.width - 19)  # place, jersey, label, time and bonus take 19 cells
         for line in done.result:
@@ -356,7 +356,7 @@ class StageResultScreen(BaseScreen):
         rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
         title = Text(_("{tour} · stage {k}/{n} {stage} · {rounds} · won by ").format(
             tour=clean(tour.name, multiline=False), k=len(tour.done), n=tour.stages,
-            stage=clean(game.course.name, multiline=False), rounds=rounds), style="bold")
+            stage=clean(stage_name(game.course.name), multiline=False), rounds=rounds), style="bold")
         title.append_text(tables.label(winner.rider))
         title.append(f" {tables.name(winner.rider, 40)}")
         self.query_one("#result-title", Static).update(title)
@@ -378,7 +378,7 @@ class StageResultScreen(BaseScreen):
                                 "Points first: the team with the most starts in front") if leg.grid == "random" else
                               _("{key}: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
                                 "first")).format(key=key, k=len(tour.done) + 1, n=tour.stages,
-                                                 stage=clean(leg.course.name, multiline=False),
+                                                 stage=clean(stage_name(leg.course.name), multiline=False),
                                                  rules=variant_word(leg.variant)), style=MUTED)
         self.query_one("#result-next", Static).update(following)
 

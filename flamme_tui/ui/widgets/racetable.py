@@ -18,7 +18,7 @@ from textual.content import Content
 from ...i18n import _
 from ...play.narrator import to_go as square_to_go
 from ...usertext import cells, cut, escape_markup
-from ...words import team_name
+from ...words import stage_name, team_name
 from ..palette import rider_label, team_of_rider
 from .board import Boards, board_rows
 from .lap import LapStrip
@@ -58,10 +58,13 @@ class RaceTable:
         teams the line was "Blue: which rider bids for the br…"."""
         table = self.table
         when = _("breakaway") if table.in_breakaway else _("round {round}").format(round=table.round)
-        parts = [f"[b]{escape_markup(self.board.course.name)}[/b]", table.flow.header_rules, when]
-        head = " · ".join(part for part in parts if part) + " · "
-        if team is not None:
+        for short in (False, True):  # a stage card's version without its number of teams, if the team needs it
+            parts = [f"[b]{escape_markup(stage_name(self.board.course.name, short))}[/b]", table.flow.header_rules, when]
+            head = " · ".join(part for part in parts if part) + " · "
             room = (self.status.size.width or self.screen.size.width - 2) - Content.from_markup(head).cell_length
+            if team is None or min(cells(what.format(team=team)), cells(shorter.format(team=team)) or 10**6) <= room:
+                break
+        if team is not None:
             if shorter and cells(what.format(team=team)) > room:
                 what = shorter
             what = what.format(team=cut(team, max(room - cells(what.format(team="")), 6)))
