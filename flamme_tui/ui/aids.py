@@ -77,6 +77,12 @@ def card_lines(preview: Preview, course, bmx: bool, shown: object, aids: bool) -
 
 def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
     """All the preview says, in words, for the selected card (tokens)."""
+    return " · ".join(sentence_parts(preview, course, bmx, shown))
+
+
+def sentence_parts(preview: Preview, course, bmx: bool, shown: object) -> list[str]:
+    """What the preview says, a part each, the most important first (the
+    move and where it ends first; last what the riders ahead may do)."""
     value = value_text(preview, bmx, shown)
     gone = to_go(course, preview.square)
     where = _("{n} to go").format(n=gone) if gone > 0 else _("over the line")
@@ -105,7 +111,23 @@ def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:
             words.append(_("riders ahead may fill {square}").format(square=aim))
         if preview.fall == MAY:
             words.append(_("if blocked, it crashes (wet road)"))
-    return " · ".join(words)
+    return words
+
+
+def fit_parts(parts: list[str], width: int, height: int) -> str:
+    """`parts` joined by " · ", as many as fit in `height` lines of `width`
+    cells wrapped between words (as the panel wraps them, never inside a
+    word): the parts that do not fit are left out whole, the least important
+    (last) first, so that no line is lost off the panel's end half said.  The
+    first part is always kept."""
+    import textwrap
+
+    width, height = max(8, width), max(1, height)
+    for k in range(len(parts), 1, -1):
+        said = " · ".join(parts[:k])
+        if len(textwrap.wrap(said, width, break_long_words=False, break_on_hyphens=False)) <= height:
+            return said
+    return parts[0] if parts else ""
 
 
 def wind_words(preview: Preview, bmx: bool) -> str:

@@ -315,3 +315,34 @@ async def test_the_race_screen_keeps_the_words_their_lines_at_80x24(variant, sta
         assert screen.turn.kind == "pick"
         assert screen.hint_w.region.height >= HINT_LINES[variant == "meteo"]
         assert screen.query_one("#boards").region.bottom == 23  # whole, over the key bar
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_six_teams_on_three_lanes_say_whole_parts_of_a_card_at_80x24(lang):
+    """Six teams on three lanes at 80x24 leave the words under the cards two lines: the card
+    with four things to say took three and its last line was lost off the panel ("… · 21 full,"
+    and no more).  What does not fit is left out by whole parts, the least important last, and
+    the lines shown are the words wrapped between words."""
+    from flamme_tui import i18n
+    from flamme_tui.ui.aids import sentence_parts
+
+    with i18n.speaking(lang):
+        app = FlammeApp(seed=3, autoplay=False, autosave=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.start_flow(made_up_race(lanes=3, teams=6))
+            await settle(pilot)
+            await pilot.press("enter")  # the curtain
+            await settle(pilot)
+            await pilot.press("1")  # the Sprinteur draws first
+            await settle(pilot)
+            screen = app.screen
+            await pilot.press("right")  # its first card, the 2, selected
+            picked = next(o.preview for o in screen.turn.options if o.preview.value == 2)
+            parts = sentence_parts(picked, screen.board.course, False, 2)
+            hint = screen.hint_w.region
+            assert hint.height == 2 and len(parts) == 4
+            lines = screen_text(app).splitlines()[hint.y:hint.bottom]
+            shown = " ".join(line[hint.x:hint.right] for line in lines).split()
+            whole = [" · ".join(parts[:k]).split() for k in range(1, len(parts) + 1)]
+            assert shown in whole, (shown, parts)  # whole parts, the first ones
+            assert len(shown) >= len(whole[1])  # (and as many as the lines hold: two of four here)

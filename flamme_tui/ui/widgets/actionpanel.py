@@ -299,8 +299,14 @@ class ActionPanel:
         marks = drawing.view_marks(view, active={turn.rider} | set(view.chosen))
         # the hint: what the selected card does, in words (aids on), then the notes and keys
         picked = self.preview(turn, chosen) if chosen and len(chosen) == keep else None
-        said = aids.sentence(picked, self.course, self.bmx, tuple(chosen) if self.bmx else chosen[0]) \
-            if picked is not None and self.screen.aids else ""
+        said = ""
+        if picked is not None and self.screen.aids:
+            # each part of what the card does whole, in the lines the panel has (the least
+            # important left out): a part cut at the panel's last line said something else
+            width, height = self.hint_w.size
+            said = aids.fit_parts(aids.sentence_parts(picked, self.course, self.bmx,
+                                                      tuple(chosen) if self.bmx else chosen[0]),
+                                  width or 48, (height or 3) - bool(self.nudged))
         lines = [escape_markup(line) for line in (said, self.pick_notes) if line]
         recap = self.recap(turn.seat)
         if recap and self.bmx and not chosen:  # BMX has no rider to choose first: the recap first
