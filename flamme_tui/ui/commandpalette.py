@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from rich.align import Align
 from rich.text import Text
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hits
+from textual.system_commands import SystemCommandsProvider
 from textual.widgets.option_list import Option
 
 from ..i18n import _
@@ -33,9 +34,21 @@ class Palette(CommandPalette):
         self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
+class AppCommands(SystemCommandsProvider):
+    """The app's commands in the order it gives them (FlammeApp.get_system_commands:
+    by what they do, new race first, quit last), the same in every language:
+    Textual's own provider lists them sorted by their words, so each language had
+    its own order ("Nouvelle course" after "Aide", "Nueva carrera" after "Ajustes")."""
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback, discover in self.app.get_system_commands(self.screen):
+            if discover:
+                yield DiscoveryHit(name, callback, help=help_text)
+
+
 def commands_palette() -> Palette:
     """The palette of the app's commands (ctrl+p)."""
-    return Palette(id="--command-palette", placeholder=_("Search for commands…"))
+    return Palette(providers=[AppCommands], id="--command-palette", placeholder=_("Search for commands…"))
 
 
 def themes_palette() -> Palette:

@@ -336,6 +336,27 @@ async def test_the_palette_speaks_the_language(lang, speak):
         assert "matches" not in words_on(app)
 
 
+async def test_the_palette_lists_its_commands_in_one_order_in_every_language(speak):
+    """ctrl+p listed the commands sorted by their words: another order in each language
+    ("Help" fifth in English, "Aide" first in French). The app's order now, in all three."""
+    from textual.command import CommandList
+
+    orders = {}
+    for lang in ("en", "fr", "es"):
+        speak(lang)
+        app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+        async with app.run_test(size=(80, 40)) as pilot:
+            await pilot.press("ctrl+p")
+            await pilot.pause(0.5)
+            listed = app.screen.query_one(CommandList)
+            shown = [str(listed.get_option_at_index(k).prompt).split("\n")[0] for k in range(listed.option_count)]
+            commands = list(app.get_system_commands(app.screen))
+            ids = {command.title: k for k, command in enumerate(commands)}
+            assert set(ids) == set(shown), shown
+            orders[lang] = [ids[title] for title in shown]
+    assert orders["en"] == orders["fr"] == orders["es"] == sorted(orders["en"]), orders
+
+
 def test_the_key_bar_closes_up_when_its_words_run_long():
     """Two spaces between keys where the line has room, one where it has not: French and
     Spanish key bars hold at 80 columns, the last key (quit) whole."""
