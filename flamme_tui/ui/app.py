@@ -818,7 +818,7 @@ class FlammeApp(App[int]):
                             lambda: self.leave_race_then(lambda: self.new_race(from_podium=True)))
         yield SystemCommand(_("Host a table"), _("Set up a race whose players each play on their own device "
                                                  "(flamme-tui join)"),
-                            lambda: self.leave_race_then(self.host_a_table))
+                            lambda: self.leave_race_then(self.host_a_table, self._hosting_leaves(), _("Host a table")))
         yield SystemCommand(_("New tour"), _("Set up a tour: stages raced in turn, with times and Tour Points"),
                             lambda: self.leave_race_then(lambda: self.new_tour(from_podium=True)))
         yield SystemCommand(_("Saved races"), _("Every race in progress and finished: resume, replay, delete"),
@@ -932,13 +932,19 @@ class FlammeApp(App[int]):
             return False
         return True
 
-    def leave_race_then(self, then: Callable[[], None]) -> None:
+    def _hosting_leaves(self) -> str:
+        """What "Host a table" leaves, said in the dialog that asks first: the race, or the tour."""
+        in_tour = self.flow is not None and self.flow.session.tour is not None
+        return _("Hosting a table leaves this tour.") if in_tour else _("Hosting a table leaves this race.")
+
+    def leave_race_then(self, then: Callable[[], None], why: str = "", go: str = "") -> None:
         """Run `then` at once, or once the player agrees to leave the race (or to
-        discard a stage being built)."""
+        discard a stage being built); `why`: what leaves the race, in words, said
+        first in the dialog, and `go` the name of its key that goes on to `then`."""
         if self.flow is None:
             self._unless_unsaved_stage(then)
             return
-        self._confirm_leaving(then)
+        self._confirm_leaving(then, why, go)
 
     def show_rules(self) -> None:
         from .screens.rules import RulesScreen
@@ -988,7 +994,7 @@ class FlammeApp(App[int]):
         else:
             editor.ask_discard(then)
 
-    def _confirm_leaving(self, then: Callable[[], None] | None = None) -> None:
+    def _confirm_leaving(self, then: Callable[[], None] | None = None, why: str = "", go: str = "") -> None:
         """The quit dialog (it says what is on disk): quit the app, or leave the
         race for the title menu and then run `then`; either way the pending
         save is written first and the race file let go."""
@@ -1000,7 +1006,7 @@ class FlammeApp(App[int]):
         def answer(what: str | None) -> None:
             if what in ("app", "title") and not self.flush_saves() and state == "saved":
                 # the write the dialog counted on failed (told once): asked again, now saying so
-                self._confirm_leaving(then)
+                self._confirm_leaving(then, why, go)
                 return
             if what == "app":
                 self.exit(0)
@@ -1015,8 +1021,8 @@ class FlammeApp(App[int]):
         state = self.save_state()
         tour = self.flow.session.tour if self.flow is not None else None
         stage = None if tour is None else (len(tour.done) + 1, tour.stages)  # leaving a stage leaves the tour
-        self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state, stage=stage),
-                         answer)
+        self.push_screen(ConfirmQuit(saved=state == "saved", problem="" if state == "saved" else state, stage=stage,
+                                     why=why, go=go), answer)
 
 
 def run(session=None, lang: str | None = None, seed: int | None = None) -> int:

@@ -221,6 +221,41 @@ async def test_palette_has_the_apps_commands_on_every_screen():
         assert screen_name(app) == "RulesScreen"
 
 
+async def test_hosting_a_table_from_a_race_says_why_it_asks_to_leave(data_dir):
+    """From a race, the palette's "Host a table" asked "Leave this race?" and no more:
+    the dialog says that hosting a table leaves the race (saved: Resume brings it back),
+    and its key on names where it leads."""
+    app = FlammeApp(seed=7, autoplay=False)  # autosaving, as in real play
+    async with app.run_test(size=(80, 24)) as pilot:
+        await SCENARIOS["curtain"](pilot)
+        next(c for c in app.get_system_commands(app.screen) if c.title == "Host a table").callback()
+        await settle(pilot)
+        assert screen_name(app) == "ConfirmQuit"
+        said = " ".join(screen_text(app).split())
+        assert "Hosting a table leaves this race. It is saved" in said, said
+        assert "Host a table (t)" in said and "Title menu (t)" not in said, said
+        await pilot.press("t")
+        await settle(pilot)
+        assert app.flow is None and screen_name(app) == "VariantScreen" and app.hosting
+
+
+async def test_the_dialog_before_hosting_keeps_its_buttons_whole_in_french(data_dir):
+    """ "Héberger une table (t)" pushed "Continuer (n)" off the dialog's edge at 80x24."""
+    from flamme_tui import i18n
+
+    app = FlammeApp(seed=7, autoplay=False)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            i18n.set_language("fr")
+            await SCENARIOS["curtain"](pilot)
+            next(c for c in app.get_system_commands(app.screen) if c.title == "Héberger une table").callback()
+            await settle(pilot)
+            row = next(line for line in screen_text(app).splitlines() if "Quitter (q)" in line)
+            assert "Héberger une table (t)" in row and "Continuer (n)" in row, row
+    finally:
+        i18n.set_language("en")
+
+
 @pytest.mark.parametrize("command", ["New race", "Saved races"])
 async def test_leaving_a_race_from_the_palette_asks_then_saves_and_lets_go(data_dir, command):
     app = FlammeApp(seed=7, autoplay=False)  # autosaving, as in real play

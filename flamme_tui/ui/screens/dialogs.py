@@ -165,11 +165,14 @@ class ConfirmQuit(ModalScreen[str]):
     HEADING = N_("Leave this race?")
     STAY = N_("Keep racing ({key})")
 
-    def __init__(self, saved: bool = False, problem: str = "", stage: tuple[int, int] | None = None) -> None:
+    def __init__(self, saved: bool = False, problem: str = "", stage: tuple[int, int] | None = None,
+                 why: str = "", go: str = "") -> None:
         super().__init__()
         self.saved = saved  # everything played is on disk: the title menu offers to resume it
         self.problem = problem  # else why not (saving failed), in words
         self.stage = stage
+        self.why = why  # what asks to leave the race, in words ("Hosting a table leaves this race.")
+        self.go = go  # where `t` leads then, in words (else the title menu)
 
     def heading(self) -> str:
         return _("Leave this tour?") if self.stage is not None else _(self.HEADING)
@@ -193,14 +196,18 @@ class ConfirmQuit(ModalScreen[str]):
         return Content(self.problem or _("The race in progress will be lost."))  # plain text: it may hold a file name
 
     def compose(self):
-        with Vertical(id="confirm-box", classes="dialog"):
+        # (a key that goes on somewhere, "Host a table (t)", is longer than "Title menu (t)")
+        with Vertical(id="confirm-box", classes="dialog -wide" if self.go else "dialog"):
             heading = Content.from_markup("[b]$heading[/b]", heading=self.heading())
             message = self.message()
+            if self.why:
+                message = Content(self.why) + (Content(" ") + message if message else Content(""))
             yield Static(heading + "\n" + message if message else heading, id="confirm-text")
             with Horizontal(id="confirm-buttons"):
                 # q, the app's quit key (bound here too): a yes key would be another letter in each language
                 yield Button(_("Quit ({key})").format(key="q"), id="quit-app", variant="error", compact=True)
-                yield Button(_("Title menu ({key})").format(key="t"), id="quit-title", compact=True)
+                yield Button(_("{go} ({key})").format(go=self.go, key="t") if self.go else
+                             _("Title menu ({key})").format(key="t"), id="quit-title", compact=True)
                 yield Button(_(self.STAY).format(key="n"), id="stay", variant="primary", compact=True)
 
     def on_mount(self) -> None:
