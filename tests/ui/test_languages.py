@@ -329,7 +329,8 @@ async def test_the_palette_speaks_the_language(lang, speak):
         words = set(words_on(app))
         assert {"fr": "commande", "es": "comando"}[lang] in words  # ("Chercher": its first letter under the cursor)
         assert not words & {"Search", "Keys", "Maximize", "Minimize", "commands", "Screenshot", "Quit", "Theme"}
-        assert english_words(app, lang) == set()
+        # (New tour's help, in view now the palette keeps the app's order: "puntos de Tour", the glossary's Tour Points)
+        assert english_words(app, lang, exempt={"tour"}) == set()
         await pilot.press(*"zzzq")
         await pilot.pause(0.8)
         assert {"fr": "Aucun", "es": "Sin"}[lang] in words_on(app)

@@ -207,10 +207,10 @@ def rider_text(game, i: int, names, width: int | None = None) -> Text:
     words = rider_words(game, i, names)
     room = None if width is None else max(1, width - cells(label) - 1)
     if room is not None and cells(words) > room:  # the team's name cut, its rider's kind kept
-        name = clean(names[game.riders[i].seat], multiline=False)
+        name = clean(names[r.seat], multiline=False)
         short = list(names)
         shorter = cut(name, max(1, cells(name) - (cells(words) - room)))
-        short[game.riders[i].seat] = shorter[:-1].rstrip() + "…" if shorter.endswith("…") else shorter
+        short[r.seat] = shorter[:-1].rstrip() + "…" if shorter.endswith("…") else shorter
         words = cut(rider_words(game, i, short), room)
     text = Text()
     text.append(label, style=f"bold {contrast_text(colour.hex)} on {colour.hex}")
