@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from .bmx import BmxSetup
 
 GRID: Final = Phase.GRID
+NOBODY: Final = -1  # ClassicGame.drawn_first of a seat that has not drawn
 BREAKAWAY: Final = Phase.BREAKAWAY
 ENERGY: Final = Phase.ENERGY
 OVER: Final = Phase.OVER
@@ -259,8 +260,10 @@ class ClassicGame(Race):
         self.setup: ClassicSetup = setup
         self.riders: list[Rider] = []
         self.phase = GRID
-        # seat -> rider index drawn first this round (in the breakaway: the rider it bids with)
-        self.first_drawn: dict[int, int] = {}
+        # by seat: the rider index drawn first this round (in the breakaway: the rider it bids with),
+        # NOBODY before its seat draws (a list: read and set at every draw and view, where a dict
+        # keyed by seat boxed the seat and hashed it; `first_drawn` gives it as a dict)
+        self.drawn_first: list[int] = [NOBODY] * len(setup.teams)
         # tour mode: rider index -> (round, square, lane) where it crossed the line; it has left the track
         self.crossed: dict[int, tuple[int, int, int]] = {}
         # play the scripted riders left alone in a tour stage to its end (play_scripted_out); off only to
@@ -304,6 +307,17 @@ class ClassicGame(Race):
         if setup.grid == "random":
             self.random_grid()
             self.begin_race()
+
+    @property
+    def first_drawn(self) -> dict[int, int]:
+        """Seat -> the rider index it drew first this round, for the seats that have drawn."""
+        return {seat: i for seat, i in enumerate(self.drawn_first) if i != NOBODY}
+
+    def forget_draws(self) -> None:
+        """No seat has drawn yet (a new round, the end of the breakaway)."""
+        drawn = self.drawn_first
+        for seat in range(len(drawn)):
+            drawn[seat] = NOBODY
 
     def deal(self) -> None:
         """Hook: set-up that uses the RNG before the decks are shuffled (meteo weather)."""
@@ -436,7 +450,7 @@ class ClassicGame(Race):
             if hand:
                 rid = self.riders[i].id
                 return [play(rid, c) for c in distinct(hand)]
-        if seat in self.first_drawn or all(self.riders[i].played is not None for i in mine):
+        if self.drawn_first[seat] != NOBODY or all(self.riders[i].played is not None for i in mine):
             return []
         return [draw(self.riders[i].id) for i in mine]
 
@@ -454,13 +468,14 @@ class ClassicGame(Race):
                 if action not in self.bid_actions(rider.seat):
                     raise RuleError(f"{action} is not allowed now")
                 self.actions.append(action)
-                self.first_drawn[rider.seat] = i
+                self.drawn_first[rider.seat] = i
                 self.draw_hand(i)
                 return
-            if self.phase != ENERGY or rider.seat in self.first_drawn or rider.played is not None or i in self.crossed:
+            if (self.phase != ENERGY or self.drawn_first[rider.seat] != NOBODY or rider.played is not None
+                    or i in self.crossed):
                 raise RuleError(f"{action} is not allowed now")
             self.actions.append(action)
-            self.first_drawn[rider.seat] = i
+            self.drawn_first[rider.seat] = i
             self.draw_hand(i)
         elif type(action) is Bid:
             if self.phase != BREAKAWAY or action not in self.bid_actions(rider.seat):
@@ -563,7 +578,7 @@ class ClassicGame(Race):
         draws first: its rider draws now (the energy phase, each bid)."""
         if len(self.setup.teams[seat].riders) == 1 and not self.script[seat]:
             i = self.seats[seat][0]
-            self.first_drawn[seat] = i
+            self.drawn_first[seat] = i
             self.draw_hand(i)
 
     def attack_value(self, i: int, order: list[int]) -> int:
@@ -590,8 +605,8 @@ class ClassicGame(Race):
         """What the seat may do in the breakaway: choose its bidder, then its bid card."""
         if self.script[seat]:
             return []
-        i = self.first_drawn.get(seat)
-        if i is None:
+        i = self.drawn_first[seat]
+        if i == NOBODY:
             return [draw(self.riders[j].id) for j in self.seats[seat]]
         hand = self.riders[i].hand
         return [Bid(self.riders[i].id, c) for c in sorted(set(hand))]
@@ -606,7 +621,7 @@ class ClassicGame(Race):
 
     def bidders(self) -> list[int]:
         """The riders bidding, seat by seat."""
-        return [self.first_drawn[seat] for seat in range(len(self.seats)) if seat in self.first_drawn]
+        return [i for i in self.drawn_first if i != NOBODY]
 
     def reveal_bids(self, bidders: list[int]) -> None:
         """Every bid of this turn face up together; then the next bid, or the result."""
@@ -655,7 +670,7 @@ class ClassicGame(Race):
             rider.set_recycled(())
             self.rng.shuffle(rider.deck)
         self.events.append(Breakaway(result, tuple(winners), square))
-        self.first_drawn.clear()
+        self.forget_draws()
         self.bid_round = 0
         self.public_cache = None
         self.begin_energy()
@@ -1063,7 +1078,7 @@ class ClassicGame(Race):
         """Move, end phase, and the next round's energy phase."""
         self.move_phase()
         self.end_phase()
-        self.first_drawn.clear()
+        self.forget_draws()
         self.waiting = self.players_riders
         for rider in self.riders:
             rider.shown_recycled = rider.shown_deck = None
@@ -1086,7 +1101,7 @@ class ClassicGame(Race):
         twin = cast(ClassicGame, race)  # blank() made it
         twin.riders = [r.copy() for r in self.riders]
         twin.phase = self.phase
-        twin.first_drawn = self.first_drawn.copy()
+        twin.drawn_first = self.drawn_first.copy()
         twin.waiting = self.waiting
         twin.players_riders = self.players_riders
         twin.crossed = self.crossed.copy()
@@ -1185,7 +1200,8 @@ class ClassicGame(Race):
                 chosen = view.chosen.get(i)
                 rider.played = None if chosen is None else as_card(chosen)
             # another seat's rider: its recycled pile as before this round's draw, and it draws again here
-        game.first_drawn = {view.seat: view.first_drawn} if view.first_drawn is not None else {}
+        if view.first_drawn is not None:
+            game.drawn_first[view.seat] = view.first_drawn
         scripted = [i for i, r in enumerate(game.riders) if game.script[r.seat]]
         game.waiting = sum(1 for i, rider in enumerate(game.riders)
                            if rider.played is None and i not in scripted and i not in game.crossed)
@@ -1210,7 +1226,7 @@ class ClassicGame(Race):
             for r in self.riders
         )
         key: tuple[object, ...] = (self.variant, self.round, self.phase.value, self.winner, tuple(tuple(p) for p in self.pos),
-               riders, tuple(self.course.weather), tuple(sorted(self.first_drawn.items())), None,
+               riders, tuple(self.course.weather), tuple(self.first_drawn.items()), None,
                tuple(sorted(self.crossed.items())) if self.setup.tour else None)
         if self.setup.breakaway:
             key += (self.bid_round, tuple(tuple(r.bids) for r in self.riders))
@@ -1261,7 +1277,8 @@ def classic_view(game: ClassicGame, seat: int) -> View:
     """Seat `seat`'s view of a classic or meteo game now."""
     riders = game.riders
     mine = game.seats[seat]
-    first = game.first_drawn.get(seat) if game.first_drawn else None
+    drawn = game.drawn_first[seat]
+    first = None if drawn == NOBODY else drawn
     if len(mine) == 2:  # a team: its two riders in one tuple (engine.view.SEEN)
         a, b = riders[mine[0]], riders[mine[1]]
         return seat_view(board(game), seat, first, (
