@@ -1254,8 +1254,13 @@ class ClassicBoard(Board):
         if card == ATTACK:  # the Peloton's Attack card depends on the order of its riders
             reach: int = self.position().reach(i, card)
             return reach
+        square = self.riders[i].square
+        if 0 < card < MOVE_TABLE:
+            # a card moving by its value: the course's table, what effective_move reads for it
+            # (written out here: bots ask this for every card of every hand they hold)
+            return self.course.moves[square][card]
         setup = cast(ClassicSetup, self.setup)  # a direct field read, compiled
-        return effective_move(self.course, self.riders[i].square, fixed_worth(setup, card))
+        return effective_move(self.course, square, fixed_worth(setup, card))
 
 
 def board_riders(game: ClassicGame) -> tuple[RiderView, ...]:
