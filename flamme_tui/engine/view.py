@@ -215,12 +215,22 @@ class View(Shown):
             return None
         seen = self._seen
         for k in range(0, len(seen), SEEN):
-            if seen[k + 1]:
+            held: tuple[int, ...] = seen[k + 1]  # typed: its truth is its length, not a call through Python
+            if held:
                 keep = seen[k + 5]
-                return seen[k], seen[k + 1], 1 if keep is None else keep
+                return seen[k], held, 1 if keep is None else keep
         return None
 
     def mine(self) -> list[RiderView]:
+        """The seat's riders on the board, in rider order."""
+        seen = self._seen
+        if seen:  # their indices, as the view's builder listed them (in rider order): no search of the board
+            riders = self.board.riders
+            out = []
+            for k in range(0, len(seen), SEEN):
+                i: int = seen[k]  # typed: a compiled tuple read, not a generic one
+                out.append(riders[i])
+            return out
         return [r for r in self.board.riders if r.seat == self.seat]
 
     def unseen(self, i: int) -> tuple[int, ...]:
