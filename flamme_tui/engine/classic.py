@@ -698,10 +698,15 @@ class ClassicGame(Race):
         k = start * LANES + lane
         me = cells[k]
         cells[k] = EMPTY
+        found = self.lifted_landing(i, start, value)
+        cells[k] = me
+        return found
+
+    def lifted_landing(self, i: int, start: int, value: int) -> tuple[int, int, int]:
+        """`landing` of rider i, on `start`, already lifted off the track (its cell free)."""
         moves = self.moves_for(i, value)
         target = self.path_limit(start, start + moves)
-        square, lane = settle(cells, self.course.lanes, target)
-        cells[k] = me
+        square, lane = settle(self.cells, self.course.lanes, target)
         return moves, square, lane
 
     def move_rider(self, i: int, value: int, card: int | None = None) -> None:
@@ -709,7 +714,8 @@ class ClassicGame(Race):
         pos = self.pos[i]
         start = pos[0]
         self.cells[start * LANES + pos[1]] = EMPTY
-        moves, square, lane = self.landing(i, value)
+        # lifted here: `landing` would lift it and put it back again (every move of every round)
+        moves, square, lane = self.lifted_landing(i, start, value)
         self.cells[square * LANES + lane] = i
         pos[0] = square
         pos[1] = lane
