@@ -67,6 +67,12 @@ async def play_terminal(app: JoinApp, by_taps: bool, deadline: float) -> str:
             turn = app.table.turn
             if turn is None:
                 continue
+            if app.seat_screen.reviewing():  # the round's last card, held: sent by a tap on Send, or its 1
+                if by_taps:
+                    await pilot.click("#hand", offset=(4, 1 + app.first_option))
+                else:
+                    await pilot.press("1")
+                continue
             k = turn.at % len(turn.options)
             if by_taps and k < 6 and turn.at not in tapped:
                 # a tap on the option's line (the hand panel: its border, title, hand, then the options)
@@ -164,7 +170,8 @@ async def test_a_whole_race_hosted_with_two_terminals_a_phone_browser_the_hosts_
                 t = watcher.table
                 if BROWSER not in t.waiting or (t.at == pressed[0] and time.monotonic() - pressed[1] < 1.5):
                     continue
-                if t.at % 2:
+                # (again: 1, which also sends a last card held to be confirmed, "Send" being its first line)
+                if t.at % 2 or t.at == pressed[0]:
                     await tools.key("1", "Digit1", 49, text="1")
                 else:
                     await tools.key("ArrowDown", "ArrowDown", 40)

@@ -58,8 +58,7 @@ async def setup_six(pilot) -> None:
     assert "Peloton 9 (5-6 teams)" in screenshot_text(app)
     for seat in (3, 4, 5):
         await pick_option(pilot, f"controller-{seat}", 1)  # Bot: easy
-    await pick_option(pilot, "breakaway", 1)
-    assert app.screen.query_one("#breakaway").value is True
+    assert app.screen.query_one("#breakaway").value is True  # on with six teams, as its note recommends
 
 
 async def test_a_six_team_race_with_the_breakaway_from_the_title_menu_to_the_podium():
@@ -181,6 +180,20 @@ async def test_the_teams_screen_offers_six_teams_and_the_breakaway_only_where_th
         assert app.screen.query("#breakaway")
         await set_players(pilot, 5)
         assert "5 colours race Peloton 7 (5-6 teams)" in str(app.screen.query_one("#teams-message").render())
+        # the breakaway follows the count ("recommended with 5-6 teams" beside "no breakaway" read wrong)
+        breakaway = app.screen.query_one("#breakaway")
+        assert breakaway.value is True
+        await set_players(pilot, 3)
+        assert breakaway.value is False
+        await set_players(pilot, 6)
+        assert breakaway.value is True
+        await pilot.click("#breakaway")  # until the player chooses it: off, and it stays off
+        await pilot.pause()
+        await pilot.press("up", "enter")
+        await pilot.pause()
+        assert breakaway.value is False
+        await set_players(pilot, 5)
+        assert breakaway.value is False
 
 
 async def test_the_teams_screen_s_title_names_the_version_the_colours_chosen_will_race():

@@ -150,6 +150,10 @@ class TeamsScreen(BaseScreen):
         # chose, the number of players, the bot level last chosen (the level of the fill)
         self.plays_chosen: set[int] = set()
         self.count_chosen = False
+        # the breakaway follows the number of teams (on with 5 or 6, as its note recommends) until
+        # the player chooses it here; `breakaway_shown` is its value now (a Select says its first too)
+        self.breakaway_chosen = False
+        self.breakaway_shown = choices.breakaway
         self.level = FILL_LEVEL
         # the seat rows made so far: the first `count`, more when the count first grows past them
         # (twelve rows of fields, most of them hidden, made the screen take three times as long to open)
@@ -488,7 +492,7 @@ class TeamsScreen(BaseScreen):
         # Select.Changed is not generic in Textual's typing (its value has an
         # unbound type variable): the players select holds ints, colours strs
         if sid == "players":
-            was_lone = self.lone
+            was_lone, was = self.lone, self.count
             count = cast(int, chosen(event.value))
             self.count_chosen = self.count_chosen or count != self.count  # (a Select says its first value too)
             self.count = count
@@ -496,6 +500,8 @@ class TeamsScreen(BaseScreen):
                 self.switch_riders()
             await self.grow_rows()
             self.show_rows()
+            if count != was:  # (not its first value: the breakaway's own first value comes after it)
+                self.recommend_breakaway()
             note = "" if find(self.choices.variant).uses_tokens else self.version_note()
             if self.lone and not was_lone:
                 note = _("{n} players race one rider each: in seat order each takes a free rider "
@@ -504,6 +510,10 @@ class TeamsScreen(BaseScreen):
                 self.say(note, of_count=True)
             elif self.said_of_count:  # the line said what the number before changed (ctrl+f's six players)
                 self.unsay()
+        elif sid == "breakaway":
+            value = bool(chosen(event.value))
+            self.breakaway_chosen = self.breakaway_chosen or value != self.breakaway_shown
+            self.breakaway_shown = value
         elif sid.startswith("controller-"):
             seat = int(sid.split("-")[1])
             controller = cast(str, chosen(event.value))
@@ -613,6 +623,16 @@ class TeamsScreen(BaseScreen):
         colour = team_colour(chosen(self.query_one(f"#colour-{seat}", Select).value))
         return name not in ("", colour.name, player_name(seat))
 
+    def recommend_breakaway(self) -> None:
+        """The breakaway on with 5 or 6 teams, off with fewer, as its note recommends (a player
+        read "no breakaway" beside "recommended with 5-6 teams"), unless chosen here."""
+        found = self.query("#breakaway")
+        if self.breakaway_chosen or not found:
+            return
+        self.breakaway_shown = 5 <= self.count <= self.max_teams
+        with self.prevent(Select.Changed):
+            found.first(Select).value = self.breakaway_shown
+
     async def action_fill(self) -> None:
         """A bot (the level last chosen here, else hard) in every seat nobody set; the
         table filled up to the most teams unless the player chose how many play."""
@@ -623,6 +643,7 @@ class TeamsScreen(BaseScreen):
             self.count = self.max_teams
             await self.grow_rows()
             self.show_rows()
+            self.recommend_breakaway()
         filled = [seat for seat in range(self.count) if not self.is_set(seat)]
         for seat in filled:
             self.seats[seat].controller = self.level
