@@ -1292,9 +1292,10 @@ def classic_view(game: ClassicGame, seat: int) -> View:
     first = None if drawn == NOBODY else drawn
     if len(mine) == 2:  # a team: its two riders in one tuple (engine.view.SEEN)
         a, b = riders[mine[0]], riders[mine[1]]
+        # (an empty hand shown as the empty tuple, not copied: most views show one or two)
         return seat_view(board(game), seat, first, (
-            mine[0], tuple(a.hand), a.played, len(a.deck), a.recycled, None,
-            mine[1], tuple(b.hand), b.played, len(b.deck), b.recycled, None))
+            mine[0], tuple(a.hand) if a.hand else (), a.played, len(a.deck), a.recycled, None,
+            mine[1], tuple(b.hand) if b.hand else (), b.played, len(b.deck), b.recycled, None))
     seen: list[object] = []
     for i in mine:
         r = riders[i]
