@@ -23,8 +23,8 @@ def easy(view: View) -> Action:
         return Place(*grid_spot(view))
     if board.phase == Phase.BREAKAWAY:
         return breakaway(view, eager=True)
-    holding = view.in_hand()
-    if holding is None:
+    i, hand, keep = view.held()  # the one rider with cards in hand (index -1: none)
+    if i < 0:
         # classic: the rider further back draws first (its choice matters more)
         setup = board.setup
         assert isinstance(setup, ClassicSetup)  # typed: direct field reads
@@ -35,7 +35,6 @@ def easy(view: View) -> Action:
         a, b = view.mine()
         behind = a.square < b.square or (a.square == b.square and a.lane < b.lane)
         return draw(a.id if behind else b.id)
-    i, hand, keep = holding  # the one rider with cards in hand
     rider = board.riders[i]
     if board.rules.uses_tokens:
         return play_tokens(rider.id, best_tokens(view, i, hand, keep))

@@ -209,17 +209,24 @@ class View(Shown):
         """The first own rider holding cards (tokens), what it holds and how many
         of them it plays (bmx: `keep`; classic: 1); None when none holds any.
         What `hands` and `keep` say, without building the dicts."""
+        i, hand, keep = self.held()
+        return None if i < 0 else (i, hand, keep)
+
+    def held(self) -> tuple[int, tuple[int, ...], int]:
+        """What `in_hand` says, with rider index -1 (and an empty hand) when no own
+        rider holds any: a tuple of fixed types, which the compiled engine returns
+        without building a tuple object (the easy bot asks it at every decision)."""
         if self._hands is not None:
             for i, hand in self._hands.items():
                 return i, hand, self.keep.get(i, 1)
-            return None
+            return -1, (), 0
         seen = self._seen
         for k in range(0, len(seen), SEEN):
             held: tuple[int, ...] = seen[k + 1]  # typed: its truth is its length, not a call through Python
             if held:
                 keep = seen[k + 5]
                 return seen[k], held, 1 if keep is None else keep
-        return None
+        return -1, (), 0
 
     def mine(self) -> list[RiderView]:
         """The seat's riders on the board, in rider order."""
