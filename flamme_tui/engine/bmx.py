@@ -23,7 +23,7 @@ from .ruleset import RuleSet
 from .seating import check_riders
 from .terrain import BUMPY, DESCENT
 from .track import EMPTY, LANES, close_gaps, on_track, ranking, settle, square_empty
-from .view import Board, RiderView, View, board, seat_view
+from .view import Board, RiderView, View, board
 
 if TYPE_CHECKING:
     from .classic import ClassicSetup
@@ -571,7 +571,7 @@ def bmx_view(game: BmxGame, seat: int) -> View:
     r = game.riders[i]
     # engine.view.SEEN: a bmx rider's recycled pile is always empty
     seen = (i, tuple(r.hand), r.played, len(r.bag), (), game.keep_size(i) if r.hand else None)
-    return seat_view(board(game), seat, None, seen)
+    return View(board(game), seat, None, None, None, None, None, seen)
 
 
 def bmx_unseen(view: View, i: int) -> tuple[int, ...]:

@@ -43,7 +43,7 @@ from .seating import check_seats
 from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
-from .view import Board, RiderView, View, board, seat_view
+from .view import Board, RiderView, View, board
 
 if TYPE_CHECKING:
     from .bmx import BmxSetup
@@ -1293,14 +1293,14 @@ def classic_view(game: ClassicGame, seat: int) -> View:
     if len(mine) == 2:  # a team: its two riders in one tuple (engine.view.SEEN)
         a, b = riders[mine[0]], riders[mine[1]]
         # (an empty hand shown as the empty tuple, not copied: most views show one or two)
-        return seat_view(board(game), seat, first, (
+        return View(board(game), seat, None, None, None, first, None, (
             mine[0], tuple(a.hand) if a.hand else (), a.played, len(a.deck), a.recycled, None,
             mine[1], tuple(b.hand) if b.hand else (), b.played, len(b.deck), b.recycled, None))
     seen: list[object] = []
     for i in mine:
         r = riders[i]
         seen.extend((i, tuple(r.hand), r.played, len(r.deck), r.recycled, None))
-    return seat_view(board(game), seat, first, tuple(seen))
+    return View(board(game), seat, None, None, None, first, None, tuple(seen))
 
 
 def classic_unseen(view: View, i: int) -> tuple[int, ...]:

@@ -116,6 +116,19 @@ class Board(Shown):
         raise NotImplementedError
 
 
+class SeatDicts:
+    """A view's own riders as dicts (View.hands, chosen, own, keep), all four built
+    together the first time one is read: a view then sets and frees one attribute for
+    them, not four (a view is made at every decision, and the easy bot reads none)."""
+
+    def __init__(self, hands: dict[int, tuple[int, ...]], chosen: dict[int, Choice],
+                 own: dict[int, tuple[int, tuple[int, ...]]], keep: dict[int, int]) -> None:
+        self.hands: Final = hands
+        self.chosen: Final = chosen
+        self.own: Final = own
+        self.keep: Final = keep
+
+
 class View(Shown):
     fields: ClassVar[tuple[str, ...]] = ("board", "seat", "hands", "chosen", "own", "first_drawn", "keep")
 
@@ -125,69 +138,59 @@ class View(Shown):
         self.board: Final = board
         self.seat: Final = seat
         self.first_drawn: Final = first_drawn  # own rider drawn first this round (classic)
-        # the seat's own riders, as `seen` lists them (see seat_view): a dict left
-        # None is built from it when first read
+        # the seat's own riders, as `seen` lists them (SEEN): each rule set's view
+        # builder passes copies of them and None for the dicts, built from them when first read
         # a flat tuple of mixed entries, read by position (SEEN): one tuple built per view is cheaper than a class
         self._seen: tuple[Any, ...] = seen
-        self._hands: dict[int, tuple[int, ...]] | None = hands
-        self._chosen: dict[int, Choice] | None = chosen
-        self._own: dict[int, tuple[int, tuple[int, ...]]] | None = own
-        self._keep: dict[int, int] | None = keep
+        self._dicts: SeatDicts | None = None
+        if hands is not None or chosen is not None or own is not None or keep is not None:
+            built = self.dicts()
+            self._dicts = SeatDicts(built.hands if hands is None else hands, built.chosen if chosen is None else chosen,
+                                    built.own if own is None else own, built.keep if keep is None else keep)
 
     # A view is made for every action of every simulated race, and most readers
-    # (the easy bot, rollouts) look at one of its dicts: each one is built from
-    # the seat's riders as copied when the view was made, the first time it is read.
+    # (the easy bot, rollouts) look at none of its dicts: they are built from
+    # the seat's riders as copied when the view was made, the first time one is read.
+
+    def dicts(self) -> SeatDicts:
+        dicts = self._dicts
+        if dicts is None:
+            seen = self._seen
+            hands: dict[int, tuple[int, ...]] = {}
+            chosen: dict[int, Choice] = {}
+            own: dict[int, tuple[int, tuple[int, ...]]] = {}
+            keep: dict[int, int] = {}
+            for k in range(0, len(seen), SEEN):
+                i = seen[k]
+                if seen[k + 1]:
+                    hands[i] = seen[k + 1]
+                    if seen[k + 5] is not None:
+                        keep[i] = seen[k + 5]
+                if seen[k + 2] is not None:
+                    chosen[i] = seen[k + 2]
+                own[i] = (seen[k + 3], seen[k + 4])
+            dicts = self._dicts = SeatDicts(hands, chosen, own, keep)
+        return dicts
 
     @property
     def hands(self) -> dict[int, tuple[int, ...]]:
         """Own riders: rider index -> tuple of drawn cards (tokens), for those holding some."""
-        hands = self._hands
-        if hands is None:
-            seen = self._seen
-            hands = {}
-            for k in range(0, len(seen), SEEN):
-                if seen[k + 1]:
-                    hands[seen[k]] = seen[k + 1]
-            self._hands = hands
-        return hands
+        return self.dicts().hands
 
     @property
     def chosen(self) -> dict[int, Choice]:
         """Own riders: rider index -> card (token tuple) chosen this round."""
-        chosen = self._chosen
-        if chosen is None:
-            seen = self._seen
-            chosen = {}
-            for k in range(0, len(seen), SEEN):
-                if seen[k + 2] is not None:
-                    chosen[seen[k]] = seen[k + 2]
-            self._chosen = chosen
-        return chosen
+        return self.dicts().chosen
 
     @property
     def own(self) -> dict[int, tuple[int, tuple[int, ...]]]:
         """Own riders: rider index -> (face-down count, recycled tuple) now."""
-        own = self._own
-        if own is None:
-            seen = self._seen
-            own = {}
-            for k in range(0, len(seen), SEEN):
-                own[seen[k]] = (seen[k + 3], seen[k + 4])
-            self._own = own
-        return own
+        return self.dicts().own
 
     @property
     def keep(self) -> dict[int, int]:
         """Bmx: own rider index -> tokens to keep, for riders holding tokens."""
-        keep = self._keep
-        if keep is None:
-            seen = self._seen
-            keep = {}
-            for k in range(0, len(seen), SEEN):
-                if seen[k + 1] and seen[k + 5] is not None:
-                    keep[seen[k]] = seen[k + 5]
-            self._keep = keep
-        return keep
+        return self.dicts().keep
 
     @property
     def riders(self) -> tuple[RiderView, ...]:
@@ -216,9 +219,9 @@ class View(Shown):
         """What `in_hand` says, with rider index -1 (and an empty hand) when no own
         rider holds any: a tuple of fixed types, which the compiled engine returns
         without building a tuple object (the easy bot asks it at every decision)."""
-        if self._hands is not None:
-            for i, hand in self._hands.items():
-                return i, hand, self.keep.get(i, 1)
+        if self._dicts is not None:  # given (View.replace): they say it
+            for i, hand in self._dicts.hands.items():
+                return i, hand, self._dicts.keep.get(i, 1)
             return -1, (), 0
         seen = self._seen
         for k in range(0, len(seen), SEEN):
@@ -304,14 +307,10 @@ class View(Shown):
 
 # `seen`: per own rider, SEEN entries in a row: its index, its hand (a tuple, empty
 # when it holds none), its chosen card (token tuple) or None, its face-down count,
-# its recycled cards (a tuple) and its tokens to keep (bmx; None in classic)
+# its recycled cards (a tuple) and its tokens to keep (bmx; None in classic).
+# The rule sets' view builders call View(board, seat, None, None, None, first_drawn,
+# None, seen) themselves (a compiled constructor call, no function between).
 SEEN: Final = 6
-
-
-def seat_view(board: Board, seat: int, first_drawn: int | None, seen: tuple[Any, ...]) -> View:
-    """A seat's view from copies of what it may see of its own riders (`seen`, as
-    SEEN describes): what each rule set's view builder makes."""
-    return View(board, seat, None, None, None, first_drawn, None, seen)
 
 
 def board(game: Race) -> Board:
