@@ -32,7 +32,7 @@ def easy(view: View) -> Action:
             draws = view.options()
             if len(draws) == 1:
                 return draws[0].action
-        a, b = view.mine()
+        a, b = view.pair()
         behind = a.square < b.square or (a.square == b.square and a.lane < b.lane)
         return draw(a.id if behind else b.id)
     rider = board.riders[i]

@@ -247,6 +247,19 @@ class View(Shown):
             return out
         return [r for r in self.board.riders if r.seat == self.seat]
 
+    def pair(self) -> tuple[RiderView, RiderView]:
+        """The seat's two riders on the board, in rider order (a team of two: classic,
+        meteo): `mine` as a tuple of fixed types, which the compiled engine returns
+        without building a list (the easy bot asks it at every draw)."""
+        seen = self._seen
+        if len(seen) == 2 * SEEN:  # their indices, as the view's builder listed them
+            riders = self.board.riders
+            first: int = seen[0]
+            second: int = seen[SEEN]
+            return riders[first], riders[second]
+        a, b = self.mine()  # (a view made without `seen`: found on the board; not two: ValueError)
+        return a, b
+
     def unseen(self, i: int) -> tuple[int, ...]:
         """The cards (tokens) of rider i whose place this seat cannot know, sorted:
         its face-down deck plus (for another seat's rider) what it drew this round."""
