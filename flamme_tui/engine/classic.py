@@ -1292,10 +1292,12 @@ def classic_view(game: ClassicGame, seat: int) -> View:
     first = None if drawn == NOBODY else drawn
     if len(mine) == 2:  # a team: its two riders in one tuple (engine.view.SEEN)
         a, b = riders[mine[0]], riders[mine[1]]
+        # the indices put in the tuple as the list holds them (objects), not read as ints and boxed again
+        keys = cast(list[object], mine)
         # (an empty hand shown as the empty tuple, not copied: most views show one or two)
         return View(board(game), seat, None, None, None, first, None, (
-            mine[0], tuple(a.hand) if a.hand else (), a.played, len(a.deck), a.recycled, None,
-            mine[1], tuple(b.hand) if b.hand else (), b.played, len(b.deck), b.recycled, None))
+            keys[0], tuple(a.hand) if a.hand else (), a.played, len(a.deck), a.recycled, None,
+            keys[1], tuple(b.hand) if b.hand else (), b.played, len(b.deck), b.recycled, None))
     seen: list[object] = []
     for i in mine:
         r = riders[i]
