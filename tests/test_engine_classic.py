@@ -732,3 +732,21 @@ def test_a_view_stays_as_it_was_shown_while_the_race_goes_on(spec):
     assert game.round > 5 and longest >= 5  # piles that changed many times
     for view, board, own, hands in shown:
         assert (repr(view), repr(view.own), repr(view.hands)) == (board, own, hands)
+
+
+def test_board_history_stays_as_shown() -> None:
+    """A board's riders show their histories as they stood when it was built, though
+    each reads its rider's own (growing) list of cards played (RiderView.history)."""
+    from flamme_tui.bots.easy import easy
+    from flamme_tui.engine.turns import next_seat
+
+    game = new_game(make_setup(RaceSpec(variant="classic")), 5)
+    seat = next_seat(game)
+    shown = game.view(seat if seat is not None else 0).board
+    before = [tuple(r.history) for r in game.riders]
+    while game.round < shown.round + 3:
+        seat = next_seat(game)
+        assert seat is not None
+        game.apply(easy(game.view(seat)))
+    assert [r.history for r in shown.riders] == before
+    assert all(len(r.history) > len(b) for r, b in zip(game.riders, before))

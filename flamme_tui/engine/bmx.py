@@ -556,7 +556,7 @@ def as_tokens(choice: Choice) -> tuple[int, ...]:
 def bmx_board(game: BmxGame) -> Board:
     riders = tuple(
         RiderView(i, r.id, r.seat, "", game.pos[i][0], game.pos[i][1], False,
-                  len(r.bag) + len(r.hand) + len(r.played or ()), (), r.fatigue, tuple(r.history), 0)
+                  len(r.bag) + len(r.hand) + len(r.played or ()), (), r.fatigue, r.history, 0)
         for i, r in enumerate(game.riders)
     )
     return BmxBoard(game.variant, game.round, game.phase, game.course, riders,

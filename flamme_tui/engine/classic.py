@@ -1270,7 +1270,8 @@ class ClassicBoard(Board):
 
 
 def board_riders(game: ClassicGame) -> tuple[RiderView, ...]:
-    """The riders of the public board of a classic or meteo game."""
+    """The riders of the public board of a classic or meteo game (each shows the rider's
+    own history list as long as it is now: RiderView.history)."""
     riders = []
     for i, r in enumerate(game.riders):
         deck, recycled = r.shown_deck, r.shown_recycled
@@ -1279,7 +1280,7 @@ def board_riders(game: ClassicGame) -> tuple[RiderView, ...]:
             i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
             deck if deck is not None else len(r.deck),
             recycled if recycled is not None else r.recycled,
-            r.exhaustion, tuple(r.history), r.shown_supply if shown else r.supply_played, tuple(r.bids),
+            r.exhaustion, r.history, r.shown_supply if shown else r.supply_played, tuple(r.bids),
         ))
     return tuple(riders)
 

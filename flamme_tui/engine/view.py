@@ -14,6 +14,7 @@ the rule set's own movement code, on a game rebuilt from the board.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .actions import Choice
@@ -58,7 +59,7 @@ class RiderView(Shown):
                                          "exhaustion", "history", "from_supply", "bids")
 
     def __init__(self, index: int, id: str, seat: int, kind: str, square: int, lane: int, crashed: bool,
-                 deck: int, recycled: tuple[int, ...], exhaustion: int, history: tuple[Choice, ...],
+                 deck: int, recycled: tuple[int, ...], exhaustion: int, history: Sequence[Choice],
                  from_supply: int, bids: tuple[int, ...] = ()) -> None:
         self.index: Final = index
         self.id: Final = id
@@ -70,10 +71,22 @@ class RiderView(Shown):
         self.deck: Final = deck  # face-down cards (bmx: tokens in the bag, drawn ones included), as shown
         self.recycled: Final = recycled  # face-up recycled cards, as shown (bmx: empty)
         self.exhaustion: Final = exhaustion  # exhaustion cards (bmx: fatigue tokens) received
-        self.history: Final = history  # cards (bmx: token tuples) played and revealed
+        # cards (bmx: token tuples) played and revealed (`history`): a tuple, or the rider's own
+        # list of them, which only grows: the view then shows the entries it holds now, copied
+        # into a tuple when first read (a board is built every round, and bots seldom read it)
+        self._history: Sequence[Choice] = history
+        self._played: Final = len(history)
         self.from_supply: Final = from_supply  # exhaustion cards played straight from the supply (classic)
         # the breakaway (classic, meteo): revealed bid cards out of the rider's piles (a winner's left the game)
         self.bids: Final = bids
+
+    @property
+    def history(self) -> tuple[Choice, ...]:
+        history = self._history
+        if isinstance(history, tuple):
+            return history
+        shown = self._history = tuple(history[:self._played])
+        return shown
 
     def __hash__(self) -> int:
         return hash(tuple(getattr(self, f) for f in self.fields))
