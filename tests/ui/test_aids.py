@@ -263,14 +263,7 @@ async def test_a_card_with_four_things_to_say_is_said_whole_under_the_cards(lang
     with i18n.speaking(lang):
         app = FlammeApp(seed=3, autoplay=False, autosave=False)
         async with app.run_test(size=size) as pilot:
-            app.start_flow(made_up_race())
-            await settle(pilot)
-            await pilot.press("enter")  # the curtain
-            await settle(pilot)
-            await pilot.press("1")  # the Sprinteur draws first
-            await settle(pilot)
-            screen = app.screen
-            await pilot.press("right")  # its first card, the 2, selected
+            screen = await sprinteurs_2_selected(pilot, made_up_race())
             turn = screen.turn
             picked = next(o.preview for o in turn.options if o.preview.value == 2)
             assert (picked.crowd, picked.terrain, picked.wind) == (CLEAR, "descent", MAY)
@@ -329,14 +322,7 @@ async def test_six_teams_on_three_lanes_say_whole_parts_of_a_card_at_80x24(lang)
     with i18n.speaking(lang):
         app = FlammeApp(seed=3, autoplay=False, autosave=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            app.start_flow(made_up_race(lanes=3, teams=6))
-            await settle(pilot)
-            await pilot.press("enter")  # the curtain
-            await settle(pilot)
-            await pilot.press("1")  # the Sprinteur draws first
-            await settle(pilot)
-            screen = app.screen
-            await pilot.press("right")  # its first card, the 2, selected
+            screen = await sprinteurs_2_selected(pilot, made_up_race(lanes=3, teams=6))
             picked = next(o.preview for o in screen.turn.options if o.preview.value == 2)
             parts = sentence_parts(picked, screen.board.course, False, 2)
             hint = screen.hint_w.region
@@ -346,3 +332,16 @@ async def test_six_teams_on_three_lanes_say_whole_parts_of_a_card_at_80x24(lang)
             whole = [" · ".join(parts[:k]).split() for k in range(1, len(parts) + 1)]
             assert shown in whole, (shown, parts)  # whole parts, the first ones
             assert len(shown) >= len(whole[1])  # (and as many as the lines hold: two of four here)
+
+
+async def sprinteurs_2_selected(pilot, flow):
+    """The race screen of `flow` (made_up_race), the curtain lifted, the Sprinteur drawn
+    first and its first card, the 2, selected."""
+    pilot.app.start_flow(flow)
+    await settle(pilot)
+    await pilot.press("enter")  # the curtain
+    await settle(pilot)
+    await pilot.press("1")  # the Sprinteur draws first
+    await settle(pilot)
+    await pilot.press("right")
+    return pilot.app.screen
