@@ -48,7 +48,7 @@ def test_race_is_deterministic_and_ends_with_a_ranking():
     no_traceback(a)
     assert a.stdout == b.stdout
     lines = a.stdout.splitlines()
-    assert lines[0].startswith("La Haut Montagne (classic), seed 7, 4 teams")
+    assert lines[0].startswith("La Haut Montagne · classic, seed 7, 4 teams")
     cut = lines.index("Final ranking")
     ranking = lines[cut + 1:]
     assert len(ranking) == 8
@@ -76,7 +76,7 @@ def test_race_variants(capsys, args, riders):
     ranking = lines[lines.index("Final ranking") + 1:]
     assert len(ranking) == riders
     variant = args[1]
-    assert f"({variant})" in lines[0]
+    assert f" · {variant}, seed " in lines[0]
     if variant == "bmx":
         assert "  die: " in out
     main(["race", *args])

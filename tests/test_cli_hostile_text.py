@@ -71,7 +71,7 @@ def test_race_with_a_hostile_stage_file(tmp_path, env):
     race = run("race", "--stage", str(good), "--seed", "3", env=env)
     assert race.returncode == 0, race.stderr
     assert_clean(race)
-    assert race.stdout.startswith(f"{MARKUP} (classic), seed 3")
+    assert race.stdout.startswith(f"{MARKUP} · classic, seed 3")
     bad = stage_file(tmp_path / f"dir{ESC_TITLE}", f"Col{ESC_TITLE}")
     race = run("race", "--stage", str(bad), env=env)
     assert race.returncode == 2
@@ -102,7 +102,7 @@ def test_replay_text_and_race_from_with_markup_names(tmp_path, env, monkeypatch)
     finish = run("race", "--from", str(path), "--autosave", str(tmp_path / "out"), env=env)
     assert finish.returncode == 0, finish.stderr
     assert_clean(finish)
-    assert f"resumed {MARKUP} (classic)" in finish.stdout
+    assert f"resumed {MARKUP} · classic" in finish.stdout
 
 
 @pytest.mark.parametrize("where", ["team", "course", "path"])

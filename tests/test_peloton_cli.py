@@ -20,7 +20,7 @@ def test_a_six_team_race_on_a_peloton_stage_prints_the_same_race_twice(capsys):
     first = out_of(capsys, *args)
     assert out_of(capsys, *args) == first
     lines = first.splitlines()
-    assert lines[0].startswith("Peloton 9 (5-6 teams) (classic), seed 1, 6 teams: Red (easy)")
+    assert lines[0].startswith("Peloton 9 (5-6 teams) · classic, seed 1, 6 teams: Red (easy)")
     assert "Pink (easy)" in lines[0] and "White (easy)" in lines[0]
     ranking = lines[lines.index("Final ranking") + 1:]
     assert len(ranking) == 12
@@ -39,7 +39,7 @@ def test_the_breakaway_on_the_command_line(capsys):
 def test_nine_players_race_one_rider_each(capsys):
     out = out_of(capsys, "race", "--stage", "peloton-8", "--players", "9", "--seed", "4", "--breakaway")
     lines = out.splitlines()
-    assert lines[0].startswith("Peloton 8 (5-6 teams) (classic), seed 4, 9 players: Player 1 (easy)")
+    assert lines[0].startswith("Peloton 8 (5-6 teams) · classic, seed 4, 9 players: Player 1 (easy)")
     ranking = lines[lines.index("Final ranking") + 1:]
     assert len(ranking) == 9 and any("Player 9 (White Sprinteur)" in line for line in ranking)
 

@@ -165,7 +165,7 @@ def test_stages_check_nothing(tmp_path, capsys):
 def test_race_on_a_user_stage_by_id_and_path(user_stages, capsys):
     assert main(["race", "--stage", "my-hill", "--teams", "2", "--seed", "3"]) == 0
     by_id = capsys.readouterr().out
-    assert by_id.startswith("My Hill (classic), seed 3")
+    assert by_id.startswith("My Hill · classic, seed 3")
     assert main(["race", "--stage", str(user_stages / "my-hill.yaml"), "--teams", "2", "--seed", "3"]) == 0
     assert capsys.readouterr().out == by_id
     assert main(["race", "--variant", "meteo", "--stage", "my-hill", "--teams", "3"]) == 0

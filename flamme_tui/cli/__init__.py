@@ -610,9 +610,9 @@ def bench_bot(args) -> int:
         print(_("flamme-tui: bench: {bot} took no decision to time").format(bot=args.bot), file=sys.stderr)
         return 2
     thinking = _(", budget {budget}").format(budget=budget) if args.bot == "expert" else ""
-    print(ngettext("{bot} on {course} ({variant}), {races} race{thinking}, {n} decisions: median {median} ms, "
+    print(ngettext("{bot} on {course} · {variant}, {races} race{thinking}, {n} decisions: median {median} ms, "
                    "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)",
-                   "{bot} on {course} ({variant}), {races} races{thinking}, {n} decisions: median {median} ms, "
+                   "{bot} on {course} · {variant}, {races} races{thinking}, {n} decisions: median {median} ms, "
                    "90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms ({build} engine)",
                    args.races).format(
         bot=bot_level(args.bot), course=setup.course.name, variant=variant_word(args.variant), races=args.races,

@@ -60,9 +60,9 @@ async def _time(setup: Any, races: int, budget: Budget, processes: bool) -> list
 def run(setup: Any, variant: str, races: int, budget: Budget, processes: bool = True) -> str:
     times = asyncio.run(_time(setup, races, budget, processes))
     ms = [t * 1000 for t in times]
-    return ngettext("hint on {course} ({variant}), {races} race, budget {budget}, {n} hints, in the thinking process: "
+    return ngettext("hint on {course} · {variant}, {races} race, budget {budget}, {n} hints, in the thinking process: "
                     "median {median} ms, 90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms",
-                    "hint on {course} ({variant}), {races} races, budget {budget}, {n} hints, in the thinking process: "
+                    "hint on {course} · {variant}, {races} races, budget {budget}, {n} hints, in the thinking process: "
                     "median {median} ms, 90th percentile {p90} ms, 99th percentile {p99} ms, max {max} ms",
                     races).format(course=setup.course.name, variant=variant_word(variant), races=races, budget=budget,
                                   n=len(ms), median=f"{median(ms):.0f}", p90=f"{percentile(ms, 0.9):.0f}",

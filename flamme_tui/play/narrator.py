@@ -489,7 +489,7 @@ def note_line(note: Note, game: Any) -> str:
             seat=team_name(game, note.seat), policy=bot_level(note.policy), reason=reason_words(note.reason))
     if isinstance(note, Heading):
         if note.tour:
-            return _("{tour}, stage {stage}/{stages}: {course} ({rules})").format(
+            return _("{tour}, stage {stage}/{stages}: {course} · {rules}").format(
                 tour=note.tour, stage=note.stage, stages=note.stages, course=stage_name(game.course.name),
                 rules=rules_title(game.rules))
         return _("{course}: {rules} race").format(course=stage_name(game.course.name), rules=rules_title(game.rules))
@@ -758,7 +758,7 @@ REPLAY = {
     "being placed": N_("(riders being placed on the grid)"),
     "nobody placed": N_("nobody placed yet"),
     "tour heading": N_("{tour} (a tour of {stages}), {teams}: {state}"),
-    "race heading": N_("{title} ({variant}), {teams}: {state}"),
+    "race heading": N_("{title} · {variant}, {teams}: {state}"),
     "won": N_("won by {winner}, seed {seed}"),
     "stage in progress": N_("stage {k}/{n} in progress"),
     "race in progress": N_("saved in round {n}, race in progress"),
@@ -820,8 +820,8 @@ def stage_report(tour: Any) -> list[str]:
 # --------------------------------------------------- the command line's race
 
 CLI = {
-    "heading with bots": N_("{course} ({variant}), seed {seed}, {n} {who}: {seats}"),
-    "heading": N_("{course} ({variant}), seed {seed}, {n} teams"),
+    "heading with bots": N_("{course} · {variant}, seed {seed}, {n} {who}: {seats}"),
+    "heading": N_("{course} · {variant}, seed {seed}, {n} teams"),
     "players": N_("players"),
     "teams": N_("teams"),
     "seat and bot": N_("{seat} ({bot})"),
@@ -857,8 +857,8 @@ def picture_lines(game: Any) -> list[str]:
 
 
 def resumed_words(game: Any) -> str:
-    text = ngettext("resumed {course} ({variant}) in round {round} after {n} action",
-                    "resumed {course} ({variant}) in round {round} after {n} actions", len(game.actions))
+    text = ngettext("resumed {course} · {variant} in round {round} after {n} action",
+                    "resumed {course} · {variant} in round {round} after {n} actions", len(game.actions))
     return text.format(course=stage_name(game.course.name), variant=variant_word(game.variant), round=game.round,
                        n=len(game.actions))
 
@@ -891,7 +891,7 @@ def tour_report(tour: Any, done: Any) -> list[str]:
         return rider_name(game, game.index[rid])
 
     rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
-    lines = [_("Stage {k}/{n}: {course} ({variant}), {rounds}").format(
+    lines = [_("Stage {k}/{n}: {course} · {variant}, {rounds}").format(
         k=k, n=tour.stages, course=stage_name(game.course.name), variant=variant_word(game.variant), rounds=rounds)]
     for line in done.result:
         lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(

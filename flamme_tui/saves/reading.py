@@ -62,7 +62,7 @@ class SaveInfo(NamedTuple):
             return _("{tour} (tour), {teams}, {state}, saved {saved}").format(
                 tour=self.tour, teams=teams, state=state, saved=_when(self.saved))
         state = _("won by {winner}").format(winner=self.winner) if self.over else _("round {round}").format(round=self.round)
-        return _("{title} ({variant}), {teams}, {state}, saved {saved}").format(
+        return _("{title} · {variant}, {teams}, {state}, saved {saved}").format(
             title=self.title, variant=variant_word(self.variant), teams=teams, state=state, saved=_when(self.saved))
 
 

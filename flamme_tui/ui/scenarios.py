@@ -299,7 +299,7 @@ async def replay(pilot, variant: str = "meteo", **extra) -> None:
     session = race.session()
     advance(session, 3)
     game = new_game(session.setup, session.seed)
-    shown = Replay(f"{game.course.name} ({variant}): race in progress", tuple(frames(session.setup, session.seed,
+    shown = Replay(f"{game.course.name} · {variant}: race in progress", tuple(frames(session.setup, session.seed,
                    session.game.actions)), False, game.course,
                    tuple((r.id, getattr(r, "kind", "")) for r in game.riders), variant)
     pilot.app.push_screen(ReplayScreen(shown))

@@ -374,9 +374,9 @@ class StageResultScreen(BaseScreen):
 
             leg = tour.legs[len(tour.done)]
             # (a random grid fills from the back: "fewest first" alone read as the wrong way round)
-            following = Text((_("{key}: stage {k}/{n}, {stage} ({rules}); the grid fills from the back, fewest Tour "
+            following = Text((_("{key}: stage {k}/{n}, {stage} · {rules}; the grid fills from the back, fewest Tour "
                                 "Points first: the team with the most starts in front") if leg.grid == "random" else
-                              _("{key}: stage {k}/{n}, {stage} ({rules}); the teams take the grid fewest Tour Points "
+                              _("{key}: stage {k}/{n}, {stage} · {rules}; the teams take the grid fewest Tour Points "
                                 "first")).format(key=key, k=len(tour.done) + 1, n=tour.stages,
                                                  stage=clean(stage_name(leg.course.name), multiline=False),
                                                  rules=variant_word(leg.variant)), style=MUTED)
