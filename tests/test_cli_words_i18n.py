@@ -193,7 +193,7 @@ def test_every_set_up_reason_of_the_engine_is_told():
         assert f'ValueError("{text}")' in sources, text
 
 
-@pytest.mark.parametrize("lang, said", [("fr", "moyen sur Jalhay (classique)"), ("es", "medio en Jalhay (clásico)")])
+@pytest.mark.parametrize("lang, said", [("fr", "moyen sur Jalhay · classique"), ("es", "medio en Jalhay · clásico")])
 def test_bench_names_the_bot_and_rules_in_the_language(lang, said, tmp_path):
     (tmp_path / "stages").mkdir()
     (tmp_path / "stages" / "jalhay.yaml").write_text(SHORT_STAGE, encoding="utf-8")
