@@ -1273,14 +1273,17 @@ def board_riders(game: ClassicGame) -> tuple[RiderView, ...]:
     """The riders of the public board of a classic or meteo game (each shows the rider's
     own history list as long as it is now: RiderView.history)."""
     riders = []
+    pos = game.pos
     for i, r in enumerate(game.riders):
         deck, recycled = r.shown_deck, r.shown_recycled
         shown = deck is not None and recycled is not None
+        p = pos[i]
         riders.append(RiderView(
-            i, r.id, r.seat, r.kind, game.pos[i][0], game.pos[i][1], r.crashed,
+            i, r.id, r.seat, r.kind, p[0], p[1], r.crashed,
             deck if deck is not None else len(r.deck),
             recycled if recycled is not None else r.recycled,
-            r.exhaustion, r.history, r.shown_supply if shown else r.supply_played, tuple(r.bids),
+            r.exhaustion, r.history, r.shown_supply if shown else r.supply_played,
+            tuple(r.bids) if r.bids else (),  # (bids only in a breakaway: the empty tuple shared, not built)
         ))
     return tuple(riders)
 
