@@ -2,13 +2,17 @@
 palette speaks English in its search field ("Search for commands…") and
 when nothing matches ("No matches found"); this one says both in the
 player's language.  Its commands are the app's (FlammeApp.get_system_commands:
-Textual's own system commands are not offered)."""
+Textual's own system commands are not offered).  Its search ignores accents:
+"reglages" finds "Réglages" (Textual's matcher tells "e" from "é")."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from rich.align import Align
 from rich.text import Text
-from textual.command import CommandList, CommandPalette, DiscoveryHit, Hits
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits
+from textual.content import Content
 from textual.system_commands import SystemCommandsProvider
 from textual.widgets.option_list import Option
 
@@ -44,6 +48,26 @@ class AppCommands(SystemCommandsProvider):
         for name, help_text, callback, discover in self.app.get_system_commands(self.screen):
             if discover:
                 yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        """The commands whose names match the query, accents aside (Textual's search
+        less the accents: the query and each name folded to their bare letters)."""
+        matcher = self.matcher(fold(query))
+        for name, help_text, callback, *_rest in self.app.get_system_commands(self.screen):
+            folded = fold(name)
+            score, offsets = matcher.fuzzy_search.match(matcher.query, folded)
+            if score > 0:
+                shown = Content(name)  # the name as it is written, its matched letters marked
+                for offset in offsets:
+                    if not name[offset].isspace():
+                        shown = shown.stylize(matcher.match_style, offset, offset + 1)
+                yield Hit(score, shown, callback, text=name, help=help_text)
+
+
+def fold(text: str) -> str:
+    """The text with each letter's accent dropped, one character for one ("Réglages"
+    -> "Reglages", "ñ" -> "n"): the matched positions are then the name's own."""
+    return "".join(unicodedata.normalize("NFD", c)[0] for c in text)
 
 
 def commands_palette() -> Palette:

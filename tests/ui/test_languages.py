@@ -358,6 +358,28 @@ async def test_the_palette_lists_its_commands_in_one_order_in_every_language(spe
     assert orders["en"] == orders["fr"] == orders["es"] == sorted(orders["en"]), orders
 
 
+@pytest.mark.parametrize(("lang", "typed", "command"), [("fr", "reglages", "Réglages"), ("fr", "theme", "Thème"),
+                                                      ("es", "ayuda", "Ayuda"), ("en", "settings", "Settings")])
+async def test_the_palette_finds_a_command_typed_without_its_accents(speak, lang, typed, command):
+    """Textual's matcher told "e" from "é": "reglages" found nothing in French. The search
+    now folds accents away; the command is still shown as written."""
+    from textual.command import CommandList
+
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.3)
+        await pilot.press(*typed)
+        for _ in range(20):  # the palette searches in a worker
+            await pilot.pause(0.1)
+            listed = app.screen.query_one(CommandList)
+            shown = [str(listed.get_option_at_index(k).prompt).split("\n")[0] for k in range(listed.option_count)]
+            if command in shown:
+                break
+        assert shown[0] == command, shown
+
+
 def test_the_key_bar_closes_up_when_its_words_run_long():
     """Two spaces between keys where the line has room, one where it has not: French and
     Spanish key bars hold at 80 columns, the last key (quit) whole."""
