@@ -249,10 +249,6 @@ class View(Shown):
         seen = self._seen
         if seen:  # their indices, as the view's builder listed them (in rider order): no search of the board
             riders = self.board.riders
-            if len(seen) == 2 * SEEN:  # a team of two (the easy bot asks at every draw): a list made at its size
-                first: int = seen[0]
-                second: int = seen[SEEN]
-                return [riders[first], riders[second]]
             out = []
             for k in range(0, len(seen), SEEN):
                 i: int = seen[k]  # typed: a compiled tuple read, not a generic one
