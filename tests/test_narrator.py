@@ -75,7 +75,7 @@ def test_the_engine_tells_nothing():
 def _sample(cls: type) -> engine_events.Event:
     values = {"rider": 1, "start": 3, "square": 9, "lane": 0, "value": 6, "moves": 6, "card": 6, "tokens": 2,
               "bonus": 2, "start_lane": 1, "face": 3, "stage": False, "past": 2, "bid": 1, "cards": ((1, 5), (0, 4)),
-              "bids": ((1, (5, 4), 9), (0, (4,), 4)), "winners": (1,), "played": ((1, 6),)}
+              "bids": ((1, (5, 4), 9), (0, (4,), 4)), "winners": (1,), "played": ((1, 6),), "reason": 0}
     if cls is engine_events.Move:
         values["tokens"] = ()  # a card's move (a BMX move has tokens, a card none)
     # by its fields (a compiled class's __init__ shows no parameters to inspect)

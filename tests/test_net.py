@@ -367,10 +367,11 @@ def test_forged_repeated_out_of_turn_and_malformed_choices_are_refused_to_that_d
             await red.send({"v": V, "type": "choose", "at": at, "option": 0, "action": turn["options"][0]["action"]})
             assert (await red.until("error"))["code"] == "stale"
         # malformed: not JSON, no type, another version, a number that is text, too deep, too long
-        for bad, code in (("{nope", "bad-message"), ('{"v":3}', "bad-message"),
-                          ('{"v":2,"type":"choose"}', "version"), ('{"v":1,"type":"choose"}', "version"),
+        for bad, code in (("{nope", "bad-message"), ('{"v":4}', "bad-message"),
+                          ('{"v":3,"type":"choose"}', "version"), ('{"v":2,"type":"choose"}', "version"),
+                          ('{"v":1,"type":"choose"}', "version"),
                           ({"v": V, "type": "choose", "at": str(turn["at"]), "option": 0, "action": "x"}, "bad-message"),
-                          ('{"v":3,"type":"choose","at":' + "[" * 40 + "]" * 40 + "}", "bad-message"),
+                          ('{"v":4,"type":"choose","at":' + "[" * 40 + "]" * 40 + "}", "bad-message"),
                           ({"v": V, "type": "what"}, "bad-message")):
             await red.send(bad)
             assert (await red.until("error"))["code"] == code, bad
@@ -902,9 +903,9 @@ def test_seat_codes_are_secret_unguessable_and_bound_to_one_seat():
 def test_only_the_protocol_s_version_as_a_number_is_understood():
     from flamme_tui.net.wire import ProtocolError, parse
 
-    assert parse('{"v": 3, "type": "hello"}', 4096)["type"] == "hello"
-    # 3.0 equals 3 in Python; 1 and 2 are the old versions (2: one seat chose at a time)
-    for version in ("true", "1.0", "3.0", "1", "2", "\"3\"", "null"):
+    assert parse('{"v": 4, "type": "hello"}', 4096)["type"] == "hello"
+    # 4.0 equals 4 in Python; 1 to 3 are the old versions (2: one seat chose at a time; 3: no move reasons)
+    for version in ("true", "1.0", "4.0", "1", "2", "3", "\"4\"", "null"):
         with pytest.raises(ProtocolError):
             parse(f'{{"v": {version}, "type": "hello"}}', 4096)
 

@@ -40,7 +40,7 @@ from .race import Placed, Race, RuleError, Team
 from .rng import Rng
 from .ruleset import RuleSet
 from .seating import check_seats
-from .terrain import ASCENT, COBBLE, DESCENT, terrain_move
+from .terrain import ASCENT, COBBLE, DESCENT, terrain_move, terrain_rule
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
 from .view import Board, RiderView, View, board
@@ -60,6 +60,14 @@ def effective_move(course: Course, start: int, value: int, penalty: int = 0) -> 
     if penalty or value >= MOVE_TABLE:
         return terrain_move(course.terrain, course.next_ascent, start, value, penalty)
     return course.moves[start][value]
+
+
+def move_reason(course: Course, start: int, value: int, penalty: int = 0) -> int:
+    """Why that move (effective_move's) differs from `value`: the bits the rules
+    set as they applied (engine.terrain.terrain_rule; engine.events.Move.reason)."""
+    if penalty or value >= MOVE_TABLE:
+        return terrain_rule(course.terrain, course.next_ascent, start, value, penalty)[1]
+    return course.reasons[start][value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -719,8 +727,10 @@ class ClassicGame(Race):
         self.cells[square * LANES + lane] = i
         pos[0] = square
         pos[1] = lane
-        if self.narrated:
-            self.events.append(Move(i, start, square, lane, value, moves, value if card is None else card))
+        if self.narrated:  # (before after_move: a crashed rider stands up there)
+            reason = move_reason(self.course, start, value, self.standup_penalty(i))
+            self.events.append(Move(i, start, square, lane, value, moves, value if card is None else card, (),
+                                    reason))
         self.after_move(i, start + moves - square)
 
     def moves_for(self, i: int, value: int) -> int:

@@ -12,7 +12,7 @@ from typing import Final
 
 # Terrain codes, one character per square, and the terrain rule of a move
 # (the cap of a climb, the minimum of a descent or supply zone): in the engine.
-from .terrain import ASCENT, BUMPY, CANYON, COBBLE, DESCENT, FLAT, MARSH, SUPPLY, terrain_move
+from .terrain import ASCENT, BUMPY, CANYON, COBBLE, DESCENT, FLAT, MARSH, SUPPLY, terrain_rule
 
 CLASSIC_TERRAIN = frozenset(FLAT + ASCENT + DESCENT + SUPPLY + COBBLE)
 # The square codes of tile sides (stages/tiles.yaml) -> (terrain, lanes): the
@@ -69,6 +69,8 @@ class Course:
     next_ascent: tuple[int, ...] = field(default=(), compare=False)
     # moves[start][value]: squares a card of that value moves from start (classic terrain rules)
     moves: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    # reasons[start][value]: why that move differs from the card (engine.events' BY_ bits)
+    reasons: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
 
     @staticmethod
     def build(
@@ -104,10 +106,9 @@ class Course:
         for i in range(len(full) - 1, -1, -1):
             nxt[i] = dist
             dist = 1 if full[i] == ASCENT else dist + 1
-        moves = tuple(
-            tuple(terrain_move(full, nxt, start, value) for value in range(MOVE_TABLE))
-            for start in range(len(full))
-        )
+        ruled = [[terrain_rule(full, nxt, start, value) for value in range(MOVE_TABLE)] for start in range(len(full))]
+        moves = tuple(tuple(r[0] for r in row) for row in ruled)
+        reasons = tuple(tuple(r[1] for r in row) for row in ruled)
         return Course(
             name=name,
             terrain=full,
@@ -122,6 +123,7 @@ class Course:
             breakaway=breakaway,
             next_ascent=tuple(nxt),
             moves=moves,
+            reasons=reasons,
         )
 
     def with_weather(self, weather: tuple[str, ...]) -> Course:

@@ -20,6 +20,15 @@ def token_text(token: int) -> str:
     return "F" if token == 0 else str(token)
 
 
+# Why a move was worth other than its card (Move.reason): one bit per rule that
+# changed it, set by the rule itself (engine.terrain.terrain_rule, the stand-up
+# penalty); 0 when the card moved the rider by its own value.
+BY_CLIMB: Final = 1  # the ascent's limit capped the move
+BY_DESCENT: Final = 2  # a descent raised the move to its minimum
+BY_SUPPLY: Final = 4  # a supply zone raised the move to its minimum
+BY_STAND_UP: Final = 8  # a crashed rider's stand-up penalty lowered it (meteo)
+
+
 class Event:
     """The base of every event: `kind` names it."""
 
@@ -56,12 +65,15 @@ class Move(Event):
     """A rider moved from `start` to (`square`, `lane`).  `value` is what the
     card (tokens) is worth, `moves` the squares the move was worth on this
     terrain (caps, stand-up, ramp included); it ended short of start + moves
-    when blocked.  Classic and meteo set `card`, bmx sets `tokens`."""
+    when blocked.  Classic and meteo set `card`, bmx sets `tokens`.
+    `reason`: the rules that made `moves` differ from `value` (BY_CLIMB,
+    BY_DESCENT, BY_SUPPLY, BY_STAND_UP bits; 0: none), as the rules applied them."""
 
-    fields: ClassVar[tuple[str, ...]] = ("rider", "start", "square", "lane", "value", "moves", "card", "tokens")
+    fields: ClassVar[tuple[str, ...]] = ("rider", "start", "square", "lane", "value", "moves", "card", "tokens",
+                                         "reason")
 
     def __init__(self, rider: int, start: int, square: int, lane: int, value: int, moves: int,
-                 card: int | None = None, tokens: tuple[int, ...] = ()) -> None:
+                 card: int | None = None, tokens: tuple[int, ...] = (), reason: int = 0) -> None:
         self.rider: Final = rider
         self.start: Final = start
         self.square: Final = square
@@ -70,6 +82,7 @@ class Move(Event):
         self.moves: Final = moves
         self.card: Final = card
         self.tokens: Final = tokens
+        self.reason: Final = reason
 
     @property
     def kind(self) -> str:

@@ -25,8 +25,9 @@ from ..engine.phase import Phase
 from ..i18n import N_, _
 
 # the version every message carries ("v"); a message of another version is refused.  3: every seat
-# that has something to do chooses at once, `at` numbering each seat's own turns (docs/PROTOCOL.md)
-PROTOCOL = 3
+# that has something to do chooses at once, `at` numbering each seat's own turns (docs/PROTOCOL.md);
+# 4: a Move event says why it moved other than its card (its `reason`)
+PROTOCOL = 4
 MAX_FROM_DEVICE = 4 * 1024  # bytes of one message a device sends (a hello or a choice is ~100)
 MAX_FROM_HOST = 2 * 1024 * 1024  # bytes of one message a host sends (the set-up of a long stage ~60 KB)
 MAX_DEPTH = 12  # nesting of a message a reader accepts (JSON is parsed only after this check)

@@ -34,6 +34,10 @@ from ..engine.bmx import token_text
 from ..engine.cards import ATTACK, ROULEUR, SPRINTEUR, card_text
 from ..engine.course import Course
 from ..engine.events import (
+    BY_CLIMB,
+    BY_DESCENT,
+    BY_STAND_UP,
+    BY_SUPPLY,
     BidsRevealed,
     Breakaway,
     CatchUp,
@@ -177,12 +181,29 @@ def _move_played(e: Move) -> str:
 # ------------------------------------------------------------------ events
 
 
+def move_reason_words(reason: int) -> str:
+    """Why a move was worth other than its card (engine.events.Move.reason, set by
+    the rules as they applied), in words and in the rules' order: "descent", "climb",
+    "descent and standing up"."""
+    parts = [word for bit, word in ((BY_DESCENT, terrain_word("descent")), (BY_SUPPLY, terrain_word("supply")),
+                                    (BY_STAND_UP, _("standing up")), (BY_CLIMB, terrain_word("climb")))
+             if reason & bit]
+    return _(" and ").join(parts)
+
+
 def _move_line(e: Move, name: Namer, square: SquareNamer) -> str:
     blocked = e.square < e.start + e.moves
-    words = dict(rider=name(e.rider), card=_move_played(e), moves=e.moves, start=square(e.start), end=square(e.square))
-    if e.card == ATTACK:
+    words = dict(rider=name(e.rider), card=_move_played(e), moves=e.moves, start=square(e.start), end=square(e.square),
+                 why=move_reason_words(e.reason))
+    if e.card == ATTACK and e.reason:
+        text = _("{rider} plays {card} (Attack), moves {moves}: {why}, {start} → {end} blocked") if blocked else _(
+            "{rider} plays {card} (Attack), moves {moves}: {why}, {start} → {end}")
+    elif e.card == ATTACK:
         text = _("{rider} plays {card} (Attack, moves {moves}), {start} → {end} blocked") if blocked else _(
             "{rider} plays {card} (Attack, moves {moves}), {start} → {end}")
+    elif e.card is not None and e.reason:
+        text = _("{rider} plays {card}, moves {moves}: {why}, {start} → {end} blocked") if blocked else _(
+            "{rider} plays {card}, moves {moves}: {why}, {start} → {end}")
     elif e.card is not None and e.moves != e.value:
         text = _("{rider} plays {card} (moves {moves}), {start} → {end} blocked") if blocked else _(
             "{rider} plays {card} (moves {moves}), {start} → {end}")
@@ -980,8 +1001,6 @@ def lesson_events(game: Any, ours: set[int], who: Callable[[int], str],
     happened to the player's riders (`ours`; `who(i)`: "Your Rouleur") and why,
     from the engine's typed events; the breakaway's bids and result too
     (`other(i)`: another team's rider, "Red Rouleur")."""
-    from ..engine.terrain import SUPPLY
-
     course = game.course
     lines: list[str] = []
     name = other or who
@@ -1007,10 +1026,10 @@ def lesson_events(game: Any, ours: set[int], who: Callable[[int], str],
         if kind is Move:
             line = _("{rider} played {card}: {start} to {square}.").format(
                 rider=rider, card=lesson_played(game, e), start=label(course, e.start), square=label(course, e.square))
-            if e.moves < e.value:
+            if e.reason & BY_CLIMB:  # (the rules' own reason: engine.events.Move.reason)
                 line += _(" The climb held it to {n} squares.").format(n=e.moves)
-            elif e.moves > e.value:
-                line += (_(" The supply zone made it worth {n} squares.") if course.terrain[e.start] == SUPPLY
+            elif e.reason & (BY_SUPPLY | BY_DESCENT):
+                line += (_(" The supply zone made it worth {n} squares.") if e.reason & BY_SUPPLY
                          else _(" The descent made it worth {n} squares.")).format(n=e.moves)
             if e.blocked:
                 short = e.start + e.moves - e.square
