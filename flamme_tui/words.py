@@ -62,6 +62,17 @@ def weather_name(kind: str) -> str:
     return i18n._(WEATHER_NAMES[kind]) if kind in WEATHER_NAMES else kind
 
 
+# The symbol of each terrain code (engine.terrain) as the app's track draws it: the one home of
+# these symbols, for the app's track, legend and builder (ui.palette adds the colours and names)
+# and the text outputs' one-line track (`race`, `replay --text`: play.narrator.track_picture)
+TERRAIN_GLYPHS = {".": "·", "^": "^", "v": "v", "s": "s", "c": "#", "b": "~", "k": "#", "m": '"'}
+
+
+def terrain_glyph(code: str) -> str:
+    """A square's terrain as the track draws it (an unknown code: flat)."""
+    return TERRAIN_GLYPHS.get(code, TERRAIN_GLYPHS["."])
+
+
 # the Peloton expansion's scripted teams (classic) by their names on the box, in every language
 SCRIPTED_NAMES = {"peloton": "Peloton", "muscle": "Muscle"}
 

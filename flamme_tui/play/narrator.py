@@ -55,7 +55,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import bot_level, colour_name, ordinal, stage_name, variant_word, weather_name
+from ..words import bot_level, colour_name, ordinal, stage_name, terrain_glyph, variant_word, weather_name
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -280,7 +280,8 @@ def round_report(game: Any, extra: Sequence[str] = ()) -> list[str]:
 
 
 def track_picture(game: Any) -> str:
-    """One line: the track from the grid to past the finish, riders per square as a count."""
+    """One line: the track from the grid to past the finish, riders per square as a
+    count, the terrain in the app track's symbols (words.TERRAIN_GLYPHS)."""
     course = game.course
     last = max(course.finish + 2, max(p[0] for p in game.pos) + 1)
     count = [0] * (last + 1)
@@ -293,7 +294,7 @@ def track_picture(game: Any) -> str:
             chars.append("|")
         if sq == course.finish:
             chars.append("|")
-        chars.append(str(count[sq]) if count[sq] else course.terrain[sq])
+        chars.append(str(count[sq]) if count[sq] else terrain_glyph(course.terrain[sq]))
     return "".join(chars)
 
 

@@ -15,7 +15,7 @@ from rich.style import Style
 
 from ..i18n import N_, _
 from ..usertext import escape_markup
-from ..words import COLOUR_NAMES, WEATHER_NAMES
+from ..words import COLOUR_NAMES, TERRAIN_GLYPHS, WEATHER_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,16 +120,17 @@ class Terrain:  # name: marked N_, translated where it is shown
     bg: str
 
 
+# the glyphs are words.TERRAIN_GLYPHS' (the text outputs draw the same)
 TERRAIN = {
-    ".": Terrain("·", N_("flat"), "#6c6c6c", "#262626"),
-    "^": Terrain("^", N_("ascent"), "#ff9a7a", "#4d2419"),
-    "v": Terrain("v", N_("descent"), "#8cc8ff", "#173352"),
-    "s": Terrain("s", N_("supply zone"), "#f0e442", "#3d3a12"),
-    "c": Terrain("#", N_("cobbles"), "#d9b38c", "#3b2a1c"),  # Peloton
+    ".": Terrain(TERRAIN_GLYPHS["."], N_("flat"), "#6c6c6c", "#262626"),
+    "^": Terrain(TERRAIN_GLYPHS["^"], N_("ascent"), "#ff9a7a", "#4d2419"),
+    "v": Terrain(TERRAIN_GLYPHS["v"], N_("descent"), "#8cc8ff", "#173352"),
+    "s": Terrain(TERRAIN_GLYPHS["s"], N_("supply zone"), "#f0e442", "#3d3a12"),
+    "c": Terrain(TERRAIN_GLYPHS["c"], N_("cobbles"), "#d9b38c", "#3b2a1c"),  # Peloton
     # bmx
-    "b": Terrain("~", N_("bumpy"), "#e69f00", "#3b2c12"),
-    "k": Terrain("#", N_("canyon"), "#cc79a7", "#3a2232"),
-    "m": Terrain('"', "marsh", "#3fd0a5", "#123a2c"),
+    "b": Terrain(TERRAIN_GLYPHS["b"], N_("bumpy"), "#e69f00", "#3b2c12"),
+    "k": Terrain(TERRAIN_GLYPHS["k"], N_("canyon"), "#cc79a7", "#3a2232"),
+    "m": Terrain(TERRAIN_GLYPHS["m"], "marsh", "#3fd0a5", "#123a2c"),
 }
 NO_LANE = Terrain("░", N_("no lane"), "#4a4a4a", "#101010")
 
