@@ -112,7 +112,7 @@ def test_attack_moves_the_front_rider_2_and_the_rear_rider_9(front_is_sprinteur)
     moves = {e.rider: (e.start, e.square, e.value) for e in game.events if e.kind == "move"}
     assert moves[front] == (20, 22, 2)
     assert moves[rear] == (12, 21, 9)
-    lines = describe_round(game)
+    lines = describe_round(game, str)  # (engine squares)
     assert any("plays A (Attack, moves 9), 12 → 21" in line for line in lines)
 
 

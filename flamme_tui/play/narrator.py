@@ -258,10 +258,11 @@ def event_line(e: Event, name: Namer, square: SquareNamer = str) -> str:
     return e.kind
 
 
-def describe_round(game: Any, square: SquareNamer = str) -> list[str]:
+def describe_round(game: Any, square: SquareNamer | None = None) -> list[str]:
     """The last resolved round in words, one line per event; `square` names a
-    square (the engine's index by default; the UI counts from the start line)."""
-    return [event_line(e, lambda i: rider_name(game, i), square) for e in game.events if not isinstance(e, Reveal)]
+    square (by default as every screen does: counted from the start line, `label`)."""
+    namer = square or (lambda sq: label(game.course, sq))
+    return [event_line(e, lambda i: rider_name(game, i), namer) for e in game.events if not isinstance(e, Reveal)]
 
 
 # ------------------------------------------------------- the command line
@@ -311,26 +312,22 @@ def rider_colour(game: Any, i: int) -> str:
 
 
 def positions_text(game: Any) -> str:
-    """Every rider by its colour and kind, ranked: "Red Sprinteur 12/0  Blue Rouleur across ..." (engine squares)."""
+    """Every rider by its colour and kind, ranked, where it is as the boards say it:
+    "Red Sprinteur: square 12 · 57 to go  Blue Rouleur: grid 1 · 69 to go ..."
+    (a tour stage's rider across the line: where it crossed, "square 70 · 2 past the line")."""
     crossed = getattr(game, "crossed", {})
     return "  ".join(
-        _("{rider} across").format(rider=rider_colour(game, i)) if i in crossed else
-        _("{rider} {square}/{lane}").format(rider=rider_colour(game, i), square=game.pos[i][0], lane=game.pos[i][1])
+        _("{rider}: {place}").format(rider=rider_colour(game, i),
+                                     place=where(game.course, crossed[i][1] if i in crossed else game.pos[i][0]))
         for i in game.ranking())
 
 
 def ranking_lines(game: Any) -> list[str]:
-    """The final ranking, one line per rider (engine squares and lanes)."""
-    crossed = getattr(game, "crossed", {})  # a tour stage: riders across the line, where they crossed
-
-    def where(i: int) -> str:
-        if i in crossed:
-            rnd, square, lane = crossed[i]
-            return _("across the line in round {round}, square {square}, lane {lane}").format(
-                round=rnd, square=square, lane=lane)
-        return _("square {square}, lane {lane}").format(square=game.pos[i][0], lane=game.pos[i][1])
-
-    return [f"{place:>2}. {rider_name(game, i):<24} {where(i)}" for place, i in enumerate(game.ranking(), 1)]
+    """The final ranking, one line per rider, as the replay's (ranking_line): " 1. Red
+    Sprinteur: square 70 · 2 past the line (left lane)"; a tour stage's riders across
+    the line when and where they crossed (finish_words)."""
+    finished = finish_words(game)
+    return [ranking_line(game, place, i, finished) for place, i in enumerate(game.ranking(), 1)]
 
 
 # ------------------------------------------------------------ the race log
@@ -701,7 +698,8 @@ def action_words(game: Any, action: Any) -> str:
         return _("{rider} bids {cards}").format(rider=rider, cards=values)
     if verb == "place":
         square, _sep, lane = values.partition(" ")
-        return _("{rider} takes square {square}, lane {lane}").format(rider=rider, square=square, lane=lane)
+        if square.isdigit() and lane.isdigit():  # (the action's engine square and lane, said as the boards say them)
+            return _("{rider} takes {place}").format(rider=rider, place=place_words(game, int(square), int(lane)))
     return text
 
 
