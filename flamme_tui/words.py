@@ -112,6 +112,18 @@ def stage_name(name: str, short: bool = False) -> str:
     return name
 
 
+# the shipped tours' names that are English words (the others are names in any language:
+# "Petit Tour", "Grand Tour", "Tour des Flandres et des Ardennes")
+_TOUR_NAMES = frozenset((i18n.N_("Three Weeks"), i18n.N_("A Week of Classics")))
+
+
+def tour_name(name: str) -> str:
+    """A tour's name as the player reads it: a shipped tour's English name in the player's
+    language ("Trois semaines"), any other name as written (the tour files and saves keep
+    the name as written, as stage_name for stages)."""
+    return i18n._(name) if name in _TOUR_NAMES else name
+
+
 def player_name(seat: int) -> str:
     """A lone rider's default name, "Player 3", in the player's language (seat counted from 0)."""
     return i18n._("Player {n}").format(n=seat + 1)

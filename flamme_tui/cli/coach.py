@@ -14,6 +14,7 @@ import sys
 from .. import saves
 from ..i18n import _, ngettext, short
 from ..usertext import clean
+from ..words import tour_name
 
 
 def _fail(text: str) -> int:
@@ -57,7 +58,7 @@ def cmd_coach(target: str, budget, stage: int | None = None) -> int:
             return _fail(_("{file}: stage {k} of the tour is not over (finished: 1 to {n})").format(
                 file=target, k=k, n=len(stages)))
         setup, seed, actions, name = stages[k - 1]
-        heading = _("{tour}, stage {k} of {n}: {stage}").format(tour=record.tour.name, k=k, n=record.tour.stages,
+        heading = _("{tour}, stage {k} of {n}: {stage}").format(tour=tour_name(record.tour.name), k=k, n=record.tour.stages,
                                                                stage=name)
     from ..engine.rules import find
     from ..play.coach import worlds_for

@@ -13,7 +13,7 @@ from ..pathtext import show_path
 from ..play import tours
 from ..usertext import clean
 from ..words import source as source_word
-from ..words import team_name
+from ..words import team_name, tour_name
 from .saves import _complain
 from .stages import stage_files
 
@@ -56,7 +56,7 @@ def listing(out=print) -> int:
             rows.append((tid, _("(broken)"), "-", source))
             notes += [clean(p, multiline=False) for p in problems[:1]]
             continue
-        rows.append((tid, clean(spec.name, multiline=False), str(len(spec.stages)), source))
+        rows.append((tid, clean(tour_name(spec.name), multiline=False), str(len(spec.stages)), source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     for row in rows:
         out("  ".join(cell.rjust(w) if c == 2 else cell.ljust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
@@ -96,7 +96,7 @@ def _new_tour(args):
         checked(RaceSpec(variant=leg.variant, stage=leg.stage, teams=teams, scripted=scripted))
     stages = ngettext("{n} stage", "{n} stages", len(spec.stages)).format(n=len(spec.stages))
     seats = _(", ").join(_("{seat} ({bot})").format(seat=t.name, bot=bot_level(names[s])) for s, t in enumerate(teams))
-    print(clean(_("{tour}, {stages}, seed {seed}: {seats}").format(tour=spec.name, stages=stages, seed=args.seed,
+    print(clean(_("{tour}, {stages}, seed {seed}: {seats}").format(tour=tour_name(spec.name), stages=stages, seed=args.seed,
                                                                   seats=seats), multiline=False))
     return tours.stage_session(tours.Tour.new(spec, teams, args.seed, scripted), bots), None
 
@@ -134,7 +134,7 @@ def _saved_tour(args):
     n = len(session.game.actions)
     print(clean(ngettext("resumed {tour}: stage {k}/{stages} ({course}), round {round}, after {n} action",
                          "resumed {tour}: stage {k}/{stages} ({course}), round {round}, after {n} actions", n).format(
-        tour=tour.name, k=len(tour.done) + 1, stages=tour.stages, course=session.game.course.name,
+        tour=tour_name(tour.name), k=len(tour.done) + 1, stages=tour.stages, course=session.game.course.name,
         round=session.game.round, n=n), multiline=False))
     return session, None
 

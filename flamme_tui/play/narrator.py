@@ -55,7 +55,7 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import bot_level, colour_name, ordinal, stage_name, terrain_glyph, variant_word, weather_name
+from ..words import bot_level, colour_name, ordinal, stage_name, terrain_glyph, tour_name, variant_word, weather_name
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -509,7 +509,7 @@ def note_line(note: Note, game: Any) -> str:
     if isinstance(note, Heading):
         if note.tour:
             return _("{tour}, stage {stage}/{stages}: {course} · {rules}").format(
-                tour=note.tour, stage=note.stage, stages=note.stages, course=stage_name(game.course.name),
+                tour=tour_name(note.tour), stage=note.stage, stages=note.stages, course=stage_name(game.course.name),
                 rules=rules_title(game.rules))
         return _("{course}: {rules} race").format(course=stage_name(game.course.name), rules=rules_title(game.rules))
     if isinstance(note, Jersey):

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Static
 
 from ...i18n import N_, _, day_and_time, ngettext
 from ...usertext import clean
+from ...words import tour_name
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
 
@@ -120,7 +121,7 @@ def _state(race: SavedRace, short: bool = False) -> Text:
 def _title(race: SavedRace) -> Text:
     """The stage (or BMX circuit); a tour's name and the stage being raced."""
     if race.tour:
-        return _plain(race.tour if race.over else f"{race.tour}: {race.title}")
+        return _plain(tour_name(race.tour) if race.over else f"{tour_name(race.tour)}: {race.title}")
     return _plain(race.title)
 
 
@@ -315,8 +316,8 @@ class SavedRacesScreen(BaseScreen):
             return
         from .dialogs import ConfirmDelete
 
-        label = clean(f"{race.tour or race.title} ({', '.join(race.teams)})" if race.teams else race.path.name,
-                      multiline=False)
+        name = tour_name(race.tour) if race.tour else race.title
+        label = clean(f"{name} ({', '.join(race.teams)})" if race.teams else race.path.name, multiline=False)
 
         def answer(yes: bool | None) -> None:
             if not yes:

@@ -17,7 +17,7 @@ from ...engine.tour import gap_text
 from ...i18n import N_, _
 from ...play.standings import StandingLine, Standings
 from ...usertext import cells, clean, fit
-from ...words import team_name
+from ...words import team_name, tour_name
 from ..palette import contrast_text, rider_label, team_of_rider
 from ..widgets.board import JERSEY
 from .dialogs import close_hint
@@ -128,7 +128,7 @@ class StandingsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         s = self.standings
         title = _("{tour}: standings, stage {k}/{n}, round {round}").format(
-            tour=clean(s.tour, multiline=False), k=s.stage, n=s.stages, round=s.round)
+            tour=clean(tour_name(s.tour), multiline=False), k=s.stage, n=s.stages, round=s.round)
         with Vertical(id="standings-box", classes="dialog"):
             yield Static(Content(title), id="standings-title")
             with VerticalScroll(id="standings-scroll"):

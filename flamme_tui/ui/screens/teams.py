@@ -34,7 +34,7 @@ from ... import MAX_SEED
 from ...engine.rules import find
 from ...i18n import N_, _, ngettext, pgettext
 from ...usertext import NO_CONTROL, clean, visible
-from ...words import bot_level, stage_name
+from ...words import bot_level, stage_name, tour_name
 from ..choices import (
     HERE,
     HUMAN,
@@ -344,7 +344,8 @@ class TeamsScreen(BaseScreen):
         tour = self.choices.tour
         if tour is not None:
             return _("{tour}, {stages}").format(
-                tour=tour.name, stages=ngettext("{n} stage", "{n} stages", len(tour.stages)).format(n=len(tour.stages)))
+                tour=tour_name(tour.name),
+                stages=ngettext("{n} stage", "{n} stages", len(tour.stages)).format(n=len(tour.stages)))
         from ... import config
 
         try:

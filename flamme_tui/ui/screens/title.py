@@ -14,6 +14,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from ...i18n import N_, _, ngettext
+from ...words import tour_name
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -83,10 +84,10 @@ class TitleScreen(BaseScreen):
             if getattr(info, "tour", "") and getattr(info, "stage_over", False):
                 # saved between two stages: not a round of it to play; Resume shows its result, then the next stage
                 label = _("Resume: {tour}, stage {stage}/{stages} finished ({teams})").format(
-                    tour=info.tour, stage=info.stage, stages=info.stages, teams=teams)
+                    tour=tour_name(info.tour), stage=info.stage, stages=info.stages, teams=teams)
             elif getattr(info, "tour", ""):
                 label = _("Resume: {tour}, stage {stage}/{stages}, round {round} ({teams})").format(
-                    tour=info.tour, stage=info.stage, stages=info.stages, round=info.round, teams=teams)
+                    tour=tour_name(info.tour), stage=info.stage, stages=info.stages, round=info.round, teams=teams)
         elif race.status == "damaged":
             n = len(race.backups)
             label = ngettext("Resume: {file} (damaged save, {n} backup)", "Resume: {file} (damaged save, {n} backups)",

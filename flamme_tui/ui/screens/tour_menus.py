@@ -11,7 +11,7 @@ from textual.widgets.option_list import Option
 
 from ...i18n import N_, _, ngettext
 from ...usertext import clean
-from ...words import stage_name
+from ...words import stage_name, tour_name
 from ..content import plain
 from ..widgets.keybar import KeyBar
 from .base import BaseScreen
@@ -104,7 +104,7 @@ class TourScreen(BaseScreen):
     @staticmethod
     def option(tid: str, spec) -> Option:
         stages = ngettext("{n} stage", "{n} stages", len(spec.stages)).format(n=len(spec.stages))
-        return Option(plain(f"{spec.name} ({stages})"), id=tid)
+        return Option(plain(f"{tour_name(spec.name)} ({stages})"), id=tid)
 
     def take(self, read: tuple | None) -> bool:
         """A tour file read (tour_reader): its tour kept, or a line saying why it is left out."""
@@ -185,7 +185,7 @@ class TourScreen(BaseScreen):
             return
         spec = self.specs[tid]
         # names and descriptions come from files: plain text, never markup
-        text = Content.from_markup("[b]$name[/b]\n$description\n\n", name=spec.name, description=spec.description_said)
+        text = Content.from_markup("[b]$name[/b]\n$description\n\n", name=tour_name(spec.name), description=spec.description_said)
         about.update(text + Content("\n".join(tour_lines(spec))))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

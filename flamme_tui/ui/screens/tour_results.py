@@ -25,7 +25,7 @@ from textual.widgets import Button, Static
 from ...engine.tour import gap_text, team_classification
 from ...i18n import N_, _, ngettext
 from ...usertext import cells, clean, cut, fit
-from ...words import stage_name, team_name
+from ...words import stage_name, team_name, tour_name
 from ..palette import contrast_text, rider_label, team_colour
 from ..widgets.board import JERSEY
 from ..widgets.keybar import KeyBar
@@ -355,7 +355,7 @@ class StageResultScreen(BaseScreen):
         winner = tour.done[-1].result[0]
         rounds = ngettext("{n} round", "{n} rounds", game.round).format(n=game.round)
         title = Text(_("{tour} · stage {k}/{n} {stage} · {rounds} · won by ").format(
-            tour=clean(tour.name, multiline=False), k=len(tour.done), n=tour.stages,
+            tour=clean(tour_name(tour.name), multiline=False), k=len(tour.done), n=tour.stages,
             stage=clean(stage_name(game.course.name), multiline=False), rounds=rounds), style="bold")
         title.append_text(tables.label(winner.rider))
         title.append(f" {tables.name(winner.rider, 40)}")
@@ -486,7 +486,7 @@ class TourPodiumScreen(BaseScreen):
         title.append(" " + _("{team} ({points} Tour Points)").format(team=tables.names[winner.team],
                                                                        points=winner.value), style="bold")
         title.append(" · " + ngettext("{tour}, {n} stage · seed {seed}", "{tour}, {n} stages · seed {seed}",
-                                      tour.stages).format(tour=clean(tour.name, multiline=False), n=tour.stages,
+                                      tour.stages).format(tour=clean(tour_name(tour.name), multiline=False), n=tour.stages,
                                                           seed=tour.seed))
         self.query_one("#tour-podium-title", Static).update(title)
         top = [(rider_label(g.rider, tables.riders[g.rider].kind), team_colour(g.rider.split(".")[0]).hex)
