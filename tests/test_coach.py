@@ -375,3 +375,23 @@ def test_a_lesson_with_as_many_wins_says_its_cost_is_in_the_margins():
     assert worse.figures().endswith("won 70% of 100 sampled races, the expert's card 78%")
     tokens = coach.Verdict(win_played=0.5, win_best=0.5, tired="fatigue", **common)
     assert tokens.figures().endswith("as many as the expert's tokens, by smaller margins")
+
+
+def test_the_coach_names_the_riders_in_the_language_it_is_asked_in():
+    """The app's coach judges the cards in its thinking process, another interpreter with a
+    language of its own: a Spanish coach said "Ronda 9, Sprinteur Blue". coach_job is told
+    the language, as the hint's job is."""
+    from flamme_tui import i18n
+    from flamme_tui.setupdata import setup_json
+    from flamme_tui.words import team_name
+
+    session = finished("classic", over=False)
+    race = (setup_json(session.setup), session.seed, tuple(session.actions_text()), (0,), BUDGET.rollouts)
+    try:
+        i18n.set_language("es")
+        blue = team_name(session.setup, 0)
+        _n, (verdict, *_rest) = coach.coach_job(*race, 0, 1, "es")
+    finally:
+        i18n.set_language("en")
+    assert blue != session.setup.teams[0].name  # the team named by default: a word of each language
+    assert verdict.team == blue and verdict.rider_name.startswith(blue)

@@ -378,14 +378,19 @@ def hint_job(setup_text: str, seed: int, actions: tuple[str, ...], seat: int, se
 
 
 def coach_job(setup_text: str, seed: int, entries: tuple[str, ...], seats: tuple[int, ...],
-              rollouts: int, start: int = 0, stop: int | None = None) -> tuple[int, list[Verdict]]:
+              rollouts: int, start: int = 0, stop: int | None = None,
+              language: str = "en") -> tuple[int, list[Verdict]]:
     """The verdicts on the cards `start` to `stop` of the seats' cards (all by default), with
     how many cards there are, as plain data in (play.thinker.Thinker.call): the log's entries
     as text, undos included.  The coach's screen asks a few cards at a time, so that it can
-    say how far it has got (`lessons_of` makes the lessons of them all)."""
+    say how far it has got (`lessons_of` makes the lessons of them all).  The verdicts name
+    the riders in `language` (as hint_job: the thinking process has a language of its own;
+    the coach said "Sprinteur Blue" in Spanish)."""
+    from ..i18n import set_language
     from ..setupdata import setup_from_json
     from .session import parse_entry
 
+    set_language(language)
     setup = setup_from_json(setup_text)
     points = decisions(setup, seed, [parse_entry(e) for e in entries], set(seats))
     budget = Budget(rollouts=rollouts)

@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...bots.budget import Budget
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _, language, ngettext
 from ...play.coach import ROLLOUTS, Lessons, coach_job, humans, lessons_of, replay_frame, worlds_for
 from ...play.narrator import coach_seat_line, coach_tour_note, well_raced
 from ...usertext import clean
@@ -127,7 +127,8 @@ class CoachScreen(BaseScreen):
         verdicts: list = []
         n: int | None = None
         while n is None or len(verdicts) < n:  # a few cards a call: the count goes up as it thinks
-            n, some = await self.app.thinker.call(coach_job, *race, len(verdicts), len(verdicts) + AT_ONCE)
+            n, some = await self.app.thinker.call(coach_job, *race, len(verdicts), len(verdicts) + AT_ONCE,
+                                                  language())
             verdicts += some
             if len(verdicts) < n:
                 self.query_one("#coach-text", Static).update(plain(self.looking(len(verdicts), n)))
