@@ -11,7 +11,7 @@ from ..i18n import _, ngettext
 from ..pathtext import show_path
 from ..usertext import clean
 from ..words import source as source_word
-from ..words import stage_kind
+from ..words import stage_kind, stage_name
 
 
 def stage_files(paths: list[str], out: Callable[[str], object] = print) -> list[Path]:
@@ -88,7 +88,7 @@ def listing(out=print) -> int:
             notes.append(clean(exc, multiline=False))
             continue
         boxes = stage.boxes or stagegen.boxes_needed(config.split_tiles(stage.tiles))
-        rows.append((clean(entry.id, multiline=False), clean(summary.name, multiline=False), str(summary.length),
+        rows.append((clean(entry.id, multiline=False), clean(stage_name(summary.name), multiline=False), str(summary.length),
                      str(summary.ascent), str(summary.descent), stage_kind(stagegen.stage_kind(summary)), "+".join(boxes),
                      source))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]

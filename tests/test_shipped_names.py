@@ -1,6 +1,6 @@
-"""The shipped tours named in English words ("Three Weeks", "A Week of Classics") are said
-in the player's language wherever a tour is named, as the shipped stages' names are
-(words.stage_name); the tour files and saves keep the name as written."""
+"""The shipped tours and stages named in English words ("Three Weeks", "Peloton 7 (2-4
+teams)") are said in the player's language wherever they are named (words.tour_name,
+words.stage_name); the data files and saves keep the names as written."""
 
 from __future__ import annotations
 
@@ -51,3 +51,13 @@ def test_a_tour_stages_heading_names_the_tour_in_the_language(lang, code):
     game = new_game(make_setup(RaceSpec()), 1)
     line = note_line(Heading("Three Weeks", 2, 21), game)
     assert SAID[code][0] in line and "Three Weeks" not in line, line
+
+
+@pytest.mark.parametrize(("code", "said"), [("fr", "Peloton 7 (2-4 équipes)"), ("es", "Peloton 7 (2-4 equipos)")])
+def test_the_stages_list_names_them_in_the_language(capsys, lang, code, said):
+    try:
+        assert main(["--lang", code, "stages", "list"]) == 0
+    finally:
+        i18n.forget_flag()
+    out = capsys.readouterr().out
+    assert said in out and "(2-4 teams)" not in out, out
