@@ -87,3 +87,43 @@ async def test_host_a_table_from_the_palette_then_a_device_joins_and_a_seat_goes
         await pilot.press("escape")
         await pilot.pause()
         assert screen_name(app) != "HostScreen"
+
+
+async def test_the_hosts_screen_shows_the_race_as_a_watcher_sees_it(data_dir):
+    """The host's screen showed the codes and a log, never the race: `w` opens the public
+    table (joined with the room code, as a watcher: no hand) and q comes back."""
+    from flamme_tui.ui.join import SeatScreen
+    from flamme_tui.words import team_name
+
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"host a table", "enter")
+        await pilot.pause()
+        await pilot.press("enter", "enter")  # Classic, the first stage
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if screen_name(app) == "HostScreen" and "flamme-tui join" in screen_text(app):
+                break
+        host = app.screen
+        assert ("w", "watch") in host.key_list()
+        await pilot.press("w")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            head = str(app.screen.query_one("#head").render()) if isinstance(app.screen, SeatScreen) else ""
+            if "watching" in head:
+                break
+        assert isinstance(app.screen, SeatScreen) and app.screen.watching
+        assert "watching" in head, head
+        boards = str(app.screen.query_one("#boards").render())
+        setup = host.table.session.setup
+        assert all(team_name(setup, s) in boards for s in range(len(setup.teams))), boards  # the public table
+        await pilot.press("q")
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.screen is host:
+                break
+        assert app.screen is host

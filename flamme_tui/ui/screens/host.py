@@ -11,7 +11,9 @@ round revealed.  Every seat that has something to do chooses at once (the
 table waits for all of them).  `p` opens a seat played here (its own screen,
 joined over loopback like any device: its hand is never on this screen,
 which may face the room; with two seats here the screen goes back here
-between them, as a curtain).  `b` gives a seat the table waits for to a bot
+between them, as a curtain).  `w` shows the race itself here, as a watcher
+sees it (the public table: the track, the boards, the log; no hand), for a
+screen the room can follow.  `b` gives a seat the table waits for to a bot
 (a player who left; with several, the screen asks which), `d` gives it back
 to its device (the same code); `n` opens the table to the local network (it listens on this computer
 only until then); Escape stops hosting (the race is autosaved as every race
@@ -55,6 +57,7 @@ class HostScreen(Screen[None]):
     """
     BINDINGS = [
         Binding("p", "play_here", N_("Play your seat"), show=False),  # (the key bar shows them)
+        Binding("w", "watch", N_("Watch the race"), show=False),
         Binding("b", "give_to_bot", N_("Waiting seat to a bot"), show=False),
         Binding("d", "give_back", N_("Seat back to its device"), show=False),
         Binding("n", "network", N_("Open to the network"), show=False),
@@ -93,7 +96,7 @@ class HostScreen(Screen[None]):
     def key_list(self) -> list[tuple[str, str]]:
         keys = [("p", _("your seat"))] if self.here - set(self.table.session.bots) else []
         back = [("d", _("back to its device"))] if self.table.given() else []
-        return keys + [("b", _("give to a bot")), *back,
+        return keys + [("w", _("watch")), ("b", _("give to a bot")), *back,
                        ("n", _("this computer") if self.listen == NETWORK else _("network")),
                        ("esc", _("stop hosting"))]
 
@@ -301,6 +304,20 @@ class HostScreen(Screen[None]):
         self.seat_screen = SeatScreen(f"{LOCAL}:{self.port}", show_code(self.table.codes[seat]), intro=intro,
                                       standalone=False)
         self.open_seat = seat
+        self.app.push_screen(self.seat_screen, callback=self.seat_closed)
+
+    def action_watch(self) -> None:
+        """The race as a watcher sees it, joined over loopback with the room code (the public
+        table only: the host's screen may face the room); q comes back here."""
+        from ..join import SeatScreen
+
+        if self.server is None:
+            self.app.bell()
+            return
+        intro = (_("The race as everyone sees it. q: back to the host's screen."),)
+        self.seat_screen = SeatScreen(f"{LOCAL}:{self.port}", self.table.room, watch=True, intro=intro,
+                                      standalone=False)
+        self.open_seat = None  # (a seat played here that must choose brings the host's screen back: its `p`)
         self.app.push_screen(self.seat_screen, callback=self.seat_closed)
 
     def seat_closed(self, _result: object = None) -> None:
