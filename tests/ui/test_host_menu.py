@@ -391,3 +391,26 @@ async def test_b_asks_which_seat_when_several_choose_and_d_gives_a_seat_back_to_
             await pilot.pause()
             assert screen_name(app) == "HostScreen" and not table.given()
         await host.stop_serving()
+
+
+def test_saved_races_say_which_race_in_progress_a_host_left(data_dir):
+    """Saved races listed a hosted race as any other (opened, it is hosted again, never
+    played at one screen): its rules now say "hosted" while a seats file is beside it."""
+    from flamme_tui import saves
+    from flamme_tui.engine.race import Team
+    from flamme_tui.net.host import seats_file
+    from flamme_tui.play.races import RaceSpec
+    from flamme_tui.play.session import Session
+    from flamme_tui.ui.screens.saved import _rules, saved_races
+
+    folder = data_dir / "saves"
+    folder.mkdir(parents=True)
+    session = Session.new(RaceSpec(teams=(Team("Red", "red"), Team("Blue", "blue"))), 3, {0: "easy", 1: "easy"})
+    autosave = saves.attach_autosave(session, folder / "race.json")
+    session.play_bots()
+    autosave.detach()
+    (race,) = saved_races()
+    assert _rules(race) == "Classic"
+    seats_file(autosave.path).write_text("{}")
+    (race,) = saved_races()
+    assert _rules(race) == "Classic, hosted"

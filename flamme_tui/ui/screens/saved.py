@@ -126,9 +126,15 @@ def _title(race: SavedRace) -> Text:
 
 
 def _rules(race: SavedRace) -> str:
+    """The rules; "hosted" for a race in progress left by its host (its seats file beside
+    it: opened, it is hosted again with its codes, never played at one screen)."""
+    from ...net.host import seats_file
     from .variant import variant_title
 
-    return _("Tour") if race.tour else variant_title(race.variant)
+    rules = _("Tour") if race.tour else variant_title(race.variant)
+    if not race.over and not race.tour and seats_file(race.path).exists():
+        return _("{rules}, hosted").format(rules=rules)
+    return rules
 
 
 class SavedRacesScreen(BaseScreen):
