@@ -418,3 +418,17 @@ def test_the_classic_outro_names_the_hint_setting_as_the_settings_screen_does(la
         assert "{key:race.hint}" in outro
     finally:
         i18n.set_language("en")
+
+
+def test_the_outcome_says_how_a_tie_on_the_furthest_square_is_settled():
+    """The lesson's last line said who won, never why when two riders end on one square
+    past the line (a new player saw theirs level with the winner): the rule is said."""
+    t = play(classic(), "easy")
+    game = t.game
+    assert "furthest square" not in t.outcome_line()  # no tie in this race
+    winner = game.winner if game.winner is not None else game.ranking()[0]
+    second = game.ranking()[1]
+    game.pos[winner][1] = 0  # the winner in the right lane, the next level with it on the left
+    game.pos[second][0], game.pos[second][1] = game.pos[winner][0], 1
+    assert t.outcome_line().endswith("Two riders on the furthest square: the one in the right lane wins."), \
+        t.outcome_line()

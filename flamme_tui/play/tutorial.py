@@ -31,7 +31,7 @@ from ..engine.rules import find
 from ..engine.terrain import ASCENT, COBBLE, DESCENT, SUPPLY
 from ..i18n import _
 from .lessons import Entry, Lesson, Opponent, Step, stage_ref, team_name
-from .narrator import kind_name, lesson_events, played_text, where
+from .narrator import kind_name, lane_word, lesson_events, played_text, where
 from .races import RaceSpec
 from .session import Session
 
@@ -248,7 +248,13 @@ class Tutorial:
         winner = game.winner if game.winner is not None else game.ranking()[0]
         place = game.outcome().place_of(PLAYER)
         who = self.Name(winner) if game.riders[winner].seat == PLAYER else self.other_name(winner)
-        return _("{who} won. Your team finished {place} of {n}.").format(who=who, place=place, n=len(game.seats))
+        line = _("{who} won. Your team finished {place} of {n}.").format(who=who, place=place, n=len(game.seats))
+        square = game.pos[winner][0]
+        if any(game.pos[i][0] == square for i in range(len(game.riders)) if i != winner):
+            # a tie on the furthest square: the rule that settled it (RULES.md, end of race)
+            line += " " + _("Two riders on the furthest square: the one in the {lane} wins.").format(
+                lane=lane_word(game.variant, 0))
+        return line
 
     # ------------------------------------------------------------ progress
 
