@@ -162,8 +162,8 @@ class TourTables:
         k = len(tour.done)
         if tour.over:
             heading = _("Tour Points (final: +stage {k}, +GC)").format(k=k)
-        else:
-            heading = _("Tour Points")
+        else:  # (what they are for: a new player saw the points and never read what they decide)
+            heading = _("Tour Points (the most wins)")
         text = Text(heading + "\n", style=HEAD)
         ranked = tour.ranking()
         most = max((t.value for t in ranked), default=0)
