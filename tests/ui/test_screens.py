@@ -513,7 +513,7 @@ async def test_pace_setting_and_true_key_labels_in_the_step_through():
 @pytest.mark.parametrize("size, players", [((80, 24), 2), ((80, 24), 4), ((120, 40), 4)])
 async def test_since_your_last_look_is_whole_or_says_where_the_rest_is(size, players):
     """The recap after the curtain: each round revealed since, in short; cut to
-    the panel only with "…(log)" at its end, never silently."""
+    the panel only with "…(log →)" at its end, never silently."""
     from flamme_tui.ui.scenarios import _play_round_by_keys
 
     from .driver import set_players
@@ -541,8 +541,8 @@ async def test_since_your_last_look_is_whole_or_says_where_the_rest_is(size, pla
         assert all(line in screen_text(app) for line in told)
         words = " ".join(" ".join(told).split())
         if words != " ".join(f"Since your last look: {recap}".split()):
-            assert words.endswith("…(log)") and size == (80, 24) and players == 4
-            shown = words.removeprefix("Since your last look: ").removesuffix("…(log)").strip()
+            assert words.endswith("…(log →)") and size == (80, 24) and players == 4
+            shown = words.removeprefix("Since your last look: ").removesuffix("…(log →)").strip()
             whole = " ".join(recap.split())
             assert whole.startswith(shown) and whole[len(shown)] == " "  # never half a word: "14→1" for 14→18
 

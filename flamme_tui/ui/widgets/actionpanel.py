@@ -126,7 +126,7 @@ class ActionPanel:
         head = _("Since your last look:") + " "
         lines = textwrap.wrap(head + " · ".join(recap), width) or [head]
         if len(lines) > height:
-            more = " …({log})".format(log=_("log"))
+            more = " " + _("…(log →)")  # the rest in the race log, on the right ("(log)" was read as a command to find)
             lines = lines[:height]
             lines[-1] = cut_words(lines[-1], width - len(more)) + more
         return escape_markup("\n".join(lines)).replace(head.rstrip(), f"[b]{head.rstrip()}[/b]", 1)
