@@ -312,6 +312,7 @@ class SeatScreen(Screen[None]):
         self.query_one("#head", Static).update(Text(head))
         self.show_track()
         self.query_one("#boards", Static).update(self.boards())
+        self.forget_stale_pick()
         hand = self.hand()
         self.query_one("#hand", Static).update(hand)
         self.hand_lines = len(hand.plain.splitlines())
@@ -419,13 +420,20 @@ class SeatScreen(Screen[None]):
         out.rstrip()
         return out
 
+    def forget_stale_pick(self) -> None:
+        """A pick held for a turn that is gone (no turn now, or a turn of another
+        number) is let go: before the hand is drawn, which only reads the state."""
+        if self.table.seat is not None and not self.reviewing():
+            self.held = None
+
     def hand(self) -> Text:
+        """The hand panel's text, drawn from the screen's state (it changes none of it
+        but the line where the options start, for taps)."""
         t = self.table
         turn = t.turn
         if t.seat is None:
             return Text(_("Watching the public table: no hand is shown here."))
         if turn is None:
-            self.held = None
             if t.over:
                 return Text(_("The race is over."))
             if t.chosen_all():  # (the others choose at the same time: the round goes on when they have)
@@ -441,7 +449,6 @@ class SeatScreen(Screen[None]):
         }
         if self.reviewing():
             return self.review()
-        self.held = None  # (a turn of another number: the held pick was for one that is gone)
         out = Text(titles.get(turn.kind, turn.kind) + "\n", style="bold")
         self.first_option = 1
         if turn.hand:

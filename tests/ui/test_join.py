@@ -710,3 +710,16 @@ async def test_a_phone_wide_window_in_spanish_keeps_a_line_a_rider_with_its_coun
             lines = [str(line.text).rstrip() for line in boards.render_lines(boards.region.reset_offset)]
             assert len(lines) == 1 + len(table.game.riders), lines  # the heads, a line a rider
             assert lines[0].endswith("agotamiento") and all(line.split()[-1] in ("0", "▣") for line in lines[1:])
+
+
+def test_the_hand_is_drawn_without_letting_go_of_a_held_pick():
+    """Drawing the hand panel only reads the screen's state: a held pick that is
+    stale (no turn now) is let go by show() before the drawing, not by hand()."""
+    from flamme_tui.ui.join import SeatScreen
+
+    screen = SeatScreen("127.0.0.1:1", "code")
+    screen.table.seat = 0
+    screen.held = (3, 1)
+    assert screen.hand().plain and screen.held == (3, 1)
+    screen.forget_stale_pick()
+    assert screen.held is None
