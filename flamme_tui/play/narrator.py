@@ -1229,26 +1229,37 @@ def frame_title(kind: str, bmx: bool) -> str:
 def frame_words(frame: Any, before: Sequence[tuple[int, int]] | None, short: Namer, board: Any) -> str:
     """What a step of the movement does, in a few words (`before`: the
     positions at the step before, None at the first step)."""
+    return frame_forms(frame, before, short, board)[0]
+
+
+def frame_forms(frame: Any, before: Sequence[tuple[int, int]] | None, short: Namer, board: Any) -> list[str]:
+    """`frame_words` whole, then shorter forms, each with whole parts left out
+    (the reason, the last moves or notes: "…" says some are), for a panel too
+    small for the whole: never a word cut in half."""
     active = list(dict.fromkeys(frame.active))
     who = " ".join(short(i) for i in active)
     if frame.kind == "reveal":
-        return _("face up: the rider in front moves first")
+        return [_("face up: the rider in front moves first"), _("face up")]
     if frame.kind == "die":
-        return die_words(frame.die)
+        return [die_words(frame.die)]
     if frame.kind in ("slip", "catchup") and before is not None:
         # riders making the same move together ("OS KS 5→6"): twelve riders' slipstream
         # stays within the panel's two lines at 80x24
         moves: dict[tuple[int, int], list[str]] = {}
         for i in active:
             moves.setdefault((before[i][0], frame.pos[i][0]), []).append(short(i))
-        shown = ", ".join(f"{' '.join(names)} {a}→{b}" for (a, b), names in moves.items())
+        parts = [f"{' '.join(names)} {a}→{b}" for (a, b), names in moves.items()]
         text = _("move up to the group ahead: {moves}") if frame.kind == "slip" else _("close the gap: {moves}")
-        return text.format(moves=shown)
+        return [text.format(moves=", ".join(parts[:k]) + ("" if k == len(parts) else ", …"))
+                for k in range(len(parts), 0, -1)]
     if frame.kind == "exhaust":
-        return _("{riders}: exhaustion card (nobody just ahead)").format(riders=who)
+        return [_("{riders}: exhaustion card (nobody just ahead)").format(riders=who),
+                _("{riders}: exhaustion card").format(riders=who)]
     if frame.kind == "fatigue":
-        return _("{riders}: fatigue token (both lanes ahead empty)").format(riders=who)
-    return " · ".join(note_line(note, board).strip() for note in frame.notes)
+        return [_("{riders}: fatigue token (both lanes ahead empty)").format(riders=who),
+                _("{riders}: fatigue token").format(riders=who)]
+    notes = [note_line(note, board).strip() for note in frame.notes]
+    return [" · ".join(notes[:k]) + ("" if k == len(notes) else " · …") for k in range(len(notes), 0, -1)] or [""]
 
 
 def round_in_short(seen: Any, course: Course, short: Namer, bmx: bool) -> str:

@@ -1018,3 +1018,39 @@ async def test_the_leave_dialog_s_buttons_are_whole_at_80x24(speak, lang):
         assert len(buttons) == 3
         for button in buttons:
             assert str(button.label) in text, (str(button.label), text)
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_every_step_of_a_six_team_meteo_reveal_is_said_whole(lang, size, speak):
+    """A review (French, six teams, Meteo, 80x24): the words under the cards at a
+    step of the reveal were cut ("face visible : le coureur en tête avance le…",
+    "remonter sur le groupe de devant : VR 22→23, O…") and so was the step's name
+    above them ("1/15 : cartes révélé…").  Whole parts are left out instead (the
+    reason, the last moves: "…" after a comma says some are; the keys, in the key
+    bar too): every word shown is whole."""
+    from flamme_tui.play.flow import RaceFlow
+    from flamme_tui.ui.scenarios import _play_round_by_keys, advance, choices
+
+    speak(lang)
+    app = FlammeApp(seed=SEED, autoplay=False, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        c = choices("meteo", 6)
+        app.choices = c
+        session = c.session()
+        advance(session, 2)
+        app.start_flow(RaceFlow(session))
+        await _play_round_by_keys(pilot)
+        assert app.screen.turn.kind == "reveal"
+        steps = len(app.screen.turn.frames)
+        assert steps >= 10
+        for step in range(steps):
+            assert app.screen.turn.step == step
+            panel = app.screen.panel
+            hint = ["".join(seg.text for seg in strip).rstrip() for strip in panel.hint_w.drawn_lines()]
+            title = ["".join(seg.text for seg in strip).rstrip() for strip in panel.title_w.drawn_lines()]
+            assert hint[0] and not any(line.endswith("…") and not line.endswith((", …", "· …"))
+                                       for line in hint), (step, hint)
+            assert not any("…" in line for line in title), (step, title)
+            await pilot.press("space")
+            await settle(pilot)

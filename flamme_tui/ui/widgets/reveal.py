@@ -5,14 +5,17 @@ turn's frames and public view only."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 from typing import Any
+
+from textual.content import Content
 
 from ...engine.cards import card_text
 from ...engine.phase import Phase
 from ...i18n import _
-from ...play.narrator import frame_title, frame_words
-from ...usertext import escape_markup
+from ...play.narrator import frame_forms, frame_title
+from ...usertext import cells, escape_markup
 from ..palette import rider_style, team_of_rider
 from .board import token_str
 from .cards import Card
@@ -29,17 +32,30 @@ def revealed_cards(turn, drawing) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+def fitting(forms: list[str], width: int, height: int) -> str:
+    """The first of `forms` (the longest first) that fits in `height` lines of
+    `width` cells wrapped between words, else the shortest."""
+    for form in forms:
+        if len(textwrap.wrap(form, max(8, width), break_long_words=False, break_on_hyphens=False)) <= max(1, height):
+            return form
+    return forms[-1]
+
+
 def show_reveal(panel: Any, turn, keys: str) -> None:
     """The step `turn.step` of the round: `keys` say what Enter (and the other keys) do now."""
     drawing = panel.drawing
     frame = turn.frames[turn.step]
     title = frame_title(frame.kind, drawing.bmx)
     before = turn.frames[turn.step - 1].pos if turn.step > 0 else None
-    words = frame_words(frame, before, drawing.label, turn.view.board)
-    # (the round is on the status line: the step's name fits at 80 columns)
-    panel.panel(_("{keys} · step {n}/{steps}: [b]{title}[/b]").format(keys=keys, n=turn.step + 1,
-                                                                       steps=len(turn.frames), title=title),
-                escape_markup(words))
+    width, height = panel.hint_w.size
+    words = fitting(frame_forms(frame, before, drawing.label, turn.view.board), width or 48, height or 1)
+    # (the round is on the status line; the keys, said in the key bar too, left out if the step's name
+    # would not fit whole: "espace suite · ⏎ sauter · 1/15 : cartes révélé…" in French at 80 columns)
+    n, steps = turn.step + 1, len(turn.frames)
+    heading = _("{keys} · step {n}/{steps}: [b]{title}[/b]").format(keys=keys, n=n, steps=steps, title=title)
+    if cells(Content.from_markup(heading).plain) > (panel.title_w.size.width or 49):
+        heading = _("step {n}/{steps}: [b]{title}[/b]").format(n=n, steps=steps, title=title)
+    panel.panel(heading, escape_markup(words))
     # who took an exhaustion card (fatigue token) so far: "+E" under its card, from that step on
     tired = {i for f in turn.frames[: turn.step + 1] if f.kind in ("exhaust", "fatigue") for i in f.active}
     mark = "+F" if drawing.bmx else "+E"
