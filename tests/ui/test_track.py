@@ -325,3 +325,44 @@ async def test_the_race_profile_says_what_its_riders_row_shows_and_keeps_it_in_s
         row = profile._riders(profile.columns(width), width).text
         assert row[0] == "+" and row[6] == "O", row  # (the grid under the start line, then a cell a square)
         assert "(+: ten or more)" in profile._caption(row, width).text
+
+
+@pytest.mark.parametrize("widget", ["strip", "overview"])
+async def test_a_base_stage_raced_by_six_teams_draws_its_third_lane_only_where_it_is(widget, monkeypatch):
+    """A review: a base stage raced by six teams (its start on the Peloton's
+    three-lane tile 1, rules/PELOTON.md) drew a third row of ░ the whole stage
+    long.  The third lane is drawn where a square has it; elsewhere the road's
+    edge is blank (░ stays for a lane a square lacks below two)."""
+    from flamme_tui.ui.scenarios import choices
+    from flamme_tui.ui.widgets.track import StageOverview
+
+    course = choices("meteo", 6).session().game.course
+    assert max(course.lanes[: course.length]) == 3 and course.lanes[: course.length].count(3) < 12
+    track = TrackStrip(course) if widget == "strip" else StageOverview(course)
+    lines, _ = await render(track, Scene(riders((3, 0), (3, 1), (3, 2))), size=(200, 30))
+    kinds = track.row_kinds()
+    top = lines[kinds.index("lane2")]
+    assert "░" not in top, top
+    assert "··" in top or "BS" in top or "B" in top, top  # (the start tile's third lane is there)
+    assert "░" not in "".join(lines[kinds.index("lane1"):kinds.index("lane0") + 1])
+
+
+async def test_a_rider_on_a_descent_stands_out_of_its_v_marks_without_colour(monkeypatch):
+    """A review: a Vermillon rider's V sat among a descent's v marks on the
+    overview (NO_COLOR, one cell a square).  Without colour the riders are drawn
+    in reverse video, the terrain not."""
+    from flamme_tui.ui.widgets.track import StageOverview
+
+    course = config.load_course("la-haut-montagne")
+    descent = course.terrain.index("v")
+    vermillon = (RiderMark(0, "VS", "#D55E00", descent, 0, False),)
+    seen = {}
+
+    def styles(widget) -> None:
+        line = widget.drawn_lines()[widget.row_kinds().index("lane0")]
+        seen.update({seg.text: seg.style for seg in line if seg.text.strip() in ("V", "v")})
+
+    _, no_color = await render(StageOverview(course), Scene(vermillon), no_color=True, monkeypatch=monkeypatch,
+                               check=styles)
+    assert no_color and "V" in seen and "v" in seen, seen
+    assert seen["V"].reverse and not seen["v"].reverse, seen

@@ -20,7 +20,8 @@ so no mark ever overwrites another:
              never be read as one more lane, with or without colour.
     marks    the phase: ▼▼ where the card takes the rider, XX a full square
              it cannot enter, +E exhaustion, +1 slipstream, --> a move
-    lane 2   (stages with three-lane squares: the Peloton's wide, supply squares)
+    lane 2   (stages with three-lane squares: the Peloton's wide, supply squares;
+             blank on the squares of two lanes or one)
     lane 1   riders as team letter + S/R ("BS"), lower case when crashed;
     lane 0   an empty lane shows its terrain, dim; a lane the square lacks ░
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from rich.segment import Segment
 from rich.style import Style
@@ -149,6 +151,36 @@ def lane_rows(course) -> tuple[str, ...]:
     if course is not None and max(course.lanes[: course.length], default=2) >= 3:
         return ("lane2", "lane1", "lane0")
     return ("lane1", "lane0")
+
+
+REVERSED = Style(reverse=True)
+
+
+def colourless(widget: Any) -> bool:
+    """Whether the app is drawn without colour (NO_COLOR)."""
+    try:
+        return bool(widget.app.no_color)
+    except Exception:  # (drawn outside an app: a test's widget)
+        return False
+
+
+def on_track(rider: Any, plain: bool) -> Style:
+    """A rider's style on the track: its team's colour; without colour (NO_COLOR)
+    in reverse video too, else a Vermillon rider's V read as one more of a
+    descent's v marks around it (and a crashed one's v as one of them)."""
+    style = rider_style(rider.hex, rider.crashed, rider.active)
+    return style + REVERSED if plain else style
+
+
+def no_lane(lane: int, lanes: int, width: int) -> Segment:
+    """A lane the square lacks: ░ where the road narrows from two lanes (a
+    single-file cobble), the road's edge left blank above two lanes.  A base
+    stage raced by five or six teams starts on the Peloton's three-lane tile 1
+    (rules/PELOTON.md): a third row of ░ the whole stage long read as a lane
+    closed everywhere; the third lane is drawn only where a square has it."""
+    if lane >= 2 and lanes <= 2:
+        return Segment(" " * width, BLANK)
+    return Segment(NO_LANE.glyph * width, NO_LANE_STYLE)
 
 
 def lane_of(kind: str) -> int:
@@ -351,15 +383,22 @@ class TrackStrip(LineWidget):
             return Segment(" ", BLANK)
         if kind in ("ruler", "marks", "weather") or (kind == "terrain" and col.kind == "tile" and not self.mini):
             return Segment(" ", BLANK)
+        if kind == "lane2" and not self._has_lane(col.square - 1, 2) and not self._has_lane(col.square, 2):
+            return Segment(" ", BLANK)  # (no third lane on either side: the road's edge, see no_lane)
         if col.kind == "start":
             return Segment(START_GLYPH, LINE_START)
         if col.kind == "finish":
             return Segment(FINISH_GLYPH, LINE_FINISH)
         return Segment(TILE_GLYPH, TILE)
 
+    def _has_lane(self, square: int, lane: int) -> bool:
+        course = self.course
+        return 0 <= square < course.length and course.lanes[square] > lane
+
     def _row(self, kind: str, cols: list[Col]) -> list[Segment]:
         course = self.course
         scene = self.scene
+        plain = colourless(self)
         segs: list[Segment] = []
         add = segs.append
         tile_first = {t.first: t for t in course.tiles}
@@ -442,9 +481,9 @@ class TrackStrip(LineWidget):
                 r = riders.get((sq, lane))
                 if r is not None:
                     label = r.label.lower() if r.crashed else r.label
-                    add(Segment(label[:w], rider_style(r.hex, r.crashed, r.active)))
+                    add(Segment(label[:w], on_track(r, plain)))
                 elif lane >= course.lanes[sq]:
-                    add(Segment(NO_LANE.glyph * w, NO_LANE_STYLE))
+                    add(no_lane(lane, course.lanes[sq], w))
                 elif scene.cursor == (sq, lane):
                     add(Segment("[]"[:w], CURSOR))
                 elif past:
@@ -644,6 +683,7 @@ class StageOverview(LineWidget):
             riders.setdefault((r.square, r.lane), []).append(r)
         weather = course.weather
         window = self.window
+        plain = colourless(self)
         segs: list[Segment] = []
         for what, chunk in cells:
             if what != "sq":
@@ -666,7 +706,7 @@ class StageOverview(LineWidget):
                 r = here[0]
                 letter = str(len(here)) if len(here) > 1 else r.label[:span]
                 letter = f"{letter:<{span}}"[:span]
-                style = rider_style(r.hex, r.crashed, r.active)
+                style = on_track(r, plain)
                 segs.append(Segment(letter.lower() if r.crashed else letter, style))
                 continue
             codes = [course.terrain[s] for s in chunk]
@@ -674,7 +714,7 @@ class StageOverview(LineWidget):
             if sq >= course.length:
                 segs.append(Segment(" " * span, PAST_END))
             elif lane >= min(course.lanes[s] for s in chunk):
-                segs.append(Segment(NO_LANE.glyph * span, NO_LANE_STYLE))
+                segs.append(no_lane(lane, min(course.lanes[s] for s in chunk), span))
             else:
                 segs.append(Segment(terrain(code).glyph * span, _lane_style(code, seen and lane == 0)))
         return Strip(segs).crop(0, width).extend_cell_length(width, BLANK)
