@@ -374,3 +374,59 @@ async def test_board_headings_are_words_over_their_numbers(lang, columns, speak)
             last = cells(head[:found.end()]) - 1
             for line in lines:
                 assert char_at(line, last).isalnum() and char_at(line, last + 1) == " ", (heading, head, line)
+
+
+LONG_NAMES = ["Les Grimpeurs", "Équipe Rapide", "Los Escaladores", "Sprint Club"]
+
+
+@pytest.mark.parametrize("variant, teams, rounds", [("classic", 3, 8), ("bmx", 4, 4), ("bmx", 4, 0)])
+@pytest.mark.parametrize("columns", [1, 2])
+async def test_long_team_names_stay_whole_while_the_row_has_room_for_them(variant, teams, rounds, columns, speak):
+    """A review: the boards cut team names ("Les Grim…") at a fixed width as the
+    piles grew, with the row's end empty.  The name column is as wide as the
+    longest name when the other columns, as wide as what they hold now, leave
+    it room: cut (…) only when they do not."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    speak("fr")
+    c = choices(variant, teams, seed=7)
+    for seat, name in zip(c.seats, LONG_NAMES):
+        seat.name = name
+    session = c.session()
+    advance(session, rounds)
+    rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
+    app = boards_app()
+    async with app.run_test(size=(80, 30)) as pilot:
+        boards = app.query_one(Boards)
+        boards.set_columns(columns, len(rows))
+        boards.show(rows, variant)
+        await pilot.pause()
+        lines = boards.lines()
+    assert max(len(line) for line in lines) <= 80, lines
+    for name in LONG_NAMES[:teams]:
+        assert any(name in line for line in lines), (name, lines)
+
+
+@pytest.mark.parametrize("columns", [1, 2])
+async def test_bmx_and_exhaustion_headings_are_whole_words_at_80_columns(columns, speak):
+    """A review: the Spanish BMX boards were headed "Bls Fat" and the classic ones
+    "E tiene/jug.": codes, not words.  Where they fit (80 columns, four teams)
+    the headings are whole words, each column as wide as its word."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    speak("es")
+    heads = {}
+    for variant in ("bmx", "classic"):
+        session = choices(variant, 4, seed=7).session()
+        advance(session, 3)
+        rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
+        app = boards_app()
+        async with app.run_test(size=(80, 30)) as pilot:
+            boards = app.query_one(Boards)
+            boards.set_columns(columns, len(rows))
+            boards.show(rows, variant)
+            await pilot.pause()
+            heads[variant] = boards.lines()[0]
+    words = heads["bmx"].split()
+    assert "Bolsa" in words and "Fatiga" in words and "Bls" not in words and "Fat" not in words, heads
+    assert "jug." not in heads["classic"] and "Bls" not in heads["classic"], heads

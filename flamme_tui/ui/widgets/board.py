@@ -67,6 +67,12 @@ class BoardRow:
 JERSEY = "bold #F0E442"  # the yellow jersey's mark (◆: readable without colour too)
 
 
+def team_part(name: str) -> str:
+    """A rider's name without its kind ("Bleu Sprinteur" -> "Bleu"); a BMX rider's
+    name is its team's, whole ("Les Grimpeurs": its last word is no kind)."""
+    return name.rsplit(" ", 1)[0] if name.endswith(("Sprinteur", "Rouleur")) else name
+
+
 def stage_time_text(seconds: int) -> str:
     """A finished rider's stage time in five cells at most: "0:00", "+1:20",
     whole minutes from ten ("+12'")."""
@@ -139,6 +145,7 @@ class Boards(TextLines):
         self.course: Course | None = None
         self.columns = 1  # 2: the riders side by side, a compact row each (many riders, a small window)
         self._with_square = True
+        self._bmx_w = (3, 3)  # the compact rows' bag and fatigue columns (their headings' words)
 
     def set_columns(self, columns: int, riders: int) -> None:
         """One table, or the `riders` in two compact columns (the height follows)."""
@@ -209,25 +216,38 @@ class Boards(TextLines):
         # (the headings in the player's language: each translation keeps to its column's width)
         who, where, to_go_head = (_("Rider") if wide else _("Team")), (_("Square") if wide else _("Sq")), _("to go")
         recycled_head = _("Recycled (face up)") if wide else _("Recycled")
-        if bmx:
-            cols = [(_("Bag"), 3), (_("Fatigue") if wide else _("Fat"), 7 if wide else 3)]
-        else:
-            cols = [(_("Deck"), 4), (_("Exhaustion held/played") if wide else _("E held/played"), 22 if wide else 13),
-                    (recycled_head, 0)]
-        # each column as wide as its heading in words ("Casilla", "Pioche"), its numbers under its end
-        cols = [(title, max(w, cells(title)) if w else 0) for title, w in cols]
         sq_w, go_w = max(6 if wide else 3, cells(where)), max(5, cells(to_go_head))
         rec_texts = [summary(r.recycled) for r in self.rows] if not bmx else []
         rec_w = max([len(t) for t in rec_texts] + [len(recycled_head)]) if not bmx else 0
         longest = max(cells(n) for n in names)
+        played_w = max(len(self._played(r, bmx)) for r in self.rows)
+
+        def columns(whole: bool) -> list[tuple[str, int]]:
+            """The card columns' headings and widths, each as wide as its heading in words
+            ("Casilla", "Pioche"), its numbers under its end; `whole`: the long headings."""
+            if bmx:
+                cols = [(_("Bag"), 3), (_("Fatigue") if whole else _("Fat"), 3)]
+            else:
+                cols = [(_("Deck"), 4), (_("Exhaustion held/played") if whole else _("E held/played"), 3),
+                        (recycled_head, 0)]
+            return [(title, max(w, cells(title)) if w else 0) for title, w in cols]
+
+        def beside(cols: list[tuple[str, int]], played: int) -> int:
+            """The cells a row takes besides its name, `played` cells of cards played last."""
+            after = f" {where:>{sq_w}} {to_go_head:>{go_w}}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
+            return 4 + len(after) + (0 if bmx else rec_w + 1) + played
+
+        # the headings in whole words where the names and a few cards played fit beside them
+        # (the short ones, "E held/played", "Fat", in a narrow window)
+        cols = columns(wide or beside(columns(True), min(max(played_w, 1), 9)) + longest <= width)
         if wide:
             # a long name (up to 30 characters and the rider's kind) takes what the other columns
-            # leave it, the recycled piles counted at their usual longest and a few cards played
-            after = f" {where:>{sq_w}} {to_go_head:>{go_w}}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
-            beside = 4 + len(after) + (0 if bmx else max(rec_w, 24)) + 1 + 9
-            name_w = max(4, min(longest, max(20, width - beside)))
+            # leave it, a few cards played after them
+            name_w = max(4, min(longest, max(20, width - beside(cols, 9))))
         else:
-            name_w = max(4, min(longest, 9))
+            # the names whole if the columns, as wide as what they hold now, and a few cards
+            # played leave them room; cut (…) only then
+            name_w = max(4, min(longest, width - beside(cols, min(max(played_w, 1), 9))))
         head = f"{'':3} {who:<{name_w}} {where:>{sq_w}} {to_go_head:>{go_w}}   "
         for title, w in cols:
             head += f"{title:>{w}} " if w else f"{title}"
@@ -258,12 +278,11 @@ class Boards(TextLines):
             text.append("✓ " if row.ready else "  ", style="bold #009E73")
             if bmx:
                 text.append(f"{row.deck:>{cols[0][1]}} {row.exhaustion:>{cols[1][1]}} ")
-                played = " ".join(token_str(t) for t in row.played)
             else:
                 exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
                 text.append(f"{row.deck:>{cols[0][1]}} {exh:>{cols[1][1]}} ")
                 text.append(f"{rec_texts[k]:<{rec_w}} ")
-                played = " ".join(card_text(c) for c in row.played)
+            played = self._played(row, bmx)
             if len(played) > play_w:  # the latest cards, and how many in all
                 count = f"({len(row.played)}) …"
                 played = count + played[-(play_w - len(count)):]
@@ -272,6 +291,11 @@ class Boards(TextLines):
         text.rstrip()
         # the table keeps its size (fixed height in the race screen): no new layout
         self.update(text, layout=self.styles.height is None or not self.styles.height.is_cells)
+
+    @staticmethod
+    def _played(row: BoardRow, bmx: bool) -> str:
+        """The cards (tokens) the rider played, in order."""
+        return " ".join(token_str(t) for t in row.played) if bmx else " ".join(card_text(c) for c in row.played)
 
     def _draw_columns(self) -> None:
         """Two columns of compact rows: label, team, square, to go, card down,
@@ -289,23 +313,32 @@ class Boards(TextLines):
 
         bmx = find(self.variant).uses_tokens
         half = -(-len(self.rows) // 2)
-        longest = max(cells(r.name.rsplit(" ", 1)[0]) for r in self.rows)
-        # a wide column gives a long name what the piles at their usual longest leave it
-        name_w = max(4, min(longest, 8 if col_w < 50 else max(12, col_w - 42)))
+        longest = max(cells(team_part(r.name)) for r in self.rows)
         self._with_square = col_w >= 50  # a narrow column leaves the square to the track: "to go" says enough
-        if not bmx:
-            # the recycled cards are never cut: the name gives way first (down to 3
-            # letters; the rider's label, team letter on its colour, says whose row it is)
-            fixed = 1 + 2 + 1 + (1 + self._sq_w()) * self._with_square + 1 + 2 + 3 + self._deck_w() + 1
-            # (and a blank cell after the pile: it never runs into the column separator)
-            needed = max(fixed + len(f"{r.exhaustion_held}/{r.exhaustion_played} ") + len(piled(r.recycled, True)) + 1
-                         for r in self.rows)
-            name_w = max(3, min(name_w, col_w - needed))
+        # what a row holds besides its name: mark, label, jersey, square, crash mark, to go, ready mark,
+        # then the piles as they are now (the recycled cards never cut), a blank cell last (nothing
+        # runs into the column separator); the name as long as the longest, cut (…) only if they leave
+        # it too little room (down to 3 letters: the label, team letter on its colour, says whose row)
+        fixed = 1 + 2 + 1 + (1 + self._sq_w()) * self._with_square + 1 + 2 + 3
+        if bmx:
+            # the bag's and the fatigue's headings in whole words ("Bolsa Fatiga") where the names
+            # stay whole beside them, else the short ones
+            bag = _("Bag")
+            fat = _("Fatigue") if fixed + cells(bag) + 1 + cells(_("Fatigue")) + 1 + longest <= col_w else _("Fat")
+            self._bmx_w = (max(3, cells(bag)), max(3, cells(fat)))
+            needed = fixed + self._bmx_w[0] + 1 + self._bmx_w[1] + 1
+        else:
+            needed = max(fixed + self._deck_w() + 1 + len(f"{r.exhaustion_held}/{r.exhaustion_played} ")
+                         + len(piled(r.recycled, True)) + 1 for r in self.rows)
+        name_w = max(3, min(longest, col_w - needed))
         sq, team, go = _("Sq"), _("Team"), _("go")
         square = f" {sq:>{self._sq_w()}}" if self._with_square else ""
         deck_head, exh_head, pile_head = self._cards_head()
         # (the deck's heading may take the ready mark's cells: "→| Mazo")
-        cards = "   " + _("Bag Fat") if bmx else f"{deck_head:>{3 + self._deck_w()}} {exh_head:<3} {pile_head}"
+        if bmx:
+            cards = f"   {bag:>{self._bmx_w[0]}} {fat:>{self._bmx_w[1]}}"
+        else:
+            cards = f"{deck_head:>{3 + self._deck_w()}} {exh_head:<3} {pile_head}"
         head = f"{'':3} {team:<{name_w}}{square} {go:>2}" + cards
         if not bmx and col_w >= 56:  # the rows end with the latest cards played (see `_compact`): named too
             head += " · " + _("Played")
@@ -435,7 +468,7 @@ class Boards(TextLines):
         start = len(text.plain)
         text.append("▸" if row.own else " ", style="bold")
         text.append(row.label.lower() if row.crashed else row.label, style=f"bold {contrast_text(row.hex)} on {row.hex}")
-        name = row.name.rsplit(" ", 1)[0] if row.name.endswith(("Sprinteur", "Rouleur")) else row.name
+        name = team_part(row.name)
         go = self._to_go(row)
         # the yellow jersey (a tour) between the label and the name, as in the one-column table
         text.append("◆" if row.jersey else " ", style=JERSEY if row.jersey else "")
@@ -444,7 +477,7 @@ class Boards(TextLines):
         text.append(f"{'--' if go == 'over' else go:>2}")
         text.append(" ✓ " if row.ready else "   ", style="bold #009E73")
         if bmx:
-            text.append(f"{row.deck:>3} {row.exhaustion:>3}")
+            text.append(f"{row.deck:>{self._bmx_w[0]}} {row.exhaustion:>{self._bmx_w[1]}}")
         else:
             text.append(f"{row.deck:>{self._deck_w()}} {row.exhaustion_held}/{row.exhaustion_played} "
                         f"{piled(row.recycled, True)}")
