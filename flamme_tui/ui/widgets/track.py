@@ -164,7 +164,7 @@ def colourless(widget: Any) -> bool:
         return False
 
 
-def on_track(rider: Any, plain: bool) -> Style:
+def rider_look(rider: Any, plain: bool) -> Style:
     """A rider's style on the track: its team's colour; without colour (NO_COLOR)
     in reverse video too, else a Vermillon rider's V read as one more of a
     descent's v marks around it (and a crashed one's v as one of them)."""
@@ -481,7 +481,7 @@ class TrackStrip(LineWidget):
                 r = riders.get((sq, lane))
                 if r is not None:
                     label = r.label.lower() if r.crashed else r.label
-                    add(Segment(label[:w], on_track(r, plain)))
+                    add(Segment(label[:w], rider_look(r, plain)))
                 elif lane >= course.lanes[sq]:
                     add(no_lane(lane, course.lanes[sq], w))
                 elif scene.cursor == (sq, lane):
@@ -706,7 +706,7 @@ class StageOverview(LineWidget):
                 r = here[0]
                 letter = str(len(here)) if len(here) > 1 else r.label[:span]
                 letter = f"{letter:<{span}}"[:span]
-                style = on_track(r, plain)
+                style = rider_look(r, plain)
                 segs.append(Segment(letter.lower() if r.crashed else letter, style))
                 continue
             codes = [course.terrain[s] for s in chunk]
