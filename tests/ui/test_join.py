@@ -403,11 +403,12 @@ async def test_a_seat_joining_again_reads_the_last_round_with_its_riders_names()
         await line.close()
         app = JoinApp(address, table.codes[0])
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(500):
+            for _ in range(1000):  # (the seat's screen is pushed once the app runs: no #log before it)
                 await pilot.pause(0.01)
-                if app.table.riders and app.query_one("#log").line_count:
+                logs = app.screen.query("#log")
+                if app.table.riders and logs and logs.first().line_count:
                     break
-            log = "\n".join(str(line) for line in app.query_one("#log").lines)
+            log = "\n".join(str(line) for line in app.screen.query_one("#log").lines)
             assert "Red" in log and "Blue" in log and "?" not in log, log
     finally:
         await server.stop()
