@@ -540,6 +540,8 @@ def keys_help(watching: bool, standalone: bool) -> list[str]:
     lines += [_("  q twice: leave the table (your code takes your seat again)") if standalone and not watching else
               _("  q twice: stop watching") if standalone else _("  q: back to the host's screen")]
     lines += [_("  ?: these keys")]
+    # the boards' marks (a player asked what ▣ meant: nothing on the screen said it)
+    lines += [_("Marks:"), _("  >: your riders"), _("  ▣: the rider's card of this round is down")]
     return lines
 
 

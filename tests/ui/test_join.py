@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from flamme_tui.net.client import DeviceTable, Line
 from flamme_tui.net.host import HostServer, HostTable
 from flamme_tui.play.races import RaceSpec, Team
@@ -724,3 +726,13 @@ def test_the_hand_is_drawn_without_letting_go_of_a_held_pick():
     assert screen.hand().plain and screen.held == (3, 1)
     screen.forget_stale_pick()
     assert screen.held is None
+
+
+@pytest.mark.parametrize("watching", [False, True])
+def test_the_keys_help_says_what_the_boards_marks_mean(watching):
+    """A player asked what the ▣ beside a rider meant: the `?` help says each mark the boards use."""
+    from flamme_tui.ui.join import keys_help
+
+    lines = keys_help(watching, standalone=True)
+    assert any(line.strip().startswith("▣") and "card" in line for line in lines), lines
+    assert any(line.strip().startswith(">") and "your riders" in line for line in lines), lines
