@@ -430,3 +430,26 @@ async def test_bmx_and_exhaustion_headings_are_whole_words_at_80_columns(columns
     words = heads["bmx"].split()
     assert "Bolsa" in words and "Fatiga" in words and "Bls" not in words and "Fat" not in words, heads
     assert "jug." not in heads["classic"] and "Bls" not in heads["classic"], heads
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+async def test_the_bmx_fatigue_supply_keeps_its_number_at_80_columns(lang, speak):
+    """A review: with long names the BMX heading's "reserva de fichas de fatiga: 15" was cut
+    before its number. Shorter words where the long ones do not fit, the number always."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    speak(lang)
+    c = choices("bmx", 4, seed=7)
+    for seat, name in zip(c.seats, LONG_NAMES):
+        seat.name = name
+    session = c.session()
+    advance(session, 3)
+    rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
+    app = boards_app()
+    async with app.run_test(size=(80, 30)) as pilot:
+        boards = app.query_one(Boards)
+        boards.set_columns(1, len(rows))
+        boards.show(rows, "bmx", supply=37)
+        await pilot.pause()
+        head = boards.lines()[0]
+    assert len(head) <= 80 and head.rstrip().endswith("37") and "…" not in head, head

@@ -255,9 +255,15 @@ class Boards(TextLines):
         fixed = len(head) - (len(cols[-1][0]) if not bmx else 0)
         play_x = fixed + rec_w + 1
         play_w = max(6, width - play_x)
-        text.append(" " * max(0, play_x - len(head)) + _("Played"), style="bold #bbbbbb")
+        pad = " " * max(0, play_x - len(head))
+        text.append(pad + _("Played"), style="bold #bbbbbb")
         if bmx and self.supply is not None:
-            text.append("   " + _("fatigue supply: {n}").format(n=self.supply), style="#bbbbbb")
+            # the words that fit after the heading, the number always (cut, "reserva de fichas…" lost it)
+            used = cells(head + pad + _("Played"))
+            supply = next((said for said in ("   " + _("fatigue supply: {n}").format(n=self.supply),
+                                             "   " + _("supply: {n}").format(n=self.supply))
+                           if used + cells(said) <= width), f" {self.supply}")
+            text.append(supply, style="#bbbbbb")
         text.append("\n")
         for k, (row, shown_name) in enumerate(zip(self.rows, names)):
             text.append("▸" if row.own else " ", style="bold")
