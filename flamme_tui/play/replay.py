@@ -24,7 +24,6 @@ from .narrator import (
     choices_made,
     describe_round,
     finish_words,
-    label,
     picks_made,
     placed_so_far,
     placed_words,
@@ -117,13 +116,13 @@ def frames(setup, seed: int, entries) -> list[Frame]:
         if before == Phase.BREAKAWAY and game.events is not events:  # bids revealed (and, the last time, the result)
             title = replay_says("breakaway") if game.phase != Phase.BREAKAWAY else replay_says(
                 "breakaway bid", n=game.bid_round - 1)
-            out.append(_frame(game, title, describe_round(game, lambda sq: label(game.course, sq))))  # as the race says
+            out.append(_frame(game, title, describe_round(game)))  # as the race says
             picks = 0
             continue
         if game.rounds_done > done:
             done = game.rounds_done
             title = replay_says("round finish" if game.phase == Phase.OVER else "round", n=done)
-            out.append(_frame(game, title, changed + describe_round(game, lambda sq: label(game.course, sq))))
+            out.append(_frame(game, title, changed + describe_round(game)))
             picks = 0
             changed = []
     # an undo after the last action in force: its card is being picked again

@@ -140,6 +140,19 @@ def boards_app(width: int | None = None):
     return One()
 
 
+async def shown_lines(rows, variant: str, columns: int, supply: int | None = None) -> list[str]:
+    """The lines the boards show of `rows` at 80 columns, in `columns` columns."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    app = boards_app()
+    async with app.run_test(size=(80, 30)) as pilot:
+        boards = app.query_one(Boards)
+        boards.set_columns(columns, len(rows))
+        boards.show(rows, variant, supply=supply)
+        await pilot.pause()
+        return boards.lines()
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 async def test_six_teams_names_stay_whole_through_whole_races(lang, speak):
     """Every round of whole six-team races (piles grow, riders cross the line),
@@ -379,6 +392,16 @@ async def test_board_headings_are_words_over_their_numbers(lang, columns, speak)
 LONG_NAMES = ["Les Grimpeurs", "Équipe Rapide", "Los Escaladores", "Sprint Club"]
 
 
+def long_named_rows(variant: str, teams: int, rounds: int):
+    """The board rows of a race of `teams` teams named LONG_NAMES, `rounds` rounds in."""
+    c = choices(variant, teams, seed=7)
+    for seat, name in zip(c.seats, LONG_NAMES):
+        seat.name = name
+    session = c.session()
+    advance(session, rounds)
+    return board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
+
+
 @pytest.mark.parametrize("variant, teams, rounds", [("classic", 3, 8), ("bmx", 4, 4), ("bmx", 4, 0)])
 @pytest.mark.parametrize("columns", [1, 2])
 async def test_long_team_names_stay_whole_while_the_row_has_room_for_them(variant, teams, rounds, columns, speak):
@@ -386,22 +409,8 @@ async def test_long_team_names_stay_whole_while_the_row_has_room_for_them(varian
     piles grew, with the row's end empty.  The name column is as wide as the
     longest name when the other columns, as wide as what they hold now, leave
     it room: cut (…) only when they do not."""
-    from flamme_tui.ui.widgets.board import Boards
-
     speak("fr")
-    c = choices(variant, teams, seed=7)
-    for seat, name in zip(c.seats, LONG_NAMES):
-        seat.name = name
-    session = c.session()
-    advance(session, rounds)
-    rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
-    app = boards_app()
-    async with app.run_test(size=(80, 30)) as pilot:
-        boards = app.query_one(Boards)
-        boards.set_columns(columns, len(rows))
-        boards.show(rows, variant)
-        await pilot.pause()
-        lines = boards.lines()
+    lines = await shown_lines(long_named_rows(variant, teams, rounds), variant, columns)
     assert max(len(line) for line in lines) <= 80, lines
     for name in LONG_NAMES[:teams]:
         assert any(name in line for line in lines), (name, lines)
@@ -412,21 +421,13 @@ async def test_bmx_and_exhaustion_headings_are_whole_words_at_80_columns(columns
     """A review: the Spanish BMX boards were headed "Bls Fat" and the classic ones
     "E tiene/jug.": codes, not words.  Where they fit (80 columns, four teams)
     the headings are whole words, each column as wide as its word."""
-    from flamme_tui.ui.widgets.board import Boards
-
     speak("es")
     heads = {}
     for variant in ("bmx", "classic"):
         session = choices(variant, 4, seed=7).session()
         advance(session, 3)
         rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
-        app = boards_app()
-        async with app.run_test(size=(80, 30)) as pilot:
-            boards = app.query_one(Boards)
-            boards.set_columns(columns, len(rows))
-            boards.show(rows, variant)
-            await pilot.pause()
-            heads[variant] = boards.lines()[0]
+        heads[variant] = (await shown_lines(rows, variant, columns))[0]
     words = heads["bmx"].split()
     assert "Bolsa" in words and "Fatiga" in words and "Bls" not in words and "Fat" not in words, heads
     assert "jug." not in heads["classic"] and "Bls" not in heads["classic"], heads
@@ -436,20 +437,6 @@ async def test_bmx_and_exhaustion_headings_are_whole_words_at_80_columns(columns
 async def test_the_bmx_fatigue_supply_keeps_its_number_at_80_columns(lang, speak):
     """A review: with long names the BMX heading's "reserva de fichas de fatiga: 15" was cut
     before its number. Shorter words where the long ones do not fit, the number always."""
-    from flamme_tui.ui.widgets.board import Boards
-
     speak(lang)
-    c = choices("bmx", 4, seed=7)
-    for seat, name in zip(c.seats, LONG_NAMES):
-        seat.name = name
-    session = c.session()
-    advance(session, 3)
-    rows = board_rows(session.game.view(0), [t.name for t in session.game.setup.teams])
-    app = boards_app()
-    async with app.run_test(size=(80, 30)) as pilot:
-        boards = app.query_one(Boards)
-        boards.set_columns(1, len(rows))
-        boards.show(rows, "bmx", supply=37)
-        await pilot.pause()
-        head = boards.lines()[0]
+    head = (await shown_lines(long_named_rows("bmx", 4, 3), "bmx", 1, supply=37))[0]
     assert len(head) <= 80 and head.rstrip().endswith("37") and "…" not in head, head

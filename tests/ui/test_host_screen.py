@@ -19,27 +19,32 @@ def screen_text(app) -> str:
         app.screen.query_one("#host-log").lines if app.screen.query("#host-log") else [])
 
 
+async def host_a_table(pilot, app) -> None:
+    """The palette's Host a table, Classic on the first stage, the teams as offered: the host screen."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*"host a table", "enter")
+    await pilot.pause()
+    assert screen_name(app) == "VariantScreen"
+    await pilot.press("enter")  # Classic
+    await pilot.pause()
+    await pilot.press("enter")  # the first stage
+    await pilot.pause()
+    assert screen_name(app) == "TeamsScreen"
+    await pilot.press("ctrl+s")
+    for _ in range(100):
+        await pilot.pause(0.02)
+        if screen_name(app) == "HostScreen" and "flamme-tui join" in screen_text(app):
+            break
+    assert screen_name(app) == "HostScreen"
+
+
 async def test_host_a_table_from_the_palette_then_a_device_joins_and_a_seat_goes_to_a_bot(data_dir):
     import aiohttp
 
     app = FlammeApp(seed=7, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"host a table", "enter")
-        await pilot.pause()
-        assert screen_name(app) == "VariantScreen"
-        await pilot.press("enter")  # Classic
-        await pilot.pause()
-        await pilot.press("enter")  # the first stage
-        await pilot.pause()
-        assert screen_name(app) == "TeamsScreen"
-        await pilot.press("ctrl+s")
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if screen_name(app) == "HostScreen" and "flamme-tui join" in screen_text(app):
-                break
-        assert screen_name(app) == "HostScreen"
+        await host_a_table(pilot, app)
         text = screen_text(app)
         table = app.screen.table
         seats = sorted(table.devices)
@@ -97,17 +102,7 @@ async def test_the_hosts_screen_shows_the_race_as_a_watcher_sees_it(data_dir):
 
     app = FlammeApp(seed=7, autoplay=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"host a table", "enter")
-        await pilot.pause()
-        await pilot.press("enter", "enter")  # Classic, the first stage
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if screen_name(app) == "HostScreen" and "flamme-tui join" in screen_text(app):
-                break
+        await host_a_table(pilot, app)
         host = app.screen
         assert ("w", "watch") in host.key_list()
         await pilot.press("w")
