@@ -92,7 +92,8 @@ def test_bench_prints_cpu_time_per_race(capsys):
     assert len(lines) == 3 + peer
     if peer:
         assert re.fullmatch(r"peer engine \(flamme-rouge [\w.]+, 4 Simple teams on Avenue Corso Paseo\): [\d.]+ ms CPU "
-                            r"per race; classic here runs \d+ times its races per CPU second", lines[3]), lines[3]
+                            r"per race; classic here runs \d+ times its races per CPU second \(5 measures in turn: \d+-\d+\)",
+                            lines[3]), lines[3]
     for line, variant in zip(lines, ("classic", "meteo", "bmx")):
         assert re.fullmatch(rf"20 {variant} races of 4 teams on .*: [\d.]+ ms CPU per race \(\d+ per CPU second\); "
                             r"[\d.]+ s, \d+ races/s by the clock; [\d.]+ rounds per race "

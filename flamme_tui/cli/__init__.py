@@ -502,27 +502,42 @@ def cmd_bench(args) -> int:
         return 0
     given = any(a.split("=")[0] in RACE_OPTIONS for a in getattr(args, "argv", ()))
     variants = [args.variant] if given else ["classic", "meteo", "bmx"]
-    cpus = []
     for variant in variants:
         args.variant = variant
-        cpus.append(bench_races(args))
+        bench_races(args)
     if not given:  # the default classic race (the first) is the peer's: 4 teams on Avenue Corso Paseo
-        classic_cpu = cpus[0]
-        peer = bench_peer(min(args.races, PEER_RACES))
-        if peer is not None:
+        from statistics import median
+
+        args.variant = "classic"
+        compared = bench_versus_peer(args)
+        if compared is not None:
+            version, peer_cpu, ratios = compared
             print(_("peer engine (flamme-rouge {version}, 4 Simple teams on Avenue Corso Paseo): {cpu} ms CPU per race; "
-                    "classic here runs {ratio} times its races per CPU second").format(
-                version=peer[0], cpu=decimal(peer[1] * 1000, 2), ratio=decimal(peer[1] / classic_cpu, 0)))
+                    "classic here runs {ratio} times its races per CPU second ({pairs} measures in turn: {low}-{high})"
+                    ).format(version=version, cpu=decimal(peer_cpu * 1000, 2), ratio=decimal(median(ratios), 0),
+                             pairs=len(ratios), low=decimal(min(ratios), 0), high=decimal(max(ratios), 0)))
     return 0
 
 
-PEER_RACES = 100  # the peer takes 13-20 ms a race: 100 races are 1-2 s
+PEER_RACES = 20  # of the peer's races a measure (11-25 ms each on the machines measured)
+PEER_PAIRS = 5  # measures of the engine and the peer in turn
 
 
-def bench_peer(races: int) -> tuple[str, float] | None:
-    """(version, CPU seconds per race) of the peer engine, the `flamme-rouge`
-    package from PyPI (issue 29 compares with it), when it is installed: four
-    of its Simple strategies on its Avenue Corso Paseo; None without it."""
+def bench_versus_peer(args) -> tuple[str, float, list[float]] | None:
+    """The peer engine, the `flamme-rouge` package from PyPI (issue 29 compares
+    with it), when it is installed: four of its Simple strategies on its Avenue
+    Corso Paseo, against the same classic races as the bench's first line.  The
+    two are timed in turn, PEER_PAIRS times (PEER_RACES of the peer's races, then
+    args.races of the engine's): each ratio compares the two as fast as the
+    machine runs then (one measure of each, seconds apart, also compared how
+    fast it ran at two moments: the same engine measured 87 to 104 times).
+    (version, the peer's median CPU seconds a race, each measure's ratio of
+    races per CPU second), or None without the package."""
+    from statistics import median
+
+    from ..bots import easy
+    from ..play.races import make_setup
+
     try:
         import random
         from importlib.metadata import version
@@ -534,43 +549,59 @@ def bench_peer(races: int) -> tuple[str, float] | None:
         random.seed(1)  # the peer draws from the random module
         game = Game(AVENUE_CORSO_PASEO, [Simple(name=f"S{k}") for k in range(4)])
         game.play()  # once first, as every engine here is timed warm
-        start = time.process_time()
-        for _k in range(races):
-            game.reset()
-            game.play()
-        return version("flamme-rouge"), max(time.process_time() - start, 1e-9) / races
+        peer_version = version("flamme-rouge")
     except Exception:  # not installed, or another version that plays otherwise: no comparison
         return None
-
-
-def bench_races(args) -> float:
-    """Time args.races whole races of the options' set-up, the easy bot in every seat;
-    prints the figures and returns the CPU seconds per race."""
-    from ..bots import easy
-    from ..play.races import make_setup, new_game, play_out
-
     setup = make_setup(_spec(args))
     policies: dict[int, Any] = {seat: easy for seat in range(len(setup.teams))}
+    peer_cpus, ratios = [], []
+    for _pair in range(PEER_PAIRS):
+        start = time.process_time()
+        for _k in range(PEER_RACES):
+            game.reset()
+            game.play()
+        peer_cpu = max(time.process_time() - start, 1e-9) / PEER_RACES
+        engine_cpu = time_races(setup, policies, args.races)[0]
+        peer_cpus.append(peer_cpu)
+        ratios.append(peer_cpu / engine_cpu)
+    return peer_version, median(peer_cpus), ratios
+
+
+def time_races(setup, policies: dict[int, Any], races: int) -> tuple[float, float, int]:
+    """(CPU seconds per race, seconds by the clock, rounds) of `races` whole races
+    of the set-up, seeds 0 to races - 1, as the bots simulate them."""
+    from ..play.races import new_game, play_out
+
     rounds = 0
     start, start_cpu = time.perf_counter(), time.process_time()
-    for seed in range(args.races):
+    for seed in range(races):
         game = new_game(setup, seed)
         game.narrated = False  # as the bots simulate races: no events made, nobody reads them
         play_out(game, policies)
         rounds += game.round
     elapsed = max(time.perf_counter() - start, 1e-9)
-    # the process's own CPU time first: on a busy machine the wall clock
+    # the process's own CPU time: on a busy machine the wall clock
     # counts the time other programs took, the CPU time does not
-    cpu = max(time.process_time() - start_cpu, 1e-9)
+    return max(time.process_time() - start_cpu, 1e-9) / races, elapsed, rounds
+
+
+def bench_races(args) -> None:
+    """Time args.races whole races of the options' set-up, the easy bot in every seat;
+    prints the figures."""
+    from ..bots import easy
+    from ..play.races import make_setup
+
+    setup = make_setup(_spec(args))
+    policies: dict[int, Any] = {seat: easy for seat in range(len(setup.teams))}
+    per_race, elapsed, rounds = time_races(setup, policies, args.races)
     print(ngettext("{races} {variant} race of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU "
                    "second); {elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)",
                    "{races} {variant} races of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU "
                    "second); {elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)",
                    args.races).format(
         races=args.races, variant=variant_word(args.variant), teams=len(setup.teams), course=setup.course.name,
-        cpu=decimal(cpu / args.races * 1000, 3), per_cpu=decimal(args.races / cpu, 0), elapsed=decimal(elapsed, 2),
+        cpu=decimal(per_race * 1000, 3), per_cpu=decimal(1 / per_race, 0), elapsed=decimal(elapsed, 2),
         per_s=decimal(args.races / elapsed, 0), rounds=decimal(rounds / args.races, 1), build=engine_build()))
-    return cpu / args.races
 
 
 def engine_build() -> str:
