@@ -54,9 +54,9 @@ def scramble_others(game, seat: int, rnd: random.Random) -> None:
     for r in game.riders:
         if r.seat == seat:
             continue
-        pool = r.deck + r.hand + ([r.played] if r.played is not None else [])
+        pool = r.deck + list(r.hand) + ([r.played] if r.played is not None else [])
         rnd.shuffle(pool)
-        r.hand = pool[: len(r.hand)]
+        r.hand = tuple(pool[: len(r.hand)])
         rest = pool[len(r.hand):]
         if r.played is not None:
             r.played = rest.pop()
@@ -111,8 +111,8 @@ def test_sampled_worlds_agree_with_the_view(variant):
                 held = sorted(g.bag + g.hand + list(g.played or ()))
                 assert sorted(w.bag + w.hand + list(w.played or ())) == held
             else:
-                held = sorted(g.deck + g.hand + ([g.played] if g.played is not None else []) + list(g.recycled))
-                assert sorted(w.deck + w.hand + ([w.played] if w.played is not None else []) + list(w.recycled)) == held
+                held = sorted(g.deck + list(g.hand) + ([g.played] if g.played is not None else []) + list(g.recycled))
+                assert sorted(w.deck + list(w.hand) + ([w.played] if w.played is not None else []) + list(w.recycled)) == held
 
 
 @pytest.mark.parametrize("variant", ["classic", "meteo", "bmx"])

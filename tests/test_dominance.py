@@ -32,7 +32,7 @@ def climb_game(hand: list[int], exhaustion_value: int = 2) -> tuple[ClassicGame,
     game.riders[0].deck.extend(hand)
     game.apply("draw red.S")
     game.riders[0].recycled += tuple(game.riders[0].hand)
-    game.riders[0].hand[:] = hand
+    game.riders[0].hand = tuple(hand)
     return game, 0
 
 

@@ -78,7 +78,7 @@ def snapshot(game):
         game.round,
         [p.copy() for p in game.pos],
         game.cells.copy(),
-        [(r.deck.copy(), r.recycled, r.hand.copy(), r.played, r.history.copy(), r.exhaustion,
+        [(r.deck.copy(), r.recycled, r.hand, r.played, r.history.copy(), r.exhaustion,
           r.supply_played) for r in game.riders],
         dict(game.first_drawn),
         list(game.actions),
@@ -100,7 +100,7 @@ def test_draw_four_keep_one_rest_face_up_to_recycled():
     assert game.legal_actions(0) == [Play("red.S", c) for c in (2, 3, 4, 5)]
     game.apply("play red.S 4")
     assert s.played == 4
-    assert s.hand == []
+    assert s.hand == ()
     assert sorted(s.recycled) == [2, 3, 5]
     assert len(s.deck) == 11
     # only now does the other rider draw
@@ -127,7 +127,7 @@ def test_reshuffle_when_the_deck_runs_out_mid_draw():
     s.deck = [5, 9]  # 9 on top
     s.recycled = (2, 2, 3, 3, 4)
     game.draw_hand(0)
-    assert s.hand[:2] == [9, 5]  # the old deck first, then the reshuffled recycled cards
+    assert s.hand[:2] == (9, 5)  # the old deck first, then the reshuffled recycled cards
     assert len(s.hand) == 4
     assert s.recycled == ()
     assert len(s.deck) == 3
@@ -167,7 +167,7 @@ def test_no_reshuffle_while_the_deck_has_cards():
     s.deck = [2, 2, 3, 4, 5]
     s.recycled = (9,)
     game.draw_hand(0)
-    assert s.hand == [5, 4, 3, 2] and s.deck == [2] and s.recycled == (9,)
+    assert s.hand == (5, 4, 3, 2) and s.deck == [2] and s.recycled == (9,)
 
 
 def test_fewer_than_four_cards_in_all_draws_them_all():
@@ -185,12 +185,12 @@ def test_no_cards_at_all_plays_an_exhaustion_card_from_the_supply():
     s = rider(game, "red.S")
     s.deck, s.recycled = [], ()
     game.apply("draw red.S")
-    assert s.hand == [EXHAUSTION] and s.supply_played == 1
+    assert s.hand == (EXHAUSTION,) and s.supply_played == 1
     assert game.legal_actions(0) == [Play("red.S", EXHAUSTION)]
     game.apply("play red.S E")
     game.apply("draw blue.R")
     b = rider(game, "blue.R")
-    b.hand = [3]  # a known card for the other rider
+    b.hand = (3,)  # a known card for the other rider
     game.apply("play blue.R 3")
     assert s.history == [EXHAUSTION]
     assert where(game, "red.S") == (2, 0)  # an exhaustion card moves 2
@@ -225,7 +225,7 @@ def test_seat_chooses_which_rider_draws_first():
     assert game.legal_actions(0) == [Draw("red.S"), Draw("red.R")]
     game.apply("draw red.R")
     assert game.first_drawn == {0: game.index["red.R"]}
-    assert rider(game, "red.S").hand == []
+    assert rider(game, "red.S").hand == ()
     # only the rouleur's cards may be played, and the sprinteur may not draw yet
     assert all(a.rider == "red.R" and isinstance(a, Play) for a in game.legal_actions(0))
     card = rider(game, "red.R").hand[0]
@@ -703,11 +703,11 @@ def test_a_position_with_a_lone_rider_plays_round_after_round():
 
 @given(st.lists(st.integers(min_value=-2, max_value=9), max_size=8))
 def test_a_riders_plays_are_its_distinct_cards_lowest_first(hand):
-    assert distinct(hand) == sorted(set(hand))
+    assert distinct(tuple(hand)) == sorted(set(hand))
     game = new_game(make_setup(RaceSpec()), 1)
     seat = next(iter(game.to_move()))
     i = game.seats[seat][0]
-    game.riders[i].hand = list(hand)
+    game.riders[i].hand = tuple(hand)
     if hand:
         assert [a.card for a in game.legal_actions(seat)] == sorted(set(hand))
 

@@ -187,8 +187,8 @@ def test_scripted_teams_race_meteo_and_crash_like_anyone():
 def test_the_solo_handicap_is_three_exhaustion_cards_two_for_the_rouleur():
     game = new_game(setup_of("avenue-corso-paseo", ("red", "blue", "green"), ("", PELOTON, MUSCLE)), 1)
     s, r = (game.riders[i] for i in game.seats[0])
-    assert Counter(s.deck + s.hand)[EXHAUSTION] == 1
-    assert Counter(r.deck + r.hand)[EXHAUSTION] == 2
+    assert Counter(s.deck + list(s.hand))[EXHAUSTION] == 1
+    assert Counter(r.deck + list(r.hand))[EXHAUSTION] == 2
     # scripted teams take none, and two teams of players are no solo game
     for seat in (1, 2):
         assert all(EXHAUSTION not in game.riders[i].deck for i in game.seats[seat])

@@ -197,9 +197,9 @@ def secret_shuffle(game, seat: int, rnd: random.Random) -> None:
                 rest = rest[len(played):]
             r.bag = rest
         else:
-            pool = r.deck + r.hand + ([r.played] if r.played is not None else [])
+            pool = r.deck + list(r.hand) + ([r.played] if r.played is not None else [])
             rnd.shuffle(pool)
-            r.hand = pool[: len(r.hand)]
+            r.hand = tuple(pool[: len(r.hand)])
             rest = pool[len(r.hand):]
             if r.played is not None:
                 r.played = rest.pop()
@@ -676,7 +676,7 @@ def test_view_does_not_depend_on_when_the_board_was_cached():
     red_s.deck, red_s.recycled = [], ()  # no cards at all: the next draw comes from the supply
     cached = game.view(1)  # built before red draws
     game.apply("draw red.S")
-    assert red_s.hand == [EXHAUSTION] and red_s.supply_played == 1
+    assert red_s.hand == (EXHAUSTION,) and red_s.supply_played == 1
     assert game.view(1) == cached  # nothing public changed for blue...
     assert fresh_view(game.clone(), 1) == game.view(1)  # ...yet a fresh board shows from_supply=1
 

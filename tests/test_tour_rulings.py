@@ -109,7 +109,7 @@ def test_seven_to_twelve_players_race_every_stage(tmp_path, n):
     assert len(following.setup.carried) == n
     for rider in following.game.riders:  # each player's rider carried its own exhaustion cards
         held = session.game.riders[session.game.index[rider.id]]
-        exhausted = (held.deck + held.hand + list(held.recycled)).count(EXHAUSTION)
+        exhausted = (held.deck + list(held.hand) + list(held.recycled)).count(EXHAUSTION)
         assert following.setup.carried[following.game.index[rider.id]] == (exhausted + 1) // 2
     loaded = saves.load(saves.save(following, tmp_path / "tour.json"))
     assert finish(loaded).over

@@ -151,7 +151,7 @@ def test_carried_exhaustion_goes_into_the_players_decks_only():
     setup = tour_setup(scripted=("", "", "peloton", "muscle"), carried=carried)
     game = new_game(setup, 5)
     for i, r in enumerate(game.riders):
-        cards = r.deck + list(r.recycled) + r.hand + ([r.played] if r.played is not None else [])
+        cards = r.deck + list(r.recycled) + list(r.hand) + ([r.played] if r.played is not None else [])
         expected = 0 if setup.scripted[r.seat] else carried[i]
         assert cards.count(EXHAUSTION) == expected, r.id
     with pytest.raises(ValueError):

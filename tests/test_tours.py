@@ -105,7 +105,7 @@ def test_carry_over_and_grid_order_between_stages():
     for before, after in zip(tour.done, tour.done[1:]):
         game = after.game
         for i, r in enumerate(before.game.riders):
-            cards = r.deck + r.hand + list(r.recycled)
+            cards = r.deck + list(r.hand) + list(r.recycled)
             assert game.setup.carried[i] == -(-cards.count(EXHAUSTION) // 2)
         k = tour.done.index(after)
         results = tour.results()[:k]
@@ -260,7 +260,7 @@ def test_random_tours(legs, seed):
         if k:
             # the exhaustion carried never exceeds half (rounded up) of what each rider held
             before = tour.done[k - 1].game
-            held = [(r.deck + r.hand + list(r.recycled)).count(EXHAUSTION) for r in before.riders]
+            held = [(r.deck + list(r.hand) + list(r.recycled)).count(EXHAUSTION) for r in before.riders]
             carried = done.game.setup.carried
             assert all(c == (h + 1) // 2 for c, h in zip(carried, held))
             assert sum(carried) <= sum(held) // 2 + len(held)
@@ -274,13 +274,13 @@ def test_scripted_teams_carry_no_exhaustion_and_start_with_whole_decks():
     second = tour.done[1].game
     assert [second.setup.carried[i] for i in (2, 3, 6, 7)] == [0, 0, 0, 0]
     assert any(second.setup.carried[i] for i in (0, 1, 4, 5)) or not any(
-        (r.deck + r.hand + list(r.recycled)).count(EXHAUSTION) for r in tour.done[0].game.riders)
+        (r.deck + list(r.hand) + list(r.recycled)).count(EXHAUSTION) for r in tour.done[0].game.riders)
     fresh = tours.Tour.new(spec, TEAMS, 3, ("", "muscle", "", "peloton"))
     fresh.done = tour.done[:1]
     game = fresh.new_stage()
     for i in (2, 3, 6, 7):
         r = game.riders[i]
-        assert (r.deck + r.hand + list(r.recycled) + ([r.played] if r.played is not None else [])).count(EXHAUSTION) == 0
+        assert (r.deck + list(r.hand) + list(r.recycled) + ([r.played] if r.played is not None else [])).count(EXHAUSTION) == 0
 
 
 def test_tournament_compares_bots_over_tours(capsys):

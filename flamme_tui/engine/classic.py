@@ -160,7 +160,9 @@ class Rider:
         # face up, public: a tuple, replaced when it changes, so that every view and
         # board shows it as it is without a copy (a copy per view was a tenth of a race)
         self.recycled: tuple[int, ...] = ()
-        self.hand: list[int] = []  # drawn, not yet chosen from (private)
+        # drawn, not yet chosen from (private): a tuple, made once a draw, which every
+        # view of the seat shows without a copy (a copy per view was 1.3% of a race)
+        self.hand: tuple[int, ...] = ()
         self.played: int | None = None  # chosen face down this round (private)
         self.crashed = False
         self.exhaustion = 0  # exhaustion cards received (end phase)
@@ -189,17 +191,16 @@ class Rider:
         to its recycled cards, in the order drawn."""
         self.played = card
         hand = self.hand
+        n = len(hand)
         k = 0
-        while k < len(hand) and hand[k] != card:  # its first copy (list.remove: a generic call, compiled)
+        while k < n and hand[k] != card:  # its first copy
             k += 1
-        if k < len(hand):
-            hand.pop(k)  # (a compiled primitive; `del hand[k]` is a generic call)
-        self.set_recycled(self.recycled + tuple(hand))
-        hand.clear()
+        self.set_recycled(self.recycled + (rest(hand, k) if k < n else hand))
+        self.hand = ()
 
     def copy(self) -> Rider:
         twin = Rider(self.id, self.seat, self.kind)
-        twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled, self.hand[:]
+        twin.deck, twin.recycled, twin.hand = self.deck[:], self.recycled, self.hand
         twin.played, twin.crashed, twin.exhaustion = self.played, self.crashed, self.exhaustion
         twin.supply_played, twin.slipstream, twin.crashes = self.supply_played, self.slipstream, self.crashes
         twin.history = self.history[:]
@@ -381,30 +382,31 @@ class ClassicGame(Race):
     def draw_hand(self, i: int, n: int = 0) -> None:
         """Draw the rider's hand: n cards, or by default its draw size."""
         rider = self.riders[i]
-        deck, hand = rider.deck, rider.hand
+        deck = rider.deck
         rider.shown_recycled = rider.recycled
         rider.shown_deck = len(deck)
         rider.shown_supply = rider.supply_played
         n = n or self.draw_size(i)
         top = len(deck)
         if top >= n:  # the usual case: the top n cards
-            take_top(deck, hand, n)
+            rider.hand = take_top(deck, n)
             return
         # the whole deck, then its recycled cards shuffled into a new deck, and the rest from its top
         # (nothing is recycled while drawing: one reshuffle at most)
-        take_top(deck, hand, top)
+        hand: list[int] = []
+        pop_into(deck, hand, top)
         if rider.recycled:
             deck.extend(rider.recycled)
             rider.set_recycled(())
             self.rng.shuffle(deck)
-            take_top(deck, hand, min(n - top, len(deck)))
+            pop_into(deck, hand, min(n - top, len(deck)))
         if not hand:
             if self.script[rider.seat] and self.setup.scripted_readings >= 2:
                 hand.append(NOWHERE)  # a scripted rider: a value-2 card from nowhere (PELOTON.md)
-                return
-            # no cards at all: play an exhaustion card from the supply
-            hand.append(EXHAUSTION)
-            rider.supply_played += 1
+            else:  # no cards at all: play an exhaustion card from the supply
+                hand.append(EXHAUSTION)
+                rider.supply_played += 1
+        rider.hand = tuple(hand)
 
     def seat_riders(self, seat: int) -> list[int]:
         """The seat's riders still on the track (in a tour, those across the line have left)."""
@@ -570,7 +572,8 @@ class ClassicGame(Race):
                 if a in self.crossed and b in self.crossed:
                     continue
                 self.draw_hand(a, 1)
-                card = owner.hand.pop()
+                card = owner.hand[-1]
+                owner.hand = ()
                 if a not in self.crossed:
                     owner.played = card
                 if b not in self.crossed:
@@ -579,7 +582,9 @@ class ClassicGame(Race):
             else:
                 for i in self.seat_riders(seat):
                     self.draw_hand(i, 1)
-                    self.riders[i].played = self.riders[i].hand.pop()
+                    rider = self.riders[i]
+                    rider.played = rider.hand[-1]
+                    rider.hand = ()
 
     def draw_lone(self, seat: int) -> None:
         """A player racing one rider (7 to 12 players) has no choice of who
@@ -1076,8 +1081,8 @@ class ClassicGame(Race):
 
     def lay_down(self, i: int, choice: Choice) -> None:
         rider = self.riders[i]
-        rider.set_recycled(rider.recycled + tuple(rider.hand))  # what a play does with the cards not kept
-        rider.hand.clear()
+        rider.set_recycled(rider.recycled + rider.hand)  # what a play does with the cards not kept
+        rider.hand = ()
         rider.played = as_card(choice)
 
     def play_scripted_out(self) -> None:
@@ -1212,7 +1217,7 @@ class ClassicGame(Race):
             rng.shuffle(rider.deck)
             if i in view.own:
                 rider.recycled = view.own[i][1]
-                rider.hand = list(view.hands.get(i, ()))
+                rider.hand = view.hands.get(i, ())
                 chosen = view.chosen.get(i)
                 rider.played = None if chosen is None else as_card(chosen)
             # another seat's rider: its recycled pile as before this round's draw, and it draws again here
@@ -1237,7 +1242,7 @@ class ClassicGame(Race):
         crashes, meteo weather, who drew first; with the breakaway, its bids
         at the end (a race without one has the key it always had)."""
         riders = tuple(
-            (r.id, tuple(r.deck), r.recycled, tuple(r.hand), r.played, r.crashed,
+            (r.id, tuple(r.deck), r.recycled, r.hand, r.played, r.crashed,
              r.exhaustion, r.supply_played, r.slipstream, r.crashes, tuple(r.history))
             for r in self.riders
         )
@@ -1308,14 +1313,13 @@ def classic_view(game: ClassicGame, seat: int) -> View:
         a, b = riders[mine[0]], riders[mine[1]]
         # the indices put in the tuple as the list holds them (objects), not read as ints and boxed again
         keys = cast(list[object], mine)
-        # (an empty hand shown as the empty tuple, not copied: most views show one or two)
         return View(board(game), seat, None, None, None, first, None, (
-            keys[0], tuple(a.hand) if a.hand else (), a.played, len(a.deck), a.recycled, None,
-            keys[1], tuple(b.hand) if b.hand else (), b.played, len(b.deck), b.recycled, None))
+            keys[0], a.hand, a.played, len(a.deck), a.recycled, None,
+            keys[1], b.hand, b.played, len(b.deck), b.recycled, None))
     seen: list[object] = []
     for i in mine:
         r = riders[i]
-        seen.extend((i, tuple(r.hand), r.played, len(r.deck), r.recycled, None))
+        seen.extend((i, r.hand, r.played, len(r.deck), r.recycled, None))
     return View(board(game), seat, None, None, None, first, None, tuple(seen))
 
 
@@ -1379,9 +1383,25 @@ def classic_setup(shown: Board) -> ClassicSetup:
     raise RuleError(f"not a classic set-up: {setup.variant}")
 
 
-def take_top(deck: list[int], hand: list[int], n: int) -> None:
+def take_top(deck: list[int], n: int) -> tuple[int, ...]:
+    """The deck's top n cards (its end), taken from it, top first (n less than the
+    deck's size: the usual draw)."""
+    if n == 4:  # the usual draw size: a tuple of four made at once, from a pop each
+        cards = cast(list[object], deck)  # (moved as objects: read as ints, each was unboxed and boxed again)
+        a = cards.pop()
+        b = cards.pop()
+        c = cards.pop()
+        return cast(tuple[int, ...], (a, b, c, cards.pop()))
+    out: list[int] = []
+    pop_into(deck, out, n)
+    return tuple(out)
+
+
+def pop_into(deck: list[int], hand: list[int], n: int) -> None:
     """Move the deck's top n cards (its end) to the hand, top first: a pop each (a compiled
     primitive; cutting a slice off builds a slice object and took half as long again)."""
+    # moved as objects (read as ints, each was unboxed and boxed again)
+    cards, held = cast(list[object], deck), cast(list[object], hand)
     if n >= len(deck):
         # the whole deck: read, then emptied by clear(), which frees its memory.  (Popped to
         # empty, CPython gave the list a C-library block for no items, and from then on every
@@ -1389,15 +1409,28 @@ def take_top(deck: list[int], hand: list[int], n: int) -> None:
         k = len(deck)
         while k > 0:
             k -= 1
-            hand.append(deck[k])
+            held.append(cards[k])
         deck.clear()
         return
     while n > 0:  # (not `for _ in range(n)`: mypyc boxed `_` at every turn)
-        hand.append(deck.pop())
+        held.append(cards.pop())
         n -= 1
 
 
-def distinct(hand: list[int]) -> list[int]:
+def rest(hand: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """The hand without its card k, in order: one tuple made (slices before and after
+    it, then their sum, made three)."""
+    n = len(hand)
+    if k == 0:
+        return hand[1:]
+    if k == n - 1:
+        return hand[:k]
+    if n == 4:  # the usual hand
+        return (hand[0], hand[2], hand[3]) if k == 1 else (hand[0], hand[1], hand[3])
+    return hand[:k] + hand[k + 1:]
+
+
+def distinct(hand: tuple[int, ...]) -> list[int]:
     """The hand's cards, each once, lowest first: `sorted(set(hand))` as a
     typed insertion (a hand is a few cards; bots ask it for every play)."""
     out: list[int] = []
@@ -1410,8 +1443,8 @@ def distinct(hand: list[int]) -> list[int]:
     return out
 
 
-def holds(hand: list[int], card: int) -> bool:
-    """`card in hand`, as a typed loop (`in` on a list is a generic call, compiled)."""
+def holds(hand: tuple[int, ...], card: int) -> bool:
+    """`card in hand`, as a typed loop (`in` on a tuple is a generic call, compiled)."""
     for c in hand:
         if c == card:
             return True

@@ -29,7 +29,7 @@ def test_exhaustion_held_counts_received_and_handicap_cards_not_yet_played():
                 if row.seat != seat:
                     continue
                 r = game.riders[row.index]
-                held = (r.deck + list(r.recycled) + r.hand).count(0) + (r.played == 0)
+                held = (r.deck + list(r.recycled) + list(r.hand)).count(0) + (r.played == 0)
                 assert row.exhaustion_held == held, (game.round, row.label)
                 assert row.exhaustion_played == list(r.history).count(0)
                 checked += 1
