@@ -535,9 +535,6 @@ def bench_versus_peer(args) -> tuple[str, float, list[float]] | None:
     races per CPU second), or None without the package."""
     from statistics import median
 
-    from ..bots import easy
-    from ..play.races import make_setup
-
     try:
         import random
         from importlib.metadata import version
@@ -552,8 +549,7 @@ def bench_versus_peer(args) -> tuple[str, float, list[float]] | None:
         peer_version = version("flamme-rouge")
     except Exception:  # not installed, or another version that plays otherwise: no comparison
         return None
-    setup = make_setup(_spec(args))
-    policies: dict[int, Any] = {seat: easy for seat in range(len(setup.teams))}
+    setup, policies = easy_field(args)
     peer_cpus, ratios = [], []
     for _pair in range(PEER_PAIRS):
         start = time.process_time()
@@ -565,6 +561,15 @@ def bench_versus_peer(args) -> tuple[str, float, list[float]] | None:
         peer_cpus.append(peer_cpu)
         ratios.append(peer_cpu / engine_cpu)
     return peer_version, median(peer_cpus), ratios
+
+
+def easy_field(args) -> tuple[Any, dict[int, Any]]:
+    """The options' set-up, and the easy bot for every seat: what the bench races."""
+    from ..bots import easy
+    from ..play.races import make_setup
+
+    setup = make_setup(_spec(args))
+    return setup, {seat: easy for seat in range(len(setup.teams))}
 
 
 def time_races(setup, policies: dict[int, Any], races: int) -> tuple[float, float, int]:
@@ -588,11 +593,7 @@ def time_races(setup, policies: dict[int, Any], races: int) -> tuple[float, floa
 def bench_races(args) -> None:
     """Time args.races whole races of the options' set-up, the easy bot in every seat;
     prints the figures."""
-    from ..bots import easy
-    from ..play.races import make_setup
-
-    setup = make_setup(_spec(args))
-    policies: dict[int, Any] = {seat: easy for seat in range(len(setup.teams))}
+    setup, policies = easy_field(args)
     per_race, elapsed, rounds = time_races(setup, policies, args.races)
     print(ngettext("{races} {variant} race of {teams} teams on {course}: {cpu} ms CPU per race ({per_cpu} per CPU "
                    "second); {elapsed} s, {per_s} races/s by the clock; {rounds} rounds per race ({build} engine)",
