@@ -167,10 +167,12 @@ def test_the_race_screen_s_words_are_the_narrator_s():
     assert isinstance(turn, t.Revealing)
     board = turn.view.board
     short = lambda i: board.riders[i].id  # noqa: E731 (the screen passes its labels)
-    assert narrator.frame_words(turn.frames[0], None, short, board) == "face up: the rider in front moves first"
+    assert narrator.frame_forms(turn.frames[0], None, short, board) == ["face up: the rider in front moves first",
+                                                                         "face up"]
     for step, frame in enumerate(turn.frames):
         before = turn.frames[step - 1].pos if step else None
-        words = narrator.frame_words(frame, before, short, board)
+        forms = narrator.frame_forms(frame, before, short, board)
+        words = forms[0]
         assert words and narrator.frame_title(frame.kind, False)
         if frame.kind == "exhaust":
             assert words.endswith(": exhaustion card (nobody just ahead)")

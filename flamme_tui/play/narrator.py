@@ -1226,16 +1226,12 @@ def frame_title(kind: str, bmx: bool) -> str:
     return titles.get(kind, kind)
 
 
-def frame_words(frame: Any, before: Sequence[tuple[int, int]] | None, short: Namer, board: Any) -> str:
-    """What a step of the movement does, in a few words (`before`: the
-    positions at the step before, None at the first step)."""
-    return frame_forms(frame, before, short, board)[0]
-
-
 def frame_forms(frame: Any, before: Sequence[tuple[int, int]] | None, short: Namer, board: Any) -> list[str]:
-    """`frame_words` whole, then shorter forms, each with whole parts left out
-    (the reason, the last moves or notes: "…" says some are), for a panel too
-    small for the whole: never a word cut in half."""
+    """What a step of the movement does, in a few words (`before`: the
+    positions at the step before, None at the first step), then shorter forms,
+    each with whole parts left out (the reason, the last moves or notes: "…"
+    says some are), for a panel too small for the whole: never a word cut in
+    half."""
     active = list(dict.fromkeys(frame.active))
     who = " ".join(short(i) for i in active)
     if frame.kind == "reveal":
