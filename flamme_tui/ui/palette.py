@@ -8,7 +8,7 @@ No Textual here (only Rich styles), so this module is cheap to import.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from rich.style import Style
@@ -114,25 +114,25 @@ def team_markup(colour_id: str, text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Terrain:  # name: marked N_, translated where it is shown
-    glyph: str
     name: str
     fg: str
     bg: str
+    glyph: str = ""  # a terrain code's: words.TERRAIN_GLYPHS' (TERRAIN fills it in)
 
 
-# the glyphs are words.TERRAIN_GLYPHS' (the text outputs draw the same)
-TERRAIN = {
-    ".": Terrain(TERRAIN_GLYPHS["."], N_("flat"), "#6c6c6c", "#262626"),
-    "^": Terrain(TERRAIN_GLYPHS["^"], N_("ascent"), "#ff9a7a", "#4d2419"),
-    "v": Terrain(TERRAIN_GLYPHS["v"], N_("descent"), "#8cc8ff", "#173352"),
-    "s": Terrain(TERRAIN_GLYPHS["s"], N_("supply zone"), "#f0e442", "#3d3a12"),
-    "c": Terrain(TERRAIN_GLYPHS["c"], N_("cobbles"), "#d9b38c", "#3b2a1c"),  # Peloton
+# each terrain code's name and colours; its glyph is words.TERRAIN_GLYPHS' (the text outputs draw the same)
+TERRAIN = {code: replace(look, glyph=TERRAIN_GLYPHS[code]) for code, look in {
+    ".": Terrain(N_("flat"), "#6c6c6c", "#262626"),
+    "^": Terrain(N_("ascent"), "#ff9a7a", "#4d2419"),
+    "v": Terrain(N_("descent"), "#8cc8ff", "#173352"),
+    "s": Terrain(N_("supply zone"), "#f0e442", "#3d3a12"),
+    "c": Terrain(N_("cobbles"), "#d9b38c", "#3b2a1c"),  # Peloton
     # bmx
-    "b": Terrain(TERRAIN_GLYPHS["b"], N_("bumpy"), "#e69f00", "#3b2c12"),
-    "k": Terrain(TERRAIN_GLYPHS["k"], N_("canyon"), "#cc79a7", "#3a2232"),
-    "m": Terrain(TERRAIN_GLYPHS["m"], "marsh", "#3fd0a5", "#123a2c"),
-}
-NO_LANE = Terrain("░", N_("no lane"), "#4a4a4a", "#101010")
+    "b": Terrain(N_("bumpy"), "#e69f00", "#3b2c12"),
+    "k": Terrain(N_("canyon"), "#cc79a7", "#3a2232"),
+    "m": Terrain("marsh", "#3fd0a5", "#123a2c"),
+}.items()}
+NO_LANE = Terrain(N_("no lane"), "#4a4a4a", "#101010", "░")
 
 
 def terrain(code: str) -> Terrain:
