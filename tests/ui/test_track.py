@@ -366,3 +366,23 @@ async def test_a_rider_on_a_descent_stands_out_of_its_v_marks_without_colour(mon
                                check=styles)
     assert no_color and "V" in seen and "v" in seen, seen
     assert seen["V"].reverse and not seen["v"].reverse, seen
+
+
+def test_drawn_outside_an_app_the_track_is_in_colour_and_a_real_error_is_not_hidden():
+    """A review: `colourless` caught every error to tell a widget drawn outside an
+    app (a test's), so a bug in the app's colour setting read as "in colour".
+    Only textual's "no active app" says so now."""
+    from flamme_tui.ui.widgets.track import StageOverview, colourless
+
+    assert colourless(TrackStrip()) is False and colourless(StageOverview()) is False
+
+    class BrokenApp:
+        @property
+        def no_color(self) -> bool:
+            raise ValueError("a bug in the app")
+
+    class Drawn:
+        app = BrokenApp()
+
+    with pytest.raises(ValueError):
+        colourless(Drawn())

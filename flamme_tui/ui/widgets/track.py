@@ -43,6 +43,7 @@ from textual.events import Click, MouseScrollDown, MouseScrollUp
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
+from textual.types import NoActiveAppError
 
 from ...play.narrator import number
 from ..palette import (
@@ -160,7 +161,7 @@ def colourless(widget: Any) -> bool:
     """Whether the app is drawn without colour (NO_COLOR)."""
     try:
         return bool(widget.app.no_color)
-    except Exception:  # (drawn outside an app: a test's widget)
+    except NoActiveAppError:  # (drawn outside an app: a test's widget)
         return False
 
 
