@@ -173,13 +173,19 @@ def rider_look(rider: Any, plain: bool) -> Style:
     return style + REVERSED if plain else style
 
 
+def road_edge(lane: int, lanes: int) -> bool:
+    """Whether `lane`, missing from a square of `lanes` lanes, is beyond the
+    road's edge and left blank (a third lane), rather than a lane closed (░).
+    A base stage raced by five or six teams starts on the Peloton's three-lane
+    tile 1 (rules/PELOTON.md): a third row of ░ the whole stage long read as a
+    lane closed everywhere; the third lane is drawn only where a square has it."""
+    return lane >= 2 and lanes <= 2
+
+
 def no_lane(lane: int, lanes: int, width: int) -> Segment:
     """A lane the square lacks: ░ where the road narrows from two lanes (a
-    single-file cobble), the road's edge left blank above two lanes.  A base
-    stage raced by five or six teams starts on the Peloton's three-lane tile 1
-    (rules/PELOTON.md): a third row of ░ the whole stage long read as a lane
-    closed everywhere; the third lane is drawn only where a square has it."""
-    if lane >= 2 and lanes <= 2:
+    single-file cobble), the road's edge left blank above two lanes (road_edge)."""
+    if road_edge(lane, lanes):
         return Segment(" " * width, BLANK)
     return Segment(NO_LANE.glyph * width, NO_LANE_STYLE)
 
@@ -384,17 +390,19 @@ class TrackStrip(LineWidget):
             return Segment(" ", BLANK)
         if kind in ("ruler", "marks", "weather") or (kind == "terrain" and col.kind == "tile" and not self.mini):
             return Segment(" ", BLANK)
-        if kind == "lane2" and not self._has_lane(col.square - 1, 2) and not self._has_lane(col.square, 2):
-            return Segment(" ", BLANK)  # (no third lane on either side: the road's edge, see no_lane)
+        if kind.startswith("lane") and road_edge(lane_of(kind), max(self._lanes(col.square - 1),
+                                                                    self._lanes(col.square))):
+            return Segment(" ", BLANK)  # (the lane on neither side: the road's edge)
         if col.kind == "start":
             return Segment(START_GLYPH, LINE_START)
         if col.kind == "finish":
             return Segment(FINISH_GLYPH, LINE_FINISH)
         return Segment(TILE_GLYPH, TILE)
 
-    def _has_lane(self, square: int, lane: int) -> bool:
+    def _lanes(self, square: int) -> int:
+        """The lanes of a square of the course, 0 off its ends."""
         course = self.course
-        return 0 <= square < course.length and course.lanes[square] > lane
+        return course.lanes[square] if 0 <= square < course.length else 0
 
     def _row(self, kind: str, cols: list[Col]) -> list[Segment]:
         course = self.course
