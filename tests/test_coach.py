@@ -395,3 +395,37 @@ def test_the_coach_names_the_riders_in_the_language_it_is_asked_in():
         i18n.set_language("en")
     assert blue != session.setup.teams[0].name  # the team named by default: a word of each language
     assert verdict.team == blue and verdict.rider_name.startswith(blue)
+
+
+def test_the_app_s_coach_replays_a_race_once_however_many_calls_ask_about_it(monkeypatch):
+    """A review: coach_job replayed the whole race for every few cards the coach's screen
+    asked about.  It replays a race once and judges the cards of each call from that
+    replay, with the same verdicts; another race (or other seats) is replayed anew."""
+    from flamme_tui.setupdata import setup_json
+
+    session = finished("classic")
+    replays = []
+    real = coach.decisions
+
+    def counted(*args):
+        replays.append(args[1])
+        return real(*args)
+
+    monkeypatch.setattr(coach, "decisions", counted)
+    race = (setup_json(session.setup), session.seed, tuple(session.actions_text()), (0,), BUDGET.rollouts)
+    n, verdicts = coach.coach_job(*race, 0, 3)
+    while len(verdicts) < n:
+        verdicts += coach.coach_job(*race, len(verdicts), len(verdicts) + 3)[1]
+    assert n > 6 and len(replays) == 1
+    assert coach.lessons_of(session.setup, [0], verdicts) == coach.coach(session.setup, session.seed,
+                                                                          session.entries, [0], BUDGET)
+    other = Session.new(RaceSpec(variant="classic", teams=RaceSpec().teams[:2]), 5, bots={1: "easy"})
+    while not other.over:
+        if other.due() == 1:
+            other.play_bots()
+        else:
+            other.apply(POLICIES["medium"](other.game.view(0)))
+    replays.clear()
+    coach.coach_job(setup_json(other.setup), other.seed, tuple(other.actions_text()), (0,), BUDGET.rollouts, 0, 1)
+    coach.coach_job(*race[:3], (1,), BUDGET.rollouts, 0, 1)
+    assert len(replays) == 2

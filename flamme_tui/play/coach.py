@@ -387,14 +387,31 @@ def coach_job(setup_text: str, seed: int, entries: tuple[str, ...], seats: tuple
     the riders in `language` (as hint_job: the thinking process has a language of its own;
     the coach said "Sprinteur Blue" in Spanish)."""
     from ..i18n import set_language
+
+    set_language(language)
+    points = _replayed(setup_text, seed, entries, seats)
+    budget = Budget(rollouts=rollouts)
+    return len(points), [judge(view, action, budget, at) for at, view, action in points[start:stop]]
+
+
+# the race coach_job last replayed: (the race as it was asked, its decisions)
+_last: list[tuple[tuple[str, int, tuple[str, ...], tuple[int, ...]], list[tuple[int, View, Action]]]] = []
+
+
+def _replayed(setup_text: str, seed: int, entries: tuple[str, ...],
+              seats: tuple[int, ...]) -> list[tuple[int, View, Action]]:
+    """The race's `decisions`, replayed once a race: the coach's screen asks a few cards
+    a call, and replaying the whole race for each call made its cost grow with the
+    square of the race's length.  The last race's are kept (its views, taken as each
+    card was chosen, are judged and never changed)."""
     from ..setupdata import setup_from_json
     from .session import parse_entry
 
-    set_language(language)
-    setup = setup_from_json(setup_text)
-    points = decisions(setup, seed, [parse_entry(e) for e in entries], set(seats))
-    budget = Budget(rollouts=rollouts)
-    return len(points), [judge(view, action, budget, at) for at, view, action in points[start:stop]]
+    race = (setup_text, seed, entries, seats)
+    if not _last or _last[0][0] != race:
+        setup = setup_from_json(setup_text)
+        _last[:] = [(race, decisions(setup, seed, [parse_entry(e) for e in entries], set(seats)))]
+    return _last[0][1]
 
 
 def replay_frame(titles: list[str], round: int, stage: int | None = None) -> int:
