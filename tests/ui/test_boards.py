@@ -440,3 +440,33 @@ async def test_the_bmx_fatigue_supply_keeps_its_number_at_80_columns(lang, speak
     speak(lang)
     head = (await shown_lines(long_named_rows("bmx", 4, 3), "bmx", 1, supply=37))[0]
     assert len(head) <= 80 and head.rstrip().endswith("37") and "…" not in head, head
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_heading_stays_put_through_a_race_at_a_given_width(lang, speak):
+    """A review: the table's heading switched from its long form ("Exhaustion held/played")
+    to its short one ("E held/played") mid-race, as the recycled piles and the cards played
+    grew.  Its form is chosen from what the piles can reach in the race: at each width,
+    the heading at round 1 is the heading at the race's end."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    speak(lang)
+    session = choices("classic", 4, seed=5).session()
+    names = [t.name for t in session.game.setup.teams]
+    rounds = []
+    while session.game.phase != "over":
+        rounds.append(board_rows(session.game.view(0), names))
+        advance(session, 1)
+    assert len(rounds) > 8 and max(len(summary(r.recycled)) for rows in rounds for r in rows) > len("Recycled")
+    forms = set()
+    for width in range(80, 100, 2):
+        async with boards_app(width).run_test(size=(100, 30)) as pilot:
+            boards = pilot.app.query_one(Boards)
+            heads = []
+            for rows in rounds:
+                boards.show(rows, "classic")
+                await pilot.pause()
+                heads.append(tuple(boards.lines()[0].split()))
+        assert len(set(heads)) == 1, (width, sorted(set(heads)))
+        forms.add(heads[0])
+    assert len(forms) == 2  # (both forms seen: long where the piles' widest leave room, short where not)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.content import Content
 
-from ...engine.cards import card_text, starting_deck
+from ...engine.cards import EXHAUSTION, card_text, starting_deck
 from ...engine.course import Course
 from ...engine.events import token_text
 from ...engine.tour import gap_text
@@ -52,6 +52,7 @@ class BoardRow:
     jersey: bool = False  # a tour: the rider in the yellow jersey (the GC leader), marked ◆
     finished: bool = False  # a tour: across the line, it has left the track
     stage_time: int | None = None  # a tour: a finished rider's stage time (a gap to the stage's first)
+    recycled_reach: int = 0  # the widest its recycled pile's summary can be in the race (`reach`)
 
     @property
     def exhaustion_held(self) -> int:
@@ -105,6 +106,12 @@ def piled(cards, counted: bool = False) -> str:
     return " ".join(" ".join([card_text(c)] * counts[c]) for c in order) or "-"
 
 
+def reach(deck) -> int:
+    """The widest the summary of a recycled pile can be in a race a rider starts
+    with `deck`: every card of it there, and exhaustion cards by the tens ("E×12")."""
+    return len(summary(tuple(deck) + (EXHAUSTION,) * 10))
+
+
 def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
     """One row per rider, from `view` (its seat's own piles shown as they are now).
     `ready`: riders whose card for this round is down (a public fact);
@@ -120,12 +127,13 @@ def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | Non
             deck, recycled = view.own[r.index][0], view.own[r.index][1]
         kind = {"S": "Sprinteur", "R": "Rouleur"}.get(r.kind, "")
         name = clean(team_names[r.seat], multiline=False) + (f" {kind}" if kind else "")
-        handicap = 0 if bmx else starting_deck(board.setup, r.seat, r.kind).count(0)
+        deck_at_start = () if bmx else starting_deck(board.setup, r.seat, r.kind)
+        handicap = deck_at_start.count(EXHAUSTION)
         rows.append(BoardRow(
             r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
             r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,
             handicap, 0 if bmx else r.from_supply, r.index in ready, to_go(course, r.square),
-            r.index == jersey, r.index in board.crossed,
+            r.index == jersey, r.index in board.crossed, recycled_reach=0 if bmx else reach(deck_at_start),
         ))
     return rows
 
@@ -232,14 +240,18 @@ class Boards(TextLines):
                         (recycled_head, 0)]
             return [(title, max(w, cells(title)) if w else 0) for title, w in cols]
 
-        def beside(cols: list[tuple[str, int]], played: int) -> int:
-            """The cells a row takes besides its name, `played` cells of cards played last."""
+        def beside(cols: list[tuple[str, int]], played: int, recycled: int = rec_w) -> int:
+            """The cells a row takes besides its name, `played` cells of cards played last
+            (`recycled`: the recycled piles' column)."""
             after = f" {where:>{sq_w}} {to_go_head:>{go_w}}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
-            return 4 + len(after) + (0 if bmx else rec_w + 1) + played
+            return 4 + len(after) + (0 if bmx else recycled + 1) + played
 
         # the headings in whole words where the names and a few cards played fit beside them
-        # (the short ones, "E held/played", "Fat", in a narrow window)
-        cols = columns(wide or beside(columns(True), min(max(played_w, 1), 9)) + longest <= width)
+        # (the short ones, "E held/played", "Fat", in a narrow window); chosen from what the
+        # columns can hold in this race, the widest recycled pile a rider can have and 9 cells
+        # of cards played, not from what they hold now: the heading changed as the piles grew
+        reached = max([rec_w] + [r.recycled_reach for r in self.rows]) if not bmx else 0
+        cols = columns(wide or beside(columns(True), 9, reached) + longest <= width)
         if wide:
             # a long name (up to 30 characters and the rider's kind) takes what the other columns
             # leave it, a few cards played after them
