@@ -358,8 +358,10 @@ async def test_compact_columns_name_the_cards_played_they_show():
 async def test_board_headings_are_words_over_their_numbers(lang, columns, speak):
     """The Spanish boards read "Cs falta" and "Mz" (the French "Cs", "Pio.",
     "Pi"): the square, to go and deck columns are headed by words now
-    ("Casilla", "faltan", "Mazo"; "Case", "Pioche", "Pio."), each column as wide as its
-    word, its numbers ending under the heading's end."""
+    ("Casilla", "faltan", "Mazo"; "Case", "Pioche"), each column as wide as its
+    word, its numbers ending under the heading's end.  A review: the French compact
+    boards' "Pio." is no word a player reads; "Pile" is, in the same cells ("Pioche"
+    widened every rider's block and cut six teams' names at 80x24)."""
     from flamme_tui.ui.widgets.board import Boards
     from flamme_tui.usertext import cells
 
@@ -375,9 +377,9 @@ async def test_board_headings_are_words_over_their_numbers(lang, columns, speak)
         await pilot.pause()
         head, *lines = boards.lines()
     words = head.split()
-    for code in ("Cs", "Mz", "Pi", "falta"):
+    for code in ("Cs", "Mz", "Pi", "Pio.", "falta"):
         assert code not in words, head
-    deck = {"fr": "Pio." if columns == 2 else "Pioche", "es": "Mazo"}[lang]
+    deck = {"fr": "Pile" if columns == 2 else "Pioche", "es": "Mazo"}[lang]
     headings = [deck] if columns == 2 else [deck, {"fr": "Case", "es": "Casilla"}[lang],
                                               {"fr": "reste", "es": "faltan"}[lang]]
     import re
