@@ -116,12 +116,28 @@ def test_the_gc_names_each_riders_kind_as_the_stage_does(width):
     names too long for the column the team is cut, the kind kept."""
     for tables in tables_named_short_and_long(width):
         for text in (tables.general(), tables.stage()):
-            rows = text.plain.splitlines()[1:]
+            rows = text.plain.splitlines()[1:9]
             assert len(rows) == 8
             for row in rows:
                 kind = {"S": "Sprinteur", "R": "Rouleur"}[row[5]]  # " 1.◆BS Blue Sprinteur ...": its label's S or R
                 assert f" {kind} " in row, (width, row)
                 assert len(row) <= width
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es"])
+def test_the_stage_times_say_what_a_bonus_is(language):
+    """A new player read "0:00 -10s" as two times: under the stage's times, a line
+    says what the -10s is, on one line of the 80x24 screen's column (36 cells)."""
+    from flamme_tui.i18n import set_language
+
+    set_language(language)
+    try:
+        tables = next(iter(tables_named_short_and_long(36)))
+        lines = tables.stage().plain.splitlines()
+        assert "-10s" in lines[1] and len(lines) == 10, lines
+        assert lines[-1].startswith("-10s") and len(lines[-1]) <= 36, lines[-1]
+    finally:
+        set_language("en")
 
 
 def final_tour():

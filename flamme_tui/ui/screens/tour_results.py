@@ -130,6 +130,9 @@ class TourTables:
                 row.append(f" -{line.bonus}s", style=MUTED)
             text.append_text(row)
             text.append("\n")
+        bonus = max((line.bonus for line in done.result), default=0)
+        if bonus:  # (a new player read "0:00 -10s" as a time and did not know the -10s)
+            text.append(_("{bonus}: a time bonus, off the GC time").format(bonus=f"-{bonus}s"), style=MUTED)
         text.rstrip()
         return text
 
