@@ -750,3 +750,34 @@ def test_board_history_stays_as_shown() -> None:
         game.apply(easy(game.view(seat)))
     assert [r.history for r in shown.riders] == before
     assert all(len(r.history) > len(b) for r, b in zip(game.riders, before))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=0, max_value=60))
+def test_a_teams_view_reads_as_the_view_of_its_riders_piles(seed, actions):
+    """A seat racing two riders gets a TeamView (its riders' piles held as its own
+    attributes): at every point of a race it says what a View built from the same
+    riders' `seen` entries says (hands, chosen cards, piles, who holds cards, its riders)."""
+    from flamme_tui.bots import easy
+    from flamme_tui.engine.turns import next_seat
+    from flamme_tui.engine.view import TeamView, View
+
+    game = new_game(make_setup(RaceSpec()), seed)
+    for _ in range(actions):
+        seat = next_seat(game)
+        if seat is None:
+            break
+        game.apply(easy(game.view(seat)))
+    for seat, mine in enumerate(game.seats):
+        view = game.view(seat)
+        assert isinstance(view, TeamView)
+        seen: tuple = ()
+        for i in mine:
+            r = game.riders[i]
+            seen += (i, r.hand, r.played, len(r.deck), r.recycled, None)
+        plain = View(view.board, seat, None, None, None, view.first_drawn, None, seen)
+        assert view == plain and plain == view
+        assert view.held() == plain.held() and view.in_hand() == plain.in_hand()
+        assert view.mine() == plain.mine() and view.pair() == plain.pair()
+        assert (view.hands, view.chosen, view.own, view.keep) == (plain.hands, plain.chosen, plain.own, plain.keep)
+        assert view.replace(seat=seat) == view

@@ -43,7 +43,7 @@ from .seating import check_seats
 from .terrain import ASCENT, COBBLE, DESCENT, terrain_move, terrain_rule
 from .tour import fill_from_back
 from .track import EMPTY, LANES, close_gaps, free_lane, ranking, settle, square_empty
-from .view import Board, RiderView, View, board
+from .view import Board, RiderView, TeamView, View, board
 
 if TYPE_CHECKING:
     from .bmx import BmxSetup
@@ -1309,13 +1309,10 @@ def classic_view(game: ClassicGame, seat: int) -> View:
     mine = game.seats[seat]
     drawn = game.drawn_first[seat]
     first = None if drawn == NOBODY else drawn
-    if len(mine) == 2:  # a team: its two riders in one tuple (engine.view.SEEN)
+    if len(mine) == 2:  # a team: its two riders held by the view itself (engine.view.TeamView)
         a, b = riders[mine[0]], riders[mine[1]]
-        # the indices put in the tuple as the list holds them (objects), not read as ints and boxed again
-        keys = cast(list[object], mine)
-        return View(board(game), seat, None, None, None, first, None, (
-            keys[0], a.hand, a.played, len(a.deck), a.recycled, None,
-            keys[1], b.hand, b.played, len(b.deck), b.recycled, None))
+        return TeamView(board(game), seat, first, mine[0], a.hand, a.played, len(a.deck), a.recycled,
+                        mine[1], b.hand, b.played, len(b.deck), b.recycled)
     seen: list[object] = []
     for i in mine:
         r = riders[i]

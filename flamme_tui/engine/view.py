@@ -165,6 +165,16 @@ class View(Shown):
     # (the easy bot, rollouts) look at none of its dicts: they are built from
     # the seat's riders as copied when the view was made, the first time one is read.
 
+    def __eq__(self, other: object) -> bool:
+        # (a TeamView and a View showing the same are equal: how a view holds its riders is not shown)
+        return isinstance(other, View) and all(getattr(self, f) == getattr(other, f) for f in self.fields)
+
+    def replace(self, **changes: object) -> View:
+        """A copy with some fields changed (a View, whatever class this one is)."""
+        values = {f: getattr(self, f) for f in self.fields}
+        values.update(changes)
+        return View(**values)
+
     def dicts(self) -> SeatDicts:
         dicts = self._dicts
         if dicts is None:
@@ -327,11 +337,68 @@ class View(Shown):
         return self.board.rules.game.sample(self, rng)
 
 
+class TeamView(View):
+    """The view of a seat racing a team of two (classic, meteo), its two riders'
+    piles held as the view's own attributes instead of a `seen` tuple: a view is
+    made and freed at every decision of every simulated race, and the tuple was a
+    third of that.  It reads as a View (equal to one showing the same)."""
+
+    def __init__(self, board: Board, seat: int, first_drawn: int | None,
+                 a: int, a_hand: tuple[int, ...], a_played: int | None, a_deck: int, a_recycled: tuple[int, ...],
+                 b: int, b_hand: tuple[int, ...], b_played: int | None, b_deck: int, b_recycled: tuple[int, ...]) -> None:
+        super().__init__(board, seat, None, None, None, first_drawn, None)
+        # rider a (the seat's first, in rider order) and b: index, hand (empty: none), card
+        # chosen (None: none yet), face-down count and recycled cards, as `seen` lists them
+        self._a: Final = a
+        self._a_hand: Final = a_hand
+        self._a_played: Final = a_played
+        self._a_deck: Final = a_deck
+        self._a_recycled: Final = a_recycled
+        self._b: Final = b
+        self._b_hand: Final = b_hand
+        self._b_played: Final = b_played
+        self._b_deck: Final = b_deck
+        self._b_recycled: Final = b_recycled
+
+    def dicts(self) -> SeatDicts:
+        dicts = self._dicts
+        if dicts is None:
+            hands: dict[int, tuple[int, ...]] = {}
+            chosen: dict[int, Choice] = {}
+            if self._a_hand:
+                hands[self._a] = self._a_hand
+            if self._b_hand:
+                hands[self._b] = self._b_hand
+            if self._a_played is not None:
+                chosen[self._a] = self._a_played
+            if self._b_played is not None:
+                chosen[self._b] = self._b_played
+            own = {self._a: (self._a_deck, self._a_recycled), self._b: (self._b_deck, self._b_recycled)}
+            dicts = self._dicts = SeatDicts(hands, chosen, own, {})
+        return dicts
+
+    def held(self) -> tuple[int, tuple[int, ...], int]:
+        if self._a_hand:
+            return self._a, self._a_hand, 1
+        if self._b_hand:
+            return self._b, self._b_hand, 1
+        return -1, (), 0
+
+    def mine(self) -> list[RiderView]:
+        riders = self.board.riders
+        return [riders[self._a], riders[self._b]]
+
+    def pair(self) -> tuple[RiderView, RiderView]:
+        riders = self.board.riders
+        return riders[self._a], riders[self._b]
+
+
 # `seen`: per own rider, SEEN entries in a row: its index, its hand (a tuple, empty
 # when it holds none), its chosen card (token tuple) or None, its face-down count,
 # its recycled cards (a tuple) and its tokens to keep (bmx; None in classic).
 # The rule sets' view builders call View(board, seat, None, None, None, first_drawn,
-# None, seen) themselves (a compiled constructor call, no function between).
+# None, seen) themselves (a compiled constructor call, no function between); a team
+# of two gets a TeamView, which holds the same entries as attributes.
 SEEN: Final = 6
 
 
