@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Choice
 from .course import Course
 from .options import CLEAR, Option, choice_of
@@ -33,11 +35,17 @@ if TYPE_CHECKING:
     from .rng import Rng
 
 
+@mypyc_attr(acyclic=True)
 class Shown:
     """A read-only value that a seat is shown (RiderView, Board, View): plain
     compiled classes with Final attributes, which mypyc builds and reads
     directly (a NamedTuple is built and its methods called through Python).
-    Equality, repr and `replace` come from each class's `fields`."""
+    Equality, repr and `replace` come from each class's `fields`.
+
+    Acyclic (mypyc): a rider's or a seat's view refers to nothing that refers
+    back to it, so the cycle collector need not track it; one is made and freed
+    at every decision of every simulated race, and tracking it cost a twentieth
+    of a race.  A board is not: its position game refers back to it."""
 
     fields: ClassVar[tuple[str, ...]] = ()
 
@@ -54,6 +62,7 @@ class Shown:
         return type(self)(**values)
 
 
+@mypyc_attr(acyclic=True)
 class RiderView(Shown):
     fields: ClassVar[tuple[str, ...]] = ("index", "id", "seat", "kind", "square", "lane", "crashed", "deck", "recycled",
                                          "exhaustion", "history", "from_supply", "bids")
@@ -129,6 +138,7 @@ class Board(Shown):
         raise NotImplementedError
 
 
+@mypyc_attr(acyclic=True)
 class SeatDicts:
     """A view's own riders as dicts (View.hands, chosen, own, keep), all four built
     together the first time one is read: a view then sets and frees one attribute for
@@ -142,6 +152,7 @@ class SeatDicts:
         self.keep: Final = keep
 
 
+@mypyc_attr(acyclic=True)
 class View(Shown):
     fields: ClassVar[tuple[str, ...]] = ("board", "seat", "hands", "chosen", "own", "first_drawn", "keep")
 
@@ -337,6 +348,9 @@ class View(Shown):
         return self.board.rules.game.sample(self, rng)
 
 
+# the free list (mypyc): the view a seat was just handed is freed before the next
+# one is made, and the next reuses its memory
+@mypyc_attr(acyclic=True, free_list_len=1)
 class TeamView(View):
     """The view of a seat racing a team of two (classic, meteo), its two riders'
     piles held as the view's own attributes instead of a `seen` tuple: a view is
