@@ -152,7 +152,9 @@ class SeatDicts:
         self.keep: Final = keep
 
 
-@mypyc_attr(acyclic=True)
+# the free list (mypyc): the view a seat was just handed is freed before the next
+# one is made, and the next reuses its memory
+@mypyc_attr(acyclic=True, free_list_len=1)
 class View(Shown):
     fields: ClassVar[tuple[str, ...]] = ("board", "seat", "hands", "chosen", "own", "first_drawn", "keep")
 
@@ -348,9 +350,7 @@ class View(Shown):
         return self.board.rules.game.sample(self, rng)
 
 
-# the free list (mypyc): the view a seat was just handed is freed before the next
-# one is made, and the next reuses its memory
-@mypyc_attr(acyclic=True, free_list_len=1)
+@mypyc_attr(acyclic=True, free_list_len=1)  # (as View)
 class TeamView(View):
     """The view of a seat racing a team of two (classic, meteo), its two riders'
     piles held as the view's own attributes instead of a `seen` tuple: a view is
