@@ -130,7 +130,7 @@ TERRAIN = {code: replace(look, glyph=TERRAIN_GLYPHS[code]) for code, look in {
     # bmx
     "b": Terrain(N_("bumpy"), "#e69f00", "#3b2c12"),
     "k": Terrain(N_("canyon"), "#cc79a7", "#3a2232"),
-    "m": Terrain("marsh", "#3fd0a5", "#123a2c"),
+    "m": Terrain(N_("marsh"), "#3fd0a5", "#123a2c"),
 }.items()}
 NO_LANE = Terrain(N_("no lane"), "#4a4a4a", "#101010", "░")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 from rich.text import Text
 from textual.content import Content
@@ -52,7 +53,7 @@ class BoardRow:
     jersey: bool = False  # a tour: the rider in the yellow jersey (the GC leader), marked ◆
     finished: bool = False  # a tour: across the line, it has left the track
     stage_time: int | None = None  # a tour: a finished rider's stage time (a gap to the stage's first)
-    recycled_reach: int = 0  # the widest its recycled pile's summary can be in the race (`reach`)
+    widest_recycled: int = 0  # the widest its recycled pile's summary can be in the race (`widest_recycled`)
 
     @property
     def exhaustion_held(self) -> int:
@@ -106,10 +107,11 @@ def piled(cards, counted: bool = False) -> str:
     return " ".join(" ".join([card_text(c)] * counts[c]) for c in order) or "-"
 
 
-def reach(deck) -> int:
+@cache  # (a few starting decks a race; the boards ask at every redraw)
+def widest_recycled(deck: tuple[int, ...]) -> int:
     """The widest the summary of a recycled pile can be in a race a rider starts
     with `deck`: every card of it there, and exhaustion cards by the tens ("E×12")."""
-    return len(summary(tuple(deck) + (EXHAUSTION,) * 10))
+    return len(summary(deck + (EXHAUSTION,) * 10))
 
 
 def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | None = None) -> list[BoardRow]:
@@ -133,7 +135,7 @@ def board_rows(view, team_names: list[str], ready=frozenset(), jersey: int | Non
             r.index, r.seat, rider_label(r.id, r.kind), team_of_rider(r.id).hex, name,
             r.square, r.crashed, deck, tuple(sorted(recycled)), r.exhaustion, tuple(r.history), own,
             handicap, 0 if bmx else r.from_supply, r.index in ready, to_go(course, r.square),
-            r.index == jersey, r.index in board.crossed, recycled_reach=0 if bmx else reach(deck_at_start),
+            r.index == jersey, r.index in board.crossed, widest_recycled=0 if bmx else widest_recycled(deck_at_start),
         ))
     return rows
 
@@ -250,7 +252,7 @@ class Boards(TextLines):
         # (the short ones, "E held/played", "Fat", in a narrow window); chosen from what the
         # columns can hold in this race, the widest recycled pile a rider can have and 9 cells
         # of cards played, not from what they hold now: the heading changed as the piles grew
-        reached = max([rec_w] + [r.recycled_reach for r in self.rows]) if not bmx else 0
+        reached = max([rec_w] + [r.widest_recycled for r in self.rows]) if not bmx else 0
         cols = columns(wide or beside(columns(True), 9, reached) + longest <= width)
         if wide:
             # a long name (up to 30 characters and the rider's kind) takes what the other columns
