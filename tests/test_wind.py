@@ -170,5 +170,24 @@ def test_the_wind_never_reads_another_seats_hidden_cards():
         game.apply(Play("blue.S", blue[0]))
         game.apply(Draw("red.R"))
         game.apply(Play("red.R", 5))
-        answers.add(tuple(sorted(winds(game.view(0), game.index["red.S"]).items())))
+        shown = game.view(0).options(wind=True)  # the chances too (Preview.wind_odds): worked out from red's view
+        answers.add(tuple(sorted((o.preview.value, o.preview.wind, o.preview.wind_odds) for o in shown)))
     assert len(answers) == 1, answers
+
+
+def test_a_cards_chance_of_the_wind_is_the_share_of_rounds_in_which_it_takes_one():
+    # red.S on 0 plays 5 (to 5); blue.S on 1 moves first, its card hidden from red, any of its 15:
+    # 2, 3, 4 land behind or beside red.S, 9 two squares ahead (no slipstream): red.S in the wind;
+    # a 5 lands just ahead of it (6): sheltered.  Three 5s of 15 cards: in the wind in 80% of rounds
+    riders = [{"id": "red.S", "square": 0, "lane": 0}, {"id": "red.R", "square": 20, "lane": 0},
+              {"id": "blue.S", "square": 1, "lane": 0}, {"id": "blue.R", "square": 20, "lane": 1}]
+    game, view, j = _first_card_down(riders, "red.R", 5, "red.S", [3, 4, 5, 9])
+    shown = {o.preview.value: o.preview for o in view.options(wind=True)}
+    assert shown[5].wind == MAY and 60 <= shown[5].wind_odds <= 100  # 48 rounds: a sampling error of 6 points
+    assert 75 <= view.wind_odds(j, 5, worlds=2000) <= 85  # (an error of 1 point)
+    # the same view asks again, or a view of another game of that position: the same chance
+    assert view.wind_odds(j, 5) == shown[5].wind_odds
+    assert _first_card_down(riders, "red.R", 5, "red.S", [3, 4, 5, 9])[1].wind_odds(j, 5) == shown[5].wind_odds
+    # a chance only where the others' cards decide: none for sure wind or shelter, nor bots' options
+    assert all(p.wind_odds == -1 for p in shown.values() if p.wind != MAY)
+    assert all(o.preview.wind_odds == -1 for o in view.options())

@@ -64,6 +64,11 @@ class Preview:
     fall: whether it will crash in the round (meteo: blocked onto a wet
         square), filled with `crowd`: CRASH whatever the others play; MAY,
         their cards decide; "" never.  `crash` alone is the others still
+    wind_odds: with `wind` MAY, its chance in percent of taking the exhaustion
+        card (fatigue token) in the round: the share of sampled rounds in which
+        it did, every hidden card dealt as the seat may know it and every card
+        not yet down drawn at random from its rider's hand (View.wind_odds);
+        -1 when not worked out (`wind` not MAY, or asked without `wind`)
 
     The seat's own riders whose cards are down this round move too, in the
     round's order (View.preview): the second rider's previews count the
@@ -87,18 +92,20 @@ class Preview:
     wind: str = ""
     crowd: str = ""
     fall: str = ""
+    wind_odds: int = -1
 
-    def with_round(self, wind: str, crowd: str, fall: str) -> Preview:
-        """This preview, saying who will be in the wind (`wind`), whether riders
-        in the way will stop it (`crowd`) and whether it will crash (`fall`)."""
+    def with_round(self, wind: str, crowd: str, fall: str, wind_odds: int = -1) -> Preview:
+        """This preview, saying who will be in the wind (`wind`, `wind_odds`), whether
+        riders in the way will stop it (`crowd`) and whether it will crash (`fall`)."""
         return Preview(self.rider, self.start, self.value, self.moves, self.plays_as, self.square, self.lane,
                        self.blocked, self.terrain, self.standup, self.ramp, self.crash, self.front, self.finish, wind,
-                       crowd, fall)
+                       crowd, fall, wind_odds)
 
     def landing_on(self, square: int, lane: int, front: bool, finish: bool) -> Preview:
         """This preview, landing on `square` unblocked (Preview.crowd CLEAR)."""
         return Preview(self.rider, self.start, self.value, self.moves, self.plays_as, square, lane, False,
-                       self.terrain, self.standup, self.ramp, False, front, finish, self.wind, self.crowd, self.fall)
+                       self.terrain, self.standup, self.ramp, False, front, finish, self.wind, self.crowd, self.fall,
+                       self.wind_odds)
 
     @property
     def gain(self) -> int:

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
-from .actions import Choice
+from .actions import Action, Choice, play
 from .course import Course
-from .options import CLEAR, Option, choice_of
+from .events import Exhaustion, Fatigue
+from .options import CLEAR, MAY, Option, choice_of
 from .phase import Phase
+from .rng import Rng
 from .ruleset import RuleSet
 
 if TYPE_CHECKING:
@@ -32,7 +34,19 @@ if TYPE_CHECKING:
     from .classic import ClassicSetup
     from .options import Preview
     from .race import Race
-    from .rng import Rng
+
+
+# sampled rounds a card's chance of the wind is counted over (View.wind_odds): about
+# 7 ms for a hand of four cards in a pack (once a turn: the board keeps the answers),
+# a standard error of 7 points at most, which the screen's tens ("+E 60%") round off
+WIND_WORLDS: Final = 48
+
+
+def as_int(choice: Choice) -> int:
+    """A card (a classic choice); ValueError for tokens."""
+    if isinstance(choice, int):
+        return choice
+    raise ValueError(f"a card, not tokens {choice!r}")
 
 
 @mypyc_attr(acyclic=True)
@@ -121,8 +135,11 @@ class Board(Shown):
         self.rules: Final = rules  # the rule set: its flags and classes
         # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
         self.crossed: Final = crossed
-        # worked out from this board once, not part of what it shows: the position game of previews
+        # worked out from this board once, not part of what it shows: the position game of previews,
+        # and the cards' chances of the wind (View.wind_odds), by the seat's view and card: a screen
+        # asks a turn's options several times, and the chances are the costly part of them
         self._position: Race | None = None
+        self._odds: dict[tuple[object, ...], int] = {}
 
     def position(self) -> Race:
         """A game of this rule set at this board's position (no hidden piles),
@@ -311,12 +328,63 @@ class View(Shown):
         for o in out:
             if o.preview is not None:
                 i, choice = o.preview.rider, choice_of(o.action)
-                shown = o.preview.with_round(position.wind(self, i, choice), *position.road(self, i, choice))
+                in_wind = position.wind(self, i, choice)
+                odds = self.wind_odds(i, choice) if in_wind == MAY else -1
+                shown = o.preview.with_round(in_wind, *position.road(self, i, choice), odds)
                 if shown.crowd == CLEAR:  # the riders on the square it aims at move first and leave it
                     shown = position.cleared(self, shown, choice)
                 o = Option(o.action, shown)
             told.append(o)
         return told
+
+    def wind_odds(self, i: int, choice: Choice, worlds: int = WIND_WORLDS) -> int:
+        """Preview.wind_odds of rider i's card (token tuple): in how many of 100
+        rounds it takes an exhaustion card (fatigue token), over `worlds` sampled
+        rounds.  Each deals what the seat cannot see as it may know it (`sample`),
+        rider i plays `choice`, and every other card not yet down is drawn at
+        random from its rider's hand (a hand of cards; tokens, and who draws
+        first, at random among the choices offered): what a player who cannot
+        read the others' minds may reckon.  The same worlds for every card of a
+        hand (each seeded by the round, the seat and its number), so the cards'
+        chances differ by the cards, and a redraw shows the same numbers."""
+        board = self.board
+        # what the seat knows besides the board (its hands, its cards down, who it drew first): the same
+        # view asks again, another view of the round's board works it out afresh
+        key = (self.seat, i, choice, worlds, self.first_drawn, tuple(self.hands.items()), tuple(self.chosen.items()))
+        known = board._odds.get(key)
+        if known is not None:
+            return known
+        tired = 0
+        for k in range(worlds):
+            rng = Rng((board.round * 64 + self.seat) * 1024 + k)
+            world = self.sample(rng)
+            world.narrated = True  # who took one: the end phase's events say it
+            world.events = []
+            took = False
+            while world.round == board.round and world.phase == Phase.ENERGY:
+                seat = 0
+                while not world.needs(seat):  # (the seat turns.next_seat names: turns imports the game)
+                    seat += 1
+                view = world.view(seat)
+                j, hand, keep = view.held()
+                action: Action | None = None
+                if j >= 0 and keep == 1 and not board.rules.uses_tokens:  # a card of a hand
+                    action = play(view.board.riders[j].id, as_int(choice) if j == i else hand[rng.below(len(hand))])
+                else:
+                    offered = view.options()
+                    if j == i:
+                        for o in offered:
+                            if choice_of(o.action) == choice:
+                                action = o.action
+                    if action is None:
+                        action = offered[rng.below(len(offered))].action
+                world.apply(action)
+                for e in world.events:
+                    if isinstance(e, (Exhaustion, Fatigue)) and e.rider == i:
+                        took = True
+            tired += took
+        odds = board._odds[key] = tired * 100 // worlds
+        return odds
 
     def wind(self, i: int, choice: Choice) -> str:
         """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""

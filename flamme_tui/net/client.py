@@ -353,8 +353,9 @@ class DeviceTable:
             return card
         # the wind as the race screen's aids say it ("front" read as "in the lead"): in the wind whatever
         # the others play, or for now (at the front of its group: the others' cards decide)
-        marks = [_("finish") if p.finish else _("in the wind") if p.wind == WIND else _("in the wind for now")
-                 if p.wind == MAY and p.front else ""]
+        marks = [_("finish") if p.finish else _("in the wind") if p.wind == WIND
+                 else _("in the wind: {chance}").format(chance=narrator.wind_chance(p.wind_odds))
+                 if p.wind == MAY and p.wind_odds >= 0 else _("in the wind for now") if p.wind == MAY and p.front else ""]
         marks += [_("blocked") if p.crowd == BLOCKED else _("may be blocked") if p.crowd == MAY else "",
                   _("crash") if p.fall == CRASH else _("may crash") if p.fall == MAY else ""]
         mark = ", ".join(m for m in marks if m)

@@ -302,7 +302,13 @@ def option_from(data: Any) -> OptionData:
     if preview is not None:
         if not isinstance(preview, dict) or set(preview) != set(PREVIEW_FIELDS):
             raise ProtocolError("bad-message", "a preview")
-        preview = Preview(**preview)
+        try:
+            preview = Preview(**preview)
+        except TypeError:  # (the compiled engine checks each field's type)
+            raise ProtocolError("bad-message", "a preview") from None
+        odds = preview.wind_odds
+        if type(odds) is not int or not -1 <= odds <= 100:  # a chance in percent, shown as words
+            raise ProtocolError("bad-message", "a preview")
     return OptionData(data["action"], preview, bool(data.get("dominated")))
 
 

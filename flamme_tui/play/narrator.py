@@ -105,6 +105,16 @@ def to_go_text(course: Course, square: int, short: bool = False) -> str:
     return _("{n} past the line").format(n=1 - n)
 
 
+def wind_chance(odds: int) -> str:
+    """A card's chance of the wind (Preview.wind_odds, in percent) in words, by
+    tens: "about 60%", "under 10%", "over 90%" (sampled rounds: no finer)."""
+    if odds < 10:
+        return _("under 10%")
+    if odds > 90:
+        return _("over 90%")
+    return _("about {n}%").format(n=(odds + 5) // 10 * 10)
+
+
 def lane_word(variant: str, lane: int, lanes: int = 2) -> str:
     """Lane 0 is the right-hand lane (the inner lane of a BMX lap); on a
     three-lane square lane 1 is the middle lane, lane 2 the left one."""

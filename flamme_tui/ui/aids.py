@@ -20,7 +20,7 @@ from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..engine.options import BLOCKED, CLEAR, CRASH, MAY, WIND, Preview
 from ..i18n import _
-from ..play.narrator import label, terrain_word, to_go
+from ..play.narrator import label, terrain_word, to_go, wind_chance
 from .widgets.board import token_str
 
 
@@ -56,14 +56,22 @@ def flag(preview: Preview, bmx: bool) -> str:
 def wind_mark(preview: Preview, bmx: bool) -> str:
     """The card's wind mark (engine.options.Preview.wind), as the reveal marks
     the riders who take one: "+E" an exhaustion card (BMX "+F" a fatigue
-    token) whatever the others play, "+E?" if their cards decide, "" none."""
+    token) whatever the others play; if their cards decide, its chance
+    ("+E 60%", "+E<10%", "+E>90%"; "+E?" when not worked out); "" none."""
     mark = "+F" if bmx else "+E"
-    return mark if preview.wind == WIND else mark + "?" if preview.wind == MAY else ""
+    if preview.wind == WIND:
+        return mark
+    if preview.wind != MAY:
+        return ""
+    odds = preview.wind_odds
+    if odds < 0:
+        return mark + "?"
+    return mark + ("<10%" if odds < 10 else ">90%" if odds > 90 else f" {(odds + 5) // 10 * 10}%")
 
 
 def wind_legend(bmx: bool) -> str:
     """What the cards' wind marks say, for the hint under them."""
-    return _("+F: a fatigue token for sure, +F?: maybe") if bmx else _("+E: an exhaustion card for sure, +E?: maybe")
+    return _("+F: a fatigue token, +F 30%: its chance") if bmx else _("+E: an exhaustion card, +E 30%: its chance")
 
 
 def card_lines(preview: Preview, course, bmx: bool, shown: object, aids: bool) -> tuple[str, ...]:
@@ -133,10 +141,13 @@ def fit_parts(parts: list[str], width: int, height: int) -> str:
 def wind_words(preview: Preview, bmx: bool) -> str:
     """Who will be in the wind, in words (engine.options.Preview.wind): for sure
     whatever the others play, or "for now" (at the front of its group or not
-    with the others still: their cards, BMX their tokens and the die, decide)."""
+    with the others still: their cards, BMX their tokens and the die, decide)
+    and its chance (Preview.wind_odds)."""
     if preview.wind == WIND:
         return _("a fatigue token for sure") if bmx else _("an exhaustion card for sure")
     if preview.wind == MAY:
+        if preview.wind_odds >= 0:  # its chance, which says more than where it stands with the others still
+            return _("in the wind: {chance}").format(chance=wind_chance(preview.wind_odds))
         return _("in the wind for now") if preview.front else _("sheltered for now")
     return _("no fatigue token for sure") if bmx else _("no exhaustion card for sure")
 

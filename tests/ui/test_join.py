@@ -444,11 +444,13 @@ def test_a_card_s_mark_says_the_wind_not_the_lead():
         session.apply(session.game.view(session.due()).options()[0].action)
     assert device.turn is not None and device.turn.kind == "pick", device.turn
     option = device.turn.options[0]
-    words = {wind: device.option_words(replace(option, preview=replace(option.preview, wind=wind, front=front,
-                                                                         finish=False)))
-             for wind, front in ((WIND, True), (MAY, True), ("", False))}
-    assert words[WIND].endswith("in the wind") and words[MAY].endswith("in the wind for now")
-    assert "wind" not in words[""] and all("front" not in w for w in words.values())
+    words = {(wind, odds): device.option_words(replace(option, preview=replace(
+        option.preview, wind=wind, front=front, finish=False, wind_odds=odds)))
+        for wind, front, odds in ((WIND, True, -1), (MAY, True, -1), (MAY, True, 36), (MAY, False, 4), ("", False, -1))}
+    assert words[WIND, -1].endswith("in the wind") and words[MAY, -1].endswith("in the wind for now")
+    # its chance when the host worked it out (Preview.wind_odds), whether it leads now or not
+    assert words[MAY, 36].endswith("in the wind: about 40%") and words[MAY, 4].endswith("in the wind: under 10%")
+    assert "wind" not in words["", -1] and all("front" not in w for w in words.values())
 
 
 def test_default_team_names_are_said_in_the_device_s_language():
@@ -613,7 +615,7 @@ def test_a_meteo_race_s_weather_reaches_the_devices_and_their_cards_say_the_wind
             said += [device.option_words(o) for o in device.turn.options]
         session.apply(game.view(seat).options()[-1].action)
     assert session.over and (MAY, MAY) in winds  # the wind and a crowd left open by the others' cards
-    assert any("in the wind for now" in w for w in said) and any(w.endswith("may be blocked") for w in said)
+    assert any("in the wind: " in w for w in said) and any(w.endswith("may be blocked") for w in said)
     # (sure wind, which no card of the others can take away, is rare in a pack: said as the test above says)
 
 

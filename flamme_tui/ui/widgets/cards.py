@@ -81,7 +81,7 @@ class Card:
     title_style: Style | None = None  # e.g. a rider's team colours
     data: tuple = ()  # what the card stands for (seat, rider, card): never drawn
     big: str = ""  # the value, drawn in big digits over the lines when the row is large
-    foot: str = ""  # in the bottom border: a hand card's wind mark ("+E", "+E?"), read without colour
+    foot: str = ""  # in the bottom border: a hand card's wind mark ("+E", "+E 60%"), read without colour
     foot_narrow: str = ""  # the foot where the card is too narrow for it ("»" for "» draw 5 cards")
     # the body's lines in fewer words, each drawn instead of its line of `lines` when that
     # one is wider than the card ("" or none: cut with a mark): a rider's place as
@@ -233,8 +233,12 @@ class CardRow(LineWidget):
             put(y, x + 1 + inner, vt, border)
         if h >= 2:
             foot = card.foot if len(card.foot) <= inner - 2 or not card.foot_narrow else card.foot_narrow
-            foot = foot[: max(0, inner - 2)]
-            if foot:  # "╰─ +E? ─╯": the mark in the border, as the title is in the top one
+            foot = foot[:max(0, inner)]
+            if foot and len(foot) > inner - 2:  # "╰+E 60%╯": a long mark without the blanks around it
+                put(h - 1, x, bl, border)
+                put(h - 1, x + 1, foot, body + VALUE)
+                put(h - 1, x + 1 + len(foot), hz * (inner - len(foot)) + br, border)
+            elif foot:  # "╰─ +E? ─╯": the mark in the border, as the title is in the top one
                 left = hz if inner >= len(foot) + 3 else ""
                 put(h - 1, x, bl + left + " ", border)
                 put(h - 1, x + 2 + len(left), foot, body + VALUE)
