@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
-from .actions import Action, Choice, play
+from .actions import Action, Choice, draw, play
 from .course import Course
 from .events import Exhaustion, Fatigue
 from .options import CLEAR, MAY, Option, choice_of
@@ -368,8 +368,12 @@ class View(Shown):
                 view = world.view(seat)
                 j, hand, keep = view.held()
                 action: Action | None = None
-                if j >= 0 and keep == 1 and not board.rules.uses_tokens:  # a card of a hand
+                cards = not board.rules.uses_tokens
+                if j >= 0 and keep == 1 and cards:  # a card of a hand
                     action = play(view.board.riders[j].id, as_int(choice) if j == i else hand[rng.below(len(hand))])
+                elif j < 0 and cards and not view.chosen and len(view.mine()) == 2 and not view.board.crossed:
+                    # who draws first, at random (built here: the options would build this world's position game)
+                    action = draw(view.mine()[rng.below(2)].id)
                 else:
                     offered = view.options()
                     if j == i:

@@ -606,13 +606,14 @@ class HostServer:
         everybody waits for), the public table, and to each seat that has
         something to do its turn (a device rings its bell for a new one).  Every
         message is built at once, from the table as it is now (another change may
-        come while they are sent: its own broadcast follows), each encoded once for all."""
+        come while they are sent: its own broadcast follows), each encoded once for all;
+        the reveal and the table are on their way before the turns are built (a turn's
+        cards say their chances of the wind: View.wind_odds, the costly part)."""
         table = self.table.table(self.away())
         reveal = self.table.last_reveal if revealed else None
         over = self.table.session.over  # (this table is the last one: said once it is sent)
         waiting = self.table.waiting()
-        turns = {peer: dumps(turn) for seat in self.table.devices_waiting()
-                 if (peer := self.seated.get(seat)) is not None and (turn := self.table.turn_for(seat)) is not None}
+        due = [(seat, peer) for seat in self.table.devices_waiting() if (peer := self.seated.get(seat)) is not None]
         peers = [p for p in self.peers if p.seat is not None or p.watcher]
         # (said now, in the order the changes came: a broadcast still sending may end after a later one)
         if reveal is not None:
@@ -623,11 +624,17 @@ class HostServer:
                      away=tuple(s for s in waiting if s in devices and s not in self.seated and s not in here))
         texts = ([dumps(reveal)] if reveal is not None else []) + [dumps(table)]
 
-        async def send(peer: Peer) -> None:  # (in order to each: the reveal, the table, its turn)
-            for text in texts + ([turns[peer]] if peer in turns else []):
+        async def send(peer: Peer) -> None:  # (in order to each: the reveal, the table; then its turn)
+            for text in texts:
                 await self._send_text(peer, text)
 
-        await asyncio.gather(*(send(p) for p in peers))
+        # the reveal and the table on their way to every device first (each send waits only for
+        # its own socket), then each turn, built then (an action taken meanwhile broadcasts again)
+        sending = asyncio.gather(*(send(p) for p in peers))
+        await asyncio.sleep(0)
+        turns = [(peer, dumps(turn)) for seat, peer in due if (turn := self.table.turn_for(seat)) is not None]
+        await sending
+        await asyncio.gather(*(self._send_text(peer, text) for peer, text in turns))
         if over and not self.done.is_set():  # said once (a device leaving broadcasts again)
             self.say("over")
             self.done.set()
