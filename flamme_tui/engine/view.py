@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 # sampled rounds a card's chance of the wind is counted over (View.wind_odds): about
-# 7 ms for a hand of four cards in a pack (once a turn: the board keeps the answers),
+# 7 ms for a hand of four cards in a pack (once a turn: play.table keeps the options),
 # a standard error of 7 points at most, which the screen's tens ("+E 60%") round off
 WIND_WORLDS: Final = 48
 
@@ -135,11 +135,8 @@ class Board(Shown):
         self.rules: Final = rules  # the rule set: its flags and classes
         # a tour stage (classic, meteo): rider index -> (round, square, lane) where it crossed the line (public)
         self.crossed: Final = crossed
-        # worked out from this board once, not part of what it shows: the position game of previews,
-        # and the cards' chances of the wind (View.wind_odds), by the seat's view and card: a screen
-        # asks a turn's options several times, and the chances are the costly part of them
+        # worked out from this board once, not part of what it shows: the position game of previews
         self._position: Race | None = None
-        self._odds: dict[tuple[object, ...], int] = {}
 
     def position(self) -> Race:
         """A game of this rule set at this board's position (no hidden piles),
@@ -348,12 +345,6 @@ class View(Shown):
         hand (each seeded by the round, the seat and its number), so the cards'
         chances differ by the cards, and a redraw shows the same numbers."""
         board = self.board
-        # what the seat knows besides the board (its hands, its cards down, who it drew first): the same
-        # view asks again, another view of the round's board works it out afresh
-        key = (self.seat, i, choice, worlds, self.first_drawn, tuple(self.hands.items()), tuple(self.chosen.items()))
-        known = board._odds.get(key)
-        if known is not None:
-            return known
         tired = 0
         for k in range(worlds):
             rng = Rng((board.round * 64 + self.seat) * 1024 + k)
@@ -387,8 +378,7 @@ class View(Shown):
                     if isinstance(e, (Exhaustion, Fatigue)) and e.rider == i:
                         took = True
             tired += took
-        odds = board._odds[key] = tired * 100 // worlds
-        return odds
+        return tired * 100 // worlds
 
     def wind(self, i: int, choice: Choice) -> str:
         """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""

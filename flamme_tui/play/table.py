@@ -28,6 +28,7 @@ from ..engine.actions import Action, Bid, Draw, Place
 from ..engine.events import Event
 from ..engine.options import Option, dominated
 from ..engine.phase import Phase
+from ..engine.view import View
 from .flow import Frame, RaceFlow
 from .session import UNDO, BotMove, Session
 from .standings import Standings, standings
@@ -257,6 +258,10 @@ class Table:
         self._seen: list[Seen] = []
         self._looked: dict[int, int] = {}
         self._since: dict[int, tuple[Seen, ...]] = {}
+        # the last options offered, with the seat's view and whether they say the wind: a screen
+        # asks the turn several times a key, and the cards' chances of the wind (View.wind_odds)
+        # cost milliseconds (kept here, by the game's owner: the board is every seat's)
+        self._offered: tuple[View, bool, tuple[Option, ...]] | None = None
         self._resumed()
 
     def _resumed(self) -> None:
@@ -399,7 +404,13 @@ class Table:
             return Curtain(seat, game.view(seat).board, (LiftCurtain(seat),), bid, view=self.public())
         view = game.view(seat)
         # a card's preview says who will be in the wind (Preview.wind: the table shows it, bots skip it)
-        offered = tuple(view.options(wind=kind == "pick"))
+        wind = kind == "pick"
+        kept = self._offered
+        if kept is not None and kept[1] == wind and kept[0] == view:  # the same seat's view: the same options
+            offered = kept[2]
+        else:
+            offered = tuple(view.options(wind=wind))
+            self._offered = (view, wind, offered)
         if kind == "place":
             assert now.rider is not None
             return Placing(seat, now.rider, offered, view=view)
