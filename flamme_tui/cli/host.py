@@ -140,7 +140,7 @@ async def _start_page(args: Any, port: int, devices: int) -> Any:
         return None
     local = "127.0.0.1" if args.host in ("", "0.0.0.0", "::") else args.host  # where the tabs' apps reach the table
     # (exec: the tab's app is the host's own child, not a shell's, so it sees the host go: ui/join.py)
-    command = " ".join(("exec", shlex.quote(sys.executable), "-m", "flamme_tui", "join",
+    command = " ".join(("exec", shlex.quote(sys.executable), "-P", "-m", "flamme_tui", "join",
                         shlex.quote(join_address(local, port))))
     try:
         return await start_page(command, args.host, args.web_port, max_sessions=devices + 4)

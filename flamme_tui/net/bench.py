@@ -61,8 +61,8 @@ def _proc_peak_mb(pid: int) -> float | None:
 def _start_host(seats: int, seed: int, folder: str) -> tuple[subprocess.Popen[str], int, dict[str, str], str]:
     port = _free_port()
     env = dict(os.environ, FLAMME_TUI_DATA_DIR=folder)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "flamme_tui", "host", "--players", str(seats), "--bots", "device",
+    proc = subprocess.Popen(  # (-P: the installed package, not a source tree in the folder it is run from)
+        [sys.executable, "-P", "-m", "flamme_tui", "host", "--players", str(seats), "--bots", "device",
          "--seed", str(seed), "--port", str(port), "--saves", folder, "--lang", "en"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None

@@ -67,7 +67,7 @@ def startup_once(timeout: float = 20.0) -> tuple[float, float, float]:
     pid, fd = pty.fork()
     if pid == 0:  # the child: the real command line entry point
         try:
-            os.execve(sys.executable, [sys.executable, "-m", "flamme_tui"], env)
+            os.execve(sys.executable, [sys.executable, "-P", "-m", "flamme_tui"], env)
         finally:
             os._exit(127)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))

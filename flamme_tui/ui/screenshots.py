@@ -134,7 +134,7 @@ async def shoot_phone(size: tuple[int, int]) -> bytes:
     # each tab runs `join` (as `host --web-port` has it), in English, from these sources
     root = str(Path(__file__).resolve().parents[2])
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-    command = " ".join(("exec", shlex.quote(sys.executable), "-m", "flamme_tui", "join", "--lang", "en",
+    command = " ".join(("exec", shlex.quote(sys.executable), "-P", "-m", "flamme_tui", "join", "--lang", "en",
                         f"127.0.0.1:{port}"))
     runner = await start_page(command, "127.0.0.1", web_port, max_sessions=1)
     try:

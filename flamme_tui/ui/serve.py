@@ -63,7 +63,7 @@ log = logging.getLogger("flamme-tui.serve")
 def app_command() -> str:
     """The command each browser tab runs: this Python, this flamme-tui (told
     it is served by the environment it inherits: `serve` sets SERVED_ENV)."""
-    return " ".join([shlex.quote(sys.executable), "-m", "flamme_tui"])
+    return " ".join([shlex.quote(sys.executable), "-P", "-m", "flamme_tui"])
 
 
 def clamp_size(width: object, height: object) -> tuple[int, int] | None:

@@ -132,7 +132,7 @@ class HostScreen(Screen[None]):
             from ..serve import start_page
         except ImportError:
             return
-        command = " ".join(("exec", shlex.quote(sys.executable), "-m", "flamme_tui", "join",
+        command = " ".join(("exec", shlex.quote(sys.executable), "-P", "-m", "flamme_tui", "join",
                             shlex.quote(f"{LOCAL}:{self.port}")))
         for port in dict.fromkeys((self.web_port or self.port + 1, 0)):
             try:
