@@ -1,7 +1,7 @@
 """How fast the app answers: `python -m flamme_tui.ui.bench [--runs N] [--rounds N] [--size WxH ...]
 [--variant classic|meteo|bmx] [--keys-only | --startup-only]`.
 
-1. Start-up to the title menu: `python -m flamme_tui` is started N times in a
+1. Start-up to the title menu: `python -P -m flamme_tui` is started N times in a
    pseudo-terminal (80x24) with FLAMME_TUI_EXIT_AFTER_TITLE=1, which makes the
    app quit as soon as the title menu has been drawn; wall time per run, and
    the app's CPU time to the title (steadier than wall time on a busy machine).
@@ -418,7 +418,7 @@ def measure(args: argparse.Namespace) -> int:
         return measure_autosave(args.tour_stages)
 
     if not args.keys_only:
-        print(f"Start-up to the title menu ({args.runs} runs, `python -m flamme_tui` in an 80x24 pseudo-terminal):")
+        print(f"Start-up to the title menu ({args.runs} runs, `python -P -m flamme_tui` in an 80x24 pseudo-terminal):")
         runs = bench_startup(args.runs)
         for k, label in enumerate(("title menu drawn", "process gone", "CPU to the title")):
             values = [r[k] for r in runs]
