@@ -276,7 +276,11 @@ async def test_a_card_with_four_things_to_say_is_said_whole_under_the_cards(lang
             shown = " ".join(line[hint.x:hint.right] for line in lines[hint.y:hint.bottom]).split()
             assert shown[:len(said.split())] == said.split(), (said, shown)
             width, height = size
-            for part in ("#status", "#overview", "#track", "#panel-title", "#cards", "#panel-hint", "#boards", "#keys"):
+            # (the stage of 44 squares in one band of the strip at 120 columns: no overview, it said it again)
+            whole = screen.query_one("#track").one_band(width)
+            assert screen.query_one("#overview").display is not whole and whole == (width == 120)
+            for part in ("#status", "#track", "#panel-title", "#cards", "#panel-hint", "#boards", "#keys") + (
+                    () if whole else ("#overview",)):
                 region = screen.query_one(part).region
                 assert region.height >= 1 and region.bottom <= height and region.right <= width, (part, region)
             boards = screen.query_one("#boards", Boards)

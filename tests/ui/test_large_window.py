@@ -9,7 +9,7 @@ import pytest
 from flamme_tui.ui.app import FlammeApp
 from flamme_tui.ui.scenarios import SCENARIOS, SEED
 from flamme_tui.ui.widgets.profile import StageProfile
-from flamme_tui.ui.widgets.track import StageOverview
+from flamme_tui.ui.widgets.track import StageOverview, TrackStrip
 
 pytestmark = pytest.mark.usefixtures("fast_pilot")
 
@@ -24,15 +24,15 @@ def used(line) -> int:
     return len(line.text.rstrip())
 
 
-async def test_at_200x60_the_overview_and_the_profile_take_the_width():
+async def test_at_200x60_the_strip_shows_the_whole_stage_once_and_the_profile_takes_the_width():
     async with FlammeApp(seed=SEED, autoplay=False).run_test(size=(200, 60)) as pilot:
         await SCENARIOS["card-pick"](pilot)
         screen = pilot.app.screen
-        overview = screen.query_one("#overview", StageOverview)
-        lines = overview.drawn_lines()
-        squares = overview.course.length
-        assert used(lines[0]) >= 2 * (squares - 2)  # two cells a square
-        assert "BSBR" in lines[0].text  # the riders' labels in full, as on the strip
+        # the detailed strip holds the whole stage in one band: no overview above it saying it again
+        strip = screen.query_one("#track", TrackStrip)
+        assert strip.one_band(200) and not screen.query_one("#overview", StageOverview).display
+        lines = strip.drawn_lines()
+        assert "BSBR" in "".join(line.text for line in lines) and any("▓" in line.text for line in lines)
         profile = screen.query_one("#profile", StageProfile)
         assert screen.has_class("-profile") and profile.stretch
         width = profile.size.width

@@ -181,6 +181,8 @@ class RaceScreen(RaceKeys):
         self.set_class(vast, "-vast")
         for overview in self.query("#overview").results(StageOverview):
             overview.set_wide(vast)  # a large window: two cells a square, the riders' labels in full
+            # the detailed strip with the whole stage in one band (200 columns): the overview said it again
+            overview.display = not (isinstance(strip, TrackStrip) and strip.one_band(width))
         # a window this tall has the room: the cards' values in big digits (classic and meteo;
         # BMX keeps its lap and die at the top)
         large = height >= LARGE_CARDS and not self.bmx
@@ -212,9 +214,10 @@ class RaceScreen(RaceKeys):
         fixed height (app.tcss: a tall window's margins and weather legend)."""
         tall = height >= TALL
         rows = 1 + 1 + 1  # the status line, the panel's title, the key bar
-        rows += sum(part.get_content_height(None, None, width) for part in self.query("#overview").results(StageOverview))
+        overviews = [part for part in self.query("#overview").results(StageOverview) if part.display]
+        rows += sum(part.get_content_height(None, None, width) for part in overviews)
         rows += sum(part.get_content_height(None, None, width) for part in self.query("#track").results(TrackStrip))
-        rows += tall + (tall and bool(self.board.rules.has_weather))  # the overview's margin, the legend
+        rows += (tall and bool(overviews)) + (tall and bool(self.board.rules.has_weather))  # its margin, the legend
         rows += (7 if height >= LARGE_CARDS else 4)  # the cards
         return height - rows - Boards.fixed_height(len(self.board.riders), columns) - tall  # (the boards' margin)
 

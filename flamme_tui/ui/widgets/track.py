@@ -364,6 +364,12 @@ class TrackStrip(LineWidget):
         self._plan_cache = (key, plan)
         return plan
 
+    def one_band(self, width: int) -> bool:
+        """Whether the whole stage fits in one band `width` cells wide (the overview then
+        shows nothing this strip does not: RaceScreen hides it)."""
+        mode, bands = self._plan(width)
+        return mode == "wrap" and len(bands) == 1
+
     def get_content_height(self, container, viewport, width: int) -> int:
         mode, bands = self._plan(width)
         if mode == "wrap":
