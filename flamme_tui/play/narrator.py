@@ -105,14 +105,16 @@ def to_go_text(course: Course, square: int, short: bool = False) -> str:
     return _("{n} past the line").format(n=1 - n)
 
 
+def chance_tens(odds: int) -> int:
+    """A card's chance of the wind (Preview.wind_odds, in percent) as it is shown:
+    to the nearest ten (sampled rounds: no finer), 0 under 10, 100 over 90."""
+    return 0 if odds < 10 else 100 if odds > 90 else (odds + 5) // 10 * 10
+
+
 def wind_chance(odds: int) -> str:
-    """A card's chance of the wind (Preview.wind_odds, in percent) in words, by
-    tens: "about 60%", "under 10%", "over 90%" (sampled rounds: no finer)."""
-    if odds < 10:
-        return _("under 10%")
-    if odds > 90:
-        return _("over 90%")
-    return _("about {n}%").format(n=(odds + 5) // 10 * 10)
+    """A card's chance of the wind in words: "about 60%", "under 10%", "over 90%"."""
+    tens = chance_tens(odds)
+    return _("under 10%") if tens == 0 else _("over 90%") if tens == 100 else _("about {n}%").format(n=tens)
 
 
 def lane_word(variant: str, lane: int, lanes: int = 2) -> str:

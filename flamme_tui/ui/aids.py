@@ -20,7 +20,7 @@ from ..engine.cards import card_text
 from ..engine.events import token_text
 from ..engine.options import BLOCKED, CLEAR, CRASH, MAY, WIND, Preview
 from ..i18n import _
-from ..play.narrator import label, terrain_word, to_go, wind_chance
+from ..play.narrator import chance_tens, label, terrain_word, to_go, wind_chance
 from .widgets.board import token_str
 
 
@@ -66,7 +66,8 @@ def wind_mark(preview: Preview, bmx: bool) -> str:
     odds = preview.wind_odds
     if odds < 0:
         return mark + "?"
-    return mark + ("<10%" if odds < 10 else ">90%" if odds > 90 else f" {(odds + 5) // 10 * 10}%")
+    tens = chance_tens(odds)
+    return mark + ("<10%" if tens == 0 else ">90%" if tens == 100 else f" {tens}%")
 
 
 def wind_legend(bmx: bool) -> str:
