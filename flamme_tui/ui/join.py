@@ -302,6 +302,8 @@ class SeatScreen(Screen[None]):
     # ------------------------------------------------------------ drawing
 
     def show(self) -> None:
+        if not self.is_attached or not self.query("#status"):
+            return  # the app closing: the screen's parts are gone while the line's worker still ends
         t = self.table
         if t.setup is None:
             self.query_one("#status", Static).update(Text(self.note or _("Joining {address}...").format(
