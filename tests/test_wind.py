@@ -17,10 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_previews import choices, position, positions
 
+from flamme_tui.bots import easy
 from flamme_tui.engine.actions import Draw, Play
 from flamme_tui.engine.events import Exhaustion, Fatigue
 from flamme_tui.engine.options import MAY, WIND
 from flamme_tui.engine.race import RuleError
+from flamme_tui.engine.rng import Replay, Rng
+from flamme_tui.engine.turns import next_seat
+from flamme_tui.play.races import RaceSpec, make_setup, new_game
 
 FAR = [{"id": "blue.S", "square": 30, "lane": 0}, {"id": "blue.R", "square": 30, "lane": 1}]  # finish at 40
 
@@ -184,10 +188,38 @@ def test_a_cards_chance_of_the_wind_is_the_share_of_rounds_in_which_it_takes_one
     game, view, j = _first_card_down(riders, "red.R", 5, "red.S", [3, 4, 5, 9])
     shown = {o.preview.value: o.preview for o in view.options(wind=True)}
     assert shown[5].wind == MAY and 60 <= shown[5].wind_odds <= 100  # 48 rounds: a sampling error of 6 points
-    assert 75 <= view.wind_odds(j, 5, worlds=2000) <= 85  # (an error of 1 point)
+    assert 75 <= view.wind_odds(j, [5], worlds=2000)[0] <= 85  # (an error of 1 point)
     # the same view asks again, or a view of another game of that position: the same chance
-    assert view.wind_odds(j, 5) == shown[5].wind_odds
-    assert _first_card_down(riders, "red.R", 5, "red.S", [3, 4, 5, 9])[1].wind_odds(j, 5) == shown[5].wind_odds
+    assert view.wind_odds(j, [5]) == [shown[5].wind_odds]
+    assert _first_card_down(riders, "red.R", 5, "red.S", [3, 4, 5, 9])[1].wind_odds(j, [5]) == [shown[5].wind_odds]
     # a chance only where the others' cards decide: none for sure wind or shelter, nor bots' options
     assert all(p.wind_odds == -1 for p in shown.values() if p.wind != MAY)
     assert all(o.preview.wind_odds == -1 for o in view.options())
+
+
+def test_the_cards_of_a_hand_are_counted_over_the_same_rounds_together_or_one_by_one():
+    # each world is played up to the card once and copied for each card, the copies drawing the
+    # same numbers (rng.Replay): asked together, each card's chance is what it is asked alone
+    setup = make_setup(RaceSpec(variant="classic"))
+    game = new_game(setup, 0)
+    checked = 0
+    while game.round <= 6:  # the decks run out in round 4: the rest of a round shuffles recycled piles
+        seat = next_seat(game)
+        view = game.view(seat)
+        i, hand, _keep = view.held()
+        if i >= 0 and game.round >= 3:
+            cards = sorted(set(hand))
+            assert view.wind_odds(i, cards, worlds=12) == [view.wind_odds(i, [c], worlds=12)[0] for c in cards]
+            checked += 1
+        game.apply(easy(view))
+    assert checked > 20
+
+
+def test_replays_of_one_list_draw_what_their_source_draws_each():
+    source, alone = Rng(7), Rng(7)
+    drawn: list[float] = []
+    first, second = Replay(drawn, source), Replay(drawn, source)
+    numbers = [first.random() for _ in range(5)]
+    assert numbers == [alone.random() for _ in range(5)]
+    assert [second.random() for _ in range(8)] == numbers + [alone.random() for _ in range(3)]
+    assert [first.below(1000) for _ in range(3)] == [int(x * 1000) for x in drawn[5:8]]

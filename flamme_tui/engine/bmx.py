@@ -498,7 +498,7 @@ class BmxGame(Race):
         return game
 
     @classmethod
-    def sample(cls, view: View, rng: Rng) -> BmxGame:
+    def sample(cls, view: View, rng: Rng, unseen: Sequence[tuple[int, ...]] | None = None) -> BmxGame:
         """A whole game consistent with the seat's view (View.sample): every bag
         holds what the seat cannot place; other seats' hands are drawn again
         from their bags with `rng`, which the game draws from from then on."""
@@ -507,7 +507,7 @@ class BmxGame(Race):
         game.phase = ENERGY
         game.public_cache = None
         for i, rider in enumerate(game.riders):
-            rider.bag = list(view.unseen(i))
+            rider.bag = list(view.unseen(i) if unseen is None else unseen[i])
             if i in view.own:
                 rider.hand = list(view.hands.get(i, ()))
                 chosen = view.chosen.get(i)

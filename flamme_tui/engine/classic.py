@@ -1202,7 +1202,7 @@ class ClassicGame(Race):
         return game
 
     @classmethod
-    def sample(cls, view: View, rng: Rng) -> ClassicGame:
+    def sample(cls, view: View, rng: Rng, unseen: Sequence[tuple[int, ...]] | None = None) -> ClassicGame:
         """A whole game consistent with the seat's view (View.sample): every
         face-down deck dealt at random from the cards the seat cannot place,
         other seats' hands drawn again from them; the seat's own hand and
@@ -1213,7 +1213,7 @@ class ClassicGame(Race):
         game.public_cache = None
         for rider in game.riders:
             i = game.index[rider.id]
-            rider.deck = list(view.unseen(i))
+            rider.deck = list(view.unseen(i) if unseen is None else unseen[i])
             rng.shuffle(rider.deck)
             if i in view.own:
                 rider.recycled = view.own[i][1]

@@ -445,7 +445,7 @@ class Race:
         raise NotImplementedError
 
     @classmethod
-    def sample(cls, view: View, rng: Rng) -> Race:
+    def sample(cls, view: View, rng: Rng, unseen: Sequence[tuple[int, ...]] | None = None) -> Race:
         """Hook: a whole game consistent with the seat's view (View.sample)."""
         raise NotImplementedError
 

@@ -46,3 +46,27 @@ class Rng:
         twin = Rng(0)
         twin._r.setstate(self._r.getstate())
         return twin
+
+
+class Replay(Rng):
+    """The numbers `source` draws from now on, the same for every Replay of one
+    `drawn` list (which keeps them as the first to need each draws it): every
+    copy of a sampled world given one draws alike (View.wind_odds), where copying
+    a generator's state (624 words) for each would cost more than the simulated
+    round itself.  For simulations only: it has no state to save or copy."""
+
+    __slots__ = ("_drawn", "_next", "_source")
+
+    def __init__(self, drawn: list[float], source: Rng) -> None:  # (no Rng.__init__: no generator of its own)
+        self._drawn = drawn
+        self._next = 0
+        self._source = source
+        self.random = self._replay
+
+    def _replay(self) -> float:
+        k = self._next
+        self._next = k + 1
+        drawn = self._drawn
+        if k == len(drawn):
+            drawn.append(self._source.random())
+        return drawn[k]

@@ -24,7 +24,7 @@ from .course import Course
 from .events import Exhaustion, Fatigue
 from .options import CLEAR, MAY, Option, choice_of
 from .phase import Phase
-from .rng import Rng
+from .rng import Replay, Rng
 from .ruleset import RuleSet
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 # sampled rounds a card's chance of the wind is counted over (View.wind_odds): about
-# 7 ms for a hand of four cards in a pack (once a turn: play.table keeps the options),
+# 3 ms for a hand of four cards in a pack (once a turn: play.table keeps the options),
 # a standard error of 7 points at most, which the screen's tens ("+E 60%") round off
 WIND_WORLDS: Final = 48
 
@@ -315,70 +315,100 @@ class View(Shown):
         """What this seat may do now, each choice with its preview (engine.options).
         With `wind`, each preview also says what the others' hidden cards leave
         open: who will be in the wind (Preview.wind, a simulated end of round
-        per card), whether riders in the way will stop it (Preview.crowd) and
-        whether it will crash (Preview.fall); the table shows them, bots skip them."""
+        per card, and its chance when the others decide: Preview.wind_odds),
+        whether riders in the way will stop it (Preview.crowd) and whether it
+        will crash (Preview.fall); the table shows them, bots skip them."""
         position = self.board.position()
         out: list[Option] = position.options(self)
         if not wind:
             return out
+        winds = [position.wind(self, o.preview.rider, choice_of(o.action)) if o.preview is not None else ""
+                 for o in out]
+        open_: dict[int, list[Choice]] = {}  # rider: its cards whose wind the others decide
+        for o, in_wind in zip(out, winds):
+            if o.preview is not None and in_wind == MAY:
+                open_.setdefault(o.preview.rider, []).append(choice_of(o.action))
+        odds = {(i, c): p for i, cs in open_.items() for c, p in zip(cs, self.wind_odds(i, cs))}
         told = []
-        for o in out:
+        for o, in_wind in zip(out, winds):
             if o.preview is not None:
                 i, choice = o.preview.rider, choice_of(o.action)
-                in_wind = position.wind(self, i, choice)
-                odds = self.wind_odds(i, choice) if in_wind == MAY else -1
-                shown = o.preview.with_round(in_wind, *position.road(self, i, choice), odds)
+                shown = o.preview.with_round(in_wind, *position.road(self, i, choice), odds.get((i, choice), -1))
                 if shown.crowd == CLEAR:  # the riders on the square it aims at move first and leave it
                     shown = position.cleared(self, shown, choice)
                 o = Option(o.action, shown)
             told.append(o)
         return told
 
-    def wind_odds(self, i: int, choice: Choice, worlds: int = WIND_WORLDS) -> int:
-        """Preview.wind_odds of rider i's card (token tuple): in how many of 100
-        rounds it takes an exhaustion card (fatigue token), over `worlds` sampled
-        rounds.  Each deals what the seat cannot see as it may know it (`sample`),
-        rider i plays `choice`, and every other card not yet down is drawn at
-        random from its rider's hand (a hand of cards; tokens, and who draws
-        first, at random among the choices offered): what a player who cannot
-        read the others' minds may reckon.  The same worlds for every card of a
-        hand (each seeded by the round, the seat and its number), so the cards'
-        chances differ by the cards, and a redraw shows the same numbers."""
+    def wind_odds(self, i: int, choices: Sequence[Choice], worlds: int = WIND_WORLDS) -> list[int]:
+        """Preview.wind_odds of each of rider i's cards (token tuples): in how
+        many of 100 rounds it takes an exhaustion card (fatigue token), over
+        `worlds` sampled rounds.  Each deals what the seat cannot see as it may
+        know it (`sample`), rider i plays the card, and every other card not yet
+        down is drawn at random from its rider's hand (a hand of cards; tokens,
+        and who draws first, at random among the choices offered): what a player
+        who cannot read the others' minds may reckon.  The same worlds for every
+        card (each seeded by the round, the seat and its number), so the cards'
+        chances differ by the cards, and a redraw shows the same numbers.  A
+        world is sampled and played up to rider i's card once, then copied for
+        each card (nothing before it depends on the card), the copies drawing
+        the same numbers (a Replay of the world's)."""
         board = self.board
-        tired = 0
+        unseen = [self.unseen(j) for j in range(len(board.riders))]
+        tired = [0] * len(choices)
         for k in range(worlds):
             rng = Rng((board.round * 64 + self.seat) * 1024 + k)
-            world = self.sample(rng)
+            world = self.sample(rng, unseen)  # (which draws from rng from then on)
             world.narrated = True  # who took one: the end phase's events say it
             world.events = []
-            took = False
-            while world.round == board.round and world.phase == Phase.ENERGY:
-                seat = 0
-                while not world.needs(seat):  # (the seat turns.next_seat names: turns imports the game)
-                    seat += 1
-                view = world.view(seat)
-                j, hand, keep = view.held()
-                action: Action | None = None
-                cards = not board.rules.uses_tokens
-                if j >= 0 and keep == 1 and cards:  # a card of a hand
-                    action = play(view.board.riders[j].id, as_int(choice) if j == i else hand[rng.below(len(hand))])
-                elif j < 0 and cards and not view.chosen and len(view.mine()) == 2 and not view.board.crossed:
-                    # who draws first, at random (built here: the options would build this world's position game)
-                    action = draw(view.mine()[rng.below(2)].id)
-                else:
-                    offered = view.options()
-                    if j == i:
-                        for o in offered:
-                            if choice_of(o.action) == choice:
-                                action = o.action
-                    if action is None:
-                        action = offered[rng.below(len(offered))].action
-                world.apply(action)
-                for e in world.events:
-                    if isinstance(e, (Exhaustion, Fatigue)) and e.rider == i:
-                        took = True
-            tired += took
-        return tired * 100 // worlds
+            ended = self._round_to(world, rng, i, None)
+            if ended is not None:  # (rider i's card was never asked: the same round for every card)
+                tired = [t + ended for t in tired]
+                continue
+            # the rest of the round draws the same numbers whatever the card: rng's
+            drawn: list[float] = []
+            for n, choice in enumerate(choices):
+                rest = Replay(drawn, rng)
+                tired[n] += bool(self._round_to(world.clone(rest), rest, i, choice))
+        return [t * 100 // worlds for t in tired]
+
+    def _round_to(self, world: Race, rng: Rng, i: int, choice: Choice | None) -> bool | None:
+        """Play the sampled world's round on at random (View.wind_odds): without
+        `choice`, up to rider i's card (None there), else on to the round's end
+        with `choice` for it; whether rider i took an exhaustion card (fatigue)."""
+        board = self.board
+        took = False
+        while world.round == board.round and world.phase == Phase.ENERGY:
+            seat = 0
+            while not world.needs(seat):  # (the seat turns.next_seat names: turns imports the game)
+                seat += 1
+            view = world.view(seat)
+            j, hand, keep = view.held()
+            if j == i and choice is None:
+                return None
+            action: Action | None = None
+            cards = not board.rules.uses_tokens
+            if j >= 0 and keep == 1 and cards:  # a card of a hand
+                action = play(view.board.riders[j].id, as_int(choice) if j == i and choice is not None
+                              else hand[rng.below(len(hand))])
+            elif j < 0 and cards and not view.board.crossed:
+                # which rider draws (first), at random among the seat's riders with no card down, as
+                # ClassicGame.options offers them (built here: the options would build a position game)
+                left = [r for r in view.mine() if r.index not in view.chosen]
+                action = draw(left[rng.below(len(left))].id)
+            else:
+                offered = view.options()
+                if j == i:
+                    for o in offered:
+                        if choice_of(o.action) == choice:
+                            action = o.action
+                if action is None:
+                    action = offered[rng.below(len(offered))].action
+            world.apply(action)
+            for e in world.events:
+                if isinstance(e, (Exhaustion, Fatigue)) and e.rider == i:
+                    took = True
+        return took
 
     def wind(self, i: int, choice: Choice) -> str:
         """Preview.wind of rider i's card (token tuple): WIND, MAY or "" (engine.options)."""
@@ -405,11 +435,13 @@ class View(Shown):
         terrain caps, stand-up penalty and ramp bonus included.  Cheap."""
         return self.board.reach(i, choice)
 
-    def sample(self, rng: Rng) -> Race:
+    def sample(self, rng: Rng, unseen: Sequence[tuple[int, ...]] | None = None) -> Race:
         """A whole game consistent with this view: what the seat cannot see
         (deck orders, other seats' hands and chosen cards) drawn with `rng`
-        from what it can deduce.  For bots that simulate ahead."""
-        return self.board.rules.game.sample(self, rng)
+        from what it can deduce.  For bots that simulate ahead.  `unseen`:
+        every rider's `unseen(i)`, for a caller sampling many worlds of one view
+        (worked out once: it is a fifth of what a sample costs)."""
+        return self.board.rules.game.sample(self, rng, unseen)
 
 
 @mypyc_attr(acyclic=True, free_list_len=1)  # (as View)
