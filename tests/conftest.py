@@ -28,6 +28,7 @@ counts added up when run in parallel).
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -46,6 +47,11 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # the cyclic collector's youngest generation walked every 20,000 new objects, not 700: a
+    # Textual app makes and drops objects by the hundred thousand in a whole race, and those
+    # walks took about a twentieth of the UI tests' CPU (the app's own collections, and
+    # unfreeze_every_few_tests below, still walk all of it)
+    gc.set_threshold(20_000, 20, 20)
     config.addinivalue_line("markers", "fuzz: part of the fuzz suite (hostile inputs; counted, see tests/fuzzing.py)")
     config.addinivalue_line("markers", "slow: the longest property, fuzz and kill runs (left out unless --slow or "
                                        "-m slow)")
@@ -73,8 +79,6 @@ def pytest_configure(config):
 
 @pytest.fixture(autouse=True)
 def unfreeze_every_few_tests(monkeypatch):
-    import gc
-
     unfreeze = gc.unfreeze
     monkeypatch.setattr(gc, "unfreeze", lambda: None)
     yield

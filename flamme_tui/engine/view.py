@@ -42,13 +42,6 @@ if TYPE_CHECKING:
 WIND_WORLDS: Final = 48
 
 
-def as_int(choice: Choice) -> int:
-    """A card (a classic choice); ValueError for tokens."""
-    if isinstance(choice, int):
-        return choice
-    raise ValueError(f"a card, not tokens {choice!r}")
-
-
 @mypyc_attr(acyclic=True)
 class Shown:
     """A read-only value that a seat is shown (RiderView, Board, View): plain
@@ -388,9 +381,9 @@ class View(Shown):
                 return None
             action: Action | None = None
             cards = not board.rules.uses_tokens
-            if j >= 0 and keep == 1 and cards:  # a card of a hand
-                action = play(view.board.riders[j].id, as_int(choice) if j == i and choice is not None
-                              else hand[rng.below(len(hand))])
+            if j >= 0 and keep == 1 and cards:  # a card of a hand (rider i's: the card asked about)
+                card = choice if j == i and isinstance(choice, int) else hand[rng.below(len(hand))]
+                action = play(view.board.riders[j].id, card)
             elif j < 0 and cards and not view.board.crossed:
                 # which rider draws (first), at random among the seat's riders with no card down, as
                 # ClassicGame.options offers them (built here: the options would build a position game)
