@@ -563,7 +563,7 @@ async def tutorial(pilot) -> None:
 
 async def wind(pilot) -> None:
     """Round 2, the second rider's pick: each card marked with who will be in
-    the wind (+E, +E?), counting the first rider's card already down."""
+    the wind (+E, +E 30%), counting the first rider's card already down."""
     await recap(pilot)
     await pilot.press("1")  # the Sprinteur draws first
     await settle(pilot)

@@ -264,7 +264,7 @@ class TutorialScreen(BaseScreen):
                         else _("blocked?") if p.crowd == MAY else "")
                 note = f" {word}" if word else ""
                 note += f" ({terrain_word(p.terrain)})" if p.terrain else ""
-                # who ends in the wind: the race screen's mark (+E, +E?), which the lessons name
+                # who ends in the wind: the race screen's mark (+E, +E 30%), which the lessons name
                 mark = "" if p.finish else wind_mark(p, view.board.rules.uses_tokens)
                 note += f" {mark}" if mark else ""
             pieces = getattr(o.action, "tokens", None)

@@ -283,7 +283,7 @@ class ActionPanel:
         else:  # the review before passing catches a slip
             self.pick_keys = _("[b]1-{n}[/b] plays at once (or ← → [b]{enter}[/b])").format(
                 n=len(hand), enter=key("race.confirm"))
-        # what the cards' wind marks say (+E, +E?), under the rest where the panel has room
+        # what the cards' wind marks say (+E, +E 30%), under the rest where the panel has room
         self.pick_legend = aids.wind_legend(self.bmx) if any(card.foot for card in self.base_cards) else ""
         self.drawing.set_status(_("{team} picks"), self.drawing.names[turn.seat])
         self.pick_notes = " · ".join(notes)
