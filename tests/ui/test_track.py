@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
 from textual.app import App
 
 from flamme_tui import config
+from flamme_tui.play.narrator import number
 from flamme_tui.ui.textshot import screen_text
 from flamme_tui.ui.widgets.lap import LapStrip
 from flamme_tui.ui.widgets.track import RiderMark, Scene, TrackStrip
@@ -78,13 +80,36 @@ async def test_the_labels_row_names_tiles_only_the_lines_are_drawn(size, monkeyp
     kinds = track.row_kinds()
     labels = lines[kinds.index("labels")]
     lane = lines[kinds.index("lane0")]
-    letters = "".join(ch for ch in labels if ch.isalnum())
+    letters = "".join(ch for ch in labels if ch.isalpha())
     assert letters and letters in "abcdefghijklmnopqrstu"  # no S, no F: tiles only
     start = lane.index("║")
     assert labels[start] == "║"
     if size[0] > 80:  # the whole stage in view: tile s and the finish
         assert letters == "abcdefghijklmnopqrstu"
         assert labels[lane.index("▓")] == "▓"
+
+
+async def test_a_compact_strip_numbers_every_fifth_square_where_no_tile_letter_is_near():
+    # 80x24 has no ruler row: the labels row says the square numbers (a card says "9 → 14")
+    course = config.load_course("avenue-corso-paseo")
+    track = TrackStrip(course)
+    track.max_lines = 20
+    checked = []
+
+    def numbers(widget) -> None:
+        kinds = widget.row_kinds()
+        assert "ruler" not in kinds
+        y = kinds.index("labels")
+        text = widget.render_line(y).text
+        for m in re.finditer(r"\d+", text):
+            square, _lane = widget.square_at(m.start(), y)
+            n = int(m.group())
+            assert n == number(course, square) and n % 5 == 0, (m.group(), square)
+            # a blank after it, and a letter never runs into it
+            assert text[m.end()] == " " and not text[m.start() - 1].isalpha(), text
+            checked.append(n)
+    await render(track, Scene(riders((3, 0))), size=(80, 24), check=numbers)
+    assert {5, 10, 15} <= set(checked)
 
 
 async def test_wraps_when_there_is_room_and_follows_the_riders_when_not():

@@ -12,7 +12,8 @@ so no mark ever overwrites another:
 
     ruler    square numbers from the start line (taller windows)
     tiles    tile letters, S and F at the lines (and, in a compact window on
-             a meteo stage, the tile's weather after its letter)
+             a meteo stage, the tile's weather after its letter; in a compact
+             window, the ruler's numbers where no letter is near)
     weather  the weather of each square (meteo, taller windows)
     terrain  ^ ascent, v descent, s supply zone, # cobbles, flat left blank
              (taller windows: the terrain under the riders too).  Among the
@@ -410,6 +411,19 @@ class TrackStrip(LineWidget):
         course = self.course
         return course.lanes[square] if 0 <= square < course.length else 0
 
+    def _tens(self, sq: int, w: int, tile_first: dict) -> str:
+        """Square sq's number and a blank, where it is a fifth square before the
+        finish and the text runs over no tile's first square; "" elsewhere."""
+        course = self.course
+        n = number(course, sq)
+        if n <= 0 or n % 5 or sq >= course.finish:
+            return ""
+        text = f"{n} "
+        over = range(sq + 1, sq + (len(text) + w - 1) // w)  # the squares the text runs on over
+        if any(q in tile_first or q >= course.finish for q in over):
+            return ""
+        return text
+
     def _row(self, kind: str, cols: list[Col]) -> list[Segment]:
         course = self.course
         scene = self.scene
@@ -462,6 +476,11 @@ class TrackStrip(LineWidget):
                     spill = spill[w:]
                 elif wx and merge_weather:
                     add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
+                elif merge_weather and (text := self._tens(sq, w, tile_first)):
+                    # a compact window has no ruler: every fifth square's number where no
+                    # tile's letter is near (a card says "9 → 14"; the player finds 14 by 15)
+                    add(Segment(text[:w], RULER))
+                    spill = text[w:]
                 else:
                     add(Segment(" " * w, BLANK))
             elif kind == "weather":
