@@ -433,7 +433,7 @@ class View(Shown):
         (deck orders, other seats' hands and chosen cards) drawn with `rng`
         from what it can deduce.  For bots that simulate ahead.  `unseen`:
         every rider's `unseen(i)`, for a caller sampling many worlds of one view
-        (worked out once: it is a fifth of what a sample costs)."""
+        (worked out once: more than half of what a sample costs)."""
         return self.board.rules.game.sample(self, rng, unseen)
 
 
