@@ -411,7 +411,7 @@ class TrackStrip(LineWidget):
         course = self.course
         return course.lanes[square] if 0 <= square < course.length else 0
 
-    def _tens(self, sq: int, w: int, tile_first: dict) -> str:
+    def _fifth_number(self, sq: int, w: int, tile_first: dict) -> str:
         """Square sq's number and a blank, where it is a fifth square before the
         finish and the text runs over no tile's first square; "" elsewhere."""
         course = self.course
@@ -476,7 +476,7 @@ class TrackStrip(LineWidget):
                     spill = spill[w:]
                 elif wx and merge_weather:
                     add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
-                elif merge_weather and (text := self._tens(sq, w, tile_first)):
+                elif merge_weather and (text := self._fifth_number(sq, w, tile_first)):
                     # a compact window has no ruler: every fifth square's number where no
                     # tile's letter is near (a card says "9 → 14"; the player finds 14 by 15)
                     add(Segment(text[:w], RULER))
