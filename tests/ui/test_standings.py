@@ -34,6 +34,7 @@ async def test_g_shows_the_standings_mid_stage_and_the_boards_show_stage_times()
         text = screen_text(pilot.app)
         for words in ("standings, stage 2/3", "Before", "Stage", "Live GC", f"Across the line ({len(standings.finished)} of 8)"):
             assert words in text, words
+        assert "Before: the GC before this stage" in str(screen.query_one("#standings-legend").render())
         finished = [line for line in standings.lines if line.finished]
         road = [line for line in standings.lines if not line.finished]
         assert len(finished) >= 3 and road
@@ -46,9 +47,9 @@ async def test_g_shows_the_standings_mid_stage_and_the_boards_show_stage_times()
         rows = {row.index: row for row in race.boards.rows}
         board_text = "\n".join(race.boards.lines())
         for line in finished:
-            assert rows[line.rider].stage_time == line.stage
+            assert rows[line.rider].stage_time == line.road  # the gap the standings and the stage result give
             row = next(r for r in race.boards.lines() if rows[line.rider].label in r)
-            assert stage_time_text(line.stage) in row and " in " not in row
+            assert stage_time_text(line.road) in row and " in " not in row
         assert " in " not in board_text
         assert "g standings" in screen_text(pilot.app)  # the key bar says the key
         # the palette's entry
@@ -198,16 +199,17 @@ async def test_a_group_on_one_square_shows_one_gap_and_the_bonus_of_the_second()
     """A new player saw GR +1:00 and BS +1:10 on one square (right and left
     lane) and the riders right behind at +1:10, with a legend saying a group
     takes its front rider's time.  The numbers are the rules' (the second as
-    the stage stands takes the 10 seconds' bonus): the table shows the
-    group's one gap before the bonus, the bonus as the stage result shows it
-    (-10s), and the legend says both, all of it at 80x24."""
+    the stage stands takes the 10 seconds' bonus): the stage column shows the
+    group's one gap, as the stage result will, the bonus beside it (-10s),
+    and the legend says both, all of it at 80x24.  At the first stage there
+    is no GC before it: no column of dashes for it (a later review)."""
     from test_standings import road_game
 
     from flamme_tui.play.standings import standings
 
     game = road_game({"red.S": 28, "green.R": 22, "blue.S": (22, 1), "blue.R": 21, "red.R": 20, "green.S": 19})
     board = game.view(0).board
-    live = standings(board, "Petit Tour", 2, 3, [])
+    live = standings(board, "Petit Tour", 1, 3, [])
     async with app().run_test(size=(80, 24)) as pilot:
         pilot.app.push_screen(StandingsScreen(live, board))
         await pilot.pause()
@@ -215,15 +217,14 @@ async def test_a_group_on_one_square_shows_one_gap_and_the_bonus_of_the_second()
         rows = {rid: next(row for row in text.split("\n") if f" {label} " in row)
                 for rid, label in (("green.R", "GR"), ("blue.S", "BS"), ("blue.R", "BR"), ("red.S", "RS"))}
         heading = next(row for row in text.split("\n") if "Rider" in row)
-        gap_at = heading.index("Gap") + len("Gap")  # the column's right edge
-        gaps = {rid: row[gap_at - 5:gap_at] for rid, row in rows.items()}
-        assert gaps == {"green.R": "+1:00", "blue.S": "+1:00", "blue.R": "+1:00", "red.S": " 0:00"}, text
-        assert "~ +1:00 -10s" in rows["green.R"] and "~ +1:10" in rows["blue.S"] and "-10s" not in rows["blue.S"]
-        assert "~ 0:00 -10s" in rows["red.S"]
+        assert heading.strip("█ ").split() == ["Rider", "Stage", "Live", "GC"], heading
+        assert "~ +1:00 -10s" in rows["green.R"] and "-10s" not in rows["blue.S"] + rows["blue.R"]
+        assert "~ +1:00" in rows["blue.S"] and "~ +1:00" in rows["blue.R"] and "~ 0:00 -10s" in rows["red.S"]
         legend = " ".join(str(pilot.app.screen.query_one("#standings-legend").render()).split())
-        for words in ("Gap: to the stage's first, a group taking its front rider's time",
-                      "10 seconds more without the bonus (-10s: the first two)"):
+        for words in ("Stage: the gap to the stage's first (a group at its front rider's time)",
+                      "-10s: the bonus of the first two, off the GC time"):
             assert words in legend
+        assert "Before" not in text
         flat = " ".join(" ".join(row.strip("█ ") for row in text.split("\n")).split())  # the box's rows, unwrapped
         assert legend in flat and "Esc or g close" in text  # the whole legend on screen
         assert not pilot.app.screen.query_one("#standings-scroll").show_vertical_scrollbar

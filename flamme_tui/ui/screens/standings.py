@@ -29,9 +29,10 @@ MUTED = "#bbbbbb"
 
 def standings_text(standings: Standings, board, width: int = 76) -> Text:
     """The live GC as a table `width` cells wide (at least 56): place, rider,
-    GC before the stage, the gap in the stage before the bonus (a group's
-    riders share it), the stage time with the bonus marked (-10s: the first
-    two as they stand), the live GC."""
+    the GC before the stage (from the second stage: the first has none), the
+    stage as it stands (its place once across, its gap to the stage's first,
+    a group at its front rider's time, as the stage result gives it) with
+    the bonus marked (-10s: the first two as they stand), the live GC."""
     riders = board.riders
 
     def name(i: int) -> str:
@@ -39,15 +40,17 @@ def standings_text(standings: Standings, board, width: int = 76) -> Text:
         kind = _(KIND[r.kind]) if r.kind in KIND else ""
         return f"{clean(team_name(board.setup, r.seat), multiline=False)} {kind}".strip()
 
-    before_head, gap_head, stage_head, live_head = _("Before"), _("Gap"), _("Stage"), _("Live GC")
+    has_before = standings.stage > 1
+    before_head, stage_head, live_head = _("Before"), _("Stage"), _("Live GC")
     # each column as wide as its widest word: its heading (in the player's language) or its values
-    before_w, gap_w, stage_w, live_w = (max(n, cells(head)) for n, head in (
-        (10, before_head), (7, gap_head), (12, stage_head), (10, live_head)))
-    fixed = 4 + 3 + 1 + 1 + before_w + 1 + gap_w + 1 + stage_w + BONUS_W + 1 + live_w
+    before_w, stage_w, live_w = (max(n, cells(head)) for n, head in (
+        (10, before_head), (12, stage_head), (10, live_head)))
+    fixed = 4 + 3 + 1 + 1 + (before_w + 1 if has_before else 0) + stage_w + BONUS_W + 1 + live_w
     room = max(8, min(max(cells(name(line.rider)) for line in standings.lines), width - fixed))
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{'':4}{'':3} {_('Rider'):<{room}} {before_head:>{before_w}} {gap_head:>{gap_w}} "
-                f"{stage_head:>{stage_w}}{'':{BONUS_W}} {live_head:>{live_w}}\n", style=HEAD)
+    before = f"{before_head:>{before_w}} " if has_before else ""
+    text.append(f"{'':4}{'':3} {_('Rider'):<{room}} {before}{stage_head:>{stage_w}}{'':{BONUS_W}} "
+                f"{live_head:>{live_w}}\n", style=HEAD)
     leader = next((line.rider for line in standings.lines if line.before_place == 1), None)
     for line in standings.lines:
         text.append(f"{line.place:>3}.")
@@ -56,8 +59,8 @@ def standings_text(standings: Standings, board, width: int = 76) -> Text:
         text.append("◆" if line.rider == leader else " ", style=JERSEY)
         text.append(rider_label(r.id, r.kind), style=f"bold {contrast_text(hex_)} on {hex_}")
         text.append(f" {fit(name(line.rider), room)} ")
-        text.append(f"{before_words(line):>{before_w}} ", style=MUTED)
-        text.append(f"{gap_words(line):>{gap_w}} ")
+        if has_before:
+            text.append(f"{before_words(line):>{before_w}} ", style=MUTED)
         text.append(f"{stage_words(line):>{stage_w}}", style="bold" if line.finished else "")
         text.append(f"{bonus_words(line):<{BONUS_W}} ", style=MUTED)
         text.append(f"{behind(line.place, line.total, line.gap):>{live_w}}", style="bold" if line.place == 1 else "")
@@ -76,20 +79,16 @@ def before_words(line: StandingLine) -> str:
     return f"{line.before_place}. {gap_text(line.before_gap) if line.before_place > 1 else '0:00'}"
 
 
-def gap_words(line: StandingLine) -> str:
-    """The gap to the stage's first before the bonus: "+0:30" (a group's
-    riders share it), "-" not on the grid yet."""
-    return "-" if line.road is None else gap_text(line.road)
-
-
 def stage_words(line: StandingLine) -> str:
-    """The stage as it stands: "✓ 2. +0:10" across the line (its final time),
-    "~ +0:40" on the road (its gap now), "-" not on the grid yet."""
-    if line.stage is None:
+    """The stage as it stands, as its result will give it (the gap to the
+    stage's first before the bonus, a group's riders sharing it): "✓ 2. +0:10"
+    across the line (its place, final), "~ +0:40" on the road (its gap now),
+    "-" not on the grid yet."""
+    if line.road is None:
         return "-"
     if line.finished:
-        return f"✓ {line.stage_place}. {gap_text(line.stage)}"
-    return f"~ {gap_text(line.stage)}"
+        return f"✓ {line.stage_place}. {gap_text(line.road)}"
+    return f"~ {gap_text(line.road)}"
 
 
 def bonus_words(line: StandingLine) -> str:
@@ -110,7 +109,7 @@ def finished_text(standings: Standings, board) -> Text:
             text.append(" · ")
         text.append(f"{line.stage_place}. ")
         text.append(rider_label(r.id, r.kind), style=f"bold {contrast_text(hex_)} on {hex_}")
-        text.append(f" {gap_text(line.stage or 0)}")
+        text.append(f" {gap_text(line.road or 0)}")
     return text
 
 
@@ -134,10 +133,12 @@ class StandingsScreen(ModalScreen[None]):
             with VerticalScroll(id="standings-scroll"):
                 yield Static(standings_text(s, self.board), id="standings-table")
                 yield Static(finished_text(s, self.board), id="standings-finished")
-            yield Static(_("Before: the GC before this stage · Gap: to the stage's first, a group taking its "
-                           "front rider's time · Stage: ✓ final, ~ as it stands: the gap, 10 seconds more without "
-                           "the bonus (-10s: the first two) · Live GC: the GC if the stage ended now"),
-                         id="standings-legend")
+            legend = _("Stage: the gap to the stage's first (a group at its front rider's time), ✓ across the "
+                       "line with its place, ~ still on the road · -10s: the bonus of the first two, off the GC "
+                       "time · Live GC: the GC if the stage ended now")
+            if s.stage > 1:
+                legend = _("Before: the GC before this stage") + " · " + legend
+            yield Static(legend, id="standings-legend")
             yield Static(close_hint(self.app, "race.standings", "g"), classes="dialog-hint")
 
     def action_close(self) -> None:

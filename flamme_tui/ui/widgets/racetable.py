@@ -111,7 +111,7 @@ class RaceTable:
         rows = board_rows(view, self.names, self.table.ready(), self.table.flow.jersey)
         if view.board.crossed and self.table.in_tour:  # a tour: the finished riders' stage times
             standings = self.table.standings(view.board)
-            rows = [replace(row, stage_time=standings.line(row.index).stage) if row.finished else row for row in rows]
+            rows = [replace(row, stage_time=standings.line(row.index).road) if row.finished else row for row in rows]
         return rows
 
     def show_boards(self, view, public: bool = False, positions=None, crashed=None, tally=None) -> None:
