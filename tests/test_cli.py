@@ -389,3 +389,23 @@ def test_young_children_tokens_for_several_seats_and_a_seat_given_twice_refused(
     assert main(["race", "--variant", "bmx", "--teams", "3", "--young", "1:2", "--young", "1:3"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--young" in err[0] and "seat 1 is given twice" in err[0]
+
+
+def test_every_option_of_every_command_says_what_it_does():
+    """`--help` explains each option (--variant had none: a player saw `--variant {classic,meteo,bmx}` alone)."""
+    import argparse
+
+    from flamme_tui.cli import build_parser
+
+    silent = []
+
+    def walk(parser: argparse.ArgumentParser, name: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for command, sub in action.choices.items():
+                    walk(sub, f"{name} {command}")
+            elif not action.help:
+                silent.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+
+    walk(build_parser(), "flamme-tui")
+    assert silent == []

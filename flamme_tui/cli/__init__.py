@@ -23,6 +23,11 @@ MAX_RACES = 100_000
 MAX_JOBS = 256  # processes of a tournament
 
 
+def _variant_help() -> str:
+    """--variant's help, in the language of the run (the parser is built once it is chosen)."""
+    return _("rule set: classic (the default), meteo (the weather) or bmx (the kids' game: one rider each)")
+
+
 def milliseconds(text: str) -> float:
     """An argparse type: a pause of 0 to 60000 ms."""
     try:
@@ -225,7 +230,7 @@ def build_parser() -> Parser:
                            "medium, hard, expert, and hard-before, hard as it was; classic, meteo: also peloton, muscle)"))
     tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
                       help=_("races, 1 to {max} (default 200); race k has seed k").format(max=MAX_RACES))
-    tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic")
+    tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic", help=_variant_help())
     tour.add_argument("--stage", action="append",
                       help=_("stage id (repeatable; default: the 7 base stages; not bmx); a Peloton stage races "
                            "its version for the teams racing"))
@@ -287,7 +292,7 @@ def _web_port(text: str) -> int:
 def _race_options(p: argparse.ArgumentParser) -> None:
     from .. import DEFAULT_STAGE, VARIANTS
 
-    p.add_argument("--variant", choices=VARIANTS, default="classic")
+    p.add_argument("--variant", choices=VARIANTS, default="classic", help=_variant_help())
     p.add_argument("--stage", help=_("classic, meteo: stage id or path to a stage file (default {stage})").format(
         stage=DEFAULT_STAGE))
     p.add_argument("--circuit", help=_("bmx: side of each tile A B C D (lower case = back side; default ABCD)"))
