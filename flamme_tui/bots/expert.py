@@ -224,6 +224,7 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
     if len(actions) == 1:
         return Decision(actions[0], public_reason(view, actions[0]), "no choice worth weighing")
     rng = Rng(seed_of(view))
+    unseen = view.every_unseen()  # (the same for every world: worked out once)
     clock = Clock(budget)
     tallies = [Tally() for _ in actions]
     results: dict[int, list[float]] = {k: [] for k in range(len(actions))}  # utility per world
@@ -231,7 +232,7 @@ def explain(view: View, budget: Budget = DEFAULT) -> Decision:
     worlds = 0
     others = Others(board.round, view.seat)
     while len(alive) > 1 and (worlds < 2 or not clock.spent(len(alive))):
-        world = view.sample(rng)
+        world = view.sample(rng, unseen)
         world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         others.new_world(_policies(view, rng))
@@ -296,12 +297,13 @@ def _draw(view: View, budget: Budget) -> Decision:
         return Decision(draws[0], f"{drawer_name(view, draws[0])} draws", "one rider to draw")
     draws.sort(key=lambda a: drawer_name(view, a) != "the Rouleur")  # ties: the Rouleur first, as medium does
     rng = Rng(seed_of(view))
+    unseen = view.every_unseen()  # (the same for every world: worked out once)
     clock = Clock(draw_budget(budget))
     values = [0.0] * len(draws)
     worlds = 0
     counter = [0]
     while worlds < 2 or not clock.spent():
-        world = view.sample(rng)
+        world = view.sample(rng, unseen)
         world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         policies = _policies(view, rng)

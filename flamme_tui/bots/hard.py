@@ -80,9 +80,10 @@ def explain(view: View, worlds: int | None = None) -> Decision:
     worlds = worlds or max(WORLDS, ROLLOUTS // len(options))
     policies: list[Rollout] = [greedy] * len(board.setup.teams)
     rng = Rng(seed_of(view))
+    unseen = view.every_unseen()  # (the same for every world: worked out once)
     tallies = [Tally() for _ in options]
     for _ in range(worlds):
-        world = view.sample(rng)
+        world = view.sample(rng, unseen)
         world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         for k, option in enumerate(options):
@@ -110,9 +111,10 @@ def _draw(view: View, worlds: int) -> Decision:
     teams = len(view.board.setup.teams)
     policies: list[Rollout] = [greedy] * teams
     rng = Rng(seed_of(view))
+    unseen = view.every_unseen()  # (the same for every world: worked out once)
     values = [0.0] * len(draws)
     for _ in range(worlds):
-        world = view.sample(rng)
+        world = view.sample(rng, unseen)
         world.narrated = False  # nobody reads a simulated race's events: not made
         future = rng.below(2**31)
         for k, action in enumerate(draws):

@@ -304,6 +304,10 @@ class View(Shown):
         its face-down deck plus (for another seat's rider) what it drew this round."""
         return self.board.rules.unseen(self, i)
 
+    def every_unseen(self) -> list[tuple[int, ...]]:
+        """`unseen(i)` of every rider, for `sample`'s callers that sample many worlds of one view."""
+        return [self.board.rules.unseen(self, i) for i in range(len(self.board.riders))]
+
     def options(self, wind: bool = False) -> list[Option]:
         """What this seat may do now, each choice with its preview (engine.options).
         With `wind`, each preview also says what the others' hidden cards leave
@@ -347,7 +351,7 @@ class View(Shown):
         each card (nothing before it depends on the card), the copies drawing
         the same numbers (a Replay of the world's)."""
         board = self.board
-        unseen = [self.unseen(j) for j in range(len(board.riders))]
+        unseen = self.every_unseen()
         tired = [0] * len(choices)
         for k in range(worlds):
             rng = Rng((board.round * 64 + self.seat) * 1024 + k)
@@ -432,8 +436,8 @@ class View(Shown):
         """A whole game consistent with this view: what the seat cannot see
         (deck orders, other seats' hands and chosen cards) drawn with `rng`
         from what it can deduce.  For bots that simulate ahead.  `unseen`:
-        every rider's `unseen(i)`, for a caller sampling many worlds of one view
-        (worked out once: more than half of what a sample costs)."""
+        `every_unseen()`, for a caller sampling many worlds of one view (worked
+        out once: more than half of what a sample costs)."""
         return self.board.rules.game.sample(self, rng, unseen)
 
 

@@ -169,13 +169,14 @@ def compare(view: View, played: Action, best: Action, worlds: int) -> tuple[floa
     the expert's measure played, ... best) of `played` against `best`, over
     `worlds` worlds sampled from the view."""
     rng = Rng(seed_of(view) ^ SALT)
+    unseen = view.every_unseen()  # (the same for every world: worked out once)
     i = next(r.index for r in view.board.riders if r.id == played.rider)
     seat = view.seat
     cost = squares = tired = 0.0
     wins = [0, 0]
     worths = [0.0, 0.0]
     for _ in range(worlds):
-        world = view.sample(rng)
+        world = view.sample(rng, unseen)
         future = rng.below(2**31)
         policies = _model(view, rng)
         got = []
