@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .i18n import LANGUAGE_NAMES, LANGUAGES, _, ngettext
+from .i18n import LANGUAGE_NAMES, LANGUAGES, _, ngettext, pgettext
 from .usertext import clean
 
 # argparse's own words ("usage:", "options", "invalid choice: ...") go through its module's `_`,
@@ -62,7 +62,7 @@ def lang_asked(argv: Sequence[str]) -> str | None:
 def add_lang(parser: argparse.ArgumentParser, top: bool = False) -> None:
     """--lang en|fr|es on a parser (every command has it; the language was read before, see lang_asked)."""
     names = ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
-    parser.add_argument("--lang", choices=LANGUAGES, metavar="LANG",
+    parser.add_argument("--lang", choices=LANGUAGES, metavar=pgettext("metavar", "LANG"),
                         # a subcommand's own default would overwrite the one given before it
                         default=None if top else argparse.SUPPRESS,
                         help=_("the language to speak: {languages} (default: the settings, "

@@ -409,3 +409,28 @@ def test_every_option_of_every_command_says_what_it_does():
 
     walk(build_parser(), "flamme-tui")
     assert silent == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_the_help_names_the_values_it_asks_for_in_the_language(lang):
+    """`--seed GRAINE`, not `--seed SEED`: the usage of every command names its values in the player's words."""
+    import argparse
+
+    from flamme_tui.cli import build_parser
+    from flamme_tui.i18n import speaking
+
+    usages = []
+
+    def walk(parser: argparse.ArgumentParser) -> None:
+        usages.append(parser.format_usage())
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    walk(sub)
+
+    with speaking(lang):
+        walk(build_parser())
+    named = set(re.findall(r"\b[A-Z][A-Z]+\b", " ".join(usages)))
+    english = {"ADDRESS", "CIRCUIT" if lang == "es" else "", "DIR", "FILE", "LANG", "LESSON", "PATH", "SEAT", "SECONDS",
+               "SEED", "STAGE", "SQUARE", "NUMBER", "TOKENS", "WHO", "COLUMN", "BOX"} - {""}
+    assert len(usages) >= 20 and named & english == set(), named & english

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import BOT_SECONDS, MAX_BOT_ROLLOUTS, MAX_BOT_SECONDS, MAX_SEED, MIN_BOT_SECONDS, __version__
 from ..arguments import Parser, Whole, add_lang, lang_asked
-from ..i18n import _, decimal, ngettext, short
+from ..i18n import _, decimal, ngettext, pgettext, short
 from ..limits import MAX_SEED as SAVED_SEEDS
 from ..limits import MAX_TOUR_STAGES
 from ..usertext import clean
@@ -55,7 +55,7 @@ def _kill_test_options(parser: argparse.ArgumentParser, step: bool = False) -> N
     """Hidden helpers for the kill tests: autosave into DIR, pause after each action, report each save
     (`step`: and --step, wait for a line on stdin after each report, so that a test kills the process
     at a point chosen by what was saved, whatever the machine's speed)."""
-    parser.add_argument("--autosave", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("--autosave", metavar=pgettext("metavar", "DIR"), help=argparse.SUPPRESS)
     parser.add_argument("--slow", type=milliseconds, default=0, metavar="MS", help=argparse.SUPPRESS)
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
     if step:
@@ -63,13 +63,13 @@ def _kill_test_options(parser: argparse.ArgumentParser, step: bool = False) -> N
 
 
 def _seed_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
+    p.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar=pgettext("metavar", "SEED"),
                    help=_("0 to {max} (default 1): the same seed and options give the same race").format(max=MAX_SEED))
 
 
 def _budget_options(p: argparse.ArgumentParser) -> None:
     """--budget and --rollouts: how long the expert bot thinks over each decision."""
-    p.add_argument("--budget", type=seconds, default=BOT_SECONDS, metavar="SECONDS",
+    p.add_argument("--budget", type=seconds, default=BOT_SECONDS, metavar=pgettext("metavar", "SECONDS"),
                    help=_("expert bot: thinking time per decision, {low} to {high} (default {default})").format(
                        low=short(MIN_BOT_SECONDS), high=short(MAX_BOT_SECONDS), default=short(BOT_SECONDS)))
     p.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=None, metavar="N",
@@ -89,14 +89,14 @@ def build_parser() -> Parser:
     parser.add_argument("--version", action="version", version=f"flamme-tui {__version__}",
                         help=_("show the version and exit"))
     add_lang(parser, top=True)
-    parser.add_argument("--resume", nargs="?", const="", metavar="FILE",
+    parser.add_argument("--resume", nargs="?", const="", metavar=pgettext("metavar", "FILE"),
                         help=_("open the app on a saved race (default: the latest race in progress)"))
-    parser.add_argument("--seed", dest="app_seed", type=Whole(0, MAX_SEED), default=None, metavar="SEED",
+    parser.add_argument("--seed", dest="app_seed", type=Whole(0, MAX_SEED), default=None, metavar=pgettext("metavar", "SEED"),
                         help=_("the app: the seed its teams screen offers every new race (to race one again)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     conf = sub.add_parser("conformance", help=_("run rules conformance cases"))
-    conf.add_argument("paths", nargs="+", metavar="PATH", help=_("case files or folders of *.yaml"))
+    conf.add_argument("paths", nargs="+", metavar=pgettext("metavar", "PATH"), help=_("case files or folders of *.yaml"))
 
     race = sub.add_parser("race", help=_("play a whole race headless and print its log"))
     _race_options(race)
@@ -105,23 +105,23 @@ def build_parser() -> Parser:
                       help=_("who plays each seat: a bot (easy, medium, hard, expert) or, in classic, a scripted "
                            "team of the Peloton expansion (peloton, muscle); default: easy everywhere"))
     _budget_options(race)
-    race.add_argument("--from", dest="from_file", metavar="FILE",
+    race.add_argument("--from", dest="from_file", metavar=pgettext("metavar", "FILE"),
                       help=_("finish a saved race headless with bots, in a new race file (FILE is left as it is)"))
     race.add_argument("--bots-for-humans", action="store_true",
                       help=_("with --from: let bots (easy, or as --bots says) play the human seats too"))
     _kill_test_options(race)
 
     replay = sub.add_parser("replay", help=_("step through a saved race round by round"))
-    replay.add_argument("file", metavar="FILE", help=_("a save file"))
+    replay.add_argument("file", metavar=pgettext("metavar", "FILE"), help=_("a save file"))
     replay.add_argument("--text", action="store_true", help=_("print the whole replay as text, without the app"))
 
     tutorial = sub.add_parser("tutorial", help=_("learn to play: a short race that teaches one idea a round"))
-    tutorial.add_argument("lesson", nargs="?", metavar="LESSON",
+    tutorial.add_argument("lesson", nargs="?", metavar=pgettext("metavar", "LESSON"),
                           help=_("a lesson's id (the name of its file in stages/lessons: classic); default: the menu"))
 
     coach = sub.add_parser("coach", help=_("after a race: each human seat's three costliest cards against the "
                                            "expert's choice, with the reason"))
-    coach.add_argument("file", metavar="FILE", help=_("the save file of a finished race, or of a tour"))
+    coach.add_argument("file", metavar=pgettext("metavar", "FILE"), help=_("the save file of a finished race, or of a tour"))
     coach.add_argument("--stage", type=Whole(1, MAX_TOUR_STAGES), metavar="K",
                        help=_("a tour: coach its stage K (default: the last stage finished)"))
     coach.add_argument("--rollouts", type=Whole(1, MAX_BOT_ROLLOUTS), default=200, metavar="N",
@@ -132,10 +132,11 @@ def build_parser() -> Parser:
     stages_sub = stages.add_subparsers(dest="stages_command", metavar="ACTION", help=_("what to do (default: list)"))
     stages_sub.add_parser("list", help=_("the built-in and user stages"))
     check = stages_sub.add_parser("check", help=_("validate stage files or codes (exit 2 if any problem)"))
-    check.add_argument("paths", nargs="+", metavar="PATH", help=_("stage files, folders of *.yaml, or stage codes (fr1:...)"))
+    check.add_argument("paths", nargs="+", metavar=pgettext("metavar", "PATH"),
+                       help=_("stage files, folders of *.yaml, or stage codes (fr1:...)"))
     rand = stages_sub.add_parser("random", help=_("a random stage: each tile once, reproducible by its seed; "
                                                 "prints its code and its file"))
-    rand.add_argument("--seed", type=Whole(0, MAX_SEED), default=None, metavar="SEED",
+    rand.add_argument("--seed", type=Whole(0, MAX_SEED), default=None, metavar=pgettext("metavar", "SEED"),
                       help=_("0 to {max} (default: a new one, printed): the same seed and options give the "
                              "same stage").format(max=MAX_SEED))
     rand.add_argument("--length", choices=("short", "medium", "long"), default="medium",
@@ -143,7 +144,7 @@ def build_parser() -> Parser:
                            "(default medium)"))
     rand.add_argument("--kind", choices=("flat", "hilly", "mountain"), default="hilly",
                       help=_("no climb, up to 18 climb squares, or more (default hilly)"))
-    rand.add_argument("--boxes", default="base", metavar="BOX,BOX",
+    rand.add_argument("--boxes", default="base", metavar=pgettext("metavar", "BOX,BOX"),
                       help=_("the tiles to use: base, or base,peloton (default base)"))
 
     # tours: list and check tour files, race a whole tour headless
@@ -151,18 +152,18 @@ def build_parser() -> Parser:
     tours_sub = tours.add_subparsers(dest="tours_command", metavar="ACTION", help=_("what to do (default: list)"))
     tours_sub.add_parser("list", help=_("the built-in and user tours"))
     tours_check = tours_sub.add_parser("check", help=_("validate tour files (exit 2 if any problem)"))
-    tours_check.add_argument("paths", nargs="+", metavar="PATH", help=_("tour files or folders of *.yaml"))
+    tours_check.add_argument("paths", nargs="+", metavar=pgettext("metavar", "PATH"), help=_("tour files or folders of *.yaml"))
     tour_race = sub.add_parser("tour", help=_("race a whole tour headless with bots: stage times, GC, Tour Points"))
-    tour_race.add_argument("--tour", metavar="ID|PATH",
+    tour_race.add_argument("--tour", metavar=pgettext("metavar", "ID|PATH"),
                            help=_("a tour id (see `tours list`) or tour file (default: the 3-stage tour)"))
     tour_race.add_argument("--stages", metavar="ID[:meteo],...", help=_("race these stages in order instead"))
-    tour_race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar="SEED",
+    tour_race.add_argument("--seed", type=Whole(0, MAX_SEED), default=1, metavar=pgettext("metavar", "SEED"),
                            help=_("0 to {max} (default 1): the same seed and options give the same tour").format(
                                max=MAX_SEED))
     tour_race.add_argument("--bots", default="", metavar="BOT,BOT,...",
                            help=_("who plays each seat (2 to 4): easy, medium, hard, expert or, on classic "
                                 "stages, peloton, muscle; default: easy for 4 teams"))
-    tour_race.add_argument("--from", dest="from_file", metavar="FILE",
+    tour_race.add_argument("--from", dest="from_file", metavar=pgettext("metavar", "FILE"),
                            help=_("finish a saved tour headless with its bots, in a new file (FILE is left as it is)"))
     tour_race.add_argument("--bots-for-humans", action="store_true",
                            help=_("with --from: let the easy bot play the human seats too"))
@@ -191,9 +192,10 @@ def build_parser() -> Parser:
     _budget_options(bench)
     # flamme-tui serve: the app in a browser tab (textual-serve); localhost unless told otherwise
     serve = sub.add_parser("serve", help=_("play in a browser tab (serves the app with textual-serve)"))
-    serve.add_argument("--host", default="127.0.0.1",
+    serve.add_argument("--host", default="127.0.0.1", metavar=pgettext("metavar", "HOST"),
                        help=_("address to listen on (default 127.0.0.1: this computer only)"))
-    serve.add_argument("--port", type=_port, default=8000, help=_("port to listen on (default 8000)"))
+    serve.add_argument("--port", type=_port, default=8000, metavar=pgettext("metavar", "PORT"),
+                       help=_("port to listen on (default 8000)"))
     serve.add_argument("--max-sessions", type=Whole(1, 64), default=4, metavar="N",
                        help=_("browser tabs playing at once, 1 to 64 (default 4): each runs its own flamme-tui"))
     # flamme-tui host / join: each player's hand on their own device (net/, docs/PROTOCOL.md)
@@ -201,27 +203,31 @@ def build_parser() -> Parser:
     _race_options(host)
     # the race is the set-up, the seed and the actions: a device that knew the seed could deal every hand
     # itself (a small one by trying them all against its own first hand and the grid), so none by default
-    host.add_argument("--seed", type=Whole(0, SAVED_SEEDS), default=None, metavar="SEED",
+    host.add_argument("--seed", type=Whole(0, SAVED_SEEDS), default=None, metavar=pgettext("metavar", "SEED"),
                       help=_("0 to {max} (default: a random one nobody is told; a player who knew the seed could "
                              "work out every hand)").format(max=SAVED_SEEDS))
-    host.add_argument("--bots", default="", metavar="WHO,WHO,...",
+    host.add_argument("--bots", default="", metavar=pgettext("metavar", "WHO,WHO,..."),
                       help=_("who plays each seat: device (a player on their own device, the default) or a bot "
                            "(easy, medium, hard, expert)"))
     _budget_options(host)
-    host.add_argument("--host", default="127.0.0.1",
+    host.add_argument("--host", default="127.0.0.1", metavar=pgettext("metavar", "HOST"),
                       help=_("address to listen on (default 127.0.0.1: this computer only; 0.0.0.0: the network)"))
-    host.add_argument("--port", type=_port, default=8765, help=_("port to listen on (default 8765)"))
+    host.add_argument("--port", type=_port, default=8765, metavar=pgettext("metavar", "PORT"),
+                      help=_("port to listen on (default 8765)"))
     host.add_argument("--web-port", type=_web_port, default=0, metavar="N",
                       help=_("also serve a page on port N for browsers and phones (each tab plays one seat by "
                              "its code; 0, the default: no page)"))
-    host.add_argument("--here", type=Whole(1, 12), metavar="SEAT",
+    host.add_argument("--here", type=Whole(1, 12), metavar=pgettext("metavar", "SEAT"),
                       help=_("play seat SEAT (1-12, a device seat) on this terminal, as `join` would"))
-    host.add_argument("--from", dest="from_file", metavar="FILE",
+    host.add_argument("--from", dest="from_file", metavar=pgettext("metavar", "FILE"),
                       help=_("reopen the table of a hosted race from its save (the devices keep their codes)"))
-    host.add_argument("--saves", metavar="DIR", help=_("folder of the race file (default: the saves folder)"))
+    host.add_argument("--saves", metavar=pgettext("metavar", "DIR"),
+                      help=_("folder of the race file (default: the saves folder)"))
     join = sub.add_parser("join", help=_("play your seat of a hosted race on this terminal, or watch it"))
-    join.add_argument("address", metavar="ADDRESS", help=_("the host's address, HOST:PORT, as it printed it"))
-    join.add_argument("code", nargs="?", metavar="CODE", help=_("your seat's code (or the room code with --watch)"))
+    join.add_argument("address", metavar=pgettext("metavar", "ADDRESS"),
+                      help=_("the host's address, HOST:PORT, as it printed it"))
+    join.add_argument("code", nargs="?", metavar=pgettext("metavar", "CODE"),
+                      help=_("your seat's code (or the room code with --watch)"))
     join.add_argument("--watch", action="store_true", help=_("watch the public table (no hand) with the room code"))
     # argparse expands %(...)s in help texts: a literal percent sign is written %%
     tour = sub.add_parser("tournament", help=_("seeded races between bots, win shares with 95%% intervals"))
@@ -231,10 +237,10 @@ def build_parser() -> Parser:
     tour.add_argument("-n", "--races", type=Whole(1, MAX_RACES), default=200, metavar="N",
                       help=_("races, 1 to {max} (default 200); race k has seed k").format(max=MAX_RACES))
     tour.add_argument("--variant", choices=("classic", "meteo", "bmx"), default="classic", help=_variant_help())
-    tour.add_argument("--stage", action="append",
+    tour.add_argument("--stage", action="append", metavar=pgettext("metavar", "STAGE"),
                       help=_("stage id (repeatable; default: the 7 base stages; not bmx); a Peloton stage races "
                            "its version for the teams racing"))
-    tour.add_argument("--tour", metavar="ID|PATH",
+    tour.add_argument("--tour", metavar=pgettext("metavar", "ID|PATH"),
                       help=_("each game is a whole tour (see `tours list`): bots compared by tours won on Tour Points"))
     tour.add_argument("--breakaway", action="store_true",
                       help=_("the Peloton breakaway before round 1 (Peloton stages only)"))
@@ -250,12 +256,12 @@ def build_parser() -> Parser:
                                         "only the games still missing.").replace("%%", "%"))
     ladder.add_argument("-n", "--games", type=Whole(1, 10_000), default=4, metavar="N",
                         help=_("games per pair in each column, 1 to 10000 (default 4; each stage from both seats)"))
-    ladder.add_argument("--file", metavar="FILE",
+    ladder.add_argument("--file", metavar=pgettext("metavar", "FILE"),
                         help=_("the results file (default: ladder.jsonl in the data folder)"))
     ladder.add_argument("--bots", metavar="BOT,BOT,...",
                         help=_("the entrants, easy among them (default: easy, medium, hard, hard-before, expert, "
                              "peloton, muscle)"))
-    ladder.add_argument("--only", metavar="COLUMN,...",
+    ladder.add_argument("--only", metavar=pgettext("metavar", "COLUMN,..."),
                         help=_("only these columns: flat, hilly, mountain, cobbles, meteo, bmx"))
     ladder.add_argument("-j", "--jobs", type=Whole(1, MAX_JOBS), default=None, metavar="N",
                         help=_("processes, 1 to {max} (default: all cores)").format(max=MAX_JOBS))
@@ -293,9 +299,10 @@ def _race_options(p: argparse.ArgumentParser) -> None:
     from .. import DEFAULT_STAGE, VARIANTS
 
     p.add_argument("--variant", choices=VARIANTS, default="classic", help=_variant_help())
-    p.add_argument("--stage", help=_("classic, meteo: stage id or path to a stage file (default {stage})").format(
-        stage=DEFAULT_STAGE))
-    p.add_argument("--circuit", help=_("bmx: side of each tile A B C D (lower case = back side; default ABCD)"))
+    p.add_argument("--stage", metavar=pgettext("metavar", "STAGE"),
+                   help=_("classic, meteo: stage id or path to a stage file (default {stage})").format(stage=DEFAULT_STAGE))
+    p.add_argument("--circuit", metavar=pgettext("metavar", "CIRCUIT"),
+                   help=_("bmx: side of each tile A B C D (lower case = back side; default ABCD)"))
     p.add_argument("--teams", type=Whole(2, 6), default=4, metavar="N",
                    help=_("number of teams, 2 to 6 (bmx: 2 to 4; default 4)"))
     p.add_argument("--players", type=Whole(2, 12), metavar="N",
@@ -303,8 +310,9 @@ def _race_options(p: argparse.ArgumentParser) -> None:
                         "7-12-player game), taking red.S, red.R, blue.S, ... in seat order; instead of --teams"))
     p.add_argument("--breakaway", action="store_true",
                    help=_("classic, meteo: the Peloton breakaway before round 1 (stages whose second tile is tile 2)"))
-    p.add_argument("--ramp", type=_pair, metavar="SQUARE:NUMBER", help=_("bmx: jump ramp on a lap square (0-27), number 1-5"))
-    p.add_argument("--young", type=_pair, metavar="SEAT:TOKENS", action="append",
+    p.add_argument("--ramp", type=_pair, metavar=pgettext("metavar", "SQUARE:NUMBER"),
+                   help=_("bmx: jump ramp on a lap square (0-27), number 1-5"))
+    p.add_argument("--young", type=_pair, metavar=pgettext("metavar", "SEAT:TOKENS"), action="append",
                    help=_("bmx young-children variant: 1-3 fatigue tokens in the bag of seat 1-4 (again for "
                           "another seat)"))
     p.add_argument("--forecast", action="store_true", help=_("bmx weather-forecast variant: roll the die before drawing"))
