@@ -35,6 +35,7 @@ def test_standings_follow_a_whole_tour_round_by_round():
         play_out(game, {seat: POLICIES["easy"] for seat in range(len(game.seats))}, on_round=look)
         done = tour.finish_stage(game)
         final = {game.index[line.rider]: line.time for line in done.result}
+        road = {game.index[line.rider]: line.road for line in done.result}
         for s in snapshots:
             assert s.stage == len(tour.done) and s.stages == 2
             for line in s.lines:
@@ -42,7 +43,7 @@ def test_standings_follow_a_whole_tour_round_by_round():
                 assert line.stage is None or line.stage == line.road + rules.BONUS[0] - line.bonus
                 if line.finished:
                     seen_finished += 1
-                    assert line.stage == final[line.rider]
+                    assert line.stage == final[line.rider] and line.road == road[line.rider]
                 elif line.stage is not None:
                     seen_road += 1
             assert [line.place for line in s.lines] == list(range(1, len(game.riders) + 1))

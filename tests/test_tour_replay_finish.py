@@ -22,13 +22,14 @@ def test_a_tour_replay_shows_each_finish(tmp_path):
     path = saves.save(session, tmp_path / "tour.json")
     replay = load_replay(path)
     game = tours.standing(session).done[0].game
-    result = {line.rider: line.time for line in tours.standing(session).done[0].result}
+    result = {line.rider: line for line in tours.standing(session).done[0].result}
     last = [f for f in replay.frames if f.title.endswith("finish")][-1]
     lines = " ".join(last.ranking) + " " + last.positions
     assert "not placed" not in lines and "grid" not in lines
     for i, (rnd, square, _lane) in game.crossed.items():
+        line = result[game.riders[i].id]  # its gap on the road, the bonus beside
         words = f"finished in round {rnd}, {square - game.course.finish + 1} past the line, " \
-                f"{gap_text(result[game.riders[i].id])}"
+                f"{gap_text(line.road)}{f' -{line.bonus}s' if line.bonus else ''}"
         assert words in lines, (words, lines)
     # mid-stage: riders across the line already are finished, the others on the track
     middle = [f for f in replay.frames if "finished in round" in f.positions and not f.title.endswith("finish")]

@@ -180,8 +180,10 @@ def test_a_tour_replays_stage_by_stage(tmp_path):
     # the stage's result in the replay: the times of the tour
     first = saves.load(path).tour.done[0]
     result = replay.frames[titles.index("Stage 1: result")]
-    times = [line.split()[-1] for line in result.log[1:1 + len(first.result)]]
-    assert times == [gap_text(line.time) for line in first.result]
+    rows = result.log[1:1 + len(first.result)]
+    assert [row.split()[-2 if line.bonus else -1] for row, line in zip(rows, first.result)] == [
+        gap_text(line.road) for line in first.result]  # the gap on the road, the bonus beside
+    assert [row.endswith(" -10s") for row in rows] == [bool(line.bonus) for line in first.result]
     # the seed of a tour in progress tells every hidden card to come: not shown
     tour_seed = json.loads(path.read_text())["tour"]["seed"]
     assert "in progress" in replay.heading and str(tour_seed) not in replay.heading

@@ -155,15 +155,17 @@ def seconds(text: str) -> int:
 
 def printed_tour(out: str) -> list[dict]:
     """The numbers `flamme-tui tour` prints after each stage: the stage's
-    placings and times, the GC's order and gaps, the TP of each team."""
+    placings and times (gaps on the road) with the bonuses, the GC's order
+    and gaps, the TP of each team."""
     stages = []
     for block in out.split("\nStage ")[1:]:
         times, gc = block.split("GC after stage")
         gc, tp = gc.split("TP after stage")
-        row = re.compile(r"^\s+(\d+)\. (.+?)\s+(\+?\d+:\d\d)$", re.M)
+        row = re.compile(r"^\s+(\d+)\. (.+?)\s+(\+?\d+:\d\d)(?: -(\d+)s)?$", re.M)
         stages.append({
-            "times": [(int(p), name, seconds(t)) for p, name, t in row.findall(times)],
-            "gc": [(int(p), name, seconds(t)) for p, name, t in row.findall(gc)],
+            "times": [(int(p), name, seconds(t)) for p, name, t, _ in row.findall(times)],
+            "bonus": {name: int(b or 0) for _, name, _, b in row.findall(times)},
+            "gc": [(int(p), name, seconds(t)) for p, name, t, _ in row.findall(gc)],
             "tp": {team: int(n) for team, n in re.findall(r"(\w+) (\d+)", tp.split(":", 1)[1].splitlines()[0])},
         })
     return stages
@@ -185,11 +187,12 @@ def test_tour_command_prints_the_same_tour_twice_by_the_rules(capsys):
     for k, stage in enumerate(stages):
         times = stage["times"]
         assert [p for p, _, _ in times] == list(range(1, 9))
-        # the winner has 0:00, every other time is a gap, in placing order
+        # the winner has 0:00, every other time is a gap, in placing order; the first two take a bonus
         assert times[0][2] == 0 and all(a[2] <= b[2] for a, b in zip(times, times[1:]))
+        assert [stage["bonus"][name] for _, name, _ in times] == [10, 10] + [0] * 6
         for _, name, t in times:
-            totals[name] = totals.get(name, 0) + t
-        # the GC: the sums of the stage times, lowest first, as gaps to the leader
+            totals[name] = totals.get(name, 0) + t - stage["bonus"][name]
+        # the GC: the sums of the stage times less the bonuses, lowest first, as gaps to the leader
         lead = min(totals.values())
         assert sorted(t for _, _, t in stage["gc"]) == sorted(t - lead for t in totals.values())
         latest = {name: place for place, name, _ in times}  # a tie: the better placing in this stage
@@ -213,8 +216,10 @@ def test_tour_command_numbers_are_the_drivers(capsys):
     blocks = out.split("GC after stage")
     for k, done in enumerate(tour.done):
         stage_block = blocks[k].split(f"Stage {k + 1}/2")[1]
-        printed = re.findall(r"^\s+\d+\. .*?\s+(\S+)$", stage_block, re.M)
-        assert printed == [rules.gap_text(line.time) for line in done.result]
+        # each rider's gap on the road, the bonus beside: "0:00 -10s"
+        printed = re.findall(r"^\s+\d+\. .*?\s+([-+]?\d+:\d\d(?: -\d+s)?)$", stage_block, re.M)
+        assert printed == [rules.gap_text(line.road) + (f" -{line.bonus}s" if line.bonus else "") for line in done.result]
+        assert printed[0] == "0:00 -10s" and printed[1].endswith(" -10s") and "s" not in printed[2]
     assert "+" in out
 
 

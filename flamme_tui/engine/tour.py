@@ -39,7 +39,10 @@ class Crossing:
 class StageLine:
     """One rider's stage result: its place, its raw time (after pack time,
     before the bonus), the bonus it took and its stage time (a gap to the
-    winner, 0 for the winner), all in seconds."""
+    winner, 0 for the winner, the bonuses counted: what the GC adds up), all
+    in seconds.  `road`: its gap to the winner on the road (before the
+    bonuses: a group's riders share it), what the screens show beside the
+    bonus."""
 
     rider: str
     team: int
@@ -47,6 +50,7 @@ class StageLine:
     raw: int
     bonus: int
     time: int
+    road: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +132,9 @@ def stage_result(crossings: Sequence[Crossing], finish: int, cap: int) -> list[S
     order = placing(crossings)
     bonus = [BONUS[k] if k < len(BONUS) else 0 for k in range(len(order))]
     net = [raw[c.rider] - b for c, b in zip(order, bonus)]
-    best = net[0]
-    return [StageLine(c.rider, c.team, k + 1, raw[c.rider], bonus[k], net[k] - best) for k, c in enumerate(order)]
+    best, first = net[0], raw[order[0].rider]
+    return [StageLine(c.rider, c.team, k + 1, raw[c.rider], bonus[k], net[k] - best, raw[c.rider] - first)
+            for k, c in enumerate(order)]
 
 
 def general(stages: Sequence[Sequence[StageLine]]) -> list[GcLine]:

@@ -743,11 +743,11 @@ def finish_words(game: Any) -> dict[int, str]:
     crossed = getattr(game, "crossed", {})
     if not crossed:
         return {}
-    from ..engine.tour import gap_text, stage_of
+    from ..engine.tour import stage_of
 
-    times = {line.rider: line.time for line in stage_of(game)}
+    times = {line.rider: stage_time(line) for line in stage_of(game)}
     return {i: _("finished in round {round}, {past} past the line, {time}").format(
-                round=rnd, past=square - game.course.finish + 1, time=gap_text(times[game.riders[i].id]))
+                round=rnd, past=square - game.course.finish + 1, time=times[game.riders[i].id])
             for i, (rnd, square, _lane) in crossed.items()}
 
 
@@ -821,6 +821,15 @@ def picks_made(n: int) -> str:
                     "{n} cards chosen this round; cards are revealed when the round is played", n).format(n=n)
 
 
+def stage_time(line: Any) -> str:
+    """A rider's stage time (an engine.tour.StageLine) as every screen says it:
+    its gap to the winner on the road, a group's riders sharing it, and the
+    bonus beside ("0:00 -10s"), which the GC takes off."""
+    from ..engine.tour import gap_text
+
+    return gap_text(line.road) + (f" -{line.bonus}s" if line.bonus else "")
+
+
 def stages_word(n: int) -> str:
     return ngettext("{n} stage", "{n} stages", n).format(n=n)
 
@@ -838,7 +847,7 @@ def stage_report(tour: Any) -> list[str]:
 
     k = len(tour.done)
     lines = [_("stage {k}/{n} times:").format(k=k, n=tour.stages)]
-    lines += [_("  {place:>2}. {rider} {time}").format(place=line.place, rider=name(line.rider), time=gap_text(line.time))
+    lines += [_("  {place:>2}. {rider} {time}").format(place=line.place, rider=name(line.rider), time=stage_time(line))
               for line in done.result]
     lines.append(_("GC after stage {k}:").format(k=k))
     lines += [_("  {place:>2}. {rider} {time}").format(place=g.place, rider=name(g.rider), time=gap_text(g.gap))
@@ -927,7 +936,7 @@ def tour_report(tour: Any, done: Any) -> list[str]:
         k=k, n=tour.stages, course=stage_name(game.course.name), variant=variant_word(game.variant), rounds=rounds)]
     for line in done.result:
         lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(
-            place=line.place, rider=name(line.rider), time=gap_text(line.time)))
+            place=line.place, rider=name(line.rider), time=stage_time(line)))
     lines.append(_("GC after stage {k}").format(k=k))
     for g in tour.gc():
         lines.append(_("  {place:>2}. {rider:<24} {time:>7}").format(

@@ -459,3 +459,22 @@ async def one_step(pilot, seen) -> None:
         if screen.flow.replay is not None:
             await pilot.press("enter")
 
+
+
+async def test_six_teams_at_80x24_scroll_the_stage_result_to_every_team(data_dir):
+    """A new player's team was fifth of six in the Tour Points and the teams'
+    times, below the 80x24 window, and no key showed it: the result scrolls
+    (focused on arrival: the page keys reach it)."""
+    from flamme_tui.play.flow import RaceFlow
+
+    def last_teams(text: str) -> list[str]:  # the rows of the 5th and 6th teams (Tour Points, teams' times)
+        return [row for row in text.split("\n") if re.match(r"\s+[56]\.\s+\w\s+\S.*\s[56]\.\s+\w\s", row)]
+
+    async with app().run_test(size=(80, 24)) as pilot:
+        pilot.app.choices = tour_choices(n=6)
+        pilot.app.show_stage_result(RaceFlow(tour_after(1, n=6)))
+        await pilot.pause()
+        assert last_teams(screen_text(pilot.app)) == []  # below the window
+        await pilot.press("end")
+        await pilot.pause()
+        assert len(last_teams(screen_text(pilot.app))) == 2, screen_text(pilot.app)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static
 
 from ...engine.tour import gap_text, team_classification
@@ -114,7 +114,8 @@ class TourTables:
     # --------------------------------------------------------- tables
 
     def stage(self) -> Text:
-        """The latest stage: placings and times (gaps to the stage winner)."""
+        """The latest stage: placings and times (gaps to the stage winner on
+        the road, a group's riders sharing one) with the bonuses beside."""
         tour = self.tour
         done = tour.done[-1]
         k = len(tour.done)
@@ -123,9 +124,9 @@ class TourTables:
         name = cut(clean(stage_name(done.game.course.name), multiline=False), self.width - cells(text.plain) - 2)
         text.append(f"  {name}\n" if name else "\n", style=MUTED)
         room = max(6, self.width - 19)  # place, jersey, label, time and bonus take 19 cells
-        for line in done.result:
+        for line in done.result:  # the gaps on the road, the bonus beside (as the standings during the stage)
             row = self.rider_row(line.place, line.rider, room)
-            row.append(f"{gap_text(line.time):>6}")
+            row.append(f"{gap_text(line.road):>6}")
             if line.bonus:
                 row.append(f" -{line.bonus}s", style=MUTED)
             text.append_text(row)
@@ -325,7 +326,8 @@ class StageResultScreen(BaseScreen):
     def compose(self):
         tour = self.tour
         yield from self.compose_notice()
-        with Vertical(id="result-body"):
+        # six teams at 80x24 make more rows than the window: the rest a scroll away (arrows, page keys, wheel)
+        with VerticalScroll(id="result-body"):
             yield Static("", id="result-title")
             with Horizontal(classes="result-row"):
                 yield Static("", id="result-stage", classes="result-col -left")
@@ -346,6 +348,7 @@ class StageResultScreen(BaseScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.draw(self.app.size.width)
+        self.query_one("#result-body").focus()  # (its arrows and page keys scroll what a small window cuts)
 
     def size_changed(self, width: int, height: int) -> None:
         if self.is_mounted:
@@ -454,7 +457,7 @@ class TourPodiumScreen(BaseScreen):
 
     def compose(self):
         yield from self.compose_notice()
-        with Vertical(id="tour-podium-body"):
+        with VerticalScroll(id="tour-podium-body"):
             yield Static("", id="tour-podium-title")
             with Horizontal(classes="result-row"):
                 yield Static("", id="tour-blocks", classes="result-col -left")
