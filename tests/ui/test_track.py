@@ -411,3 +411,22 @@ def test_drawn_outside_an_app_the_track_is_in_colour_and_a_real_error_is_not_hid
 
     with pytest.raises(ValueError):
         colourless(Drawn())
+
+
+async def test_a_finish_with_every_rider_off_the_track_shows_the_line_not_the_start():
+    """The last step of a tour stage's reveal ("finish!") showed the start, nobody on it:
+    its riders had crossed the line and left the track (square -1)."""
+    from flamme_tui.play.flow import Frame
+    from flamme_tui.ui.widgets.reveal import frame_focus
+
+    course = config.load_course("avenue-corso-paseo")
+    finish = Frame("finish", ((-1, -1), (-1, -1), (70, 0)), (False,) * 3, (0, 1))
+    assert frame_focus(finish, course) == (course.finish,)
+    assert frame_focus(replace(finish, active=(2,)), course) == (70,)  # a rider on the track: its square
+    strip = TrackStrip(course)
+    strip.max_lines = 4
+    shown = []
+    await render(strip, Scene((), focus=frame_focus(finish, course)), size=(80, 24),
+                 check=lambda w: shown.append(w.in_view()))
+    first, last = shown[0]
+    assert first > 0 and first < course.finish - 1 < last, shown  # the squares before the line and after

@@ -66,7 +66,7 @@ def show_reveal(panel: Any, turn, keys: str) -> None:
         rolled = next((f.die for f in turn.frames[: turn.step + 1] if f.kind == "die"), None)
         die = " " if rolled is None else (str(rolled) if rolled else "-")
     panel.cards.show("revealed", cards, die=die)
-    focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
+    focus = frame_focus(frame, turn.view.board.course)
     slips = tuple(frame.pos[i][0] for i in frame.active) if frame.kind in ("slip", "catchup") else ()
     drawing.show_track(Scene(drawing.marks(frame.pos, frame.crashed, set(frame.active)), trail=frame.trail,
                              marks=frame.marks, mark_glyph="+F" if drawing.bmx else "+E", slips=slips, focus=focus))
@@ -78,3 +78,13 @@ def after_words(turn) -> str:
     """What Enter leads to after the round: "on to the results" or "on to round 4"."""
     board = turn.view.board
     return _("on to the results") if board.phase == Phase.OVER else _("on to round {n}").format(n=board.round)
+
+
+def frame_focus(frame, course) -> tuple[int, ...]:
+    """The squares a reveal step keeps in view: its rider's trail, or where its
+    riders stand; the finish line for riders across it that have left the
+    track (a tour's last step showed the start, nobody on it)."""
+    focus = tuple(frame.trail[::-1]) if frame.trail else tuple(frame.pos[i][0] for i in frame.active)
+    if focus and all(square < 0 for square in focus):
+        return (course.finish,)
+    return focus
