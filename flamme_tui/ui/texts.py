@@ -145,11 +145,12 @@ def track_legend(variant: str) -> str:
     # the two views of a stage, one above the other (a new player read them as one; a BMX circuit is drawn whole)
     if find(variant).has_weather:
         lines.append(_("Top rows: the weather, then the whole stage, a cell a square; below, the squares around the "
-                       "riders under their tiles' letters and weather (upper case: a tile's other side); <3 and 2>: "
-                       "riders out of view"))
+                       "riders under their tiles' letters and weather (upper case: a tile's other side; _2: the dark "
+                       "side of Peloton tile 2); <3 and 2>: riders out of view"))
     elif not find(variant).uses_tokens:
         lines.append(_("Top rows: the whole stage, a cell a square; below, the squares around the riders under their "
-                       "tiles' letters (upper case: a tile's other side); <3 and 2>: riders out of view"))
+                       "tiles' letters (upper case: a tile's other side; _2: the dark side of Peloton tile 2); <3 and "
+                       "2>: riders out of view"))
     if find(variant).uses_tokens:
         lines.append(_("Riders: team letter + > (one rider per player)"))
     elif find(variant).has_weather:
