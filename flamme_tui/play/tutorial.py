@@ -165,11 +165,13 @@ class Tutorial:
         self.mine.append(action)
         self._opponents()
         if round_ == 0 and (not self.in_breakaway or getattr(self.game, "bid_round", 0) != bid):
-            # a bid revealed (and after the last, who broke away): told as it comes, the check at the end
-            self.reports[0] = self.reports.get(0, []) + self._report(self.mine, 0)
+            # a bid revealed (and after the last, who broke away): told as it comes, the check first once it is made
+            verdicts, lines = self._report(self.mine, 0)
+            self.reports[0] = verdicts + self.reports.get(0, []) + lines
             self.mine = []
         elif self.game.rounds_done > done or self.over:
-            self.reports[round_] = self._report(self.mine, round_)
+            verdicts, lines = self._report(self.mine, round_)
+            self.reports[round_] = verdicts + lines
             self.mine = []
 
     def _opponents(self) -> None:
@@ -196,13 +198,14 @@ class Tutorial:
         team = words.team_name(self.game.setup, self.game.riders[i].seat)
         return team if self.game.rules.uses_tokens else _("{team} {kind}").format(team=team, kind=self.kind_of(i))
 
-    def _report(self, mine: list[Action], round_: int) -> list[str]:
-        """The round just revealed, in words, from its events; then the step's check."""
+    def _report(self, mine: list[Action], round_: int) -> tuple[list[str], list[str]]:
+        """The step's check (well done, or next time: shown first, as after a round of many moves it
+        was below a small window's fold), and the round just revealed, in words, from its events."""
         game = self.game
         ours = {i for i, r in enumerate(game.riders) if r.seat == PLAYER}
         lines = lesson_events(game, ours, self.Name, self.other_name)
         if round_ == 0 and self.in_breakaway:
-            return lines  # a first bid: the check waits for the last
+            return [], lines  # a first bid: the check waits for the last
         others = [] if round_ == 0 else [
             _("{rider} {card}").format(rider=self.other_name(i), card=played_text(game, r.history[-1]))
             for i, r in enumerate(game.riders) if i not in ours and r.history]
@@ -220,6 +223,7 @@ class Tutorial:
                         rider=self.Name(game.index[a.rider]), card=card_text(a.card),
                         rest=" ".join(card_text(c) for c in rest)))
             lines[:0] = kept
+        verdicts = []
         for k, step in steps:
             if step.check is None:
                 continue
@@ -229,8 +233,8 @@ class Tutorial:
                 continue
             said = step.said("passed" if passed else "missed")
             if said:
-                lines.append((_("Well done: {said}") if passed else _("Next time: {said}")).format(said=said))
-        return lines
+                verdicts.append((_("Well done: {said}") if passed else _("Next time: {said}")).format(said=said))
+        return verdicts, lines
 
     def board_lines(self) -> list[str]:
         """Where each rider stands, front first, the player's riders marked."""
