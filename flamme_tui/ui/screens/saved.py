@@ -121,7 +121,8 @@ def _state(race: SavedRace, short: bool = False) -> Text:
 def _title(race: SavedRace) -> Text:
     """The stage (or BMX circuit); a tour's name and the stage being raced."""
     if race.tour:
-        return _plain(tour_name(race.tour) if race.over else f"{tour_name(race.tour)}: {race.title}")
+        return _plain(tour_name(race.tour) if race.over else _("{tour}: {stage}").format(
+            tour=tour_name(race.tour), stage=race.title))
     return _plain(race.title)
 
 
