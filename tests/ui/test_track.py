@@ -430,3 +430,18 @@ async def test_a_finish_with_every_rider_off_the_track_shows_the_line_not_the_st
                  check=lambda w: shown.append(w.in_view()))
     first, last = shown[0]
     assert first > 0 and first < course.finish - 1 < last, shown  # the squares before the line and after
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es"])
+def test_the_profile_caption_is_never_cut_mid_word(language):
+    """At 120x40 in French the riders' caption ran on under the log pane, cut mid-word
+    ("partagent un endroit (+ : d"): the longest wording that fits is written whole."""
+    from flamme_tui.i18n import speaking
+    from flamme_tui.ui.widgets.profile import StageProfile
+
+    with speaking(language):
+        shown = {width: StageProfile._caption("12+", width).text.rstrip() for width in range(20, 90)}
+    assert len(set(shown.values())) >= 3  # the long caption with its "+", without, the short one
+    for width, text in shown.items():
+        assert len(text) <= width and not text.endswith(("(", ":", "d")), (width, text)
+        assert not text.endswith("…") or width < 40, (width, text)  # cut only where no wording fits

@@ -20,6 +20,7 @@ from textual.strip import Strip
 
 from ...i18n import _
 from ...play.narrator import number
+from ...usertext import cells, cut
 from ..palette import FINISH_GLYPH, START_GLYPH, rider_style, terrain
 from .lines import LineWidget
 from .track import BLANK, LINE_FINISH, LINE_START, RULER, RiderMark, unfinished
@@ -121,9 +122,11 @@ class StageProfile(LineWidget):
     def _caption(row: str, width: int) -> Strip:
         """What the riders' row above shows, in words (its "+" said only when drawn)."""
         text = _("↑ riders: team letter, or how many share a spot")
-        if "+" in row:
-            text += " " + _("(+: ten or more)")
-        return Strip([Segment(text, CAPTION)]).crop(0, width).extend_cell_length(width, BLANK)
+        # the longest that fits: a French caption ran on under the log pane, cut mid-word
+        said = [text + " " + _("(+: ten or more)")] if "+" in row else []
+        said += [text, _("↑ team letter, or how many riders")]
+        fitting = next((words for words in said if cells(words) <= width), cut(said[-1], width))
+        return Strip([Segment(fitting, CAPTION)]).extend_cell_length(width, BLANK)
 
     def _bars(self, width: int) -> list[Strip]:
         """The bars and the axis under them."""
