@@ -92,7 +92,7 @@ async def test_no_standings_outside_a_tour():
 
 
 def test_a_finished_riders_time_fits_its_column():
-    assert [stage_time_text(s) for s in (0, 80, 599, 600, 754)] == ["0:00", "+1:20", "+9:59", "+10'", "+12'"]
+    assert [stage_time_text(s) for s in (0, 80, 599, 600, 754)] == ["▓0:00", "▓1:20", "▓9:59", "▓10'", "▓12'"]
 
 
 async def test_the_rules_reference_has_a_grand_tour_section():

@@ -28,7 +28,7 @@ from ...i18n import _, pgettext
 from ...play.narrator import label as square_label
 from ...play.narrator import to_go
 from ...usertext import cells, clean, fit
-from ..palette import contrast_text, rider_label, team_of_rider
+from ..palette import FINISH_GLYPH, contrast_text, rider_label, team_of_rider
 from .lines import TextLines
 
 
@@ -76,10 +76,11 @@ def team_part(name: str) -> str:
 
 
 def stage_time_text(seconds: int) -> str:
-    """A finished rider's stage time in five cells at most: "0:00", "+1:20",
-    whole minutes from ten ("+12'")."""
-    text = gap_text(seconds)
-    return text if len(text) <= 5 else f"+{seconds // 60}'"
+    """A finished rider's stage time (its gap to the winner) in five cells at
+    most, after the finish line's ▓ (a bare "0:00" in the "to go" column read
+    as no time to go): "▓0:00", "▓1:20", whole minutes from ten ("▓12'")."""
+    text = gap_text(seconds).lstrip("+")
+    return FINISH_GLYPH + (text if len(text) <= 4 else f"{seconds // 60}'")
 
 
 def token_str(tokens: tuple[int, ...]) -> str:
