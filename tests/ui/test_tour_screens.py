@@ -478,3 +478,15 @@ async def test_six_teams_at_80x24_scroll_the_stage_result_to_every_team(data_dir
         await pilot.press("end")
         await pilot.pause()
         assert len(last_teams(screen_text(pilot.app))) == 2, screen_text(pilot.app)
+
+
+def test_the_times_stage_by_stage_give_the_names_the_room_the_columns_leave():
+    """At 120x40 the names were cut ("Vermill… Sprinteur") beside 50 free cells."""
+    session = tour_after(2, n=4)
+    tables = TourTables(session.tour.with_stage(session.game), 58)
+    tables.names = [f"{name} of a longer name" for name in tables.names]  # 18 cells and more with the kind
+    for width in (50, 60, 84, 120):
+        lines = tables.times_by_stage(width).plain.splitlines()
+        assert max(len(line) for line in lines) <= width, (width, lines)
+        cut = [line for line in lines if "…" in line]
+        assert (cut == []) == (width >= 84), (width, lines)  # whole where the columns leave the room

@@ -222,6 +222,11 @@ class TourTables:
         room = 18
         fits = max(1, (width - room - 17) // 7)
         first = max(0, len(tour.done) - fits)
+        # every stage shown: the names take what the columns leave, as long as the longest needs
+        # (at 120x40 they were cut, "Vermill… Sprinteur", beside 50 free cells)
+        spare = width - room - 17 - 7 * (len(tour.done) - first)
+        longest = max((cells(self.full_name(g.rider)) for g in self.gc), default=room)
+        room += max(0, min(spare, longest - room))
         text = Text(_("Times stage by stage"), style=HEAD)
         text.append((_(" (gaps to each stage's winner)") if first == 0 else _(" (stages {first}-{last})").format(
             first=first + 1, last=len(tour.done))) + "\n", style=MUTED)
