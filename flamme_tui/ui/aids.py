@@ -37,7 +37,8 @@ def flag(preview: Preview, bmx: bool) -> str:
     whatever they play, it may crash (the riders ahead, who move first, may
     block it on a wet road), the terrain (or standing up, or the ramp)
     changes how far it goes.  A card the others' cards may block has no
-    word: in a pack that is most cards (`sentence` says it).  Who will be in
+    word: in a pack that is most cards (`sentence` says it; `card_lines`
+    marks those whose square is short of their aim).  Who will be in
     the wind is the card's own mark (wind_mark), in its bottom border."""
     # (each translation fits the card's 7 cells too)
     if preview.fall == CRASH:
@@ -76,12 +77,18 @@ def wind_legend(bmx: bool) -> str:
 
 
 def card_lines(preview: Preview, course, bmx: bool, shown: object, aids: bool) -> tuple[str, ...]:
-    """A hand card's body: "9 →12" and a flag ("blocked", "moves 5", `flag`),
-    or the value alone with the aids off."""
+    """A hand card's body: "9 →12" and a flag ("blocked", "moves 5", `flag`;
+    "→14?" where riders in the way may leave the square it aims at), or the
+    value alone with the aids off."""
     value = value_text(preview, bmx, shown)
     if not aids:
         return (value,)
-    return (f"{value} →{label(course, preview.square)}", flag(preview, bmx))
+    word = flag(preview, bmx)
+    if not word and preview.crowd == MAY and preview.blocked:
+        # the square it stops on if the riders in the way stay ("3 →G4" on a full grid read as a card
+        # that does not move): under it, the square it aims at, which they may leave first ("→G1?")
+        word = f"→{label(course, preview.start + preview.moves)}?"
+    return (f"{value} →{label(course, preview.square)}", word)
 
 
 def sentence(preview: Preview, course, bmx: bool, shown: object) -> str:

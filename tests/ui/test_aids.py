@@ -351,3 +351,25 @@ async def sprinteurs_2_selected(pilot, flow):
     await settle(pilot)
     await pilot.press("right")
     return pilot.app.screen
+
+
+def test_a_card_short_of_its_aim_only_if_the_riders_there_stay_says_its_aim():
+    """On a full grid "3 →G4" read as a card that does not move: it stops there
+    only if the riders on the square it aims at stay, and they move first.  Its
+    second line says the aim ("→21?"); a card sure to be blocked says
+    "blocked"; one the others may only fill in front of it has no word."""
+    from flamme_tui.engine.course import Course
+    from flamme_tui.engine.options import Preview
+    from flamme_tui.ui.aids import card_lines
+
+    course = Course.build("test", "." * 90, 80, 4)
+
+    def preview(crowd: str, blocked: bool) -> Preview:  # the 9 from square 12: it aims at 21
+        return Preview(0, 12, 9, 9, 9, 18 if blocked else 21, 0, blocked, "", 0, 0, False, False, False, "", crowd, "",
+                       -1)
+
+    aim, short = label(course, 21), label(course, 18)
+    assert card_lines(preview(MAY, True), course, False, 9, True) == (f"9 →{short}", f"→{aim}?")
+    assert card_lines(preview(MAY, False), course, False, 9, True) == (f"9 →{aim}", "")
+    assert card_lines(preview(BLOCKED, True), course, False, 9, True) == (f"9 →{short}", "blocked")
+    assert card_lines(preview(MAY, True), course, False, 9, False) == ("9",)  # the aids off: the value alone
