@@ -551,3 +551,27 @@ async def test_a_key_that_chooses_nothing_in_a_lesson_says_which_keys_choose(dat
         await pilot.pause()
         n = len(screen.tutorial.options())
         assert [str(m.message) for m in app._notifications] == [f"Choose with the number keys: 1-{n}."]
+
+
+async def test_the_lesson_s_track_marks_the_card_already_down_as_the_race_screen_does(data_dir):
+    """After the Rouleur's 7 the Sprinteur's cards were marked ▼▼, not the square the
+    7 takes the Rouleur to (the race screen marks both)."""
+    from flamme_tui.play.lessons import catalogue
+    from flamme_tui.play.tutorial import Tutorial
+    from flamme_tui.ui.screens.tutorial import TutorialScreen
+
+    entry = next(e for e in catalogue() if e.id == "classic")
+    app = FlammeApp(seed=7, autoplay=False, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = TutorialScreen(entry)
+        app.push_screen(screen)
+        await pilot.pause()
+        screen.tutorial, screen.started = Tutorial(entry, CLASSIC_TO_THE_END[:2]), True  # the Rouleur's 7 is down
+        screen.show()
+        await pilot.pause()
+        view = screen.tutorial.view()
+        assert screen.tutorial.kind() == "pick" and len(view.chosen) == 1
+        (rouleur, seven), = view.chosen.items()
+        assert view.preview(rouleur, seven).square in screen.scene().previews
+        assert {o.preview.square for o in screen.tutorial.options()} <= set(screen.scene().previews)

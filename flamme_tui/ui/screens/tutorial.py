@@ -178,11 +178,15 @@ class TutorialScreen(BaseScreen):
     # ------------------------------------------------------------ drawing
 
     def scene(self) -> Scene:
-        board = self.tutorial.view().board  # what the player sees: the public board
+        view = self.tutorial.view()
+        board = view.board  # what the player sees: the public board
         lap = board.rules.uses_tokens
         marks = tuple(RiderMark(r.index, rider_label(r.id, "" if lap else r.kind), team_of_rider(r.id).hex,
                                 r.square, r.lane, r.crashed) for r in board.riders if r.square >= 0)
         previews = tuple(o.preview.square for o in self.tutorial.options() if o.preview is not None)
+        # and where the card already down for the player's other rider takes it, as the race screen marks it
+        if self.tutorial.kind() == "pick":
+            previews += tuple(view.preview(i, c).square for i, c in view.chosen.items() if isinstance(c, (int, tuple)))
         mine = tuple(r.square for r in board.riders if r.seat == 0)
         return Scene(marks, previews=previews, focus=mine)
 
