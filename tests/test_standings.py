@@ -150,3 +150,13 @@ def test_the_table_gives_standings_in_a_tour_only():
     assert all(line.before_place == 0 for line in s.lines)
     plain = Session(make_setup(RaceSpec(variant="classic", stage="avenue-corso-paseo", teams=TEAMS)), 1, {})
     assert Table(plain).standings() is None
+
+
+def test_before_anyone_has_moved_nobody_has_a_gap_or_a_bonus():
+    """At round 1, the riders still on the grid, the standings gave the front row the
+    bonus and everybody else +0:10: the stage has not started, nobody is timed yet."""
+    grid = road_game({"red.S": 3, "blue.R": (3, 1), "green.S": 2, "red.R": 1}).view(0).board
+    live = standings(grid, "T", 2, 3, [])
+    assert all(line.stage is None and line.road is None and line.bonus == 0 for line in live.lines)
+    started = road_game({"red.S": 7, "blue.R": 3, "green.S": 2, "red.R": 1}).view(0).board  # one across the start
+    assert [line.bonus for line in standings(started, "T", 2, 3, []).lines][:2] == [10, 10]

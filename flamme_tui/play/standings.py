@@ -88,6 +88,8 @@ def road_clock(board: Any) -> dict[int, tuple[int, int]]:
     after = board.round - 1
     road = sorted((i for i, r in enumerate(riders) if i not in crossed and r.square >= 0),
                   key=lambda i: (-riders[i].square, riders[i].lane))
+    if all(riders[i].square < course.grid for i in road):
+        road = []  # all still on the grid: the stage has not started (no gaps, no bonus to the front row)
     front_time, ahead = 0, None
     for n, i in enumerate(road):
         square = riders[i].square
