@@ -485,23 +485,30 @@ CLASSIC_TO_THE_END = ["draw blue.R", "play blue.R 7", "play blue.S 9", "draw blu
                       "play blue.S 4"]
 
 
-async def test_the_lesson_s_outro_says_the_hint_key_as_the_player_bound_it(data_dir):
-    from flamme_tui import settings as user_settings
+async def classic_lesson_after(pilot, actions: list[str]):
+    """The Classic lesson's screen on the app, these of the player's actions played."""
     from flamme_tui.play.lessons import catalogue
     from flamme_tui.play.tutorial import Tutorial
     from flamme_tui.ui.screens.tutorial import TutorialScreen
 
-    user_settings.save(user_settings.Settings(keys={"race.hint": "f6"}))
     entry = next(e for e in catalogue() if e.id == "classic")
+    await pilot.pause()
+    screen = TutorialScreen(entry)
+    pilot.app.push_screen(screen)
+    await pilot.pause()
+    screen.tutorial, screen.started = Tutorial(entry, actions), True
+    screen.show()
+    await pilot.pause()
+    return screen
+
+
+async def test_the_lesson_s_outro_says_the_hint_key_as_the_player_bound_it(data_dir):
+    from flamme_tui import settings as user_settings
+
+    user_settings.save(user_settings.Settings(keys={"race.hint": "f6"}))
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = TutorialScreen(entry)
-        app.push_screen(screen)
-        await pilot.pause()
-        screen.tutorial, screen.started = Tutorial(entry, CLASSIC_TO_THE_END), True
-        screen.show()
-        await pilot.pause()
+        screen = await classic_lesson_after(pilot, CLASSIC_TO_THE_END)
         assert screen.tutorial.over
         text = " ".join(screen.query_one("#lesson-step").render().plain.split())
         assert "then press f6 when you choose" in text and "{key:" not in text
@@ -556,20 +563,9 @@ async def test_a_key_that_chooses_nothing_in_a_lesson_says_which_keys_choose(dat
 async def test_the_lesson_s_track_marks_the_card_already_down_as_the_race_screen_does(data_dir):
     """After the Rouleur's 7 the Sprinteur's cards were marked ▼▼, not the square the
     7 takes the Rouleur to (the race screen marks both)."""
-    from flamme_tui.play.lessons import catalogue
-    from flamme_tui.play.tutorial import Tutorial
-    from flamme_tui.ui.screens.tutorial import TutorialScreen
-
-    entry = next(e for e in catalogue() if e.id == "classic")
     app = FlammeApp(seed=7, autoplay=False, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = TutorialScreen(entry)
-        app.push_screen(screen)
-        await pilot.pause()
-        screen.tutorial, screen.started = Tutorial(entry, CLASSIC_TO_THE_END[:2]), True  # the Rouleur's 7 is down
-        screen.show()
-        await pilot.pause()
+        screen = await classic_lesson_after(pilot, CLASSIC_TO_THE_END[:2])  # the Rouleur's 7 is down
         view = screen.tutorial.view()
         assert screen.tutorial.kind() == "pick" and len(view.chosen) == 1
         (rouleur, seven), = view.chosen.items()
