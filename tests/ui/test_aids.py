@@ -59,7 +59,7 @@ class Enough(Exception):
 async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, seed):
     app = FlammeApp(seed=seed, autoplay=False, autosave=False)
     promised: dict[int, tuple[int, bool]] = {}  # rider -> (square, blocked) shown for the card it plays
-    counts = {"cards": 0, "blocked now": 0, "maybe": 0, "checked moves": 0, "first riders": 0}
+    counts = {"cards": 0, "blocked now": 0, "maybe": 0, "checked moves": 0, "first riders": 0, "aims": 0}
 
     async def on_state(pilot, seen) -> None:
         if counts["cards"] > 100 and counts["checked moves"] > 50 and counts["first riders"] > 40 and counts["maybe"] > 10 \
@@ -109,7 +109,14 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
             said = ("riders ahead may leave it" if blocked else "riders ahead may fill") in hint
             assert said is (crowd == MAY and square < game.course.finish), (card, crowd)
             counts["maybe"] += crowd == MAY
-            counts["blocked now"] += blocked  # (every other rider still: the card shows no word for it)
+            if crowd == MAY and blocked:
+                # short of its aim only if the riders there stay: the card says the aim ("→G1?"), unless
+                # a word that comes first has the line
+                aim_word = f"→{label(game.course, game.pos[i][0] + game.reach(i, card))}?"
+                assert shown.lines[1] == aim_word or re.fullmatch(r"moves \d+|crash\?|finish", shown.lines[1]), \
+                    shown.lines
+                counts["aims"] += shown.lines[1] == aim_word
+            counts["blocked now"] += blocked
             counts["cards"] += 1
         played = easy(game.view(turn.seat)).card
         promised[i] = moved_alone(game, i, played)[::2]
@@ -122,6 +129,7 @@ async def test_every_preview_shown_is_what_the_round_does(variant, stage_downs, 
             await play_race(pilot, on_state=on_state)
     assert counts["cards"] > 100 and counts["checked moves"] > 50 and counts["first riders"] > 40
     assert counts["maybe"] > 10 and counts["blocked now"] > 0, "no card in a pack in this race: pick another seed"
+    assert counts["aims"] > 0  # a card that stops short only if the riders in its way stay, its aim said
 
 
 async def test_the_real_table_setting_shows_no_aid(tmp_path, monkeypatch):
