@@ -132,7 +132,7 @@ def mutate(data: bytes, ops) -> bytes:
     return bytes(buf)
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @FUZZ
 @given(case=st.integers(0, len(CASES) - 1), ops=mutations)
 def test_damaged_save_never_crashes_nor_lies(case, ops):
@@ -140,7 +140,7 @@ def test_damaged_save_never_crashes_nor_lies(case, ops):
     try_load(mutate(data, ops), case)
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @FUZZ
 @given(case=st.integers(0, len(CASES) - 1), where=st.floats(0, 1, exclude_max=True), bit=st.integers(0, 7))
 def test_every_single_bit_flip(case, where, bit):
@@ -177,7 +177,7 @@ def paths_of(value, prefix=()):
             yield from paths_of(v, prefix + (i,))
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.integers(0, len(CASES) - 1), pick=st.integers(0, 10**6), value=json_values, drop=st.booleans())
 def test_consistent_but_wrong_content_is_refused_cleanly(case, pick, value, drop):

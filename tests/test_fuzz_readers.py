@@ -575,7 +575,7 @@ def real_process(*argv: str, env: dict | None = None) -> subprocess.CompletedPro
                           timeout=30, env={**os.environ, **(env or {})})
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 def test_in_real_processes_nothing_hangs(tmp_path, data_dir):
     """The issue's examples, each in its own process: a FIFO or /dev/zero
     would hang a process that opened it for reading; an alias bomb hung
@@ -620,7 +620,7 @@ yaml_texts = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @FAST
 @given(text=yaml_texts)
 def test_random_hostile_yaml(text):
@@ -673,7 +673,7 @@ def paths_in(doc: object, where: tuple = ()) -> list[tuple]:
     return out
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_random_field_of_a_save_with_recomputed_checksum(real_saves, data):
@@ -705,7 +705,7 @@ def _json_ok(doc: dict) -> bool:
         return False
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @FAST
 @given(value=json_values)
 def test_random_json_as_a_save(value):

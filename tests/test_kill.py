@@ -142,7 +142,7 @@ def kills_for(variant: str, workdir: Path) -> list[dict]:
     return results
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 def test_killed_races_resume_to_the_same_result(tmp_path):
     with ThreadPoolExecutor(3) as pool:
         futures = {v: pool.submit(kills_for, v, tmp_path) for v in ("classic", "meteo", "bmx")}

@@ -540,7 +540,7 @@ def classic_setup(variant, stage, n_teams, grid="random", handicap=(), pool=None
     return setup
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @PROPS
 @given(
     variant=st.sampled_from(["classic", "meteo"]),
@@ -559,7 +559,7 @@ def test_classic_and_meteo_races_keep_every_invariant(variant, stage, n_teams, s
     check_replay(game, setup)
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @PROPS
 @given(
     stage=st.sampled_from(STAGES),
@@ -635,7 +635,7 @@ def bmx_setup(circuit, n_teams, ramp=None, young=(), forecast=False):
                                young=young, forecast=forecast))
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @PROPS
 @given(
     circuit=st.sampled_from(CIRCUITS),
@@ -708,7 +708,7 @@ def peloton_seats(kind: str, n: int, scripted: tuple[str, ...]) -> tuple[tuple[T
     return teams(n), scripted[:n] if any(scripted[:n]) and not all(scripted[:n]) else ()
 
 
-@pytest.mark.slow  # the long run: .ci/run runs it in its own step (-m slow)
+@pytest.mark.slow  # the long run: only with --slow (the README's test command, first) or -m slow
 @PROPS
 @given(
     variant=st.sampled_from(["classic", "meteo"]),

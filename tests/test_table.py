@@ -265,6 +265,7 @@ def test_a_pick_says_who_will_be_in_the_wind():
     second = 0
     for seed in range(3, 9):
         table = t.Table(session(seed=seed))
+        picks = 0
         for _ in range(400):
             turn = table.turn()
             if isinstance(turn, t.Outcome):
@@ -272,7 +273,9 @@ def test_a_pick_says_who_will_be_in_the_wind():
             if isinstance(turn, t.Picking):
                 view = table.game.view(turn.seat)
                 assert turn.wind == tuple(view.wind(turn.rider, o.action.card) for o in turn.options)
-                assert turn.wind == tuple(o.preview.wind for o in view.options(wind=True))
+                if picks < 4:  # (the chances of the wind sample worlds: the table's cost, twice each time)
+                    assert turn.wind == tuple(o.preview.wind for o in view.options(wind=True))
+                picks += 1
                 assert all(o.preview.wind == "" for o in view.options())  # the bots' options skip it
                 for o, w in zip(turn.options, turn.wind):
                     assert w in (WIND, MAY, "")
