@@ -263,7 +263,7 @@ def test_a_pick_says_who_will_be_in_the_wind():
     rng = random.Random(2)
     seen: set[str] = set()
     second = 0
-    for seed in range(3, 9):
+    for seed in range(3, 6):  # (150 picks; each race its own cards' chances of the wind: the table's cost)
         table = t.Table(session(seed=seed))
         picks = 0
         for _ in range(400):
