@@ -112,6 +112,26 @@ async def test_a_compact_strip_numbers_every_fifth_square_where_no_tile_letter_i
     assert {5, 10, 15} <= set(checked)
 
 
+async def test_a_compact_strip_writes_a_three_digit_square_number_in_one_style():
+    # a stage of more than 100 squares: "105 " runs on over the next square, in the number's style
+    names = ["a", *"bcdefghijklmnopqrst", *"bcdefghijklmnopqrst", "u"]
+    course = config.lay_tiles("long", names, config.load_tiles())
+    assert course.finish > 110
+    track = TrackStrip(course)
+    track.max_lines = 20
+    numbers: list[str] = []
+
+    def one_style(widget) -> None:
+        y = widget.row_kinds().index("labels")
+        cells = [(ch, seg.style) for seg in widget.render_line(y) for ch in seg.text]
+        text = "".join(ch for ch, _ in cells)
+        for m in re.finditer(r"\d+", text):
+            assert len({cells[i][1].color for i in range(m.start(), m.end())}) == 1, (m.group(), text)
+            numbers.append(m.group())
+    await render(track, Scene(riders((100, 0))), size=(80, 24), check=one_style)
+    assert any(len(n) == 3 for n in numbers), numbers
+
+
 async def test_wraps_when_there_is_room_and_follows_the_riders_when_not():
     course = config.load_course("avenue-corso-paseo")
     wide = TrackStrip(course)

@@ -440,6 +440,7 @@ class TrackStrip(LineWidget):
         # in a compact window, a meteo tile's weather follows its letter
         merge_weather = not self.tall and not self.mini
         spill = ""  # the end of a tile's name written on over its next squares (labels)
+        spill_style = LABEL  # and its style: a tile's name's, or a square number's
         for c in cols:
             if c.kind != "sq":
                 add(self._line_cell(kind, c))
@@ -470,9 +471,9 @@ class TrackStrip(LineWidget):
                         # tile's next squares, as the race screen writes it: "_2" is not tile 2
                         text = f"{tile.letter:<{w}}"
                         add(Segment(text[:w], LABEL))
-                        spill = text[w:]
+                        spill, spill_style = text[w:], LABEL
                 elif spill and not (wx and merge_weather):
-                    add(Segment(f"{spill[:w]:<{w}}", LABEL))
+                    add(Segment(f"{spill[:w]:<{w}}", spill_style))
                     spill = spill[w:]
                 elif wx and merge_weather:
                     add(Segment(WEATHER[wx].glyph * w, _weather_style(wx)))
@@ -480,7 +481,7 @@ class TrackStrip(LineWidget):
                     # a compact window has no ruler: every fifth square's number where no
                     # tile's letter is near (a card says "9 → 14"; the player finds 14 by 15)
                     add(Segment(text[:w], RULER))
-                    spill = text[w:]
+                    spill, spill_style = text[w:], RULER
                 else:
                     add(Segment(" " * w, BLANK))
             elif kind == "weather":
