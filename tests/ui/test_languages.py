@@ -402,6 +402,32 @@ def test_the_key_bar_closes_up_when_its_words_run_long():
     assert drawn(french, 100).endswith("  ? aide  q quitter")
 
 
+async def test_without_colour_the_key_bar_draws_its_keys_in_reverse_video(monkeypatch):
+    """Closed up, "choose ⏎ skip a play" read as one phrase in plain bold
+    (NO_COLOR): each key is drawn as a block, its words are not."""
+    from textual.app import App
+
+    from flamme_tui.ui.widgets.keybar import KeyBar
+
+    keys = [("space", "suite"), ("←", "retour"), ("⏎", "sauter"), ("a", "auto"), ("p", "rythme manuel"),
+            ("s", "profil"), ("?", "aide"), ("q", "quitter")]
+
+    class Bar(App):
+        def compose(self):
+            yield KeyBar(keys)
+
+    for plain in (False, True):
+        if plain:
+            monkeypatch.setenv("NO_COLOR", "1")
+        app = Bar()
+        async with app.run_test(size=(80, 5)) as pilot:
+            await pilot.pause()
+            assert app.no_color == plain
+            segments = [seg for seg in app.query_one(KeyBar).render_line(0) if seg.text.strip()]
+            reversed_ = [seg.text.strip() for seg in segments if seg.style and seg.style.reverse]
+            assert reversed_ == (["space", "←", "⏎", "a", "p", "s", "?", "q"] if plain else []), segments
+
+
 @pytest.mark.parametrize("rounds", [0, 3])  # on the grid ("parrilla 4 · faltan 72"), on the road ("casilla 12 · …")
 async def test_a_riders_card_keeps_its_count_in_spanish_with_six_teams(speak, rounds):
     """Six teams at 80x24: the two rider cards of "which rider draws first?" are 21

@@ -3,7 +3,9 @@ which recomposes on every screen switch: the race switches screens every turn).
 
 Two spaces part one key from the next where the line has room; where it has
 not (French and Spanish words run longer than English at 80 columns), one
-space does: the keys' colour tells them apart.  Where even that is too long,
+space does: the keys' colour tells them apart (without colour, NO_COLOR, the
+keys are drawn in reverse video: "choose ⏎ skip a play" in plain bold read
+as one phrase).  Where even that is too long,
 keys before the last two are left out, the latest first, so that the last two
 (help and quit, or help and back) are always read whole: cut at the window's
 edge, the French race footer lost "q quitter" (the help lists every key)."""
@@ -13,7 +15,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..keys import key_word
-from .lines import TextLines
+from .lines import TextLines, colourless
 
 
 class KeyBar(TextLines):
@@ -31,7 +33,7 @@ class KeyBar(TextLines):
         if keys == self.keys:
             return
         self.keys = keys
-        self.update(KeysLine(keys), layout=False)  # one line, always: no new layout
+        self.update(KeysLine(keys, plain=colourless(self)), layout=False)  # one line, always: no new layout
 
 
 class KeysLine:
@@ -39,17 +41,17 @@ class KeysLine:
 
     KEEP = 2  # the last keys, never left out: help, then quit (or back)
 
-    def __init__(self, keys) -> None:
+    def __init__(self, keys, plain: bool = False) -> None:
         self.keys = tuple(keys)
+        self.key_style = "bold reverse" if plain else "bold #ffa62b"
         self.wide = self.line(self.keys, " ")
         self.narrow = self.line(self.keys, "")
         self._fitted: dict[int, Text] = {}
 
-    @staticmethod
-    def line(keys, gap: str) -> Text:
+    def line(self, keys, gap: str) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         for key, label in keys:
-            text.append(f" {key_word(key)} ", style="bold #ffa62b")
+            text.append(f" {key_word(key)} ", style=self.key_style)
             text.append(f"{label}{gap}")
         return text
 

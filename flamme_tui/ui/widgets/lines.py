@@ -24,8 +24,17 @@ from rich.segment import Segment
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.types import NoActiveAppError
 from textual.visual import Visual, VisualType, visualize
 from textual.widget import Widget
+
+
+def colourless(widget: Any) -> bool:
+    """Whether the app is drawn without colour (NO_COLOR)."""
+    try:
+        return bool(widget.app.no_color)
+    except NoActiveAppError:  # (drawn outside an app: a test's widget)
+        return False
 
 
 class LineWidget(Widget):

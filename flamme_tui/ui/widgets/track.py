@@ -44,7 +44,6 @@ from textual.events import Click, MouseScrollDown, MouseScrollUp
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.types import NoActiveAppError
 
 from ...play.narrator import number
 from ..palette import (
@@ -56,7 +55,7 @@ from ..palette import (
     rider_style,
     terrain,
 )
-from .lines import LineWidget
+from .lines import LineWidget, colourless
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,14 +155,6 @@ def lane_rows(course) -> tuple[str, ...]:
 
 
 REVERSED = Style(reverse=True)
-
-
-def colourless(widget: Any) -> bool:
-    """Whether the app is drawn without colour (NO_COLOR)."""
-    try:
-        return bool(widget.app.no_color)
-    except NoActiveAppError:  # (drawn outside an app: a test's widget)
-        return False
 
 
 def rider_look(rider: Any, plain: bool) -> Style:
