@@ -4,11 +4,11 @@ which recomposes on every screen switch: the race switches screens every turn).
 Two spaces part one key from the next where the line has room; where it has
 not (French and Spanish words run longer than English at 80 columns), one
 space does: the keys' colour tells them apart (without colour, NO_COLOR, the
-keys are drawn in reverse video: "choose ⏎ skip a play" in plain bold read
-as one phrase).  Where even that is too long,
-keys before the last two are left out, the latest first, so that the last two
-(help and quit, or help and back) are always read whole: cut at the window's
-edge, the French race footer lost "q quitter" (the help lists every key)."""
+keys are in reverse video: "choose ⏎ skip a play" in plain bold read as one
+phrase).  Where even that is too long, keys before the last two are left
+out, the latest first, so that the last two (help and quit, or help and
+back) are always read whole: cut at the window's edge, the French race
+footer lost "q quitter" (the help lists every key)."""
 
 from __future__ import annotations
 
