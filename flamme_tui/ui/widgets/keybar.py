@@ -12,6 +12,7 @@ footer lost "q quitter" (the help lists every key)."""
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 
 from ..keys import key_word
@@ -36,6 +37,10 @@ class KeyBar(TextLines):
         self.update(KeysLine(keys, plain=colourless(self)), layout=False)  # one line, always: no new layout
 
 
+KEY = Style(bold=True, color="#ffa62b")
+PLAIN_KEY = Style(bold=True, reverse=True)  # without colour
+
+
 class KeysLine:
     """The keys and their words on one line, spaced as the width allows (a Rich renderable)."""
 
@@ -43,7 +48,7 @@ class KeysLine:
 
     def __init__(self, keys, plain: bool = False) -> None:
         self.keys = tuple(keys)
-        self.key_style = "bold reverse" if plain else "bold #ffa62b"
+        self.key_style = PLAIN_KEY if plain else KEY
         self.wide = self.line(self.keys, " ")
         self.narrow = self.line(self.keys, "")
         self._fitted: dict[int, Text] = {}
