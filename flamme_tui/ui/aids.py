@@ -160,6 +160,13 @@ def wind_words(preview: Preview, bmx: bool) -> str:
     return _("no fatigue token for sure") if bmx else _("no exhaustion card for sure")
 
 
+def down_squares(view, but: int = -1, selected: tuple = ()) -> tuple[int, ...]:
+    """Where the seat's cards already down this round take its riders (but rider
+    `but`), for the track's ▼▼ marks: both picks shown together, counting
+    `selected` (rider, card) not yet down (View.preview)."""
+    return tuple(view.preview(j, card, selected).square for j, card in view.chosen.items() if j != but)
+
+
 def blocked_squares(preview: Preview) -> tuple[int, ...]:
     """The full squares a move blocked whatever the others play could not
     enter (between where it ends and where the card would take it), for the

@@ -25,7 +25,7 @@ from ...play import lessons
 from ...play.narrator import kind_name, label, played_text
 from ...play.tutorial import Tutorial
 from ...usertext import clean
-from ..aids import wind_mark
+from ..aids import down_squares, wind_mark
 from ..content import plain
 from ..palette import rider_label, team_of_rider
 from ..widgets.keybar import KeyBar
@@ -186,7 +186,7 @@ class TutorialScreen(BaseScreen):
         previews = tuple(o.preview.square for o in self.tutorial.options() if o.preview is not None)
         # and where the card already down for the player's other rider takes it, as the race screen marks it
         if self.tutorial.kind() == "pick":
-            previews += tuple(view.preview(i, c).square for i, c in view.chosen.items() if isinstance(c, (int, tuple)))
+            previews += down_squares(view)
         mine = tuple(r.square for r in board.riders if r.seat == 0)
         return Scene(marks, previews=previews, focus=mine)
 

@@ -326,8 +326,7 @@ class ActionPanel:
         # the seat's other rider, its card already down: both picks shown together
         # (counting the card selected now: a rider ahead moves first and may free its road)
         selected = ((turn.rider, chosen[0]),) if picked is not None and not self.bmx else ()
-        others = tuple(view.preview(j, card, selected).square for j, card in view.chosen.items()
-                       if j != turn.rider and not self.bmx)
+        others = aids.down_squares(view, turn.rider, selected) if not self.bmx else ()
         focus = (rider.square,) + preview + others
         drawing.show_track(Scene(marks, previews=preview + others, blocked=blocked, focus=focus))
 
