@@ -252,7 +252,8 @@ class Tutorial:
         winner = game.winner if game.winner is not None else game.ranking()[0]
         place = game.outcome().place_of(PLAYER)
         who = self.Name(winner) if game.riders[winner].seat == PLAYER else self.other_name(winner)
-        line = _("{who} won. Your team finished {place} of {n}.").format(who=who, place=place, n=len(game.seats))
+        line = _("{who} won. Your team finished {place} of {n}.").format(who=who, place=words.ordinal(place),
+                                                                          n=len(game.seats))
         square = game.pos[winner][0]
         if any(game.pos[i][0] == square for i in range(len(game.riders)) if i != winner):
             # a tie on the furthest square: the rule that settled it (RULES.md, end of race)
