@@ -188,6 +188,21 @@ def test_the_race_screen_s_words_are_the_narrator_s():
     assert narrator.die_words(0) == "die: blank — no catch-up this turn"
 
 
+def test_a_slipstream_step_numbers_squares_as_the_track_does():
+    """The reveal's slipstream step wrote the engine's square indexes (the grid counted:
+    "6→7" where the track, the log and the cards say 3→4)."""
+    from types import SimpleNamespace
+
+    board = Session.new(RaceSpec(variant="classic", stage="la-classicissima"), 1).game.view(0).board
+    grid = board.course.grid  # square `grid` is the track's 1
+    n = len(board.riders)
+    before = [(grid + 2, 0)] * n
+    for kind, words in (("slip", "move up to the group ahead"), ("catchup", "close the gap")):
+        frame = SimpleNamespace(kind=kind, active=[0, 1], pos=[(grid + 3, 0)] * n)
+        forms = narrator.frame_forms(frame, before, lambda i: f"R{i}", board)
+        assert forms[0] == f"{words}: R0 R1 3→4", forms
+
+
 def test_the_race_log_and_since_your_last_look_draw_a_move_with_one_arrow():
     """The log wrote "4 -> 10" and "since your last look" "4→10" for the same
     move: both draw →, as the cards' aids (9 →12) and the help (from→to) do."""

@@ -1262,9 +1262,11 @@ def frame_forms(frame: Any, before: Sequence[tuple[int, int]] | None, short: Nam
     if frame.kind in ("slip", "catchup") and before is not None:
         # riders making the same move together ("OS KS 5→6"): twelve riders' slipstream
         # stays within the panel's two lines at 80x24
-        moves: dict[tuple[int, int], list[str]] = {}
+        # (the squares as the track numbers them: the engine's indexes count the grid)
+        course = board.course
+        moves: dict[tuple[str, str], list[str]] = {}
         for i in active:
-            moves.setdefault((before[i][0], frame.pos[i][0]), []).append(short(i))
+            moves.setdefault((label(course, before[i][0]), label(course, frame.pos[i][0])), []).append(short(i))
         parts = [f"{' '.join(names)} {a}→{b}" for (a, b), names in moves.items()]
         text = _("move up to the group ahead: {moves}") if frame.kind == "slip" else _("close the gap: {moves}")
         return [text.format(moves=", ".join(parts[:k]) + ("" if k == len(parts) else ", …"))
