@@ -108,6 +108,7 @@ async def test_terminal_too_small_notice_comes_and_goes():
     async with app.run_test(size=(80, 24)) as pilot:
         await _shrink(pilot, (60, 18), small=True)
         assert "New race" not in screen_text(app)
+        assert "To quit: q." in screen_text(app)  # (the keys that still work: a new player did not know)
         await _shrink(pilot, (80, 24), small=False)
         await pilot.press("enter")  # the menu has its focus back
         assert screen_name(app) == "VariantScreen"

@@ -253,3 +253,12 @@ async def test_rows_made_when_the_count_grows_show_what_the_hidden_seats_became(
         assert screen.seats[9].name == "Zoé"
         await set_players(pilot, 10)
         assert screen.query_one("#name-9").value == "Zoé"
+
+
+def test_seats_are_listed_in_words():
+    from flamme_tui.ui.screens.teams import seat_list
+
+    assert seat_list([2]) == "seat 3"
+    assert seat_list([1, 2]) == "seats 2 and 3"  # (not "seats 2 to 3")
+    assert seat_list([1, 2, 3, 4, 5]) == "seats 2 to 6"
+    assert seat_list([1, 3, 4]) == "seats 2, 4 and 5"

@@ -137,9 +137,11 @@ async def test_edit_a_copy_of_a_stage_and_share_its_code(data_dir):
         await edit_copy(pilot, "la-haut-montagne")
         stage = config.load_stage("la-haut-montagne")
         assert app.screen.build.tiles == stage.tiles and app.screen.build.name == "La Haut Montagne (copy)"
-        # every key has a word to click too: "take back", then "flip last"
-        await pilot.click("#build-actions", offset=(8, 0))
-        await pilot.click("#build-actions", offset=(20, 0))
+        # every key is named beside the editor's words, and has a word to click too: "take back", then "flip last"
+        text = screen_text(app)
+        assert all(words in text for words in ("x boxes · n name · s save and race", "c copy code · p paste code"))
+        await pilot.click("#build-actions", offset=(16, 0))
+        await pilot.click("#build-actions", offset=(30, 0))
         await pilot.pause()
         tiles = config.split_tiles(stage.tiles)
         assert app.screen.build.names == [*tiles[:-2], config.other_side(tiles[-2])]

@@ -176,6 +176,7 @@ def test_the_stage_by_stage_totals_read_as_gaps_like_the_stages():
 
     tour = final_tour()
     rows = TourTables(tour, 58).times_by_stage(84).plain.splitlines()[2:]
+    assert rows.pop() == "Bonuses taken off, as in the GC."  # (under the table: every stage gives bonuses)
     assert len(rows) == 8
     for row, g in zip(rows, tour.gc()):
         times = row.split()[-4:]  # three stages and the total
@@ -490,3 +491,5 @@ def test_the_times_stage_by_stage_give_the_names_the_room_the_columns_leave():
         assert max(len(line) for line in lines) <= width, (width, lines)
         cut = [line for line in lines if "…" in line]
         assert (cut == []) == (width >= 84), (width, lines)  # whole where the columns leave the room
+        # the stage winners' bonuses are in these gaps, not in the stage's table: said under the table
+        assert lines[-1] == "Bonuses taken off, as in the GC.", lines

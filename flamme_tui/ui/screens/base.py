@@ -38,8 +38,9 @@ class TooSmall(Static):
             "This window is {width}×{height}.\n"
             "Flamme Rouge needs at least {min_width}×{min_height}.\n\n"
             "Enlarge the window or make the font smaller:\n"
-            "the game comes back as soon as it fits."
-        ).format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT))
+            "the game comes back as soon as it fits.\n\n"
+            "To quit: {key}."
+        ).format(key="q", width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT))
 
 
 class BaseScreen(Screen):

@@ -198,13 +198,15 @@ class StageBuildScreen(BaseScreen):
 
     @staticmethod
     def actions() -> Content:
-        """The editor's actions as words to click (the mouse's way to every key)."""
-        words = [(_("turn"), "turn"), (_("take back"), "take_back"), (_("flip last"), "flip_last"),
-                 (_("boxes"), "boxes"), (_("name"), "rename"), (_("save and race"), "save"),
-                 (_("copy code"), "copy_code"), (_("paste code"), "paste_code")]
+        """The editor's actions, each its key and words to click (the mouse's way to every key;
+        the key bar has room for the most used only: a new player found no way to name a stage)."""
+        words = [(key_word("space"), _("turn"), "turn"), ("⌫", _("take back"), "take_back"),
+                 ("f", _("flip last"), "flip_last"), ("x", _("boxes"), "boxes"), ("n", _("name"), "rename"),
+                 ("s", _("save and race"), "save"), ("c", _("copy code"), "copy_code"),
+                 ("p", _("paste code"), "paste_code")]
         content = Content(" · ")
-        return content.join(Content.from_markup(f"[@click=screen.{action}][u]$word[/u][/]", word=word)
-                            for word, action in words)
+        return content.join(Content.from_markup(f"[b]$key[/b] [@click=screen.{action}][u]$word[/u][/]",
+                                                key=key, word=word) for key, word, action in words)
 
     def redraw(self) -> None:
         """Everything that follows the build: title, check line, inventory marks, facts, drawings."""

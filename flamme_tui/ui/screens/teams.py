@@ -94,11 +94,11 @@ def team_seats(n: int) -> list[SeatChoice]:
 
 
 def seat_list(seats: list[int]) -> str:
-    """Seat indexes in words: "seat 3", "seats 2 to 6", "seats 2, 4 and 5"."""
+    """Seat indexes in words: "seat 3", "seats 2 to 6", "seats 2 and 3", "seats 2, 4 and 5"."""
     numbers = [n + 1 for n in seats]
     if len(numbers) == 1:
         return _("seat {n}").format(n=numbers[0])
-    if numbers == list(range(numbers[0], numbers[-1] + 1)):
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return _("seats {first} to {last}").format(first=numbers[0], last=numbers[-1])
     return _("seats {list} and {last}").format(list=_(", ").join(map(str, numbers[:-1])), last=numbers[-1])
 

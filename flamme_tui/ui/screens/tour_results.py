@@ -241,6 +241,10 @@ class TourTables:
             row.append(f"{gap_text(g.time):>9}")
             text.append_text(row)
             text.append("\n")
+        if any(line.bonus for d in tour.done[first:] for line in d.result):
+            # (a rider +0:20 on the road behind a winner with -10s is +0:30 here: a new player read
+            # the stage's table and this one as two different gaps)
+            text.append(cut(_("Bonuses taken off, as in the GC."), width), style=MUTED)
         text.rstrip()
         return text
 
