@@ -57,6 +57,13 @@ WEATHER_NAMES = {"tailwind": i18n.N_("tailwind"), "headwind": i18n.N_("headwind"
                  "crosswind": i18n.N_("crosswind"), "wet": i18n.N_("wet road")}
 
 
+# Meteo's weather as the track draws it, and what it does: the one home of these symbols, for the
+# app's track and legends (ui.palette adds the colours) and the race log's key to them (play.narrator)
+WEATHER_GLYPHS = {"tailwind": "»", "headwind": "«", "crosswind": "≡", "wet": "~"}
+WEATHER_EFFECTS = {"tailwind": i18n.N_("draw 5 cards"), "headwind": i18n.N_("draw 3 cards"),
+                   "crosswind": i18n.N_("no slipstream"), "wet": i18n.N_("crash if blocked")}
+
+
 def weather_name(kind: str) -> str:
     """A weather kind in the player's language ("tailwind" / "vent arrière" / "viento a favor")."""
     return i18n._(WEATHER_NAMES[kind]) if kind in WEATHER_NAMES else kind

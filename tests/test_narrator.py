@@ -257,3 +257,20 @@ def test_a_bots_reason_says_which_rider_played():
     for note in reasons:
         kind = narrator.kind_name(game.riders[note.rider].kind)
         assert note_line(note, game).startswith(f"{teams[note.seat].name} (bot, hard), {kind}: "), note_line(note, game)
+
+
+def test_a_meteo_race_log_starts_with_what_the_weather_marks_mean():
+    """A player racing bots alone never sees the curtain, whose legend said what the
+    track's », «, ≡ and ~ mean: the log says it under its first line, the kinds on the course only."""
+    session = Session.new(RaceSpec(variant="meteo", stage="ronde-van-wevelgem"), 5, bots={1: "easy"})
+    kinds = narrator.weather_kinds(session.game)
+    assert kinds and set(kinds) <= {"tailwind", "headwind", "crosswind", "wet"}
+    log = RaceFlow(session).log
+    key = log[1]
+    for kind in kinds:
+        assert f"{narrator.WEATHER_GLYPHS[kind]} {narrator.weather_name(kind)}: " in key, key
+    effects = {"tailwind": "draw 5 cards", "headwind": "draw 3 cards", "crosswind": "no slipstream",
+               "wet": "crash if blocked"}
+    assert key.count(" · ") == len(kinds) - 1 and all(effects[k] in key for k in kinds), key
+    classic = RaceFlow(Session.new(RaceSpec(variant="classic"), 5, bots={1: "easy"})).log
+    assert not any("»" in line or "draw 5 cards" in line for line in classic)

@@ -47,9 +47,11 @@ from .narrator import (
     Reason,
     RoundStarts,
     Told,
+    WeatherKey,
     note_line,
     played_text,
     rules_title,
+    weather_kinds,
 )
 from .session import BotMove, Session, UndoRefused
 
@@ -268,8 +270,10 @@ class RaceFlow:
             self.notes.append(Heading())  # the seed waits for the podium
         else:
             self.notes.append(Heading(tour.name, len(tour.done) + 1, tour.stages))
-            if self.jersey is not None:
-                self.notes.append(Jersey(self.jersey))
+        if weather_kinds(self.game):  # (Meteo: what the track's marks mean, under the first line)
+            self.notes.append(WeatherKey())
+        if tour is not None and self.jersey is not None:
+            self.notes.append(Jersey(self.jersey))
         if self.game.phase == Phase.BREAKAWAY:
             self.notes.append(BreakawayStarts())
         self._snapshot()

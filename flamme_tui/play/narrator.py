@@ -55,7 +55,18 @@ from ..engine.events import (
     StandUp,
 )
 from ..i18n import N_, _, ngettext, pgettext
-from ..words import bot_level, colour_name, ordinal, stage_name, terrain_glyph, tour_name, variant_word, weather_name
+from ..words import (
+    WEATHER_EFFECTS,
+    WEATHER_GLYPHS,
+    bot_level,
+    colour_name,
+    ordinal,
+    stage_name,
+    terrain_glyph,
+    tour_name,
+    variant_word,
+    weather_name,
+)
 
 Namer = Callable[[int], str]  # rider index -> its name
 SquareNamer = Callable[[int], str]  # engine square -> its name (the UI counts from the start line)
@@ -440,6 +451,12 @@ class Reason:
 
 
 @dataclass(frozen=True, slots=True)
+class WeatherKey:
+    """Meteo: what the track's weather marks mean (the curtain's legend says it too,
+    but a player racing bots alone never sees a curtain)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Resumed:
     round: int
 
@@ -452,8 +469,8 @@ class Branched:
     new: str
 
 
-Note = (Heading | Jersey | BreakawayStarts | RoundStarts | Placed | Bidder | DrawsFirst | BidDown | BotChose | Changed
-        | HintTaken | Told | Reason | Resumed | Branched)
+Note = (Heading | WeatherKey | Jersey | BreakawayStarts | RoundStarts | Placed | Bidder | DrawsFirst | BidDown
+        | BotChose | Changed | HintTaken | Told | Reason | Resumed | Branched)
 
 
 def team_name(game: Any, seat: int) -> str:
@@ -524,6 +541,8 @@ def note_line(note: Note, game: Any) -> str:
                 tour=tour_name(note.tour), stage=note.stage, stages=note.stages, course=stage_name(game.course.name),
                 rules=rules_title(game.rules))
         return _("{course}: {rules} race").format(course=stage_name(game.course.name), rules=rules_title(game.rules))
+    if isinstance(note, WeatherKey):
+        return weather_key(game)
     if isinstance(note, Jersey):
         return _("◆ yellow jersey: {seat} {kind}").format(
             seat=team_name(game, _seat_of(game, note.rider)), kind=_kind_of(game, note.rider))
@@ -720,6 +739,19 @@ def branched_words(old: str, new: str) -> str:
 
 
 # ------------------------------------------------------------ the replay
+
+
+def weather_kinds(game: Any) -> list[str]:
+    """Meteo: the kinds of weather on the course, in the order the race meets them."""
+    return list(dict.fromkeys(kind for kind in game.course.weather or () if kind in WEATHER_GLYPHS))
+
+
+def weather_key(game: Any) -> str:
+    """Meteo: the track's weather marks and what each does ("» tailwind: draw 5 cards · ~ wet
+    road: crash if blocked"), the kinds on this course only."""
+    return " · ".join(_("{glyph} {kind}: {effect}").format(glyph=WEATHER_GLYPHS[kind], kind=weather_name(kind),
+                                                          effect=_(WEATHER_EFFECTS[kind]))
+                      for kind in weather_kinds(game))
 
 
 def weather_lines(game: Any) -> list[str]:

@@ -15,7 +15,7 @@ from rich.style import Style
 
 from ..i18n import N_, _
 from ..usertext import escape_markup
-from ..words import COLOUR_NAMES, TERRAIN_GLYPHS, WEATHER_NAMES
+from ..words import COLOUR_NAMES, TERRAIN_GLYPHS, WEATHER_EFFECTS, WEATHER_GLYPHS, WEATHER_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +151,9 @@ class Weather:
 
 
 WEATHER = {
-    "tailwind": Weather("»", WEATHER_NAMES["tailwind"], N_("draw 5 cards"), "#000000", "#56B4E9"),
-    "headwind": Weather("«", WEATHER_NAMES["headwind"], N_("draw 3 cards"), "#000000", "#E69F00"),
-    "crosswind": Weather("≡", WEATHER_NAMES["crosswind"], N_("no slipstream"), "#000000", "#bbbbbb"),
-    "wet": Weather("~", WEATHER_NAMES["wet"], N_("crash if blocked"), "#ffffff", "#0072B2"),
+    kind: Weather(WEATHER_GLYPHS[kind], WEATHER_NAMES[kind], WEATHER_EFFECTS[kind], fg, bg)
+    for kind, fg, bg in (("tailwind", "#000000", "#56B4E9"), ("headwind", "#000000", "#E69F00"),
+                         ("crosswind", "#000000", "#bbbbbb"), ("wet", "#ffffff", "#0072B2"))
 }
 
 # Lines drawn across the track.

@@ -472,3 +472,32 @@ async def test_the_heading_stays_put_through_a_race_at_a_given_width(lang, speak
         assert len(set(heads)) == 1, (width, sorted(set(heads)))
         forms.add(heads[0])
     assert len(forms) == 2  # (both forms seen: long where the piles' widest leave room, short where not)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_the_recycled_piles_and_the_cards_played_stay_apart(lang, speak):
+    """Two teams at 80x24: the longest recycled pile and the cards played were one cell
+    apart ("2×2 4×E 9 9 5 4", read as one pile), and the latest cards lost their blank
+    after the count ("(9) …5 5 4")."""
+    import re
+
+    from flamme_tui.ui.widgets.board import Boards
+
+    speak(lang)
+    async with boards_app(BOARDS_AT_80).run_test(size=(80, 24)) as pilot:
+        boards = pilot.app.query_one(Boards)
+        boards.set_columns(1, 4)
+        race = choices("classic", 2, seed=5, stage="avenue-corso-paseo")
+        names = [seat.team_name() for seat in race.seats]
+        session = race.session()
+        advance(session, 9)
+        rows = board_rows(session.game.view(0), names)
+        boards.show(rows, "classic")
+        await pilot.pause()
+        lines = boards.lines()[1:]
+        for row, line in zip(rows, lines):
+            pile = summary(row.recycled)
+            assert line[line.index(pile) + len(pile):].startswith("  "), line
+        counted = [line for line in lines if "…" in line]
+        assert bool(counted) == (lang == "es"), lines  # (the Spanish headings leave the fewest cells)
+        assert all(re.search(r"\(\d+\) … \S", line) for line in counted), counted

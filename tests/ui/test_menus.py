@@ -827,7 +827,7 @@ async def test_a_branch_says_its_new_file_without_hiding_the_table_at_80x24(data
             assert screen_name(app) == "CurtainScreen"
             text = screen_text(app)
             assert said in " ".join(text.split())
-            assert "Team    Sq to go   Deck E held/played Recycled Played" in text  # the table, whole
+            assert "Team    Sq to go   Deck E held/played Recycled  Played" in text  # the table, whole
             await pilot.press("enter")
             await settle(pilot)
         assert screen_name(app) == "RaceScreen"
@@ -836,7 +836,7 @@ async def test_a_branch_says_its_new_file_without_hiding_the_table_at_80x24(data
 
         assert any(said in line for line in app.screen.query_one(RaceLog).lines)
         assert "race-branch-1.json;" in text  # the log, on screen
-        assert "Team    Sq to go   Deck E held/played Recycled Played" in text
+        assert "Team    Sq to go   Deck E held/played Recycled  Played" in text
         if not bots:  # the next player's curtain says it no more
             for _ in range(6):  # the first rider, its card, the other's card, the review
                 await pilot.press("enter" if getattr(app.screen, "pending", None) is not None else "1")

@@ -465,3 +465,23 @@ def test_the_profile_caption_is_never_cut_mid_word(language):
     for width, text in shown.items():
         assert len(text) <= width and not text.endswith(("(", ":", "d")), (width, text)
         assert not text.endswith("…") or width < 40, (width, text)  # cut only where no wording fits
+
+
+async def test_a_window_on_the_track_starts_at_a_square_never_inside_one():
+    """At 120x40 a window that started inside a square showed its ruler number cut ("0" for 20)."""
+    course = config.load_course("la-haut-montagne")
+    strip = TrackStrip(course)
+    strip.max_lines = 6
+    starts = []
+
+    def sweep(w):
+        strips, cols, xs = w._full()
+        assert w._plan(w.size.width)[0] == "window"
+        for sq in range(0, course.finish, 3):
+            w.scene = Scene(riders((sq, 0)), focus=(sq,))
+            for pan in (0, 1, 5):
+                w.pan = pan
+                starts.append((w._window_x0(w.size.width, strips[0].cell_length, cols, xs), set(xs)))
+
+    await render(strip, Scene(riders((30, 0))), size=(100, 30), check=sweep)
+    assert len(starts) > 30 and all(x0 in xs for x0, xs in starts)

@@ -31,6 +31,9 @@ from ...usertext import cells, clean, fit
 from ..palette import FINISH_GLYPH, contrast_text, rider_label, team_of_rider
 from .lines import TextLines
 
+# cells between the recycled piles and the cards played: with one, "4×E 9 9 5" read as one pile
+GAP = 2
+
 
 @dataclass(frozen=True, slots=True)
 class BoardRow:
@@ -247,7 +250,7 @@ class Boards(TextLines):
             """The cells a row takes besides its name, `played` cells of cards played last
             (`recycled`: the recycled piles' column)."""
             after = f" {where:>{sq_w}} {to_go_head:>{go_w}}   " + "".join(f"{title:>{w}} " for title, w in cols if w)
-            return 4 + len(after) + (0 if bmx else recycled + 1) + played
+            return 4 + len(after) + (0 if bmx else recycled + GAP) + played
 
         # the headings in whole words where the names and a few cards played fit beside them
         # (the short ones, "E held/played", "Fat", in a narrow window); chosen from what the
@@ -268,7 +271,7 @@ class Boards(TextLines):
             head += f"{title:>{w}} " if w else f"{title}"
         text.append(head, style="bold #bbbbbb")
         fixed = len(head) - (len(cols[-1][0]) if not bmx else 0)
-        play_x = fixed + rec_w + 1
+        play_x = fixed + rec_w + GAP
         play_w = max(6, width - play_x)
         pad = " " * max(0, play_x - len(head))
         text.append(pad + _("Played"), style="bold #bbbbbb")
@@ -302,11 +305,11 @@ class Boards(TextLines):
             else:
                 exh = f"{row.exhaustion_held}/{row.exhaustion_played}"
                 text.append(f"{row.deck:>{cols[0][1]}} {exh:>{cols[1][1]}} ")
-                text.append(f"{rec_texts[k]:<{rec_w}} ")
+                text.append(f"{rec_texts[k]:<{rec_w + GAP}}")
             played = self._played(row, bmx)
-            if len(played) > play_w:  # the latest cards, and how many in all
-                count = f"({len(row.played)}) …"
-                played = count + played[-(play_w - len(count)):]
+            if len(played) > play_w:  # the latest cards, and how many in all ("(9) … 5 4 3", never "…5")
+                count = f"({len(row.played)}) … "
+                played = count + played[len(played) - (play_w - len(count)):].lstrip()
             text.append(played or "-")
             text.append("\n")
         text.rstrip()

@@ -530,8 +530,10 @@ class TrackStrip(LineWidget):
                 x0 = pts[0] - width // 2
         else:
             x0 = total - width if self.end else 0
-        x0 += self.pan
-        return max(0, min(x0, max(0, total - width)))
+        x0 = max(0, min(x0 + self.pan, max(0, total - width)))
+        # from the start of a column: a square cut at the window's left edge cut its ruler number
+        # ("0" for 20) and its riders' labels
+        return max((x for x in xs if x <= x0), default=x0)
 
     def in_view(self, width: int | None = None) -> tuple[int, int] | None:
         """The squares (first, last) the strip shows, or None when it shows them all."""
