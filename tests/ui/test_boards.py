@@ -501,3 +501,17 @@ async def test_the_recycled_piles_and_the_cards_played_stay_apart(lang, speak):
         counted = [line for line in lines if "…" in line]
         assert bool(counted) == (lang == "es"), lines  # (the Spanish headings leave the fewest cells)
         assert all(re.search(r"\(\d+\) … \S", line) for line in counted), counted
+
+
+@pytest.mark.parametrize("variant", ["classic", "bmx"])
+async def test_the_cards_played_start_under_their_heading(variant):
+    """The heading "Played" and the cards under it start in the same column (BMX, with no
+    recycled piles, had its heading a cell right of its tokens)."""
+    from flamme_tui.ui.widgets.board import Boards
+
+    rows = long_named_rows(variant, 2, 4)
+    lines = await shown_lines(rows, variant, 1)
+    at = lines[0].index("Played")
+    assert len(lines) == 1 + len(rows), lines
+    for row, line in zip(rows, lines[1:]):
+        assert line[at - 1] == " " and line[at:].rstrip() == Boards._played(row, variant == "bmx"), lines

@@ -271,7 +271,7 @@ class Boards(TextLines):
             head += f"{title:>{w}} " if w else f"{title}"
         text.append(head, style="bold #bbbbbb")
         fixed = len(head) - (len(cols[-1][0]) if not bmx else 0)
-        play_x = fixed + rec_w + GAP
+        play_x = fixed if bmx else fixed + rec_w + GAP  # (BMX: no piles; its tokens right after the fatigue)
         play_w = max(6, width - play_x)
         pad = " " * max(0, play_x - len(head))
         text.append(pad + _("Played"), style="bold #bbbbbb")
