@@ -178,7 +178,7 @@ class SeatScreen(Screen[None]):
                         break
                     self.show()
             except Exception as exc:  # OSError, a timeout, aiohttp's own (a refused handshake): said, tried again
-                self.note = _("cannot reach the host: {why}").format(why=type(exc).__name__)
+                self.note = unreached(exc, self.address)
             finally:
                 await line.close()
             if self.table.error in FATAL and self.table.setup is None:
@@ -483,6 +483,22 @@ class SeatScreen(Screen[None]):
             out.append(f"{mark}{k + 1}  {words}\n", style="reverse" if k == self.cursor else "")
         out.rstrip()
         return out
+
+
+def unreached(exc: BaseException, address: str) -> str:
+    """Why the line to the host could not be opened, in words a player can act on, in the
+    status line's one line (it said "cannot reach the host: ClientConnectorError"); the app
+    tries again."""
+    import aiohttp
+
+    if isinstance(exc, aiohttp.WSServerHandshakeError):  # a web server, but no table: the browser page's port?
+        return _("{address} is not a table's address (see flamme-tui join on the host)").format(address=address)
+    if isinstance(exc, OSError):  # refused, no route, no such name
+        return _("no answer at {address}: is the table open? (n opens it to the network)").format(
+            address=address)
+    if isinstance(exc, TimeoutError):
+        return _("{address} does not answer: trying again").format(address=address)
+    return _("cannot reach the host: {why}").format(why=type(exc).__name__)
 
 
 class JoinApp(App[int]):

@@ -111,10 +111,10 @@ async def test_host_a_table_from_the_title_menu_by_keys_shows_the_codes_and_play
                     device = asyncio.ensure_future(answer(ws))
                 if 0 in table.waiting() and screen_name(app) == "HostScreen":
                     # (alone: "Red (here) must choose: p shows their hand."; with seat 2 choosing at the
-                    # same time: "Waiting for Red (here), Blue (p: your hand, b: a bot plays one).")
+                    # same time: "Waiting for Red (here), Blue. p: your hand, b: a bot plays one.")
                     text = screen_text(app)
                     assert "(here) must choose: p shows their hand" in text or re.search(
-                        r"Waiting for .+ \(here\).* \(p: your hand, b: a bot plays one\)", text), text
+                        r"Waiting for .+ \(here\).*\. p: your hand, b: a bot plays one\.", text), text
                     await pilot.press("p")
                 elif screen_name(app) == "SeatScreen" and app.screen.table.turn is not None:
                     assert app.screen.table.seat == 0  # its own hand only

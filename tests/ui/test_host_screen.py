@@ -122,3 +122,21 @@ async def test_the_hosts_screen_shows_the_race_as_a_watcher_sees_it(data_dir):
             if app.screen is host:
                 break
         assert app.screen is host
+
+
+async def test_the_host_s_log_keeps_its_latest_line_in_view(data_dir):
+    """A device that dropped and came back twice: the log, grown past its height while the
+    seats' table above it grew, stopped following; the host read "Orange is away" with
+    Orange back, the later lines hidden below."""
+    app = FlammeApp(seed=7, autoplay=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await host_a_table(pilot, app)
+        screen = app.screen
+        seat = sorted(screen.table.devices)[0]
+        log = screen.query_one("#host-log")
+        for k in range(12):
+            screen.tell("joined" if k % 2 == 0 else "away", seat)
+            await pilot.pause()
+        await pilot.pause()
+        assert log.max_scroll_y > 0 and log.is_vertical_scroll_end, (log.scroll_y, log.max_scroll_y)
+        assert log.lines[-1] == screen.last

@@ -738,3 +738,39 @@ def test_the_keys_help_says_what_the_boards_marks_mean(watching):
     lines = keys_help(watching, standalone=True)
     assert any(line.strip().startswith("▣") and "card" in line for line in lines), lines
     assert any(line.strip().startswith(">") and "your riders" in line for line in lines), lines
+
+
+async def test_an_address_where_no_table_answers_is_said_in_words_a_player_can_act_on():
+    """A new player's review: "cannot reach the host: ClientConnectorError" for a wrong port,
+    "...: WSServerHandshakeError" for the browser page's address."""
+    import socket
+
+    from aiohttp import web
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    async def not_a_table(request):
+        return web.Response(text="a page")
+
+    page = web.Application()  # a web server that is not a table (as the page for browsers)
+    page.add_routes([web.get("/ws", not_a_table)])
+    runner = web.AppRunner(page)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    web_port = runner.addresses[0][1]
+    try:
+        for address, words in ((f"127.0.0.1:{free}", "no answer at"),
+                               (f"127.0.0.1:{web_port}", "is not a table's address")):
+            app = JoinApp(address, "ABCD-EFGH-JKLM")
+            async with app.run_test(size=(80, 24)) as pilot:
+                for _ in range(200):
+                    await pilot.pause(0.02)
+                    if words in " ".join(screen_text(app).split()):
+                        break
+                text = " ".join(screen_text(app).split())
+                assert words in text and "Error" not in text, text
+                assert [line for line in screen_text(app).splitlines() if len(line.rstrip()) > 80] == []  # (one line)
+    finally:
+        await runner.cleanup()

@@ -255,8 +255,9 @@ class HostScreen(Screen[None]):
 
         who = ", ".join(team_name(session.setup, s) + where(s) for s in seats)
         if any(s in self.here for s in seats):
-            return _("Waiting for {teams} (p: your hand, b: a bot plays one).").format(teams=who)
-        return _("Waiting for {teams} (b: a bot plays one).").format(teams=who)
+            return _("Waiting for {teams}. p: your hand, b: a bot plays one.").format(teams=who)
+        # (the keys after a full stop: "Orange (not joined) (b: ...)" read as two asides)
+        return _("Waiting for {teams}. b: a bot plays one.").format(teams=who)
 
     def tell(self, kind: str, seat: int | None = None, **facts: Any) -> None:
         """What the host says (HostServer's `say`), in the log, each thing once."""
@@ -272,7 +273,11 @@ class HostScreen(Screen[None]):
         if line is not None and kind not in ("bot-failed", "waiting") and line != self.last:
             # (the screen offers `b` instead of the command; whom it waits for is on the line above the log)
             self.last = line
-            self.query_one("#host-log", Log).write_line(line)
+            log = self.query_one("#host-log", Log)
+            log.write_line(line, scroll_end=True)
+            # (and again once the lines above have their new height: the log shrank under them and,
+            # no longer at its end, stopped following: the host read a seat "away" that was back)
+            self.call_after_refresh(log.scroll_end, animate=False, x_axis=False)
             if self.seat_screen is not None:
                 self.seat_screen.host_note(line)
         self.show_info()
