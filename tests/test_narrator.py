@@ -263,7 +263,7 @@ def test_a_meteo_race_log_starts_with_what_the_weather_marks_mean():
     """A player racing bots alone never sees the curtain, whose legend said what the
     track's », «, ≡ and ~ mean: the log says it under its first line, the kinds on the course only."""
     session = Session.new(RaceSpec(variant="meteo", stage="ronde-van-wevelgem"), 5, bots={1: "easy"})
-    kinds = narrator.weather_kinds(session.game)
+    kinds = narrator.weather_kinds(session.game.course)
     assert kinds and set(kinds) <= {"tailwind", "headwind", "crosswind", "wet"}
     log = RaceFlow(session).log
     key = log[1]

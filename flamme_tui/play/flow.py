@@ -270,7 +270,7 @@ class RaceFlow:
             self.notes.append(Heading())  # the seed waits for the podium
         else:
             self.notes.append(Heading(tour.name, len(tour.done) + 1, tour.stages))
-        if weather_kinds(self.game):  # (Meteo: what the track's marks mean, under the first line)
+        if weather_kinds(self.game.course):  # (Meteo: what the track's marks mean, under the first line)
             self.notes.append(WeatherKey())
         if tour is not None and self.jersey is not None:
             self.notes.append(Jersey(self.jersey))

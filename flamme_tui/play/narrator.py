@@ -741,9 +741,10 @@ def branched_words(old: str, new: str) -> str:
 # ------------------------------------------------------------ the replay
 
 
-def weather_kinds(game: Any) -> list[str]:
-    """Meteo: the kinds of weather on the course, in the order the race meets them."""
-    return list(dict.fromkeys(kind for kind in game.course.weather or () if kind in WEATHER_GLYPHS))
+def weather_kinds(course: Course) -> list[str]:
+    """Meteo: the kinds of weather on the race's squares, in the order the race meets them
+    (a legend names only those: a reviewer read tailwind and headwind in the legend of a race with none)."""
+    return list(dict.fromkeys(kind for kind in (course.weather or ())[:course.length] if kind in WEATHER_GLYPHS))
 
 
 def weather_key(game: Any) -> str:
@@ -751,7 +752,7 @@ def weather_key(game: Any) -> str:
     road: crash if blocked"), the kinds on this course only."""
     return " · ".join(_("{glyph} {kind}: {effect}").format(glyph=WEATHER_GLYPHS[kind], kind=weather_name(kind),
                                                           effect=_(WEATHER_EFFECTS[kind]))
-                      for kind in weather_kinds(game))
+                      for kind in weather_kinds(game.course))
 
 
 def weather_lines(game: Any) -> list[str]:

@@ -117,9 +117,10 @@ WEATHER_SHORT = {
 
 
 def weather_here(course) -> set[str]:
-    """The weather kinds on this race's squares: a legend names only those (a reviewer
-    read tailwind and headwind in the legend of a race with none)."""
-    return set(course.weather[:course.length])
+    """The weather kinds on this race's squares (narrator.weather_kinds): a legend names only those."""
+    from ..play.narrator import weather_kinds  # (when a legend is drawn: not at start-up)
+
+    return set(weather_kinds(course))
 
 
 def weather_short(course) -> str:
